@@ -1,0 +1,225 @@
+//! Typed configuration, read once from flags and the environment at start-up.
+//!
+//! Every role of the `searchdeck` binary flattens [`ConfigArgs`] into its command line, then
+//! calls [`ConfigArgs::resolve`], which applies the embedded defaults and fails fast with a
+//! message naming the offending variable. Values that may carry credentials (database, queue
+//! and SMTP URLs) are held as [`SecretString`] so `Debug` output and logs never show them.
+
+use std::{net::SocketAddr, path::PathBuf};
+
+use clap::Args;
+use secrecy::{ExposeSecret, SecretString};
+
+/// Raw settings as given on the command line or in the environment.
+#[derive(Debug, Clone, Args)]
+pub struct ConfigArgs {
+    /// Address the HTTP API (and the built web app) listens on.
+    #[arg(long, env = "SEARCHDECK_BIND", default_value = "127.0.0.1:8080")]
+    pub bind: SocketAddr,
+    /// Directory for the embedded database, the local email outbox and generated secrets.
+    #[arg(long, env = "SEARCHDECK_DATA_DIR", default_value = "./data")]
+    pub data_dir: PathBuf,
+    /// `sqlite://…` or `postgres://…`; defaults to `searchdeck.db` in the data directory.
+    #[arg(long, env = "DATABASE_URL", hide_env_values = true)]
+    pub database_url: Option<SecretString>,
+    /// `sqlite://…`, `postgres://…` or `redis://…`; defaults to the database URL.
+    #[arg(long, env = "QUEUE_URL", hide_env_values = true)]
+    pub queue_url: Option<SecretString>,
+    /// Address the local Apple Ads sandbox listens on.
+    #[arg(long, env = "SEARCHDECK_SANDBOX_BIND", default_value = "127.0.0.1:8090")]
+    pub sandbox_bind: SocketAddr,
+    /// Base URL of the Apple Ads provider; defaults to the local sandbox.
+    #[arg(long, env = "PROVIDER_BASE_URL")]
+    pub provider_base_url: Option<String>,
+    /// `smtp://user:pass@host:port` or `smtps://…`; without it emails go to the local outbox.
+    #[arg(long, env = "SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<SecretString>,
+    /// Sender address of outgoing email.
+    #[arg(long, env = "SEARCHDECK_EMAIL_FROM", default_value = "Searchdeck <no-reply@searchdeck.local>")]
+    pub email_from: String,
+    /// Directory of the built web app served at `/`.
+    #[arg(long, env = "SEARCHDECK_STATIC_DIR", default_value = "frontend/dist")]
+    pub static_dir: PathBuf,
+    /// Number of jobs one worker process runs at once.
+    #[arg(long, env = "SEARCHDECK_WORKER_CONCURRENCY", default_value_t = 4)]
+    pub worker_concurrency: usize,
+}
+
+/// Which storage engine a URL points at.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+    Redis,
+}
+
+impl Backend {
+    /// Detects the backend from a URL scheme.
+    pub fn of_url(url: &str) -> Option<Backend> {
+        let scheme = url.split_once(':')?.0.to_ascii_lowercase();
+        match scheme.as_str() {
+            "sqlite" => Some(Backend::Sqlite),
+            "postgres" | "postgresql" => Some(Backend::Postgres),
+            "redis" | "rediss" => Some(Backend::Redis),
+            _ => None,
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Backend::Sqlite => "sqlite",
+            Backend::Postgres => "postgres",
+            Backend::Redis => "redis",
+        }
+    }
+}
+
+/// Resolved configuration shared by every role.
+#[derive(Debug, Clone)]
+pub struct Config {
+    pub bind: SocketAddr,
+    pub data_dir: PathBuf,
+    pub database_url: SecretString,
+    pub database_backend: Backend,
+    pub queue_url: SecretString,
+    pub queue_backend: Backend,
+    pub sandbox_bind: SocketAddr,
+    pub provider_base_url: String,
+    pub smtp_url: Option<SecretString>,
+    pub email_from: String,
+    pub static_dir: PathBuf,
+    pub worker_concurrency: usize,
+}
+
+/// A setting that cannot be used, with the variable it came from.
+#[derive(Debug, thiserror::Error)]
+#[error("invalid configuration: {variable}: {reason}")]
+pub struct ConfigError {
+    pub variable: &'static str,
+    pub reason: String,
+}
+
+fn invalid(variable: &'static str, reason: impl Into<String>) -> ConfigError {
+    ConfigError { variable, reason: reason.into() }
+}
+
+impl ConfigArgs {
+    /// Applies defaults and checks every value.
+    pub fn resolve(&self) -> Result<Config, ConfigError> {
+        let database_url = match &self.database_url {
+            Some(url) => url.expose_secret().to_string(),
+            None => {
+                let file = self.data_dir.join("searchdeck.db");
+                format!("sqlite://{}?mode=rwc", file.display())
+            }
+        };
+        let database_backend = match Backend::of_url(&database_url) {
+            Some(b @ (Backend::Sqlite | Backend::Postgres)) => b,
+            _ => return Err(invalid("DATABASE_URL", "must start with sqlite:// or postgres://")),
+        };
+        let queue_url = match &self.queue_url {
+            Some(url) => url.expose_secret().to_string(),
+            None => database_url.clone(),
+        };
+        let queue_backend = Backend::of_url(&queue_url)
+            .ok_or_else(|| invalid("QUEUE_URL", "must start with sqlite://, postgres:// or redis://"))?;
+        let provider_base_url = match &self.provider_base_url {
+            Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
+                url.trim_end_matches('/').to_string()
+            }
+            Some(_) => return Err(invalid("PROVIDER_BASE_URL", "must be an http:// or https:// URL")),
+            None => format!("http://{}", self.sandbox_bind),
+        };
+        if let Some(smtp) = &self.smtp_url {
+            let s = smtp.expose_secret();
+            if !(s.starts_with("smtp://") || s.starts_with("smtps://")) {
+                return Err(invalid("SMTP_URL", "must start with smtp:// or smtps://"));
+            }
+        }
+        if self.worker_concurrency == 0 {
+            return Err(invalid("SEARCHDECK_WORKER_CONCURRENCY", "must be at least 1"));
+        }
+        Ok(Config {
+            bind: self.bind,
+            data_dir: self.data_dir.clone(),
+            database_url: database_url.into(),
+            database_backend,
+            queue_url: queue_url.into(),
+            queue_backend,
+            sandbox_bind: self.sandbox_bind,
+            provider_base_url,
+            smtp_url: self.smtp_url.clone(),
+            email_from: self.email_from.clone(),
+            static_dir: self.static_dir.clone(),
+            worker_concurrency: self.worker_concurrency,
+        })
+    }
+}
+
+impl Config {
+    /// Creates the data directory when it does not exist yet.
+    pub fn ensure_data_dir(&self) -> std::io::Result<()> {
+        std::fs::create_dir_all(&self.data_dir)
+    }
+
+    /// Path of the local email outbox (one JSON line per message) used without SMTP.
+    pub fn outbox_path(&self) -> PathBuf {
+        self.data_dir.join("outbox.jsonl")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::Parser;
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: ConfigArgs,
+    }
+
+    fn parse(args: &[&str]) -> Result<Config, ConfigError> {
+        let mut argv = vec!["searchdeck"];
+        argv.extend_from_slice(args);
+        Cli::try_parse_from(argv).expect("arguments parse").config.resolve()
+    }
+
+    #[test]
+    fn embedded_defaults_share_one_sqlite_file() {
+        let c = parse(&["--data-dir", "/tmp/sd"]).unwrap();
+        assert_eq!(c.database_backend, Backend::Sqlite);
+        assert_eq!(c.queue_backend, Backend::Sqlite);
+        assert_eq!(c.database_url.expose_secret(), "sqlite:///tmp/sd/searchdeck.db?mode=rwc");
+        assert_eq!(c.queue_url.expose_secret(), c.database_url.expose_secret());
+        assert_eq!(c.provider_base_url, format!("http://{}", c.sandbox_bind));
+    }
+
+    #[test]
+    fn bad_urls_fail_fast_naming_the_variable() {
+        let err = parse(&["--database-url", "mysql://x"]).unwrap_err();
+        assert_eq!(err.variable, "DATABASE_URL");
+        let err = parse(&["--queue-url", "amqp://x"]).unwrap_err();
+        assert_eq!(err.variable, "QUEUE_URL");
+        let err = parse(&["--smtp-url", "http://x"]).unwrap_err();
+        assert_eq!(err.variable, "SMTP_URL");
+    }
+
+    #[test]
+    fn secrets_never_appear_in_debug_output() {
+        let c = parse(&[
+            "--database-url",
+            "postgres://u:hunter2@db/x",
+            "--queue-url",
+            "redis://:hunter3@r",
+            "--smtp-url",
+            "smtp://u:hunter4@mail",
+        ])
+        .unwrap();
+        let shown = format!("{c:?}");
+        for secret in ["hunter2", "hunter3", "hunter4"] {
+            assert!(!shown.contains(secret), "{secret} leaked into {shown}");
+        }
+        assert_eq!(c.queue_backend, Backend::Redis);
+    }
+}

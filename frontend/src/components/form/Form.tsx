@@ -1,0 +1,54 @@
+/**
+ * The one form pattern: `useZodForm(schema, defaults)` + `<Form form onSubmit>`. Client rules
+ * come from the zod schema; a failed submit routes server field errors to `setError`.
+ */
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Stack } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { FormProvider, useForm, type DefaultValues, type FieldValues, type UseFormReturn } from 'react-hook-form';
+import type { z } from 'zod';
+import { FormError } from './FormError';
+import { routeServerErrors } from './server-errors';
+
+export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
+  schema: S,
+  defaultValues: DefaultValues<z.input<S>>,
+) {
+  return useForm<z.input<S>, unknown, z.output<S>>({
+    resolver: zodResolver(schema),
+    defaultValues,
+    mode: 'onTouched',
+  });
+}
+
+interface FormProps<TIn extends FieldValues, TOut extends FieldValues> {
+  form: UseFormReturn<TIn, unknown, TOut>;
+  onSubmit: (values: TOut) => Promise<unknown>;
+  children: ReactNode;
+  name: string;
+}
+
+export function Form<TIn extends FieldValues, TOut extends FieldValues>({
+  form,
+  onSubmit,
+  children,
+  name,
+}: FormProps<TIn, TOut>) {
+  const submit = form.handleSubmit(async (values) => {
+    try {
+      await onSubmit(values);
+    } catch (error) {
+      routeServerErrors(error, form.setError, Object.keys(form.getValues()));
+    }
+  });
+  return (
+    <FormProvider {...form}>
+      <form onSubmit={submit} noValidate aria-label={name}>
+        <Stack gap="md">
+          <FormError />
+          {children}
+        </Stack>
+      </form>
+    </FormProvider>
+  );
+}

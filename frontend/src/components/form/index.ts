@@ -1,0 +1,2 @@
+export { Form, useZodForm } from './Form';
+export { PasswordField, SubmitButton, TextField } from './fields';

@@ -1,0 +1,20 @@
+/** POST /api/auth/checkCode {code}: 400 'The code is invalid or has expired' when unusable. */
+import { z } from 'zod';
+import { api } from '@/lib/api-client';
+
+/** Recovery codes are 8 characters of A-Z and 2-9; input is upper-cased and trimmed. */
+export const RECOVERY_CODE_LENGTH = 8;
+
+export const recoveryCodeField = () =>
+  z
+    .string()
+    .trim()
+    .toUpperCase()
+    .regex(/^[A-Z2-9]{8}$/, 'The code is invalid or has expired');
+
+const checkCodeResultSchema = z.object({ valid: z.boolean() });
+
+export async function checkCode(code: string): Promise<boolean> {
+  const { valid } = await api.post('/auth/checkCode', { code }, checkCodeResultSchema);
+  return valid;
+}

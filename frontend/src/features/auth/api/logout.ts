@@ -1,0 +1,11 @@
+/** GET /api/auth/logout: ends the session on the server (the cookie is cleared there). */
+import { useMutation } from '@tanstack/react-query';
+import { api, emptyResultSchema } from '@/lib/api-client';
+
+export async function logout(): Promise<void> {
+  await api.get('/auth/logout', emptyResultSchema);
+}
+
+export function useLogout() {
+  return useMutation({ mutationFn: logout });
+}

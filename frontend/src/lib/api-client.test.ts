@@ -1,0 +1,88 @@
+import { z } from 'zod';
+import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { api, apiRequest } from './api-client';
+import { ApiError, isLimitError } from './api-error';
+
+const itemSchema = z.object({ item: z.object({ id: z.number() }) });
+
+async function caught(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof ApiError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('apiRequest', () => {
+  it('unwraps the result of the envelope and validates it', async () => {
+    mockApi('GET /api/things', ok({ item: { id: 7 } }));
+    await expect(api.get('/things', itemSchema)).resolves.toEqual({ item: { id: 7 } });
+  });
+
+  it('sends JSON with the session cookie and the query string', async () => {
+    mockApi('POST /api/things', ok({ item: { id: 1 } }));
+    const fetchMock = globalThis.fetch as jest.Mock;
+    await apiRequest('/things', { method: 'POST', body: { a: 1 }, query: { q: 'x y', skip: undefined }, schema: itemSchema });
+    const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
+    expect(url).toBe('/api/things?q=x+y');
+    expect(init.credentials).toBe('include');
+    expect(init.headers).toMatchObject({ 'Content-Type': 'application/json' });
+    expect(callsTo('POST /api/things')[0]?.body).toEqual({ a: 1 });
+  });
+
+  it("prefers the server's message", async () => {
+    mockApi('POST /api/auth/login', fail(401, 'Login or password doesnt match', [{ field: 'email', message: 'other' }]));
+    const error = await caught(api.post('/auth/login', {}, itemSchema));
+    expect(error.status).toBe(401);
+    expect(error.message).toBe('Login or password doesnt match');
+    expect(error.errors).toEqual([{ field: 'email', message: 'other' }]);
+  });
+
+  it('falls back to the first of the errors list', async () => {
+    mockApi('POST /api/x', fail(400, '', [{ field: 'password', message: 'Too short' }, { field: 'email', message: 'Bad' }]));
+    expect((await caught(api.post('/x', {}, itemSchema))).message).toBe('Too short');
+  });
+
+  it.each([
+    [500, 'Error. Try again later'],
+    [404, 'Bad Gateway'],
+    [403, 'Bad Gateway'],
+  ])('defaults the message of status %i', async (status, message) => {
+    mockApi('GET /api/x', { status, body: { status } });
+    const error = await caught(api.get('/x', itemSchema));
+    expect(error.status).toBe(status);
+    expect(error.message).toBe(message);
+  });
+
+  it.each([
+    ['an empty body', { status: 200, raw: '' }],
+    ['a body that is not JSON', { status: 500, raw: '<html>oops</html>' }],
+    ['a JSON body that is not an envelope', { status: 200, raw: '[1,2]' }],
+  ])('treats %s as 502', async (_, answer) => {
+    mockApi('GET /api/x', answer);
+    const error = await caught(api.get('/x', itemSchema));
+    expect(error.status).toBe(502);
+    expect(error.message).toBe('Bad Gateway');
+  });
+
+  it('treats a network failure as 502', async () => {
+    globalThis.fetch = jest.fn().mockRejectedValue(new TypeError('Failed to fetch'));
+    expect((await caught(api.get('/x', itemSchema))).status).toBe(502);
+  });
+
+  it('treats a result that does not match its schema as 502', async () => {
+    mockApi('GET /api/x', ok({ item: { id: 'seven' } }));
+    expect((await caught(api.get('/x', itemSchema))).status).toBe(502);
+  });
+
+  it('keeps meta and recognises limit errors', async () => {
+    mockApi('PUT /api/rules/user', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLERULES' }));
+    const error = await caught(api.put('/rules/user', {}, itemSchema));
+    expect(error.meta).toEqual({ type: 'AVAILABLERULES' });
+    expect(isLimitError(error)).toBe(true);
+    expect(isLimitError(new ApiError(403, 'LIMIT_HAS_BEEN_REACHED'))).toBe(false);
+    expect(isLimitError(new ApiError(400, 'Other', [], { type: 'AVAILABLERULES' }))).toBe(false);
+  });
+});

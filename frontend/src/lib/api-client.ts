@@ -1,0 +1,105 @@
+/**
+ * The one fetch wrapper: sends JSON with the session cookie, unwraps the server envelope
+ * `{status, message, result}` and turns every failure into an `ApiError` (spec §8).
+ */
+import { z } from 'zod';
+import { ApiError, defaultMessage, type ErrorMeta, type FieldError } from './api-error';
+
+export const API_PREFIX = '/api';
+
+type Query = Record<string, string | number | boolean | undefined>;
+
+export interface RequestOptions<S extends z.ZodType> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  query?: Query;
+  body?: unknown;
+  /** Schema of `result`; the call fails with 502 when the result does not match it. */
+  schema: S;
+  signal?: AbortSignal;
+}
+
+const fieldErrorSchema = z.object({ field: z.string().catch(''), message: z.string() });
+
+const envelopeSchema = z.object({
+  status: z.number().optional(),
+  message: z.string().optional(),
+  result: z.unknown().optional(),
+  errors: z.array(fieldErrorSchema).optional().catch([]),
+  meta: z.record(z.string(), z.unknown()).optional().catch({}),
+});
+
+type Envelope = z.infer<typeof envelopeSchema>;
+
+function buildUrl(path: string, query?: Query): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query ?? {})) {
+    if (value !== undefined) params.set(key, String(value));
+  }
+  const search = params.toString();
+  return `${API_PREFIX}${path}${search ? `?${search}` : ''}`;
+}
+
+async function readEnvelope(response: Response): Promise<Envelope | null> {
+  const text = await response.text().catch(() => '');
+  if (!text) return null;
+  try {
+    const parsed = envelopeSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Error precedence: the server's message, then the first of its errors, then the default. */
+export function toApiError(status: number, envelope: Envelope): ApiError {
+  const errors: FieldError[] = envelope.errors ?? [];
+  const message = envelope.message || errors[0]?.message || defaultMessage(status);
+  const meta: ErrorMeta = envelope.meta ?? {};
+  return new ApiError(status, message, errors, meta);
+}
+
+/** A response without data is treated as status 502. */
+const noData = () => new ApiError(502, defaultMessage(502));
+
+export async function apiRequest<S extends z.ZodType>(
+  path: string,
+  { method = 'GET', query, body, schema, signal }: RequestOptions<S>,
+): Promise<z.infer<S>> {
+  let response: Response;
+  try {
+    response = await fetch(buildUrl(path, query), {
+      method,
+      credentials: 'include',
+      headers: {
+        Accept: 'application/json',
+        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (error) {
+    if (signal?.aborted) throw error;
+    throw noData();
+  }
+  const envelope = await readEnvelope(response);
+  if (!envelope) throw noData();
+  const status = response.ok ? (envelope.status ?? response.status) : response.status;
+  if (status >= 400) throw toApiError(status, envelope);
+  const result = schema.safeParse(envelope.result ?? {});
+  if (!result.success) {
+    throw new ApiError(502, defaultMessage(502), [], { issues: result.error.issues });
+  }
+  return result.data;
+}
+
+/** The result of calls that return nothing of interest. */
+export const emptyResultSchema = z.unknown();
+
+export const api = {
+  get: <S extends z.ZodType>(path: string, schema: S, query?: Query, signal?: AbortSignal) =>
+    apiRequest(path, { schema, query, signal }),
+  post: <S extends z.ZodType>(path: string, body: unknown, schema: S) =>
+    apiRequest(path, { method: 'POST', body, schema }),
+  put: <S extends z.ZodType>(path: string, body: unknown, schema: S) =>
+    apiRequest(path, { method: 'PUT', body, schema }),
+};

@@ -1,0 +1,74 @@
+/**
+ * Network mocked at the fetch layer: register answers per "METHOD /api/path", read the
+ * calls back. Unregistered calls answer 404 so a forgotten mock fails loudly.
+ */
+
+export interface MockCall {
+  method: string;
+  url: string;
+  body: unknown;
+}
+
+type Answer = { status?: number; body?: unknown; raw?: string };
+type Responder = Answer | ((call: MockCall) => Answer);
+
+const routes = new Map<string, Responder[]>();
+export const calls: MockCall[] = [];
+
+function keyOf(method: string, url: string) {
+  return `${method} ${url.split('?')[0]}`;
+}
+
+/** Answer the next call (or every call, when it is the last answer left) to `route`. */
+export function mockApi(route: string, ...answers: Responder[]) {
+  routes.set(route, [...(routes.get(route) ?? []), ...answers]);
+}
+
+export const ok = (result: unknown = {}): Answer => ({
+  body: { status: 200, message: 'Request success', result },
+});
+
+export const fail = (
+  status: number,
+  message: string,
+  errors: { field: string; message: string }[] = [],
+  meta: Record<string, unknown> = {},
+): Answer => ({ status, body: { status, message, errors, meta } });
+
+async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
+  const url = String(input);
+  const method = init.method ?? 'GET';
+  const call: MockCall = {
+    method,
+    url,
+    body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+  };
+  calls.push(call);
+  const queue = routes.get(keyOf(method, url));
+  const responder = queue && (queue.length > 1 ? queue.shift() : queue[0]);
+  const answer = typeof responder === 'function' ? responder(call) : responder;
+  if (!answer) return response(404, JSON.stringify({ status: 404, message: 'Not found' }));
+  const text = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
+  return response(answer.status ?? 200, text);
+}
+
+/** The part of Response the API client reads (jsdom has no fetch API of its own). */
+function response(status: number, text: string): Response {
+  return { ok: status >= 200 && status < 300, status, text: async () => text } as Response;
+}
+
+export function installFetchMock() {
+  globalThis.fetch = jest.fn(fakeFetch) as unknown as typeof fetch;
+}
+
+export function resetFetchMock() {
+  routes.clear();
+  calls.length = 0;
+  installFetchMock();
+}
+
+export function callsTo(route: string): MockCall[] {
+  return calls.filter((c) => keyOf(c.method, c.url) === route);
+}
+
+installFetchMock();

@@ -1,0 +1,1 @@
+//! The scheduler role: enqueues periodic work; it never does the work itself.

@@ -1,0 +1,1 @@
+//! The worker role: runs the jobs registered in the job catalogue.
