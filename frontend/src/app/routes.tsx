@@ -22,8 +22,3 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/restricted', title: 'title.restricted', access: 'any', element: <RestrictedPage /> },
   { path: '*', title: 'title.notFound', access: 'any', hideLayout: true, element: <NotFoundPage /> },
 ];
-
-/** Whether `path` renders a screen (not only a redirect) in the route table. */
-export function hasScreen(path: string, routes: readonly AppRoute[] = appRoutes): boolean {
-  return routes.some((route) => route.path === path && route.element !== undefined);
-}

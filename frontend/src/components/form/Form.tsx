@@ -10,11 +10,11 @@ import type { z } from 'zod';
 import { FormError } from './FormError';
 import { routeServerErrors } from './server-errors';
 
-export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
-  schema: S,
-  defaultValues: DefaultValues<z.input<S>>,
+export function useZodForm<TIn extends FieldValues, TOut extends FieldValues>(
+  schema: z.ZodType<TOut, TIn>,
+  defaultValues: DefaultValues<TIn>,
 ) {
-  return useForm<z.input<S>, unknown, z.output<S>>({
+  return useForm<TIn, unknown, TOut>({
     resolver: zodResolver(schema),
     defaultValues,
     mode: 'onTouched',

@@ -1,0 +1,25 @@
+/**
+ * The header: the page title, or breadcrumbs once a page provides them, and the slot of the
+ * upgrade button, which stays empty until plans and billing arrive.
+ */
+import { Group, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+
+interface HeaderProps {
+  title: string;
+  breadcrumbs?: ReactNode;
+  upgradeButton?: ReactNode;
+}
+
+export function Header({ title, breadcrumbs, upgradeButton }: HeaderProps) {
+  return (
+    <Group h="100%" px="lg" justify="space-between" wrap="nowrap">
+      {breadcrumbs ?? (
+        <Title order={1} size="h4">
+          {title}
+        </Title>
+      )}
+      {upgradeButton}
+    </Group>
+  );
+}

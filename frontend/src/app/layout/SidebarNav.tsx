@@ -1,0 +1,41 @@
+/** Navigation links of the sidebar, derived from the route table, plus the help center. */
+import { NavLink, Tooltip } from '@mantine/core';
+import { IconBook } from '@tabler/icons-react';
+import { Link, useLocation } from 'react-router';
+import type { Role } from '@/features/auth';
+import { t } from '@/i18n';
+import { HELP_CENTER_URL, isActive, visibleNavItems } from '../navigation';
+import { appRoutes } from '../routes';
+
+export function SidebarNav({ role, opened }: { role: Role; opened: boolean }) {
+  const { pathname } = useLocation();
+  return (
+    <nav aria-label="Main">
+      {visibleNavItems(appRoutes, role).map((item) => {
+        const ItemIcon = item.icon;
+        return (
+          <Tooltip key={item.path} label={t(item.label)} position="right" disabled={opened}>
+            <NavLink
+              component={Link}
+              to={item.path}
+              label={opened ? t(item.label) : null}
+              aria-label={t(item.label)}
+              leftSection={<ItemIcon size={18} />}
+              active={isActive(item, pathname)}
+            />
+          </Tooltip>
+        );
+      })}
+      <Tooltip label={t('nav.helpCenter')} position="right" disabled={opened}>
+        <NavLink
+          href={HELP_CENTER_URL}
+          target="_blank"
+          rel="noreferrer"
+          label={opened ? t('nav.helpCenter') : null}
+          aria-label={t('nav.helpCenter')}
+          leftSection={<IconBook size={18} />}
+        />
+      </Tooltip>
+    </nav>
+  );
+}

@@ -1,0 +1,47 @@
+/**
+ * Sidebar entries in the order of spec §2. An entry shows once its route renders a screen in
+ * the route table, and only for roles the route allows (readers lose Keyword Suggester and
+ * Automated Rules that way).
+ */
+import {
+  IconBulb,
+  IconChartBar,
+  IconFlask,
+  IconHistory,
+  IconRobot,
+  IconSettings,
+  type Icon,
+} from '@tabler/icons-react';
+import type { Role } from '@/features/auth';
+import type { MessageKey } from '@/i18n';
+import type { AppRoute } from './route-types';
+
+export interface NavItem {
+  label: MessageKey;
+  path: string;
+  /** The entry is active on every path under this one. */
+  section: string;
+  icon: Icon;
+}
+
+export const NAV_ITEMS: readonly NavItem[] = [
+  { label: 'nav.optimization', path: '/optimization', section: '/optimization', icon: IconChartBar },
+  { label: 'nav.keywordSuggester', path: '/keyword-suggester', section: '/keyword-suggester', icon: IconBulb },
+  { label: 'nav.campaignLab', path: '/campaign-lab', section: '/campaign-lab', icon: IconFlask },
+  { label: 'nav.autoRules', path: '/auto-rules', section: '/auto-rules', icon: IconRobot },
+  { label: 'nav.activityLog', path: '/activity-log', section: '/activity-log', icon: IconHistory },
+  { label: 'nav.settings', path: '/settings/general', section: '/settings', icon: IconSettings },
+];
+
+export const HELP_CENTER_URL = 'https://help.searchdeck.app';
+
+export function visibleNavItems(routes: readonly AppRoute[], role: Role): NavItem[] {
+  return NAV_ITEMS.filter((item) => {
+    const route = routes.find((r) => r.path === item.path && r.element !== undefined);
+    return route !== undefined && (!route.roles || route.roles.includes(role));
+  });
+}
+
+export function isActive(item: NavItem, pathname: string): boolean {
+  return pathname === item.section || pathname.startsWith(`${item.section}/`);
+}

@@ -1,0 +1,24 @@
+/** The auth screen (/login, /register): one screen, register is a mode of it. */
+import { Anchor, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { t } from '@/i18n';
+import { CenteredCard } from './CenteredCard';
+import { LoginForm } from './LoginForm';
+import { RegisterForm } from './RegisterForm';
+
+export type AuthMode = 'login' | 'register';
+
+export function AuthScreen({ mode }: { mode: AuthMode }) {
+  const isLogin = mode === 'login';
+  return (
+    <CenteredCard title={isLogin ? t('title.login') : t('title.register')}>
+      {isLogin ? <LoginForm /> : <RegisterForm />}
+      <Text size="sm" ta="center">
+        {isLogin ? t('auth.noAccount') : t('auth.haveAccount')}{' '}
+        <Anchor component={Link} to={isLogin ? '/register' : '/login'}>
+          {isLogin ? t('auth.signUp') : t('auth.signIn')}
+        </Anchor>
+      </Text>
+    </CenteredCard>
+  );
+}

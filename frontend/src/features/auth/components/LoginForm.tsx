@@ -1,0 +1,21 @@
+/** Sign in with email and password; the route guard then honours the redirect query. */
+import { Anchor } from '@mantine/core';
+import { Link } from 'react-router';
+import { Form, PasswordField, SubmitButton, TextField, useZodForm } from '@/components/form';
+import { t } from '@/i18n';
+import { loginInputSchema, useLogin } from '../api/login';
+
+export function LoginForm() {
+  const form = useZodForm(loginInputSchema, { email: '', password: '' });
+  const { mutateAsync } = useLogin();
+  return (
+    <Form form={form} onSubmit={mutateAsync} name={t('title.login')}>
+      <TextField name="email" type="email" label={t('auth.email')} autoComplete="email" />
+      <PasswordField name="password" label={t('auth.password')} />
+      <Anchor component={Link} to="/reset" size="sm">
+        {t('auth.forgotPassword')}
+      </Anchor>
+      <SubmitButton fullWidth>{t('auth.signIn')}</SubmitButton>
+    </Form>
+  );
+}

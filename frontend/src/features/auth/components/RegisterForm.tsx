@@ -1,0 +1,23 @@
+/** Create an account; on success the user is signed in and told 'Account was created'. */
+import { Form, PasswordField, SubmitButton, TextField, useZodForm } from '@/components/form';
+import { t } from '@/i18n';
+import { showSnackbar } from '@/lib/notifications';
+import { registerInputSchema, useRegister, type RegisterInput } from '../api/register';
+
+export function RegisterForm() {
+  const form = useZodForm(registerInputSchema, { fullName: '', email: '', password: '', repeatPassword: '' });
+  const { mutateAsync } = useRegister();
+  const onSubmit = async (values: RegisterInput) => {
+    await mutateAsync(values);
+    showSnackbar(t('auth.accountCreated'));
+  };
+  return (
+    <Form form={form} onSubmit={onSubmit} name={t('title.register')}>
+      <TextField name="fullName" label={t('auth.fullName')} autoComplete="name" />
+      <TextField name="email" type="email" label={t('auth.email')} autoComplete="email" />
+      <PasswordField name="password" label={t('auth.password')} autoComplete="new-password" />
+      <PasswordField name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
+      <SubmitButton fullWidth>{t('auth.signUp')}</SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,24 @@
+/** A background task as GET /api/tasks returns it (spec §3 Background task). */
+import { z } from 'zod';
+
+export const taskSchema = z.object({
+  id: z.union([z.string(), z.number()]),
+  kind: z.string(),
+  message: z.string(),
+  step: z.number(),
+  totalSteps: z.number(),
+  finish: z.boolean(),
+  error: z.string().nullable(),
+  percent: z.number(),
+  details: z.record(z.string(), z.unknown()),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Task = z.infer<typeof taskSchema>;
+
+export function isRunning(task: Task): boolean {
+  return !task.finish && !task.error;
+}
+
+/** Polling interval while a task runs (the spec's polls are every 1000 ms). */
+export const TASK_POLL_MS = 1000;
