@@ -1,6 +1,6 @@
 /** Unit and component tests: Jest + Testing Library in jsdom, TypeScript through SWC. */
 export default {
-  testEnvironment: 'jsdom',
+  testEnvironment: '<rootDir>/jest.environment.cjs',
   roots: ['<rootDir>/src'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
   transform: {

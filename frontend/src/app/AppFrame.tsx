@@ -3,8 +3,9 @@
  * choice between the full layout and a bare page.
  */
 import { Center, Loader } from '@mantine/core';
+import { useRef } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
-import { useSession } from '@/features/auth';
+import { useSession, type User } from '@/features/auth';
 import { t } from '@/i18n';
 import { resolveAccess } from './access';
 import { AppLayout } from './layout/AppLayout';
@@ -16,10 +17,18 @@ function useCurrentRoute(): AppRoute {
   return matches[matches.length - 1]?.handle as AppRoute;
 }
 
+/** True once a signed-in user of this page load is signed out (until someone signs in). */
+function useSessionEnded(user: User | null, isLoading: boolean): boolean {
+  const hadUser = useRef(false);
+  if (user) hadUser.current = true;
+  return !isLoading && !user && hadUser.current;
+}
+
 export function AppFrame() {
   const route = useCurrentRoute();
   const location = useLocation();
   const { user, isLoading } = useSession();
+  const sessionEnded = useSessionEnded(user, isLoading);
   useDocumentTitle(t(route.title));
 
   if (isLoading) {
@@ -29,7 +38,7 @@ export function AppFrame() {
       </Center>
     );
   }
-  const target = resolveAccess(route, user, location);
+  const target = resolveAccess(route, user, location, sessionEnded);
   if (target) return <Navigate to={target} replace />;
   return (
     <>

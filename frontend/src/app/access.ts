@@ -28,10 +28,20 @@ export function loginWithRedirect({ pathname, search }: VisitedLocation): string
   return `${LOGIN_PATH}?${new URLSearchParams({ redirect: pathname + search })}`;
 }
 
-export function resolveAccess(route: AppRoute, user: User | null, location: VisitedLocation): string | null {
+/**
+ * @param sessionEnded the user signed out in this page's lifetime: they go to the login
+ *   screen itself, while visitors who arrive signed out come back after login (redirect query).
+ */
+export function resolveAccess(
+  route: AppRoute,
+  user: User | null,
+  location: VisitedLocation,
+  sessionEnded = false,
+): string | null {
   if (!user) {
     if (route.redirect?.anonymous) return route.redirect.anonymous;
-    return route.access === 'signedIn' ? loginWithRedirect(location) : null;
+    if (route.access !== 'signedIn') return null;
+    return sessionEnded ? LOGIN_PATH : loginWithRedirect(location);
   }
   if (route.redirect?.signedIn) return redirectQuery(location.search) ?? route.redirect.signedIn;
   if (route.roles && !route.roles.includes(user.permission)) return RESTRICTED_PATH;

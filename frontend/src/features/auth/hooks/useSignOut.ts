@@ -1,9 +1,9 @@
 /**
- * Sign out: GET logout, then drop every cached query, clear the cookies 'email' and 'vid',
- * say 'Sign out complete' and go to the login screen.
+ * Sign out: GET logout, then drop every cached query, clear the cookies 'email' and 'vid'
+ * and say 'Sign out complete'. The route guard then takes the user to the login screen:
+ * one navigation, made where the session is read, so nothing races it.
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { clearCookies } from '@/lib/cookies';
@@ -20,13 +20,10 @@ export function clearSession(queryClient: QueryClient) {
 
 export function useSignOut() {
   const queryClient = useQueryClient();
-  const navigate = useNavigate();
   return useMutation({
     mutationFn: logout,
     onSuccess: () => {
-      // Signed out first, so the login screen never renders for a still signed-in user.
       clearSession(queryClient);
-      void navigate('/login', { replace: true, flushSync: true });
       clearCookies('email', 'vid');
       showSnackbar(t('auth.signOutComplete'));
     },

@@ -1,0 +1,69 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeUser } from '@/test/fixtures';
+import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { renderApp } from '@/test/render';
+import { SIDEBAR_STORAGE_KEY } from './layout/AppLayout';
+
+describe('start-up and guard', () => {
+  it('relogs silently and sends a signed-out visitor of a protected page to login', async () => {
+    const { location } = renderApp('/settings/general');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fsettings%2Fgeneral'));
+    expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('sends a signed-out visitor of home to login without a redirect', async () => {
+    const { location } = renderApp('/');
+    await waitFor(() => expect(location()).toBe('/login'));
+  });
+
+  it('lets a signed-out visitor open a public page', async () => {
+    const { location } = renderApp('/reset');
+    expect(await screen.findByRole('heading', { name: 'Password recovery' })).toBeInTheDocument();
+    expect(location()).toBe('/reset');
+  });
+
+  it('sends a signed-in user from login on to the settings page for now', async () => {
+    const { location } = renderApp('/login', makeUser());
+    expect(await screen.findByText('ann@example.com')).toBeInTheDocument();
+    expect(location()).toBe('/settings/general');
+  });
+
+  it('shows the not-found page without the layout', async () => {
+    renderApp('/no/such/page', makeUser());
+    expect(await screen.findByRole('heading', { name: 'Page not found' })).toBeInTheDocument();
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+  });
+});
+
+describe('layout', () => {
+  it('lists only the sidebar entries whose screens exist, plus the help center', async () => {
+    renderApp('/settings/general', makeUser());
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
+    const links = Array.from(nav.querySelectorAll('a')).map((a) => a.getAttribute('aria-label'));
+    expect(links).toEqual(['Account Settings', 'Help center']);
+  });
+
+  it('keeps the sidebar collapsed after a reload', async () => {
+    const first = renderApp('/settings/general', makeUser());
+    await userEvent.click(await screen.findByRole('button', { name: 'Collapse sidebar' }));
+    expect(window.localStorage.getItem(SIDEBAR_STORAGE_KEY)).toBe('false');
+    first.unmount();
+    renderApp('/settings/general', makeUser());
+    expect(await screen.findByRole('button', { name: 'Expand sidebar' })).toBeInTheDocument();
+  });
+
+  it('signs out: logout call, cookies cleared, toast, login screen', async () => {
+    document.cookie = 'email=ann%40example.com; path=/';
+    document.cookie = 'vid=42; path=/';
+    mockApi('GET /api/auth/logout', ok());
+    const { location } = renderApp('/settings/general', makeUser());
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign out' }));
+    expect(await screen.findByText('Sign out complete')).toBeInTheDocument();
+    await waitFor(() => expect(location()).toBe('/login'));
+    expect(callsTo('GET /api/auth/logout')).toHaveLength(1);
+    expect(document.cookie).not.toMatch(/email=|vid=/);
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+  });
+});

@@ -1,0 +1,40 @@
+/** Test data shaped like the server's. */
+import type { Role, User } from '@/features/auth';
+import type { Task } from '@/features/tasks';
+
+export function makeUser(overrides: Partial<User> = {}): User {
+  return {
+    id: 1,
+    email: 'ann@example.com',
+    fullName: 'Ann Lee',
+    permission: 'owner',
+    workspaceId: 1,
+    alternativeInvoiceEmail: null,
+    lastMonthSpend: 0,
+    nextPurchaseId: null,
+    previousStatus: null,
+    paymentFailed: false,
+    purchase: null,
+    connects: { appStore: [], mmpEvent: {} },
+    ...overrides,
+  };
+}
+
+export const userWithRole = (permission: Role) => makeUser({ permission });
+
+export function makeTask(overrides: Partial<Task> = {}): Task {
+  return {
+    id: 1,
+    kind: 'collect-keywords',
+    message: 'Collecting results',
+    step: 1,
+    totalSteps: 3,
+    finish: false,
+    error: null,
+    percent: 25,
+    details: {},
+    createdAt: '2026-01-01T00:00:00Z',
+    updatedAt: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}

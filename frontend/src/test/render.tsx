@@ -1,0 +1,23 @@
+/** Renders the real route table in a memory router, signed in as `user` (or signed out). */
+import { render } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
+import { Providers } from '@/app/Providers';
+import { toRouteObjects } from '@/app/router';
+import type { User } from '@/features/auth';
+import { createQueryClient } from '@/lib/query-client';
+import { fail, mockApi, ok } from './fetch-mock';
+
+export function renderApp(path: string, user: User | null = null) {
+  mockApi('GET /api/auth/relogin', user ? ok({ item: user }) : fail(401, 'Unauthorized'));
+  mockApi('GET /api/tasks', ok({ items: [] }));
+  const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
+  const queryClient = createQueryClient();
+  queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
+  const view = render(
+    <Providers queryClient={queryClient}>
+      <RouterProvider router={router} />
+    </Providers>,
+  );
+  const location = () => `${router.state.location.pathname}${router.state.location.search}`;
+  return { ...view, router, queryClient, location };
+}
