@@ -24,6 +24,11 @@ export function mockApi(route: string, ...answers: Responder[]) {
   routes.set(route, [...(routes.get(route) ?? []), ...answers]);
 }
 
+/** Answer `route` like this unless the test registered answers of its own. */
+export function mockApiDefault(route: string, answer: Responder) {
+  if (!routes.has(route)) routes.set(route, [answer]);
+}
+
 export const ok = (result: unknown = {}): Answer => ({
   body: { status: 200, message: 'Request success', result },
 });

@@ -5,11 +5,11 @@ import { Providers } from '@/app/Providers';
 import { toRouteObjects } from '@/app/router';
 import type { User } from '@/features/auth';
 import { createQueryClient } from '@/lib/query-client';
-import { fail, mockApi, ok } from './fetch-mock';
+import { fail, mockApiDefault, ok } from './fetch-mock';
 
 export function renderApp(path: string, user: User | null = null) {
-  mockApi('GET /api/auth/relogin', user ? ok({ item: user }) : fail(401, 'Unauthorized'));
-  mockApi('GET /api/tasks', ok({ items: [] }));
+  mockApiDefault('GET /api/auth/relogin', user ? ok({ item: user }) : fail(401, 'Unauthorized'));
+  mockApiDefault('GET /api/tasks', ok({ items: [] }));
   const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });

@@ -26,7 +26,9 @@ export function TaskItem({ task }: { task: Task }) {
           {task.error}
         </Text>
       )}
-      <Progress value={percent} color={TONE_COLORS[tone]} size="sm" aria-label={task.message} />
+      <Progress.Root size="sm">
+        <Progress.Section value={percent} color={TONE_COLORS[tone]} aria-label={task.message} />
+      </Progress.Root>
     </Stack>
   );
 }

@@ -1,0 +1,93 @@
+import { screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeUser } from '@/test/fixtures';
+import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { renderApp } from '@/test/render';
+
+async function fill(label: string | RegExp, value: string) {
+  await userEvent.type(screen.getByLabelText(label), value);
+}
+
+describe('login form', () => {
+  it('shows client validation messages and sends nothing', async () => {
+    renderApp('/login');
+    await userEvent.click(await screen.findByRole('button', { name: 'Sign in' }));
+    expect(await screen.findAllByText('Please complete this field to continue')).toHaveLength(2);
+    await fill('Email', 'not-an-email');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByText('Enter a valid email address')).toBeInTheDocument();
+    expect(callsTo('POST /api/auth/login')).toHaveLength(0);
+  });
+
+  it("shows the server's 401 message", async () => {
+    mockApi('POST /api/auth/login', fail(401, 'Login or password doesnt match'));
+    renderApp('/login');
+    await screen.findByLabelText('Email');
+    await fill('Email', 'ann@example.com');
+    await fill('Password', 'wrong password');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    expect(await screen.findByRole('alert')).toHaveTextContent('Login or password doesnt match');
+    expect(callsTo('POST /api/auth/login')[0]?.body).toEqual({ email: 'ann@example.com', password: 'wrong password' });
+  });
+
+  it('signs in and honours the redirect query', async () => {
+    mockApi('POST /api/auth/login', ok({ item: makeUser() }));
+    const { location } = renderApp('/login?redirect=%2Fsettings%2Fpassword');
+    await screen.findByLabelText('Email');
+    await fill('Email', 'ann@example.com');
+    await fill('Password', 'correct horse');
+    await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
+    await waitFor(() => expect(location()).toBe('/settings/password'));
+  });
+});
+
+describe('register form', () => {
+  async function fillRegister(password: string, repeatPassword: string) {
+    await screen.findByLabelText('Full name');
+    await fill('Full name', 'Ann Lee');
+    await fill('Email', 'ann@example.com');
+    await fill(/^Password/, password);
+    await fill('Repeat password', repeatPassword);
+    await userEvent.click(screen.getByRole('button', { name: 'Create account' }));
+  }
+
+  it('checks the password rules of the server', async () => {
+    renderApp('/register');
+    await fillRegister('short', 'short');
+    expect(await screen.findByText('Password must be at least 8 characters')).toBeInTheDocument();
+    expect(callsTo('POST /api/auth/register')).toHaveLength(0);
+  });
+
+  it('says when the passwords do not match', async () => {
+    renderApp('/register');
+    await fillRegister('long enough 1', 'long enough 2');
+    expect(await screen.findByText('Passwords do not match')).toBeInTheDocument();
+  });
+
+  it('shows server field errors on their fields', async () => {
+    mockApi(
+      'POST /api/auth/register',
+      fail(400, 'This email is already registered', [{ field: 'email', message: 'This email is already registered' }]),
+    );
+    renderApp('/register');
+    await fillRegister('long enough 1', 'long enough 1');
+    const email = screen.getByLabelText('Email');
+    await waitFor(() => expect(email).toHaveAccessibleDescription('This email is already registered'));
+    expect(screen.queryByRole('alert')).not.toBeInTheDocument();
+  });
+
+  it('creates the account, says so and goes on signed in', async () => {
+    mockApi('POST /api/auth/register', ok({ item: makeUser() }));
+    const { location } = renderApp('/register');
+    await fillRegister('long enough 1', 'long enough 1');
+    expect(await screen.findByText('Account was created')).toBeInTheDocument();
+    await waitFor(() => expect(location()).toBe('/settings/general'));
+    expect(callsTo('POST /api/auth/register')[0]?.body).toEqual({
+      fullName: 'Ann Lee',
+      email: 'ann@example.com',
+      password: 'long enough 1',
+      repeatPassword: 'long enough 1',
+      source: 'web',
+    });
+  });
+});

@@ -1,0 +1,41 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeTask, makeUser } from '@/test/fixtures';
+import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { renderApp } from '@/test/render';
+
+const running = makeTask({ id: 1, message: 'Collecting results', step: 1, totalSteps: 3 });
+const failed = makeTask({ id: 2, message: 'Creating campaigns', error: 'Provider unavailable' });
+
+async function openPopover() {
+  await userEvent.click(await screen.findByRole('button', { name: 'Background tasks' }));
+  return screen.findByRole('dialog');
+}
+
+describe('background tasks popover', () => {
+  it('lists tasks with their progress and error', async () => {
+    mockApi('GET /api/tasks', ok({ items: [running, failed] }));
+    renderApp('/settings/general', makeUser());
+    const popover = await openPopover();
+    expect(within(popover).getByRole('progressbar', { name: 'Collecting results', hidden: true })).toHaveAttribute('aria-valuenow', '25');
+    expect(within(popover).getByRole('progressbar', { name: 'Creating campaigns', hidden: true })).toHaveAttribute('aria-valuenow', '100');
+    expect(within(popover).getByText('Provider unavailable')).toBeInTheDocument();
+    expect(within(popover).getByText('Failed')).toBeInTheDocument();
+  });
+
+  it('polls while a task runs and stops when none does', async () => {
+    const done = { ...running, step: 3, finish: true };
+    mockApi('GET /api/tasks', ok({ items: [running] }), ok({ items: [done] }));
+    renderApp('/settings/general', makeUser());
+    const popover = await openPopover();
+    await waitFor(() => expect(within(popover).getByText('Done')).toBeInTheDocument(), { timeout: 3000 });
+    const polls = callsTo('GET /api/tasks').length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+    expect(callsTo('GET /api/tasks')).toHaveLength(polls);
+  });
+
+  it('says when there are no tasks', async () => {
+    renderApp('/settings/general', makeUser());
+    expect(within(await openPopover()).getByText('No background tasks')).toBeInTheDocument();
+  });
+});
