@@ -1,0 +1,51 @@
+/** Register → signed in → sign out → log in → a reload keeps the session. */
+import { expect, test, type Page } from '@playwright/test';
+
+const password = 'e2e secret password';
+
+function newEmail() {
+  return `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+}
+
+async function expectSignedIn(page: Page, email: string) {
+  await expect(page).toHaveURL(/\/settings\/general$/);
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
+}
+
+test('a new user registers, signs out, logs in and stays signed in across a reload', async ({ page }) => {
+  const email = newEmail();
+
+  await page.goto('/register');
+  await page.getByLabel('Full name').fill('E2E User');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await expect(page.getByText('Account was created')).toBeVisible();
+  await expectSignedIn(page, email);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page.getByText('Sign out complete')).toBeVisible();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expectSignedIn(page, email);
+
+  await page.reload();
+  await expectSignedIn(page, email);
+});
+
+test('a wrong password shows the server message', async ({ page }) => {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(newEmail());
+  await page.getByLabel('Password', { exact: true }).fill('not the password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByRole('alert')).toHaveText('Login or password doesnt match');
+});
+
+test('a signed-out visitor of a protected page is sent to login with a redirect', async ({ page }) => {
+  await page.goto('/settings/general');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fsettings%2Fgeneral$/);
+});

@@ -1,0 +1,29 @@
+/**
+ * End-to-end tests drive the built app served by the real backend. Nothing is started here:
+ * the backend's test script runs `searchdeck serve` with `frontend/dist` as its static dir
+ * and passes its origin in E2E_BASE_URL.
+ */
+import { defineConfig } from '@playwright/test';
+
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 30_000,
+  retries: 0,
+  workers: 1,
+  reporter: process.env.CI ? 'line' : 'list',
+  use: {
+    baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      executablePath: '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+});
