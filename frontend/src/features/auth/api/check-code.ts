@@ -3,8 +3,6 @@ import { z } from 'zod';
 import { api } from '@/lib/api-client';
 
 /** Recovery codes are 8 characters of A-Z and 2-9; input is upper-cased and trimmed. */
-export const RECOVERY_CODE_LENGTH = 8;
-
 export const recoveryCodeField = () =>
   z
     .string()

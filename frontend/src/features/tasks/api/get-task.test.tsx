@@ -1,0 +1,25 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { renderHook, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { createQueryClient } from '@/lib/query-client';
+import { makeTask } from '@/test/fixtures';
+import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { useTask } from './get-task';
+
+function wrapper({ children }: { children: ReactNode }) {
+  return <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>;
+}
+
+describe('useTask', () => {
+  it('polls GET /api/tasks/{id} until the task finishes', async () => {
+    mockApi('GET /api/tasks/t-1', ok({ item: makeTask({ id: 't-1' }) }), ok({ item: makeTask({ id: 't-1', finish: true }) }));
+    const { result } = renderHook(() => useTask('t-1'), { wrapper });
+    await waitFor(() => expect(result.current.data?.finish).toBe(true), { timeout: 3000 });
+    expect(callsTo('GET /api/tasks/t-1')).toHaveLength(2);
+  });
+
+  it('asks nothing without an id', () => {
+    renderHook(() => useTask(null), { wrapper });
+    expect(callsTo('GET /api/tasks/')).toHaveLength(0);
+  });
+});
