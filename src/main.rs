@@ -1,1 +1,149 @@
-fn main() {}
+//! The `searchdeck` binary: one executable, each role a subcommand.
+//!
+//! `serve` runs everything in one process on the embedded defaults (API, workers,
+//! scheduler and the Apple Ads sandbox); the other subcommands run one role each, for
+//! process managers (see the Procfile).
+
+use std::future::Future;
+
+use clap::{Parser, Subcommand};
+use searchdeck_api::state::AppState;
+use searchdeck_common::{Config, ConfigArgs, Db, email::EmailSender};
+use tokio_util::sync::CancellationToken;
+use tracing_subscriber::{EnvFilter, fmt};
+
+#[derive(Parser)]
+#[command(
+    name = "searchdeck",
+    version,
+    about = "Searchdeck: manage Apple Ads campaigns, keywords and rules"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// API, workers, scheduler and sandbox in one process (migrates first).
+    Serve,
+    /// The HTTP API and the web app only.
+    Api,
+    /// The Apple Ads sandbox only.
+    Sandbox,
+    /// Apply database migrations and exit.
+    Migrate,
+}
+
+fn init_tracing() {
+    let filter = EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
+    let json = std::env::var("SEARCHDECK_LOG_FORMAT").is_ok_and(|f| f == "json");
+    let builder = fmt().with_env_filter(filter).with_target(false);
+    if json {
+        builder.json().init()
+    } else {
+        builder.init()
+    }
+}
+
+/// Cancels `token` on Ctrl-C or SIGTERM.
+fn cancel_on_signals(token: CancellationToken) {
+    tokio::spawn(async move {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        let term = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut s) => {
+                    s.recv().await;
+                }
+                Err(_) => std::future::pending::<()>().await,
+            }
+        };
+        #[cfg(not(unix))]
+        let term = std::future::pending::<()>();
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term => {},
+        }
+        tracing::info!("shutting down");
+        token.cancel();
+    });
+}
+
+fn stopped(token: &CancellationToken) -> impl Future<Output = ()> + Send + 'static {
+    let token = token.clone();
+    async move { token.cancelled().await }
+}
+
+async fn open_db(config: &Config, migrate: bool) -> anyhow::Result<Db> {
+    let db = Db::connect(config).await?;
+    if migrate {
+        db.migrate().await?;
+    }
+    Ok(db)
+}
+
+async fn api_state(config: &Config, db: Db) -> anyhow::Result<AppState> {
+    Ok(AppState::new(
+        db,
+        config.clone(),
+        EmailSender::from_config(config)?,
+    ))
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    init_tracing();
+    let config = match cli.config.resolve() {
+        Ok(c) => c,
+        Err(e) => {
+            eprintln!("searchdeck: {e}");
+            std::process::exit(2);
+        }
+    };
+    let shutdown = CancellationToken::new();
+    cancel_on_signals(shutdown.clone());
+
+    match cli.command {
+        Command::Migrate => {
+            open_db(&config, true).await?;
+            tracing::info!(
+                backend = config.database_backend.name(),
+                "migrations applied"
+            );
+        }
+        Command::Api => {
+            let db = open_db(&config, false).await?;
+            searchdeck_api::serve(
+                api_state(&config, db).await?,
+                config.bind,
+                stopped(&shutdown),
+            )
+            .await?;
+        }
+        Command::Sandbox => {
+            searchdeck_sandbox::serve(config.sandbox_bind, stopped(&shutdown)).await?;
+        }
+        Command::Serve => {
+            let db = open_db(&config, true).await?;
+            let state = api_state(&config, db.clone()).await?;
+            tracing::info!(
+                database = config.database_backend.name(),
+                queue = config.queue_backend.name(),
+                data_dir = %config.data_dir.display(),
+                "serving Searchdeck on http://{}",
+                config.bind
+            );
+            let api = searchdeck_api::serve(state, config.bind, stopped(&shutdown));
+            let sandbox = searchdeck_sandbox::serve(config.sandbox_bind, stopped(&shutdown));
+            let result = tokio::try_join!(api, sandbox);
+            shutdown.cancel();
+            result?;
+        }
+    }
+    Ok(())
+}

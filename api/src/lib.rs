@@ -1,1 +1,123 @@
-//! api
+//! The HTTP API of Searchdeck: session auth, roles, the JSON envelope, OpenAPI, and the
+//! built web app served from the same origin.
+
+pub mod domain;
+pub mod envelope;
+pub mod error;
+pub mod extract;
+pub mod openapi;
+pub mod passwords;
+pub mod routes;
+pub mod session;
+pub mod state;
+pub mod throttle;
+
+use std::{net::SocketAddr, path::Path, sync::Arc, time::Duration};
+
+use axum::{
+    Json, Router,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+    routing::{any, get},
+};
+use tower_http::{
+    catch_panic::CatchPanicLayer,
+    services::{ServeDir, ServeFile},
+    set_header::SetResponseHeaderLayer,
+    trace::TraceLayer,
+};
+
+use crate::{error::ApiError, state::AppState};
+
+/// The whole application router: `/api/…`, `/health`, and the web app for every other path.
+pub fn app(state: AppState) -> Router {
+    let (api, doc) = routes::api().split_for_parts();
+    let doc = Arc::new(doc);
+    let static_dir = state.config.static_dir.clone();
+    Router::new()
+        .merge(api)
+        .route(
+            "/api/openapi.json",
+            get(move || async move { Json(doc.as_ref().clone()) }),
+        )
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .route("/health", get(health))
+        .method_not_allowed_fallback(method_not_allowed)
+        .with_state(state)
+        .fallback_service(spa(&static_dir))
+        .layer(CatchPanicLayer::custom(|_| {
+            ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
+        }))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_FRAME_OPTIONS,
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(TraceLayer::new_for_http())
+}
+
+/// The built single-page app: files as they are, `index.html` for every other path so the
+/// browser router (history mode) can take over.
+fn spa(dir: &Path) -> ServeDir<ServeFile> {
+    if !dir.join("index.html").exists() {
+        tracing::warn!(dir = %dir.display(), "the web app is not built here: run `make build` (API routes still work)");
+    }
+    ServeDir::new(dir).fallback(ServeFile::new(dir.join("index.html")))
+}
+
+async fn api_not_found() -> ApiError {
+    ApiError::status(StatusCode::NOT_FOUND, "Not found")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed")
+}
+
+/// Liveness and database reachability, for process managers.
+async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Response {
+    match sqlx::query("SELECT 1").execute(&state.db.pool).await {
+        Ok(_) => Json(serde_json::json!({"status": "ok"})).into_response(),
+        Err(e) => {
+            tracing::error!(error = %e, "health check: database unreachable");
+            (
+                StatusCode::SERVICE_UNAVAILABLE,
+                Json(serde_json::json!({"status": "database unreachable"})),
+            )
+                .into_response()
+        }
+    }
+}
+
+/// Serves the API on `bind` until `shutdown` resolves.
+pub async fn serve(
+    state: AppState,
+    bind: SocketAddr,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    let listener = tokio::net::TcpListener::bind(bind).await?;
+    tracing::info!(%bind, "api listening");
+    let pruner = {
+        let state = state.clone();
+        tokio::spawn(async move {
+            let mut tick = tokio::time::interval(Duration::from_secs(60));
+            loop {
+                tick.tick().await;
+                state.throttles.prune();
+            }
+        })
+    };
+    let app = app(state).into_make_service_with_connect_info::<SocketAddr>();
+    let result = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .await;
+    pruner.abort();
+    Ok(result?)
+}

@@ -26,7 +26,11 @@ pub struct ConfigArgs {
     #[arg(long, env = "QUEUE_URL", hide_env_values = true)]
     pub queue_url: Option<SecretString>,
     /// Address the local Apple Ads sandbox listens on.
-    #[arg(long, env = "SEARCHDECK_SANDBOX_BIND", default_value = "127.0.0.1:8090")]
+    #[arg(
+        long,
+        env = "SEARCHDECK_SANDBOX_BIND",
+        default_value = "127.0.0.1:8090"
+    )]
     pub sandbox_bind: SocketAddr,
     /// Base URL of the Apple Ads provider; defaults to the local sandbox.
     #[arg(long, env = "PROVIDER_BASE_URL")]
@@ -35,7 +39,11 @@ pub struct ConfigArgs {
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<SecretString>,
     /// Sender address of outgoing email.
-    #[arg(long, env = "SEARCHDECK_EMAIL_FROM", default_value = "Searchdeck <no-reply@searchdeck.local>")]
+    #[arg(
+        long,
+        env = "SEARCHDECK_EMAIL_FROM",
+        default_value = "Searchdeck <no-reply@searchdeck.local>"
+    )]
     pub email_from: String,
     /// Directory of the built web app served at `/`.
     #[arg(long, env = "SEARCHDECK_STATIC_DIR", default_value = "frontend/dist")]
@@ -100,7 +108,10 @@ pub struct ConfigError {
 }
 
 fn invalid(variable: &'static str, reason: impl Into<String>) -> ConfigError {
-    ConfigError { variable, reason: reason.into() }
+    ConfigError {
+        variable,
+        reason: reason.into(),
+    }
 }
 
 impl ConfigArgs {
@@ -115,19 +126,33 @@ impl ConfigArgs {
         };
         let database_backend = match Backend::of_url(&database_url) {
             Some(b @ (Backend::Sqlite | Backend::Postgres)) => b,
-            _ => return Err(invalid("DATABASE_URL", "must start with sqlite:// or postgres://")),
+            _ => {
+                return Err(invalid(
+                    "DATABASE_URL",
+                    "must start with sqlite:// or postgres://",
+                ));
+            }
         };
         let queue_url = match &self.queue_url {
             Some(url) => url.expose_secret().to_string(),
             None => database_url.clone(),
         };
-        let queue_backend = Backend::of_url(&queue_url)
-            .ok_or_else(|| invalid("QUEUE_URL", "must start with sqlite://, postgres:// or redis://"))?;
+        let queue_backend = Backend::of_url(&queue_url).ok_or_else(|| {
+            invalid(
+                "QUEUE_URL",
+                "must start with sqlite://, postgres:// or redis://",
+            )
+        })?;
         let provider_base_url = match &self.provider_base_url {
             Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
                 url.trim_end_matches('/').to_string()
             }
-            Some(_) => return Err(invalid("PROVIDER_BASE_URL", "must be an http:// or https:// URL")),
+            Some(_) => {
+                return Err(invalid(
+                    "PROVIDER_BASE_URL",
+                    "must be an http:// or https:// URL",
+                ));
+            }
             None => format!("http://{}", self.sandbox_bind),
         };
         if let Some(smtp) = &self.smtp_url {
@@ -137,7 +162,10 @@ impl ConfigArgs {
             }
         }
         if self.worker_concurrency == 0 {
-            return Err(invalid("SEARCHDECK_WORKER_CONCURRENCY", "must be at least 1"));
+            return Err(invalid(
+                "SEARCHDECK_WORKER_CONCURRENCY",
+                "must be at least 1",
+            ));
         }
         Ok(Config {
             bind: self.bind,
@@ -182,7 +210,10 @@ mod tests {
     fn parse(args: &[&str]) -> Result<Config, ConfigError> {
         let mut argv = vec!["searchdeck"];
         argv.extend_from_slice(args);
-        Cli::try_parse_from(argv).expect("arguments parse").config.resolve()
+        Cli::try_parse_from(argv)
+            .expect("arguments parse")
+            .config
+            .resolve()
     }
 
     #[test]
@@ -190,7 +221,10 @@ mod tests {
         let c = parse(&["--data-dir", "/tmp/sd"]).unwrap();
         assert_eq!(c.database_backend, Backend::Sqlite);
         assert_eq!(c.queue_backend, Backend::Sqlite);
-        assert_eq!(c.database_url.expose_secret(), "sqlite:///tmp/sd/searchdeck.db?mode=rwc");
+        assert_eq!(
+            c.database_url.expose_secret(),
+            "sqlite:///tmp/sd/searchdeck.db?mode=rwc"
+        );
         assert_eq!(c.queue_url.expose_secret(), c.database_url.expose_secret());
         assert_eq!(c.provider_base_url, format!("http://{}", c.sandbox_bind));
     }

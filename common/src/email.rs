@@ -26,8 +26,13 @@ pub struct OutgoingEmail {
 /// Sends email the configured way.
 #[derive(Clone)]
 pub enum EmailSender {
-    Smtp { transport: AsyncSmtpTransport<Tokio1Executor>, from: String },
-    Outbox { path: PathBuf },
+    Smtp {
+        transport: AsyncSmtpTransport<Tokio1Executor>,
+        from: String,
+    },
+    Outbox {
+        path: PathBuf,
+    },
 }
 
 impl std::fmt::Debug for EmailSender {
@@ -44,10 +49,13 @@ impl EmailSender {
     pub fn from_config(config: &Config) -> anyhow::Result<EmailSender> {
         match &config.smtp_url {
             Some(url) => Ok(EmailSender::Smtp {
-                transport: AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose_secret())?.build(),
+                transport: AsyncSmtpTransport::<Tokio1Executor>::from_url(url.expose_secret())?
+                    .build(),
                 from: config.email_from.clone(),
             }),
-            None => Ok(EmailSender::Outbox { path: config.outbox_path() }),
+            None => Ok(EmailSender::Outbox {
+                path: config.outbox_path(),
+            }),
         }
     }
 
@@ -70,7 +78,11 @@ impl EmailSender {
                 }
                 let mut line = serde_json::to_string(&email)?;
                 line.push('\n');
-                let mut file = tokio::fs::OpenOptions::new().create(true).append(true).open(path).await?;
+                let mut file = tokio::fs::OpenOptions::new()
+                    .create(true)
+                    .append(true)
+                    .open(path)
+                    .await?;
                 file.write_all(line.as_bytes()).await?;
             }
         }
@@ -79,7 +91,9 @@ impl EmailSender {
 
     /// Every message in the local outbox, oldest first (empty for SMTP).
     pub async fn outbox(&self) -> anyhow::Result<Vec<OutgoingEmail>> {
-        let EmailSender::Outbox { path } = self else { return Ok(Vec::new()) };
+        let EmailSender::Outbox { path } = self else {
+            return Ok(Vec::new());
+        };
         let text = match tokio::fs::read_to_string(path).await {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),

@@ -10,7 +10,7 @@ use sqlx::Row;
 use crate::{Db, ids};
 
 /// A task as the API returns it.
-#[derive(Debug, Clone, Serialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TaskRecord {
     pub id: String,
@@ -23,6 +23,7 @@ pub struct TaskRecord {
     /// Progress in percent, per spec §4.
     pub percent: i64,
     /// Kind-specific progress (e.g. groupsCreated / groupsTotal).
+    #[schema(value_type = Object)]
     pub details: serde_json::Value,
     pub created_at: String,
     pub updated_at: String,
@@ -51,7 +52,8 @@ pub struct NewTask<'a> {
     pub total_steps: i64,
 }
 
-const COLUMNS: &str = "id, kind, message, step, total_steps, finish, error, progress, created_at, updated_at";
+const COLUMNS: &str =
+    "id, kind, message, step, total_steps, finish, error, progress, created_at, updated_at";
 
 fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
     let step: i64 = row.try_get("step")?;
@@ -132,7 +134,12 @@ impl Db {
 
     /// Marks a task finished, successfully (`error` None) or not. Returns false when it was
     /// already finished, so a job run twice reports its outcome once.
-    pub async fn task_finish(&self, id: &str, message: &str, error: Option<&str>) -> Result<bool, sqlx::Error> {
+    pub async fn task_finish(
+        &self,
+        id: &str,
+        message: &str,
+        error: Option<&str>,
+    ) -> Result<bool, sqlx::Error> {
         let now = ids::now_ms();
         let done = sqlx::query(
             "UPDATE tasks SET finish = 1, message = $2, error = $3, step = CASE WHEN $3 IS NULL \
@@ -148,9 +155,17 @@ impl Db {
     }
 
     /// One task of a workspace.
-    pub async fn task_in_workspace(&self, workspace_id: &str, id: &str) -> Result<Option<TaskRecord>, sqlx::Error> {
+    pub async fn task_in_workspace(
+        &self,
+        workspace_id: &str,
+        id: &str,
+    ) -> Result<Option<TaskRecord>, sqlx::Error> {
         let sql = format!("SELECT {COLUMNS} FROM tasks WHERE workspace_id = $1 AND id = $2");
-        let row = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(workspace_id).bind(id).fetch_optional(&self.pool).await?;
+        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
+            .bind(workspace_id)
+            .bind(id)
+            .fetch_optional(&self.pool)
+            .await?;
         row.as_ref().map(from_row).transpose()
     }
 

@@ -1,0 +1,172 @@
+//! Request values parsed into domain types (parse, don't validate).
+//!
+//! Each parser returns the field error the form shows, so handlers collect them and answer
+//! every invalid field at once.
+
+use crate::error::FieldError;
+
+/// Shortest and longest accepted password, in characters.
+pub const PASSWORD_MIN: usize = 8;
+pub const PASSWORD_MAX: usize = 128;
+/// Message when a required field is empty.
+pub const REQUIRED: &str = "Please complete this field to continue";
+/// Message when the repeated password differs.
+pub const PASSWORDS_DIFFER: &str = "Passwords do not match";
+
+/// A normalised (trimmed, lower-cased) email address.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Email(String);
+
+impl Email {
+    pub fn parse(raw: &str) -> Result<Email, &'static str> {
+        let value = raw.trim().to_lowercase();
+        if value.is_empty() {
+            return Err(REQUIRED);
+        }
+        let valid = value.len() <= 254
+            && !value.chars().any(|c| c.is_whitespace() || c.is_control())
+            && match value.split_once('@') {
+                Some((local, domain)) => {
+                    !local.is_empty()
+                        && local.len() <= 64
+                        && !domain.contains('@')
+                        && domain.contains('.')
+                        && !domain.starts_with('.')
+                        && !domain.ends_with('.')
+                        && !domain.contains("..")
+                }
+                None => false,
+            };
+        if valid {
+            Ok(Email(value))
+        } else {
+            Err("Please enter a valid email address")
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+/// A password within the accepted length.
+#[derive(Clone)]
+pub struct Password(String);
+
+impl std::fmt::Debug for Password {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Password(..)")
+    }
+}
+
+impl Password {
+    pub fn parse(raw: &str) -> Result<Password, String> {
+        let len = raw.chars().count();
+        if len == 0 {
+            Err(REQUIRED.into())
+        } else if len < PASSWORD_MIN {
+            Err(format!(
+                "Password must be at least {PASSWORD_MIN} characters"
+            ))
+        } else if len > PASSWORD_MAX {
+            Err(format!(
+                "Password must be at most {PASSWORD_MAX} characters"
+            ))
+        } else {
+            Ok(Password(raw.to_string()))
+        }
+    }
+
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+/// Collects field errors while parsing a request.
+#[derive(Debug, Default)]
+pub struct Fields {
+    pub errors: Vec<FieldError>,
+}
+
+impl Fields {
+    /// Keeps a parsed value, or records the field's error.
+    pub fn check<T, E: ToString>(&mut self, field: &str, parsed: Result<T, E>) -> Option<T> {
+        match parsed {
+            Ok(v) => Some(v),
+            Err(e) => {
+                self.errors.push(FieldError::new(field, e.to_string()));
+                None
+            }
+        }
+    }
+
+    /// Records an error unless `ok` holds.
+    pub fn ensure(&mut self, ok: bool, field: &str, message: &str) {
+        if !ok {
+            self.errors.push(FieldError::new(field, message));
+        }
+    }
+
+    /// Checks a new password and its repetition.
+    pub fn new_password(&mut self, field: &str, password: &str, repeat: &str) -> Option<Password> {
+        let parsed = self.check(field, Password::parse(password));
+        if parsed.is_some() {
+            self.ensure(password == repeat, "repeatPassword", PASSWORDS_DIFFER);
+        }
+        parsed
+    }
+
+    /// Fails with every collected error, if any.
+    pub fn finish(self) -> Result<(), crate::error::ApiError> {
+        if self.errors.is_empty() {
+            Ok(())
+        } else {
+            Err(crate::error::ApiError::validation(self.errors))
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn emails_are_normalised_and_checked() {
+        assert_eq!(
+            Email::parse("  Ann@Example.COM ").unwrap().as_str(),
+            "ann@example.com"
+        );
+        for bad in [
+            "", "ann", "ann@", "@x.io", "a@b", "a b@x.io", "a@x..io", "a@@x.io", "a@.x.io",
+            "a@x.io.",
+        ] {
+            assert!(Email::parse(bad).is_err(), "{bad:?} accepted");
+        }
+        assert!(Email::parse(&format!("{}@x.io", "a".repeat(65))).is_err());
+    }
+
+    #[test]
+    fn password_length_is_counted_in_characters() {
+        assert!(Password::parse("ééééééé").is_err());
+        assert!(Password::parse("éééééééé").is_ok());
+        assert!(Password::parse(&"x".repeat(PASSWORD_MAX)).is_ok());
+        assert!(Password::parse(&"x".repeat(PASSWORD_MAX + 1)).is_err());
+        assert_eq!(
+            format!("{:?}", Password::parse("secret-password").unwrap()),
+            "Password(..)"
+        );
+    }
+
+    #[test]
+    fn repeated_password_must_match() {
+        let mut f = Fields::default();
+        assert!(
+            f.new_password("password", "long enough", "different")
+                .is_some()
+        );
+        assert_eq!(
+            f.errors,
+            vec![FieldError::new("repeatPassword", PASSWORDS_DIFFER)]
+        );
+    }
+}

@@ -1,0 +1,185 @@
+//! One error type for every handler, rendered in the API's JSON envelope.
+//!
+//! Errors answer `{"status":N,"message":"…","errors":[{"field":"…","message":"…"}],"meta":…}`.
+//! Validation errors carry one entry per field and repeat the first field's message as the
+//! top-level message, so a client that shows only `message` still says something useful.
+//! Unexpected failures are logged once with their cause chain and answered with the
+//! generic "Error. Try again later".
+
+use axum::{
+    Json,
+    http::{HeaderValue, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+
+/// A message about one request field.
+#[derive(Debug, Clone, Serialize, PartialEq, ToSchema)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> FieldError {
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The error envelope as serialized.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    pub status: u16,
+    pub message: String,
+    pub errors: Vec<FieldError>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub meta: Option<Value>,
+}
+
+/// Every way a request can fail.
+#[derive(Debug)]
+pub enum ApiError {
+    /// An expected failure with its status and message.
+    Status {
+        status: StatusCode,
+        message: String,
+        errors: Vec<FieldError>,
+        meta: Option<Value>,
+        retry_after: Option<u64>,
+    },
+    /// Anything unexpected; logged, never shown.
+    Internal(anyhow::Error),
+}
+
+pub type ApiResult<T> = Result<T, ApiError>;
+
+/// Generic message of internal errors (spec §8).
+pub const INTERNAL_MESSAGE: &str = "Error. Try again later";
+/// Message of requests without a valid session (spec §8, relogin).
+pub const UNAUTHORIZED_MESSAGE: &str = "Unauthorized";
+
+impl ApiError {
+    pub fn status(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError::Status {
+            status,
+            message: message.into(),
+            errors: Vec::new(),
+            meta: None,
+            retry_after: None,
+        }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::status(StatusCode::BAD_REQUEST, message)
+    }
+
+    /// 400 with field errors; the first field's message becomes the top-level message.
+    pub fn validation(errors: Vec<FieldError>) -> ApiError {
+        let message = errors
+            .first()
+            .map(|e| e.message.clone())
+            .unwrap_or_else(|| "Invalid request".into());
+        ApiError::Status {
+            status: StatusCode::BAD_REQUEST,
+            message,
+            errors,
+            meta: None,
+            retry_after: None,
+        }
+    }
+
+    pub fn field(field: &str, message: &str) -> ApiError {
+        ApiError::validation(vec![FieldError::new(field, message)])
+    }
+
+    pub fn unauthorized(message: impl Into<String>) -> ApiError {
+        ApiError::status(StatusCode::UNAUTHORIZED, message)
+    }
+
+    pub fn forbidden() -> ApiError {
+        ApiError::status(StatusCode::FORBIDDEN, "Access restricted")
+    }
+
+    pub fn not_found(what: &str) -> ApiError {
+        ApiError::status(StatusCode::NOT_FOUND, format!("{what} not found"))
+    }
+
+    pub fn too_many_requests(message: impl Into<String>, retry_after_secs: u64) -> ApiError {
+        ApiError::Status {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            message: message.into(),
+            errors: Vec::new(),
+            meta: None,
+            retry_after: Some(retry_after_secs.max(1)),
+        }
+    }
+
+    /// A plan limit (spec §8): message `LIMIT_HAS_BEEN_REACHED` with `meta.type`.
+    pub fn limit_reached(kind: &str) -> ApiError {
+        ApiError::Status {
+            status: StatusCode::FORBIDDEN,
+            message: "LIMIT_HAS_BEEN_REACHED".into(),
+            errors: Vec::new(),
+            meta: Some(serde_json::json!({ "type": kind })),
+            retry_after: None,
+        }
+    }
+}
+
+impl From<anyhow::Error> for ApiError {
+    fn from(err: anyhow::Error) -> ApiError {
+        ApiError::Internal(err)
+    }
+}
+
+impl From<sqlx::Error> for ApiError {
+    fn from(err: sqlx::Error) -> ApiError {
+        ApiError::Internal(err.into())
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let (status, body, retry_after) = match self {
+            ApiError::Status {
+                status,
+                message,
+                errors,
+                meta,
+                retry_after,
+            } => (
+                status,
+                ErrorBody {
+                    status: status.as_u16(),
+                    message,
+                    errors,
+                    meta,
+                },
+                retry_after,
+            ),
+            ApiError::Internal(err) => {
+                tracing::error!(error = format!("{err:#}"), "request failed");
+                let status = StatusCode::INTERNAL_SERVER_ERROR;
+                let body = ErrorBody {
+                    status: 500,
+                    message: INTERNAL_MESSAGE.into(),
+                    errors: Vec::new(),
+                    meta: None,
+                };
+                (status, body, None)
+            }
+        };
+        let mut response = (status, Json(body)).into_response();
+        if let Some(secs) = retry_after {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(secs));
+        }
+        response
+    }
+}

@@ -1,0 +1,75 @@
+//! The User item of `auth/me` and friends (spec §3 "User").
+
+use serde::Serialize;
+use sqlx::Row;
+use utoipa::ToSchema;
+
+use crate::{error::ApiError, session::CurrentUser, state::AppState};
+
+/// The connections of a user (spec §3: appStore list, mmpEvent map by provider).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Connects {
+    pub app_store: Vec<serde_json::Value>,
+    pub mmp_event: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The signed-in user as the web app sees it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UserItem {
+    pub id: String,
+    pub email: String,
+    pub full_name: String,
+    /// The role in the current workspace: owner, admin, writer or reader.
+    pub permission: String,
+    pub workspace_id: String,
+    pub alternative_invoice_email: Option<String>,
+    /// Ad spend of the last month over all connected accounts; 0 until accounts sync.
+    pub last_month_spend: f64,
+    /// Billing fields (spec §3); empty until billing is set up for the workspace.
+    pub next_purchase_id: Option<String>,
+    pub previous_status: Option<String>,
+    pub payment_failed: bool,
+    pub purchase: Option<serde_json::Value>,
+    pub connects: Connects,
+}
+
+/// Loads the user item of `user_id` in `workspace_id`.
+pub async fn load(
+    state: &AppState,
+    user_id: &str,
+    workspace_id: &str,
+) -> Result<UserItem, ApiError> {
+    let row = sqlx::query(
+        "SELECT u.id, u.email, u.full_name, u.alternative_invoice_email, m.role \
+         FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1 AND m.workspace_id = $2",
+    )
+    .bind(user_id)
+    .bind(workspace_id)
+    .fetch_optional(&state.db.pool)
+    .await?
+    .ok_or_else(|| ApiError::not_found("User"))?;
+    Ok(UserItem {
+        id: row.try_get("id")?,
+        email: row.try_get("email")?,
+        full_name: row.try_get("full_name")?,
+        permission: row.try_get("role")?,
+        workspace_id: workspace_id.to_string(),
+        alternative_invoice_email: row.try_get("alternative_invoice_email")?,
+        last_month_spend: 0.0,
+        next_purchase_id: None,
+        previous_status: None,
+        payment_failed: false,
+        purchase: None,
+        connects: Connects {
+            app_store: Vec::new(),
+            mmp_event: serde_json::Map::new(),
+        },
+    })
+}
+
+/// The item of the caller.
+pub async fn of(state: &AppState, user: &CurrentUser) -> Result<UserItem, ApiError> {
+    load(state, &user.user_id, &user.workspace_id).await
+}

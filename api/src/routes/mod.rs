@@ -1,0 +1,19 @@
+//! Every API route, by area. Each area exposes `router()`; they are merged here.
+
+pub mod auth;
+pub mod options;
+pub mod tasks;
+pub mod users;
+
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::state::AppState;
+
+/// All documented `/api` routes.
+pub fn api() -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(crate::openapi::base())
+        .merge(auth::router())
+        .merge(users::router())
+        .merge(options::router())
+        .merge(tasks::router())
+}

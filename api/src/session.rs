@@ -1,0 +1,251 @@
+//! Sessions: random tokens in an HttpOnly cookie, stored hashed, and the signed-in caller.
+//!
+//! A token is 256 random bits (base64url) sent as the `sd_session` cookie (HttpOnly,
+//! SameSite=Lax, Secure unless the request came to localhost). Only its SHA-256 is stored,
+//! so a database leak yields no usable sessions. Login always issues a new token; logout and
+//! password changes delete rows.
+
+use axum::{
+    extract::FromRequestParts,
+    http::{HeaderMap, header, request::Parts},
+};
+use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
+use base64::Engine;
+use rand::RngCore;
+use searchdeck_common::ids::{new_id, now_ms};
+use serde::Serialize;
+use sha2::{Digest, Sha256};
+use sqlx::Row;
+use utoipa::ToSchema;
+
+use crate::{
+    error::{ApiError, UNAUTHORIZED_MESSAGE},
+    state::AppState,
+};
+
+/// Name of the session cookie.
+pub const COOKIE: &str = "sd_session";
+/// Lifetime of a session.
+pub const SESSION_TTL_MS: i64 = 30 * 24 * 3600 * 1000;
+/// How stale `last_seen_at` may get before a request refreshes it.
+const TOUCH_AFTER_MS: i64 = 5 * 60 * 1000;
+
+/// A member's role in a workspace (spec §6).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Owner,
+    Admin,
+    Writer,
+    Reader,
+}
+
+impl Role {
+    pub fn parse(s: &str) -> Option<Role> {
+        match s {
+            "owner" => Some(Role::Owner),
+            "admin" => Some(Role::Admin),
+            "writer" => Some(Role::Writer),
+            "reader" => Some(Role::Reader),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Role::Owner => "owner",
+            Role::Admin => "admin",
+            Role::Writer => "writer",
+            Role::Reader => "reader",
+        }
+    }
+}
+
+/// Roles allowed to change things (spec §6: owner, admin, writer).
+pub const EDITORS: &[Role] = &[Role::Owner, Role::Admin, Role::Writer];
+/// Roles allowed to manage the team and subscription.
+pub const MANAGERS: &[Role] = &[Role::Owner, Role::Admin];
+
+/// The signed-in caller: who, in which workspace, with which role.
+#[derive(Debug, Clone)]
+pub struct CurrentUser {
+    pub session_id: String,
+    pub user_id: String,
+    pub email: String,
+    pub workspace_id: String,
+    pub role: Role,
+}
+
+impl CurrentUser {
+    /// Fails with 403 unless the caller has one of `roles`.
+    pub fn require(&self, roles: &[Role]) -> Result<(), ApiError> {
+        if roles.contains(&self.role) {
+            Ok(())
+        } else {
+            Err(ApiError::forbidden())
+        }
+    }
+}
+
+/// SHA-256 of a token, hex-encoded, as stored.
+pub fn hash_token(token: &str) -> String {
+    hex::encode(Sha256::digest(token.as_bytes()))
+}
+
+/// A fresh random token.
+pub fn new_token() -> String {
+    let mut bytes = [0u8; 32];
+    rand::rng().fill_bytes(&mut bytes);
+    base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+}
+
+/// Whether cookies should be marked Secure: everywhere but on localhost.
+pub fn secure_cookies(headers: &HeaderMap) -> bool {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("");
+    let name = if let Some(rest) = host.strip_prefix('[') {
+        rest.split(']').next().unwrap_or("")
+    } else {
+        host.split(':').next().unwrap_or("")
+    };
+    !(name == "localhost"
+        || name.ends_with(".localhost")
+        || name.starts_with("127.")
+        || name == "::1")
+}
+
+/// The cookie carrying a new session token.
+pub fn session_cookie(token: String, secure: bool) -> Cookie<'static> {
+    Cookie::build((COOKIE, token))
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .secure(secure)
+        .path("/")
+        .max_age(time::Duration::milliseconds(SESSION_TTL_MS))
+        .build()
+}
+
+/// A cookie that removes the session cookie.
+pub fn removal_cookie(secure: bool) -> Cookie<'static> {
+    let mut c = session_cookie(String::new(), secure);
+    c.make_removal();
+    c
+}
+
+/// Creates a session row and returns its token.
+pub async fn create_session(
+    state: &AppState,
+    user_id: &str,
+    workspace_id: &str,
+) -> Result<String, sqlx::Error> {
+    let token = new_token();
+    let now = now_ms();
+    sqlx::query(
+        "INSERT INTO sessions (id, token_hash, user_id, workspace_id, created_at, last_seen_at, expires_at) \
+         VALUES ($1, $2, $3, $4, $5, $5, $6)",
+    )
+    .bind(new_id())
+    .bind(hash_token(&token))
+    .bind(user_id)
+    .bind(workspace_id)
+    .bind(now)
+    .bind(now + SESSION_TTL_MS)
+    .execute(&state.db.pool)
+    .await?;
+    Ok(token)
+}
+
+/// Deletes the session a token belongs to, if any.
+pub async fn delete_session(state: &AppState, token: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
+        .bind(hash_token(token))
+        .execute(&state.db.pool)
+        .await?;
+    Ok(())
+}
+
+/// Loads the caller behind a session token, if the session is valid.
+pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>, sqlx::Error> {
+    let now = now_ms();
+    let row = sqlx::query(
+        "SELECT s.id, s.user_id, s.workspace_id, s.last_seen_at, u.email, m.role \
+         FROM sessions s JOIN users u ON u.id = s.user_id \
+         JOIN memberships m ON m.user_id = s.user_id AND m.workspace_id = s.workspace_id \
+         WHERE s.token_hash = $1 AND s.expires_at > $2",
+    )
+    .bind(hash_token(token))
+    .bind(now)
+    .fetch_optional(&state.db.pool)
+    .await?;
+    let Some(row) = row else { return Ok(None) };
+    let Some(role) = Role::parse(row.try_get::<String, _>("role")?.as_str()) else {
+        return Ok(None);
+    };
+    let user = CurrentUser {
+        session_id: row.try_get("id")?,
+        user_id: row.try_get("user_id")?,
+        email: row.try_get("email")?,
+        workspace_id: row.try_get("workspace_id")?,
+        role,
+    };
+    if now - row.try_get::<i64, _>("last_seen_at")? > TOUCH_AFTER_MS {
+        sqlx::query("UPDATE sessions SET last_seen_at = $2 WHERE id = $1")
+            .bind(&user.session_id)
+            .bind(now)
+            .execute(&state.db.pool)
+            .await?;
+    }
+    Ok(Some(user))
+}
+
+impl FromRequestParts<AppState> for CurrentUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let jar = CookieJar::from_headers(&parts.headers);
+        let token = jar
+            .get(COOKIE)
+            .map(|c| c.value().to_string())
+            .unwrap_or_default();
+        if token.is_empty() {
+            return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
+        }
+        lookup(state, &token)
+            .await?
+            .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_are_long_random_and_hashed() {
+        let a = new_token();
+        assert_eq!(a.len(), 43, "256 bits in base64url");
+        assert_ne!(a, new_token());
+        assert_eq!(hash_token(&a).len(), 64);
+        assert_ne!(hash_token(&a), a);
+    }
+
+    #[test]
+    fn secure_everywhere_but_localhost() {
+        let mut h = HeaderMap::new();
+        for (host, secure) in [
+            ("localhost:8080", false),
+            ("127.0.0.1:8080", false),
+            ("[::1]:8080", false),
+            ("app.searchdeck.io", true),
+            ("localhost.evil.io", true),
+        ] {
+            h.insert(header::HOST, host.parse().unwrap());
+            assert_eq!(secure_cookies(&h), secure, "{host}");
+        }
+    }
+}
