@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Makes sure the local PostgreSQL and Redis answer, starting them when they are down.
+# Sourced by scripts/test.sh; exports TEST_DATABASE_URL and TEST_REDIS_URL when they do.
+pg_up() { (exec 3<>/dev/tcp/127.0.0.1/5432) 2>/dev/null; }
+redis_up() { [ "$(redis-cli -h 127.0.0.1 -p 6379 ping 2>/dev/null)" = "PONG" ]; }
+
+if ! pg_up && command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+  echo "starting PostgreSQL"
+  pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main start || true
+  for _ in $(seq 1 30); do pg_up && break; sleep 1; done
+fi
+if ! redis_up && command -v redis-server >/dev/null; then
+  echo "starting Redis"
+  redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no || true
+  for _ in $(seq 1 30); do redis_up && break; sleep 1; done
+fi
+
+if pg_up; then
+  export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://root@127.0.0.1:5432/test}"
+fi
+if redis_up; then
+  export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"
+fi
+if [ "${CI:-}" = "true" ]; then
+  [ -n "${TEST_DATABASE_URL:-}" ] || { echo "CI: PostgreSQL is not reachable and could not be started" >&2; exit 1; }
+  [ -n "${TEST_REDIS_URL:-}" ] || { echo "CI: Redis is not reachable and could not be started" >&2; exit 1; }
+fi

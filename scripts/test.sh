@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Every test of the project, from a fresh clone: installs what is missing, then runs the Rust
+# suite (SQLite always; PostgreSQL and Redis variants when reachable, and always under
+# CI=true), the web app's type check and Jest tests, and the browser end-to-end tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+start=$(date +%s)
+step() { printf '\n== %s (%ss)\n' "$1" "$(( $(date +%s) - start ))"; }
+
+step "services"
+source scripts/services.sh
+echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-<unset>} TEST_REDIS_URL=${TEST_REDIS_URL:-<unset>}"
+
+step "web app: install, type check, unit tests, build"
+bash scripts/web.sh
+(cd frontend && npm run lint && npm test)
+
+step "rust: format and lints"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets --all-features -- -D warnings
+
+step "rust: tests"
+cargo test --workspace --all-features --no-fail-fast
+
+step "end to end (headless Chromium)"
+cargo build
+bash scripts/e2e.sh
+
+step "all tests passed"
