@@ -48,6 +48,13 @@ pub struct ConfigArgs {
     /// Directory of the built web app served at `/`.
     #[arg(long, env = "SEARCHDECK_STATIC_DIR", default_value = "frontend/dist")]
     pub static_dir: PathBuf,
+    /// Key that encrypts stored provider credentials (32 bytes, base64 or hex). Without it the
+    /// embedded setup generates one into `<data dir>/secret.key` (owner-only permissions).
+    #[arg(long, env = "SEARCHDECK_SECRET_KEY", hide_env_values = true)]
+    pub secret_key: Option<SecretString>,
+    /// Redis for shared rate-limit state; defaults to `QUEUE_URL` when that is Redis.
+    #[arg(long, env = "REDIS_URL", hide_env_values = true)]
+    pub redis_url: Option<SecretString>,
     /// Number of jobs one worker process runs at once.
     #[arg(long, env = "SEARCHDECK_WORKER_CONCURRENCY", default_value_t = 4)]
     pub worker_concurrency: usize,
@@ -97,6 +104,9 @@ pub struct Config {
     pub email_from: String,
     pub static_dir: PathBuf,
     pub worker_concurrency: usize,
+    pub secret_key: Option<SecretString>,
+    /// Redis holding shared rate-limit state, if any (REDIS_URL, else a Redis QUEUE_URL).
+    pub redis_url: Option<SecretString>,
 }
 
 /// A setting that cannot be used, with the variable it came from.
@@ -161,6 +171,19 @@ impl ConfigArgs {
                 return Err(invalid("SMTP_URL", "must start with smtp:// or smtps://"));
             }
         }
+        let redis_url = match &self.redis_url {
+            Some(url) if Backend::of_url(url.expose_secret()) == Some(Backend::Redis) => {
+                Some(url.clone())
+            }
+            Some(_) => {
+                return Err(invalid(
+                    "REDIS_URL",
+                    "must start with redis:// or rediss://",
+                ));
+            }
+            None if queue_backend == Backend::Redis => Some(queue_url.clone().into()),
+            None => None,
+        };
         if self.worker_concurrency == 0 {
             return Err(invalid(
                 "SEARCHDECK_WORKER_CONCURRENCY",
@@ -180,6 +203,8 @@ impl ConfigArgs {
             email_from: self.email_from.clone(),
             static_dir: self.static_dir.clone(),
             worker_concurrency: self.worker_concurrency,
+            secret_key: self.secret_key.clone(),
+            redis_url,
         })
     }
 }
@@ -255,5 +280,10 @@ mod tests {
             assert!(!shown.contains(secret), "{secret} leaked into {shown}");
         }
         assert_eq!(c.queue_backend, Backend::Redis);
+        assert_eq!(
+            c.redis_url.as_ref().unwrap().expose_secret(),
+            "redis://:hunter3@r",
+            "Redis queue doubles as rate-limit store"
+        );
     }
 }
