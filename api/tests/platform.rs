@@ -143,10 +143,16 @@ async fn openapi_documents_every_route() {
         ("put", "/api/options/front"),
     ];
     for (method, path) in expected {
-        assert!(paths.get(path).and_then(|p| p.get(method)).is_some(), "{method} {path} missing from OpenAPI");
+        assert!(
+            paths.get(path).and_then(|p| p.get(method)).is_some(),
+            "{method} {path} missing from OpenAPI"
+        );
     }
     // Every foundation route of shared/api-calls.tsv is documented.
-    let tsv = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/api-calls.tsv"));
+    let tsv = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/api-calls.tsv"
+    ));
     if tsv.is_err() && std::env::var("CI").is_ok_and(|v| v == "true") {
         panic!("../shared/api-calls.tsv must be beside the checkout in CI");
     }
@@ -154,7 +160,10 @@ async fn openapi_documents_every_route() {
         for line in tsv.lines().filter(|l| l.ends_with("\tfoundation")) {
             let mut cols = line.split('\t');
             let (method, path) = (cols.next().unwrap().to_lowercase(), cols.next().unwrap());
-            assert!(paths.get(path).and_then(|p| p.get(&method)).is_some(), "{method} {path} (api-calls.tsv) missing");
+            assert!(
+                paths.get(path).and_then(|p| p.get(&method)).is_some(),
+                "{method} {path} (api-calls.tsv) missing"
+            );
         }
     }
 }
@@ -170,11 +179,58 @@ async fn health_answers_and_the_web_app_falls_back_to_index() {
     std::fs::write(web.join("index.html"), "<!doctype html><div id=root></div>").unwrap();
     std::fs::write(web.join("assets/app.js"), "console.log(1)").unwrap();
     for path in ["/", "/login", "/settings/general", "/optimization/123/456"] {
-        let req = axum::http::Request::get(path).body(axum::body::Body::empty()).unwrap();
+        let req = axum::http::Request::get(path)
+            .body(axum::body::Body::empty())
+            .unwrap();
         let res = app.send(req).await;
         assert_eq!(res.status, StatusCode::OK, "{path} serves the app");
         assert_eq!(res.headers["content-type"], "text/html", "{path}");
     }
-    let req = axum::http::Request::get("/assets/app.js").body(axum::body::Body::empty()).unwrap();
-    assert!(app.send(req).await.headers["content-type"].to_str().unwrap().contains("javascript"));
+    let req = axum::http::Request::get("/assets/app.js")
+        .body(axum::body::Body::empty())
+        .unwrap();
+    assert!(
+        app.send(req).await.headers["content-type"]
+            .to_str()
+            .unwrap()
+            .contains("javascript")
+    );
+}
+
+/// Routes anyone may call; every other documented route must refuse a caller without a session.
+const PUBLIC_ROUTES: &[(&str, &str)] = &[
+    ("post", "/api/auth/register"),
+    ("post", "/api/auth/login"),
+    ("get", "/api/auth/logout"),
+    ("get", "/api/auth/recoveryPassword"),
+    ("post", "/api/auth/checkCode"),
+    ("post", "/api/auth/changePasswordByCode"),
+];
+
+#[tokio::test]
+async fn every_documented_route_but_the_public_ones_needs_a_session() {
+    let app = TestApp::new(TestBackend::Sqlite).await;
+    let doc = app.get("/api/openapi.json", None).await.json;
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in item.as_object().unwrap().keys() {
+            if PUBLIC_ROUTES.contains(&(method.as_str(), path.as_str())) {
+                continue;
+            }
+            let concrete: String = path
+                .split('/')
+                .map(|seg| if seg.starts_with('{') { "some-id" } else { seg })
+                .collect::<Vec<_>>()
+                .join("/");
+            let m = Method::from_bytes(method.to_uppercase().as_bytes()).unwrap();
+            let res = app.request(m, &concrete, Some(json!({})), None).await;
+            assert_eq!(
+                res.status,
+                StatusCode::UNAUTHORIZED,
+                "{method} {path} answers without a session"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 8, "only {checked} routes checked");
 }
