@@ -1,1 +1,12 @@
-//! Client for the Apple Ads Platform API v1 (built by the provider issue).
+//! Client for the Apple Ads Platform API v1: ES256 client-secret signing, token exchange
+//! and caching, typed calls, and classified errors. Point it at `https://api.ads.apple.com/v1`
+//! and `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents.
+
+pub mod calls;
+pub mod client;
+pub mod credentials;
+pub mod error;
+
+pub use client::{Client, ClientConfig, Observer};
+pub use credentials::{Credentials, KeyPair};
+pub use error::{BulkItem, ProviderError};

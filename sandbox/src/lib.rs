@@ -1,20 +1,59 @@
-//! The Apple Ads sandbox server. Until the provider issue builds the synthetic world and
-//! the v1 endpoints, it answers its health check so process managers and `serve` can
-//! start and supervise it.
+//! The Apple Ads sandbox: a local stand-in for the Apple Ads Platform API v1 over a
+//! deterministic synthetic world, with the token endpoint, an authorize page, admin
+//! endpoints and fault injection. Addresses: the API under `/v1/…`, the token endpoint at
+//! `/auth/oauth2/token`, the consent page at `/auth/oauth2/authorize`, admin under
+//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`).
+
+pub mod admin;
+pub mod api;
+pub mod auth;
+pub mod faults;
+pub mod metrics;
+pub mod state;
+pub mod world;
 
 use std::net::SocketAddr;
+use std::sync::Arc;
 
-use axum::{Json, Router, routing::get};
+use axum::Router;
+use axum::middleware::from_fn_with_state;
+use axum::routing::{get, post};
 
-/// The sandbox's HTTP routes.
+pub use faults::FaultConfig;
+pub use state::{Sandbox, SandboxConfig};
+pub use world::{WorldConfig, WorldSize};
+
+/// The sandbox's HTTP routes over the default world (seed 42, small).
 pub fn router() -> Router {
-    Router::new().route("/sandbox/health", get(|| async { Json(serde_json::json!({"status": "ok"})) }))
+    app(Sandbox::new(SandboxConfig::default()))
+}
+
+/// The sandbox's HTTP routes over `sandbox`.
+pub fn app(sandbox: Arc<Sandbox>) -> Router {
+    let v1 = api::router()
+        .layer(from_fn_with_state(sandbox.clone(), auth::require_bearer))
+        .layer(from_fn_with_state(sandbox.clone(), faults::apply))
+        .layer(axum::middleware::from_fn(api::error::shape_errors));
+    Router::new()
+        .nest("/v1", v1)
+        .route("/auth/oauth2/token", post(auth::token::token))
+        .route(
+            "/auth/oauth2/authorize",
+            get(auth::pages::show).post(auth::pages::decide),
+        )
+        .merge(admin::router())
+        .with_state(sandbox)
 }
 
 /// Serves the sandbox on `bind` until `shutdown` resolves.
-pub async fn serve(bind: SocketAddr, shutdown: impl Future<Output = ()> + Send + 'static) -> anyhow::Result<()> {
+pub async fn serve(
+    bind: SocketAddr,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(bind).await?;
     tracing::info!(%bind, "sandbox listening");
-    axum::serve(listener, router()).with_graceful_shutdown(shutdown).await?;
+    axum::serve(listener, router())
+        .with_graceful_shutdown(shutdown)
+        .await?;
     Ok(())
 }

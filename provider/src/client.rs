@@ -1,0 +1,256 @@
+//! The HTTP client: token exchange and cache (refreshed five minutes before expiry, and
+//! once more on a 401), `X-AP-Context` per ad account, timeouts, `User-Agent`, tracing of
+//! every call, and classification of failures into [`ProviderError`].
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use reqwest::{Method, StatusCode};
+use serde::Deserialize;
+use serde_json::Value;
+use time::OffsetDateTime;
+use tokio::sync::Mutex;
+
+use crate::credentials::Credentials;
+use crate::error::{ApiErrorBody, ProviderError};
+
+/// Called with `(method, path, status, body)` for every API response (tests validate bodies).
+pub type Observer = Arc<dyn Fn(&str, &str, u16, &Value) + Send + Sync>;
+
+/// Where and how to call.
+#[derive(Clone)]
+pub struct ClientConfig {
+    /// API base, e.g. `https://api.ads.apple.com/v1`.
+    pub api_base: String,
+    /// Token endpoint, e.g. `https://appleid.apple.com/auth/oauth2/token`.
+    pub token_url: String,
+    pub timeout: Duration,
+    pub user_agent: String,
+    pub observer: Option<Observer>,
+}
+
+impl ClientConfig {
+    /// The real Apple endpoints.
+    pub fn apple() -> Self {
+        Self::with_bases(
+            "https://api.ads.apple.com/v1",
+            "https://appleid.apple.com/auth/oauth2/token",
+        )
+    }
+
+    /// A sandbox at `base` (e.g. `http://127.0.0.1:8090`).
+    pub fn sandbox(base: &str) -> Self {
+        let base = base.trim_end_matches('/');
+        Self::with_bases(&format!("{base}/v1"), &format!("{base}/auth/oauth2/token"))
+    }
+
+    fn with_bases(api: &str, token: &str) -> Self {
+        ClientConfig {
+            api_base: api.into(),
+            token_url: token.into(),
+            timeout: Duration::from_secs(30),
+            user_agent: format!("searchdeck/{}", env!("CARGO_PKG_VERSION")),
+            observer: None,
+        }
+    }
+}
+
+struct CachedToken {
+    access_token: String,
+    refresh_at: Instant,
+}
+
+/// Refresh this long before the token expires.
+const REFRESH_MARGIN: Duration = Duration::from_secs(300);
+
+/// An Apple Ads API client for one set of credentials.
+pub struct Client {
+    http: reqwest::Client,
+    config: ClientConfig,
+    credentials: Credentials,
+    token: Mutex<Option<CachedToken>>,
+}
+
+#[derive(Deserialize)]
+struct TokenResponse {
+    access_token: String,
+    expires_in: u64,
+}
+
+impl Client {
+    pub fn new(config: ClientConfig, credentials: Credentials) -> Result<Self, ProviderError> {
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .user_agent(config.user_agent.clone())
+            .build()
+            .map_err(|e| ProviderError::Decode(format!("http client: {e}")))?;
+        Ok(Client {
+            http,
+            config,
+            credentials,
+            token: Mutex::new(None),
+        })
+    }
+
+    /// A valid access token, exchanging credentials when none is cached or it is due.
+    async fn token(&self) -> Result<String, ProviderError> {
+        let mut cached = self.token.lock().await;
+        if let Some(t) = cached.as_ref().filter(|t| t.refresh_at > Instant::now()) {
+            return Ok(t.access_token.clone());
+        }
+        let form = self
+            .credentials
+            .token_form(OffsetDateTime::now_utc().unix_timestamp());
+        let started = Instant::now();
+        let response = self
+            .http
+            .post(&self.config.token_url)
+            .form(&form)
+            .send()
+            .await
+            .map_err(transport)?;
+        let status = response.status();
+        tracing::info!(
+            client_id = self.credentials.client_id(),
+            status = status.as_u16(),
+            duration_ms = started.elapsed().as_millis() as u64,
+            "provider token exchange"
+        );
+        if status.is_server_error() {
+            return Err(ProviderError::Retryable {
+                status: Some(status.as_u16()),
+                message: "token endpoint failed".into(),
+            });
+        }
+        if !status.is_success() {
+            let body: Value = response.json().await.unwrap_or(Value::Null);
+            let reason = body["error_description"]
+                .as_str()
+                .or(body["error"].as_str())
+                .unwrap_or("rejected")
+                .to_string();
+            return Err(ProviderError::Auth(reason));
+        }
+        let token: TokenResponse = response
+            .json()
+            .await
+            .map_err(|e| ProviderError::Decode(format!("token response: {e}")))?;
+        let lifetime = Duration::from_secs(token.expires_in).saturating_sub(REFRESH_MARGIN);
+        *cached = Some(CachedToken {
+            access_token: token.access_token.clone(),
+            refresh_at: Instant::now() + lifetime,
+        });
+        Ok(token.access_token)
+    }
+
+    async fn forget_token(&self) {
+        *self.token.lock().await = None;
+    }
+
+    /// Calls `method path` (relative to the API base) for `account`, returning the JSON
+    /// body of a 2xx answer. A 401 refreshes the token once and retries.
+    pub async fn call(
+        &self,
+        method: Method,
+        path: &str,
+        account: Option<i64>,
+        body: Option<&Value>,
+    ) -> Result<Value, ProviderError> {
+        let mut refreshed = false;
+        loop {
+            let token = self.token().await?;
+            let mut request = self
+                .http
+                .request(method.clone(), format!("{}{path}", self.config.api_base))
+                .bearer_auth(&token);
+            if let Some(id) = account {
+                request = request.header("X-AP-Context", format!("adAccountId={id}"));
+            }
+            if let Some(b) = body {
+                request = request.json(b);
+            }
+            let started = Instant::now();
+            let response = request.send().await.map_err(transport)?;
+            let status = response.status();
+            let headers = response.headers().clone();
+            let text = response.text().await.map_err(transport)?;
+            let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            tracing::info!(%method, path, status = status.as_u16(), duration_ms = started.elapsed().as_millis() as u64, ad_account = account, "provider call");
+            if let Some(observer) = &self.config.observer {
+                observer(method.as_str(), path, status.as_u16(), &json);
+            }
+            if status == StatusCode::UNAUTHORIZED && !refreshed {
+                refreshed = true;
+                self.forget_token().await;
+                continue;
+            }
+            return classify(status, &headers, json);
+        }
+    }
+}
+
+fn transport(e: reqwest::Error) -> ProviderError {
+    ProviderError::Retryable {
+        status: None,
+        message: if e.is_timeout() {
+            format!("timeout: {e}")
+        } else {
+            e.to_string()
+        },
+    }
+}
+
+/// Seconds from `Retry-After`, else `RateLimit-Reset`, else one second.
+fn retry_after(headers: &reqwest::header::HeaderMap) -> Duration {
+    let secs = |name: &str| {
+        headers
+            .get(name)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.trim().parse::<u64>().ok())
+    };
+    Duration::from_secs(
+        secs("retry-after")
+            .or_else(|| secs("ratelimit-reset"))
+            .unwrap_or(1)
+            .max(1),
+    )
+}
+
+/// Maps a response to its body or a classified error.
+fn classify(
+    status: StatusCode,
+    headers: &reqwest::header::HeaderMap,
+    body: Value,
+) -> Result<Value, ProviderError> {
+    if status.is_success() {
+        return Ok(body);
+    }
+    if status == StatusCode::TOO_MANY_REQUESTS {
+        return Err(ProviderError::RateLimited {
+            retry_after: retry_after(headers),
+        });
+    }
+    let error = if body.get("error").is_some_and(Value::is_object) {
+        &body["error"]
+    } else {
+        &body
+    };
+    let parsed: Option<ApiErrorBody> = serde_json::from_value(error.clone()).ok();
+    let message = parsed
+        .as_ref()
+        .and_then(|e| e.message.clone())
+        .unwrap_or_else(|| status.to_string());
+    if status.is_server_error() || status == StatusCode::REQUEST_TIMEOUT {
+        return Err(ProviderError::Retryable {
+            status: Some(status.as_u16()),
+            message,
+        });
+    }
+    Err(ProviderError::Permanent {
+        status: status.as_u16(),
+        code: parsed
+            .map(|e| e.code)
+            .unwrap_or_else(|| status.as_str().to_string()),
+        message,
+    })
+}

@@ -1,0 +1,58 @@
+//! Classified errors: retryable (5xx, timeouts, connection failures), rate-limited (429 with
+//! the wait the server asked for), permanent (other 4xx with Apple's code and message), and
+//! per-item outcomes of bulk calls that succeed as a whole.
+
+use std::time::Duration;
+
+use serde::Deserialize;
+
+/// Why a call failed.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum ProviderError {
+    /// Try again later with backoff.
+    #[error("retryable provider error ({status:?}): {message}")]
+    Retryable {
+        status: Option<u16>,
+        message: String,
+    },
+    /// Try again after `retry_after`, without counting an attempt.
+    #[error("rate limited; retry after {retry_after:?}")]
+    RateLimited { retry_after: Duration },
+    /// Do not retry: the request is wrong or not allowed.
+    #[error("provider rejected the request ({status} {code}): {message}")]
+    Permanent {
+        status: u16,
+        code: String,
+        message: String,
+    },
+    /// The token endpoint refused the credentials.
+    #[error("authentication failed: {0}")]
+    Auth(String),
+    /// The response did not have the expected shape.
+    #[error("unexpected provider response: {0}")]
+    Decode(String),
+}
+
+impl ProviderError {
+    /// Whether a retry can help.
+    pub fn is_retryable(&self) -> bool {
+        matches!(
+            self,
+            ProviderError::Retryable { .. } | ProviderError::RateLimited { .. }
+        )
+    }
+}
+
+/// The reference's `Error` object.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+pub struct ApiErrorBody {
+    pub code: String,
+    pub message: Option<String>,
+}
+
+/// One item of a bulk call: its correlation id and its own outcome.
+#[derive(Debug, Clone)]
+pub struct BulkItem<T> {
+    pub correlation_id: Option<i64>,
+    pub outcome: Result<T, ApiErrorBody>,
+}

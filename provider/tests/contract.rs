@@ -1,0 +1,342 @@
+//! Contract tests: the real client against the sandbox over HTTP on loopback, with every
+//! response body validated against the reference schema.
+
+mod schema;
+
+use std::sync::{Arc, Mutex};
+
+use searchdeck_provider::calls::{AdGroup, Campaign, Keyword, NegativeKeyword};
+use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, ProviderError};
+use searchdeck_sandbox::{Sandbox, SandboxConfig};
+use serde_json::{Value, json};
+
+type Seen = Arc<Mutex<Vec<(String, String, u16, Value)>>>;
+
+struct Harness {
+    base: String,
+    seen: Seen,
+    client: Client,
+    key: KeyPair,
+    ids: (String, String, String),
+}
+
+async fn start() -> Harness {
+    let sandbox = Sandbox::new(SandboxConfig::default());
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move {
+        axum::serve(listener, searchdeck_sandbox::app(sandbox))
+            .await
+            .unwrap()
+    });
+    let key = KeyPair::generate();
+    let ids: Value = reqwest::Client::new()
+        .post(format!("{base}/sandbox/keys"))
+        .body(key.public_pem())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids = (
+        ids["clientId"].as_str().unwrap().to_string(),
+        ids["teamId"].as_str().unwrap().to_string(),
+        ids["keyId"].as_str().unwrap().to_string(),
+    );
+    let seen: Seen = Arc::default();
+    let client = client(&base, &seen, &ids, key.clone());
+    Harness {
+        base,
+        seen,
+        client,
+        key,
+        ids,
+    }
+}
+
+fn client(base: &str, seen: &Seen, ids: &(String, String, String), key: KeyPair) -> Client {
+    let mut config = ClientConfig::sandbox(base);
+    let sink = seen.clone();
+    config.observer = Some(Arc::new(move |m: &str, p: &str, s: u16, b: &Value| {
+        sink.lock()
+            .unwrap()
+            .push((m.into(), p.into(), s, b.clone()))
+    }));
+    let credentials = Credentials::ClientCredentials {
+        client_id: ids.0.clone(),
+        team_id: ids.1.clone(),
+        key_id: ids.2.clone(),
+        key,
+    };
+    Client::new(config, credentials).unwrap()
+}
+
+fn validate_all(seen: &Seen) -> usize {
+    let reference = schema::Reference::load();
+    let seen = seen.lock().unwrap();
+    for (method, path, status, body) in seen.iter() {
+        reference.check(method, path, *status, body);
+    }
+    seen.len()
+}
+
+#[tokio::test]
+async fn client_calls_validate_against_the_reference() {
+    let h = start().await;
+    let c = &h.client;
+    let me = c.me().await.unwrap();
+    assert!(me.org_id.is_some());
+    let accounts = c.ad_accounts().await.unwrap();
+    assert_eq!(accounts.len(), 3);
+    let account = accounts[0].0;
+    assert_eq!(c.ad_account(account).await.unwrap().id, account);
+
+    let page = c.query::<Campaign>(account, "campaigns", &json!({ "sorting": [{ "field": "name", "order": "ASC" }], "pagination": { "offset": 0, "pageSize": 2 } })).await.unwrap();
+    assert_eq!(page.items.len(), 2);
+    assert_eq!(page.total, Some(4));
+    let existing = &page.items[0];
+    let adam_id = existing.promoted_object_id.clone().unwrap();
+    let got: Campaign = c.get(account, "campaigns", existing.id).await.unwrap();
+    assert_eq!(got.name, existing.name);
+
+    let created: Campaign = c
+        .create(
+            account,
+            "campaigns",
+            &json!({
+                "adAccountId": account, "name": "Contract test", "billingEvent": "TAPS",
+                "promotedObjectType": "APPSTORE_APP", "promotedObjectId": adam_id,
+                "dailyBudget": { "value": { "amount": "100", "currency": "USD" } },
+                "targeting": { "countryOrRegion": { "include": ["US", "GB"] } }
+            }),
+        )
+        .await
+        .unwrap();
+    let paused: Campaign = c
+        .update(
+            account,
+            "campaigns",
+            created.id,
+            &json!({ "status": "PAUSED" }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(paused.status, "PAUSED");
+    let group: AdGroup = c
+        .create(account, "adgroups", &json!({ "name": "Exact", "campaignId": created.id, "pricingModel": "CPT", "bidStrategy": { "bid": { "amount": "1.25", "currency": "USD" } } }))
+        .await
+        .unwrap();
+    let items = vec![
+        json!({ "adGroupId": group.id, "text": "photo editor", "matchType": "EXACT", "bid": { "amount": "1.10", "currency": "USD" } }),
+        json!({ "adGroupId": group.id, "text": "collage maker", "matchType": "BROAD" }),
+        json!({ "adGroupId": group.id, "text": "photo editor", "matchType": "EXACT" }),
+    ];
+    let results = c
+        .bulk::<Keyword>(account, "keywords", "create", &items)
+        .await
+        .unwrap();
+    assert!(results[0].outcome.is_ok() && results[1].outcome.is_ok());
+    assert_eq!(
+        results[2].outcome.as_ref().unwrap_err().code,
+        "INVALID_ARGUMENT",
+        "duplicate reported per item"
+    );
+    let kw = results[0].outcome.as_ref().unwrap();
+    let updated = c
+        .bulk::<Keyword>(
+            account,
+            "keywords",
+            "update",
+            &[json!({ "id": kw.id, "bid": { "amount": "2.00" } })],
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        updated[0]
+            .outcome
+            .as_ref()
+            .unwrap()
+            .bid
+            .as_ref()
+            .unwrap()
+            .amount,
+        "2.00"
+    );
+    let deleted = c
+        .bulk::<Keyword>(
+            account,
+            "keywords",
+            "delete",
+            &[json!({ "id": results[1].outcome.as_ref().unwrap().id })],
+        )
+        .await
+        .unwrap();
+    assert_eq!(deleted[0].outcome.as_ref().unwrap().deleted, Some(true));
+    let negative: NegativeKeyword = c
+        .create(
+            account,
+            "negative-keywords",
+            &json!({ "campaignId": created.id, "text": "free" }),
+        )
+        .await
+        .unwrap();
+    assert_eq!(negative.ad_group_id, None);
+    let kws = c.query::<Keyword>(account, "keywords", &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }] })).await.unwrap();
+    assert_eq!(kws.items.len(), 2);
+    c.delete(account, "campaigns", created.id).await.unwrap();
+
+    let today = time::OffsetDateTime::now_utc().date();
+    let range = json!({ "start": (today - time::Duration::days(30)).to_string(), "end": today.to_string(), "timeZone": "UTC", "granularity": "DAILY" });
+    let report = c.report(account, "campaigns", &json!({ "timeRange": range, "options": { "includeRows": ["GRAND_TOTAL"] }, "sorting": [{ "field": "localSpend", "order": "DESC" }] })).await.unwrap();
+    assert!(!report.items.is_empty());
+    let campaign_id = report.items[0]["metadata"]["id"].as_i64().unwrap();
+    let groups = c.report(account, "adgroups", &json!({ "timeRange": range, "filters": [{ "field": "campaignId", "operator": "EQUALS", "value": [campaign_id] }] })).await.unwrap();
+    let keywords = c.report(account, "keywords", &json!({ "timeRange": range, "filters": [{ "field": "campaignId", "operator": "IN", "value": [campaign_id.to_string()] }], "pagination": { "pageSize": 1000 } })).await.unwrap();
+    let impressions = |rows: &[Value]| {
+        rows.iter()
+            .map(|r| r["totalMetrics"]["impressions"].as_u64().unwrap())
+            .sum::<u64>()
+    };
+    assert_eq!(
+        impressions(&groups.items),
+        report.items[0]["totalMetrics"]["impressions"]
+            .as_u64()
+            .unwrap(),
+        "ad groups add up to the campaign"
+    );
+    assert_eq!(
+        impressions(&keywords.items),
+        impressions(&groups.items),
+        "keywords add up to the ad groups"
+    );
+
+    let too_big = c
+        .query::<Campaign>(
+            account,
+            "campaigns",
+            &json!({ "pagination": { "pageSize": 5000 } }),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(too_big, ProviderError::Permanent { status: 400, .. }),
+        "{too_big:?}"
+    );
+    let bad_enum = c
+        .update::<Campaign>(
+            account,
+            "campaigns",
+            existing.id,
+            &json!({ "status": "RUNNING" }),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&bad_enum, ProviderError::Permanent { message, .. } if message.contains("unknown variant")),
+        "{bad_enum:?}"
+    );
+    let missing = c
+        .report(account, "adgroups", &json!({ "timeRange": range }))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(missing, ProviderError::Permanent { status: 400, .. }),
+        "{missing:?}"
+    );
+    let validated = validate_all(&h.seen);
+    assert!(validated >= 20, "{validated}");
+}
+
+#[tokio::test]
+async fn bad_secrets_are_rejected_and_a_revoked_token_is_refreshed_once() {
+    let h = start().await;
+    let wrong_key = client(&h.base, &h.seen, &h.ids, KeyPair::generate());
+    assert!(matches!(wrong_key.me().await, Err(ProviderError::Auth(m)) if m.contains("signature")));
+    let wrong_kid = client(
+        &h.base,
+        &h.seen,
+        &(h.ids.0.clone(), h.ids.1.clone(), "other".into()),
+        h.key.clone(),
+    );
+    assert!(matches!(wrong_kid.me().await, Err(ProviderError::Auth(m)) if m.contains("kid")));
+    let expired = searchdeck_provider::credentials::client_secret(
+        &h.key, &h.ids.0, &h.ids.1, &h.ids.2, 1_000_000, 3600,
+    );
+    let form = [
+        ("grant_type", "client_credentials"),
+        ("client_id", h.ids.0.as_str()),
+        ("client_secret", expired.as_str()),
+        ("scope", "searchadsorg"),
+    ];
+    let answer = reqwest::Client::new()
+        .post(format!("{}/auth/oauth2/token", h.base))
+        .form(&form)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(answer.status(), 401);
+
+    h.client.me().await.unwrap();
+    reqwest::Client::new()
+        .post(format!("{}/sandbox/tokens/revoke", h.base))
+        .send()
+        .await
+        .unwrap();
+    h.client.me().await.expect("a 401 refreshes the token once");
+    let statuses: Vec<u16> = h.seen.lock().unwrap().iter().map(|s| s.2).collect();
+    assert_eq!(statuses, vec![200, 401, 200]);
+    validate_all(&h.seen);
+}
+
+#[tokio::test]
+async fn rate_limits_and_faults_are_classified() {
+    let h = start().await;
+    let http = reqwest::Client::new();
+    let account = h.client.ad_accounts().await.unwrap()[0].0;
+    http.put(format!("{}/sandbox/faults", h.base))
+        .json(&json!({ "burst429": 2 }))
+        .send()
+        .await
+        .unwrap();
+    for _ in 0..2 {
+        let e = h.client.ad_account(account).await.unwrap_err();
+        assert!(
+            matches!(e, ProviderError::RateLimited { retry_after } if retry_after.as_secs() >= 1),
+            "{e:?}"
+        );
+    }
+    h.client.ad_account(account).await.unwrap();
+    http.put(format!("{}/sandbox/faults", h.base))
+        .json(&json!({ "errorRate": 1.0 }))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        h.client
+            .ad_account(account)
+            .await
+            .unwrap_err()
+            .is_retryable()
+    );
+    http.put(format!("{}/sandbox/faults", h.base))
+        .json(&json!({ "requestsPerSecond": 1 }))
+        .send()
+        .await
+        .unwrap();
+    let results = futures::future::join_all((0..3).map(|_| h.client.ad_account(account))).await;
+    assert!(
+        results
+            .iter()
+            .any(|r| matches!(r, Err(ProviderError::RateLimited { .. }))),
+        "{results:?}"
+    );
+    let bad = http
+        .put(format!("{}/sandbox/faults", h.base))
+        .json(&json!({ "errorRate": 2 }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(bad.status(), 400);
+    validate_all(&h.seen);
+}

@@ -1,0 +1,100 @@
+//! Admin endpoints under `/sandbox/`: health, key registration (returns clientId, teamId,
+//! keyId the way Apple's UI does), fault settings and token revocation.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use p256::ecdsa::VerifyingKey;
+use p256::pkcs8::DecodePublicKey;
+use serde_json::json;
+use sha2::{Digest, Sha256};
+
+use crate::auth::store::Credential;
+use crate::faults::FaultConfig;
+use crate::state::Sandbox;
+
+pub fn router() -> Router<Arc<Sandbox>> {
+    Router::new()
+        .route(
+            "/sandbox/health",
+            get(|| async { Json(json!({"status": "ok"})) }),
+        )
+        .route("/sandbox/keys", post(register_key))
+        .route("/sandbox/faults", get(get_faults).put(put_faults))
+        .route("/sandbox/tokens/revoke", post(revoke_tokens))
+}
+
+fn bad_request(message: impl Into<String>) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        Json(json!({ "error": { "code": "INVALID_ARGUMENT", "message": message.into() } })),
+    )
+        .into_response()
+}
+
+/// A UUID-shaped id derived from a digest, so one key always gets the same ids.
+fn uuid_like(digest: &[u8]) -> String {
+    let h = hex::encode(&digest[..16]);
+    format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    )
+}
+
+/// `POST /sandbox/keys`: body is a PEM public key (or JSON `{"publicKey": pem}`).
+async fn register_key(State(sandbox): State<Arc<Sandbox>>, body: Bytes) -> Response {
+    let text = String::from_utf8_lossy(&body).to_string();
+    let pem = serde_json::from_str::<serde_json::Value>(&text)
+        .ok()
+        .and_then(|v| {
+            v.get("publicKey")
+                .and_then(|k| k.as_str())
+                .map(str::to_string)
+        })
+        .unwrap_or(text);
+    let key = match VerifyingKey::from_public_key_pem(pem.trim()) {
+        Ok(k) => k,
+        Err(e) => return bad_request(format!("body must be a PEM P-256 public key: {e}")),
+    };
+    let digest = Sha256::digest(pem.trim().as_bytes());
+    let team_digest = Sha256::digest(digest);
+    let credential = Credential {
+        client_id: format!("SEARCHADS.{}", uuid_like(&digest)),
+        team_id: format!("SEARCHADS.{}", uuid_like(&team_digest)),
+        key_id: uuid_like(&digest[16..]),
+        key,
+    };
+    let body = json!({ "clientId": credential.client_id, "teamId": credential.team_id, "keyId": credential.key_id });
+    sandbox.auth.register(credential);
+    (StatusCode::CREATED, Json(body)).into_response()
+}
+
+async fn get_faults(State(sandbox): State<Arc<Sandbox>>) -> Json<FaultConfig> {
+    Json(sandbox.faults.config())
+}
+
+async fn put_faults(State(sandbox): State<Arc<Sandbox>>, body: Bytes) -> Response {
+    let config: FaultConfig = match serde_json::from_slice(&body) {
+        Ok(c) => c,
+        Err(e) => return bad_request(format!("invalid fault settings: {e}")),
+    };
+    if let Err(e) = config.validate() {
+        return bad_request(e);
+    }
+    sandbox.faults.set(config);
+    tracing::info!(?config, "sandbox faults set");
+    Json(config).into_response()
+}
+
+async fn revoke_tokens(State(sandbox): State<Arc<Sandbox>>) -> Json<serde_json::Value> {
+    Json(json!({ "revoked": sandbox.auth.revoke_all() }))
+}

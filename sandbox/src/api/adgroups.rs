@@ -1,0 +1,288 @@
+//! Ad groups: `POST /adgroups`, `POST /adgroups/query`, `GET|PUT|DELETE /adgroups/{id}`.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use super::error::ApiError;
+use super::extract::{AdAccountContext, Body};
+use super::query::{self, QueryRequest};
+use super::{
+    IncludeExclude, MoneyIn, ValueIn, campaigns, non_blank, ok, parse_id, parse_time, render,
+};
+use crate::state::Sandbox;
+use crate::world::timeline::Timeline;
+use crate::world::{AdGroup, Lifecycle, Status, World};
+
+/// Fields `POST /adgroups/query` filters and sorts on.
+pub const FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "adAccountId",
+    "campaignId",
+    "startTime",
+    "endTime",
+    "pricingModel",
+    "automatedKeywordsOptIn",
+    "status",
+    "systemStatus",
+    "displayStatus",
+    "cpaCap",
+    "creationTime",
+    "modificationTime",
+    "deleted",
+];
+
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum PricingModel {
+    Cpa,
+    Cpm,
+    Cpt,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct BidStrategyIn {
+    bid: Option<MoneyIn>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetingIn {
+    device_class: Option<IncludeExclude>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdGroupCreate {
+    name: String,
+    campaign_id: i64,
+    start_time: Option<String>,
+    end_time: Option<String>,
+    pricing_model: PricingModel,
+    automated_keywords_opt_in: Option<bool>,
+    status: Option<Status>,
+    bid_strategy: Option<BidStrategyIn>,
+    cpa_cap: Option<ValueIn>,
+    targeting: Option<TargetingIn>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AdGroupUpdate {
+    name: Option<String>,
+    end_time: Option<String>,
+    automated_keywords_opt_in: Option<bool>,
+    status: Option<Status>,
+    bid_strategy: Option<BidStrategyIn>,
+    cpa_cap: Option<ValueIn>,
+}
+
+const DEVICES: &[&str] = &["IPHONE", "IPAD"];
+
+fn devices(t: Option<&TargetingIn>) -> Result<Vec<&'static str>, ApiError> {
+    let Some(list) = t
+        .and_then(|t| t.device_class.as_ref())
+        .and_then(|d| d.include.as_ref())
+    else {
+        return Ok(DEVICES.to_vec());
+    };
+    list.iter()
+        .map(|d| {
+            DEVICES.iter().find(|x| **x == d).copied().ok_or_else(|| {
+                ApiError::invalid(
+                    "INVALID_ENUM_VALUE",
+                    "targeting.deviceClass.include",
+                    format!("unknown device class {d}; expected IPHONE or IPAD"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// The ad group `id` in ad account `account`.
+pub fn find(w: &World, account: i64, id: i64) -> Result<&AdGroup, ApiError> {
+    w.ad_groups
+        .get(&id)
+        .filter(|g| g.ad_account_id == account)
+        .ok_or_else(|| ApiError::not_found("ad group", id))
+}
+
+pub async fn get(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    Ok(ok(render::ad_group(
+        &w,
+        find(&w, ctx.0, parse_id(&id, "ad group")?)?,
+    )))
+}
+
+pub async fn query(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<QueryRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let items = w
+        .ad_groups
+        .values()
+        .filter(|g| g.ad_account_id == ctx.0)
+        .map(|g| render::ad_group(&w, g))
+        .collect();
+    Ok(Json(query::run(&q, items, FIELDS)?))
+}
+
+pub async fn create(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(b): Body<AdGroupCreate>,
+) -> Result<Json<Value>, ApiError> {
+    non_blank(&b.name, "name")?;
+    if b.pricing_model != PricingModel::Cpt {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "pricingModel",
+            "search ad groups are priced CPT",
+        ));
+    }
+    let start = parse_time(b.start_time.as_deref(), "startTime")?;
+    let end = parse_time(b.end_time.as_deref(), "endTime")?;
+    let device_classes = devices(b.targeting.as_ref())?;
+    let mut w = s.world.write();
+    let currency = w.accounts[&ctx.0].currency;
+    let campaign = campaigns::find(&w, ctx.0, b.campaign_id).map_err(|_| {
+        ApiError::invalid(
+            "INVALID_VALUE",
+            "campaignId",
+            format!("campaign {} not found", b.campaign_id),
+        )
+    })?;
+    if campaign.life.deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "campaignId",
+            "the campaign is deleted",
+        ));
+    }
+    let bid = b
+        .bid_strategy
+        .as_ref()
+        .and_then(|s| s.bid.as_ref())
+        .ok_or_else(|| ApiError::required("bidStrategy.bid"))?
+        .micros("bidStrategy.bid", currency)?;
+    let cpa_cap = b
+        .cpa_cap
+        .as_ref()
+        .and_then(|c| c.value.as_ref())
+        .map(|m| m.micros("cpaCap.value", currency))
+        .transpose()?;
+    let now = OffsetDateTime::now_utc();
+    let from = w.effective_day();
+    let id = w.next_id();
+    let life = Lifecycle {
+        status: Timeline::new(from, b.status.unwrap_or(Status::Enabled)),
+        created: now,
+        modified: now,
+        serving_from: from,
+        deleted_on: None,
+    };
+    let group = AdGroup {
+        id,
+        campaign_id: b.campaign_id,
+        ad_account_id: ctx.0,
+        name: b.name,
+        default_bid: bid,
+        cpa_cap,
+        automated_keywords_opt_in: b.automated_keywords_opt_in.unwrap_or(false),
+        device_classes,
+        start_time: start.unwrap_or(now),
+        end_time: end,
+        life,
+    };
+    w.ad_groups.insert(id, group);
+    Ok(ok(render::ad_group(&w, &w.ad_groups[&id])))
+}
+
+pub async fn update(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+    Body(b): Body<AdGroupUpdate>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, "ad group")?;
+    let mut w = s.world.write();
+    let currency = w.accounts[&ctx.0].currency;
+    if find(&w, ctx.0, id)?.life.deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "id",
+            format!("ad group {id} is deleted"),
+        ));
+    }
+    if let Some(name) = &b.name {
+        non_blank(name, "name")?;
+    }
+    let bid = b
+        .bid_strategy
+        .as_ref()
+        .and_then(|s| s.bid.as_ref())
+        .map(|m| m.micros("bidStrategy.bid", currency))
+        .transpose()?;
+    let cpa_cap = b
+        .cpa_cap
+        .as_ref()
+        .and_then(|c| c.value.as_ref())
+        .map(|m| m.micros("cpaCap.value", currency))
+        .transpose()?;
+    let end = parse_time(b.end_time.as_deref(), "endTime")?;
+    let from = w.effective_day();
+    let g = w.ad_groups.get_mut(&id).expect("found above");
+    if let Some(name) = b.name {
+        g.name = name;
+    }
+    if let Some(status) = b.status {
+        g.life.status.set(from, status);
+    }
+    if let Some(v) = bid {
+        g.default_bid = v;
+    }
+    if cpa_cap.is_some() {
+        g.cpa_cap = cpa_cap;
+    }
+    if let Some(v) = b.automated_keywords_opt_in {
+        g.automated_keywords_opt_in = v;
+    }
+    if end.is_some() {
+        g.end_time = end;
+    }
+    g.life.modified = OffsetDateTime::now_utc();
+    Ok(ok(render::ad_group(&w, &w.ad_groups[&id])))
+}
+
+pub async fn delete(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, "ad group")?;
+    let mut w = s.world.write();
+    if find(&w, ctx.0, id)?.life.deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "id",
+            format!("ad group {id} is already deleted"),
+        ));
+    }
+    let from = w.effective_day();
+    let g = w.ad_groups.get_mut(&id).expect("found above");
+    g.life.deleted_on = Some(from);
+    g.life.modified = OffsetDateTime::now_utc();
+    Ok(ok(Value::Null))
+}

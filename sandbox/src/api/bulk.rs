@@ -1,0 +1,89 @@
+//! The reference's bulk envelope (`{allowPartialSuccess, items: [{correlationId, data}]}`
+//! answered by `{result: [{result, error, correlationId, operation, success}]}`). Every item
+//! is planned first; without `allowPartialSuccess` one bad item fails the whole request and
+//! nothing is written, with it the good items are written and the bad ones reported.
+
+use serde::Deserialize;
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+
+/// Most items one bulk request may carry.
+pub const MAX_ITEMS: usize = 1000;
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkRequest<T> {
+    pub allow_partial_success: Option<bool>,
+    pub items: Option<Vec<BulkItem<T>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct BulkItem<T> {
+    pub correlation_id: Option<i64>,
+    pub data: Option<T>,
+}
+
+/// Plans every item with `plan`, then applies the plans with `apply` (which renders the
+/// written entity) unless the request is atomic and some item failed.
+pub fn run<T, P>(
+    request: BulkRequest<T>,
+    operation: &str,
+    mut plan: impl FnMut(&T) -> Result<P, ApiError>,
+    mut apply: impl FnMut(P) -> Value,
+) -> Result<Value, ApiError> {
+    let items = request.items.ok_or_else(|| ApiError::required("items"))?;
+    if items.is_empty() || items.len() > MAX_ITEMS {
+        return Err(ApiError::invalid(
+            "INVALID_ITEM_COUNT",
+            "items",
+            format!(
+                "items must hold 1 to {MAX_ITEMS} entries, got {}",
+                items.len()
+            ),
+        ));
+    }
+    let partial = request.allow_partial_success.unwrap_or(false);
+    let plans: Vec<(Option<i64>, Result<P, ApiError>)> = items
+        .iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let planned = match &item.data {
+                Some(data) => plan(data),
+                None => Err(ApiError::required(&format!("items[{i}].data"))),
+            };
+            (item.correlation_id, planned)
+        })
+        .collect();
+    if !partial && plans.iter().any(|(_, p)| p.is_err()) {
+        let mut error = ApiError::new(
+            axum::http::StatusCode::BAD_REQUEST,
+            "INVALID_ARGUMENT",
+            "some items are invalid; nothing was written",
+        );
+        for (i, (_, p)) in plans.iter().enumerate() {
+            if let Err(e) = p {
+                let (code, message, field) =
+                    e.details
+                        .first()
+                        .cloned()
+                        .unwrap_or((e.code, e.message.clone(), None));
+                error.details.push((
+                    code,
+                    format!("items[{i}]: {message}"),
+                    Some(format!("items[{i}].data.{}", field.unwrap_or_default())),
+                ));
+            }
+        }
+        return Err(error);
+    }
+    let results: Vec<Value> = plans
+        .into_iter()
+        .map(|(correlation_id, planned)| match planned {
+            Ok(p) => json!({ "result": apply(p), "error": null, "correlationId": correlation_id, "operation": operation, "success": true }),
+            Err(e) => json!({ "result": null, "error": e.body(), "correlationId": correlation_id, "operation": operation, "success": false }),
+        })
+        .collect();
+    Ok(json!({ "result": results }))
+}

@@ -1,0 +1,303 @@
+//! Campaigns: `POST /campaigns`, `POST /campaigns/query`, `GET|PUT|DELETE /campaigns/{id}`.
+//! Writes take effect in the simulation from the next day.
+
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde::Deserialize;
+use serde_json::Value;
+use time::OffsetDateTime;
+
+use super::error::ApiError;
+use super::extract::{AdAccountContext, Body};
+use super::query::{self, QueryRequest};
+use super::{IncludeExclude, ValueIn, non_blank, ok, parse_id, parse_time, render};
+use crate::state::Sandbox;
+use crate::world::timeline::Timeline;
+use crate::world::{Campaign, Lifecycle, Status, World};
+
+/// Fields `POST /campaigns/query` filters and sorts on.
+pub const FIELDS: &[&str] = &[
+    "id",
+    "adAccountId",
+    "name",
+    "billingEvent",
+    "paymentModel",
+    "startTime",
+    "endTime",
+    "promotedObjectType",
+    "promotedObjectId",
+    "status",
+    "systemStatus",
+    "systemStatusReasons",
+    "displayStatus",
+    "dailyBudget",
+    "creationTime",
+    "modificationTime",
+    "deleted",
+];
+
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum BillingEvent {
+    Impressions,
+    Installs,
+    Taps,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum PromotedObjectType {
+    AppstoreApp,
+    BusinessBrand,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TargetingIn {
+    pub country_or_region: Option<IncludeExclude>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignCreate {
+    ad_account_id: i64,
+    name: String,
+    billing_event: BillingEvent,
+    start_time: Option<String>,
+    end_time: Option<String>,
+    promoted_object_type: PromotedObjectType,
+    promoted_object_id: String,
+    status: Option<Status>,
+    daily_budget: ValueIn,
+    targeting: TargetingIn,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CampaignUpdate {
+    name: Option<String>,
+    end_time: Option<String>,
+    status: Option<Status>,
+    daily_budget: Option<ValueIn>,
+    targeting: Option<TargetingIn>,
+}
+
+/// Checked storefront codes.
+fn countries(t: &TargetingIn) -> Result<Option<Vec<String>>, ApiError> {
+    let Some(include) = t.country_or_region.as_ref().and_then(|c| c.include.clone()) else {
+        return Ok(None);
+    };
+    let field = "targeting.countryOrRegion.include";
+    if include.is_empty()
+        || include
+            .iter()
+            .any(|c| c.len() != 2 || !c.bytes().all(|b| b.is_ascii_uppercase()))
+    {
+        return Err(ApiError::invalid(
+            "INVALID_VALUE",
+            field,
+            format!("{field} must list ISO 3166-1 alpha-2 codes"),
+        ));
+    }
+    Ok(Some(include))
+}
+
+/// The campaign `id` in ad account `account`.
+pub fn find(w: &World, account: i64, id: i64) -> Result<&Campaign, ApiError> {
+    w.campaigns
+        .get(&id)
+        .filter(|c| c.ad_account_id == account)
+        .ok_or_else(|| ApiError::not_found("campaign", id))
+}
+
+pub async fn get(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    Ok(ok(render::campaign(
+        &w,
+        find(&w, ctx.0, parse_id(&id, "campaign")?)?,
+    )))
+}
+
+pub async fn query(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<QueryRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let items = w
+        .campaigns
+        .values()
+        .filter(|c| c.ad_account_id == ctx.0)
+        .map(|c| render::campaign(&w, c))
+        .collect();
+    Ok(Json(query::run(&q, items, FIELDS)?))
+}
+
+pub async fn create(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(b): Body<CampaignCreate>,
+) -> Result<Json<Value>, ApiError> {
+    if b.ad_account_id != ctx.0 {
+        return Err(ApiError::invalid(
+            "INVALID_VALUE",
+            "adAccountId",
+            "adAccountId must match X-AP-Context",
+        ));
+    }
+    non_blank(&b.name, "name")?;
+    if b.billing_event != BillingEvent::Taps {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "billingEvent",
+            "the sandbox simulates App Store search campaigns billed on TAPS",
+        ));
+    }
+    if b.promoted_object_type != PromotedObjectType::AppstoreApp {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "promotedObjectType",
+            "the sandbox simulates APPSTORE_APP campaigns",
+        ));
+    }
+    let start = parse_time(b.start_time.as_deref(), "startTime")?;
+    let end = parse_time(b.end_time.as_deref(), "endTime")?;
+    let countries = countries(&b.targeting)?
+        .ok_or_else(|| ApiError::required("targeting.countryOrRegion.include"))?;
+    let mut w = s.world.write();
+    let currency = w.accounts[&ctx.0].currency;
+    let budget = b
+        .daily_budget
+        .value
+        .as_ref()
+        .ok_or_else(|| ApiError::required("dailyBudget.value"))?
+        .micros("dailyBudget.value", currency)?;
+    let adam_id: i64 = b.promoted_object_id.parse().map_err(|_| {
+        ApiError::invalid(
+            "INVALID_VALUE",
+            "promotedObjectId",
+            "promotedObjectId must be an App Store adamId",
+        )
+    })?;
+    if w.apps.get(&adam_id).and_then(|a| a.owner) != Some(ctx.0) {
+        return Err(ApiError::invalid(
+            "APP_NOT_ELIGIBLE",
+            "promotedObjectId",
+            format!("app {adam_id} is not promotable by this ad account"),
+        ));
+    }
+    if w.campaigns
+        .values()
+        .any(|c| c.ad_account_id == ctx.0 && !c.life.deleted() && c.name == b.name)
+    {
+        return Err(ApiError::invalid(
+            "DUPLICATE_NAME",
+            "name",
+            format!("a campaign named {:?} already exists", b.name),
+        ));
+    }
+    let now = OffsetDateTime::now_utc();
+    let from = w.effective_day();
+    let id = w.next_id();
+    let life = Lifecycle {
+        status: Timeline::new(from, b.status.unwrap_or(Status::Enabled)),
+        created: now,
+        modified: now,
+        serving_from: from,
+        deleted_on: None,
+    };
+    let campaign = Campaign {
+        id,
+        ad_account_id: ctx.0,
+        name: b.name,
+        adam_id,
+        countries,
+        daily_budget: budget,
+        start_time: start.unwrap_or(now),
+        end_time: end,
+        life,
+    };
+    w.campaigns.insert(id, campaign);
+    tracing::info!(
+        campaign.id = id,
+        account.id = ctx.0,
+        "sandbox campaign created"
+    );
+    Ok(ok(render::campaign(&w, &w.campaigns[&id])))
+}
+
+pub async fn update(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+    Body(b): Body<CampaignUpdate>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, "campaign")?;
+    let mut w = s.world.write();
+    let currency = w.accounts[&ctx.0].currency;
+    let c = find(&w, ctx.0, id)?;
+    if c.life.deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "id",
+            format!("campaign {id} is deleted"),
+        ));
+    }
+    if let Some(name) = &b.name {
+        non_blank(name, "name")?;
+    }
+    let budget = b
+        .daily_budget
+        .as_ref()
+        .and_then(|d| d.value.as_ref())
+        .map(|m| m.micros("dailyBudget.value", currency))
+        .transpose()?;
+    let countries = b.targeting.as_ref().map(countries).transpose()?.flatten();
+    let end = parse_time(b.end_time.as_deref(), "endTime")?;
+    let from = w.effective_day();
+    let c = w.campaigns.get_mut(&id).expect("found above");
+    if let Some(name) = b.name {
+        c.name = name;
+    }
+    if let Some(status) = b.status {
+        c.life.status.set(from, status);
+    }
+    if let Some(v) = budget {
+        c.daily_budget = v;
+    }
+    if let Some(v) = countries {
+        c.countries = v;
+    }
+    if end.is_some() {
+        c.end_time = end;
+    }
+    c.life.modified = OffsetDateTime::now_utc();
+    Ok(ok(render::campaign(&w, &w.campaigns[&id])))
+}
+
+pub async fn delete(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, "campaign")?;
+    let mut w = s.world.write();
+    if find(&w, ctx.0, id)?.life.deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "id",
+            format!("campaign {id} is already deleted"),
+        ));
+    }
+    let from = w.effective_day();
+    let c = w.campaigns.get_mut(&id).expect("found above");
+    c.life.deleted_on = Some(from);
+    c.life.modified = OffsetDateTime::now_utc();
+    Ok(ok(Value::Null))
+}

@@ -1,0 +1,137 @@
+//! The v1 API under `/v1`: routes, the shared request/response helpers and wire DTOs.
+
+pub mod accounts;
+pub mod adgroups;
+pub mod bulk;
+pub mod campaigns;
+pub mod error;
+pub mod extract;
+pub mod keywords;
+pub mod negatives;
+pub mod query;
+pub mod render;
+pub mod report_request;
+pub mod reports;
+
+use std::sync::Arc;
+
+use axum::Router;
+use axum::routing::{get, post};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+use crate::state::Sandbox;
+use crate::world::money::parse_amount;
+use error::ApiError;
+
+/// Routes of `/v1` (without the prefix).
+pub fn router() -> Router<Arc<Sandbox>> {
+    Router::new()
+        .route("/me", get(accounts::me))
+        .route("/acls", get(accounts::acls))
+        .route("/ad-accounts/{id}", get(accounts::get_ad_account))
+        .route("/campaigns", post(campaigns::create))
+        .route("/campaigns/query", post(campaigns::query))
+        .route(
+            "/campaigns/{id}",
+            get(campaigns::get)
+                .put(campaigns::update)
+                .delete(campaigns::delete),
+        )
+        .route("/adgroups", post(adgroups::create))
+        .route("/adgroups/query", post(adgroups::query))
+        .route(
+            "/adgroups/{id}",
+            get(adgroups::get)
+                .put(adgroups::update)
+                .delete(adgroups::delete),
+        )
+        .merge(keywords::router())
+        .merge(negatives::router())
+        .merge(reports::router())
+}
+
+/// `{"result": value}`.
+pub fn ok(value: Value) -> axum::Json<Value> {
+    axum::Json(json!({ "result": value }))
+}
+
+/// The wire `Money` in requests.
+#[derive(Debug, Deserialize)]
+pub struct MoneyIn {
+    pub amount: String,
+    pub currency: Option<String>,
+}
+
+impl MoneyIn {
+    /// Micros, checked to be positive and in the account's currency.
+    pub fn micros(&self, field: &str, currency: &str) -> Result<i64, ApiError> {
+        if let Some(c) = &self.currency
+            && c != currency
+        {
+            return Err(ApiError::invalid(
+                "INVALID_CURRENCY",
+                field,
+                format!("{field}: currency must be {currency}, the ad account's currency"),
+            ));
+        }
+        match parse_amount(&self.amount) {
+            Some(v) if v > 0 => Ok(v),
+            _ => Err(ApiError::invalid(
+                "INVALID_VALUE",
+                field,
+                format!(
+                    "{field}: amount must be a positive decimal, got {:?}",
+                    self.amount
+                ),
+            )),
+        }
+    }
+}
+
+/// `{"value": Money}` wrappers (daily budget, CPA cap).
+#[derive(Debug, Deserialize)]
+pub struct ValueIn {
+    pub value: Option<MoneyIn>,
+}
+
+/// `TargetingData` in requests.
+#[derive(Debug, Deserialize)]
+pub struct IncludeExclude {
+    pub include: Option<Vec<String>>,
+    pub exclude: Option<Vec<String>>,
+}
+
+/// Parses an optional RFC 3339 timestamp.
+pub fn parse_time(s: Option<&str>, field: &str) -> Result<Option<OffsetDateTime>, ApiError> {
+    s.map(|s| {
+        OffsetDateTime::parse(s, &Rfc3339).map_err(|_| {
+            ApiError::invalid(
+                "INVALID_VALUE",
+                field,
+                format!("{field} must be an RFC 3339 date-time"),
+            )
+        })
+    })
+    .transpose()
+}
+
+/// Checks a name is not blank.
+pub fn non_blank(s: &str, field: &str) -> Result<(), ApiError> {
+    if s.trim().is_empty() {
+        Err(ApiError::invalid(
+            "INVALID_VALUE",
+            field,
+            format!("{field} must not be blank"),
+        ))
+    } else {
+        Ok(())
+    }
+}
+
+/// Parses an id path segment.
+pub fn parse_id(s: &str, kind: &str) -> Result<i64, ApiError> {
+    s.parse().map_err(|_| ApiError::not_found(kind, s))
+}

@@ -1,0 +1,135 @@
+//! Registered API credentials (public keys), issued access and refresh tokens, and
+//! authorization codes of the consent page.
+
+use std::collections::HashMap;
+
+use p256::ecdsa::VerifyingKey;
+use parking_lot::Mutex;
+use rand::Rng;
+use time::{Duration, OffsetDateTime};
+
+/// Access-token lifetime (Apple issues one-hour tokens).
+pub const TOKEN_LIFETIME: Duration = Duration::hours(1);
+/// Authorization-code lifetime.
+pub const CODE_LIFETIME: Duration = Duration::minutes(10);
+
+/// A credential registered through `POST /sandbox/keys`.
+#[derive(Debug, Clone)]
+pub struct Credential {
+    pub client_id: String,
+    pub team_id: String,
+    pub key_id: String,
+    pub key: VerifyingKey,
+}
+
+#[derive(Debug, Clone)]
+struct Grant {
+    client_id: String,
+    expires: OffsetDateTime,
+}
+
+#[derive(Debug, Clone)]
+struct Code {
+    client_id: String,
+    redirect_uri: String,
+    expires: OffsetDateTime,
+}
+
+#[derive(Default)]
+struct Inner {
+    credentials: HashMap<String, Credential>,
+    tokens: HashMap<String, Grant>,
+    refresh_tokens: HashMap<String, String>,
+    codes: HashMap<String, Code>,
+}
+
+/// Thread-safe credential and token store.
+#[derive(Default)]
+pub struct AuthStore {
+    inner: Mutex<Inner>,
+}
+
+/// A fresh random token with a recognisable prefix.
+fn random_token(prefix: &str) -> String {
+    let bytes: [u8; 24] = rand::rng().random();
+    format!("{prefix}{}", hex::encode(bytes))
+}
+
+impl AuthStore {
+    pub fn register(&self, credential: Credential) {
+        self.inner
+            .lock()
+            .credentials
+            .insert(credential.client_id.clone(), credential);
+    }
+
+    pub fn credential(&self, client_id: &str) -> Option<Credential> {
+        self.inner.lock().credentials.get(client_id).cloned()
+    }
+
+    /// Issues an access token for `client_id`; returns it with its lifetime in seconds.
+    pub fn issue_token(&self, client_id: &str) -> (String, i64) {
+        let token = random_token("sbx.at.");
+        let grant = Grant {
+            client_id: client_id.to_string(),
+            expires: OffsetDateTime::now_utc() + TOKEN_LIFETIME,
+        };
+        self.inner.lock().tokens.insert(token.clone(), grant);
+        (token, TOKEN_LIFETIME.whole_seconds())
+    }
+
+    /// Issues a refresh token for `client_id`.
+    pub fn issue_refresh_token(&self, client_id: &str) -> String {
+        let token = random_token("sbx.rt.");
+        self.inner
+            .lock()
+            .refresh_tokens
+            .insert(token.clone(), client_id.to_string());
+        token
+    }
+
+    /// The client a refresh token belongs to.
+    pub fn refresh_client(&self, refresh_token: &str) -> Option<String> {
+        self.inner.lock().refresh_tokens.get(refresh_token).cloned()
+    }
+
+    /// The client id of a valid, unexpired access token.
+    pub fn check_token(&self, token: &str) -> Option<String> {
+        let inner = self.inner.lock();
+        inner
+            .tokens
+            .get(token)
+            .filter(|g| g.expires > OffsetDateTime::now_utc())
+            .map(|g| g.client_id.clone())
+    }
+
+    /// Revokes every access token (admin: forces clients through a refresh).
+    pub fn revoke_all(&self) -> usize {
+        let mut inner = self.inner.lock();
+        let n = inner.tokens.len();
+        inner.tokens.clear();
+        n
+    }
+
+    /// Issues a one-time authorization code.
+    pub fn issue_code(&self, client_id: &str, redirect_uri: &str) -> String {
+        let code = random_token("sbx.ac.");
+        let entry = Code {
+            client_id: client_id.into(),
+            redirect_uri: redirect_uri.into(),
+            expires: OffsetDateTime::now_utc() + CODE_LIFETIME,
+        };
+        self.inner.lock().codes.insert(code.clone(), entry);
+        code
+    }
+
+    /// Consumes a code issued to `client_id` for `redirect_uri` (if one is given).
+    pub fn take_code(&self, code: &str, client_id: &str, redirect_uri: Option<&str>) -> bool {
+        let Some(entry) = self.inner.lock().codes.remove(code) else {
+            return false;
+        };
+        entry.client_id == client_id
+            && entry.expires > OffsetDateTime::now_utc()
+            && redirect_uri.is_none_or(|r| r == entry.redirect_uri)
+    }
+}

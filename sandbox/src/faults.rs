@@ -1,0 +1,227 @@
+//! Fault injection and per-ad-account rate limiting for `/v1`: every response carries
+//! `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; past the limit, or in an
+//! injected burst, the answer is 429 with `Retry-After`. Injected 5xx, latency and hangs
+//! happen before the handler runs, so a failed call never changed the world.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use axum::extract::{Request, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use parking_lot::Mutex;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::{Deserialize, Serialize};
+
+use crate::api::error::ApiError;
+use crate::api::extract::context_account;
+use crate::state::Sandbox;
+
+/// The limit advertised when no requests-per-second limit is set (not enforced).
+pub const NOMINAL_LIMIT: u32 = 1000;
+/// How long an injected timeout hangs before answering 504.
+pub const HANG: Duration = Duration::from_secs(30);
+
+/// Fault settings, as `PUT/GET /sandbox/faults` read and write them; 0 turns each off.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default, deny_unknown_fields)]
+pub struct FaultConfig {
+    pub requests_per_second: u32,
+    pub error_rate: f64,
+    pub latency_ms: u64,
+    pub timeout_rate: f64,
+    #[serde(rename = "burst429")]
+    pub burst_429: u32,
+}
+
+impl FaultConfig {
+    /// Rejects rates outside 0–1.
+    pub fn validate(&self) -> Result<(), String> {
+        for (name, rate) in [
+            ("errorRate", self.error_rate),
+            ("timeoutRate", self.timeout_rate),
+        ] {
+            if !(0.0..=1.0).contains(&rate) {
+                return Err(format!("{name} must be between 0 and 1"));
+            }
+        }
+        Ok(())
+    }
+}
+
+struct Inner {
+    config: FaultConfig,
+    burst_left: u32,
+    rng: ChaCha8Rng,
+    /// Per key: (epoch second of the window, requests counted in it).
+    windows: HashMap<String, (u64, u32)>,
+}
+
+/// Live fault state.
+pub struct Faults {
+    inner: Mutex<Inner>,
+}
+
+enum Verdict {
+    Limited {
+        limit: u32,
+    },
+    Fail {
+        status: StatusCode,
+        limit: u32,
+        remaining: u32,
+    },
+    Hang {
+        limit: u32,
+        remaining: u32,
+    },
+    Pass {
+        limit: u32,
+        remaining: u32,
+    },
+}
+
+impl Faults {
+    pub fn new(config: FaultConfig, seed: u64) -> Self {
+        let inner = Inner {
+            config,
+            burst_left: config.burst_429,
+            rng: ChaCha8Rng::seed_from_u64(seed ^ 0xfa017),
+            windows: HashMap::new(),
+        };
+        Faults {
+            inner: Mutex::new(inner),
+        }
+    }
+
+    pub fn config(&self) -> FaultConfig {
+        self.inner.lock().config
+    }
+
+    /// Replaces the settings; a new `burst429` starts a new burst.
+    pub fn set(&self, config: FaultConfig) {
+        let mut inner = self.inner.lock();
+        inner.config = config;
+        inner.burst_left = config.burst_429;
+    }
+
+    fn judge(&self, key: &str) -> Verdict {
+        let mut inner = self.inner.lock();
+        let config = inner.config;
+        let now = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_secs();
+        let limit = if config.requests_per_second == 0 {
+            NOMINAL_LIMIT
+        } else {
+            config.requests_per_second
+        };
+        let window = inner.windows.entry(key.to_string()).or_insert((now, 0));
+        if window.0 != now {
+            *window = (now, 0);
+        }
+        if config.requests_per_second > 0 && window.1 >= limit {
+            return Verdict::Limited { limit };
+        }
+        window.1 += 1;
+        let remaining = limit.saturating_sub(window.1);
+        if inner.burst_left > 0 {
+            inner.burst_left -= 1;
+            return Verdict::Limited { limit };
+        }
+        if config.error_rate > 0.0 && inner.rng.random_bool(config.error_rate) {
+            let status = if inner.rng.random_bool(0.5) {
+                StatusCode::INTERNAL_SERVER_ERROR
+            } else {
+                StatusCode::SERVICE_UNAVAILABLE
+            };
+            return Verdict::Fail {
+                status,
+                limit,
+                remaining,
+            };
+        }
+        if config.timeout_rate > 0.0 && inner.rng.random_bool(config.timeout_rate) {
+            return Verdict::Hang { limit, remaining };
+        }
+        Verdict::Pass { limit, remaining }
+    }
+}
+
+/// The rate-limit key of a request: its ad account, else its bearer token.
+fn limit_key(headers: &HeaderMap) -> String {
+    if let Ok(id) = context_account(headers.get("x-ap-context").and_then(|v| v.to_str().ok())) {
+        return format!("account:{id}");
+    }
+    let token = headers
+        .get("authorization")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("anonymous");
+    format!("token:{token}")
+}
+
+fn seconds_to_next_window() -> u64 {
+    1
+}
+
+fn set_headers(response: &mut Response, limit: u32, remaining: u32) {
+    let h = response.headers_mut();
+    h.insert("ratelimit-limit", HeaderValue::from(limit));
+    h.insert("ratelimit-remaining", HeaderValue::from(remaining));
+    h.insert(
+        "ratelimit-reset",
+        HeaderValue::from(seconds_to_next_window()),
+    );
+}
+
+/// Middleware applying limits and faults to every `/v1` request.
+pub async fn apply(State(sandbox): State<Arc<Sandbox>>, request: Request, next: Next) -> Response {
+    let key = limit_key(request.headers());
+    let latency = sandbox.faults.config().latency_ms;
+    if latency > 0 {
+        tokio::time::sleep(Duration::from_millis(latency)).await;
+    }
+    match sandbox.faults.judge(&key) {
+        Verdict::Limited { limit } => {
+            tracing::debug!(%key, "sandbox answering 429");
+            let mut response = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                "RATE_LIMIT_EXCEEDED",
+                "too many requests for this ad account; retry later",
+            )
+            .into_response();
+            set_headers(&mut response, limit, 0);
+            response
+                .headers_mut()
+                .insert("retry-after", HeaderValue::from(seconds_to_next_window()));
+            response
+        }
+        Verdict::Fail {
+            status,
+            limit,
+            remaining,
+        } => {
+            let mut response =
+                ApiError::new(status, "INTERNAL_ERROR", "injected failure").into_response();
+            set_headers(&mut response, limit, remaining);
+            response
+        }
+        Verdict::Hang { limit, remaining } => {
+            tokio::time::sleep(HANG).await;
+            let mut response =
+                ApiError::new(StatusCode::GATEWAY_TIMEOUT, "TIMEOUT", "injected timeout")
+                    .into_response();
+            set_headers(&mut response, limit, remaining);
+            response
+        }
+        Verdict::Pass { limit, remaining } => {
+            let mut response = next.run(request).await;
+            set_headers(&mut response, limit, remaining);
+            response
+        }
+    }
+}

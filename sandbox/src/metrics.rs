@@ -1,0 +1,189 @@
+//! Daily metrics, derived on demand from a deterministic function of the seed, the
+//! keyword, the day and the settings in effect that day (bid, statuses). Nothing is
+//! stored, so a world of any size costs nothing until a report asks for it.
+//!
+//! Per keyword and day: searches follow the keyword's popularity, the campaign's
+//! storefronts, the weekday and noise; the bid's share of the keyword's market buys
+//! impressions; taps follow relevance; every tap costs the day's average CPT, which never
+//! exceeds the bid; installs split into new downloads and redownloads. Ad groups and
+//! campaigns are sums of their keywords, so every level adds up.
+
+use sha2::{Digest, Sha256};
+use time::{Date, Weekday};
+
+use crate::world::money::{minor_unit, usd_rate};
+use crate::world::words::country_weight;
+use crate::world::{Keyword, MatchType, World};
+
+/// Counts and spend for one entity over one day or a sum of days.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Totals {
+    pub impressions: u64,
+    pub taps: u64,
+    pub tap_new_downloads: u64,
+    pub tap_redownloads: u64,
+    pub view_new_downloads: u64,
+    pub view_redownloads: u64,
+    /// Spend in micros of the account currency.
+    pub spend: i64,
+}
+
+impl Totals {
+    /// Adds `other` into `self`.
+    pub fn add(&mut self, other: &Totals) {
+        self.impressions += other.impressions;
+        self.taps += other.taps;
+        self.tap_new_downloads += other.tap_new_downloads;
+        self.tap_redownloads += other.tap_redownloads;
+        self.view_new_downloads += other.view_new_downloads;
+        self.view_redownloads += other.view_redownloads;
+        self.spend += other.spend;
+    }
+
+    pub fn tap_installs(&self) -> u64 {
+        self.tap_new_downloads + self.tap_redownloads
+    }
+
+    pub fn view_installs(&self) -> u64 {
+        self.view_new_downloads + self.view_redownloads
+    }
+
+    pub fn total_installs(&self) -> u64 {
+        self.tap_installs() + self.view_installs()
+    }
+}
+
+/// A stable 64-bit hash of a string (keyword texts keep their market across worlds).
+fn text_hash(seed: u64, text: &str) -> u64 {
+    let digest = Sha256::new()
+        .chain_update(seed.to_le_bytes())
+        .chain_update(text.as_bytes())
+        .finalize();
+    u64::from_le_bytes(digest[..8].try_into().expect("8 bytes"))
+}
+
+/// SplitMix64 of a few inputs: the noise source.
+fn mix(parts: &[u64]) -> u64 {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    for p in parts {
+        x ^= p
+            .wrapping_add(0x9e37_79b9_7f4a_7c15)
+            .wrapping_add(x << 6)
+            .wrapping_add(x >> 2);
+        x = (x ^ (x >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        x = (x ^ (x >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        x ^= x >> 31;
+    }
+    x
+}
+
+/// A uniform number in [0, 1) from a hash.
+fn unit(h: u64) -> f64 {
+    (h >> 11) as f64 / (1u64 << 53) as f64
+}
+
+/// Search popularity of a text, 1–100: short, head terms are searched more.
+pub fn popularity(seed: u64, text: &str) -> u8 {
+    let words = text.split_whitespace().count().max(1) as f64;
+    let base = 25.0 + 75.0 * unit(text_hash(seed, text)).powf(1.5);
+    (base / words.powf(0.9)).clamp(1.0, 100.0).round() as u8
+}
+
+/// The typical CPT advertisers pay for a text, in micros of `currency`.
+pub fn market_cpt(seed: u64, text: &str, currency: &str) -> i64 {
+    let u = unit(mix(&[text_hash(seed, text), 7]));
+    let usd = 0.3 + 2.7 * u * u + f64::from(popularity(seed, text)) / 100.0;
+    let minor = minor_unit(currency);
+    ((usd * usd_rate(currency) * 1e6 / minor as f64).round() as i64).max(1) * minor
+}
+
+/// One keyword's metrics on one day, zero when it or a parent does not serve that day.
+pub fn keyword_day(world: &World, keyword: &Keyword, day: Date) -> Totals {
+    KeywordModel::new(world, keyword).day(world, day)
+}
+
+/// The per-keyword constants of the model, computed once per report.
+pub struct KeywordModel<'a> {
+    keyword: &'a Keyword,
+    seed: u64,
+    minor: i64,
+    market: i64,
+    /// Searches per day before noise: popularity, storefronts and match type.
+    base_searches: f64,
+    relevance: f64,
+    conversion: f64,
+}
+
+impl<'a> KeywordModel<'a> {
+    pub fn new(world: &World, keyword: &'a Keyword) -> Self {
+        let seed = world.seed;
+        let currency = world.accounts[&keyword.ad_account_id].currency;
+        let reach: f64 = world
+            .campaigns
+            .get(&keyword.campaign_id)
+            .map_or(0.0, |c| c.countries.iter().map(|c| country_weight(c)).sum());
+        let pop = f64::from(popularity(seed, &keyword.text));
+        let broad = if keyword.match_type == MatchType::Broad {
+            1.5
+        } else {
+            1.0
+        };
+        KeywordModel {
+            keyword,
+            seed,
+            minor: minor_unit(currency),
+            market: market_cpt(seed, &keyword.text, currency),
+            base_searches: 6.0 * pop.powf(1.6) * reach * broad,
+            relevance: 0.03 + 0.09 * unit(mix(&[seed, keyword.id as u64, 3])),
+            conversion: 0.35 + 0.35 * unit(mix(&[seed, keyword.id as u64, 8])),
+        }
+    }
+
+    /// Metrics on `day`.
+    pub fn day(&self, world: &World, day: Date) -> Totals {
+        let keyword = self.keyword;
+        if day > world.today || !world.keyword_serves(keyword, day) {
+            return Totals::default();
+        }
+        let day_n = i64::from(day.to_julian_day()) as u64;
+        let noise = |salt: u64| unit(mix(&[self.seed, keyword.id as u64, day_n, salt]));
+        let weekday = match day.weekday() {
+            Weekday::Saturday | Weekday::Sunday => 1.15,
+            _ => 1.0,
+        };
+        let season = 1.0 + 0.12 * ((day_n as f64) / 58.0).sin();
+        let searches = self.base_searches * weekday * season * (0.8 + 0.4 * noise(1));
+
+        let bid = keyword.bid.at(day);
+        let b = (bid as f64).powf(1.3);
+        let share = b / (b + (self.market as f64).powf(1.3));
+        let impressions = (searches * share * 0.9 + noise(2)).floor() as u64;
+
+        let ttr = (self.relevance * (0.85 + 0.3 * noise(4))).min(0.5);
+        let taps = ((impressions as f64) * ttr + noise(5)).floor() as u64;
+
+        let raw_cpt = self.market as f64 * (0.55 + 0.4 * share) * (0.9 + 0.2 * noise(6));
+        let cpt = (((raw_cpt / self.minor as f64).round() as i64).max(1) * self.minor).min(bid);
+
+        let tap_installs =
+            ((taps as f64) * self.conversion * (0.9 + 0.2 * noise(9)) + noise(10)).floor() as u64;
+        let tap_installs = tap_installs.min(taps);
+        let tap_new = ((tap_installs as f64) * 0.88).round() as u64;
+        let views = ((impressions as f64) * 0.0015 * (0.5 + noise(11)) + noise(12)).floor() as u64;
+        let view_new = ((views as f64) * 0.8).round() as u64;
+
+        Totals {
+            impressions,
+            taps,
+            tap_new_downloads: tap_new,
+            tap_redownloads: tap_installs - tap_new,
+            view_new_downloads: view_new,
+            view_redownloads: views - view_new,
+            spend: taps as i64 * cpt,
+        }
+    }
+}
+
+#[cfg(test)]
+#[path = "metrics_tests.rs"]
+mod tests;
