@@ -5,6 +5,7 @@ pub mod config;
 pub mod db;
 pub mod email;
 pub mod ids;
+pub mod queue;
 pub mod tasks;
 
 pub use config::{Backend, Config, ConfigArgs};

@@ -1,0 +1,261 @@
+//! Runs one job: decode, count the attempt, dispatch by kind, and decide what happens next.
+//!
+//! Outcomes and how they reach the apalis store (the same on every backend):
+//! - done: the handler returns `Ok`; the task record is finished once;
+//! - retryable error with attempts left: a copy of the envelope (same id, so the attempt
+//!   count carries on) is enqueued to run after an exponential, jittered, capped delay and
+//!   this run is acknowledged;
+//! - rate limited: the same, after `retry_after`, and the attempt is given back;
+//! - permanent error, attempts exhausted, unknown kind or undecodable payload: the task
+//!   record is failed and the run ends with apalis' `AbortError` (status `Killed`), which
+//!   no store ever re-runs.
+//!
+//! Attempts are counted in `job_runs` at the start of each run, so runs lost to a killed
+//! worker (which apalis re-enqueues as orphans) spend attempts too and cannot loop.
+
+use std::{panic::AssertUnwindSafe, sync::Arc, time::Duration};
+
+use apalis_core::{
+    error::{AbortError, BoxDynError},
+    task::{data::Data, task_id::TaskId},
+    worker::context::WorkerContext,
+};
+use futures::FutureExt;
+use searchdeck_common::{
+    Config, Db,
+    email::EmailSender,
+    ids,
+    queue::{EnqueueOptions, Envelope, JobError, Queue},
+};
+use serde_json::{Value, json};
+
+use crate::jobs;
+
+/// What every job handler can use.
+#[derive(Debug, Clone)]
+pub struct Runtime {
+    pub db: Db,
+    pub queue: Queue,
+    pub email: EmailSender,
+}
+
+impl Runtime {
+    /// Builds the shared handler state.
+    pub fn new(config: &Config, db: Db, queue: Queue) -> anyhow::Result<Arc<Runtime>> {
+        Ok(Arc::new(Runtime {
+            db,
+            queue,
+            email: EmailSender::from_config(config)?,
+        }))
+    }
+}
+
+/// One run of one job, as a handler sees it.
+#[derive(Debug, Clone)]
+pub struct JobContext {
+    pub runtime: Arc<Runtime>,
+    /// Queue id of this run.
+    pub run_id: String,
+    /// Stable id of the logical job.
+    pub job_id: String,
+    /// 1 on the first run.
+    pub attempt: u32,
+    /// The worker running it.
+    pub worker: String,
+    /// The task record to report progress to.
+    pub task_id: Option<String>,
+}
+
+impl JobContext {
+    /// Reports progress on the task record, if the job has one (errors are only logged:
+    /// progress is advisory).
+    pub async fn progress(
+        &self,
+        message: &str,
+        step: i64,
+        total_steps: i64,
+        details: Option<&Value>,
+    ) {
+        if let Some(task_id) = &self.task_id
+            && let Err(e) = self
+                .runtime
+                .db
+                .task_progress(task_id, message, step, total_steps, details)
+                .await
+        {
+            tracing::warn!(task.id = %task_id, error = %e, "could not record task progress");
+        }
+    }
+}
+
+/// Counts one more run of a logical job and returns the count.
+async fn count_run(db: &Db, envelope: &Envelope) -> Result<u32, sqlx::Error> {
+    let now = ids::now_ms();
+    let runs: i64 = sqlx::query_scalar(
+        "INSERT INTO job_runs (job_id, kind, runs, created_at, updated_at) VALUES ($1, $2, 1, $3, $3) \
+         ON CONFLICT (job_id) DO UPDATE SET runs = job_runs.runs + 1, updated_at = $3 RETURNING runs",
+    )
+    .bind(&envelope.id)
+    .bind(envelope.job.kind())
+    .bind(now)
+    .fetch_one(&db.pool)
+    .await?;
+    Ok(runs.max(0) as u32)
+}
+
+/// Gives an attempt back (rate-limit snoozes do not spend one).
+async fn uncount_run(db: &Db, job_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE job_runs SET runs = runs - 1, updated_at = $2 WHERE job_id = $1 AND runs > 0",
+    )
+    .bind(job_id)
+    .bind(ids::now_ms())
+    .execute(&db.pool)
+    .await?;
+    Ok(())
+}
+
+async fn fail_task(db: &Db, task_id: Option<&str>, error: &str) {
+    if let Some(task_id) = task_id
+        && let Err(e) = db.task_finish(task_id, "Failed", Some(error)).await
+    {
+        tracing::error!(task.id = %task_id, error = %e, "could not record the task's failure");
+    }
+}
+
+fn abort(message: String) -> BoxDynError {
+    Box::new(AbortError::new(message))
+}
+
+/// The apalis handler every job goes through.
+pub async fn handle(
+    args: Value,
+    run_id: TaskId,
+    worker: WorkerContext,
+    runtime: Data<Arc<Runtime>>,
+) -> Result<Value, BoxDynError> {
+    let runtime: Arc<Runtime> = (*runtime).clone();
+    let run_id = run_id.to_string();
+    let envelope = match Envelope::decode(&args) {
+        Ok(envelope) => envelope,
+        Err(e) => {
+            tracing::error!(job.run_id = %run_id, error = %e, "job can never run; failed permanently");
+            let task_id = args.get("taskId").and_then(Value::as_str);
+            fail_task(&runtime.db, task_id, "Error. Try again later").await;
+            return Err(abort(e.to_string()));
+        }
+    };
+    let kind = envelope.job.kind();
+    let policy = envelope.job.retry_policy(runtime.queue.settings());
+    let attempt = match count_run(&runtime.db, &envelope).await {
+        Ok(n) => n,
+        Err(e) => {
+            // Without the count we cannot honour the cap: try again shortly.
+            tracing::warn!(job.id = %envelope.id, job.kind = kind, error = %e, "could not count the attempt; rescheduling");
+            return reschedule(
+                &runtime,
+                &envelope,
+                policy.base_delay,
+                "attempt not counted",
+            )
+            .await;
+        }
+    };
+    let task_id = envelope.task_id.clone();
+    if attempt > policy.max_attempts {
+        let msg = format!(
+            "gave up after {} attempts (the last runs were lost with their worker)",
+            policy.max_attempts
+        );
+        tracing::error!(job.id = %envelope.id, job.kind = kind, attempt, "{msg}");
+        fail_task(&runtime.db, task_id.as_deref(), &msg).await;
+        return Err(abort(msg));
+    }
+    if let Some(task_id) = &task_id
+        && let Err(e) = runtime.db.task_attempt(task_id).await
+    {
+        tracing::warn!(task.id = %task_id, error = %e, "could not count the task's attempt");
+    }
+    let ctx = JobContext {
+        runtime: runtime.clone(),
+        run_id: run_id.clone(),
+        job_id: envelope.id.clone(),
+        attempt,
+        worker: worker.name().to_string(),
+        task_id: task_id.clone(),
+    };
+    tracing::info!(job.id = %envelope.id, job.run_id = %run_id, job.kind = kind, attempt, worker = worker.name(), "job started");
+    let outcome = AssertUnwindSafe(jobs::dispatch(&envelope.job, &ctx))
+        .catch_unwind()
+        .await
+        .unwrap_or_else(|panic| {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_default();
+            Err(JobError::Retryable(anyhow::anyhow!("job panicked: {what}")))
+        });
+    match outcome {
+        Ok(()) => {
+            if let Some(task_id) = &task_id
+                && let Err(e) = runtime.db.task_finish(task_id, "Done", None).await
+            {
+                tracing::error!(task.id = %task_id, error = %e, "could not record the task as finished");
+            }
+            tracing::info!(job.id = %envelope.id, job.kind = kind, attempt, "job done");
+            Ok(json!({ "outcome": "done", "attempt": attempt }))
+        }
+        Err(JobError::RateLimited {
+            retry_after,
+            source,
+        }) => {
+            tracing::info!(job.id = %envelope.id, job.kind = kind, ?retry_after, error = %source, "job rate limited; snoozing without spending an attempt");
+            if let Err(e) = uncount_run(&runtime.db, &envelope.id).await {
+                tracing::warn!(job.id = %envelope.id, error = %e, "could not give the attempt back");
+            }
+            reschedule(&runtime, &envelope, retry_after, "rate limited").await
+        }
+        Err(JobError::Retryable(e)) if policy.may_retry(attempt) => {
+            let delay = policy.delay_after(attempt);
+            tracing::warn!(job.id = %envelope.id, job.kind = kind, attempt, ?delay, error = %format!("{e:#}"), "job failed; retrying");
+            reschedule(&runtime, &envelope, delay, "retry").await
+        }
+        Err(JobError::Retryable(e)) => {
+            let msg = format!("gave up after {attempt} attempts: {e:#}");
+            tracing::error!(job.id = %envelope.id, job.kind = kind, attempt, "{msg}");
+            fail_task(&runtime.db, task_id.as_deref(), &format!("{e:#}")).await;
+            Err(abort(msg))
+        }
+        Err(JobError::Permanent(e)) => {
+            let msg = format!("{e:#}");
+            tracing::error!(job.id = %envelope.id, job.kind = kind, attempt, error = %msg, "job failed permanently");
+            fail_task(&runtime.db, task_id.as_deref(), &msg).await;
+            Err(abort(msg))
+        }
+    }
+}
+
+/// Enqueues the envelope again after `delay` and acknowledges this run. When even that
+/// fails the run ends with a plain error, leaving the job to the store's own handling.
+async fn reschedule(
+    runtime: &Runtime,
+    envelope: &Envelope,
+    delay: Duration,
+    why: &str,
+) -> Result<Value, BoxDynError> {
+    let options = EnqueueOptions {
+        task_id: envelope.task_id.clone(),
+        unique_key: None,
+        run_after: Some(delay),
+    };
+    match runtime.queue.enqueue_envelope(envelope, &options).await {
+        Ok(next) => {
+            Ok(json!({ "outcome": why, "delayMs": delay.as_millis() as u64, "next": next.id() }))
+        }
+        Err(e) => {
+            tracing::error!(job.id = %envelope.id, error = %format!("{e:#}"), "could not reschedule the job");
+            Err(format!("could not reschedule: {e}").into())
+        }
+    }
+}

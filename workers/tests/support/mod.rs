@@ -1,0 +1,343 @@
+//! Test harness for the queue tests: a fresh app database and queue per test on each
+//! backend. PostgreSQL and Redis run when `TEST_DATABASE_URL` / `TEST_REDIS_URL` are set;
+//! with `CI=true` a missing URL fails the test instead of skipping it.
+
+#![allow(dead_code)]
+
+use std::{
+    path::PathBuf,
+    process::{Child, Command, Stdio},
+    time::{Duration, Instant},
+};
+
+use clap::Parser;
+use searchdeck_common::{
+    Config, ConfigArgs, Db, ids,
+    queue::{Queue, QueueSettings, Store, testing},
+};
+use sqlx::Row;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Sqlite,
+    Postgres,
+    Redis,
+}
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    config: ConfigArgs,
+}
+
+/// One test's world: app database, queue and the environment a child worker needs.
+pub struct TestEnv {
+    pub kind: Kind,
+    pub dir: tempfile::TempDir,
+    pub config: Config,
+    pub db: Db,
+    pub queue: Queue,
+    pub settings: QueueSettings,
+    pub env: Vec<(String, String)>,
+    pub workspace_id: String,
+}
+
+fn url_for(var: &str) -> Option<String> {
+    match std::env::var(var) {
+        Ok(v) if !v.trim().is_empty() => Some(v),
+        _ => {
+            if std::env::var("CI").as_deref() == Ok("true") {
+                panic!("{var} must be set when CI=true: the queue tests must run on every backend");
+            }
+            eprintln!("skipping: {var} is not set");
+            None
+        }
+    }
+}
+
+/// `postgres://host/db?x` with the database name replaced.
+fn with_database(url: &str, name: &str) -> String {
+    let (base, query) = url
+        .split_once('?')
+        .map(|(b, q)| (b, Some(q)))
+        .unwrap_or((url, None));
+    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
+    let root = match base[scheme_end..].find('/') {
+        Some(i) => &base[..scheme_end + i],
+        None => base,
+    };
+    match query {
+        Some(q) => format!("{root}/{name}?{q}"),
+        None => format!("{root}/{name}"),
+    }
+}
+
+impl TestEnv {
+    /// A fresh world, or `None` when the backend is not available (outside CI).
+    pub async fn new(kind: Kind) -> Option<TestEnv> {
+        let dir = tempfile::tempdir().unwrap();
+        let suffix = &ids::new_id()[20..];
+        let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("app.db").display());
+        let (database_url, queue_url) = match kind {
+            Kind::Sqlite => (sqlite_url.clone(), sqlite_url),
+            Kind::Postgres => {
+                let admin = url_for("TEST_DATABASE_URL")?;
+                let name = format!("sd_queue_{suffix}");
+                let pool = sqlx::PgPool::connect(&admin)
+                    .await
+                    .expect("connect to TEST_DATABASE_URL");
+                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+                pool.close().await;
+                let url = with_database(&admin, &name);
+                (url.clone(), url)
+            }
+            Kind::Redis => (sqlite_url, url_for("TEST_REDIS_URL")?),
+        };
+        let queue_name = format!("sdtest-{suffix}");
+        let settings = QueueSettings::for_tests(&queue_name);
+        let cli = Cli::parse_from([
+            "t",
+            "--data-dir",
+            dir.path().to_str().unwrap(),
+            "--database-url",
+            &database_url,
+            "--queue-url",
+            &queue_url,
+            "--worker-concurrency",
+            "2",
+        ]);
+        let config = cli.config.resolve().unwrap();
+        let db = Db::connect(&config).await.unwrap();
+        db.migrate().await.unwrap();
+        testing::create_test_tables(&db).await.unwrap();
+        let queue = Queue::connect_with(&queue_url, settings.clone())
+            .await
+            .unwrap();
+        let workspace_id = ids::new_id();
+        sqlx::query("INSERT INTO workspaces (id, name, created_at) VALUES ($1, 'test', $2)")
+            .bind(&workspace_id)
+            .bind(ids::now_ms())
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        let env = vec![
+            ("DATABASE_URL".into(), database_url),
+            ("QUEUE_URL".into(), queue_url),
+            (
+                "SEARCHDECK_DATA_DIR".into(),
+                dir.path().display().to_string(),
+            ),
+            ("SEARCHDECK_WORKER_CONCURRENCY".into(), "2".into()),
+            ("SEARCHDECK_QUEUE_NAME".into(), queue_name),
+            (
+                "SEARCHDECK_QUEUE_POLL_MS".into(),
+                settings.poll_interval.as_millis().to_string(),
+            ),
+            (
+                "SEARCHDECK_QUEUE_HEARTBEAT_MS".into(),
+                settings.heartbeat_interval.as_millis().to_string(),
+            ),
+            (
+                "SEARCHDECK_QUEUE_MISSED_HEARTBEATS".into(),
+                settings.missed_heartbeats.to_string(),
+            ),
+            (
+                "SEARCHDECK_QUEUE_RETRY_BASE_MS".into(),
+                settings.retry_base_delay.as_millis().to_string(),
+            ),
+            (
+                "SEARCHDECK_QUEUE_RETRY_MAX_MS".into(),
+                settings.retry_max_delay.as_millis().to_string(),
+            ),
+        ];
+        Some(TestEnv {
+            kind,
+            dir,
+            config,
+            db,
+            queue,
+            settings,
+            env,
+            workspace_id,
+        })
+    }
+
+    /// Starts an in-process worker pool; drop or send on the returned handle to stop it.
+    pub fn start_worker(&self) -> InProcessWorker {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let config = self.config.clone();
+        let db = self.db.clone();
+        let queue = self.queue.clone();
+        let handle = tokio::spawn(async move {
+            searchdeck_workers::run_with(&config, db, queue, async move {
+                let _ = rx.await;
+            })
+            .await
+        });
+        InProcessWorker {
+            stop: Some(tx),
+            handle: Some(handle),
+        }
+    }
+
+    /// Spawns the test worker binary and waits until it is connected.
+    pub fn spawn_worker(&self, extra_env: &[(&str, &str)]) -> Child {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_searchdeck-test-worker"));
+        cmd.envs(self.env.iter().map(|(k, v)| (k.as_str(), v.as_str())))
+            .envs(extra_env.iter().copied())
+            .env_remove("SMTP_URL")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = cmd.spawn().expect("spawn test worker");
+        let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut out, &mut line).unwrap();
+        assert_eq!(line.trim(), "ready", "test worker did not start");
+        child
+    }
+
+    /// A task record in the test workspace.
+    pub async fn new_task(&self) -> String {
+        self.db
+            .create_task(searchdeck_common::tasks::NewTask {
+                workspace_id: &self.workspace_id,
+                user_id: None,
+                kind: "test",
+                message: "Queued",
+                total_steps: 2,
+            })
+            .await
+            .unwrap()
+    }
+
+    /// `(finish, error, attempts)` of a task record.
+    pub async fn task_state(&self, id: &str) -> (bool, Option<String>, i64) {
+        let row = sqlx::query("SELECT finish, error, attempts FROM tasks WHERE id = $1")
+            .bind(id)
+            .fetch_one(&self.db.pool)
+            .await
+            .unwrap();
+        (
+            row.get::<i64, _>("finish") != 0,
+            row.get("error"),
+            row.get("attempts"),
+        )
+    }
+
+    /// The store's status of a queued job (`Done`, `Killed`, … or Redis' set name).
+    pub async fn store_status(&self, id: &str) -> Option<String> {
+        match self.queue.store() {
+            Store::Sqlite(pool) => sqlx::query_scalar("SELECT status FROM Jobs WHERE id = ?1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+                .unwrap(),
+            Store::Postgres(pool) => {
+                sqlx::query_scalar("SELECT status FROM apalis.jobs WHERE id = $1")
+                    .bind(id)
+                    .fetch_optional(pool)
+                    .await
+                    .unwrap()
+            }
+            Store::Redis { conn, config } => {
+                let mut conn = conn.clone();
+                let meta = format!("{}:{id}", config.job_meta_hash());
+                redis::cmd("HGET")
+                    .arg(meta)
+                    .arg("status")
+                    .query_async(&mut conn)
+                    .await
+                    .unwrap()
+            }
+        }
+    }
+
+    /// Names of the workers registered with the store.
+    pub async fn worker_names(&self) -> Vec<String> {
+        match self.queue.store() {
+            Store::Sqlite(pool) => {
+                sqlx::query_scalar("SELECT id FROM Workers WHERE worker_type = ?1")
+                    .bind(&self.settings.queue_name)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap()
+            }
+            Store::Postgres(pool) => {
+                sqlx::query_scalar("SELECT id FROM apalis.workers WHERE worker_type = $1")
+                    .bind(&self.settings.queue_name)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap()
+            }
+            Store::Redis { conn, config } => {
+                let mut conn = conn.clone();
+                redis::cmd("ZRANGE")
+                    .arg(config.workers_set())
+                    .arg(0)
+                    .arg(-1)
+                    .query_async(&mut conn)
+                    .await
+                    .unwrap()
+            }
+        }
+    }
+
+    pub fn data_dir(&self) -> PathBuf {
+        self.dir.path().to_path_buf()
+    }
+}
+
+/// A worker pool running inside the test process.
+pub struct InProcessWorker {
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
+    handle: Option<tokio::task::JoinHandle<anyhow::Result<()>>>,
+}
+
+impl InProcessWorker {
+    /// Stops it gracefully and waits.
+    pub async fn stop(mut self) {
+        let _ = self.stop.take().unwrap().send(());
+        let res = tokio::time::timeout(Duration::from_secs(20), self.handle.take().unwrap()).await;
+        res.expect("worker stops in time").unwrap().unwrap();
+    }
+}
+
+impl Drop for InProcessWorker {
+    fn drop(&mut self) {
+        if let Some(h) = &self.handle {
+            h.abort();
+        }
+    }
+}
+
+/// Polls `check` until it returns `Some`, or panics after `limit`.
+pub async fn eventually<T, F, Fut>(limit: Duration, what: &str, mut check: F) -> T
+where
+    F: FnMut() -> Fut,
+    Fut: std::future::Future<Output = Option<T>>,
+{
+    let start = Instant::now();
+    loop {
+        if let Some(v) = check().await {
+            return v;
+        }
+        if start.elapsed() > limit {
+            panic!("timed out after {limit:?} waiting for {what}");
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Sends a signal to a child process.
+pub fn signal(child: &Child, sig: &str) {
+    let ok = Command::new("kill")
+        .arg(format!("-{sig}"))
+        .arg(child.id().to_string())
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok, "kill -{sig} failed");
+}
