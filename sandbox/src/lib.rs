@@ -9,6 +9,7 @@ pub mod api;
 pub mod auth;
 pub mod faults;
 pub mod metrics;
+pub mod sim;
 pub mod state;
 pub mod world;
 

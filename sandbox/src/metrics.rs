@@ -77,8 +77,13 @@ fn mix(parts: &[u64]) -> u64 {
     x
 }
 
+/// [`mix`] for other modules: a stable 64-bit hash of a few numbers.
+pub fn mix_pub(parts: &[u64]) -> u64 {
+    mix(parts)
+}
+
 /// A uniform number in [0, 1) from a hash.
-fn unit(h: u64) -> f64 {
+pub fn unit(h: u64) -> f64 {
     (h >> 11) as f64 / (1u64 << 53) as f64
 }
 

@@ -218,7 +218,7 @@ pub async fn create(
         name: b.name,
         adam_id,
         countries,
-        daily_budget: budget,
+        daily_budget: Timeline::new(from, budget),
         start_time: start.unwrap_or(now),
         end_time: end,
         life,
@@ -269,7 +269,7 @@ pub async fn update(
         c.life.status.set(from, status);
     }
     if let Some(v) = budget {
-        c.daily_budget = v;
+        c.daily_budget.set(from, v);
     }
     if let Some(v) = countries {
         c.countries = v;

@@ -1,7 +1,7 @@
 //! The reference's error bodies. Handlers return [`ApiError`]; the response carries it as
 //! an extension and [`shape_errors`] writes the body in the shape the path's reference
 //! schema uses: `{"error": Error}` (`ErrorResponse`) for most endpoints, a bare `Error` for
-//! `/me`, `/acls` and the reports.
+//! `/me`, `/acls`, reports, insights, search and change history (see [`bare_error`]).
 
 use axum::extract::Request;
 use axum::http::{HeaderValue, StatusCode, header};
@@ -84,22 +84,34 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// Whether `path` (under `/v1`) answers errors with a bare `Error` rather than `ErrorResponse`.
-pub fn bare_error_path(path: &str) -> bool {
+/// Whether the reference answers `status` on `path` (under `/v1`) with a bare `Error` rather
+/// than an envelope holding it under `error` (`ErrorResponse` and the query envelopes).
+pub fn bare_error(path: &str, status: u16) -> bool {
     let p = path.strip_prefix("/v1").unwrap_or(path);
-    p == "/me"
+    let always_bare = p == "/me"
         || p == "/acls"
-        || p.starts_with("/reports/")
-        || p.starts_with("/insights/")
-        || p == "/search/apps"
+        || ["/reports/", "/insights/", "/search/", "/change-history"]
+            .iter()
+            .any(|prefix| p.starts_with(prefix));
+    if always_bare {
+        return true;
+    }
+    // Envelope on 400 only for these queries, on 404 only for these lookups.
+    if p == "/product-pages/query" || p == "/product-pages/locale-details/query" {
+        return status != 400;
+    }
+    if p.starts_with("/product-pages/") || p.starts_with("/apps/") {
+        return status != 404;
+    }
+    false
 }
 
 /// Writes the body of every [`ApiError`] response in the shape the path's schema uses.
 pub async fn shape_errors(request: Request, next: Next) -> Response {
-    let bare = bare_error_path(request.uri().path());
+    let path = request.uri().path().to_string();
     let mut response = next.run(request).await;
     if let Some(error) = response.extensions_mut().remove::<ApiError>() {
-        let body = if bare {
+        let body = if bare_error(&path, error.status.as_u16()) {
             error.body()
         } else {
             json!({ "error": error.body() })

@@ -10,6 +10,7 @@ pub mod keywords;
 pub mod negatives;
 pub mod query;
 pub mod render;
+pub mod report_meta;
 pub mod report_request;
 pub mod reports;
 

@@ -39,7 +39,7 @@ pub fn campaign(world: &World, c: &Campaign) -> Value {
         "promotedObjectType": "APPSTORE_APP", "promotedObjectId": c.adam_id.to_string(),
         "status": status(&c.life), "systemStatus": system, "systemStatusReasons": reasons,
         "systemStatusLimitingReasons": [], "displayStatus": display,
-        "dailyBudget": { "value": money(c.daily_budget, currency) }, "sharedBudgets": null,
+        "dailyBudget": { "value": money(c.daily_budget.current(), currency) }, "sharedBudgets": null,
         "targeting": {
             "supplySource": { "include": ["APPSTORE_SEARCH_RESULTS"], "exclude": null },
             "supplyPlacement": null,

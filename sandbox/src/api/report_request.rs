@@ -6,7 +6,49 @@ use serde_json::Value;
 use time::{Date, macros::format_description};
 
 use super::error::ApiError;
-use super::query::{MAX_PAGE_SIZE, SortOrder};
+use super::query::SortOrder;
+use crate::sim::dims::{Dim, REFERENCE_GROUP_BY};
+
+/// Largest report page (`RequestPagination`: maximum 5000, default 100).
+pub const MAX_REPORT_PAGE: i64 = 5000;
+/// Report page size when none is given.
+pub const DEFAULT_REPORT_PAGE: i64 = 100;
+
+/// The report entities of `/reports/apps/{entity}/query`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entity {
+    Campaign,
+    AdGroup,
+    Keyword,
+    SearchTerm,
+    Ad,
+}
+
+impl Entity {
+    /// Id fields the report filters on, and the one it requires.
+    pub fn id_filters(self) -> (&'static [&'static str], Option<&'static str>) {
+        match self {
+            Entity::Campaign => (&["campaignId"], None),
+            Entity::AdGroup => (&["campaignId", "adGroupId"], Some("campaignId")),
+            Entity::Keyword | Entity::SearchTerm => (
+                &["campaignId", "adGroupId", "keywordId"],
+                Some("campaignId"),
+            ),
+            Entity::Ad => (&["campaignId", "adGroupId", "adId"], Some("campaignId")),
+        }
+    }
+
+    /// `groupBy` values the reference allows for this entity.
+    fn allows(self, dim: &str) -> bool {
+        match self {
+            Entity::Campaign | Entity::AdGroup => true,
+            Entity::Keyword | Entity::SearchTerm => {
+                ["countryOrRegion", "deviceClass"].contains(&dim)
+            }
+            Entity::Ad => dim == "countryOrRegion",
+        }
+    }
+}
 
 /// Metric names of `AppsMetrics` (besides `date`).
 pub const METRICS: &[&str] = &[
@@ -84,6 +126,7 @@ pub struct Options {
 /// Time buckets of `granularMetrics`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Granularity {
+    Hourly,
     Daily,
     Weekly,
     Monthly,
@@ -102,6 +145,8 @@ pub struct Checked {
     pub offset: u64,
     pub page_size: u64,
     pub grand_total: bool,
+    pub empty_rows: bool,
+    pub group_by: Vec<Dim>,
 }
 
 fn parse_date(s: Option<&str>, field: &str) -> Result<Date, ApiError> {
@@ -136,9 +181,9 @@ fn ids(value: Option<&Value>, field: &str) -> Result<Vec<i64>, ApiError> {
 }
 
 impl ReportRequest {
-    /// Checks the request for a report whose filterable id fields are `id_fields`, of
-    /// which `required` (if any) must be present.
-    pub fn check(self, id_fields: &[&str], required: Option<&str>) -> Result<Checked, ApiError> {
+    /// Checks the request for a report on `entity` as of the simulated `today`.
+    pub fn check(self, entity: Entity, today: Date) -> Result<Checked, ApiError> {
+        let (id_fields, required) = entity.id_filters();
         let range = self
             .time_range
             .as_ref()
@@ -152,53 +197,23 @@ impl ReportRequest {
                 "timeRange.end must not be before timeRange.start",
             ));
         }
-        if let Some(tz) = range
-            .time_zone
-            .as_deref()
-            .filter(|tz| !["UTC", "ORTZ"].contains(tz))
-        {
+        let tz = range.time_zone.as_deref();
+        if let Some(tz) = tz.filter(|tz| !["UTC", "ORTZ"].contains(tz)) {
             return Err(ApiError::invalid(
                 "INVALID_ENUM_VALUE",
                 "timeRange.timeZone",
                 format!("unknown timeZone {tz}; expected UTC or ORTZ"),
             ));
         }
-        let granularity = match range.granularity.as_deref() {
-            None => None,
-            Some("DAILY") => Some(Granularity::Daily),
-            Some("WEEKLY") => Some(Granularity::Weekly),
-            Some("MONTHLY") => Some(Granularity::Monthly),
-            Some("HOURLY") => {
-                return Err(ApiError::invalid(
-                    "UNSUPPORTED_VALUE",
-                    "timeRange.granularity",
-                    "the sandbox keeps daily metrics; HOURLY is not simulated",
-                ));
-            }
-            Some(other) => {
-                return Err(ApiError::invalid(
-                    "INVALID_ENUM_VALUE",
-                    "timeRange.granularity",
-                    format!(
-                        "unknown granularity {other}; expected HOURLY, DAILY, WEEKLY or MONTHLY"
-                    ),
-                ));
-            }
-        };
-        if granularity == Some(Granularity::Daily) && (end - start).whole_days() >= 90 {
-            return Err(ApiError::invalid(
-                "INVALID_DATE_RANGE",
-                "timeRange",
-                "DAILY granularity covers at most 90 days",
+        if entity == Entity::SearchTerm && tz == Some("UTC") {
+            return Err(unsupported(
+                "timeRange.timeZone",
+                "UTC is not supported for search term reports; use ORTZ",
             ));
         }
-        if let Some(g) = self.group_by.as_ref().filter(|g| !g.is_empty()) {
-            return Err(ApiError::invalid(
-                "UNSUPPORTED_VALUE",
-                "groupBy",
-                format!("groupBy {g:?} is not simulated by the sandbox yet"),
-            ));
-        }
+        let granularity = granularity(range.granularity.as_deref(), entity)?;
+        check_range(granularity, start, end, today)?;
+        let group_by = group_by(self.group_by.as_deref(), entity, granularity)?;
         let mut filters = Vec::new();
         for (i, f) in self.filters.unwrap_or_default().iter().enumerate() {
             let field = f
@@ -252,9 +267,7 @@ impl ReportRequest {
             let field = s
                 .field
                 .ok_or_else(|| ApiError::required(&format!("sorting[{i}].field")))?;
-            if !METRICS.contains(&field.as_str())
-                && !["id", "name", "text"].contains(&field.as_str())
-            {
+            if !METRICS.contains(&field.as_str()) && !SORT_FIELDS.contains(&field.as_str()) {
                 return Err(ApiError::invalid(
                     "INVALID_FIELD",
                     format!("sorting[{i}].field"),
@@ -267,28 +280,37 @@ impl ReportRequest {
             .pagination
             .as_ref()
             .and_then(|p| p.page_size)
-            .unwrap_or(20);
+            .unwrap_or(DEFAULT_REPORT_PAGE);
         let offset = self.pagination.as_ref().and_then(|p| p.offset).unwrap_or(0);
-        if !(1..=MAX_PAGE_SIZE as i64).contains(&page_size) || offset < 0 {
+        if !(1..=MAX_REPORT_PAGE).contains(&page_size) || offset < 0 {
             return Err(ApiError::invalid(
                 "INVALID_PAGINATION",
                 "pagination",
-                format!("pageSize must be 1 to {MAX_PAGE_SIZE} and offset not negative"),
+                format!("pageSize must be 1 to {MAX_REPORT_PAGE} and offset not negative"),
             ));
         }
-        let grand_total = match self.options.and_then(|o| o.include_rows) {
-            None => false,
-            Some(rows) => match rows.iter().find(|r| r.as_str() != "GRAND_TOTAL") {
-                Some(bad) => {
-                    return Err(ApiError::invalid(
-                        "INVALID_ENUM_VALUE",
-                        "options.includeRows",
-                        format!("unknown row kind {bad}; expected GRAND_TOTAL"),
-                    ));
-                }
-                None => !rows.is_empty(),
-            },
-        };
+        let rows = self
+            .options
+            .and_then(|o| o.include_rows)
+            .unwrap_or_default();
+        if let Some(bad) = rows
+            .iter()
+            .find(|r| !["GRAND_TOTAL", "EMPTY_METRICS"].contains(&r.as_str()))
+        {
+            return Err(ApiError::invalid(
+                "INVALID_ENUM_VALUE",
+                "options.includeRows",
+                format!("unknown row kind {bad}; expected GRAND_TOTAL or EMPTY_METRICS"),
+            ));
+        }
+        if entity == Entity::SearchTerm && !rows.is_empty() {
+            return Err(unsupported(
+                "options.includeRows",
+                "includeRows is not supported for search term reports",
+            ));
+        }
+        let grand_total = rows.iter().any(|r| r == "GRAND_TOTAL");
+        let empty_rows = rows.iter().any(|r| r == "EMPTY_METRICS");
         Ok(Checked {
             start,
             end,
@@ -299,6 +321,126 @@ impl ReportRequest {
             offset: offset as u64,
             page_size: page_size as u64,
             grand_total,
+            empty_rows,
+            group_by,
         })
     }
+}
+
+/// Fields besides metrics that report rows sort on (metadata and dimension values).
+pub const SORT_FIELDS: &[&str] = &[
+    "id",
+    "name",
+    "text",
+    "searchTermText",
+    "countryOrRegion",
+    "deviceClass",
+    "gender",
+    "ageRange",
+    "countryCode",
+];
+
+fn unsupported(field: &str, message: impl Into<String>) -> ApiError {
+    ApiError::invalid("UNSUPPORTED_VALUE", field, message)
+}
+
+fn granularity(value: Option<&str>, entity: Entity) -> Result<Option<Granularity>, ApiError> {
+    let field = "timeRange.granularity";
+    Ok(match value {
+        None => None,
+        Some("HOURLY") if matches!(entity, Entity::SearchTerm | Entity::Ad) => {
+            return Err(unsupported(
+                field,
+                "HOURLY granularity is not supported for search term and ad reports",
+            ));
+        }
+        Some("HOURLY") => Some(Granularity::Hourly),
+        Some("DAILY") => Some(Granularity::Daily),
+        Some("WEEKLY") => Some(Granularity::Weekly),
+        Some("MONTHLY") => Some(Granularity::Monthly),
+        Some(other) => {
+            return Err(ApiError::invalid(
+                "INVALID_ENUM_VALUE",
+                field,
+                format!("unknown granularity {other}; expected HOURLY, DAILY, WEEKLY or MONTHLY"),
+            ));
+        }
+    })
+}
+
+/// The reference's limits on the range for each granularity, relative to `today`.
+fn check_range(
+    g: Option<Granularity>,
+    start: Date,
+    end: Date,
+    today: Date,
+) -> Result<(), ApiError> {
+    let ago = |d: Date| (today - d).whole_days();
+    let bad = |message: &str| {
+        Err(ApiError::invalid(
+            "INVALID_DATE_RANGE",
+            "timeRange",
+            message,
+        ))
+    };
+    match g {
+        Some(Granularity::Hourly) if ago(start) > 7 => {
+            bad("HOURLY granularity: start must be within the last 7 days")
+        }
+        Some(Granularity::Daily) if ago(start) > 90 => {
+            bad("DAILY granularity: start must be within the last 90 days")
+        }
+        Some(Granularity::Weekly) if ago(start) > 365 || ago(end) < 14 => bad(
+            "WEEKLY granularity: start within the last 365 days, end at least 14 days in the past",
+        ),
+        Some(Granularity::Monthly) if ago(end) < 90 => {
+            bad("MONTHLY granularity: end must be at least 90 days in the past")
+        }
+        _ => Ok(()),
+    }
+}
+
+fn group_by(
+    values: Option<&[String]>,
+    entity: Entity,
+    g: Option<Granularity>,
+) -> Result<Vec<Dim>, ApiError> {
+    let mut dims = Vec::new();
+    for (i, v) in values.unwrap_or_default().iter().enumerate() {
+        let field = format!("groupBy[{i}]");
+        if !REFERENCE_GROUP_BY.contains(&v.as_str()) {
+            return Err(ApiError::invalid(
+                "INVALID_ENUM_VALUE",
+                field,
+                format!(
+                    "unknown groupBy {v}; expected one of {}",
+                    REFERENCE_GROUP_BY.join(", ")
+                ),
+            ));
+        }
+        if !entity.allows(v) {
+            return Err(unsupported(
+                &field,
+                format!("groupBy {v} is not supported for this report"),
+            ));
+        }
+        if g == Some(Granularity::Hourly)
+            && !["countryOrRegion", "deviceClass"].contains(&v.as_str())
+        {
+            return Err(unsupported(
+                &field,
+                format!("groupBy {v} is not supported with HOURLY granularity"),
+            ));
+        }
+        let dim = Dim::parse(v).ok_or_else(|| {
+            unsupported(
+                &field,
+                format!("the sandbox does not simulate groupBy {v} (no locations below countries)"),
+            )
+        })?;
+        if !dims.contains(&dim) {
+            dims.push(dim);
+        }
+    }
+    Ok(dims)
 }

@@ -1,6 +1,7 @@
-//! Apps reports: `POST /reports/apps/{campaigns,adgroups,keywords}/query`. Rows hold the
-//! entity's metadata, `totalMetrics` and (with a granularity) `granularMetrics`; campaign
-//! and ad group figures are sums of their keywords' daily metrics.
+//! Apps reports: `POST /reports/apps/{campaigns,adgroups,keywords,searchterms,ads}/query`.
+//! Rows hold the entity's metadata (with `groupBy` values), `totalMetrics` and (with a
+//! granularity) `granularMetrics`. Every row is a sum of served keyword-days from
+//! [`Simulation`], split into search terms, ads, dimensions and hours so all levels add up.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -8,17 +9,19 @@ use std::sync::Arc;
 use axum::extract::State;
 use axum::routing::post;
 use axum::{Json, Router};
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 use time::{Date, Duration};
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::SortOrder;
-use super::render;
-use super::report_request::{Checked, Granularity, METRICS, ReportRequest};
-use crate::metrics::{KeywordModel, Totals};
+use super::report_meta::{metadata, metrics};
+use super::report_request::{Checked, Entity, Granularity, ReportRequest};
+use crate::metrics::Totals;
+use crate::sim::Simulation;
+use crate::sim::dims::hour_weights;
+use crate::sim::split::split;
 use crate::state::Sandbox;
-use crate::world::money::money;
 use crate::world::{Id, Keyword, World};
 
 pub fn router() -> Router<Arc<Sandbox>> {
@@ -26,13 +29,19 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/reports/apps/campaigns/query", post(campaigns))
         .route("/reports/apps/adgroups/query", post(ad_groups))
         .route("/reports/apps/keywords/query", post(keywords))
+        .route("/reports/apps/searchterms/query", post(search_terms))
+        .route("/reports/apps/ads/query", post(ads))
 }
 
-#[derive(Clone, Copy)]
-enum Level {
-    Campaign,
-    AdGroup,
-    Keyword,
+async fn run(
+    s: Arc<Sandbox>,
+    account: Id,
+    r: ReportRequest,
+    entity: Entity,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let checked = r.check(entity, w.today)?;
+    Ok(Json(report(&w, account, &checked, entity)))
 }
 
 async fn campaigns(
@@ -40,13 +49,7 @@ async fn campaigns(
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let checked = r.check(&["campaignId"], None)?;
-    Ok(Json(report(
-        &s.world.read(),
-        ctx.0,
-        &checked,
-        Level::Campaign,
-    )))
+    run(s, ctx.0, r, Entity::Campaign).await
 }
 
 async fn ad_groups(
@@ -54,13 +57,7 @@ async fn ad_groups(
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let checked = r.check(&["campaignId", "adGroupId"], Some("campaignId"))?;
-    Ok(Json(report(
-        &s.world.read(),
-        ctx.0,
-        &checked,
-        Level::AdGroup,
-    )))
+    run(s, ctx.0, r, Entity::AdGroup).await
 }
 
 async fn keywords(
@@ -68,33 +65,51 @@ async fn keywords(
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
 ) -> Result<Json<Value>, ApiError> {
-    let checked = r.check(
-        &["campaignId", "adGroupId", "keywordId"],
-        Some("campaignId"),
-    )?;
-    Ok(Json(report(
-        &s.world.read(),
-        ctx.0,
-        &checked,
-        Level::Keyword,
-    )))
+    run(s, ctx.0, r, Entity::Keyword).await
+}
+
+async fn search_terms(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(r): Body<ReportRequest>,
+) -> Result<Json<Value>, ApiError> {
+    run(s, ctx.0, r, Entity::SearchTerm).await
+}
+
+async fn ads(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(r): Body<ReportRequest>,
+) -> Result<Json<Value>, ApiError> {
+    run(s, ctx.0, r, Entity::Ad).await
+}
+
+/// A row: the entity (keyword id for search terms), the search term, the dimension values.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+pub struct RowKey {
+    pub id: Id,
+    pub term: Option<String>,
+    pub dims: Vec<String>,
+}
+
+type Series = (Totals, BTreeMap<String, Totals>);
+
+fn allowed(ids: &[(String, Vec<i64>)], field: &str, value: Id) -> bool {
+    ids.iter()
+        .filter(|(f, _)| f == field)
+        .all(|(_, allowed)| allowed.contains(&value))
 }
 
 fn passes(k: &Keyword, ids: &[(String, Vec<i64>)]) -> bool {
-    ids.iter().all(|(field, allowed)| {
-        let v = match field.as_str() {
-            "campaignId" => k.campaign_id,
-            "adGroupId" => k.ad_group_id,
-            _ => k.id,
-        };
-        allowed.contains(&v)
-    })
+    allowed(ids, "campaignId", k.campaign_id)
+        && allowed(ids, "adGroupId", k.ad_group_id)
+        && allowed(ids, "keywordId", k.id)
 }
 
-/// The bucket label and start of `day`.
+/// The bucket label of `day` (hours are labelled separately).
 fn bucket(day: Date, g: Granularity) -> String {
     match g {
-        Granularity::Daily => day.to_string(),
+        Granularity::Hourly | Granularity::Daily => day.to_string(),
         Granularity::Weekly => {
             (day - Duration::days(i64::from(day.weekday().number_days_from_monday()))).to_string()
         }
@@ -102,87 +117,196 @@ fn bucket(day: Date, g: Granularity) -> String {
     }
 }
 
-fn report(w: &World, account: Id, c: &Checked, level: Level) -> Value {
-    let currency = w.accounts[&account].currency;
+/// One keyword-day's contributions to rows at `entity` level, before dimensions.
+fn contributions(
+    sim: &Simulation<'_>,
+    k: &Keyword,
+    day: Date,
+    t: Totals,
+    c: &Checked,
+    entity: Entity,
+) -> Vec<(Id, Option<String>, Totals)> {
+    match entity {
+        Entity::Campaign => vec![(k.campaign_id, None, t)],
+        Entity::AdGroup => vec![(k.ad_group_id, None, t)],
+        Entity::Keyword => vec![(k.id, None, t)],
+        Entity::SearchTerm => {
+            let terms = sim.terms_on(k, day);
+            let weights: Vec<f64> = terms.iter().map(|x| x.1).collect();
+            terms
+                .into_iter()
+                .zip(split(&t, &weights))
+                .map(|((term, _), part)| (k.id, Some(term), part))
+                .collect()
+        }
+        Entity::Ad => {
+            let ads = sim.ads_on(k.ad_group_id, day);
+            let weights: Vec<f64> = ads.iter().map(|x| x.1).collect();
+            ads.into_iter()
+                .zip(split(&t, &weights))
+                .filter(|((id, _), _)| allowed(&c.ids, "adId", *id))
+                .map(|((id, _), part)| (id, None, part))
+                .collect()
+        }
+    }
+}
+
+/// Splits a contribution by the requested dimensions, in order.
+fn by_dims(w: &World, k: &Keyword, t: Totals, c: &Checked) -> Vec<(Vec<String>, Totals)> {
+    let mut parts = vec![(Vec::new(), t)];
+    let (campaign, group) = (&w.campaigns[&k.campaign_id], &w.ad_groups[&k.ad_group_id]);
+    for dim in &c.group_by {
+        let values = dim.values(campaign, group);
+        let weights: Vec<f64> = values.iter().map(|v| v.1).collect();
+        parts = parts
+            .into_iter()
+            .flat_map(|(labels, t)| {
+                values
+                    .iter()
+                    .zip(split(&t, &weights))
+                    .map(move |((v, _), part)| {
+                        let mut l = labels.clone();
+                        l.push(v.clone());
+                        (l, part)
+                    })
+            })
+            .collect();
+    }
+    parts
+}
+
+fn is_zero(t: &Totals) -> bool {
+    t.impressions == 0 && t.view_installs() == 0
+}
+
+/// Computes every row of the report.
+fn rows(w: &World, account: Id, c: &Checked, entity: Entity) -> BTreeMap<RowKey, Series> {
+    let mut sim = Simulation::new(w);
     let end = c.end.min(w.today);
-    // entity id -> (bucket label -> totals), plus the entity's overall totals
-    let mut series: BTreeMap<Id, (Totals, BTreeMap<String, Totals>)> = BTreeMap::new();
-    for k in w
-        .keywords
+    let hours = hour_weights();
+    let mut rows: BTreeMap<RowKey, Series> = BTreeMap::new();
+    let campaigns: Vec<Id> = w
+        .campaigns
         .values()
-        .filter(|k| k.ad_account_id == account && passes(k, &c.ids))
-    {
-        let key = match level {
-            Level::Campaign => k.campaign_id,
-            Level::AdGroup => k.ad_group_id,
-            Level::Keyword => k.id,
-        };
-        let model = KeywordModel::new(w, k);
-        let entry = series.entry(key).or_default();
+        .filter(|x| x.ad_account_id == account && allowed(&c.ids, "campaignId", x.id))
+        .map(|x| x.id)
+        .collect();
+    for campaign in campaigns {
         let mut day = c.start;
         while day <= end {
-            let m = model.day(w, day);
-            if m.impressions > 0 || m.view_installs() > 0 {
-                entry.0.add(&m);
-                if let Some(g) = c.granularity {
-                    entry.1.entry(bucket(day, g)).or_default().add(&m);
+            for (k, t) in sim.campaign_day(campaign, day) {
+                if is_zero(&t) || !passes(k, &c.ids) {
+                    continue;
+                }
+                for (id, term, part) in contributions(&sim, k, day, t, c, entity) {
+                    for (dims, t) in by_dims(w, k, part, c) {
+                        if is_zero(&t) {
+                            continue;
+                        }
+                        let key = RowKey {
+                            id,
+                            term: term.clone(),
+                            dims,
+                        };
+                        let entry = rows.entry(key).or_default();
+                        entry.0.add(&t);
+                        match c.granularity {
+                            None => {}
+                            Some(Granularity::Hourly) => {
+                                for (h, p) in split(&t, &hours).iter().enumerate() {
+                                    if !is_zero(p) {
+                                        entry.1.entry(format!("{day} {h:02}")).or_default().add(p);
+                                    }
+                                }
+                            }
+                            Some(g) => entry.1.entry(bucket(day, g)).or_default().add(&t),
+                        }
+                    }
                 }
             }
             day = day.next_day().expect("date in range");
         }
     }
+    if c.empty_rows && c.group_by.is_empty() {
+        for id in entities(w, account, c, entity) {
+            rows.entry(RowKey {
+                id,
+                term: None,
+                dims: vec![],
+            })
+            .or_default();
+        }
+    }
+    rows
+}
+
+/// Ids of the entities in scope, for `EMPTY_METRICS`.
+fn entities(w: &World, account: Id, c: &Checked, entity: Entity) -> Vec<Id> {
+    let keywords = w
+        .keywords
+        .values()
+        .filter(|k| k.ad_account_id == account && passes(k, &c.ids));
+    match entity {
+        Entity::Campaign => w
+            .campaigns
+            .values()
+            .filter(|x| x.ad_account_id == account && allowed(&c.ids, "campaignId", x.id))
+            .map(|x| x.id)
+            .collect(),
+        Entity::AdGroup => w
+            .ad_groups
+            .values()
+            .filter(|g| {
+                g.ad_account_id == account
+                    && allowed(&c.ids, "campaignId", g.campaign_id)
+                    && allowed(&c.ids, "adGroupId", g.id)
+            })
+            .map(|g| g.id)
+            .collect(),
+        Entity::Keyword => keywords.map(|k| k.id).collect(),
+        Entity::Ad => w
+            .ads
+            .values()
+            .filter(|a| {
+                a.ad_account_id == account
+                    && allowed(&c.ids, "campaignId", a.campaign_id)
+                    && allowed(&c.ids, "adGroupId", a.ad_group_id)
+                    && allowed(&c.ids, "adId", a.id)
+            })
+            .map(|a| a.id)
+            .collect(),
+        Entity::SearchTerm => vec![],
+    }
+}
+
+fn report(w: &World, account: Id, c: &Checked, entity: Entity) -> Value {
+    let currency = w.accounts[&account].currency;
+    let fields = c.fields.as_deref();
     let mut grand = Totals::default();
-    let mut rows: Vec<(Value, Totals, Value)> = Vec::new();
-    for (id, (total, buckets)) in series
-        .into_iter()
-        .filter(|(_, (t, _))| t.impressions > 0 || t.view_installs() > 0)
-    {
+    let mut out: Vec<(Value, Value)> = Vec::new();
+    for (key, (total, buckets)) in rows(w, account, c, entity) {
         grand.add(&total);
         let granular: Option<Vec<Value>> = c.granularity.map(|_| {
             buckets
                 .iter()
-                .map(|(date, t)| metrics(t, Some(date), currency, c.fields.as_deref()))
+                .map(|(date, t)| metrics(t, Some(date), currency, fields))
                 .collect()
         });
+        let mut meta = metadata(w, &key, entity);
+        for (dim, value) in c.group_by.iter().zip(&key.dims) {
+            meta[dim.name()] = json!(value);
+        }
         let row = json!({
-            "totalMetrics": metrics(&total, None, currency, c.fields.as_deref()),
+            "totalMetrics": metrics(&total, None, currency, fields),
             "granularMetrics": granular,
-            "metadata": metadata(w, id, level),
+            "metadata": meta,
         });
         let sort_view = metrics(&total, None, currency, None);
-        rows.push((row, total, sort_view));
+        out.push((row, sort_view));
     }
-    rows.sort_by(|a, b| {
-        for (field, order) in &c.sorting {
-            let key = |r: &(Value, Totals, Value)| -> Value {
-                match field.as_str() {
-                    "id" | "name" | "text" => r.0["metadata"][field.as_str()].clone(),
-                    f => r.2[f]
-                        .get("amount")
-                        .and_then(|a| a.as_str())
-                        .and_then(|a| a.parse::<f64>().ok())
-                        .map(Value::from)
-                        .unwrap_or_else(|| r.2[f].clone()),
-                }
-            };
-            let (x, y) = (key(a), key(b));
-            let o = match (x.as_f64(), y.as_f64()) {
-                (Some(p), Some(q)) => p.partial_cmp(&q).unwrap_or(std::cmp::Ordering::Equal),
-                _ => x.to_string().cmp(&y.to_string()),
-            };
-            let o = if *order == SortOrder::Desc {
-                o.reverse()
-            } else {
-                o
-            };
-            if o.is_ne() {
-                return o;
-            }
-        }
-        std::cmp::Ordering::Equal
-    });
-    let total_count = rows.len();
-    let page: Vec<Value> = rows
+    out.sort_by(|a, b| compare_rows(a, b, &c.sorting));
+    let total_count = out.len();
+    let page: Vec<Value> = out
         .into_iter()
         .skip(c.offset as usize)
         .take(c.page_size as usize)
@@ -190,7 +314,7 @@ fn report(w: &World, account: Id, c: &Checked, level: Level) -> Value {
         .collect();
     let summary = c
         .grand_total
-        .then(|| json!({ "grandTotal": metrics(&grand, None, currency, c.fields.as_deref()) }));
+        .then(|| json!({ "grandTotal": metrics(&grand, None, currency, fields) }));
     json!({
         "result": { "rows": page, "summary": summary },
         "pagination": { "offset": c.offset, "pageSize": c.page_size, "totalCount": total_count },
@@ -198,137 +322,37 @@ fn report(w: &World, account: Id, c: &Checked, level: Level) -> Value {
     })
 }
 
-fn ratio(a: u64, b: u64) -> f64 {
-    if b == 0 {
-        0.0
-    } else {
-        ((a as f64 / b as f64) * 10_000.0).round() / 10_000.0
-    }
-}
-
-fn per(spend: i64, n: u64, scale: i64) -> i64 {
-    if n == 0 { 0 } else { spend * scale / n as i64 }
-}
-
-/// An `AppsMetrics` object, restricted to `fields` when given.
-fn metrics(t: &Totals, date: Option<&str>, currency: &str, fields: Option<&[String]>) -> Value {
-    let all = json!({
-        "localSpend": money(t.spend, currency),
-        "impressions": t.impressions, "taps": t.taps, "ttr": ratio(t.taps, t.impressions),
-        "cpt": money(per(t.spend, t.taps, 1), currency), "cpm": money(per(t.spend, t.impressions, 1000), currency),
-        "tapInstalls": t.tap_installs(), "tapInstallCPI": money(per(t.spend, t.tap_installs(), 1), currency),
-        "totalNewDownloads": t.tap_new_downloads + t.view_new_downloads,
-        "totalRedownloads": t.tap_redownloads + t.view_redownloads,
-        "viewInstalls": t.view_installs(), "totalInstalls": t.total_installs(),
-        "tapNewDownloads": t.tap_new_downloads, "tapRedownloads": t.tap_redownloads,
-        "viewNewDownloads": t.view_new_downloads, "viewRedownloads": t.view_redownloads,
-        "totalAvgCPI": money(per(t.spend, t.total_installs(), 1), currency),
-        "totalInstallRate": ratio(t.total_installs(), t.taps), "tapInstallRate": ratio(t.tap_installs(), t.taps),
-        "tapPreOrdersPlaced": 0, "viewPreOrdersPlaced": 0, "totalPreOrdersPlaced": 0,
-    });
-    let mut out = Map::new();
-    if let Some(d) = date {
-        out.insert("date".into(), json!(d));
-    }
-    for name in METRICS {
-        if fields.is_none_or(|f| f.iter().any(|x| x == name)) {
-            out.insert((*name).into(), all[*name].clone());
+/// Orders rows by the requested metric or metadata fields; ties keep the row-key order.
+fn compare_rows(
+    a: &(Value, Value),
+    b: &(Value, Value),
+    sorting: &[(String, SortOrder)],
+) -> std::cmp::Ordering {
+    for (field, order) in sorting {
+        let key = |r: &(Value, Value)| -> Value {
+            let m = &r.1[field.as_str()];
+            if m.is_null() {
+                return r.0["metadata"][field.as_str()].clone();
+            }
+            m.get("amount")
+                .and_then(|a| a.as_str())
+                .and_then(|a| a.parse::<f64>().ok())
+                .map(Value::from)
+                .unwrap_or_else(|| m.clone())
+        };
+        let (x, y) = (key(a), key(b));
+        let o = match (x.as_f64(), y.as_f64()) {
+            (Some(p), Some(q)) => p.total_cmp(&q),
+            _ => x.to_string().cmp(&y.to_string()),
+        };
+        let o = if *order == SortOrder::Desc {
+            o.reverse()
+        } else {
+            o
+        };
+        if o.is_ne() {
+            return o;
         }
     }
-    Value::Object(out)
-}
-
-/// Row metadata in the shapes `AppsReportingCampaign`, `AppsReportingAdGroup`, `ReportingKeyword`.
-fn metadata(w: &World, id: Id, level: Level) -> Value {
-    let pick = |full: Value, keys: &[&str]| -> Value {
-        Value::Object(
-            keys.iter()
-                .map(|k| ((*k).to_string(), full[*k].clone()))
-                .collect(),
-        )
-    };
-    match level {
-        Level::Campaign => {
-            let c = &w.campaigns[&id];
-            let mut v = pick(
-                render::campaign(w, c),
-                &[
-                    "id",
-                    "promotedObjectType",
-                    "promotedObjectId",
-                    "name",
-                    "status",
-                    "deleted",
-                    "displayStatus",
-                    "modificationTime",
-                    "creationTime",
-                    "adAccountId",
-                    "systemStatus",
-                    "systemStatusReasons",
-                    "startTime",
-                    "endTime",
-                    "billingEvent",
-                    "systemStatusLimitingReasons",
-                    "dailyBudget",
-                ],
-            );
-            v["promotedObject"] = json!({ "name": w.apps.get(&c.adam_id).map(|a| a.name.clone()) });
-            v["adChannelType"] = json!("SEARCH");
-            v["bidStrategy"] = json!({ "bidStrategyType": "MANUAL_CPT", "bid": null });
-            v
-        }
-        Level::AdGroup => {
-            let g = &w.ad_groups[&id];
-            let full = render::ad_group(w, g);
-            let mut v = pick(
-                full.clone(),
-                &[
-                    "id",
-                    "campaignId",
-                    "adAccountId",
-                    "name",
-                    "status",
-                    "deleted",
-                    "systemStatus",
-                    "systemStatusReasons",
-                    "systemStatusLimitingReasons",
-                    "automatedKeywordsOptIn",
-                    "automatedKeywordsRequired",
-                    "pricingModel",
-                    "displayStatus",
-                    "modificationTime",
-                    "creationTime",
-                    "startTime",
-                    "endTime",
-                    "cpaCap",
-                ],
-            );
-            v["bidStrategy"] =
-                json!({ "bidStrategyType": "MANUAL_CPT", "bid": full["bidStrategy"]["bid"] });
-            v
-        }
-        Level::Keyword => {
-            let k = &w.keywords[&id];
-            let mut v = pick(
-                render::keyword(w, k),
-                &[
-                    "id",
-                    "campaignId",
-                    "adAccountId",
-                    "deleted",
-                    "text",
-                    "status",
-                    "matchType",
-                    "bid",
-                    "adGroupId",
-                    "modificationTime",
-                    "creationTime",
-                    "displayStatus",
-                ],
-            );
-            let g = &w.ad_groups[&k.ad_group_id];
-            v["adGroup"] = json!({ "name": g.name, "deleted": g.life.deleted() });
-            v
-        }
-    }
+    std::cmp::Ordering::Equal
 }

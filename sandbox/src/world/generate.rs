@@ -11,8 +11,8 @@ use super::money::{minor_unit, usd_rate};
 use super::timeline::Timeline;
 use super::words::{CATEGORIES, COUNTRIES, NAME_PARTS, NAME_TAILS, keyword_text};
 use super::{
-    Ad, AdAccount, AdGroup, App, Campaign, Id, Keyword, Lifecycle, MatchType, NegativeKeyword,
-    Status, World,
+    Ad, AdAccount, AdGroup, App, Campaign, Creative, CreativeType, Id, Keyword, Lifecycle,
+    MatchType, NegativeKeyword, ProductPage, Status, World,
 };
 use crate::metrics::market_cpt;
 
@@ -77,7 +77,11 @@ impl World {
             keywords: BTreeMap::new(),
             negative_keywords: BTreeMap::new(),
             ads: BTreeMap::new(),
+            creatives: BTreeMap::new(),
+            product_pages: BTreeMap::new(),
+            audit: Vec::new(),
             next_id: 100_000_000,
+            next_txn: 0,
         };
         for i in 0..8 {
             world.add_app(&mut rng, i % CATEGORIES.len(), None);
@@ -161,6 +165,7 @@ impl World {
         for a in 0..apps {
             let category = (index * 3 + a) % CATEGORIES.len();
             let adam_id = self.add_app(rng, category, Some(id));
+            self.add_product_pages(id, adam_id, created);
             for c in 0..shape.campaigns_per_app {
                 let deleted = index == 0 && a == apps - 1 && c == shape.campaigns_per_app - 1;
                 self.add_campaign(rng, id, adam_id, category, home, (c, deleted), shape);
@@ -210,7 +215,10 @@ impl World {
             name: format!("{app_name} - {kind} - {}", countries.join("/")),
             adam_id,
             countries,
-            daily_budget: round_to(rng.random_range(50.0..500.0) * rate, currency),
+            daily_budget: Timeline::new(
+                start,
+                round_to(rng.random_range(50.0..500.0) * rate, currency),
+            ),
             start_time: life.created,
             end_time: None,
             life,
@@ -257,17 +265,26 @@ impl World {
                 format!("{} cheap", phrases[g % phrases.len()]),
                 start,
             );
-            let ad_id = self.next_id();
-            let ad = Ad {
-                id: ad_id,
-                ad_group_id: group_id,
-                campaign_id: id,
-                ad_account_id: account,
-                creative_id: adam_id,
-                name: format!("{app_name} default product page"),
-                life: life.clone(),
-            };
-            self.ads.insert(ad_id, ad);
+            let creatives: Vec<(Id, String)> = self
+                .creatives
+                .values()
+                .filter(|c| c.adam_id == adam_id)
+                .map(|c| (c.id, c.name.clone()))
+                .collect();
+            let ads = if g % 3 == 0 { creatives.len() } else { 1 };
+            for (creative_id, creative_name) in creatives.into_iter().take(ads) {
+                let ad_id = self.next_id();
+                let ad = Ad {
+                    id: ad_id,
+                    ad_group_id: group_id,
+                    campaign_id: id,
+                    ad_account_id: account,
+                    creative_id,
+                    name: format!("{creative_name} ad"),
+                    life: life.clone(),
+                };
+                self.ads.insert(ad_id, ad);
+            }
             for k in 0..shape.keywords_per_group {
                 let text = keyword_text(
                     phrases,
@@ -299,6 +316,44 @@ impl World {
                     life,
                 };
                 self.keywords.insert(kw_id, keyword);
+            }
+        }
+    }
+
+    /// The default product page, two custom ones, and a creative for the default and the
+    /// first custom page.
+    fn add_product_pages(&mut self, account: Id, adam_id: i64, created: OffsetDateTime) {
+        let app_name = self.apps[&adam_id].name.clone();
+        for (i, name) in ["Default", "Feature spotlight", "Seasonal offer"]
+            .iter()
+            .enumerate()
+        {
+            let id = page_id(adam_id, i);
+            let page = ProductPage {
+                id: id.clone(),
+                adam_id,
+                name: format!("{app_name} {name}"),
+                custom: i > 0,
+                state: "READY_FOR_DISTRIBUTION",
+                created,
+            };
+            self.product_pages.insert(id.clone(), page);
+            if i < 2 {
+                let creative_id = self.next_id();
+                let creative = Creative {
+                    id: creative_id,
+                    ad_account_id: account,
+                    name: format!("{app_name} {name}"),
+                    kind: if i == 0 {
+                        CreativeType::DefaultProductPage
+                    } else {
+                        CreativeType::CustomProductPage
+                    },
+                    adam_id,
+                    product_page_id: id,
+                    life: lifecycle(created.date(), 0),
+                };
+                self.creatives.insert(creative_id, creative);
             }
         }
     }
@@ -335,6 +390,20 @@ fn lifecycle(start: Date, after: i64) -> Lifecycle {
         serving_from: day.next_day().expect("date in range"),
         deleted_on: None,
     }
+}
+
+/// A UUID-shaped product page id derived from the app and an index.
+pub fn page_id(adam_id: i64, index: usize) -> String {
+    let h = crate::metrics::mix_pub(&[adam_id as u64, index as u64, 0x9a9e]);
+    let l = crate::metrics::mix_pub(&[h, 1]);
+    format!(
+        "{:08x}-{:04x}-{:04x}-{:04x}-{:012x}",
+        h >> 32,
+        (h >> 16) & 0xffff,
+        h & 0xffff,
+        l >> 48,
+        l & 0xffff_ffff_ffff
+    )
 }
 
 fn at_noon(day: Date) -> OffsetDateTime {

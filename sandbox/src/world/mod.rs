@@ -2,6 +2,7 @@
 //! negative keywords and ads, generated deterministically from a seed and mutated by
 //! writes through the API. Daily metrics are not stored; [`crate::metrics`] derives them.
 
+pub mod audit;
 pub mod generate;
 pub mod money;
 pub mod timeline;
@@ -131,7 +132,8 @@ pub struct Campaign {
     pub name: String,
     pub adam_id: i64,
     pub countries: Vec<String>,
-    pub daily_budget: i64,
+    /// Daily budget in micros; changes apply from the next simulated day.
+    pub daily_budget: Timeline<i64>,
     pub start_time: OffsetDateTime,
     pub end_time: Option<OffsetDateTime>,
     pub life: Lifecycle,
@@ -178,7 +180,52 @@ pub struct NegativeKeyword {
     pub life: Lifecycle,
 }
 
-/// An ad: the default product page of the campaign's app in an ad group.
+/// The two creative kinds the sandbox simulates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum CreativeType {
+    DefaultProductPage,
+    CustomProductPage,
+    LocalAdsSearchCreative,
+}
+
+impl CreativeType {
+    /// The wire name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CreativeType::DefaultProductPage => "DEFAULT_PRODUCT_PAGE",
+            CreativeType::CustomProductPage => "CUSTOM_PRODUCT_PAGE",
+            CreativeType::LocalAdsSearchCreative => "LOCAL_ADS_SEARCH_CREATIVE",
+        }
+    }
+}
+
+/// An App Store product page of an owned app (made in App Store Connect, read-only in v1).
+#[derive(Debug, Clone)]
+pub struct ProductPage {
+    /// ASC product page id (UUID-shaped).
+    pub id: String,
+    pub adam_id: i64,
+    pub name: String,
+    /// Whether it is a custom product page (else the app's default one).
+    pub custom: bool,
+    pub state: &'static str,
+    pub created: OffsetDateTime,
+}
+
+/// A creative: an app's default or custom product page, usable by ads.
+#[derive(Debug, Clone)]
+pub struct Creative {
+    pub id: Id,
+    pub ad_account_id: Id,
+    pub name: String,
+    pub kind: CreativeType,
+    pub adam_id: i64,
+    pub product_page_id: String,
+    pub life: Lifecycle,
+}
+
+/// An ad: a creative shown in an ad group.
 #[derive(Debug, Clone)]
 pub struct Ad {
     pub id: Id,
@@ -205,7 +252,13 @@ pub struct World {
     pub keywords: BTreeMap<Id, Keyword>,
     pub negative_keywords: BTreeMap<Id, NegativeKeyword>,
     pub ads: BTreeMap<Id, Ad>,
+    pub creatives: BTreeMap<Id, Creative>,
+    /// Product pages by id.
+    pub product_pages: BTreeMap<String, ProductPage>,
+    /// Change history, oldest first.
+    pub audit: Vec<audit::AuditEvent>,
     next_id: Id,
+    next_txn: u64,
 }
 
 impl World {
@@ -213,6 +266,12 @@ impl World {
     pub fn next_id(&mut self) -> Id {
         self.next_id += 1;
         self.next_id
+    }
+
+    /// Allocates a fresh change-history transaction id.
+    pub fn next_txn(&mut self) -> String {
+        self.next_txn += 1;
+        format!("{:016x}", self.next_txn ^ self.seed.rotate_left(32))
     }
 
     /// The first day with metrics.

@@ -1,85 +1,11 @@
-//! Contract tests: the real client against the sandbox over HTTP on loopback, with every
-//! response body validated against the reference schema.
-
-mod schema;
-
-use std::sync::{Arc, Mutex};
+//! Core contract: accounts, campaigns, ad groups, keywords, negatives, the first reports,
+//! auth failures and fault classification.
 
 use searchdeck_provider::calls::{AdGroup, Campaign, Keyword, NegativeKeyword};
-use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, ProviderError};
-use searchdeck_sandbox::{Sandbox, SandboxConfig};
+use searchdeck_provider::{KeyPair, ProviderError};
 use serde_json::{Value, json};
 
-type Seen = Arc<Mutex<Vec<(String, String, u16, Value)>>>;
-
-struct Harness {
-    base: String,
-    seen: Seen,
-    client: Client,
-    key: KeyPair,
-    ids: (String, String, String),
-}
-
-async fn start() -> Harness {
-    let sandbox = Sandbox::new(SandboxConfig::default());
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move {
-        axum::serve(listener, searchdeck_sandbox::app(sandbox))
-            .await
-            .unwrap()
-    });
-    let key = KeyPair::generate();
-    let ids: Value = reqwest::Client::new()
-        .post(format!("{base}/sandbox/keys"))
-        .body(key.public_pem())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let ids = (
-        ids["clientId"].as_str().unwrap().to_string(),
-        ids["teamId"].as_str().unwrap().to_string(),
-        ids["keyId"].as_str().unwrap().to_string(),
-    );
-    let seen: Seen = Arc::default();
-    let client = client(&base, &seen, &ids, key.clone());
-    Harness {
-        base,
-        seen,
-        client,
-        key,
-        ids,
-    }
-}
-
-fn client(base: &str, seen: &Seen, ids: &(String, String, String), key: KeyPair) -> Client {
-    let mut config = ClientConfig::sandbox(base);
-    let sink = seen.clone();
-    config.observer = Some(Arc::new(move |m: &str, p: &str, s: u16, b: &Value| {
-        sink.lock()
-            .unwrap()
-            .push((m.into(), p.into(), s, b.clone()))
-    }));
-    let credentials = Credentials::ClientCredentials {
-        client_id: ids.0.clone(),
-        team_id: ids.1.clone(),
-        key_id: ids.2.clone(),
-        key,
-    };
-    Client::new(config, credentials).unwrap()
-}
-
-fn validate_all(seen: &Seen) -> usize {
-    let reference = schema::Reference::load();
-    let seen = seen.lock().unwrap();
-    for (method, path, status, body) in seen.iter() {
-        reference.check(method, path, *status, body);
-    }
-    seen.len()
-}
+use crate::support::{client, start, validate_all};
 
 #[tokio::test]
 async fn client_calls_validate_against_the_reference() {

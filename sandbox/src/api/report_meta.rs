@@ -1,0 +1,192 @@
+//! Report row content: `AppsMetrics` objects and row metadata in the reference shapes
+//! (`AppsReportingCampaign`, `AppsReportingAdGroup`, `ReportingKeyword`,
+//! `ReportingSearchTerm`, `AppsReportingAd`).
+
+use serde_json::{Map, Value, json};
+
+use super::render;
+use super::report_request::{Entity, METRICS};
+use super::reports::RowKey;
+use crate::metrics::Totals;
+use crate::world::World;
+use crate::world::money::money;
+
+fn ratio(a: u64, b: u64) -> f64 {
+    if b == 0 {
+        0.0
+    } else {
+        ((a as f64 / b as f64) * 10_000.0).round() / 10_000.0
+    }
+}
+
+fn per(spend: i64, n: u64, scale: i64) -> i64 {
+    if n == 0 { 0 } else { spend * scale / n as i64 }
+}
+
+/// An `AppsMetrics` object, restricted to `fields` when given.
+pub fn metrics(t: &Totals, date: Option<&str>, currency: &str, fields: Option<&[String]>) -> Value {
+    let all = json!({
+        "localSpend": money(t.spend, currency),
+        "impressions": t.impressions, "taps": t.taps, "ttr": ratio(t.taps, t.impressions),
+        "cpt": money(per(t.spend, t.taps, 1), currency), "cpm": money(per(t.spend, t.impressions, 1000), currency),
+        "tapInstalls": t.tap_installs(), "tapInstallCPI": money(per(t.spend, t.tap_installs(), 1), currency),
+        "totalNewDownloads": t.tap_new_downloads + t.view_new_downloads,
+        "totalRedownloads": t.tap_redownloads + t.view_redownloads,
+        "viewInstalls": t.view_installs(), "totalInstalls": t.total_installs(),
+        "tapNewDownloads": t.tap_new_downloads, "tapRedownloads": t.tap_redownloads,
+        "viewNewDownloads": t.view_new_downloads, "viewRedownloads": t.view_redownloads,
+        "totalAvgCPI": money(per(t.spend, t.total_installs(), 1), currency),
+        "totalInstallRate": ratio(t.total_installs(), t.taps), "tapInstallRate": ratio(t.tap_installs(), t.taps),
+        "tapPreOrdersPlaced": 0, "viewPreOrdersPlaced": 0, "totalPreOrdersPlaced": 0,
+    });
+    let mut out = Map::new();
+    if let Some(d) = date {
+        out.insert("date".into(), json!(d));
+    }
+    for name in METRICS {
+        if fields.is_none_or(|f| f.iter().any(|x| x == name)) {
+            out.insert((*name).into(), all[*name].clone());
+        }
+    }
+    Value::Object(out)
+}
+
+/// Row metadata in the shapes `AppsReportingCampaign`, `AppsReportingAdGroup`, `ReportingKeyword`.
+pub fn metadata(w: &World, key: &RowKey, entity: Entity) -> Value {
+    let id = key.id;
+    match entity {
+        Entity::Campaign => {
+            let c = &w.campaigns[&id];
+            let mut v = pick(
+                render::campaign(w, c),
+                &[
+                    "id",
+                    "promotedObjectType",
+                    "promotedObjectId",
+                    "name",
+                    "status",
+                    "deleted",
+                    "displayStatus",
+                    "modificationTime",
+                    "creationTime",
+                    "adAccountId",
+                    "systemStatus",
+                    "systemStatusReasons",
+                    "startTime",
+                    "endTime",
+                    "billingEvent",
+                    "systemStatusLimitingReasons",
+                    "dailyBudget",
+                ],
+            );
+            v["promotedObject"] = json!({ "name": w.apps.get(&c.adam_id).map(|a| a.name.clone()) });
+            v["adChannelType"] = json!("SEARCH");
+            v["bidStrategy"] = json!({ "bidStrategyType": "MANUAL_CPT", "bid": null });
+            v
+        }
+        Entity::AdGroup => {
+            let g = &w.ad_groups[&id];
+            let full = render::ad_group(w, g);
+            let mut v = pick(
+                full.clone(),
+                &[
+                    "id",
+                    "campaignId",
+                    "adAccountId",
+                    "name",
+                    "status",
+                    "deleted",
+                    "systemStatus",
+                    "systemStatusReasons",
+                    "systemStatusLimitingReasons",
+                    "automatedKeywordsOptIn",
+                    "automatedKeywordsRequired",
+                    "pricingModel",
+                    "displayStatus",
+                    "modificationTime",
+                    "creationTime",
+                    "startTime",
+                    "endTime",
+                    "cpaCap",
+                ],
+            );
+            v["bidStrategy"] =
+                json!({ "bidStrategyType": "MANUAL_CPT", "bid": full["bidStrategy"]["bid"] });
+            v
+        }
+        Entity::Keyword => reporting_keyword(w, id),
+        Entity::SearchTerm => {
+            let k = &w.keywords[&id];
+            let g = &w.ad_groups[&k.ad_group_id];
+            json!({
+                "campaignId": k.campaign_id, "adAccountId": k.ad_account_id,
+                "searchTermText": key.term, "searchTermSource": "TARGETED",
+                "keyword": reporting_keyword(w, id), "adGroupId": k.ad_group_id,
+                "adGroup": { "name": g.name, "deleted": g.life.deleted() },
+            })
+        }
+        Entity::Ad => {
+            let a = &w.ads[&id];
+            let mut v = pick(
+                render::ad(w, a),
+                &[
+                    "id",
+                    "name",
+                    "deleted",
+                    "status",
+                    "systemStatus",
+                    "systemStatusReasons",
+                    "systemStatusLimitingReasons",
+                    "adAccountId",
+                    "campaignId",
+                    "adGroupId",
+                    "creationTime",
+                    "modificationTime",
+                    "displayStatus",
+                ],
+            );
+            v["creative"] = w.creatives.get(&a.creative_id).map_or(Value::Null, |c| {
+                json!({
+                    "id": c.id, "creativeType": c.kind.as_str(),
+                    "systemStatus": if c.life.deleted() { "INVALID" } else { "VALID" },
+                    "creativeSpec": null,
+                    "destination": { "parameters": { "adamId": c.adam_id.to_string(), "productPageId": c.product_page_id } },
+                })
+            });
+            v
+        }
+    }
+}
+
+fn pick(full: Value, keys: &[&str]) -> Value {
+    Value::Object(
+        keys.iter()
+            .map(|k| ((*k).to_string(), full[*k].clone()))
+            .collect(),
+    )
+}
+
+/// `ReportingKeyword` of keyword `id`.
+fn reporting_keyword(w: &World, id: i64) -> Value {
+    let k = &w.keywords[&id];
+    let mut v = pick(
+        render::keyword(w, k),
+        &[
+            "id",
+            "campaignId",
+            "adAccountId",
+            "deleted",
+            "text",
+            "status",
+            "matchType",
+            "bid",
+            "adGroupId",
+            "modificationTime",
+            "creationTime",
+            "displayStatus",
+        ],
+    );
+    let g = &w.ad_groups[&k.ad_group_id];
+    v["adGroup"] = json!({ "name": g.name, "deleted": g.life.deleted() });
+    v
+}
