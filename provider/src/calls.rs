@@ -1,5 +1,6 @@
-//! Typed calls: me, ACLs, ad accounts, campaigns, ad groups, keywords and negative keywords
-//! (query, get, create, update, delete; bulk in chunks of at most 1,000), and apps reports.
+//! Typed calls: me, ACLs, ad accounts, campaigns, ad groups, keywords, negative keywords, ads,
+//! creatives (query, get, create, update, delete; bulk in chunks of at most 1,000), product
+//! pages (query, get), and apps reports (campaigns, adgroups, keywords, searchterms, ads).
 
 use reqwest::Method;
 use serde::de::DeserializeOwned;
@@ -81,6 +82,41 @@ pub struct NegativeKeyword {
     pub text: String,
     pub status: String,
     pub deleted: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Ad {
+    pub id: i64,
+    pub ad_group_id: i64,
+    pub campaign_id: i64,
+    pub creative_id: i64,
+    pub name: String,
+    pub status: String,
+    pub display_status: Option<String>,
+    pub deleted: Option<bool>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Creative {
+    pub id: i64,
+    pub name: String,
+    pub creative_type: String,
+    pub system_status: Option<String>,
+    pub destination: Option<Value>,
+    pub deleted: Option<bool>,
+}
+
+/// A product page (made in App Store Connect; read-only here).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProductPage {
+    pub id: String,
+    pub adam_id: i64,
+    pub name: Option<String>,
+    pub state: Option<String>,
+    pub deep_link: Option<String>,
 }
 
 /// One page of a query.
@@ -169,6 +205,19 @@ impl Client {
         result(
             self.call(Method::GET, &format!("/ad-accounts/{id}"), Some(id), None)
                 .await?,
+        )
+    }
+
+    /// `GET /product-pages/{id}` (product page ids are strings).
+    pub async fn product_page(&self, account: i64, id: &str) -> Result<ProductPage, ProviderError> {
+        result(
+            self.call(
+                Method::GET,
+                &format!("/product-pages/{id}"),
+                Some(account),
+                None,
+            )
+            .await?,
         )
     }
 

@@ -1,6 +1,7 @@
 //! Contract tests: the real client against the sandbox over HTTP on loopback, with every
 //! response body validated against the reference schema (object schemas closed).
 
+mod ads;
 mod core;
 mod reports;
 mod schema;

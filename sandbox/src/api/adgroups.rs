@@ -207,7 +207,10 @@ pub async fn create(
         life,
     };
     w.ad_groups.insert(id, group);
-    Ok(ok(render::ad_group(&w, &w.ad_groups[&id])))
+    let after = render::ad_group(&w, &w.ad_groups[&id]);
+    w.begin_txn();
+    w.record("AdGroup", None, &after);
+    Ok(ok(after))
 }
 
 pub async fn update(
@@ -243,6 +246,7 @@ pub async fn update(
         .transpose()?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
     let from = w.effective_day();
+    let before = render::ad_group(&w, &w.ad_groups[&id]);
     let g = w.ad_groups.get_mut(&id).expect("found above");
     if let Some(name) = b.name {
         g.name = name;
@@ -263,7 +267,10 @@ pub async fn update(
         g.end_time = end;
     }
     g.life.modified = OffsetDateTime::now_utc();
-    Ok(ok(render::ad_group(&w, &w.ad_groups[&id])))
+    let after = render::ad_group(&w, &w.ad_groups[&id]);
+    w.begin_txn();
+    w.record("AdGroup", Some(&before), &after);
+    Ok(ok(after))
 }
 
 pub async fn delete(
@@ -281,8 +288,12 @@ pub async fn delete(
         ));
     }
     let from = w.effective_day();
+    let before = render::ad_group(&w, &w.ad_groups[&id]);
     let g = w.ad_groups.get_mut(&id).expect("found above");
     g.life.deleted_on = Some(from);
     g.life.modified = OffsetDateTime::now_utc();
+    let after = render::ad_group(&w, &w.ad_groups[&id]);
+    w.begin_txn();
+    w.record("AdGroup", Some(&before), &after);
     Ok(ok(Value::Null))
 }

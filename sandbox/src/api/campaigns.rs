@@ -224,6 +224,9 @@ pub async fn create(
         life,
     };
     w.campaigns.insert(id, campaign);
+    w.begin_txn();
+    let after = render::campaign(&w, &w.campaigns[&id]);
+    w.record("Campaign", None, &after);
     tracing::info!(
         campaign.id = id,
         account.id = ctx.0,
@@ -261,6 +264,7 @@ pub async fn update(
     let countries = b.targeting.as_ref().map(countries).transpose()?.flatten();
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
     let from = w.effective_day();
+    let before = render::campaign(&w, &w.campaigns[&id]);
     let c = w.campaigns.get_mut(&id).expect("found above");
     if let Some(name) = b.name {
         c.name = name;
@@ -278,7 +282,10 @@ pub async fn update(
         c.end_time = end;
     }
     c.life.modified = OffsetDateTime::now_utc();
-    Ok(ok(render::campaign(&w, &w.campaigns[&id])))
+    let after = render::campaign(&w, &w.campaigns[&id]);
+    w.begin_txn();
+    w.record("Campaign", Some(&before), &after);
+    Ok(ok(after))
 }
 
 pub async fn delete(
@@ -296,8 +303,12 @@ pub async fn delete(
         ));
     }
     let from = w.effective_day();
+    let before = render::campaign(&w, &w.campaigns[&id]);
     let c = w.campaigns.get_mut(&id).expect("found above");
     c.life.deleted_on = Some(from);
     c.life.modified = OffsetDateTime::now_utc();
+    let after = render::campaign(&w, &w.campaigns[&id]);
+    w.begin_txn();
+    w.record("Campaign", Some(&before), &after);
     Ok(ok(Value::Null))
 }

@@ -167,7 +167,9 @@ fn insert(w: &mut World, mut k: Keyword) -> Value {
     k.id = w.next_id();
     let id = k.id;
     w.keywords.insert(id, k);
-    render::keyword(w, &w.keywords[&id])
+    let after = render::keyword(w, &w.keywords[&id]);
+    w.record("Keyword", None, &after);
+    after
 }
 
 fn plan_update(
@@ -197,6 +199,7 @@ fn plan_update(
 }
 
 fn apply_update(w: &mut World, c: Change) -> Value {
+    let before = render::keyword(w, &w.keywords[&c.id]);
     let from = w.effective_day();
     let k = w.keywords.get_mut(&c.id).expect("planned");
     if let Some(bid) = c.bid {
@@ -206,7 +209,9 @@ fn apply_update(w: &mut World, c: Change) -> Value {
         k.life.status.set(from, status);
     }
     k.life.modified = OffsetDateTime::now_utc();
-    render::keyword(w, &w.keywords[&c.id])
+    let after = render::keyword(w, &w.keywords[&c.id]);
+    w.record("Keyword", Some(&before), &after);
+    after
 }
 
 fn plan_delete(w: &World, account: Id, id: Id) -> Result<Id, ApiError> {
@@ -221,11 +226,14 @@ fn plan_delete(w: &World, account: Id, id: Id) -> Result<Id, ApiError> {
 }
 
 fn apply_delete(w: &mut World, id: Id) -> Value {
+    let before = render::keyword(w, &w.keywords[&id]);
     let from = w.effective_day();
     let k = w.keywords.get_mut(&id).expect("planned");
     k.life.deleted_on = Some(from);
     k.life.modified = OffsetDateTime::now_utc();
-    render::keyword(w, &w.keywords[&id])
+    let after = render::keyword(w, &w.keywords[&id]);
+    w.record("Keyword", Some(&before), &after);
+    after
 }
 
 async fn get_one(
@@ -261,6 +269,7 @@ async fn create_one(
     Body(b): Body<KeywordCreate>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut seen = existing(&w, ctx.0);
     let k = plan_create(&w, ctx.0, &mut seen, &b)?;
     Ok(ok(insert(&mut w, k)))
@@ -273,6 +282,7 @@ async fn update_one(
     Body(b): Body<KeywordUpdate>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let c = plan_update(&w, ctx.0, Some(parse_id(&id, "keyword")?), &b)?;
     Ok(ok(apply_update(&mut w, c)))
 }
@@ -283,6 +293,7 @@ async fn delete_one(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let id = plan_delete(&w, ctx.0, parse_id(&id, "keyword")?)?;
     apply_delete(&mut w, id);
     Ok(ok(Value::Null))
@@ -294,6 +305,7 @@ async fn bulk_create(
     Body(b): Body<BulkRequest<KeywordCreate>>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut seen = existing(&w, ctx.0);
     let mut plans = Vec::new();
     let mut body = bulk::run(
@@ -315,6 +327,7 @@ async fn bulk_update(
     Body(b): Body<BulkRequest<KeywordUpdate>>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut plans = Vec::new();
     let mut body = bulk::run(
         b,
@@ -338,6 +351,7 @@ async fn bulk_delete(
     Body(b): Body<BulkRequest<IdOnly>>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut plans = Vec::new();
     let mut body = bulk::run(
         b,

@@ -2,8 +2,10 @@
 
 pub mod accounts;
 pub mod adgroups;
+pub mod ads;
 pub mod bulk;
 pub mod campaigns;
+pub mod creatives;
 pub mod error;
 pub mod extract;
 pub mod keywords;
@@ -49,6 +51,8 @@ pub fn router() -> Router<Arc<Sandbox>> {
                 .put(adgroups::update)
                 .delete(adgroups::delete),
         )
+        .merge(ads::router())
+        .merge(creatives::router())
         .merge(keywords::router())
         .merge(negatives::router())
         .merge(reports::router())

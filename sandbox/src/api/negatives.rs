@@ -131,7 +131,9 @@ fn insert(w: &mut World, mut n: NegativeKeyword) -> Value {
     n.id = w.next_id();
     let id = n.id;
     w.negative_keywords.insert(id, n);
-    render::negative_keyword(&w.negative_keywords[&id])
+    let after = render::negative_keyword(&w.negative_keywords[&id]);
+    w.record("NegativeKeyword", None, &after);
+    after
 }
 
 fn plan_live(w: &World, account: Id, id: Option<Id>) -> Result<Id, ApiError> {
@@ -147,21 +149,27 @@ fn plan_live(w: &World, account: Id, id: Option<Id>) -> Result<Id, ApiError> {
 }
 
 fn apply_update(w: &mut World, id: Id, status: Option<Status>) -> Value {
+    let before = render::negative_keyword(&w.negative_keywords[&id]);
     let from = w.effective_day();
     let n = w.negative_keywords.get_mut(&id).expect("planned");
     if let Some(s) = status {
         n.life.status.set(from, s);
     }
     n.life.modified = OffsetDateTime::now_utc();
-    render::negative_keyword(n)
+    let after = render::negative_keyword(n);
+    w.record("NegativeKeyword", Some(&before), &after);
+    after
 }
 
 fn apply_delete(w: &mut World, id: Id) -> Value {
+    let before = render::negative_keyword(&w.negative_keywords[&id]);
     let from = w.effective_day();
     let n = w.negative_keywords.get_mut(&id).expect("planned");
     n.life.deleted_on = Some(from);
     n.life.modified = OffsetDateTime::now_utc();
-    render::negative_keyword(n)
+    let after = render::negative_keyword(n);
+    w.record("NegativeKeyword", Some(&before), &after);
+    after
 }
 
 async fn get_one(
@@ -198,6 +206,7 @@ async fn create_one(
     Body(b): Body<NegativeCreate>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let n = plan_create(&w, ctx.0, &b)?;
     Ok(ok(insert(&mut w, n)))
 }
@@ -209,6 +218,7 @@ async fn update_one(
     Body(b): Body<NegativeUpdate>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let id = plan_live(&w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
     Ok(ok(apply_update(&mut w, id, b.status)))
 }
@@ -219,6 +229,7 @@ async fn delete_one(
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let id = plan_live(&w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
     apply_delete(&mut w, id);
     Ok(ok(Value::Null))
@@ -230,6 +241,7 @@ async fn bulk_create(
     Body(b): Body<BulkRequest<NegativeCreate>>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut plans = Vec::new();
     let mut body = bulk::run(
         b,
@@ -250,6 +262,7 @@ async fn bulk_update(
     Body(b): Body<BulkRequest<NegativeUpdate>>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut plans = Vec::new();
     let mut body = bulk::run(
         b,
@@ -275,6 +288,7 @@ async fn bulk_delete(
     Body(b): Body<BulkRequest<IdOnly>>,
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
+    w.begin_txn();
     let mut plans = Vec::new();
     let mut body = bulk::run(
         b,

@@ -7,7 +7,8 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::world::money::money;
 use crate::world::{
-    Ad, AdAccount, AdGroup, Campaign, Keyword, Lifecycle, NegativeKeyword, Status, World,
+    Ad, AdAccount, AdGroup, Campaign, Creative, Keyword, Lifecycle, NegativeKeyword, ProductPage,
+    Status, World,
 };
 
 /// RFC 3339 timestamp.
@@ -144,5 +145,30 @@ pub fn ad_account(world: &World, a: &AdAccount) -> Value {
         "paymentModel": a.payment_model, "systemStatus": "ACTIVE", "systemStatusReasons": [],
         "delegations": [], "productFeatures": [],
         "creationTime": timestamp(a.created), "modificationTime": timestamp(a.created),
+    })
+}
+
+pub fn creative(c: &Creative) -> Value {
+    json!({
+        "id": c.id, "adAccountId": c.ad_account_id, "name": c.name, "creativeType": c.kind.as_str(),
+        "creativeSpec": null,
+        "systemStatus": if c.life.deleted() { "INVALID" } else { "VALID" },
+        "systemStatusReasons": if c.life.deleted() { vec!["DELETED_BY_USER"] } else { vec![] },
+        "destination": {
+            "destinationType": "APP_STORE_PRODUCT_PAGE",
+            "url": format!("https://apps.apple.com/app/id{}?ppid={}", c.adam_id, c.product_page_id),
+            "parameters": { "adamId": c.adam_id.to_string(), "productPageId": c.product_page_id },
+        },
+        "eligibility": null,
+        "creationTime": timestamp(c.life.created), "modificationTime": timestamp(c.life.modified),
+        "deleted": c.life.deleted(),
+    })
+}
+
+pub fn product_page(p: &ProductPage) -> Value {
+    json!({
+        "id": p.id, "adamId": p.adam_id, "name": p.name, "state": p.state,
+        "deepLink": format!("https://apps.apple.com/app/id{}?ppid={}", p.adam_id, p.id),
+        "creationTime": timestamp(p.created), "modificationTime": timestamp(p.created),
     })
 }

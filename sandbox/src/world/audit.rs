@@ -58,15 +58,9 @@ fn text(v: &Value) -> String {
 }
 
 impl World {
-    /// Records the change of one entity from `before` (None for a create) to `after` (its
+    /// Records, in the current transaction ([`World::begin_txn`]), the change of one entity from `before` (None for a create) to `after` (its
     /// rendered wire form). An update that changes nothing is not recorded.
-    pub fn record(
-        &mut self,
-        txn: &str,
-        entity_type: &'static str,
-        before: Option<&Value>,
-        after: &Value,
-    ) {
+    pub fn record(&mut self, entity_type: &'static str, before: Option<&Value>, after: &Value) {
         let empty = serde_json::Map::new();
         let old = before.and_then(Value::as_object).unwrap_or(&empty);
         let new = after.as_object().unwrap_or(&empty);
@@ -95,9 +89,10 @@ impl World {
                 meta.insert(key.to_string(), v.to_string());
             }
         }
+        let txn = self.current_txn.clone();
         let n = self.audit.iter().rev().take_while(|e| e.txn == txn).count();
         let event = AuditEvent {
-            txn: txn.to_string(),
+            txn: txn.clone(),
             detail_id: format!("{txn}-{}", n + 1),
             time: OffsetDateTime::now_utc(),
             ad_account_id: after["adAccountId"].as_i64().unwrap_or_default(),

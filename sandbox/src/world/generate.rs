@@ -82,6 +82,7 @@ impl World {
             audit: Vec::new(),
             next_id: 100_000_000,
             next_txn: 0,
+            current_txn: String::new(),
         };
         for i in 0..8 {
             world.add_app(&mut rng, i % CATEGORIES.len(), None);

@@ -259,6 +259,8 @@ pub struct World {
     pub audit: Vec<audit::AuditEvent>,
     next_id: Id,
     next_txn: u64,
+    /// The transaction writes are recorded under (one per write request).
+    pub current_txn: String,
 }
 
 impl World {
@@ -268,10 +270,10 @@ impl World {
         self.next_id
     }
 
-    /// Allocates a fresh change-history transaction id.
-    pub fn next_txn(&mut self) -> String {
+    /// Starts a change-history transaction: the writes of one request.
+    pub fn begin_txn(&mut self) {
         self.next_txn += 1;
-        format!("{:016x}", self.next_txn ^ self.seed.rotate_left(32))
+        self.current_txn = format!("{:016x}", self.next_txn ^ self.seed.rotate_left(32));
     }
 
     /// The first day with metrics.

@@ -1,0 +1,311 @@
+//! Creatives (`POST /creatives`, `POST /creatives/query`, `GET|PUT|DELETE /creatives/{id}`)
+//! and the product pages they point at (`POST /product-pages/query`,
+//! `GET /product-pages/{productPageId}`; product pages are made in App Store Connect, so
+//! v1 only reads them). A deleted creative stops its ads from serving the next day.
+
+use std::sync::Arc;
+
+use axum::extract::{Path, State};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use super::error::ApiError;
+use super::extract::{AdAccountContext, Body};
+use super::query::{self, QueryRequest};
+use super::{non_blank, ok, parse_id, render};
+use crate::state::Sandbox;
+use crate::world::timeline::Timeline;
+use crate::world::{Creative, CreativeType, Id, Lifecycle, Status, World};
+
+/// Fields `POST /creatives/query` filters and sorts on.
+pub const FIELDS: &[&str] = &[
+    "id",
+    "adAccountId",
+    "name",
+    "creativeType",
+    "systemStatus",
+    "creationTime",
+    "modificationTime",
+    "deleted",
+];
+/// Fields `POST /product-pages/query` filters and sorts on.
+pub const PAGE_FIELDS: &[&str] = &["id", "adamId", "name", "state", "creationTime"];
+
+pub fn router() -> Router<Arc<Sandbox>> {
+    Router::new()
+        .route("/creatives", post(create))
+        .route("/creatives/query", post(query))
+        .route("/creatives/{id}", get(get_one).put(update).delete(delete))
+        .route("/product-pages/query", post(query_pages))
+        .route("/product-pages/{id}", get(get_page))
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DestinationIn {
+    destination_type: DestinationType,
+    parameters: Option<ParametersIn>,
+}
+
+#[derive(Debug, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DestinationType {
+    AppStoreProductPage,
+    LocalAdsPlacecard,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ParametersIn {
+    adam_id: Option<String>,
+    product_page_id: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreativeCreate {
+    name: String,
+    creative_type: CreativeType,
+    #[expect(
+        dead_code,
+        reason = "accepted as the reference allows; the sandbox keeps no spec"
+    )]
+    creative_spec: Option<Value>,
+    destination: DestinationIn,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CreativeUpdate {
+    name: Option<String>,
+    #[expect(
+        dead_code,
+        reason = "accepted as the reference allows; the sandbox keeps no spec"
+    )]
+    creative_spec: Option<Value>,
+}
+
+fn find(w: &World, account: Id, id: Id) -> Result<&Creative, ApiError> {
+    w.creatives
+        .get(&id)
+        .filter(|c| c.ad_account_id == account)
+        .ok_or_else(|| ApiError::not_found("creative", id))
+}
+
+fn live(w: &World, account: Id, id: Id) -> Result<&Creative, ApiError> {
+    let c = find(w, account, id)?;
+    if c.life.deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "id",
+            format!("creative {id} is deleted"),
+        ));
+    }
+    Ok(c)
+}
+
+fn duplicate_name(w: &World, account: Id, name: &str, except: Option<Id>) -> Result<(), ApiError> {
+    if w.creatives.values().any(|c| {
+        c.ad_account_id == account && !c.life.deleted() && c.name == name && Some(c.id) != except
+    }) {
+        return Err(ApiError::invalid(
+            "DUPLICATE_NAME",
+            "name",
+            format!("a creative named {name:?} already exists"),
+        ));
+    }
+    Ok(())
+}
+
+async fn get_one(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    Ok(ok(render::creative(find(
+        &w,
+        ctx.0,
+        parse_id(&id, "creative")?,
+    )?)))
+}
+
+async fn query(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<QueryRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let items = w
+        .creatives
+        .values()
+        .filter(|c| c.ad_account_id == ctx.0)
+        .map(render::creative)
+        .collect();
+    Ok(Json(query::run(&q, items, FIELDS)?))
+}
+
+async fn create(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(b): Body<CreativeCreate>,
+) -> Result<Json<Value>, ApiError> {
+    non_blank(&b.name, "name")?;
+    if b.creative_type == CreativeType::LocalAdsSearchCreative
+        || b.destination.destination_type != DestinationType::AppStoreProductPage
+    {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "creativeType",
+            "the sandbox simulates App Store product page creatives",
+        ));
+    }
+    let params = b
+        .destination
+        .parameters
+        .as_ref()
+        .ok_or_else(|| ApiError::required("destination.parameters"))?;
+    let adam_id: i64 = params
+        .adam_id
+        .as_deref()
+        .ok_or_else(|| ApiError::required("destination.parameters.adamId"))?
+        .parse()
+        .map_err(|_| {
+            ApiError::invalid(
+                "INVALID_VALUE",
+                "destination.parameters.adamId",
+                "adamId must be an App Store id",
+            )
+        })?;
+    let mut w = s.world.write();
+    if w.apps.get(&adam_id).and_then(|a| a.owner) != Some(ctx.0) {
+        return Err(ApiError::invalid(
+            "APP_NOT_ELIGIBLE",
+            "destination.parameters.adamId",
+            format!("app {adam_id} is not promotable by this ad account"),
+        ));
+    }
+    let page = match (b.creative_type, params.product_page_id.as_deref()) {
+        (CreativeType::CustomProductPage, None) => {
+            return Err(ApiError::required("destination.parameters.productPageId"));
+        }
+        (CreativeType::CustomProductPage, Some(id)) => w
+            .product_pages
+            .get(id)
+            .filter(|p| p.adam_id == adam_id && p.custom),
+        (_, _) => w
+            .product_pages
+            .values()
+            .find(|p| p.adam_id == adam_id && !p.custom),
+    }
+    .ok_or_else(|| {
+        ApiError::invalid(
+            "INVALID_VALUE",
+            "destination.parameters.productPageId",
+            "no such product page of this app and type",
+        )
+    })?
+    .id
+    .clone();
+    duplicate_name(&w, ctx.0, &b.name, None)?;
+    let now = OffsetDateTime::now_utc();
+    let from = w.effective_day();
+    let creative = Creative {
+        id: w.next_id(),
+        ad_account_id: ctx.0,
+        name: b.name.trim().to_string(),
+        kind: b.creative_type,
+        adam_id,
+        product_page_id: page,
+        life: Lifecycle {
+            status: Timeline::new(from, Status::Enabled),
+            created: now,
+            modified: now,
+            serving_from: from,
+            deleted_on: None,
+        },
+    };
+    let id = creative.id;
+    w.creatives.insert(id, creative);
+    let after = render::creative(&w.creatives[&id]);
+    w.begin_txn();
+    w.record("Creative", None, &after);
+    Ok(ok(after))
+}
+
+async fn update(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+    Body(b): Body<CreativeUpdate>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, "creative")?;
+    let mut w = s.world.write();
+    let before = render::creative(live(&w, ctx.0, id)?);
+    if let Some(name) = &b.name {
+        non_blank(name, "name")?;
+        duplicate_name(&w, ctx.0, name, Some(id))?;
+    }
+    let c = w.creatives.get_mut(&id).expect("found above");
+    if let Some(name) = b.name {
+        c.name = name.trim().to_string();
+    }
+    c.life.modified = OffsetDateTime::now_utc();
+    let after = render::creative(c);
+    w.begin_txn();
+    w.record("Creative", Some(&before), &after);
+    Ok(ok(after))
+}
+
+async fn delete(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, "creative")?;
+    let mut w = s.world.write();
+    let before = render::creative(live(&w, ctx.0, id)?);
+    let from = w.effective_day();
+    let c = w.creatives.get_mut(&id).expect("found above");
+    c.life.deleted_on = Some(from);
+    c.life.modified = OffsetDateTime::now_utc();
+    let after = render::creative(c);
+    w.begin_txn();
+    w.record("Creative", Some(&before), &after);
+    Ok(ok(Value::Null))
+}
+
+/// Product pages of the apps the ad account promotes.
+async fn query_pages(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<QueryRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let items = w
+        .product_pages
+        .values()
+        .filter(|p| w.apps.get(&p.adam_id).and_then(|a| a.owner) == Some(ctx.0))
+        .map(render::product_page)
+        .collect();
+    let mut body = query::run(&q, items, PAGE_FIELDS)?;
+    body["error"] = json!(null);
+    Ok(Json(body))
+}
+
+async fn get_page(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let page = w
+        .product_pages
+        .get(&id)
+        .filter(|p| w.apps.get(&p.adam_id).and_then(|a| a.owner) == Some(ctx.0))
+        .ok_or_else(|| ApiError::not_found("product page", &id))?;
+    Ok(ok(render::product_page(page)))
+}
