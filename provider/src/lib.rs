@@ -6,6 +6,7 @@ pub mod calls;
 pub mod client;
 pub mod credentials;
 pub mod error;
+pub mod insights;
 
 pub use client::{Client, ClientConfig, Observer};
 pub use credentials::{Credentials, KeyPair};

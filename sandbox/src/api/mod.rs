@@ -8,6 +8,7 @@ pub mod campaigns;
 pub mod creatives;
 pub mod error;
 pub mod extract;
+pub mod insights;
 pub mod keywords;
 pub mod negatives;
 pub mod query;
@@ -15,6 +16,7 @@ pub mod render;
 pub mod report_meta;
 pub mod report_request;
 pub mod reports;
+pub mod search;
 
 use std::sync::Arc;
 
@@ -56,6 +58,8 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .merge(keywords::router())
         .merge(negatives::router())
         .merge(reports::router())
+        .merge(insights::router())
+        .merge(search::router())
 }
 
 /// `{"result": value}`.

@@ -1,0 +1,101 @@
+//! Discovery and insights: suggestions, popularity, impression share, app and geo search,
+//! change history.
+
+use searchdeck_provider::ProviderError;
+use searchdeck_provider::calls::Keyword;
+use serde_json::json;
+
+use crate::support::{start, validate_all};
+
+#[tokio::test]
+async fn suggestions_insights_search_and_change_history() {
+    let h = start().await;
+    let c = &h.client;
+    let account = c.ad_accounts().await.unwrap()[0].0;
+    let owned = c.search_apps(account, "", true, 50).await.unwrap();
+    assert_eq!(owned.len(), 2, "{owned:?}");
+    let all = c.search_apps(account, "", false, 50).await.unwrap();
+    assert!(all.len() > owned.len());
+    let adam_id = owned[0].adam_id;
+
+    let suggestions = c
+        .keyword_suggestions(account, adam_id, None, 50)
+        .await
+        .unwrap();
+    assert_eq!(suggestions.len(), 50);
+    assert!(
+        suggestions
+            .windows(2)
+            .all(|w| w[0].popularity >= w[1].popularity)
+    );
+    assert!(suggestions.iter().all(|s| s.popularity <= 100));
+    let missing = c
+        .call(
+            reqwest::Method::POST,
+            "/suggestions/keywords/query",
+            Some(account),
+            Some(&json!({})),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(
+        missing,
+        ProviderError::Permanent { status: 400, .. }
+    ));
+
+    let today = time::OffsetDateTime::now_utc().date();
+    let weeks = json!({ "timeRange": { "start": (today - time::Duration::days(21)).to_string(), "end": today.to_string(), "granularity": "WEEKLY_SUN_SAT" },
+        "filters": [{ "field": "countryOrRegion", "operator": "IN", "value": ["US", "GB"] }], "pagination": { "pageSize": 50 } });
+    let popular = c.search_term_popularity(account, &weeks).await.unwrap();
+    assert_eq!(popular.items.len(), 50);
+    assert_eq!(popular.items[0]["rankInGenre"], 1);
+    let share = c.impression_share(account, &json!({ "timeRange": { "start": (today - time::Duration::days(6)).to_string(), "end": today.to_string(), "granularity": "DAILY" },
+        "filters": [{ "field": "promotedObjectId", "operator": "EQUALS", "value": [adam_id.to_string()] }] })).await.unwrap();
+    assert!(!share.items.is_empty());
+    assert!(
+        share
+            .items
+            .iter()
+            .all(|r| r["lowImpressionShare"].as_f64().unwrap()
+                <= r["highImpressionShare"].as_f64().unwrap())
+    );
+
+    let cities = c
+        .search_geo(account, "san", "Locality", Some("US"))
+        .await
+        .unwrap();
+    assert_eq!(cities[0]["legacyId"], "US|CA|San Francisco");
+    let by_id = c.call(reqwest::Method::POST, "/search/geo", Some(account), Some(&json!({ "geoRequest": [{ "legacyId": "US|CA", "entity": "AdminArea" }], "supplySource": "APPSTORE" }))).await.unwrap();
+    assert_eq!(by_id["result"][0]["adminArea"], "CA");
+
+    let kws = c.query::<Keyword>(account, "keywords", &json!({ "filters": [{ "field": "deleted", "operator": "EQUALS", "value": [false] }], "pagination": { "pageSize": 2 } })).await.unwrap();
+    let items: Vec<_> = kws
+        .items
+        .iter()
+        .map(|k| json!({ "id": k.id, "bid": { "amount": "3.33" } }))
+        .collect();
+    c.bulk::<Keyword>(account, "keywords", "update", &items)
+        .await
+        .unwrap();
+    c.bulk::<Keyword>(account, "keywords", "update", &items)
+        .await
+        .unwrap();
+    let history = c.change_history(account, &json!({ "filters": [{ "field": "entityType", "operator": "EQUALS", "value": "Keyword" }] })).await.unwrap();
+    assert_eq!(
+        history.items.len(),
+        1,
+        "one transaction; the repeat changed nothing: {:?}",
+        history.items
+    );
+    assert_eq!(history.items[0]["count"], 2);
+    let details = c
+        .change_details(account, history.items[0]["transactionId"].as_str().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(details[0]["details"][0]["changes"][0]["field"], "bid");
+    assert_eq!(
+        details[0]["details"][0]["changes"][0]["newValues"][0],
+        "3.33"
+    );
+    assert!(validate_all(&h.seen) >= 12);
+}
