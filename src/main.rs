@@ -8,7 +8,7 @@ use std::future::Future;
 
 use clap::{Parser, Subcommand};
 use searchdeck_api::state::AppState;
-use searchdeck_common::{Config, ConfigArgs, Db, email::EmailSender};
+use searchdeck_common::{Config, ConfigArgs, Db, queue::Queue};
 use tokio_util::sync::CancellationToken;
 use tracing_subscriber::{EnvFilter, fmt};
 
@@ -31,6 +31,10 @@ enum Command {
     Serve,
     /// The HTTP API and the web app only.
     Api,
+    /// A worker process: runs queued jobs.
+    Worker,
+    /// The scheduler: enqueues periodic jobs.
+    Scheduler,
     /// The Apple Ads sandbox only.
     Sandbox,
     /// Apply database migrations and exit.
@@ -86,14 +90,6 @@ async fn open_db(config: &Config, migrate: bool) -> anyhow::Result<Db> {
     Ok(db)
 }
 
-async fn api_state(config: &Config, db: Db) -> anyhow::Result<AppState> {
-    Ok(AppState::new(
-        db,
-        config.clone(),
-        EmailSender::from_config(config)?,
-    ))
-}
-
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
@@ -118,19 +114,26 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Api => {
             let db = open_db(&config, false).await?;
-            searchdeck_api::serve(
-                api_state(&config, db).await?,
-                config.bind,
-                stopped(&shutdown),
-            )
-            .await?;
+            let queue = Queue::connect(&config).await?;
+            let state = AppState::new(db, config.clone(), queue);
+            searchdeck_api::serve(state, config.bind, stopped(&shutdown)).await?;
+        }
+        Command::Worker => {
+            let db = open_db(&config, false).await?;
+            searchdeck_workers::run(&config, db, stopped(&shutdown)).await?;
+        }
+        Command::Scheduler => {
+            let db = open_db(&config, false).await?;
+            let queue = Queue::connect(&config).await?;
+            searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown)).await?;
         }
         Command::Sandbox => {
             searchdeck_sandbox::serve(config.sandbox_bind, stopped(&shutdown)).await?;
         }
         Command::Serve => {
             let db = open_db(&config, true).await?;
-            let state = api_state(&config, db.clone()).await?;
+            let queue = Queue::connect(&config).await?;
+            let state = AppState::new(db.clone(), config.clone(), queue.clone());
             tracing::info!(
                 database = config.database_backend.name(),
                 queue = config.queue_backend.name(),
@@ -140,7 +143,14 @@ async fn main() -> anyhow::Result<()> {
             );
             let api = searchdeck_api::serve(state, config.bind, stopped(&shutdown));
             let sandbox = searchdeck_sandbox::serve(config.sandbox_bind, stopped(&shutdown));
-            let result = tokio::try_join!(api, sandbox);
+            let workers = searchdeck_workers::run_with(
+                &config,
+                db.clone(),
+                queue.clone(),
+                stopped(&shutdown),
+            );
+            let scheduler = searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown));
+            let result = tokio::try_join!(api, sandbox, workers, scheduler);
             shutdown.cancel();
             result?;
         }

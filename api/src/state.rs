@@ -4,7 +4,8 @@ use std::sync::Arc;
 
 use searchdeck_common::{
     Config, Db,
-    email::{EmailSender, OutgoingEmail},
+    email::OutgoingEmail,
+    queue::{Job, Queue},
 };
 
 use crate::throttle::Throttles;
@@ -16,7 +17,7 @@ pub struct AppState(Arc<Inner>);
 pub struct Inner {
     pub db: Db,
     pub config: Config,
-    pub email: EmailSender,
+    pub queue: Queue,
     pub throttles: Throttles,
 }
 
@@ -28,17 +29,19 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    pub fn new(db: Db, config: Config, email: EmailSender) -> AppState {
+    pub fn new(db: Db, config: Config, queue: Queue) -> AppState {
         AppState(Arc::new(Inner {
             db,
             config,
-            email,
+            queue,
             throttles: Throttles::default(),
         }))
     }
 
-    /// Sends an email on behalf of a request.
+    /// Queues an email; a worker sends it (with retries), so a slow or failing mail server
+    /// never holds up the request.
     pub async fn send_email(&self, email: OutgoingEmail) -> anyhow::Result<()> {
-        self.email.send(email).await
+        self.queue.enqueue(&Job::SendEmail(email)).await?;
+        Ok(())
     }
 }

@@ -19,8 +19,11 @@ use searchdeck_common::{
     Config, ConfigArgs, Db,
     email::EmailSender,
     ids::{new_id, now_ms},
+    queue::{Queue, QueueSettings},
 };
+use secrecy::ExposeSecret;
 use serde_json::Value;
+use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -54,7 +57,9 @@ macro_rules! backend_tests {
 
 pub struct TestApp {
     pub state: AppState,
+    pub email: EmailSender,
     router: Router,
+    workers: CancellationToken,
     _dir: tempfile::TempDir,
     pg: Option<(String, String)>,
 }
@@ -155,10 +160,34 @@ impl TestApp {
         let db = Db::connect(&config).await.expect("connect");
         db.migrate().await.expect("migrate");
         let email = EmailSender::from_config(&config).expect("email");
-        let state = AppState::new(db, config, email);
+        // The queue lives in the test's own database, and a worker runs beside the router so
+        // queued emails really go out.
+        let queue = Queue::connect_with(
+            config.queue_url.expose_secret(),
+            QueueSettings::for_tests("test"),
+        )
+        .await
+        .expect("queue");
+        let workers = CancellationToken::new();
+        tokio::spawn({
+            let (config, db, queue, stop) =
+                (config.clone(), db.clone(), queue.clone(), workers.clone());
+            async move {
+                searchdeck_workers::run_with(
+                    &config,
+                    db,
+                    queue,
+                    async move { stop.cancelled().await },
+                )
+                .await
+            }
+        });
+        let state = AppState::new(db, config, queue);
         let router = searchdeck_api::app(state.clone());
         TestApp {
             state,
+            email,
+            workers,
             router,
             _dir: dir,
             pg: pg.map(|(base, _, name)| (base, name)),
@@ -270,14 +299,25 @@ impl TestApp {
         other
     }
 
-    /// Recovery emails written to the outbox so far.
-    pub async fn outbox(&self) -> Vec<searchdeck_common::email::OutgoingEmail> {
-        self.state.email.outbox().await.unwrap()
+    /// Waits (up to 10 s) until the worker has sent `n` emails, and returns them.
+    pub async fn emails(&self, n: usize) -> Vec<searchdeck_common::email::OutgoingEmail> {
+        for _ in 0..200 {
+            let sent = self.email.outbox().await.unwrap();
+            if sent.len() >= n {
+                return sent;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+        }
+        panic!(
+            "expected {n} emails, got {:?}",
+            self.email.outbox().await.unwrap()
+        );
     }
 }
 
 impl Drop for TestApp {
     fn drop(&mut self) {
+        self.workers.cancel();
         if let Some((base, name)) = self.pg.take() {
             // Drop the per-test database from a helper thread (Drop cannot await); FORCE ends
             // this test's own connections server-side.
