@@ -40,6 +40,8 @@ pub struct TestEnv {
     pub settings: QueueSettings,
     pub env: Vec<(String, String)>,
     pub workspace_id: String,
+    /// The server URL and name of this test's own PostgreSQL database, dropped with it.
+    pg_database: Option<(String, String)>,
 }
 
 fn url_for(var: &str) -> Option<String> {
@@ -78,6 +80,7 @@ impl TestEnv {
         let dir = tempfile::tempdir().unwrap();
         let suffix = &ids::new_id()[20..];
         let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("app.db").display());
+        let mut pg_database = None;
         let (database_url, queue_url) = match kind {
             Kind::Sqlite => (sqlite_url.clone(), sqlite_url),
             Kind::Postgres => {
@@ -92,6 +95,7 @@ impl TestEnv {
                     .unwrap();
                 pool.close().await;
                 let url = with_database(&admin, &name);
+                pg_database = Some((admin, name));
                 (url.clone(), url)
             }
             Kind::Redis => (sqlite_url, url_for("TEST_REDIS_URL")?),
@@ -162,6 +166,7 @@ impl TestEnv {
             settings,
             env,
             workspace_id,
+            pg_database,
         })
     }
 
@@ -340,4 +345,27 @@ pub fn signal(child: &Child, sig: &str) {
         .unwrap()
         .success();
     assert!(ok, "kill -{sig} failed");
+}
+
+impl Drop for TestEnv {
+    fn drop(&mut self) {
+        let Some((admin, name)) = self.pg_database.take() else {
+            return;
+        };
+        // Drop cannot await: use a helper thread with its own runtime; FORCE ends the
+        // connections this test still holds.
+        let _ = std::thread::spawn(move || {
+            let rt = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            rt.block_on(async move {
+                if let Ok(pool) = sqlx::PgPool::connect(&admin).await {
+                    let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
+                    let _ = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&pool).await;
+                }
+            });
+        })
+        .join();
+    }
 }
