@@ -134,7 +134,7 @@ pub struct Report {
     pub summary: Option<Value>,
 }
 
-fn result<T: DeserializeOwned>(body: Value) -> Result<T, ProviderError> {
+pub(crate) fn result<T: DeserializeOwned>(body: Value) -> Result<T, ProviderError> {
     serde_json::from_value(body["result"].clone())
         .map_err(|e| ProviderError::Decode(format!("{e}: {body}")))
 }
@@ -163,6 +163,7 @@ fn bulk<T: DeserializeOwned>(body: Value) -> Result<Vec<BulkItem<T>>, ProviderEr
                         ApiErrorBody {
                             code: "UNKNOWN".into(),
                             message: None,
+                            details: None,
                         },
                     ),
                 )
@@ -286,15 +287,22 @@ impl Client {
         )
     }
 
+    /// Deletes; an entity already deleted (say by an earlier attempt whose answer was
+    /// lost) counts as deleted.
     pub async fn delete(&self, account: i64, entity: &str, id: i64) -> Result<(), ProviderError> {
-        self.call(
-            Method::DELETE,
-            &format!("/{entity}/{id}"),
-            Some(account),
-            None,
-        )
-        .await
-        .map(drop)
+        match self
+            .call(
+                Method::DELETE,
+                &format!("/{entity}/{id}"),
+                Some(account),
+                None,
+            )
+            .await
+        {
+            Ok(_) => Ok(()),
+            Err(e) if e.has_detail("ENTITY_DELETED") => Ok(()),
+            Err(e) => Err(e),
+        }
     }
 
     /// `POST /{entity}/bulk-{op}` in chunks of [`BULK_CHUNK`], with partial success allowed;

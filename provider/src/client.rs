@@ -13,6 +13,7 @@ use tokio::sync::Mutex;
 
 use crate::credentials::Credentials;
 use crate::error::{ApiErrorBody, ProviderError};
+use crate::limiter::{LocalGate, RateGate};
 
 /// Called with `(method, path, status, body)` for every API response (tests validate bodies).
 pub type Observer = Arc<dyn Fn(&str, &str, u16, &Value) + Send + Sync>;
@@ -27,6 +28,45 @@ pub struct ClientConfig {
     pub timeout: Duration,
     pub user_agent: String,
     pub observer: Option<Observer>,
+    pub retry: RetryPolicy,
+    /// The limiter every call waits on (in-process by default; share one `Arc` between
+    /// clients of the same process, or plug in the cross-process one).
+    pub gate: Arc<dyn RateGate>,
+}
+
+/// How calls are retried.
+#[derive(Debug, Clone, Copy)]
+pub struct RetryPolicy {
+    /// Attempts of an idempotent call that fails retryably (5xx, timeout, connection).
+    pub max_attempts: u32,
+    /// Backoff before the second attempt; doubles each time, with jitter, up to `max_backoff`.
+    pub base_backoff: Duration,
+    pub max_backoff: Duration,
+    /// 429s waited out (for as long as the server says) before giving up with `RateLimited`.
+    pub max_rate_limited: u32,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            max_attempts: 4,
+            base_backoff: Duration::from_millis(200),
+            max_backoff: Duration::from_secs(5),
+            max_rate_limited: 3,
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// The wait before attempt `attempt + 1` (`attempt` ≥ 1): exponential, half jittered.
+    pub fn backoff(&self, attempt: u32) -> Duration {
+        let full = self
+            .base_backoff
+            .saturating_mul(1 << attempt.saturating_sub(1).min(16))
+            .min(self.max_backoff);
+        let jitter: f64 = rand::random();
+        full / 2 + full.mul_f64(jitter / 2.0)
+    }
 }
 
 impl ClientConfig {
@@ -51,6 +91,8 @@ impl ClientConfig {
             timeout: Duration::from_secs(30),
             user_agent: format!("searchdeck/{}", env!("CARGO_PKG_VERSION")),
             observer: None,
+            retry: RetryPolicy::default(),
+            gate: Arc::new(LocalGate::new()),
         }
     }
 }
@@ -143,18 +185,74 @@ impl Client {
         Ok(token.access_token)
     }
 
+    /// The retry policy in force.
+    pub fn config_retry(&self) -> RetryPolicy {
+        self.config.retry
+    }
+
     async fn forget_token(&self) {
         *self.token.lock().await = None;
     }
 
     /// Calls `method path` (relative to the API base) for `account`, returning the JSON
-    /// body of a 2xx answer. A 401 refreshes the token once and retries.
+    /// body of a 2xx answer. Waits on the limiter first; 429s pause the key and are waited
+    /// out; idempotent calls (GET, PUT, DELETE, POST `…/query`) are retried with backoff on
+    /// retryable failures. Creates are not retried here (see `create_once`).
     pub async fn call(
         &self,
         method: Method,
         path: &str,
         account: Option<i64>,
         body: Option<&Value>,
+    ) -> Result<Value, ProviderError> {
+        let idempotent = method != Method::POST || path.ends_with("/query");
+        self.call_with(method, path, account, body, idempotent)
+            .await
+    }
+
+    /// [`Self::call`], retrying retryable failures only when `retry_failures`.
+    pub async fn call_with(
+        &self,
+        method: Method,
+        path: &str,
+        account: Option<i64>,
+        body: Option<&Value>,
+        retry_failures: bool,
+    ) -> Result<Value, ProviderError> {
+        let key = match account {
+            Some(id) => format!("account:{id}"),
+            None => format!("client:{}", self.credentials.client_id()),
+        };
+        let policy = self.config.retry;
+        let (mut attempt, mut limited) = (1, 0);
+        loop {
+            self.config.gate.acquire(&key).await;
+            match self.send(method.clone(), path, account, body, &key).await {
+                Err(ProviderError::RateLimited { retry_after })
+                    if limited < policy.max_rate_limited =>
+                {
+                    limited += 1;
+                    self.config.gate.pause(&key, retry_after);
+                }
+                Err(ProviderError::Retryable { .. })
+                    if retry_failures && attempt < policy.max_attempts =>
+                {
+                    tokio::time::sleep(policy.backoff(attempt)).await;
+                    attempt += 1;
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// One call (with the refresh-once-on-401), feeding rate-limit headers to the gate.
+    async fn send(
+        &self,
+        method: Method,
+        path: &str,
+        account: Option<i64>,
+        body: Option<&Value>,
+        key: &str,
     ) -> Result<Value, ProviderError> {
         let mut refreshed = false;
         loop {
@@ -179,6 +277,17 @@ impl Client {
             if let Some(observer) = &self.config.observer {
                 observer(method.as_str(), path, status.as_u16(), &json);
             }
+            let header = |name: &str| {
+                headers
+                    .get(name)
+                    .and_then(|v| v.to_str().ok())
+                    .and_then(|v| v.trim().parse::<u64>().ok())
+            };
+            self.config.gate.observe(
+                key,
+                header("ratelimit-remaining"),
+                header("ratelimit-reset").map(Duration::from_secs),
+            );
             if status == StatusCode::UNAUTHORIZED && !refreshed {
                 refreshed = true;
                 self.forget_token().await;
@@ -246,11 +355,17 @@ fn classify(
             message,
         });
     }
+    let details = parsed
+        .as_ref()
+        .and_then(|e| e.details.as_ref())
+        .map(|d| d.iter().map(|x| x.code.clone()).collect())
+        .unwrap_or_default();
     Err(ProviderError::Permanent {
         status: status.as_u16(),
         code: parsed
             .map(|e| e.code)
             .unwrap_or_else(|| status.as_str().to_string()),
         message,
+        details,
     })
 }

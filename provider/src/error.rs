@@ -24,6 +24,8 @@ pub enum ProviderError {
         status: u16,
         code: String,
         message: String,
+        /// Codes of the error's `details` (e.g. `DUPLICATE_KEYWORD`, `ENTITY_DELETED`).
+        details: Vec<String>,
     },
     /// The token endpoint refused the credentials.
     #[error("authentication failed: {0}")]
@@ -34,6 +36,16 @@ pub enum ProviderError {
 }
 
 impl ProviderError {
+    /// Whether a permanent error carries detail `code`.
+    pub fn has_detail(&self, code: &str) -> bool {
+        matches!(self, ProviderError::Permanent { details, .. } if details.iter().any(|d| d == code))
+    }
+
+    /// Whether the request was refused because the entity already exists.
+    pub fn is_duplicate(&self) -> bool {
+        matches!(self, ProviderError::Permanent { details, .. } if details.iter().any(|d| d.starts_with("DUPLICATE_")))
+    }
+
     /// Whether a retry can help.
     pub fn is_retryable(&self) -> bool {
         matches!(
@@ -46,6 +58,15 @@ impl ProviderError {
 /// The reference's `Error` object.
 #[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
 pub struct ApiErrorBody {
+    pub code: String,
+    pub message: Option<String>,
+    #[serde(default)]
+    pub details: Option<Vec<ApiErrorDetail>>,
+}
+
+/// One entry of an `Error`'s `details`.
+#[derive(Debug, Clone, Deserialize, PartialEq, Eq)]
+pub struct ApiErrorDetail {
     pub code: String,
     pub message: Option<String>,
 }

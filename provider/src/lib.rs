@@ -6,8 +6,12 @@ pub mod calls;
 pub mod client;
 pub mod credentials;
 pub mod error;
+pub mod idempotent;
 pub mod insights;
+pub mod limiter;
 
-pub use client::{Client, ClientConfig, Observer};
+pub use client::{Client, ClientConfig, Observer, RetryPolicy};
 pub use credentials::{Credentials, KeyPair};
 pub use error::{BulkItem, ProviderError};
+pub use idempotent::Created;
+pub use limiter::{LocalGate, RateGate};

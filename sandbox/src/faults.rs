@@ -1,7 +1,9 @@
 //! Fault injection and per-ad-account rate limiting for `/v1`: every response carries
 //! `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; past the limit, or in an
-//! injected burst, the answer is 429 with `Retry-After`. Injected 5xx, latency and hangs
-//! happen before the handler runs, so a failed call never changed the world.
+//! injected burst, the answer is 429 with `Retry-After`. Latency, hangs and 429s happen
+//! before the handler runs; of the injected 5xx, half fail before the handler and half
+//! after it (the write applied, the answer lost), as a real server may, so clients must
+//! make writes idempotent rather than trust that a 5xx changed nothing.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -73,6 +75,8 @@ enum Verdict {
         status: StatusCode,
         limit: u32,
         remaining: u32,
+        /// Fail after the handler ran: the write applied, the answer lost.
+        after: bool,
     },
     Hang {
         limit: u32,
@@ -139,10 +143,12 @@ impl Faults {
             } else {
                 StatusCode::SERVICE_UNAVAILABLE
             };
+            let after = inner.rng.random_bool(0.5);
             return Verdict::Fail {
                 status,
                 limit,
                 remaining,
+                after,
             };
         }
         if config.timeout_rate > 0.0 && inner.rng.random_bool(config.timeout_rate) {
@@ -204,7 +210,11 @@ pub async fn apply(State(sandbox): State<Arc<Sandbox>>, request: Request, next: 
             status,
             limit,
             remaining,
+            after,
         } => {
+            if after {
+                drop(next.run(request).await);
+            }
             let mut response =
                 ApiError::new(status, "INTERNAL_ERROR", "injected failure").into_response();
             set_headers(&mut response, limit, remaining);

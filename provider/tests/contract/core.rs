@@ -2,10 +2,10 @@
 //! auth failures and fault classification.
 
 use searchdeck_provider::calls::{AdGroup, Campaign, Keyword, NegativeKeyword};
-use searchdeck_provider::{KeyPair, ProviderError};
+use searchdeck_provider::{KeyPair, ProviderError, RetryPolicy};
 use serde_json::{Value, json};
 
-use crate::support::{client, start, validate_all};
+use crate::support::{client, client_with, start, validate_all};
 
 #[tokio::test]
 async fn client_calls_validate_against_the_reference() {
@@ -217,7 +217,13 @@ async fn bad_secrets_are_rejected_and_a_revoked_token_is_refreshed_once() {
 
 #[tokio::test]
 async fn rate_limits_and_faults_are_classified() {
-    let h = start().await;
+    let mut h = start().await;
+    let no_retry = RetryPolicy {
+        max_attempts: 1,
+        max_rate_limited: 0,
+        ..RetryPolicy::default()
+    };
+    h.client = client_with(&h.base, &h.seen, &h.ids, h.key.clone(), no_retry);
     let http = reqwest::Client::new();
     let account = h.client.ad_accounts().await.unwrap()[0].0;
     http.put(format!("{}/sandbox/faults", h.base))

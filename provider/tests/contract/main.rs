@@ -3,6 +3,7 @@
 
 mod ads;
 mod core;
+mod faults;
 mod insights;
 mod reports;
 mod schema;

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, Mutex};
 
-use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair};
+use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, RetryPolicy};
 use searchdeck_sandbox::{Sandbox, SandboxConfig};
 use serde_json::Value;
 
@@ -62,7 +62,19 @@ pub async fn start_with(config: SandboxConfig) -> Harness {
 
 /// A client for `ids` signing with `key`, recording responses into `seen`.
 pub fn client(base: &str, seen: &Seen, ids: &(String, String, String), key: KeyPair) -> Client {
+    client_with(base, seen, ids, key, RetryPolicy::default())
+}
+
+/// [`client`] with its own retry policy.
+pub fn client_with(
+    base: &str,
+    seen: &Seen,
+    ids: &(String, String, String),
+    key: KeyPair,
+    retry: RetryPolicy,
+) -> Client {
     let mut config = ClientConfig::sandbox(base);
+    config.retry = retry;
     let sink = seen.clone();
     config.observer = Some(Arc::new(move |m: &str, p: &str, s: u16, b: &Value| {
         sink.lock()

@@ -157,6 +157,19 @@ pub async fn create(
     let device_classes = devices(b.targeting.as_ref())?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
+    if w.ad_groups
+        .values()
+        .any(|g| g.campaign_id == b.campaign_id && !g.life.deleted() && g.name == b.name.trim())
+    {
+        return Err(ApiError::invalid(
+            "DUPLICATE_NAME",
+            "name",
+            format!(
+                "an ad group named {:?} already exists in this campaign",
+                b.name
+            ),
+        ));
+    }
     let campaign = campaigns::find(&w, ctx.0, b.campaign_id).map_err(|_| {
         ApiError::invalid(
             "INVALID_VALUE",

@@ -107,6 +107,23 @@ fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKey
         }
         (None, None) => return Err(ApiError::required("campaignId")),
     };
+    let match_type = b.match_type.unwrap_or(MatchType::Exact);
+    if w.negative_keywords.values().any(|n| {
+        n.campaign_id == campaign_id
+            && n.ad_group_id == ad_group_id
+            && !n.life.deleted()
+            && n.match_type == match_type
+            && n.text.eq_ignore_ascii_case(b.text.trim())
+    }) {
+        return Err(ApiError::invalid(
+            "DUPLICATE_KEYWORD",
+            "text",
+            format!(
+                "negative keyword {:?} already exists at this level",
+                b.text.trim()
+            ),
+        ));
+    }
     let now = OffsetDateTime::now_utc();
     let from = w.effective_day();
     let life = Lifecycle {
@@ -122,7 +139,7 @@ fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKey
         ad_group_id,
         ad_account_id: account,
         text: b.text.trim().to_string(),
-        match_type: b.match_type.unwrap_or(MatchType::Exact),
+        match_type,
         life,
     })
 }
