@@ -9,6 +9,7 @@ pub mod error;
 pub mod idempotent;
 pub mod insights;
 pub mod limiter;
+pub mod oauth;
 
 pub use client::{Client, ClientConfig, Observer, RetryPolicy};
 pub use credentials::{Credentials, KeyPair};

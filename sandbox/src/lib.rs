@@ -6,6 +6,7 @@
 
 pub mod admin;
 pub mod api;
+pub mod args;
 pub mod auth;
 pub mod faults;
 pub mod metrics;
@@ -20,6 +21,7 @@ use axum::Router;
 use axum::middleware::from_fn_with_state;
 use axum::routing::{get, post};
 
+pub use args::SandboxArgs;
 pub use faults::FaultConfig;
 pub use state::{Sandbox, SandboxConfig};
 pub use world::{WorldConfig, WorldSize};
@@ -46,14 +48,23 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
         .with_state(sandbox)
 }
 
-/// Serves the sandbox on `bind` until `shutdown` resolves.
+/// Serves the default sandbox on `bind` until `shutdown` resolves.
 pub async fn serve(
     bind: SocketAddr,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    serve_with(bind, SandboxConfig::default(), shutdown).await
+}
+
+/// Serves a sandbox built from `config` (see [`SandboxArgs`]) on `bind` until `shutdown`.
+pub async fn serve_with(
+    bind: SocketAddr,
+    config: SandboxConfig,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
     let listener = tokio::net::TcpListener::bind(bind).await?;
-    tracing::info!(%bind, "sandbox listening");
-    axum::serve(listener, router())
+    tracing::info!(%bind, seed = config.world.seed, "sandbox listening");
+    axum::serve(listener, app(Sandbox::new(config)))
         .with_graceful_shutdown(shutdown)
         .await?;
     Ok(())

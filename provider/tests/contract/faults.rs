@@ -216,7 +216,12 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
         let i: usize = k.text.rsplit(' ').next().unwrap().parse().unwrap();
         assert_eq!(count("CREATE"), 1, "{}", k.text);
         assert_eq!(count("UPDATE"), 1, "{}", k.text);
-        assert_eq!(count("DELETE"), usize::from(i.is_multiple_of(3)), "{}", k.text);
+        assert_eq!(
+            count("DELETE"),
+            usize::from(i.is_multiple_of(3)),
+            "{}",
+            k.text
+        );
     }
     let seen = h.seen.lock().unwrap();
     let failed = seen.iter().filter(|s| s.2 >= 500).count();

@@ -5,6 +5,7 @@ mod ads;
 mod core;
 mod faults;
 mod insights;
+mod oauth;
 mod reports;
 mod schema;
 mod support;

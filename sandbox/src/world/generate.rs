@@ -17,7 +17,7 @@ use super::{
 use crate::metrics::market_cpt;
 
 /// How big a world to build.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
 pub enum WorldSize {
     /// Three ad accounts with a few hundred keywords: demos and tests.
     #[default]
