@@ -23,6 +23,9 @@ struct Cli {
     command: Command,
     #[command(flatten)]
     config: ConfigArgs,
+    /// Options of the Apple Ads sandbox (used by `serve` and `sandbox`).
+    #[command(flatten, next_help_heading = "Sandbox")]
+    sandbox: searchdeck_sandbox::SandboxArgs,
 }
 
 #[derive(Subcommand)]
@@ -101,6 +104,13 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    let sandbox = match cli.sandbox.into_config() {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("searchdeck: invalid sandbox option: {e}");
+            std::process::exit(2);
+        }
+    };
     let shutdown = CancellationToken::new();
     cancel_on_signals(shutdown.clone());
 
@@ -128,7 +138,8 @@ async fn main() -> anyhow::Result<()> {
             searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown)).await?;
         }
         Command::Sandbox => {
-            searchdeck_sandbox::serve(config.sandbox_bind, stopped(&shutdown)).await?;
+            searchdeck_sandbox::serve_with(config.sandbox_bind, sandbox, stopped(&shutdown))
+                .await?;
         }
         Command::Serve => {
             let db = open_db(&config, true).await?;
@@ -142,7 +153,8 @@ async fn main() -> anyhow::Result<()> {
                 config.bind
             );
             let api = searchdeck_api::serve(state, config.bind, stopped(&shutdown));
-            let sandbox = searchdeck_sandbox::serve(config.sandbox_bind, stopped(&shutdown));
+            let sandbox =
+                searchdeck_sandbox::serve_with(config.sandbox_bind, sandbox, stopped(&shutdown));
             let workers = searchdeck_workers::run_with(
                 &config,
                 db.clone(),
