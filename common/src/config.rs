@@ -35,6 +35,13 @@ pub struct ConfigArgs {
     /// Base URL of the Apple Ads provider; defaults to the local sandbox.
     #[arg(long, env = "PROVIDER_BASE_URL")]
     pub provider_base_url: Option<String>,
+    /// Token endpoint of the provider; defaults to Apple's for Apple's API base, else
+    /// `<provider base>/auth/oauth2/token` (the sandbox's).
+    #[arg(long, env = "PROVIDER_TOKEN_URL")]
+    pub provider_token_url: Option<String>,
+    /// Authorize page of the popup connect; defaults like the token endpoint.
+    #[arg(long, env = "PROVIDER_AUTHORIZE_URL")]
+    pub provider_authorize_url: Option<String>,
     /// `smtp://user:pass@host:port` or `smtps://…`; without it emails go to the local outbox.
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<SecretString>,
@@ -100,6 +107,10 @@ pub struct Config {
     pub queue_backend: Backend,
     pub sandbox_bind: SocketAddr,
     pub provider_base_url: String,
+    /// Where the client calls the API: `<provider base>/v1`.
+    pub provider_api_url: String,
+    pub provider_token_url: String,
+    pub provider_authorize_url: String,
     pub smtp_url: Option<SecretString>,
     pub email_from: String,
     pub static_dir: PathBuf,
@@ -121,6 +132,25 @@ fn invalid(variable: &'static str, reason: impl Into<String>) -> ConfigError {
     ConfigError {
         variable,
         reason: reason.into(),
+    }
+}
+
+/// Apple's production API base (the client calls `<base>/v1`).
+pub const APPLE_API_BASE: &str = "https://api.ads.apple.com";
+/// Apple's OAuth token endpoint for Apple Ads API credentials.
+pub const APPLE_TOKEN_URL: &str = "https://appleid.apple.com/auth/oauth2/token";
+/// Apple's authorize page.
+pub const APPLE_AUTHORIZE_URL: &str = "https://appleid.apple.com/auth/oauth2/authorize";
+
+fn endpoint(
+    variable: &'static str,
+    given: &Option<String>,
+    default: impl FnOnce() -> String,
+) -> Result<String, ConfigError> {
+    match given {
+        Some(url) if url.starts_with("http://") || url.starts_with("https://") => Ok(url.clone()),
+        Some(_) => Err(invalid(variable, "must be an http:// or https:// URL")),
+        None => Ok(default()),
     }
 }
 
@@ -165,6 +195,25 @@ impl ConfigArgs {
             }
             None => format!("http://{}", self.sandbox_bind),
         };
+        let is_apple = provider_base_url == APPLE_API_BASE;
+        let provider_token_url = endpoint("PROVIDER_TOKEN_URL", &self.provider_token_url, || {
+            if is_apple {
+                APPLE_TOKEN_URL.into()
+            } else {
+                format!("{provider_base_url}/auth/oauth2/token")
+            }
+        })?;
+        let provider_authorize_url = endpoint(
+            "PROVIDER_AUTHORIZE_URL",
+            &self.provider_authorize_url,
+            || {
+                if is_apple {
+                    APPLE_AUTHORIZE_URL.into()
+                } else {
+                    format!("{provider_base_url}/auth/oauth2/authorize")
+                }
+            },
+        )?;
         if let Some(smtp) = &self.smtp_url {
             let s = smtp.expose_secret();
             if !(s.starts_with("smtp://") || s.starts_with("smtps://")) {
@@ -198,7 +247,10 @@ impl ConfigArgs {
             queue_url: queue_url.into(),
             queue_backend,
             sandbox_bind: self.sandbox_bind,
+            provider_api_url: format!("{provider_base_url}/v1"),
             provider_base_url,
+            provider_token_url,
+            provider_authorize_url,
             smtp_url: self.smtp_url.clone(),
             email_from: self.email_from.clone(),
             static_dir: self.static_dir.clone(),
@@ -252,6 +304,21 @@ mod tests {
         );
         assert_eq!(c.queue_url.expose_secret(), c.database_url.expose_secret());
         assert_eq!(c.provider_base_url, format!("http://{}", c.sandbox_bind));
+        assert_eq!(c.provider_api_url, format!("http://{}/v1", c.sandbox_bind));
+        assert_eq!(
+            c.provider_token_url,
+            format!("http://{}/auth/oauth2/token", c.sandbox_bind)
+        );
+    }
+
+    #[test]
+    fn apple_base_uses_apple_endpoints() {
+        let c = parse(&["--provider-base-url", "https://api.ads.apple.com/"]).unwrap();
+        assert_eq!(c.provider_api_url, "https://api.ads.apple.com/v1");
+        assert_eq!(c.provider_token_url, APPLE_TOKEN_URL);
+        assert_eq!(c.provider_authorize_url, APPLE_AUTHORIZE_URL);
+        let err = parse(&["--provider-token-url", "ftp://x"]).unwrap_err();
+        assert_eq!(err.variable, "PROVIDER_TOKEN_URL");
     }
 
     #[test]
