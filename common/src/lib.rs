@@ -6,6 +6,8 @@ pub mod db;
 pub mod email;
 pub mod ids;
 pub mod queue;
+pub mod ratelimit;
+pub mod secrets;
 pub mod tasks;
 
 pub use config::{Backend, Config, ConfigArgs};

@@ -1,0 +1,205 @@
+//! Fixtures for the rate-limiter tests: one shared store per test on each backend.
+//!
+//! `store_tests!` turns each test body into one test per backend: `memory` and `sqlite`
+//! always run; `postgres` runs on a fresh database on the server at `TEST_DATABASE_URL` and
+//! `redis` under a unique key prefix at `TEST_REDIS_URL`. Under `CI=true` a missing variable
+//! fails the test; elsewhere the variant says so and passes.
+
+#![allow(dead_code)]
+
+use searchdeck_common::{
+    Db,
+    ids::new_id,
+    ratelimit::{DbStore, RateLimitSettings, RateLimiter, RedisStore, SharedStore},
+};
+
+/// Which store a fixture runs on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Memory,
+    Sqlite,
+    Postgres,
+    Redis,
+}
+
+/// Runs each body once per backend.
+#[macro_export]
+macro_rules! store_tests {
+    ($(async fn $name:ident($fx:ident: Fixture) $body:block)*) => {
+        $(
+            mod $name {
+                use super::*;
+                async fn run($fx: Fixture) $body
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn memory() {
+                    run(Fixture::new(Kind::Memory).await.unwrap()).await
+                }
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn sqlite() {
+                    run(Fixture::new(Kind::Sqlite).await.unwrap()).await
+                }
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn postgres() {
+                    if let Some(fx) = Fixture::new(Kind::Postgres).await {
+                        run(fx).await
+                    }
+                }
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn redis() {
+                    if let Some(fx) = Fixture::new(Kind::Redis).await {
+                        run(fx).await
+                    }
+                }
+            }
+        )*
+    };
+}
+
+/// A shared store for one test; each [`Fixture::store`] call opens its own connection, as
+/// another process would.
+pub struct Fixture {
+    pub kind: Kind,
+    memory: Option<SharedStore>,
+    url: String,
+    prefix: String,
+    _dir: Option<tempfile::TempDir>,
+    pg: Option<(String, String)>,
+}
+
+/// The variable's value; under `CI=true` a missing one is a failure, elsewhere a skip.
+pub fn required_env(name: &str) -> Option<String> {
+    match std::env::var(name) {
+        Ok(v) if !v.is_empty() => Some(v),
+        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
+            panic!("CI=true but {name} is not set: this variant must run in CI")
+        }
+        _ => {
+            eprintln!("{name} not set: variant not run");
+            None
+        }
+    }
+}
+
+impl Fixture {
+    /// A fresh store, or None when its server is not configured (outside CI).
+    pub async fn new(kind: Kind) -> Option<Fixture> {
+        let mut fx = Fixture {
+            kind,
+            memory: None,
+            url: String::new(),
+            prefix: format!("sd-test:{}:{}:", std::process::id(), new_id()),
+            _dir: None,
+            pg: None,
+        };
+        match kind {
+            Kind::Memory => fx.memory = Some(SharedStore::memory()),
+            Kind::Sqlite => {
+                let dir = tempfile::tempdir().unwrap();
+                fx.url = format!("sqlite://{}?mode=rwc", dir.path().join("rl.db").display());
+                fx._dir = Some(dir);
+                Db::connect_url(&fx.url)
+                    .await
+                    .unwrap()
+                    .migrate()
+                    .await
+                    .unwrap();
+            }
+            Kind::Postgres => {
+                let base = required_env("TEST_DATABASE_URL")?;
+                let name = format!("sd_rl_{}_{}", std::process::id(), new_id());
+                let admin = Db::connect_url(&base)
+                    .await
+                    .expect("connect TEST_DATABASE_URL");
+                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                    .execute(&admin.pool)
+                    .await
+                    .unwrap();
+                admin.pool.close().await;
+                let (server, _) = base.rsplit_once('/').expect("URL names a database");
+                fx.url = format!("{server}/{name}");
+                fx.pg = Some((base, name));
+                Db::connect_url(&fx.url)
+                    .await
+                    .unwrap()
+                    .migrate()
+                    .await
+                    .unwrap();
+            }
+            Kind::Redis => fx.url = required_env("TEST_REDIS_URL")?,
+        }
+        Some(fx)
+    }
+
+    /// A handle on the shared store with its own connection.
+    pub async fn store(&self) -> SharedStore {
+        match self.kind {
+            Kind::Memory => self.memory.clone().unwrap(),
+            Kind::Sqlite | Kind::Postgres => {
+                SharedStore::Database(DbStore::new(Db::connect_url(&self.url).await.unwrap()))
+            }
+            Kind::Redis => {
+                SharedStore::Redis(RedisStore::connect(&self.url, &self.prefix).await.unwrap())
+            }
+        }
+    }
+
+    /// A limiter on its own connection to the shared store ("another process").
+    pub async fn limiter(&self, settings: RateLimitSettings) -> RateLimiter {
+        RateLimiter::new(self.store().await, settings)
+    }
+
+    /// Moves the stored arrival time of `key` forward, as a process on a host whose clock
+    /// runs ahead would leave it. None on the in-memory store, which has one clock.
+    pub async fn push_tat_forward(&self, key: &str, micros: i64) -> Option<()> {
+        match self.kind {
+            Kind::Memory => None,
+            Kind::Sqlite | Kind::Postgres => {
+                let db = Db::connect_url(&self.url).await.unwrap();
+                let done =
+                    sqlx::query("UPDATE rate_limits SET tat_us = tat_us + $1 WHERE key = $2")
+                        .bind(micros)
+                        .bind(key)
+                        .execute(&db.pool)
+                        .await
+                        .unwrap();
+                assert_eq!(done.rows_affected(), 1);
+                Some(())
+            }
+            Kind::Redis => {
+                let client = redis::Client::open(self.url.as_str()).unwrap();
+                let mut conn = client.get_multiplexed_async_connection().await.unwrap();
+                let _: i64 = redis::cmd("HINCRBY")
+                    .arg(format!("{}{key}", self.prefix))
+                    .arg("tat")
+                    .arg(micros)
+                    .query_async(&mut conn)
+                    .await
+                    .unwrap();
+                Some(())
+            }
+        }
+    }
+}
+
+impl Drop for Fixture {
+    fn drop(&mut self) {
+        if let Some((base, name)) = self.pg.take() {
+            let _ = std::thread::spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async move {
+                    if let Ok(admin) = Db::connect_url(&base).await {
+                        let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
+                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+                        )))
+                        .execute(&admin.pool)
+                        .await;
+                    }
+                });
+            })
+            .join();
+        }
+    }
+}
