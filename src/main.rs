@@ -42,6 +42,9 @@ enum Command {
     Sandbox,
     /// Apply database migrations and exit.
     Migrate,
+    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account).
+    #[command(subcommand)]
+    Bench(searchdeck_provider::bench::BenchCommand),
 }
 
 fn init_tracing() {
@@ -166,6 +169,7 @@ async fn main() -> anyhow::Result<()> {
             shutdown.cancel();
             result?;
         }
+        Command::Bench(bench) => searchdeck_provider::bench::run(bench, &config).await?,
     }
     Ok(())
 }

@@ -1,6 +1,7 @@
 //! The HTTP client: token exchange and cache (refreshed five minutes before expiry, and
-//! once more on a 401), `X-AP-Context` per ad account, timeouts, `User-Agent`, tracing of
-//! every call, and classification of failures into [`ProviderError`].
+//! once more on a 401), `X-AP-Context` per ad account, timeouts, `User-Agent`, the rate
+//! limiter in front of every request (fed every response), tracing and metrics of every
+//! call, and classification of failures into [`ProviderError`].
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -13,7 +14,10 @@ use tokio::sync::Mutex;
 
 use crate::credentials::Credentials;
 use crate::error::{ApiErrorBody, ProviderError};
-use crate::limiter::{LocalGate, RateGate};
+use crate::limiter::{
+    RateGate, RateLimitInfo, RateLimitSettings, RateLimiter, account_key, credential_key,
+};
+use crate::metrics::ProviderMetrics;
 
 /// Called with `(method, path, status, body)` for every API response (tests validate bodies).
 pub type Observer = Arc<dyn Fn(&str, &str, u16, &Value) + Send + Sync>;
@@ -29,9 +33,13 @@ pub struct ClientConfig {
     pub user_agent: String,
     pub observer: Option<Observer>,
     pub retry: RetryPolicy,
-    /// The limiter every call waits on (in-process by default; share one `Arc` between
-    /// clients of the same process, or plug in the cross-process one).
+    /// The limiter every request waits on: by default a `RateLimiter` in memory for this
+    /// client alone; give every client the same shared one
+    /// (`RateLimiter::from_config`, Redis or a database row) so all processes share the
+    /// budget of each ad account.
     pub gate: Arc<dyn RateGate>,
+    /// Counters of this client's traffic (share one between clients to add them up).
+    pub metrics: Arc<ProviderMetrics>,
 }
 
 /// How calls are retried.
@@ -92,7 +100,8 @@ impl ClientConfig {
             user_agent: format!("searchdeck/{}", env!("CARGO_PKG_VERSION")),
             observer: None,
             retry: RetryPolicy::default(),
-            gate: Arc::new(LocalGate::new()),
+            gate: Arc::new(RateLimiter::in_memory(RateLimitSettings::default())),
+            metrics: Arc::default(),
         }
     }
 }
@@ -143,21 +152,42 @@ impl Client {
         let form = self
             .credentials
             .token_form(OffsetDateTime::now_utc().unix_timestamp());
+        let key = credential_key(self.credentials.client_id());
+        self.config.gate.acquire(&key).await?;
         let started = Instant::now();
-        let response = self
+        self.config.metrics.token_exchange();
+        let sent = self
             .http
             .post(&self.config.token_url)
             .form(&form)
             .send()
-            .await
-            .map_err(transport)?;
+            .await;
+        let response = match sent {
+            Ok(r) => r,
+            Err(e) => {
+                self.config.metrics.request(0);
+                self.config
+                    .gate
+                    .observe(&key, &RateLimitInfo::default())
+                    .await;
+                return Err(transport(e));
+            }
+        };
         let status = response.status();
+        self.config.metrics.request(status.as_u16());
+        let info = RateLimitInfo::from_headers(status.as_u16(), response.headers());
+        self.config.gate.observe(&key, &info).await;
         tracing::info!(
             client_id = self.credentials.client_id(),
             status = status.as_u16(),
             duration_ms = started.elapsed().as_millis() as u64,
             "provider token exchange"
         );
+        if status == StatusCode::TOO_MANY_REQUESTS {
+            return Err(ProviderError::RateLimited {
+                retry_after: retry_after(&info),
+            });
+        }
         if status.is_server_error() {
             return Err(ProviderError::Retryable {
                 status: Some(status.as_u16()),
@@ -190,6 +220,11 @@ impl Client {
         self.config.retry
     }
 
+    /// The counters of this client's traffic.
+    pub fn metrics(&self) -> &Arc<ProviderMetrics> {
+        &self.config.metrics
+    }
+
     async fn forget_token(&self) {
         *self.token.lock().await = None;
     }
@@ -220,32 +255,35 @@ impl Client {
         retry_failures: bool,
     ) -> Result<Value, ProviderError> {
         let key = match account {
-            Some(id) => format!("account:{id}"),
-            None => format!("client:{}", self.credentials.client_id()),
+            Some(id) => account_key(&id.to_string()),
+            None => credential_key(self.credentials.client_id()),
         };
         let policy = self.config.retry;
         let (mut attempt, mut limited) = (1, 0);
-        loop {
-            self.config.gate.acquire(&key).await;
+        let outcome = loop {
             match self.send(method.clone(), path, account, body, &key).await {
-                Err(ProviderError::RateLimited { retry_after })
-                    if limited < policy.max_rate_limited =>
-                {
+                // The limiter has paused the key (for every process) until Retry-After; the
+                // next acquire waits it out.
+                Err(ProviderError::RateLimited { .. }) if limited < policy.max_rate_limited => {
                     limited += 1;
-                    self.config.gate.pause(&key, retry_after);
+                    self.config.metrics.retry();
                 }
                 Err(ProviderError::Retryable { .. })
                     if retry_failures && attempt < policy.max_attempts =>
                 {
                     tokio::time::sleep(policy.backoff(attempt)).await;
                     attempt += 1;
+                    self.config.metrics.retry();
                 }
-                other => return other,
+                other => break other,
             }
-        }
+        };
+        self.config.metrics.finished(&outcome);
+        outcome
     }
 
-    /// One call (with the refresh-once-on-401), feeding rate-limit headers to the gate.
+    /// One request (and the refresh-once-on-401): waits on the limiter for `key`, sends,
+    /// and hands the response's status and rate-limit headers to the limiter.
     async fn send(
         &self,
         method: Method,
@@ -267,33 +305,47 @@ impl Client {
             if let Some(b) = body {
                 request = request.json(b);
             }
+            let waiting = Instant::now();
+            self.config.gate.acquire(key).await?;
+            let waited = waiting.elapsed();
+            self.config.metrics.waited(waited);
             let started = Instant::now();
-            let response = request.send().await.map_err(transport)?;
+            let response = match request.send().await {
+                Ok(r) => r,
+                Err(e) => {
+                    self.config.metrics.request(0);
+                    self.config
+                        .gate
+                        .observe(key, &RateLimitInfo::default())
+                        .await;
+                    tracing::info!(%method, path, error = %e, duration_ms = started.elapsed().as_millis() as u64, ad_account = account, "provider call failed");
+                    return Err(transport(e));
+                }
+            };
             let status = response.status();
-            let headers = response.headers().clone();
+            self.config.metrics.request(status.as_u16());
+            let info = RateLimitInfo::from_headers(status.as_u16(), response.headers());
+            self.config.gate.observe(key, &info).await;
             let text = response.text().await.map_err(transport)?;
             let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
-            tracing::info!(%method, path, status = status.as_u16(), duration_ms = started.elapsed().as_millis() as u64, ad_account = account, "provider call");
+            tracing::info!(
+                %method,
+                path,
+                status = status.as_u16(),
+                duration_ms = started.elapsed().as_millis() as u64,
+                limiter_wait_ms = waited.as_millis() as u64,
+                ad_account = account,
+                "provider call"
+            );
             if let Some(observer) = &self.config.observer {
                 observer(method.as_str(), path, status.as_u16(), &json);
             }
-            let header = |name: &str| {
-                headers
-                    .get(name)
-                    .and_then(|v| v.to_str().ok())
-                    .and_then(|v| v.trim().parse::<u64>().ok())
-            };
-            self.config.gate.observe(
-                key,
-                header("ratelimit-remaining"),
-                header("ratelimit-reset").map(Duration::from_secs),
-            );
             if status == StatusCode::UNAUTHORIZED && !refreshed {
                 refreshed = true;
                 self.forget_token().await;
                 continue;
             }
-            return classify(status, &headers, json);
+            return classify(status, &info, json);
         }
     }
 }
@@ -309,34 +361,22 @@ fn transport(e: reqwest::Error) -> ProviderError {
     }
 }
 
-/// Seconds from `Retry-After`, else `RateLimit-Reset`, else one second.
-fn retry_after(headers: &reqwest::header::HeaderMap) -> Duration {
-    let secs = |name: &str| {
-        headers
-            .get(name)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<u64>().ok())
-    };
-    Duration::from_secs(
-        secs("retry-after")
-            .or_else(|| secs("ratelimit-reset"))
-            .unwrap_or(1)
-            .max(1),
-    )
+/// `Retry-After`, else `RateLimit-Reset`, else one second (at least one second).
+fn retry_after(info: &RateLimitInfo) -> Duration {
+    info.retry_after
+        .or(info.reset)
+        .unwrap_or(Duration::from_secs(1))
+        .max(Duration::from_secs(1))
 }
 
 /// Maps a response to its body or a classified error.
-fn classify(
-    status: StatusCode,
-    headers: &reqwest::header::HeaderMap,
-    body: Value,
-) -> Result<Value, ProviderError> {
+fn classify(status: StatusCode, info: &RateLimitInfo, body: Value) -> Result<Value, ProviderError> {
     if status.is_success() {
         return Ok(body);
     }
     if status == StatusCode::TOO_MANY_REQUESTS {
         return Err(ProviderError::RateLimited {
-            retry_after: retry_after(headers),
+            retry_after: retry_after(info),
         });
     }
     let error = if body.get("error").is_some_and(Value::is_object) {

@@ -1,7 +1,12 @@
 //! Client for the Apple Ads Platform API v1: ES256 client-secret signing, token exchange
-//! and caching, typed calls, and classified errors. Point it at `https://api.ads.apple.com/v1`
-//! and `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents.
+//! and caching, typed calls, classified errors, the shared rate limiter in front of every
+//! request, tracing and metrics. Point it at `https://api.ads.apple.com/v1` and
+//! `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents. Workers
+//! use it through the [`AppleAds`] trait.
 
+pub mod apple_ads;
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod calls;
 pub mod client;
 pub mod credentials;
@@ -9,10 +14,13 @@ pub mod error;
 pub mod idempotent;
 pub mod insights;
 pub mod limiter;
+pub mod metrics;
 pub mod oauth;
 
+pub use apple_ads::{AppleAds, AppleAdsExt, Entity};
 pub use client::{Client, ClientConfig, Observer, RetryPolicy};
 pub use credentials::{Credentials, KeyPair};
 pub use error::{BulkItem, ProviderError};
 pub use idempotent::Created;
-pub use limiter::{LocalGate, RateGate};
+pub use limiter::{RateGate, Unlimited};
+pub use metrics::{MetricsSnapshot, ProviderMetrics};

@@ -1,13 +1,15 @@
 //! Fault injection and per-ad-account rate limiting for `/v1`: every response carries
 //! `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset`; past the limit, or in an
-//! injected burst, the answer is 429 with `Retry-After`. Latency, hangs and 429s happen
+//! injected burst, the answer is 429 with `Retry-After`. The limit counts requests per ad
+//! account in wall-clock-second windows, and a burst of 429s lasts at most the one second
+//! its `Retry-After` announces, so a client that honours `Retry-After` is served again. Latency, hangs and 429s happen
 //! before the handler runs; of the injected 5xx, half fail before the handler and half
 //! after it (the write applied, the answer lost), as a real server may, so clients must
 //! make writes idempotent rather than trust that a 5xx changed nothing.
 
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::extract::{Request, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -35,6 +37,8 @@ pub struct FaultConfig {
     pub error_rate: f64,
     pub latency_ms: u64,
     pub timeout_rate: f64,
+    /// The next `burst429` requests (of any key) are answered 429, within one second of
+    /// the first of them.
     #[serde(rename = "burst429")]
     pub burst_429: u32,
 }
@@ -57,6 +61,8 @@ impl FaultConfig {
 struct Inner {
     config: FaultConfig,
     burst_left: u32,
+    /// When the burst under way ends (set by its first 429).
+    burst_until: Option<Instant>,
     rng: ChaCha8Rng,
     /// Per key: (epoch second of the window, requests counted in it).
     windows: HashMap<String, (u64, u32)>,
@@ -93,6 +99,7 @@ impl Faults {
         let inner = Inner {
             config,
             burst_left: config.burst_429,
+            burst_until: None,
             rng: ChaCha8Rng::seed_from_u64(seed ^ 0xfa017),
             windows: HashMap::new(),
         };
@@ -110,6 +117,7 @@ impl Faults {
         let mut inner = self.inner.lock();
         inner.config = config;
         inner.burst_left = config.burst_429;
+        inner.burst_until = None;
     }
 
     fn judge(&self, key: &str) -> Verdict {
@@ -134,8 +142,15 @@ impl Faults {
         window.1 += 1;
         let remaining = limit.saturating_sub(window.1);
         if inner.burst_left > 0 {
-            inner.burst_left -= 1;
-            return Verdict::Limited { limit };
+            let until = *inner.burst_until.get_or_insert_with(|| {
+                Instant::now() + Duration::from_secs(seconds_to_next_window())
+            });
+            if Instant::now() < until {
+                inner.burst_left -= 1;
+                return Verdict::Limited { limit };
+            }
+            // The Retry-After announced has passed: the burst is over.
+            inner.burst_left = 0;
         }
         if config.error_rate > 0.0 && inner.rng.random_bool(config.error_rate) {
             let status = if inner.rng.random_bool(0.5) {

@@ -2,10 +2,15 @@
 //! auth failures and fault classification.
 
 use searchdeck_provider::calls::{AdGroup, Campaign, Keyword, NegativeKeyword};
-use searchdeck_provider::{KeyPair, ProviderError, RetryPolicy};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use searchdeck_common::ratelimit::{RateLimiter, SharedStore};
+use searchdeck_provider::limiter::settings;
+use searchdeck_provider::{ClientConfig, KeyPair, ProviderError, RetryPolicy, Unlimited};
 use serde_json::{Value, json};
 
-use crate::support::{client, client_with, start, validate_all};
+use crate::support::{client, client_from, start, validate_all};
 
 #[tokio::test]
 async fn client_calls_validate_against_the_reference() {
@@ -218,12 +223,15 @@ async fn bad_secrets_are_rejected_and_a_revoked_token_is_refreshed_once() {
 #[tokio::test]
 async fn rate_limits_and_faults_are_classified() {
     let mut h = start().await;
-    let no_retry = RetryPolicy {
+    // No limiter: this test is about classification, not about waiting 429s out.
+    let mut config = ClientConfig::sandbox(&h.base);
+    config.retry = RetryPolicy {
         max_attempts: 1,
         max_rate_limited: 0,
         ..RetryPolicy::default()
     };
-    h.client = client_with(&h.base, &h.seen, &h.ids, h.key.clone(), no_retry);
+    config.gate = Arc::new(Unlimited);
+    h.client = client_from(config, &h.seen, &h.ids, h.key.clone());
     let http = reqwest::Client::new();
     let account = h.client.ad_accounts().await.unwrap()[0].0;
     http.put(format!("{}/sandbox/faults", h.base))
@@ -270,5 +278,46 @@ async fn rate_limits_and_faults_are_classified() {
         .await
         .unwrap();
     assert_eq!(bad.status(), 400);
+    validate_all(&h.seen);
+}
+
+/// Two clients standing for two processes (each its own limiter, one shared store): a 429
+/// answered to the first pauses the second for the Retry-After, and both count what they did.
+#[tokio::test]
+async fn a_429_seen_by_one_process_pauses_the_others() {
+    let h = start().await;
+    let store = SharedStore::memory();
+    let process = || {
+        let mut config = ClientConfig::sandbox(&h.base);
+        config.gate = Arc::new(RateLimiter::new(store.clone(), settings()));
+        config.retry = RetryPolicy {
+            max_rate_limited: 0,
+            ..RetryPolicy::default()
+        };
+        client_from(config, &h.seen, &h.ids, h.key.clone())
+    };
+    let (first, second) = (process(), process());
+    let account = first.ad_accounts().await.unwrap()[0].0;
+    second.ad_account(account).await.unwrap();
+    reqwest::Client::new()
+        .put(format!("{}/sandbox/faults", h.base))
+        .json(&json!({ "burst429": 1 }))
+        .send()
+        .await
+        .unwrap();
+    let e = first.ad_account(account).await.unwrap_err();
+    assert!(matches!(e, ProviderError::RateLimited { .. }), "{e:?}");
+    let started = Instant::now();
+    second.ad_account(account).await.unwrap();
+    assert!(
+        started.elapsed() >= Duration::from_millis(900),
+        "the second process waited only {:?}",
+        started.elapsed()
+    );
+    let (a, b) = (first.metrics().snapshot(), second.metrics().snapshot());
+    assert_eq!((a.calls, a.succeeded, a.failed_rate_limited), (2, 1, 1));
+    assert_eq!(a.rate_limited_responses, 1);
+    assert_eq!((b.calls, b.succeeded, b.failed()), (2, 2, 0));
+    assert!(b.limiter_wait_ms >= 900, "{b:?}");
     validate_all(&h.seen);
 }

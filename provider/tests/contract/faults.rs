@@ -131,7 +131,7 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
     let http = reqwest::Client::new();
     let faults = |burst: u32| json!({ "errorRate": 0.1, "burst429": burst });
     http.put(format!("{}/sandbox/faults", h.base))
-        .json(&faults(0))
+        .json(&faults(8))
         .send()
         .await
         .unwrap();
@@ -157,7 +157,10 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
                         Op::Chain(i) => chain(&c, account, group.id, i, &resolved).await,
                     };
                     let before = done.fetch_add(n, Ordering::Relaxed);
-                    // Two bursts of 429s, a third and two thirds into the run.
+                    // Two bursts of 429s, a third and two thirds into the run. A burst lasts
+                    // the one second its Retry-After announces; the first 429 pauses every
+                    // caller of the account for that second, so a burst costs about a second
+                    // and answers only the requests already on their way.
                     if (before < 333 && before + n >= 333) || (before < 666 && before + n >= 666) {
                         http.put(format!("{base}/sandbox/faults"))
                             .json(&faults(8))
@@ -232,7 +235,7 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
         resolved.load(Ordering::Relaxed)
     );
     assert!(
-        failed >= 50 && limited >= 8,
+        failed >= 50 && limited >= 2,
         "faults were injected: {failed} 5xx, {limited} 429"
     );
 }

@@ -75,6 +75,16 @@ pub fn client_with(
 ) -> Client {
     let mut config = ClientConfig::sandbox(base);
     config.retry = retry;
+    client_from(config, seen, ids, key)
+}
+
+/// A client built from `config` (limiter, retry policy) recording responses into `seen`.
+pub fn client_from(
+    mut config: ClientConfig,
+    seen: &Seen,
+    ids: &(String, String, String),
+    key: KeyPair,
+) -> Client {
     let sink = seen.clone();
     config.observer = Some(Arc::new(move |m: &str, p: &str, s: u16, b: &Value| {
         sink.lock()
