@@ -11,6 +11,7 @@ pub mod jobs;
 mod name;
 mod pool;
 pub mod runner;
+mod sqlite;
 
 use std::future::Future;
 

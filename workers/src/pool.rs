@@ -17,6 +17,7 @@ use tokio::sync::watch;
 use crate::{
     name::worker_name,
     runner::{self, Runtime},
+    sqlite::SqliteBackend,
 };
 
 async fn stopped(mut rx: watch::Receiver<bool>) {
@@ -102,9 +103,8 @@ async fn run_once(
                 .batch_size(1)
                 .heartbeat_interval(s.heartbeat_interval)
                 .missed_heartbeats(s.missed_heartbeats);
-            let backend = apalis_sqlite::SqliteStorage::<Value>::new(&pool)
-                .with_config(config)
-                .poll_with_interval(s.poll_interval);
+            // Not `apalis_sqlite::SqliteStorage`: see `crate::sqlite` for why.
+            let backend = SqliteBackend::new(&pool, config).poll_with_interval(s.poll_interval);
             WorkerBuilder::new(name.as_str())
                 .backend(backend)
                 .concurrency(concurrency)

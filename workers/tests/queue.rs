@@ -367,3 +367,50 @@ async fn sigterm_releases_jobs_that_outlast_the_grace_period(kind: Kind) {
     assert_eq!(runs.iter().filter(|r| r.finished_ms.is_some()).count(), 0);
     assert_eq!(testing::effects(&env.db, "long").await.unwrap(), 1);
 }
+
+/// Regression (SQLite): a worker told to stop while a job runs must not keep the write lock
+/// of a half-done store transaction (a fetch caught between its `UPDATE` and `COMMIT`:
+/// apalis stops polling the backend until running jobs finish), or the running job's own
+/// writes fail with "database is locked". Holding the write lock from the test while the
+/// worker stops makes the stop land mid-fetch every time.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sqlite_stopping_mid_fetch_keeps_no_write_lock_from_running_jobs() {
+    let env = TestEnv::new(Kind::Sqlite).await.unwrap();
+    let searchdeck_common::queue::Store::Sqlite(pool) = env.queue.store().clone() else {
+        unreachable!()
+    };
+    let worker = env.start_worker();
+    let task = env.new_task().await;
+    enqueue(
+        &env,
+        TestJob {
+            sleep_ms: 1500,
+            ..test_job("mid-fetch")
+        },
+        Some(task.clone()),
+    )
+    .await;
+    wait_runs(&env, "mid-fetch", 1, Duration::from_secs(5)).await;
+    // The worker polls for more work every 50 ms; its next fetch waits on this lock.
+    let mut blocker = pool.begin_with("BEGIN IMMEDIATE").await.unwrap();
+    sqlx::query("UPDATE Workers SET last_seen = last_seen WHERE 0")
+        .execute(&mut *blocker)
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let stopping = tokio::spawn(worker.stop());
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    blocker.rollback().await.unwrap();
+    let started = Instant::now();
+    stopping.await.unwrap();
+    let (finish, error, attempts) = env.task_state(&task).await;
+    assert!(finish, "the running job finished before the worker stopped");
+    assert_eq!((error, attempts), (None, 1));
+    assert_eq!(testing::effects(&env.db, "mid-fetch").await.unwrap(), 1);
+    // The job had at most ~1.5 s left; a held lock would cost the 5 s busy timeout.
+    assert!(
+        started.elapsed() < Duration::from_secs(4),
+        "{:?}",
+        started.elapsed()
+    );
+}
