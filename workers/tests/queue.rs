@@ -143,8 +143,10 @@ async fn failing_jobs_retry_with_growing_delays_and_stop_at_the_cap(kind: Kind) 
         assert!(*gap >= 400, "retried too soon: {gaps:?}");
         assert!(*gap <= 3500, "delay above the cap: {gaps:?}");
     }
+    // Whole-second scheduling can move each run by up to a second, so growth is checked with
+    // that tolerance here; the exact exponential sequence is unit-tested in `retry.rs`.
     assert!(
-        gaps[1] + 300 >= gaps[0],
+        gaps[1] + 1100 >= gaps[0],
         "delays should not shrink: {gaps:?}"
     );
     assert_eq!(env.store_status(&queued).await.as_deref(), Some("Done"));
