@@ -1,6 +1,6 @@
 //! The shared store of one benchmark run: a fresh SQLite file, a PostgreSQL database whose
 //! `rate_limits` row for the key is cleared before and after, or Redis under a prefix of
-//! its own (its key deleted afterwards).
+//! its own (its keys deleted afterwards).
 
 use std::path::PathBuf;
 
@@ -117,9 +117,16 @@ impl Prepared {
                 if let Ok(client) = redis::Client::open(self.spec.url.as_str())
                     && let Ok(mut conn) = client.get_multiplexed_async_connection().await
                 {
-                    let name = format!("{}{}", self.spec.prefix, self.key);
-                    let _: Result<i64, _> =
-                        redis::cmd("DEL").arg(name).query_async(&mut conn).await;
+                    // The account key and the children's credential keys.
+                    let names: Vec<String> = redis::cmd("KEYS")
+                        .arg(format!("{}*", self.spec.prefix))
+                        .query_async(&mut conn)
+                        .await
+                        .unwrap_or_default();
+                    if !names.is_empty() {
+                        let _: Result<i64, _> =
+                            redis::cmd("DEL").arg(names).query_async(&mut conn).await;
+                    }
                 }
             }
             Backend::Postgres => {
