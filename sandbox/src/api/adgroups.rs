@@ -10,13 +10,10 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::query::{self, QueryRequest};
-use super::{
-    IncludeExclude, MoneyIn, ValueIn, campaigns, non_blank, ok, parse_id, parse_time, render,
-};
+use super::{IncludeExclude, MoneyIn, ValueIn, entity, non_blank, ok, parse_id, parse_time};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
-use crate::world::{AdGroup, Lifecycle, Status, World};
+use crate::world::{AdGroup, Campaign, Lifecycle, Status};
 
 /// Fields `POST /adgroups/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -104,41 +101,6 @@ fn devices(t: Option<&TargetingIn>) -> Result<Vec<&'static str>, ApiError> {
         .collect()
 }
 
-/// The ad group `id` in ad account `account`.
-pub fn find(w: &World, account: i64, id: i64) -> Result<&AdGroup, ApiError> {
-    w.ad_groups
-        .get(&id)
-        .filter(|g| g.ad_account_id == account)
-        .ok_or_else(|| ApiError::not_found("ad group", id))
-}
-
-pub async fn get(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    Ok(ok(render::ad_group(
-        &w,
-        find(&w, ctx.0, parse_id(&id, "ad group")?)?,
-    )))
-}
-
-pub async fn query(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = w
-        .ad_groups
-        .values()
-        .filter(|g| g.ad_account_id == ctx.0)
-        .map(|g| render::ad_group(&w, g))
-        .collect();
-    Ok(Json(query::run(&q, items, FIELDS)?))
-}
-
 pub async fn create(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
@@ -170,20 +132,7 @@ pub async fn create(
             ),
         ));
     }
-    let campaign = campaigns::find(&w, ctx.0, b.campaign_id).map_err(|_| {
-        ApiError::invalid(
-            "INVALID_VALUE",
-            "campaignId",
-            format!("campaign {} not found", b.campaign_id),
-        )
-    })?;
-    if campaign.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "campaignId",
-            "the campaign is deleted",
-        ));
-    }
+    entity::live_parent::<Campaign>(&w, ctx.0, b.campaign_id, "campaignId")?;
     let bid = b
         .bid_strategy
         .as_ref()
@@ -219,11 +168,8 @@ pub async fn create(
         end_time: end,
         life,
     };
-    w.ad_groups.insert(id, group);
-    let after = render::ad_group(&w, &w.ad_groups[&id]);
     w.begin_txn();
-    w.record("AdGroup", None, &after);
-    Ok(ok(after))
+    Ok(ok(entity::insert(&mut w, id, group)))
 }
 
 pub async fn update(
@@ -235,13 +181,7 @@ pub async fn update(
     let id = parse_id(&id, "ad group")?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    if find(&w, ctx.0, id)?.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("ad group {id} is deleted"),
-        ));
-    }
+    entity::live::<AdGroup>(&w, ctx.0, id)?;
     if let Some(name) = &b.name {
         non_blank(name, "name")?;
     }
@@ -258,55 +198,26 @@ pub async fn update(
         .map(|m| m.micros("cpaCap.value", currency))
         .transpose()?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
-    let from = w.effective_day();
-    let before = render::ad_group(&w, &w.ad_groups[&id]);
-    let g = w.ad_groups.get_mut(&id).expect("found above");
-    if let Some(name) = b.name {
-        g.name = name;
-    }
-    if let Some(status) = b.status {
-        g.life.status.set(from, status);
-    }
-    if let Some(v) = bid {
-        g.default_bid = v;
-    }
-    if cpa_cap.is_some() {
-        g.cpa_cap = cpa_cap;
-    }
-    if let Some(v) = b.automated_keywords_opt_in {
-        g.automated_keywords_opt_in = v;
-    }
-    if end.is_some() {
-        g.end_time = end;
-    }
-    g.life.modified = OffsetDateTime::now_utc();
-    let after = render::ad_group(&w, &w.ad_groups[&id]);
     w.begin_txn();
-    w.record("AdGroup", Some(&before), &after);
+    let after = entity::modify(&mut w, id, |g: &mut AdGroup, from| {
+        if let Some(name) = b.name {
+            g.name = name;
+        }
+        if let Some(status) = b.status {
+            g.life.status.set(from, status);
+        }
+        if let Some(v) = bid {
+            g.default_bid = v;
+        }
+        if cpa_cap.is_some() {
+            g.cpa_cap = cpa_cap;
+        }
+        if let Some(v) = b.automated_keywords_opt_in {
+            g.automated_keywords_opt_in = v;
+        }
+        if end.is_some() {
+            g.end_time = end;
+        }
+    });
     Ok(ok(after))
-}
-
-pub async fn delete(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let id = parse_id(&id, "ad group")?;
-    let mut w = s.world.write();
-    if find(&w, ctx.0, id)?.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("ad group {id} is already deleted"),
-        ));
-    }
-    let from = w.effective_day();
-    let before = render::ad_group(&w, &w.ad_groups[&id]);
-    let g = w.ad_groups.get_mut(&id).expect("found above");
-    g.life.deleted_on = Some(from);
-    g.life.modified = OffsetDateTime::now_utc();
-    let after = render::ad_group(&w, &w.ad_groups[&id]);
-    w.begin_txn();
-    w.record("AdGroup", Some(&before), &after);
-    Ok(ok(Value::Null))
 }

@@ -14,11 +14,10 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::query::{self, QueryRequest};
-use super::{adgroups, non_blank, ok, parse_id, render};
+use super::{entity, non_blank, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
-use crate::world::{Ad, Id, Lifecycle, Status, World};
+use crate::world::{Ad, AdGroup, Lifecycle, Status};
 
 /// Fields `POST /ads/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -39,8 +38,13 @@ pub const FIELDS: &[&str] = &[
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route("/ads", post(create))
-        .route("/ads/query", post(query))
-        .route("/ads/{id}", get(get_one).put(update).delete(delete))
+        .route("/ads/query", post(entity::query::<Ad>))
+        .route(
+            "/ads/{id}",
+            get(entity::get_one::<Ad>)
+                .put(update)
+                .delete(entity::delete_one::<Ad>),
+        )
 }
 
 #[derive(Debug, Deserialize)]
@@ -58,49 +62,6 @@ pub struct AdUpdate {
     status: Option<Status>,
 }
 
-fn find(w: &World, account: Id, id: Id) -> Result<&Ad, ApiError> {
-    w.ads
-        .get(&id)
-        .filter(|a| a.ad_account_id == account)
-        .ok_or_else(|| ApiError::not_found("ad", id))
-}
-
-fn live(w: &World, account: Id, id: Id) -> Result<&Ad, ApiError> {
-    let a = find(w, account, id)?;
-    if a.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("ad {id} is deleted"),
-        ));
-    }
-    Ok(a)
-}
-
-async fn get_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    Ok(ok(render::ad(&w, find(&w, ctx.0, parse_id(&id, "ad")?)?)))
-}
-
-async fn query(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = w
-        .ads
-        .values()
-        .filter(|a| a.ad_account_id == ctx.0)
-        .map(|a| render::ad(&w, a))
-        .collect();
-    Ok(Json(query::run(&q, items, FIELDS)?))
-}
-
 async fn create(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
@@ -108,20 +69,7 @@ async fn create(
 ) -> Result<Json<Value>, ApiError> {
     non_blank(&b.name, "name")?;
     let mut w = s.world.write();
-    let group = adgroups::find(&w, ctx.0, b.ad_group_id).map_err(|_| {
-        ApiError::invalid(
-            "INVALID_VALUE",
-            "adGroupId",
-            format!("ad group {} not found", b.ad_group_id),
-        )
-    })?;
-    if group.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "adGroupId",
-            "the ad group is deleted",
-        ));
-    }
+    let group = entity::live_parent::<AdGroup>(&w, ctx.0, b.ad_group_id, "adGroupId")?;
     let creative = w
         .creatives
         .get(&b.creative_id)
@@ -172,12 +120,8 @@ async fn create(
             deleted_on: None,
         },
     };
-    let id = ad.id;
-    w.ads.insert(id, ad);
-    let after = render::ad(&w, &w.ads[&id]);
     w.begin_txn();
-    w.record("Ad", None, &after);
-    Ok(ok(after))
+    Ok(ok(entity::insert(&mut w, ad.id, ad)))
 }
 
 async fn update(
@@ -191,36 +135,15 @@ async fn update(
         non_blank(name, "name")?;
     }
     let mut w = s.world.write();
-    let before = render::ad(&w, live(&w, ctx.0, id)?);
-    let from = w.effective_day();
-    let a = w.ads.get_mut(&id).expect("found above");
-    if let Some(name) = b.name {
-        a.name = name.trim().to_string();
-    }
-    if let Some(status) = b.status {
-        a.life.status.set(from, status);
-    }
-    a.life.modified = OffsetDateTime::now_utc();
-    let after = render::ad(&w, &w.ads[&id]);
+    entity::live::<Ad>(&w, ctx.0, id)?;
     w.begin_txn();
-    w.record("Ad", Some(&before), &after);
+    let after = entity::modify(&mut w, id, |a: &mut Ad, from| {
+        if let Some(name) = b.name {
+            a.name = name.trim().to_string();
+        }
+        if let Some(status) = b.status {
+            a.life.status.set(from, status);
+        }
+    });
     Ok(ok(after))
-}
-
-async fn delete(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let id = parse_id(&id, "ad")?;
-    let mut w = s.world.write();
-    let before = render::ad(&w, live(&w, ctx.0, id)?);
-    let from = w.effective_day();
-    let a = w.ads.get_mut(&id).expect("found above");
-    a.life.deleted_on = Some(from);
-    a.life.modified = OffsetDateTime::now_utc();
-    let after = render::ad(&w, &w.ads[&id]);
-    w.begin_txn();
-    w.record("Ad", Some(&before), &after);
-    Ok(ok(Value::Null))
 }

@@ -7,6 +7,7 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::error::ApiError;
+use crate::world::{Id, World};
 
 /// Most items one bulk request may carry.
 pub const MAX_ITEMS: usize = 1000;
@@ -23,6 +24,12 @@ pub struct BulkRequest<T> {
 pub struct BulkItem<T> {
     pub correlation_id: Option<i64>,
     pub data: Option<T>,
+}
+
+/// A bulk-delete item.
+#[derive(Debug, Deserialize)]
+pub struct IdOnly {
+    pub id: Id,
 }
 
 /// Plans every item with `plan`, then applies the plans with `apply` (which renders the
@@ -86,4 +93,33 @@ pub fn run<T, P>(
         })
         .collect();
     Ok(json!({ "result": results }))
+}
+
+/// [`run`] against the world: plans every item with `plan` reading `w`, then (all planning
+/// done) applies the kept plans in order with `apply` writing `w`, and puts each rendered
+/// result into its successful entry.
+pub fn run_on<T, P>(
+    w: &mut World,
+    request: BulkRequest<T>,
+    operation: &str,
+    mut plan: impl FnMut(&World, &T) -> Result<P, ApiError>,
+    mut apply: impl FnMut(&mut World, P) -> Value,
+) -> Result<Value, ApiError> {
+    let mut plans = Vec::new();
+    let mut body = run(
+        request,
+        operation,
+        |item| plan(w, item),
+        |p| {
+            plans.push(p);
+            Value::Null
+        },
+    )?;
+    let mut rendered = plans.into_iter().map(|p| apply(w, p));
+    for entry in body["result"].as_array_mut().expect("array") {
+        if entry["success"] == Value::Bool(true) {
+            entry["result"] = rendered.next().unwrap_or(Value::Null);
+        }
+    }
+    Ok(body)
 }

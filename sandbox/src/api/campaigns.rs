@@ -11,11 +11,10 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::query::{self, QueryRequest};
-use super::{IncludeExclude, ValueIn, non_blank, ok, parse_id, parse_time, render};
+use super::{IncludeExclude, ValueIn, entity, non_blank, ok, parse_id, parse_time};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
-use crate::world::{Campaign, Lifecycle, Status, World};
+use crate::world::{Campaign, Lifecycle, Status};
 
 /// Fields `POST /campaigns/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -104,41 +103,6 @@ fn countries(t: &TargetingIn) -> Result<Option<Vec<String>>, ApiError> {
     Ok(Some(include))
 }
 
-/// The campaign `id` in ad account `account`.
-pub fn find(w: &World, account: i64, id: i64) -> Result<&Campaign, ApiError> {
-    w.campaigns
-        .get(&id)
-        .filter(|c| c.ad_account_id == account)
-        .ok_or_else(|| ApiError::not_found("campaign", id))
-}
-
-pub async fn get(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    Ok(ok(render::campaign(
-        &w,
-        find(&w, ctx.0, parse_id(&id, "campaign")?)?,
-    )))
-}
-
-pub async fn query(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = w
-        .campaigns
-        .values()
-        .filter(|c| c.ad_account_id == ctx.0)
-        .map(|c| render::campaign(&w, c))
-        .collect();
-    Ok(Json(query::run(&q, items, FIELDS)?))
-}
-
 pub async fn create(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
@@ -223,16 +187,14 @@ pub async fn create(
         end_time: end,
         life,
     };
-    w.campaigns.insert(id, campaign);
     w.begin_txn();
-    let after = render::campaign(&w, &w.campaigns[&id]);
-    w.record("Campaign", None, &after);
+    let after = entity::insert(&mut w, id, campaign);
     tracing::info!(
         campaign.id = id,
         account.id = ctx.0,
         "sandbox campaign created"
     );
-    Ok(ok(render::campaign(&w, &w.campaigns[&id])))
+    Ok(ok(after))
 }
 
 pub async fn update(
@@ -244,14 +206,7 @@ pub async fn update(
     let id = parse_id(&id, "campaign")?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    let c = find(&w, ctx.0, id)?;
-    if c.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("campaign {id} is deleted"),
-        ));
-    }
+    entity::live::<Campaign>(&w, ctx.0, id)?;
     if let Some(name) = &b.name {
         non_blank(name, "name")?;
     }
@@ -263,52 +218,23 @@ pub async fn update(
         .transpose()?;
     let countries = b.targeting.as_ref().map(countries).transpose()?.flatten();
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
-    let from = w.effective_day();
-    let before = render::campaign(&w, &w.campaigns[&id]);
-    let c = w.campaigns.get_mut(&id).expect("found above");
-    if let Some(name) = b.name {
-        c.name = name;
-    }
-    if let Some(status) = b.status {
-        c.life.status.set(from, status);
-    }
-    if let Some(v) = budget {
-        c.daily_budget.set(from, v);
-    }
-    if let Some(v) = countries {
-        c.countries = v;
-    }
-    if end.is_some() {
-        c.end_time = end;
-    }
-    c.life.modified = OffsetDateTime::now_utc();
-    let after = render::campaign(&w, &w.campaigns[&id]);
     w.begin_txn();
-    w.record("Campaign", Some(&before), &after);
+    let after = entity::modify(&mut w, id, |c: &mut Campaign, from| {
+        if let Some(name) = b.name {
+            c.name = name;
+        }
+        if let Some(status) = b.status {
+            c.life.status.set(from, status);
+        }
+        if let Some(v) = budget {
+            c.daily_budget.set(from, v);
+        }
+        if let Some(v) = countries {
+            c.countries = v;
+        }
+        if end.is_some() {
+            c.end_time = end;
+        }
+    });
     Ok(ok(after))
-}
-
-pub async fn delete(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let id = parse_id(&id, "campaign")?;
-    let mut w = s.world.write();
-    if find(&w, ctx.0, id)?.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("campaign {id} is already deleted"),
-        ));
-    }
-    let from = w.effective_day();
-    let before = render::campaign(&w, &w.campaigns[&id]);
-    let c = w.campaigns.get_mut(&id).expect("found above");
-    c.life.deleted_on = Some(from);
-    c.life.modified = OffsetDateTime::now_utc();
-    let after = render::campaign(&w, &w.campaigns[&id]);
-    w.begin_txn();
-    w.record("Campaign", Some(&before), &after);
-    Ok(ok(Value::Null))
 }

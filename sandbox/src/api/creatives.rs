@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::{self, QueryRequest};
-use super::{non_blank, ok, parse_id, render};
+use super::{entity, non_blank, ok, parse_id, render};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{Creative, CreativeType, Id, Lifecycle, Status, World};
@@ -37,8 +37,13 @@ pub const PAGE_FIELDS: &[&str] = &["id", "adamId", "name", "state", "creationTim
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route("/creatives", post(create))
-        .route("/creatives/query", post(query))
-        .route("/creatives/{id}", get(get_one).put(update).delete(delete))
+        .route("/creatives/query", post(entity::query::<Creative>))
+        .route(
+            "/creatives/{id}",
+            get(entity::get_one::<Creative>)
+                .put(update)
+                .delete(entity::delete_one::<Creative>),
+        )
         .route("/product-pages/query", post(query_pages))
         .route("/product-pages/{id}", get(get_page))
 }
@@ -88,25 +93,6 @@ pub struct CreativeUpdate {
     creative_spec: Option<Value>,
 }
 
-fn find(w: &World, account: Id, id: Id) -> Result<&Creative, ApiError> {
-    w.creatives
-        .get(&id)
-        .filter(|c| c.ad_account_id == account)
-        .ok_or_else(|| ApiError::not_found("creative", id))
-}
-
-fn live(w: &World, account: Id, id: Id) -> Result<&Creative, ApiError> {
-    let c = find(w, account, id)?;
-    if c.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("creative {id} is deleted"),
-        ));
-    }
-    Ok(c)
-}
-
 fn duplicate_name(w: &World, account: Id, name: &str, except: Option<Id>) -> Result<(), ApiError> {
     if w.creatives.values().any(|c| {
         c.ad_account_id == account && !c.life.deleted() && c.name == name && Some(c.id) != except
@@ -118,34 +104,6 @@ fn duplicate_name(w: &World, account: Id, name: &str, except: Option<Id>) -> Res
         ));
     }
     Ok(())
-}
-
-async fn get_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    Ok(ok(render::creative(find(
-        &w,
-        ctx.0,
-        parse_id(&id, "creative")?,
-    )?)))
-}
-
-async fn query(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = w
-        .creatives
-        .values()
-        .filter(|c| c.ad_account_id == ctx.0)
-        .map(render::creative)
-        .collect();
-    Ok(Json(query::run(&q, items, FIELDS)?))
 }
 
 async fn create(
@@ -228,12 +186,8 @@ async fn create(
             deleted_on: None,
         },
     };
-    let id = creative.id;
-    w.creatives.insert(id, creative);
-    let after = render::creative(&w.creatives[&id]);
     w.begin_txn();
-    w.record("Creative", None, &after);
-    Ok(ok(after))
+    Ok(ok(entity::insert(&mut w, creative.id, creative)))
 }
 
 async fn update(
@@ -244,38 +198,18 @@ async fn update(
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id, "creative")?;
     let mut w = s.world.write();
-    let before = render::creative(live(&w, ctx.0, id)?);
+    entity::live::<Creative>(&w, ctx.0, id)?;
     if let Some(name) = &b.name {
         non_blank(name, "name")?;
         duplicate_name(&w, ctx.0, name, Some(id))?;
     }
-    let c = w.creatives.get_mut(&id).expect("found above");
-    if let Some(name) = b.name {
-        c.name = name.trim().to_string();
-    }
-    c.life.modified = OffsetDateTime::now_utc();
-    let after = render::creative(c);
     w.begin_txn();
-    w.record("Creative", Some(&before), &after);
+    let after = entity::modify(&mut w, id, |c: &mut Creative, _| {
+        if let Some(name) = b.name {
+            c.name = name.trim().to_string();
+        }
+    });
     Ok(ok(after))
-}
-
-async fn delete(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let id = parse_id(&id, "creative")?;
-    let mut w = s.world.write();
-    let before = render::creative(live(&w, ctx.0, id)?);
-    let from = w.effective_day();
-    let c = w.creatives.get_mut(&id).expect("found above");
-    c.life.deleted_on = Some(from);
-    c.life.modified = OffsetDateTime::now_utc();
-    let after = render::creative(c);
-    w.begin_txn();
-    w.record("Creative", Some(&before), &after);
-    Ok(ok(Value::Null))
 }
 
 /// Product pages of the apps the ad account promotes.

@@ -14,11 +14,10 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::query::{self, QueryRequest};
-use super::{MoneyIn, adgroups, non_blank, ok, parse_id, render};
+use super::{MoneyIn, entity, non_blank, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
-use crate::world::{Id, Keyword, Lifecycle, MatchType, Status, World};
+use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
 
 /// Fields `POST /keywords/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -39,13 +38,18 @@ pub const FIELDS: &[&str] = &[
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route("/keywords", post(create_one))
-        .route("/keywords/query", post(query))
+        .route("/keywords/query", post(entity::query::<Keyword>))
         .route("/keywords/bulk-create", post(bulk_create))
         .route("/keywords/bulk-update", post(bulk_update))
-        .route("/keywords/bulk-delete", post(bulk_delete))
+        .route(
+            "/keywords/bulk-delete",
+            post(entity::bulk_delete::<Keyword>),
+        )
         .route(
             "/keywords/{id}",
-            get(get_one).put(update_one).delete(delete_one),
+            get(entity::get_one::<Keyword>)
+                .put(update_one)
+                .delete(entity::delete_in_txn::<Keyword>),
         )
 }
 
@@ -66,23 +70,11 @@ pub struct KeywordUpdate {
     status: Option<Status>,
 }
 
-#[derive(Debug, Deserialize)]
-pub struct IdOnly {
-    id: i64,
-}
-
 /// A checked keyword update.
 struct Change {
     id: Id,
     bid: Option<i64>,
     status: Option<Status>,
-}
-
-fn find(w: &World, account: Id, id: Id) -> Result<&Keyword, ApiError> {
-    w.keywords
-        .get(&id)
-        .filter(|k| k.ad_account_id == account)
-        .ok_or_else(|| ApiError::not_found("keyword", id))
 }
 
 /// Keys of live keywords, to refuse duplicates in an ad group.
@@ -108,20 +100,7 @@ fn plan_create(
             "text must be at most 80 characters",
         ));
     }
-    let group = adgroups::find(w, account, b.ad_group_id).map_err(|_| {
-        ApiError::invalid(
-            "INVALID_VALUE",
-            "adGroupId",
-            format!("ad group {} not found", b.ad_group_id),
-        )
-    })?;
-    if group.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "adGroupId",
-            "the ad group is deleted",
-        ));
-    }
+    let group = entity::live_parent::<AdGroup>(w, account, b.ad_group_id, "adGroupId")?;
     let match_type = b.match_type.unwrap_or(MatchType::Broad);
     if !seen.insert((b.ad_group_id, b.text.to_lowercase(), match_type.as_str())) {
         return Err(ApiError::invalid(
@@ -165,11 +144,7 @@ fn plan_create(
 
 fn insert(w: &mut World, mut k: Keyword) -> Value {
     k.id = w.next_id();
-    let id = k.id;
-    w.keywords.insert(id, k);
-    let after = render::keyword(w, &w.keywords[&id]);
-    w.record("Keyword", None, &after);
-    after
+    entity::insert(w, k.id, k)
 }
 
 fn plan_update(
@@ -179,13 +154,7 @@ fn plan_update(
     b: &KeywordUpdate,
 ) -> Result<Change, ApiError> {
     let id = id.ok_or_else(|| ApiError::required("id"))?;
-    if find(w, account, id)?.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("keyword {id} is deleted"),
-        ));
-    }
+    entity::live::<Keyword>(w, account, id)?;
     let currency = w.accounts[&account].currency;
     Ok(Change {
         id,
@@ -199,68 +168,14 @@ fn plan_update(
 }
 
 fn apply_update(w: &mut World, c: Change) -> Value {
-    let before = render::keyword(w, &w.keywords[&c.id]);
-    let from = w.effective_day();
-    let k = w.keywords.get_mut(&c.id).expect("planned");
-    if let Some(bid) = c.bid {
-        k.bid.set(from, bid);
-    }
-    if let Some(status) = c.status {
-        k.life.status.set(from, status);
-    }
-    k.life.modified = OffsetDateTime::now_utc();
-    let after = render::keyword(w, &w.keywords[&c.id]);
-    w.record("Keyword", Some(&before), &after);
-    after
-}
-
-fn plan_delete(w: &World, account: Id, id: Id) -> Result<Id, ApiError> {
-    if find(w, account, id)?.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("keyword {id} is already deleted"),
-        ));
-    }
-    Ok(id)
-}
-
-fn apply_delete(w: &mut World, id: Id) -> Value {
-    let before = render::keyword(w, &w.keywords[&id]);
-    let from = w.effective_day();
-    let k = w.keywords.get_mut(&id).expect("planned");
-    k.life.deleted_on = Some(from);
-    k.life.modified = OffsetDateTime::now_utc();
-    let after = render::keyword(w, &w.keywords[&id]);
-    w.record("Keyword", Some(&before), &after);
-    after
-}
-
-async fn get_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    Ok(ok(render::keyword(
-        &w,
-        find(&w, ctx.0, parse_id(&id, "keyword")?)?,
-    )))
-}
-
-async fn query(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = w
-        .keywords
-        .values()
-        .filter(|k| k.ad_account_id == ctx.0)
-        .map(|k| render::keyword(&w, k))
-        .collect();
-    Ok(Json(query::run(&q, items, FIELDS)?))
+    entity::modify(w, c.id, |k: &mut Keyword, from| {
+        if let Some(bid) = c.bid {
+            k.bid.set(from, bid);
+        }
+        if let Some(status) = c.status {
+            k.life.status.set(from, status);
+        }
+    })
 }
 
 async fn create_one(
@@ -287,18 +202,6 @@ async fn update_one(
     Ok(ok(apply_update(&mut w, c)))
 }
 
-async fn delete_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let id = plan_delete(&w, ctx.0, parse_id(&id, "keyword")?)?;
-    apply_delete(&mut w, id);
-    Ok(ok(Value::Null))
-}
-
 async fn bulk_create(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
@@ -307,17 +210,13 @@ async fn bulk_create(
     let mut w = s.world.write();
     w.begin_txn();
     let mut seen = existing(&w, ctx.0);
-    let mut plans = Vec::new();
-    let mut body = bulk::run(
+    let body = bulk::run_on(
+        &mut w,
         b,
         "CREATE",
-        |item| plan_create(&w, ctx.0, &mut seen, item),
-        |k| {
-            plans.push(k);
-            Value::Null
-        },
+        |w, item| plan_create(w, ctx.0, &mut seen, item),
+        insert,
     )?;
-    fill(&mut body, plans.into_iter().map(|k| insert(&mut w, k)));
     Ok(Json(body))
 }
 
@@ -328,53 +227,12 @@ async fn bulk_update(
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
     w.begin_txn();
-    let mut plans = Vec::new();
-    let mut body = bulk::run(
+    let body = bulk::run_on(
+        &mut w,
         b,
         "UPDATE",
-        |item| plan_update(&w, ctx.0, item.id, item),
-        |c| {
-            plans.push(c);
-            Value::Null
-        },
+        |w, item| plan_update(w, ctx.0, item.id, item),
+        apply_update,
     )?;
-    fill(
-        &mut body,
-        plans.into_iter().map(|c| apply_update(&mut w, c)),
-    );
     Ok(Json(body))
-}
-
-async fn bulk_delete(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<IdOnly>>,
-) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let mut plans = Vec::new();
-    let mut body = bulk::run(
-        b,
-        "DELETE",
-        |item| plan_delete(&w, ctx.0, item.id),
-        |id| {
-            plans.push(id);
-            Value::Null
-        },
-    )?;
-    fill(
-        &mut body,
-        plans.into_iter().map(|id| apply_delete(&mut w, id)),
-    );
-    Ok(Json(body))
-}
-
-/// Puts the rendered results of applied plans into the successful entries, in order.
-pub fn fill(body: &mut Value, rendered: impl Iterator<Item = Value>) {
-    let mut rendered = rendered;
-    for entry in body["result"].as_array_mut().expect("array") {
-        if entry["success"] == Value::Bool(true) {
-            entry["result"] = rendered.next().unwrap_or(Value::Null);
-        }
-    }
 }

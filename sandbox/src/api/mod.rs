@@ -6,6 +6,7 @@ pub mod ads;
 pub mod bulk;
 pub mod campaigns;
 pub mod creatives;
+pub mod entity;
 pub mod error;
 pub mod extract;
 pub mod insights;
@@ -29,6 +30,7 @@ use time::format_description::well_known::Rfc3339;
 
 use crate::state::Sandbox;
 use crate::world::money::parse_amount;
+use crate::world::{AdGroup, Campaign};
 use error::ApiError;
 
 /// Routes of `/v1` (without the prefix).
@@ -38,20 +40,20 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/acls", get(accounts::acls))
         .route("/ad-accounts/{id}", get(accounts::get_ad_account))
         .route("/campaigns", post(campaigns::create))
-        .route("/campaigns/query", post(campaigns::query))
+        .route("/campaigns/query", post(entity::query::<Campaign>))
         .route(
             "/campaigns/{id}",
-            get(campaigns::get)
+            get(entity::get_one::<Campaign>)
                 .put(campaigns::update)
-                .delete(campaigns::delete),
+                .delete(entity::delete_one::<Campaign>),
         )
         .route("/adgroups", post(adgroups::create))
-        .route("/adgroups/query", post(adgroups::query))
+        .route("/adgroups/query", post(entity::query::<AdGroup>))
         .route(
             "/adgroups/{id}",
-            get(adgroups::get)
+            get(entity::get_one::<AdGroup>)
                 .put(adgroups::update)
-                .delete(adgroups::delete),
+                .delete(entity::delete_one::<AdGroup>),
         )
         .merge(ads::router())
         .merge(creatives::router())

@@ -13,12 +13,10 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::keywords::fill;
-use super::query::{self, QueryRequest};
-use super::{adgroups, campaigns, non_blank, ok, parse_id, render};
+use super::{entity, non_blank, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
-use crate::world::{Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
+use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
 /// Fields `POST /negative-keywords/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -37,13 +35,21 @@ pub const FIELDS: &[&str] = &[
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route("/negative-keywords", post(create_one))
-        .route("/negative-keywords/query", post(query))
+        .route(
+            "/negative-keywords/query",
+            post(entity::query::<NegativeKeyword>),
+        )
         .route("/negative-keywords/bulk-create", post(bulk_create))
         .route("/negative-keywords/bulk-update", post(bulk_update))
-        .route("/negative-keywords/bulk-delete", post(bulk_delete))
+        .route(
+            "/negative-keywords/bulk-delete",
+            post(entity::bulk_delete::<NegativeKeyword>),
+        )
         .route(
             "/negative-keywords/{id}",
-            get(get_one).put(update_one).delete(delete_one),
+            get(entity::get_one::<NegativeKeyword>)
+                .put(update_one)
+                .delete(entity::delete_in_txn::<NegativeKeyword>),
         )
 }
 
@@ -63,29 +69,11 @@ pub struct NegativeUpdate {
     status: Option<Status>,
 }
 
-#[derive(Debug, Deserialize)]
-pub struct IdOnly {
-    id: i64,
-}
-
-fn find(w: &World, account: Id, id: Id) -> Result<&NegativeKeyword, ApiError> {
-    w.negative_keywords
-        .get(&id)
-        .filter(|n| n.ad_account_id == account)
-        .ok_or_else(|| ApiError::not_found("negative keyword", id))
-}
-
 fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKeyword, ApiError> {
     non_blank(&b.text, "text")?;
     let (campaign_id, ad_group_id) = match (b.campaign_id, b.ad_group_id) {
         (_, Some(g)) => {
-            let group = adgroups::find(w, account, g).map_err(|_| {
-                ApiError::invalid(
-                    "INVALID_VALUE",
-                    "adGroupId",
-                    format!("ad group {g} not found"),
-                )
-            })?;
+            let group = entity::parent::<AdGroup>(w, account, g, "adGroupId")?;
             if b.campaign_id.is_some_and(|c| c != group.campaign_id) {
                 return Err(ApiError::invalid(
                     "INVALID_VALUE",
@@ -96,13 +84,7 @@ fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKey
             (group.campaign_id, Some(g))
         }
         (Some(c), None) => {
-            campaigns::find(w, account, c).map_err(|_| {
-                ApiError::invalid(
-                    "INVALID_VALUE",
-                    "campaignId",
-                    format!("campaign {c} not found"),
-                )
-            })?;
+            entity::parent::<Campaign>(w, account, c, "campaignId")?;
             (c, None)
         }
         (None, None) => return Err(ApiError::required("campaignId")),
@@ -146,75 +128,21 @@ fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKey
 
 fn insert(w: &mut World, mut n: NegativeKeyword) -> Value {
     n.id = w.next_id();
-    let id = n.id;
-    w.negative_keywords.insert(id, n);
-    let after = render::negative_keyword(&w.negative_keywords[&id]);
-    w.record("NegativeKeyword", None, &after);
-    after
+    entity::insert(w, n.id, n)
 }
 
 fn plan_live(w: &World, account: Id, id: Option<Id>) -> Result<Id, ApiError> {
     let id = id.ok_or_else(|| ApiError::required("id"))?;
-    if find(w, account, id)?.life.deleted() {
-        return Err(ApiError::invalid(
-            "ENTITY_DELETED",
-            "id",
-            format!("negative keyword {id} is deleted"),
-        ));
-    }
+    entity::live::<NegativeKeyword>(w, account, id)?;
     Ok(id)
 }
 
-fn apply_update(w: &mut World, id: Id, status: Option<Status>) -> Value {
-    let before = render::negative_keyword(&w.negative_keywords[&id]);
-    let from = w.effective_day();
-    let n = w.negative_keywords.get_mut(&id).expect("planned");
-    if let Some(s) = status {
-        n.life.status.set(from, s);
-    }
-    n.life.modified = OffsetDateTime::now_utc();
-    let after = render::negative_keyword(n);
-    w.record("NegativeKeyword", Some(&before), &after);
-    after
-}
-
-fn apply_delete(w: &mut World, id: Id) -> Value {
-    let before = render::negative_keyword(&w.negative_keywords[&id]);
-    let from = w.effective_day();
-    let n = w.negative_keywords.get_mut(&id).expect("planned");
-    n.life.deleted_on = Some(from);
-    n.life.modified = OffsetDateTime::now_utc();
-    let after = render::negative_keyword(n);
-    w.record("NegativeKeyword", Some(&before), &after);
-    after
-}
-
-async fn get_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    Ok(ok(render::negative_keyword(find(
-        &w,
-        ctx.0,
-        parse_id(&id, "negative keyword")?,
-    )?)))
-}
-
-async fn query(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = w
-        .negative_keywords
-        .values()
-        .filter(|n| n.ad_account_id == ctx.0)
-        .map(render::negative_keyword)
-        .collect();
-    Ok(Json(query::run(&q, items, FIELDS)?))
+fn apply_update(w: &mut World, (id, status): (Id, Option<Status>)) -> Value {
+    entity::modify(w, id, |n: &mut NegativeKeyword, from| {
+        if let Some(s) = status {
+            n.life.status.set(from, s);
+        }
+    })
 }
 
 async fn create_one(
@@ -237,19 +165,7 @@ async fn update_one(
     let mut w = s.world.write();
     w.begin_txn();
     let id = plan_live(&w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
-    Ok(ok(apply_update(&mut w, id, b.status)))
-}
-
-async fn delete_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let id = plan_live(&w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
-    apply_delete(&mut w, id);
-    Ok(ok(Value::Null))
+    Ok(ok(apply_update(&mut w, (id, b.status))))
 }
 
 async fn bulk_create(
@@ -259,17 +175,13 @@ async fn bulk_create(
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
     w.begin_txn();
-    let mut plans = Vec::new();
-    let mut body = bulk::run(
+    let body = bulk::run_on(
+        &mut w,
         b,
         "CREATE",
-        |item| plan_create(&w, ctx.0, item),
-        |n| {
-            plans.push(n);
-            Value::Null
-        },
+        |w, item| plan_create(w, ctx.0, item),
+        insert,
     )?;
-    fill(&mut body, plans.into_iter().map(|n| insert(&mut w, n)));
     Ok(Json(body))
 }
 
@@ -280,45 +192,12 @@ async fn bulk_update(
 ) -> Result<Json<Value>, ApiError> {
     let mut w = s.world.write();
     w.begin_txn();
-    let mut plans = Vec::new();
-    let mut body = bulk::run(
+    let body = bulk::run_on(
+        &mut w,
         b,
         "UPDATE",
-        |item| plan_live(&w, ctx.0, item.id).map(|id| (id, item.status)),
-        |p| {
-            plans.push(p);
-            Value::Null
-        },
+        |w, item| plan_live(w, ctx.0, item.id).map(|id| (id, item.status)),
+        apply_update,
     )?;
-    fill(
-        &mut body,
-        plans
-            .into_iter()
-            .map(|(id, status)| apply_update(&mut w, id, status)),
-    );
-    Ok(Json(body))
-}
-
-async fn bulk_delete(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<IdOnly>>,
-) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let mut plans = Vec::new();
-    let mut body = bulk::run(
-        b,
-        "DELETE",
-        |item| plan_live(&w, ctx.0, Some(item.id)),
-        |id| {
-            plans.push(id);
-            Value::Null
-        },
-    )?;
-    fill(
-        &mut body,
-        plans.into_iter().map(|id| apply_delete(&mut w, id)),
-    );
     Ok(Json(body))
 }

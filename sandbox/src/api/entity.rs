@@ -1,0 +1,285 @@
+//! What every v1 entity handler shares: the [`Entity`] trait (one impl per stored entity:
+//! its map in the [`World`], its ad account, lifecycle and rendering), lookups scoped to the
+//! ad account with the reference's not-found and deleted errors, the recorded write helpers
+//! (insert, modify, soft delete) and the generic `GET /{entity}/{id}` and
+//! `POST /{entity}/query` handlers.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use axum::Json;
+use axum::extract::{Path, State};
+use serde_json::Value;
+use time::{Date, OffsetDateTime};
+
+use super::bulk::{self, BulkRequest, IdOnly};
+use super::error::ApiError;
+use super::extract::{AdAccountContext, Body};
+use super::query::{self, QueryRequest};
+use super::{ok, parse_id, render};
+use crate::state::Sandbox;
+use crate::world::{
+    Ad, AdGroup, Campaign, Creative, Id, Keyword, Lifecycle, NegativeKeyword, World,
+};
+
+/// A stored entity owned by an ad account, soft-deleted, recorded in the change history.
+pub trait Entity: Sized + Send + Sync + 'static {
+    /// Its name in error messages ("ad group").
+    const KIND: &'static str;
+    /// Its change-history entity type ("AdGroup").
+    const TYPE: &'static str;
+    /// Fields its `…/query` filters and sorts on.
+    const FIELDS: &'static [&'static str];
+    /// How a delete of an already deleted one is worded after "{kind} {id} ".
+    const DELETED_AGAIN: &'static str = "is deleted";
+    fn all(w: &World) -> &BTreeMap<Id, Self>;
+    fn all_mut(w: &mut World) -> &mut BTreeMap<Id, Self>;
+    fn account(&self) -> Id;
+    fn life(&self) -> &Lifecycle;
+    fn life_mut(&mut self) -> &mut Lifecycle;
+    /// The wire form.
+    fn render(&self, w: &World) -> Value;
+}
+
+macro_rules! entity {
+    ($t:ty, $map:ident, $kind:literal, $type:literal, $fields:path, $render:expr $(, $again:literal)?) => {
+        impl Entity for $t {
+            const KIND: &'static str = $kind;
+            const TYPE: &'static str = $type;
+            const FIELDS: &'static [&'static str] = $fields;
+            $(const DELETED_AGAIN: &'static str = $again;)?
+            fn all(w: &World) -> &BTreeMap<Id, Self> {
+                &w.$map
+            }
+            fn all_mut(w: &mut World) -> &mut BTreeMap<Id, Self> {
+                &mut w.$map
+            }
+            fn account(&self) -> Id {
+                self.ad_account_id
+            }
+            fn life(&self) -> &Lifecycle {
+                &self.life
+            }
+            fn life_mut(&mut self) -> &mut Lifecycle {
+                &mut self.life
+            }
+            fn render(&self, w: &World) -> Value {
+                #[allow(clippy::redundant_closure_call)]
+                ($render)(w, self)
+            }
+        }
+    };
+}
+
+entity!(
+    Campaign,
+    campaigns,
+    "campaign",
+    "Campaign",
+    super::campaigns::FIELDS,
+    render::campaign,
+    "is already deleted"
+);
+entity!(
+    AdGroup,
+    ad_groups,
+    "ad group",
+    "AdGroup",
+    super::adgroups::FIELDS,
+    render::ad_group,
+    "is already deleted"
+);
+entity!(
+    Keyword,
+    keywords,
+    "keyword",
+    "Keyword",
+    super::keywords::FIELDS,
+    render::keyword,
+    "is already deleted"
+);
+entity!(
+    NegativeKeyword,
+    negative_keywords,
+    "negative keyword",
+    "NegativeKeyword",
+    super::negatives::FIELDS,
+    |_: &World, n: &NegativeKeyword| render::negative_keyword(n)
+);
+entity!(Ad, ads, "ad", "Ad", super::ads::FIELDS, render::ad);
+entity!(
+    Creative,
+    creatives,
+    "creative",
+    "Creative",
+    super::creatives::FIELDS,
+    |_: &World, c: &Creative| render::creative(c)
+);
+
+/// Entity `id` of ad account `account`, deleted or not.
+pub fn find<E: Entity>(w: &World, account: Id, id: Id) -> Result<&E, ApiError> {
+    E::all(w)
+        .get(&id)
+        .filter(|e| e.account() == account)
+        .ok_or_else(|| ApiError::not_found(E::KIND, id))
+}
+
+/// Entity `id` of ad account `account`, refused with `ENTITY_DELETED` once deleted.
+pub fn live<E: Entity>(w: &World, account: Id, id: Id) -> Result<&E, ApiError> {
+    live_or(w, account, id, "is deleted")
+}
+
+/// Entity `id` that a delete may still delete.
+pub fn deletable<E: Entity>(w: &World, account: Id, id: Id) -> Result<&E, ApiError> {
+    live_or(w, account, id, E::DELETED_AGAIN)
+}
+
+fn live_or<'w, E: Entity>(
+    w: &'w World,
+    account: Id,
+    id: Id,
+    says: &str,
+) -> Result<&'w E, ApiError> {
+    let e = find::<E>(w, account, id)?;
+    if e.life().deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            "id",
+            format!("{} {id} {says}", E::KIND),
+        ));
+    }
+    Ok(e)
+}
+
+/// The parent entity a create names in `field`; an unknown id is an `INVALID_VALUE`.
+pub fn parent<'w, E: Entity>(
+    w: &'w World,
+    account: Id,
+    id: Id,
+    field: &str,
+) -> Result<&'w E, ApiError> {
+    find(w, account, id).map_err(|_| {
+        ApiError::invalid(
+            "INVALID_VALUE",
+            field,
+            format!("{} {id} not found", E::KIND),
+        )
+    })
+}
+
+/// [`parent`], also refusing a deleted one with `ENTITY_DELETED`.
+pub fn live_parent<'w, E: Entity>(
+    w: &'w World,
+    account: Id,
+    id: Id,
+    field: &str,
+) -> Result<&'w E, ApiError> {
+    let e = parent::<E>(w, account, id, field)?;
+    if e.life().deleted() {
+        return Err(ApiError::invalid(
+            "ENTITY_DELETED",
+            field,
+            format!("the {} is deleted", E::KIND),
+        ));
+    }
+    Ok(e)
+}
+
+/// Stores a new entity under `id` and records its creation; returns its wire form.
+pub fn insert<E: Entity>(w: &mut World, id: Id, e: E) -> Value {
+    E::all_mut(w).insert(id, e);
+    let after = E::all(w)[&id].render(w);
+    w.record(E::TYPE, None, &after);
+    after
+}
+
+/// Changes entity `id` with `change` (given the day writes take effect from), stamps its
+/// modification time and records the change; returns the new wire form.
+pub fn modify<E: Entity>(w: &mut World, id: Id, change: impl FnOnce(&mut E, Date)) -> Value {
+    let before = E::all(w)[&id].render(w);
+    let from = w.effective_day();
+    let e = E::all_mut(w).get_mut(&id).expect("planned");
+    change(e, from);
+    e.life_mut().modified = OffsetDateTime::now_utc();
+    let after = E::all(w)[&id].render(w);
+    w.record(E::TYPE, Some(&before), &after);
+    after
+}
+
+/// Soft-deletes entity `id` from the next day and records it; returns its wire form.
+pub fn mark_deleted<E: Entity>(w: &mut World, id: Id) -> Value {
+    modify::<E>(w, id, |e, from| e.life_mut().deleted_on = Some(from))
+}
+
+/// `GET /{entity}/{id}`.
+pub async fn get_one<E: Entity>(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let e = find::<E>(&w, ctx.0, parse_id(&id, E::KIND)?)?;
+    Ok(ok(e.render(&w)))
+}
+
+/// `POST /{entity}/query`: the ad account's entities, deleted ones included.
+pub async fn query<E: Entity>(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<QueryRequest>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let items = E::all(&w)
+        .values()
+        .filter(|e| e.account() == ctx.0)
+        .map(|e| e.render(&w))
+        .collect();
+    Ok(Json(query::run(&q, items, E::FIELDS)?))
+}
+
+/// `DELETE /{entity}/{id}`: checks first, then opens the transaction and soft-deletes.
+pub async fn delete_one<E: Entity>(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let id = parse_id(&id, E::KIND)?;
+    let mut w = s.world.write();
+    deletable::<E>(&w, ctx.0, id)?;
+    w.begin_txn();
+    mark_deleted::<E>(&mut w, id);
+    Ok(ok(Value::Null))
+}
+
+/// `DELETE /{entity}/{id}` of the entities with bulk writes: opens the transaction first,
+/// then checks and soft-deletes.
+pub async fn delete_in_txn<E: Entity>(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Path(id): Path<String>,
+) -> Result<Json<Value>, ApiError> {
+    let mut w = s.world.write();
+    w.begin_txn();
+    let id = parse_id(&id, E::KIND)?;
+    deletable::<E>(&w, ctx.0, id)?;
+    mark_deleted::<E>(&mut w, id);
+    Ok(ok(Value::Null))
+}
+
+/// `POST /{entity}/bulk-delete`: one transaction; items planned, then soft-deleted.
+pub async fn bulk_delete<E: Entity>(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(b): Body<BulkRequest<IdOnly>>,
+) -> Result<Json<Value>, ApiError> {
+    let mut w = s.world.write();
+    w.begin_txn();
+    let body = bulk::run_on(
+        &mut w,
+        b,
+        "DELETE",
+        |w, item| deletable::<E>(w, ctx.0, item.id).map(|_| item.id),
+        mark_deleted::<E>,
+    )?;
+    Ok(Json(body))
+}
