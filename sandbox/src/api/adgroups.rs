@@ -10,9 +10,10 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{IncludeExclude, MoneyIn, ValueIn, entity, non_blank, ok, parse_id, parse_time};
+use super::{
+    IncludeExclude, MoneyIn, ValueIn, entity, micros_opt, non_blank, ok, parse_id, parse_time,
+};
 use crate::state::Sandbox;
-use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Campaign, Lifecycle, Status};
 
 /// Fields `POST /adgroups/query` filters and sorts on.
@@ -139,22 +140,15 @@ pub async fn create(
         .and_then(|s| s.bid.as_ref())
         .ok_or_else(|| ApiError::required("bidStrategy.bid"))?
         .micros("bidStrategy.bid", currency)?;
-    let cpa_cap = b
-        .cpa_cap
-        .as_ref()
-        .and_then(|c| c.value.as_ref())
-        .map(|m| m.micros("cpaCap.value", currency))
-        .transpose()?;
+    let cpa_cap = micros_opt(
+        b.cpa_cap.as_ref().and_then(|c| c.value.as_ref()),
+        "cpaCap.value",
+        currency,
+    )?;
     let now = OffsetDateTime::now_utc();
     let from = w.effective_day();
     let id = w.next_id();
-    let life = Lifecycle {
-        status: Timeline::new(from, b.status.unwrap_or(Status::Enabled)),
-        created: now,
-        modified: now,
-        serving_from: from,
-        deleted_on: None,
-    };
+    let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
     let group = AdGroup {
         id,
         campaign_id: b.campaign_id,
@@ -185,18 +179,16 @@ pub async fn update(
     if let Some(name) = &b.name {
         non_blank(name, "name")?;
     }
-    let bid = b
-        .bid_strategy
-        .as_ref()
-        .and_then(|s| s.bid.as_ref())
-        .map(|m| m.micros("bidStrategy.bid", currency))
-        .transpose()?;
-    let cpa_cap = b
-        .cpa_cap
-        .as_ref()
-        .and_then(|c| c.value.as_ref())
-        .map(|m| m.micros("cpaCap.value", currency))
-        .transpose()?;
+    let bid = micros_opt(
+        b.bid_strategy.as_ref().and_then(|s| s.bid.as_ref()),
+        "bidStrategy.bid",
+        currency,
+    )?;
+    let cpa_cap = micros_opt(
+        b.cpa_cap.as_ref().and_then(|c| c.value.as_ref()),
+        "cpaCap.value",
+        currency,
+    )?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
     w.begin_txn();
     let after = entity::modify(&mut w, id, |g: &mut AdGroup, from| {

@@ -16,7 +16,6 @@ use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::{entity, non_blank, ok, parse_id};
 use crate::state::Sandbox;
-use crate::world::timeline::Timeline;
 use crate::world::{Ad, AdGroup, Lifecycle, Status};
 
 /// Fields `POST /ads/query` filters and sorts on.
@@ -112,13 +111,7 @@ async fn create(
         ad_account_id: ctx.0,
         creative_id,
         name: b.name.trim().to_string(),
-        life: Lifecycle {
-            status: Timeline::new(from, b.status),
-            created: now,
-            modified: now,
-            serving_from: from,
-            deleted_on: None,
-        },
+        life: Lifecycle::new(from, b.status, now),
     };
     w.begin_txn();
     Ok(ok(entity::insert(&mut w, ad.id, ad)))

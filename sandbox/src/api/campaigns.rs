@@ -11,7 +11,7 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{IncludeExclude, ValueIn, entity, non_blank, ok, parse_id, parse_time};
+use super::{IncludeExclude, ValueIn, entity, micros_opt, non_blank, ok, parse_id, parse_time};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{Campaign, Lifecycle, Status};
@@ -169,13 +169,7 @@ pub async fn create(
     let now = OffsetDateTime::now_utc();
     let from = w.effective_day();
     let id = w.next_id();
-    let life = Lifecycle {
-        status: Timeline::new(from, b.status.unwrap_or(Status::Enabled)),
-        created: now,
-        modified: now,
-        serving_from: from,
-        deleted_on: None,
-    };
+    let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
     let campaign = Campaign {
         id,
         ad_account_id: ctx.0,
@@ -210,12 +204,11 @@ pub async fn update(
     if let Some(name) = &b.name {
         non_blank(name, "name")?;
     }
-    let budget = b
-        .daily_budget
-        .as_ref()
-        .and_then(|d| d.value.as_ref())
-        .map(|m| m.micros("dailyBudget.value", currency))
-        .transpose()?;
+    let budget = micros_opt(
+        b.daily_budget.as_ref().and_then(|d| d.value.as_ref()),
+        "dailyBudget.value",
+        currency,
+    )?;
     let countries = b.targeting.as_ref().map(countries).transpose()?.flatten();
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
     w.begin_txn();

@@ -17,7 +17,6 @@ use super::extract::{AdAccountContext, Body};
 use super::query::{self, QueryRequest};
 use super::{entity, non_blank, ok, parse_id, render};
 use crate::state::Sandbox;
-use crate::world::timeline::Timeline;
 use crate::world::{Creative, CreativeType, Id, Lifecycle, Status, World};
 
 /// Fields `POST /creatives/query` filters and sorts on.
@@ -178,13 +177,7 @@ async fn create(
         kind: b.creative_type,
         adam_id,
         product_page_id: page,
-        life: Lifecycle {
-            status: Timeline::new(from, Status::Enabled),
-            created: now,
-            modified: now,
-            serving_from: from,
-            deleted_on: None,
-        },
+        life: Lifecycle::new(from, Status::Enabled, now),
     };
     w.begin_txn();
     Ok(ok(entity::insert(&mut w, creative.id, creative)))

@@ -14,7 +14,7 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{MoneyIn, entity, non_blank, ok, parse_id};
+use super::{MoneyIn, entity, micros_opt, non_blank, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
@@ -115,21 +115,10 @@ fn plan_create(
         ));
     }
     let currency = w.accounts[&account].currency;
-    let bid = b
-        .bid
-        .as_ref()
-        .map(|m| m.micros("bid", currency))
-        .transpose()?
-        .unwrap_or(group.default_bid);
+    let bid = micros_opt(b.bid.as_ref(), "bid", currency)?.unwrap_or(group.default_bid);
     let now = OffsetDateTime::now_utc();
     let from = w.effective_day();
-    let life = Lifecycle {
-        status: Timeline::new(from, b.status.unwrap_or(Status::Enabled)),
-        created: now,
-        modified: now,
-        serving_from: from,
-        deleted_on: None,
-    };
+    let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
     Ok(Keyword {
         id: 0,
         ad_group_id: group.id,
@@ -158,11 +147,7 @@ fn plan_update(
     let currency = w.accounts[&account].currency;
     Ok(Change {
         id,
-        bid: b
-            .bid
-            .as_ref()
-            .map(|m| m.micros("bid", currency))
-            .transpose()?,
+        bid: micros_opt(b.bid.as_ref(), "bid", currency)?,
         status: b.status,
     })
 }

@@ -102,6 +102,15 @@ impl MoneyIn {
     }
 }
 
+/// Micros of an optional amount, checked as [`MoneyIn::micros`].
+pub fn micros_opt(
+    money: Option<&MoneyIn>,
+    field: &str,
+    currency: &str,
+) -> Result<Option<i64>, ApiError> {
+    money.map(|m| m.micros(field, currency)).transpose()
+}
+
 /// `{"value": Money}` wrappers (daily budget, CPA cap).
 #[derive(Debug, Deserialize)]
 pub struct ValueIn {

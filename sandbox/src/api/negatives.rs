@@ -15,7 +15,6 @@ use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::{entity, non_blank, ok, parse_id};
 use crate::state::Sandbox;
-use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
 /// Fields `POST /negative-keywords/query` filters and sorts on.
@@ -108,13 +107,7 @@ fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKey
     }
     let now = OffsetDateTime::now_utc();
     let from = w.effective_day();
-    let life = Lifecycle {
-        status: Timeline::new(from, b.status.unwrap_or(Status::Enabled)),
-        created: now,
-        modified: now,
-        serving_from: from,
-        deleted_on: None,
-    };
+    let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
     Ok(NegativeKeyword {
         id: 0,
         campaign_id,

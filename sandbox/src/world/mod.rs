@@ -111,6 +111,17 @@ pub struct Lifecycle {
 }
 
 impl Lifecycle {
+    /// A new entity's lifecycle: made at `now`, `status` and serving from day `from`.
+    pub fn new(from: Date, status: Status, now: OffsetDateTime) -> Self {
+        Self {
+            status: Timeline::new(from, status),
+            created: now,
+            modified: now,
+            serving_from: from,
+            deleted_on: None,
+        }
+    }
+
     /// Whether the entity itself (not its parents) serves on `day`.
     pub fn active_on(&self, day: Date) -> bool {
         day >= self.serving_from
