@@ -1,5 +1,6 @@
 //! Shared foundations of every Searchdeck role: typed configuration, the database layer and
-//! its migrations, the email sender, background-task records and the job queue.
+//! its migrations, the email sender, background-task records, the job queue, the shared
+//! Apple Ads rate limiter and encryption of stored secrets.
 
 pub mod config;
 pub mod db;
@@ -9,6 +10,8 @@ pub mod queue;
 pub mod ratelimit;
 pub mod secrets;
 pub mod tasks;
+#[cfg(feature = "test-support")]
+pub mod test_support;
 
 pub use config::{Backend, Config, ConfigArgs};
 pub use db::Db;

@@ -20,6 +20,7 @@ use searchdeck_common::{
     email::EmailSender,
     ids::{new_id, now_ms},
     queue::{Queue, QueueSettings},
+    test_support::{TestDatabase, backend_url},
 };
 use secrecy::ExposeSecret;
 use serde_json::Value;
@@ -61,7 +62,8 @@ pub struct TestApp {
     router: Router,
     workers: CancellationToken,
     _dir: tempfile::TempDir,
-    pg: Option<(String, String)>,
+    /// This test's PostgreSQL database, dropped after the app (fields drop in order).
+    _pg: Option<TestDatabase>,
 }
 
 /// An HTTP answer, its JSON body parsed.
@@ -131,32 +133,13 @@ impl TestApp {
 
     /// A fresh PostgreSQL database, or None (outside CI) when no server is configured.
     pub async fn postgres() -> Option<TestApp> {
-        let Ok(base) = std::env::var("TEST_DATABASE_URL") else {
-            if std::env::var("CI").is_ok_and(|v| v == "true") {
-                panic!("CI=true but TEST_DATABASE_URL is not set: PostgreSQL tests must run in CI");
-            }
-            eprintln!("TEST_DATABASE_URL not set: PostgreSQL variant not run");
-            return None;
-        };
-        let name = format!("sd_test_{}_{}", std::process::id(), new_id());
-        let admin = Db::connect_url(&base)
-            .await
-            .expect("connect to TEST_DATABASE_URL");
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&admin.pool)
-            .await
-            .expect("create test database");
-        admin.pool.close().await;
-        let url = match base.rsplit_once('/') {
-            Some((server, _)) => format!("{server}/{name}"),
-            None => panic!("TEST_DATABASE_URL must name a database"),
-        };
-        Some(TestApp::build(Some((base, url, name))).await)
+        let base = backend_url("TEST_DATABASE_URL")?;
+        Some(TestApp::build(Some(TestDatabase::create(&base, "sd_api").await)).await)
     }
 
-    async fn build(pg: Option<(String, String, String)>) -> TestApp {
+    async fn build(pg: Option<TestDatabase>) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
-        let config = config(dir.path(), pg.as_ref().map(|(_, url, _)| url.as_str()));
+        let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()));
         let db = Db::connect(&config).await.expect("connect");
         db.migrate().await.expect("migrate");
         let email = EmailSender::from_config(&config).expect("email");
@@ -190,7 +173,7 @@ impl TestApp {
             workers,
             router,
             _dir: dir,
-            pg: pg.map(|(base, _, name)| (base, name)),
+            _pg: pg,
         }
     }
 
@@ -318,25 +301,5 @@ impl TestApp {
 impl Drop for TestApp {
     fn drop(&mut self) {
         self.workers.cancel();
-        if let Some((base, name)) = self.pg.take() {
-            // Drop the per-test database from a helper thread (Drop cannot await); FORCE ends
-            // this test's own connections server-side.
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .unwrap();
-                rt.block_on(async move {
-                    if let Ok(admin) = Db::connect_url(&base).await {
-                        let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                        )))
-                        .execute(&admin.pool)
-                        .await;
-                    }
-                });
-            })
-            .join();
-        }
     }
 }

@@ -11,6 +11,7 @@ use searchdeck_common::{
     Db,
     ids::new_id,
     ratelimit::{DbStore, RateLimitSettings, RateLimiter, RedisStore, SharedStore},
+    test_support::{TestDatabase, backend_url},
 };
 
 /// Which store a fixture runs on.
@@ -63,21 +64,13 @@ pub struct Fixture {
     url: String,
     prefix: String,
     _dir: Option<tempfile::TempDir>,
-    pg: Option<(String, String)>,
+    /// This test's PostgreSQL database, dropped with the fixture.
+    pg: Option<TestDatabase>,
 }
 
 /// The variable's value; under `CI=true` a missing one is a failure, elsewhere a skip.
 pub fn required_env(name: &str) -> Option<String> {
-    match std::env::var(name) {
-        Ok(v) if !v.is_empty() => Some(v),
-        _ if std::env::var("CI").is_ok_and(|v| v == "true") => {
-            panic!("CI=true but {name} is not set: this variant must run in CI")
-        }
-        _ => {
-            eprintln!("{name} not set: variant not run");
-            None
-        }
-    }
+    backend_url(name)
 }
 
 impl Fixture {
@@ -105,19 +98,10 @@ impl Fixture {
                     .unwrap();
             }
             Kind::Postgres => {
-                let base = required_env("TEST_DATABASE_URL")?;
-                let name = format!("sd_rl_{}_{}", std::process::id(), new_id());
-                let admin = Db::connect_url(&base)
-                    .await
-                    .expect("connect TEST_DATABASE_URL");
-                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                    .execute(&admin.pool)
-                    .await
-                    .unwrap();
-                admin.pool.close().await;
-                let (server, _) = base.rsplit_once('/').expect("URL names a database");
-                fx.url = format!("{server}/{name}");
-                fx.pg = Some((base, name));
+                let database =
+                    TestDatabase::create(&required_env("TEST_DATABASE_URL")?, "sd_rl").await;
+                fx.url = database.url.clone();
+                fx.pg = Some(database);
                 Db::connect_url(&fx.url)
                     .await
                     .unwrap()
@@ -177,29 +161,6 @@ impl Fixture {
                     .unwrap();
                 Some(())
             }
-        }
-    }
-}
-
-impl Drop for Fixture {
-    fn drop(&mut self) {
-        if let Some((base, name)) = self.pg.take() {
-            let _ = std::thread::spawn(move || {
-                let rt = tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .unwrap();
-                rt.block_on(async move {
-                    if let Ok(admin) = Db::connect_url(&base).await {
-                        let _ = sqlx::query(sqlx::AssertSqlSafe(format!(
-                            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                        )))
-                        .execute(&admin.pool)
-                        .await;
-                    }
-                });
-            })
-            .join();
         }
     }
 }

@@ -14,6 +14,7 @@ use clap::Parser;
 use searchdeck_common::{
     Config, ConfigArgs, Db, ids,
     queue::{Queue, QueueSettings, Store, testing},
+    test_support::{TestDatabase, backend_url},
 };
 use sqlx::Row;
 
@@ -40,38 +41,8 @@ pub struct TestEnv {
     pub settings: QueueSettings,
     pub env: Vec<(String, String)>,
     pub workspace_id: String,
-    /// The server URL and name of this test's own PostgreSQL database, dropped with it.
-    pg_database: Option<(String, String)>,
-}
-
-fn url_for(var: &str) -> Option<String> {
-    match std::env::var(var) {
-        Ok(v) if !v.trim().is_empty() => Some(v),
-        _ => {
-            if std::env::var("CI").as_deref() == Ok("true") {
-                panic!("{var} must be set when CI=true: the queue tests must run on every backend");
-            }
-            eprintln!("skipping: {var} is not set");
-            None
-        }
-    }
-}
-
-/// `postgres://host/db?x` with the database name replaced.
-fn with_database(url: &str, name: &str) -> String {
-    let (base, query) = url
-        .split_once('?')
-        .map(|(b, q)| (b, Some(q)))
-        .unwrap_or((url, None));
-    let scheme_end = base.find("://").map(|i| i + 3).unwrap_or(0);
-    let root = match base[scheme_end..].find('/') {
-        Some(i) => &base[..scheme_end + i],
-        None => base,
-    };
-    match query {
-        Some(q) => format!("{root}/{name}?{q}"),
-        None => format!("{root}/{name}"),
-    }
+    /// This test's own PostgreSQL database, dropped with it.
+    pg_database: Option<TestDatabase>,
 }
 
 impl TestEnv {
@@ -84,21 +55,13 @@ impl TestEnv {
         let (database_url, queue_url) = match kind {
             Kind::Sqlite => (sqlite_url.clone(), sqlite_url),
             Kind::Postgres => {
-                let admin = url_for("TEST_DATABASE_URL")?;
-                let name = format!("sd_queue_{suffix}");
-                let pool = sqlx::PgPool::connect(&admin)
-                    .await
-                    .expect("connect to TEST_DATABASE_URL");
-                sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                    .execute(&pool)
-                    .await
-                    .unwrap();
-                pool.close().await;
-                let url = with_database(&admin, &name);
-                pg_database = Some((admin, name));
+                let database =
+                    TestDatabase::create(&backend_url("TEST_DATABASE_URL")?, "sd_queue").await;
+                let url = database.url.clone();
+                pg_database = Some(database);
                 (url.clone(), url)
             }
-            Kind::Redis => (sqlite_url, url_for("TEST_REDIS_URL")?),
+            Kind::Redis => (sqlite_url, backend_url("TEST_REDIS_URL")?),
         };
         let queue_name = format!("sdtest-{suffix}");
         let settings = QueueSettings::for_tests(&queue_name);
@@ -345,27 +308,4 @@ pub fn signal(child: &Child, sig: &str) {
         .unwrap()
         .success();
     assert!(ok, "kill -{sig} failed");
-}
-
-impl Drop for TestEnv {
-    fn drop(&mut self) {
-        let Some((admin, name)) = self.pg_database.take() else {
-            return;
-        };
-        // Drop cannot await: use a helper thread with its own runtime; FORCE ends the
-        // connections this test still holds.
-        let _ = std::thread::spawn(move || {
-            let rt = tokio::runtime::Builder::new_current_thread()
-                .enable_all()
-                .build()
-                .unwrap();
-            rt.block_on(async move {
-                if let Ok(pool) = sqlx::PgPool::connect(&admin).await {
-                    let sql = format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)");
-                    let _ = sqlx::query(sqlx::AssertSqlSafe(sql)).execute(&pool).await;
-                }
-            });
-        })
-        .join();
-    }
 }
