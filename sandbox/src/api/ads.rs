@@ -6,7 +6,6 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::Value;
@@ -35,15 +34,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route("/ads", post(create))
-        .route("/ads/query", post(entity::query::<Ad>))
-        .route(
-            "/ads/{id}",
-            get(entity::get_one::<Ad>)
-                .put(update)
-                .delete(entity::delete_one::<Ad>),
-        )
+    entity::routes::<Ad, _, _>(create, update)
 }
 
 #[derive(Debug, Deserialize)]

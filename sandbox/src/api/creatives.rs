@@ -34,15 +34,7 @@ pub const FIELDS: &[&str] = &[
 pub const PAGE_FIELDS: &[&str] = &["id", "adamId", "name", "state", "creationTime"];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route("/creatives", post(create))
-        .route("/creatives/query", post(entity::query::<Creative>))
-        .route(
-            "/creatives/{id}",
-            get(entity::get_one::<Creative>)
-                .put(update)
-                .delete(entity::delete_one::<Creative>),
-        )
+    entity::routes::<Creative, _, _>(create, update)
         .route("/product-pages/query", post(query_pages))
         .route("/product-pages/{id}", get(get_page))
 }

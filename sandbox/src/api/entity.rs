@@ -7,8 +7,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::{Path, State};
+use axum::handler::Handler;
+use axum::routing::{get, post};
+use axum::{Json, Router};
 use serde_json::Value;
 use time::{Date, OffsetDateTime};
 
@@ -28,6 +30,8 @@ pub trait Entity: Sized + Send + Sync + 'static {
     const KIND: &'static str;
     /// Its change-history entity type ("AdGroup").
     const TYPE: &'static str;
+    /// Its v1 path ("/adgroups").
+    const PATH: &'static str;
     /// Fields its `…/query` filters and sorts on.
     const FIELDS: &'static [&'static str];
     /// How a delete of an already deleted one is worded after "{kind} {id} ".
@@ -42,8 +46,9 @@ pub trait Entity: Sized + Send + Sync + 'static {
 }
 
 macro_rules! entity {
-    ($t:ty, $map:ident, $kind:literal, $type:literal, $fields:path, $render:expr $(, $again:literal)?) => {
+    ($t:ty, $map:ident, $path:literal, $kind:literal, $type:literal, $fields:path, $render:expr $(, $again:literal)?) => {
         impl Entity for $t {
+            const PATH: &'static str = $path;
             const KIND: &'static str = $kind;
             const TYPE: &'static str = $type;
             const FIELDS: &'static [&'static str] = $fields;
@@ -74,6 +79,7 @@ macro_rules! entity {
 entity!(
     Campaign,
     campaigns,
+    "/campaigns",
     "campaign",
     "Campaign",
     super::campaigns::FIELDS,
@@ -83,6 +89,7 @@ entity!(
 entity!(
     AdGroup,
     ad_groups,
+    "/adgroups",
     "ad group",
     "AdGroup",
     super::adgroups::FIELDS,
@@ -92,6 +99,7 @@ entity!(
 entity!(
     Keyword,
     keywords,
+    "/keywords",
     "keyword",
     "Keyword",
     super::keywords::FIELDS,
@@ -101,15 +109,17 @@ entity!(
 entity!(
     NegativeKeyword,
     negative_keywords,
+    "/negative-keywords",
     "negative keyword",
     "NegativeKeyword",
     super::negatives::FIELDS,
     |_: &World, n: &NegativeKeyword| render::negative_keyword(n)
 );
-entity!(Ad, ads, "ad", "Ad", super::ads::FIELDS, render::ad);
+entity!(Ad, ads, "/ads", "ad", "Ad", super::ads::FIELDS, render::ad);
 entity!(
     Creative,
     creatives,
+    "/creatives",
     "creative",
     "Creative",
     super::creatives::FIELDS,
@@ -282,4 +292,39 @@ pub async fn bulk_delete<E: Entity>(
         mark_deleted::<E>,
     )?;
     Ok(Json(body))
+}
+
+/// `POST {PATH}`, `POST {PATH}/query`, `GET|PUT|DELETE {PATH}/{id}`, with the entity's own
+/// create and update handlers.
+pub fn routes<E: Entity, C: 'static, U: 'static>(
+    create: impl Handler<C, Arc<Sandbox>>,
+    update: impl Handler<U, Arc<Sandbox>>,
+) -> Router<Arc<Sandbox>> {
+    Router::new()
+        .route(E::PATH, post(create))
+        .route(&format!("{}/query", E::PATH), post(query::<E>))
+        .route(
+            &format!("{}/{{id}}", E::PATH),
+            get(get_one::<E>).put(update).delete(delete_one::<E>),
+        )
+}
+
+/// [`routes`] of an entity with bulk writes: `POST {PATH}/bulk-create|bulk-update|bulk-delete`
+/// too, and single deletes that open their transaction first.
+pub fn bulk_routes<E: Entity, C: 'static, U: 'static, BC: 'static, BU: 'static>(
+    create: impl Handler<C, Arc<Sandbox>>,
+    update: impl Handler<U, Arc<Sandbox>>,
+    bulk_create: impl Handler<BC, Arc<Sandbox>>,
+    bulk_update: impl Handler<BU, Arc<Sandbox>>,
+) -> Router<Arc<Sandbox>> {
+    Router::new()
+        .route(E::PATH, post(create))
+        .route(&format!("{}/query", E::PATH), post(query::<E>))
+        .route(&format!("{}/bulk-create", E::PATH), post(bulk_create))
+        .route(&format!("{}/bulk-update", E::PATH), post(bulk_update))
+        .route(&format!("{}/bulk-delete", E::PATH), post(bulk_delete::<E>))
+        .route(
+            &format!("{}/{{id}}", E::PATH),
+            get(get_one::<E>).put(update).delete(delete_in_txn::<E>),
+        )
 }

@@ -5,7 +5,6 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::Value;
@@ -36,21 +35,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route("/keywords", post(create_one))
-        .route("/keywords/query", post(entity::query::<Keyword>))
-        .route("/keywords/bulk-create", post(bulk_create))
-        .route("/keywords/bulk-update", post(bulk_update))
-        .route(
-            "/keywords/bulk-delete",
-            post(entity::bulk_delete::<Keyword>),
-        )
-        .route(
-            "/keywords/{id}",
-            get(entity::get_one::<Keyword>)
-                .put(update_one)
-                .delete(entity::delete_in_txn::<Keyword>),
-        )
+    entity::bulk_routes::<Keyword, _, _, _, _>(create_one, update_one, bulk_create, bulk_update)
 }
 
 #[derive(Debug, Deserialize)]

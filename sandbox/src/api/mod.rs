@@ -22,7 +22,7 @@ pub mod search;
 use std::sync::Arc;
 
 use axum::Router;
-use axum::routing::{get, post};
+use axum::routing::get;
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
@@ -39,22 +39,14 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/me", get(accounts::me))
         .route("/acls", get(accounts::acls))
         .route("/ad-accounts/{id}", get(accounts::get_ad_account))
-        .route("/campaigns", post(campaigns::create))
-        .route("/campaigns/query", post(entity::query::<Campaign>))
-        .route(
-            "/campaigns/{id}",
-            get(entity::get_one::<Campaign>)
-                .put(campaigns::update)
-                .delete(entity::delete_one::<Campaign>),
-        )
-        .route("/adgroups", post(adgroups::create))
-        .route("/adgroups/query", post(entity::query::<AdGroup>))
-        .route(
-            "/adgroups/{id}",
-            get(entity::get_one::<AdGroup>)
-                .put(adgroups::update)
-                .delete(entity::delete_one::<AdGroup>),
-        )
+        .merge(entity::routes::<Campaign, _, _>(
+            campaigns::create,
+            campaigns::update,
+        ))
+        .merge(entity::routes::<AdGroup, _, _>(
+            adgroups::create,
+            adgroups::update,
+        ))
         .merge(ads::router())
         .merge(creatives::router())
         .merge(keywords::router())

@@ -4,7 +4,6 @@
 use std::sync::Arc;
 
 use axum::extract::{Path, State};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::Value;
@@ -32,24 +31,12 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route("/negative-keywords", post(create_one))
-        .route(
-            "/negative-keywords/query",
-            post(entity::query::<NegativeKeyword>),
-        )
-        .route("/negative-keywords/bulk-create", post(bulk_create))
-        .route("/negative-keywords/bulk-update", post(bulk_update))
-        .route(
-            "/negative-keywords/bulk-delete",
-            post(entity::bulk_delete::<NegativeKeyword>),
-        )
-        .route(
-            "/negative-keywords/{id}",
-            get(entity::get_one::<NegativeKeyword>)
-                .put(update_one)
-                .delete(entity::delete_in_txn::<NegativeKeyword>),
-        )
+    entity::bulk_routes::<NegativeKeyword, _, _, _, _>(
+        create_one,
+        update_one,
+        bulk_create,
+        bulk_update,
+    )
 }
 
 #[derive(Debug, Deserialize)]
