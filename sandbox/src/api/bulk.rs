@@ -6,7 +6,11 @@
 use serde::Deserialize;
 use serde_json::{Value, json};
 
+use axum::Json;
+
 use super::error::ApiError;
+use super::ok;
+use crate::state::Sandbox;
 use crate::world::{Id, World};
 
 /// Most items one bulk request may carry.
@@ -95,31 +99,46 @@ pub fn run<T, P>(
     Ok(json!({ "result": results }))
 }
 
-/// [`run`] against the world: plans every item with `plan` reading `w`, then (all planning
-/// done) applies the kept plans in order with `apply` writing `w`, and puts each rendered
-/// result into its successful entry.
-pub fn run_on<T, P>(
-    w: &mut World,
+/// A whole bulk request as one transaction under the world's write lock: plans every item
+/// with `plan` reading the world, then (all planning done) applies the kept plans in order
+/// with `apply` writing it, and puts each rendered result into its successful entry.
+pub fn write<T, P>(
+    s: &Sandbox,
     request: BulkRequest<T>,
     operation: &str,
     mut plan: impl FnMut(&World, &T) -> Result<P, ApiError>,
     mut apply: impl FnMut(&mut World, P) -> Value,
-) -> Result<Value, ApiError> {
+) -> Result<Json<Value>, ApiError> {
+    let mut w = s.world.write();
+    w.begin_txn();
     let mut plans = Vec::new();
     let mut body = run(
         request,
         operation,
-        |item| plan(w, item),
+        |item| plan(&w, item),
         |p| {
             plans.push(p);
             Value::Null
         },
     )?;
-    let mut rendered = plans.into_iter().map(|p| apply(w, p));
+    let mut rendered = plans.into_iter().map(|p| apply(&mut w, p));
     for entry in body["result"].as_array_mut().expect("array") {
         if entry["success"] == Value::Bool(true) {
             entry["result"] = rendered.next().unwrap_or(Value::Null);
         }
     }
-    Ok(body)
+    Ok(Json(body))
+}
+
+/// One write of an entity with bulk writes, the same way: opens the transaction first,
+/// then plans (which may refuse) and applies; answers `{"result": applied}`.
+pub fn write_one<P>(
+    s: &Sandbox,
+    plan: impl FnOnce(&World) -> Result<P, ApiError>,
+    apply: impl FnOnce(&mut World, P) -> Value,
+) -> Result<Json<Value>, ApiError> {
+    let mut w = s.world.write();
+    w.begin_txn();
+    let p = plan(&w)?;
+    Ok(ok(apply(&mut w, p)))
 }

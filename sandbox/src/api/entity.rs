@@ -268,12 +268,17 @@ pub async fn delete_in_txn<E: Entity>(
     ctx: AdAccountContext,
     Path(id): Path<String>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let id = parse_id(&id, E::KIND)?;
-    deletable::<E>(&w, ctx.0, id)?;
-    mark_deleted::<E>(&mut w, id);
-    Ok(ok(Value::Null))
+    bulk::write_one(
+        &s,
+        |w| {
+            let id = parse_id(&id, E::KIND)?;
+            deletable::<E>(w, ctx.0, id).map(|_| id)
+        },
+        |w, id| {
+            mark_deleted::<E>(w, id);
+            Value::Null
+        },
+    )
 }
 
 /// `POST /{entity}/bulk-delete`: one transaction; items planned, then soft-deleted.
@@ -282,16 +287,13 @@ pub async fn bulk_delete<E: Entity>(
     ctx: AdAccountContext,
     Body(b): Body<BulkRequest<IdOnly>>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let body = bulk::run_on(
-        &mut w,
+    bulk::write(
+        &s,
         b,
         "DELETE",
         |w, item| deletable::<E>(w, ctx.0, item.id).map(|_| item.id),
         mark_deleted::<E>,
-    )?;
-    Ok(Json(body))
+    )
 }
 
 /// `POST {PATH}`, `POST {PATH}/query`, `GET|PUT|DELETE {PATH}/{id}`, with the entity's own

@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{MoneyIn, entity, micros_opt, non_blank, ok, parse_id};
+use super::{MoneyIn, entity, micros_opt, non_blank, parse_id};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
@@ -153,11 +153,11 @@ async fn create_one(
     ctx: AdAccountContext,
     Body(b): Body<KeywordCreate>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let mut seen = existing(&w, ctx.0);
-    let k = plan_create(&w, ctx.0, &mut seen, &b)?;
-    Ok(ok(insert(&mut w, k)))
+    bulk::write_one(
+        &s,
+        |w| plan_create(w, ctx.0, &mut existing(w, ctx.0), &b),
+        insert,
+    )
 }
 
 async fn update_one(
@@ -166,10 +166,11 @@ async fn update_one(
     Path(id): Path<String>,
     Body(b): Body<KeywordUpdate>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let c = plan_update(&w, ctx.0, Some(parse_id(&id, "keyword")?), &b)?;
-    Ok(ok(apply_update(&mut w, c)))
+    bulk::write_one(
+        &s,
+        |w| plan_update(w, ctx.0, Some(parse_id(&id, "keyword")?), &b),
+        apply_update,
+    )
 }
 
 async fn bulk_create(
@@ -177,17 +178,17 @@ async fn bulk_create(
     ctx: AdAccountContext,
     Body(b): Body<BulkRequest<KeywordCreate>>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let mut seen = existing(&w, ctx.0);
-    let body = bulk::run_on(
-        &mut w,
+    let mut seen = None;
+    bulk::write(
+        &s,
         b,
         "CREATE",
-        |w, item| plan_create(w, ctx.0, &mut seen, item),
+        |w, item| {
+            let seen = seen.get_or_insert_with(|| existing(w, ctx.0));
+            plan_create(w, ctx.0, seen, item)
+        },
         insert,
-    )?;
-    Ok(Json(body))
+    )
 }
 
 async fn bulk_update(
@@ -195,14 +196,11 @@ async fn bulk_update(
     ctx: AdAccountContext,
     Body(b): Body<BulkRequest<KeywordUpdate>>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let body = bulk::run_on(
-        &mut w,
+    bulk::write(
+        &s,
         b,
         "UPDATE",
         |w, item| plan_update(w, ctx.0, item.id, item),
         apply_update,
-    )?;
-    Ok(Json(body))
+    )
 }

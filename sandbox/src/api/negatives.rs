@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{entity, non_blank, ok, parse_id};
+use super::{entity, non_blank, parse_id};
 use crate::state::Sandbox;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
@@ -130,10 +130,7 @@ async fn create_one(
     ctx: AdAccountContext,
     Body(b): Body<NegativeCreate>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let n = plan_create(&w, ctx.0, &b)?;
-    Ok(ok(insert(&mut w, n)))
+    bulk::write_one(&s, |w| plan_create(w, ctx.0, &b), insert)
 }
 
 async fn update_one(
@@ -142,10 +139,14 @@ async fn update_one(
     Path(id): Path<String>,
     Body(b): Body<NegativeUpdate>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let id = plan_live(&w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
-    Ok(ok(apply_update(&mut w, (id, b.status))))
+    bulk::write_one(
+        &s,
+        |w| {
+            let id = plan_live(w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
+            Ok((id, b.status))
+        },
+        apply_update,
+    )
 }
 
 async fn bulk_create(
@@ -153,16 +154,13 @@ async fn bulk_create(
     ctx: AdAccountContext,
     Body(b): Body<BulkRequest<NegativeCreate>>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let body = bulk::run_on(
-        &mut w,
+    bulk::write(
+        &s,
         b,
         "CREATE",
         |w, item| plan_create(w, ctx.0, item),
         insert,
-    )?;
-    Ok(Json(body))
+    )
 }
 
 async fn bulk_update(
@@ -170,14 +168,11 @@ async fn bulk_update(
     ctx: AdAccountContext,
     Body(b): Body<BulkRequest<NegativeUpdate>>,
 ) -> Result<Json<Value>, ApiError> {
-    let mut w = s.world.write();
-    w.begin_txn();
-    let body = bulk::run_on(
-        &mut w,
+    bulk::write(
+        &s,
         b,
         "UPDATE",
         |w, item| plan_live(w, ctx.0, item.id).map(|id| (id, item.status)),
         apply_update,
-    )?;
-    Ok(Json(body))
+    )
 }
