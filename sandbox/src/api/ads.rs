@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{entity, non_blank, ok, parse_id};
+use super::{crud, entity, non_blank, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::{Ad, AdGroup, Lifecycle, Status};
 
@@ -34,7 +34,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    entity::routes::<Ad, _, _>(create, update)
+    crud::routes::<Ad, _, _>(create, update)
 }
 
 #[derive(Debug, Deserialize)]

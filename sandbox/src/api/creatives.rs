@@ -15,7 +15,7 @@ use time::OffsetDateTime;
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::{self, QueryRequest};
-use super::{entity, non_blank, ok, parse_id, render};
+use super::{crud, entity, non_blank, ok, parse_id, render};
 use crate::state::Sandbox;
 use crate::world::{Creative, CreativeType, Id, Lifecycle, Status, World};
 
@@ -34,7 +34,7 @@ pub const FIELDS: &[&str] = &[
 pub const PAGE_FIELDS: &[&str] = &["id", "adamId", "name", "state", "creationTime"];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    entity::routes::<Creative, _, _>(create, update)
+    crud::routes::<Creative, _, _>(create, update)
         .route("/product-pages/query", post(query_pages))
         .route("/product-pages/{id}", get(get_page))
 }

@@ -1,25 +1,15 @@
 //! What every v1 entity handler shares: the [`Entity`] trait (one impl per stored entity:
 //! its map in the [`World`], its ad account, lifecycle and rendering), lookups scoped to the
 //! ad account with the reference's not-found and deleted errors, the recorded write helpers
-//! (insert, modify, soft delete) and the generic `GET /{entity}/{id}` and
-//! `POST /{entity}/query` handlers.
+//! (insert, modify, soft delete). The generic handlers over it live in [`super::crud`].
 
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
-use axum::extract::{Path, State};
-use axum::handler::Handler;
-use axum::routing::{get, post};
-use axum::{Json, Router};
 use serde_json::Value;
 use time::{Date, OffsetDateTime};
 
-use super::bulk::{self, BulkRequest, IdOnly};
 use super::error::ApiError;
-use super::extract::{AdAccountContext, Body};
-use super::query::{self, QueryRequest};
-use super::{ok, parse_id, render};
-use crate::state::Sandbox;
+use super::render;
 use crate::world::{
     Ad, AdGroup, Campaign, Creative, Id, Keyword, Lifecycle, NegativeKeyword, World,
 };
@@ -219,114 +209,4 @@ pub fn modify<E: Entity>(w: &mut World, id: Id, change: impl FnOnce(&mut E, Date
 /// Soft-deletes entity `id` from the next day and records it; returns its wire form.
 pub fn mark_deleted<E: Entity>(w: &mut World, id: Id) -> Value {
     modify::<E>(w, id, |e, from| e.life_mut().deleted_on = Some(from))
-}
-
-/// `GET /{entity}/{id}`.
-pub async fn get_one<E: Entity>(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let e = find::<E>(&w, ctx.0, parse_id(&id, E::KIND)?)?;
-    Ok(ok(e.render(&w)))
-}
-
-/// `POST /{entity}/query`: the ad account's entities, deleted ones included.
-pub async fn query<E: Entity>(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<QueryRequest>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let items = E::all(&w)
-        .values()
-        .filter(|e| e.account() == ctx.0)
-        .map(|e| e.render(&w))
-        .collect();
-    Ok(Json(query::run(&q, items, E::FIELDS)?))
-}
-
-/// `DELETE /{entity}/{id}`: checks first, then opens the transaction and soft-deletes.
-pub async fn delete_one<E: Entity>(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let id = parse_id(&id, E::KIND)?;
-    let mut w = s.world.write();
-    deletable::<E>(&w, ctx.0, id)?;
-    w.begin_txn();
-    mark_deleted::<E>(&mut w, id);
-    Ok(ok(Value::Null))
-}
-
-/// `DELETE /{entity}/{id}` of the entities with bulk writes: opens the transaction first,
-/// then checks and soft-deletes.
-pub async fn delete_in_txn<E: Entity>(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write_one(
-        &s,
-        |w| {
-            let id = parse_id(&id, E::KIND)?;
-            deletable::<E>(w, ctx.0, id).map(|_| id)
-        },
-        |w, id| {
-            mark_deleted::<E>(w, id);
-            Value::Null
-        },
-    )
-}
-
-/// `POST /{entity}/bulk-delete`: one transaction; items planned, then soft-deleted.
-pub async fn bulk_delete<E: Entity>(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<IdOnly>>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write(
-        &s,
-        b,
-        "DELETE",
-        |w, item| deletable::<E>(w, ctx.0, item.id).map(|_| item.id),
-        mark_deleted::<E>,
-    )
-}
-
-/// `POST {PATH}`, `POST {PATH}/query`, `GET|PUT|DELETE {PATH}/{id}`, with the entity's own
-/// create and update handlers.
-pub fn routes<E: Entity, C: 'static, U: 'static>(
-    create: impl Handler<C, Arc<Sandbox>>,
-    update: impl Handler<U, Arc<Sandbox>>,
-) -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route(E::PATH, post(create))
-        .route(&format!("{}/query", E::PATH), post(query::<E>))
-        .route(
-            &format!("{}/{{id}}", E::PATH),
-            get(get_one::<E>).put(update).delete(delete_one::<E>),
-        )
-}
-
-/// [`routes`] of an entity with bulk writes: `POST {PATH}/bulk-create|bulk-update|bulk-delete`
-/// too, and single deletes that open their transaction first.
-pub fn bulk_routes<E: Entity, C: 'static, U: 'static, BC: 'static, BU: 'static>(
-    create: impl Handler<C, Arc<Sandbox>>,
-    update: impl Handler<U, Arc<Sandbox>>,
-    bulk_create: impl Handler<BC, Arc<Sandbox>>,
-    bulk_update: impl Handler<BU, Arc<Sandbox>>,
-) -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route(E::PATH, post(create))
-        .route(&format!("{}/query", E::PATH), post(query::<E>))
-        .route(&format!("{}/bulk-create", E::PATH), post(bulk_create))
-        .route(&format!("{}/bulk-update", E::PATH), post(bulk_update))
-        .route(&format!("{}/bulk-delete", E::PATH), post(bulk_delete::<E>))
-        .route(
-            &format!("{}/{{id}}", E::PATH),
-            get(get_one::<E>).put(update).delete(delete_in_txn::<E>),
-        )
 }

@@ -13,7 +13,7 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{MoneyIn, entity, micros_opt, non_blank, parse_id};
+use super::{MoneyIn, crud, entity, micros_opt, non_blank, parse_id};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
@@ -35,7 +35,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    entity::bulk_routes::<Keyword, _, _, _, _>(create_one, update_one, bulk_create, bulk_update)
+    crud::bulk_routes::<Keyword, _, _, _, _>(create_one, update_one, bulk_create, bulk_update)
 }
 
 #[derive(Debug, Deserialize)]

@@ -6,6 +6,7 @@ pub mod ads;
 pub mod bulk;
 pub mod campaigns;
 pub mod creatives;
+pub mod crud;
 pub mod entity;
 pub mod error;
 pub mod extract;
@@ -39,11 +40,11 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/me", get(accounts::me))
         .route("/acls", get(accounts::acls))
         .route("/ad-accounts/{id}", get(accounts::get_ad_account))
-        .merge(entity::routes::<Campaign, _, _>(
+        .merge(crud::routes::<Campaign, _, _>(
             campaigns::create,
             campaigns::update,
         ))
-        .merge(entity::routes::<AdGroup, _, _>(
+        .merge(crud::routes::<AdGroup, _, _>(
             adgroups::create,
             adgroups::update,
         ))

@@ -12,7 +12,7 @@ use time::OffsetDateTime;
 use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{entity, non_blank, parse_id};
+use super::{crud, entity, non_blank, parse_id};
 use crate::state::Sandbox;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
@@ -31,7 +31,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    entity::bulk_routes::<NegativeKeyword, _, _, _, _>(
+    crud::bulk_routes::<NegativeKeyword, _, _, _, _>(
         create_one,
         update_one,
         bulk_create,
