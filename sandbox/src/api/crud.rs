@@ -107,23 +107,3 @@ pub fn routes<E: Entity, C: 'static, U: 'static>(
             get(get_one::<E>).put(update).delete(delete_one::<E>),
         )
 }
-
-/// [`routes`] of an entity with bulk writes: `POST {PATH}/bulk-create|bulk-update|bulk-delete`
-/// too, and single deletes that open their transaction first.
-pub fn bulk_routes<E: Entity, C: 'static, U: 'static, BC: 'static, BU: 'static>(
-    create: impl Handler<C, Arc<Sandbox>>,
-    update: impl Handler<U, Arc<Sandbox>>,
-    bulk_create: impl Handler<BC, Arc<Sandbox>>,
-    bulk_update: impl Handler<BU, Arc<Sandbox>>,
-) -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route(E::PATH, post(create))
-        .route(&format!("{}/query", E::PATH), post(query::<E>))
-        .route(&format!("{}/bulk-create", E::PATH), post(bulk_create))
-        .route(&format!("{}/bulk-update", E::PATH), post(bulk_update))
-        .route(&format!("{}/bulk-delete", E::PATH), post(bulk_delete::<E>))
-        .route(
-            &format!("{}/{{id}}", E::PATH),
-            get(get_one::<E>).put(update).delete(delete_in_txn::<E>),
-        )
-}

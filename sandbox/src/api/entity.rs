@@ -31,6 +31,7 @@ pub trait Entity: Sized + Send + Sync + 'static {
     fn account(&self) -> Id;
     fn life(&self) -> &Lifecycle;
     fn life_mut(&mut self) -> &mut Lifecycle;
+    fn set_id(&mut self, id: Id);
     /// The wire form.
     fn render(&self, w: &World) -> Value;
 }
@@ -57,6 +58,9 @@ macro_rules! entity {
             }
             fn life_mut(&mut self) -> &mut Lifecycle {
                 &mut self.life
+            }
+            fn set_id(&mut self, id: Id) {
+                self.id = id;
             }
             fn render(&self, w: &World) -> Value {
                 #[allow(clippy::redundant_closure_call)]

@@ -4,16 +4,14 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
-use axum::{Json, Router};
+use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
-use super::extract::{AdAccountContext, Body};
-use super::{MoneyIn, crud, entity, micros_opt, non_blank, parse_id};
+use super::writable::{self, Writable};
+use super::{MoneyIn, entity, micros_opt, non_blank};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
@@ -35,7 +33,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    crud::bulk_routes::<Keyword, _, _, _, _>(create_one, update_one, bulk_create, bulk_update)
+    writable::routes::<Keyword>()
 }
 
 #[derive(Debug, Deserialize)]
@@ -56,7 +54,7 @@ pub struct KeywordUpdate {
 }
 
 /// A checked keyword update.
-struct Change {
+pub struct Change {
     id: Id,
     bid: Option<i64>,
     status: Option<Status>,
@@ -116,11 +114,6 @@ fn plan_create(
     })
 }
 
-fn insert(w: &mut World, mut k: Keyword) -> Value {
-    k.id = w.next_id();
-    entity::insert(w, k.id, k)
-}
-
 fn plan_update(
     w: &World,
     account: Id,
@@ -148,59 +141,39 @@ fn apply_update(w: &mut World, c: Change) -> Value {
     })
 }
 
-async fn create_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<KeywordCreate>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write_one(
-        &s,
-        |w| plan_create(w, ctx.0, &mut existing(w, ctx.0), &b),
-        insert,
-    )
-}
+impl Writable for Keyword {
+    type Create = KeywordCreate;
+    type Update = KeywordUpdate;
+    type Change = Change;
+    type Taken = HashSet<(Id, String, &'static str)>;
 
-async fn update_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-    Body(b): Body<KeywordUpdate>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write_one(
-        &s,
-        |w| plan_update(w, ctx.0, Some(parse_id(&id, "keyword")?), &b),
-        apply_update,
-    )
-}
+    fn taken(w: &World, account: Id) -> Self::Taken {
+        existing(w, account)
+    }
 
-async fn bulk_create(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<KeywordCreate>>,
-) -> Result<Json<Value>, ApiError> {
-    let mut seen = None;
-    bulk::write(
-        &s,
-        b,
-        "CREATE",
-        |w, item| {
-            let seen = seen.get_or_insert_with(|| existing(w, ctx.0));
-            plan_create(w, ctx.0, seen, item)
-        },
-        insert,
-    )
-}
+    fn plan_create(
+        w: &World,
+        account: Id,
+        taken: &mut Self::Taken,
+        b: &KeywordCreate,
+    ) -> Result<Keyword, ApiError> {
+        plan_create(w, account, taken, b)
+    }
 
-async fn bulk_update(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<KeywordUpdate>>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write(
-        &s,
-        b,
-        "UPDATE",
-        |w, item| plan_update(w, ctx.0, item.id, item),
-        apply_update,
-    )
+    fn update_id(b: &KeywordUpdate) -> Option<Id> {
+        b.id
+    }
+
+    fn plan_update(
+        w: &World,
+        account: Id,
+        id: Option<Id>,
+        b: &KeywordUpdate,
+    ) -> Result<Change, ApiError> {
+        plan_update(w, account, id, b)
+    }
+
+    fn apply_update(w: &mut World, c: Change) -> Value {
+        apply_update(w, c)
+    }
 }

@@ -19,6 +19,7 @@ pub mod report_meta;
 pub mod report_request;
 pub mod reports;
 pub mod search;
+pub mod writable;
 
 use std::sync::Arc;
 

@@ -3,16 +3,14 @@
 
 use std::sync::Arc;
 
-use axum::extract::{Path, State};
-use axum::{Json, Router};
+use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
 use time::OffsetDateTime;
 
-use super::bulk::{self, BulkRequest};
 use super::error::ApiError;
-use super::extract::{AdAccountContext, Body};
-use super::{crud, entity, non_blank, parse_id};
+use super::writable::{self, Writable};
+use super::{entity, non_blank};
 use crate::state::Sandbox;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
@@ -31,12 +29,7 @@ pub const FIELDS: &[&str] = &[
 ];
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    crud::bulk_routes::<NegativeKeyword, _, _, _, _>(
-        create_one,
-        update_one,
-        bulk_create,
-        bulk_update,
-    )
+    writable::routes::<NegativeKeyword>()
 }
 
 #[derive(Debug, Deserialize)]
@@ -106,11 +99,6 @@ fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKey
     })
 }
 
-fn insert(w: &mut World, mut n: NegativeKeyword) -> Value {
-    n.id = w.next_id();
-    entity::insert(w, n.id, n)
-}
-
 fn plan_live(w: &World, account: Id, id: Option<Id>) -> Result<Id, ApiError> {
     let id = id.ok_or_else(|| ApiError::required("id"))?;
     entity::live::<NegativeKeyword>(w, account, id)?;
@@ -125,54 +113,37 @@ fn apply_update(w: &mut World, (id, status): (Id, Option<Status>)) -> Value {
     })
 }
 
-async fn create_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<NegativeCreate>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write_one(&s, |w| plan_create(w, ctx.0, &b), insert)
-}
+impl Writable for NegativeKeyword {
+    type Create = NegativeCreate;
+    type Update = NegativeUpdate;
+    type Change = (Id, Option<Status>);
+    type Taken = ();
 
-async fn update_one(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-    Body(b): Body<NegativeUpdate>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write_one(
-        &s,
-        |w| {
-            let id = plan_live(w, ctx.0, Some(parse_id(&id, "negative keyword")?))?;
-            Ok((id, b.status))
-        },
-        apply_update,
-    )
-}
+    fn taken(_: &World, _: Id) {}
 
-async fn bulk_create(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<NegativeCreate>>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write(
-        &s,
-        b,
-        "CREATE",
-        |w, item| plan_create(w, ctx.0, item),
-        insert,
-    )
-}
+    fn plan_create(
+        w: &World,
+        account: Id,
+        _: &mut (),
+        b: &NegativeCreate,
+    ) -> Result<NegativeKeyword, ApiError> {
+        plan_create(w, account, b)
+    }
 
-async fn bulk_update(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(b): Body<BulkRequest<NegativeUpdate>>,
-) -> Result<Json<Value>, ApiError> {
-    bulk::write(
-        &s,
-        b,
-        "UPDATE",
-        |w, item| plan_live(w, ctx.0, item.id).map(|id| (id, item.status)),
-        apply_update,
-    )
+    fn update_id(b: &NegativeUpdate) -> Option<Id> {
+        b.id
+    }
+
+    fn plan_update(
+        w: &World,
+        account: Id,
+        id: Option<Id>,
+        b: &NegativeUpdate,
+    ) -> Result<Self::Change, ApiError> {
+        plan_live(w, account, id).map(|id| (id, b.status))
+    }
+
+    fn apply_update(w: &mut World, c: Self::Change) -> Value {
+        apply_update(w, c)
+    }
 }
