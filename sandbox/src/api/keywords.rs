@@ -69,78 +69,6 @@ fn existing(w: &World, account: Id) -> HashSet<(Id, String, &'static str)> {
         .collect()
 }
 
-fn plan_create(
-    w: &World,
-    account: Id,
-    seen: &mut HashSet<(Id, String, &'static str)>,
-    b: &KeywordCreate,
-) -> Result<Keyword, ApiError> {
-    non_blank(&b.text, "text")?;
-    if b.text.chars().count() > 80 {
-        return Err(ApiError::invalid(
-            "INVALID_VALUE",
-            "text",
-            "text must be at most 80 characters",
-        ));
-    }
-    let group = entity::live_parent::<AdGroup>(w, account, b.ad_group_id, "adGroupId")?;
-    let match_type = b.match_type.unwrap_or(MatchType::Broad);
-    if !seen.insert((b.ad_group_id, b.text.to_lowercase(), match_type.as_str())) {
-        return Err(ApiError::invalid(
-            "DUPLICATE_KEYWORD",
-            "text",
-            format!(
-                "{:?} ({}) already exists in ad group {}",
-                b.text,
-                match_type.as_str(),
-                b.ad_group_id
-            ),
-        ));
-    }
-    let currency = w.accounts[&account].currency;
-    let bid = micros_opt(b.bid.as_ref(), "bid", currency)?.unwrap_or(group.default_bid);
-    let now = OffsetDateTime::now_utc();
-    let from = w.effective_day();
-    let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
-    Ok(Keyword {
-        id: 0,
-        ad_group_id: group.id,
-        campaign_id: group.campaign_id,
-        ad_account_id: account,
-        text: b.text.trim().to_string(),
-        match_type,
-        bid: Timeline::new(from, bid),
-        life,
-    })
-}
-
-fn plan_update(
-    w: &World,
-    account: Id,
-    id: Option<Id>,
-    b: &KeywordUpdate,
-) -> Result<Change, ApiError> {
-    let id = id.ok_or_else(|| ApiError::required("id"))?;
-    entity::live::<Keyword>(w, account, id)?;
-    let currency = w.accounts[&account].currency;
-    Ok(Change {
-        id,
-        bid: micros_opt(b.bid.as_ref(), "bid", currency)?,
-        status: b.status,
-    })
-}
-
-fn apply_update(w: &mut World, c: Change) -> Value {
-    entity::modify(w, c.id, |k: &mut Keyword, from| {
-        if let Some(bid) = c.bid {
-            k.bid.set(from, bid);
-        }
-        if let Some(status) = c.status {
-            k.life.status.set(from, status);
-        }
-    })
-}
-
 impl Writable for Keyword {
     type Create = KeywordCreate;
     type Update = KeywordUpdate;
@@ -154,10 +82,46 @@ impl Writable for Keyword {
     fn plan_create(
         w: &World,
         account: Id,
-        taken: &mut Self::Taken,
+        seen: &mut Self::Taken,
         b: &KeywordCreate,
     ) -> Result<Keyword, ApiError> {
-        plan_create(w, account, taken, b)
+        non_blank(&b.text, "text")?;
+        if b.text.chars().count() > 80 {
+            return Err(ApiError::invalid(
+                "INVALID_VALUE",
+                "text",
+                "text must be at most 80 characters",
+            ));
+        }
+        let group = entity::live_parent::<AdGroup>(w, account, b.ad_group_id, "adGroupId")?;
+        let match_type = b.match_type.unwrap_or(MatchType::Broad);
+        if !seen.insert((b.ad_group_id, b.text.to_lowercase(), match_type.as_str())) {
+            return Err(ApiError::invalid(
+                "DUPLICATE_KEYWORD",
+                "text",
+                format!(
+                    "{:?} ({}) already exists in ad group {}",
+                    b.text,
+                    match_type.as_str(),
+                    b.ad_group_id
+                ),
+            ));
+        }
+        let currency = w.accounts[&account].currency;
+        let bid = micros_opt(b.bid.as_ref(), "bid", currency)?.unwrap_or(group.default_bid);
+        let now = OffsetDateTime::now_utc();
+        let from = w.effective_day();
+        let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
+        Ok(Keyword {
+            id: 0,
+            ad_group_id: group.id,
+            campaign_id: group.campaign_id,
+            ad_account_id: account,
+            text: b.text.trim().to_string(),
+            match_type,
+            bid: Timeline::new(from, bid),
+            life,
+        })
     }
 
     fn update_id(b: &KeywordUpdate) -> Option<Id> {
@@ -170,10 +134,24 @@ impl Writable for Keyword {
         id: Option<Id>,
         b: &KeywordUpdate,
     ) -> Result<Change, ApiError> {
-        plan_update(w, account, id, b)
+        let id = id.ok_or_else(|| ApiError::required("id"))?;
+        entity::live::<Keyword>(w, account, id)?;
+        let currency = w.accounts[&account].currency;
+        Ok(Change {
+            id,
+            bid: micros_opt(b.bid.as_ref(), "bid", currency)?,
+            status: b.status,
+        })
     }
 
     fn apply_update(w: &mut World, c: Change) -> Value {
-        apply_update(w, c)
+        entity::modify(w, c.id, |k: &mut Keyword, from| {
+            if let Some(bid) = c.bid {
+                k.bid.set(from, bid);
+            }
+            if let Some(status) = c.status {
+                k.life.status.set(from, status);
+            }
+        })
     }
 }

@@ -48,69 +48,10 @@ pub struct NegativeUpdate {
     status: Option<Status>,
 }
 
-fn plan_create(w: &World, account: Id, b: &NegativeCreate) -> Result<NegativeKeyword, ApiError> {
-    non_blank(&b.text, "text")?;
-    let (campaign_id, ad_group_id) = match (b.campaign_id, b.ad_group_id) {
-        (_, Some(g)) => {
-            let group = entity::parent::<AdGroup>(w, account, g, "adGroupId")?;
-            if b.campaign_id.is_some_and(|c| c != group.campaign_id) {
-                return Err(ApiError::invalid(
-                    "INVALID_VALUE",
-                    "campaignId",
-                    "campaignId does not own adGroupId",
-                ));
-            }
-            (group.campaign_id, Some(g))
-        }
-        (Some(c), None) => {
-            entity::parent::<Campaign>(w, account, c, "campaignId")?;
-            (c, None)
-        }
-        (None, None) => return Err(ApiError::required("campaignId")),
-    };
-    let match_type = b.match_type.unwrap_or(MatchType::Exact);
-    if w.negative_keywords.values().any(|n| {
-        n.campaign_id == campaign_id
-            && n.ad_group_id == ad_group_id
-            && !n.life.deleted()
-            && n.match_type == match_type
-            && n.text.eq_ignore_ascii_case(b.text.trim())
-    }) {
-        return Err(ApiError::invalid(
-            "DUPLICATE_KEYWORD",
-            "text",
-            format!(
-                "negative keyword {:?} already exists at this level",
-                b.text.trim()
-            ),
-        ));
-    }
-    let now = OffsetDateTime::now_utc();
-    let from = w.effective_day();
-    let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
-    Ok(NegativeKeyword {
-        id: 0,
-        campaign_id,
-        ad_group_id,
-        ad_account_id: account,
-        text: b.text.trim().to_string(),
-        match_type,
-        life,
-    })
-}
-
 fn plan_live(w: &World, account: Id, id: Option<Id>) -> Result<Id, ApiError> {
     let id = id.ok_or_else(|| ApiError::required("id"))?;
     entity::live::<NegativeKeyword>(w, account, id)?;
     Ok(id)
-}
-
-fn apply_update(w: &mut World, (id, status): (Id, Option<Status>)) -> Value {
-    entity::modify(w, id, |n: &mut NegativeKeyword, from| {
-        if let Some(s) = status {
-            n.life.status.set(from, s);
-        }
-    })
 }
 
 impl Writable for NegativeKeyword {
@@ -127,7 +68,54 @@ impl Writable for NegativeKeyword {
         _: &mut (),
         b: &NegativeCreate,
     ) -> Result<NegativeKeyword, ApiError> {
-        plan_create(w, account, b)
+        non_blank(&b.text, "text")?;
+        let (campaign_id, ad_group_id) = match (b.campaign_id, b.ad_group_id) {
+            (_, Some(g)) => {
+                let group = entity::parent::<AdGroup>(w, account, g, "adGroupId")?;
+                if b.campaign_id.is_some_and(|c| c != group.campaign_id) {
+                    return Err(ApiError::invalid(
+                        "INVALID_VALUE",
+                        "campaignId",
+                        "campaignId does not own adGroupId",
+                    ));
+                }
+                (group.campaign_id, Some(g))
+            }
+            (Some(c), None) => {
+                entity::parent::<Campaign>(w, account, c, "campaignId")?;
+                (c, None)
+            }
+            (None, None) => return Err(ApiError::required("campaignId")),
+        };
+        let match_type = b.match_type.unwrap_or(MatchType::Exact);
+        if w.negative_keywords.values().any(|n| {
+            n.campaign_id == campaign_id
+                && n.ad_group_id == ad_group_id
+                && !n.life.deleted()
+                && n.match_type == match_type
+                && n.text.eq_ignore_ascii_case(b.text.trim())
+        }) {
+            return Err(ApiError::invalid(
+                "DUPLICATE_KEYWORD",
+                "text",
+                format!(
+                    "negative keyword {:?} already exists at this level",
+                    b.text.trim()
+                ),
+            ));
+        }
+        let now = OffsetDateTime::now_utc();
+        let from = w.effective_day();
+        let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
+        Ok(NegativeKeyword {
+            id: 0,
+            campaign_id,
+            ad_group_id,
+            ad_account_id: account,
+            text: b.text.trim().to_string(),
+            match_type,
+            life,
+        })
     }
 
     fn update_id(b: &NegativeUpdate) -> Option<Id> {
@@ -143,7 +131,11 @@ impl Writable for NegativeKeyword {
         plan_live(w, account, id).map(|id| (id, b.status))
     }
 
-    fn apply_update(w: &mut World, c: Self::Change) -> Value {
-        apply_update(w, c)
+    fn apply_update(w: &mut World, (id, status): Self::Change) -> Value {
+        entity::modify(w, id, |n: &mut NegativeKeyword, from| {
+            if let Some(s) = status {
+                n.life.status.set(from, s);
+            }
+        })
     }
 }
