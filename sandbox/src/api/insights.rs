@@ -104,19 +104,7 @@ fn app_filter(w: &World, account: Id, q: &Query) -> Result<i64, ApiError> {
 }
 
 fn page(q: &Query, default: i64, max: i64) -> Result<(usize, usize), ApiError> {
-    let size = q
-        .pagination
-        .as_ref()
-        .and_then(|p| p.page_size)
-        .unwrap_or(default);
-    let offset = q.pagination.as_ref().and_then(|p| p.offset).unwrap_or(0);
-    if !(1..=max).contains(&size) || offset < 0 {
-        return Err(ApiError::invalid(
-            "INVALID_PAGINATION",
-            "pagination",
-            format!("pageSize must be 1 to {max} and offset not negative"),
-        ));
-    }
+    let (offset, size) = Pagination::checked(q.pagination.as_ref(), default, max)?;
     Ok((offset as usize, size as usize))
 }
 

@@ -95,6 +95,23 @@ pub struct Pagination {
     pub page_size: Option<i64>,
 }
 
+impl Pagination {
+    /// `(offset, pageSize)` of an optional pagination: pageSize defaults to `default` and
+    /// must be 1 to `max`, offset defaults to 0 and must not be negative.
+    pub fn checked(p: Option<&Self>, default: i64, max: i64) -> Result<(i64, i64), ApiError> {
+        let size = p.and_then(|p| p.page_size).unwrap_or(default);
+        let offset = p.and_then(|p| p.offset).unwrap_or(0);
+        if !(1..=max).contains(&size) || offset < 0 {
+            return Err(ApiError::invalid(
+                "INVALID_PAGINATION",
+                "pagination",
+                format!("pageSize must be 1 to {max} and offset not negative"),
+            ));
+        }
+        Ok((offset, size))
+    }
+}
+
 #[derive(Debug, Deserialize)]
 pub struct Sort {
     pub field: Option<String>,
@@ -276,19 +293,11 @@ impl ReportRequest {
             }
             sorting.push((field, s.order.unwrap_or(SortOrder::Asc)));
         }
-        let page_size = self
-            .pagination
-            .as_ref()
-            .and_then(|p| p.page_size)
-            .unwrap_or(DEFAULT_REPORT_PAGE);
-        let offset = self.pagination.as_ref().and_then(|p| p.offset).unwrap_or(0);
-        if !(1..=MAX_REPORT_PAGE).contains(&page_size) || offset < 0 {
-            return Err(ApiError::invalid(
-                "INVALID_PAGINATION",
-                "pagination",
-                format!("pageSize must be 1 to {MAX_REPORT_PAGE} and offset not negative"),
-            ));
-        }
+        let (offset, page_size) = Pagination::checked(
+            self.pagination.as_ref(),
+            DEFAULT_REPORT_PAGE,
+            MAX_REPORT_PAGE,
+        )?;
         let rows = self
             .options
             .and_then(|o| o.include_rows)
