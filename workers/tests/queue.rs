@@ -5,6 +5,7 @@
 //! SQLite always runs; PostgreSQL and Redis run with `TEST_DATABASE_URL` /
 //! `TEST_REDIS_URL` (and must, under `CI=true`).
 
+#[macro_use]
 mod support;
 
 use std::time::{Duration, Instant};
@@ -14,26 +15,6 @@ use searchdeck_common::{
     queue::{EnqueueOptions, Enqueued, Job, TestJob, testing},
 };
 use support::{Kind, TestEnv, eventually, signal};
-
-macro_rules! on_every_backend {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                super::$name(Kind::Sqlite).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                super::$name(Kind::Postgres).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn redis() {
-                super::$name(Kind::Redis).await
-            }
-        }
-    )*};
-}
 
 on_every_backend!(
     enqueue_to_start_is_under_a_second,

@@ -1,6 +1,7 @@
 //! The scheduler fires each period once however many schedulers run, and the clean-up it
 //! schedules deletes exactly what has expired. On every backend (see `support`).
 
+#[macro_use]
 mod support;
 
 use std::time::Duration;
@@ -11,26 +12,6 @@ use searchdeck_common::{
 };
 use searchdeck_scheduler::{Periodic, period_start, tick};
 use support::{Kind, TestEnv, eventually};
-
-macro_rules! on_every_backend {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                super::$name(Kind::Sqlite).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                super::$name(Kind::Postgres).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn redis() {
-                super::$name(Kind::Redis).await
-            }
-        }
-    )*};
-}
 
 on_every_backend!(
     two_schedulers_fire_each_period_once,

@@ -18,6 +18,28 @@ use searchdeck_common::{
 };
 use sqlx::Row;
 
+/// Turns each `async fn name(kind: Kind)` into one test per backend: `name::sqlite`,
+/// `name::postgres` and `name::redis`.
+macro_rules! on_every_backend {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            use super::*;
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn sqlite() {
+                super::$name(Kind::Sqlite).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn postgres() {
+                super::$name(Kind::Postgres).await
+            }
+            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+            async fn redis() {
+                super::$name(Kind::Redis).await
+            }
+        }
+    )*};
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     Sqlite,
