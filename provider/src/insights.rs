@@ -76,15 +76,12 @@ impl Client {
         account: i64,
         request: &Value,
     ) -> Result<Page<Value>, ProviderError> {
-        let body = self
-            .call(
-                Method::POST,
-                "/insights/apps/search-term-popularity/query",
-                Some(account),
-                Some(request),
-            )
-            .await?;
-        Ok(page_of(&body, &body["result"]["rows"]))
+        self.insight_rows(
+            "/insights/apps/search-term-popularity/query",
+            account,
+            request,
+        )
+        .await
     }
 
     /// `POST /insights/apps/impression-share/query` (`ImpressionShareQueryRequest`).
@@ -93,13 +90,19 @@ impl Client {
         account: i64,
         request: &Value,
     ) -> Result<Page<Value>, ProviderError> {
+        self.insight_rows("/insights/apps/impression-share/query", account, request)
+            .await
+    }
+
+    /// An insights query whose answer carries its rows under `result.rows`.
+    async fn insight_rows(
+        &self,
+        path: &str,
+        account: i64,
+        request: &Value,
+    ) -> Result<Page<Value>, ProviderError> {
         let body = self
-            .call(
-                Method::POST,
-                "/insights/apps/impression-share/query",
-                Some(account),
-                Some(request),
-            )
+            .call(Method::POST, path, Some(account), Some(request))
             .await?;
         Ok(page_of(&body, &body["result"]["rows"]))
     }

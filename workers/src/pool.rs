@@ -95,6 +95,19 @@ async fn run_once(
         stop.await;
         Ok::<(), std::io::Error>(())
     };
+    // The backends are different types, so the same builder chain is spelled once here and
+    // expanded per backend.
+    macro_rules! run_worker {
+        ($backend:expr) => {
+            WorkerBuilder::new(name.as_str())
+                .backend($backend)
+                .concurrency(concurrency)
+                .data(runtime)
+                .build(runner::handle)
+                .run_until(signal)
+                .await?
+        };
+    }
     // One job fetched at a time: a busy worker never hoards jobs another could start.
     match runtime.queue.store().clone() {
         Store::Sqlite(pool) => {
@@ -105,13 +118,7 @@ async fn run_once(
                 .missed_heartbeats(s.missed_heartbeats);
             // Not `apalis_sqlite::SqliteStorage`: see `crate::sqlite` for why.
             let backend = SqliteBackend::new(&pool, config).poll_with_interval(s.poll_interval);
-            WorkerBuilder::new(name.as_str())
-                .backend(backend)
-                .concurrency(concurrency)
-                .data(runtime)
-                .build(runner::handle)
-                .run_until(signal)
-                .await?;
+            run_worker!(backend);
         }
         Store::Postgres(pool) => {
             let config = apalis_postgres::Config::default()
@@ -122,13 +129,7 @@ async fn run_once(
             let backend = apalis_postgres::PostgresStorage::<Value>::new(&pool)
                 .with_config(config)
                 .poll_with_interval(s.poll_interval);
-            WorkerBuilder::new(name.as_str())
-                .backend(backend)
-                .concurrency(concurrency)
-                .data(runtime)
-                .build(runner::handle)
-                .run_until(signal)
-                .await?;
+            run_worker!(backend);
         }
         Store::Redis { conn, config } => {
             let config = config
@@ -138,13 +139,7 @@ async fn run_once(
             let backend = apalis_redis::RedisStorage::<Value>::new(conn)
                 .with_config(config)
                 .poll_with_interval(s.poll_interval);
-            WorkerBuilder::new(name.as_str())
-                .backend(backend)
-                .concurrency(concurrency)
-                .data(runtime)
-                .build(runner::handle)
-                .run_until(signal)
-                .await?;
+            run_worker!(backend);
         }
     }
     Ok(())
