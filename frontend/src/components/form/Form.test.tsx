@@ -34,7 +34,7 @@ function RuleForm({ onSubmit }: { onSubmit: (values: RuleValues) => Promise<unkn
 
 function renderForm(onSubmit: (values: RuleValues) => Promise<unknown>) {
   render(
-    <MantineProvider>
+    <MantineProvider env="test">
       <RuleForm onSubmit={onSubmit} />
     </MantineProvider>,
   );
