@@ -4,7 +4,7 @@
  * screen's chunk downloads.
  */
 import { Center, Loader } from '@mantine/core';
-import { Suspense, useEffect, useRef } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { useSession, type User } from '@/features/auth';
 import { t } from '@/i18n';
@@ -24,9 +24,10 @@ function useCurrentRoute(): AppRoute {
 
 /** True once a signed-in user of this page load is signed out (until someone signs in). */
 function useSessionEnded(user: User | null, isLoading: boolean): boolean {
-  const hadUser = useRef(false);
-  if (user) hadUser.current = true;
-  return !isLoading && !user && hadUser.current;
+  const [hadUser, setHadUser] = useState(false);
+  // Derived state, adjusted while rendering: https://react.dev/reference/react/useState#storing-information-from-previous-renders
+  if (user && !hadUser) setHadUser(true);
+  return !isLoading && !user && hadUser;
 }
 
 export function AppFrame() {

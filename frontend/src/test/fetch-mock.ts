@@ -43,7 +43,7 @@ export const fail = (
 ): Answer => ({ status, body: { status, message, errors, meta } });
 
 async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  const url = String(input);
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = init.method ?? 'GET';
   const call: MockCall = {
     method,
@@ -75,11 +75,11 @@ export const never = (): Promise<Answer> => new Promise<Answer>(() => {});
 
 /** The part of Response the API client reads (jsdom has no fetch API of its own). */
 function response(status: number, text: string): Response {
-  return { ok: status >= 200 && status < 300, status, text: async () => text } as Response;
+  return { ok: status >= 200 && status < 300, status, text: () => Promise.resolve(text) } as Response;
 }
 
 export function installFetchMock() {
-  globalThis.fetch = jest.fn(fakeFetch) as unknown as typeof fetch;
+  globalThis.fetch = jest.fn(fakeFetch);
 }
 
 export function resetFetchMock() {

@@ -49,7 +49,7 @@ describe('<Form> with nested fields', () => {
   });
 
   it('submits the values of nested fields', async () => {
-    const onSubmit = jest.fn().mockResolvedValue(undefined);
+    const onSubmit = jest.fn<Promise<void>, [RuleValues]>().mockResolvedValue(undefined);
     renderForm(onSubmit);
     await userEvent.type(screen.getByLabelText('Condition 2'), '25');
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
