@@ -8,6 +8,7 @@ pub mod error;
 pub mod extract;
 pub mod openapi;
 pub mod passwords;
+pub mod provider;
 pub mod routes;
 pub mod session;
 pub mod state;

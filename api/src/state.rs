@@ -6,9 +6,10 @@ use searchdeck_common::{
     Config, Db,
     email::OutgoingEmail,
     queue::{Job, Queue},
+    secrets::SecretBox,
 };
 
-use crate::throttle::Throttles;
+use crate::{provider::Provider, throttle::Throttles};
 
 /// Everything handlers need, cheap to clone.
 #[derive(Clone)]
@@ -19,6 +20,10 @@ pub struct Inner {
     pub config: Config,
     pub queue: Queue,
     pub throttles: Throttles,
+    /// Seals provider credentials before they are stored.
+    pub secrets: SecretBox,
+    /// The Apple Ads provider (API and popup connect).
+    pub provider: Provider,
 }
 
 impl std::ops::Deref for AppState {
@@ -29,13 +34,19 @@ impl std::ops::Deref for AppState {
 }
 
 impl AppState {
-    pub fn new(db: Db, config: Config, queue: Queue) -> AppState {
-        AppState(Arc::new(Inner {
+    /// The state over `db` and `queue`; fails when the secret key cannot be loaded (or
+    /// generated) or the provider's HTTP client cannot be built.
+    pub fn new(db: Db, config: Config, queue: Queue) -> anyhow::Result<AppState> {
+        let secrets = SecretBox::from_config(&config)?;
+        let provider = Provider::from_config(&config)?;
+        Ok(AppState(Arc::new(Inner {
             db,
             config,
             queue,
             throttles: Throttles::default(),
-        }))
+            secrets,
+            provider,
+        })))
     }
 
     /// Queues an email; a worker sends it (with retries), so a slow or failing mail server

@@ -42,6 +42,17 @@ pub struct ConfigArgs {
     /// Authorize page of the popup connect; defaults like the token endpoint.
     #[arg(long, env = "PROVIDER_AUTHORIZE_URL")]
     pub provider_authorize_url: Option<String>,
+    /// Client id Searchdeck is registered under for the popup connect ("Continue with Apple").
+    #[arg(
+        long,
+        env = "PROVIDER_CLIENT_ID",
+        default_value = "SEARCHADS.searchdeck"
+    )]
+    pub provider_client_id: String,
+    /// Address users reach the web app at; the popup connect returns to
+    /// `<public url>/oauth_v2`. Defaults to `http://<bind>`.
+    #[arg(long, env = "SEARCHDECK_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// `smtp://user:pass@host:port` or `smtps://…`; without it emails go to the local outbox.
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<SecretString>,
@@ -111,6 +122,10 @@ pub struct Config {
     pub provider_api_url: String,
     pub provider_token_url: String,
     pub provider_authorize_url: String,
+    /// Client id of the popup connect.
+    pub provider_client_id: String,
+    /// Where users reach the web app (no trailing slash).
+    pub public_url: String,
     pub smtp_url: Option<SecretString>,
     pub email_from: String,
     pub static_dir: PathBuf,
@@ -233,6 +248,18 @@ impl ConfigArgs {
             None if queue_backend == Backend::Redis => Some(queue_url.clone().into()),
             None => None,
         };
+        let public_url = match &self.public_url {
+            Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
+                url.trim_end_matches('/').to_string()
+            }
+            Some(_) => {
+                return Err(invalid(
+                    "SEARCHDECK_PUBLIC_URL",
+                    "must be an http:// or https:// URL",
+                ));
+            }
+            None => format!("http://{}", self.bind),
+        };
         if self.worker_concurrency == 0 {
             return Err(invalid(
                 "SEARCHDECK_WORKER_CONCURRENCY",
@@ -251,6 +278,8 @@ impl ConfigArgs {
             provider_base_url,
             provider_token_url,
             provider_authorize_url,
+            provider_client_id: self.provider_client_id.clone(),
+            public_url,
             smtp_url: self.smtp_url.clone(),
             email_from: self.email_from.clone(),
             static_dir: self.static_dir.clone(),

@@ -102,7 +102,7 @@ impl TestResponse {
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
-fn config(dir: &std::path::Path, database_url: Option<&str>) -> Config {
+fn config(dir: &std::path::Path, database_url: Option<&str>, extra: &[String]) -> Config {
     use clap::Parser;
     #[derive(Parser)]
     struct Cli {
@@ -120,26 +120,37 @@ fn config(dir: &std::path::Path, database_url: Option<&str>) -> Config {
     }
     args.push("--static-dir".into());
     args.push(dir.join("web").display().to_string());
+    args.extend_from_slice(extra);
     Cli::parse_from(args).config.resolve().expect("test config")
 }
 
 impl TestApp {
     pub async fn new(backend: TestBackend) -> TestApp {
         match backend {
-            TestBackend::Sqlite => TestApp::build(None).await,
+            TestBackend::Sqlite => TestApp::build(None, &[]).await,
             TestBackend::Postgres => TestApp::postgres().await.expect("TEST_DATABASE_URL is set"),
         }
     }
 
     /// A fresh PostgreSQL database, or None (outside CI) when no server is configured.
     pub async fn postgres() -> Option<TestApp> {
-        let base = backend_url("TEST_DATABASE_URL")?;
-        Some(TestApp::build(Some(TestDatabase::create(&base, "sd_api").await)).await)
+        TestApp::postgres_with(&[]).await
     }
 
-    async fn build(pg: Option<TestDatabase>) -> TestApp {
+    /// Like [`TestApp::new`] for SQLite, with extra command-line settings (`--flag value`).
+    pub async fn sqlite_with(extra: &[String]) -> TestApp {
+        TestApp::build(None, extra).await
+    }
+
+    /// Like [`TestApp::postgres`], with extra command-line settings.
+    pub async fn postgres_with(extra: &[String]) -> Option<TestApp> {
+        let base = backend_url("TEST_DATABASE_URL")?;
+        Some(TestApp::build(Some(TestDatabase::create(&base, "sd_api").await), extra).await)
+    }
+
+    async fn build(pg: Option<TestDatabase>, extra: &[String]) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
-        let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()));
+        let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()), extra);
         let db = Db::connect(&config).await.expect("connect");
         db.migrate().await.expect("migrate");
         let email = EmailSender::from_config(&config).expect("email");
@@ -165,7 +176,7 @@ impl TestApp {
                 .await
             }
         });
-        let state = AppState::new(db, config, queue);
+        let state = AppState::new(db, config, queue).expect("app state");
         let router = searchdeck_api::app(state.clone());
         TestApp {
             state,

@@ -11,6 +11,7 @@
 //! tx.commit().await?;
 //! ```
 
+pub mod accounts;
 pub mod options;
 pub mod recovery;
 pub mod sessions;
