@@ -59,6 +59,9 @@ pub fn args(base: &str) -> Vec<String> {
     vec!["--provider-base-url".into(), base.into()]
 }
 
+/// workspace, Apple Ads user, sealed private key, refresh token, access token.
+type SealedRow = (String, i64, Option<String>, Option<String>, Option<String>);
+
 const BOUNDARY: &str = "searchdeck-test-boundary";
 
 impl Connected {
@@ -218,14 +221,13 @@ impl Connected {
 
     /// The connection's secrets, opened from the database (and checked to be sealed there).
     pub async fn stored_secrets(&self) -> Vec<String> {
-        let rows: Vec<(String, i64, Option<String>, Option<String>, Option<String>)> =
-            sqlx::query_as(
-                "SELECT workspace_id, provider_user_id, private_key_sealed, refresh_token_sealed, \
+        let rows: Vec<SealedRow> = sqlx::query_as(
+            "SELECT workspace_id, provider_user_id, private_key_sealed, refresh_token_sealed, \
              access_token_sealed FROM accounts",
-            )
-            .fetch_all(&self.app.state.db.pool)
-            .await
-            .unwrap();
+        )
+        .fetch_all(&self.app.state.db.pool)
+        .await
+        .unwrap();
         let mut secrets = Vec::new();
         for (workspace, user, private, refresh, access) in rows {
             for (field, sealed) in [
