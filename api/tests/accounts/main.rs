@@ -109,6 +109,13 @@ sandbox_tests! {
         let res = t.oauth(&owner, &bad_code).await;
         assert_eq!(res.status, StatusCode::BAD_REQUEST, "{:?}", res.json);
         assert!(res.message().starts_with("Apple Ads refused"), "{}", res.message());
+        let expiring = t.consent(&owner, "Popup", "allow").await;
+        sqlx::query("UPDATE oauth_states SET expires_at = 0").execute(&t.app.state.db.pool).await.unwrap();
+        let res = t.oauth(&owner, &expiring).await;
+        assert!(res.message().contains("expired"), "{}", res.message());
+        let mut unknown_account = t.consent(&owner, "Popup", "allow").await;
+        unknown_account.push(("accountId".into(), "no-such-account".into()));
+        assert_eq!(t.oauth(&owner, &unknown_account).await.status, StatusCode::NOT_FOUND);
         let missing = t.get("/api/account/oauth?code=abc", &owner).await;
         assert_eq!(missing.json["errors"][0], json!({"field": "state", "message": REQUIRED}));
         assert_eq!(t.count("accounts").await, 0);
