@@ -248,18 +248,11 @@ impl ConfigArgs {
             None if queue_backend == Backend::Redis => Some(queue_url.clone().into()),
             None => None,
         };
-        let public_url = match &self.public_url {
-            Some(url) if url.starts_with("http://") || url.starts_with("https://") => {
-                url.trim_end_matches('/').to_string()
-            }
-            Some(_) => {
-                return Err(invalid(
-                    "SEARCHDECK_PUBLIC_URL",
-                    "must be an http:// or https:// URL",
-                ));
-            }
-            None => format!("http://{}", self.bind),
-        };
+        let public_url = endpoint("SEARCHDECK_PUBLIC_URL", &self.public_url, || {
+            format!("http://{}", self.bind)
+        })?
+        .trim_end_matches('/')
+        .to_string();
         if self.worker_concurrency == 0 {
             return Err(invalid(
                 "SEARCHDECK_WORKER_CONCURRENCY",
@@ -348,6 +341,16 @@ mod tests {
         assert_eq!(c.provider_authorize_url, APPLE_AUTHORIZE_URL);
         let err = parse(&["--provider-token-url", "ftp://x"]).unwrap_err();
         assert_eq!(err.variable, "PROVIDER_TOKEN_URL");
+    }
+
+    #[test]
+    fn the_popup_returns_to_the_public_url() {
+        let c = parse(&["--bind", "127.0.0.1:9000"]).unwrap();
+        assert_eq!(c.public_url, "http://127.0.0.1:9000");
+        let c = parse(&["--public-url", "https://app.example.com/"]).unwrap();
+        assert_eq!(c.public_url, "https://app.example.com");
+        let err = parse(&["--public-url", "app.example.com"]).unwrap_err();
+        assert_eq!(err.variable, "SEARCHDECK_PUBLIC_URL");
     }
 
     #[test]
