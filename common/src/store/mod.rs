@@ -12,6 +12,7 @@
 //! ```
 
 pub mod accounts;
+pub mod connects;
 pub mod options;
 pub mod recovery;
 pub mod sessions;

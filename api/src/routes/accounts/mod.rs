@@ -1,6 +1,7 @@
 //! Apple Ads connections ("accounts", spec §3 Account) and their campaign groups (v1 ad
-//! accounts, spec "orgs"): connecting by key pair or popup (`connect`), listing, choosing,
-//! renaming and removing them (`manage`), and the campaign groups (`orgs`).
+//! accounts, spec "orgs"): connecting by key pair (`key_pair`) or popup (`popup`), both
+//! ending in `connect`; listing, choosing, renaming and removing them (`manage`); and the
+//! campaign groups (`orgs`).
 //!
 //! Private keys and tokens are sealed with the [`SecretBox`](searchdeck_common::secrets)
 //! before they are stored and are never part of any answer: [`AccountItem`] has no field
@@ -8,8 +9,10 @@
 
 pub mod connect;
 pub mod credentials;
+pub mod key_pair;
 pub mod manage;
 pub mod orgs;
+pub mod popup;
 
 use searchdeck_common::{
     Db,
