@@ -128,7 +128,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Api => {
             let db = open_db(&config, false).await?;
             let queue = Queue::connect(&config).await?;
-            let state = AppState::new(db, config.clone(), queue)?;
+            let state = AppState::new(db, config.clone(), queue).await?;
             searchdeck_api::serve(state, config.bind, stopped(&shutdown)).await?;
         }
         Command::Worker => {
@@ -147,7 +147,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve => {
             let db = open_db(&config, true).await?;
             let queue = Queue::connect(&config).await?;
-            let state = AppState::new(db.clone(), config.clone(), queue.clone())?;
+            let state = AppState::new(db.clone(), config.clone(), queue.clone()).await?;
             tracing::info!(
                 database = config.database_backend.name(),
                 queue = config.queue_backend.name(),

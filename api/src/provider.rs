@@ -1,10 +1,13 @@
 //! The API's side of the Apple Ads provider: one client configuration (endpoints and the
-//! process's one rate limiter, shared by every client built from it) and the popup-connect
-//! registration, both from the configuration.
+//! shared rate limiter — Redis or the database row every process uses — behind every client
+//! built from it) and the popup-connect registration, both from the configuration.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
-use searchdeck_common::Config;
+use searchdeck_common::{
+    Config, Db,
+    ratelimit::{RateLimitSettings, RateLimiter},
+};
 use searchdeck_provider::{Client, ClientConfig, Credentials, ProviderError, oauth::PopupConnect};
 
 /// How the API reaches the provider.
@@ -23,10 +26,12 @@ pub const OAUTH_RETURN_PATH: &str = "/oauth_v2";
 
 impl Provider {
     /// The provider named by `config` (the sandbox unless configured otherwise).
-    pub fn from_config(config: &Config) -> anyhow::Result<Provider> {
+    pub async fn from_config(config: &Config, db: &Db) -> anyhow::Result<Provider> {
         let mut api = ClientConfig::apple();
         api.api_base = config.provider_api_url.clone();
         api.token_url = config.provider_token_url.clone();
+        api.gate =
+            Arc::new(RateLimiter::from_config(config, db, RateLimitSettings::default()).await?);
         let popup = PopupConnect {
             authorize_url: config.provider_authorize_url.clone(),
             token_url: config.provider_token_url.clone(),

@@ -35,10 +35,10 @@ impl std::ops::Deref for AppState {
 
 impl AppState {
     /// The state over `db` and `queue`; fails when the secret key cannot be loaded (or
-    /// generated) or the provider's HTTP client cannot be built.
-    pub fn new(db: Db, config: Config, queue: Queue) -> anyhow::Result<AppState> {
+    /// generated), or the provider's rate limiter or HTTP client cannot be set up.
+    pub async fn new(db: Db, config: Config, queue: Queue) -> anyhow::Result<AppState> {
         let secrets = SecretBox::from_config(&config)?;
-        let provider = Provider::from_config(&config)?;
+        let provider = Provider::from_config(&config, &db).await?;
         Ok(AppState(Arc::new(Inner {
             db,
             config,

@@ -176,7 +176,7 @@ impl TestApp {
                 .await
             }
         });
-        let state = AppState::new(db, config, queue).expect("app state");
+        let state = AppState::new(db, config, queue).await.expect("app state");
         let router = searchdeck_api::app(state.clone());
         TestApp {
             state,
