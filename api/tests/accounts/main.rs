@@ -67,6 +67,19 @@ sandbox_tests! {
         assert_eq!(t.count("accounts").await, 0);
     }
 
+    async fn a_failing_provider_answers_502_and_nothing_is_stored(t: Connected) {
+        let owner = t.owner().await;
+        let ids = t.registered_key(&owner).await;
+        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox)).json(&json!({"errorRate": 1.0})).send().await.unwrap();
+        assert!(faults.status().is_success());
+        let res = t.create(&owner, "Main", &ids).await;
+        assert_eq!(res.status, StatusCode::BAD_GATEWAY, "{:?}", res.json);
+        assert_eq!(res.message(), "Apple Ads could not be reached. Please try again later");
+        assert_eq!(t.count("accounts").await, 0);
+        assert_eq!(t.count("account_orgs").await, 0);
+        assert_eq!(t.count("pending_keys").await, 1);
+    }
+
     async fn popup_connects_and_a_state_answers_once(t: Connected) {
         let owner = t.owner().await;
         let back = t.consent(&owner, "Popup", "allow").await;
