@@ -51,14 +51,21 @@ pub struct NewAccount<'a> {
     pub now: i64,
 }
 
-/// A campaign group (v1 ad account) of a connection, as cached.
-#[derive(Debug, Clone, PartialEq)]
+/// A campaign group (spec §3 Org; a v1 ad account) of a connection, as cached and as
+/// answered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct OrgRow {
+    /// The provider's ad account id.
     pub org_id: i64,
     pub display_name: String,
+    /// ISO currency code of the ad account.
     pub currency: Option<String>,
+    /// IANA time zone of the ad account (its reports' days).
     pub time_zone: Option<String>,
+    /// The connection's role on the ad account, as the provider names it.
     pub permission: String,
+    /// Whether the connection uses this campaign group (`account/addAccountIds`).
     pub selected: bool,
 }
 

@@ -66,36 +66,6 @@ impl WorkspaceResource for QueriedAccount {
     }
 }
 
-/// A campaign group (spec §3 Org; a v1 ad account).
-#[derive(Debug, Clone, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct OrgItem {
-    /// The provider's ad account id.
-    pub org_id: i64,
-    pub display_name: String,
-    /// ISO currency code of the ad account.
-    pub currency: Option<String>,
-    /// IANA time zone of the ad account (its reports' days).
-    pub time_zone: Option<String>,
-    /// The connection's role on the ad account, as the provider names it.
-    pub permission: String,
-    /// Whether the connection uses this campaign group (`account/addAccountIds`).
-    pub selected: bool,
-}
-
-impl From<OrgRow> for OrgItem {
-    fn from(o: OrgRow) -> OrgItem {
-        OrgItem {
-            org_id: o.org_id,
-            display_name: o.display_name,
-            currency: o.currency,
-            time_zone: o.time_zone,
-            permission: o.permission,
-            selected: o.selected,
-        }
-    }
-}
-
 /// A connection as the web app sees it (spec §3 Account); never carries a secret.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -113,7 +83,7 @@ pub struct AccountItem {
     /// The Apple Ads user this connection acts as.
     pub apple_user_id: i64,
     /// The campaign groups the connection uses.
-    pub acls: Vec<OrgItem>,
+    pub acls: Vec<OrgRow>,
     pub created_at: String,
     /// When data was last synced; null until the first sync.
     pub last_synced_at: Option<String>,
@@ -125,7 +95,6 @@ pub async fn item(state: &AppState, row: AccountRow) -> Result<AccountItem, ApiE
         .await?
         .into_iter()
         .filter(|o| o.selected)
-        .map(OrgItem::from)
         .collect();
     Ok(AccountItem {
         id: row.id,

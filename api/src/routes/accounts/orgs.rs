@@ -7,12 +7,12 @@ use axum::{extract::State, response::IntoResponse};
 use reqwest::Method;
 use searchdeck_common::{
     ids::now_ms,
-    store::{self, Exec, accounts::OrgRow},
+    store::{self, accounts::OrgRow},
 };
 use searchdeck_provider::{Client, ProviderError};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{AccountItem, OrgItem, QueriedAccount, credentials, item};
+use super::{AccountItem, QueriedAccount, credentials, item};
 use crate::{
     access::InWorkspace,
     envelope::{self, Envelope, Item, Items},
@@ -75,23 +75,15 @@ pub async fn save(
     store::accounts::delete_stale_orgs(&mut **tx, account_id, now).await
 }
 
-async fn cached(ex: impl Exec<'_>, account_id: &str) -> Result<Vec<OrgItem>, sqlx::Error> {
-    Ok(store::accounts::orgs(ex, account_id)
-        .await?
-        .into_iter()
-        .map(OrgItem::from)
-        .collect())
-}
-
 /// Every cached campaign group of the account (`accountId` query), selected or not.
 #[utoipa::path(get, path = "/api/asa/getAcls", tag = "accounts",
     params(("accountId" = String, Query, description = "Account id")),
-    responses((status = 200, description = "Campaign groups", body = Envelope<Items<OrgItem>>)))]
+    responses((status = 200, description = "Campaign groups", body = Envelope<Items<OrgRow>>)))]
 pub async fn get_acls(
     State(state): State<AppState>,
     account: InWorkspace<QueriedAccount>,
 ) -> ApiResult<impl IntoResponse> {
-    let orgs = cached(&state.db.pool, &account.item.0.id).await?;
+    let orgs = store::accounts::orgs(&state.db.pool, &account.item.0.id).await?;
     Ok(envelope::items(orgs))
 }
 
