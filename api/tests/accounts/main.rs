@@ -14,6 +14,65 @@ use harness::{Connected, args, pair, start_sandbox};
 use searchdeck_api::{domain::REQUIRED, session::Role};
 use serde_json::{Value, json};
 
+/// Every `$ref` under `value`.
+fn refs(value: &Value, out: &mut Vec<String>) {
+    match value {
+        Value::Object(map) => {
+            for (k, v) in map {
+                match (k.as_str(), v.as_str()) {
+                    ("$ref", Some(r)) => out.push(r.to_string()),
+                    _ => refs(v, out),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|v| refs(v, out)),
+        _ => {}
+    }
+}
+
+#[tokio::test]
+async fn every_account_route_is_documented_with_resolvable_schemas() {
+    let app = TestApp::sqlite_with(&[]).await;
+    let doc = app.get("/api/openapi.json", None).await.json;
+    let calls = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../shared/api-calls.tsv"
+    ))
+    .unwrap_or_default();
+    let wanted = [
+        ("post", "/api/account/unuse"),
+        ("delete", "/api/account/{id}"),
+        ("get", "/api/account/getAll"),
+        ("get", "/api/account/getUsed"),
+        ("post", "/api/account/create"),
+        ("get", "/api/account/use/{id}"),
+        ("get", "/api/account/one/{id}"),
+        ("post", "/api/account/update/{id}"),
+        ("post", "/api/account/getPublicKey"),
+        ("post", "/api/account/addAccountIds/{id}"),
+        ("get", "/api/account/urlOauth"),
+        ("get", "/api/account/oauth"),
+        ("get", "/api/asa/getAcls"),
+        ("get", "/api/asa/getAccountData"),
+    ];
+    for (m, path) in wanted {
+        let op = &doc["paths"][path][m];
+        assert!(
+            op["responses"]["200"].is_object(),
+            "{m} {path} is documented"
+        );
+    }
+    let mut found = Vec::new();
+    refs(&doc["paths"], &mut found);
+    for r in found {
+        let name = r.trim_start_matches("#/components/schemas/");
+        assert!(
+            doc["components"]["schemas"][name].is_object(),
+            "{r} resolves"
+        );
+    }
+}
+
 sandbox_tests! {
     async fn key_pair_connects_with_campaign_groups(t: Connected) {
         let owner = t.owner().await;
