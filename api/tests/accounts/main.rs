@@ -34,11 +34,6 @@ fn refs(value: &Value, out: &mut Vec<String>) {
 async fn every_account_route_is_documented_with_resolvable_schemas() {
     let app = TestApp::sqlite_with(&[]).await;
     let doc = app.get("/api/openapi.json", None).await.json;
-    let calls = std::fs::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../shared/api-calls.tsv"
-    ))
-    .unwrap_or_default();
     let wanted = [
         ("post", "/api/account/unuse"),
         ("delete", "/api/account/{id}"),
