@@ -34,6 +34,8 @@ pub fn router() -> Router {
 /// The sandbox's HTTP routes over `sandbox`.
 pub fn app(sandbox: Arc<Sandbox>) -> Router {
     let v1 = api::router()
+        .fallback(api::error::unserved)
+        .method_not_allowed_fallback(api::error::wrong_method)
         .layer(from_fn_with_state(sandbox.clone(), auth::require_bearer))
         .layer(from_fn_with_state(sandbox.clone(), faults::apply))
         .layer(axum::middleware::from_fn(api::error::shape_errors));
@@ -45,6 +47,9 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
             get(auth::pages::show).post(auth::pages::decide),
         )
         .merge(admin::router())
+        .fallback(api::error::unserved)
+        .method_not_allowed_fallback(api::error::wrong_method)
+        .layer(axum::middleware::from_fn(api::error::shape_errors))
         .with_state(sandbox)
 }
 
