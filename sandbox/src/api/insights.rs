@@ -14,16 +14,17 @@ use time::{Date, Duration, macros::format_description};
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
+use super::rec_query::{Op, matches};
 use super::report_request::{Filter, Pagination, Sort};
+use super::vocabulary;
 use crate::metrics::{mix_pub, popularity, unit};
 use crate::sim::Simulation;
 use crate::state::Sandbox;
-use crate::world::words::{CATEGORIES, PREFIXES, SUFFIXES, keyword_text};
+use crate::world::words::{CATEGORIES, COUNTRIES};
 use crate::world::{Id, World};
 
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
-        .route("/suggestions/keywords/query", post(suggestions))
         .route(
             "/insights/apps/search-term-popularity/query",
             post(term_popularity),
@@ -74,6 +75,100 @@ fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
             Some(v) => vec![v.to_string()],
             None => vec![],
         })
+}
+
+/// Search terms ranked per genre, storefront and period.
+const TERMS_PER_GENRE: usize = 200;
+
+/// Fields of `SearchTermPopularityRow` a filter may name.
+const POPULARITY_FIELDS: &[&str] = &[
+    "week",
+    "month",
+    "countryOrRegion",
+    "genre",
+    "searchTerm",
+    "rankInGenre",
+    "searchPopularityInGenre",
+    "searchPopularity1to100",
+    "searchPopularity1to5",
+];
+
+/// Fields of `ImpressionShareRow` a filter may name.
+const IMPRESSION_FIELDS: &[&str] = &[
+    "day",
+    "week",
+    "appName",
+    "promotedObjectId",
+    "countryOrRegion",
+    "searchTerm",
+    "lowImpressionShare",
+    "highImpressionShare",
+    "rank",
+    "searchPopularity1to5",
+];
+
+/// The values to generate rows for when `field` is filtered with EQUALS or IN; every
+/// other operator filters the generated rows afterwards.
+fn generated(q: &Query, field: &str) -> Result<Option<Vec<String>>, ApiError> {
+    let Some(f) = q
+        .filters
+        .iter()
+        .flatten()
+        .find(|f| f.field.as_deref() == Some(field))
+    else {
+        return Ok(None);
+    };
+    let op = Op::parse(
+        f.operator.as_deref().unwrap_or("EQUALS"),
+        "filters.operator",
+    )?;
+    if !matches!(op, Op::Equals | Op::In) {
+        return Ok(Some(if field == "genre" {
+            CATEGORIES.iter().map(|(c, _)| (*c).to_string()).collect()
+        } else {
+            COUNTRIES.iter().map(|(c, _)| (*c).to_string()).collect()
+        }));
+    }
+    Ok(filter_values(q, field))
+}
+
+/// Keeps the rows every filter (but the `required` ones) passes, with the reference's
+/// operators; a filter on a field the rows lack is refused.
+fn keep_matching(
+    q: &Query,
+    rows: &mut Vec<Value>,
+    fields: &[&str],
+    required: &[&str],
+) -> Result<(), ApiError> {
+    for (i, f) in q.filters.iter().flatten().enumerate() {
+        let field = f.field.as_deref().unwrap_or_default();
+        if required.contains(&field) {
+            continue;
+        }
+        if !fields.contains(&field) {
+            return Err(ApiError::invalid(
+                "INVALID_FIELD",
+                format!("filters[{i}].field"),
+                format!(
+                    "{field:?} is not a field of these rows; use one of {}",
+                    fields.join(", ")
+                ),
+            ));
+        }
+        let at = format!("filters[{i}].operator");
+        let op = Op::parse(f.operator.as_deref().unwrap_or("EQUALS"), &at)?;
+        let values: Vec<String> = match &f.value {
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect(),
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(v) => vec![v.to_string()],
+            None => vec![],
+        };
+        rows.retain(|r| matches(&r[field], op, &values, false));
+    }
+    Ok(())
 }
 
 fn required_filter(q: &Query, field: &str) -> Result<Vec<String>, ApiError> {
@@ -146,52 +241,6 @@ fn paged(
     let total = rows.len();
     let rows: Vec<Value> = rows.into_iter().skip(offset).take(size).collect();
     json!({ "rows": rows, "pagination": { "offset": offset, "pageSize": size, "totalCount": total } })
-}
-
-/// Terms people search for around a category's phrases.
-fn category_terms(category: usize, n: usize) -> Vec<String> {
-    let phrases = CATEGORIES[category].1;
-    (0..n.min(phrases.len() * PREFIXES.len() * SUFFIXES.len()))
-        .map(|i| keyword_text(phrases, i))
-        .collect()
-}
-
-async fn suggestions(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<Query>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let adam_id = app_filter(&w, ctx.0, &q)?;
-    let kind = required_filter(&q, "promotedObjectType")?;
-    if kind != ["APPSTORE_APP"] {
-        return Err(ApiError::invalid(
-            "INVALID_VALUE",
-            "filters",
-            "promotedObjectType must be APPSTORE_APP",
-        ));
-    }
-    let category = CATEGORIES
-        .iter()
-        .position(|(c, _)| *c == w.apps[&adam_id].category)
-        .unwrap_or(0);
-    let text_filter = filter_values(&q, "text")
-        .and_then(|v| v.into_iter().next())
-        .map(|t| t.to_lowercase());
-    let rows: Vec<Value> = category_terms(category, 300)
-        .into_iter()
-        .filter(|t| text_filter.as_deref().is_none_or(|f| t.contains(f)))
-        .map(|t| json!({ "text": t, "popularity": popularity(w.seed, &t) }))
-        .collect();
-    let body = paged(
-        rows,
-        &q,
-        &[("popularity", true), ("text", false)],
-        page(&q, 20, 1000)?,
-    );
-    Ok(Json(
-        json!({ "result": body["rows"], "pagination": body["pagination"], "error": null }),
-    ))
 }
 
 fn parse_day(s: Option<&str>, field: &str) -> Result<Date, ApiError> {
@@ -267,8 +316,8 @@ async fn term_popularity(
 ) -> Result<Json<Value>, ApiError> {
     let w = s.world.read();
     let (start, end, g) = range(&q, &["WEEKLY_SUN_SAT", "MONTHLY"])?;
-    let countries = filter_values(&q, "countryOrRegion").unwrap_or_else(|| vec!["US".into()]);
-    let genres = filter_values(&q, "genre");
+    let countries = generated(&q, "countryOrRegion")?.unwrap_or_else(|| vec!["US".into()]);
+    let genres = generated(&q, "genre")?;
     let mut rows = Vec::new();
     for (p, label) in periods(start, end.min(w.today), &g) {
         for country in &countries {
@@ -287,7 +336,7 @@ async fn term_popularity(
                         country.len() as u64,
                     ]))
                 };
-                let mut terms: Vec<(String, f64)> = category_terms(ci, 60)
+                let mut terms: Vec<(String, f64)> = vocabulary::terms(&w, ci, TERMS_PER_GENRE)
                     .into_iter()
                     .map(|t| {
                         let v = f64::from(popularity(w.seed, &t)) * (0.9 + 0.2 * drift(&t));
@@ -311,6 +360,7 @@ async fn term_popularity(
             }
         }
     }
+    keep_matching(&q, &mut rows, POPULARITY_FIELDS, &[])?;
     let body = paged(
         rows,
         &q,
@@ -392,6 +442,8 @@ async fn impression_share(
             row
         })
         .collect();
+    let mut rows = rows;
+    keep_matching(&q, &mut rows, IMPRESSION_FIELDS, &["promotedObjectId"])?;
     let body = paged(
         rows,
         &q,

@@ -3,6 +3,8 @@
 pub mod accounts;
 pub mod adgroups;
 pub mod ads;
+pub mod apps;
+pub mod appstore;
 pub mod bulk;
 pub mod campaigns;
 pub mod creatives;
@@ -15,12 +17,16 @@ pub mod insights;
 pub mod keywords;
 pub mod negatives;
 pub mod query;
+pub mod rec_query;
+pub mod recommendations;
 pub mod render;
 pub mod report_meta;
 pub mod report_request;
 pub mod reports;
 pub mod rules;
 pub mod search;
+pub mod suggestions;
+pub mod vocabulary;
 pub mod writable;
 
 use std::sync::Arc;
@@ -59,6 +65,9 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .merge(insights::router())
         .merge(search::router())
         .merge(history::router())
+        .merge(suggestions::router())
+        .merge(recommendations::router())
+        .merge(apps::router())
 }
 
 /// `{"result": value}`.

@@ -1,0 +1,88 @@
+//! Suggestions for the keyword suggester, all over [`RecQuery`] (`promotedObjectId` is an
+//! app of the ad account or one of its campaigns, whose app is then used):
+//! `POST /suggestions/keywords/query` (`{text, popularity}`),
+//! `POST /suggestions/phrases/query` (`{phrase, popularity}`) and
+//! `POST /suggestions/categories/query` (`{category, popularity}`, the app's own first).
+
+use std::sync::Arc;
+
+use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
+use serde_json::{Value, json};
+
+use super::error::ApiError;
+use super::extract::{AdAccountContext, Body};
+use super::rec_query::RecQuery;
+use super::vocabulary::{self, category_index};
+use crate::metrics::popularity;
+use crate::state::Sandbox;
+use crate::world::World;
+use crate::world::words::CATEGORIES;
+
+/// How many terms keyword suggestions draw from per app.
+const SUGGESTED_TERMS: usize = 2000;
+
+pub fn router() -> Router<Arc<Sandbox>> {
+    Router::new()
+        .route("/suggestions/keywords/query", post(keywords))
+        .route("/suggestions/phrases/query", post(phrases))
+        .route("/suggestions/categories/query", post(categories))
+}
+
+/// The category of the (first) app the query's `promotedObjectId` names.
+fn category(w: &World, account: i64, q: &RecQuery) -> Result<usize, ApiError> {
+    let promoted = q.promoted(w, account)?;
+    let app = &w.apps[&promoted[0].adam_id];
+    Ok(category_index(app.category).unwrap_or(0))
+}
+
+async fn keywords(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<RecQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let c = category(&w, ctx.0, &q)?;
+    let rows = vocabulary::terms(&w, c, SUGGESTED_TERMS)
+        .into_iter()
+        .map(|t| json!({ "text": t, "popularity": popularity(w.seed, &t) }))
+        .collect();
+    let sort = [("popularity", true), ("text", false)];
+    Ok(Json(q.answer(rows, &["text", "popularity"], &sort)?))
+}
+
+async fn phrases(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<RecQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let c = category(&w, ctx.0, &q)?;
+    let rows = vocabulary::phrases(c)
+        .into_iter()
+        .map(|p| json!({ "phrase": p, "popularity": popularity(w.seed, &p) }))
+        .collect();
+    let sort = [("popularity", true), ("phrase", false)];
+    Ok(Json(q.answer(rows, &["phrase", "popularity"], &sort)?))
+}
+
+async fn categories(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<RecQuery>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let own = category(&w, ctx.0, &q)?;
+    let mut rows: Vec<(usize, Value)> = (0..CATEGORIES.len())
+        .map(|c| {
+            let row = json!({ "category": CATEGORIES[c].0, "popularity": vocabulary::category_popularity(w.seed, c) });
+            (c, row)
+        })
+        .collect();
+    // The app's own category leads; the others follow by popularity.
+    rows.sort_by_key(|(c, r)| (*c != own, std::cmp::Reverse(r["popularity"].as_u64())));
+    let rows = rows.into_iter().map(|(_, r)| r).collect();
+    let answer = q.answer(rows, &["category", "popularity"], &[])?;
+    Ok(Json(answer))
+}
