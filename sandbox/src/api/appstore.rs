@@ -29,28 +29,6 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/appstore/hints", get(hints))
 }
 
-/// Storefront ids of `X-Apple-Store-Front`, by country.
-pub const STOREFRONTS: &[(&str, u32)] = &[
-    ("US", 143441),
-    ("FR", 143442),
-    ("DE", 143443),
-    ("GB", 143444),
-    ("IT", 143450),
-    ("NL", 143452),
-    ("ES", 143454),
-    ("CA", 143455),
-    ("SE", 143456),
-    ("CH", 143459),
-    ("AU", 143460),
-    ("JP", 143462),
-    ("CN", 143465),
-    ("KR", 143466),
-    ("IN", 143467),
-    ("MX", 143468),
-    ("TW", 143470),
-    ("BR", 143503),
-];
-
 /// The currency an App Store storefront prices in.
 fn currency(country: &str) -> &'static str {
     match country {
