@@ -17,6 +17,9 @@ pub const APPLE_BASE_URL: &str = "https://itunes.apple.com";
 pub const APPLE_HINTS_URL: &str =
     "https://search.itunes.apple.com/WebObjects/MZSearchHints.woa/wa/hints";
 
+/// Apple's Ads API base, beside which the App Store defaults to Apple's.
+const APPLE_ADS_BASE_URL: &str = "https://api.ads.apple.com";
+
 /// Where the App Store endpoints are.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AppStoreConfig {
@@ -53,12 +56,16 @@ impl AppStoreConfig {
         }
     }
 
-    /// From `APPSTORE_BASE_URL` (default Apple's) and `APPSTORE_HINTS_URL` (default Apple's
-    /// with Apple's base, else `{APPSTORE_BASE_URL}/hints`).
-    pub fn from_env() -> Self {
-        let mut config = std::env::var("APPSTORE_BASE_URL")
-            .map(|b| Self::with_base(&b))
-            .unwrap_or_default();
+    /// From `APPSTORE_BASE_URL` and `APPSTORE_HINTS_URL`. Unset, the base follows the Apple
+    /// Ads provider: Apple's App Store beside Apple's API (`https://api.ads.apple.com`), the
+    /// sandbox's stand-ins (`{provider_base}/appstore`) beside the sandbox. The hints URL
+    /// defaults to Apple's with Apple's base, else `{base}/hints`.
+    pub fn from_env(provider_base: &str) -> Self {
+        let mut config = match std::env::var("APPSTORE_BASE_URL") {
+            Ok(b) => Self::with_base(&b),
+            Err(_) if provider_base.trim_end_matches('/') == APPLE_ADS_BASE_URL => Self::default(),
+            Err(_) => Self::sandbox(provider_base),
+        };
         if let Ok(h) = std::env::var("APPSTORE_HINTS_URL") {
             config.hints_url = h;
         }

@@ -5,7 +5,7 @@ use searchdeck_provider::calls::Campaign;
 use searchdeck_provider::{KeyPair, ProviderError};
 use serde_json::{Value, json};
 
-use crate::support::{Seen, client, start, validate_all};
+use crate::support::{Seen, client, register, start, validate_all};
 
 fn detail(r: Result<Value, ProviderError>) -> (u16, Vec<String>) {
     match r {
@@ -25,26 +25,26 @@ async fn limited_and_read_only_keys_are_refused_with_403() {
     let key = KeyPair::generate();
     let registration =
         json!({ "publicKey": key.public_pem(), "adAccountIds": [mine], "readOnly": true });
-    let answer: Value = reqwest::Client::new()
-        .post(format!("{}/sandbox/keys", h.base))
-        .json(&registration)
-        .send()
-        .await
-        .unwrap()
-        .json()
+    let ids = register(&h.base, registration).await;
+    let full = h
+        .client
+        .call(reqwest::Method::GET, "/acls", None, None)
         .await
         .unwrap();
-    assert_eq!(answer["role"], "Limited Access: API Read Only");
-    let ids = (
-        answer["clientId"].as_str().unwrap().to_string(),
-        answer["teamId"].as_str().unwrap().to_string(),
-        answer["keyId"].as_str().unwrap().to_string(),
-    );
+    assert_eq!(full["result"]["acls"][0]["roles"][0], "API Account Manager");
     let seen = Seen::default();
     let c = client(&h.base, &seen, &ids, key);
 
     let visible = c.ad_accounts().await.unwrap();
     assert_eq!(visible.iter().map(|a| a.0).collect::<Vec<_>>(), [mine]);
+    let acls = c
+        .call(reqwest::Method::GET, "/acls", None, None)
+        .await
+        .unwrap();
+    assert_eq!(
+        acls["result"]["acls"][0]["roles"][0],
+        "Limited Access: API Read Only"
+    );
     let campaigns = c
         .query::<Campaign>(mine, "campaigns", &json!({}))
         .await

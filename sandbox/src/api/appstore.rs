@@ -73,6 +73,13 @@ fn country(q: &HashMap<String, String>) -> String {
     q.get("country").map_or("US".into(), |c| c.to_uppercase())
 }
 
+/// The `term` parameter, trimmed and lower-cased.
+fn term(q: &HashMap<String, String>) -> String {
+    q.get("term")
+        .map(|t| t.trim().to_lowercase())
+        .unwrap_or_default()
+}
+
 fn sold(w: &World, a: &App, country: &str) -> bool {
     rules::storefronts(w, a.adam_id).contains(&country)
 }
@@ -120,10 +127,7 @@ async fn search(
     State(s): State<Arc<Sandbox>>,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    let term = q
-        .get("term")
-        .map(|t| t.trim().to_lowercase())
-        .unwrap_or_default();
+    let term = term(&q);
     if term.is_empty() {
         return results(vec![]).into_response();
     }
@@ -196,10 +200,7 @@ async fn hints(
     headers: HeaderMap,
     Query(q): Query<HashMap<String, String>>,
 ) -> Response {
-    let term = q
-        .get("term")
-        .map(|t| t.trim().to_lowercase())
-        .unwrap_or_default();
+    let term = term(&q);
     let front = headers
         .get("x-apple-store-front")
         .and_then(|v| v.to_str().ok())

@@ -14,7 +14,7 @@ use time::{Date, Duration, macros::format_description};
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::rec_query::{Op, matches};
+use super::rec_query::{Op, matches, sort_rows};
 use super::report_request::{Filter, Pagination, Sort};
 use super::vocabulary;
 use crate::metrics::{mix_pub, popularity, unit};
@@ -225,19 +225,7 @@ fn paged(
             .map(|(f, d)| ((*f).to_string(), *d))
             .collect(),
     };
-    rows.sort_by(|a, b| {
-        for (f, desc) in &sorts {
-            let o = match (a[f].as_f64(), b[f].as_f64()) {
-                (Some(x), Some(y)) => x.total_cmp(&y),
-                _ => a[f].to_string().cmp(&b[f].to_string()),
-            };
-            let o = if *desc { o.reverse() } else { o };
-            if o.is_ne() {
-                return o;
-            }
-        }
-        std::cmp::Ordering::Equal
-    });
+    sort_rows(&mut rows, &sorts);
     let total = rows.len();
     let rows: Vec<Value> = rows.into_iter().skip(offset).take(size).collect();
     json!({ "rows": rows, "pagination": { "offset": offset, "pageSize": size, "totalCount": total } })

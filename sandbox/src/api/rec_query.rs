@@ -156,6 +156,23 @@ pub fn matches(v: &Value, op: Op, values: &[String], ignore_case: bool) -> bool 
     }
 }
 
+/// Sorts JSON rows by `(field, descending)` pairs: numbers as numbers, the rest as text.
+pub fn sort_rows(rows: &mut [Value], sorts: &[(String, bool)]) {
+    rows.sort_by(|a, b| {
+        for (f, desc) in sorts {
+            let o = match (a[f].as_f64(), b[f].as_f64()) {
+                (Some(x), Some(y)) => x.total_cmp(&y),
+                _ => text(&a[f]).cmp(&text(&b[f])),
+            };
+            let o = if *desc { o.reverse() } else { o };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        std::cmp::Ordering::Equal
+    });
+}
+
 fn text(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
@@ -257,19 +274,7 @@ impl RecQuery {
                 .map(|(f, d)| ((*f).to_string(), *d))
                 .collect(),
         };
-        rows.sort_by(|a, b| {
-            for (f, desc) in &sorts {
-                let o = match (a[f].as_f64(), b[f].as_f64()) {
-                    (Some(x), Some(y)) => x.total_cmp(&y),
-                    _ => text(&a[f]).cmp(&text(&b[f])),
-                };
-                let o = if *desc { o.reverse() } else { o };
-                if o.is_ne() {
-                    return o;
-                }
-            }
-            std::cmp::Ordering::Equal
-        });
+        sort_rows(&mut rows, &sorts);
         let total = rows.len();
         let page: Vec<Value> = rows
             .into_iter()

@@ -34,10 +34,13 @@ pub const CAPPED_DAYS: usize = 3;
 /// Installs (last 30 days) that earn a target CPA recommendation.
 pub const MIN_INSTALLS: u64 = 10;
 
+/// A decision on a recommendation: its new state, when, and the value applied.
+type Decided = (&'static str, OffsetDateTime, Option<i64>);
+
 /// What happened to recommendations: applied or dismissed, and when.
 #[derive(Default)]
 pub struct Decisions {
-    by_id: Mutex<HashMap<String, (&'static str, OffsetDateTime, Option<i64>)>>,
+    by_id: Mutex<HashMap<String, Decided>>,
 }
 
 pub fn router() -> Router<Arc<Sandbox>> {

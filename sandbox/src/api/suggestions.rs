@@ -37,19 +37,32 @@ fn category(w: &World, account: i64, q: &RecQuery) -> Result<usize, ApiError> {
     Ok(category_index(app.category).unwrap_or(0))
 }
 
+/// Texts of the app's category with their popularity under `key`, most popular first.
+fn by_popularity(
+    s: &Sandbox,
+    account: i64,
+    q: &RecQuery,
+    key: &str,
+    texts: impl FnOnce(&World, usize) -> Vec<String>,
+) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let c = category(&w, account, q)?;
+    let rows = texts(&w, c)
+        .into_iter()
+        .map(|t| json!({ key: t, "popularity": popularity(w.seed, &t) }))
+        .collect();
+    let sort = [("popularity", true), (key, false)];
+    Ok(Json(q.answer(rows, &[key, "popularity"], &sort)?))
+}
+
 async fn keywords(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(q): Body<RecQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let c = category(&w, ctx.0, &q)?;
-    let rows = vocabulary::terms(&w, c, SUGGESTED_TERMS)
-        .into_iter()
-        .map(|t| json!({ "text": t, "popularity": popularity(w.seed, &t) }))
-        .collect();
-    let sort = [("popularity", true), ("text", false)];
-    Ok(Json(q.answer(rows, &["text", "popularity"], &sort)?))
+    by_popularity(&s, ctx.0, &q, "text", |w, c| {
+        vocabulary::terms(w, c, SUGGESTED_TERMS)
+    })
 }
 
 async fn phrases(
@@ -57,14 +70,7 @@ async fn phrases(
     ctx: AdAccountContext,
     Body(q): Body<RecQuery>,
 ) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let c = category(&w, ctx.0, &q)?;
-    let rows = vocabulary::phrases(c)
-        .into_iter()
-        .map(|p| json!({ "phrase": p, "popularity": popularity(w.seed, &p) }))
-        .collect();
-    let sort = [("popularity", true), ("phrase", false)];
-    Ok(Json(q.answer(rows, &["phrase", "popularity"], &sort)?))
+    by_popularity(&s, ctx.0, &q, "phrase", |_, c| vocabulary::phrases(c))
 }
 
 async fn categories(
