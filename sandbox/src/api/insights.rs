@@ -16,18 +16,16 @@ use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::rec_query::{Op, matches, sort_rows};
 use super::report_request::{Filter, Pagination, Sort};
-use super::vocabulary;
 use crate::metrics::{mix_pub, popularity, unit};
 use crate::sim::Simulation;
 use crate::state::Sandbox;
-use crate::world::words::{CATEGORIES, COUNTRIES};
 use crate::world::{Id, World};
 
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route(
             "/insights/apps/search-term-popularity/query",
-            post(term_popularity),
+            post(super::popularity::term_popularity),
         )
         .route(
             "/insights/apps/impression-share/query",
@@ -37,7 +35,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
 
 #[derive(Debug, Deserialize)]
 pub struct Query {
-    filters: Option<Vec<Filter>>,
+    pub(super) filters: Option<Vec<Filter>>,
     sorting: Option<Vec<Sort>>,
     pagination: Option<Pagination>,
     #[serde(rename = "timeRange")]
@@ -57,7 +55,7 @@ pub struct Range {
 }
 
 /// String values of the filter on `field` (EQUALS / IN), if any.
-fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
+pub(super) fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
     q.filters
         .as_ref()?
         .iter()
@@ -77,22 +75,6 @@ fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
         })
 }
 
-/// Search terms ranked per genre, storefront and period.
-const TERMS_PER_GENRE: usize = 200;
-
-/// Fields of `SearchTermPopularityRow` a filter may name.
-const POPULARITY_FIELDS: &[&str] = &[
-    "week",
-    "month",
-    "countryOrRegion",
-    "genre",
-    "searchTerm",
-    "rankInGenre",
-    "searchPopularityInGenre",
-    "searchPopularity1to100",
-    "searchPopularity1to5",
-];
-
 /// Fields of `ImpressionShareRow` a filter may name.
 const IMPRESSION_FIELDS: &[&str] = &[
     "day",
@@ -107,39 +89,21 @@ const IMPRESSION_FIELDS: &[&str] = &[
     "searchPopularity1to5",
 ];
 
-/// The values to generate rows for when `field` is filtered with EQUALS or IN; every
-/// other operator filters the generated rows afterwards.
-fn generated(q: &Query, field: &str) -> Result<Option<Vec<String>>, ApiError> {
-    let Some(f) = q
-        .filters
-        .iter()
-        .flatten()
-        .find(|f| f.field.as_deref() == Some(field))
-    else {
-        return Ok(None);
-    };
-    let op = Op::parse(
-        f.operator.as_deref().unwrap_or("EQUALS"),
-        "filters.operator",
-    )?;
-    if !matches!(op, Op::Equals | Op::In) {
-        return Ok(Some(if field == "genre" {
-            CATEGORIES.iter().map(|(c, _)| (*c).to_string()).collect()
-        } else {
-            COUNTRIES.iter().map(|(c, _)| (*c).to_string()).collect()
-        }));
-    }
-    Ok(filter_values(q, field))
+/// A checked row filter: field, operator, values.
+pub(super) struct RowFilter {
+    field: String,
+    op: Op,
+    values: Vec<String>,
 }
 
-/// Keeps the rows every filter (but the `required` ones) passes, with the reference's
-/// operators; a filter on a field the rows lack is refused.
-fn keep_matching(
+/// The query's filters (but the `required` ones) checked against the rows' `fields`, with
+/// the reference's operators; a filter on a field the rows lack is refused.
+pub(super) fn row_filters(
     q: &Query,
-    rows: &mut Vec<Value>,
     fields: &[&str],
     required: &[&str],
-) -> Result<(), ApiError> {
+) -> Result<Vec<RowFilter>, ApiError> {
+    let mut out = Vec::new();
     for (i, f) in q.filters.iter().flatten().enumerate() {
         let field = f.field.as_deref().unwrap_or_default();
         if required.contains(&field) {
@@ -157,7 +121,7 @@ fn keep_matching(
         }
         let at = format!("filters[{i}].operator");
         let op = Op::parse(f.operator.as_deref().unwrap_or("EQUALS"), &at)?;
-        let values: Vec<String> = match &f.value {
+        let values = match &f.value {
             Some(Value::Array(a)) => a
                 .iter()
                 .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
@@ -166,9 +130,20 @@ fn keep_matching(
             Some(v) => vec![v.to_string()],
             None => vec![],
         };
-        rows.retain(|r| matches(&r[field], op, &values, false));
+        out.push(RowFilter {
+            field: field.to_string(),
+            op,
+            values,
+        });
     }
-    Ok(())
+    Ok(out)
+}
+
+/// Whether `row` passes every filter.
+pub(super) fn passes(row: &Value, filters: &[RowFilter]) -> bool {
+    filters
+        .iter()
+        .all(|f| matches(&row[&f.field], f.op, &f.values, false))
 }
 
 fn required_filter(q: &Query, field: &str) -> Result<Vec<String>, ApiError> {
@@ -198,19 +173,15 @@ fn app_filter(w: &World, account: Id, q: &Query) -> Result<i64, ApiError> {
         })
 }
 
-fn page(q: &Query, default: i64, max: i64) -> Result<(usize, usize), ApiError> {
+pub(super) fn page(q: &Query, default: i64, max: i64) -> Result<(usize, usize), ApiError> {
     let (offset, size) = Pagination::checked(q.pagination.as_ref(), default, max)?;
     Ok((offset as usize, size as usize))
 }
 
 /// Sorts rows by up to the given fields, then answers one page with its pagination.
-fn paged(
-    mut rows: Vec<Value>,
-    q: &Query,
-    default_sort: &[(&str, bool)],
-    (offset, size): (usize, usize),
-) -> Value {
-    let sorts: Vec<(String, bool)> = match q.sorting.as_deref() {
+/// The query's `(field, descending)` sorts, or `default_sort`.
+pub(super) fn sorts(q: &Query, default_sort: &[(&str, bool)]) -> Vec<(String, bool)> {
+    match q.sorting.as_deref() {
         Some(s) if !s.is_empty() => s
             .iter()
             .map(|x| {
@@ -224,7 +195,16 @@ fn paged(
             .iter()
             .map(|(f, d)| ((*f).to_string(), *d))
             .collect(),
-    };
+    }
+}
+
+fn paged(
+    mut rows: Vec<Value>,
+    q: &Query,
+    default_sort: &[(&str, bool)],
+    (offset, size): (usize, usize),
+) -> Value {
+    let sorts = sorts(q, default_sort);
     sort_rows(&mut rows, &sorts);
     let total = rows.len();
     let rows: Vec<Value> = rows.into_iter().skip(offset).take(size).collect();
@@ -243,7 +223,7 @@ fn parse_day(s: Option<&str>, field: &str) -> Result<Date, ApiError> {
 }
 
 /// `(start, end, granularity)` of an insights request, checked against `allowed`.
-fn range(q: &Query, allowed: &[&str]) -> Result<(Date, Date, String), ApiError> {
+pub(super) fn range(q: &Query, allowed: &[&str]) -> Result<(Date, Date, String), ApiError> {
     let r = q
         .time_range
         .as_ref()
@@ -272,7 +252,7 @@ fn range(q: &Query, allowed: &[&str]) -> Result<(Date, Date, String), ApiError> 
 }
 
 /// Period starts in `[start, end]`: Sundays for WEEKLY_SUN_SAT, days for DAILY, months.
-fn periods(start: Date, end: Date, g: &str) -> Vec<(Date, String)> {
+pub(super) fn periods(start: Date, end: Date, g: &str) -> Vec<(Date, String)> {
     let mut out = Vec::new();
     let mut d = match g {
         "WEEKLY_SUN_SAT" => {
@@ -295,69 +275,6 @@ fn periods(start: Date, end: Date, g: &str) -> Vec<(Date, String)> {
         };
     }
     out
-}
-
-async fn term_popularity(
-    State(s): State<Arc<Sandbox>>,
-    _ctx: AdAccountContext,
-    Body(q): Body<Query>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let (start, end, g) = range(&q, &["WEEKLY_SUN_SAT", "MONTHLY"])?;
-    let countries = generated(&q, "countryOrRegion")?.unwrap_or_else(|| vec!["US".into()]);
-    let genres = generated(&q, "genre")?;
-    let mut rows = Vec::new();
-    for (p, label) in periods(start, end.min(w.today), &g) {
-        for country in &countries {
-            for (ci, (genre, _)) in CATEGORIES.iter().enumerate() {
-                if genres
-                    .as_ref()
-                    .is_some_and(|gs| !gs.iter().any(|x| x == genre))
-                {
-                    continue;
-                }
-                let drift = |t: &str| {
-                    unit(mix_pub(&[
-                        w.seed,
-                        p.to_julian_day() as u64,
-                        t.len() as u64,
-                        country.len() as u64,
-                    ]))
-                };
-                let mut terms: Vec<(String, f64)> = vocabulary::terms(&w, ci, TERMS_PER_GENRE)
-                    .into_iter()
-                    .map(|t| {
-                        let v = f64::from(popularity(w.seed, &t)) * (0.9 + 0.2 * drift(&t));
-                        (t, v)
-                    })
-                    .collect();
-                terms.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                let top = terms.first().map_or(1.0, |t| t.1);
-                for (rank, (term, v)) in terms.into_iter().enumerate() {
-                    let overall = (v.round() as i64).clamp(1, 100);
-                    let mut row = json!({
-                        "countryOrRegion": country, "genre": genre, "searchTerm": term,
-                        "rankInGenre": rank + 1,
-                        "searchPopularityInGenre": ((v / top * 100.0).round() as i64).clamp(1, 100),
-                        "searchPopularity1to100": overall,
-                        "searchPopularity1to5": (overall + 19) / 20,
-                    });
-                    row[if g == "MONTHLY" { "month" } else { "week" }] = json!(label);
-                    rows.push(row);
-                }
-            }
-        }
-    }
-    keep_matching(&q, &mut rows, POPULARITY_FIELDS, &[])?;
-    let body = paged(
-        rows,
-        &q,
-        &[("genre", false), ("rankInGenre", false)],
-        page(&q, 100, 5000)?,
-    );
-    Ok(Json(
-        json!({ "result": { "rows": body["rows"] }, "pagination": body["pagination"], "error": null }),
-    ))
 }
 
 /// Impression share of the app's search terms per period and storefront: the app's
@@ -430,8 +347,9 @@ async fn impression_share(
             row
         })
         .collect();
+    let filters = row_filters(&q, IMPRESSION_FIELDS, &["promotedObjectId"])?;
     let mut rows = rows;
-    keep_matching(&q, &mut rows, IMPRESSION_FIELDS, &["promotedObjectId"])?;
+    rows.retain(|r| passes(r, &filters));
     let body = paged(
         rows,
         &q,

@@ -16,6 +16,7 @@ pub mod history;
 pub mod insights;
 pub mod keywords;
 pub mod negatives;
+pub mod popularity;
 pub mod query;
 pub mod rec_query;
 pub mod recommendations;
