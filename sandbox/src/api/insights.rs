@@ -141,9 +141,14 @@ pub(super) fn row_filters(
 
 /// Whether `row` passes every filter.
 pub(super) fn passes(row: &Value, filters: &[RowFilter]) -> bool {
+    passes_by(filters, |field| row[field].clone())
+}
+
+/// Whether a row whose field values `get` answers passes every filter.
+pub(super) fn passes_by(filters: &[RowFilter], get: impl Fn(&str) -> Value) -> bool {
     filters
         .iter()
-        .all(|f| matches(&row[&f.field], f.op, &f.values, false))
+        .all(|f| matches(&get(&f.field), f.op, &f.values, false))
 }
 
 fn required_filter(q: &Query, field: &str) -> Result<Vec<String>, ApiError> {
