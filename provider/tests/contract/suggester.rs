@@ -300,6 +300,17 @@ async fn recommendations_are_derived_applied_and_dismissed() {
         .await
         .unwrap();
     assert_eq!(listed.items[0]["state"], "DISMISSED");
+    let mut available = promoted(&campaign_id.to_string());
+    available.push(json!({ "field": "state", "operator": "EQUALS", "value": ["AVAILABLE"] }));
+    let open = c
+        .recommendations(
+            account,
+            Recommendation::TargetCpas,
+            &json!({ "filters": available }),
+        )
+        .await
+        .unwrap();
+    assert!(open.items.is_empty(), "{:?}", open.items);
     let unknown = c
         .decide_recommendation(
             account,

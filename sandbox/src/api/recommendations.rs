@@ -112,6 +112,8 @@ trait Kind: Send + Sync + 'static {
     const TYPE: &'static str;
     /// The request-body field carrying an applied value other than the suggested one.
     const APPLIED: &'static str;
+    /// Row fields particular to the kind (beside [`COMMON`]).
+    const FIELDS: &'static [&'static str];
     /// The suggested value for campaign `c`, if it earns one.
     fn suggest(w: &World, c: &Campaign) -> Option<(i64, Window)>;
     /// Fields particular to the kind in query rows.
@@ -128,6 +130,14 @@ struct TargetCpa;
 impl Kind for Budget {
     const TYPE: &'static str = "DAILYCAP";
     const APPLIED: &'static str = "appliedDailyBudget";
+    const FIELDS: &'static [&'static str] = &[
+        "adAccountId",
+        "dailyBudget",
+        "suggestedDailyBudgetAmount",
+        "expectedInstalls",
+        "expectedSpend",
+        "expectedCpa",
+    ];
 
     fn suggest(w: &World, c: &Campaign) -> Option<(i64, Window)> {
         let win = window(w, c, 7);
@@ -167,6 +177,7 @@ impl Kind for Budget {
 impl Kind for TargetCpa {
     const TYPE: &'static str = "TCPA";
     const APPLIED: &'static str = "appliedTargetCPA";
+    const FIELDS: &'static [&'static str] = &["recommendedTargetCPA", "bidStrategy"];
 
     fn suggest(w: &World, c: &Campaign) -> Option<(i64, Window)> {
         let win = window(w, c, 30);
@@ -205,6 +216,28 @@ impl Kind for TargetCpa {
         }
     }
 }
+
+/// Row fields every recommendation has.
+const COMMON: &[&str] = &[
+    "id",
+    "recommendationType",
+    "promotedObjectId",
+    "promotedObjectType",
+    "campaignId",
+    "campaignName",
+    "state",
+    "status",
+    "creationTime",
+    "modificationTime",
+    "expirationTime",
+    "installs",
+    "spend",
+    "impression",
+    "taps",
+    "averageCPA",
+    "averageCPT",
+    "ttr",
+];
 
 fn id_of<K: Kind>(c: Id, value: i64) -> String {
     format!("{}-{c}-{value}", K::TYPE)
@@ -273,13 +306,7 @@ async fn query<K: Kind>(
         );
         rows.push(row);
     }
-    let fields: Vec<&str> = rows
-        .first()
-        .and_then(Value::as_object)
-        .map(|m| m.keys().map(String::as_str).collect())
-        .unwrap_or_else(|| vec!["id", "campaignId", "state"]);
-    let fields: Vec<String> = fields.into_iter().map(str::to_string).collect();
-    let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
+    let fields: Vec<&str> = COMMON.iter().chain(K::FIELDS).copied().collect();
     Ok(Json(q.answer(rows, &fields, &[("campaignId", false)])?))
 }
 
