@@ -225,6 +225,19 @@ mod tests {
     }
 
     #[test]
+    fn a_phrase_negative_blocks_its_words_in_order_only() {
+        let w = World::generate(Default::default());
+        let mut n = w.negative_keywords.values().next().unwrap().clone();
+        n.text = "photo editor".into();
+        n.match_type = MatchType::Phrase;
+        assert!(crate::sim::terms::blocks(&n, "best photo editor app"));
+        assert!(!crate::sim::terms::blocks(&n, "editor photo"));
+        assert!(!crate::sim::terms::blocks(&n, "photo video editor"));
+        n.match_type = MatchType::Broad;
+        assert!(crate::sim::terms::blocks(&n, "editor photo"));
+    }
+
+    #[test]
     fn owned_apps_are_sold_in_every_simulated_market() {
         let w = World::generate(Default::default());
         for app in w.apps.values().filter(|a| a.owner.is_some()) {

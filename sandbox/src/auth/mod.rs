@@ -69,3 +69,26 @@ pub async fn require_bearer(
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_are_gets_queries_and_the_geo_search() {
+        assert!(reads(&Method::GET, "/v1/campaigns/1"));
+        assert!(reads(&Method::POST, "/v1/reports/apps/campaigns/query"));
+        assert!(reads(
+            &Method::POST,
+            "/v1/recommendations/daily-budgets/query"
+        ));
+        assert!(reads(&Method::POST, "/v1/search/geo"));
+        assert!(!reads(&Method::POST, "/v1/keywords/bulk-create"));
+        assert!(!reads(
+            &Method::POST,
+            "/v1/recommendations/daily-budgets/apply"
+        ));
+        assert!(!reads(&Method::PUT, "/v1/campaigns/1"));
+        assert!(!reads(&Method::DELETE, "/v1/keywords/1"));
+    }
+}
