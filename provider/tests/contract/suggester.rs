@@ -74,6 +74,30 @@ async fn suggestions_popularity_and_change_history_filters() {
         by_app.iter().map(|p| &p.phrase).collect::<Vec<_>>(),
         by_campaign.iter().map(|p| &p.phrase).collect::<Vec<_>>()
     );
+    let target_cpa = |id: String| {
+        let body = json!({ "filters": promoted(&id) });
+        async move {
+            c.call(
+                reqwest::Method::POST,
+                "/suggestions/target-cpas/query",
+                Some(account),
+                Some(&body),
+            )
+            .await
+            .unwrap()
+        }
+    };
+    let by_app = target_cpa(adam.clone()).await;
+    assert_eq!(by_app["result"]["promotedObjectId"], adam.as_str());
+    assert!(
+        by_app["result"]["suggestedTargetCPA"]["amount"].is_string(),
+        "{by_app}"
+    );
+    let by_campaign = target_cpa(campaign.id.to_string()).await;
+    assert_eq!(
+        by_campaign["result"]["promotedObjectId"],
+        campaign.id.to_string()
+    );
     let categories = c
         .category_suggestions(account, &campaign.id.to_string())
         .await

@@ -178,7 +178,8 @@ fn text(v: &Value) -> String {
 }
 
 impl RecQuery {
-    fn values(&self, field: &str) -> Option<&[String]> {
+    /// The values of the EQUALS / IN filter on `field`, if any.
+    pub fn values(&self, field: &str) -> Option<&[String]> {
         self.filters
             .iter()
             .flatten()
@@ -218,6 +219,21 @@ impl RecQuery {
                 }
             })
             .collect()
+    }
+
+    /// Refuses filters on other fields than the required ones and `allowed`.
+    pub fn only(&self, allowed: &[&str]) -> Result<(), ApiError> {
+        for (i, f) in self.filters.iter().flatten().enumerate() {
+            let field = f.field.as_str();
+            if !PROMOTED.contains(&field) && !allowed.contains(&field) {
+                return Err(ApiError::invalid(
+                    "INVALID_FIELD",
+                    format!("filters[{i}].field"),
+                    format!("{field} cannot filter this query"),
+                ));
+            }
+        }
+        Ok(())
     }
 
     /// Filters, sorts and pages `rows` (whose fields are `fields`), after the required

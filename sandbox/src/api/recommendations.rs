@@ -72,13 +72,13 @@ pub fn router() -> Router<Arc<Sandbox>> {
 }
 
 /// One campaign's served totals over a window, with how many days spent the budget.
-struct Window {
-    totals: Totals,
+pub(super) struct Window {
+    pub(super) totals: Totals,
     capped: usize,
     days: i64,
 }
 
-fn window(w: &World, c: &Campaign, days: i64) -> Window {
+pub(super) fn window(w: &World, c: &Campaign, days: i64) -> Window {
     let mut sim = Simulation::new(w);
     let mut totals = Totals::default();
     let mut capped = 0;

@@ -2,7 +2,9 @@
 //! app of the ad account or one of its campaigns, whose app is then used):
 //! `POST /suggestions/keywords/query` (`{text, popularity}`),
 //! `POST /suggestions/phrases/query` (`{phrase, popularity}`) and
-//! `POST /suggestions/categories/query` (`{category, popularity}`, the app's own first).
+//! `POST /suggestions/categories/query` (`{category, popularity}`, the app's own first) and
+//! `POST /suggestions/target-cpas/query` (one `TargetCpaSuggestion`: 1.1 × the promoted
+//! campaigns' CPA over the last 30 days, optionally only those targeting `countryOrRegion`).
 
 use std::sync::Arc;
 
@@ -18,6 +20,7 @@ use super::vocabulary::{self, category_index};
 use crate::metrics::popularity;
 use crate::state::Sandbox;
 use crate::world::World;
+use crate::world::money::{minor_unit, money};
 use crate::world::words::CATEGORIES;
 
 /// How many terms keyword suggestions draw from per app.
@@ -28,6 +31,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/suggestions/keywords/query", post(keywords))
         .route("/suggestions/phrases/query", post(phrases))
         .route("/suggestions/categories/query", post(categories))
+        .route("/suggestions/target-cpas/query", post(target_cpa))
 }
 
 /// The category of the (first) app the query's `promotedObjectId` names.
@@ -91,4 +95,49 @@ async fn categories(
     let rows = rows.into_iter().map(|(_, r)| r).collect();
     let answer = q.answer(rows, &["category", "popularity"], &[])?;
     Ok(Json(answer))
+}
+
+async fn target_cpa(
+    State(s): State<Arc<Sandbox>>,
+    ctx: AdAccountContext,
+    Body(q): Body<RecQuery>,
+) -> Result<Json<Value>, ApiError> {
+    q.only(&["countryOrRegion"])?;
+    let w = s.world.read();
+    let promoted = q.promoted(&w, ctx.0)?;
+    let wanted = q.values("countryOrRegion");
+    let currency = w.accounts[&ctx.0].currency;
+    let mut totals = crate::metrics::Totals::default();
+    let mut countries: Vec<String> = Vec::new();
+    for c in w.campaigns.values().filter(|c| {
+        c.ad_account_id == ctx.0
+            && !c.life.deleted()
+            && promoted
+                .iter()
+                .any(|p| p.campaign.map_or(p.adam_id == c.adam_id, |id| id == c.id))
+            && wanted.is_none_or(|cs| c.countries.iter().any(|x| cs.contains(x)))
+    }) {
+        totals.add(&super::recommendations::window(&w, c, 30).totals);
+        countries.extend(c.countries.iter().cloned());
+    }
+    countries.sort();
+    countries.dedup();
+    if let Some(cs) = wanted {
+        countries.retain(|c| cs.contains(c));
+    }
+    let installs = totals.total_installs();
+    let suggested = (installs > 0).then(|| {
+        let minor = minor_unit(currency) as f64;
+        let cpa = 1.1 * totals.spend as f64 / installs as f64;
+        money(((cpa / minor).round() * minor) as i64, currency)
+    });
+    let first = promoted[0];
+    let id = first.campaign.map_or(first.adam_id, |c| c);
+    let result = json!({
+        "promotedObjectId": id.to_string(), "countryOrRegion": countries,
+        "suggestedTargetCPA": suggested, "appCategory": w.apps[&first.adam_id].category,
+    });
+    Ok(Json(
+        json!({ "result": result, "pagination": null, "error": null }),
+    ))
 }
