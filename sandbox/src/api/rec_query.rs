@@ -83,6 +83,14 @@ pub struct Promoted {
     pub campaign: Option<Id>,
 }
 
+impl Promoted {
+    /// Whether campaign `c` is (or promotes) what was named.
+    pub fn covers(&self, c: &crate::world::Campaign) -> bool {
+        self.campaign
+            .map_or(self.adam_id == c.adam_id, |id| id == c.id)
+    }
+}
+
 const PROMOTED: [&str; 2] = ["promotedObjectId", "promotedObjectType"];
 
 fn missing(field: &str) -> ApiError {

@@ -267,11 +267,7 @@ fn campaigns<'w>(w: &'w World, account: Id, q: &RecQuery) -> Result<Vec<&'w Camp
     Ok(w.campaigns
         .values()
         .filter(|c| c.ad_account_id == account && !c.life.deleted())
-        .filter(|c| {
-            promoted
-                .iter()
-                .any(|p| p.campaign.map_or(p.adam_id == c.adam_id, |id| id == c.id))
-        })
+        .filter(|c| promoted.iter().any(|p| p.covers(c)))
         .collect())
 }
 

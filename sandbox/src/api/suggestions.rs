@@ -112,9 +112,7 @@ async fn target_cpa(
     for c in w.campaigns.values().filter(|c| {
         c.ad_account_id == ctx.0
             && !c.life.deleted()
-            && promoted
-                .iter()
-                .any(|p| p.campaign.map_or(p.adam_id == c.adam_id, |id| id == c.id))
+            && promoted.iter().any(|p| p.covers(c))
             && wanted.is_none_or(|cs| c.countries.iter().any(|x| cs.contains(x)))
     }) {
         totals.add(&super::recommendations::window(&w, c, 30).totals);
