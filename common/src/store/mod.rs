@@ -10,7 +10,12 @@
 //! store::sessions::delete_others(&mut *tx, user_id, Some(session_id)).await?;
 //! tx.commit().await?;
 //! ```
+//!
+//! Stores that need the native drivers (dates, exact `NUMERIC` sums, `UNNEST` bulk writes)
+//! are traits with one implementation per backend over [`crate::db::Native`]: see
+//! [`metrics`].
 
+pub mod metrics;
 pub mod options;
 pub mod recovery;
 pub mod sessions;
