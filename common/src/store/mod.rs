@@ -27,3 +27,9 @@ pub mod workspaces;
 pub trait Exec<'c>: sqlx::Executor<'c, Database = sqlx::Any> {}
 
 impl<'c, T: sqlx::Executor<'c, Database = sqlx::Any>> Exec<'c> for T {}
+
+/// Checks that the database answers (health checks).
+pub async fn ping(ex: impl Exec<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT 1").execute(ex).await?;
+    Ok(())
+}

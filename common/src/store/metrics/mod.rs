@@ -147,6 +147,32 @@ const SUM_RANGE: &str = "SELECT campaign_id, ad_group_id, keyword_id, SUM(impres
      FROM keyword_day_metrics WHERE ad_account_id = $1 AND day >= $2 AND day <= $3 \
      GROUP BY keyword_id, campaign_id, ad_group_id ORDER BY keyword_id, campaign_id, ad_group_id";
 
+/// [`MetricsStore::sum_range`] on a native pool whose `SUM`s decode as `S` (`NUMERIC` as
+/// `Decimal` on PostgreSQL, `i64` on SQLite).
+async fn sum_range_on<DB, S>(
+    pool: &sqlx::Pool<DB>,
+    ad_account_id: i64,
+    from: Date,
+    to: Date,
+) -> Result<Vec<KeywordTotals>, sqlx::Error>
+where
+    DB: sqlx::Database,
+    for<'c> &'c mut DB::Connection: sqlx::Executor<'c, Database = DB>,
+    DB::Arguments: sqlx::IntoArguments<DB>,
+    for<'q> i64: sqlx::Encode<'q, DB> + sqlx::Decode<'q, DB> + sqlx::Type<DB>,
+    for<'q> Date: sqlx::Encode<'q, DB> + sqlx::Type<DB>,
+    for<'r> S: sqlx::Decode<'r, DB> + sqlx::Type<DB> + Into<Decimal>,
+    for<'r> &'r str: sqlx::ColumnIndex<DB::Row>,
+{
+    let rows = sqlx::query(SUM_RANGE)
+        .bind(ad_account_id)
+        .bind(from)
+        .bind(to)
+        .fetch_all(pool)
+        .await?;
+    rows.iter().map(totals::<_, S>).collect()
+}
+
 /// Totals from a row of [`SUM_RANGE`] whose sums decode as `S`.
 fn totals<'r, R, S>(row: &'r R) -> Result<KeywordTotals, sqlx::Error>
 where

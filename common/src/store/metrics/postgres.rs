@@ -4,7 +4,7 @@ use rust_decimal::Decimal;
 use sqlx::PgPool;
 use time::Date;
 
-use super::{KeywordDay, KeywordTotals, MetricsStore, SUM_RANGE, last_per_key, totals};
+use super::{KeywordDay, KeywordTotals, MetricsStore, last_per_key, sum_range_on};
 use crate::ids::now_ms;
 
 /// [`MetricsStore`] over a native PostgreSQL pool.
@@ -49,12 +49,6 @@ impl MetricsStore for PgMetrics<'_> {
         from: Date,
         to: Date,
     ) -> Result<Vec<KeywordTotals>, sqlx::Error> {
-        let rows = sqlx::query(SUM_RANGE)
-            .bind(ad_account_id)
-            .bind(from)
-            .bind(to)
-            .fetch_all(self.0)
-            .await?;
-        rows.iter().map(totals::<_, Decimal>).collect()
+        sum_range_on::<_, Decimal>(self.0, ad_account_id, from, to).await
     }
 }

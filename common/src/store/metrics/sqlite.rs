@@ -4,7 +4,7 @@
 use sqlx::{QueryBuilder, Sqlite, SqlitePool};
 use time::Date;
 
-use super::{KeywordDay, KeywordTotals, MetricsStore, SUM_RANGE, last_per_key, totals};
+use super::{KeywordDay, KeywordTotals, MetricsStore, last_per_key, sum_range_on};
 use crate::ids::now_ms;
 
 /// [`MetricsStore`] over a native SQLite pool.
@@ -54,12 +54,6 @@ impl MetricsStore for SqliteMetrics<'_> {
         from: Date,
         to: Date,
     ) -> Result<Vec<KeywordTotals>, sqlx::Error> {
-        let rows = sqlx::query(SUM_RANGE)
-            .bind(ad_account_id)
-            .bind(from)
-            .bind(to)
-            .fetch_all(self.0)
-            .await?;
-        rows.iter().map(totals::<_, i64>).collect()
+        sum_range_on::<_, i64>(self.0, ad_account_id, from, to).await
     }
 }
