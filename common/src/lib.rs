@@ -6,8 +6,10 @@ pub mod config;
 pub mod db;
 pub mod email;
 pub mod ids;
+pub mod jobs;
 pub mod queue;
 pub mod ratelimit;
+pub mod retry;
 pub mod secrets;
 pub mod tasks;
 #[cfg(feature = "test-support")]

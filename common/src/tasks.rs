@@ -7,7 +7,13 @@
 use serde::Serialize;
 use sqlx::Row;
 
-use crate::{Db, ids};
+use crate::{
+    Db, ids,
+    queue::{
+        Job,
+        outbox::{self, OutboxOptions},
+    },
+};
 
 /// A task as the API returns it.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
@@ -190,6 +196,86 @@ impl Db {
             .fetch_all(&self.pool)
             .await?;
         rows.iter().map(from_row).collect()
+    }
+}
+
+/// Task records created together with their job, and stops asked for by users.
+impl Db {
+    /// Records a new task and writes its job to the outbox in one transaction, so the task
+    /// exists exactly when its job will run (see [`crate::queue::outbox`]). Returns the
+    /// task's id; relay the outbox afterwards (`outbox::relay_once`) for a prompt start.
+    pub async fn create_task_with_job<J: Job>(
+        &self,
+        task: NewTask<'_>,
+        job: &J,
+    ) -> Result<String, sqlx::Error> {
+        let id = ids::new_id();
+        let now = ids::now_ms();
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+        )
+        .bind(&id)
+        .bind(task.workspace_id)
+        .bind(task.user_id)
+        .bind(task.kind)
+        .bind(task.message)
+        .bind(task.total_steps)
+        .bind(now)
+        .execute(&mut *tx)
+        .await?;
+        let options = OutboxOptions {
+            task_id: Some(id.clone()),
+            ..Default::default()
+        };
+        outbox::push(&mut *tx, job, options).await?;
+        tx.commit().await?;
+        Ok(id)
+    }
+
+    /// Asks a running task of a workspace to stop; its job stops at its next check.
+    /// Returns false when no running task has this id.
+    pub async fn request_task_cancel(
+        &self,
+        workspace_id: &str,
+        id: &str,
+    ) -> Result<bool, sqlx::Error> {
+        let done = sqlx::query(
+            "UPDATE tasks SET cancel_requested_at = $3, updated_at = $3 \
+             WHERE workspace_id = $1 AND id = $2 AND finish = 0",
+        )
+        .bind(workspace_id)
+        .bind(id)
+        .bind(ids::now_ms())
+        .execute(&self.pool)
+        .await?;
+        Ok(done.rows_affected() == 1)
+    }
+
+    /// Sets the kind-specific progress of a running task without moving its step.
+    pub async fn task_details(
+        &self,
+        id: &str,
+        details: &serde_json::Value,
+    ) -> Result<(), sqlx::Error> {
+        sqlx::query("UPDATE tasks SET progress = $2, updated_at = $3 WHERE id = $1 AND finish = 0")
+            .bind(id)
+            .bind(details.to_string())
+            .bind(ids::now_ms())
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Whether a stop has been asked for this task.
+    pub async fn task_cancel_requested(&self, id: &str) -> Result<bool, sqlx::Error> {
+        let at: Option<Option<i64>> =
+            sqlx::query_scalar("SELECT cancel_requested_at FROM tasks WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?;
+        Ok(matches!(at, Some(Some(_))))
     }
 }
 

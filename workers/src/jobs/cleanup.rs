@@ -1,12 +1,9 @@
 //! `cleanup`: deletes expired sessions, spent recovery codes, old finished task records
 //! and old attempt counters. Safe to run any number of times.
 
-use searchdeck_common::{
-    Db, ids,
-    queue::{CleanupJob, JobError},
-};
+use searchdeck_common::{Db, ids, jobs::Cleanup, queue::JobError};
 
-use crate::runner::JobContext;
+use crate::{Done, Handler, JobContext};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
@@ -49,17 +46,18 @@ pub async fn cleanup(db: &Db, now_ms: i64) -> Result<Cleaned, sqlx::Error> {
     })
 }
 
-/// The job handler.
-pub async fn run(job: &CleanupJob, ctx: &JobContext) -> Result<(), JobError> {
-    let cleaned = cleanup(&ctx.runtime.db, ids::now_ms()).await?;
-    tracing::info!(
-        job.id = %ctx.job_id,
-        period = %job.period,
-        sessions = cleaned.sessions,
-        recovery_codes = cleaned.recovery_codes,
-        tasks = cleaned.tasks,
-        job_runs = cleaned.job_runs,
-        "clean-up done"
-    );
-    Ok(())
+impl Handler for Cleanup {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<()>, JobError> {
+        let cleaned = cleanup(&ctx.runtime.db, ids::now_ms()).await?;
+        tracing::info!(
+            job.id = %ctx.job_id,
+            period = %self.period,
+            sessions = cleaned.sessions,
+            recovery_codes = cleaned.recovery_codes,
+            tasks = cleaned.tasks,
+            job_runs = cleaned.job_runs,
+            "clean-up done"
+        );
+        Ok(Done::message("Clean-up done"))
+    }
 }
