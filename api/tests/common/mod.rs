@@ -6,7 +6,10 @@
 //! fails under `CI=true` when that variable is missing (elsewhere it says so and passes).
 //! A test that leaves a failed job in the queue fails when its `TestApp` is dropped.
 
-#![allow(dead_code)]
+#![expect(
+    dead_code,
+    reason = "each test binary uses a different part of the harness"
+)]
 
 use std::sync::atomic::{AtomicU32, Ordering};
 

@@ -5,8 +5,6 @@
 //! `redis` under a unique key prefix at `TEST_REDIS_URL`. Under `CI=true` a missing variable
 //! fails the test; elsewhere the variant says so and passes.
 
-#![allow(dead_code)]
-
 use searchdeck_common::{
     Db,
     ids::new_id,
