@@ -82,25 +82,32 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
     })
 }
 
+/// Inserts a task record through `executor` and returns its id.
+async fn insert_task<'e>(
+    executor: impl sqlx::Executor<'e, Database = sqlx::Any>,
+    task: &NewTask<'_>,
+) -> Result<String, sqlx::Error> {
+    let id = ids::new_id();
+    sqlx::query(
+        "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+    )
+    .bind(&id)
+    .bind(task.workspace_id)
+    .bind(task.user_id)
+    .bind(task.kind)
+    .bind(task.message)
+    .bind(task.total_steps)
+    .bind(ids::now_ms())
+    .execute(executor)
+    .await?;
+    Ok(id)
+}
+
 impl Db {
     /// Records a new task and returns its id.
     pub async fn create_task(&self, task: NewTask<'_>) -> Result<String, sqlx::Error> {
-        let id = ids::new_id();
-        let now = ids::now_ms();
-        sqlx::query(
-            "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
-        )
-        .bind(&id)
-        .bind(task.workspace_id)
-        .bind(task.user_id)
-        .bind(task.kind)
-        .bind(task.message)
-        .bind(task.total_steps)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(id)
+        insert_task(&self.pool, &task).await
     }
 
     /// Moves a running task forward. Finished tasks are never changed again.
@@ -209,22 +216,8 @@ impl Db {
         task: NewTask<'_>,
         job: &J,
     ) -> Result<String, sqlx::Error> {
-        let id = ids::new_id();
-        let now = ids::now_ms();
         let mut tx = self.pool.begin().await?;
-        sqlx::query(
-            "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
-        )
-        .bind(&id)
-        .bind(task.workspace_id)
-        .bind(task.user_id)
-        .bind(task.kind)
-        .bind(task.message)
-        .bind(task.total_steps)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        let id = insert_task(&mut *tx, &task).await?;
         let options = OutboxOptions {
             task_id: Some(id.clone()),
             ..Default::default()

@@ -5,9 +5,10 @@
 
 use crate::{Backend, Db, queue::Queue, queue::QueueSettings, queue::Store};
 
-/// Turns each `async fn name(backend: Backend)` into one test per listed backend:
-/// `name::sqlite`, `name::postgres`, `name::redis`. The function decides what a backend
-/// means for it and returns early when [`backend_url`] says it is not configured.
+/// Turns each `async fn name(backend: B)` into one test per listed backend: `name::sqlite`,
+/// `name::postgres`, `name::redis` (`B` is [`Backend`] or a suite's own [`BackendName`]
+/// type, e.g. with an in-memory variant). The function decides what a backend means for it
+/// and returns early when [`backend_url`] says it is not configured.
 ///
 /// ```ignore
 /// searchdeck_common::per_backend!([sqlite, postgres, redis] retries_back_off, caps_hold);
@@ -19,7 +20,10 @@ macro_rules! per_backend {
             $(
                 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
                 async fn $backend() {
-                    super::$name($crate::test_support::backend(stringify!($backend))).await
+                    super::$name($crate::test_support::BackendName::from_backend_name(
+                        stringify!($backend),
+                    ))
+                    .await
                 }
             )+
         }
@@ -28,13 +32,20 @@ macro_rules! per_backend {
     ([$($backend:ident),+] $(,)?) => {};
 }
 
-/// The backend a test name stands for (`sqlite`, `postgres`, `redis`).
-pub fn backend(name: &str) -> Backend {
-    match name {
-        "sqlite" => Backend::Sqlite,
-        "postgres" => Backend::Postgres,
-        "redis" => Backend::Redis,
-        other => panic!("no backend is called {other:?}"),
+/// A type naming the backends of a suite's tests, for [`per_backend!`](crate::per_backend).
+pub trait BackendName {
+    /// The backend a generated test's name stands for.
+    fn from_backend_name(name: &str) -> Self;
+}
+
+impl BackendName for Backend {
+    fn from_backend_name(name: &str) -> Backend {
+        match name {
+            "sqlite" => Backend::Sqlite,
+            "postgres" => Backend::Postgres,
+            "redis" => Backend::Redis,
+            other => panic!("no backend is called {other:?}"),
+        }
     }
 }
 

@@ -79,8 +79,9 @@ impl Runtime {
     }
 }
 
-/// One run of one job of type `J`, as its handler sees it.
-pub struct JobContext<J> {
+/// One run of one job, whatever its kind.
+#[derive(Clone)]
+pub struct JobRun {
     pub runtime: Arc<Runtime>,
     /// Queue id of this run.
     pub run_id: String,
@@ -94,7 +95,29 @@ pub struct JobContext<J> {
     pub task_id: Option<String>,
     /// Cancelled when the user asks the task to stop.
     pub cancel: CancellationToken,
-    pub(crate) job: PhantomData<fn() -> J>,
+}
+
+/// One run of one job of type `J`, as its handler sees it: the [`JobRun`] (through
+/// `Deref`) and progress typed by the kind.
+pub struct JobContext<J> {
+    run: JobRun,
+    job: PhantomData<fn() -> J>,
+}
+
+impl<J> JobContext<J> {
+    pub(crate) fn new(run: JobRun) -> JobContext<J> {
+        JobContext {
+            run,
+            job: PhantomData,
+        }
+    }
+}
+
+impl<J> std::ops::Deref for JobContext<J> {
+    type Target = JobRun;
+    fn deref(&self) -> &JobRun {
+        &self.run
+    }
 }
 
 impl<J: Job> JobContext<J> {

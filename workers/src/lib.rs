@@ -20,7 +20,7 @@ use std::future::Future;
 
 use searchdeck_common::{Config, Db, queue::Queue};
 
-pub use context::{Done, JobContext, Runtime};
+pub use context::{Done, JobContext, JobRun, Runtime};
 pub use name::worker_name;
 pub use registry::{Handler, Registry};
 

@@ -1,14 +1,13 @@
 //! The registry of job kinds: each payload type that implements [`Handler`] is added once
 //! (in [`crate::jobs::register`]) and the runner looks kinds up here by name.
 
-use std::{collections::HashMap, marker::PhantomData, sync::Arc};
+use std::collections::HashMap;
 
 use futures::future::BoxFuture;
 use searchdeck_common::queue::{DecodeError, Envelope, Job, JobError};
 use serde_json::Value;
-use tokio_util::sync::CancellationToken;
 
-use crate::context::{Done, JobContext, Runtime};
+use crate::context::{Done, JobContext, JobRun};
 
 /// A job type the worker can run: its payload's [`Job`] declaration plus the handler.
 pub trait Handler: Job {
@@ -21,18 +20,6 @@ pub trait Handler: Job {
     ) -> impl Future<Output = Result<Done<Self::Progress>, JobError>> + Send;
 }
 
-/// The parts of a run the runner knows before the kind is decoded.
-#[derive(Clone)]
-pub(crate) struct Run {
-    pub runtime: Arc<Runtime>,
-    pub run_id: String,
-    pub job_id: String,
-    pub attempt: u32,
-    pub worker: String,
-    pub task_id: Option<String>,
-    pub cancel: CancellationToken,
-}
-
 /// The outcome of a run that ended well: the task's message and its details.
 pub(crate) struct Finished {
     pub message: String,
@@ -42,7 +29,7 @@ pub(crate) struct Finished {
 /// A decoded job, its type erased.
 pub(crate) trait Runnable: Send + Sync {
     fn max_attempts(&self) -> u32;
-    fn run(&self, run: Run) -> BoxFuture<'_, Result<Finished, JobError>>;
+    fn run(&self, run: JobRun) -> BoxFuture<'_, Result<Finished, JobError>>;
 }
 
 impl<J: Handler> Runnable for J {
@@ -50,18 +37,9 @@ impl<J: Handler> Runnable for J {
         Job::max_attempts(self)
     }
 
-    fn run(&self, run: Run) -> BoxFuture<'_, Result<Finished, JobError>> {
+    fn run(&self, run: JobRun) -> BoxFuture<'_, Result<Finished, JobError>> {
         Box::pin(async move {
-            let ctx = JobContext::<J> {
-                runtime: run.runtime,
-                run_id: run.run_id,
-                job_id: run.job_id,
-                attempt: run.attempt,
-                worker: run.worker,
-                task_id: run.task_id,
-                cancel: run.cancel,
-                job: PhantomData,
-            };
+            let ctx = JobContext::<J>::new(run);
             let done = Handler::run(self, &ctx).await?;
             Ok(Finished {
                 message: done.message,

@@ -29,8 +29,8 @@ use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
 
 use crate::{
-    context::Runtime,
-    registry::{Registry, Run},
+    context::{JobRun, Runtime},
+    registry::Registry,
 };
 
 /// Counts one more run of a logical job and returns the count.
@@ -152,7 +152,7 @@ pub async fn handle(
             runtime.cancel_poll,
         ))
     });
-    let run = Run {
+    let run = JobRun {
         runtime: runtime.clone(),
         run_id: run_id.clone(),
         job_id: envelope.id.clone(),

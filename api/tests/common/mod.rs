@@ -306,29 +306,22 @@ impl TestApp {
 
 /// Jobs of the test queue that failed for good (`Killed` is how the runner ends them).
 async fn failed_jobs(queue_url: &str) -> Vec<String> {
-    let sql = "SELECT id FROM {table} WHERE job_type = 'test' AND status IN ('Killed', 'Failed')";
-    let result = if queue_url.starts_with("postgres") {
-        match sqlx::PgPool::connect(queue_url).await {
-            Ok(pool) => {
-                let sql = sql.replace("{table}", "apalis.jobs");
-                sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                    .fetch_all(&pool)
-                    .await
-            }
-            Err(e) => Err(e),
-        }
+    let table = if queue_url.starts_with("postgres") {
+        "apalis.jobs"
     } else {
-        match sqlx::SqlitePool::connect(queue_url).await {
-            Ok(pool) => {
-                let sql = sql.replace("{table}", "Jobs");
-                sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
-                    .fetch_all(&pool)
-                    .await
-            }
-            Err(e) => Err(e),
-        }
+        "Jobs"
     };
-    result.expect("read the test queue")
+    let sql = format!(
+        "SELECT id FROM {table} WHERE job_type = 'test' AND status IN ('Killed', 'Failed')"
+    );
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(queue_url)
+        .await
+        .expect("open the test queue");
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .fetch_all(&pool)
+        .await
+        .expect("read the test queue")
 }
 
 impl Drop for TestApp {
