@@ -208,6 +208,16 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
         .await
         .unwrap();
     }
+    for (id, created) in [("e-stale", now - 2 * day), ("e-fresh", now - 1000)] {
+        sqlx::query(
+            "INSERT INTO emails (id, to_address, subject, body, created_at) VALUES ($1, 'a@b.c', 's', 'b', $2)",
+        )
+        .bind(id)
+        .bind(created)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
     let old_task = env.new_task().await;
     let recent_task = env.new_task().await;
     let running_task = env.new_task().await;
@@ -262,4 +272,8 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     let left_tasks = ids_of("SELECT id FROM tasks").await;
     assert!(!left_tasks.contains(&old_task));
     assert!(left_tasks.contains(&recent_task) && left_tasks.contains(&running_task));
+    assert_eq!(
+        ids_of("SELECT id FROM emails").await,
+        vec!["e-fresh".to_string()]
+    );
 }
