@@ -6,7 +6,7 @@ use searchdeck_common::{
     Config, Db,
     email::{self, OutgoingEmail},
     queue::{Job, Queue, outbox},
-    tasks::NewTask,
+    tasks::{self, NewTask},
 };
 
 use crate::throttle::Throttles;
@@ -50,7 +50,7 @@ impl AppState {
     /// Records a background task and its job in one transaction (the job reaches the queue
     /// through the outbox, even when the queue is down right now); returns the task's id.
     pub async fn start_task<J: Job>(&self, task: NewTask<'_>, job: &J) -> anyhow::Result<String> {
-        let id = self.db.create_task_with_job(task, job).await?;
+        let id = tasks::create_with_job(&self.db, task, job).await?;
         self.relay_outbox().await;
         Ok(id)
     }

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{TestApp, TestBackend};
-use searchdeck_common::{queue::EnqueueOptions, tasks::NewTask};
+use searchdeck_common::{queue::EnqueueOptions, store, tasks::NewTask};
 use serde_json::json;
 
 /// `/api/auth/me` of a fresh owner.
@@ -31,17 +31,18 @@ async fn tasks_response_shape() {
     let cookie = app.register(&app.email(), "long password").await;
     let me = app.get("/api/auth/me", Some(&cookie)).await;
     let item = &me.json["result"]["item"];
-    app.state
-        .db
-        .create_task(NewTask {
+    store::tasks::create(
+        &app.state.db.pool,
+        NewTask {
             workspace_id: item["workspaceId"].as_str().unwrap(),
             user_id: item["id"].as_str(),
             kind: "collect-keywords",
             message: "Collecting keywords",
             total_steps: 4,
-        })
-        .await
-        .unwrap();
+        },
+    )
+    .await
+    .unwrap();
     let tasks = app.get("/api/tasks", Some(&cookie)).await;
     insta::assert_json_snapshot!(tasks.json, {
         ".result.items[].id" => "[id]",

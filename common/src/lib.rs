@@ -11,6 +11,7 @@ pub mod queue;
 pub mod ratelimit;
 pub mod retry;
 pub mod secrets;
+pub mod store;
 pub mod tasks;
 #[cfg(feature = "test-support")]
 pub mod test_support;

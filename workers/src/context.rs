@@ -9,6 +9,7 @@ use searchdeck_common::{
     email::EmailSender,
     queue::{Job, JobError, Queue},
     ratelimit::RateLimiter,
+    store,
 };
 use searchdeck_provider::{
     Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate,
@@ -134,11 +135,9 @@ impl<J: Job> JobContext<J> {
             return;
         };
         let details = details.and_then(|d| serde_json::to_value(d).ok());
-        if let Err(e) = self
-            .runtime
-            .db
-            .task_progress(task_id, message, step, total_steps, details.as_ref())
-            .await
+        let db = &self.runtime.db.pool;
+        if let Err(e) =
+            store::tasks::progress(db, task_id, message, step, total_steps, details.as_ref()).await
         {
             tracing::warn!(task.id = %task_id, error = %e, "could not record task progress");
         }

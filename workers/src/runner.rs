@@ -24,6 +24,7 @@ use futures::FutureExt;
 use searchdeck_common::{
     Db, ids,
     queue::{EnqueueOptions, Envelope, JobError, RetryPolicy},
+    store,
 };
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
@@ -62,7 +63,7 @@ async fn uncount_run(db: &Db, job_id: &str) -> Result<(), sqlx::Error> {
 
 async fn fail_task(db: &Db, task_id: Option<&str>, error: &str) {
     if let Some(task_id) = task_id
-        && let Err(e) = db.task_finish(task_id, "Failed", Some(error)).await
+        && let Err(e) = store::tasks::finish(&db.pool, task_id, "Failed", Some(error)).await
     {
         tracing::error!(task.id = %task_id, error = %e, "could not record the task's failure");
     }
@@ -76,7 +77,7 @@ fn abort(message: String) -> BoxDynError {
 /// dropped.
 async fn watch_cancel(db: Db, task_id: String, token: CancellationToken, every: Duration) {
     loop {
-        match db.task_cancel_requested(&task_id).await {
+        match store::tasks::cancel_requested(&db.pool, &task_id).await {
             Ok(true) => {
                 tracing::info!(task.id = %task_id, "stop requested");
                 token.cancel();
@@ -139,7 +140,7 @@ pub async fn handle(
         return Err(abort(msg));
     }
     if let Some(task_id) = &task_id
-        && let Err(e) = runtime.db.task_attempt(task_id).await
+        && let Err(e) = store::tasks::attempt(&runtime.db.pool, task_id).await
     {
         tracing::warn!(task.id = %task_id, error = %e, "could not count the task's attempt");
     }
@@ -180,14 +181,13 @@ pub async fn handle(
         Ok(finished) => {
             if let Some(task_id) = &task_id {
                 if let Some(details) = &finished.details
-                    && let Err(e) = runtime.db.task_details(task_id, details).await
+                    && let Err(e) =
+                        store::tasks::set_details(&runtime.db.pool, task_id, details).await
                 {
                     tracing::warn!(task.id = %task_id, error = %e, "could not record the task's final progress");
                 }
-                if let Err(e) = runtime
-                    .db
-                    .task_finish(task_id, &finished.message, None)
-                    .await
+                if let Err(e) =
+                    store::tasks::finish(&runtime.db.pool, task_id, &finished.message, None).await
                 {
                     tracing::error!(task.id = %task_id, error = %e, "could not record the task as finished");
                 }
@@ -197,7 +197,8 @@ pub async fn handle(
         }
         Err(JobError::Cancelled) => {
             if let Some(task_id) = &task_id
-                && let Err(e) = runtime.db.task_finish(task_id, "Stopped", None).await
+                && let Err(e) =
+                    store::tasks::finish(&runtime.db.pool, task_id, "Stopped", None).await
             {
                 tracing::error!(task.id = %task_id, error = %e, "could not record the task as stopped");
             }

@@ -8,16 +8,16 @@
 use std::collections::BTreeMap;
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::ids::now_ms;
+use searchdeck_common::{ids::now_ms, store};
 use serde_json::Value;
-use sqlx::Row;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
+    access::Member,
     envelope,
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::ApiJson,
-    session::CurrentUser,
+    route,
     state::AppState,
 };
 
@@ -31,45 +31,40 @@ const MAX_KEY_LEN: usize = 64;
 const MAX_VALUE_BYTES: usize = 256 * 1024;
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(get_front, put_front))
+    OpenApiRouter::new()
+        .routes(route!(get_front))
+        .routes(route!(put_front))
 }
 
 type Options = BTreeMap<String, Value>;
 
 async fn load(state: &AppState, user_id: &str) -> Result<Options, ApiError> {
-    let rows = sqlx::query("SELECT key, value, updated_at FROM user_options WHERE user_id = $1")
-        .bind(user_id)
-        .fetch_all(&state.db.pool)
-        .await?;
+    let rows = store::options::all(&state.db.pool, user_id).await?;
     let cutoff = now_ms() - EXPIRY_MS;
     let mut options = Options::new();
     let mut expired = Vec::new();
     for row in rows {
-        let key: String = row.try_get("key")?;
-        if EXPIRING_KEYS.contains(&key.as_str()) && row.try_get::<i64, _>("updated_at")? < cutoff {
-            expired.push(key);
+        if EXPIRING_KEYS.contains(&row.key.as_str()) && row.updated_at < cutoff {
+            expired.push(row.key);
             continue;
         }
-        let value: String = row.try_get("value")?;
-        options.insert(key, serde_json::from_str(&value).unwrap_or(Value::Null));
+        options.insert(
+            row.key,
+            serde_json::from_str(&row.value).unwrap_or(Value::Null),
+        );
     }
     for key in expired {
-        sqlx::query("DELETE FROM user_options WHERE user_id = $1 AND key = $2")
-            .bind(user_id)
-            .bind(&key)
-            .execute(&state.db.pool)
-            .await?;
+        store::options::delete(&state.db.pool, user_id, &key).await?;
     }
     Ok(options)
 }
 
 /// The caller's saved options.
 #[utoipa::path(get, path = "/api/options/front", tag = "options",
-    responses((status = 200, description = "Saved options by key", body = Envelope<Item<Object>>),
-              (status = 401, description = "Unauthorized", body = ErrorBody)))]
+    responses((status = 200, description = "Saved options by key", body = Envelope<Item<Object>>)))]
 pub async fn get_front(
     State(state): State<AppState>,
-    user: CurrentUser,
+    user: Member,
 ) -> ApiResult<impl IntoResponse> {
     Ok(envelope::item(load(&state, &user.user_id).await?))
 }
@@ -116,11 +111,10 @@ fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
 /// Saves the given option keys (merging; `null` removes a key) and returns all options.
 #[utoipa::path(put, path = "/api/options/front", tag = "options", request_body = Object,
     responses((status = 200, description = "Saved options by key", body = Envelope<Item<Object>>),
-              (status = 400, description = "Invalid options", body = ErrorBody),
-              (status = 401, description = "Unauthorized", body = ErrorBody)))]
+              (status = 400, description = "Invalid options", body = ErrorBody)))]
 pub async fn put_front(
     State(state): State<AppState>,
-    user: CurrentUser,
+    user: Member,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
     let map = validate(&body)?;
@@ -128,22 +122,9 @@ pub async fn put_front(
     let mut tx = state.db.pool.begin().await?;
     for (key, value) in map {
         if value.is_null() {
-            sqlx::query("DELETE FROM user_options WHERE user_id = $1 AND key = $2")
-                .bind(&user.user_id)
-                .bind(key)
-                .execute(&mut *tx)
-                .await?;
+            store::options::delete(&mut *tx, &user.user_id, key).await?;
         } else {
-            sqlx::query(
-                "INSERT INTO user_options (user_id, key, value, updated_at) VALUES ($1, $2, $3, $4) \
-                 ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at",
-            )
-            .bind(&user.user_id)
-            .bind(key)
-            .bind(value.to_string())
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
+            store::options::upsert(&mut *tx, &user.user_id, key, &value.to_string(), now).await?;
         }
     }
     tx.commit().await?;

@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use searchdeck_common::{
     jobs::TestJob,
     queue::{EnqueueOptions, testing},
+    store,
 };
 
 use crate::support::{Kind, TestEnv, eventually};
@@ -38,8 +39,7 @@ async fn a_stop_request_stops_the_running_job_at_its_next_check(kind: Kind) {
     .await;
     let asked = Instant::now();
     assert!(
-        env.db
-            .request_task_cancel(&env.workspace_id, &task)
+        store::tasks::request_cancel(&env.db.pool, &env.workspace_id, &task)
             .await
             .unwrap()
     );
@@ -69,8 +69,7 @@ async fn a_stop_request_stops_the_running_job_at_its_next_check(kind: Kind) {
     );
     // A finished task cannot be asked to stop.
     assert!(
-        !env.db
-            .request_task_cancel(&env.workspace_id, &task)
+        !store::tasks::request_cancel(&env.db.pool, &env.workspace_id, &task)
             .await
             .unwrap()
     );

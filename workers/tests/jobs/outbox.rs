@@ -12,7 +12,7 @@ use searchdeck_common::{
         outbox::{self, OutboxOptions},
         testing,
     },
-    tasks::NewTask,
+    tasks::{self, NewTask},
 };
 
 use crate::support::{Kind, TestEnv, eventually};
@@ -64,7 +64,7 @@ async fn a_task_created_while_the_queue_is_down_runs_once_it_is_back(kind: Kind)
         message: "Queued",
         total_steps: 2,
     };
-    let task = env.db.create_task_with_job(task, &job).await.unwrap();
+    let task = tasks::create_with_job(&env.db, task, &job).await.unwrap();
     // The enqueue fails; the job waits in the outbox instead of being lost.
     assert!(outbox::relay_once(&env.db, &env.queue, 10).await.is_err());
     assert_eq!(outbox::pending(&env.db).await.unwrap(), 1);

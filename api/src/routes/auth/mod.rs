@@ -4,19 +4,19 @@ pub mod recovery;
 pub mod sign_in;
 pub mod user;
 
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
-use crate::state::AppState;
+use crate::{route, state::AppState};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .routes(routes!(sign_in::register))
-        .routes(routes!(sign_in::login))
-        .routes(routes!(sign_in::relogin))
-        .routes(routes!(sign_in::logout))
-        .routes(routes!(sign_in::me))
-        .routes(routes!(recovery::recovery_password))
-        .routes(routes!(recovery::check_code))
-        .routes(routes!(recovery::change_password_by_code))
-        .routes(routes!(recovery::change_password))
+        .routes(route!(sign_in::register))
+        .routes(route!(sign_in::login))
+        .routes(route!(sign_in::relogin))
+        .routes(route!(sign_in::logout))
+        .routes(route!(sign_in::me))
+        .routes(route!(recovery::recovery_password))
+        .routes(route!(recovery::check_code))
+        .routes(route!(recovery::change_password_by_code))
+        .routes(route!(recovery::change_password))
 }

@@ -14,18 +14,19 @@ use rand::Rng;
 use searchdeck_common::{
     email::OutgoingEmail,
     ids::{new_id, now_ms},
+    store::{self, recovery::NewCode},
 };
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
+    access::Member,
     domain::{Email, Fields, REQUIRED},
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ClientIp},
     passwords,
-    session::{CurrentUser, hash_token},
+    session::hash_token,
     state::AppState,
 };
 
@@ -78,30 +79,22 @@ pub async fn recovery_password(
         .throttles
         .recovery_email
         .check(&email.as_str().to_string())?;
-    let user_id: Option<String> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email.as_str())
-        .fetch_optional(&state.db.pool)
-        .await?;
+    let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
     if let Some(user_id) = user_id {
         let code = new_code();
         let now = now_ms();
         let mut tx = state.db.pool.begin().await?;
-        sqlx::query(
-            "UPDATE recovery_codes SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL",
+        store::recovery::retire_open(&mut *tx, &user_id, now).await?;
+        store::recovery::insert(
+            &mut *tx,
+            NewCode {
+                id: &new_id(),
+                user_id: &user_id,
+                code_hash: &hash_token(&code),
+                expires_at: now + CODE_TTL_MS,
+                now,
+            },
         )
-        .bind(&user_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO recovery_codes (id, user_id, code_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5)",
-        )
-        .bind(new_id())
-        .bind(&user_id)
-        .bind(hash_token(&code))
-        .bind(now + CODE_TTL_MS)
-        .bind(now)
-        .execute(&mut *tx)
         .await?;
         tx.commit().await?;
         state
@@ -152,13 +145,7 @@ pub async fn check_code(
         return Err(ApiError::field("code", REQUIRED));
     }
     state.throttles.code_ip.check(&ip)?;
-    let found: Option<String> = sqlx::query_scalar(
-        "SELECT id FROM recovery_codes WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2",
-    )
-    .bind(hash_token(&code))
-    .bind(now_ms())
-    .fetch_optional(&state.db.pool)
-    .await?;
+    let found = store::recovery::find_valid(&state.db.pool, &hash_token(&code), now_ms()).await?;
     match found {
         Some(_) => Ok(envelope::ok(CodeValid { valid: true })),
         None => Err(ApiError::field("code", CODE_INVALID)),
@@ -196,14 +183,7 @@ async fn set_password_by_code(
     let hash = passwords::hash(password.expect("checked").expose().to_string()).await?;
     let now = now_ms();
     let mut tx = state.db.pool.begin().await?;
-    let user_id: Option<String> = sqlx::query_scalar(
-        "UPDATE recovery_codes SET used_at = $2 WHERE code_hash = $1 AND used_at IS NULL AND expires_at > $2 \
-         RETURNING user_id",
-    )
-    .bind(hash_token(&code))
-    .bind(now)
-    .fetch_optional(&mut *tx)
-    .await?;
+    let user_id = store::recovery::consume(&mut *tx, &hash_token(&code), now).await?;
     let Some(user_id) = user_id else {
         return Err(ApiError::field("code", CODE_INVALID));
     };
@@ -220,18 +200,8 @@ async fn store_password(
     hash: &str,
     keep_session: Option<&str>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1")
-        .bind(user_id)
-        .bind(hash)
-        .bind(now_ms())
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
-        .bind(user_id)
-        .bind(keep_session.unwrap_or(""))
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    store::users::set_password(&mut **tx, user_id, hash, now_ms()).await?;
+    store::sessions::delete_others(&mut **tx, user_id, keep_session).await
 }
 
 #[derive(Debug, Deserialize, ToSchema, Default)]
@@ -248,11 +218,10 @@ pub const OLD_PASSWORD_WRONG: &str = "The current password is incorrect";
 /// Changes the signed-in user's password; other sessions are signed out.
 #[utoipa::path(post, path = "/api/auth/changePassword", tag = "auth", request_body = ChangePasswordRequest,
     responses((status = 200, description = "Password changed"),
-              (status = 400, description = "Invalid fields", body = ErrorBody),
-              (status = 401, description = "Unauthorized", body = ErrorBody)))]
+              (status = 400, description = "Invalid fields", body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
-    user: CurrentUser,
+    user: Member,
     ApiJson(req): ApiJson<ChangePasswordRequest>,
 ) -> ApiResult<impl IntoResponse> {
     let mut fields = Fields::default();
@@ -260,11 +229,7 @@ pub async fn change_password(
     let password = fields.new_password("newPassword", &req.new_password, &req.repeat_password);
     fields.finish()?;
     state.throttles.login_email.check(&user.email)?;
-    let stored: String = sqlx::query("SELECT password_hash FROM users WHERE id = $1")
-        .bind(&user.user_id)
-        .fetch_one(&state.db.pool)
-        .await?
-        .try_get("password_hash")?;
+    let stored = store::users::password_hash(&state.db.pool, &user.user_id).await?;
     if !passwords::verify(req.old_password, Some(stored)).await? {
         return Err(ApiError::field("oldPassword", OLD_PASSWORD_WRONG));
     }
