@@ -1,28 +1,82 @@
 //! The outbox: a task created while the queue is unavailable is not lost or left running
 //! forever (its job reaches the queue once it is back), and a relay that re-sends a row
-//! after a crash does not run the job twice. On the SQL stores, where the test can make
-//! the store fail and recover.
+//! after a crash does not run the job twice. The store fails and recovers: on the SQL
+//! stores its job table is renamed away and back, on Redis the connection goes through a
+//! proxy that is cut and restored.
 
-use std::time::Duration;
+use std::{
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Duration,
+};
 
 use searchdeck_common::{
     jobs::TestJob,
     queue::{
-        Store,
+        Queue, Store,
         outbox::{self, OutboxOptions},
         testing,
     },
     tasks::{self, NewTask},
+    test_support::backend_url,
 };
 
 use crate::support::{Kind, TestEnv, eventually};
 
-searchdeck_common::per_backend!([sqlite, postgres]
+searchdeck_common::per_backend!([sqlite, postgres, redis]
     a_task_created_while_the_queue_is_down_runs_once_it_is_back,
-    a_relay_that_resends_a_row_runs_its_job_once,
 );
+searchdeck_common::per_backend!([sqlite, postgres] a_relay_that_resends_a_row_runs_its_job_once);
 
-/// Renames the store's job table away (`down`) or back, so enqueues fail in between.
+/// A TCP proxy to Redis that can be cut (connections dropped, new ones refused) and
+/// restored, standing for a Redis server that goes away and comes back.
+struct Proxy {
+    url: String,
+    up: Arc<AtomicBool>,
+    cut: Arc<tokio::sync::Notify>,
+}
+
+impl Proxy {
+    async fn to(redis_url: &str) -> Proxy {
+        let target = redis_url
+            .trim_start_matches("redis://")
+            .trim_end_matches('/')
+            .to_string();
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let url = format!("redis://{}", listener.local_addr().unwrap());
+        let up = Arc::new(AtomicBool::new(true));
+        let cut = Arc::new(tokio::sync::Notify::new());
+        let (up2, cut2) = (up.clone(), cut.clone());
+        tokio::spawn(async move {
+            while let Ok((mut client, _)) = listener.accept().await {
+                if !up2.load(Ordering::SeqCst) {
+                    continue; // dropped: the connection is refused in effect
+                }
+                let (target, cut) = (target.clone(), cut2.clone());
+                tokio::spawn(async move {
+                    let mut server = tokio::net::TcpStream::connect(target).await.unwrap();
+                    tokio::select! {
+                        _ = tokio::io::copy_bidirectional(&mut client, &mut server) => {}
+                        () = cut.notified() => {}
+                    }
+                });
+            }
+        });
+        Proxy { url, up, cut }
+    }
+
+    fn set_up(&self, up: bool) {
+        self.up.store(up, Ordering::SeqCst);
+        if !up {
+            self.cut.notify_waiters();
+        }
+    }
+}
+
+/// Renames the store's job table away (`down`) or back, so enqueues fail in between (the
+/// SQL stores; Redis goes down through its [`Proxy`]).
 async fn queue_down(env: &TestEnv, down: bool) {
     let (from, to) = if down {
         ("jobs", "jobs_away")
@@ -44,7 +98,7 @@ async fn queue_down(env: &TestEnv, down: bool) {
                 .await
                 .unwrap();
         }
-        Store::Redis { .. } => unreachable!("SQL stores only"),
+        Store::Redis { .. } => {}
     }
 }
 
@@ -52,7 +106,21 @@ async fn a_task_created_while_the_queue_is_down_runs_once_it_is_back(kind: Kind)
     let Some(env) = TestEnv::new(kind).await else {
         return;
     };
+    // On Redis the relay's queue reaches the server through a proxy that is cut.
+    let proxy = match kind {
+        Kind::Redis => Some(Proxy::to(&backend_url("TEST_REDIS_URL").unwrap()).await),
+        _ => None,
+    };
+    let relay_queue = match &proxy {
+        Some(p) => Queue::connect_with(&p.url, env.settings.clone())
+            .await
+            .unwrap(),
+        None => env.queue.clone(),
+    };
     queue_down(&env, true).await;
+    if let Some(p) = &proxy {
+        p.set_up(false);
+    }
     let job = TestJob {
         key: "outbox-down".into(),
         ..TestJob::default()
@@ -66,10 +134,25 @@ async fn a_task_created_while_the_queue_is_down_runs_once_it_is_back(kind: Kind)
     };
     let task = tasks::create_with_job(&env.db, task, &job).await.unwrap();
     // The enqueue fails; the job waits in the outbox instead of being lost.
-    assert!(outbox::relay_once(&env.db, &env.queue, 10).await.is_err());
+    assert!(outbox::relay_once(&env.db, &relay_queue, 10).await.is_err());
     assert_eq!(outbox::pending(&env.db).await.unwrap(), 1);
     assert!(!env.task_state(&task).await.0);
     queue_down(&env, false).await;
+    if let Some(p) = &proxy {
+        // Back up: the relay's own connection recovers and hands the job over.
+        p.set_up(true);
+        eventually(
+            Duration::from_secs(10),
+            "the relay to reach Redis again",
+            || async {
+                outbox::relay_once(&env.db, &relay_queue, 10)
+                    .await
+                    .ok()
+                    .filter(|n| *n == 1)
+            },
+        )
+        .await;
+    }
     // The worker's relay loop hands it over once the queue is back.
     let worker = env.start_worker();
     let (finish, error, attempts) =
