@@ -43,6 +43,8 @@ enum Command {
     /// Apply database migrations and exit.
     Migrate,
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account).
+    /// Built only with `--features bench`.
+    #[cfg(feature = "bench")]
     #[command(subcommand)]
     Bench(searchdeck_provider::bench::BenchCommand),
 }
@@ -138,7 +140,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Scheduler => {
             let db = open_db(&config, false).await?;
             let queue = Queue::connect(&config).await?;
-            searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown)).await?;
+            searchdeck_scheduler::run(db, queue, stopped(&shutdown)).await?;
         }
         Command::Sandbox => {
             searchdeck_sandbox::serve_with(config.sandbox_bind, sandbox, stopped(&shutdown))
@@ -164,11 +166,12 @@ async fn main() -> anyhow::Result<()> {
                 queue.clone(),
                 stopped(&shutdown),
             );
-            let scheduler = searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown));
+            let scheduler = searchdeck_scheduler::run(db, queue, stopped(&shutdown));
             let result = tokio::try_join!(api, sandbox, workers, scheduler);
             shutdown.cancel();
             result?;
         }
+        #[cfg(feature = "bench")]
         Command::Bench(bench) => searchdeck_provider::bench::run(bench, &config).await?,
     }
     Ok(())

@@ -4,9 +4,10 @@ use std::sync::Arc;
 
 use searchdeck_common::{
     Config, Db,
-    email::OutgoingEmail,
-    queue::{Job, Queue},
+    email::{self, OutgoingEmail},
+    queue::{Job, Queue, outbox},
     secrets::SecretBox,
+    tasks::{self, NewTask},
 };
 
 use crate::{provider::Provider, throttle::Throttles};
@@ -49,10 +50,27 @@ impl AppState {
         })))
     }
 
-    /// Queues an email; a worker sends it (with retries), so a slow or failing mail server
-    /// never holds up the request.
-    pub async fn send_email(&self, email: OutgoingEmail) -> anyhow::Result<()> {
-        self.queue.enqueue(&Job::SendEmail(email)).await?;
+    /// Queues an email by reference (the queue holds only its id); a worker sends it with
+    /// retries, so a slow or failing mail server never holds up the request.
+    pub async fn send_email(&self, message: OutgoingEmail) -> anyhow::Result<()> {
+        email::enqueue(&self.db, &message).await?;
+        self.relay_outbox().await;
         Ok(())
+    }
+
+    /// Records a background task and its job in one transaction (the job reaches the queue
+    /// through the outbox, even when the queue is down right now); returns the task's id.
+    pub async fn start_task<J: Job>(&self, task: NewTask<'_>, job: &J) -> anyhow::Result<String> {
+        let id = tasks::create_with_job(&self.db, task, job).await?;
+        self.relay_outbox().await;
+        Ok(id)
+    }
+
+    /// Hands committed outbox rows to the queue at once; when that fails the workers' relay
+    /// loop does it later, so the error is only logged.
+    async fn relay_outbox(&self) {
+        if let Err(e) = outbox::relay_once(&self.db, &self.queue, 100).await {
+            tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
+        }
     }
 }

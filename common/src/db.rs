@@ -4,15 +4,21 @@
 //! and run through sqlx's `Any` driver, so handlers never branch on the backend. The schema
 //! keeps to types both engines share: text ids, `BIGINT` Unix-millisecond timestamps,
 //! `BIGINT` 0/1 flags and JSON stored as text. Each backend has its own migrations folder.
+//!
+//! Where portable SQL does not pay — the `Any` driver cannot decode PostgreSQL `NUMERIC`
+//! (what `SUM` over `BIGINT` returns), dates or arrays, and has no `UNNEST`/`COPY` bulk
+//! writes — a store sits behind a trait with one implementation per backend over the
+//! native pool in [`Db::native`] (see [`crate::store::metrics`]).
 
 use std::{str::FromStr, time::Duration};
 
 use secrecy::ExposeSecret;
 use sqlx::{
-    AnyPool, Executor,
+    AnyPool, Executor, PgPool, SqlitePool,
     any::AnyPoolOptions,
     migrate::Migrator,
-    sqlite::{SqliteConnectOptions, SqliteJournalMode},
+    postgres::PgPoolOptions,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
 use crate::config::{Backend, Config};
@@ -23,8 +29,18 @@ static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
 /// A handle on the application database.
 #[derive(Clone, Debug)]
 pub struct Db {
+    /// The portable pool every area store uses.
     pub pool: AnyPool,
     pub backend: Backend,
+    /// The same database through its native driver, for backend-specific stores.
+    pub native: Native,
+}
+
+/// A native pool on the application database (connections open on first use).
+#[derive(Clone, Debug)]
+pub enum Native {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
 }
 
 impl Db {
@@ -44,7 +60,7 @@ impl Db {
             _ => anyhow::bail!("unsupported database URL scheme"),
         };
         let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
-        let pool = match backend {
+        let (pool, native) = match backend {
             Backend::Sqlite => {
                 // Create the file (and turn WAL on, which persists in the file) before the
                 // `Any` pool opens it; every pooled connection then enables foreign keys and
@@ -55,7 +71,14 @@ impl Db {
                     .foreign_keys(true);
                 let conn = sqlx::ConnectOptions::connect(&opts).await?;
                 sqlx::Connection::close(conn).await.ok();
-                options
+                let native = SqlitePoolOptions::new()
+                    .max_connections(4)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_lazy_with(
+                        opts.busy_timeout(Duration::from_secs(5))
+                            .synchronous(SqliteSynchronous::Normal),
+                    );
+                let pool = options
                     .max_connections(8)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
@@ -68,11 +91,23 @@ impl Db {
                         })
                     })
                     .connect(url)
-                    .await?
+                    .await?;
+                (pool, Native::Sqlite(native))
             }
-            _ => options.max_connections(16).connect(url).await?,
+            _ => {
+                let pool = options.max_connections(16).connect(url).await?;
+                let native = PgPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_lazy(url)?;
+                (pool, Native::Postgres(native))
+            }
         };
-        Ok(Db { pool, backend })
+        Ok(Db {
+            pool,
+            backend,
+            native,
+        })
     }
 
     /// Applies every pending migration of this backend.
@@ -83,6 +118,22 @@ impl Db {
         };
         migrator.run(&self.pool).await?;
         Ok(())
+    }
+
+    /// A short fingerprint of this backend's migrations (versions and checksums): test
+    /// suites key their migrated template databases on it.
+    pub fn migrations_fingerprint(backend: Backend) -> String {
+        use sha2::Digest;
+        let migrator = match backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            _ => &POSTGRES_MIGRATIONS,
+        };
+        let mut hash = sha2::Sha256::new();
+        for m in migrator.iter() {
+            hash.update(m.version.to_le_bytes());
+            hash.update(&m.checksum);
+        }
+        hex::encode(&hash.finalize()[..6])
     }
 
     /// Whether an error is a unique-constraint violation (for mapping to field errors).
