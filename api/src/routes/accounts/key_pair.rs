@@ -94,16 +94,15 @@ pub async fn get_public_key(
     Ok(envelope::ok(PublicKey { public_key }))
 }
 
-/// The fields of `account/create`.
+/// The fields of `account/create` (read from the multipart body; this type documents them).
 #[derive(Debug, ToSchema)]
-#[allow(dead_code)]
 #[schema(rename_all = "camelCase")]
 pub struct CreateForm {
     /// The account name (required, at most 30 characters).
-    name: String,
-    client_id: String,
-    team_id: String,
-    key_id: String,
+    pub name: String,
+    pub client_id: String,
+    pub team_id: String,
+    pub key_id: String,
 }
 
 /// Connects by key pair: checks clientId, teamId and keyId with a token exchange signed by
