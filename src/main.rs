@@ -107,8 +107,9 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    let sandbox_args = cli.sandbox.clone();
     let sandbox = match cli.sandbox.into_config() {
-        Ok(s) => s,
+        Ok(s) => s.with_default_dir(config.data_dir.join("sandbox"), &sandbox_args),
         Err(e) => {
             eprintln!("searchdeck: invalid sandbox option: {e}");
             std::process::exit(2);

@@ -7,7 +7,6 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
@@ -166,7 +165,7 @@ pub async fn create(
             format!("a campaign named {:?} already exists", b.name),
         ));
     }
-    let now = OffsetDateTime::now_utc();
+    let now = w.now;
     let from = w.effective_day();
     let id = w.next_id();
     let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::writable::{self, Writable};
@@ -109,7 +108,7 @@ impl Writable for Keyword {
         }
         let currency = w.accounts[&account].currency;
         let bid = micros_opt(b.bid.as_ref(), "bid", currency)?.unwrap_or(group.default_bid);
-        let now = OffsetDateTime::now_utc();
+        let now = w.now;
         let from = w.effective_day();
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
         Ok(Keyword {

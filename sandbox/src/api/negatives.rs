@@ -6,7 +6,6 @@ use std::sync::Arc;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::writable::{self, Writable};
@@ -104,7 +103,7 @@ impl Writable for NegativeKeyword {
                 ),
             ));
         }
-        let now = OffsetDateTime::now_utc();
+        let now = w.now;
         let from = w.effective_day();
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
         Ok(NegativeKeyword {

@@ -59,6 +59,16 @@ impl Dim {
         }
     }
 
+    /// The most values this dimension has for any ad group.
+    pub fn max_values(self) -> usize {
+        match self {
+            Dim::CountryOrRegion | Dim::CountryCode => crate::world::words::COUNTRIES.len(),
+            Dim::DeviceClass => 2,
+            Dim::Gender => GENDERS.len(),
+            Dim::AgeRange => AGES.len(),
+        }
+    }
+
     /// The values of this dimension for a keyword of `group` in `campaign`, with weights.
     pub fn values(self, campaign: &Campaign, group: &AdGroup) -> Vec<(String, f64)> {
         match self {

@@ -90,7 +90,7 @@ fn search_terms_ads_and_dimensions_add_up_to_the_keyword() {
         let group = &w.ad_groups[&k.ad_group_id];
         let countries = dims::Dim::CountryOrRegion.values(campaign, group);
         for weights in [
-            terms.iter().map(|x| x.1).collect::<Vec<_>>(),
+            terms.iter().map(|x| x.2).collect::<Vec<_>>(),
             ads.iter().map(|x| x.1).collect(),
             countries.iter().map(|x| x.1).collect(),
             dims::hour_weights().to_vec(),
