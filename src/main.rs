@@ -42,9 +42,19 @@ enum Command {
     Sandbox,
     /// Apply database migrations and exit.
     Migrate,
-    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account).
+    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
+    /// `bench sandbox`: reports, queries and latency over the large sandbox world).
     #[command(subcommand)]
-    Bench(searchdeck_provider::bench::BenchCommand),
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    #[command(flatten)]
+    Provider(searchdeck_provider::bench::BenchCommand),
+    /// The sandbox at scale: report and entity query pages of the 100,000-keyword ad
+    /// account, `/v1/me` latency during account-wide reports, peak memory.
+    Sandbox(searchdeck_sandbox::bench::SandboxBenchArgs),
 }
 
 fn init_tracing() {
@@ -170,7 +180,10 @@ async fn main() -> anyhow::Result<()> {
             shutdown.cancel();
             result?;
         }
-        Command::Bench(bench) => searchdeck_provider::bench::run(bench, &config).await?,
+        Command::Bench(BenchCommand::Provider(bench)) => {
+            searchdeck_provider::bench::run(bench, &config).await?
+        }
+        Command::Bench(BenchCommand::Sandbox(args)) => searchdeck_sandbox::bench::run(args).await?,
     }
     Ok(())
 }

@@ -24,7 +24,7 @@ pub const MAX_DIMS: usize = 5;
 pub struct RowKey {
     pub id: Id,
     pub term: u16,
-    pub dims: [u8; MAX_DIMS],
+    pub dims: [u16; MAX_DIMS],
 }
 
 /// Time buckets of one row: bucket start (Julian day × 24 + hour) → totals.
@@ -84,8 +84,9 @@ pub struct Pass<'a> {
     pub granular: bool,
 }
 
-/// Dimension weights of an ad group's bidders: one list per requested dimension.
-type DimWeights = Vec<Vec<f64>>;
+/// Dimension values (as [`crate::sim::dims::Dim::code`]s) and weights of an ad group's
+/// bidders: one list per requested dimension.
+type DimWeights = Vec<(Vec<u16>, Vec<f64>)>;
 
 /// Adds up the rows of `pass`: totals, and buckets when asked.
 pub fn accumulate(
@@ -184,7 +185,13 @@ fn group_dim_weights(w: &World, unit: &Unit<'_>, c: &Checked) -> DimWeights {
     };
     c.group_by
         .iter()
-        .map(|d| d.values(campaign, group).iter().map(|v| v.1).collect())
+        .map(|d| {
+            let values = d.values(campaign, group);
+            (
+                values.iter().map(|v| d.code(&v.0)).collect(),
+                values.iter().map(|v| v.1).collect(),
+            )
+        })
         .collect()
 }
 
@@ -230,17 +237,20 @@ fn contributions(
 }
 
 /// Splits a contribution by the requested dimensions, in order.
-fn by_dims(t: Totals, weights: &DimWeights) -> Vec<([u8; MAX_DIMS], Totals)> {
-    let mut parts = vec![([0u8; MAX_DIMS], t)];
-    for (d, w) in weights.iter().enumerate() {
+fn by_dims(t: Totals, weights: &DimWeights) -> Vec<([u16; MAX_DIMS], Totals)> {
+    let mut parts = vec![([0u16; MAX_DIMS], t)];
+    for (d, (codes, w)) in weights.iter().enumerate() {
         parts = parts
             .into_iter()
             .flat_map(|(labels, t)| {
-                split(&t, w).into_iter().enumerate().map(move |(i, part)| {
-                    let mut l = labels;
-                    l[d] = i as u8;
-                    (l, part)
-                })
+                split(&t, w)
+                    .into_iter()
+                    .zip(codes)
+                    .map(move |(part, code)| {
+                        let mut l = labels;
+                        l[d] = *code;
+                        (l, part)
+                    })
             })
             .collect();
     }

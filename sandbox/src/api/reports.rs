@@ -208,7 +208,7 @@ fn report(cache: &ReportCache, w: &World, account: Id, c: &Checked, entity: Enti
             });
             let mut meta = metadata(&mut sim, key, entity);
             for (i, dim) in c.group_by.iter().enumerate() {
-                meta[dim.name()] = json!(dim_value(w, key, i, dim));
+                meta[dim.name()] = json!(dim_value(key, i, dim));
             }
             let mut row = json!({
                 "totalMetrics": metrics(total, None, currency, fields),
@@ -287,32 +287,8 @@ fn page_buckets(
 }
 
 /// The value of dimension `i` of a row.
-fn dim_value(w: &World, key: &RowKey, i: usize, dim: &crate::sim::dims::Dim) -> Option<String> {
-    let group = match report_rows::unit_of(w, key.id) {
-        Some(u) => u.ad_group_id(),
-        None => w
-            .ads
-            .get(&key.id)
-            .map(|a| a.ad_group_id)
-            .or_else(|| w.ad_groups.get(&key.id).map(|g| g.id))?,
-    };
-    let g = w.ad_groups.get(&group);
-    let (campaign, group) = match g {
-        Some(g) => (w.campaigns.get(&g.campaign_id)?, g),
-        None => {
-            // A campaign row: its own dimension values (ad group dims are the defaults).
-            let c = w.campaigns.get(&key.id)?;
-            let any = w
-                .index
-                .children("AdGroup", c.id)
-                .first()
-                .and_then(|g| w.ad_groups.get(g))?;
-            (c, any)
-        }
-    };
-    dim.values(campaign, group)
-        .get(usize::from(key.dims[i]))
-        .map(|v| v.0.clone())
+fn dim_value(key: &RowKey, i: usize, dim: &crate::sim::dims::Dim) -> String {
+    dim.decode(key.dims[i])
 }
 
 /// Ids of the entities in scope, for `EMPTY_METRICS`.
@@ -365,7 +341,7 @@ fn sort(
                     None => {
                         let meta =
                             if let Some(i) = c.group_by.iter().position(|d| d.name() == field) {
-                                json!(dim_value(w, key, i, &c.group_by[i]))
+                                json!(dim_value(key, i, &c.group_by[i]))
                             } else {
                                 metadata(&mut sim, key, entity)[field.as_str()].clone()
                             };
