@@ -214,12 +214,12 @@ fn contributions(
         },
         Entity::SearchTerm => match unit {
             Unit::Keyword(k) => {
-                let terms = sim.terms_on(k, day);
-                let weights: Vec<f64> = terms.iter().map(|x| x.2).collect();
+                let terms = sim.term_weights_on(k, day);
+                let weights: Vec<f64> = terms.iter().map(|x| x.1).collect();
                 terms
                     .into_iter()
                     .zip(split(&t, &weights))
-                    .map(|((i, _, _), part)| (k.id, i as u16, part))
+                    .map(|((i, _), part)| (k.id, i as u16, part))
                     .collect()
             }
             Unit::Auto(..) => vec![(unit.id(), 0, t)],

@@ -37,7 +37,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
 
 /// Bucket entries (rows × buckets) one pass may fill; past it, buckets are computed for
 /// the page's rows in a second pass.
-const ONE_PASS_BUCKETS: usize = 400_000;
+const ONE_PASS_BUCKETS: usize = 250_000;
 
 async fn run(
     s: Arc<Sandbox>,

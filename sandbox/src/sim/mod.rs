@@ -12,6 +12,7 @@ pub mod late;
 pub mod split;
 pub mod terms;
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 
 use time::Date;
@@ -89,6 +90,8 @@ pub struct Simulation<'w> {
     pub world: &'w World,
     plans: HashMap<Id, CampaignPlan<'w>>,
     caps: Caps,
+    /// Per keyword: each search term's weight and the negatives that block it.
+    terms: RefCell<HashMap<Id, Vec<(f64, Vec<Id>)>>>,
 }
 
 impl<'w> Simulation<'w> {
@@ -103,6 +106,7 @@ impl<'w> Simulation<'w> {
             world,
             plans: HashMap::new(),
             caps,
+            terms: RefCell::default(),
         }
     }
 
@@ -291,19 +295,51 @@ impl<'w> Simulation<'w> {
     /// The search terms `k` matched on `day` with their weights, after negatives, each
     /// with its position in [`terms::terms`].
     pub fn terms_on(&self, k: &Keyword, day: Date) -> Vec<(usize, String, f64)> {
-        let w = self.world;
-        let negatives: Vec<&NegativeKeyword> = w
-            .index
-            .children("NegativeKeyword", k.campaign_id)
-            .iter()
-            .map(|id| &w.negative_keywords[id])
-            .filter(|n| n.ad_group_id.is_none_or(|g| g == k.ad_group_id) && n.life.active_on(day))
-            .collect();
-        terms::terms(w.seed, k)
+        let all = terms::terms(self.world.seed, k);
+        self.term_weights_on(k, day)
             .into_iter()
+            .map(|(i, w)| (i, all[i].0.clone(), w))
+            .collect()
+    }
+
+    /// [`Self::terms_on`] without the texts (memoised per keyword).
+    pub fn term_weights_on(&self, k: &Keyword, day: Date) -> Vec<(usize, f64)> {
+        let w = self.world;
+        let mut cache = self.terms.borrow_mut();
+        let terms = cache.entry(k.id).or_insert_with(|| {
+            let negatives: Vec<&NegativeKeyword> = w
+                .index
+                .children("NegativeKeyword", k.campaign_id)
+                .iter()
+                .map(|id| &w.negative_keywords[id])
+                .filter(|n| n.ad_group_id.is_none_or(|g| g == k.ad_group_id))
+                .collect();
+            terms::terms(w.seed, k)
+                .into_iter()
+                .enumerate()
+                .map(|(i, (t, weight))| {
+                    let blocked_by = if i == 0 {
+                        vec![]
+                    } else {
+                        negatives
+                            .iter()
+                            .filter(|n| terms::blocks(n, &t))
+                            .map(|n| n.id)
+                            .collect()
+                    };
+                    (weight, blocked_by)
+                })
+                .collect()
+        });
+        terms
+            .iter()
             .enumerate()
-            .filter(|(i, (t, _))| *i == 0 || !negatives.iter().any(|n| terms::blocks(n, t)))
-            .map(|(i, (t, w))| (i, t, w))
+            .filter(|(_, (_, blocked_by))| {
+                !blocked_by
+                    .iter()
+                    .any(|n| w.negative_keywords[n].life.active_on(day))
+            })
+            .map(|(i, (weight, _))| (i, *weight))
             .collect()
     }
 

@@ -1,4 +1,5 @@
 //! Calls into a sandbox's router without a socket: a token, the ad account header and JSON.
+#![allow(dead_code, reason = "each test binary uses part of the helpers")]
 
 use std::sync::Arc;
 
