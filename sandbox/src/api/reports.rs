@@ -326,7 +326,7 @@ fn sort(
     c: &Checked,
     entity: Entity,
 ) {
-    rows.sort_by(|a, b| a.0.cmp(&b.0));
+    rows.sort_by_key(|r| r.0);
     if c.sorting.is_empty() {
         return;
     }

@@ -16,9 +16,10 @@ pub const SETTLE_DAYS: i64 = 5;
 /// The hour weights of `day` as served so far: zero for the hours still to come.
 pub fn hour_weights_on(w: &World, day: Date) -> [f64; 24] {
     let mut weights = hour_weights();
-    for h in usize::from(w.hours_served(day))..24 {
-        weights[h] = 0.0;
-    }
+    weights
+        .iter_mut()
+        .skip(usize::from(w.hours_served(day)))
+        .for_each(|h| *h = 0.0);
     weights
 }
 

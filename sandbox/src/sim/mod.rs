@@ -82,6 +82,9 @@ pub struct Cap {
     bonus: Vec<Id>,
 }
 
+/// A search term's weight and the negative keywords that block it.
+type TermBlock = (f64, Vec<Id>);
+
 /// Budget caps by campaign-day.
 pub type Caps = HashMap<(Id, Date), Cap>;
 
@@ -91,7 +94,7 @@ pub struct Simulation<'w> {
     plans: HashMap<Id, CampaignPlan<'w>>,
     caps: Caps,
     /// Per keyword: each search term's weight and the negatives that block it.
-    terms: RefCell<HashMap<Id, Vec<(f64, Vec<Id>)>>>,
+    terms: RefCell<HashMap<Id, Vec<TermBlock>>>,
 }
 
 impl<'w> Simulation<'w> {
@@ -125,7 +128,7 @@ impl<'w> Simulation<'w> {
 
     fn plan(&mut self, campaign: Id) -> Option<&CampaignPlan<'w>> {
         let w = self.world;
-        if !self.plans.contains_key(&campaign) {
+        if let std::collections::hash_map::Entry::Vacant(slot) = self.plans.entry(campaign) {
             let c = w.campaigns.get(&campaign)?;
             let mut groups: Vec<GroupPlan<'w>> = Vec::new();
             let mut at = HashMap::new();
@@ -162,14 +165,11 @@ impl<'w> Simulation<'w> {
                 }
                 groups.push(GroupPlan { group, ads, units });
             }
-            self.plans.insert(
-                campaign,
-                CampaignPlan {
-                    campaign: c,
-                    groups,
-                    at,
-                },
-            );
+            slot.insert(CampaignPlan {
+                campaign: c,
+                groups,
+                at,
+            });
         }
         self.plans.get(&campaign)
     }
