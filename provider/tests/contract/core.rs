@@ -137,12 +137,7 @@ async fn client_calls_validate_against_the_reference() {
         "ad groups add up to the campaign"
     );
     let terms = c.report(account, "searchterms", &json!({ "timeRange": { "start": range["start"], "end": range["end"] }, "filters": [{ "field": "campaignId", "operator": "EQUALS", "value": [campaign_id] }], "pagination": { "pageSize": 5000 } })).await.unwrap();
-    let search_match: Vec<Value> = terms
-        .items
-        .iter()
-        .filter(|r| r["metadata"]["searchTermSource"] == "AUTO")
-        .cloned()
-        .collect();
+    let search_match = crate::support::search_match(&terms.items);
     assert_eq!(
         impressions(&keywords.items) + impressions(&search_match),
         impressions(&groups.items),

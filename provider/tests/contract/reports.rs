@@ -53,12 +53,7 @@ async fn search_terms_ads_group_by_and_hourly_add_up() {
         impressions,
         "search terms add up"
     );
-    let search_match: Vec<Value> = terms
-        .items
-        .iter()
-        .filter(|r| r["metadata"]["searchTermSource"] == "AUTO")
-        .cloned()
-        .collect();
+    let search_match = crate::support::search_match(&terms.items);
     assert!(!search_match.is_empty(), "search match serves");
     assert!(
         search_match

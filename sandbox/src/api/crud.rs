@@ -37,16 +37,22 @@ pub async fn query<E: Entity>(
     Body(q): Body<QueryRequest>,
 ) -> Result<Json<Value>, ApiError> {
     let w = s.world.read();
-    tokio::task::spawn_blocking(move || answer_query::<E>(&w, ctx.0, &q))
+    off_thread(move || answer_query::<E>(&w, ctx.0, &q))
         .await
-        .map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "INTERNAL_ERROR",
-                format!("the query failed: {e}"),
-            )
-        })?
         .map(Json)
+}
+
+/// Runs a long computation on the blocking pool, off the async threads.
+pub async fn off_thread<T: Send + 'static>(
+    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
+) -> Result<T, ApiError> {
+    tokio::task::spawn_blocking(work).await.map_err(|e| {
+        ApiError::new(
+            axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+            "INTERNAL_ERROR",
+            format!("the request failed: {e}"),
+        )
+    })?
 }
 
 /// A query over the ad account's entities: narrowed through the index by the parent ids

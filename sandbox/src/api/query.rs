@@ -132,14 +132,7 @@ pub fn run_page(
     render: impl Fn(i64) -> Value,
     fields: &[&str],
 ) -> Result<Option<Value>, ApiError> {
-    let sorts = request.sorting.as_deref().unwrap_or_default();
-    for (i, s) in sorts.iter().enumerate() {
-        check_field(
-            s.field.as_deref().unwrap_or_default(),
-            fields,
-            &format!("sorting[{i}].field"),
-        )?;
-    }
+    let sorts = checked_sorts(request, fields)?;
     let descending = match sorts {
         [] => false,
         [s] if s.field.as_deref() == Some("id") => s.order == Some(SortOrder::Desc),
@@ -178,14 +171,7 @@ pub fn run(request: &QueryRequest, items: Vec<Value>, fields: &[&str]) -> Result
             return Err(ApiError::required(&format!("filters[{i}].operator")));
         }
     }
-    let sorts = request.sorting.as_deref().unwrap_or_default();
-    for (i, s) in sorts.iter().enumerate() {
-        check_field(
-            s.field.as_deref().unwrap_or_default(),
-            fields,
-            &format!("sorting[{i}].field"),
-        )?;
-    }
+    let sorts = checked_sorts(request, fields)?;
     let (offset, size) = page(request.pagination.as_ref())?;
     let mut matched = Vec::new();
     for item in items {
@@ -206,6 +192,22 @@ pub fn run(request: &QueryRequest, items: Vec<Value>, fields: &[&str]) -> Result
     Ok(
         json!({ "result": result, "pagination": { "offset": offset, "pageSize": size, "totalCount": total } }),
     )
+}
+
+/// The request's sorting, each field checked to be one of `fields`.
+fn checked_sorts<'r>(
+    request: &'r QueryRequest,
+    fields: &[&str],
+) -> Result<&'r [QuerySort], ApiError> {
+    let sorts = request.sorting.as_deref().unwrap_or_default();
+    for (i, s) in sorts.iter().enumerate() {
+        check_field(
+            s.field.as_deref().unwrap_or_default(),
+            fields,
+            &format!("sorting[{i}].field"),
+        )?;
+    }
+    Ok(sorts)
 }
 
 fn check_field(field: &str, fields: &[&str], at: &str) -> Result<(), ApiError> {

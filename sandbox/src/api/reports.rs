@@ -14,6 +14,7 @@ use axum::{Json, Router};
 use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
 
+use super::crud::off_thread;
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::SortOrder;
@@ -47,15 +48,8 @@ async fn run(
 ) -> Result<Json<Value>, ApiError> {
     let w = s.world.read();
     let checked = r.check(entity, w.today)?;
-    tokio::task::spawn_blocking(move || report(&s.reports, &w, account, &checked, entity))
+    off_thread(move || Ok(report(&s.reports, &w, account, &checked, entity)))
         .await
-        .map_err(|e| {
-            ApiError::new(
-                axum::http::StatusCode::INTERNAL_SERVER_ERROR,
-                "INTERNAL_ERROR",
-                format!("the report failed: {e}"),
-            )
-        })
         .map(Json)
 }
 
