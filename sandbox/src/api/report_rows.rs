@@ -124,6 +124,21 @@ pub fn accumulate(
                 if !passes(&unit, c) {
                     continue;
                 }
+                if let Some(id) = direct_row(&unit, pass.entity, c) {
+                    let key = RowKey {
+                        id,
+                        term: u16::MAX,
+                        dims: [0; MAX_DIMS],
+                    };
+                    if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
+                        let entry = rows.entry(key).or_default();
+                        entry.0.add(&t);
+                        if pass.granular {
+                            add_buckets(&mut entry.1, day, &t, c, &hours);
+                        }
+                    }
+                    continue;
+                }
                 let weights = dim_weights
                     .entry(unit.ad_group_id())
                     .or_insert_with(|| group_dim_weights(w, &unit, c));
@@ -148,6 +163,19 @@ pub fn accumulate(
         }
     }
     rows
+}
+
+/// The row a bidder-day goes to whole (no split by terms, ads or dimensions), if it does.
+fn direct_row(unit: &Unit<'_>, entity: Entity, c: &Checked) -> Option<Id> {
+    if !c.group_by.is_empty() {
+        return None;
+    }
+    match (entity, unit) {
+        (Entity::Campaign, _) => Some(unit.campaign_id()),
+        (Entity::AdGroup, _) => Some(unit.ad_group_id()),
+        (Entity::Keyword, Unit::Keyword(k)) => Some(k.id),
+        _ => None,
+    }
 }
 
 fn add_buckets(buckets: &mut Buckets, day: Date, t: &Totals, c: &Checked, hours: &[f64; 24]) {
