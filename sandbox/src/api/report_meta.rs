@@ -2,7 +2,7 @@
 //! (`AppsReportingCampaign`, `AppsReportingAdGroup`, `ReportingKeyword`,
 //! `ReportingSearchTerm`, `AppsReportingAd`).
 
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use time::Date;
 
@@ -26,32 +26,69 @@ fn per(spend: i64, n: u64, scale: i64) -> i64 {
     if n == 0 { 0 } else { spend * scale / n as i64 }
 }
 
-/// An `AppsMetrics` object, restricted to `fields` when given.
-pub fn metrics(t: &Totals, date: Option<&str>, currency: &str, fields: Option<&[String]>) -> Value {
-    let all = json!({
-        "localSpend": money(t.spend, currency),
-        "impressions": t.impressions, "taps": t.taps, "ttr": ratio(t.taps, t.impressions),
-        "cpt": money(per(t.spend, t.taps, 1), currency), "cpm": money(per(t.spend, t.impressions, 1000), currency),
-        "tapInstalls": t.tap_installs(), "tapInstallCPI": money(per(t.spend, t.tap_installs(), 1), currency),
-        "totalNewDownloads": t.tap_new_downloads + t.view_new_downloads,
-        "totalRedownloads": t.tap_redownloads + t.view_redownloads,
-        "viewInstalls": t.view_installs(), "totalInstalls": t.total_installs(),
-        "tapNewDownloads": t.tap_new_downloads, "tapRedownloads": t.tap_redownloads,
-        "viewNewDownloads": t.view_new_downloads, "viewRedownloads": t.view_redownloads,
-        "totalAvgCPI": money(per(t.spend, t.total_installs(), 1), currency),
-        "totalInstallRate": ratio(t.total_installs(), t.taps), "tapInstallRate": ratio(t.tap_installs(), t.taps),
-        "tapPreOrdersPlaced": 0, "viewPreOrdersPlaced": 0, "totalPreOrdersPlaced": 0,
-    });
-    let mut out = Map::new();
-    if let Some(d) = date {
-        out.insert("date".into(), json!(d));
-    }
-    for name in METRICS {
-        if fields.is_none_or(|f| f.iter().any(|x| x == name)) {
-            out.insert((*name).into(), all[*name].clone());
+/// One metric of `t` in its wire form (`None` for an unknown name).
+pub fn metric_json(t: &Totals, name: &str, currency: &str) -> Option<Value> {
+    Some(match name {
+        "localSpend" => money(t.spend, currency),
+        "impressions" => json!(t.impressions),
+        "taps" => json!(t.taps),
+        "ttr" => json!(ratio(t.taps, t.impressions)),
+        "cpt" => money(per(t.spend, t.taps, 1), currency),
+        "cpm" => money(per(t.spend, t.impressions, 1000), currency),
+        "tapInstalls" => json!(t.tap_installs()),
+        "tapInstallCPI" => money(per(t.spend, t.tap_installs(), 1), currency),
+        "totalNewDownloads" => json!(t.tap_new_downloads + t.view_new_downloads),
+        "totalRedownloads" => json!(t.tap_redownloads + t.view_redownloads),
+        "viewInstalls" => json!(t.view_installs()),
+        "totalInstalls" => json!(t.total_installs()),
+        "tapNewDownloads" => json!(t.tap_new_downloads),
+        "tapRedownloads" => json!(t.tap_redownloads),
+        "viewNewDownloads" => json!(t.view_new_downloads),
+        "viewRedownloads" => json!(t.view_redownloads),
+        "totalAvgCPI" => money(per(t.spend, t.total_installs(), 1), currency),
+        "totalInstallRate" => json!(ratio(t.total_installs(), t.taps)),
+        "tapInstallRate" => json!(ratio(t.tap_installs(), t.taps)),
+        "tapPreOrdersPlaced" | "viewPreOrdersPlaced" | "totalPreOrdersPlaced" => json!(0),
+        _ => return None,
+    })
+}
+
+/// An `AppsMetrics` object, restricted to `fields` when given, written straight to the
+/// serializer (a report page holds many).
+pub struct MetricsOut<'a> {
+    pub t: &'a Totals,
+    pub date: Option<String>,
+    pub currency: &'a str,
+    pub fields: Option<&'a [String]>,
+}
+
+impl serde::Serialize for MetricsOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        if let Some(d) = &self.date {
+            m.serialize_entry("date", d)?;
         }
+        for name in METRICS {
+            if self.fields.is_none_or(|f| f.iter().any(|x| x == name))
+                && let Some(v) = metric_json(self.t, name, self.currency)
+            {
+                m.serialize_entry(name, &v)?;
+            }
+        }
+        m.end()
     }
-    Value::Object(out)
+}
+
+/// [`MetricsOut`] as a JSON value.
+pub fn metrics(t: &Totals, date: Option<&str>, currency: &str, fields: Option<&[String]>) -> Value {
+    serde_json::to_value(MetricsOut {
+        t,
+        date: date.map(str::to_string),
+        currency,
+        fields,
+    })
+    .expect("metrics serialize")
 }
 
 /// A metric of `t` as a number (amounts in currency units), for sorting.

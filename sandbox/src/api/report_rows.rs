@@ -38,7 +38,11 @@ pub fn allowed(c: &Checked, field: &str, value: Id) -> bool {
         .all(|(_, allowed)| allowed.contains(&value))
 }
 
+/// Whether a bidder of a campaign in scope passes the other id filters.
 fn passes(unit: &Unit<'_>, c: &Checked) -> bool {
+    if c.ids.iter().all(|(f, _)| f == "campaignId") {
+        return true;
+    }
     allowed(c, "campaignId", unit.campaign_id())
         && allowed(c, "adGroupId", unit.ad_group_id())
         && match unit {

@@ -8,9 +8,11 @@
 
 use std::sync::Arc;
 
+use axum::Router;
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::{Json, Router};
 use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
 
@@ -19,7 +21,7 @@ use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::SortOrder;
 use super::report_cache::{Computed, ReportCache};
-use super::report_meta::{bucket_label, insights, metadata, metric_value, metrics};
+use super::report_meta::{MetricsOut, bucket_label, insights, metadata, metric_value, metrics};
 use super::report_request::{Checked, Entity, ReportRequest};
 use super::report_rows::{self, Pass, RowKey};
 use crate::metrics::Totals;
@@ -45,19 +47,18 @@ async fn run(
     account: Id,
     r: ReportRequest,
     entity: Entity,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let w = s.world.read();
     let checked = r.check(entity, w.today)?;
-    off_thread(move || Ok(report(&s.reports, &w, account, &checked, entity)))
-        .await
-        .map(Json)
+    let body = off_thread(move || Ok(report(&s.reports, &w, account, &checked, entity))).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn campaigns(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::Campaign).await
 }
 
@@ -65,7 +66,7 @@ async fn ad_groups(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::AdGroup).await
 }
 
@@ -73,7 +74,7 @@ async fn keywords(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::Keyword).await
 }
 
@@ -81,7 +82,7 @@ async fn search_terms(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::SearchTerm).await
 }
 
@@ -89,7 +90,7 @@ async fn ads(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::Ad).await
 }
 
@@ -106,24 +107,43 @@ fn computed(
     if let Some(hit) = cache.get(&key) {
         return hit;
     }
-    let mut sim = Simulation::new(w);
     let campaigns = report_rows::campaigns(w, account, c);
     let days = (c.end.min(w.today) - c.start).whole_days().max(0) as usize + 1;
     let scope = scope_size(w, &campaigns, entity) * dims_product(c);
     let granular = c.granularity.is_some() && scope.saturating_mul(days) <= ONE_PASS_BUCKETS;
-    let pass = Pass {
-        entity,
-        checked: c,
-        campaigns,
-        units: None,
-        rows: None,
-        granular,
-    };
-    let mut rows: Vec<(RowKey, Totals, report_rows::Buckets)> =
-        report_rows::accumulate(&mut sim, &pass)
-            .into_iter()
-            .map(|(k, (t, b))| (k, t, b))
+    // Campaigns are independent (rows and budget caps belong to one campaign): spread them
+    // over the cores.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4)
+        .min(campaigns.len().max(1));
+    let mut rows: Vec<(RowKey, Totals, report_rows::Buckets)> = Vec::new();
+    let mut caps = crate::sim::Caps::new();
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..threads)
+            .map(|i| {
+                let mine: Vec<Id> = campaigns.iter().copied().skip(i).step_by(threads).collect();
+                scope.spawn(move || {
+                    let mut sim = Simulation::new(w);
+                    let pass = Pass {
+                        entity,
+                        checked: c,
+                        campaigns: mine,
+                        units: None,
+                        rows: None,
+                        granular,
+                    };
+                    let rows = report_rows::accumulate(&mut sim, &pass);
+                    (rows, sim.into_caps())
+                })
+            })
             .collect();
+        for part in parts {
+            let (part_rows, part_caps) = part.join().expect("report thread");
+            rows.extend(part_rows.into_iter().map(|(k, (t, b))| (k, t, b)));
+            caps.extend(part_caps);
+        }
+    });
     if c.empty_rows && c.group_by.is_empty() {
         let seen: FxHashSet<Id> = rows.iter().map(|r| r.0.id).collect();
         for id in entities(w, account, c, entity) {
@@ -144,7 +164,7 @@ fn computed(
         rows,
         grand,
         granular,
-        caps: sim.into_caps(),
+        caps,
     });
     cache.put(key, computed.clone());
     computed
@@ -174,7 +194,7 @@ fn dims_product(c: &Checked) -> usize {
     c.group_by.iter().map(|d| d.max_values()).product()
 }
 
-fn report(cache: &ReportCache, w: &World, account: Id, c: &Checked, entity: Entity) -> Value {
+fn report(cache: &ReportCache, w: &World, account: Id, c: &Checked, entity: Entity) -> Vec<u8> {
     let currency = w.accounts[&account].currency;
     let fields = c.fields.as_deref();
     let all = computed(cache, w, account, c, entity);
@@ -190,39 +210,100 @@ fn report(cache: &ReportCache, w: &World, account: Id, c: &Checked, entity: Enti
         Default::default()
     };
     let mut sim = Simulation::new(w);
-    let rows: Vec<Value> = page
+    let rows: Vec<RowOut<'_>> = page
         .iter()
         .map(|(key, total, buckets)| {
             let buckets = late_buckets.get(key).unwrap_or(buckets);
-            let granular: Option<Vec<Value>> = c.granularity.map(|g| {
+            let granular = c.granularity.map(|g| {
                 buckets
                     .iter()
-                    .map(|(at, t)| metrics(t, Some(&bucket_label(*at, g)), currency, fields))
+                    .map(|(at, t)| MetricsOut {
+                        t,
+                        date: Some(bucket_label(*at, g)),
+                        currency,
+                        fields,
+                    })
                     .collect()
             });
             let mut meta = metadata(&mut sim, key, entity);
             for (i, dim) in c.group_by.iter().enumerate() {
                 meta[dim.name()] = json!(dim_value(key, i, dim));
             }
-            let mut row = json!({
-                "totalMetrics": metrics(total, None, currency, fields),
-                "granularMetrics": granular,
-                "metadata": meta,
-            });
-            if entity == Entity::Keyword {
-                row["insights"] = insights(w, key.id);
+            RowOut {
+                total: MetricsOut {
+                    t: total,
+                    date: None,
+                    currency,
+                    fields,
+                },
+                granular,
+                metadata: meta,
+                insights: (entity == Entity::Keyword).then(|| insights(w, key.id)),
             }
-            row
         })
         .collect();
     let summary = c
         .grand_total
         .then(|| json!({ "grandTotal": metrics(&all.grand, None, currency, fields) }));
-    json!({
-        "result": { "rows": rows, "summary": summary },
+    let body = json!({
+        "result": { "rows": [], "summary": summary },
         "pagination": { "offset": c.offset, "pageSize": c.page_size, "totalCount": all.rows.len() },
         "error": null,
-    })
+    });
+    Page { rows, body }.to_bytes()
+}
+
+/// A report row, written straight to the serializer.
+struct RowOut<'a> {
+    total: MetricsOut<'a>,
+    granular: Option<Vec<MetricsOut<'a>>>,
+    metadata: Value,
+    insights: Option<Value>,
+}
+
+impl serde::Serialize for RowOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("totalMetrics", &self.total)?;
+        m.serialize_entry("granularMetrics", &self.granular)?;
+        m.serialize_entry("metadata", &self.metadata)?;
+        if let Some(i) = &self.insights {
+            m.serialize_entry("insights", i)?;
+        }
+        m.end()
+    }
+}
+
+/// A report page: `body` with the rows written into `result.rows`.
+struct Page<'a> {
+    rows: Vec<RowOut<'a>>,
+    body: Value,
+}
+
+impl Page<'_> {
+    fn to_bytes(&self) -> Vec<u8> {
+        #[derive(serde::Serialize)]
+        struct Out<'b> {
+            result: Result_<'b>,
+            pagination: &'b Value,
+            error: &'b Value,
+        }
+        #[derive(serde::Serialize)]
+        struct Result_<'b> {
+            rows: &'b [RowOut<'b>],
+            summary: &'b Value,
+        }
+        serde_json::to_vec(&Out {
+            result: Result_ {
+                rows: &self.rows,
+                summary: &self.body["result"]["summary"],
+            },
+            pagination: &self.body["pagination"],
+            error: &self.body["error"],
+        })
+        .expect("report serializes")
+    }
 }
 
 /// The time buckets of the page's rows, from the bidders that feed them.
