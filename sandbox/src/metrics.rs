@@ -244,7 +244,8 @@ impl KeywordModel {
     /// Metrics of a whole `day`, given that the bidder and its parents serve that day.
     pub fn serving_day(&self, day: Date) -> Totals {
         let day_n = i64::from(day.to_julian_day()) as u64;
-        let noise = |salt: u64| unit(mix(&[self.seed, self.id as u64, day_n, salt]));
+        let base = mix(&[self.seed, self.id as u64, day_n]);
+        let noise = |salt: u64| unit(mix(&[base, salt]));
         let weekday = match day.weekday() {
             Weekday::Saturday | Weekday::Sunday => 1.15,
             _ => 1.0,

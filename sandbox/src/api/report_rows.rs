@@ -100,9 +100,11 @@ pub fn accumulate(
     let w = sim.world;
     let c = pass.checked;
     let end = c.end.min(w.today);
-    let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
+    let mut all: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
     let mut dim_weights: HashMap<Id, DimWeights> = HashMap::new();
     for &campaign in &pass.campaigns {
+        // A campaign's rows are its own: adding them up apart keeps the map small.
+        let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
         let mut day = c.start;
         while day <= end {
             let served: Vec<(Unit<'_>, Totals)> = match &pass.units {
@@ -165,8 +167,9 @@ pub fn accumulate(
             }
             day = day.next_day().expect("date in range");
         }
+        all.extend(rows);
     }
-    rows
+    all
 }
 
 /// The row a bidder-day goes to whole (no split by terms, ads or dimensions), if it does.
