@@ -127,3 +127,11 @@ pub fn sum(rows: &[Value], metric: &str) -> u64 {
         .map(|r| r["totalMetrics"][metric].as_u64().unwrap())
         .sum()
 }
+
+/// The search-match rows (`searchTermSource: AUTO`) of a search-term report.
+pub fn search_match(rows: &[Value]) -> Vec<Value> {
+    rows.iter()
+        .filter(|r| r["metadata"]["searchTermSource"] == "AUTO")
+        .cloned()
+        .collect()
+}
