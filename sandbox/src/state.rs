@@ -148,6 +148,12 @@ impl Sandbox {
             elapsed_ms = started.elapsed().as_millis() as u64,
             "sandbox world ready"
         );
+        // A running clock without a set start keeps pace with the wall clock: generating the
+        // world took time, so it starts now rather than when generation began.
+        let now = match (&config.data_dir, config.now, running) {
+            (None, None, true) => OffsetDateTime::now_utc(),
+            _ => now,
+        };
         let clock = Arc::new(Clock::new(now, running));
         let mut world = world;
         world.set_now(now);

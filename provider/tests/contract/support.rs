@@ -135,3 +135,18 @@ pub fn search_match(rows: &[Value]) -> Vec<Value> {
         .cloned()
         .collect()
 }
+
+/// Moves the sandbox's simulated clock forward by `days` (`PUT /sandbox/clock`).
+pub async fn advance_days(base: &str, days: i64) {
+    let r = reqwest::Client::new()
+        .put(format!("{base}/sandbox/clock"))
+        .json(&json!({ "advanceDays": days }))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        r.status().is_success(),
+        "advancing the clock: {}",
+        r.status()
+    );
+}

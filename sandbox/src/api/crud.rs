@@ -73,7 +73,10 @@ pub async fn off_thread<T: Send + 'static>(
 /// Lowers the calling thread's CPU priority (nice 10) where the OS allows it per thread.
 #[cfg_attr(
     target_os = "linux",
-    expect(unsafe_code, reason = "libc::setpriority has no safe wrapper in our dependencies")
+    expect(
+        unsafe_code,
+        reason = "libc::setpriority has no safe wrapper in our dependencies"
+    )
 )]
 fn lower_priority() {
     #[cfg(target_os = "linux")]
