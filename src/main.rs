@@ -42,11 +42,22 @@ enum Command {
     Sandbox,
     /// Apply database migrations and exit.
     Migrate,
-    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account).
+    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
+    /// `bench sandbox`: reports, queries and latency over the large sandbox world).
     /// Built only with `--features bench`.
     #[cfg(feature = "bench")]
     #[command(subcommand)]
-    Bench(searchdeck_provider::bench::BenchCommand),
+    Bench(BenchCommand),
+}
+
+#[cfg(feature = "bench")]
+#[derive(Subcommand)]
+enum BenchCommand {
+    #[command(flatten)]
+    Provider(searchdeck_provider::bench::BenchCommand),
+    /// The sandbox at scale: report and entity query pages of the 100,000-keyword ad
+    /// account, `/v1/me` latency during account-wide reports, peak memory.
+    Sandbox(searchdeck_sandbox::bench::SandboxBenchArgs),
 }
 
 fn init_tracing() {
@@ -109,8 +120,9 @@ async fn main() -> anyhow::Result<()> {
             std::process::exit(2);
         }
     };
+    let sandbox_args = cli.sandbox.clone();
     let sandbox = match cli.sandbox.into_config() {
-        Ok(s) => s,
+        Ok(s) => s.with_default_dir(config.data_dir.join("sandbox"), &sandbox_args),
         Err(e) => {
             eprintln!("searchdeck: invalid sandbox option: {e}");
             std::process::exit(2);
@@ -172,7 +184,11 @@ async fn main() -> anyhow::Result<()> {
             result?;
         }
         #[cfg(feature = "bench")]
-        Command::Bench(bench) => searchdeck_provider::bench::run(bench, &config).await?,
+        Command::Bench(BenchCommand::Provider(bench)) => {
+            searchdeck_provider::bench::run(bench, &config).await?
+        }
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Sandbox(args)) => searchdeck_sandbox::bench::run(args).await?,
     }
     Ok(())
 }

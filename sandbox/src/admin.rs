@@ -33,6 +33,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/sandbox/keys", post(register_key))
         .route("/sandbox/faults", get(get_faults).put(put_faults))
         .route("/sandbox/tokens/revoke", post(revoke_tokens))
+        .route("/sandbox/clock", get(get_clock).put(put_clock))
 }
 
 fn bad_request(message: impl Into<String>) -> Response {
@@ -136,4 +137,72 @@ async fn put_faults(State(sandbox): State<Arc<Sandbox>>, body: Bytes) -> Respons
 
 async fn revoke_tokens(State(sandbox): State<Arc<Sandbox>>) -> Json<serde_json::Value> {
     Json(json!({ "revoked": sandbox.auth.revoke_all() }))
+}
+
+fn clock_body(sandbox: &Sandbox) -> serde_json::Value {
+    let clock = sandbox.world.clock();
+    let now = clock.now();
+    json!({
+        "now": crate::api::render::timestamp(now),
+        "today": now.date().to_string(),
+        "running": clock.running(),
+    })
+}
+
+async fn get_clock(State(sandbox): State<Arc<Sandbox>>) -> Json<serde_json::Value> {
+    Json(clock_body(&sandbox))
+}
+
+/// `PUT /sandbox/clock` body: one of `now` (RFC 3339), `today` (YYYY-MM-DD, keeping the
+/// time of day), `advanceSeconds`, `advanceDays`; and/or `running`.
+#[derive(Debug, serde::Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct ClockChange {
+    now: Option<String>,
+    today: Option<String>,
+    advance_seconds: Option<i64>,
+    advance_days: Option<i64>,
+    running: Option<bool>,
+}
+
+async fn put_clock(State(sandbox): State<Arc<Sandbox>>, body: Bytes) -> Response {
+    let change: ClockChange = match serde_json::from_slice(&body) {
+        Ok(c) => c,
+        Err(e) => return bad_request(format!("invalid clock change: {e}")),
+    };
+    let moves = [
+        change.now.is_some(),
+        change.today.is_some(),
+        change.advance_seconds.is_some(),
+        change.advance_days.is_some(),
+    ];
+    if moves.iter().filter(|m| **m).count() > 1 {
+        return bad_request("give one of now, today, advanceSeconds, advanceDays");
+    }
+    let clock = sandbox.world.clock();
+    let current = clock.now();
+    let to = if let Some(now) = &change.now {
+        match time::OffsetDateTime::parse(now, &time::format_description::well_known::Rfc3339) {
+            Ok(t) => t.to_offset(time::UtcOffset::UTC),
+            Err(_) => return bad_request("now must be an RFC 3339 date-time"),
+        }
+    } else if let Some(today) = &change.today {
+        match crate::args::parse_day(today) {
+            Ok(d) => current.replace_date(d),
+            Err(e) => return bad_request(format!("today: {e}")),
+        }
+    } else if let Some(s) = change.advance_seconds {
+        current + time::Duration::seconds(s)
+    } else if let Some(d) = change.advance_days {
+        current + time::Duration::days(d)
+    } else {
+        current
+    };
+    if let Err(e) = clock.set(to, change.running) {
+        return bad_request(e);
+    }
+    sandbox.world.clock_changed();
+    let body = clock_body(&sandbox);
+    tracing::info!(now = %body["now"], "sandbox clock set");
+    Json(body).into_response()
 }

@@ -3,8 +3,11 @@
 //! [`SandboxArgs::into_config`]; or read the environment alone with
 //! [`SandboxConfig::from_env`].
 
-use time::Date;
+use std::path::PathBuf;
+
+use time::format_description::well_known::Rfc3339;
 use time::macros::format_description;
+use time::{Date, OffsetDateTime};
 
 use crate::faults::FaultConfig;
 use crate::state::SandboxConfig;
@@ -25,9 +28,29 @@ pub struct SandboxArgs {
         default_value = "small"
     )]
     pub world: WorldSize,
-    /// The simulated today (YYYY-MM-DD); defaults to the current UTC date.
-    #[arg(long, env = "SEARCHDECK_SANDBOX_TODAY", value_parser = parse_day)]
+    /// The simulated today (YYYY-MM-DD) at start, at the current UTC time of day; defaults
+    /// to the current UTC date.
+    #[arg(long, env = "SEARCHDECK_SANDBOX_TODAY", value_parser = parse_day, conflicts_with = "now")]
     pub today: Option<Date>,
+    /// The simulated now at start (RFC 3339); the clock runs on from it (see
+    /// `PUT /sandbox/clock`). With a data dir that already has a clock, only a later
+    /// time moves it.
+    #[arg(long, env = "SEARCHDECK_SANDBOX_NOW", value_parser = parse_now)]
+    pub now: Option<OffsetDateTime>,
+    /// Keep the simulated clock still until it is set (`PUT /sandbox/clock`).
+    #[arg(long, env = "SEARCHDECK_SANDBOX_FROZEN_CLOCK", default_value_t = false)]
+    pub frozen_clock: bool,
+    /// Where the sandbox keeps its writes (`serve` and `sandbox` default to
+    /// `<SEARCHDECK_DATA_DIR>/sandbox`).
+    #[arg(long = "sandbox-dir", env = "SEARCHDECK_SANDBOX_DIR")]
+    pub dir: Option<PathBuf>,
+    /// Keep the sandbox's writes in memory only (nothing is read or written on disk).
+    #[arg(
+        long = "sandbox-in-memory",
+        env = "SEARCHDECK_SANDBOX_IN_MEMORY",
+        default_value_t = false
+    )]
+    pub in_memory: bool,
     /// Requests per second allowed per ad account (0: unlimited).
     #[arg(long, env = "SEARCHDECK_SANDBOX_RPS", default_value_t = 0)]
     pub requests_per_second: u32,
@@ -49,9 +72,16 @@ pub struct SandboxArgs {
     pub burst_429: u32,
 }
 
-fn parse_day(s: &str) -> Result<Date, String> {
+/// Parses a `YYYY-MM-DD` day.
+pub fn parse_day(s: &str) -> Result<Date, String> {
     Date::parse(s, format_description!("[year]-[month]-[day]"))
         .map_err(|e| format!("expected YYYY-MM-DD: {e}"))
+}
+
+fn parse_now(s: &str) -> Result<OffsetDateTime, String> {
+    OffsetDateTime::parse(s, &Rfc3339)
+        .map(|t| t.to_offset(time::UtcOffset::UTC))
+        .map_err(|e| format!("expected an RFC 3339 date-time: {e}"))
 }
 
 impl SandboxArgs {
@@ -65,18 +95,33 @@ impl SandboxArgs {
             burst_429: self.burst_429,
         };
         faults.validate()?;
+        let now = self.now.or_else(|| {
+            self.today
+                .map(|d| OffsetDateTime::now_utc().replace_date(d))
+        });
         Ok(SandboxConfig {
             world: WorldConfig {
                 seed: self.seed,
                 size: self.world,
-                today: self.today,
+                today: now.map(|n| n.date()),
             },
             faults,
+            now,
+            frozen_clock: self.frozen_clock,
+            data_dir: if self.in_memory { None } else { self.dir },
         })
     }
 }
 
 impl SandboxConfig {
+    /// Keeps the writes under `dir` unless a directory is set or memory only was asked for.
+    pub fn with_default_dir(mut self, dir: PathBuf, args: &SandboxArgs) -> Self {
+        if self.data_dir.is_none() && !args.in_memory {
+            self.data_dir = Some(dir);
+        }
+        self
+    }
+
     /// The configuration from `SEARCHDECK_SANDBOX_*` variables (defaults otherwise).
     pub fn from_env() -> Result<Self, String> {
         #[derive(clap::Parser)]

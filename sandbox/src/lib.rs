@@ -2,14 +2,19 @@
 //! deterministic synthetic world, with the token endpoint, an authorize page, admin
 //! endpoints and fault injection. Addresses: the API under `/v1/…`, the token endpoint at
 //! `/auth/oauth2/token`, the consent page at `/auth/oauth2/authorize`, admin under
-//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`), and stand-ins for the public
-//! App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`).
+//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`, `clock`), and stand-ins for the
+//! public App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`). Writes
+//! persist in a journal when a data dir is configured ([`journal`]).
 
 pub mod admin;
 pub mod api;
 pub mod args;
 pub mod auth;
+#[cfg(feature = "bench")]
+pub mod bench;
+pub mod clock;
 pub mod faults;
+pub mod journal;
 pub mod metrics;
 pub mod sim;
 pub mod state;
@@ -69,9 +74,11 @@ pub async fn serve_with(
     config: SandboxConfig,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
+    let seed = config.world.seed;
+    let sandbox = Sandbox::open(config)?;
     let listener = tokio::net::TcpListener::bind(bind).await?;
-    tracing::info!(%bind, seed = config.world.seed, "sandbox listening");
-    axum::serve(listener, app(Sandbox::new(config)))
+    tracing::info!(%bind, seed, "sandbox listening");
+    axum::serve(listener, app(sandbox))
         .with_graceful_shutdown(shutdown)
         .await?;
     Ok(())

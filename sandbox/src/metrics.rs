@@ -3,15 +3,18 @@
 //! stored, so a world of any size costs nothing until a report asks for it.
 //!
 //! Per keyword and day: searches follow the keyword's popularity, the campaign's
-//! storefronts, the weekday and noise; the bid's share of the keyword's market buys
-//! impressions; taps follow relevance; every tap costs the day's average CPT, which never
-//! exceeds the bid; installs split into new downloads and redownloads. Ad groups and
-//! campaigns are sums of their keywords, so every level adds up.
+//! storefronts, the weekday and noise; the bid wins a share of the keyword's auctions
+//! against competitors' bids around its market price (diminishing returns: doubling a bid
+//! never doubles impressions); taps follow relevance; every tap costs the day's average
+//! second price, below the bid; installs split into new downloads and redownloads, and a
+//! small share of viewers installs without tapping. Ad groups and campaigns are sums of
+//! their keywords, so every level adds up.
 
 use sha2::{Digest, Sha256};
 use time::{Date, Weekday};
 
 use crate::world::money::{minor_unit, usd_rate};
+use crate::world::timeline::Timeline;
 use crate::world::words::country_weight;
 use crate::world::{Keyword, MatchType, World};
 
@@ -38,6 +41,11 @@ impl Totals {
         self.view_new_downloads += other.view_new_downloads;
         self.view_redownloads += other.view_redownloads;
         self.spend += other.spend;
+    }
+
+    /// Whether nothing was shown and nothing installed.
+    pub fn is_zero(&self) -> bool {
+        self.impressions == 0 && self.view_installs() == 0
     }
 
     pub fn tap_installs(&self) -> u64 {
@@ -104,54 +112,140 @@ pub fn market_cpt(seed: u64, text: &str, currency: &str) -> i64 {
 
 /// One keyword's metrics on one day, zero when it or a parent does not serve that day.
 pub fn keyword_day(world: &World, keyword: &Keyword, day: Date) -> Totals {
-    KeywordModel::new(world, keyword).day(world, day)
+    KeywordModel::new(world, keyword).day(world, keyword, day)
+}
+
+/// Share of auctions a bid wins against competitors whose best bid is log-logistic around
+/// `market` with shape `k` (steeper: denser competition): rises with the bid, with
+/// diminishing returns.
+pub fn win_share(bid: f64, market: f64, k: f64) -> f64 {
+    1.0 / (1.0 + (market / bid.max(1.0)).powf(k))
+}
+
+/// The average second price paid with `bid`: the competitors' best bid, given that it was
+/// below `bid` (so always under the bid, and closer to it the denser the competition).
+pub fn second_price(bid: f64, market: f64, k: f64) -> f64 {
+    let p = win_share(bid, market, k);
+    // E[X; X < bid] = ∫₀ᵖ F⁻¹(u) du with F⁻¹(u) = market·(u/(1-u))^(1/k), by the midpoint rule.
+    const N: usize = 32;
+    let step = p / N as f64;
+    let integral: f64 = (0..N)
+        .map(|i| {
+            let u = (i as f64 + 0.5) * step;
+            market * (u / (1.0 - u)).powf(1.0 / k)
+        })
+        .sum::<f64>()
+        * step;
+    (integral / p).min(bid)
+}
+
+/// The bid at which a keyword would win about 70 % of its auctions.
+pub fn suggested_bid(market: f64, k: f64) -> f64 {
+    market * (0.7f64 / 0.3).powf(1.0 / k)
 }
 
 /// The per-keyword constants of the model, computed once per report.
-pub struct KeywordModel<'a> {
-    keyword: &'a Keyword,
+#[derive(Debug)]
+pub struct KeywordModel {
+    id: i64,
+    bid: Timeline<i64>,
     seed: u64,
     minor: i64,
     market: i64,
+    /// Shape of the competitors' bids: higher is denser competition.
+    competition: f64,
     /// Searches per day before noise: popularity, storefronts and match type.
     base_searches: f64,
     relevance: f64,
     conversion: f64,
+    /// `(bid, win share, second price)` of the last bid seen.
+    auction: std::cell::Cell<(i64, f64, f64)>,
 }
 
-impl<'a> KeywordModel<'a> {
-    pub fn new(world: &World, keyword: &'a Keyword) -> Self {
+impl KeywordModel {
+    pub fn new(world: &World, keyword: &Keyword) -> Self {
+        Self::bidder(
+            world,
+            (keyword.id, keyword.campaign_id),
+            &keyword.text,
+            keyword.match_type,
+            keyword.bid.clone(),
+        )
+    }
+
+    /// The model of anything bidding on `text` in campaign `campaign` with `bid`: a keyword,
+    /// or a search-match term of an ad group (`id` is then the term's own).
+    pub fn bidder(
+        world: &World,
+        (id, campaign): (i64, i64),
+        text: &str,
+        match_type: MatchType,
+        bid: Timeline<i64>,
+    ) -> Self {
         let seed = world.seed;
-        let currency = world.accounts[&keyword.ad_account_id].currency;
-        let reach: f64 = world
-            .campaigns
-            .get(&keyword.campaign_id)
-            .map_or(0.0, |c| c.countries.iter().map(|c| country_weight(c)).sum());
-        let pop = f64::from(popularity(seed, &keyword.text));
-        let broad = if keyword.match_type == MatchType::Broad {
+        let campaign = world.campaigns.get(&campaign);
+        let currency = campaign.map_or("USD", |c| world.accounts[&c.ad_account_id].currency);
+        let reach: f64 =
+            campaign.map_or(0.0, |c| c.countries.iter().map(|c| country_weight(c)).sum());
+        let pop = f64::from(popularity(seed, text));
+        let broad = if match_type == MatchType::Broad {
             1.5
         } else {
             1.0
         };
+        let h = text_hash(seed, text);
         KeywordModel {
-            keyword,
+            id,
+            bid,
             seed,
             minor: minor_unit(currency),
-            market: market_cpt(seed, &keyword.text, currency),
+            market: market_cpt(seed, text, currency),
+            competition: 1.6 + 1.8 * unit(mix(&[h, 11])),
             base_searches: 6.0 * pop.powf(1.6) * reach * broad,
-            relevance: 0.03 + 0.09 * unit(mix(&[seed, keyword.id as u64, 3])),
-            conversion: 0.35 + 0.35 * unit(mix(&[seed, keyword.id as u64, 8])),
+            relevance: 0.03 + 0.09 * unit(mix(&[seed, id as u64, 3])),
+            conversion: 0.35 + 0.35 * unit(mix(&[seed, id as u64, 8])),
+            auction: std::cell::Cell::new((0, 0.0, 0.0)),
         }
     }
 
-    /// Metrics on `day`.
-    pub fn day(&self, world: &World, day: Date) -> Totals {
-        let keyword = self.keyword;
+    /// `(win share, second price)` of `bid`.
+    fn auction(&self, bid: i64) -> (f64, f64) {
+        let (b, share, price) = self.auction.get();
+        if b == bid {
+            return (share, price);
+        }
+        let (m, k) = (self.market as f64, self.competition);
+        let out = (win_share(bid as f64, m, k), second_price(bid as f64, m, k));
+        self.auction.set((bid, out.0, out.1));
+        out
+    }
+
+    /// The bid suggested for this keyword, in micros.
+    pub fn suggested_bid(&self) -> i64 {
+        let b = suggested_bid(self.market as f64, self.competition);
+        ((b / self.minor as f64).round() as i64).max(1) * self.minor
+    }
+
+    /// The spend of an average day at `bid`, before noise, in micros.
+    pub fn expected_spend(&self, bid: i64) -> f64 {
+        let (share, price) = self.auction(bid);
+        self.base_searches * share * 0.9 * self.relevance * price
+    }
+
+    /// Metrics of `keyword` (the one this model is of) on a whole `day`, zero when it or a
+    /// parent does not serve that day.
+    pub fn day(&self, world: &World, keyword: &Keyword, day: Date) -> Totals {
         if day > world.today || !world.keyword_serves(keyword, day) {
             return Totals::default();
         }
+        self.serving_day(day)
+    }
+
+    /// Metrics of a whole `day`, given that the bidder and its parents serve that day.
+    pub fn serving_day(&self, day: Date) -> Totals {
         let day_n = i64::from(day.to_julian_day()) as u64;
-        let noise = |salt: u64| unit(mix(&[self.seed, keyword.id as u64, day_n, salt]));
+        let base = mix(&[self.seed, self.id as u64, day_n]);
+        let noise = |salt: u64| unit(mix(&[base, salt]));
         let weekday = match day.weekday() {
             Weekday::Saturday | Weekday::Sunday => 1.15,
             _ => 1.0,
@@ -159,22 +253,24 @@ impl<'a> KeywordModel<'a> {
         let season = 1.0 + 0.12 * ((day_n as f64) / 58.0).sin();
         let searches = self.base_searches * weekday * season * (0.8 + 0.4 * noise(1));
 
-        let bid = keyword.bid.at(day);
-        let b = (bid as f64).powf(1.3);
-        let share = b / (b + (self.market as f64).powf(1.3));
+        let bid = self.bid.at(day);
+        let (share, price) = self.auction(bid);
         let impressions = (searches * share * 0.9 + noise(2)).floor() as u64;
 
         let ttr = (self.relevance * (0.85 + 0.3 * noise(4))).min(0.5);
         let taps = ((impressions as f64) * ttr + noise(5)).floor() as u64;
 
-        let raw_cpt = self.market as f64 * (0.55 + 0.4 * share) * (0.9 + 0.2 * noise(6));
+        let raw_cpt = price * (0.92 + 0.16 * noise(6));
         let cpt = (((raw_cpt / self.minor as f64).round() as i64).max(1) * self.minor).min(bid);
 
         let tap_installs =
             ((taps as f64) * self.conversion * (0.9 + 0.2 * noise(9)) + noise(10)).floor() as u64;
         let tap_installs = tap_installs.min(taps);
         let tap_new = ((tap_installs as f64) * 0.88).round() as u64;
-        let views = ((impressions as f64) * 0.0015 * (0.5 + noise(11)) + noise(12)).floor() as u64;
+        // View-through installs: people who saw the ad and installed later without tapping.
+        let views =
+            ((tap_installs as f64) * 0.05 + (impressions as f64) * 0.0008 * noise(11) + noise(12))
+                .floor() as u64;
         let view_new = ((views as f64) * 0.8).round() as u64;
 
         Totals {

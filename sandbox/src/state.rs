@@ -1,46 +1,172 @@
-//! The shared state behind every route: the world, credentials and tokens, fault settings
-//! and the rate-limit windows.
+//! The shared state behind every route: the world (copy-on-write snapshots, so long reads
+//! never hold the lock), the simulated clock, credentials and tokens, fault settings and
+//! the rate-limit windows.
 
+use std::ops::{Deref, DerefMut};
+use std::path::PathBuf;
 use std::sync::Arc;
 
-use parking_lot::RwLock;
+use parking_lot::{RwLock, RwLockWriteGuard};
+use time::OffsetDateTime;
 
+use crate::api::report_cache::ReportCache;
 use crate::auth::store::AuthStore;
+use crate::clock::Clock;
 use crate::faults::Faults;
+use crate::journal::Journal;
 use crate::world::{World, WorldConfig};
 
 /// How to start a sandbox.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct SandboxConfig {
     pub world: WorldConfig,
     pub faults: crate::faults::FaultConfig,
+    /// The simulated now at start (`None`: the wall clock's now).
+    pub now: Option<OffsetDateTime>,
+    /// Whether the simulated clock stands still until set (tests); it runs by default.
+    pub frozen_clock: bool,
+    /// Directory where the sandbox keeps its writes (`None`: in memory only).
+    pub data_dir: Option<PathBuf>,
+}
+
+/// The world behind a lock that is held only to take a snapshot or to write.
+pub struct WorldCell {
+    inner: RwLock<Arc<World>>,
+    clock: Arc<Clock>,
+    journal: Option<Journal>,
+}
+
+impl WorldCell {
+    /// A snapshot of the world as of the clock's current hour. Readers keep it as long as
+    /// they like: a writer copies the world instead of waiting for them.
+    pub fn read(&self) -> Arc<World> {
+        let snapshot = self.inner.read().clone();
+        if snapshot.now_hour() == World::hour_of(self.clock.now()) {
+            return snapshot;
+        }
+        let w = self.write();
+        Arc::clone(&w.guard)
+    }
+
+    /// The world for writing, its `now` set from the clock. Writes made through it are
+    /// appended to the journal when it is dropped.
+    pub fn write(&self) -> WorldWrite<'_> {
+        let now = self.clock.now();
+        let mut guard = self.inner.write();
+        if guard.now != now {
+            Arc::make_mut(&mut guard).set_now(now);
+        }
+        WorldWrite { guard, cell: self }
+    }
+
+    /// The simulated clock.
+    pub fn clock(&self) -> &Arc<Clock> {
+        &self.clock
+    }
+
+    /// Records a change of the clock in the journal.
+    pub fn clock_changed(&self) {
+        if let Some(journal) = &self.journal {
+            journal.append_clock(self.clock.now(), self.clock.running());
+        }
+    }
+}
+
+/// Write access to the world; the write lock is held until it is dropped.
+pub struct WorldWrite<'a> {
+    guard: RwLockWriteGuard<'a, Arc<World>>,
+    cell: &'a WorldCell,
+}
+
+impl Deref for WorldWrite<'_> {
+    type Target = World;
+    fn deref(&self) -> &World {
+        &self.guard
+    }
+}
+
+impl DerefMut for WorldWrite<'_> {
+    fn deref_mut(&mut self) -> &mut World {
+        let w = Arc::make_mut(&mut self.guard);
+        w.bump_version();
+        w
+    }
+}
+
+impl Drop for WorldWrite<'_> {
+    fn drop(&mut self) {
+        if let Some(journal) = &self.cell.journal
+            && self.guard.has_pending_writes()
+        {
+            journal.append_changes(Arc::make_mut(&mut self.guard));
+        }
+    }
 }
 
 /// One running sandbox.
 pub struct Sandbox {
-    pub world: RwLock<World>,
+    pub world: WorldCell,
     pub auth: AuthStore,
     pub faults: Faults,
     /// Recommendations applied or dismissed through the API.
     pub recommendations: crate::api::recommendations::Decisions,
+    /// Computed report rows kept for the next pages of the same report.
+    pub reports: ReportCache,
 }
 
 impl Sandbox {
-    /// Generates the world and empty credential stores.
+    /// Generates the world (replaying the journal of `config.data_dir` when there is one)
+    /// and empty credential stores. Panics when the journal cannot be read: see
+    /// [`Sandbox::open`] for the fallible form.
     pub fn new(config: SandboxConfig) -> Arc<Self> {
+        Self::open(config).expect("sandbox state")
+    }
+
+    /// [`Sandbox::new`], answering an error when the data dir's journal is unusable.
+    pub fn open(config: SandboxConfig) -> anyhow::Result<Arc<Self>> {
         let started = std::time::Instant::now();
-        let world = World::generate(config.world);
+        let start_now = config.now.unwrap_or_else(OffsetDateTime::now_utc);
+        let mut world_config = config.world;
+        world_config.today.get_or_insert(start_now.date());
+        let (journal, world, now, running) = match &config.data_dir {
+            Some(dir) => {
+                let (journal, world, clock) =
+                    Journal::open(dir, world_config, config.now, !config.frozen_clock)?;
+                (Some(journal), world, clock.0, clock.1)
+            }
+            None => (
+                None,
+                World::generate(world_config),
+                start_now,
+                !config.frozen_clock,
+            ),
+        };
         tracing::info!(
-            seed = config.world.seed,
+            seed = world_config.seed,
             keywords = world.keywords.len(),
+            now = %now,
             elapsed_ms = started.elapsed().as_millis() as u64,
-            "sandbox world generated"
+            "sandbox world ready"
         );
-        Arc::new(Sandbox {
-            world: RwLock::new(world),
-            auth: AuthStore::default(),
+        // A running clock without a set start keeps pace with the wall clock: generating the
+        // world took time, so it starts now rather than when generation began.
+        let now = match (&config.data_dir, config.now, running) {
+            (None, None, true) => OffsetDateTime::now_utc(),
+            _ => now,
+        };
+        let clock = Arc::new(Clock::new(now, running));
+        let mut world = world;
+        world.set_now(now);
+        Ok(Arc::new(Sandbox {
+            world: WorldCell {
+                inner: RwLock::new(Arc::new(world)),
+                clock: clock.clone(),
+                journal,
+            },
+            auth: AuthStore::with_clock(clock),
             faults: Faults::new(config.faults, config.world.seed),
             recommendations: Default::default(),
-        })
+            reports: ReportCache::default(),
+        }))
     }
 }

@@ -136,10 +136,12 @@ async fn client_calls_validate_against_the_reference() {
             .unwrap(),
         "ad groups add up to the campaign"
     );
+    let terms = c.report(account, "searchterms", &json!({ "timeRange": { "start": range["start"], "end": range["end"] }, "filters": [{ "field": "campaignId", "operator": "EQUALS", "value": [campaign_id] }], "pagination": { "pageSize": 5000 } })).await.unwrap();
+    let search_match = crate::support::search_match(&terms.items);
     assert_eq!(
-        impressions(&keywords.items),
+        impressions(&keywords.items) + impressions(&search_match),
         impressions(&groups.items),
-        "keywords add up to the ad groups"
+        "keywords and search-match terms add up to the ad groups"
     );
 
     let too_big = c

@@ -53,12 +53,28 @@ async fn search_terms_ads_group_by_and_hourly_add_up() {
         impressions,
         "search terms add up"
     );
-    assert_eq!(sum(&keywords.items, "impressions"), impressions);
+    let search_match = crate::support::search_match(&terms.items);
+    assert!(!search_match.is_empty(), "search match serves");
+    assert!(
+        search_match
+            .iter()
+            .all(|r| r["metadata"]["keyword"].is_null())
+    );
+    assert_eq!(
+        sum(&keywords.items, "impressions") + sum(&search_match, "impressions"),
+        impressions,
+        "keywords and search-match terms add up to the campaign"
+    );
     assert!(
         terms.items.len() > keywords.items.len(),
         "broad keywords match variants"
     );
-    assert_eq!(terms.items[0]["metadata"]["searchTermSource"], "TARGETED");
+    assert!(
+        terms
+            .items
+            .iter()
+            .any(|r| r["metadata"]["searchTermSource"] == "TARGETED")
+    );
 
     let ads = c.report(account, "ads", &json!({ "timeRange": week, "filters": filters, "pagination": page, "groupBy": ["countryOrRegion"] })).await.unwrap();
     assert_eq!(sum(&ads.items, "impressions"), impressions, "ads add up");

@@ -7,7 +7,7 @@ use searchdeck_provider::recommendations::{Recommendation, promoted};
 use searchdeck_provider::{AppStore, AppStoreConfig, ProviderError};
 use serde_json::{Value, json};
 
-use crate::support::{start, validate_all};
+use crate::support::{advance_days, start, validate_all};
 
 #[tokio::test]
 async fn app_store_client_reads_the_stand_ins() {
@@ -243,6 +243,38 @@ async fn recommendations_are_derived_applied_and_dismissed() {
     let h = start().await;
     let c = &h.client;
     let accounts = c.ad_accounts().await.unwrap();
+    // Starve the first account's largest running campaign of budget, then let a week pass:
+    // it spends its whole (smaller) budget every day and earns a budget recommendation.
+    let first = accounts[0].0;
+    let campaigns = c
+        .query::<Campaign>(first, "campaigns", &json!({}))
+        .await
+        .unwrap();
+    let amount = |c: &Campaign| {
+        c.daily_budget.as_ref().unwrap()["value"]["amount"]
+            .as_str()
+            .unwrap()
+            .parse::<f64>()
+            .unwrap()
+    };
+    let starved = campaigns
+        .items
+        .iter()
+        .filter(|c| c.status == "ENABLED" && c.daily_budget.is_some())
+        .max_by(|a, b| amount(a).total_cmp(&amount(b)))
+        .expect("a running campaign");
+    let mut budget = starved.daily_budget.clone().unwrap();
+    budget["value"]["amount"] = json!(format!("{:.2}", (amount(starved) / 5.0).max(1.0)));
+    let _: Campaign = c
+        .update(
+            first,
+            "campaigns",
+            starved.id,
+            &json!({ "dailyBudget": budget }),
+        )
+        .await
+        .unwrap();
+    advance_days(&h.base, 8).await;
     // Find a campaign with each kind of recommendation anywhere in the world.
     let mut budget: Option<(i64, Value)> = None;
     let mut cpa: Option<(i64, Value)> = None;

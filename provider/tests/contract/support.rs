@@ -127,3 +127,26 @@ pub fn sum(rows: &[Value], metric: &str) -> u64 {
         .map(|r| r["totalMetrics"][metric].as_u64().unwrap())
         .sum()
 }
+
+/// The search-match rows (`searchTermSource: AUTO`) of a search-term report.
+pub fn search_match(rows: &[Value]) -> Vec<Value> {
+    rows.iter()
+        .filter(|r| r["metadata"]["searchTermSource"] == "AUTO")
+        .cloned()
+        .collect()
+}
+
+/// Moves the sandbox's simulated clock forward by `days` (`PUT /sandbox/clock`).
+pub async fn advance_days(base: &str, days: i64) {
+    let r = reqwest::Client::new()
+        .put(format!("{base}/sandbox/clock"))
+        .json(&json!({ "advanceDays": days }))
+        .send()
+        .await
+        .unwrap();
+    assert!(
+        r.status().is_success(),
+        "advancing the clock: {}",
+        r.status()
+    );
+}

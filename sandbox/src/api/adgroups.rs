@@ -6,7 +6,6 @@ use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
@@ -218,7 +217,7 @@ pub async fn create(
         "cpaCap.value",
         currency,
     )?;
-    let now = OffsetDateTime::now_utc();
+    let now = w.now;
     let start = start.unwrap_or(now);
     rules::time_order(start, end)?;
     let from = w.effective_day();

@@ -9,7 +9,6 @@ use axum::extract::{Path, State};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
@@ -95,7 +94,7 @@ async fn create(
         ));
     }
     let (group_id, campaign_id, creative_id) = (group.id, group.campaign_id, creative.id);
-    let now = OffsetDateTime::now_utc();
+    let now = w.now;
     let from = w.effective_day();
     let ad = Ad {
         id: w.next_id(),

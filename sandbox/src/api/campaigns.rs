@@ -8,7 +8,6 @@ use axum::extract::{Path, State};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
@@ -257,7 +256,7 @@ pub async fn create(
     }
     rules::sold_in(&w, adam_id, &countries, "targeting.countryOrRegion.include")?;
     unique_name(&w, ctx.0, &b.name, None)?;
-    let now = OffsetDateTime::now_utc();
+    let now = w.now;
     let start = start.unwrap_or(now);
     rules::time_order(start, end)?;
     let from = w.effective_day();

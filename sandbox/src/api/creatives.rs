@@ -10,7 +10,6 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
@@ -161,7 +160,7 @@ async fn create(
     .id
     .clone();
     duplicate_name(&w, ctx.0, &b.name, None)?;
-    let now = OffsetDateTime::now_utc();
+    let now = w.now;
     let from = w.effective_day();
     let creative = Creative {
         id: w.next_id(),

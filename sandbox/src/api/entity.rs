@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use serde_json::Value;
-use time::{Date, OffsetDateTime};
+use time::Date;
 
 use super::error::ApiError;
 use super::render;
@@ -191,6 +191,8 @@ pub fn live_parent<'w, E: Entity>(
 /// Stores a new entity under `id` and records its creation; returns its wire form.
 pub fn insert<E: Entity>(w: &mut World, id: Id, e: E) -> Value {
     E::all_mut(w).insert(id, e);
+    w.index_entity(E::TYPE, id);
+    w.touch(E::TYPE, id);
     let after = E::all(w)[&id].render(w);
     w.record(E::TYPE, None, &after);
     after
@@ -201,9 +203,11 @@ pub fn insert<E: Entity>(w: &mut World, id: Id, e: E) -> Value {
 pub fn modify<E: Entity>(w: &mut World, id: Id, change: impl FnOnce(&mut E, Date)) -> Value {
     let before = E::all(w)[&id].render(w);
     let from = w.effective_day();
+    let now = w.now;
+    w.touch(E::TYPE, id);
     let e = E::all_mut(w).get_mut(&id).expect("planned");
     change(e, from);
-    e.life_mut().modified = OffsetDateTime::now_utc();
+    e.life_mut().modified = now;
     let after = E::all(w)[&id].render(w);
     w.record(E::TYPE, Some(&before), &after);
     after

@@ -7,7 +7,6 @@ use std::sync::Arc;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::rules::{self, MatchTypeIn};
@@ -119,7 +118,7 @@ impl Writable for Keyword {
                 ),
             ));
         }
-        let now = OffsetDateTime::now_utc();
+        let now = w.now;
         let from = w.effective_day();
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
         Ok(Keyword {

@@ -8,7 +8,6 @@ use std::sync::Arc;
 use axum::Router;
 use serde::Deserialize;
 use serde_json::Value;
-use time::OffsetDateTime;
 
 use super::entity;
 use super::error::ApiError;
@@ -122,7 +121,7 @@ impl Writable for NegativeKeyword {
         let match_type = b
             .match_type
             .map_or(Ok(MatchType::Exact), |m| m.simulated("matchType"))?;
-        let now = OffsetDateTime::now_utc();
+        let now = w.now;
         let from = w.effective_day();
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
         let negative = NegativeKeyword {

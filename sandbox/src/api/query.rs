@@ -100,6 +100,64 @@ pub fn page(p: Option<&QueryPagination>) -> Result<(u64, u64), ApiError> {
     Ok((offset as u64, size as u64))
 }
 
+/// Parent fields an entity query narrows through the world's index.
+pub const INDEXED: &[&str] = &["campaignId", "adGroupId"];
+
+/// The parent ids a query names with `EQUALS`/`IN` on an [`INDEXED`] field (each such filter
+/// a set the entity's parent must be in), and whether every filter is one of those.
+pub fn parent_filters(request: &QueryRequest) -> (Vec<Vec<i64>>, bool) {
+    let mut sets = Vec::new();
+    let mut all = true;
+    for f in request.filters.as_deref().unwrap_or_default() {
+        let indexed = f.field.as_deref().is_some_and(|x| INDEXED.contains(&x))
+            && matches!(f.operator, Some(Operator::Equals | Operator::In));
+        let ids: Option<Vec<i64>> = values(f.value.as_ref(), false)
+            .iter()
+            .map(|v| v.as_f64().map(|n| n as i64))
+            .collect();
+        match (indexed, ids) {
+            (true, Some(ids)) if !ids.is_empty() => sets.push(ids),
+            _ => all = false,
+        }
+    }
+    (sets, all)
+}
+
+/// Answers `request` over entities already narrowed to `ids` (ascending) that satisfy
+/// every filter, rendering only the page: valid when the query sorts by nothing but `id`.
+/// `None` when the query needs every item rendered ([`run`]).
+pub fn run_page(
+    request: &QueryRequest,
+    ids: &[i64],
+    render: impl Fn(i64) -> Value,
+    fields: &[&str],
+) -> Result<Option<Value>, ApiError> {
+    let sorts = checked_sorts(request, fields)?;
+    let descending = match sorts {
+        [] => false,
+        [s] if s.field.as_deref() == Some("id") => s.order == Some(SortOrder::Desc),
+        _ => return Ok(None),
+    };
+    let (offset, size) = page(request.pagination.as_ref())?;
+    let picked: Vec<Value> = if descending {
+        ids.iter()
+            .rev()
+            .skip(offset as usize)
+            .take(size as usize)
+            .map(|id| render(*id))
+            .collect()
+    } else {
+        ids.iter()
+            .skip(offset as usize)
+            .take(size as usize)
+            .map(|id| render(*id))
+            .collect()
+    };
+    Ok(Some(
+        json!({ "result": picked, "pagination": { "offset": offset, "pageSize": size, "totalCount": ids.len() } }),
+    ))
+}
+
 /// Applies `request` to `items` whose allowed fields are `fields`.
 pub fn run(request: &QueryRequest, items: Vec<Value>, fields: &[&str]) -> Result<Value, ApiError> {
     let filters = request.filters.as_deref().unwrap_or_default();
@@ -113,14 +171,7 @@ pub fn run(request: &QueryRequest, items: Vec<Value>, fields: &[&str]) -> Result
             return Err(ApiError::required(&format!("filters[{i}].operator")));
         }
     }
-    let sorts = request.sorting.as_deref().unwrap_or_default();
-    for (i, s) in sorts.iter().enumerate() {
-        check_field(
-            s.field.as_deref().unwrap_or_default(),
-            fields,
-            &format!("sorting[{i}].field"),
-        )?;
-    }
+    let sorts = checked_sorts(request, fields)?;
     let (offset, size) = page(request.pagination.as_ref())?;
     let mut matched = Vec::new();
     for item in items {
@@ -141,6 +192,22 @@ pub fn run(request: &QueryRequest, items: Vec<Value>, fields: &[&str]) -> Result
     Ok(
         json!({ "result": result, "pagination": { "offset": offset, "pageSize": size, "totalCount": total } }),
     )
+}
+
+/// The request's sorting, each field checked to be one of `fields`.
+fn checked_sorts<'r>(
+    request: &'r QueryRequest,
+    fields: &[&str],
+) -> Result<&'r [QuerySort], ApiError> {
+    let sorts = request.sorting.as_deref().unwrap_or_default();
+    for (i, s) in sorts.iter().enumerate() {
+        check_field(
+            s.field.as_deref().unwrap_or_default(),
+            fields,
+            &format!("sorting[{i}].field"),
+        )?;
+    }
+    Ok(sorts)
 }
 
 fn check_field(field: &str, fields: &[&str], at: &str) -> Result<(), ApiError> {

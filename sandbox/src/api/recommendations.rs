@@ -388,7 +388,7 @@ async fn decide<K: Kind, const APPLY: bool>(
     } else {
         None
     };
-    let now = OffsetDateTime::now_utc();
+    let now = w.now;
     let state = if APPLY { "APPLIED" } else { "DISMISSED" };
     decisions.insert(b.id.clone(), (state, now, applied));
     let made = w.today.midnight().assume_utc();

@@ -1,28 +1,33 @@
 //! Apps reports: `POST /reports/apps/{campaigns,adgroups,keywords,searchterms,ads}/query`.
 //! Rows hold the entity's metadata (with `groupBy` values), `totalMetrics` and (with a
-//! granularity) `granularMetrics`. Every row is a sum of served keyword-days from
-//! [`Simulation`], split into search terms, ads, dimensions and hours so all levels add up.
+//! granularity) `granularMetrics`. A report is computed off the async threads over a
+//! snapshot of the world: first every row's totals as numbers ([`report_rows`]), sorted
+//! and kept in [`ReportCache`] for the next pages; then the time buckets of the page's rows
+//! only; only the page is rendered. Every row is a sum of served bidder-days, split into
+//! search terms, ads, dimensions and hours so all levels add up.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use axum::Router;
 use axum::extract::State;
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::{Json, Router};
+use rustc_hash::FxHashSet;
 use serde_json::{Value, json};
-use time::{Date, Duration};
 
+use super::crud::off_thread;
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::SortOrder;
-use super::report_meta::{metadata, metrics};
-use super::report_request::{Checked, Entity, Granularity, ReportRequest};
+use super::report_cache::{Computed, ReportCache};
+use super::report_meta::{MetricsOut, bucket_label, insights, metadata, metric_value, metrics};
+use super::report_request::{Checked, Entity, ReportRequest};
+use super::report_rows::{self, Pass, RowKey};
 use crate::metrics::Totals;
 use crate::sim::Simulation;
-use crate::sim::dims::hour_weights;
-use crate::sim::split::split;
 use crate::state::Sandbox;
-use crate::world::{Id, Keyword, World};
+use crate::world::{Id, World};
 
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
@@ -33,22 +38,27 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/reports/apps/ads/query", post(ads))
 }
 
+/// Bucket entries (rows × buckets) one pass may fill; past it, buckets are computed for
+/// the page's rows in a second pass.
+const ONE_PASS_BUCKETS: usize = 250_000;
+
 async fn run(
     s: Arc<Sandbox>,
     account: Id,
     r: ReportRequest,
     entity: Entity,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     let w = s.world.read();
     let checked = r.check(entity, w.today)?;
-    Ok(Json(report(&w, account, &checked, entity)))
+    let body = off_thread(move || Ok(report(&s.reports, &w, account, &checked, entity))).await?;
+    Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
 async fn campaigns(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::Campaign).await
 }
 
@@ -56,7 +66,7 @@ async fn ad_groups(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::AdGroup).await
 }
 
@@ -64,7 +74,7 @@ async fn keywords(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::Keyword).await
 }
 
@@ -72,7 +82,7 @@ async fn search_terms(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::SearchTerm).await
 }
 
@@ -80,279 +90,381 @@ async fn ads(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Body(r): Body<ReportRequest>,
-) -> Result<Json<Value>, ApiError> {
+) -> Result<Response, ApiError> {
     run(s, ctx.0, r, Entity::Ad).await
 }
 
-/// A row: the entity (keyword id for search terms), the search term, the dimension values.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
-pub struct RowKey {
-    pub id: Id,
-    pub term: Option<String>,
-    pub dims: Vec<String>,
-}
-
-type Series = (Totals, BTreeMap<String, Totals>);
-
-fn allowed(ids: &[(String, Vec<i64>)], field: &str, value: Id) -> bool {
-    ids.iter()
-        .filter(|(f, _)| f == field)
-        .all(|(_, allowed)| allowed.contains(&value))
-}
-
-fn passes(k: &Keyword, ids: &[(String, Vec<i64>)]) -> bool {
-    allowed(ids, "campaignId", k.campaign_id)
-        && allowed(ids, "adGroupId", k.ad_group_id)
-        && allowed(ids, "keywordId", k.id)
-}
-
-/// The bucket label of `day` (hours are labelled separately).
-fn bucket(day: Date, g: Granularity) -> String {
-    match g {
-        Granularity::Hourly | Granularity::Daily => day.to_string(),
-        Granularity::Weekly => {
-            (day - Duration::days(i64::from(day.weekday().number_days_from_monday()))).to_string()
-        }
-        Granularity::Monthly => format!("{:04}-{:02}", day.year(), u8::from(day.month())),
-    }
-}
-
-/// One keyword-day's contributions to rows at `entity` level, before dimensions.
-fn contributions(
-    sim: &Simulation<'_>,
-    k: &Keyword,
-    day: Date,
-    t: Totals,
+/// Every row's totals, sorted as requested (from the cache when the same report was
+/// computed over the same world and hour).
+fn computed(
+    cache: &ReportCache,
+    w: &World,
+    account: Id,
     c: &Checked,
     entity: Entity,
-) -> Vec<(Id, Option<String>, Totals)> {
-    match entity {
-        Entity::Campaign => vec![(k.campaign_id, None, t)],
-        Entity::AdGroup => vec![(k.ad_group_id, None, t)],
-        Entity::Keyword => vec![(k.id, None, t)],
-        Entity::SearchTerm => {
-            let terms = sim.terms_on(k, day);
-            let weights: Vec<f64> = terms.iter().map(|x| x.1).collect();
-            terms
-                .into_iter()
-                .zip(split(&t, &weights))
-                .map(|((term, _), part)| (k.id, Some(term), part))
-                .collect()
-        }
-        Entity::Ad => {
-            let ads = sim.ads_on(k.ad_group_id, day);
-            let weights: Vec<f64> = ads.iter().map(|x| x.1).collect();
-            ads.into_iter()
-                .zip(split(&t, &weights))
-                .filter(|((id, _), _)| allowed(&c.ids, "adId", *id))
-                .map(|((id, _), part)| (id, None, part))
-                .collect()
-        }
+) -> Arc<Computed> {
+    let key = ReportCache::key(w, account, entity, c);
+    if let Some(hit) = cache.get(&key) {
+        return hit;
     }
-}
-
-/// Splits a contribution by the requested dimensions, in order.
-fn by_dims(w: &World, k: &Keyword, t: Totals, c: &Checked) -> Vec<(Vec<String>, Totals)> {
-    let mut parts = vec![(Vec::new(), t)];
-    let (campaign, group) = (&w.campaigns[&k.campaign_id], &w.ad_groups[&k.ad_group_id]);
-    for dim in &c.group_by {
-        let values = dim.values(campaign, group);
-        let weights: Vec<f64> = values.iter().map(|v| v.1).collect();
-        parts = parts
-            .into_iter()
-            .flat_map(|(labels, t)| {
-                values
-                    .iter()
-                    .zip(split(&t, &weights))
-                    .map(move |((v, _), part)| {
-                        let mut l = labels.clone();
-                        l.push(v.clone());
-                        (l, part)
-                    })
+    let campaigns = report_rows::campaigns(w, account, c);
+    let days = (c.end.min(w.today) - c.start).whole_days().max(0) as usize + 1;
+    let scope = scope_size(w, &campaigns, entity) * dims_product(c);
+    let granular = c.granularity.is_some() && scope.saturating_mul(days) <= ONE_PASS_BUCKETS;
+    // Campaigns are independent (rows and budget caps belong to one campaign): spread them
+    // over the cores.
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .clamp(1, 4)
+        .min(campaigns.len().max(1));
+    let mut rows: Vec<(RowKey, Totals, report_rows::Buckets)> = Vec::new();
+    let mut caps = crate::sim::Caps::new();
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = (0..threads)
+            .map(|i| {
+                let mine: Vec<Id> = campaigns.iter().copied().skip(i).step_by(threads).collect();
+                scope.spawn(move || {
+                    let mut sim = Simulation::new(w);
+                    let pass = Pass {
+                        entity,
+                        checked: c,
+                        campaigns: mine,
+                        units: None,
+                        rows: None,
+                        granular,
+                    };
+                    let rows = report_rows::accumulate(&mut sim, &pass);
+                    (rows, sim.into_caps())
+                })
             })
             .collect();
+        for part in parts {
+            let (part_rows, part_caps) = part.join().expect("report thread");
+            rows.extend(part_rows.into_iter().map(|(k, (t, b))| (k, t, b)));
+            caps.extend(part_caps);
+        }
+    });
+    if c.empty_rows && c.group_by.is_empty() {
+        let seen: FxHashSet<Id> = rows.iter().map(|r| r.0.id).collect();
+        for id in entities(w, account, c, entity) {
+            if !seen.contains(&id) {
+                let key = RowKey {
+                    id,
+                    term: u16::MAX,
+                    dims: [0; report_rows::MAX_DIMS],
+                };
+                rows.push((key, Totals::default(), Vec::new()));
+            }
+        }
     }
-    parts
+    sort(w, &mut rows, c, entity);
+    let mut grand = Totals::default();
+    rows.iter().for_each(|r| grand.add(&r.1));
+    let computed = Arc::new(Computed {
+        rows,
+        grand,
+        granular,
+        caps,
+    });
+    cache.put(key, computed.clone());
+    computed
 }
 
-fn is_zero(t: &Totals) -> bool {
-    t.impressions == 0 && t.view_installs() == 0
+/// How many entities of the report's level the campaigns hold (an upper bound of rows
+/// before dimensions).
+fn scope_size(w: &World, campaigns: &[Id], entity: Entity) -> usize {
+    let kind = match entity {
+        Entity::Campaign => return campaigns.len(),
+        Entity::AdGroup => "AdGroup",
+        Entity::Ad => "Ad",
+        Entity::Keyword | Entity::SearchTerm => "Keyword",
+    };
+    let n: usize = campaigns
+        .iter()
+        .map(|c| w.index.children(kind, *c).len())
+        .sum();
+    if entity == Entity::SearchTerm {
+        n * 5
+    } else {
+        n
+    }
 }
 
-/// Computes every row of the report.
-fn rows(w: &World, account: Id, c: &Checked, entity: Entity) -> BTreeMap<RowKey, Series> {
-    let mut sim = Simulation::new(w);
-    let end = c.end.min(w.today);
-    let hours = hour_weights();
-    let mut rows: BTreeMap<RowKey, Series> = BTreeMap::new();
-    let campaigns: Vec<Id> = w
-        .campaigns
-        .values()
-        .filter(|x| x.ad_account_id == account && allowed(&c.ids, "campaignId", x.id))
-        .map(|x| x.id)
+fn dims_product(c: &Checked) -> usize {
+    c.group_by.iter().map(|d| d.max_values()).product()
+}
+
+fn report(cache: &ReportCache, w: &World, account: Id, c: &Checked, entity: Entity) -> Vec<u8> {
+    let currency = w.accounts[&account].currency;
+    let fields = c.fields.as_deref();
+    let all = computed(cache, w, account, c, entity);
+    let page: Vec<&(RowKey, Totals, report_rows::Buckets)> = all
+        .rows
+        .iter()
+        .skip(c.offset as usize)
+        .take(c.page_size as usize)
         .collect();
-    for campaign in campaigns {
-        let mut day = c.start;
-        while day <= end {
-            for (k, t) in sim.campaign_day(campaign, day) {
-                if is_zero(&t) || !passes(k, &c.ids) {
-                    continue;
-                }
-                for (id, term, part) in contributions(&sim, k, day, t, c, entity) {
-                    for (dims, t) in by_dims(w, k, part, c) {
-                        if is_zero(&t) {
-                            continue;
-                        }
-                        let key = RowKey {
-                            id,
-                            term: term.clone(),
-                            dims,
-                        };
-                        let entry = rows.entry(key).or_default();
-                        entry.0.add(&t);
-                        match c.granularity {
-                            None => {}
-                            Some(Granularity::Hourly) => {
-                                for (h, p) in split(&t, &hours).iter().enumerate() {
-                                    if !is_zero(p) {
-                                        entry.1.entry(format!("{day} {h:02}")).or_default().add(p);
-                                    }
-                                }
-                            }
-                            Some(g) => entry.1.entry(bucket(day, g)).or_default().add(&t),
-                        }
-                    }
+    let late_buckets = if c.granularity.is_some() && !all.granular {
+        page_buckets(w, account, c, entity, &page, &all)
+    } else {
+        Default::default()
+    };
+    let mut sim = Simulation::new(w);
+    let rows: Vec<RowOut<'_>> = page
+        .iter()
+        .map(|(key, total, buckets)| {
+            let buckets = late_buckets.get(key).unwrap_or(buckets);
+            let granular = c.granularity.map(|g| {
+                buckets
+                    .iter()
+                    .map(|(at, t)| MetricsOut {
+                        t,
+                        date: Some(bucket_label(*at, g)),
+                        currency,
+                        fields,
+                    })
+                    .collect()
+            });
+            let mut meta = metadata(&mut sim, key, entity);
+            for (i, dim) in c.group_by.iter().enumerate() {
+                meta[dim.name()] = json!(dim_value(key, i, dim));
+            }
+            RowOut {
+                total: MetricsOut {
+                    t: total,
+                    date: None,
+                    currency,
+                    fields,
+                },
+                granular,
+                metadata: meta,
+                insights: (entity == Entity::Keyword).then(|| insights(w, key.id)),
+            }
+        })
+        .collect();
+    let summary = c
+        .grand_total
+        .then(|| json!({ "grandTotal": metrics(&all.grand, None, currency, fields) }));
+    let body = json!({
+        "result": { "rows": [], "summary": summary },
+        "pagination": { "offset": c.offset, "pageSize": c.page_size, "totalCount": all.rows.len() },
+        "error": null,
+    });
+    Page { rows, body }.to_bytes()
+}
+
+/// A report row, written straight to the serializer.
+struct RowOut<'a> {
+    total: MetricsOut<'a>,
+    granular: Option<Vec<MetricsOut<'a>>>,
+    metadata: Value,
+    insights: Option<Value>,
+}
+
+impl serde::Serialize for RowOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut m = s.serialize_map(None)?;
+        m.serialize_entry("totalMetrics", &self.total)?;
+        m.serialize_entry("granularMetrics", &self.granular)?;
+        m.serialize_entry("metadata", &self.metadata)?;
+        if let Some(i) = &self.insights {
+            m.serialize_entry("insights", i)?;
+        }
+        m.end()
+    }
+}
+
+/// A report page: `body` with the rows written into `result.rows`.
+struct Page<'a> {
+    rows: Vec<RowOut<'a>>,
+    body: Value,
+}
+
+impl Page<'_> {
+    fn to_bytes(&self) -> Vec<u8> {
+        #[derive(serde::Serialize)]
+        struct Out<'b> {
+            result: Result_<'b>,
+            pagination: &'b Value,
+            error: &'b Value,
+        }
+        #[derive(serde::Serialize)]
+        struct Result_<'b> {
+            rows: &'b [RowOut<'b>],
+            summary: &'b Value,
+        }
+        serde_json::to_vec(&Out {
+            result: Result_ {
+                rows: &self.rows,
+                summary: &self.body["result"]["summary"],
+            },
+            pagination: &self.body["pagination"],
+            error: &self.body["error"],
+        })
+        .expect("report serializes")
+    }
+}
+
+/// The time buckets of the page's rows, from the bidders that feed them.
+fn page_buckets(
+    w: &World,
+    account: Id,
+    c: &Checked,
+    entity: Entity,
+    page: &[&(RowKey, Totals, report_rows::Buckets)],
+    all: &Computed,
+) -> rustc_hash::FxHashMap<RowKey, report_rows::Buckets> {
+    let mut sim = Simulation::with_caps(w, all.caps.clone());
+    let keys: FxHashSet<RowKey> = page.iter().map(|r| r.0).collect();
+    let mut units: FxHashSet<Id> = FxHashSet::default();
+    let mut campaigns: FxHashSet<Id> = FxHashSet::default();
+    for key in &keys {
+        match entity {
+            Entity::Keyword | Entity::SearchTerm => {
+                units.insert(key.id);
+            }
+            Entity::AdGroup | Entity::Ad => {
+                let group = if entity == Entity::Ad {
+                    w.ads.get(&key.id).map(|a| a.ad_group_id)
+                } else {
+                    Some(key.id)
+                };
+                if let Some(g) = group.and_then(|g| w.ad_groups.get(&g)) {
+                    units.extend(sim.group_units(g.campaign_id, g.id));
                 }
             }
-            day = day.next_day().expect("date in range");
+            Entity::Campaign => {
+                campaigns.insert(key.id);
+            }
         }
     }
-    if c.empty_rows && c.group_by.is_empty() {
-        for id in entities(w, account, c, entity) {
-            rows.entry(RowKey {
-                id,
-                term: None,
-                dims: vec![],
-            })
-            .or_default();
+    for id in &units {
+        if let Some(u) = report_rows::unit_of(w, *id) {
+            campaigns.insert(u.campaign_id());
         }
     }
-    rows
+    let mut ordered: Vec<Id> = campaigns.into_iter().collect();
+    ordered.sort_unstable();
+    let _ = account;
+    let pass = Pass {
+        entity,
+        checked: c,
+        campaigns: ordered,
+        units: (entity != Entity::Campaign).then_some(units),
+        rows: Some(keys),
+        granular: true,
+    };
+    report_rows::accumulate(&mut sim, &pass)
+        .into_iter()
+        .map(|(k, (_, b))| (k, b))
+        .collect()
+}
+
+/// The value of dimension `i` of a row.
+fn dim_value(key: &RowKey, i: usize, dim: &crate::sim::dims::Dim) -> String {
+    dim.decode(key.dims[i])
 }
 
 /// Ids of the entities in scope, for `EMPTY_METRICS`.
 fn entities(w: &World, account: Id, c: &Checked, entity: Entity) -> Vec<Id> {
-    let keywords = w
-        .keywords
-        .values()
-        .filter(|k| k.ad_account_id == account && passes(k, &c.ids));
+    let campaigns = report_rows::campaigns(w, account, c);
+    let under = |kind: &'static str| -> Vec<Id> {
+        campaigns
+            .iter()
+            .flat_map(|cid| w.index.children(kind, *cid).iter().copied())
+            .collect()
+    };
+    let ok = |f: &str, v: Id| report_rows::allowed(c, f, v);
     match entity {
-        Entity::Campaign => w
-            .campaigns
-            .values()
-            .filter(|x| x.ad_account_id == account && allowed(&c.ids, "campaignId", x.id))
-            .map(|x| x.id)
+        Entity::Campaign => campaigns.clone(),
+        Entity::AdGroup => under("AdGroup")
+            .into_iter()
+            .filter(|g| ok("adGroupId", *g))
             .collect(),
-        Entity::AdGroup => w
-            .ad_groups
-            .values()
-            .filter(|g| {
-                g.ad_account_id == account
-                    && allowed(&c.ids, "campaignId", g.campaign_id)
-                    && allowed(&c.ids, "adGroupId", g.id)
-            })
-            .map(|g| g.id)
+        Entity::Keyword => under("Keyword")
+            .into_iter()
+            .filter(|k| ok("keywordId", *k) && ok("adGroupId", w.keywords[k].ad_group_id))
             .collect(),
-        Entity::Keyword => keywords.map(|k| k.id).collect(),
-        Entity::Ad => w
-            .ads
-            .values()
-            .filter(|a| {
-                a.ad_account_id == account
-                    && allowed(&c.ids, "campaignId", a.campaign_id)
-                    && allowed(&c.ids, "adGroupId", a.ad_group_id)
-                    && allowed(&c.ids, "adId", a.id)
-            })
-            .map(|a| a.id)
+        Entity::Ad => under("Ad")
+            .into_iter()
+            .filter(|a| ok("adId", *a) && ok("adGroupId", w.ads[a].ad_group_id))
             .collect(),
         Entity::SearchTerm => vec![],
     }
 }
 
-fn report(w: &World, account: Id, c: &Checked, entity: Entity) -> Value {
-    let currency = w.accounts[&account].currency;
-    let fields = c.fields.as_deref();
-    let mut grand = Totals::default();
-    let mut out: Vec<(Value, Value)> = Vec::new();
-    for (key, (total, buckets)) in rows(w, account, c, entity) {
-        grand.add(&total);
-        let granular: Option<Vec<Value>> = c.granularity.map(|_| {
-            buckets
-                .iter()
-                .map(|(date, t)| metrics(t, Some(date), currency, fields))
-                .collect()
-        });
-        let mut meta = metadata(w, &key, entity);
-        for (dim, value) in c.group_by.iter().zip(&key.dims) {
-            meta[dim.name()] = json!(value);
-        }
-        let row = json!({
-            "totalMetrics": metrics(&total, None, currency, fields),
-            "granularMetrics": granular,
-            "metadata": meta,
-        });
-        let sort_view = metrics(&total, None, currency, None);
-        out.push((row, sort_view));
+/// Orders rows by the requested metric or metadata fields; ties keep the row-key order.
+fn sort(
+    w: &World,
+    rows: &mut Vec<(RowKey, Totals, report_rows::Buckets)>,
+    c: &Checked,
+    entity: Entity,
+) {
+    rows.sort_by_key(|r| r.0);
+    if c.sorting.is_empty() {
+        return;
     }
-    out.sort_by(|a, b| compare_rows(a, b, &c.sorting));
-    let total_count = out.len();
-    let page: Vec<Value> = out
-        .into_iter()
-        .skip(c.offset as usize)
-        .take(c.page_size as usize)
-        .map(|r| r.0)
+    let mut sim = Simulation::new(w);
+    let keys: Vec<Vec<SortKey>> = rows
+        .iter()
+        .map(|(key, t, _)| {
+            c.sorting
+                .iter()
+                .map(|(field, _)| match metric_value(t, field) {
+                    Some(v) => SortKey::Number(v),
+                    None => {
+                        let meta =
+                            if let Some(i) = c.group_by.iter().position(|d| d.name() == field) {
+                                json!(dim_value(key, i, &c.group_by[i]))
+                            } else {
+                                metadata(&mut sim, key, entity)[field.as_str()].clone()
+                            };
+                        match meta.as_f64() {
+                            Some(v) => SortKey::Number(v),
+                            None => SortKey::Text(meta.as_str().unwrap_or_default().to_string()),
+                        }
+                    }
+                })
+                .collect()
+        })
         .collect();
-    let summary = c
-        .grand_total
-        .then(|| json!({ "grandTotal": metrics(&grand, None, currency, fields) }));
-    json!({
-        "result": { "rows": page, "summary": summary },
-        "pagination": { "offset": c.offset, "pageSize": c.page_size, "totalCount": total_count },
-        "error": null,
-    })
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_by(|x, y| {
+        for (i, (_, dir)) in c.sorting.iter().enumerate() {
+            let o = keys[*x][i].cmp(&keys[*y][i]);
+            let o = if *dir == SortOrder::Desc {
+                o.reverse()
+            } else {
+                o
+            };
+            if o.is_ne() {
+                return o;
+            }
+        }
+        x.cmp(y)
+    });
+    let mut old: Vec<Option<(RowKey, Totals, report_rows::Buckets)>> =
+        rows.drain(..).map(Some).collect();
+    *rows = order
+        .iter()
+        .map(|i| old[*i].take().expect("each row once"))
+        .collect();
 }
 
-/// Orders rows by the requested metric or metadata fields; ties keep the row-key order.
-fn compare_rows(
-    a: &(Value, Value),
-    b: &(Value, Value),
-    sorting: &[(String, SortOrder)],
-) -> std::cmp::Ordering {
-    for (field, order) in sorting {
-        let key = |r: &(Value, Value)| -> Value {
-            let m = &r.1[field.as_str()];
-            if m.is_null() {
-                return r.0["metadata"][field.as_str()].clone();
-            }
-            m.get("amount")
-                .and_then(|a| a.as_str())
-                .and_then(|a| a.parse::<f64>().ok())
-                .map(Value::from)
-                .unwrap_or_else(|| m.clone())
-        };
-        let (x, y) = (key(a), key(b));
-        let o = match (x.as_f64(), y.as_f64()) {
-            (Some(p), Some(q)) => p.total_cmp(&q),
-            _ => x.to_string().cmp(&y.to_string()),
-        };
-        let o = if *order == SortOrder::Desc {
-            o.reverse()
-        } else {
-            o
-        };
-        if o.is_ne() {
-            return o;
+#[derive(Debug, Clone, PartialEq, PartialOrd)]
+enum SortKey {
+    Number(f64),
+    Text(String),
+}
+
+impl SortKey {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        match (self, other) {
+            (SortKey::Number(a), SortKey::Number(b)) => a.total_cmp(b),
+            (SortKey::Text(a), SortKey::Text(b)) => a.cmp(b),
+            (SortKey::Number(_), SortKey::Text(_)) => std::cmp::Ordering::Less,
+            (SortKey::Text(_), SortKey::Number(_)) => std::cmp::Ordering::Greater,
         }
     }
-    std::cmp::Ordering::Equal
 }

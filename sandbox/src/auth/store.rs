@@ -2,11 +2,14 @@
 //! authorization codes of the consent page.
 
 use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
 
 use p256::ecdsa::VerifyingKey;
 use parking_lot::Mutex;
 use rand::Rng;
 use time::{Duration, OffsetDateTime};
+
+use crate::clock::Clock;
 
 /// Access-token lifetime (Apple issues one-hour tokens).
 pub const TOKEN_LIFETIME: Duration = Duration::hours(1);
@@ -71,10 +74,11 @@ struct Inner {
     codes: HashMap<String, Code>,
 }
 
-/// Thread-safe credential and token store.
-#[derive(Default)]
+/// Thread-safe credential and token store; token and code lifetimes run on the sandbox's
+/// simulated clock.
 pub struct AuthStore {
     inner: Mutex<Inner>,
+    clock: Arc<Clock>,
 }
 
 /// A fresh random token with a recognisable prefix.
@@ -83,7 +87,21 @@ fn random_token(prefix: &str) -> String {
     format!("{prefix}{}", hex::encode(bytes))
 }
 
+impl Default for AuthStore {
+    fn default() -> Self {
+        Self::with_clock(Arc::new(Clock::new(OffsetDateTime::now_utc(), true)))
+    }
+}
+
 impl AuthStore {
+    /// An empty store whose lifetimes run on `clock`.
+    pub fn with_clock(clock: Arc<Clock>) -> Self {
+        AuthStore {
+            inner: Mutex::default(),
+            clock,
+        }
+    }
+
     pub fn register(&self, credential: Credential) {
         self.inner
             .lock()
@@ -100,7 +118,7 @@ impl AuthStore {
         let token = random_token("sbx.at.");
         let grant = Grant {
             client_id: client_id.to_string(),
-            expires: OffsetDateTime::now_utc() + TOKEN_LIFETIME,
+            expires: self.clock.now() + TOKEN_LIFETIME,
         };
         self.inner.lock().tokens.insert(token.clone(), grant);
         (token, TOKEN_LIFETIME.whole_seconds())
@@ -127,7 +145,7 @@ impl AuthStore {
         inner
             .tokens
             .get(token)
-            .filter(|g| g.expires > OffsetDateTime::now_utc())
+            .filter(|g| g.expires > self.clock.now())
             .map(|g| g.client_id.clone())
     }
 
@@ -156,7 +174,7 @@ impl AuthStore {
         let entry = Code {
             client_id: client_id.into(),
             redirect_uri: redirect_uri.into(),
-            expires: OffsetDateTime::now_utc() + CODE_LIFETIME,
+            expires: self.clock.now() + CODE_LIFETIME,
         };
         self.inner.lock().codes.insert(code.clone(), entry);
         code
@@ -168,7 +186,7 @@ impl AuthStore {
             return false;
         };
         entry.client_id == client_id
-            && entry.expires > OffsetDateTime::now_utc()
+            && entry.expires > self.clock.now()
             && redirect_uri.is_none_or(|r| r == entry.redirect_uri)
     }
 }

@@ -59,6 +59,42 @@ impl Dim {
         }
     }
 
+    /// The most values this dimension has for any ad group.
+    pub fn max_values(self) -> usize {
+        match self {
+            Dim::CountryOrRegion | Dim::CountryCode => crate::world::words::COUNTRIES.len(),
+            Dim::DeviceClass => 2,
+            Dim::Gender => GENDERS.len(),
+            Dim::AgeRange => AGES.len(),
+        }
+    }
+
+    /// A value as a number that names it in every campaign and ad group.
+    pub fn code(self, value: &str) -> u16 {
+        match self {
+            Dim::CountryOrRegion | Dim::CountryCode => {
+                let b = value.as_bytes();
+                (u16::from(*b.first().unwrap_or(&b'?')) << 8)
+                    | u16::from(*b.get(1).unwrap_or(&b'?'))
+            }
+            Dim::DeviceClass => u16::from(value == "IPAD"),
+            Dim::Gender => position(GENDERS, value),
+            Dim::AgeRange => position(AGES, value),
+        }
+    }
+
+    /// The value a [`Dim::code`] names.
+    pub fn decode(self, code: u16) -> String {
+        match self {
+            Dim::CountryOrRegion | Dim::CountryCode => {
+                String::from_utf8_lossy(&[(code >> 8) as u8, (code & 0xff) as u8]).into_owned()
+            }
+            Dim::DeviceClass => if code == 1 { "IPAD" } else { "IPHONE" }.to_string(),
+            Dim::Gender => GENDERS[usize::from(code) % GENDERS.len()].0.to_string(),
+            Dim::AgeRange => AGES[usize::from(code) % AGES.len()].0.to_string(),
+        }
+    }
+
     /// The values of this dimension for a keyword of `group` in `campaign`, with weights.
     pub fn values(self, campaign: &Campaign, group: &AdGroup) -> Vec<(String, f64)> {
         match self {
@@ -76,6 +112,10 @@ impl Dim {
             Dim::AgeRange => owned(AGES),
         }
     }
+}
+
+fn position(table: &[(&str, f64)], value: &str) -> u16 {
+    table.iter().position(|(v, _)| *v == value).unwrap_or(0) as u16
 }
 
 fn owned(table: &[(&str, f64)]) -> Vec<(String, f64)> {

@@ -90,7 +90,7 @@ fn search_terms_ads_and_dimensions_add_up_to_the_keyword() {
         let group = &w.ad_groups[&k.ad_group_id];
         let countries = dims::Dim::CountryOrRegion.values(campaign, group);
         for weights in [
-            terms.iter().map(|x| x.1).collect::<Vec<_>>(),
+            terms.iter().map(|x| x.2).collect::<Vec<_>>(),
             ads.iter().map(|x| x.1).collect(),
             countries.iter().map(|x| x.1).collect(),
             dims::hour_weights().to_vec(),
@@ -102,4 +102,165 @@ fn search_terms_ads_and_dimensions_add_up_to_the_keyword() {
         checked += 1;
     }
     assert!(checked > 50, "{checked}");
+}
+
+/// `w` with its clock at `hour` on `day`.
+fn at(mut w: World, day: Date, hour: u8) -> World {
+    w.set_now(day.with_hms(hour, 0, 0).unwrap().assume_utc());
+    w
+}
+
+#[test]
+fn today_fills_up_by_the_hour_and_recent_installs_arrive_late() {
+    let base = world();
+    let today = base.today;
+    let campaign = *base.campaigns.keys().next().unwrap();
+    let total = |w: &World, day: Date| -> Totals {
+        let mut sum = Totals::default();
+        Simulation::new(w)
+            .campaign_units(campaign, day)
+            .iter()
+            .for_each(|(_, t)| sum.add(t));
+        sum
+    };
+    let morning = total(&at(base.clone(), today, 8), today);
+    let evening = total(&at(base.clone(), today, 20), today);
+    let tomorrow = total(&at(base.clone(), today.next_day().unwrap(), 0), today);
+    assert_eq!(total(&at(base.clone(), today, 0), today), Totals::default());
+    assert!(
+        morning.impressions < evening.impressions && evening.impressions < tomorrow.impressions,
+        "{morning:?} {evening:?} {tomorrow:?}"
+    );
+    // Yesterday's taps are final; its installs keep arriving for a few days, then settle.
+    let yesterday = today.previous_day().unwrap();
+    let seen = |days_later: i64| {
+        total(
+            &at(base.clone(), yesterday + Duration::days(days_later), 12),
+            yesterday,
+        )
+    };
+    let (d1, d2, d4, d6, d9) = (seen(1), seen(2), seen(4), seen(6), seen(9));
+    assert_eq!((d1.taps, d1.spend), (d9.taps, d9.spend));
+    assert!(d1.tap_installs() < d2.tap_installs(), "{d1:?} {d2:?}");
+    assert!(d2.tap_installs() <= d4.tap_installs() && d4.tap_installs() <= d6.tap_installs());
+    assert_eq!(d6, d9, "settled");
+}
+
+#[test]
+fn raising_a_bid_buys_more_the_next_day_and_lowering_it_less() {
+    let base = world();
+    let day = base.today.next_day().unwrap();
+    // A keyword with traffic in a campaign far from its budget.
+    let mut sim = Simulation::new(&base);
+    let roomy: Vec<Id> = base
+        .campaigns
+        .values()
+        .filter(|c| {
+            (1..8).all(|back| {
+                let d = base.today - Duration::days(back);
+                let spend: i64 = sim.campaign_units(c.id, d).iter().map(|u| u.1.spend).sum();
+                spend < c.daily_budget.at(d) * 2 / 3
+            })
+        })
+        .map(|c| c.id)
+        .collect();
+    let (id, campaign) = roomy
+        .iter()
+        .find_map(|c| {
+            sim.campaign_day(*c, base.today - Duration::days(1))
+                .into_iter()
+                .filter(|(k, _)| k.match_type == crate::world::MatchType::Exact)
+                .max_by_key(|(_, t)| t.impressions)
+                .map(|(k, _)| (k.id, *c))
+        })
+        .expect("an uncapped campaign with traffic");
+    let next_day = |factor: f64| {
+        let mut w = base.clone();
+        let k = w.keywords.get_mut(&id).unwrap();
+        let bid = ((k.bid.current() as f64 * factor) as i64 / 10_000).max(1) * 10_000;
+        k.bid.set(day, bid);
+        let w = at(w, day.next_day().unwrap(), 0);
+        let t = Simulation::new(&w).unit_day(campaign, id, day);
+        (t, bid)
+    };
+    let (same, bid) = next_day(1.0);
+    let (raised, raised_bid) = next_day(2.0);
+    let (lowered, _) = next_day(0.5);
+    assert!(
+        raised.impressions > same.impressions && same.impressions > lowered.impressions,
+        "{lowered:?} < {same:?} < {raised:?}"
+    );
+    assert!(raised.spend > same.spend && raised.taps >= same.taps);
+    assert!(
+        (raised.impressions as f64) < same.impressions as f64 * 2.0,
+        "diminishing returns"
+    );
+    for (t, b) in [(same, bid), (raised, raised_bid)] {
+        assert!(
+            t.taps > 0 && t.spend / (t.taps as i64) < b,
+            "second price below the bid"
+        );
+    }
+}
+
+#[test]
+fn budget_capping_is_the_exception() {
+    let mut capped = 0;
+    let mut serving = 0;
+    for seed in 1..6 {
+        let w = World::generate(WorldConfig {
+            seed,
+            size: WorldSize::Small,
+            today: Some(date!(2026 - 03 - 15)),
+        });
+        let mut sim = Simulation::new(&w);
+        for c in w.campaigns.values() {
+            let mut spent = 0;
+            let mut days_capped = 0;
+            for back in 1..15 {
+                let day = w.today - Duration::days(back);
+                let spend: i64 = sim
+                    .campaign_units(c.id, day)
+                    .iter()
+                    .map(|u| u.1.spend)
+                    .sum();
+                spent += spend;
+                if spend * 100 >= c.daily_budget.at(day) * 99 {
+                    days_capped += 1;
+                }
+            }
+            if spent > 0 {
+                serving += 1;
+                if days_capped >= 7 {
+                    capped += 1;
+                }
+            }
+        }
+    }
+    assert!(capped >= 1, "some campaigns are budget-limited");
+    assert!(
+        capped * 3 < serving,
+        "{capped} of {serving} campaigns capped"
+    );
+}
+
+#[test]
+fn search_match_terms_bid_apart_from_the_keywords() {
+    let w = world();
+    let mut sim = Simulation::new(&w);
+    let day = w.today - Duration::days(3);
+    let mut auto_terms = 0;
+    for c in w.campaigns.keys() {
+        for (unit, t) in sim.campaign_units(*c, day) {
+            if let Unit::Auto(g, _) = unit {
+                assert!(g.automated_keywords_opt_in);
+                let text = sim.auto_text(*c, unit.id()).unwrap();
+                let own = w.index.children("Keyword", g.id);
+                assert!(own.iter().all(|k| w.keywords[k].text != text), "{text}");
+                assert!(t.impressions > 0);
+                auto_terms += 1;
+            }
+        }
+    }
+    assert!(auto_terms > 3, "{auto_terms}");
 }

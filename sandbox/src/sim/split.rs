@@ -47,6 +47,9 @@ pub fn int_weights(weights: &[f64]) -> Vec<u64> {
 /// Splits one keyword-day (one CPT) into parts proportional to `weights`.
 pub fn split(t: &Totals, weights: &[f64]) -> Vec<Totals> {
     let n = weights.len();
+    if n == 1 {
+        return vec![*t];
+    }
     if t.impressions == 0 && t.view_installs() == 0 {
         return vec![Totals::default(); n];
     }

@@ -9,17 +9,20 @@ use time::OffsetDateTime;
 use super::{Id, World};
 
 /// One entity changed in one transaction.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct AuditEvent {
     pub txn: String,
     /// Unique per event: `{txn}-{n}`.
     pub detail_id: String,
+    #[serde(with = "time::serde::rfc3339")]
     pub time: OffsetDateTime,
     pub ad_account_id: Id,
     /// CREATE, UPDATE or DELETE.
-    pub event: &'static str,
+    #[serde(with = "super::statics::one")]
+    pub event: super::statics::Name,
     /// Campaign, AdGroup, Keyword, NegativeKeyword, Ad, Creative.
-    pub entity_type: &'static str,
+    #[serde(with = "super::statics::one")]
+    pub entity_type: super::statics::Name,
     pub entity_id: Id,
     pub campaign_id: Option<Id>,
     pub ad_group_id: Option<Id>,
@@ -94,7 +97,7 @@ impl World {
         let event = AuditEvent {
             txn: txn.clone(),
             detail_id: format!("{txn}-{}", n + 1),
-            time: OffsetDateTime::now_utc(),
+            time: self.now,
             ad_account_id: after["adAccountId"].as_i64().unwrap_or_default(),
             event,
             entity_type,

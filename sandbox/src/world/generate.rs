@@ -14,7 +14,7 @@ use super::{
     Ad, AdAccount, AdGroup, App, Campaign, Creative, CreativeType, Id, Keyword, Lifecycle,
     MatchType, NegativeKeyword, ProductPage, Status, World,
 };
-use crate::metrics::market_cpt;
+use crate::metrics::{KeywordModel, market_cpt};
 
 /// How big a world to build.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
@@ -67,6 +67,8 @@ impl World {
         let mut rng = ChaCha8Rng::seed_from_u64(config.seed);
         let mut world = World {
             seed: config.seed,
+            origin: today,
+            now: at_noon(today),
             today,
             org_id: rng.random_range(1_000_000..9_999_999),
             user_id: rng.random_range(10_000_000..99_999_999),
@@ -80,9 +82,13 @@ impl World {
             creatives: BTreeMap::new(),
             product_pages: BTreeMap::new(),
             audit: Vec::new(),
+            index: Default::default(),
             next_id: 100_000_000,
             next_txn: 0,
             current_txn: String::new(),
+            pending: Vec::new(),
+            journaled_audit: 0,
+            version: 0,
         };
         for i in 0..8 {
             world.add_app(&mut rng, i % CATEGORIES.len(), None);
@@ -104,6 +110,7 @@ impl World {
             };
             world.add_account(&mut big_rng, 3, "USD", "America/New_York", "US", 1, &big);
         }
+        world.rebuild_index();
         world
     }
 
@@ -216,10 +223,8 @@ impl World {
             name: format!("{app_name} - {kind} - {}", countries.join("/")),
             adam_id,
             countries,
-            daily_budget: Timeline::new(
-                start,
-                round_to(rng.random_range(50.0..500.0) * rate, currency),
-            ),
+            // Set from the keywords' expected spend below.
+            daily_budget: Timeline::new(start, 0),
             start_time: life.created,
             end_time: None,
             life,
@@ -319,6 +324,23 @@ impl World {
                 self.keywords.insert(kw_id, keyword);
             }
         }
+        // About one campaign in five is budget-limited; the others have headroom, so their
+        // spend follows their bids.
+        let expected: f64 = self
+            .keywords
+            .range(id..)
+            .map(|(_, k)| KeywordModel::new(self, k).expected_spend(k.bid.current()))
+            .sum();
+        let factor = if rng.random_bool(0.2) {
+            rng.random_range(0.55..0.9)
+        } else {
+            rng.random_range(1.6..3.0)
+        };
+        let budget = round_to((expected * factor / 1e6).max(5.0 * rate), currency);
+        self.campaigns
+            .get_mut(&id)
+            .expect("just added")
+            .daily_budget = Timeline::new(start, budget);
     }
 
     /// The default product page, two custom ones, and a creative for the default and the

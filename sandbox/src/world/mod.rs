@@ -4,13 +4,16 @@
 
 pub mod audit;
 pub mod generate;
+pub mod index;
 pub mod money;
+pub mod statics;
 pub mod timeline;
 pub(crate) mod words;
 
 use std::collections::BTreeMap;
 
-use time::{Date, OffsetDateTime};
+use serde::{Deserialize, Serialize};
+use time::{Date, OffsetDateTime, Time};
 
 pub use generate::{WorldConfig, WorldSize};
 use timeline::Timeline;
@@ -19,7 +22,7 @@ use timeline::Timeline;
 pub type Id = i64;
 
 /// The two user-settable states of campaigns, ad groups, keywords and ads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Status {
     Enabled,
@@ -46,7 +49,7 @@ impl Status {
 }
 
 /// Keyword match types the sandbox simulates (the reference also lists CATEGORY).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum MatchType {
     Exact,
@@ -103,10 +106,12 @@ pub struct App {
 }
 
 /// Lifecycle fields shared by every entity.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Lifecycle {
     pub status: Timeline<Status>,
+    #[serde(with = "time::serde::rfc3339")]
     pub created: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339")]
     pub modified: OffsetDateTime,
     /// First simulated day it can serve (creation day + 1 for entities made through the API).
     pub serving_from: Date,
@@ -140,7 +145,7 @@ impl Lifecycle {
 }
 
 /// A campaign promoting one app in some countries or regions.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Campaign {
     pub id: Id,
     pub ad_account_id: Id,
@@ -149,13 +154,15 @@ pub struct Campaign {
     pub countries: Vec<String>,
     /// Daily budget in micros; changes apply from the next simulated day.
     pub daily_budget: Timeline<i64>,
+    #[serde(with = "time::serde::rfc3339")]
     pub start_time: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339::option")]
     pub end_time: Option<OffsetDateTime>,
     pub life: Lifecycle,
 }
 
 /// An ad group: bids, CPA cap, search match and audience targeting.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AdGroup {
     pub id: Id,
     pub campaign_id: Id,
@@ -164,14 +171,17 @@ pub struct AdGroup {
     pub default_bid: i64,
     pub cpa_cap: Option<i64>,
     pub automated_keywords_opt_in: bool,
+    #[serde(with = "statics::list")]
     pub device_classes: Vec<&'static str>,
+    #[serde(with = "time::serde::rfc3339")]
     pub start_time: OffsetDateTime,
+    #[serde(with = "time::serde::rfc3339::option")]
     pub end_time: Option<OffsetDateTime>,
     pub life: Lifecycle,
 }
 
 /// A bidded keyword with its simulated market.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Keyword {
     pub id: Id,
     pub ad_group_id: Id,
@@ -184,7 +194,7 @@ pub struct Keyword {
 }
 
 /// A negative keyword at campaign level (`ad_group_id` None) or ad group level.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct NegativeKeyword {
     pub id: Id,
     pub campaign_id: Id,
@@ -196,7 +206,7 @@ pub struct NegativeKeyword {
 }
 
 /// The two creative kinds the sandbox simulates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum CreativeType {
     DefaultProductPage,
@@ -229,7 +239,7 @@ pub struct ProductPage {
 }
 
 /// A creative: an app's default or custom product page, usable by ads.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Creative {
     pub id: Id,
     pub ad_account_id: Id,
@@ -241,7 +251,7 @@ pub struct Creative {
 }
 
 /// An ad: a creative shown in an ad group.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Ad {
     pub id: Id,
     pub ad_group_id: Id,
@@ -256,7 +266,11 @@ pub struct Ad {
 #[derive(Debug, Clone)]
 pub struct World {
     pub seed: u64,
-    /// The simulated "today"; metrics exist for the 400 days up to and including it.
+    /// The day the world was generated for; metrics exist from 399 days before it.
+    pub origin: Date,
+    /// The simulated now (see [`crate::clock`]); set by the server before each use.
+    pub now: OffsetDateTime,
+    /// The simulated "today" (`now`'s UTC date): it is served up to `now`'s hour.
     pub today: Date,
     pub org_id: i64,
     pub user_id: i64,
@@ -272,10 +286,18 @@ pub struct World {
     pub product_pages: BTreeMap<String, ProductPage>,
     /// Change history, oldest first.
     pub audit: Vec<audit::AuditEvent>,
+    /// Entities by parent, for scoped queries and reports.
+    pub index: index::Index,
     next_id: Id,
     next_txn: u64,
     /// The transaction writes are recorded under (one per write request).
     pub current_txn: String,
+    /// Entities written since the journal last saw the world: `(entity type, id)`.
+    pending: Vec<(&'static str, Id)>,
+    /// How much of `audit` the journal has.
+    journaled_audit: usize,
+    /// Bumped by every write access; computed reports are kept per version.
+    version: u64,
 }
 
 impl World {
@@ -293,7 +315,82 @@ impl World {
 
     /// The first day with metrics.
     pub fn first_day(&self) -> Date {
-        self.today - time::Duration::days(399)
+        self.origin - time::Duration::days(399)
+    }
+
+    /// The version of the world: it changes whenever anything may have been written.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Notes that the world may be written.
+    pub fn bump_version(&mut self) {
+        self.version += 1;
+    }
+
+    /// Sets the simulated now (and today).
+    pub fn set_now(&mut self, now: OffsetDateTime) {
+        self.now = now;
+        self.today = now.date();
+    }
+
+    /// `t` truncated to its hour.
+    pub fn hour_of(t: OffsetDateTime) -> OffsetDateTime {
+        t.replace_time(Time::from_hms(t.hour(), 0, 0).expect("valid hour"))
+    }
+
+    /// `now` truncated to its hour: what the metrics of today depend on.
+    pub fn now_hour(&self) -> OffsetDateTime {
+        Self::hour_of(self.now)
+    }
+
+    /// Hours of `day` served so far: 24 for past days, the hours before now's for today,
+    /// none for days to come.
+    pub fn hours_served(&self, day: Date) -> u8 {
+        if day < self.today {
+            24
+        } else if day == self.today {
+            self.now.hour()
+        } else {
+            0
+        }
+    }
+
+    /// Marks entity `id` of `entity_type` as written, for the journal.
+    pub fn touch(&mut self, entity_type: &'static str, id: Id) {
+        self.pending.push((entity_type, id));
+    }
+
+    /// Whether writes happened since the journal last took them.
+    pub fn has_pending_writes(&self) -> bool {
+        !self.pending.is_empty() || self.audit.len() > self.journaled_audit
+    }
+
+    /// Takes the written entities and the new change-history events for the journal.
+    pub fn take_pending(&mut self) -> (Vec<(&'static str, Id)>, std::ops::Range<usize>) {
+        let mut touched = std::mem::take(&mut self.pending);
+        touched.sort_unstable();
+        touched.dedup();
+        let events = self.journaled_audit..self.audit.len();
+        self.journaled_audit = self.audit.len();
+        (touched, events)
+    }
+
+    /// The id and transaction counters, for the journal.
+    pub fn counters(&self) -> (Id, u64) {
+        (self.next_id, self.next_txn)
+    }
+
+    /// Restores the counters from the journal.
+    pub fn restore_counters(&mut self, next_id: Id, next_txn: u64) {
+        self.next_id = self.next_id.max(next_id);
+        self.next_txn = self.next_txn.max(next_txn);
+    }
+
+    /// Marks everything as journaled (after a replay).
+    pub fn mark_journaled(&mut self) {
+        self.pending.clear();
+        self.journaled_audit = self.audit.len();
     }
 
     /// The day writes take effect: the next simulated day.

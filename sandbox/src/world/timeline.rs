@@ -4,7 +4,7 @@
 use time::Date;
 
 /// A value with the day each setting took effect, oldest first. Never empty.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Timeline<T: Copy> {
     changes: Vec<(Date, T)>,
 }

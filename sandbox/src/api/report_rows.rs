@@ -1,0 +1,293 @@
+//! Report rows as numbers: the served bidder-days of the request's scope (its ad account
+//! and id filters) summed into rows keyed by entity, search term and `groupBy` values, and,
+//! for the rows of the page only, into time buckets. Nothing is rendered here.
+
+use std::collections::HashMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+use time::{Date, Duration};
+
+use super::report_request::{Checked, Entity, Granularity};
+use crate::metrics::Totals;
+use crate::sim::late::hour_weights_on;
+use crate::sim::split::split;
+use crate::sim::{Simulation, Unit};
+use crate::world::{Id, World};
+
+/// Most `groupBy` dimensions one request may name.
+pub const MAX_DIMS: usize = 5;
+
+/// A row: the entity (the bidder's unit id for search terms), the search term's position
+/// among the keyword's terms (`u16::MAX` for none), and the positions of its dimension
+/// values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct RowKey {
+    pub id: Id,
+    pub term: u16,
+    pub dims: [u16; MAX_DIMS],
+}
+
+/// Time buckets of one row: bucket start (Julian day × 24 + hour) → totals.
+pub type Buckets = Vec<(i64, Totals)>;
+
+/// Whether the id filters let `value` through for `field`.
+pub fn allowed(c: &Checked, field: &str, value: Id) -> bool {
+    c.ids
+        .iter()
+        .filter(|(f, _)| f == field)
+        .all(|(_, allowed)| allowed.contains(&value))
+}
+
+/// Whether a bidder of a campaign in scope passes the other id filters.
+fn passes(unit: &Unit<'_>, c: &Checked) -> bool {
+    if c.ids.iter().all(|(f, _)| f == "campaignId") {
+        return true;
+    }
+    allowed(c, "campaignId", unit.campaign_id())
+        && allowed(c, "adGroupId", unit.ad_group_id())
+        && match unit {
+            Unit::Keyword(k) => allowed(c, "keywordId", k.id),
+            Unit::Auto(..) => !c.ids.iter().any(|(f, _)| f == "keywordId"),
+        }
+}
+
+/// The bucket start of `day` (hour 0; hours are added by the caller).
+pub fn bucket(day: Date, g: Granularity) -> i64 {
+    let start = match g {
+        Granularity::Hourly | Granularity::Daily => day,
+        // Sunday to Saturday weeks, labelled by their Sunday.
+        Granularity::Weekly => {
+            day - Duration::days(i64::from(day.weekday().number_days_from_sunday()))
+        }
+        Granularity::Monthly => day.replace_day(1).expect("day 1"),
+    };
+    i64::from(start.to_julian_day()) * 24
+}
+
+/// The campaigns of `account` the request covers.
+pub fn campaigns(w: &World, account: Id, c: &Checked) -> Vec<Id> {
+    w.index
+        .children("Campaign", account)
+        .iter()
+        .copied()
+        .filter(|id| allowed(c, "campaignId", *id))
+        .collect()
+}
+
+/// What one pass adds up.
+pub struct Pass<'a> {
+    pub entity: Entity,
+    pub checked: &'a Checked,
+    /// Campaigns to go through.
+    pub campaigns: Vec<Id>,
+    /// Only these bidders (unit ids), when set: the second pass over a page.
+    pub units: Option<FxHashSet<Id>>,
+    /// Only these rows, when set.
+    pub rows: Option<FxHashSet<RowKey>>,
+    /// Whether to fill time buckets.
+    pub granular: bool,
+}
+
+/// Dimension values (as [`crate::sim::dims::Dim::code`]s) and weights of an ad group's
+/// bidders: one list per requested dimension.
+type DimWeights = Vec<(Vec<u16>, Vec<f64>)>;
+
+/// Adds up the rows of `pass`: totals, and buckets when asked.
+pub fn accumulate(
+    sim: &mut Simulation<'_>,
+    pass: &Pass<'_>,
+) -> FxHashMap<RowKey, (Totals, Buckets)> {
+    let w = sim.world;
+    let c = pass.checked;
+    let end = c.end.min(w.today);
+    let mut all: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
+    let mut dim_weights: HashMap<Id, DimWeights> = HashMap::new();
+    for &campaign in &pass.campaigns {
+        // A campaign's rows are its own: adding them up apart keeps the map small.
+        let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
+        let mut day = c.start;
+        while day <= end {
+            let served: Vec<(Unit<'_>, Totals)> = match &pass.units {
+                None => sim.campaign_units(campaign, day),
+                Some(units) => {
+                    let mut ids: Vec<(Id, Unit<'_>)> = Vec::new();
+                    for id in units {
+                        if let Some(u) = unit_of(w, *id)
+                            && u.campaign_id() == campaign
+                        {
+                            ids.push((*id, u));
+                        }
+                    }
+                    ids.sort_by_key(|(id, _)| *id);
+                    ids.into_iter()
+                        .map(|(id, u)| (u, sim.unit_day(campaign, id, day)))
+                        .filter(|(_, t)| !t.is_zero())
+                        .collect()
+                }
+            };
+            let hours = hour_weights_on(w, day);
+            for (unit, t) in served {
+                if !passes(&unit, c) {
+                    continue;
+                }
+                if let Some(id) = direct_row(&unit, pass.entity, c) {
+                    let key = RowKey {
+                        id,
+                        term: u16::MAX,
+                        dims: [0; MAX_DIMS],
+                    };
+                    if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
+                        let entry = rows.entry(key).or_default();
+                        entry.0.add(&t);
+                        if pass.granular {
+                            add_buckets(&mut entry.1, day, &t, c, &hours);
+                        }
+                    }
+                    continue;
+                }
+                let weights = dim_weights
+                    .entry(unit.ad_group_id())
+                    .or_insert_with(|| group_dim_weights(w, &unit, c));
+                for (id, term, part) in contributions(sim, &unit, day, t, c, pass.entity) {
+                    for (dims, t) in by_dims(part, weights) {
+                        if t.is_zero() {
+                            continue;
+                        }
+                        let key = RowKey { id, term, dims };
+                        if pass.rows.as_ref().is_some_and(|r| !r.contains(&key)) {
+                            continue;
+                        }
+                        let entry = rows.entry(key).or_default();
+                        entry.0.add(&t);
+                        if pass.granular {
+                            add_buckets(&mut entry.1, day, &t, c, &hours);
+                        }
+                    }
+                }
+            }
+            day = day.next_day().expect("date in range");
+        }
+        all.extend(rows);
+    }
+    all
+}
+
+/// The row a bidder-day goes to whole (no split by terms, ads or dimensions), if it does.
+fn direct_row(unit: &Unit<'_>, entity: Entity, c: &Checked) -> Option<Id> {
+    if !c.group_by.is_empty() {
+        return None;
+    }
+    match (entity, unit) {
+        (Entity::Campaign, _) => Some(unit.campaign_id()),
+        (Entity::AdGroup, _) => Some(unit.ad_group_id()),
+        (Entity::Keyword, Unit::Keyword(k)) => Some(k.id),
+        _ => None,
+    }
+}
+
+fn add_buckets(buckets: &mut Buckets, day: Date, t: &Totals, c: &Checked, hours: &[f64; 24]) {
+    let Some(g) = c.granularity else { return };
+    let mut add = |at: i64, t: &Totals| match buckets.iter_mut().rev().find(|b| b.0 == at) {
+        Some(b) => b.1.add(t),
+        None => buckets.push((at, *t)),
+    };
+    if g == Granularity::Hourly {
+        let start = bucket(day, g);
+        for (h, p) in split(t, hours).iter().enumerate() {
+            if !p.is_zero() {
+                add(start + h as i64, p);
+            }
+        }
+    } else {
+        add(bucket(day, g), t);
+    }
+}
+
+/// The bidder a unit id names.
+pub fn unit_of(w: &World, id: Id) -> Option<Unit<'_>> {
+    match crate::sim::auto::parse_id(id) {
+        Some((group, index)) => w.ad_groups.get(&group).map(|g| Unit::Auto(g, index)),
+        None => w.keywords.get(&id).map(Unit::Keyword),
+    }
+}
+
+fn group_dim_weights(w: &World, unit: &Unit<'_>, c: &Checked) -> DimWeights {
+    let (Some(campaign), Some(group)) = (
+        w.campaigns.get(&unit.campaign_id()),
+        w.ad_groups.get(&unit.ad_group_id()),
+    ) else {
+        return vec![];
+    };
+    c.group_by
+        .iter()
+        .map(|d| {
+            let values = d.values(campaign, group);
+            (
+                values.iter().map(|v| d.code(&v.0)).collect(),
+                values.iter().map(|v| v.1).collect(),
+            )
+        })
+        .collect()
+}
+
+/// One bidder-day's contributions to rows at `entity` level, before dimensions.
+fn contributions(
+    sim: &Simulation<'_>,
+    unit: &Unit<'_>,
+    day: Date,
+    t: Totals,
+    c: &Checked,
+    entity: Entity,
+) -> Vec<(Id, u16, Totals)> {
+    const NONE: u16 = u16::MAX;
+    match entity {
+        Entity::Campaign => vec![(unit.campaign_id(), NONE, t)],
+        Entity::AdGroup => vec![(unit.ad_group_id(), NONE, t)],
+        Entity::Keyword => match unit {
+            Unit::Keyword(k) => vec![(k.id, NONE, t)],
+            Unit::Auto(..) => vec![],
+        },
+        Entity::SearchTerm => match unit {
+            Unit::Keyword(k) => {
+                let terms = sim.term_weights_on(k, day);
+                let weights: Vec<f64> = terms.iter().map(|x| x.1).collect();
+                terms
+                    .into_iter()
+                    .zip(split(&t, &weights))
+                    .map(|((i, _), part)| (k.id, i as u16, part))
+                    .collect()
+            }
+            Unit::Auto(..) => vec![(unit.id(), 0, t)],
+        },
+        Entity::Ad => {
+            let ads = sim.ads_on(unit.ad_group_id(), day);
+            let weights: Vec<f64> = ads.iter().map(|x| x.1).collect();
+            ads.into_iter()
+                .zip(split(&t, &weights))
+                .filter(|((id, _), _)| allowed(c, "adId", *id))
+                .map(|((id, _), part)| (id, NONE, part))
+                .collect()
+        }
+    }
+}
+
+/// Splits a contribution by the requested dimensions, in order.
+fn by_dims(t: Totals, weights: &DimWeights) -> Vec<([u16; MAX_DIMS], Totals)> {
+    let mut parts = vec![([0u16; MAX_DIMS], t)];
+    for (d, (codes, w)) in weights.iter().enumerate() {
+        parts = parts
+            .into_iter()
+            .flat_map(|(labels, t)| {
+                split(&t, w)
+                    .into_iter()
+                    .zip(codes)
+                    .map(move |(part, code)| {
+                        let mut l = labels;
+                        l[d] = *code;
+                        (l, part)
+                    })
+            })
+            .collect();
+    }
+    parts
+}

@@ -1,0 +1,224 @@
+//! The simulated clock (timestamps, forward-only moves) and the journal (a restart keeps
+//! every write, the change history and the clock), through the HTTP routes.
+
+mod support;
+
+use axum::http::{Method, StatusCode};
+use searchdeck_sandbox::SandboxConfig;
+use serde_json::{Value, json};
+use support::Client;
+use time::macros::datetime;
+
+fn config(dir: Option<std::path::PathBuf>) -> SandboxConfig {
+    SandboxConfig {
+        now: Some(datetime!(2026-03-15 10:00 UTC)),
+        frozen_clock: true,
+        data_dir: dir,
+        ..SandboxConfig::default()
+    }
+}
+
+fn temp_dir(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "searchdeck-sandbox-{name}-{}-{}",
+        std::process::id(),
+        rand_suffix()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    dir
+}
+
+fn rand_suffix() -> u128 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_nanos()
+}
+
+/// The first live ad group of the first ad account.
+fn group(c: &Client) -> i64 {
+    let w = c.sandbox.world.read();
+    let account = c.account();
+    *w.index
+        .children("AdGroup", account)
+        .iter()
+        .find(|g| !w.ad_groups[g].life.deleted())
+        .unwrap()
+}
+
+#[tokio::test]
+async fn the_clock_stamps_every_write_and_only_moves_forward() {
+    let c = Client::new(config(None));
+    let (status, now) = c.call(Method::GET, "/sandbox/clock", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(now["now"], "2026-03-15T10:00:00Z");
+    assert_eq!(
+        (now["today"].as_str(), now["running"].as_bool()),
+        (Some("2026-03-15"), Some(false))
+    );
+
+    let group = group(&c);
+    let created = c
+        .post("/keywords", json!({ "adGroupId": group, "text": "clockwork puzzle", "matchType": "EXACT", "bid": { "amount": "1.50", "currency": "USD" } }))
+        .await;
+    let id = created["result"]["id"].as_i64().unwrap();
+    assert_eq!(created["result"]["creationTime"], "2026-03-15T10:00:00Z");
+
+    let (status, moved) = c.clock(json!({ "advanceSeconds": 3600 })).await;
+    assert_eq!(
+        (status, moved["now"].as_str()),
+        (StatusCode::OK, Some("2026-03-15T11:00:00Z"))
+    );
+    let (status, updated) = c
+        .call(
+            Method::PUT,
+            &format!("/v1/keywords/{id}"),
+            Some(c.account()),
+            Some(&json!({ "bid": { "amount": "2.10", "currency": "USD" } })),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{updated}");
+    assert_eq!(
+        updated["result"]["modificationTime"],
+        "2026-03-15T11:00:00Z"
+    );
+    let events: Vec<String> = c
+        .sandbox
+        .world
+        .read()
+        .audit
+        .iter()
+        .filter(|e| e.entity_id == id)
+        .map(|e| e.time.to_string())
+        .collect();
+    assert_eq!(events.len(), 2, "{events:?}");
+    assert!(events[1].starts_with("2026-03-15 11:00:00"), "{events:?}");
+
+    let (status, refused) = c.clock(json!({ "now": "2026-03-15T09:00:00Z" })).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{refused}");
+    let (status, _) = c
+        .clock(json!({ "advanceSeconds": 1, "advanceDays": 1 }))
+        .await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = c.clock(json!({ "rewind": true })).await;
+    assert_eq!(
+        status,
+        StatusCode::BAD_REQUEST,
+        "unknown fields are refused"
+    );
+    let (_, moved) = c.clock(json!({ "today": "2026-03-20" })).await;
+    assert_eq!(moved["now"], "2026-03-20T11:00:00Z");
+    assert_eq!(c.sandbox.world.read().today.to_string(), "2026-03-20");
+
+    // Tokens expire on the simulated clock.
+    let (status, _) = c.call(Method::GET, "/v1/me", None, None).await;
+    assert_eq!(status, StatusCode::OK);
+    c.clock_only(json!({ "advanceSeconds": 3600 })).await;
+    let (status, _) = c.call(Method::GET, "/v1/me", None, None).await;
+    assert_eq!(
+        status,
+        StatusCode::UNAUTHORIZED,
+        "a token older than an hour expired"
+    );
+}
+
+#[tokio::test]
+async fn a_restart_keeps_every_write_the_history_and_the_clock() {
+    let dir = temp_dir("journal");
+    let (keywords, audit, campaigns, clock) = {
+        let c = Client::new(config(Some(dir.clone())));
+        let account = c.account();
+        let group = group(&c);
+        let made = c
+            .post("/keywords/bulk-create", json!({ "items": [
+                { "correlationId": 1, "data": { "adGroupId": group, "text": "kept after restart", "matchType": "BROAD" } },
+                { "correlationId": 2, "data": { "adGroupId": group, "text": "deleted before restart", "matchType": "EXACT" } }
+            ] }))
+            .await;
+        let ids: Vec<i64> = made["result"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|r| r["result"]["id"].as_i64().unwrap())
+            .collect();
+        c.clock(json!({ "advanceDays": 2 })).await;
+        let (status, _) = c
+            .call(
+                Method::PUT,
+                &format!("/v1/keywords/{}", ids[0]),
+                Some(account),
+                Some(&json!({ "bid": { "amount": "3.00" }, "status": "PAUSED" })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let (status, _) = c
+            .call(
+                Method::DELETE,
+                &format!("/v1/keywords/{}", ids[1]),
+                Some(account),
+                None,
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK);
+        let campaign = c.sandbox.world.read().ad_groups[&group].campaign_id;
+        let (status, body) = c
+            .call(
+                Method::PUT,
+                &format!("/v1/campaigns/{campaign}"),
+                Some(account),
+                Some(&json!({ "name": "Renamed before restart" })),
+            )
+            .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let w = c.sandbox.world.read();
+        (
+            ids.iter()
+                .map(|id| w.keywords[id].clone())
+                .collect::<Vec<_>>(),
+            w.audit.clone(),
+            w.campaigns[&campaign].clone(),
+            c.sandbox.world.clock().now(),
+        )
+    };
+    assert!(audit.len() >= 5, "{}", audit.len());
+
+    let restarted = Client::new(config(Some(dir.clone())));
+    let w = restarted.sandbox.world.read();
+    for k in &keywords {
+        assert_eq!(&w.keywords[&k.id], k, "keyword {} as written", k.id);
+    }
+    assert_eq!(w.audit, audit, "the change history survives");
+    assert_eq!(w.campaigns[&campaigns.id], campaigns);
+    assert_eq!(
+        restarted.sandbox.world.clock().now(),
+        clock,
+        "the clock resumes"
+    );
+    assert_eq!(
+        w.index.children("Keyword", keywords[0].ad_group_id).last(),
+        Some(&keywords[1].id)
+    );
+    drop(w);
+    // New ids continue after the journal's.
+    let group = keywords[0].ad_group_id;
+    let next = restarted
+        .post(
+            "/keywords",
+            json!({ "adGroupId": group, "text": "after the restart", "matchType": "EXACT" }),
+        )
+        .await;
+    assert!(next["result"]["id"].as_i64().unwrap() > keywords[1].id);
+    let history: Value = restarted.post("/change-history/query", json!({})).await;
+    assert!(history["result"].as_array().is_some_and(|a| !a.is_empty()));
+
+    let other_seed = SandboxConfig {
+        world: searchdeck_sandbox::WorldConfig {
+            seed: 7,
+            ..Default::default()
+        },
+        ..config(Some(dir.clone()))
+    };
+    let refused = searchdeck_sandbox::Sandbox::open(other_seed).err().unwrap();
+    assert!(refused.to_string().contains("seed 42"), "{refused}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

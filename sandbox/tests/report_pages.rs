@@ -1,0 +1,233 @@
+//! Report pages over per-scope rows: pages are disjoint and add up to the grand total,
+//! granular buckets add up to each row in one pass and in the page-only second pass,
+//! WEEKLY buckets are Sunday-to-Saturday weeks and MONTHLY ones calendar months (both
+//! labelled YYYY-MM-DD), keyword rows carry a bid recommendation; entity query pages.
+
+mod support;
+
+use searchdeck_sandbox::SandboxConfig;
+use serde_json::{Value, json};
+use support::Client;
+use time::macros::datetime;
+use time::{Date, Duration, Weekday};
+
+fn client() -> Client {
+    Client::new(SandboxConfig {
+        now: Some(datetime!(2026-03-15 13:00 UTC)),
+        frozen_clock: true,
+        ..SandboxConfig::default()
+    })
+}
+
+fn today(c: &Client) -> Date {
+    c.sandbox.world.read().today
+}
+
+fn campaigns(c: &Client) -> Vec<i64> {
+    c.sandbox
+        .world
+        .read()
+        .index
+        .children("Campaign", c.account())
+        .to_vec()
+}
+
+fn range(c: &Client, back: i64, until: i64, granularity: &str) -> Value {
+    let t = today(c);
+    json!({ "start": (t - Duration::days(back)).to_string(), "end": (t - Duration::days(until)).to_string(), "granularity": granularity })
+}
+
+fn n(v: &Value, metric: &str) -> u64 {
+    v[metric].as_u64().unwrap()
+}
+
+/// Checks each row's buckets add up to it; answers the sum of `taps` over the rows.
+fn buckets_add_up(rows: &[Value]) -> u64 {
+    for r in rows {
+        let granular = r["granularMetrics"].as_array().unwrap();
+        let taps: u64 = granular.iter().map(|g| n(g, "taps")).sum();
+        let imps: u64 = granular.iter().map(|g| n(g, "impressions")).sum();
+        assert_eq!(taps, n(&r["totalMetrics"], "taps"), "{r}");
+        assert_eq!(imps, n(&r["totalMetrics"], "impressions"));
+    }
+    rows.iter().map(|r| n(&r["totalMetrics"], "taps")).sum()
+}
+
+/// Pages through a report; the rows' taps add up to `expected` (else to the grand total).
+async fn pages_add_up(c: &Client, path: &str, body: Value, page_size: u64, expected: Option<u64>) {
+    let mut body = body;
+    if expected.is_none() {
+        body["options"] = json!({ "includeRows": ["GRAND_TOTAL"] });
+    }
+    let mut offset = 0;
+    let mut taps = 0;
+    let mut seen = std::collections::HashSet::new();
+    loop {
+        body["pagination"] = json!({ "offset": offset, "pageSize": page_size });
+        let page = c.post(path, body.clone()).await;
+        let again = c.post(path, body.clone()).await;
+        assert_eq!(page, again, "the same page twice");
+        let rows = page["result"]["rows"].as_array().unwrap();
+        taps += buckets_add_up(rows);
+        for r in rows {
+            assert!(seen.insert(r["metadata"].to_string()), "a row on two pages");
+        }
+        let total = page["pagination"]["totalCount"].as_u64().unwrap();
+        offset += page_size;
+        if offset >= total {
+            assert_eq!(seen.len() as u64, total);
+            let expected =
+                expected.unwrap_or_else(|| n(&page["result"]["summary"]["grandTotal"], "taps"));
+            assert_eq!(taps, expected);
+            break;
+        }
+    }
+}
+
+#[tokio::test]
+async fn pages_are_disjoint_and_buckets_add_up_in_one_pass_and_in_two() {
+    let c = client();
+    let scope = json!([{ "field": "campaignId", "operator": "IN", "value": campaigns(&c) }]);
+    // Few rows: buckets are filled while the totals are.
+    pages_add_up(
+        &c,
+        "/reports/apps/keywords/query",
+        json!({ "timeRange": range(&c, 20, 0, "DAILY"), "filters": scope, "sorting": [{ "field": "localSpend", "order": "DESC" }] }),
+        70,
+        None,
+    )
+    .await;
+    // Many rows (search terms by storefront and device): buckets for the page's rows only.
+    let week = range(&c, 20, 0, "DAILY");
+    let campaigns = c
+        .post(
+            "/reports/apps/campaigns/query",
+            json!({ "timeRange": { "start": week["start"], "end": week["end"] } }),
+        )
+        .await;
+    let taps = campaigns["result"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| n(&r["totalMetrics"], "taps"))
+        .sum();
+    pages_add_up(
+        &c,
+        "/reports/apps/searchterms/query",
+        json!({ "timeRange": week, "filters": scope, "groupBy": ["countryOrRegion", "deviceClass"] }),
+        1500,
+        Some(taps),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn weeks_run_sunday_to_saturday_and_months_are_calendar_months() {
+    let c = client();
+    let weekly = c
+        .post(
+            "/reports/apps/campaigns/query",
+            json!({ "timeRange": range(&c, 120, 20, "WEEKLY") }),
+        )
+        .await;
+    let rows = weekly["result"]["rows"].as_array().unwrap();
+    assert!(!rows.is_empty());
+    buckets_add_up(rows);
+    for r in rows {
+        for g in r["granularMetrics"].as_array().unwrap() {
+            let day = Date::parse(
+                g["date"].as_str().unwrap(),
+                time::macros::format_description!("[year]-[month]-[day]"),
+            )
+            .unwrap();
+            assert_eq!(day.weekday(), Weekday::Sunday, "{g}");
+        }
+    }
+    let monthly = c
+        .post(
+            "/reports/apps/campaigns/query",
+            json!({ "timeRange": range(&c, 300, 100, "MONTHLY") }),
+        )
+        .await;
+    let rows = monthly["result"]["rows"].as_array().unwrap();
+    buckets_add_up(rows);
+    let labels: Vec<&str> = rows[0]["granularMetrics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["date"].as_str().unwrap())
+        .collect();
+    assert!(labels.len() >= 6, "{labels:?}");
+    assert!(
+        labels.iter().all(|l| l.len() == 10 && l.ends_with("-01")),
+        "{labels:?}"
+    );
+}
+
+#[tokio::test]
+async fn keyword_rows_recommend_a_bid_and_some_installs_are_view_through() {
+    let c = client();
+    let scope = json!([{ "field": "campaignId", "operator": "IN", "value": campaigns(&c) }]);
+    let report = c
+        .post(
+            "/reports/apps/keywords/query",
+            json!({ "timeRange": range(&c, 30, 1, "DAILY"), "filters": scope, "pagination": { "pageSize": 1000 } }),
+        )
+        .await;
+    let rows = report["result"]["rows"].as_array().unwrap();
+    assert!(rows.iter().all(|r| {
+        r["insights"]["bidRecommendation"]["suggestedBidAmount"]
+            .as_f64()
+            .is_some_and(|b| b > 0.0)
+    }));
+    let views: u64 = rows
+        .iter()
+        .map(|r| n(&r["totalMetrics"], "viewInstalls"))
+        .sum();
+    let taps: u64 = rows
+        .iter()
+        .map(|r| n(&r["totalMetrics"], "tapInstalls"))
+        .sum();
+    assert!(
+        views > 0 && views < taps / 5,
+        "view-through installs are a small share: {views} of {taps}"
+    );
+}
+
+#[tokio::test]
+async fn entity_query_pages_match_the_full_query() {
+    let c = client();
+    let group = c
+        .sandbox
+        .world
+        .read()
+        .index
+        .children("AdGroup", c.account())[1];
+    let by_group = c
+        .post("/keywords/query", json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group] }], "pagination": { "pageSize": 7, "offset": 3 } }))
+        .await;
+    let all = c
+        .post(
+            "/keywords/query",
+            json!({ "pagination": { "pageSize": 1000 } }),
+        )
+        .await;
+    let mine: Vec<&Value> = all["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|k| k["adGroupId"] == group)
+        .collect();
+    assert_eq!(by_group["pagination"]["totalCount"], mine.len());
+    let page: Vec<&Value> = by_group["result"].as_array().unwrap().iter().collect();
+    assert_eq!(page, mine[3..10].to_vec());
+    let descending = c
+        .post("/keywords/query", json!({ "sorting": [{ "field": "id", "order": "DESC" }], "pagination": { "pageSize": 2 } }))
+        .await;
+    let last = all["result"].as_array().unwrap().last().unwrap();
+    assert_eq!(&descending["result"][0], last);
+    assert_eq!(
+        descending["pagination"]["totalCount"],
+        all["pagination"]["totalCount"]
+    );
+}
