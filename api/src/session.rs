@@ -142,17 +142,21 @@ pub async fn create_session(
 ) -> Result<String, sqlx::Error> {
     let token = new_token();
     let now = now_ms();
-    sqlx::query(
-        "INSERT INTO sessions (id, token_hash, user_id, workspace_id, created_at, last_seen_at, expires_at) \
-         VALUES ($1, $2, $3, $4, $5, $5, $6)",
-    )
-    .bind(new_id())
-    .bind(hash_token(&token))
-    .bind(user_id)
-    .bind(workspace_id)
-    .bind(now)
-    .bind(now + SESSION_TTL_MS)
-    .execute(&state.db.pool)
+    let (id, token_hash, pool) = (&new_id(), &hash_token(&token), &state.db.pool);
+    searchdeck_common::Db::retry_busy(move || async move {
+        sqlx::query(
+            "INSERT INTO sessions (id, token_hash, user_id, workspace_id, created_at, last_seen_at, expires_at) \
+             VALUES ($1, $2, $3, $4, $5, $5, $6)",
+        )
+        .bind(id)
+        .bind(token_hash)
+        .bind(user_id)
+        .bind(workspace_id)
+        .bind(now)
+        .bind(now + SESSION_TTL_MS)
+        .execute(pool)
+        .await
+    })
     .await?;
     Ok(token)
 }

@@ -13,10 +13,9 @@ use utoipa::ToSchema;
 use super::user::{self, UserItem};
 use crate::{
     domain::{Email, Fields},
-    envelope::{self, Envelope, Item},
+    envelope::{self, Empty, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody, UNAUTHORIZED_MESSAGE},
     extract::{ApiJson, ClientIp},
-    passwords,
     session::{self, COOKIE, CurrentUser},
     state::AppState,
 };
@@ -32,8 +31,11 @@ pub const EMAIL_TAKEN: &str = "An account with this email already exists";
 #[serde(rename_all = "camelCase", default)]
 #[derive(Default)]
 pub struct RegisterRequest {
+    #[schema(required = true, format = Email, max_length = 254)]
     pub email: String,
+    #[schema(required = true, format = Password, min_length = 8, max_length = 128)]
     pub password: String,
+    #[schema(required = true, format = Password)]
     pub repeat_password: String,
     /// Where the sign-up came from (marketing attribution), free text.
     pub source: String,
@@ -43,9 +45,12 @@ pub struct RegisterRequest {
 /// Creates an account with its own workspace (the user is its owner) and signs in.
 #[utoipa::path(post, path = "/api/auth/register", tag = "auth", request_body = RegisterRequest,
     responses((status = 200, description = "Account was created; session cookie set", body = Envelope<Item<UserItem>>),
-              (status = 400, description = "Invalid fields or email taken", body = ErrorBody)))]
+              (status = 400, description = "Invalid fields or email taken", body = ErrorBody),
+              (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn register(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     jar: CookieJar,
     ApiJson(req): ApiJson<RegisterRequest>,
@@ -62,8 +67,17 @@ pub async fn register(
     let source = req.source.trim().chars().take(100).collect::<String>();
     fields.finish()?;
     let (email, password) = (email.expect("checked"), password.expect("checked"));
+    state.throttles.register_ip.check(&ip)?;
+    // A taken email is answered before any hashing; the unique index still decides races.
+    let taken: Option<String> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
+        .bind(email.as_str())
+        .fetch_optional(&state.db.pool)
+        .await?;
+    if taken.is_some() {
+        return Err(ApiError::field("email", EMAIL_TAKEN));
+    }
 
-    let hash = passwords::hash(password.expose().to_string()).await?;
+    let hash = state.passwords.hash(password.expose().to_string()).await?;
     let (user_id, workspace_id) = (new_id(), new_id());
     let workspace_name = if full_name.is_empty() {
         email.as_str().to_string()
@@ -71,39 +85,46 @@ pub async fn register(
         full_name.clone()
     };
     let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
-    let inserted = sqlx::query(
-        "INSERT INTO users (id, email, password_hash, full_name, source, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $6)",
-    )
-    .bind(&user_id)
-    .bind(email.as_str())
-    .bind(&hash)
-    .bind(&full_name)
-    .bind(&source)
-    .bind(now)
-    .execute(&mut *tx)
-    .await;
-    if let Err(e) = inserted {
-        return Err(if Db::is_unique_violation(&e) {
-            ApiError::field("email", EMAIL_TAKEN)
-        } else {
-            e.into()
-        });
-    }
-    sqlx::query("INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3)")
-        .bind(&workspace_id)
-        .bind(&workspace_name)
+    let (db, user_id, workspace_id, workspace_name) =
+        (&state.db, &user_id, &workspace_id, &workspace_name);
+    let (email, hash, full_name, source) = (&email, &hash, &full_name, &source);
+    Db::retry_busy(move || async move {
+        let mut tx = db.pool.begin().await?;
+        let inserted = sqlx::query(
+            "INSERT INTO users (id, email, password_hash, full_name, source, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, $5, $6, $6)",
+        )
+        .bind(user_id)
+        .bind(email.as_str())
+        .bind(hash)
+        .bind(full_name)
+        .bind(source)
         .bind(now)
         .execute(&mut *tx)
-        .await?;
-    sqlx::query("INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES ($1, $2, 'owner', $3)")
-        .bind(&workspace_id)
-        .bind(&user_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-    tx.commit().await?;
+        .await;
+        if let Err(e) = inserted {
+            return Err(if Db::is_unique_violation(&e) {
+                ApiError::field("email", EMAIL_TAKEN)
+            } else {
+                e.into()
+            });
+        }
+        sqlx::query("INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3)")
+            .bind(workspace_id)
+            .bind(workspace_name)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES ($1, $2, 'owner', $3)")
+            .bind(workspace_id)
+            .bind(user_id)
+            .bind(now)
+            .execute(&mut *tx)
+            .await?;
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
+    })
+    .await?;
     tracing::info!(user.id = %user_id, workspace.id = %workspace_id, "account created");
 
     let token = session::create_session(&state, &user_id, &workspace_id).await?;
@@ -118,15 +139,19 @@ pub async fn register(
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct LoginRequest {
+    #[schema(required = true, format = Email)]
     pub email: String,
+    #[schema(required = true, format = Password, min_length = 1)]
     pub password: String,
 }
 
 /// Signs in with email and password; issues a new session token.
 #[utoipa::path(post, path = "/api/auth/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, description = "Signed in; session cookie set", body = Envelope<Item<UserItem>>),
+              (status = 400, description = "Invalid fields", body = ErrorBody),
               (status = 401, description = "Login or password doesnt match", body = ErrorBody),
-              (status = 429, description = "Too many attempts", body = ErrorBody)))]
+              (status = 429, description = "Too many failed attempts", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -143,11 +168,7 @@ pub async fn login(
     );
     fields.finish()?;
     let email = email.expect("checked");
-    state.throttles.login_ip.check(&ip)?;
-    state
-        .throttles
-        .login_email
-        .check(&email.as_str().to_string())?;
+    let attempt = state.throttles.login(email.as_str(), ip)?;
 
     // The user's first workspace (by join date) is where the session starts.
     let row = sqlx::query(
@@ -162,9 +183,10 @@ pub async fn login(
         .as_ref()
         .map(|r| r.try_get::<String, _>("password_hash"))
         .transpose()?;
-    if !passwords::verify(req.password, stored).await? {
+    if !state.passwords.verify(req.password, stored).await? {
         return Err(ApiError::unauthorized(LOGIN_FAILED));
     }
+    attempt.succeeded();
     let row = row.expect("verified rows exist");
     let (user_id, workspace_id): (String, String) =
         (row.try_get("id")?, row.try_get("workspace_id")?);
@@ -204,7 +226,8 @@ pub async fn relogin(
 
 /// Ends the session (also answers 200 when there was none) and removes the cookie.
 #[utoipa::path(get, path = "/api/auth/logout", tag = "auth",
-    responses((status = 200, description = "Signed out")))]
+    responses((status = 200, description = "Signed out", body = Envelope<Empty>),
+              (status = 405, description = "HEAD is refused on this route", body = ErrorBody)))]
 pub async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,
