@@ -102,7 +102,7 @@ impl TestResponse {
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
-fn config(dir: &std::path::Path, database_url: Option<&str>) -> Config {
+fn config(dir: &std::path::Path, database_url: Option<&str>, extra: &[&str]) -> Config {
     use clap::Parser;
     #[derive(Parser)]
     struct Cli {
@@ -120,13 +120,14 @@ fn config(dir: &std::path::Path, database_url: Option<&str>) -> Config {
     }
     args.push("--static-dir".into());
     args.push(dir.join("web").display().to_string());
+    args.extend(extra.iter().map(|a| a.to_string()));
     Cli::parse_from(args).config.resolve().expect("test config")
 }
 
 impl TestApp {
     pub async fn new(backend: TestBackend) -> TestApp {
         match backend {
-            TestBackend::Sqlite => TestApp::build(None).await,
+            TestBackend::Sqlite => TestApp::build(None, &[]).await,
             TestBackend::Postgres => TestApp::postgres().await.expect("TEST_DATABASE_URL is set"),
         }
     }
@@ -134,12 +135,17 @@ impl TestApp {
     /// A fresh PostgreSQL database, or None (outside CI) when no server is configured.
     pub async fn postgres() -> Option<TestApp> {
         let base = backend_url("TEST_DATABASE_URL")?;
-        Some(TestApp::build(Some(TestDatabase::create(&base, "sd_api").await)).await)
+        Some(TestApp::build(Some(TestDatabase::create(&base, "sd_api").await), &[]).await)
     }
 
-    async fn build(pg: Option<TestDatabase>) -> TestApp {
+    /// A SQLite app configured with extra command-line options (e.g. `--trusted-proxies`).
+    pub async fn with_args(extra: &[&str]) -> TestApp {
+        TestApp::build(None, extra).await
+    }
+
+    async fn build(pg: Option<TestDatabase>, extra: &[&str]) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
-        let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()));
+        let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()), extra);
         let db = Db::connect(&config).await.expect("connect");
         db.migrate().await.expect("migrate");
         let email = EmailSender::from_config(&config).expect("email");
