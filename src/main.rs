@@ -42,9 +42,19 @@ enum Command {
     Sandbox,
     /// Apply database migrations and exit.
     Migrate,
-    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account).
+    /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
+    /// `bench auth`: a sign-up and login burst against a `serve` child).
     #[command(subcommand)]
-    Bench(searchdeck_provider::bench::BenchCommand),
+    Bench(BenchCommand),
+}
+
+#[derive(Subcommand)]
+enum BenchCommand {
+    #[command(flatten)]
+    Provider(searchdeck_provider::bench::BenchCommand),
+    /// 200 concurrent sign-ups and 200 logins over 2 s against `searchdeck serve`; prints
+    /// 5xx, peak server memory, `/health` p50/p95 and throughput.
+    Auth(searchdeck_api::bench::AuthBenchArgs),
 }
 
 fn init_tracing() {
@@ -169,7 +179,10 @@ async fn main() -> anyhow::Result<()> {
             shutdown.cancel();
             result?;
         }
-        Command::Bench(bench) => searchdeck_provider::bench::run(bench, &config).await?,
+        Command::Bench(BenchCommand::Provider(bench)) => {
+            searchdeck_provider::bench::run(bench, &config).await?
+        }
+        Command::Bench(BenchCommand::Auth(args)) => searchdeck_api::bench::run(args).await?,
     }
     Ok(())
 }

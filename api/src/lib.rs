@@ -1,6 +1,8 @@
 //! The HTTP API of Searchdeck: session auth, roles, the JSON envelope, OpenAPI, and the
 //! built web app served from the same origin.
 
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod domain;
 pub mod envelope;
 pub mod error;

@@ -5,12 +5,20 @@
 //! the async threads starve (health checks included). So every hash takes one of a few
 //! permits and runs on the blocking pool; a caller that cannot get a permit within
 //! [`PasswordHasher::wait`] is answered 503 with `Retry-After` instead of queueing forever.
+//!
+//! Each permit reuses one argon2 memory buffer instead of allocating 19 MiB per hash: the
+//! blocking pool runs hashes on ever-changing threads, and the allocator would otherwise keep
+//! a freed buffer in each thread's arena, so memory grew with the number of hashes and stayed
+//! up after the burst. With the buffers pooled, hashing holds `permits × 19 MiB`, no more.
 
-use std::{sync::Arc, time::Duration};
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use argon2::{
-    Argon2, PasswordHash, PasswordHasher as _, PasswordVerifier,
-    password_hash::{SaltString, rand_core::OsRng},
+    Algorithm, Argon2, Block, Params, Version,
+    password_hash::{Output, ParamsString, PasswordHash, SaltString, rand_core::OsRng},
 };
 use tokio::sync::Semaphore;
 
@@ -20,6 +28,8 @@ use crate::error::ApiError;
 #[derive(Clone)]
 pub struct PasswordHasher {
     permits: Arc<Semaphore>,
+    /// argon2 memory buffers, one per permit once warmed up.
+    memory: Arc<Mutex<Vec<Vec<Block>>>>,
     wait: Duration,
 }
 
@@ -37,6 +47,7 @@ impl PasswordHasher {
     pub fn new(permits: usize, wait: Duration) -> PasswordHasher {
         PasswordHasher {
             permits: Arc::new(Semaphore::new(permits.max(1))),
+            memory: Arc::new(Mutex::new(Vec::new())),
             wait,
         }
     }
@@ -46,10 +57,10 @@ impl PasswordHasher {
         self.wait
     }
 
-    /// Runs `work` on the blocking pool under a permit.
+    /// Runs `work` on the blocking pool under a permit, with a pooled memory buffer.
     async fn run<T: Send + 'static>(
         &self,
-        work: impl FnOnce() -> anyhow::Result<T> + Send + 'static,
+        work: impl FnOnce(&mut [Block]) -> anyhow::Result<T> + Send + 'static,
     ) -> Result<T, ApiError> {
         let permit =
             match tokio::time::timeout(self.wait, self.permits.clone().acquire_owned()).await {
@@ -60,8 +71,13 @@ impl PasswordHasher {
                     return Err(ApiError::busy());
                 }
             };
+        let pool = self.memory.clone();
         let result = tokio::task::spawn_blocking(move || {
-            let result = work();
+            let taken = pool.lock().unwrap_or_else(|p| p.into_inner()).pop();
+            let mut memory =
+                taken.unwrap_or_else(|| vec![Block::default(); Params::default().block_count()]);
+            let result = work(&mut memory);
+            pool.lock().unwrap_or_else(|p| p.into_inner()).push(memory);
             drop(permit);
             result
         })
@@ -72,31 +88,80 @@ impl PasswordHasher {
 
     /// Hashes a password with argon2id and a random salt.
     pub async fn hash(&self, password: String) -> Result<String, ApiError> {
-        self.run(move || {
-            let salt = SaltString::generate(&mut OsRng);
-            Argon2::default()
-                .hash_password(password.as_bytes(), &salt)
-                .map(|h| h.to_string())
-                .map_err(|e| anyhow::anyhow!("hashing a password: {e}"))
-        })
-        .await
+        self.run(move |memory| hash_with(memory, password.as_bytes()))
+            .await
     }
 
     /// Checks a password against a stored hash. With no stored hash it still does the work
     /// of one verification, so response times don't reveal which emails have accounts.
     pub async fn verify(&self, password: String, stored: Option<String>) -> Result<bool, ApiError> {
-        self.run(move || {
+        self.run(move |memory| {
             let known = stored.is_some();
-            let stored = stored.unwrap_or_else(|| DUMMY_HASH.to_string());
-            let parsed = PasswordHash::new(&stored)
-                .map_err(|e| anyhow::anyhow!("stored hash unreadable: {e}"))?;
-            let ok = Argon2::default()
-                .verify_password(password.as_bytes(), &parsed)
-                .is_ok();
-            Ok(ok && known)
+            let stored = stored.as_deref().unwrap_or(DUMMY_HASH);
+            Ok(verify_with(memory, password.as_bytes(), stored)? && known)
         })
         .await
     }
+}
+
+fn phc_error(e: impl std::fmt::Display) -> anyhow::Error {
+    anyhow::anyhow!("argon2: {e}")
+}
+
+/// argon2id with the default parameters (19 MiB, 2 passes), as a PHC string.
+fn hash_with(memory: &mut [Block], password: &[u8]) -> anyhow::Result<String> {
+    let params = Params::default();
+    let salt = SaltString::generate(&mut OsRng);
+    let mut salt_buf = [0u8; 64];
+    let salt_bytes = salt
+        .as_salt()
+        .decode_b64(&mut salt_buf)
+        .map_err(phc_error)?;
+    let argon = Argon2::new(Algorithm::Argon2id, Version::V0x13, params.clone());
+    let blocks = params.block_count();
+    let output = Output::init_with(Params::DEFAULT_OUTPUT_LEN, |out| {
+        argon
+            .hash_password_into_with_memory(password, salt_bytes, out, &mut memory[..blocks])
+            .map_err(Into::into)
+    })
+    .map_err(phc_error)?;
+    let phc = PasswordHash {
+        algorithm: Algorithm::Argon2id.ident(),
+        version: Some(Version::V0x13.into()),
+        params: ParamsString::try_from(&params).map_err(phc_error)?,
+        salt: Some(salt.as_salt()),
+        hash: Some(output),
+    };
+    Ok(phc.to_string())
+}
+
+/// Recomputes a stored PHC hash's output with its own parameters and compares in constant
+/// time. Hashes needing more memory than the pooled buffer get their own.
+fn verify_with(memory: &mut [Block], password: &[u8], stored: &str) -> anyhow::Result<bool> {
+    let parsed = PasswordHash::new(stored).map_err(phc_error)?;
+    let params = Params::try_from(&parsed).map_err(phc_error)?;
+    let algorithm = Algorithm::try_from(parsed.algorithm).map_err(phc_error)?;
+    let version = match parsed.version {
+        Some(v) => Version::try_from(v).map_err(phc_error)?,
+        None => Version::default(),
+    };
+    let (Some(salt), Some(expected)) = (parsed.salt, parsed.hash) else {
+        anyhow::bail!("stored hash has no salt or output");
+    };
+    let mut salt_buf = [0u8; 64];
+    let salt_bytes = salt.decode_b64(&mut salt_buf).map_err(phc_error)?;
+    let argon = Argon2::new(algorithm, version, params.clone());
+    let blocks = params.block_count();
+    let computed = Output::init_with(expected.len(), |out| {
+        let result = if blocks <= memory.len() {
+            argon.hash_password_into_with_memory(password, salt_bytes, out, &mut memory[..blocks])
+        } else {
+            argon.hash_password_into(password, salt_bytes, out)
+        };
+        result.map_err(Into::into)
+    })
+    .map_err(phc_error)?;
+    Ok(computed == expected)
 }
 
 /// A valid argon2id hash of a random string, verified against when the user is unknown.
@@ -123,6 +188,49 @@ mod tests {
         );
         assert!(!hasher.verify("wrong horse".into(), Some(a)).await.unwrap());
         assert!(!hasher.verify("anything".into(), None).await.unwrap());
+    }
+
+    #[tokio::test]
+    async fn pooled_hashes_match_the_reference_implementation() {
+        use argon2::{PasswordHasher as _, PasswordVerifier};
+        let hasher = PasswordHasher::default();
+        let ours = hasher.hash("correct horse".into()).await.unwrap();
+        let parsed = PasswordHash::new(&ours).unwrap();
+        assert!(
+            Argon2::default()
+                .verify_password(b"correct horse", &parsed)
+                .is_ok()
+        );
+        let salt = SaltString::generate(&mut OsRng);
+        let theirs = Argon2::default()
+            .hash_password(b"battery staple", &salt)
+            .unwrap()
+            .to_string();
+        assert!(
+            hasher
+                .verify("battery staple".into(), Some(theirs.clone()))
+                .await
+                .unwrap()
+        );
+        assert!(
+            !hasher
+                .verify("battery stable".into(), Some(theirs))
+                .await
+                .unwrap()
+        );
+        // Other parameters (more memory than the pooled buffer) still verify.
+        let big = Argon2::new(
+            Algorithm::Argon2id,
+            Version::V0x13,
+            Params::new(32 * 1024, 1, 1, None).unwrap(),
+        );
+        let stored = big.hash_password(b"tr0ub4dor", &salt).unwrap().to_string();
+        assert!(
+            hasher
+                .verify("tr0ub4dor".into(), Some(stored))
+                .await
+                .unwrap()
+        );
     }
 
     #[tokio::test]
@@ -155,7 +263,7 @@ mod tests {
             let (hasher, running, peak) = (hasher.clone(), running.clone(), peak.clone());
             tokio::spawn(async move {
                 hasher
-                    .run(move || {
+                    .run(move |_memory| {
                         use std::sync::atomic::Ordering::SeqCst;
                         let now = running.fetch_add(1, SeqCst) + 1;
                         peak.fetch_max(now, SeqCst);
