@@ -38,6 +38,7 @@ fuzz() {
     --seed "${SCHEMATHESIS_SEED:-1}" --generation-database none --workers 1 \
     --header "Cookie: $cookie" --no-color "$@"
 }
+cd "$data"  # schemathesis keeps its state in the working directory
 # Logout last: it ends the session the other routes run with.
 if ! fuzz --exclude-path /api/auth/logout || ! fuzz --include-path /api/auth/logout; then
   echo "--- server log ---"; tail -50 "$log"; exit 1
