@@ -1,6 +1,7 @@
 //! The HTTP API of Searchdeck: session auth, roles, the JSON envelope, OpenAPI, and the
 //! built web app served from the same origin.
 
+pub mod access;
 #[cfg(feature = "bench")]
 pub mod bench;
 pub mod domain;

@@ -5,23 +5,19 @@
 //! so a database leak yields no usable sessions. Login always issues a new token; logout and
 //! password changes delete rows.
 
-use axum::{
-    extract::FromRequestParts,
-    http::{HeaderMap, header, request::Parts},
-};
+use axum::http::{HeaderMap, header};
 use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use base64::Engine;
 use rand::RngCore;
-use searchdeck_common::ids::{new_id, now_ms};
+use searchdeck_common::{
+    ids::{new_id, now_ms},
+    store::{self, sessions::NewSession},
+};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
-use sqlx::Row;
 use utoipa::ToSchema;
 
-use crate::{
-    error::{ApiError, UNAUTHORIZED_MESSAGE},
-    state::AppState,
-};
+use crate::state::AppState;
 
 /// Name of the session cookie.
 pub const COOKIE: &str = "sd_session";
@@ -41,6 +37,7 @@ pub enum Role {
 }
 
 impl Role {
+    /// The role stored as `s`, if it is one.
     pub fn parse(s: &str) -> Option<Role> {
         match s {
             "owner" => Some(Role::Owner),
@@ -51,6 +48,7 @@ impl Role {
         }
     }
 
+    /// The role as stored and sent (`owner`, `admin`, `writer`, `reader`).
     pub fn as_str(self) -> &'static str {
         match self {
             Role::Owner => "owner",
@@ -61,12 +59,8 @@ impl Role {
     }
 }
 
-/// Roles allowed to change things (spec §6: owner, admin, writer).
-pub const EDITORS: &[Role] = &[Role::Owner, Role::Admin, Role::Writer];
-/// Roles allowed to manage the team and subscription.
-pub const MANAGERS: &[Role] = &[Role::Owner, Role::Admin];
-
-/// The signed-in caller: who, in which workspace, with which role.
+/// The signed-in caller: who, in which workspace, with which role. Handlers receive it
+/// through the guards of [`crate::access`] (`Member`, `Editor`, `Manager`).
 #[derive(Debug, Clone)]
 pub struct CurrentUser {
     pub session_id: String,
@@ -74,17 +68,6 @@ pub struct CurrentUser {
     pub email: String,
     pub workspace_id: String,
     pub role: Role,
-}
-
-impl CurrentUser {
-    /// Fails with 403 unless the caller has one of `roles`.
-    pub fn require(&self, roles: &[Role]) -> Result<(), ApiError> {
-        if roles.contains(&self.role) {
-            Ok(())
-        } else {
-            Err(ApiError::forbidden())
-        }
-    }
 }
 
 /// SHA-256 of a token, hex-encoded, as stored.
@@ -143,86 +126,51 @@ pub async fn create_session(
     let token = new_token();
     let now = now_ms();
     let (id, token_hash, pool) = (&new_id(), &hash_token(&token), &state.db.pool);
-    searchdeck_common::Db::retry_busy(move || async move {
-        sqlx::query(
-            "INSERT INTO sessions (id, token_hash, user_id, workspace_id, created_at, last_seen_at, expires_at) \
-             VALUES ($1, $2, $3, $4, $5, $5, $6)",
-        )
-        .bind(id)
-        .bind(token_hash)
-        .bind(user_id)
-        .bind(workspace_id)
-        .bind(now)
-        .bind(now + SESSION_TTL_MS)
-        .execute(pool)
-        .await
-    })
-    .await?;
+    let row = NewSession {
+        id,
+        token_hash,
+        user_id,
+        workspace_id,
+        now,
+        expires_at: now + SESSION_TTL_MS,
+    };
+    searchdeck_common::Db::retry_busy(move || store::sessions::insert(pool, row)).await?;
     Ok(token)
 }
 
 /// Deletes the session a token belongs to, if any.
 pub async fn delete_session(state: &AppState, token: &str) -> Result<(), sqlx::Error> {
-    sqlx::query("DELETE FROM sessions WHERE token_hash = $1")
-        .bind(hash_token(token))
-        .execute(&state.db.pool)
-        .await?;
-    Ok(())
+    store::sessions::delete_by_token_hash(&state.db.pool, &hash_token(token)).await
 }
 
 /// Loads the caller behind a session token, if the session is valid.
 pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>, sqlx::Error> {
     let now = now_ms();
-    let row = sqlx::query(
-        "SELECT s.id, s.user_id, s.workspace_id, s.last_seen_at, u.email, m.role \
-         FROM sessions s JOIN users u ON u.id = s.user_id \
-         JOIN memberships m ON m.user_id = s.user_id AND m.workspace_id = s.workspace_id \
-         WHERE s.token_hash = $1 AND s.expires_at > $2",
-    )
-    .bind(hash_token(token))
-    .bind(now)
-    .fetch_optional(&state.db.pool)
-    .await?;
-    let Some(row) = row else { return Ok(None) };
-    let Some(role) = Role::parse(row.try_get::<String, _>("role")?.as_str()) else {
+    let Some(row) = store::sessions::find_valid(&state.db.pool, &hash_token(token), now).await?
+    else {
         return Ok(None);
     };
-    let user = CurrentUser {
-        session_id: row.try_get("id")?,
-        user_id: row.try_get("user_id")?,
-        email: row.try_get("email")?,
-        workspace_id: row.try_get("workspace_id")?,
-        role,
+    let Some(role) = Role::parse(&row.role) else {
+        return Ok(None);
     };
-    if now - row.try_get::<i64, _>("last_seen_at")? > TOUCH_AFTER_MS {
-        sqlx::query("UPDATE sessions SET last_seen_at = $2 WHERE id = $1")
-            .bind(&user.session_id)
-            .bind(now)
-            .execute(&state.db.pool)
-            .await?;
+    if now - row.last_seen_at > TOUCH_AFTER_MS {
+        store::sessions::touch(&state.db.pool, &row.id, now).await?;
     }
-    Ok(Some(user))
+    Ok(Some(CurrentUser {
+        session_id: row.id,
+        user_id: row.user_id,
+        email: row.email,
+        workspace_id: row.workspace_id,
+        role,
+    }))
 }
 
-impl FromRequestParts<AppState> for CurrentUser {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let jar = CookieJar::from_headers(&parts.headers);
-        let token = jar
-            .get(COOKIE)
-            .map(|c| c.value().to_string())
-            .unwrap_or_default();
-        if token.is_empty() {
-            return Err(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
-        }
-        lookup(state, &token)
-            .await?
-            .ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))
-    }
+/// The session token of a request's cookie, if it carries a non-empty one.
+pub fn token_of(headers: &HeaderMap) -> Option<String> {
+    CookieJar::from_headers(headers)
+        .get(COOKIE)
+        .map(|c| c.value().to_string())
+        .filter(|t| !t.is_empty())
 }
 
 #[cfg(test)]

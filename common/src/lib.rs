@@ -9,6 +9,7 @@ pub mod ids;
 pub mod queue;
 pub mod ratelimit;
 pub mod secrets;
+pub mod store;
 pub mod tasks;
 #[cfg(feature = "test-support")]
 pub mod test_support;

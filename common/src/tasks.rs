@@ -2,12 +2,10 @@
 //!
 //! Each job enqueued on behalf of a user gets a row here (spec §3 "Background task":
 //! message, step, totalSteps, finish, error) plus kind-specific details as JSON (for
-//! example the creation progress of campaigns). Reads are always scoped to a workspace.
+//! example the creation progress of campaigns). The rows are read and written by
+//! [`crate::store::tasks`]; reads are always scoped to a workspace.
 
 use serde::Serialize;
-use sqlx::Row;
-
-use crate::{Db, ids};
 
 /// A task as the API returns it.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
@@ -50,147 +48,6 @@ pub struct NewTask<'a> {
     pub kind: &'a str,
     pub message: &'a str,
     pub total_steps: i64,
-}
-
-const COLUMNS: &str =
-    "id, kind, message, step, total_steps, finish, error, progress, created_at, updated_at";
-
-fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
-    let step: i64 = row.try_get("step")?;
-    let total_steps: i64 = row.try_get("total_steps")?;
-    let finish = row.try_get::<i64, _>("finish")? != 0;
-    let error: Option<String> = row.try_get("error")?;
-    let details: String = row.try_get("progress")?;
-    Ok(TaskRecord {
-        id: row.try_get("id")?,
-        kind: row.try_get("kind")?,
-        message: row.try_get("message")?,
-        step,
-        total_steps,
-        percent: percent(step, total_steps, finish, error.is_some()),
-        finish,
-        error,
-        details: serde_json::from_str(&details).unwrap_or(serde_json::Value::Null),
-        created_at: ids::rfc3339(row.try_get("created_at")?),
-        updated_at: ids::rfc3339(row.try_get("updated_at")?),
-    })
-}
-
-impl Db {
-    /// Records a new task and returns its id.
-    pub async fn create_task(&self, task: NewTask<'_>) -> Result<String, sqlx::Error> {
-        let id = ids::new_id();
-        let now = ids::now_ms();
-        sqlx::query(
-            "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
-        )
-        .bind(&id)
-        .bind(task.workspace_id)
-        .bind(task.user_id)
-        .bind(task.kind)
-        .bind(task.message)
-        .bind(task.total_steps)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(id)
-    }
-
-    /// Moves a running task forward. Finished tasks are never changed again.
-    pub async fn task_progress(
-        &self,
-        id: &str,
-        message: &str,
-        step: i64,
-        total_steps: i64,
-        details: Option<&serde_json::Value>,
-    ) -> Result<(), sqlx::Error> {
-        sqlx::query(
-            "UPDATE tasks SET message = $2, step = $3, total_steps = $4, \
-             progress = COALESCE($5, progress), updated_at = $6 WHERE id = $1 AND finish = 0",
-        )
-        .bind(id)
-        .bind(message)
-        .bind(step)
-        .bind(total_steps)
-        .bind(details.map(|d| d.to_string()))
-        .bind(ids::now_ms())
-        .execute(&self.pool)
-        .await?;
-        Ok(())
-    }
-
-    /// Counts one more attempt at running the task (retries after failures or crashes).
-    pub async fn task_attempt(&self, id: &str) -> Result<i64, sqlx::Error> {
-        sqlx::query_scalar(
-            "UPDATE tasks SET attempts = attempts + 1, updated_at = $2 WHERE id = $1 RETURNING attempts",
-        )
-        .bind(id)
-        .bind(ids::now_ms())
-        .fetch_one(&self.pool)
-        .await
-    }
-
-    /// Marks a task finished, successfully (`error` None) or not. Returns false when it was
-    /// already finished, so a job run twice reports its outcome once.
-    pub async fn task_finish(
-        &self,
-        id: &str,
-        message: &str,
-        error: Option<&str>,
-    ) -> Result<bool, sqlx::Error> {
-        let now = ids::now_ms();
-        let done = sqlx::query(
-            "UPDATE tasks SET finish = 1, message = $2, error = $3, step = CASE WHEN $3 IS NULL \
-             THEN total_steps ELSE step END, updated_at = $4, finished_at = $4 WHERE id = $1 AND finish = 0",
-        )
-        .bind(id)
-        .bind(message)
-        .bind(error)
-        .bind(now)
-        .execute(&self.pool)
-        .await?;
-        Ok(done.rows_affected() == 1)
-    }
-
-    /// One task of a workspace.
-    pub async fn task_in_workspace(
-        &self,
-        workspace_id: &str,
-        id: &str,
-    ) -> Result<Option<TaskRecord>, sqlx::Error> {
-        let sql = format!("SELECT {COLUMNS} FROM tasks WHERE workspace_id = $1 AND id = $2");
-        let row = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(workspace_id)
-            .bind(id)
-            .fetch_optional(&self.pool)
-            .await?;
-        row.as_ref().map(from_row).transpose()
-    }
-
-    /// The caller's running tasks and those that finished in the last `recent_ms`,
-    /// newest first (the sidebar's background-tasks popover).
-    pub async fn tasks_for_user(
-        &self,
-        workspace_id: &str,
-        user_id: &str,
-        recent_ms: i64,
-        limit: i64,
-    ) -> Result<Vec<TaskRecord>, sqlx::Error> {
-        let sql = format!(
-            "SELECT {COLUMNS} FROM tasks WHERE workspace_id = $1 AND user_id = $2 \
-             AND (finish = 0 OR updated_at >= $3) ORDER BY created_at DESC, id DESC LIMIT $4"
-        );
-        let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-            .bind(workspace_id)
-            .bind(user_id)
-            .bind(ids::now_ms() - recent_ms)
-            .bind(limit)
-            .fetch_all(&self.pool)
-            .await?;
-        rows.iter().map(from_row).collect()
-    }
 }
 
 #[cfg(test)]

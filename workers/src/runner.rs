@@ -26,6 +26,7 @@ use searchdeck_common::{
     email::EmailSender,
     ids,
     queue::{EnqueueOptions, Envelope, JobError, Queue},
+    store,
 };
 use serde_json::{Value, json};
 
@@ -77,11 +78,15 @@ impl JobContext {
         details: Option<&Value>,
     ) {
         if let Some(task_id) = &self.task_id
-            && let Err(e) = self
-                .runtime
-                .db
-                .task_progress(task_id, message, step, total_steps, details)
-                .await
+            && let Err(e) = store::tasks::progress(
+                &self.runtime.db.pool,
+                task_id,
+                message,
+                step,
+                total_steps,
+                details,
+            )
+            .await
         {
             tracing::warn!(task.id = %task_id, error = %e, "could not record task progress");
         }
@@ -117,7 +122,7 @@ async fn uncount_run(db: &Db, job_id: &str) -> Result<(), sqlx::Error> {
 
 async fn fail_task(db: &Db, task_id: Option<&str>, error: &str) {
     if let Some(task_id) = task_id
-        && let Err(e) = db.task_finish(task_id, "Failed", Some(error)).await
+        && let Err(e) = store::tasks::finish(&db.pool, task_id, "Failed", Some(error)).await
     {
         tracing::error!(task.id = %task_id, error = %e, "could not record the task's failure");
     }
@@ -172,7 +177,7 @@ pub async fn handle(
         return Err(abort(msg));
     }
     if let Some(task_id) = &task_id
-        && let Err(e) = runtime.db.task_attempt(task_id).await
+        && let Err(e) = store::tasks::attempt(&runtime.db.pool, task_id).await
     {
         tracing::warn!(task.id = %task_id, error = %e, "could not count the task's attempt");
     }
@@ -199,7 +204,7 @@ pub async fn handle(
     match outcome {
         Ok(()) => {
             if let Some(task_id) = &task_id
-                && let Err(e) = runtime.db.task_finish(task_id, "Done", None).await
+                && let Err(e) = store::tasks::finish(&runtime.db.pool, task_id, "Done", None).await
             {
                 tracing::error!(task.id = %task_id, error = %e, "could not record the task as finished");
             }

@@ -165,8 +165,12 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     let old_task = env.new_task().await;
     let recent_task = env.new_task().await;
     let running_task = env.new_task().await;
-    db.task_finish(&old_task, "Done", None).await.unwrap();
-    db.task_finish(&recent_task, "Done", None).await.unwrap();
+    searchdeck_common::store::tasks::finish(&db.pool, &old_task, "Done", None)
+        .await
+        .unwrap();
+    searchdeck_common::store::tasks::finish(&db.pool, &recent_task, "Done", None)
+        .await
+        .unwrap();
     sqlx::query("UPDATE tasks SET finished_at = $2, created_at = $2 WHERE id = $1")
         .bind(&old_task)
         .bind(now - 31 * day)

@@ -19,18 +19,18 @@ use axum::{
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::IntoResponse,
 };
-use searchdeck_common::{Db, ids::now_ms};
+use searchdeck_common::{Db, ids::now_ms, store};
 use serde::Serialize;
 use serde_json::Value;
-use sqlx::Row;
 use utoipa::ToSchema;
-use utoipa_axum::{router::OpenApiRouter, routes};
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
+    access::Member,
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::ApiJson,
-    session::CurrentUser,
+    route,
     state::AppState,
 };
 
@@ -51,7 +51,9 @@ pub const STALE_OPTIONS: &str =
 pub const OPTIONS_TOO_LARGE: &str = "Saved options are limited to 1 MB; remove some to save more";
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(get_front, put_front))
+    OpenApiRouter::new()
+        .routes(route!(get_front))
+        .routes(route!(put_front))
 }
 
 type Options = BTreeMap<String, Value>;
@@ -73,32 +75,23 @@ fn respond(saved: SavedOptions) -> impl IntoResponse {
 }
 
 async fn load(state: &AppState, user_id: &str) -> Result<SavedOptions, ApiError> {
-    let version: i64 = sqlx::query_scalar("SELECT options_version FROM users WHERE id = $1")
-        .bind(user_id)
-        .fetch_one(&state.db.pool)
-        .await?;
-    let rows = sqlx::query("SELECT key, value, updated_at FROM user_options WHERE user_id = $1")
-        .bind(user_id)
-        .fetch_all(&state.db.pool)
-        .await?;
+    let version = store::options::version(&state.db.pool, user_id).await?;
+    let rows = store::options::all(&state.db.pool, user_id).await?;
     let cutoff = now_ms() - EXPIRY_MS;
     let mut options = Options::new();
     let mut expired = Vec::new();
     for row in rows {
-        let key: String = row.try_get("key")?;
-        if EXPIRING_KEYS.contains(&key.as_str()) && row.try_get::<i64, _>("updated_at")? < cutoff {
-            expired.push(key);
+        if EXPIRING_KEYS.contains(&row.key.as_str()) && row.updated_at < cutoff {
+            expired.push(row.key);
             continue;
         }
-        let value: String = row.try_get("value")?;
-        options.insert(key, serde_json::from_str(&value).unwrap_or(Value::Null));
+        options.insert(
+            row.key,
+            serde_json::from_str(&row.value).unwrap_or(Value::Null),
+        );
     }
     for key in expired {
-        sqlx::query("DELETE FROM user_options WHERE user_id = $1 AND key = $2")
-            .bind(user_id)
-            .bind(&key)
-            .execute(&state.db.pool)
-            .await?;
+        store::options::delete(&state.db.pool, user_id, &key).await?;
     }
     Ok(SavedOptions {
         item: options,
@@ -134,11 +127,10 @@ fn stale(current: i64) -> ApiError {
 
 /// The caller's saved options.
 #[utoipa::path(get, path = "/api/options/front", tag = "options",
-    responses((status = 200, description = "Saved options by key, with their version (also the ETag)", body = Envelope<SavedOptions>),
-              (status = 401, description = "Unauthorized", body = ErrorBody)))]
+    responses((status = 200, description = "Saved options by key, with their version (also the ETag)", body = Envelope<SavedOptions>)))]
 pub async fn get_front(
     State(state): State<AppState>,
-    user: CurrentUser,
+    user: Member,
 ) -> ApiResult<impl IntoResponse> {
     Ok(respond(load(&state, &user.user_id).await?))
 }
@@ -188,11 +180,10 @@ fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
     params(("If-Match" = Option<String>, Header, description = "ETag (version) of the options this save is based on")),
     responses((status = 200, description = "Saved options by key, with their new version", body = Envelope<SavedOptions>),
               (status = 400, description = "Invalid options, or over 1 MB in total", body = ErrorBody),
-              (status = 401, description = "Unauthorized", body = ErrorBody),
               (status = 412, description = "A key changed since the If-Match version; reload", body = ErrorBody)))]
 pub async fn put_front(
     State(state): State<AppState>,
-    user: CurrentUser,
+    user: Member,
     headers: HeaderMap,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
@@ -202,23 +193,10 @@ pub async fn put_front(
     Db::retry_busy(move || async move {
         let mut tx = pool.begin().await?;
         // Bumping the version first serialises concurrent saves of one user.
-        let version: i64 = sqlx::query_scalar(
-            "UPDATE users SET options_version = options_version + 1 WHERE id = $1 RETURNING options_version",
-        )
-        .bind(user_id)
-        .fetch_one(&mut *tx)
-        .await?;
+        let version = store::options::bump_version(&mut *tx, user_id).await?;
         if let Some(expected) = expected {
             for key in map.keys() {
-                let changed: Option<i64> = sqlx::query_scalar(
-                    "SELECT version FROM user_options WHERE user_id = $1 AND key = $2 AND version > $3",
-                )
-                .bind(user_id)
-                .bind(key)
-                .bind(expected)
-                .fetch_optional(&mut *tx)
-                .await?;
-                if changed.is_some() {
+                if store::options::changed_since(&mut *tx, user_id, key, expected).await? {
                     return Err(stale(version - 1));
                 }
             }
@@ -226,32 +204,14 @@ pub async fn put_front(
         let now = now_ms();
         for (key, value) in map {
             if value.is_null() {
-                sqlx::query("DELETE FROM user_options WHERE user_id = $1 AND key = $2")
-                    .bind(user_id)
-                    .bind(key)
-                    .execute(&mut *tx)
-                    .await?;
+                store::options::delete(&mut *tx, user_id, key).await?;
             } else {
-                sqlx::query(
-                    "INSERT INTO user_options (user_id, key, value, updated_at, version) VALUES ($1, $2, $3, $4, $5) \
-                     ON CONFLICT (user_id, key) DO UPDATE SET value = excluded.value, \
-                     updated_at = excluded.updated_at, version = excluded.version",
-                )
-                .bind(user_id)
-                .bind(key)
-                .bind(value.to_string())
-                .bind(now)
-                .bind(version)
-                .execute(&mut *tx)
-                .await?;
+                let json = value.to_string();
+                store::options::upsert(&mut *tx, user_id, key, &json, now, version).await?;
             }
         }
-        let values: Vec<String> =
-            sqlx::query_scalar("SELECT value FROM user_options WHERE user_id = $1")
-                .bind(user_id)
-                .fetch_all(&mut *tx)
-                .await?;
-        if values.iter().map(String::len).sum::<usize>() > MAX_TOTAL_BYTES {
+        let saved = store::options::all(&mut *tx, user_id).await?;
+        if saved.iter().map(|r| r.value.len()).sum::<usize>() > MAX_TOTAL_BYTES {
             return Err(ApiError::bad_request(OPTIONS_TOO_LARGE));
         }
         tx.commit().await?;

@@ -191,16 +191,18 @@ impl TestEnv {
 
     /// A task record in the test workspace.
     pub async fn new_task(&self) -> String {
-        self.db
-            .create_task(searchdeck_common::tasks::NewTask {
+        searchdeck_common::store::tasks::create(
+            &self.db.pool,
+            searchdeck_common::tasks::NewTask {
                 workspace_id: &self.workspace_id,
                 user_id: None,
                 kind: "test",
                 message: "Queued",
                 total_steps: 2,
-            })
-            .await
-            .unwrap()
+            },
+        )
+        .await
+        .unwrap()
     }
 
     /// `(finish, error, attempts)` of a task record.

@@ -20,18 +20,19 @@ use searchdeck_common::{
     Db,
     email::OutgoingEmail,
     ids::{new_id, now_ms},
+    store::{self, recovery::NewCode},
 };
 use serde::{Deserialize, Serialize};
-use sqlx::Row;
 use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
+    access::Member,
     domain::{Email, Fields, REQUIRED},
     envelope::{self, Empty, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery, ClientIp},
-    session::{CurrentUser, hash_token},
+    session::hash_token,
     state::{AppState, Inner},
 };
 
@@ -109,37 +110,25 @@ pub(crate) async fn serve_requests(state: Weak<Inner>, mut requests: mpsc::Recei
 
 /// Stores a fresh code for the account of `email`, if any, and queues its email.
 async fn send_code(state: &Inner, email: &Email) -> anyhow::Result<()> {
-    let user_id: Option<String> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email.as_str())
-        .fetch_optional(&state.db.pool)
-        .await?;
+    let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
     let Some(user_id) = user_id else {
         return Ok(());
     };
     let code = new_code();
     let now = now_ms();
-    let (pool, user_id, code) = (&state.db.pool, &user_id, &code);
+    let (pool, code_hash) = (&state.db.pool, &hash_token(&code));
+    let row = NewCode {
+        id: &new_id(),
+        user_id: &user_id,
+        code_hash,
+        selector: &code[..SELECTOR_LEN],
+        expires_at: now + CODE_TTL_MS,
+        now,
+    };
     Db::retry_busy(move || async move {
         let mut tx = pool.begin().await?;
-        sqlx::query(
-            "UPDATE recovery_codes SET used_at = $2 WHERE user_id = $1 AND used_at IS NULL",
-        )
-        .bind(user_id)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
-        sqlx::query(
-            "INSERT INTO recovery_codes (id, user_id, code_hash, selector, expires_at, created_at) \
-             VALUES ($1, $2, $3, $4, $5, $6)",
-        )
-        .bind(new_id())
-        .bind(user_id)
-        .bind(hash_token(code))
-        .bind(&code[..SELECTOR_LEN])
-        .bind(now + CODE_TTL_MS)
-        .bind(now)
-        .execute(&mut *tx)
-        .await?;
+        store::recovery::retire_open(&mut *tx, row.user_id, now).await?;
+        store::recovery::insert(&mut *tx, row).await?;
         tx.commit().await
     })
     .await?;
@@ -174,34 +163,14 @@ async fn find_code(
     }
     let selector = &code[..SELECTOR_LEN];
     let now = now_ms();
-    let rows = sqlx::query(
-        "SELECT id, user_id, code_hash FROM recovery_codes \
-         WHERE selector = $1 AND used_at IS NULL AND expires_at > $2 AND attempts < $3",
-    )
-    .bind(selector)
-    .bind(now)
-    .bind(MAX_CODE_ATTEMPTS)
-    .fetch_all(&state.db.pool)
-    .await?;
-    let hash = hash_token(code);
-    for row in rows {
-        if row.try_get::<String, _>("code_hash")? == hash {
-            attempt.succeeded();
-            return Ok((row.try_get("id")?, row.try_get("user_id")?));
-        }
-    }
     let pool = &state.db.pool;
-    Db::retry_busy(move || async move {
-        sqlx::query(
-            "UPDATE recovery_codes SET attempts = attempts + 1 \
-             WHERE selector = $1 AND used_at IS NULL AND expires_at > $2",
-        )
-        .bind(selector)
-        .bind(now)
-        .execute(pool)
-        .await
-    })
-    .await?;
+    let live = store::recovery::live_by_selector(pool, selector, now, MAX_CODE_ATTEMPTS).await?;
+    let hash = hash_token(code);
+    if let Some(found) = live.into_iter().find(|c| c.code_hash == hash) {
+        attempt.succeeded();
+        return Ok((found.id, found.user_id));
+    }
+    Db::retry_busy(move || store::recovery::count_wrong_guess(pool, selector, now)).await?;
     Err(ApiError::field("code", CODE_INVALID))
 }
 
@@ -279,16 +248,7 @@ async fn set_password_by_code(
     Db::retry_busy(move || async move {
         let now = now_ms();
         let mut tx = pool.begin().await?;
-        let consumed = sqlx::query(
-            "UPDATE recovery_codes SET used_at = $2 \
-             WHERE id = $1 AND used_at IS NULL AND expires_at > $2 AND attempts < $3",
-        )
-        .bind(code_id)
-        .bind(now)
-        .bind(MAX_CODE_ATTEMPTS)
-        .execute(&mut *tx)
-        .await?;
-        if consumed.rows_affected() != 1 {
+        if !store::recovery::consume(&mut *tx, code_id, now, MAX_CODE_ATTEMPTS).await? {
             return Err(ApiError::field("code", CODE_INVALID));
         }
         store_password(&mut tx, user_id_ref, hash, None).await?;
@@ -307,18 +267,8 @@ async fn store_password(
     hash: &str,
     keep_session: Option<&str>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE users SET password_hash = $2, updated_at = $3 WHERE id = $1")
-        .bind(user_id)
-        .bind(hash)
-        .bind(now_ms())
-        .execute(&mut **tx)
-        .await?;
-    sqlx::query("DELETE FROM sessions WHERE user_id = $1 AND id <> $2")
-        .bind(user_id)
-        .bind(keep_session.unwrap_or(""))
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
+    store::users::set_password(&mut **tx, user_id, hash, now_ms()).await?;
+    store::sessions::delete_others(&mut **tx, user_id, keep_session).await
 }
 
 #[derive(Debug, Deserialize, ToSchema, Default)]
@@ -339,12 +289,11 @@ pub const OLD_PASSWORD_WRONG: &str = "The current password is incorrect";
 #[utoipa::path(post, path = "/api/auth/changePassword", tag = "auth", request_body = ChangePasswordRequest,
     responses((status = 200, description = "Password changed", body = Envelope<Empty>),
               (status = 400, description = "Invalid fields", body = ErrorBody),
-              (status = 401, description = "Unauthorized", body = ErrorBody),
               (status = 429, description = "Too many wrong passwords", body = ErrorBody),
               (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
-    user: CurrentUser,
+    user: Member,
     ApiJson(req): ApiJson<ChangePasswordRequest>,
 ) -> ApiResult<impl IntoResponse> {
     let mut fields = Fields::default();
@@ -355,11 +304,7 @@ pub async fn change_password(
         .throttles
         .change_password
         .attempt(user.user_id.clone())?;
-    let stored: String = sqlx::query("SELECT password_hash FROM users WHERE id = $1")
-        .bind(&user.user_id)
-        .fetch_one(&state.db.pool)
-        .await?
-        .try_get("password_hash")?;
+    let stored = store::users::password_hash(&state.db.pool, &user.user_id).await?;
     if !state
         .passwords
         .verify(req.old_password, Some(stored))

@@ -5,18 +5,22 @@ use axum_extra::extract::cookie::CookieJar;
 use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
+    store::{
+        self,
+        users::{LoginRow, NewUser},
+    },
 };
 use serde::Deserialize;
-use sqlx::Row;
 use utoipa::ToSchema;
 
 use super::user::{self, UserItem};
 use crate::{
+    access::Member,
     domain::{Email, Fields},
     envelope::{self, Empty, Envelope, Item},
-    error::{ApiError, ApiResult, ErrorBody, UNAUTHORIZED_MESSAGE},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ClientIp},
-    session::{self, COOKIE, CurrentUser},
+    session::{self, COOKIE, Role},
     state::AppState,
 };
 
@@ -69,11 +73,10 @@ pub async fn register(
     let (email, password) = (email.expect("checked"), password.expect("checked"));
     state.throttles.register_ip.check(&ip)?;
     // A taken email is answered before any hashing; the unique index still decides races.
-    let taken: Option<String> = sqlx::query_scalar("SELECT id FROM users WHERE email = $1")
-        .bind(email.as_str())
-        .fetch_optional(&state.db.pool)
-        .await?;
-    if taken.is_some() {
+    if store::users::id_by_email(&state.db.pool, email.as_str())
+        .await?
+        .is_some()
+    {
         return Err(ApiError::field("email", EMAIL_TAKEN));
     }
 
@@ -85,41 +88,26 @@ pub async fn register(
         full_name.clone()
     };
     let now = now_ms();
-    let (db, user_id, workspace_id, workspace_name) =
-        (&state.db, &user_id, &workspace_id, &workspace_name);
-    let (email, hash, full_name, source) = (&email, &hash, &full_name, &source);
+    let user = NewUser {
+        id: &user_id,
+        email: email.as_str(),
+        password_hash: &hash,
+        full_name: &full_name,
+        source: &source,
+        now,
+    };
+    let (pool, workspace_id, workspace_name) = (&state.db.pool, &workspace_id, &workspace_name);
     Db::retry_busy(move || async move {
-        let mut tx = db.pool.begin().await?;
-        let inserted = sqlx::query(
-            "INSERT INTO users (id, email, password_hash, full_name, source, created_at, updated_at) \
-             VALUES ($1, $2, $3, $4, $5, $6, $6)",
-        )
-        .bind(user_id)
-        .bind(email.as_str())
-        .bind(hash)
-        .bind(full_name)
-        .bind(source)
-        .bind(now)
-        .execute(&mut *tx)
-        .await;
-        if let Err(e) = inserted {
+        let mut tx = pool.begin().await?;
+        if let Err(e) = store::users::insert(&mut *tx, user).await {
             return Err(if Db::is_unique_violation(&e) {
                 ApiError::field("email", EMAIL_TAKEN)
             } else {
                 e.into()
             });
         }
-        sqlx::query("INSERT INTO workspaces (id, name, created_at) VALUES ($1, $2, $3)")
-            .bind(workspace_id)
-            .bind(workspace_name)
-            .bind(now)
-            .execute(&mut *tx)
-            .await?;
-        sqlx::query("INSERT INTO memberships (workspace_id, user_id, role, created_at) VALUES ($1, $2, 'owner', $3)")
-            .bind(workspace_id)
-            .bind(user_id)
-            .bind(now)
-            .execute(&mut *tx)
+        store::workspaces::insert(&mut *tx, workspace_id, workspace_name, now).await?;
+        store::workspaces::add_member(&mut *tx, workspace_id, user.id, Role::Owner.as_str(), now)
             .await?;
         tx.commit().await?;
         Ok::<(), ApiError>(())
@@ -171,25 +159,17 @@ pub async fn login(
     let attempt = state.throttles.login(email.as_str(), ip)?;
 
     // The user's first workspace (by join date) is where the session starts.
-    let row = sqlx::query(
-        "SELECT u.id, u.password_hash, m.workspace_id FROM users u \
-         JOIN memberships m ON m.user_id = u.id WHERE u.email = $1 \
-         ORDER BY m.created_at, m.workspace_id LIMIT 1",
-    )
-    .bind(email.as_str())
-    .fetch_optional(&state.db.pool)
-    .await?;
-    let stored = row
-        .as_ref()
-        .map(|r| r.try_get::<String, _>("password_hash"))
-        .transpose()?;
+    let row = store::users::for_login(&state.db.pool, email.as_str()).await?;
+    let stored = row.as_ref().map(|r| r.password_hash.clone());
     if !state.passwords.verify(req.password, stored).await? {
         return Err(ApiError::unauthorized(LOGIN_FAILED));
     }
     attempt.succeeded();
-    let row = row.expect("verified rows exist");
-    let (user_id, workspace_id): (String, String) =
-        (row.try_get("id")?, row.try_get("workspace_id")?);
+    let LoginRow {
+        user_id,
+        workspace_id,
+        ..
+    } = row.expect("verified rows exist");
 
     // Rotate: a session token presented before login is never reused after it.
     if let Some(old) = jar.get(COOKIE) {
@@ -206,21 +186,8 @@ pub async fn login(
 
 /// Restores the session from its cookie (silent relogin at start-up).
 #[utoipa::path(get, path = "/api/auth/relogin", tag = "auth",
-    responses((status = 200, description = "The session is valid", body = Envelope<Item<UserItem>>),
-              (status = 401, description = "Unauthorized", body = ErrorBody)))]
-pub async fn relogin(
-    State(state): State<AppState>,
-    jar: CookieJar,
-) -> ApiResult<impl IntoResponse> {
-    let token = jar
-        .get(COOKIE)
-        .map(|c| c.value().to_string())
-        .unwrap_or_default();
-    let user = match token.is_empty() {
-        true => None,
-        false => session::lookup(&state, &token).await?,
-    };
-    let user = user.ok_or_else(|| ApiError::unauthorized(UNAUTHORIZED_MESSAGE))?;
+    responses((status = 200, description = "The session is valid", body = Envelope<Item<UserItem>>)))]
+pub async fn relogin(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
     Ok(envelope::item(user::of(&state, &user).await?))
 }
 
@@ -242,8 +209,7 @@ pub async fn logout(
 
 /// The signed-in user.
 #[utoipa::path(get, path = "/api/auth/me", tag = "auth",
-    responses((status = 200, description = "The user", body = Envelope<Item<UserItem>>),
-              (status = 401, description = "Unauthorized", body = ErrorBody)))]
-pub async fn me(State(state): State<AppState>, user: CurrentUser) -> ApiResult<impl IntoResponse> {
+    responses((status = 200, description = "The user", body = Envelope<Item<UserItem>>)))]
+pub async fn me(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
     Ok(envelope::item(user::of(&state, &user).await?))
 }

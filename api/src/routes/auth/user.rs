@@ -1,7 +1,7 @@
 //! The User item of `auth/me` and friends (spec §3 "User").
 
+use searchdeck_common::store;
 use serde::Serialize;
-use sqlx::Row;
 use utoipa::ToSchema;
 
 use crate::{error::ApiError, session::CurrentUser, state::AppState};
@@ -41,22 +41,16 @@ pub async fn load(
     user_id: &str,
     workspace_id: &str,
 ) -> Result<UserItem, ApiError> {
-    let row = sqlx::query(
-        "SELECT u.id, u.email, u.full_name, u.alternative_invoice_email, m.role \
-         FROM users u JOIN memberships m ON m.user_id = u.id WHERE u.id = $1 AND m.workspace_id = $2",
-    )
-    .bind(user_id)
-    .bind(workspace_id)
-    .fetch_optional(&state.db.pool)
-    .await?
-    .ok_or_else(|| ApiError::not_found("User"))?;
+    let row = store::users::member(&state.db.pool, user_id, workspace_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("User"))?;
     Ok(UserItem {
-        id: row.try_get("id")?,
-        email: row.try_get("email")?,
-        full_name: row.try_get("full_name")?,
-        permission: row.try_get("role")?,
+        id: row.id,
+        email: row.email,
+        full_name: row.full_name,
+        permission: row.role,
         workspace_id: workspace_id.to_string(),
-        alternative_invoice_email: row.try_get("alternative_invoice_email")?,
+        alternative_invoice_email: row.alternative_invoice_email,
         last_month_spend: 0.0,
         next_purchase_id: None,
         previous_status: None,

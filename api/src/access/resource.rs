@@ -1,0 +1,75 @@
+//! Resources of the caller's workspace, resolved from a path or query id.
+
+use std::collections::HashMap;
+
+use axum::{
+    extract::{FromRequestParts, Path, Query},
+    http::request::Parts,
+};
+use searchdeck_common::Db;
+
+use super::{AnyRole, Caller, Policy};
+use crate::{domain::REQUIRED, error::ApiError, state::AppState};
+
+/// A thing that belongs to one workspace and is addressed by an id in the request.
+///
+/// `find` must look the id up *within* `workspace_id`, so that another workspace's id is
+/// indistinguishable from a missing one.
+pub trait WorkspaceResource: Sized + Send {
+    /// The name in the 404 message (`"Task"` answers "Task not found").
+    const NAME: &'static str;
+    /// A stable kind name, written to the OpenAPI document as `x-resource.kind`.
+    const KIND: &'static str;
+    /// The path parameter (or, when the route has none of that name, the query parameter)
+    /// carrying the id.
+    const PARAM: &'static str = "id";
+
+    /// The resource `id` of workspace `workspace_id`, if there is one.
+    fn find(
+        db: &Db,
+        workspace_id: &str,
+        id: &str,
+    ) -> impl Future<Output = Result<Option<Self>, sqlx::Error>> + Send;
+}
+
+/// A resource `T` of the caller's workspace, for a caller admitted by policy `P`.
+#[derive(Debug)]
+pub struct InWorkspace<T, P: Policy = AnyRole> {
+    /// The caller.
+    pub caller: Caller<P>,
+    /// The resource.
+    pub item: T,
+}
+
+/// The id named `param` from the route's path, else from the query string.
+async fn id_param(parts: &mut Parts, state: &AppState, param: &str) -> Result<String, ApiError> {
+    let from_path = Path::<HashMap<String, String>>::from_request_parts(parts, state)
+        .await
+        .ok()
+        .and_then(|Path(mut map)| map.remove(param));
+    let id = match from_path {
+        Some(id) => Some(id),
+        None => Query::<HashMap<String, String>>::from_request_parts(parts, state)
+            .await
+            .ok()
+            .and_then(|Query(mut map)| map.remove(param)),
+    };
+    id.filter(|id| !id.trim().is_empty())
+        .ok_or_else(|| ApiError::field(param, REQUIRED))
+}
+
+impl<T: WorkspaceResource, P: Policy> FromRequestParts<AppState> for InWorkspace<T, P> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let caller = Caller::<P>::from_request_parts(parts, state).await?;
+        let id = id_param(parts, state, T::PARAM).await?;
+        let item = T::find(&state.db, &caller.workspace_id, &id)
+            .await?
+            .ok_or_else(|| ApiError::not_found(T::NAME))?;
+        Ok(InWorkspace { caller, item })
+    }
+}

@@ -1,0 +1,151 @@
+//! Authorisation of every documented route, driven by the OpenAPI document: a route is
+//! covered by being documented.
+//!
+//! - Public routes are listed here; every other operation declares the session scheme and
+//!   answers 401 without a session.
+//! - Operations that declare roles (`x-roles`, from the `Editor`/`Manager` guards) answer
+//!   403 to a reader and not to the workspace's owner. Every other non-GET operation must be
+//!   one that changes only the caller's own values (listed here), so a workspace write
+//!   registered with the wrong guard fails this test.
+//! - Every path parameter is a workspace resource id (`x-resource`, from `InWorkspace<T>`):
+//!   another workspace's id answers exactly like a missing one (404, same body), the
+//!   owner's answers something else.
+
+mod common;
+
+use axum::http::{Method, StatusCode};
+use common::{TestApp, TestBackend};
+use searchdeck_api::session::Role;
+use searchdeck_common::{store, tasks::NewTask};
+use serde_json::{Value, json};
+
+/// Routes anyone may call.
+const PUBLIC_ROUTES: &[(&str, &str)] = &[
+    ("post", "/api/auth/register"),
+    ("post", "/api/auth/login"),
+    ("get", "/api/auth/logout"),
+    ("get", "/api/auth/recoveryPassword"),
+    ("post", "/api/auth/checkCode"),
+    ("post", "/api/auth/changePasswordByCode"),
+];
+
+/// Writes every member may make because they change only the caller's own values.
+const OWN_VALUE_WRITES: &[(&str, &str)] = &[
+    ("post", "/api/auth/changePassword"),
+    ("post", "/api/users/changeValue"),
+    ("put", "/api/options/front"),
+];
+
+/// Creates a resource of `kind` in the workspace of `token`'s user and returns its id.
+async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String {
+    let me = app.get("/api/auth/me", Some(token)).await.json["result"]["item"].clone();
+    let workspace_id = me["workspaceId"].as_str().unwrap();
+    match kind {
+        "task" => store::tasks::create(
+            &app.state.db.pool,
+            NewTask {
+                workspace_id,
+                user_id: me["id"].as_str(),
+                kind: "sync-account",
+                message: "Starting",
+                total_steps: 1,
+            },
+        )
+        .await
+        .unwrap(),
+        other => panic!("no fixture for resource kind {other:?}: add one here"),
+    }
+}
+
+/// Every documented operation as (method, path, operation).
+fn operations(doc: &Value) -> Vec<(String, String, Value)> {
+    let mut ops = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, op) in item.as_object().unwrap() {
+            ops.push((method.clone(), path.clone(), op.clone()));
+        }
+    }
+    ops
+}
+
+/// `path` with every `{param}` replaced by `id`.
+fn concrete(path: &str, id: &str) -> String {
+    path.split('/')
+        .map(|seg| if seg.starts_with('{') { id } else { seg })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+fn method(m: &str) -> Method {
+    Method::from_bytes(m.to_uppercase().as_bytes()).unwrap()
+}
+
+backend_tests! {
+    async fn every_route_declares_and_enforces_its_session(app: TestApp) {
+        let doc = app.get("/api/openapi.json", None).await.json;
+        assert_eq!(doc["components"]["securitySchemes"]["session"], json!({"type": "apiKey", "in": "cookie", "name": "sd_session", "description": doc["components"]["securitySchemes"]["session"]["description"]}));
+        let mut checked = 0;
+        for (m, path, op) in operations(&doc) {
+            let public = PUBLIC_ROUTES.contains(&(m.as_str(), path.as_str()));
+            let secured = op["security"] == json!([{"session": []}]);
+            assert_eq!(secured, !public, "{m} {path}: security declared iff not public");
+            if public {
+                continue;
+            }
+            assert!(op["responses"]["401"].is_object(), "{m} {path} documents 401");
+            let res = app.request(method(&m), &concrete(&path, "some-id"), Some(json!({})), None).await;
+            assert_eq!(res.status, StatusCode::UNAUTHORIZED, "{m} {path} answers without a session");
+            assert_eq!(res.message(), "Unauthorized");
+            checked += 1;
+        }
+        assert!(checked >= 8, "only {checked} routes checked");
+    }
+
+    async fn every_write_route_refuses_a_reader(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let reader = app.member(&owner, Role::Reader).await;
+        let doc = app.get("/api/openapi.json", None).await.json;
+        for (m, path, op) in operations(&doc) {
+            let Some(roles) = op.get("x-roles") else {
+                let own = OWN_VALUE_WRITES.contains(&(m.as_str(), path.as_str()));
+                let public = PUBLIC_ROUTES.contains(&(m.as_str(), path.as_str()));
+                assert!(m == "get" || own || public, "{m} {path} writes without an Editor or Manager guard");
+                continue;
+            };
+            assert!(!roles.as_array().unwrap().contains(&json!("reader")), "{m} {path}");
+            assert!(op["responses"]["403"].is_object(), "{m} {path} documents 403");
+            let url = concrete(&path, "some-id");
+            let res = app.request(method(&m), &url, Some(json!({})), Some(&reader)).await;
+            assert_eq!(res.status, StatusCode::FORBIDDEN, "{m} {path} refuses a reader");
+            let res = app.request(method(&m), &url, Some(json!({})), Some(&owner)).await;
+            assert_ne!(res.status, StatusCode::FORBIDDEN, "{m} {path} admits the owner");
+        }
+    }
+
+    async fn every_resource_id_is_scoped_to_the_workspace(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let stranger = app.register(&app.email(), "long password").await;
+        let doc = app.get("/api/openapi.json", None).await.json;
+        let mut checked = 0;
+        for (m, path, op) in operations(&doc) {
+            let resource = &op["x-resource"];
+            let params: Vec<&str> = path.split('/').filter_map(|s| s.strip_prefix('{')?.strip_suffix('}')).collect();
+            for p in &params {
+                assert_eq!(resource["param"].as_str(), Some(*p), "{m} {path}: path parameter {p} is not a workspace resource id");
+            }
+            let Some(kind) = resource["kind"].as_str() else { continue };
+            let param = resource["param"].as_str().unwrap();
+            let url_for = |id: &str| if params.is_empty() { format!("{path}?{param}={id}") } else { concrete(&path, id) };
+            let id = resource_in_workspace(&app, kind, &owner).await;
+            let missing = app.request(method(&m), &url_for("no-such-id"), Some(json!({})), Some(&stranger)).await;
+            assert_eq!(missing.status, StatusCode::NOT_FOUND, "{m} {path}: a missing id");
+            assert!(op["responses"]["404"].is_object(), "{m} {path} documents 404");
+            let foreign = app.request(method(&m), &url_for(&id), Some(json!({})), Some(&stranger)).await;
+            assert_eq!((foreign.status, &foreign.json), (missing.status, &missing.json), "{m} {path}: another workspace's id answers like a missing one");
+            let own = app.request(method(&m), &url_for(&id), Some(json!({})), Some(&owner)).await;
+            assert_ne!(own.status, StatusCode::NOT_FOUND, "{m} {path}: the owner's own id is found");
+            checked += 1;
+        }
+        assert!(checked >= 1, "no resource routes checked");
+    }
+}

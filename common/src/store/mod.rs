@@ -1,0 +1,24 @@
+//! Storage by area: every SQL statement of the application lives in one of these modules.
+//!
+//! A store function runs one statement (or one read-then-decode) and takes any executor over
+//! the `Any` pool — `&db.pool`, `&mut *tx` or `&mut *conn` — so handlers compose several
+//! of them in one transaction:
+//!
+//! ```ignore
+//! let mut tx = db.pool.begin().await?;
+//! store::users::set_password(&mut *tx, user_id, &hash, now).await?;
+//! store::sessions::delete_others(&mut *tx, user_id, Some(session_id)).await?;
+//! tx.commit().await?;
+//! ```
+
+pub mod options;
+pub mod recovery;
+pub mod sessions;
+pub mod tasks;
+pub mod users;
+pub mod workspaces;
+
+/// Any executor over the application database: a pool, a connection or a transaction.
+pub trait Exec<'c>: sqlx::Executor<'c, Database = sqlx::Any> {}
+
+impl<'c, T: sqlx::Executor<'c, Database = sqlx::Any>> Exec<'c> for T {}
