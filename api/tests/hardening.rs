@@ -363,9 +363,9 @@ async fn recovery_requests_take_the_same_time_for_known_and_unknown_emails() {
         known.push(email);
     }
     let (mut known_us, mut unknown_us) = (Vec::new(), Vec::new());
-    for i in 0..N {
+    for (i, known_email) in known.iter().enumerate() {
         for (email, times) in [
-            (known[i].clone(), &mut known_us),
+            (known_email.clone(), &mut known_us),
             (format!("nobody{i}@example.com"), &mut unknown_us),
         ] {
             let req = from(

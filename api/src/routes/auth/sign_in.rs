@@ -115,12 +115,12 @@ pub async fn register(
     .await?;
     tracing::info!(user.id = %user_id, workspace.id = %workspace_id, "account created");
 
-    let token = session::create_session(&state, &user_id, &workspace_id).await?;
+    let token = session::create_session(&state, &user_id, workspace_id).await?;
     let jar = jar.add(session::session_cookie(
         token,
         session::secure_cookies(&headers),
     ));
-    let item = user::load(&state, &user_id, &workspace_id).await?;
+    let item = user::load(&state, &user_id, workspace_id).await?;
     Ok((jar, envelope::ok_with(ACCOUNT_CREATED, Item { item })))
 }
 
