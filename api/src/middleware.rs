@@ -28,10 +28,10 @@ use crate::{error::ApiError, state::AppState};
 pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 
 /// The web app's Content-Security-Policy: scripts, styles, fonts and calls from this origin
-/// only (inline `style` attributes are allowed for the component library, inline scripts
-/// are not), no framing, no plugins.
+/// only (inline styles are allowed for the component library, inline scripts are not),
+/// images also over HTTPS (app icons), no framing, no plugins.
 pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
-    style-src 'self' 'unsafe-inline'; img-src 'self' data:; font-src 'self' data:; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; \
     connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
     frame-ancestors 'none'";
 /// HSTS of answers served over HTTPS: one year, subdomains included.

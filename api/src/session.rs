@@ -140,7 +140,11 @@ pub async fn create_session(
 
 /// Deletes the session a token belongs to, if any.
 pub async fn delete_session(state: &AppState, token: &str) -> Result<(), sqlx::Error> {
-    store::sessions::delete_by_token_hash(&state.db.pool, &hash_token(token)).await
+    let (pool, token_hash) = (&state.db.pool, &hash_token(token));
+    searchdeck_common::Db::retry_busy(move || {
+        store::sessions::delete_by_token_hash(pool, token_hash)
+    })
+    .await
 }
 
 /// Loads the caller behind a session token, if the session is valid.
@@ -154,7 +158,10 @@ pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>
         return Ok(None);
     };
     if now - row.last_seen_at > TOUCH_AFTER_MS {
-        store::sessions::touch(&state.db.pool, &row.id, now).await?;
+        // Best effort: a busy database delays the next refresh, never the request.
+        if let Err(e) = store::sessions::touch(&state.db.pool, &row.id, now).await {
+            tracing::warn!(error = %e, "session last-seen refresh skipped");
+        }
     }
     Ok(Some(CurrentUser {
         session_id: row.id,
