@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, from a fresh clone: installs what is missing, then runs the Rust
 # suite (SQLite always; PostgreSQL and Redis variants when reachable, and always under
-# CI=true), the web app's type check and Jest tests, schemathesis over the OpenAPI document,
-# and the browser end-to-end tests.
+# CI=true), the web app's type check, ESLint, Jest tests and bundle size budget, schemathesis
+# over the OpenAPI document, and the browser end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -12,9 +12,9 @@ step "services"
 source scripts/services.sh
 echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-<unset>} TEST_REDIS_URL=${TEST_REDIS_URL:-<unset>}"
 
-step "web app: install, type check, unit tests, build"
+step "web app: install, build, type check + ESLint, unit tests, bundle size budget"
 bash scripts/web.sh
-(cd frontend && npm run lint && npm test)
+(cd frontend && npm run lint && npm test && npm run size)
 
 step "rust: format and lints"
 cargo fmt --all -- --check

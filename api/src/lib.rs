@@ -96,7 +96,7 @@ async fn method_not_allowed() -> ApiError {
 
 /// Liveness and database reachability, for process managers.
 async fn health(axum::extract::State(state): axum::extract::State<AppState>) -> Response {
-    match sqlx::query("SELECT 1").execute(&state.db.pool).await {
+    match searchdeck_common::store::ping(&state.db.pool).await {
         Ok(_) => Json(serde_json::json!({"status": "ok"})).into_response(),
         Err(e) => {
             tracing::error!(error = %e, "health check: database unreachable");

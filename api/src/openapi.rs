@@ -2,20 +2,25 @@
 //!
 //! Security requirements and the 401/403/404 answers of guarded routes are not written
 //! here or in the path macros: [`crate::route!`] derives them from each handler's guard
-//! type (see [`crate::access`]). This module declares the session-cookie scheme they name.
+//! type (see [`crate::access`]). This module declares the session-cookie scheme and the error body they name.
 
 use utoipa::{
     Modify, OpenApi,
     openapi::security::{ApiKey, ApiKeyValue, SecurityScheme},
 };
 
-use crate::{access::SECURITY_SCHEME, session::COOKIE};
+use crate::{
+    access::SECURITY_SCHEME,
+    error::{ErrorBody, FieldError},
+    session::COOKIE,
+};
 
 #[derive(OpenApi)]
 #[openapi(
     info(title = "Searchdeck API", description = "The HTTP API of Searchdeck. Every answer uses one envelope: \
         `{status, message, result}` on success, `{status, message, errors, meta}` on failure. \
         Sessions are carried by the HttpOnly `sd_session` cookie."),
+    components(schemas(ErrorBody, FieldError)),
     modifiers(&SessionCookie),
     tags(
         (name = "auth", description = "Accounts, sessions and password recovery"),

@@ -84,6 +84,7 @@ backend_tests! {
     async fn every_route_declares_and_enforces_its_session(app: TestApp) {
         let doc = app.get("/api/openapi.json", None).await.json;
         assert_eq!(doc["components"]["securitySchemes"]["session"], json!({"type": "apiKey", "in": "cookie", "name": "sd_session", "description": doc["components"]["securitySchemes"]["session"]["description"]}));
+        assert!(doc["components"]["schemas"]["ErrorBody"].is_object(), "the error body the guards name");
         let mut checked = 0;
         for (m, path, op) in operations(&doc) {
             let public = PUBLIC_ROUTES.contains(&(m.as_str(), path.as_str()));

@@ -4,15 +4,21 @@
 //! and run through sqlx's `Any` driver, so handlers never branch on the backend. The schema
 //! keeps to types both engines share: text ids, `BIGINT` Unix-millisecond timestamps,
 //! `BIGINT` 0/1 flags and JSON stored as text. Each backend has its own migrations folder.
+//!
+//! Where portable SQL does not pay — the `Any` driver cannot decode PostgreSQL `NUMERIC`
+//! (what `SUM` over `BIGINT` returns), dates or arrays, and has no `UNNEST`/`COPY` bulk
+//! writes — a store sits behind a trait with one implementation per backend over the
+//! native pool in [`Db::native`] (see [`crate::store::metrics`]).
 
 use std::{str::FromStr, time::Duration};
 
 use secrecy::ExposeSecret;
 use sqlx::{
-    AnyPool, Executor,
+    AnyPool, Executor, PgPool, SqlitePool,
     any::AnyPoolOptions,
     migrate::Migrator,
-    sqlite::{SqliteConnectOptions, SqliteJournalMode},
+    postgres::PgPoolOptions,
+    sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
 };
 
 use crate::config::{Backend, Config};
@@ -63,8 +69,18 @@ fn owner_only(path: &std::path::Path) -> std::io::Result<()> {
 /// A handle on the application database.
 #[derive(Clone, Debug)]
 pub struct Db {
+    /// The portable pool every area store uses.
     pub pool: AnyPool,
     pub backend: Backend,
+    /// The same database through its native driver, for backend-specific stores.
+    pub native: Native,
+}
+
+/// A native pool on the application database (connections open on first use).
+#[derive(Clone, Debug)]
+pub enum Native {
+    Sqlite(SqlitePool),
+    Postgres(PgPool),
 }
 
 impl Db {
@@ -84,7 +100,7 @@ impl Db {
             _ => anyhow::bail!("unsupported database URL scheme"),
         };
         let options = AnyPoolOptions::new().acquire_timeout(Duration::from_secs(10));
-        let pool = match backend {
+        let (pool, native) = match backend {
             Backend::Sqlite => {
                 // Create the file (and turn WAL on, which persists in the file) before the
                 // `Any` pool opens it; every pooled connection then enables foreign keys and
@@ -96,7 +112,14 @@ impl Db {
                 owner_only(opts.get_filename())?;
                 let conn = sqlx::ConnectOptions::connect(&opts).await?;
                 sqlx::Connection::close(conn).await.ok();
-                options
+                let native = SqlitePoolOptions::new()
+                    .max_connections(4)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_lazy_with(
+                        opts.busy_timeout(Duration::from_secs(5))
+                            .synchronous(SqliteSynchronous::Normal),
+                    );
+                let pool = options
                     .max_connections(8)
                     .after_connect(|conn, _| {
                         Box::pin(async move {
@@ -109,11 +132,23 @@ impl Db {
                         })
                     })
                     .connect(url)
-                    .await?
+                    .await?;
+                (pool, Native::Sqlite(native))
             }
-            _ => options.max_connections(16).connect(url).await?,
+            _ => {
+                let pool = options.max_connections(16).connect(url).await?;
+                let native = PgPoolOptions::new()
+                    .max_connections(8)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .connect_lazy(url)?;
+                (pool, Native::Postgres(native))
+            }
         };
-        Ok(Db { pool, backend })
+        Ok(Db {
+            pool,
+            backend,
+            native,
+        })
     }
 
     /// Applies every pending migration of this backend.

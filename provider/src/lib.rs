@@ -2,9 +2,11 @@
 //! and caching, typed calls, classified errors, the shared rate limiter in front of every
 //! request, tracing and metrics. Point it at `https://api.ads.apple.com/v1` and
 //! `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents. Workers
-//! use it through the [`AppleAds`] trait.
+//! use it through the [`AppleAds`] trait. [`AppStore`] reads the public App Store endpoints
+//! (app lookup, app search, search hints).
 
 pub mod apple_ads;
+pub mod appstore;
 #[cfg(feature = "bench")]
 pub mod bench;
 pub mod calls;
@@ -16,8 +18,10 @@ pub mod insights;
 pub mod limiter;
 pub mod metrics;
 pub mod oauth;
+pub mod recommendations;
 
 pub use apple_ads::{AppleAds, AppleAdsExt, Entity};
+pub use appstore::{AppStore, AppStoreConfig};
 pub use client::{Client, ClientConfig, Observer, RetryPolicy};
 pub use credentials::{Credentials, KeyPair};
 pub use error::{BulkItem, ProviderError};

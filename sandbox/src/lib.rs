@@ -2,7 +2,8 @@
 //! deterministic synthetic world, with the token endpoint, an authorize page, admin
 //! endpoints and fault injection. Addresses: the API under `/v1/…`, the token endpoint at
 //! `/auth/oauth2/token`, the consent page at `/auth/oauth2/authorize`, admin under
-//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`).
+//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`), and stand-ins for the public
+//! App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`).
 
 pub mod admin;
 pub mod api;
@@ -34,6 +35,8 @@ pub fn router() -> Router {
 /// The sandbox's HTTP routes over `sandbox`.
 pub fn app(sandbox: Arc<Sandbox>) -> Router {
     let v1 = api::router()
+        .fallback(api::error::unserved)
+        .method_not_allowed_fallback(api::error::wrong_method)
         .layer(from_fn_with_state(sandbox.clone(), auth::require_bearer))
         .layer(from_fn_with_state(sandbox.clone(), faults::apply))
         .layer(axum::middleware::from_fn(api::error::shape_errors));
@@ -45,6 +48,10 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
             get(auth::pages::show).post(auth::pages::decide),
         )
         .merge(admin::router())
+        .merge(api::appstore::router())
+        .fallback(api::error::unserved)
+        .method_not_allowed_fallback(api::error::wrong_method)
+        .layer(axum::middleware::from_fn(api::error::shape_errors))
         .with_state(sandbox)
 }
 

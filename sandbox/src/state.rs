@@ -21,6 +21,8 @@ pub struct Sandbox {
     pub world: RwLock<World>,
     pub auth: AuthStore,
     pub faults: Faults,
+    /// Recommendations applied or dismissed through the API.
+    pub recommendations: crate::api::recommendations::Decisions,
 }
 
 impl Sandbox {
@@ -38,6 +40,7 @@ impl Sandbox {
             world: RwLock::new(world),
             auth: AuthStore::default(),
             faults: Faults::new(config.faults, config.world.seed),
+            recommendations: Default::default(),
         })
     }
 }

@@ -151,3 +151,53 @@ macro_rules! route {
         routes
     }};
 }
+
+#[cfg(test)]
+mod tests {
+    use searchdeck_common::tasks::TaskRecord;
+
+    use super::*;
+    use crate::{
+        access::{EditRoles, Editor, Manager, Member},
+        state::AppState,
+    };
+
+    fn documented<H: HandlerDoc<Args>, Args>(_handler: H) -> serde_json::Value {
+        let mut op = Operation::new();
+        H::document(&mut op);
+        serde_json::to_value(op).unwrap()
+    }
+
+    #[test]
+    fn guards_write_their_rules_into_the_operation() {
+        async fn public(_: State<AppState>, _: ApiJson<()>) {}
+        async fn member(_: State<AppState>, _: Member, _: ApiJson<()>) {}
+        async fn editor(_: Editor, _: Path<String>) {}
+        async fn manager(_: Manager) {}
+        async fn edit_task(_: InWorkspace<TaskRecord, EditRoles>, _: ApiJson<()>) {}
+
+        let op = documented(public);
+        assert!(op.get("security").is_none() && op["responses"].as_object().unwrap().is_empty());
+
+        let op = documented(member);
+        assert_eq!(op["security"], json!([{"session": []}]));
+        assert!(
+            op["responses"]["401"]["content"]["application/json"]["schema"]["$ref"]
+                .as_str()
+                .unwrap()
+                .ends_with("/ErrorBody")
+        );
+        assert!(op["responses"].get("403").is_none() && op.get("x-roles").is_none());
+
+        let op = documented(editor);
+        assert_eq!(op["x-roles"], json!(["owner", "admin", "writer"]));
+        assert!(op["responses"]["403"].is_object());
+        assert_eq!(documented(manager)["x-roles"], json!(["owner", "admin"]));
+
+        let op = documented(edit_task);
+        assert_eq!(op["x-resource"], json!({"kind": "task", "param": "id"}));
+        assert_eq!(op["responses"]["404"]["description"], "Task not found");
+        assert_eq!(op["x-roles"], json!(["owner", "admin", "writer"]));
+        assert!(op["responses"]["401"].is_object());
+    }
+}

@@ -42,7 +42,11 @@ pub struct InWorkspace<T, P: Policy = AnyRole> {
 }
 
 /// The id named `param` from the route's path, else from the query string.
-async fn id_param(parts: &mut Parts, state: &AppState, param: &str) -> Result<String, ApiError> {
+async fn id_param<S: Send + Sync>(
+    parts: &mut Parts,
+    state: &S,
+    param: &str,
+) -> Result<String, ApiError> {
     let from_path = Path::<HashMap<String, String>>::from_request_parts(parts, state)
         .await
         .ok()
@@ -71,5 +75,59 @@ impl<T: WorkspaceResource, P: Policy> FromRequestParts<AppState> for InWorkspace
             .await?
             .ok_or_else(|| ApiError::not_found(T::NAME))?;
         Ok(InWorkspace { caller, item })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::{
+        Router,
+        body::Body,
+        extract::Request,
+        http::{Method, StatusCode},
+        routing::get,
+    };
+    use tower::ServiceExt;
+
+    use super::*;
+
+    /// Answers the resolved `accountId` (or the error's status) for `uri`.
+    async fn resolve(uri: &str) -> (StatusCode, String) {
+        async fn echo(req: Request) -> (StatusCode, String) {
+            let (mut parts, _) = req.into_parts();
+            match id_param(&mut parts, &(), "accountId").await {
+                Ok(id) => (StatusCode::OK, id),
+                Err(e) => match e {
+                    ApiError::Status { status, .. } => (status, String::new()),
+                    ApiError::Internal(_) => (StatusCode::INTERNAL_SERVER_ERROR, String::new()),
+                },
+            }
+        }
+        let app: Router = Router::new()
+            .route("/accounts/{accountId}/x", get(echo))
+            .route("/x", get(echo));
+        let req = Request::builder()
+            .method(Method::GET)
+            .uri(uri)
+            .body(Body::empty())
+            .unwrap();
+        let res = app.oneshot(req).await.unwrap();
+        let status = res.status();
+        let body = axum::body::to_bytes(res.into_body(), 1024).await.unwrap();
+        (status, String::from_utf8(body.to_vec()).unwrap())
+    }
+
+    #[tokio::test]
+    async fn ids_come_from_the_path_else_the_query() {
+        assert_eq!(
+            resolve("/accounts/42/x?accountId=7").await,
+            (StatusCode::OK, "42".into())
+        );
+        assert_eq!(
+            resolve("/x?accountId=7&other=1").await,
+            (StatusCode::OK, "7".into())
+        );
+        assert_eq!(resolve("/x?other=1").await.0, StatusCode::BAD_REQUEST);
+        assert_eq!(resolve("/x?accountId=%20").await.0, StatusCode::BAD_REQUEST);
     }
 }

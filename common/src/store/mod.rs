@@ -10,7 +10,12 @@
 //! store::sessions::delete_others(&mut *tx, user_id, Some(session_id)).await?;
 //! tx.commit().await?;
 //! ```
+//!
+//! Stores that need the native drivers (dates, exact `NUMERIC` sums, `UNNEST` bulk writes)
+//! are traits with one implementation per backend over [`crate::db::Native`]: see
+//! [`metrics`].
 
+pub mod metrics;
 pub mod options;
 pub mod recovery;
 pub mod sessions;
@@ -22,3 +27,9 @@ pub mod workspaces;
 pub trait Exec<'c>: sqlx::Executor<'c, Database = sqlx::Any> {}
 
 impl<'c, T: sqlx::Executor<'c, Database = sqlx::Any>> Exec<'c> for T {}
+
+/// Checks that the database answers (health checks).
+pub async fn ping(ex: impl Exec<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query("SELECT 1").execute(ex).await?;
+    Ok(())
+}

@@ -1,16 +1,21 @@
 /**
- * The root of every page: scroll restoration, the start-up relogin, the route guard, and the
- * choice between the full layout and a bare page.
+ * The root of every page: scroll restoration, the start-up relogin, the route guard, the
+ * choice between the full layout and a bare page, and the fallback shown while a lazy
+ * screen's chunk downloads.
  */
 import { Center, Loader } from '@mantine/core';
-import { useRef } from 'react';
+import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { useSession, type User } from '@/features/auth';
 import { t } from '@/i18n';
 import { resolveAccess } from './access';
-import { AppLayout } from './layout/AppLayout';
 import { useDocumentTitle } from './layout/useDocumentTitle';
+import { lazyScreen } from './lazy/lazy-screen';
+import { ScreenFallback } from './lazy/ScreenFallback';
 import type { AppRoute } from './route-types';
+
+/** The signed-in layout (sidebar, tasks, icons) is a chunk of its own: sign-in pages skip it. */
+const AppLayout = lazyScreen(() => import('./layout/AppLayout'), 'AppLayout');
 
 function useCurrentRoute(): AppRoute {
   const matches = useMatches();
@@ -19,9 +24,10 @@ function useCurrentRoute(): AppRoute {
 
 /** True once a signed-in user of this page load is signed out (until someone signs in). */
 function useSessionEnded(user: User | null, isLoading: boolean): boolean {
-  const hadUser = useRef(false);
-  if (user) hadUser.current = true;
-  return !isLoading && !user && hadUser.current;
+  const [hadUser, setHadUser] = useState(false);
+  // Derived state, adjusted while rendering: https://react.dev/reference/react/useState#storing-information-from-previous-renders
+  if (user && !hadUser) setHadUser(true);
+  return !isLoading && !user && hadUser;
 }
 
 export function AppFrame() {
@@ -30,6 +36,11 @@ export function AppFrame() {
   const { user, isLoading } = useSession();
   const sessionEnded = useSessionEnded(user, isLoading);
   useDocumentTitle(t(route.title));
+  const mayNeedLayout = !route.hideLayout;
+  useEffect(() => {
+    // Download the layout while the session is still being checked, not after.
+    if (mayNeedLayout) AppLayout.preload().catch(() => undefined);
+  }, [mayNeedLayout]);
 
   if (isLoading) {
     return (
@@ -40,15 +51,23 @@ export function AppFrame() {
   }
   const target = resolveAccess(route, user, location, sessionEnded);
   if (target) return <Navigate to={target} replace />;
+  const withLayout = user !== null && !route.hideLayout;
+  const screen = (
+    <Suspense fallback={<ScreenFallback bare={!withLayout} />}>
+      <Outlet />
+    </Suspense>
+  );
   return (
     <>
       <ScrollRestoration />
-      {user && !route.hideLayout ? (
-        <AppLayout user={user} title={t(route.title)}>
-          <Outlet />
-        </AppLayout>
+      {withLayout ? (
+        <Suspense fallback={<ScreenFallback bare />}>
+          <AppLayout user={user} title={t(route.title)}>
+            {screen}
+          </AppLayout>
+        </Suspense>
       ) : (
-        <Outlet />
+        screen
       )}
     </>
   );

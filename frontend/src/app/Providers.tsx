@@ -6,9 +6,16 @@ import type { ReactNode } from 'react';
 import { SNACKBAR_MS } from '@/lib/notifications';
 import { theme } from './theme';
 
-export function Providers({ queryClient, children }: { queryClient: QueryClient; children: ReactNode }) {
+interface ProvidersProps {
+  queryClient: QueryClient;
+  /** `test` turns off Mantine's transitions so tests never race an opening popover. */
+  env?: 'default' | 'test';
+  children: ReactNode;
+}
+
+export function Providers({ queryClient, env = 'default', children }: ProvidersProps) {
   return (
-    <MantineProvider theme={theme}>
+    <MantineProvider theme={theme} env={env}>
       <Notifications autoClose={SNACKBAR_MS} position="top-right" />
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </MantineProvider>

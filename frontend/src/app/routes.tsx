@@ -1,12 +1,19 @@
 /**
  * The one route table (spec §2). Screens of later issues join it when they are built; the
- * sidebar shows an entry only once its route renders a screen here.
+ * sidebar shows an entry only once its route renders a screen here. Feature screens are
+ * lazy: each feature's `screens.ts` is one chunk, downloaded when a route first needs it.
  */
-import { AuthScreen, PasswordScreen } from '@/features/auth';
-import { GeneralSettings } from '@/features/users';
+import { lazyScreen } from './lazy/lazy-screen';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RestrictedPage } from './pages/RestrictedPage';
 import type { AppRoute } from './route-types';
+
+const authScreens = () => import('@/features/auth/screens');
+const usersScreens = () => import('@/features/users/screens');
+
+const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
+const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
+const GeneralSettings = lazyScreen(usersScreens, 'GeneralSettings');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { callsTo, fail, mockApi, never, ok } from '@/test/fetch-mock';
 import { api, apiRequest } from './api-client';
 import { ApiError, isLimitError } from './api-error';
 
@@ -84,5 +84,37 @@ describe('apiRequest', () => {
     expect(isLimitError(error)).toBe(true);
     expect(isLimitError(new ApiError(403, 'LIMIT_HAS_BEEN_REACHED'))).toBe(false);
     expect(isLimitError(new ApiError(400, 'Other', [], { type: 'AVAILABLERULES' }))).toBe(false);
+  });
+
+  it.each([
+    ['get', () => api.get('/things', itemSchema, { signal: new AbortController().signal })],
+    ['post', () => api.post('/things', {}, itemSchema, { signal: new AbortController().signal })],
+    ['put', () => api.put('/things', {}, itemSchema, { signal: new AbortController().signal })],
+  ])('%s passes its signal to fetch', async (method, call) => {
+    mockApi(`${method.toUpperCase()} /api/things`, ok({ item: { id: 1 } }));
+    await call();
+    expect(callsTo(`${method.toUpperCase()} /api/things`)[0]?.signal).toBeInstanceOf(AbortSignal);
+  });
+
+  it('rejects an aborted call with the abort reason, not an ApiError', async () => {
+    mockApi('GET /api/slow', never);
+    const controller = new AbortController();
+    const pending = api.get('/slow', itemSchema, { signal: controller.signal });
+    controller.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+    await expect(pending).rejects.not.toBeInstanceOf(ApiError);
+  });
+
+  it('rejects an aborted body read with the abort reason', async () => {
+    const controller = new AbortController();
+    globalThis.fetch = jest.fn().mockResolvedValue({
+      ok: true,
+      status: 200,
+      text: () => {
+        controller.abort();
+        return Promise.reject(controller.signal.reason as Error);
+      },
+    });
+    await expect(api.get('/x', itemSchema, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
   });
 });

@@ -1,21 +1,27 @@
 /**
  * The one fetch wrapper: sends JSON with the session cookie, unwraps the server envelope
  * `{status, message, result}` and turns every failure into an `ApiError` (spec §8).
+ * Every call takes an `AbortSignal`: an aborted call rejects with the abort reason (never an
+ * `ApiError`), so TanStack Query treats it as cancelled rather than failed.
  */
 import { z } from 'zod';
 import { ApiError, defaultMessage, type ErrorMeta, type FieldError } from './api-error';
 
 export const API_PREFIX = '/api';
 
-type Query = Record<string, string | number | boolean | undefined>;
+export type Query = Record<string, string | number | boolean | undefined>;
 
-export interface RequestOptions<S extends z.ZodType> {
+/** What every endpoint function takes last: query hooks pass TanStack Query's `signal`. */
+export interface CallOptions {
+  signal?: AbortSignal | undefined;
+}
+
+export interface RequestOptions<S extends z.ZodType> extends CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  query?: Query;
+  query?: Query | undefined;
   body?: unknown;
   /** Schema of `result`; the call fails with 502 when the result does not match it. */
   schema: S;
-  signal?: AbortSignal;
 }
 
 const fieldErrorSchema = z.object({ field: z.string().catch(''), message: z.string() });
@@ -39,8 +45,11 @@ function buildUrl(path: string, query?: Query): string {
   return `${API_PREFIX}${path}${search ? `?${search}` : ''}`;
 }
 
-async function readEnvelope(response: Response): Promise<Envelope | null> {
-  const text = await response.text().catch(() => '');
+async function readEnvelope(response: Response, signal: AbortSignal | undefined): Promise<Envelope | null> {
+  const text = await response.text().catch((error: unknown) => {
+    if (signal?.aborted) throw error;
+    return '';
+  });
   if (!text) return null;
   try {
     const parsed = envelopeSchema.safeParse(JSON.parse(text));
@@ -81,7 +90,7 @@ export async function apiRequest<S extends z.ZodType>(
     if (signal?.aborted) throw error;
     throw noData();
   }
-  const envelope = await readEnvelope(response);
+  const envelope = await readEnvelope(response, signal);
   if (!envelope) throw noData();
   const status = response.ok ? (envelope.status ?? response.status) : response.status;
   if (status >= 400) throw toApiError(status, envelope);
@@ -95,11 +104,16 @@ export async function apiRequest<S extends z.ZodType>(
 /** The result of calls that return nothing of interest. */
 export const emptyResultSchema = z.unknown();
 
+/** A GET's options: the query string beside the signal. */
+export interface GetOptions extends CallOptions {
+  query?: Query | undefined;
+}
+
 export const api = {
-  get: <S extends z.ZodType>(path: string, schema: S, query?: Query, signal?: AbortSignal) =>
+  get: <S extends z.ZodType>(path: string, schema: S, { query, signal }: GetOptions = {}) =>
     apiRequest(path, { schema, query, signal }),
-  post: <S extends z.ZodType>(path: string, body: unknown, schema: S) =>
-    apiRequest(path, { method: 'POST', body, schema }),
-  put: <S extends z.ZodType>(path: string, body: unknown, schema: S) =>
-    apiRequest(path, { method: 'PUT', body, schema }),
+  post: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
+    apiRequest(path, { method: 'POST', body, schema, signal }),
+  put: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
+    apiRequest(path, { method: 'PUT', body, schema, signal }),
 };

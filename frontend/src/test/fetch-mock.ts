@@ -7,10 +7,12 @@ export interface MockCall {
   method: string;
   url: string;
   body: unknown;
+  /** The signal the client passed; a call whose signal aborts rejects like the browser's. */
+  signal: AbortSignal | undefined;
 }
 
 type Answer = { status?: number; body?: unknown; raw?: string };
-type Responder = Answer | ((call: MockCall) => Answer);
+type Responder = Answer | ((call: MockCall) => Answer | Promise<Answer>);
 
 const routes = new Map<string, Responder[]>();
 export const calls: MockCall[] = [];
@@ -41,29 +43,43 @@ export const fail = (
 ): Answer => ({ status, body: { status, message, errors, meta } });
 
 async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
-  const url = String(input);
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = init.method ?? 'GET';
   const call: MockCall = {
     method,
     url,
-    body: typeof init.body === 'string' ? JSON.parse(init.body) : undefined,
+    body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    signal: init.signal ?? undefined,
   };
   calls.push(call);
   const queue = routes.get(keyOf(method, url));
   const responder = queue && (queue.length > 1 ? queue.shift() : queue[0]);
-  const answer = typeof responder === 'function' ? responder(call) : responder;
+  const answer = await untilAborted(call.signal, typeof responder === 'function' ? responder(call) : responder);
   if (!answer) return response(404, JSON.stringify({ status: 404, message: 'Not found' }));
   const text = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   return response(answer.status ?? 200, text);
 }
 
+/** Settles with `answer`, or rejects with the abort reason once `signal` aborts first. */
+function untilAborted<T>(signal: AbortSignal | undefined, answer: T | Promise<T>): Promise<T> {
+  if (!signal) return Promise.resolve(answer);
+  signal.throwIfAborted();
+  return new Promise<T>((resolve, reject) => {
+    signal.addEventListener('abort', () => reject(signal.reason as Error), { once: true });
+    Promise.resolve(answer).then(resolve, reject);
+  });
+}
+
+/** An answer that never comes, for calls that a test expects to be cancelled. */
+export const never = (): Promise<Answer> => new Promise<Answer>(() => {});
+
 /** The part of Response the API client reads (jsdom has no fetch API of its own). */
 function response(status: number, text: string): Response {
-  return { ok: status >= 200 && status < 300, status, text: async () => text } as Response;
+  return { ok: status >= 200 && status < 300, status, text: () => Promise.resolve(text) } as Response;
 }
 
 export function installFetchMock() {
-  globalThis.fetch = jest.fn(fakeFetch) as unknown as typeof fetch;
+  globalThis.fetch = jest.fn(fakeFetch);
 }
 
 export function resetFetchMock() {

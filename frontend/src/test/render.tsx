@@ -14,7 +14,7 @@ export function renderApp(path: string, user: User | null = null) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });
   const view = render(
-    <Providers queryClient={queryClient}>
+    <Providers queryClient={queryClient} env="test">
       <RouterProvider router={router} />
     </Providers>,
   );

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom';
+import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { resetFetchMock } from './fetch-mock';
+
+// The default 1 s of findBy/waitFor is too short on a busy two-core machine.
+configure({ asyncUtilTimeout: 3000 });
 
 Object.assign(globalThis, { TextEncoder, TextDecoder });
 

@@ -1,6 +1,7 @@
 //! Contract tests: the real client against the sandbox over HTTP on loopback, with every
 //! response body validated against the reference schema (object schemas closed).
 
+mod access;
 mod ads;
 mod core;
 mod faults;
@@ -8,4 +9,6 @@ mod insights;
 mod oauth;
 mod reports;
 mod schema;
+mod suggester;
 mod support;
+mod validation;

@@ -29,13 +29,27 @@ fn close_objects(v: &mut Value) {
     }
 }
 
+/// The reference document: `SEARCHDECK_REFERENCE` if set, else the first
+/// `shared/reference/apple-ads-platform-v1.openapi.json` above the crate (the repository's
+/// parent in a checkout, one level further up in a worktree).
+fn reference_path() -> std::path::PathBuf {
+    if let Some(p) = std::env::var_os("SEARCHDECK_REFERENCE") {
+        return p.into();
+    }
+    let file = "shared/reference/apple-ads-platform-v1.openapi.json";
+    let crate_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    crate_dir
+        .ancestors()
+        .map(|dir| dir.join(file))
+        .find(|p| p.exists())
+        .unwrap_or_else(|| crate_dir.join("../..").join(file))
+}
+
 impl Reference {
     pub fn load() -> Self {
-        let path = concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../shared/reference/apple-ads-platform-v1.openapi.json"
-        );
-        let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("reading {path}: {e}"));
+        let path = reference_path();
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
         let mut doc: Value = serde_json::from_str(&text).expect("reference JSON");
         close_objects(&mut doc["components"]);
         Reference {

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 
 use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, RetryPolicy};
 use searchdeck_sandbox::{Sandbox, SandboxConfig};
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::schema;
 
@@ -35,20 +35,7 @@ pub async fn start_with(config: SandboxConfig) -> Harness {
             .unwrap()
     });
     let key = KeyPair::generate();
-    let ids: Value = reqwest::Client::new()
-        .post(format!("{base}/sandbox/keys"))
-        .body(key.public_pem())
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let ids = (
-        ids["clientId"].as_str().unwrap().to_string(),
-        ids["teamId"].as_str().unwrap().to_string(),
-        ids["keyId"].as_str().unwrap().to_string(),
-    );
+    let ids = register(&base, json!({ "publicKey": key.public_pem() })).await;
     let seen: Seen = Arc::default();
     let client = client(&base, &seen, &ids, key.clone());
     Harness {
@@ -108,6 +95,22 @@ pub fn validate_all(seen: &Seen) -> usize {
         reference.check(method, path, *status, body);
     }
     seen.len()
+}
+
+/// Registers a key through `POST /sandbox/keys` with `body` (`publicKey`, optionally
+/// `adAccountIds`, `readOnly`); answers its `(clientId, teamId, keyId)`.
+pub async fn register(base: &str, body: Value) -> (String, String, String) {
+    let ids: Value = reqwest::Client::new()
+        .post(format!("{base}/sandbox/keys"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = |k: &str| ids[k].as_str().unwrap().to_string();
+    (id("clientId"), id("teamId"), id("keyId"))
 }
 
 /// `timeRange` from `days` ago to today in the sandbox's (UTC) calendar.

@@ -2,13 +2,14 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::{Path, State};
+use axum::{Extension, Json};
 use serde_json::{Value, json};
 
 use super::error::ApiError;
 use super::extract::AdAccountContext;
 use super::{ok, parse_id, render};
+use crate::auth::store::Access;
 use crate::state::Sandbox;
 
 pub async fn me(State(sandbox): State<Arc<Sandbox>>) -> Json<Value> {
@@ -16,12 +17,18 @@ pub async fn me(State(sandbox): State<Arc<Sandbox>>) -> Json<Value> {
     ok(json!({ "orgId": w.org_id, "userId": w.user_id }))
 }
 
-pub async fn acls(State(sandbox): State<Arc<Sandbox>>) -> Json<Value> {
+/// `GET /acls`: the ad accounts the calling key may use, with its role in each.
+pub async fn acls(
+    State(sandbox): State<Arc<Sandbox>>,
+    access: Option<Extension<Access>>,
+) -> Json<Value> {
+    let access = access.map(|a| a.0).unwrap_or_default();
     let w = sandbox.world.read();
     let acls: Vec<Value> = w
         .accounts
         .values()
-        .map(|a| json!({ "adAccount": { "id": a.id, "name": a.name, "orgId": w.org_id }, "roles": ["API Account Read Write"] }))
+        .filter(|a| access.allows(a.id))
+        .map(|a| json!({ "adAccount": { "id": a.id, "name": a.name, "orgId": w.org_id }, "roles": [access.role()] }))
         .collect();
     ok(json!({ "acls": acls }))
 }

@@ -10,11 +10,12 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
+use super::rules::{self, BidStrategyIn};
 use super::{
-    IncludeExclude, MoneyIn, ValueIn, entity, micros_opt, non_blank, ok, parse_id, parse_time,
+    IncludeExclude, ValueIn, entity, micros_opt, ok, parse_id, parse_time, unsupported_targeting,
 };
 use crate::state::Sandbox;
-use crate::world::{AdGroup, Campaign, Lifecycle, Status};
+use crate::world::{AdGroup, Campaign, Id, Lifecycle, Status, World};
 
 /// Fields `POST /adgroups/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -43,19 +44,54 @@ pub enum PricingModel {
     Cpt,
 }
 
+/// `AdGroupTargetingCreate` / `AdGroupTargetingUpdate`: device class is simulated; the
+/// other dimensions are refused when they carry values.
 #[derive(Debug, Deserialize)]
-pub struct BidStrategyIn {
-    bid: Option<MoneyIn>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetingIn {
     device_class: Option<IncludeExclude>,
+    country: Option<IncludeExclude>,
+    admin_area: Option<IncludeExclude>,
+    locality: Option<IncludeExclude>,
+    postal_code: Option<IncludeExclude>,
+    min_age: Option<IncludeExclude>,
+    max_age: Option<IncludeExclude>,
+    gender: Option<IncludeExclude>,
+    app_category: Option<IncludeExclude>,
+    app_downloader: Option<IncludeExclude>,
+    daypart: Option<IncludeExclude>,
+    radius: Option<IncludeExclude>,
+    location_group: Option<IncludeExclude>,
+    travel_intent: Option<IncludeExclude>,
 }
 
+impl TargetingIn {
+    fn simulated(&self) -> Result<(), ApiError> {
+        let others = [
+            (&self.country, "country"),
+            (&self.admin_area, "adminArea"),
+            (&self.locality, "locality"),
+            (&self.postal_code, "postalCode"),
+            (&self.min_age, "minAge"),
+            (&self.max_age, "maxAge"),
+            (&self.gender, "gender"),
+            (&self.app_category, "appCategory"),
+            (&self.app_downloader, "appDownloader"),
+            (&self.daypart, "daypart"),
+            (&self.radius, "radius"),
+            (&self.location_group, "locationGroup"),
+            (&self.travel_intent, "travelIntent"),
+        ];
+        for (t, name) in others {
+            unsupported_targeting(t.as_ref(), &format!("targeting.{name}"))?;
+        }
+        Ok(())
+    }
+}
+
+/// `AdGroupCreate`, closed.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AdGroupCreate {
     name: String,
     campaign_id: i64,
@@ -64,20 +100,69 @@ pub struct AdGroupCreate {
     pricing_model: PricingModel,
     automated_keywords_opt_in: Option<bool>,
     status: Option<Status>,
+    automated_keywords_required: Option<bool>,
     bid_strategy: Option<BidStrategyIn>,
     cpa_cap: Option<ValueIn>,
     targeting: Option<TargetingIn>,
 }
 
+/// `AdGroupUpdate`, closed.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AdGroupUpdate {
     name: Option<String>,
+    start_time: Option<String>,
     end_time: Option<String>,
     automated_keywords_opt_in: Option<bool>,
     status: Option<Status>,
+    automated_keywords_required: Option<bool>,
     bid_strategy: Option<BidStrategyIn>,
     cpa_cap: Option<ValueIn>,
+    targeting: Option<TargetingIn>,
+}
+
+/// Refuses `automatedKeywordsRequired: true` (ad groups of Search Match only campaigns,
+/// which the sandbox does not simulate).
+fn keywords_required(v: Option<bool>) -> Result<(), ApiError> {
+    if v == Some(true) {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "automatedKeywordsRequired",
+            "automatedKeywordsRequired ad groups are not simulated",
+        ));
+    }
+    Ok(())
+}
+
+/// A checked default bid of the bid strategy, if it names one.
+fn bid(b: Option<&BidStrategyIn>, currency: &str) -> Result<Option<i64>, ApiError> {
+    let Some(b) = b else { return Ok(None) };
+    b.manual_cpt()?;
+    let field = "bidStrategy.bid";
+    b.bid
+        .as_ref()
+        .map(|m| {
+            let micros = m.micros(field, currency)?;
+            rules::at_least(micros, rules::min_bid(currency), field, currency)
+        })
+        .transpose()
+}
+
+/// Refuses a name another live ad group of the campaign has.
+fn unique_name(w: &World, campaign: Id, name: &str, except: Option<Id>) -> Result<(), ApiError> {
+    if w.ad_groups.values().any(|g| {
+        g.campaign_id == campaign
+            && !g.life.deleted()
+            && g.name == name.trim()
+            && Some(g.id) != except
+    }) {
+        return Err(ApiError::invalid(
+            "DUPLICATE_NAME",
+            "name",
+            format!("an ad group named {name:?} already exists in this campaign"),
+        ));
+    }
+    Ok(())
 }
 
 const DEVICES: &[&str] = &["IPHONE", "IPAD"];
@@ -107,7 +192,7 @@ pub async fn create(
     ctx: AdAccountContext,
     Body(b): Body<AdGroupCreate>,
 ) -> Result<Json<Value>, ApiError> {
-    non_blank(&b.name, "name")?;
+    rules::name(&b.name, "name", rules::MAX_NAME)?;
     if b.pricing_model != PricingModel::Cpt {
         return Err(ApiError::invalid(
             "UNSUPPORTED_VALUE",
@@ -115,37 +200,27 @@ pub async fn create(
             "search ad groups are priced CPT",
         ));
     }
+    keywords_required(b.automated_keywords_required)?;
+    if let Some(t) = &b.targeting {
+        t.simulated()?;
+    }
     let start = parse_time(b.start_time.as_deref(), "startTime")?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
     let device_classes = devices(b.targeting.as_ref())?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    if w.ad_groups
-        .values()
-        .any(|g| g.campaign_id == b.campaign_id && !g.life.deleted() && g.name == b.name.trim())
-    {
-        return Err(ApiError::invalid(
-            "DUPLICATE_NAME",
-            "name",
-            format!(
-                "an ad group named {:?} already exists in this campaign",
-                b.name
-            ),
-        ));
-    }
+    unique_name(&w, b.campaign_id, &b.name, None)?;
     entity::live_parent::<Campaign>(&w, ctx.0, b.campaign_id, "campaignId")?;
-    let bid = b
-        .bid_strategy
-        .as_ref()
-        .and_then(|s| s.bid.as_ref())
-        .ok_or_else(|| ApiError::required("bidStrategy.bid"))?
-        .micros("bidStrategy.bid", currency)?;
+    let bid = bid(b.bid_strategy.as_ref(), currency)?
+        .ok_or_else(|| ApiError::required("bidStrategy.bid"))?;
     let cpa_cap = micros_opt(
         b.cpa_cap.as_ref().and_then(|c| c.value.as_ref()),
         "cpaCap.value",
         currency,
     )?;
     let now = OffsetDateTime::now_utc();
+    let start = start.unwrap_or(now);
+    rules::time_order(start, end)?;
     let from = w.effective_day();
     let id = w.next_id();
     let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
@@ -158,7 +233,7 @@ pub async fn create(
         cpa_cap,
         automated_keywords_opt_in: b.automated_keywords_opt_in.unwrap_or(false),
         device_classes,
-        start_time: start.unwrap_or(now),
+        start_time: start,
         end_time: end,
         life,
     };
@@ -175,21 +250,32 @@ pub async fn update(
     let id = parse_id(&id, "ad group")?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    entity::live::<AdGroup>(&w, ctx.0, id)?;
+    let current = entity::live::<AdGroup>(&w, ctx.0, id)?;
+    let (campaign, old_start, old_end) =
+        (current.campaign_id, current.start_time, current.end_time);
     if let Some(name) = &b.name {
-        non_blank(name, "name")?;
+        rules::name(name, "name", rules::MAX_NAME)?;
+        unique_name(&w, campaign, name, Some(id))?;
     }
-    let bid = micros_opt(
-        b.bid_strategy.as_ref().and_then(|s| s.bid.as_ref()),
-        "bidStrategy.bid",
-        currency,
-    )?;
+    keywords_required(b.automated_keywords_required)?;
+    if let Some(t) = &b.targeting {
+        t.simulated()?;
+    }
+    let devices = b
+        .targeting
+        .as_ref()
+        .filter(|t| t.device_class.as_ref().is_some_and(|d| d.include.is_some()))
+        .map(|t| devices(Some(t)))
+        .transpose()?;
+    let bid = bid(b.bid_strategy.as_ref(), currency)?;
     let cpa_cap = micros_opt(
         b.cpa_cap.as_ref().and_then(|c| c.value.as_ref()),
         "cpaCap.value",
         currency,
     )?;
+    let start = parse_time(b.start_time.as_deref(), "startTime")?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
+    rules::time_order(start.unwrap_or(old_start), end.or(old_end))?;
     w.begin_txn();
     let after = entity::modify(&mut w, id, |g: &mut AdGroup, from| {
         if let Some(name) = b.name {
@@ -206,6 +292,12 @@ pub async fn update(
         }
         if let Some(v) = b.automated_keywords_opt_in {
             g.automated_keywords_opt_in = v;
+        }
+        if let Some(v) = devices {
+            g.device_classes = v;
+        }
+        if let Some(v) = start {
+            g.start_time = v;
         }
         if end.is_some() {
             g.end_time = end;

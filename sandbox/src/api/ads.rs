@@ -13,7 +13,8 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{crud, entity, non_blank, ok, parse_id};
+use super::rules;
+use super::{crud, entity, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::{Ad, AdGroup, Lifecycle, Status};
 
@@ -38,7 +39,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AdCreate {
     ad_group_id: i64,
     creative_id: i64,
@@ -47,6 +48,7 @@ pub struct AdCreate {
 }
 
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AdUpdate {
     name: Option<String>,
     status: Option<Status>,
@@ -57,7 +59,7 @@ async fn create(
     ctx: AdAccountContext,
     Body(b): Body<AdCreate>,
 ) -> Result<Json<Value>, ApiError> {
-    non_blank(&b.name, "name")?;
+    rules::name(&b.name, "name", rules::MAX_NAME)?;
     let mut w = s.world.write();
     let group = entity::live_parent::<AdGroup>(&w, ctx.0, b.ad_group_id, "adGroupId")?;
     let creative = w
@@ -116,7 +118,7 @@ async fn update(
 ) -> Result<Json<Value>, ApiError> {
     let id = parse_id(&id, "ad")?;
     if let Some(name) = &b.name {
-        non_blank(name, "name")?;
+        rules::name(name, "name", rules::MAX_NAME)?;
     }
     let mut w = s.world.write();
     entity::live::<Ad>(&w, ctx.0, id)?;

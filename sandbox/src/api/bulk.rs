@@ -3,7 +3,10 @@
 //! is planned first; without `allowPartialSuccess` one bad item fails the whole request and
 //! nothing is written, with it the good items are written and the bad ones reported.
 
+use std::marker::PhantomData;
+
 use serde::Deserialize;
+use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use axum::Json;
@@ -16,29 +19,34 @@ use crate::world::{Id, World};
 /// Most items one bulk request may carry.
 pub const MAX_ITEMS: usize = 1000;
 
+/// A bulk request whose items carry `T`; each item's `data` is parsed on its own, so one
+/// malformed item is that item's error, not the request's.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BulkRequest<T> {
     pub allow_partial_success: Option<bool>,
-    pub items: Option<Vec<BulkItem<T>>>,
+    pub items: Option<Vec<BulkItem>>,
+    #[serde(skip)]
+    of: PhantomData<T>,
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct BulkItem<T> {
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct BulkItem {
     pub correlation_id: Option<i64>,
-    pub data: Option<T>,
+    pub data: Option<Value>,
 }
 
 /// A bulk-delete item.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IdOnly {
     pub id: Id,
 }
 
 /// Plans every item with `plan`, then applies the plans with `apply` (which renders the
 /// written entity) unless the request is atomic and some item failed.
-pub fn run<T, P>(
+pub fn run<T: DeserializeOwned, P>(
     request: BulkRequest<T>,
     operation: &str,
     mut plan: impl FnMut(&T) -> Result<P, ApiError>,
@@ -61,7 +69,7 @@ pub fn run<T, P>(
         .enumerate()
         .map(|(i, item)| {
             let planned = match &item.data {
-                Some(data) => plan(data),
+                Some(data) => super::extract::parse_value::<T>(data.clone()).and_then(|d| plan(&d)),
                 None => Err(ApiError::required(&format!("items[{i}].data"))),
             };
             (item.correlation_id, planned)
@@ -102,7 +110,7 @@ pub fn run<T, P>(
 /// A whole bulk request as one transaction under the world's write lock: plans every item
 /// with `plan` reading the world, then (all planning done) applies the kept plans in order
 /// with `apply` writing it, and puts each rendered result into its successful entry.
-pub fn write<T, P>(
+pub fn write<T: DeserializeOwned, P>(
     s: &Sandbox,
     request: BulkRequest<T>,
     operation: &str,

@@ -6,15 +6,17 @@ use std::sync::Arc;
 use axum::Json;
 use axum::extract::{Path, State};
 use serde::Deserialize;
+use serde::de::IgnoredAny;
 use serde_json::Value;
 use time::OffsetDateTime;
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::{IncludeExclude, ValueIn, entity, micros_opt, non_blank, ok, parse_id, parse_time};
+use super::rules::{self, BidStrategyIn};
+use super::{IncludeExclude, ValueIn, entity, ok, parse_id, parse_time, unsupported_targeting};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
-use crate::world::{Campaign, Lifecycle, Status};
+use crate::world::{Campaign, Id, Lifecycle, Status, World};
 
 /// Fields `POST /campaigns/query` filters and sorts on.
 pub const FIELDS: &[&str] = &[
@@ -52,14 +54,18 @@ pub enum PromotedObjectType {
     BusinessBrand,
 }
 
+/// `CampaignTargetingCreate` / `CampaignTargetingUpdate`.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct TargetingIn {
+    pub supply_source: Option<IncludeExclude>,
+    pub supply_placement: Option<IncludeExclude>,
     pub country_or_region: Option<IncludeExclude>,
 }
 
+/// `CampaignCreate`, closed: a field the reference does not list is refused.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CampaignCreate {
     ad_account_id: i64,
     name: String,
@@ -70,21 +76,89 @@ pub struct CampaignCreate {
     promoted_object_id: String,
     status: Option<Status>,
     daily_budget: ValueIn,
+    shared_budgets: Option<Vec<Value>>,
     targeting: TargetingIn,
+    bid_strategy: Option<BidStrategyIn>,
+    #[serde(rename = "invoiceDetail")]
+    _invoice_detail: Option<IgnoredAny>,
+    #[serde(rename = "regulationResponses")]
+    _regulation_responses: Option<IgnoredAny>,
 }
 
+/// `CampaignUpdate`, closed.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CampaignUpdate {
     name: Option<String>,
+    start_time: Option<String>,
     end_time: Option<String>,
     status: Option<Status>,
     daily_budget: Option<ValueIn>,
+    shared_budgets: Option<Vec<Value>>,
     targeting: Option<TargetingIn>,
+    bid_strategy: Option<BidStrategyIn>,
+    #[serde(rename = "invoiceDetail")]
+    _invoice_detail: Option<IgnoredAny>,
+    #[serde(rename = "regulationResponses")]
+    _regulation_responses: Option<IgnoredAny>,
+}
+
+/// Checks the parts of a campaign write the sandbox does not simulate are absent or say what
+/// it simulates: App Store search results, no shared budgets, manual CPT bidding.
+fn simulated(
+    t: Option<&TargetingIn>,
+    shared: Option<&Vec<Value>>,
+    bid: Option<&BidStrategyIn>,
+) -> Result<(), ApiError> {
+    if shared.is_some_and(|s| !s.is_empty()) {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "sharedBudgets",
+            "shared budgets are not simulated",
+        ));
+    }
+    if let Some(source) = t.and_then(|t| t.supply_source.as_ref())
+        && source.is_set()
+        && (source.include.as_deref() != Some(&["APPSTORE_SEARCH_RESULTS".to_string()][..])
+            || source.exclude.as_ref().is_some_and(|e| !e.is_empty()))
+    {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            "targeting.supplySource",
+            "the sandbox simulates APPSTORE_SEARCH_RESULTS campaigns",
+        ));
+    }
+    unsupported_targeting(
+        t.and_then(|t| t.supply_placement.as_ref()),
+        "targeting.supplyPlacement",
+    )?;
+    if let Some(b) = bid {
+        b.manual_cpt()?;
+        if b.bid.is_some() {
+            return Err(ApiError::invalid(
+                "UNSUPPORTED_VALUE",
+                "bidStrategy.bid",
+                "MANUAL_CPT campaigns bid per ad group and keyword",
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Checked storefront codes.
 fn countries(t: &TargetingIn) -> Result<Option<Vec<String>>, ApiError> {
+    let field = "targeting.countryOrRegion";
+    if t.country_or_region
+        .as_ref()
+        .and_then(|c| c.exclude.as_ref())
+        .is_some_and(|e| !e.is_empty())
+    {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            format!("{field}.exclude"),
+            "campaigns list the countries or regions they include",
+        ));
+    }
     let Some(include) = t.country_or_region.as_ref().and_then(|c| c.include.clone()) else {
         return Ok(None);
     };
@@ -103,6 +177,31 @@ fn countries(t: &TargetingIn) -> Result<Option<Vec<String>>, ApiError> {
     Ok(Some(include))
 }
 
+/// Refuses a name another live campaign of the ad account has.
+fn unique_name(w: &World, account: Id, name: &str, except: Option<Id>) -> Result<(), ApiError> {
+    if w.campaigns.values().any(|c| {
+        c.ad_account_id == account && !c.life.deleted() && c.name == name && Some(c.id) != except
+    }) {
+        return Err(ApiError::invalid(
+            "DUPLICATE_NAME",
+            "name",
+            format!("a campaign named {name:?} already exists"),
+        ));
+    }
+    Ok(())
+}
+
+/// A checked daily budget.
+fn budget(v: &ValueIn, currency: &str) -> Result<i64, ApiError> {
+    let field = "dailyBudget.value";
+    let micros = v
+        .value
+        .as_ref()
+        .ok_or_else(|| ApiError::required(field))?
+        .micros(field, currency)?;
+    rules::at_least(micros, rules::min_daily_budget(currency), field, currency)
+}
+
 pub async fn create(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
@@ -115,7 +214,7 @@ pub async fn create(
             "adAccountId must match X-AP-Context",
         ));
     }
-    non_blank(&b.name, "name")?;
+    rules::name(&b.name, "name", rules::MAX_NAME)?;
     if b.billing_event != BillingEvent::Taps {
         return Err(ApiError::invalid(
             "UNSUPPORTED_VALUE",
@@ -130,18 +229,18 @@ pub async fn create(
             "the sandbox simulates APPSTORE_APP campaigns",
         ));
     }
+    simulated(
+        Some(&b.targeting),
+        b.shared_budgets.as_ref(),
+        b.bid_strategy.as_ref(),
+    )?;
     let start = parse_time(b.start_time.as_deref(), "startTime")?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
     let countries = countries(&b.targeting)?
         .ok_or_else(|| ApiError::required("targeting.countryOrRegion.include"))?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    let budget = b
-        .daily_budget
-        .value
-        .as_ref()
-        .ok_or_else(|| ApiError::required("dailyBudget.value"))?
-        .micros("dailyBudget.value", currency)?;
+    let budget = budget(&b.daily_budget, currency)?;
     let adam_id: i64 = b.promoted_object_id.parse().map_err(|_| {
         ApiError::invalid(
             "INVALID_VALUE",
@@ -156,17 +255,11 @@ pub async fn create(
             format!("app {adam_id} is not promotable by this ad account"),
         ));
     }
-    if w.campaigns
-        .values()
-        .any(|c| c.ad_account_id == ctx.0 && !c.life.deleted() && c.name == b.name)
-    {
-        return Err(ApiError::invalid(
-            "DUPLICATE_NAME",
-            "name",
-            format!("a campaign named {:?} already exists", b.name),
-        ));
-    }
+    rules::sold_in(&w, adam_id, &countries, "targeting.countryOrRegion.include")?;
+    unique_name(&w, ctx.0, &b.name, None)?;
     let now = OffsetDateTime::now_utc();
+    let start = start.unwrap_or(now);
+    rules::time_order(start, end)?;
     let from = w.effective_day();
     let id = w.next_id();
     let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
@@ -177,7 +270,7 @@ pub async fn create(
         adam_id,
         countries,
         daily_budget: Timeline::new(from, budget),
-        start_time: start.unwrap_or(now),
+        start_time: start,
         end_time: end,
         life,
     };
@@ -200,17 +293,30 @@ pub async fn update(
     let id = parse_id(&id, "campaign")?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    entity::live::<Campaign>(&w, ctx.0, id)?;
+    let current = entity::live::<Campaign>(&w, ctx.0, id)?;
+    let (adam_id, old_start, old_end) = (current.adam_id, current.start_time, current.end_time);
     if let Some(name) = &b.name {
-        non_blank(name, "name")?;
+        rules::name(name, "name", rules::MAX_NAME)?;
+        unique_name(&w, ctx.0, name, Some(id))?;
     }
-    let budget = micros_opt(
-        b.daily_budget.as_ref().and_then(|d| d.value.as_ref()),
-        "dailyBudget.value",
-        currency,
+    simulated(
+        b.targeting.as_ref(),
+        b.shared_budgets.as_ref(),
+        b.bid_strategy.as_ref(),
     )?;
+    let budget = b
+        .daily_budget
+        .as_ref()
+        .filter(|d| d.value.is_some())
+        .map(|d| budget(d, currency))
+        .transpose()?;
     let countries = b.targeting.as_ref().map(countries).transpose()?.flatten();
+    if let Some(c) = &countries {
+        rules::sold_in(&w, adam_id, c, "targeting.countryOrRegion.include")?;
+    }
+    let start = parse_time(b.start_time.as_deref(), "startTime")?;
     let end = parse_time(b.end_time.as_deref(), "endTime")?;
+    rules::time_order(start.unwrap_or(old_start), end.or(old_end))?;
     w.begin_txn();
     let after = entity::modify(&mut w, id, |c: &mut Campaign, from| {
         if let Some(name) = b.name {
@@ -224,6 +330,9 @@ pub async fn update(
         }
         if let Some(v) = countries {
             c.countries = v;
+        }
+        if let Some(v) = start {
+            c.start_time = v;
         }
         if end.is_some() {
             c.end_time = end;

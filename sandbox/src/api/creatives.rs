@@ -15,7 +15,8 @@ use time::OffsetDateTime;
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
 use super::query::{self, QueryRequest};
-use super::{crud, entity, non_blank, ok, parse_id, render};
+use super::rules;
+use super::{crud, entity, ok, parse_id, render};
 use crate::state::Sandbox;
 use crate::world::{Creative, CreativeType, Id, Lifecycle, Status, World};
 
@@ -40,7 +41,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct DestinationIn {
     destination_type: DestinationType,
     parameters: Option<ParametersIn>,
@@ -54,14 +55,14 @@ pub enum DestinationType {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ParametersIn {
     adam_id: Option<String>,
     product_page_id: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreativeCreate {
     name: String,
     creative_type: CreativeType,
@@ -74,7 +75,7 @@ pub struct CreativeCreate {
 }
 
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CreativeUpdate {
     name: Option<String>,
     #[expect(
@@ -102,7 +103,7 @@ async fn create(
     ctx: AdAccountContext,
     Body(b): Body<CreativeCreate>,
 ) -> Result<Json<Value>, ApiError> {
-    non_blank(&b.name, "name")?;
+    rules::name(&b.name, "name", rules::MAX_NAME)?;
     if b.creative_type == CreativeType::LocalAdsSearchCreative
         || b.destination.destination_type != DestinationType::AppStoreProductPage
     {
@@ -185,7 +186,7 @@ async fn update(
     let mut w = s.world.write();
     entity::live::<Creative>(&w, ctx.0, id)?;
     if let Some(name) = &b.name {
-        non_blank(name, "name")?;
+        rules::name(name, "name", rules::MAX_NAME)?;
         duplicate_name(&w, ctx.0, name, Some(id))?;
     }
     w.begin_txn();

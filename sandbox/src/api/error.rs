@@ -84,6 +84,25 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// The JSON 404 of a path the sandbox does not serve (Apple answers unknown paths with an
+/// error body too, never an empty one).
+pub async fn unserved(uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        "NOT_FOUND",
+        format!("{} is not an API path", uri.path()),
+    )
+}
+
+/// The JSON 405 of a served path called with a method it does not take.
+pub async fn wrong_method(method: axum::http::Method, uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "METHOD_NOT_ALLOWED",
+        format!("{method} is not allowed on {}", uri.path()),
+    )
+}
+
 /// Whether the reference answers `status` on `path` (under `/v1`) with a bare `Error` rather
 /// than an envelope holding it under `error` (`ErrorResponse` and the query envelopes).
 pub fn bare_error(path: &str, status: u16) -> bool {

@@ -9,10 +9,12 @@ use axum::http::request::Parts;
 use serde::de::DeserializeOwned;
 
 use super::error::ApiError;
+use crate::auth::store::Access;
 use crate::state::Sandbox;
 use crate::world::Id;
 
-/// The ad account named by `X-AP-Context: adAccountId=<id>`, checked to exist.
+/// The ad account named by `X-AP-Context: adAccountId=<id>`, checked to exist and to be
+/// one the calling key may use.
 #[derive(Debug, Clone, Copy)]
 pub struct AdAccountContext(pub Id);
 
@@ -28,6 +30,20 @@ impl FromRequestParts<Arc<Sandbox>> for AdAccountContext {
         )?;
         if !state.world.read().accounts.contains_key(&id) {
             return Err(ApiError::forbidden(format!("no access to ad account {id}")));
+        }
+        let access = parts
+            .extensions
+            .get::<Access>()
+            .cloned()
+            .unwrap_or_default();
+        if !access.allows(id) {
+            return Err(crate::auth::denied(
+                "LIMITED_ACCESS",
+                format!(
+                    "this API user has the {} role without ad account {id}",
+                    access.role()
+                ),
+            ));
         }
         Ok(AdAccountContext(id))
     }
@@ -76,24 +92,51 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         bytes
     };
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    serde_path_to_error::deserialize(&mut de).map_err(|e| {
-        let path = e.path().to_string();
-        let e = e.into_inner();
-        let text = e.to_string();
-        let detail = if text.contains("missing field") {
-            "FIELD_REQUIRED"
-        } else if text.contains("unknown variant") {
-            "INVALID_ENUM_VALUE"
-        } else if e.is_syntax() || e.is_eof() {
-            "INVALID_JSON"
-        } else {
-            "INVALID_VALUE"
-        };
+    serde_path_to_error::deserialize(&mut de).map_err(classify)
+}
+
+/// Parses an already read JSON value into `T` (a bulk item's `data`), as [`parse_json`].
+pub fn parse_value<T: DeserializeOwned>(value: serde_json::Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value).map_err(classify)
+}
+
+/// The `INVALID_ARGUMENT` for a serde error: the field's path and a detail code.
+fn classify(e: serde_path_to_error::Error<serde_json::Error>) -> ApiError {
+    let path = e.path().to_string();
+    let e = e.into_inner();
+    let text = e.to_string();
+    if let Some(name) = unknown_field(&text) {
         let field = if path.is_empty() || path == "." {
-            "body".to_string()
+            name.to_string()
+        } else if path.ends_with(name) {
+            path.clone()
         } else {
-            path
+            format!("{path}.{name}")
         };
-        ApiError::invalid(detail, field.clone(), format!("{field}: {text}"))
-    })
+        return ApiError::invalid(
+            "UNKNOWN_FIELD",
+            field.clone(),
+            format!("{field} is not a field of this request"),
+        );
+    }
+    let detail = if text.contains("missing field") {
+        "FIELD_REQUIRED"
+    } else if text.contains("unknown variant") {
+        "INVALID_ENUM_VALUE"
+    } else if e.is_syntax() || e.is_eof() {
+        "INVALID_JSON"
+    } else {
+        "INVALID_VALUE"
+    };
+    let field = if path.is_empty() || path == "." {
+        "body".to_string()
+    } else {
+        path
+    };
+    ApiError::invalid(detail, field.clone(), format!("{field}: {text}"))
+}
+
+/// The name in serde's "unknown field `name`, expected …" message.
+fn unknown_field(text: &str) -> Option<&str> {
+    text.strip_prefix("unknown field `")?.split('`').next()
 }

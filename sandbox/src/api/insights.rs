@@ -14,19 +14,18 @@ use time::{Date, Duration, macros::format_description};
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
+use super::rec_query::{Op, matches, sort_rows};
 use super::report_request::{Filter, Pagination, Sort};
 use crate::metrics::{mix_pub, popularity, unit};
 use crate::sim::Simulation;
 use crate::state::Sandbox;
-use crate::world::words::{CATEGORIES, PREFIXES, SUFFIXES, keyword_text};
 use crate::world::{Id, World};
 
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
-        .route("/suggestions/keywords/query", post(suggestions))
         .route(
             "/insights/apps/search-term-popularity/query",
-            post(term_popularity),
+            post(super::popularity::term_popularity),
         )
         .route(
             "/insights/apps/impression-share/query",
@@ -36,7 +35,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
 
 #[derive(Debug, Deserialize)]
 pub struct Query {
-    filters: Option<Vec<Filter>>,
+    pub(super) filters: Option<Vec<Filter>>,
     sorting: Option<Vec<Sort>>,
     pagination: Option<Pagination>,
     #[serde(rename = "timeRange")]
@@ -56,7 +55,7 @@ pub struct Range {
 }
 
 /// String values of the filter on `field` (EQUALS / IN), if any.
-fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
+pub(super) fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
     q.filters
         .as_ref()?
         .iter()
@@ -74,6 +73,82 @@ fn filter_values(q: &Query, field: &str) -> Option<Vec<String>> {
             Some(v) => vec![v.to_string()],
             None => vec![],
         })
+}
+
+/// Fields of `ImpressionShareRow` a filter may name.
+const IMPRESSION_FIELDS: &[&str] = &[
+    "day",
+    "week",
+    "appName",
+    "promotedObjectId",
+    "countryOrRegion",
+    "searchTerm",
+    "lowImpressionShare",
+    "highImpressionShare",
+    "rank",
+    "searchPopularity1to5",
+];
+
+/// A checked row filter: field, operator, values.
+pub(super) struct RowFilter {
+    field: String,
+    op: Op,
+    values: Vec<String>,
+}
+
+/// The query's filters (but the `required` ones) checked against the rows' `fields`, with
+/// the reference's operators; a filter on a field the rows lack is refused.
+pub(super) fn row_filters(
+    q: &Query,
+    fields: &[&str],
+    required: &[&str],
+) -> Result<Vec<RowFilter>, ApiError> {
+    let mut out = Vec::new();
+    for (i, f) in q.filters.iter().flatten().enumerate() {
+        let field = f.field.as_deref().unwrap_or_default();
+        if required.contains(&field) {
+            continue;
+        }
+        if !fields.contains(&field) {
+            return Err(ApiError::invalid(
+                "INVALID_FIELD",
+                format!("filters[{i}].field"),
+                format!(
+                    "{field:?} is not a field of these rows; use one of {}",
+                    fields.join(", ")
+                ),
+            ));
+        }
+        let at = format!("filters[{i}].operator");
+        let op = Op::parse(f.operator.as_deref().unwrap_or("EQUALS"), &at)?;
+        let values = match &f.value {
+            Some(Value::Array(a)) => a
+                .iter()
+                .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string))
+                .collect(),
+            Some(Value::String(s)) => vec![s.clone()],
+            Some(v) => vec![v.to_string()],
+            None => vec![],
+        };
+        out.push(RowFilter {
+            field: field.to_string(),
+            op,
+            values,
+        });
+    }
+    Ok(out)
+}
+
+/// Whether `row` passes every filter.
+pub(super) fn passes(row: &Value, filters: &[RowFilter]) -> bool {
+    passes_by(filters, |field| row[field].clone())
+}
+
+/// Whether a row whose field values `get` answers passes every filter.
+pub(super) fn passes_by(filters: &[RowFilter], get: impl Fn(&str) -> Value) -> bool {
+    filters
+        .iter()
+        .all(|f| matches(&get(&f.field), f.op, &f.values, false))
 }
 
 fn required_filter(q: &Query, field: &str) -> Result<Vec<String>, ApiError> {
@@ -103,19 +178,15 @@ fn app_filter(w: &World, account: Id, q: &Query) -> Result<i64, ApiError> {
         })
 }
 
-fn page(q: &Query, default: i64, max: i64) -> Result<(usize, usize), ApiError> {
+pub(super) fn page(q: &Query, default: i64, max: i64) -> Result<(usize, usize), ApiError> {
     let (offset, size) = Pagination::checked(q.pagination.as_ref(), default, max)?;
     Ok((offset as usize, size as usize))
 }
 
 /// Sorts rows by up to the given fields, then answers one page with its pagination.
-fn paged(
-    mut rows: Vec<Value>,
-    q: &Query,
-    default_sort: &[(&str, bool)],
-    (offset, size): (usize, usize),
-) -> Value {
-    let sorts: Vec<(String, bool)> = match q.sorting.as_deref() {
+/// The query's `(field, descending)` sorts, or `default_sort`.
+pub(super) fn sorts(q: &Query, default_sort: &[(&str, bool)]) -> Vec<(String, bool)> {
+    match q.sorting.as_deref() {
         Some(s) if !s.is_empty() => s
             .iter()
             .map(|x| {
@@ -129,69 +200,20 @@ fn paged(
             .iter()
             .map(|(f, d)| ((*f).to_string(), *d))
             .collect(),
-    };
-    rows.sort_by(|a, b| {
-        for (f, desc) in &sorts {
-            let o = match (a[f].as_f64(), b[f].as_f64()) {
-                (Some(x), Some(y)) => x.total_cmp(&y),
-                _ => a[f].to_string().cmp(&b[f].to_string()),
-            };
-            let o = if *desc { o.reverse() } else { o };
-            if o.is_ne() {
-                return o;
-            }
-        }
-        std::cmp::Ordering::Equal
-    });
+    }
+}
+
+fn paged(
+    mut rows: Vec<Value>,
+    q: &Query,
+    default_sort: &[(&str, bool)],
+    (offset, size): (usize, usize),
+) -> Value {
+    let sorts = sorts(q, default_sort);
+    sort_rows(&mut rows, &sorts);
     let total = rows.len();
     let rows: Vec<Value> = rows.into_iter().skip(offset).take(size).collect();
     json!({ "rows": rows, "pagination": { "offset": offset, "pageSize": size, "totalCount": total } })
-}
-
-/// Terms people search for around a category's phrases.
-fn category_terms(category: usize, n: usize) -> Vec<String> {
-    let phrases = CATEGORIES[category].1;
-    (0..n.min(phrases.len() * PREFIXES.len() * SUFFIXES.len()))
-        .map(|i| keyword_text(phrases, i))
-        .collect()
-}
-
-async fn suggestions(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<Query>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let adam_id = app_filter(&w, ctx.0, &q)?;
-    let kind = required_filter(&q, "promotedObjectType")?;
-    if kind != ["APPSTORE_APP"] {
-        return Err(ApiError::invalid(
-            "INVALID_VALUE",
-            "filters",
-            "promotedObjectType must be APPSTORE_APP",
-        ));
-    }
-    let category = CATEGORIES
-        .iter()
-        .position(|(c, _)| *c == w.apps[&adam_id].category)
-        .unwrap_or(0);
-    let text_filter = filter_values(&q, "text")
-        .and_then(|v| v.into_iter().next())
-        .map(|t| t.to_lowercase());
-    let rows: Vec<Value> = category_terms(category, 300)
-        .into_iter()
-        .filter(|t| text_filter.as_deref().is_none_or(|f| t.contains(f)))
-        .map(|t| json!({ "text": t, "popularity": popularity(w.seed, &t) }))
-        .collect();
-    let body = paged(
-        rows,
-        &q,
-        &[("popularity", true), ("text", false)],
-        page(&q, 20, 1000)?,
-    );
-    Ok(Json(
-        json!({ "result": body["rows"], "pagination": body["pagination"], "error": null }),
-    ))
 }
 
 fn parse_day(s: Option<&str>, field: &str) -> Result<Date, ApiError> {
@@ -206,7 +228,7 @@ fn parse_day(s: Option<&str>, field: &str) -> Result<Date, ApiError> {
 }
 
 /// `(start, end, granularity)` of an insights request, checked against `allowed`.
-fn range(q: &Query, allowed: &[&str]) -> Result<(Date, Date, String), ApiError> {
+pub(super) fn range(q: &Query, allowed: &[&str]) -> Result<(Date, Date, String), ApiError> {
     let r = q
         .time_range
         .as_ref()
@@ -235,7 +257,7 @@ fn range(q: &Query, allowed: &[&str]) -> Result<(Date, Date, String), ApiError> 
 }
 
 /// Period starts in `[start, end]`: Sundays for WEEKLY_SUN_SAT, days for DAILY, months.
-fn periods(start: Date, end: Date, g: &str) -> Vec<(Date, String)> {
+pub(super) fn periods(start: Date, end: Date, g: &str) -> Vec<(Date, String)> {
     let mut out = Vec::new();
     let mut d = match g {
         "WEEKLY_SUN_SAT" => {
@@ -258,68 +280,6 @@ fn periods(start: Date, end: Date, g: &str) -> Vec<(Date, String)> {
         };
     }
     out
-}
-
-async fn term_popularity(
-    State(s): State<Arc<Sandbox>>,
-    _ctx: AdAccountContext,
-    Body(q): Body<Query>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let (start, end, g) = range(&q, &["WEEKLY_SUN_SAT", "MONTHLY"])?;
-    let countries = filter_values(&q, "countryOrRegion").unwrap_or_else(|| vec!["US".into()]);
-    let genres = filter_values(&q, "genre");
-    let mut rows = Vec::new();
-    for (p, label) in periods(start, end.min(w.today), &g) {
-        for country in &countries {
-            for (ci, (genre, _)) in CATEGORIES.iter().enumerate() {
-                if genres
-                    .as_ref()
-                    .is_some_and(|gs| !gs.iter().any(|x| x == genre))
-                {
-                    continue;
-                }
-                let drift = |t: &str| {
-                    unit(mix_pub(&[
-                        w.seed,
-                        p.to_julian_day() as u64,
-                        t.len() as u64,
-                        country.len() as u64,
-                    ]))
-                };
-                let mut terms: Vec<(String, f64)> = category_terms(ci, 60)
-                    .into_iter()
-                    .map(|t| {
-                        let v = f64::from(popularity(w.seed, &t)) * (0.9 + 0.2 * drift(&t));
-                        (t, v)
-                    })
-                    .collect();
-                terms.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-                let top = terms.first().map_or(1.0, |t| t.1);
-                for (rank, (term, v)) in terms.into_iter().enumerate() {
-                    let overall = (v.round() as i64).clamp(1, 100);
-                    let mut row = json!({
-                        "countryOrRegion": country, "genre": genre, "searchTerm": term,
-                        "rankInGenre": rank + 1,
-                        "searchPopularityInGenre": ((v / top * 100.0).round() as i64).clamp(1, 100),
-                        "searchPopularity1to100": overall,
-                        "searchPopularity1to5": (overall + 19) / 20,
-                    });
-                    row[if g == "MONTHLY" { "month" } else { "week" }] = json!(label);
-                    rows.push(row);
-                }
-            }
-        }
-    }
-    let body = paged(
-        rows,
-        &q,
-        &[("genre", false), ("rankInGenre", false)],
-        page(&q, 100, 5000)?,
-    );
-    Ok(Json(
-        json!({ "result": { "rows": body["rows"] }, "pagination": body["pagination"], "error": null }),
-    ))
 }
 
 /// Impression share of the app's search terms per period and storefront: the app's
@@ -392,6 +352,9 @@ async fn impression_share(
             row
         })
         .collect();
+    let filters = row_filters(&q, IMPRESSION_FIELDS, &["promotedObjectId"])?;
+    let mut rows = rows;
+    rows.retain(|r| passes(r, &filters));
     let body = paged(
         rows,
         &q,

@@ -10,8 +10,9 @@ use serde_json::Value;
 use time::OffsetDateTime;
 
 use super::error::ApiError;
+use super::rules::{self, MatchTypeIn};
 use super::writable::{self, Writable};
-use super::{MoneyIn, entity, micros_opt, non_blank};
+use super::{MoneyIn, entity, micros_opt};
 use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
@@ -36,17 +37,20 @@ pub fn router() -> Router<Arc<Sandbox>> {
     writable::routes::<Keyword>()
 }
 
+/// `KeywordCreate` / `BulkKeywordCreate`, closed.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct KeywordCreate {
     ad_group_id: i64,
     text: String,
-    match_type: Option<MatchType>,
+    match_type: Option<MatchTypeIn>,
     bid: Option<MoneyIn>,
     status: Option<Status>,
 }
 
+/// `KeywordUpdate` / `BulkKeywordUpdate` (which names the `id`), closed.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct KeywordUpdate {
     id: Option<i64>,
     bid: Option<MoneyIn>,
@@ -69,6 +73,13 @@ fn existing(w: &World, account: Id) -> HashSet<(Id, String, &'static str)> {
         .collect()
 }
 
+/// A checked keyword bid: in the account's currency, at least [`rules::min_bid`].
+fn keyword_bid(bid: Option<&MoneyIn>, currency: &str) -> Result<Option<i64>, ApiError> {
+    micros_opt(bid, "bid", currency)?
+        .map(|v| rules::at_least(v, rules::min_bid(currency), "bid", currency))
+        .transpose()
+}
+
 impl Writable for Keyword {
     type Create = KeywordCreate;
     type Update = KeywordUpdate;
@@ -85,17 +96,18 @@ impl Writable for Keyword {
         seen: &mut Self::Taken,
         b: &KeywordCreate,
     ) -> Result<Keyword, ApiError> {
-        non_blank(&b.text, "text")?;
-        if b.text.chars().count() > 80 {
-            return Err(ApiError::invalid(
-                "INVALID_VALUE",
-                "text",
-                "text must be at most 80 characters",
-            ));
-        }
+        rules::keyword_text(&b.text)?;
         let group = entity::live_parent::<AdGroup>(w, account, b.ad_group_id, "adGroupId")?;
-        let match_type = b.match_type.unwrap_or(MatchType::Broad);
-        if !seen.insert((b.ad_group_id, b.text.to_lowercase(), match_type.as_str())) {
+        let match_type = b
+            .match_type
+            .map_or(Ok(MatchType::Broad), |m| m.simulated("matchType"))?;
+        let currency = w.accounts[&account].currency;
+        let bid = keyword_bid(b.bid.as_ref(), currency)?.unwrap_or(group.default_bid);
+        if !seen.insert((
+            b.ad_group_id,
+            b.text.trim().to_lowercase(),
+            match_type.as_str(),
+        )) {
             return Err(ApiError::invalid(
                 "DUPLICATE_KEYWORD",
                 "text",
@@ -107,8 +119,6 @@ impl Writable for Keyword {
                 ),
             ));
         }
-        let currency = w.accounts[&account].currency;
-        let bid = micros_opt(b.bid.as_ref(), "bid", currency)?.unwrap_or(group.default_bid);
         let now = OffsetDateTime::now_utc();
         let from = w.effective_day();
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
@@ -139,7 +149,7 @@ impl Writable for Keyword {
         let currency = w.accounts[&account].currency;
         Ok(Change {
             id,
-            bid: micros_opt(b.bid.as_ref(), "bid", currency)?,
+            bid: keyword_bid(b.bid.as_ref(), currency)?,
             status: b.status,
         })
     }

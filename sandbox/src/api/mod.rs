@@ -3,6 +3,8 @@
 pub mod accounts;
 pub mod adgroups;
 pub mod ads;
+pub mod apps;
+pub mod appstore;
 pub mod bulk;
 pub mod campaigns;
 pub mod creatives;
@@ -10,15 +12,22 @@ pub mod crud;
 pub mod entity;
 pub mod error;
 pub mod extract;
+pub mod history;
 pub mod insights;
 pub mod keywords;
 pub mod negatives;
+pub mod popularity;
 pub mod query;
+pub mod rec_query;
+pub mod recommendations;
 pub mod render;
 pub mod report_meta;
 pub mod report_request;
 pub mod reports;
+pub mod rules;
 pub mod search;
+pub mod suggestions;
+pub mod vocabulary;
 pub mod writable;
 
 use std::sync::Arc;
@@ -56,6 +65,10 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .merge(reports::router())
         .merge(insights::router())
         .merge(search::router())
+        .merge(history::router())
+        .merge(suggestions::router())
+        .merge(recommendations::router())
+        .merge(apps::router())
 }
 
 /// `{"result": value}`.
@@ -65,6 +78,7 @@ pub fn ok(value: Value) -> axum::Json<Value> {
 
 /// The wire `Money` in requests.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct MoneyIn {
     pub amount: String,
     pub currency: Option<String>,
@@ -107,15 +121,37 @@ pub fn micros_opt(
 
 /// `{"value": Money}` wrappers (daily budget, CPA cap).
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct ValueIn {
     pub value: Option<MoneyIn>,
 }
 
 /// `TargetingData` in requests.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct IncludeExclude {
     pub include: Option<Vec<String>>,
     pub exclude: Option<Vec<String>>,
+}
+
+impl IncludeExclude {
+    /// Whether it lists any value.
+    pub fn is_set(&self) -> bool {
+        self.include.as_ref().is_some_and(|v| !v.is_empty())
+            || self.exclude.as_ref().is_some_and(|v| !v.is_empty())
+    }
+}
+
+/// Refuses targeting dimension `field` when it carries values the sandbox does not simulate.
+pub fn unsupported_targeting(t: Option<&IncludeExclude>, field: &str) -> Result<(), ApiError> {
+    if t.is_some_and(IncludeExclude::is_set) {
+        return Err(ApiError::invalid(
+            "UNSUPPORTED_VALUE",
+            field,
+            format!("{field} targeting is not simulated"),
+        ));
+    }
+    Ok(())
 }
 
 /// Parses an optional RFC 3339 timestamp.

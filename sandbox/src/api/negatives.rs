@@ -1,6 +1,8 @@
-//! Negative keywords at campaign level (no `adGroupId`) or ad group level: single and bulk
-//! create/update/delete, query, get.
+//! Negative keywords at campaign level (`campaignId` only) or ad group level (`adGroupId`
+//! only): single and bulk create/update/delete, query, get. Duplicates per level are
+//! refused, within one bulk request too.
 
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use axum::Router;
@@ -8,9 +10,10 @@ use serde::Deserialize;
 use serde_json::Value;
 use time::OffsetDateTime;
 
+use super::entity;
 use super::error::ApiError;
+use super::rules::{self, MatchTypeIn};
 use super::writable::{self, Writable};
-use super::{entity, non_blank};
 use crate::state::Sandbox;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
@@ -32,17 +35,20 @@ pub fn router() -> Router<Arc<Sandbox>> {
     writable::routes::<NegativeKeyword>()
 }
 
+/// `NegativeKeywordCreate` / `BulkNegativeKeywordCreate`, closed.
 #[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NegativeCreate {
     campaign_id: Option<i64>,
     ad_group_id: Option<i64>,
     text: String,
-    match_type: Option<MatchType>,
+    match_type: Option<MatchTypeIn>,
     status: Option<Status>,
 }
 
+/// `NegativeKeywordUpdate` / `BulkNegativeKeywordUpdate` (which names the `id`), closed.
 #[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NegativeUpdate {
     id: Option<i64>,
     status: Option<Status>,
@@ -54,60 +60,72 @@ fn plan_live(w: &World, account: Id, id: Option<Id>) -> Result<Id, ApiError> {
     Ok(id)
 }
 
+/// The key a negative keyword is unique by: level (campaign, ad group), text, match type.
+type Key = (Id, Option<Id>, String, &'static str);
+
+fn key(n: &NegativeKeyword) -> Key {
+    (
+        n.campaign_id,
+        n.ad_group_id,
+        n.text.to_lowercase(),
+        n.match_type.as_str(),
+    )
+}
+
+/// The (campaign, ad group) level a create names: exactly one of `campaignId` (campaign
+/// level) or `adGroupId` (ad group level).
+fn level(w: &World, account: Id, b: &NegativeCreate) -> Result<(Id, Option<Id>), ApiError> {
+    match (b.campaign_id, b.ad_group_id) {
+        (Some(_), Some(_)) => Err(ApiError::invalid(
+            "INVALID_LEVEL",
+            "adGroupId",
+            "a negative keyword belongs to a campaign or to an ad group: give campaignId or adGroupId, not both",
+        )),
+        (None, Some(g)) => {
+            let group = entity::live_parent::<AdGroup>(w, account, g, "adGroupId")?;
+            Ok((group.campaign_id, Some(g)))
+        }
+        (Some(c), None) => {
+            entity::live_parent::<Campaign>(w, account, c, "campaignId")?;
+            Ok((c, None))
+        }
+        (None, None) => Err(ApiError::invalid(
+            "FIELD_REQUIRED",
+            "campaignId",
+            "campaignId (campaign level) or adGroupId (ad group level) is required",
+        )),
+    }
+}
+
 impl Writable for NegativeKeyword {
     type Create = NegativeCreate;
     type Update = NegativeUpdate;
     type Change = (Id, Option<Status>);
-    type Taken = ();
+    type Taken = HashSet<Key>;
 
-    fn taken(_: &World, _: Id) {}
+    fn taken(w: &World, account: Id) -> HashSet<Key> {
+        w.negative_keywords
+            .values()
+            .filter(|n| n.ad_account_id == account && !n.life.deleted())
+            .map(key)
+            .collect()
+    }
 
     fn plan_create(
         w: &World,
         account: Id,
-        _: &mut (),
+        taken: &mut HashSet<Key>,
         b: &NegativeCreate,
     ) -> Result<NegativeKeyword, ApiError> {
-        non_blank(&b.text, "text")?;
-        let (campaign_id, ad_group_id) = match (b.campaign_id, b.ad_group_id) {
-            (_, Some(g)) => {
-                let group = entity::parent::<AdGroup>(w, account, g, "adGroupId")?;
-                if b.campaign_id.is_some_and(|c| c != group.campaign_id) {
-                    return Err(ApiError::invalid(
-                        "INVALID_VALUE",
-                        "campaignId",
-                        "campaignId does not own adGroupId",
-                    ));
-                }
-                (group.campaign_id, Some(g))
-            }
-            (Some(c), None) => {
-                entity::parent::<Campaign>(w, account, c, "campaignId")?;
-                (c, None)
-            }
-            (None, None) => return Err(ApiError::required("campaignId")),
-        };
-        let match_type = b.match_type.unwrap_or(MatchType::Exact);
-        if w.negative_keywords.values().any(|n| {
-            n.campaign_id == campaign_id
-                && n.ad_group_id == ad_group_id
-                && !n.life.deleted()
-                && n.match_type == match_type
-                && n.text.eq_ignore_ascii_case(b.text.trim())
-        }) {
-            return Err(ApiError::invalid(
-                "DUPLICATE_KEYWORD",
-                "text",
-                format!(
-                    "negative keyword {:?} already exists at this level",
-                    b.text.trim()
-                ),
-            ));
-        }
+        rules::keyword_text(&b.text)?;
+        let (campaign_id, ad_group_id) = level(w, account, b)?;
+        let match_type = b
+            .match_type
+            .map_or(Ok(MatchType::Exact), |m| m.simulated("matchType"))?;
         let now = OffsetDateTime::now_utc();
         let from = w.effective_day();
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
-        Ok(NegativeKeyword {
+        let negative = NegativeKeyword {
             id: 0,
             campaign_id,
             ad_group_id,
@@ -115,7 +133,19 @@ impl Writable for NegativeKeyword {
             text: b.text.trim().to_string(),
             match_type,
             life,
-        })
+        };
+        if !taken.insert(key(&negative)) {
+            return Err(ApiError::invalid(
+                "DUPLICATE_KEYWORD",
+                "text",
+                format!(
+                    "negative keyword {:?} ({}) is repeated or already exists at this level",
+                    negative.text,
+                    match_type.as_str()
+                ),
+            ));
+        }
+        Ok(negative)
     }
 
     fn update_id(b: &NegativeUpdate) -> Option<Id> {

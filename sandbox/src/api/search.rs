@@ -1,19 +1,17 @@
-//! Look-ups: app search (`GET /search/apps`), geo search (`GET|POST /search/geo`, over a
-//! small gazetteer of countries, admin areas and localities) and change history
-//! (`POST /change-history/query`, `GET /change-history/{detailId}`).
+//! Look-ups: app search (`GET /search/apps`) and geo search (`GET|POST /search/geo`, over a
+//! small gazetteer of countries, admin areas and localities).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use axum::extract::{Path, Query, State};
-use axum::routing::{get, post};
+use axum::extract::{Query, State};
+use axum::routing::get;
 use axum::{Json, Router};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::error::ApiError;
 use super::extract::{AdAccountContext, Body};
-use super::render::timestamp;
 use crate::state::Sandbox;
 use crate::world::words::COUNTRIES;
 
@@ -21,8 +19,6 @@ pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route("/search/apps", get(apps))
         .route("/search/geo", get(geo_get).post(geo_post))
-        .route("/change-history/query", post(history))
-        .route("/change-history/{detail_id}", get(history_detail))
 }
 
 fn number(
@@ -288,102 +284,4 @@ async fn geo_post(_ctx: AdAccountContext, Body(b): Body<GeoPost>) -> Result<Json
     }
     let n = found.len();
     Ok(geo_page(found, 0, n.max(1)))
-}
-
-#[derive(Debug, Deserialize, Default)]
-pub struct AuditQuery {
-    filters: Option<Vec<AuditFilter>>,
-    pagination: Option<super::query::QueryPagination>,
-}
-
-#[derive(Debug, Deserialize)]
-pub struct AuditFilter {
-    field: Option<String>,
-    #[expect(dead_code, reason = "EQUALS and IN both match by membership")]
-    operator: Option<String>,
-    value: Option<Value>,
-}
-
-/// `POST /change-history/query`: one row per (transaction, event type, entity type).
-async fn history(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Body(q): Body<AuditQuery>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let filters = q.filters.unwrap_or_default();
-    let (offset, size) = super::query::page(q.pagination.as_ref())?;
-    let wanted = |field: &str, value: Value| {
-        filters
-            .iter()
-            .filter(|f| f.field.as_deref() == Some(field))
-            .all(|f| match &f.value {
-                Some(Value::Array(a)) => a.iter().any(|x| {
-                    x.to_string().trim_matches('"') == value.to_string().trim_matches('"')
-                }),
-                Some(x) => x.to_string().trim_matches('"') == value.to_string().trim_matches('"'),
-                None => true,
-            })
-    };
-    let mut groups: BTreeMap<(String, &str, &str), Vec<&crate::world::audit::AuditEvent>> =
-        BTreeMap::new();
-    for e in w.audit.iter().filter(|e| e.ad_account_id == ctx.0) {
-        if wanted("entityType", json!(e.entity_type))
-            && wanted("entityId", json!(e.entity_id))
-            && wanted("txnId", json!(e.txn))
-            && wanted("campaignId", json!(e.campaign_id))
-            && wanted("adGroupId", json!(e.ad_group_id))
-        {
-            groups
-                .entry((e.txn.clone(), e.event, e.entity_type))
-                .or_default()
-                .push(e);
-        }
-    }
-    let mut rows: Vec<Value> = groups
-        .into_iter()
-        .map(|((txn, event, kind), events)| json!({
-            "transactionId": txn, "eventType": event, "eventTime": timestamp(events[0].time), "entityType": kind,
-            "count": events.len(), "metas": events.iter().map(|e| json!({ "entityId": e.entity_id, "meta": e.meta })).collect::<Vec<_>>(),
-            "userType": "CUSTOMER_API", "modifiedBy": "api",
-        }))
-        .collect();
-    rows.reverse();
-    let total = rows.len();
-    let page: Vec<Value> = rows
-        .into_iter()
-        .skip(offset as usize)
-        .take(size as usize)
-        .collect();
-    Ok(Json(
-        json!({ "result": page, "pagination": { "offset": offset, "pageSize": size, "totalCount": total }, "error": null }),
-    ))
-}
-
-/// `GET /change-history/{detailId}`: the field changes of a transaction (by its id) or of
-/// one event (by its detail id).
-async fn history_detail(
-    State(s): State<Arc<Sandbox>>,
-    ctx: AdAccountContext,
-    Path(id): Path<String>,
-) -> Result<Json<Value>, ApiError> {
-    let w = s.world.read();
-    let details: Vec<Value> = w
-        .audit
-        .iter()
-        .filter(|e| e.ad_account_id == ctx.0 && (e.txn == id || e.detail_id == id))
-        .map(|e| json!({
-            "transactionId": e.txn, "detailId": e.detail_id, "eventType": e.event, "entityType": e.entity_type,
-            "entityId": e.entity_id.to_string(), "eventTime": timestamp(e.time), "userType": "CUSTOMER_API", "modifiedBy": "api",
-            "entityMetaData": e.meta,
-            "details": [{ "transactionId": e.txn, "changes": e.changes.iter().map(|(f, o, n)| json!({ "field": f, "oldValues": o, "newValues": n })).collect::<Vec<_>>() }],
-        }))
-        .collect();
-    if details.is_empty() {
-        return Err(ApiError::not_found("change detail", id));
-    }
-    let n = details.len();
-    Ok(Json(
-        json!({ "result": details, "pagination": { "offset": 0, "pageSize": n, "totalCount": n }, "error": null }),
-    ))
 }

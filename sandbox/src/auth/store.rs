@@ -1,7 +1,7 @@
 //! Registered API credentials (public keys), issued access and refresh tokens, and
 //! authorization codes of the consent page.
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use p256::ecdsa::VerifyingKey;
 use parking_lot::Mutex;
@@ -20,6 +20,34 @@ pub struct Credential {
     pub team_id: String,
     pub key_id: String,
     pub key: VerifyingKey,
+    pub access: Access,
+}
+
+/// What the API user behind a credential may do, as Apple's user roles grant it: every ad
+/// account of the organisation or a listed few ("Limited Access"), and writes or not
+/// ("Read Only").
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Access {
+    /// The ad accounts it may use; `None` is all of them.
+    pub accounts: Option<BTreeSet<crate::world::Id>>,
+    pub read_only: bool,
+}
+
+impl Access {
+    /// Whether it may use ad account `id`.
+    pub fn allows(&self, id: crate::world::Id) -> bool {
+        self.accounts.as_ref().is_none_or(|a| a.contains(&id))
+    }
+
+    /// The role names `/acls` lists for an ad account it may use.
+    pub fn role(&self) -> &'static str {
+        match (self.accounts.is_some(), self.read_only) {
+            (false, false) => "API Account Manager",
+            (false, true) => "API Account Read Only",
+            (true, false) => "Limited Access: API Account Manager",
+            (true, true) => "Limited Access: API Read Only",
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -101,6 +129,17 @@ impl AuthStore {
             .get(token)
             .filter(|g| g.expires > OffsetDateTime::now_utc())
             .map(|g| g.client_id.clone())
+    }
+
+    /// The access of the API user an access token was issued to (all of it for clients that
+    /// connected through the consent page without registering a key).
+    pub fn access(&self, client_id: &str) -> Access {
+        self.inner
+            .lock()
+            .credentials
+            .get(client_id)
+            .map(|c| c.access.clone())
+            .unwrap_or_default()
     }
 
     /// Revokes every access token (admin: forces clients through a refresh).

@@ -1,7 +1,8 @@
 //! Search terms: the App Store searches a keyword matched. An EXACT keyword matches its own
-//! text; a BROAD one also matches close variants (a prefix or suffix more). Negative
-//! keywords of the campaign or ad group in effect on a day remove the terms they match
-//! that day (never the keyword's own text, so keyword and search-term reports agree).
+//! text; a BROAD or PHRASE one also matches close variants (a prefix or suffix more, the
+//! phrase kept in order). Negative keywords of the campaign or ad group in effect on a day
+//! remove the terms they match that day (never the keyword's own text, so keyword and
+//! search-term reports agree).
 
 use crate::metrics::{mix_pub, unit};
 use crate::world::words::{PREFIXES, SUFFIXES};
@@ -40,6 +41,11 @@ pub fn blocks(n: &NegativeKeyword, term: &str) -> bool {
         MatchType::Broad => {
             let words: Vec<&str> = term.split_whitespace().collect();
             neg.split_whitespace().all(|w| words.contains(&w))
+        }
+        MatchType::Phrase => {
+            let words: Vec<&str> = term.split_whitespace().collect();
+            let phrase: Vec<&str> = neg.split_whitespace().collect();
+            !phrase.is_empty() && words.windows(phrase.len()).any(|w| w == phrase)
         }
     }
 }

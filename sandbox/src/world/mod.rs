@@ -45,12 +45,14 @@ impl Status {
     }
 }
 
-/// Keyword match types the sandbox simulates (the reference also lists PHRASE, CATEGORY).
+/// Keyword match types the sandbox simulates (the reference also lists CATEGORY).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum MatchType {
     Exact,
     Broad,
+    /// The phrase, in order, with words before or after it.
+    Phrase,
 }
 
 impl MatchType {
@@ -59,14 +61,16 @@ impl MatchType {
         match self {
             MatchType::Exact => "EXACT",
             MatchType::Broad => "BROAD",
+            MatchType::Phrase => "PHRASE",
         }
     }
 
-    /// Parses the wire name; PHRASE and CATEGORY are valid enum values the sandbox rejects.
+    /// Parses the wire name; CATEGORY is a valid enum value the sandbox rejects.
     pub fn parse(s: &str) -> Option<Self> {
         match s {
             "EXACT" => Some(MatchType::Exact),
             "BROAD" => Some(MatchType::Broad),
+            "PHRASE" => Some(MatchType::Phrase),
             _ => None,
         }
     }

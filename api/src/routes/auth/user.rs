@@ -1,5 +1,6 @@
 //! The User item of `auth/me` and friends (spec §3 "User").
 
+use rust_decimal::Decimal;
 use searchdeck_common::store;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -25,8 +26,12 @@ pub struct UserItem {
     pub permission: String,
     pub workspace_id: String,
     pub alternative_invoice_email: Option<String>,
-    /// Ad spend of the last month over all connected accounts; 0 until accounts sync.
-    pub last_month_spend: f64,
+    /// Ad spend of the last month over all connected accounts, as an exact decimal (floored
+    /// to the currency's digits); 0 until accounts sync. Sent as the JSON number the web app
+    /// reads; amounts of up to 15 significant digits print with exactly their digits.
+    #[serde(with = "rust_decimal::serde::float")]
+    #[schema(value_type = f64)]
+    pub last_month_spend: Decimal,
     /// Billing fields (spec §3); empty until billing is set up for the workspace.
     pub next_purchase_id: Option<String>,
     pub previous_status: Option<String>,
@@ -51,7 +56,7 @@ pub async fn load(
         permission: row.role,
         workspace_id: workspace_id.to_string(),
         alternative_invoice_email: row.alternative_invoice_email,
-        last_month_spend: 0.0,
+        last_month_spend: Decimal::ZERO,
         next_purchase_id: None,
         previous_status: None,
         payment_failed: false,
@@ -66,4 +71,32 @@ pub async fn load(
 /// The item of the caller.
 pub async fn of(state: &AppState, user: &CurrentUser) -> Result<UserItem, ApiError> {
     load(state, &user.user_id, &user.workspace_id).await
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr;
+
+    use super::*;
+
+    #[test]
+    fn spend_is_sent_as_a_number_with_its_exact_digits() {
+        for (amount, json) in [
+            ("0", "0.0"),
+            ("1234567.89", "1234567.89"),
+            ("0.1", "0.1"),
+            ("9999999999999.99", "9999999999999.99"),
+        ] {
+            #[derive(Serialize)]
+            struct Spend {
+                #[serde(with = "rust_decimal::serde::float")]
+                v: Decimal,
+            }
+            let v = Decimal::from_str(amount).unwrap();
+            assert_eq!(
+                serde_json::to_string(&Spend { v }).unwrap(),
+                format!("{{\"v\":{json}}}")
+            );
+        }
+    }
 }

@@ -1,6 +1,8 @@
 /**
- * The one form pattern: `useZodForm(schema, defaults)` + `<Form form onSubmit>`. Client rules
- * come from the zod schema; a failed submit routes server field errors to `setError`.
+ * The one form pattern: `useZodForm(schema, defaults)` + `<Form form onSubmit>`, with fields
+ * bound by `control={form.control}` and a `name` typed as a path of the form's values. Client
+ * rules come from the zod schema; a failed submit routes server field errors to their fields,
+ * nested ones included (`conditions.0.value`).
  */
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Stack } from '@mantine/core';
@@ -38,12 +40,12 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
     try {
       await onSubmit(values);
     } catch (error) {
-      routeServerErrors(error, form.setError, Object.keys(form.getValues()));
+      routeServerErrors(error, form);
     }
   });
   return (
     <FormProvider {...form}>
-      <form onSubmit={submit} noValidate aria-label={name}>
+      <form onSubmit={(event) => void submit(event)} noValidate aria-label={name}>
         <Stack gap="md">
           <FormError />
           {children}

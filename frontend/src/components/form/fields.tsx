@@ -1,29 +1,52 @@
-/** Inputs bound to the surrounding `<Form>` by name; they show the field's first failed rule. */
+/**
+ * Inputs bound to a form by `control` and a `name` that must be a path of the form's values
+ * (`email`, `conditions.0.value`): a misspelt or stale name does not compile. Each shows the
+ * message of its field's first failed rule or its server error.
+ */
 import { Button, PasswordInput, TextInput, type ButtonProps } from '@mantine/core';
 import type { ReactNode } from 'react';
-import { useFormContext, useFormState } from 'react-hook-form';
+import { useController, useFormState, type Control, type FieldValues, type Path } from 'react-hook-form';
 
-interface FieldProps {
-  name: string;
+export interface FieldProps<T extends FieldValues, TOut extends FieldValues = T> {
+  control: Control<T, unknown, TOut>;
+  name: Path<T>;
   label: string;
   autoComplete?: string;
   description?: string;
 }
 
-function useField(name: string) {
-  const { register, getFieldState } = useFormContext();
-  const formState = useFormState({ name });
-  return { ...register(name), error: getFieldState(name, formState).error?.message };
+function useTextField<T extends FieldValues, TOut extends FieldValues>(control: Control<T, unknown, TOut>, name: Path<T>) {
+  const { field, fieldState } = useController({ control, name });
+  const value: unknown = field.value;
+  return {
+    name: field.name,
+    ref: field.ref,
+    onBlur: field.onBlur,
+    onChange: field.onChange,
+    disabled: field.disabled,
+    value: typeof value === 'string' || typeof value === 'number' ? value : '',
+    error: fieldState.error?.message,
+  };
 }
 
-export function TextField({ name, label, autoComplete, description, type = 'text' }: FieldProps & { type?: 'text' | 'email' }) {
-  const field = useField(name);
-  return <TextInput {...field} type={type} label={label} autoComplete={autoComplete} description={description} />;
+export function TextField<T extends FieldValues, TOut extends FieldValues = T>({
+  control,
+  name,
+  type = 'text',
+  ...props
+}: FieldProps<T, TOut> & { type?: 'text' | 'email' }) {
+  const field = useTextField(control, name);
+  return <TextInput {...field} {...props} type={type} />;
 }
 
-export function PasswordField({ name, label, autoComplete = 'current-password' }: FieldProps) {
-  const field = useField(name);
-  return <PasswordInput {...field} label={label} autoComplete={autoComplete} />;
+export function PasswordField<T extends FieldValues, TOut extends FieldValues = T>({
+  control,
+  name,
+  autoComplete = 'current-password',
+  ...props
+}: FieldProps<T, TOut>) {
+  const field = useTextField(control, name);
+  return <PasswordInput {...field} {...props} autoComplete={autoComplete} />;
 }
 
 export function SubmitButton({ children, ...props }: ButtonProps & { children: ReactNode }) {

@@ -1,3 +1,2 @@
-/** The public face of the users feature. */
-export { GeneralSettings } from './components/GeneralSettings';
+/** The public face of the users feature. Its screens are in `screens.ts`, loaded lazily. */
 export { roleLabel } from './role-label';

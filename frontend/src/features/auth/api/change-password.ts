@@ -1,7 +1,7 @@
 /** POST /api/auth/changePassword: the signed-in user changes their password. */
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api, emptyResultSchema } from '@/lib/api-client';
+import { api, emptyResultSchema, type CallOptions } from '@/lib/api-client';
 import { passwordField, repeatPasswordRule, requiredSecret } from '@/lib/validation';
 
 export const changePasswordInputSchema = z
@@ -13,10 +13,10 @@ export const changePasswordInputSchema = z
   .superRefine(repeatPasswordRule('newPassword'));
 export type ChangePasswordInput = z.infer<typeof changePasswordInputSchema>;
 
-export async function changePassword(input: ChangePasswordInput): Promise<void> {
-  await api.post('/auth/changePassword', input, emptyResultSchema);
+export async function changePassword(input: ChangePasswordInput, { signal }: CallOptions = {}): Promise<void> {
+  await api.post('/auth/changePassword', input, emptyResultSchema, { signal });
 }
 
 export function useChangePassword() {
-  return useMutation({ mutationFn: changePassword });
+  return useMutation({ mutationFn: (input: ChangePasswordInput) => changePassword(input) });
 }

@@ -1,6 +1,6 @@
 /** POST /api/auth/checkCode {code}: 400 'The code is invalid or has expired' when unusable. */
 import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 
 /** Recovery codes are 8 characters of A-Z and 2-9; input is upper-cased and trimmed. */
 export const recoveryCodeField = () =>
@@ -12,7 +12,7 @@ export const recoveryCodeField = () =>
 
 const checkCodeResultSchema = z.object({ valid: z.boolean() });
 
-export async function checkCode(code: string): Promise<boolean> {
-  const { valid } = await api.post('/auth/checkCode', { code }, checkCodeResultSchema);
+export async function checkCode(code: string, { signal }: CallOptions = {}): Promise<boolean> {
+  const { valid } = await api.post('/auth/checkCode', { code }, checkCodeResultSchema, { signal });
   return valid;
 }

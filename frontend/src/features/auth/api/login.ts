@@ -1,7 +1,7 @@
 /** POST /api/auth/login {email, password}: signs in and makes the user the session. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 import { emailField, requiredSecret } from '@/lib/validation';
 import { authKeys } from './keys';
 import { userResultSchema, type User } from './user';
@@ -12,15 +12,15 @@ export const loginInputSchema = z.object({
 });
 export type LoginInput = z.infer<typeof loginInputSchema>;
 
-export async function login(input: LoginInput): Promise<User> {
-  const { item } = await api.post('/auth/login', input, userResultSchema);
+export async function login(input: LoginInput, { signal }: CallOptions = {}): Promise<User> {
+  const { item } = await api.post('/auth/login', input, userResultSchema, { signal });
   return item;
 }
 
 export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: login,
+    mutationFn: (input: LoginInput) => login(input),
     onSuccess: (user) => queryClient.setQueryData(authKeys.session(), user),
   });
 }

@@ -1,11 +1,11 @@
 /** GET /api/auth/logout: ends the session on the server (the cookie is cleared there). */
 import { useMutation } from '@tanstack/react-query';
-import { api, emptyResultSchema } from '@/lib/api-client';
+import { api, emptyResultSchema, type CallOptions } from '@/lib/api-client';
 
-export async function logout(): Promise<void> {
-  await api.get('/auth/logout', emptyResultSchema);
+export async function logout({ signal }: CallOptions = {}): Promise<void> {
+  await api.get('/auth/logout', emptyResultSchema, { signal });
 }
 
 export function useLogout() {
-  return useMutation({ mutationFn: logout });
+  return useMutation({ mutationFn: () => logout() });
 }

@@ -1,7 +1,7 @@
 /** POST /api/auth/register: creates the account and signs the new user in. */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 import { emailField, passwordField, repeatPasswordRule, requiredText, requiredSecret } from '@/lib/validation';
 import { authKeys } from './keys';
 import { userResultSchema, type User } from './user';
@@ -19,15 +19,16 @@ export type RegisterInput = z.infer<typeof registerInputSchema>;
 /** Where the sign-up came from; this app only signs up on the web. */
 export const REGISTER_SOURCE = 'web';
 
-export async function register(input: RegisterInput): Promise<User> {
-  const { item } = await api.post('/auth/register', { ...input, source: REGISTER_SOURCE }, userResultSchema);
+export async function register(input: RegisterInput, { signal }: CallOptions = {}): Promise<User> {
+  const body = { ...input, source: REGISTER_SOURCE };
+  const { item } = await api.post('/auth/register', body, userResultSchema, { signal });
   return item;
 }
 
 export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: register,
+    mutationFn: (input: RegisterInput) => register(input),
     onSuccess: (user) => queryClient.setQueryData(authKeys.session(), user),
   });
 }

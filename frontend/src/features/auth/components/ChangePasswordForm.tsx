@@ -9,9 +9,9 @@ export function ChangePasswordForm({ onDone }: { onDone: () => void }) {
   const { mutateAsync } = useChangePassword();
   return (
     <Form form={form} onSubmit={(values) => mutateAsync(values).then(onDone)} name={t('title.change')}>
-      <PasswordField name="oldPassword" label={t('password.oldPassword')} />
-      <PasswordField name="newPassword" label={t('password.newPassword')} autoComplete="new-password" />
-      <PasswordField name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
+      <PasswordField control={form.control} name="oldPassword" label={t('password.oldPassword')} />
+      <PasswordField control={form.control} name="newPassword" label={t('password.newPassword')} autoComplete="new-password" />
+      <PasswordField control={form.control} name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
       <Group>
         <SubmitButton>{t('password.save')}</SubmitButton>
       </Group>

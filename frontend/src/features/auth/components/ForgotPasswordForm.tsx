@@ -15,7 +15,7 @@ export function ForgotPasswordForm({ onSent }: { onSent: () => void }) {
   return (
     <Form form={form} onSubmit={onSubmit} name={t('title.reset')}>
       <Text size="sm">{t('password.forgotIntro')}</Text>
-      <TextField name="email" type="email" label={t('auth.email')} autoComplete="email" />
+      <TextField control={form.control} name="email" type="email" label={t('auth.email')} autoComplete="email" />
       <SubmitButton fullWidth>{t('password.sendCode')}</SubmitButton>
       <Anchor component={Link} to="/login" size="sm" ta="center">
         {t('password.backToLogin')}

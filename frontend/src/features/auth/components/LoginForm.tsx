@@ -10,8 +10,8 @@ export function LoginForm() {
   const { mutateAsync } = useLogin();
   return (
     <Form form={form} onSubmit={mutateAsync} name={t('title.login')}>
-      <TextField name="email" type="email" label={t('auth.email')} autoComplete="email" />
-      <PasswordField name="password" label={t('auth.password')} />
+      <TextField control={form.control} name="email" type="email" label={t('auth.email')} autoComplete="email" />
+      <PasswordField control={form.control} name="password" label={t('auth.password')} />
       <Anchor component={Link} to="/reset" size="sm">
         {t('auth.forgotPassword')}
       </Anchor>

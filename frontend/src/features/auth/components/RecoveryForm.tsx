@@ -17,9 +17,9 @@ export function RecoveryForm({ code, codeSent, onDone, onRestart }: RecoveryForm
   return (
     <Form form={form} onSubmit={(values) => mutateAsync(values).then(onDone)} name={t('title.reset')}>
       {codeSent && <Text size="sm">{t('password.codeSent')}</Text>}
-      <TextField name="code" label={t('password.code')} autoComplete="one-time-code" />
-      <PasswordField name="newPassword" label={t('password.newPassword')} autoComplete="new-password" />
-      <PasswordField name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
+      <TextField control={form.control} name="code" label={t('password.code')} autoComplete="one-time-code" />
+      <PasswordField control={form.control} name="newPassword" label={t('password.newPassword')} autoComplete="new-password" />
+      <PasswordField control={form.control} name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
       <SubmitButton fullWidth>{t('password.save')}</SubmitButton>
       <Anchor component="button" type="button" size="sm" onClick={onRestart}>
         {t('password.backToForgot')}

@@ -13,10 +13,10 @@ export function RegisterForm() {
   };
   return (
     <Form form={form} onSubmit={onSubmit} name={t('title.register')}>
-      <TextField name="fullName" label={t('auth.fullName')} autoComplete="name" />
-      <TextField name="email" type="email" label={t('auth.email')} autoComplete="email" />
-      <PasswordField name="password" label={t('auth.password')} autoComplete="new-password" />
-      <PasswordField name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
+      <TextField control={form.control} name="fullName" label={t('auth.fullName')} autoComplete="name" />
+      <TextField control={form.control} name="email" type="email" label={t('auth.email')} autoComplete="email" />
+      <PasswordField control={form.control} name="password" label={t('auth.password')} autoComplete="new-password" />
+      <PasswordField control={form.control} name="repeatPassword" label={t('auth.repeatPassword')} autoComplete="new-password" />
       <SubmitButton fullWidth>{t('auth.signUp')}</SubmitButton>
     </Form>
   );

@@ -21,7 +21,7 @@ export function clearSession(queryClient: QueryClient) {
 export function useSignOut() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: logout,
+    mutationFn: () => logout(),
     onSuccess: () => {
       clearSession(queryClient);
       clearCookies('email', 'vid');

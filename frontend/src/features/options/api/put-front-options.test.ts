@@ -9,7 +9,7 @@ describe('PUT /api/options/front queue', () => {
       log.push('first started');
       release = () => { log.push('first done'); resolve(); };
     }));
-    const second = enqueue(async () => { log.push('second started'); });
+    const second = enqueue(() => { log.push('second started'); return Promise.resolve(); });
     await Promise.resolve();
     expect(log).toEqual(['first started']);
     release();
@@ -19,7 +19,7 @@ describe('PUT /api/options/front queue', () => {
 
   it('goes on after a failed save', async () => {
     const failed = enqueue(() => Promise.reject(new Error('nope')));
-    const next = enqueue(async () => 'ran');
+    const next = enqueue(() => Promise.resolve('ran'));
     await expect(failed).rejects.toThrow('nope');
     await expect(next).resolves.toBe('ran');
   });

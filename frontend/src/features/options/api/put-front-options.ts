@@ -3,7 +3,7 @@
  * a time, so a later save never overtakes an earlier one.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 import { frontOptionsResultSchema, type FrontOptions } from './front-options';
 import { optionKeys } from './keys';
 
@@ -16,9 +16,9 @@ export function enqueue<T>(task: () => Promise<T>): Promise<T> {
   return run;
 }
 
-export function putFrontOptions(options: FrontOptions): Promise<FrontOptions> {
+export function putFrontOptions(options: FrontOptions, { signal }: CallOptions = {}): Promise<FrontOptions> {
   return enqueue(async () => {
-    const { item } = await api.put('/options/front', options, frontOptionsResultSchema);
+    const { item } = await api.put('/options/front', options, frontOptionsResultSchema, { signal });
     return item;
   });
 }
@@ -26,7 +26,7 @@ export function putFrontOptions(options: FrontOptions): Promise<FrontOptions> {
 export function usePutFrontOptions() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: putFrontOptions,
+    mutationFn: (options: FrontOptions) => putFrontOptions(options),
     onSuccess: (item) => queryClient.setQueryData(optionKeys.front(), item),
   });
 }

@@ -1,22 +1,25 @@
 /** GET /api/tasks/{id}: one task, polled until it finishes or fails. */
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 import { taskKeys } from './keys';
 import { isRunning, TASK_POLL_MS, taskSchema, type Task } from './task';
 
 const taskResultSchema = z.object({ item: taskSchema });
 
-export async function getTask(id: Task['id']): Promise<Task> {
-  const { item } = await api.get(`/tasks/${encodeURIComponent(String(id))}`, taskResultSchema);
+export async function getTask(id: Task['id'], { signal }: CallOptions = {}): Promise<Task> {
+  const { item } = await api.get(`/tasks/${encodeURIComponent(String(id))}`, taskResultSchema, { signal });
   return item;
 }
 
-export function useTask(id: Task['id'] | null) {
-  return useQuery({
+/** Without an id the query waits (`skipToken`) and asks nothing. */
+export const taskQuery = (id: Task['id'] | null) =>
+  queryOptions({
     queryKey: taskKeys.detail(id ?? ''),
-    queryFn: () => getTask(id as Task['id']),
-    enabled: id !== null,
+    queryFn: id === null ? skipToken : ({ signal }) => getTask(id, { signal }),
     refetchInterval: (query) => (query.state.data && !isRunning(query.state.data) ? false : TASK_POLL_MS),
   });
+
+export function useTask(id: Task['id'] | null) {
+  return useQuery(taskQuery(id));
 }

@@ -1,6 +1,7 @@
 /** One background task: its message (with running dots), state and progress bar. */
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { t } from '@/i18n';
+import { formatPercent } from '@/lib/format';
 import { isRunning, type Task } from '../api/task';
 import { useAnimatedDots } from '../hooks/useAnimatedDots';
 import { progressTone, taskProgress, TONE_COLORS } from '../progress';
@@ -18,7 +19,7 @@ export function TaskItem({ task }: { task: Task }) {
           {dots}
         </Text>
         <Text size="xs" c={TONE_COLORS[tone]} fw={600}>
-          {task.error ? t('tasks.failed') : running ? `${percent}%` : t('tasks.done')}
+          {task.error ? t('tasks.failed') : running ? formatPercent(percent / 100, 0) : t('tasks.done')}
         </Text>
       </Group>
       {task.error && (

@@ -21,6 +21,7 @@ describe('background tasks popover', () => {
     expect(within(popover).getByRole('progressbar', { name: 'Creating campaigns', hidden: true })).toHaveAttribute('aria-valuenow', '100');
     expect(within(popover).getByText('Provider unavailable')).toBeInTheDocument();
     expect(within(popover).getByText('Failed')).toBeInTheDocument();
+    expect(within(popover).getByText('25%')).toBeInTheDocument();
   });
 
   it('polls while a task runs and stops when none does', async () => {

@@ -3,7 +3,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { authKeys, userResultSchema, type User } from '@/features/auth';
 import { t } from '@/i18n';
-import { api } from '@/lib/api-client';
+import { api, type CallOptions } from '@/lib/api-client';
 
 /** Empty means "no alternative address" and is sent as null. */
 export const changeValueInputSchema = z.object({
@@ -15,15 +15,15 @@ export const changeValueInputSchema = z.object({
 });
 export type ChangeValueInput = z.output<typeof changeValueInputSchema>;
 
-export async function changeValue(input: ChangeValueInput): Promise<User> {
-  const { item } = await api.post('/users/changeValue', input, userResultSchema);
+export async function changeValue(input: ChangeValueInput, { signal }: CallOptions = {}): Promise<User> {
+  const { item } = await api.post('/users/changeValue', input, userResultSchema, { signal });
   return item;
 }
 
 export function useChangeValue() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: changeValue,
+    mutationFn: (input: ChangeValueInput) => changeValue(input),
     onSuccess: (user) => queryClient.setQueryData(authKeys.session(), user),
   });
 }

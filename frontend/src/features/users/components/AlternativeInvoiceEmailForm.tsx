@@ -19,6 +19,7 @@ export function AlternativeInvoiceEmailForm({ user }: { user: User }) {
   return (
     <Form form={form} onSubmit={onSubmit} name={t('settings.alternativeInvoiceEmail')}>
       <TextField
+        control={form.control}
         name="alternativeInvoiceEmail"
         type="email"
         label={t('settings.alternativeInvoiceEmail')}

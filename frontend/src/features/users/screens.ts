@@ -1,0 +1,2 @@
+/** The users feature's screens, loaded on demand by the route table (one chunk). */
+export { GeneralSettings } from './components/GeneralSettings';

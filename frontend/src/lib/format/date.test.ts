@@ -1,0 +1,34 @@
+import { formatDate, formatDateTime } from './date';
+import { EMPTY } from './number';
+
+describe('formatDate (DD/MM/YYYY)', () => {
+  it('shows a calendar day as that day', () => {
+    expect(formatDate('2026-11-02')).toBe('02/11/2026');
+    expect(formatDate('2026-01-31')).toBe('31/01/2026');
+  });
+
+  it('shows an instant on its local day', () => {
+    expect(formatDate(new Date(2026, 10, 22, 23, 59))).toBe('22/11/2026');
+    expect(formatDate(new Date(2026, 0, 5).getTime())).toBe('05/01/2026');
+    const local = new Date(2026, 2, 9, 8, 30);
+    expect(formatDate(local.toISOString())).toBe('09/03/2026');
+  });
+
+  it('shows a dash for nothing or an unreadable date', () => {
+    expect(formatDate(null)).toBe(EMPTY);
+    expect(formatDate(undefined)).toBe(EMPTY);
+    expect(formatDate('')).toBe(EMPTY);
+    expect(formatDate('yesterday')).toBe(EMPTY);
+  });
+});
+
+describe('formatDateTime (DD/MM/YYYY HH:mm)', () => {
+  it('shows local time on a 24-hour clock', () => {
+    expect(formatDateTime(new Date(2026, 10, 22, 20, 5))).toBe('22/11/2026 20:05');
+    expect(formatDateTime(new Date(2026, 10, 22, 0, 0))).toBe('22/11/2026 00:00');
+  });
+
+  it('shows a dash for nothing', () => {
+    expect(formatDateTime(null)).toBe(EMPTY);
+  });
+});
