@@ -44,10 +44,13 @@ enum Command {
     Migrate,
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
     /// `bench auth`: a sign-up and login burst against a `serve` child).
+    /// Built only with `--features bench`.
+    #[cfg(feature = "bench")]
     #[command(subcommand)]
     Bench(BenchCommand),
 }
 
+#[cfg(feature = "bench")]
 #[derive(Subcommand)]
 enum BenchCommand {
     #[command(flatten)]
@@ -138,7 +141,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Api => {
             let db = open_db(&config, false).await?;
             let queue = Queue::connect(&config).await?;
-            let state = AppState::new(db, config.clone(), queue);
+            let state = AppState::new(db, config.clone(), queue).await?;
             searchdeck_api::serve(state, config.bind, stopped(&shutdown)).await?;
         }
         Command::Worker => {
@@ -148,7 +151,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Scheduler => {
             let db = open_db(&config, false).await?;
             let queue = Queue::connect(&config).await?;
-            searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown)).await?;
+            searchdeck_scheduler::run(db, queue, stopped(&shutdown)).await?;
         }
         Command::Sandbox => {
             searchdeck_sandbox::serve_with(config.sandbox_bind, sandbox, stopped(&shutdown))
@@ -157,7 +160,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Serve => {
             let db = open_db(&config, true).await?;
             let queue = Queue::connect(&config).await?;
-            let state = AppState::new(db.clone(), config.clone(), queue.clone());
+            let state = AppState::new(db.clone(), config.clone(), queue.clone()).await?;
             tracing::info!(
                 database = config.database_backend.name(),
                 queue = config.queue_backend.name(),
@@ -174,14 +177,16 @@ async fn main() -> anyhow::Result<()> {
                 queue.clone(),
                 stopped(&shutdown),
             );
-            let scheduler = searchdeck_scheduler::run(&config, db, queue, stopped(&shutdown));
+            let scheduler = searchdeck_scheduler::run(db, queue, stopped(&shutdown));
             let result = tokio::try_join!(api, sandbox, workers, scheduler);
             shutdown.cancel();
             result?;
         }
+        #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Provider(bench)) => {
             searchdeck_provider::bench::run(bench, &config).await?
         }
+        #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Auth(args)) => searchdeck_api::bench::run(args).await?,
     }
     Ok(())

@@ -12,6 +12,7 @@ pub mod forwarded;
 pub mod middleware;
 pub mod openapi;
 pub mod passwords;
+pub mod provider;
 pub mod routes;
 pub mod session;
 pub mod state;

@@ -1,18 +1,23 @@
 //! Shared state of the API process.
 
-use std::{sync::Arc, time::Duration};
-
-use tokio::sync::mpsc;
+use std::{
+    sync::{Arc, Weak},
+    time::Duration,
+};
 
 use searchdeck_common::{
     Config, Db,
-    email::OutgoingEmail,
-    queue::{Job, Queue},
+    email::{self, OutgoingEmail},
+    queue::{Job, Queue, outbox},
+    secrets::SecretBox,
+    tasks::{self, NewTask},
 };
 
+use tokio::sync::mpsc;
+
 use crate::{
-    domain::Email, error::ApiError, passwords::PasswordHasher, routes::auth::recovery,
-    throttle::Throttles,
+    domain::Email, error::ApiError, passwords::PasswordHasher, provider::Provider,
+    routes::auth::recovery, throttle::Throttles,
 };
 
 /// Everything handlers need, cheap to clone.
@@ -24,6 +29,10 @@ pub struct Inner {
     pub config: Config,
     pub queue: Queue,
     pub throttles: Throttles,
+    /// Seals provider credentials before they are stored.
+    pub secrets: SecretBox,
+    /// The Apple Ads provider (API and popup connect).
+    pub provider: Provider,
     /// The bounded pool every password hash goes through.
     pub passwords: PasswordHasher,
     /// Recovery requests for the background task that answers them.
@@ -37,41 +46,62 @@ impl std::ops::Deref for AppState {
     }
 }
 
-impl Inner {
-    /// Queues an email; a worker sends it (with retries), so a slow or failing mail server
-    /// never holds up the request.
-    pub async fn send_email(&self, email: OutgoingEmail) -> anyhow::Result<()> {
-        self.queue.enqueue(&Job::SendEmail(email)).await?;
-        Ok(())
-    }
-}
-
 impl AppState {
-    /// The state and its background recovery task (which ends when the state is dropped);
-    /// call inside a Tokio runtime.
-    pub fn new(db: Db, config: Config, queue: Queue) -> AppState {
+    /// The state over `db` and `queue`; fails when the secret key cannot be loaded (or
+    /// generated), or the provider's rate limiter or HTTP client cannot be set up.
+    pub async fn new(db: Db, config: Config, queue: Queue) -> anyhow::Result<AppState> {
+        let secrets = SecretBox::from_config(&config)?;
+        let provider = Provider::from_config(&config, &db).await?;
         let (recovery, requests) = mpsc::channel(recovery::PENDING_REQUESTS);
         let inner = Arc::new(Inner {
             db,
             config,
             queue,
             throttles: Throttles::default(),
+            secrets,
+            provider,
             passwords: PasswordHasher::default(),
             recovery,
         });
+        // The recovery task holds the state weakly, so it ends when the state is dropped.
         tokio::spawn(recovery::serve_requests(Arc::downgrade(&inner), requests));
-        AppState(inner)
+        Ok(AppState(inner))
+    }
+
+    /// The state behind a weak handle, while it is alive (for background tasks).
+    pub fn upgrade(weak: &Weak<Inner>) -> Option<AppState> {
+        weak.upgrade().map(AppState)
     }
 
     /// Hands a recovery request to the background task; 503 when too many are pending.
     pub async fn request_recovery(&self, email: Email) -> Result<(), ApiError> {
-        match self
-            .recovery
+        self.recovery
             .send_timeout(email, Duration::from_secs(2))
             .await
-        {
-            Ok(()) => Ok(()),
-            Err(_) => Err(ApiError::busy()),
+            .map_err(|_| ApiError::busy())
+    }
+
+    /// Queues an email by reference (the queue holds only its id); a worker sends it with
+    /// retries, so a slow or failing mail server never holds up the request.
+    pub async fn send_email(&self, message: OutgoingEmail) -> anyhow::Result<()> {
+        email::enqueue(&self.db, &message).await?;
+        self.relay_outbox().await;
+        Ok(())
+    }
+
+    /// Records a background task and its job in one transaction (the job reaches the queue
+    /// through the outbox, even when the queue is down right now); returns the task's id.
+    pub async fn start_task<J: Job>(&self, task: NewTask<'_>, job: &J) -> anyhow::Result<String> {
+        let id = tasks::create_with_job(&self.db, task, job).await?;
+        self.relay_outbox().await;
+        Ok(id)
+    }
+
+    /// Hands committed outbox rows to the queue at once; when that fails the workers' relay
+    /// loop does it later, so the error is only logged.
+    async fn relay_outbox(&self) {
+        if let Err(e) = outbox::relay_once(&self.db, &self.queue, 100).await {
+            tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
         }
     }
 }

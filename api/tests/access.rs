@@ -34,6 +34,7 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     ("post", "/api/auth/changePassword"),
     ("post", "/api/users/changeValue"),
     ("put", "/api/options/front"),
+    ("post", "/api/account/unuse"),
 ];
 
 /// Creates a resource of `kind` in the workspace of `token`'s user and returns its id.
@@ -53,6 +54,36 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
         )
         .await
         .unwrap(),
+        "account" => {
+            let (workspace_id, id) = (workspace_id.to_string(), searchdeck_common::ids::new_id());
+            let sealed = app.state.secrets.seal(
+                &format!("account:{workspace_id}:1:refresh_token"),
+                b"refresh",
+            );
+            store::accounts::upsert(
+                &app.state.db.pool,
+                store::accounts::NewAccount {
+                    id: &id,
+                    workspace_id: &workspace_id,
+                    provider_user_id: 1,
+                    provider_org_id: None,
+                    name: "Fixture",
+                    method: "oauth",
+                    client_id: "SEARCHADS.fixture",
+                    team_id: None,
+                    key_id: None,
+                    public_key: None,
+                    private_key_sealed: None,
+                    refresh_token_sealed: Some(&sealed),
+                    access_token_sealed: None,
+                    access_expires_at: None,
+                    created_by: me["id"].as_str().unwrap(),
+                    now: 1,
+                },
+            )
+            .await
+            .unwrap()
+        }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }
 }

@@ -265,7 +265,8 @@ backend_tests! {
 
 #[tokio::test]
 async fn forwarded_addresses_are_believed_from_trusted_proxies_only() {
-    let app = TestApp::with_args(&["--trusted-proxies", "10.0.0.0/8"]).await;
+    let app =
+        TestApp::sqlite_with(&["--trusted-proxies".to_string(), "10.0.0.0/8".to_string()]).await;
     let email = app.email();
     app.register(&email, "long password").await;
     for _ in 0..5 {

@@ -43,6 +43,17 @@ pub struct ConfigArgs {
     /// Authorize page of the popup connect; defaults like the token endpoint.
     #[arg(long, env = "PROVIDER_AUTHORIZE_URL")]
     pub provider_authorize_url: Option<String>,
+    /// Client id Searchdeck is registered under for the popup connect ("Continue with Apple").
+    #[arg(
+        long,
+        env = "PROVIDER_CLIENT_ID",
+        default_value = "SEARCHADS.searchdeck"
+    )]
+    pub provider_client_id: String,
+    /// Address users reach the web app at; the popup connect returns to
+    /// `<public url>/oauth_v2`. Defaults to `http://<bind>`.
+    #[arg(long, env = "SEARCHDECK_PUBLIC_URL")]
+    pub public_url: Option<String>,
     /// `smtp://user:pass@host:port` or `smtps://…`; without it emails go to the local outbox.
     #[arg(long, env = "SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<SecretString>,
@@ -117,6 +128,10 @@ pub struct Config {
     pub provider_api_url: String,
     pub provider_token_url: String,
     pub provider_authorize_url: String,
+    /// Client id of the popup connect.
+    pub provider_client_id: String,
+    /// Where users reach the web app (no trailing slash).
+    pub public_url: String,
     pub smtp_url: Option<SecretString>,
     pub email_from: String,
     pub static_dir: PathBuf,
@@ -241,6 +256,11 @@ impl ConfigArgs {
             None if queue_backend == Backend::Redis => Some(queue_url.clone().into()),
             None => None,
         };
+        let public_url = endpoint("SEARCHDECK_PUBLIC_URL", &self.public_url, || {
+            format!("http://{}", self.bind)
+        })?
+        .trim_end_matches('/')
+        .to_string();
         if self.worker_concurrency == 0 {
             return Err(invalid(
                 "SEARCHDECK_WORKER_CONCURRENCY",
@@ -266,6 +286,8 @@ impl ConfigArgs {
             provider_base_url,
             provider_token_url,
             provider_authorize_url,
+            provider_client_id: self.provider_client_id.clone(),
+            public_url,
             smtp_url: self.smtp_url.clone(),
             email_from: self.email_from.clone(),
             static_dir: self.static_dir.clone(),
@@ -347,6 +369,16 @@ mod tests {
         assert_eq!(c.provider_authorize_url, APPLE_AUTHORIZE_URL);
         let err = parse(&["--provider-token-url", "ftp://x"]).unwrap_err();
         assert_eq!(err.variable, "PROVIDER_TOKEN_URL");
+    }
+
+    #[test]
+    fn the_popup_returns_to_the_public_url() {
+        let c = parse(&["--bind", "127.0.0.1:9000"]).unwrap();
+        assert_eq!(c.public_url, "http://127.0.0.1:9000");
+        let c = parse(&["--public-url", "https://app.example.com/"]).unwrap();
+        assert_eq!(c.public_url, "https://app.example.com");
+        let err = parse(&["--public-url", "app.example.com"]).unwrap_err();
+        assert_eq!(err.variable, "SEARCHDECK_PUBLIC_URL");
     }
 
     #[test]

@@ -202,6 +202,22 @@ impl Db {
         unreachable!("the loop returns")
     }
 
+    /// A short fingerprint of this backend's migrations (versions and checksums): test
+    /// suites key their migrated template databases on it.
+    pub fn migrations_fingerprint(backend: Backend) -> String {
+        use sha2::Digest;
+        let migrator = match backend {
+            Backend::Sqlite => &SQLITE_MIGRATIONS,
+            _ => &POSTGRES_MIGRATIONS,
+        };
+        let mut hash = sha2::Sha256::new();
+        for m in migrator.iter() {
+            hash.update(m.version.to_le_bytes());
+            hash.update(&m.checksum);
+        }
+        hex::encode(&hash.finalize()[..6])
+    }
+
     /// Whether an error is a unique-constraint violation (for mapping to field errors).
     pub fn is_unique_violation(err: &sqlx::Error) -> bool {
         match err {

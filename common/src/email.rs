@@ -1,8 +1,11 @@
 //! Outgoing email: SMTP through lettre when `SMTP_URL` is set, otherwise a local outbox.
 //!
-//! The outbox is a JSON-lines file in the data directory (one message per line) and every
-//! message is also logged, so development machines and tests can read recovery codes
-//! without a mail server.
+//! The outbox is a JSON-lines file in the data directory (one message per line, the file
+//! readable by its owner only), so development machines and tests can read recovery codes
+//! without a mail server. Logs name the recipient and subject only, never a body.
+//!
+//! Emails are queued by reference ([`enqueue`]): the message waits in the `emails` table,
+//! the `send-email` job carries only its id, and the row is deleted once sent.
 
 use std::path::PathBuf;
 
@@ -11,16 +14,31 @@ use lettre::{
 };
 use secrecy::ExposeSecret;
 use serde::{Deserialize, Serialize};
+use std::os::unix::fs::PermissionsExt;
+
 use tokio::io::AsyncWriteExt;
 
-use crate::Config;
+use crate::{
+    Config, Db, ids,
+    jobs::SendEmail,
+    queue::outbox::{self, OutboxOptions},
+};
 
-/// One email as written to the outbox.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+/// One email as written to the outbox. `Debug` leaves the body out (it may hold a code).
+#[derive(Clone, Serialize, Deserialize, PartialEq)]
 pub struct OutgoingEmail {
     pub to: String,
     pub subject: String,
     pub body: String,
+}
+
+impl std::fmt::Debug for OutgoingEmail {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("OutgoingEmail")
+            .field("to", &self.to)
+            .field("subject", &self.subject)
+            .finish_non_exhaustive()
+    }
 }
 
 /// Sends email the configured way.
@@ -72,7 +90,6 @@ impl EmailSender {
                 transport.send(message).await?;
             }
             EmailSender::Outbox { path } => {
-                tracing::info!(to = %email.to, subject = %email.subject, body = %email.body, "email written to the local outbox");
                 if let Some(dir) = path.parent() {
                     tokio::fs::create_dir_all(dir).await?;
                 }
@@ -81,9 +98,14 @@ impl EmailSender {
                 let mut file = tokio::fs::OpenOptions::new()
                     .create(true)
                     .append(true)
+                    .mode(0o600)
                     .open(path)
                     .await?;
+                // A file created before this rule keeps its mode unless it is narrowed here.
+                file.set_permissions(std::fs::Permissions::from_mode(0o600))
+                    .await?;
                 file.write_all(line.as_bytes()).await?;
+                tracing::info!(to = %email.to, subject = %email.subject, "email written to the local outbox");
             }
         }
         Ok(())
@@ -101,4 +123,46 @@ impl EmailSender {
         };
         text.lines().map(|l| Ok(serde_json::from_str(l)?)).collect()
     }
+}
+
+/// Stores `email` and queues its sending through the outbox, both in one transaction;
+/// returns the email's id. The queue only ever sees that id.
+pub async fn enqueue(db: &Db, email: &OutgoingEmail) -> Result<String, sqlx::Error> {
+    let id = ids::new_id();
+    let mut tx = db.pool.begin().await?;
+    sqlx::query(
+        "INSERT INTO emails (id, to_address, subject, body, created_at) VALUES ($1, $2, $3, $4, $5)",
+    )
+    .bind(&id)
+    .bind(&email.to)
+    .bind(&email.subject)
+    .bind(&email.body)
+    .bind(ids::now_ms())
+    .execute(&mut *tx)
+    .await?;
+    let job = SendEmail {
+        email_id: id.clone(),
+    };
+    outbox::push(&mut *tx, &job, OutboxOptions::default()).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// A stored email waiting to be sent, or `None` once it has been sent.
+pub async fn stored(db: &Db, id: &str) -> Result<Option<OutgoingEmail>, sqlx::Error> {
+    let row: Option<(String, String, String)> =
+        sqlx::query_as("SELECT to_address, subject, body FROM emails WHERE id = $1")
+            .bind(id)
+            .fetch_optional(&db.pool)
+            .await?;
+    Ok(row.map(|(to, subject, body)| OutgoingEmail { to, subject, body }))
+}
+
+/// Erases a stored email once it has been sent.
+pub async fn forget(db: &Db, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM emails WHERE id = $1")
+        .bind(id)
+        .execute(&db.pool)
+        .await?;
+    Ok(())
 }

@@ -7,6 +7,15 @@
 
 use serde::Serialize;
 
+use crate::{
+    Db,
+    queue::{
+        Job,
+        outbox::{self, OutboxOptions},
+    },
+    store,
+};
+
 /// A task as the API returns it.
 #[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -48,6 +57,25 @@ pub struct NewTask<'a> {
     pub kind: &'a str,
     pub message: &'a str,
     pub total_steps: i64,
+}
+
+/// Records a new task and writes its job to the outbox in one transaction, so the task
+/// exists exactly when its job will run (see [`crate::queue::outbox`]). Returns the task's
+/// id; relay the outbox afterwards (`outbox::relay_once`) for a prompt start.
+pub async fn create_with_job<J: Job>(
+    db: &Db,
+    task: NewTask<'_>,
+    job: &J,
+) -> Result<String, sqlx::Error> {
+    let mut tx = db.pool.begin().await?;
+    let id = store::tasks::create(&mut *tx, task).await?;
+    let options = OutboxOptions {
+        task_id: Some(id.clone()),
+        ..Default::default()
+    };
+    outbox::push(&mut *tx, job, options).await?;
+    tx.commit().await?;
+    Ok(id)
 }
 
 #[cfg(test)]

@@ -1,5 +1,53 @@
-//! Helpers for the test suites of every crate (cargo feature `test-support`): backend URLs
-//! from the environment, and a PostgreSQL database created for one test and dropped with it.
+//! Helpers for the test suites of every crate (cargo feature `test-support`): the
+//! per-backend test macro ([`per_backend!`](crate::per_backend)), backend URLs from the
+//! environment, and PostgreSQL databases created for one test (cloned from a migrated
+//! template) and dropped with it.
+
+use crate::{Backend, Db, queue::Queue, queue::QueueSettings, queue::Store};
+
+/// Turns each `async fn name(backend: B)` into one test per listed backend: `name::sqlite`,
+/// `name::postgres`, `name::redis` (`B` is [`Backend`] or a suite's own [`BackendName`]
+/// type, e.g. with an in-memory variant). The function decides what a backend means for it
+/// and returns early when [`backend_url`] says it is not configured.
+///
+/// ```ignore
+/// searchdeck_common::per_backend!([sqlite, postgres, redis] retries_back_off, caps_hold);
+/// ```
+#[macro_export]
+macro_rules! per_backend {
+    ([$($backend:ident),+] $name:ident $(, $rest:ident)* $(,)?) => {
+        mod $name {
+            $(
+                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+                async fn $backend() {
+                    super::$name($crate::test_support::BackendName::from_backend_name(
+                        stringify!($backend),
+                    ))
+                    .await
+                }
+            )+
+        }
+        $crate::per_backend!([$($backend),+] $($rest),*);
+    };
+    ([$($backend:ident),+] $(,)?) => {};
+}
+
+/// A type naming the backends of a suite's tests, for [`per_backend!`](crate::per_backend).
+pub trait BackendName {
+    /// The backend a generated test's name stands for.
+    fn from_backend_name(name: &str) -> Self;
+}
+
+impl BackendName for Backend {
+    fn from_backend_name(name: &str) -> Backend {
+        match name {
+            "sqlite" => Backend::Sqlite,
+            "postgres" => Backend::Postgres,
+            "redis" => Backend::Redis,
+            other => panic!("no backend is called {other:?}"),
+        }
+    }
+}
 
 /// The URL in `var`, or `None` outside CI when it is unset. Under `CI=true` a missing URL
 /// fails the test: the PostgreSQL and Redis variants must run in CI, never silently skip.
@@ -61,6 +109,89 @@ impl TestDatabase {
             name,
         }
     }
+}
+
+impl TestDatabase {
+    /// A fresh database with every migration applied (the application's and the queue's),
+    /// cloned from a template database that is migrated once per set of migrations and
+    /// kept on the server for later runs.
+    pub async fn migrated(admin_url: &str, prefix: &str) -> TestDatabase {
+        let template = format!(
+            "sd_template_{}",
+            Db::migrations_fingerprint(Backend::Postgres)
+        );
+        let admin = sqlx::PgPool::connect(admin_url)
+            .await
+            .expect("connect to the PostgreSQL test server");
+        let mut conn = admin.acquire().await.expect("admin connection");
+        // One process at a time builds the template or clones it (a template cannot be
+        // cloned while another session is connected to it).
+        sqlx::query("SELECT pg_advisory_lock(hashtext($1))")
+            .bind(&template)
+            .execute(&mut *conn)
+            .await
+            .expect("lock the template");
+        let exists: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                .bind(&template)
+                .fetch_one(&mut *conn)
+                .await
+                .expect("look the template up");
+        if !exists {
+            build_template(&mut conn, admin_url, &template).await;
+        }
+        let name = format!("{prefix}_{}_{}", std::process::id(), crate::ids::new_id());
+        let sql = format!("CREATE DATABASE {name} TEMPLATE {template}");
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut *conn)
+            .await
+            .expect("clone the template database");
+        sqlx::query("SELECT pg_advisory_unlock(hashtext($1))")
+            .bind(&template)
+            .execute(&mut *conn)
+            .await
+            .expect("unlock the template");
+        drop(conn);
+        admin.close().await;
+        TestDatabase {
+            url: with_database(admin_url, &name),
+            admin_url: admin_url.to_string(),
+            name,
+        }
+    }
+}
+
+/// Creates `template` complete or not at all: migrated under a temporary name, renamed
+/// when done (a run killed halfway leaves only the temporary one, dropped next time).
+async fn build_template(conn: &mut sqlx::PgConnection, admin_url: &str, template: &str) {
+    let building = format!("{template}_building");
+    for sql in [
+        format!("DROP DATABASE IF EXISTS {building} WITH (FORCE)"),
+        format!("CREATE DATABASE {building}"),
+    ] {
+        sqlx::query(sqlx::AssertSqlSafe(sql))
+            .execute(&mut *conn)
+            .await
+            .expect("create the template database");
+    }
+    let url = with_database(admin_url, &building);
+    let db = Db::connect_url(&url)
+        .await
+        .expect("connect to the template");
+    db.migrate().await.expect("migrate the template");
+    db.pool.close().await;
+    let queue = Queue::connect_with(&url, QueueSettings::default())
+        .await
+        .expect("queue migrations on the template");
+    if let Store::Postgres(pool) = queue.store() {
+        pool.close().await;
+    }
+    drop(queue);
+    let sql = format!("ALTER DATABASE {building} RENAME TO {template}");
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .execute(&mut *conn)
+        .await
+        .expect("publish the template database");
 }
 
 impl Drop for TestDatabase {

@@ -158,9 +158,12 @@ store_tests! {
             assert!(w[1] - w[0] >= interval, "slots {} and {} closer than the pace", w[0], w[1]);
         }
         // State left ahead of now (by a host whose clock runs fast) is kept, not rewound.
+        // The tolerance counts the time the push and a new connection take on a busy host.
+        let pushed = std::time::Instant::now();
         if fx.push_tat_forward(&key, 3_000_000).await.is_some() {
             let r = fx.store().await.reserve(&key, interval, 0).await.unwrap();
-            assert!(r.wait >= Duration::from_millis(2900), "waited {:?}", r.wait);
+            let late = pushed.elapsed();
+            assert!(r.wait + late >= Duration::from_millis(2900), "waited {:?} ({late:?} after the push)", r.wait);
             assert!(r.slot_us > *all.last().unwrap() + 2_900_000);
         }
     }

@@ -12,6 +12,8 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use tokio::sync::Mutex;
 
+use searchdeck_common::retry::Backoff;
+
 use crate::credentials::Credentials;
 use crate::error::{ApiErrorBody, ProviderError};
 use crate::limiter::{
@@ -47,9 +49,9 @@ pub struct ClientConfig {
 pub struct RetryPolicy {
     /// Attempts of an idempotent call that fails retryably (5xx, timeout, connection).
     pub max_attempts: u32,
-    /// Backoff before the second attempt; doubles each time, with jitter, up to `max_backoff`.
-    pub base_backoff: Duration,
-    pub max_backoff: Duration,
+    /// Delays between attempts: doubling from `backoff.base`, with jitter, up to
+    /// `backoff.max`.
+    pub backoff: Backoff,
     /// 429s waited out (for as long as the server says) before giving up with `RateLimited`.
     pub max_rate_limited: u32,
 }
@@ -58,8 +60,10 @@ impl Default for RetryPolicy {
     fn default() -> Self {
         RetryPolicy {
             max_attempts: 4,
-            base_backoff: Duration::from_millis(200),
-            max_backoff: Duration::from_secs(5),
+            backoff: Backoff {
+                base: Duration::from_millis(200),
+                max: Duration::from_secs(5),
+            },
             max_rate_limited: 3,
         }
     }
@@ -68,12 +72,7 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// The wait before attempt `attempt + 1` (`attempt` ≥ 1): exponential, half jittered.
     pub fn backoff(&self, attempt: u32) -> Duration {
-        let full = self
-            .base_backoff
-            .saturating_mul(1 << attempt.saturating_sub(1).min(16))
-            .min(self.max_backoff);
-        let jitter: f64 = rand::random();
-        full / 2 + full.mul_f64(jitter / 2.0)
+        self.backoff.delay_after(attempt)
     }
 }
 
@@ -218,6 +217,11 @@ impl Client {
     /// The retry policy in force.
     pub fn config_retry(&self) -> RetryPolicy {
         self.config.retry
+    }
+
+    /// The limiter this client waits on.
+    pub fn gate(&self) -> &Arc<dyn RateGate> {
+        &self.config.gate
     }
 
     /// The counters of this client's traffic.

@@ -2,25 +2,27 @@
 //!
 //! [`run`] starts one apalis worker per process on the configured queue backend, with
 //! `worker_concurrency` jobs at once, polling an idle queue every `poll_interval` (apalis
-//! alone would only look again on its heartbeat). Each job goes through the [`runner`],
-//! which decodes the envelope, counts the attempt, dispatches by kind ([`jobs::dispatch`],
-//! the one place every kind is registered) and turns the outcome into done, retry with
+//! alone would only look again on its heartbeat), beside the outbox relay. Each job goes
+//! through the [`runner`], which decodes the envelope, looks its kind up in the
+//! [`Registry`] ([`jobs::register`] is the one place every kind is listed), counts the
+//! attempt, runs the [`Handler`] and turns the outcome into done, stopped, retry with
 //! backoff, rate-limit snooze or permanent failure.
 
+mod context;
 pub mod jobs;
 mod name;
 mod pool;
+mod registry;
 pub mod runner;
 mod sqlite;
 
 use std::future::Future;
 
-use searchdeck_common::{
-    Config, Db,
-    queue::{Queue, QueueSettings},
-};
+use searchdeck_common::{Config, Db, queue::Queue};
 
+pub use context::{Done, JobContext, JobRun, Runtime};
 pub use name::worker_name;
+pub use registry::{Handler, Registry};
 
 /// Runs a worker pool for the configured queue until `shutdown` completes, then lets
 /// running jobs finish (up to the grace period) and releases the rest.
@@ -40,11 +42,12 @@ pub async fn run_with(
     queue: Queue,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
-    let runtime = runner::Runtime::new(config, db, queue)?;
-    pool::run(runtime, config.worker_concurrency, shutdown).await
-}
-
-/// Settings a worker process would use (for callers that build their own [`Queue`]).
-pub fn settings_from_env() -> anyhow::Result<QueueSettings> {
-    QueueSettings::from_env()
+    let runtime = Runtime::new(config, db, queue).await?;
+    pool::run(
+        runtime,
+        jobs::registry(),
+        config.worker_concurrency,
+        shutdown,
+    )
+    .await
 }

@@ -10,23 +10,22 @@ use std::{future::Future, sync::Arc, time::Duration};
 
 use apalis::prelude::WorkerBuilderExt;
 use apalis_core::{backend::ext::BackendExt, worker::builder::WorkerBuilder};
-use searchdeck_common::queue::{Queue, Store};
+use searchdeck_common::queue::{Queue, Store, outbox};
 use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::{
-    name::worker_name,
-    runner::{self, Runtime},
-    sqlite::SqliteBackend,
+    context::Runtime, name::worker_name, registry::Registry, runner, sqlite::SqliteBackend,
 };
 
 async fn stopped(mut rx: watch::Receiver<bool>) {
     let _ = rx.wait_for(|stop| *stop).await;
 }
 
-/// Runs workers until `shutdown` completes.
+/// Runs workers, and the outbox relay beside them, until `shutdown` completes.
 pub async fn run(
     runtime: Arc<Runtime>,
+    registry: Registry,
     concurrency: usize,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
@@ -35,6 +34,25 @@ pub async fn run(
         shutdown.await;
         let _ = stop_tx.send(true);
     });
+    let registry = Arc::new(registry);
+    let settings = runtime.queue.settings().clone();
+    let relay = tokio::spawn(outbox::run_relay(
+        runtime.db.clone(),
+        runtime.queue.clone(),
+        settings.poll_interval,
+        stopped(stop_rx.clone()),
+    ));
+    let result = run_workers(runtime, registry, concurrency, stop_rx).await;
+    relay.abort();
+    result
+}
+
+async fn run_workers(
+    runtime: Arc<Runtime>,
+    registry: Arc<Registry>,
+    concurrency: usize,
+    stop_rx: watch::Receiver<bool>,
+) -> anyhow::Result<()> {
     let settings = runtime.queue.settings().clone();
     let backend = runtime.queue.backend().name();
     loop {
@@ -45,6 +63,7 @@ pub async fn run(
         tracing::info!(worker = %name, backend, queue = %settings.queue_name, concurrency, "worker started");
         let run = run_once(
             runtime.clone(),
+            registry.clone(),
             name.clone(),
             concurrency,
             stopped(stop_rx.clone()),
@@ -86,6 +105,7 @@ pub async fn run(
 /// One worker's life, until `stop` completes or the store fails.
 async fn run_once(
     runtime: Arc<Runtime>,
+    registry: Arc<Registry>,
     name: String,
     concurrency: usize,
     stop: impl Future<Output = ()> + Send + 'static,
@@ -103,6 +123,7 @@ async fn run_once(
                 .backend($backend)
                 .concurrency(concurrency)
                 .data(runtime)
+                .data(registry)
                 .build(runner::handle)
                 .run_until(signal)
                 .await?

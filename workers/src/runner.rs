@@ -22,76 +22,17 @@ use apalis_core::{
 };
 use futures::FutureExt;
 use searchdeck_common::{
-    Config, Db,
-    email::EmailSender,
-    ids,
-    queue::{EnqueueOptions, Envelope, JobError, Queue},
+    Db, ids,
+    queue::{EnqueueOptions, Envelope, JobError, RetryPolicy},
     store,
 };
 use serde_json::{Value, json};
+use tokio_util::sync::CancellationToken;
 
-use crate::jobs;
-
-/// What every job handler can use.
-#[derive(Debug, Clone)]
-pub struct Runtime {
-    pub db: Db,
-    pub queue: Queue,
-    pub email: EmailSender,
-}
-
-impl Runtime {
-    /// Builds the shared handler state.
-    pub fn new(config: &Config, db: Db, queue: Queue) -> anyhow::Result<Arc<Runtime>> {
-        Ok(Arc::new(Runtime {
-            db,
-            queue,
-            email: EmailSender::from_config(config)?,
-        }))
-    }
-}
-
-/// One run of one job, as a handler sees it.
-#[derive(Debug, Clone)]
-pub struct JobContext {
-    pub runtime: Arc<Runtime>,
-    /// Queue id of this run.
-    pub run_id: String,
-    /// Stable id of the logical job.
-    pub job_id: String,
-    /// 1 on the first run.
-    pub attempt: u32,
-    /// The worker running it.
-    pub worker: String,
-    /// The task record to report progress to.
-    pub task_id: Option<String>,
-}
-
-impl JobContext {
-    /// Reports progress on the task record, if the job has one (errors are only logged:
-    /// progress is advisory).
-    pub async fn progress(
-        &self,
-        message: &str,
-        step: i64,
-        total_steps: i64,
-        details: Option<&Value>,
-    ) {
-        if let Some(task_id) = &self.task_id
-            && let Err(e) = store::tasks::progress(
-                &self.runtime.db.pool,
-                task_id,
-                message,
-                step,
-                total_steps,
-                details,
-            )
-            .await
-        {
-            tracing::warn!(task.id = %task_id, error = %e, "could not record task progress");
-        }
-    }
-}
+use crate::{
+    context::{JobRun, Runtime},
+    registry::Registry,
+};
 
 /// Counts one more run of a logical job and returns the count.
 async fn count_run(db: &Db, envelope: &Envelope) -> Result<u32, sqlx::Error> {
@@ -101,7 +42,7 @@ async fn count_run(db: &Db, envelope: &Envelope) -> Result<u32, sqlx::Error> {
          ON CONFLICT (job_id) DO UPDATE SET runs = job_runs.runs + 1, updated_at = $3 RETURNING runs",
     )
     .bind(&envelope.id)
-    .bind(envelope.job.kind())
+    .bind(&envelope.kind)
     .bind(now)
     .fetch_one(&db.pool)
     .await?;
@@ -132,17 +73,39 @@ fn abort(message: String) -> BoxDynError {
     Box::new(AbortError::new(message))
 }
 
+/// Cancels `token` once the task's stop is asked for (checked every `every`); runs until
+/// dropped.
+async fn watch_cancel(db: Db, task_id: String, token: CancellationToken, every: Duration) {
+    loop {
+        match store::tasks::cancel_requested(&db.pool, &task_id).await {
+            Ok(true) => {
+                tracing::info!(task.id = %task_id, "stop requested");
+                token.cancel();
+                return;
+            }
+            Ok(false) => {}
+            Err(e) => {
+                tracing::warn!(task.id = %task_id, error = %e, "could not check for a stop request")
+            }
+        }
+        tokio::time::sleep(every).await;
+    }
+}
+
 /// The apalis handler every job goes through.
 pub async fn handle(
     args: Value,
     run_id: TaskId,
     worker: WorkerContext,
     runtime: Data<Arc<Runtime>>,
+    registry: Data<Arc<Registry>>,
 ) -> Result<Value, BoxDynError> {
     let runtime: Arc<Runtime> = (*runtime).clone();
     let run_id = run_id.to_string();
-    let envelope = match Envelope::decode(&args) {
-        Ok(envelope) => envelope,
+    let decoded = Envelope::decode(&args)
+        .and_then(|envelope| registry.decode(&envelope).map(|job| (envelope, job)));
+    let (envelope, job) = match decoded {
+        Ok(decoded) => decoded,
         Err(e) => {
             tracing::error!(job.run_id = %run_id, error = %e, "job can never run; failed permanently");
             let task_id = args.get("taskId").and_then(Value::as_str);
@@ -150,8 +113,8 @@ pub async fn handle(
             return Err(abort(e.to_string()));
         }
     };
-    let kind = envelope.job.kind();
-    let policy = envelope.job.retry_policy(runtime.queue.settings());
+    let kind = envelope.kind.as_str();
+    let policy = RetryPolicy::new(job.max_attempts(), runtime.queue.settings());
     let attempt = match count_run(&runtime.db, &envelope).await {
         Ok(n) => n,
         Err(e) => {
@@ -160,7 +123,7 @@ pub async fn handle(
             return reschedule(
                 &runtime,
                 &envelope,
-                policy.base_delay,
+                policy.backoff.base,
                 "attempt not counted",
             )
             .await;
@@ -181,16 +144,26 @@ pub async fn handle(
     {
         tracing::warn!(task.id = %task_id, error = %e, "could not count the task's attempt");
     }
-    let ctx = JobContext {
+    let cancel = CancellationToken::new();
+    let watcher = task_id.clone().map(|task_id| {
+        tokio::spawn(watch_cancel(
+            runtime.db.clone(),
+            task_id,
+            cancel.clone(),
+            runtime.cancel_poll,
+        ))
+    });
+    let run = JobRun {
         runtime: runtime.clone(),
         run_id: run_id.clone(),
         job_id: envelope.id.clone(),
         attempt,
         worker: worker.name().to_string(),
         task_id: task_id.clone(),
+        cancel,
     };
     tracing::info!(job.id = %envelope.id, job.run_id = %run_id, job.kind = kind, attempt, worker = worker.name(), "job started");
-    let outcome = AssertUnwindSafe(jobs::dispatch(&envelope.job, &ctx))
+    let outcome = AssertUnwindSafe(job.run(run))
         .catch_unwind()
         .await
         .unwrap_or_else(|panic| {
@@ -201,15 +174,36 @@ pub async fn handle(
                 .unwrap_or_default();
             Err(JobError::Retryable(anyhow::anyhow!("job panicked: {what}")))
         });
+    if let Some(watcher) = watcher {
+        watcher.abort();
+    }
     match outcome {
-        Ok(()) => {
-            if let Some(task_id) = &task_id
-                && let Err(e) = store::tasks::finish(&runtime.db.pool, task_id, "Done", None).await
-            {
-                tracing::error!(task.id = %task_id, error = %e, "could not record the task as finished");
+        Ok(finished) => {
+            if let Some(task_id) = &task_id {
+                if let Some(details) = &finished.details
+                    && let Err(e) =
+                        store::tasks::set_details(&runtime.db.pool, task_id, details).await
+                {
+                    tracing::warn!(task.id = %task_id, error = %e, "could not record the task's final progress");
+                }
+                if let Err(e) =
+                    store::tasks::finish(&runtime.db.pool, task_id, &finished.message, None).await
+                {
+                    tracing::error!(task.id = %task_id, error = %e, "could not record the task as finished");
+                }
             }
             tracing::info!(job.id = %envelope.id, job.kind = kind, attempt, "job done");
             Ok(json!({ "outcome": "done", "attempt": attempt }))
+        }
+        Err(JobError::Cancelled) => {
+            if let Some(task_id) = &task_id
+                && let Err(e) =
+                    store::tasks::finish(&runtime.db.pool, task_id, "Stopped", None).await
+            {
+                tracing::error!(task.id = %task_id, error = %e, "could not record the task as stopped");
+            }
+            tracing::info!(job.id = %envelope.id, job.kind = kind, attempt, "job stopped on request");
+            Ok(json!({ "outcome": "stopped", "attempt": attempt }))
         }
         Err(JobError::RateLimited {
             retry_after,

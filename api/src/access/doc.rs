@@ -104,9 +104,10 @@ macro_rules! handler_doc {
             F: FnOnce($($arg,)*) -> Fut,
             $($arg: Documented,)*
         {
-            #[allow(unused_variables)]
             fn document(op: &mut Operation) {
                 $(<$arg as Documented>::document(op);)*
+                // A handler without arguments documents nothing.
+                let _ = op;
             }
         }
     };

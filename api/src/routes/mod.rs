@@ -1,5 +1,6 @@
 //! Every API route, by area. Each area exposes `router()`; they are merged here.
 
+pub mod accounts;
 pub mod auth;
 pub mod options;
 pub mod tasks;
@@ -16,4 +17,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(users::router())
         .merge(options::router())
         .merge(tasks::router())
+        .merge(accounts::router())
 }

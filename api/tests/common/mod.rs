@@ -1,10 +1,15 @@
 //! `TestApp`: the real router over a real, fresh database per test.
 //!
-//! `backend_tests!` turns each test body into one test per backend: `…::sqlite` always runs;
-//! `…::postgres` runs against a new database on the server at `TEST_DATABASE_URL`, and
+//! `backend_tests!` turns each test body into one test per backend (through the shared
+//! `searchdeck_common::per_backend!`): `…::sqlite` always runs; `…::postgres` runs against
+//! a database cloned from a migrated template on the server at `TEST_DATABASE_URL`, and
 //! fails under `CI=true` when that variable is missing (elsewhere it says so and passes).
+//! A test that leaves a failed job in the queue fails when its `TestApp` is dropped.
 
-#![allow(dead_code)]
+#![expect(
+    dead_code,
+    reason = "each test binary uses a different part of the harness"
+)]
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -27,37 +32,28 @@ use serde_json::Value;
 use tokio_util::sync::CancellationToken;
 use tower::ServiceExt;
 
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum TestBackend {
-    Sqlite,
-    Postgres,
-}
+pub use searchdeck_common::Backend as TestBackend;
 
-/// Runs each `async fn`-like body once per backend.
+/// Runs each `async fn`-like body once per database backend.
 #[macro_export]
 macro_rules! backend_tests {
     ($(async fn $name:ident($app:ident: TestApp) $body:block)*) => {
         $(
-            mod $name {
-                use super::*;
-                async fn run($app: TestApp) $body
-                #[tokio::test]
-                async fn sqlite() {
-                    run(TestApp::new(TestBackend::Sqlite).await).await
-                }
-                #[tokio::test]
-                async fn postgres() {
-                    if let Some(app) = TestApp::postgres().await {
-                        run(app).await
-                    }
-                }
+            async fn $name(backend: TestBackend) {
+                let Some($app) = TestApp::on(backend).await else {
+                    return;
+                };
+                $body
             }
+            searchdeck_common::per_backend!([sqlite, postgres] $name);
         )*
     };
 }
 
 pub struct TestApp {
     pub state: AppState,
+    /// Where the queue lives (the test's own database), for the failed-job check.
+    queue_url: String,
     pub email: EmailSender,
     router: Router,
     workers: CancellationToken,
@@ -102,7 +98,7 @@ impl TestResponse {
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
-fn config(dir: &std::path::Path, database_url: Option<&str>, extra: &[&str]) -> Config {
+fn config(dir: &std::path::Path, database_url: Option<&str>, extra: &[String]) -> Config {
     use clap::Parser;
     #[derive(Parser)]
     struct Cli {
@@ -120,30 +116,43 @@ fn config(dir: &std::path::Path, database_url: Option<&str>, extra: &[&str]) -> 
     }
     args.push("--static-dir".into());
     args.push(dir.join("web").display().to_string());
-    args.extend(extra.iter().map(|a| a.to_string()));
+    args.extend_from_slice(extra);
     Cli::parse_from(args).config.resolve().expect("test config")
 }
 
 impl TestApp {
     pub async fn new(backend: TestBackend) -> TestApp {
+        TestApp::on(backend)
+            .await
+            .expect("TEST_DATABASE_URL is set")
+    }
+
+    /// An app on `backend`, or None (outside CI) when its server is not configured.
+    pub async fn on(backend: TestBackend) -> Option<TestApp> {
         match backend {
-            TestBackend::Sqlite => TestApp::build(None, &[]).await,
-            TestBackend::Postgres => TestApp::postgres().await.expect("TEST_DATABASE_URL is set"),
+            TestBackend::Sqlite => Some(TestApp::build(None, &[]).await),
+            TestBackend::Postgres => TestApp::postgres().await,
+            TestBackend::Redis => panic!("the API's tests run on SQLite and PostgreSQL"),
         }
     }
 
     /// A fresh PostgreSQL database, or None (outside CI) when no server is configured.
     pub async fn postgres() -> Option<TestApp> {
-        let base = backend_url("TEST_DATABASE_URL")?;
-        Some(TestApp::build(Some(TestDatabase::create(&base, "sd_api").await), &[]).await)
+        TestApp::postgres_with(&[]).await
     }
 
-    /// A SQLite app configured with extra command-line options (e.g. `--trusted-proxies`).
-    pub async fn with_args(extra: &[&str]) -> TestApp {
+    /// Like [`TestApp::new`] for SQLite, with extra command-line settings (`--flag value`).
+    pub async fn sqlite_with(extra: &[String]) -> TestApp {
         TestApp::build(None, extra).await
     }
 
-    async fn build(pg: Option<TestDatabase>, extra: &[&str]) -> TestApp {
+    /// Like [`TestApp::postgres`], with extra command-line settings.
+    pub async fn postgres_with(extra: &[String]) -> Option<TestApp> {
+        let base = backend_url("TEST_DATABASE_URL")?;
+        Some(TestApp::build(Some(TestDatabase::migrated(&base, "sd_api").await), extra).await)
+    }
+
+    async fn build(pg: Option<TestDatabase>, extra: &[String]) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()), extra);
         let db = Db::connect(&config).await.expect("connect");
@@ -171,9 +180,11 @@ impl TestApp {
                 .await
             }
         });
-        let state = AppState::new(db, config, queue);
+        let queue_url = config.queue_url.expose_secret().to_string();
+        let state = AppState::new(db, config, queue).await.expect("app state");
         let router = searchdeck_api::app(state.clone());
         TestApp {
+            queue_url,
             state,
             email,
             workers,
@@ -304,8 +315,48 @@ impl TestApp {
     }
 }
 
+/// Jobs of the test queue that failed for good (`Killed` is how the runner ends them).
+async fn failed_jobs(queue_url: &str) -> Vec<String> {
+    let table = if queue_url.starts_with("postgres") {
+        "apalis.jobs"
+    } else {
+        "Jobs"
+    };
+    let sql = format!(
+        "SELECT id FROM {table} WHERE job_type = 'test' AND status IN ('Killed', 'Failed')"
+    );
+    sqlx::any::install_default_drivers();
+    let pool = sqlx::AnyPool::connect(queue_url)
+        .await
+        .expect("open the test queue");
+    sqlx::query_scalar(sqlx::AssertSqlSafe(sql))
+        .fetch_all(&pool)
+        .await
+        .expect("read the test queue")
+}
+
 impl Drop for TestApp {
+    /// Stops the worker and fails the test if it left a failed job in the queue.
     fn drop(&mut self) {
         self.workers.cancel();
+        if std::thread::panicking() {
+            return;
+        }
+        let url = self.queue_url.clone();
+        // Drop cannot await: a helper thread with its own runtime reads the queue.
+        let failed = std::thread::spawn(move || {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .expect("runtime")
+                .block_on(failed_jobs(&url))
+        })
+        .join()
+        .expect("failed-job check");
+        assert!(
+            failed.is_empty(),
+            "the test left {} failed job(s) in the queue: {failed:?}",
+            failed.len()
+        );
     }
 }

@@ -1,7 +1,7 @@
 //! The shared rate-limit benchmark: N limiter instances (processes or tasks) share one ad
 //! account against a local server that enforces L requests/s with a strict sliding window
 //! and answers 429 + `Retry-After` past it. It reports achieved/L and the 429 count.
-//! Used by the `bench_ratelimit` example and by `tests/ratelimit_bench.rs`.
+//! Used by the `bench_ratelimit` example.
 
 use std::{
     collections::VecDeque,

@@ -167,24 +167,26 @@ impl Queue {
         &self.inner.store
     }
 
-    /// Enqueues a job to run as soon as a worker is free; returns its queue id.
-    pub async fn enqueue(&self, job: &Job) -> anyhow::Result<String> {
-        match self.enqueue_with(job, EnqueueOptions::default()).await? {
-            Enqueued::New(id) => Ok(id),
-            Enqueued::Duplicate => unreachable!("no uniqueness key given"),
-        }
+    /// Enqueues a job to run as soon as a worker is free (dropped as a duplicate when its
+    /// [`Job::unique_key`] is taken). For jobs caused by a database write, use the outbox
+    /// ([`super::outbox::push`]) in the write's transaction instead.
+    pub async fn enqueue<J: Job>(&self, job: &J) -> anyhow::Result<Enqueued> {
+        self.enqueue_with(job, EnqueueOptions::default()).await
     }
 
-    /// Enqueues a job with a task record, a uniqueness key or a delay.
-    pub async fn enqueue_with(
+    /// Enqueues a job with a task record, a uniqueness key (over the job's own) or a delay.
+    pub async fn enqueue_with<J: Job>(
         &self,
-        job: &Job,
-        options: EnqueueOptions,
+        job: &J,
+        mut options: EnqueueOptions,
     ) -> anyhow::Result<Enqueued> {
-        let envelope = Envelope::new(job.clone(), options.task_id.clone());
+        if options.unique_key.is_none() {
+            options.unique_key = job.unique_key();
+        }
+        let envelope = Envelope::new(job, options.task_id.clone())?;
         let enqueued = self.enqueue_envelope(&envelope, &options).await?;
         if let Enqueued::New(id) = &enqueued {
-            tracing::debug!(job.id = %id, job.kind = job.kind(), "job enqueued");
+            tracing::debug!(job.id = %id, job.kind = J::KIND, "job enqueued");
         }
         Ok(enqueued)
     }

@@ -19,6 +19,10 @@ pub enum JobError {
     /// Will never succeed (bad input, target rejected it): fails the job at once.
     #[error("{0:#}")]
     Permanent(anyhow::Error),
+    /// The user asked the task to stop and the job stopped at a check: the task ends as
+    /// stopped, without an error, and the job is not retried.
+    #[error("stopped on request")]
+    Cancelled,
 }
 
 impl JobError {

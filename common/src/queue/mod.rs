@@ -1,6 +1,7 @@
-//! The job queue: one catalogue of job kinds, and the enqueue side used by the API and the
-//! scheduler, over apalis with the backend picked from `QUEUE_URL` (SQLite, PostgreSQL or
-//! Redis).
+//! The job queue: the [`Job`] trait every payload declares its kind with, the enqueue side
+//! used by the API and the scheduler over apalis with the backend picked from `QUEUE_URL`
+//! (SQLite, PostgreSQL or Redis), and the transactional [`outbox`] that relays jobs caused
+//! by database writes.
 //!
 //! Every job travels as one JSON [`Envelope`] (`{id, kind, taskId, payload}`) on a single
 //! apalis queue; the worker decodes it and dispatches by kind. Retries, rate-limit
@@ -12,16 +13,14 @@
 mod client;
 mod error;
 mod job;
+pub mod outbox;
 mod retry;
 mod settings;
 #[cfg(feature = "test-jobs")]
 pub mod testing;
 
-pub use client::{EnqueueOptions, Enqueued, Queue, Store};
+pub use client::{EnqueueOptions, Enqueued, Queue, Store, new_job_id};
 pub use error::JobError;
-pub use job::{CleanupJob, DecodeError, Envelope, Job, kinds};
+pub use job::{DecodeError, Envelope, Job};
 pub use retry::RetryPolicy;
 pub use settings::QueueSettings;
-
-#[cfg(feature = "test-jobs")]
-pub use job::TestJob;

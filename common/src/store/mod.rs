@@ -15,6 +15,8 @@
 //! are traits with one implementation per backend over [`crate::db::Native`]: see
 //! [`metrics`].
 
+pub mod accounts;
+pub mod connects;
 pub mod metrics;
 pub mod options;
 pub mod recovery;

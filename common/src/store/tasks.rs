@@ -147,3 +147,47 @@ pub async fn for_user(
         .await?;
     rows.iter().map(from_row).collect()
 }
+
+/// Sets the kind-specific progress of a running task without moving its step.
+pub async fn set_details(
+    ex: impl Exec<'_>,
+    id: &str,
+    details: &serde_json::Value,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE tasks SET progress = $2, updated_at = $3 WHERE id = $1 AND finish = 0")
+        .bind(id)
+        .bind(details.to_string())
+        .bind(ids::now_ms())
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Asks a running task of a workspace to stop; its job stops at its next check. Returns
+/// false when the workspace has no running task with this id.
+pub async fn request_cancel(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    id: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE tasks SET cancel_requested_at = $3, updated_at = $3 \
+         WHERE workspace_id = $1 AND id = $2 AND finish = 0",
+    )
+    .bind(workspace_id)
+    .bind(id)
+    .bind(ids::now_ms())
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// Whether a stop has been asked for this task.
+pub async fn cancel_requested(ex: impl Exec<'_>, id: &str) -> Result<bool, sqlx::Error> {
+    let at: Option<Option<i64>> =
+        sqlx::query_scalar("SELECT cancel_requested_at FROM tasks WHERE id = $1")
+            .bind(id)
+            .fetch_optional(ex)
+            .await?;
+    Ok(matches!(at, Some(Some(_))))
+}

@@ -5,13 +5,11 @@
 //! `redis` under a unique key prefix at `TEST_REDIS_URL`. Under `CI=true` a missing variable
 //! fails the test; elsewhere the variant says so and passes.
 
-#![allow(dead_code)]
-
 use searchdeck_common::{
-    Db,
+    Backend, Db,
     ids::new_id,
     ratelimit::{DbStore, RateLimitSettings, RateLimiter, RedisStore, SharedStore},
-    test_support::{TestDatabase, backend_url},
+    test_support::{BackendName, TestDatabase, backend_url},
 };
 
 /// Which store a fixture runs on.
@@ -23,35 +21,31 @@ pub enum Kind {
     Redis,
 }
 
-/// Runs each body once per backend.
+impl BackendName for Kind {
+    fn from_backend_name(name: &str) -> Kind {
+        match name {
+            "memory" => Kind::Memory,
+            other => match Backend::from_backend_name(other) {
+                Backend::Sqlite => Kind::Sqlite,
+                Backend::Postgres => Kind::Postgres,
+                Backend::Redis => Kind::Redis,
+            },
+        }
+    }
+}
+
+/// Runs each body once per store (through the shared `per_backend!`).
 #[macro_export]
 macro_rules! store_tests {
     ($(async fn $name:ident($fx:ident: Fixture) $body:block)*) => {
         $(
-            mod $name {
-                use super::*;
-                async fn run($fx: Fixture) $body
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn memory() {
-                    run(Fixture::new(Kind::Memory).await.unwrap()).await
-                }
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn sqlite() {
-                    run(Fixture::new(Kind::Sqlite).await.unwrap()).await
-                }
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn postgres() {
-                    if let Some(fx) = Fixture::new(Kind::Postgres).await {
-                        run(fx).await
-                    }
-                }
-                #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-                async fn redis() {
-                    if let Some(fx) = Fixture::new(Kind::Redis).await {
-                        run(fx).await
-                    }
-                }
+            async fn $name(kind: Kind) {
+                let Some($fx) = Fixture::new(kind).await else {
+                    return;
+                };
+                $body
             }
+            searchdeck_common::per_backend!([memory, sqlite, postgres, redis] $name);
         )*
     };
 }
@@ -99,7 +93,7 @@ impl Fixture {
             }
             Kind::Postgres => {
                 let database =
-                    TestDatabase::create(&required_env("TEST_DATABASE_URL")?, "sd_rl").await;
+                    TestDatabase::migrated(&required_env("TEST_DATABASE_URL")?, "sd_rl").await;
                 fx.url = database.url.clone();
                 fx.pg = Some(database);
                 Db::connect_url(&fx.url)

@@ -101,8 +101,10 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
     let h = start().await;
     let policy = RetryPolicy {
         max_attempts: 8,
-        base_backoff: Duration::from_millis(5),
-        max_backoff: Duration::from_millis(80),
+        backoff: searchdeck_common::retry::Backoff {
+            base: Duration::from_millis(5),
+            max: Duration::from_millis(80),
+        },
         max_rate_limited: 20,
     };
     let c = Arc::new(client_with(&h.base, &h.seen, &h.ids, h.key.clone(), policy));

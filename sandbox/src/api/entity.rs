@@ -63,7 +63,6 @@ macro_rules! entity {
                 self.id = id;
             }
             fn render(&self, w: &World) -> Value {
-                #[allow(clippy::redundant_closure_call)]
                 ($render)(w, self)
             }
         }

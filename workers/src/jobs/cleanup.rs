@@ -1,12 +1,10 @@
-//! `cleanup`: deletes expired sessions, spent recovery codes, old finished task records
-//! and old attempt counters. Safe to run any number of times.
+//! `cleanup`: deletes expired sessions, spent recovery codes, old finished task records,
+//! old attempt counters and emails that could not be sent within a day (so no recovery
+//! code outlives its use). Safe to run any number of times.
 
-use searchdeck_common::{
-    Db, ids,
-    queue::{CleanupJob, JobError},
-};
+use searchdeck_common::{Db, ids, jobs::Cleanup, queue::JobError};
 
-use crate::runner::JobContext;
+use crate::{Done, Handler, JobContext};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
@@ -17,6 +15,7 @@ pub struct Cleaned {
     pub recovery_codes: u64,
     pub tasks: u64,
     pub job_runs: u64,
+    pub emails: u64,
 }
 
 /// Deletes what has expired as of `now_ms`.
@@ -41,25 +40,32 @@ pub async fn cleanup(db: &Db, now_ms: i64) -> Result<Cleaned, sqlx::Error> {
         .bind(month_ago)
         .execute(&db.pool)
         .await?;
+    let emails = sqlx::query("DELETE FROM emails WHERE created_at < $1")
+        .bind(day_ago)
+        .execute(&db.pool)
+        .await?;
     Ok(Cleaned {
         sessions: sessions.rows_affected(),
         recovery_codes: codes.rows_affected(),
         tasks: tasks.rows_affected(),
         job_runs: runs.rows_affected(),
+        emails: emails.rows_affected(),
     })
 }
 
-/// The job handler.
-pub async fn run(job: &CleanupJob, ctx: &JobContext) -> Result<(), JobError> {
-    let cleaned = cleanup(&ctx.runtime.db, ids::now_ms()).await?;
-    tracing::info!(
-        job.id = %ctx.job_id,
-        period = %job.period,
-        sessions = cleaned.sessions,
-        recovery_codes = cleaned.recovery_codes,
-        tasks = cleaned.tasks,
-        job_runs = cleaned.job_runs,
-        "clean-up done"
-    );
-    Ok(())
+impl Handler for Cleanup {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<()>, JobError> {
+        let cleaned = cleanup(&ctx.runtime.db, ids::now_ms()).await?;
+        tracing::info!(
+            job.id = %ctx.job_id,
+            period = %self.period,
+            sessions = cleaned.sessions,
+            recovery_codes = cleaned.recovery_codes,
+            tasks = cleaned.tasks,
+            job_runs = cleaned.job_runs,
+            emails = cleaned.emails,
+            "clean-up done"
+        );
+        Ok(Done::message("Clean-up done"))
+    }
 }

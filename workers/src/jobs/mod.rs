@@ -1,24 +1,28 @@
-//! Job handlers, one module per kind, and [`dispatch`]: the one place that registers every
-//! kind of the catalogue. The `match` is exhaustive, so a new kind in
-//! `searchdeck_common::queue::Job` does not compile until it has a handler here.
+//! Job handlers, one module per kind, and [`register`]: the one place every kind the
+//! worker runs is listed. A new kind is a payload type in `searchdeck_common::jobs`
+//! implementing `Job`, a [`Handler`](crate::Handler) impl here, and one line below.
 
 mod cleanup;
 mod send_email;
 #[cfg(feature = "test-jobs")]
 mod test_job;
 
-use searchdeck_common::queue::{Job, JobError};
+use searchdeck_common::jobs;
 
-use crate::runner::JobContext;
+use crate::registry::Registry;
 
 pub use cleanup::cleanup;
 
-/// Runs a job with its kind's handler.
-pub async fn dispatch(job: &Job, ctx: &JobContext) -> Result<(), JobError> {
-    match job {
-        Job::SendEmail(email) => send_email::run(email, ctx).await,
-        Job::Cleanup(payload) => cleanup::run(payload, ctx).await,
-        #[cfg(feature = "test-jobs")]
-        Job::Test(payload) => test_job::run(payload, ctx).await,
-    }
+/// Registers every job kind of Searchdeck.
+pub fn register(registry: &mut Registry) {
+    registry.add::<jobs::SendEmail>().add::<jobs::Cleanup>();
+    #[cfg(feature = "test-jobs")]
+    registry.add::<jobs::TestJob>();
+}
+
+/// A registry with every kind.
+pub fn registry() -> Registry {
+    let mut registry = Registry::default();
+    register(&mut registry);
+    registry
 }

@@ -1,18 +1,25 @@
-//! `test` (feature `test-jobs`): logs each run, misbehaves on demand, then applies its
-//! effect idempotently (`INSERT … ON CONFLICT DO NOTHING`) so tests can check that a job
-//! run twice after a crash still has one effect.
+//! `test` (feature `test-jobs`): logs each run, misbehaves on demand, sleeps in steps
+//! (stopping at a cancel request), then applies its effect idempotently (`INSERT … ON
+//! CONFLICT DO NOTHING`) so tests can check that a job run twice after a crash still has
+//! one effect.
 
 use std::time::Duration;
 
 use searchdeck_common::{
     ids,
-    queue::{JobError, TestJob},
+    jobs::{TestJob, TestProgress},
+    queue::JobError,
 };
 
-use crate::runner::JobContext;
+use crate::{Done, Handler, JobContext};
 
-/// The handler.
-pub async fn run(job: &TestJob, ctx: &JobContext) -> Result<(), JobError> {
+impl Handler for TestJob {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<TestProgress>, JobError> {
+        run(self, ctx).await
+    }
+}
+
+async fn run(job: &TestJob, ctx: &JobContext<TestJob>) -> Result<Done<TestProgress>, JobError> {
     let db = &ctx.runtime.db;
     let run_row = ids::new_id();
     sqlx::query(
@@ -46,7 +53,16 @@ pub async fn run(job: &TestJob, ctx: &JobContext) -> Result<(), JobError> {
         )));
     }
     ctx.progress("Working", 1, 2, None).await;
-    tokio::time::sleep(Duration::from_millis(job.sleep_ms)).await;
+    let steps = job.steps.max(1);
+    for step in 0..steps {
+        ctx.check_cancelled()?;
+        tokio::time::sleep(Duration::from_millis(job.sleep_ms / u64::from(steps))).await;
+        let done = TestProgress {
+            steps_done: step + 1,
+        };
+        ctx.progress("Working", 1, 2, Some(&done)).await;
+    }
+    ctx.check_cancelled()?;
     sqlx::query("INSERT INTO test_job_effects (key, done_ms, worker) VALUES ($1, $2, $3) ON CONFLICT (key) DO NOTHING")
         .bind(&job.key)
         .bind(ids::now_ms())
@@ -58,5 +74,8 @@ pub async fn run(job: &TestJob, ctx: &JobContext) -> Result<(), JobError> {
         .bind(ids::now_ms())
         .execute(&db.pool)
         .await?;
-    Ok(())
+    Ok(Done::with_progress(
+        "Done",
+        TestProgress { steps_done: steps },
+    ))
 }

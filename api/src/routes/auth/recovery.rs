@@ -101,15 +101,17 @@ pub async fn recovery_password(
 /// Runs queued recovery requests in order until the API state is dropped.
 pub(crate) async fn serve_requests(state: Weak<Inner>, mut requests: mpsc::Receiver<Email>) {
     while let Some(email) = requests.recv().await {
-        let Some(inner) = state.upgrade() else { break };
-        if let Err(e) = send_code(&inner, &email).await {
+        let Some(state) = AppState::upgrade(&state) else {
+            break;
+        };
+        if let Err(e) = send_code(&state, &email).await {
             tracing::error!(error = format!("{e:#}"), "recovery request failed");
         }
     }
 }
 
 /// Stores a fresh code for the account of `email`, if any, and queues its email.
-async fn send_code(state: &Inner, email: &Email) -> anyhow::Result<()> {
+async fn send_code(state: &AppState, email: &Email) -> anyhow::Result<()> {
     let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
     let Some(user_id) = user_id else {
         return Ok(());

@@ -7,7 +7,9 @@ use utoipa::ToSchema;
 
 use crate::{error::ApiError, session::CurrentUser, state::AppState};
 
-/// The connections of a user (spec §3: appStore list, mmpEvent map by provider).
+/// The connections of a user (spec §3: appStore list, mmpEvent map by provider). `appStore`
+/// lists the workspace's Apple Ads connections: `id`, `name`, and `history` (whether data
+/// has been synced, so the integration shows 'Active' rather than 'Loading data').
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Connects {
@@ -62,7 +64,11 @@ pub async fn load(
         payment_failed: false,
         purchase: None,
         connects: Connects {
-            app_store: Vec::new(),
+            app_store: store::accounts::all(&state.db.pool, workspace_id)
+                .await?
+                .into_iter()
+                .map(|a| serde_json::json!({"id": a.id, "name": a.name, "history": a.last_synced_at.is_some()}))
+                .collect(),
             mmp_event: serde_json::Map::new(),
         },
     })

@@ -1,35 +1,62 @@
-//! The scheduler fires each period once however many schedulers run, and the clean-up it
-//! schedules deletes exactly what has expired. On every backend (see `support`).
-
-#[macro_use]
-mod support;
+//! The scheduler fires each period once however many schedulers run, for built-in entries
+//! and for entries in the `schedules` table, and the clean-up it schedules deletes exactly
+//! what has expired. On every backend (see `support`).
 
 use std::time::Duration;
 
-use searchdeck_common::{
-    ids,
-    queue::{Enqueued, Job, TestJob},
-};
-use searchdeck_scheduler::{Periodic, period_start, tick};
-use support::{Kind, TestEnv, eventually};
+use searchdeck_common::{Db, ids, jobs::TestJob, queue::Enqueued};
+use searchdeck_scheduler::{Entry, period_start, tick};
 
-on_every_backend!(
+use crate::support::{Kind, TestEnv, eventually};
+
+searchdeck_common::per_backend!([sqlite, postgres, redis]
     two_schedulers_fire_each_period_once,
+    two_schedulers_fire_database_entries_once_per_period,
     concurrent_ticks_enqueue_one_job_per_period,
     cleanup_deletes_what_has_expired,
 );
 
-fn every_two_seconds() -> Vec<Periodic> {
-    vec![Periodic {
-        name: "probe",
-        every: Duration::from_secs(2),
-        job: |start| {
-            Job::Test(TestJob {
-                key: format!("probe-{start}"),
-                ..TestJob::default()
+fn every_two_seconds() -> Vec<Entry> {
+    vec![Entry::every::<TestJob>(
+        "probe",
+        Duration::from_secs(2),
+        |start| serde_json::json!({ "key": format!("probe-{start}") }),
+    )]
+}
+
+/// Runs two schedulers with `built_in` entries (and the database's) for `run_for`.
+async fn two_schedulers(env: &TestEnv, built_in: Vec<Entry>, run_for: Duration) {
+    let mut stops = Vec::new();
+    let mut handles = Vec::new();
+    for _ in 0..2 {
+        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
+        let (db, queue, entries) = (env.db.clone(), env.queue.clone(), built_in.clone());
+        handles.push(tokio::spawn(async move {
+            searchdeck_scheduler::run_with(db, queue, entries, Duration::from_millis(100), async {
+                let _ = rx.await;
             })
-        },
-    }]
+            .await
+        }));
+        stops.push(tx);
+    }
+    tokio::time::sleep(run_for).await;
+    for tx in stops {
+        let _ = tx.send(());
+    }
+    for h in handles {
+        h.await.unwrap().unwrap();
+    }
+}
+
+/// Starts of the test job per key, for keys starting with `prefix`.
+async fn starts_per_key(db: &Db, prefix: &str) -> Vec<(String, i64)> {
+    sqlx::query_as(
+        "SELECT key, COUNT(*) FROM test_job_runs WHERE key LIKE $1 GROUP BY key ORDER BY key",
+    )
+    .bind(format!("{prefix}%"))
+    .fetch_all(&db.pool)
+    .await
+    .unwrap()
 }
 
 async fn concurrent_ticks_enqueue_one_job_per_period(kind: Kind) {
@@ -51,14 +78,14 @@ async fn concurrent_ticks_enqueue_one_job_per_period(kind: Kind) {
     let later = tick(
         &env.queue,
         &entries,
-        period_start(entries[0].every, now) + 1999,
+        period_start(Duration::from_secs(2), now) + 1999,
     )
     .await;
     assert_eq!(later[0].as_ref().unwrap(), &Enqueued::Duplicate);
     let next = tick(
         &env.queue,
         &entries,
-        period_start(entries[0].every, now) + 2000,
+        period_start(Duration::from_secs(2), now) + 2000,
     )
     .await;
     assert!(matches!(next[0].as_ref().unwrap(), Enqueued::New(_)));
@@ -69,47 +96,66 @@ async fn two_schedulers_fire_each_period_once(kind: Kind) {
         return;
     };
     let worker = env.start_worker();
-    let mut stops = Vec::new();
-    let mut handles = Vec::new();
-    for _ in 0..2 {
-        let (tx, rx) = tokio::sync::oneshot::channel::<()>();
-        let (config, db, queue) = (env.config.clone(), env.db.clone(), env.queue.clone());
-        handles.push(tokio::spawn(async move {
-            searchdeck_scheduler::run_with(
-                &config,
-                db,
-                queue,
-                every_two_seconds(),
-                Duration::from_millis(100),
-                async {
-                    let _ = rx.await;
-                },
-            )
-            .await
-        }));
-        stops.push(tx);
-    }
-    tokio::time::sleep(Duration::from_millis(5000)).await;
-    for tx in stops {
-        let _ = tx.send(());
-    }
-    for h in handles {
-        h.await.unwrap().unwrap();
-    }
+    two_schedulers(&env, every_two_seconds(), Duration::from_millis(5000)).await;
     // Let the last period's job run.
     tokio::time::sleep(Duration::from_millis(800)).await;
-    let starts: Vec<(String, i64)> = sqlx::query_as(
-        "SELECT key, COUNT(*) FROM test_job_runs WHERE key LIKE 'probe-%' GROUP BY key ORDER BY key",
-    )
-    .fetch_all(&env.db.pool)
-    .await
-    .unwrap();
+    let starts = starts_per_key(&env.db, "probe-").await;
     worker.stop().await;
     eprintln!("scheduled runs per period on {kind:?}: {starts:?}");
     assert!((2..=4).contains(&starts.len()), "{starts:?}");
     assert!(
         starts.iter().all(|(_, n)| *n == 1),
         "a period fired twice: {starts:?}"
+    );
+}
+
+async fn two_schedulers_fire_database_entries_once_per_period(kind: Kind) {
+    let Some(env) = TestEnv::new(kind).await else {
+        return;
+    };
+    // A rule's entry: every 2 s, a test job whose runs all share one key; a disabled entry
+    // and an entry with an invalid cron expression never fire.
+    for (key, cron, every_ms, enabled, job_key) in [
+        ("rule-1", None, Some(2000_i64), 1_i64, "db-rule"),
+        ("rule-off", None, Some(2000), 0, "db-off"),
+        ("rule-bad", Some("not cron"), None, 1, "db-bad"),
+    ] {
+        sqlx::query(
+            "INSERT INTO schedules (key, workspace_id, cron, every_ms, kind, payload, enabled, created_at, updated_at) \
+             VALUES ($1, $2, $3, $4, 'test', $5, $6, $7, $7)",
+        )
+        .bind(key)
+        .bind(&env.workspace_id)
+        .bind(cron)
+        .bind(every_ms)
+        .bind(serde_json::json!({ "key": job_key }).to_string())
+        .bind(enabled)
+        .bind(ids::now_ms())
+        .execute(&env.db.pool)
+        .await
+        .unwrap();
+    }
+    let entries = searchdeck_scheduler::entries(&env.db).await.unwrap();
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    let worker = env.start_worker();
+    let started = ids::now_ms();
+    two_schedulers(&env, Vec::new(), Duration::from_millis(5000)).await;
+    let ended = ids::now_ms();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    worker.stop().await;
+    let periods = (period_start(Duration::from_secs(2), ended)
+        - period_start(Duration::from_secs(2), started))
+        / 2000
+        + 1;
+    let starts = starts_per_key(&env.db, "db-").await;
+    eprintln!("database entry runs on {kind:?}: {starts:?} over {periods} periods");
+    // Runs share one key here, so a period fired twice shows as more runs than periods (the
+    // last period may end between the schedulers' last tick and the stop).
+    assert_eq!(starts.len(), 1, "{starts:?}");
+    assert_eq!(starts[0].0, "db-rule");
+    assert!(
+        (periods - 1..=periods).contains(&starts[0].1) && starts[0].1 >= 2,
+        "{starts:?} over {periods} periods"
     );
 }
 
@@ -162,6 +208,16 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
         .await
         .unwrap();
     }
+    for (id, created) in [("e-stale", now - 2 * day), ("e-fresh", now - 1000)] {
+        sqlx::query(
+            "INSERT INTO emails (id, to_address, subject, body, created_at) VALUES ($1, 'a@b.c', 's', 'b', $2)",
+        )
+        .bind(id)
+        .bind(created)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
     let old_task = env.new_task().await;
     let recent_task = env.new_task().await;
     let running_task = env.new_task().await;
@@ -186,11 +242,12 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
 
     // Through the queue, as the scheduler does it.
     let worker = env.start_worker();
-    let job = searchdeck_scheduler::schedule()[0].job;
-    env.queue
-        .enqueue(&job(period_start(Duration::from_secs(3600), now)))
+    tick(&env.queue, &searchdeck_scheduler::schedule(), now)
         .await
-        .unwrap();
+        .into_iter()
+        .for_each(|r| {
+            r.unwrap();
+        });
     eventually(Duration::from_secs(10), "the clean-up to run", || async {
         let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sessions")
             .fetch_one(&db.pool)
@@ -219,4 +276,8 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     let left_tasks = ids_of("SELECT id FROM tasks").await;
     assert!(!left_tasks.contains(&old_task));
     assert!(left_tasks.contains(&recent_task) && left_tasks.contains(&running_task));
+    assert_eq!(
+        ids_of("SELECT id FROM emails").await,
+        vec!["e-fresh".to_string()]
+    );
 }

@@ -1,4 +1,5 @@
-//! The rate-limit benchmark as a regression test: three OS processes (this test executable,
+//! The rate-limit benchmark in a short form (`cargo bench -p searchdeck-provider --features
+//! bench --bench ratelimit`): three OS processes (this executable,
 //! re-run as children) share one sandbox ad account limited to 20 requests/s for a few
 //! seconds through the shared limiter on SQLite (and Redis when `TEST_REDIS_URL` is set).
 //! Margins are wider than the benchmark's target (≥ 0.85, ≤ 2 % 429s) for busy machines.

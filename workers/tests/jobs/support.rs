@@ -1,51 +1,22 @@
 //! Test harness for the queue tests: a fresh app database and queue per test on each
-//! backend. PostgreSQL and Redis run when `TEST_DATABASE_URL` / `TEST_REDIS_URL` are set;
-//! with `CI=true` a missing URL fails the test instead of skipping it.
-
-#![allow(dead_code)]
+//! backend (`searchdeck_common::per_backend!`). PostgreSQL and Redis run when
+//! `TEST_DATABASE_URL` / `TEST_REDIS_URL` are set; with `CI=true` a missing URL fails the
+//! test instead of skipping it. `Backend::Redis` means the queue on Redis and the
+//! application database on SQLite.
 
 use std::{
-    path::PathBuf,
     process::{Child, Command, Stdio},
     time::{Duration, Instant},
 };
 
 use clap::Parser;
+pub use searchdeck_common::Backend as Kind;
 use searchdeck_common::{
     Config, ConfigArgs, Db, ids,
     queue::{Queue, QueueSettings, Store, testing},
     test_support::{TestDatabase, backend_url},
 };
 use sqlx::Row;
-
-/// Turns each `async fn name(kind: Kind)` into one test per backend: `name::sqlite`,
-/// `name::postgres` and `name::redis`.
-macro_rules! on_every_backend {
-    ($($name:ident),* $(,)?) => {$(
-        mod $name {
-            use super::*;
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn sqlite() {
-                super::$name(Kind::Sqlite).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn postgres() {
-                super::$name(Kind::Postgres).await
-            }
-            #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-            async fn redis() {
-                super::$name(Kind::Redis).await
-            }
-        }
-    )*};
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Kind {
-    Sqlite,
-    Postgres,
-    Redis,
-}
 
 #[derive(Parser)]
 struct Cli {
@@ -55,8 +26,8 @@ struct Cli {
 
 /// One test's world: app database, queue and the environment a child worker needs.
 pub struct TestEnv {
-    pub kind: Kind,
-    pub dir: tempfile::TempDir,
+    /// The data directory, removed with the test.
+    _dir: tempfile::TempDir,
     pub config: Config,
     pub db: Db,
     pub queue: Queue,
@@ -64,7 +35,7 @@ pub struct TestEnv {
     pub env: Vec<(String, String)>,
     pub workspace_id: String,
     /// This test's own PostgreSQL database, dropped with it.
-    pg_database: Option<TestDatabase>,
+    _pg_database: Option<TestDatabase>,
 }
 
 impl TestEnv {
@@ -78,7 +49,7 @@ impl TestEnv {
             Kind::Sqlite => (sqlite_url.clone(), sqlite_url),
             Kind::Postgres => {
                 let database =
-                    TestDatabase::create(&backend_url("TEST_DATABASE_URL")?, "sd_queue").await;
+                    TestDatabase::migrated(&backend_url("TEST_DATABASE_URL")?, "sd_queue").await;
                 let url = database.url.clone();
                 pg_database = Some(database);
                 (url.clone(), url)
@@ -143,15 +114,14 @@ impl TestEnv {
             ),
         ];
         Some(TestEnv {
-            kind,
-            dir,
+            _dir: dir,
             config,
             db,
             queue,
             settings,
             env,
             workspace_id,
-            pg_database,
+            _pg_database: pg_database,
         })
     }
 
@@ -247,6 +217,49 @@ impl TestEnv {
         }
     }
 
+    /// Every job the store holds for this queue (payloads and results), as text.
+    pub async fn queue_dump(&self) -> String {
+        let rows: Vec<String> = match self.queue.store() {
+            Store::Sqlite(pool) => sqlx::query_scalar(
+                "SELECT CAST(job AS TEXT) || ' ' || COALESCE(last_result, '') FROM Jobs WHERE job_type = ?1",
+            )
+            .bind(&self.settings.queue_name)
+            .fetch_all(pool)
+            .await
+            .unwrap(),
+            Store::Postgres(pool) => sqlx::query_scalar(
+                "SELECT convert_from(job, 'UTF8') || ' ' || COALESCE(last_result::text, '') \
+                 FROM apalis.jobs WHERE job_type = $1",
+            )
+            .bind(&self.settings.queue_name)
+            .fetch_all(pool)
+            .await
+            .unwrap(),
+            Store::Redis { conn, config } => {
+                let mut conn = conn.clone();
+                let values: Vec<Vec<u8>> = redis::cmd("HVALS")
+                    .arg(config.job_data_hash())
+                    .query_async(&mut conn)
+                    .await
+                    .unwrap();
+                values
+                    .iter()
+                    .map(|v| String::from_utf8_lossy(v).into_owned())
+                    .collect()
+            }
+        };
+        rows.join("\n")
+    }
+
+    /// The message of a task record.
+    pub async fn task_message(&self, id: &str) -> String {
+        sqlx::query_scalar("SELECT message FROM tasks WHERE id = $1")
+            .bind(id)
+            .fetch_one(&self.db.pool)
+            .await
+            .unwrap()
+    }
+
     /// Names of the workers registered with the store.
     pub async fn worker_names(&self) -> Vec<String> {
         match self.queue.store() {
@@ -275,10 +288,6 @@ impl TestEnv {
                     .unwrap()
             }
         }
-    }
-
-    pub fn data_dir(&self) -> PathBuf {
-        self.dir.path().to_path_buf()
     }
 }
 

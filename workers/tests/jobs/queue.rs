@@ -5,18 +5,17 @@
 //! SQLite always runs; PostgreSQL and Redis run with `TEST_DATABASE_URL` /
 //! `TEST_REDIS_URL` (and must, under `CI=true`).
 
-#[macro_use]
-mod support;
-
 use std::time::{Duration, Instant};
 
+use crate::support::{Kind, TestEnv, eventually, signal};
 use searchdeck_common::{
     ids,
-    queue::{EnqueueOptions, Enqueued, Job, TestJob, testing},
+    jobs::TestJob,
+    queue::{EnqueueOptions, Enqueued, testing},
 };
-use support::{Kind, TestEnv, eventually, signal};
 
-on_every_backend!(
+searchdeck_common::per_backend!([sqlite, postgres, redis]
+
     enqueue_to_start_is_under_a_second,
     failing_jobs_retry_with_growing_delays_and_stop_at_the_cap,
     rate_limited_jobs_snooze_without_spending_attempts,
@@ -40,12 +39,7 @@ async fn enqueue(env: &TestEnv, job: TestJob, task_id: Option<String>) -> String
         task_id,
         ..Default::default()
     };
-    match env
-        .queue
-        .enqueue_with(&Job::Test(job), options)
-        .await
-        .unwrap()
-    {
+    match env.queue.enqueue_with(&job, options).await.unwrap() {
         Enqueued::New(id) => id,
         Enqueued::Duplicate => panic!("unexpected duplicate"),
     }
@@ -210,12 +204,12 @@ async fn uniqueness_keys_enqueue_once(kind: Kind) {
     };
     let first = env
         .queue
-        .enqueue_with(&Job::Test(test_job("u")), options.clone())
+        .enqueue_with(&test_job("u"), options.clone())
         .await
         .unwrap();
     let second = env
         .queue
-        .enqueue_with(&Job::Test(test_job("u")), options)
+        .enqueue_with(&test_job("u"), options)
         .await
         .unwrap();
     assert!(matches!(first, Enqueued::New(_)));
@@ -225,10 +219,7 @@ async fn uniqueness_keys_enqueue_once(kind: Kind) {
         ..Default::default()
     };
     assert!(matches!(
-        env.queue
-            .enqueue_with(&Job::Test(test_job("u")), other)
-            .await
-            .unwrap(),
+        env.queue.enqueue_with(&test_job("u"), other).await.unwrap(),
         Enqueued::New(_)
     ));
 }

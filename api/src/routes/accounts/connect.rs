@@ -1,0 +1,116 @@
+//! Connecting an Apple Ads account ends the same way on both paths ([`key_pair`] and
+//! [`popup`]): the credentials are proved with the provider, then the connection is saved
+//! sealed, one per (workspace, Apple Ads user), with its campaign groups, and made the
+//! caller's active account, in one transaction.
+//!
+//! [`key_pair`]: super::key_pair
+//! [`popup`]: super::popup
+
+use searchdeck_common::{
+    ids::{new_id, now_ms},
+    store::{self, accounts::NewAccount},
+};
+use searchdeck_provider::{Client, Credentials};
+use secrecy::SecretString;
+use utoipa_axum::router::OpenApiRouter;
+
+use super::{credentials, key_pair, orgs, popup};
+use crate::{error::ApiError, route, session::CurrentUser, state::AppState};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(route!(key_pair::get_public_key))
+        .routes(route!(key_pair::create))
+        .routes(route!(popup::url_oauth))
+        .routes(route!(popup::oauth))
+}
+
+/// What a connect path learnt, secrets in clear until sealed by [`save`].
+pub struct Connection<'a> {
+    pub name: &'a str,
+    pub method: &'a str,
+    pub client_id: &'a str,
+    pub team_id: Option<&'a str>,
+    pub key_id: Option<&'a str>,
+    pub public_key: Option<&'a str>,
+    pub private_key: Option<&'a SecretString>,
+    pub refresh_token: Option<&'a SecretString>,
+    /// The access token and its lifetime in milliseconds.
+    pub access_token: Option<(&'a SecretString, i64)>,
+}
+
+/// Proves `creds` with the provider (who the Apple Ads user is, which campaign groups it
+/// reaches), then saves the connection sealed, its campaign groups, and makes it the
+/// caller's active account, in one transaction. Returns the connection's id.
+pub async fn save(
+    state: &AppState,
+    user: &CurrentUser,
+    creds: Credentials,
+    c: Connection<'_>,
+    expected_user: Option<i64>,
+) -> Result<String, ApiError> {
+    let client: Client = state
+        .provider
+        .client(creds)
+        .map_err(credentials::provider_error)?;
+    let me = client.me().await.map_err(credentials::provider_error)?;
+    let apple_user = me.user_id.ok_or_else(|| {
+        ApiError::bad_request("Apple Ads did not say which user these credentials belong to")
+    })?;
+    if expected_user.is_some_and(|u| u != apple_user) {
+        return Err(ApiError::bad_request(
+            "These credentials belong to another Apple Ads user than this account's",
+        ));
+    }
+    let found = orgs::fetch(&client)
+        .await
+        .map_err(credentials::provider_error)?;
+    let now = now_ms();
+    let seal = |field: &str, secret: Option<&SecretString>| {
+        secret.map(|s| {
+            state.secrets.seal_str(
+                &credentials::context(&user.workspace_id, apple_user, field),
+                s,
+            )
+        })
+    };
+    let private_key = seal("private_key", c.private_key);
+    let refresh_token = seal("refresh_token", c.refresh_token);
+    let access_token = seal("access_token", c.access_token.map(|(t, _)| t));
+    let id = new_id();
+    let mut tx = state.db.pool.begin().await?;
+    let id = store::accounts::upsert(
+        &mut *tx,
+        NewAccount {
+            id: &id,
+            workspace_id: &user.workspace_id,
+            provider_user_id: apple_user,
+            provider_org_id: me.org_id,
+            name: c.name,
+            method: c.method,
+            client_id: c.client_id,
+            team_id: c.team_id,
+            key_id: c.key_id,
+            public_key: c.public_key,
+            private_key_sealed: private_key.as_deref(),
+            refresh_token_sealed: refresh_token.as_deref(),
+            access_token_sealed: access_token.as_deref(),
+            access_expires_at: c.access_token.map(|(_, ms)| now + ms),
+            created_by: &user.user_id,
+            now,
+        },
+    )
+    .await?;
+    orgs::save(&mut tx, &id, &found).await?;
+    if c.private_key.is_some() {
+        store::connects::delete_pending_key(&mut *tx, &user.user_id, &user.workspace_id).await?;
+    }
+    let active = store::accounts::Active {
+        account_id: id.clone(),
+        org_id: None,
+    };
+    store::accounts::set_active(&mut *tx, &user.user_id, &user.workspace_id, &active, now).await?;
+    tx.commit().await?;
+    tracing::info!(account_id = %id, method = c.method, "Apple Ads account connected");
+    Ok(id)
+}

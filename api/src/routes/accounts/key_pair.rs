@@ -1,0 +1,183 @@
+//! Connecting by key pair: `account/getPublicKey` generates a P-256 key pair for the caller
+//! (the private key sealed and pending), the user registers the public key with Apple, and
+//! `account/create` (multipart: name, clientId, teamId, keyId) proves the credentials with a
+//! token exchange before saving them. Refused credentials store nothing.
+
+use std::collections::HashMap;
+
+use axum::{
+    extract::{FromRequest, Multipart, Request, State},
+    response::IntoResponse,
+};
+use searchdeck_common::{ids::now_ms, store};
+use searchdeck_provider::{Credentials, KeyPair};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+use super::{
+    AccountItem,
+    connect::{Connection, save},
+    credentials, item, parse_name,
+};
+use crate::{
+    access::{Documented, Editor},
+    domain::{Fields, REQUIRED},
+    envelope::{self, Envelope, Item},
+    error::{ApiError, ApiResult, ErrorBody},
+    state::AppState,
+};
+
+/// Largest multipart field accepted.
+const FIELD_MAX_BYTES: usize = 16 * 1024;
+
+/// The text fields of a `multipart/form-data` body; bad bodies answer 400 in the envelope.
+#[derive(Debug, Default)]
+pub struct MultipartForm(pub HashMap<String, String>);
+
+impl Documented for MultipartForm {}
+
+impl<S: Send + Sync> FromRequest<S> for MultipartForm {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bad = || ApiError::bad_request("Expected a multipart/form-data body");
+        let mut multipart = Multipart::from_request(req, state)
+            .await
+            .map_err(|_| bad())?;
+        let mut fields = HashMap::new();
+        while let Some(field) = multipart.next_field().await.map_err(|_| bad())? {
+            let Some(name) = field.name().map(str::to_string) else {
+                continue;
+            };
+            let bytes = field.bytes().await.map_err(|_| bad())?;
+            if bytes.len() > FIELD_MAX_BYTES {
+                return Err(ApiError::field(&name, "This value is too long"));
+            }
+            let text = String::from_utf8(bytes.to_vec())
+                .map_err(|_| ApiError::field(&name, "This value must be text"))?;
+            fields.insert(name, text);
+        }
+        Ok(MultipartForm(fields))
+    }
+}
+
+/// The public key the user registers with Apple.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PublicKey {
+    /// SPKI PEM of a P-256 key.
+    pub public_key: String,
+}
+
+/// The caller's pending public key, generating a key pair when none is pending. The same
+/// key is answered until `account/create` uses it.
+#[utoipa::path(post, path = "/api/account/getPublicKey", tag = "accounts",
+    responses((status = 200, description = "The public key to register with Apple", body = Envelope<PublicKey>)))]
+pub async fn get_public_key(
+    State(state): State<AppState>,
+    user: Editor,
+) -> ApiResult<impl IntoResponse> {
+    let key = KeyPair::generate();
+    let sealed = state.secrets.seal_str(
+        &credentials::pending_context(&user.workspace_id, &user.user_id),
+        &key.private_pem(),
+    );
+    let public_key = store::connects::insert_pending_key(
+        &state.db.pool,
+        &user.user_id,
+        &user.workspace_id,
+        &key.public_pem(),
+        &sealed,
+        now_ms(),
+    )
+    .await?;
+    Ok(envelope::ok(PublicKey { public_key }))
+}
+
+/// The fields of `account/create` (read from the multipart body; this type documents them).
+#[derive(Debug, ToSchema)]
+#[schema(rename_all = "camelCase")]
+pub struct CreateForm {
+    /// The account name (required, at most 30 characters).
+    pub name: String,
+    pub client_id: String,
+    pub team_id: String,
+    pub key_id: String,
+}
+
+/// Connects by key pair: checks clientId, teamId and keyId with a token exchange signed by
+/// the caller's pending key, then saves the connection with its campaign groups.
+#[utoipa::path(post, path = "/api/account/create", tag = "accounts",
+    request_body(content = CreateForm, content_type = "multipart/form-data"),
+    responses((status = 200, description = "The connected account", body = Envelope<Item<AccountItem>>),
+              (status = 400, description = "Invalid fields or credentials refused by Apple Ads", body = ErrorBody),
+              (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
+pub async fn create(
+    State(state): State<AppState>,
+    user: Editor,
+    MultipartForm(form): MultipartForm,
+) -> ApiResult<impl IntoResponse> {
+    let mut fields = Fields::default();
+    let text = |k: &str| {
+        form.get(k)
+            .map(|v| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let name = fields.check(
+        "name",
+        parse_name(
+            form.get("name")
+                .or(form.get("accountName"))
+                .map(String::as_str),
+        ),
+    );
+    let (client_id, team_id, key_id) = (text("clientId"), text("teamId"), text("keyId"));
+    for (field, value) in [
+        ("clientId", &client_id),
+        ("teamId", &team_id),
+        ("keyId", &key_id),
+    ] {
+        fields.ensure(!value.is_empty(), field, REQUIRED);
+    }
+    fields.finish()?;
+    let name = name.unwrap_or_default();
+    let pending =
+        store::connects::pending_key(&state.db.pool, &user.user_id, &user.workspace_id).await?;
+    let Some((public_key, sealed)) = pending else {
+        return Err(ApiError::bad_request(
+            "Generate a public key and register it with Apple Ads first",
+        ));
+    };
+    let pem = credentials::open(
+        &state,
+        &credentials::pending_context(&user.workspace_id, &user.user_id),
+        &sealed,
+    )?;
+    let creds = Credentials::ClientCredentials {
+        client_id: client_id.clone(),
+        team_id: team_id.clone(),
+        key_id: key_id.clone(),
+        key: credentials::key_pair(&pem)?,
+    };
+    let connection = Connection {
+        name: &name,
+        method: "key",
+        client_id: &client_id,
+        team_id: Some(&team_id),
+        key_id: Some(&key_id),
+        public_key: Some(&public_key),
+        private_key: Some(&pem),
+        refresh_token: None,
+        access_token: None,
+    };
+    let id = save(&state, &user, creds, connection, None).await?;
+    let row = store::accounts::in_workspace(&state.db.pool, &user.workspace_id, &id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Account"))?;
+    Ok(envelope::ok_with(
+        "New account added",
+        Item {
+            item: item(&state, row).await?,
+        },
+    ))
+}

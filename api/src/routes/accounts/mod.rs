@@ -1,0 +1,140 @@
+//! Apple Ads connections ("accounts", spec §3 Account) and their campaign groups (v1 ad
+//! accounts, spec "orgs"): connecting by key pair (`key_pair`) or popup (`popup`), both
+//! ending in `connect`; listing, choosing, renaming and removing them (`manage`); and the
+//! campaign groups (`orgs`).
+//!
+//! Private keys and tokens are sealed with the [`SecretBox`](searchdeck_common::secrets)
+//! before they are stored and are never part of any answer: [`AccountItem`] has no field
+//! that could carry them.
+
+pub mod connect;
+pub mod credentials;
+pub mod key_pair;
+pub mod manage;
+pub mod orgs;
+pub mod popup;
+
+use searchdeck_common::{
+    Db,
+    ids::rfc3339,
+    store::{self, accounts::AccountRow, accounts::OrgRow},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{access::WorkspaceResource, domain::REQUIRED, error::ApiError, state::AppState};
+
+/// Longest account name (spec §9).
+pub const NAME_MAX: usize = 30;
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(connect::router())
+        .merge(manage::router())
+        .merge(orgs::router())
+}
+
+/// A connection of the caller's workspace, addressed by the `id` path parameter.
+#[derive(Debug)]
+pub struct Account(pub AccountRow);
+
+/// A connection of the caller's workspace, addressed by the `accountId` query parameter.
+#[derive(Debug)]
+pub struct QueriedAccount(pub AccountRow);
+
+impl WorkspaceResource for Account {
+    const NAME: &'static str = "Account";
+    const KIND: &'static str = "account";
+
+    async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
+        Ok(store::accounts::in_workspace(&db.pool, workspace_id, id)
+            .await?
+            .map(Account))
+    }
+}
+
+impl WorkspaceResource for QueriedAccount {
+    const NAME: &'static str = "Account";
+    const KIND: &'static str = "account";
+    const PARAM: &'static str = "accountId";
+
+    async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
+        Ok(store::accounts::in_workspace(&db.pool, workspace_id, id)
+            .await?
+            .map(QueriedAccount))
+    }
+}
+
+/// A connection as the web app sees it (spec §3 Account); never carries a secret.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AccountItem {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub name: String,
+    /// `key` (API key pair) or `oauth` (popup connect).
+    pub method: String,
+    pub client_id: String,
+    pub team_id: Option<String>,
+    pub key_id: Option<String>,
+    /// The public key registered with Apple (key-pair connections).
+    pub public_key: Option<String>,
+    /// The Apple Ads user this connection acts as.
+    pub apple_user_id: i64,
+    /// The campaign groups the connection uses.
+    pub acls: Vec<OrgRow>,
+    pub created_at: String,
+    /// When data was last synced; null until the first sync.
+    pub last_synced_at: Option<String>,
+}
+
+/// The item of `row` with its cached campaign groups that are in use.
+pub async fn item(state: &AppState, row: AccountRow) -> Result<AccountItem, ApiError> {
+    let acls = store::accounts::orgs(&state.db.pool, &row.id)
+        .await?
+        .into_iter()
+        .filter(|o| o.selected)
+        .collect();
+    Ok(AccountItem {
+        id: row.id,
+        name: row.name,
+        method: row.method,
+        client_id: row.client_id,
+        team_id: row.team_id,
+        key_id: row.key_id,
+        public_key: row.public_key,
+        apple_user_id: row.provider_user_id,
+        acls,
+        created_at: rfc3339(row.created_at),
+        last_synced_at: row.last_synced_at.map(rfc3339),
+    })
+}
+
+/// A valid account name (spec §5): required, at most 30 characters; trimmed.
+pub fn parse_name(raw: Option<&str>) -> Result<String, String> {
+    let name = raw.unwrap_or_default().trim();
+    if name.is_empty() {
+        Err(REQUIRED.into())
+    } else if name.chars().count() > NAME_MAX {
+        Err(format!(
+            "Account name must be at most {NAME_MAX} characters"
+        ))
+    } else {
+        Ok(name.to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_required_and_short() {
+        assert_eq!(parse_name(None), Err(REQUIRED.into()));
+        assert_eq!(parse_name(Some("   ")), Err(REQUIRED.into()));
+        assert_eq!(parse_name(Some(" Main ")), Ok("Main".into()));
+        assert!(parse_name(Some(&"é".repeat(30))).is_ok());
+        assert!(parse_name(Some(&"a".repeat(31))).is_err());
+    }
+}

@@ -1,0 +1,13 @@
+//! The job payloads of Searchdeck, one type per kind, each declaring its kind with
+//! [`Job`](crate::queue::Job). The API and the scheduler build these; the worker runs them
+//! (`searchdeck_workers::jobs`).
+
+mod cleanup;
+mod send_email;
+#[cfg(feature = "test-jobs")]
+mod test_job;
+
+pub use cleanup::Cleanup;
+pub use send_email::SendEmail;
+#[cfg(feature = "test-jobs")]
+pub use test_job::{TestJob, TestProgress};

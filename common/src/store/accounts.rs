@@ -1,0 +1,330 @@
+//! Apple Ads connections ("accounts"), their cached campaign groups (v1 ad accounts) and
+//! each member's active account and org. What a connect needs before the connection exists
+//! is in [`super::connects`].
+//!
+//! Secrets arrive here already sealed; this module never sees a private key or token in
+//! clear.
+
+use sqlx::Row;
+
+use super::Exec;
+
+/// A stored connection, sealed secrets included (never serialise this to a client).
+#[derive(Debug, Clone)]
+pub struct AccountRow {
+    pub id: String,
+    pub workspace_id: String,
+    pub provider_user_id: i64,
+    pub provider_org_id: Option<i64>,
+    pub name: String,
+    /// `key` (API key pair) or `oauth` (popup connect).
+    pub method: String,
+    pub client_id: String,
+    pub team_id: Option<String>,
+    pub key_id: Option<String>,
+    pub public_key: Option<String>,
+    pub private_key_sealed: Option<String>,
+    pub refresh_token_sealed: Option<String>,
+    pub created_at: i64,
+    pub updated_at: i64,
+    pub last_synced_at: Option<i64>,
+}
+
+/// The connection to save: what either connect path learnt from the provider.
+#[derive(Debug, Clone)]
+pub struct NewAccount<'a> {
+    pub id: &'a str,
+    pub workspace_id: &'a str,
+    pub provider_user_id: i64,
+    pub provider_org_id: Option<i64>,
+    pub name: &'a str,
+    pub method: &'a str,
+    pub client_id: &'a str,
+    pub team_id: Option<&'a str>,
+    pub key_id: Option<&'a str>,
+    pub public_key: Option<&'a str>,
+    pub private_key_sealed: Option<&'a str>,
+    pub refresh_token_sealed: Option<&'a str>,
+    pub access_token_sealed: Option<&'a str>,
+    pub access_expires_at: Option<i64>,
+    pub created_by: &'a str,
+    pub now: i64,
+}
+
+/// A campaign group (spec §3 Org; a v1 ad account) of a connection, as cached and as
+/// answered.
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OrgRow {
+    /// The provider's ad account id.
+    pub org_id: i64,
+    pub display_name: String,
+    /// ISO currency code of the ad account.
+    pub currency: Option<String>,
+    /// IANA time zone of the ad account (its reports' days).
+    pub time_zone: Option<String>,
+    /// The connection's role on the ad account, as the provider names it.
+    pub permission: String,
+    /// Whether the connection uses this campaign group (`account/addAccountIds`).
+    pub selected: bool,
+}
+
+/// The active account (and org) of a member.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Active {
+    pub account_id: String,
+    pub org_id: Option<i64>,
+}
+
+const COLUMNS: &str = "id, workspace_id, provider_user_id, provider_org_id, name, method, client_id, \
+     team_id, key_id, public_key, private_key_sealed, refresh_token_sealed, created_at, updated_at, \
+     last_synced_at";
+
+fn account(row: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
+    Ok(AccountRow {
+        id: row.try_get("id")?,
+        workspace_id: row.try_get("workspace_id")?,
+        provider_user_id: row.try_get("provider_user_id")?,
+        provider_org_id: row.try_get("provider_org_id")?,
+        name: row.try_get("name")?,
+        method: row.try_get("method")?,
+        client_id: row.try_get("client_id")?,
+        team_id: row.try_get("team_id")?,
+        key_id: row.try_get("key_id")?,
+        public_key: row.try_get("public_key")?,
+        private_key_sealed: row.try_get("private_key_sealed")?,
+        refresh_token_sealed: row.try_get("refresh_token_sealed")?,
+        created_at: row.try_get("created_at")?,
+        updated_at: row.try_get("updated_at")?,
+        last_synced_at: row.try_get("last_synced_at")?,
+    })
+}
+
+/// Saves a connection; a second connect of the same Apple Ads user in the workspace
+/// replaces the name and credentials of the existing one. Returns the stored id.
+pub async fn upsert(ex: impl Exec<'_>, a: NewAccount<'_>) -> Result<String, sqlx::Error> {
+    sqlx::query_scalar(
+        "INSERT INTO accounts (id, workspace_id, provider_user_id, provider_org_id, name, method, \
+           client_id, team_id, key_id, public_key, private_key_sealed, refresh_token_sealed, \
+           access_token_sealed, access_expires_at, created_by, created_at, updated_at) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $16) \
+         ON CONFLICT (workspace_id, provider_user_id) DO UPDATE SET \
+           provider_org_id = excluded.provider_org_id, name = excluded.name, \
+           method = excluded.method, client_id = excluded.client_id, team_id = excluded.team_id, \
+           key_id = excluded.key_id, public_key = excluded.public_key, \
+           private_key_sealed = excluded.private_key_sealed, \
+           refresh_token_sealed = excluded.refresh_token_sealed, \
+           access_token_sealed = excluded.access_token_sealed, \
+           access_expires_at = excluded.access_expires_at, updated_at = excluded.updated_at \
+         RETURNING id",
+    )
+    .bind(a.id)
+    .bind(a.workspace_id)
+    .bind(a.provider_user_id)
+    .bind(a.provider_org_id)
+    .bind(a.name)
+    .bind(a.method)
+    .bind(a.client_id)
+    .bind(a.team_id)
+    .bind(a.key_id)
+    .bind(a.public_key)
+    .bind(a.private_key_sealed)
+    .bind(a.refresh_token_sealed)
+    .bind(a.access_token_sealed)
+    .bind(a.access_expires_at)
+    .bind(a.created_by)
+    .bind(a.now)
+    .fetch_one(ex)
+    .await
+}
+
+/// The connection `id` of `workspace_id`, if any.
+pub async fn in_workspace(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    id: &str,
+) -> Result<Option<AccountRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM accounts WHERE workspace_id = $1 AND id = $2"
+    )))
+    .bind(workspace_id)
+    .bind(id)
+    .fetch_optional(ex)
+    .await?
+    .map(|r| account(&r))
+    .transpose()
+}
+
+/// Every connection of `workspace_id`, oldest first.
+pub async fn all(ex: impl Exec<'_>, workspace_id: &str) -> Result<Vec<AccountRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM accounts WHERE workspace_id = $1 ORDER BY created_at, id"
+    )))
+    .bind(workspace_id)
+    .fetch_all(ex)
+    .await?
+    .iter()
+    .map(account)
+    .collect()
+}
+
+/// Renames a connection.
+pub async fn rename(ex: impl Exec<'_>, id: &str, name: &str, now: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE accounts SET name = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(name)
+        .bind(now)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Removes a connection; its campaign groups and every member's active choice of it go
+/// with it (foreign keys cascade).
+pub async fn delete(ex: impl Exec<'_>, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM accounts WHERE id = $1")
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// The cached campaign groups of a connection, by org id.
+pub async fn orgs(ex: impl Exec<'_>, account_id: &str) -> Result<Vec<OrgRow>, sqlx::Error> {
+    sqlx::query(
+        "SELECT org_id, display_name, currency, time_zone, permission, selected \
+         FROM account_orgs WHERE account_id = $1 ORDER BY org_id",
+    )
+    .bind(account_id)
+    .fetch_all(ex)
+    .await?
+    .iter()
+    .map(|row| {
+        Ok(OrgRow {
+            org_id: row.try_get("org_id")?,
+            display_name: row.try_get("display_name")?,
+            currency: row.try_get("currency")?,
+            time_zone: row.try_get("time_zone")?,
+            permission: row.try_get("permission")?,
+            selected: row.try_get::<i64, _>("selected")? != 0,
+        })
+    })
+    .collect()
+}
+
+/// Saves one campaign group as fetched now, keeping its selection when already cached.
+pub async fn upsert_org(
+    ex: impl Exec<'_>,
+    account_id: &str,
+    org: &OrgRow,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO account_orgs (account_id, org_id, display_name, currency, time_zone, \
+           permission, selected, refreshed_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
+         ON CONFLICT (account_id, org_id) DO UPDATE SET display_name = excluded.display_name, \
+           currency = excluded.currency, time_zone = excluded.time_zone, \
+           permission = excluded.permission, refreshed_at = excluded.refreshed_at",
+    )
+    .bind(account_id)
+    .bind(org.org_id)
+    .bind(&org.display_name)
+    .bind(&org.currency)
+    .bind(&org.time_zone)
+    .bind(&org.permission)
+    .bind(i64::from(org.selected))
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// Drops the cached campaign groups not refreshed at `now` (gone from the provider).
+pub async fn delete_stale_orgs(
+    ex: impl Exec<'_>,
+    account_id: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM account_orgs WHERE account_id = $1 AND refreshed_at <> $2")
+        .bind(account_id)
+        .bind(now)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Marks one campaign group as used (or not) by the connection.
+pub async fn select_org(
+    ex: impl Exec<'_>,
+    account_id: &str,
+    org_id: i64,
+    selected: bool,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE account_orgs SET selected = $3 WHERE account_id = $1 AND org_id = $2")
+        .bind(account_id)
+        .bind(org_id)
+        .bind(i64::from(selected))
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Makes `account_id` the member's active account with `org_id` (none clears the org).
+pub async fn set_active(
+    ex: impl Exec<'_>,
+    user_id: &str,
+    workspace_id: &str,
+    active: &Active,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO active_accounts (user_id, workspace_id, account_id, org_id, updated_at) \
+         VALUES ($1, $2, $3, $4, $5) ON CONFLICT (user_id, workspace_id) DO UPDATE SET \
+         account_id = excluded.account_id, org_id = excluded.org_id, \
+         updated_at = excluded.updated_at",
+    )
+    .bind(user_id)
+    .bind(workspace_id)
+    .bind(&active.account_id)
+    .bind(active.org_id)
+    .bind(now)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// The member's active account, if one is set.
+pub async fn active(
+    ex: impl Exec<'_>,
+    user_id: &str,
+    workspace_id: &str,
+) -> Result<Option<Active>, sqlx::Error> {
+    sqlx::query(
+        "SELECT account_id, org_id FROM active_accounts WHERE user_id = $1 AND workspace_id = $2",
+    )
+    .bind(user_id)
+    .bind(workspace_id)
+    .fetch_optional(ex)
+    .await?
+    .map(|row| {
+        Ok(Active {
+            account_id: row.try_get("account_id")?,
+            org_id: row.try_get("org_id")?,
+        })
+    })
+    .transpose()
+}
+
+/// Clears the member's active account.
+pub async fn clear_active(
+    ex: impl Exec<'_>,
+    user_id: &str,
+    workspace_id: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM active_accounts WHERE user_id = $1 AND workspace_id = $2")
+        .bind(user_id)
+        .bind(workspace_id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}

@@ -1,0 +1,184 @@
+//! What a job handler sees: the process-wide [`Runtime`] (database, queue, email sender,
+//! the one rate limiter of the process and the provider clients built over it) and the
+//! [`JobContext`] of one run (ids, attempt, typed progress, cooperative cancellation).
+
+use std::{marker::PhantomData, sync::Arc, time::Duration};
+
+use searchdeck_common::{
+    Config, Db,
+    email::EmailSender,
+    queue::{Job, JobError, Queue},
+    ratelimit::RateLimiter,
+    store,
+};
+use searchdeck_provider::{
+    Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate,
+};
+use tokio_util::sync::CancellationToken;
+
+/// What every job handler can use; one per worker process.
+#[derive(Clone)]
+pub struct Runtime {
+    pub db: Db,
+    pub queue: Queue,
+    pub email: EmailSender,
+    /// The one rate limiter of this process; every provider client built here waits on it.
+    gate: Arc<dyn RateGate>,
+    /// Counters of every provider client of this process, added up.
+    pub provider_metrics: Arc<ProviderMetrics>,
+    provider_api_url: String,
+    provider_token_url: String,
+    /// How often a running job's task is checked for a stop request.
+    pub cancel_poll: Duration,
+}
+
+impl std::fmt::Debug for Runtime {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Runtime")
+            .field("db", &self.db)
+            .field("queue", &self.queue)
+            .field("email", &self.email)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Runtime {
+    /// Builds the shared handler state: the limiter comes from the configuration (Redis when
+    /// `REDIS_URL` is set, else the database's `rate_limits` table), once per process.
+    pub async fn new(config: &Config, db: Db, queue: Queue) -> anyhow::Result<Arc<Runtime>> {
+        let limiter =
+            RateLimiter::from_config(config, &db, searchdeck_provider::limiter::settings()).await?;
+        Ok(Arc::new(Runtime {
+            email: EmailSender::from_config(config)?,
+            cancel_poll: queue
+                .settings()
+                .poll_interval
+                .max(Duration::from_millis(100)),
+            db,
+            queue,
+            gate: Arc::new(limiter),
+            provider_metrics: Arc::default(),
+            provider_api_url: config.provider_api_url.clone(),
+            provider_token_url: config.provider_token_url.clone(),
+        }))
+    }
+
+    /// The process's rate limiter, as every provider client built here sees it.
+    pub fn gate(&self) -> &Arc<dyn RateGate> {
+        &self.gate
+    }
+
+    /// A provider client for one ad account's credentials, over this process's shared
+    /// limiter and metrics (build one per job; they share everything that must be shared).
+    pub fn provider(&self, credentials: Credentials) -> Result<Client, ProviderError> {
+        let mut config = ClientConfig::apple();
+        config.api_base = self.provider_api_url.clone();
+        config.token_url = self.provider_token_url.clone();
+        config.gate = self.gate.clone();
+        config.metrics = self.provider_metrics.clone();
+        Client::new(config, credentials)
+    }
+}
+
+/// One run of one job, whatever its kind.
+#[derive(Clone)]
+pub struct JobRun {
+    pub runtime: Arc<Runtime>,
+    /// Queue id of this run.
+    pub run_id: String,
+    /// Stable id of the logical job.
+    pub job_id: String,
+    /// 1 on the first run.
+    pub attempt: u32,
+    /// The worker running it.
+    pub worker: String,
+    /// The task record to report progress to.
+    pub task_id: Option<String>,
+    /// Cancelled when the user asks the task to stop.
+    pub cancel: CancellationToken,
+}
+
+/// One run of one job of type `J`, as its handler sees it: the [`JobRun`] (through
+/// `Deref`) and progress typed by the kind.
+pub struct JobContext<J> {
+    run: JobRun,
+    job: PhantomData<fn() -> J>,
+}
+
+impl<J> JobContext<J> {
+    pub(crate) fn new(run: JobRun) -> JobContext<J> {
+        JobContext {
+            run,
+            job: PhantomData,
+        }
+    }
+}
+
+impl<J> std::ops::Deref for JobContext<J> {
+    type Target = JobRun;
+    fn deref(&self) -> &JobRun {
+        &self.run
+    }
+}
+
+impl<J: Job> JobContext<J> {
+    /// Reports progress on the task record, if the job has one (errors are only logged:
+    /// progress is advisory).
+    pub async fn progress(
+        &self,
+        message: &str,
+        step: i64,
+        total_steps: i64,
+        details: Option<&J::Progress>,
+    ) {
+        let Some(task_id) = &self.task_id else {
+            return;
+        };
+        let details = details.and_then(|d| serde_json::to_value(d).ok());
+        let db = &self.runtime.db.pool;
+        if let Err(e) =
+            store::tasks::progress(db, task_id, message, step, total_steps, details.as_ref()).await
+        {
+            tracing::warn!(task.id = %task_id, error = %e, "could not record task progress");
+        }
+    }
+
+    /// Whether the user has asked this job's task to stop.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
+    /// `Err(JobError::Cancelled)` once a stop was asked for: call it between steps with `?`.
+    pub fn check_cancelled(&self) -> Result<(), JobError> {
+        if self.is_cancelled() {
+            Err(JobError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+/// How a job ended well: the message shown on its task record, and its final progress.
+#[derive(Debug)]
+pub struct Done<P> {
+    pub message: String,
+    pub progress: Option<P>,
+}
+
+impl<P> Done<P> {
+    /// Done, with this message on the task.
+    pub fn message(message: impl Into<String>) -> Done<P> {
+        Done {
+            message: message.into(),
+            progress: None,
+        }
+    }
+
+    /// Done, with this message and final progress on the task.
+    pub fn with_progress(message: impl Into<String>, progress: P) -> Done<P> {
+        Done {
+            message: message.into(),
+            progress: Some(progress),
+        }
+    }
+}

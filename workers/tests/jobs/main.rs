@@ -1,0 +1,11 @@
+//! The worker's integration tests, one binary: queue semantics, the scheduler, the outbox,
+//! cancellation, emails by reference and the provider clients of the worker runtime. Each
+//! runs on SQLite, PostgreSQL and Redis where the backend matters (see `support`).
+
+mod cancel;
+mod email;
+mod outbox;
+mod provider;
+mod queue;
+mod scheduler;
+mod support;
