@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Every test of the project, from a fresh clone: installs what is missing, then runs the Rust
 # suite (SQLite always; PostgreSQL and Redis variants when reachable, and always under
-# CI=true), the web app's type check, ESLint, Jest tests and bundle size budget, and the
-# browser end-to-end tests.
+# CI=true), the web app's type check, ESLint, Jest tests and bundle size budget, schemathesis
+# over the OpenAPI document, and the browser end-to-end tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 start=$(date +%s)
@@ -23,8 +23,12 @@ cargo clippy --workspace --all-targets --all-features -- -D warnings
 step "rust: tests"
 cargo test --workspace --all-features --no-fail-fast
 
-step "end to end (headless Chromium)"
 cargo build
+
+step "API fuzzing (schemathesis over /api/openapi.json)"
+bash scripts/schemathesis.sh
+
+step "end to end (headless Chromium)"
 bash scripts/e2e.sh
 
 step "all tests passed"

@@ -43,7 +43,8 @@ enum Command {
     /// Apply database migrations and exit.
     Migrate,
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
-    /// `bench sandbox`: reports, queries and latency over the large sandbox world).
+    /// `bench sandbox`: reports, queries and latency over the large sandbox world;
+    /// `bench auth`: a sign-up and login burst against a `serve` child).
     /// Built only with `--features bench`.
     #[cfg(feature = "bench")]
     #[command(subcommand)]
@@ -58,6 +59,9 @@ enum BenchCommand {
     /// The sandbox at scale: report and entity query pages of the 100,000-keyword ad
     /// account, `/v1/me` latency during account-wide reports, peak memory.
     Sandbox(searchdeck_sandbox::bench::SandboxBenchArgs),
+    /// 200 concurrent sign-ups and 200 logins over 2 s against `searchdeck serve`; prints
+    /// 5xx, peak server memory, `/health` p50/p95 and throughput.
+    Auth(searchdeck_api::bench::AuthBenchArgs),
 }
 
 fn init_tracing() {
@@ -189,6 +193,8 @@ async fn main() -> anyhow::Result<()> {
         }
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Sandbox(args)) => searchdeck_sandbox::bench::run(args).await?,
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Auth(args)) => searchdeck_api::bench::run(args).await?,
     }
     Ok(())
 }

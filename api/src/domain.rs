@@ -13,15 +13,44 @@ pub const REQUIRED: &str = "Please complete this field to continue";
 /// Message when the repeated password differs.
 pub const PASSWORDS_DIFFER: &str = "Passwords do not match";
 
-/// A normalised (trimmed, lower-cased) email address.
+/// Message of an email holding invisible formatting characters.
+pub const EMAIL_INVISIBLE: &str = "The email address contains invisible characters";
+
+/// Zero-width and bidirectional-control characters: invisible, so two addresses that look
+/// the same could differ by them.
+fn invisible(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{034F}' | '\u{061C}' | '\u{115F}' | '\u{1160}' | '\u{17B4}'
+        | '\u{17B5}' | '\u{180B}'..='\u{180F}' | '\u{200B}'..='\u{200F}'
+        | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{206F}' | '\u{3164}'
+        | '\u{FE00}'..='\u{FE0F}' | '\u{FEFF}' | '\u{FFA0}' | '\u{FFF0}'..='\u{FFF8}')
+}
+
+/// A normalised email address: trimmed, Unicode NFKC, then lower-cased, so the composed and
+/// decomposed spellings of one address (`josé`) are one account. Addresses holding
+/// zero-width or bidirectional-control characters are refused.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Email(String);
 
 impl Email {
     pub fn parse(raw: &str) -> Result<Email, &'static str> {
-        let value = raw.trim().to_lowercase();
+        use unicode_normalization::UnicodeNormalization;
+        let trimmed = raw.trim();
+        if trimmed.chars().any(invisible) {
+            return Err(EMAIL_INVISIBLE);
+        }
+        // Lower-casing can decompose (`İ` → `i̇`), so normalise once more after it.
+        let value: String = trimmed
+            .nfkc()
+            .collect::<String>()
+            .to_lowercase()
+            .nfkc()
+            .collect();
         if value.is_empty() {
             return Err(REQUIRED);
+        }
+        if value.chars().any(invisible) {
+            return Err(EMAIL_INVISIBLE);
         }
         let valid = value.len() <= 254
             && !value.chars().any(|c| c.is_whitespace() || c.is_control())
@@ -143,6 +172,45 @@ mod tests {
             assert!(Email::parse(bad).is_err(), "{bad:?} accepted");
         }
         assert!(Email::parse(&format!("{}@x.io", "a".repeat(65))).is_err());
+    }
+
+    #[test]
+    fn composed_and_decomposed_spellings_are_one_address() {
+        let composed = Email::parse("jos\u{e9}@example.com").unwrap();
+        let decomposed = Email::parse("jose\u{301}@example.com").unwrap();
+        assert_eq!(composed, decomposed);
+        assert_eq!(Email::parse("JOS\u{c9}@EXAMPLE.COM").unwrap(), composed);
+        // NFKC folds compatibility forms (full-width letters) too.
+        assert_eq!(
+            Email::parse("\u{ff41}nn@example.com").unwrap().as_str(),
+            "ann@example.com"
+        );
+    }
+
+    #[test]
+    fn zero_width_and_bidi_characters_are_refused() {
+        for bad in [
+            "ann\u{200b}@example.com",
+            "\u{feff}ann@example.com",
+            "ann@exa\u{202e}mple.com",
+            "ann\u{2066}@example.com",
+            "an\u{200d}n@example.com",
+        ] {
+            assert_eq!(Email::parse(bad), Err(EMAIL_INVISIBLE), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn normalisation_is_idempotent() {
+        for raw in [
+            "\u{130}stanbul@x.io",
+            "Stra\u{df}e@x.io",
+            "\u{212a}elvin@x.io",
+            "jose\u{301}@x.io",
+        ] {
+            let once = Email::parse(raw).unwrap();
+            assert_eq!(Email::parse(once.as_str()).unwrap(), once, "{raw:?}");
+        }
     }
 
     #[test]

@@ -51,7 +51,11 @@ pub fn items<T: Serialize>(items: Vec<T>) -> Json<Envelope<Items<T>>> {
     ok(Items { items })
 }
 
+/// An empty result object, `{}`.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct Empty {}
+
 /// An empty `result: {}` in the envelope.
 pub fn done() -> impl IntoResponse {
-    ok(serde_json::json!({}))
+    ok(Empty {})
 }

@@ -60,6 +60,10 @@ pub type ApiResult<T> = Result<T, ApiError>;
 
 /// Generic message of internal errors (spec §8).
 pub const INTERNAL_MESSAGE: &str = "Error. Try again later";
+/// Message of a request turned away because the server is saturated.
+pub const BUSY_MESSAGE: &str = "The server is busy. Try again in a moment";
+/// `Retry-After` of that answer, in seconds.
+pub const BUSY_RETRY_AFTER_SECS: u64 = 2;
 /// Message of requests without a valid session (spec §8, relogin).
 pub const UNAUTHORIZED_MESSAGE: &str = "Unauthorized";
 
@@ -116,6 +120,18 @@ impl ApiError {
             errors: Vec::new(),
             meta: None,
             retry_after: Some(retry_after_secs.max(1)),
+        }
+    }
+
+    /// 503 with `Retry-After`: the server is saturated (e.g. every password-hashing permit is
+    /// taken); the client should retry shortly.
+    pub fn busy() -> ApiError {
+        ApiError::Status {
+            status: StatusCode::SERVICE_UNAVAILABLE,
+            message: BUSY_MESSAGE.into(),
+            errors: Vec::new(),
+            meta: None,
+            retry_after: Some(BUSY_RETRY_AFTER_SECS),
         }
     }
 
@@ -181,5 +197,14 @@ impl IntoResponse for ApiError {
                 .insert(header::RETRY_AFTER, HeaderValue::from(secs));
         }
         response
+    }
+}
+
+impl searchdeck_common::db::AsBusy for ApiError {
+    fn is_busy(&self) -> bool {
+        match self {
+            ApiError::Internal(e) => e.is_busy(),
+            ApiError::Status { .. } => false,
+        }
     }
 }

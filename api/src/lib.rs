@@ -2,10 +2,14 @@
 //! built web app served from the same origin.
 
 pub mod access;
+#[cfg(feature = "bench")]
+pub mod bench;
 pub mod domain;
 pub mod envelope;
 pub mod error;
 pub mod extract;
+pub mod forwarded;
+pub mod middleware;
 pub mod openapi;
 pub mod passwords;
 pub mod provider;
@@ -18,6 +22,7 @@ use std::{net::SocketAddr, path::Path, sync::Arc, time::Duration};
 
 use axum::{
     Json, Router,
+    extract::DefaultBodyLimit,
     http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
     routing::{any, get},
@@ -34,8 +39,9 @@ use crate::{error::ApiError, state::AppState};
 /// The whole application router: `/api/…`, `/health`, and the web app for every other path.
 pub fn app(state: AppState) -> Router {
     let (api, doc) = routes::api().split_for_parts();
-    let doc = Arc::new(doc);
+    let doc = Arc::new(openapi::complete(doc));
     let static_dir = state.config.static_dir.clone();
+    let headers_state = state.clone();
     Router::new()
         .merge(api)
         .route(
@@ -48,9 +54,15 @@ pub fn app(state: AppState) -> Router {
         .method_not_allowed_fallback(method_not_allowed)
         .with_state(state)
         .fallback_service(spa(&static_dir))
+        .layer(DefaultBodyLimit::max(extract::BODY_LIMIT_BYTES))
+        .layer(axum::middleware::from_fn(middleware::cross_site_writes))
         .layer(CatchPanicLayer::custom(|_| {
             ApiError::Internal(anyhow::anyhow!("handler panicked")).into_response()
         }))
+        .layer(axum::middleware::from_fn_with_state(
+            headers_state,
+            middleware::security_headers,
+        ))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,
             HeaderValue::from_static("nosniff"),

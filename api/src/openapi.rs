@@ -52,3 +52,30 @@ impl Modify for SessionCookie {
 pub fn base() -> utoipa::openapi::OpenApi {
     ApiDoc::openapi()
 }
+
+/// Completes the generated document with the answers every route shares, so each
+/// operation lists every status it can give: 400 for a missing or malformed body or
+/// parameter, 413 for a body over the limit, 403 for a cross-site write, 500.
+pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
+    use crate::middleware::{CROSS_SITE_REFUSED, add_response, operations};
+    for (path, item) in doc.paths.paths.iter_mut() {
+        if !path.starts_with("/api") {
+            continue;
+        }
+        for (method, op) in operations(item) {
+            if let Some(body) = op.request_body.as_mut() {
+                body.required = Some(utoipa::openapi::Required::True);
+                add_response(op, 400, "Missing or invalid body");
+                add_response(op, 413, crate::extract::BODY_TOO_LARGE);
+            }
+            if op.parameters.as_ref().is_some_and(|p| !p.is_empty()) {
+                add_response(op, 400, "Invalid parameters");
+            }
+            if method != "get" {
+                add_response(op, 403, CROSS_SITE_REFUSED);
+            }
+            add_response(op, 500, crate::error::INTERNAL_MESSAGE);
+        }
+    }
+    doc
+}

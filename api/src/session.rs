@@ -125,24 +125,26 @@ pub async fn create_session(
 ) -> Result<String, sqlx::Error> {
     let token = new_token();
     let now = now_ms();
-    store::sessions::insert(
-        &state.db.pool,
-        NewSession {
-            id: &new_id(),
-            token_hash: &hash_token(&token),
-            user_id,
-            workspace_id,
-            now,
-            expires_at: now + SESSION_TTL_MS,
-        },
-    )
-    .await?;
+    let (id, token_hash, pool) = (&new_id(), &hash_token(&token), &state.db.pool);
+    let row = NewSession {
+        id,
+        token_hash,
+        user_id,
+        workspace_id,
+        now,
+        expires_at: now + SESSION_TTL_MS,
+    };
+    searchdeck_common::Db::retry_busy(move || store::sessions::insert(pool, row)).await?;
     Ok(token)
 }
 
 /// Deletes the session a token belongs to, if any.
 pub async fn delete_session(state: &AppState, token: &str) -> Result<(), sqlx::Error> {
-    store::sessions::delete_by_token_hash(&state.db.pool, &hash_token(token)).await
+    let (pool, token_hash) = (&state.db.pool, &hash_token(token));
+    searchdeck_common::Db::retry_busy(move || {
+        store::sessions::delete_by_token_hash(pool, token_hash)
+    })
+    .await
 }
 
 /// Loads the caller behind a session token, if the session is valid.
@@ -156,7 +158,10 @@ pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>
         return Ok(None);
     };
     if now - row.last_seen_at > TOUCH_AFTER_MS {
-        store::sessions::touch(&state.db.pool, &row.id, now).await?;
+        // Best effort: a busy database delays the next refresh, never the request.
+        if let Err(e) = store::sessions::touch(&state.db.pool, &row.id, now).await {
+            tracing::warn!(error = %e, "session last-seen refresh skipped");
+        }
     }
     Ok(Some(CurrentUser {
         session_id: row.id,

@@ -1,6 +1,9 @@
 //! Shared state of the API process.
 
-use std::sync::Arc;
+use std::{
+    sync::{Arc, Weak},
+    time::Duration,
+};
 
 use searchdeck_common::{
     Config, Db,
@@ -10,7 +13,12 @@ use searchdeck_common::{
     tasks::{self, NewTask},
 };
 
-use crate::{provider::Provider, throttle::Throttles};
+use tokio::sync::mpsc;
+
+use crate::{
+    domain::Email, error::ApiError, passwords::PasswordHasher, provider::Provider,
+    routes::auth::recovery, throttle::Throttles,
+};
 
 /// Everything handlers need, cheap to clone.
 #[derive(Clone)]
@@ -25,6 +33,10 @@ pub struct Inner {
     pub secrets: SecretBox,
     /// The Apple Ads provider (API and popup connect).
     pub provider: Provider,
+    /// The bounded pool every password hash goes through.
+    pub passwords: PasswordHasher,
+    /// Recovery requests for the background task that answers them.
+    recovery: mpsc::Sender<Email>,
 }
 
 impl std::ops::Deref for AppState {
@@ -40,14 +52,33 @@ impl AppState {
     pub async fn new(db: Db, config: Config, queue: Queue) -> anyhow::Result<AppState> {
         let secrets = SecretBox::from_config(&config)?;
         let provider = Provider::from_config(&config, &db).await?;
-        Ok(AppState(Arc::new(Inner {
+        let (recovery, requests) = mpsc::channel(recovery::PENDING_REQUESTS);
+        let inner = Arc::new(Inner {
             db,
             config,
             queue,
             throttles: Throttles::default(),
             secrets,
             provider,
-        })))
+            passwords: PasswordHasher::default(),
+            recovery,
+        });
+        // The recovery task holds the state weakly, so it ends when the state is dropped.
+        tokio::spawn(recovery::serve_requests(Arc::downgrade(&inner), requests));
+        Ok(AppState(inner))
+    }
+
+    /// The state behind a weak handle, while it is alive (for background tasks).
+    pub fn upgrade(weak: &Weak<Inner>) -> Option<AppState> {
+        weak.upgrade().map(AppState)
+    }
+
+    /// Hands a recovery request to the background task; 503 when too many are pending.
+    pub async fn request_recovery(&self, email: Email) -> Result<(), ApiError> {
+        self.recovery
+            .send_timeout(email, Duration::from_secs(2))
+            .await
+            .map_err(|_| ApiError::busy())
     }
 
     /// Queues an email by reference (the queue holds only its id); a worker sends it with

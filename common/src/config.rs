@@ -8,6 +8,7 @@
 use std::{net::SocketAddr, path::PathBuf};
 
 use clap::Args;
+use ipnet::IpNet;
 use secrecy::{ExposeSecret, SecretString};
 
 /// Raw settings as given on the command line or in the environment.
@@ -76,6 +77,11 @@ pub struct ConfigArgs {
     /// Number of jobs one worker process runs at once.
     #[arg(long, env = "SEARCHDECK_WORKER_CONCURRENCY", default_value_t = 4)]
     pub worker_concurrency: usize,
+    /// Reverse proxies whose `X-Forwarded-For` / `Forwarded` / `X-Forwarded-Proto` headers
+    /// are believed: comma-separated IP addresses or CIDR ranges (`10.0.0.0/8,127.0.0.1`).
+    /// Requests from any other peer are attributed to the peer itself.
+    #[arg(long, env = "SEARCHDECK_TRUSTED_PROXIES", value_delimiter = ',')]
+    pub trusted_proxies: Vec<String>,
 }
 
 /// Which storage engine a URL points at.
@@ -133,6 +139,8 @@ pub struct Config {
     pub secret_key: Option<SecretString>,
     /// Redis holding shared rate-limit state, if any (REDIS_URL, else a Redis QUEUE_URL).
     pub redis_url: Option<SecretString>,
+    /// Peers whose forwarding headers are believed (SEARCHDECK_TRUSTED_PROXIES).
+    pub trusted_proxies: Vec<IpNet>,
 }
 
 /// A setting that cannot be used, with the variable it came from.
@@ -259,6 +267,13 @@ impl ConfigArgs {
                 "must be at least 1",
             ));
         }
+        let trusted_proxies = self
+            .trusted_proxies
+            .iter()
+            .map(|s| s.trim())
+            .filter(|s| !s.is_empty())
+            .map(parse_net)
+            .collect::<Result<Vec<_>, _>>()?;
         Ok(Config {
             bind: self.bind,
             data_dir: self.data_dir.clone(),
@@ -279,8 +294,21 @@ impl ConfigArgs {
             worker_concurrency: self.worker_concurrency,
             secret_key: self.secret_key.clone(),
             redis_url,
+            trusted_proxies,
         })
     }
+}
+
+/// An IP address (a one-address range) or a CIDR range.
+fn parse_net(s: &str) -> Result<IpNet, ConfigError> {
+    s.parse::<IpNet>()
+        .or_else(|_| s.parse::<std::net::IpAddr>().map(IpNet::from))
+        .map_err(|_| {
+            invalid(
+                "SEARCHDECK_TRUSTED_PROXIES",
+                format!("{s:?} is neither an IP address nor a CIDR range"),
+            )
+        })
 }
 
 impl Config {
@@ -361,6 +389,16 @@ mod tests {
         assert_eq!(err.variable, "QUEUE_URL");
         let err = parse(&["--smtp-url", "http://x"]).unwrap_err();
         assert_eq!(err.variable, "SMTP_URL");
+    }
+
+    #[test]
+    fn trusted_proxies_are_addresses_or_ranges() {
+        let c = parse(&["--trusted-proxies", "10.0.0.0/8, 127.0.0.1,::1"]).unwrap();
+        let shown: Vec<String> = c.trusted_proxies.iter().map(|n| n.to_string()).collect();
+        assert_eq!(shown, ["10.0.0.0/8", "127.0.0.1/32", "::1/128"]);
+        assert!(parse(&[]).unwrap().trusted_proxies.is_empty());
+        let err = parse(&["--trusted-proxies", "10.0.0.0/8,proxy.local"]).unwrap_err();
+        assert_eq!(err.variable, "SEARCHDECK_TRUSTED_PROXIES");
     }
 
     #[test]

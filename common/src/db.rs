@@ -23,8 +23,48 @@ use sqlx::{
 
 use crate::config::{Backend, Config};
 
+/// Errors that may carry database contention, for [`Db::retry_busy`].
+pub trait AsBusy {
+    /// Whether this error is contention worth retrying.
+    fn is_busy(&self) -> bool;
+}
+
+impl AsBusy for sqlx::Error {
+    fn is_busy(&self) -> bool {
+        Db::is_busy(self)
+    }
+}
+
+impl AsBusy for anyhow::Error {
+    fn is_busy(&self) -> bool {
+        self.chain()
+            .any(|e| e.downcast_ref::<sqlx::Error>().is_some_and(Db::is_busy))
+    }
+}
+
 static SQLITE_MIGRATIONS: Migrator = sqlx::migrate!("migrations/sqlite");
 static POSTGRES_MIGRATIONS: Migrator = sqlx::migrate!("migrations/postgres");
+
+/// Creates the SQLite file readable by its owner only (0600), or tightens an existing one,
+/// before SQLite opens it; SQLite gives its `-wal` and `-shm` files the same mode. The
+/// database holds password hashes and session digests.
+fn owner_only(path: &std::path::Path) -> std::io::Result<()> {
+    let name = path.to_string_lossy();
+    if name.is_empty() || name == ":memory:" || name.starts_with("file::memory:") {
+        return Ok(());
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .mode(0o600)
+            .open(path)?;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))?;
+    }
+    Ok(())
+}
 
 /// A handle on the application database.
 #[derive(Clone, Debug)]
@@ -69,6 +109,7 @@ impl Db {
                     .create_if_missing(true)
                     .journal_mode(SqliteJournalMode::Wal)
                     .foreign_keys(true);
+                owner_only(opts.get_filename())?;
                 let conn = sqlx::ConnectOptions::connect(&opts).await?;
                 sqlx::Connection::close(conn).await.ok();
                 let native = SqlitePoolOptions::new()
@@ -120,6 +161,47 @@ impl Db {
         Ok(())
     }
 
+    /// Whether an error is transient contention worth retrying: SQLite's "database is
+    /// locked" (`SQLITE_BUSY` / `SQLITE_LOCKED`, also past the busy timeout or on a stale
+    /// snapshot), PostgreSQL's serialization failure or deadlock.
+    pub fn is_busy(err: &sqlx::Error) -> bool {
+        let sqlx::Error::Database(e) = err else {
+            return false;
+        };
+        let code = e.code();
+        let sqlite = code
+            .as_deref()
+            .and_then(|c| c.parse::<i64>().ok())
+            .is_some_and(|c| matches!(c & 0xff, 5 | 6));
+        let postgres = matches!(code.as_deref(), Some("40001" | "40P01"));
+        sqlite || postgres || e.message().contains("database is locked")
+    }
+
+    /// Runs a write (usually a whole transaction) and runs it again, a few times with a
+    /// growing pause, when it fails with [`Db::is_busy`] contention; other errors and the
+    /// last busy error are returned as they are.
+    pub async fn retry_busy<T, E, F, Fut>(mut write: F) -> Result<T, E>
+    where
+        F: FnMut() -> Fut,
+        Fut: Future<Output = Result<T, E>>,
+        E: AsBusy,
+    {
+        const ATTEMPTS: u32 = 5;
+        let mut pause = Duration::from_millis(20);
+        for attempt in 1.. {
+            match write().await {
+                Err(e) if attempt < ATTEMPTS && e.is_busy() => {
+                    tracing::debug!(attempt, "database busy: retrying the write");
+                    let jitter = Duration::from_millis(rand::random_range(0..20));
+                    tokio::time::sleep(pause + jitter).await;
+                    pause *= 2;
+                }
+                other => return other,
+            }
+        }
+        unreachable!("the loop returns")
+    }
+
     /// A short fingerprint of this backend's migrations (versions and checksums): test
     /// suites key their migrated template databases on it.
     pub fn migrations_fingerprint(backend: Backend) -> String {
@@ -142,5 +224,82 @@ impl Db {
             sqlx::Error::Database(e) => e.is_unique_violation(),
             _ => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[cfg(unix)]
+    #[tokio::test]
+    async fn the_sqlite_file_is_owner_only() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("app.db");
+        let db = Db::connect_url(&format!("sqlite://{}?mode=rwc", file.display()))
+            .await
+            .unwrap();
+        db.migrate().await.unwrap();
+        for name in ["app.db", "app.db-wal"] {
+            let mode = std::fs::metadata(dir.path().join(name))
+                .unwrap()
+                .permissions()
+                .mode();
+            assert_eq!(mode & 0o777, 0o600, "{name} is {mode:o}");
+        }
+    }
+
+    #[tokio::test]
+    async fn busy_writes_are_retried_until_the_lock_is_released() {
+        let dir = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}?mode=rwc", dir.path().join("busy.db").display());
+        let db = Db::connect_url(&url).await.unwrap();
+        sqlx::query("CREATE TABLE t (x BIGINT)")
+            .execute(&db.pool)
+            .await
+            .unwrap();
+        // A second connection holds the write lock; this one does not wait inside SQLite,
+        // so every write fails with SQLITE_BUSY until the lock goes.
+        let mut holder = db.pool.acquire().await.unwrap();
+        sqlx::query("BEGIN IMMEDIATE")
+            .execute(&mut *holder)
+            .await
+            .unwrap();
+        let mut writer = db.pool.acquire().await.unwrap();
+        sqlx::query("PRAGMA busy_timeout = 0")
+            .execute(&mut *writer)
+            .await
+            .unwrap();
+        let err = sqlx::query("INSERT INTO t VALUES (1)")
+            .execute(&mut *writer)
+            .await
+            .unwrap_err();
+        let writer = std::sync::Arc::new(tokio::sync::Mutex::new(writer));
+        assert!(Db::is_busy(&err), "{err}");
+        let release = tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(60)).await;
+            sqlx::query("COMMIT").execute(&mut *holder).await.unwrap();
+        });
+        let tries = std::sync::atomic::AtomicUsize::new(0);
+        Db::retry_busy(|| {
+            tries.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            let writer = writer.clone();
+            async move {
+                let mut conn = writer.lock().await;
+                sqlx::query("INSERT INTO t VALUES (1)")
+                    .execute(&mut **conn)
+                    .await
+            }
+        })
+        .await
+        .expect("retried past the lock");
+        release.await.unwrap();
+        assert!(tries.into_inner() > 1, "the first write met the lock");
+        let wrapped: anyhow::Error = err.into();
+        assert!(
+            wrapped.is_busy(),
+            "busy errors are found inside anyhow chains"
+        );
     }
 }

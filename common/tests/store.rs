@@ -81,7 +81,9 @@ conformance!(
     metrics_write_large_batches_in_one_call,
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
+    recovery_codes_die_after_wrong_guesses,
     options_upsert_and_delete,
+    options_versions_count_saves,
     tasks_are_scoped_and_finish_once,
     store_functions_compose_in_one_transaction,
 );
@@ -365,18 +367,28 @@ async fn users_sessions_and_workspaces(db: &Db) {
 async fn recovery_codes_are_single_use(db: &Db) {
     let (user_id, _) = owner(db, "rc@example.com").await;
     let now = now_ms();
-    let code = |hash| NewCode {
+    let code = |hash, selector| NewCode {
         id: "",
         user_id: &user_id,
         code_hash: hash,
+        selector,
         expires_at: now + 1000,
         now,
     };
+    let live = async |selector: &str, at: i64| {
+        store::recovery::live_by_selector(&db.pool, selector, at, 5)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|c| c.code_hash)
+            .collect::<Vec<_>>()
+    };
+    let old_id = new_id();
     store::recovery::insert(
         &db.pool,
         NewCode {
-            id: &new_id(),
-            ..code("old")
+            id: &old_id,
+            ..code("old", "OLD")
         },
     )
     .await
@@ -384,59 +396,87 @@ async fn recovery_codes_are_single_use(db: &Db) {
     store::recovery::retire_open(&db.pool, &user_id, now)
         .await
         .unwrap();
+    let new = new_id();
     store::recovery::insert(
         &db.pool,
         NewCode {
-            id: &new_id(),
-            ..code("new")
+            id: &new,
+            ..code("new", "NEW")
         },
     )
     .await
     .unwrap();
+    assert!(live("OLD", now).await.is_empty(), "replaced");
+    assert_eq!(live("NEW", now).await, ["new"]);
+    assert!(live("NEW", now + 1000).await.is_empty(), "expired");
     assert!(
-        store::recovery::find_valid(&db.pool, "old", now)
-            .await
-            .unwrap()
-            .is_none(),
-        "replaced"
-    );
-    assert!(
-        store::recovery::find_valid(&db.pool, "new", now)
-            .await
-            .unwrap()
-            .is_some()
-    );
-    assert!(
-        store::recovery::find_valid(&db.pool, "new", now + 1000)
-            .await
-            .unwrap()
-            .is_none(),
-        "expired"
-    );
-    assert_eq!(
-        store::recovery::consume(&db.pool, "new", now)
+        !store::recovery::consume(&db.pool, &old_id, now, 5)
             .await
             .unwrap(),
-        Some(user_id)
+        "a retired code is not consumed"
     );
-    assert_eq!(
-        store::recovery::consume(&db.pool, "new", now)
+    assert!(
+        store::recovery::consume(&db.pool, &new, now, 5)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store::recovery::consume(&db.pool, &new, now, 5)
             .await
             .unwrap(),
-        None,
         "used once"
+    );
+}
+
+async fn recovery_codes_die_after_wrong_guesses(db: &Db) {
+    let (user_id, _) = owner(db, "guess@example.com").await;
+    let now = now_ms();
+    let id = new_id();
+    let row = NewCode {
+        id: &id,
+        user_id: &user_id,
+        code_hash: "h",
+        selector: "SEL",
+        expires_at: now + 1000,
+        now,
+    };
+    store::recovery::insert(&db.pool, row).await.unwrap();
+    for _ in 0..2 {
+        store::recovery::count_wrong_guess(&db.pool, "SEL", now)
+            .await
+            .unwrap();
+    }
+    let found = store::recovery::live_by_selector(&db.pool, "SEL", now, 3)
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1, "two wrong guesses of three allowed");
+    assert_eq!(found[0].user_id, user_id);
+    store::recovery::count_wrong_guess(&db.pool, "SEL", now)
+        .await
+        .unwrap();
+    assert!(
+        store::recovery::live_by_selector(&db.pool, "SEL", now, 3)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        !store::recovery::consume(&db.pool, &id, now, 3)
+            .await
+            .unwrap(),
+        "a code past its guesses cannot be used"
     );
 }
 
 async fn options_upsert_and_delete(db: &Db) {
     let (user_id, _) = owner(db, "opt@example.com").await;
-    store::options::upsert(&db.pool, &user_id, "a", "1", 5)
+    store::options::upsert(&db.pool, &user_id, "a", "1", 5, 1)
         .await
         .unwrap();
-    store::options::upsert(&db.pool, &user_id, "a", "[2]", 6)
+    store::options::upsert(&db.pool, &user_id, "a", "[2]", 6, 2)
         .await
         .unwrap();
-    store::options::upsert(&db.pool, &user_id, "b", "true", 7)
+    store::options::upsert(&db.pool, &user_id, "b", "true", 7, 3)
         .await
         .unwrap();
     store::options::delete(&db.pool, &user_id, "b")
@@ -451,6 +491,40 @@ async fn options_upsert_and_delete(db: &Db) {
             rows[0].updated_at
         ),
         ("a", "[2]", 6)
+    );
+    assert!(
+        store::options::changed_since(&db.pool, &user_id, "a", 1)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store::options::changed_since(&db.pool, &user_id, "a", 2)
+            .await
+            .unwrap()
+    );
+}
+
+async fn options_versions_count_saves(db: &Db) {
+    let (user_id, _) = owner(db, "optv@example.com").await;
+    assert_eq!(
+        store::options::version(&db.pool, &user_id).await.unwrap(),
+        0
+    );
+    assert_eq!(
+        store::options::bump_version(&db.pool, &user_id)
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store::options::bump_version(&db.pool, &user_id)
+            .await
+            .unwrap(),
+        2
+    );
+    assert_eq!(
+        store::options::version(&db.pool, &user_id).await.unwrap(),
+        2
     );
 }
 
@@ -527,7 +601,7 @@ async fn store_functions_compose_in_one_transaction(db: &Db) {
     store::users::set_password(&mut *tx, &user_id, "changed", now_ms())
         .await
         .unwrap();
-    store::options::upsert(&mut *tx, &user_id, "k", "1", 1)
+    store::options::upsert(&mut *tx, &user_id, "k", "1", 1, 1)
         .await
         .unwrap();
     let task = NewTask {

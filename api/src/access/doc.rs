@@ -23,7 +23,7 @@ use utoipa::openapi::{
 use super::{Caller, InWorkspace, Policy, WorkspaceResource};
 use crate::{
     error::UNAUTHORIZED_MESSAGE,
-    extract::{ApiJson, ClientIp},
+    extract::{ApiJson, ApiPath, ApiQuery, ClientIp},
 };
 
 /// Name of the session-cookie security scheme in the document's components.
@@ -39,6 +39,8 @@ impl<S> Documented for State<S> {}
 impl<T> Documented for Path<T> {}
 impl<T> Documented for Query<T> {}
 impl<T> Documented for ApiJson<T> {}
+impl<T> Documented for ApiQuery<T> {}
+impl<T> Documented for ApiPath<T> {}
 impl Documented for HeaderMap {}
 impl Documented for CookieJar {}
 impl Documented for ClientIp {}

@@ -4,17 +4,30 @@
 //! flags…) holding any JSON value. A PUT merges its keys into the saved set (a `null` value
 //! removes the key). The suggester's saved entry, loader and last item expire after 24 hours
 //! (spec §4) and are dropped when read after that.
+//!
+//! Saves can be conditional: every answer carries the options' `version` (also as the
+//! `ETag`), and a PUT with `If-Match: "<version>"` is refused with 412 when a key it writes
+//! was changed by another save since that version (two tabs appending filter presets:
+//! the second is told to reload instead of silently dropping the first's preset). A PUT
+//! without `If-Match` merges unconditionally, as before. One user's options hold at most
+//! [`MAX_TOTAL_BYTES`] of JSON.
 
 use std::collections::BTreeMap;
 
-use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::{ids::now_ms, store};
+use axum::{
+    extract::State,
+    http::{HeaderMap, HeaderValue, StatusCode, header},
+    response::IntoResponse,
+};
+use searchdeck_common::{Db, ids::now_ms, store};
+use serde::Serialize;
 use serde_json::Value;
+use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     access::Member,
-    envelope,
+    envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::ApiJson,
     route,
@@ -29,6 +42,13 @@ pub const FILTER_PRESETS_KEY: &str = "optimization-filters-presets";
 const MAX_KEYS: usize = 50;
 const MAX_KEY_LEN: usize = 64;
 const MAX_VALUE_BYTES: usize = 256 * 1024;
+/// Largest total size of one user's saved options (JSON bytes).
+pub const MAX_TOTAL_BYTES: usize = 1024 * 1024;
+/// Message of a conditional save based on an outdated read.
+pub const STALE_OPTIONS: &str =
+    "These options were changed in another window. Reload them and save again";
+/// Message of a save that would take the options over [`MAX_TOTAL_BYTES`].
+pub const OPTIONS_TOO_LARGE: &str = "Saved options are limited to 1 MB; remove some to save more";
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -38,7 +58,24 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 type Options = BTreeMap<String, Value>;
 
-async fn load(state: &AppState, user_id: &str) -> Result<Options, ApiError> {
+/// The saved options and their version (`result` of both routes).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SavedOptions {
+    /// Saved options by key.
+    #[schema(value_type = Object)]
+    pub item: Options,
+    /// Version of the options, for `If-Match` on the next save (also the `ETag`).
+    pub version: i64,
+}
+
+/// The envelope with the `ETag` header of the version.
+fn respond(saved: SavedOptions) -> impl IntoResponse {
+    let etag = HeaderValue::from_str(&format!("\"{}\"", saved.version)).expect("digits");
+    ([(header::ETAG, etag)], envelope::ok(saved))
+}
+
+async fn load(state: &AppState, user_id: &str) -> Result<SavedOptions, ApiError> {
+    let version = store::options::version(&state.db.pool, user_id).await?;
     let rows = store::options::all(&state.db.pool, user_id).await?;
     let cutoff = now_ms() - EXPIRY_MS;
     let mut options = Options::new();
@@ -56,17 +93,46 @@ async fn load(state: &AppState, user_id: &str) -> Result<Options, ApiError> {
     for key in expired {
         store::options::delete(&state.db.pool, user_id, &key).await?;
     }
-    Ok(options)
+    Ok(SavedOptions {
+        item: options,
+        version,
+    })
+}
+
+/// The version named by `If-Match` (`"7"`, `W/"7"`); `None` without the header or for `*`.
+fn if_match(headers: &HeaderMap) -> ApiResult<Option<i64>> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let raw = value.to_str().unwrap_or_default().trim();
+    if raw == "*" {
+        return Ok(None);
+    }
+    raw.trim_start_matches("W/")
+        .trim_matches('"')
+        .parse()
+        .map(Some)
+        .map_err(|_| ApiError::bad_request("If-Match must be the ETag of the saved options"))
+}
+
+fn stale(current: i64) -> ApiError {
+    ApiError::Status {
+        status: StatusCode::PRECONDITION_FAILED,
+        message: STALE_OPTIONS.into(),
+        errors: Vec::new(),
+        meta: Some(serde_json::json!({ "version": current })),
+        retry_after: None,
+    }
 }
 
 /// The caller's saved options.
 #[utoipa::path(get, path = "/api/options/front", tag = "options",
-    responses((status = 200, description = "Saved options by key", body = Envelope<Item<Object>>)))]
+    responses((status = 200, description = "Saved options by key, with their version (also the ETag)", body = Envelope<SavedOptions>)))]
 pub async fn get_front(
     State(state): State<AppState>,
     user: Member,
 ) -> ApiResult<impl IntoResponse> {
-    Ok(envelope::item(load(&state, &user.user_id).await?))
+    Ok(respond(load(&state, &user.user_id).await?))
 }
 
 fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
@@ -109,24 +175,48 @@ fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
 }
 
 /// Saves the given option keys (merging; `null` removes a key) and returns all options.
+/// With `If-Match`, refused with 412 when a key it writes changed since that version.
 #[utoipa::path(put, path = "/api/options/front", tag = "options", request_body = Object,
-    responses((status = 200, description = "Saved options by key", body = Envelope<Item<Object>>),
-              (status = 400, description = "Invalid options", body = ErrorBody)))]
+    params(("If-Match" = Option<String>, Header, description = "ETag (version) of the options this save is based on")),
+    responses((status = 200, description = "Saved options by key, with their new version", body = Envelope<SavedOptions>),
+              (status = 400, description = "Invalid options, or over 1 MB in total", body = ErrorBody),
+              (status = 412, description = "A key changed since the If-Match version; reload", body = ErrorBody)))]
 pub async fn put_front(
     State(state): State<AppState>,
     user: Member,
+    headers: HeaderMap,
     ApiJson(body): ApiJson<Value>,
 ) -> ApiResult<impl IntoResponse> {
     let map = validate(&body)?;
-    let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
-    for (key, value) in map {
-        if value.is_null() {
-            store::options::delete(&mut *tx, &user.user_id, key).await?;
-        } else {
-            store::options::upsert(&mut *tx, &user.user_id, key, &value.to_string(), now).await?;
+    let expected = if_match(&headers)?;
+    let (pool, user_id) = (&state.db.pool, &user.user_id);
+    Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        // Bumping the version first serialises concurrent saves of one user.
+        let version = store::options::bump_version(&mut *tx, user_id).await?;
+        if let Some(expected) = expected {
+            for key in map.keys() {
+                if store::options::changed_since(&mut *tx, user_id, key, expected).await? {
+                    return Err(stale(version - 1));
+                }
+            }
         }
-    }
-    tx.commit().await?;
-    Ok(envelope::item(load(&state, &user.user_id).await?))
+        let now = now_ms();
+        for (key, value) in map {
+            if value.is_null() {
+                store::options::delete(&mut *tx, user_id, key).await?;
+            } else {
+                let json = value.to_string();
+                store::options::upsert(&mut *tx, user_id, key, &json, now, version).await?;
+            }
+        }
+        let saved = store::options::all(&mut *tx, user_id).await?;
+        if saved.iter().map(|r| r.value.len()).sum::<usize>() > MAX_TOTAL_BYTES {
+            return Err(ApiError::bad_request(OPTIONS_TOO_LARGE));
+        }
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
+    })
+    .await?;
+    Ok(respond(load(&state, &user.user_id).await?))
 }

@@ -2,32 +2,38 @@
 //!
 //! A recovery code is 8 characters from a 32-letter alphabet without look-alikes (40 bits),
 //! stored hashed, valid for 30 minutes, single-use (consumed by one atomic UPDATE), and
-//! replaced by any newer code. Code checks are throttled per IP. Asking for a code answers
-//! the same whether or not the email has an account. Setting a password ends every other
-//! session of the user.
+//! replaced by any newer code. Its first [`SELECTOR_LEN`] characters are also stored in
+//! clear as a selector: a wrong guess that shares a live code's selector counts against that
+//! code, which dies after [`MAX_CODE_ATTEMPTS`] wrong guesses. Wrong codes are throttled per
+//! IP too, and every cheap check runs before the new password is hashed.
+//!
+//! Asking for a code answers the same, in the same time, whether or not the email has an
+//! account: the handler only checks the input and the throttles and hands the address to a
+//! background task, which looks the account up, stores a code and queues the email, one
+//! request after the other. Setting a password ends every other session of the user.
 
-use axum::{
-    extract::{Query, State},
-    response::IntoResponse,
-};
+use std::sync::Weak;
+
+use axum::{extract::State, response::IntoResponse};
 use rand::Rng;
 use searchdeck_common::{
+    Db,
     email::OutgoingEmail,
     ids::{new_id, now_ms},
     store::{self, recovery::NewCode},
 };
 use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     access::Member,
     domain::{Email, Fields, REQUIRED},
-    envelope::{self, Envelope},
+    envelope::{self, Empty, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
-    extract::{ApiJson, ClientIp},
-    passwords,
+    extract::{ApiJson, ApiQuery, ClientIp},
     session::hash_token,
-    state::AppState,
+    state::{AppState, Inner},
 };
 
 /// How long a recovery code stays valid.
@@ -35,11 +41,17 @@ pub const CODE_TTL_MS: i64 = 30 * 60 * 1000;
 /// Letters of a recovery code (no 0/O, 1/I).
 const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
 const CODE_LEN: usize = 8;
+/// Leading characters of a code stored in clear to find it (15 bits).
+pub const SELECTOR_LEN: usize = 3;
+/// Wrong guesses after which a code no longer works.
+pub const MAX_CODE_ATTEMPTS: i64 = 5;
 /// Message for a wrong, used or expired code.
 pub const CODE_INVALID: &str = "The code is invalid or has expired";
 /// Answer to a recovery request, whether or not the account exists.
 pub const RECOVERY_SENT: &str =
     "If an account exists for this email, a recovery code was sent to it";
+/// Recovery requests waiting for the background task, at most.
+pub const PENDING_REQUESTS: usize = 256;
 
 fn new_code() -> String {
     let mut rng = rand::rng();
@@ -60,65 +72,119 @@ fn normalize_code(raw: &str) -> String {
 pub struct RecoveryQuery {
     /// The account's email.
     #[serde(default)]
+    #[param(required = true, format = "email")]
     pub email: String,
 }
 
 /// Emails a recovery code to the account's address.
 #[utoipa::path(get, path = "/api/auth/recoveryPassword", tag = "auth", params(RecoveryQuery),
-    responses((status = 200, description = "Sent if the account exists"),
+    responses((status = 200, description = "Sent if the account exists", body = Envelope<Empty>),
               (status = 400, description = "Invalid email", body = ErrorBody),
-              (status = 429, description = "Too many requests", body = ErrorBody)))]
+              (status = 405, description = "HEAD is refused on this route", body = ErrorBody),
+              (status = 429, description = "Too many requests", body = ErrorBody),
+              (status = 503, description = "Too many pending requests; retry after Retry-After", body = ErrorBody)))]
 pub async fn recovery_password(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
-    Query(q): Query<RecoveryQuery>,
+    ApiQuery(q): ApiQuery<RecoveryQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let email = Email::parse(&q.email).map_err(|m| ApiError::field("email", m))?;
-    state.throttles.code_ip.check(&ip)?;
+    state.throttles.recovery_ip.check(&ip)?;
     state
         .throttles
         .recovery_email
         .check(&email.as_str().to_string())?;
-    let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
-    if let Some(user_id) = user_id {
-        let code = new_code();
-        let now = now_ms();
-        let mut tx = state.db.pool.begin().await?;
-        store::recovery::retire_open(&mut *tx, &user_id, now).await?;
-        store::recovery::insert(
-            &mut *tx,
-            NewCode {
-                id: &new_id(),
-                user_id: &user_id,
-                code_hash: &hash_token(&code),
-                expires_at: now + CODE_TTL_MS,
-                now,
-            },
-        )
-        .await?;
-        tx.commit().await?;
-        state
-            .send_email(OutgoingEmail {
-                to: email.as_str().to_string(),
-                subject: "Your Searchdeck password recovery code".into(),
-                body: format!(
-                    "Your recovery code is {code}. It is valid for 30 minutes and can be used once.\n\n\
-                     Enter it on the password recovery screen, or open /reset?code={code} in Searchdeck.\n\
-                     If you did not ask for it, ignore this email: your password stays as it is."
-                ),
-            })
-            .await?;
-        tracing::info!(user.id = %user_id, "recovery code sent");
+    state.request_recovery(email).await?;
+    Ok(envelope::ok_with(RECOVERY_SENT, Empty {}))
+}
+
+/// Runs queued recovery requests in order until the API state is dropped.
+pub(crate) async fn serve_requests(state: Weak<Inner>, mut requests: mpsc::Receiver<Email>) {
+    while let Some(email) = requests.recv().await {
+        let Some(state) = AppState::upgrade(&state) else {
+            break;
+        };
+        if let Err(e) = send_code(&state, &email).await {
+            tracing::error!(error = format!("{e:#}"), "recovery request failed");
+        }
     }
-    Ok(envelope::ok_with(RECOVERY_SENT, serde_json::json!({})))
+}
+
+/// Stores a fresh code for the account of `email`, if any, and queues its email.
+async fn send_code(state: &AppState, email: &Email) -> anyhow::Result<()> {
+    let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
+    let Some(user_id) = user_id else {
+        return Ok(());
+    };
+    let code = new_code();
+    let now = now_ms();
+    let (pool, code_hash) = (&state.db.pool, &hash_token(&code));
+    let row = NewCode {
+        id: &new_id(),
+        user_id: &user_id,
+        code_hash,
+        selector: &code[..SELECTOR_LEN],
+        expires_at: now + CODE_TTL_MS,
+        now,
+    };
+    Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        store::recovery::retire_open(&mut *tx, row.user_id, now).await?;
+        store::recovery::insert(&mut *tx, row).await?;
+        tx.commit().await
+    })
+    .await?;
+    state
+        .send_email(OutgoingEmail {
+            to: email.as_str().to_string(),
+            subject: "Your Searchdeck password recovery code".into(),
+            body: format!(
+                "Your recovery code is {code}. It is valid for 30 minutes and can be used once.\n\n\
+                 Enter it on the password recovery screen, or open /reset?code={code} in Searchdeck.\n\
+                 If you did not ask for it, ignore this email: your password stays as it is."
+            ),
+        })
+        .await?;
+    tracing::info!(user.id = %user_id, "recovery code sent");
+    Ok(())
+}
+
+/// The live code matching `code`, as (code id, user id). A wrong guess counts against every
+/// live code sharing its selector; the IP's failure budget is spent unless it matches.
+async fn find_code(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    code: &str,
+) -> ApiResult<(String, String)> {
+    if code.is_empty() {
+        return Err(ApiError::field("code", REQUIRED));
+    }
+    let attempt = state.throttles.code_ip.attempt(ip)?;
+    if code.len() != CODE_LEN {
+        return Err(ApiError::field("code", CODE_INVALID));
+    }
+    let selector = &code[..SELECTOR_LEN];
+    let now = now_ms();
+    let pool = &state.db.pool;
+    let live = store::recovery::live_by_selector(pool, selector, now, MAX_CODE_ATTEMPTS).await?;
+    let hash = hash_token(code);
+    if let Some(found) = live.into_iter().find(|c| c.code_hash == hash) {
+        attempt.succeeded();
+        return Ok((found.id, found.user_id));
+    }
+    Db::retry_busy(move || store::recovery::count_wrong_guess(pool, selector, now)).await?;
+    Err(ApiError::field("code", CODE_INVALID))
 }
 
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct CodeRequest {
+    #[schema(required = true, min_length = 1, example = "AB2CD3EF")]
     pub code: String,
     /// With both passwords, the code is consumed and the password set.
+    #[schema(format = Password)]
     pub new_password: Option<String>,
+    #[schema(format = Password)]
     pub repeat_password: Option<String>,
 }
 
@@ -130,7 +196,9 @@ pub struct CodeValid {
 /// Checks a recovery code; given passwords too, sets the new password with it.
 #[utoipa::path(post, path = "/api/auth/checkCode", tag = "auth", request_body = CodeRequest,
     responses((status = 200, description = "The code is valid", body = Envelope<CodeValid>),
-              (status = 400, description = "The code is invalid or has expired", body = ErrorBody)))]
+              (status = 400, description = "The code is invalid or has expired", body = ErrorBody),
+              (status = 429, description = "Too many wrong codes", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn check_code(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -140,22 +208,16 @@ pub async fn check_code(
         set_password_by_code(&state, ip, req).await?;
         return Ok(envelope::ok(CodeValid { valid: true }));
     }
-    let code = normalize_code(&req.code);
-    if code.is_empty() {
-        return Err(ApiError::field("code", REQUIRED));
-    }
-    state.throttles.code_ip.check(&ip)?;
-    let found = store::recovery::find_valid(&state.db.pool, &hash_token(&code), now_ms()).await?;
-    match found {
-        Some(_) => Ok(envelope::ok(CodeValid { valid: true })),
-        None => Err(ApiError::field("code", CODE_INVALID)),
-    }
+    find_code(&state, ip, &normalize_code(&req.code)).await?;
+    Ok(envelope::ok(CodeValid { valid: true }))
 }
 
 /// Sets a new password with a recovery code; the user then signs in with it.
 #[utoipa::path(post, path = "/api/auth/changePasswordByCode", tag = "auth", request_body = CodeRequest,
-    responses((status = 200, description = "Password changed"),
-              (status = 400, description = "Invalid code or password", body = ErrorBody)))]
+    responses((status = 200, description = "Password changed", body = Envelope<Empty>),
+              (status = 400, description = "Invalid code or password", body = ErrorBody),
+              (status = 429, description = "Too many wrong codes", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn change_password_by_code(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -179,16 +241,23 @@ async fn set_password_by_code(
         req.repeat_password.as_deref().unwrap_or_default(),
     );
     fields.finish()?;
-    state.throttles.code_ip.check(&ip)?;
-    let hash = passwords::hash(password.expect("checked").expose().to_string()).await?;
-    let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
-    let user_id = store::recovery::consume(&mut *tx, &hash_token(&code), now).await?;
-    let Some(user_id) = user_id else {
-        return Err(ApiError::field("code", CODE_INVALID));
-    };
-    store_password(&mut tx, &user_id, &hash, None).await?;
-    tx.commit().await?;
+    let (code_id, user_id) = find_code(state, ip, &code).await?;
+    let hash = state
+        .passwords
+        .hash(password.expect("checked").expose().to_string())
+        .await?;
+    let (pool, code_id, user_id_ref, hash) = (&state.db.pool, &code_id, &user_id, &hash);
+    Db::retry_busy(move || async move {
+        let now = now_ms();
+        let mut tx = pool.begin().await?;
+        if !store::recovery::consume(&mut *tx, code_id, now, MAX_CODE_ATTEMPTS).await? {
+            return Err(ApiError::field("code", CODE_INVALID));
+        }
+        store_password(&mut tx, user_id_ref, hash, None).await?;
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
+    })
+    .await?;
     tracing::info!(user.id = %user_id, "password reset by recovery code");
     Ok(())
 }
@@ -207,8 +276,11 @@ async fn store_password(
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(rename_all = "camelCase", default)]
 pub struct ChangePasswordRequest {
+    #[schema(required = true, format = Password)]
     pub old_password: String,
+    #[schema(required = true, format = Password, min_length = 8, max_length = 128)]
     pub new_password: String,
+    #[schema(required = true, format = Password)]
     pub repeat_password: String,
 }
 
@@ -217,8 +289,10 @@ pub const OLD_PASSWORD_WRONG: &str = "The current password is incorrect";
 
 /// Changes the signed-in user's password; other sessions are signed out.
 #[utoipa::path(post, path = "/api/auth/changePassword", tag = "auth", request_body = ChangePasswordRequest,
-    responses((status = 200, description = "Password changed"),
-              (status = 400, description = "Invalid fields", body = ErrorBody)))]
+    responses((status = 200, description = "Password changed", body = Envelope<Empty>),
+              (status = 400, description = "Invalid fields", body = ErrorBody),
+              (status = 429, description = "Too many wrong passwords", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
     user: Member,
@@ -228,15 +302,30 @@ pub async fn change_password(
     fields.ensure(!req.old_password.is_empty(), "oldPassword", REQUIRED);
     let password = fields.new_password("newPassword", &req.new_password, &req.repeat_password);
     fields.finish()?;
-    state.throttles.login_email.check(&user.email)?;
+    let attempt = state
+        .throttles
+        .change_password
+        .attempt(user.user_id.clone())?;
     let stored = store::users::password_hash(&state.db.pool, &user.user_id).await?;
-    if !passwords::verify(req.old_password, Some(stored)).await? {
+    if !state
+        .passwords
+        .verify(req.old_password, Some(stored))
+        .await?
+    {
         return Err(ApiError::field("oldPassword", OLD_PASSWORD_WRONG));
     }
-    let hash = passwords::hash(password.expect("checked").expose().to_string()).await?;
-    let mut tx = state.db.pool.begin().await?;
-    store_password(&mut tx, &user.user_id, &hash, Some(&user.session_id)).await?;
-    tx.commit().await?;
+    attempt.succeeded();
+    let hash = state
+        .passwords
+        .hash(password.expect("checked").expose().to_string())
+        .await?;
+    let (pool, user, hash) = (&state.db.pool, &user, &hash);
+    Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        store_password(&mut tx, &user.user_id, hash, Some(&user.session_id)).await?;
+        tx.commit().await
+    })
+    .await?;
     Ok(envelope::done())
 }
 

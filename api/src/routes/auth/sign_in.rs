@@ -17,10 +17,9 @@ use super::user::{self, UserItem};
 use crate::{
     access::Member,
     domain::{Email, Fields},
-    envelope::{self, Envelope, Item},
+    envelope::{self, Empty, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ClientIp},
-    passwords,
     session::{self, COOKIE, Role},
     state::AppState,
 };
@@ -36,8 +35,11 @@ pub const EMAIL_TAKEN: &str = "An account with this email already exists";
 #[serde(rename_all = "camelCase", default)]
 #[derive(Default)]
 pub struct RegisterRequest {
+    #[schema(required = true, format = Email, max_length = 254)]
     pub email: String,
+    #[schema(required = true, format = Password, min_length = 8, max_length = 128)]
     pub password: String,
+    #[schema(required = true, format = Password)]
     pub repeat_password: String,
     /// Where the sign-up came from (marketing attribution), free text.
     pub source: String,
@@ -47,9 +49,12 @@ pub struct RegisterRequest {
 /// Creates an account with its own workspace (the user is its owner) and signs in.
 #[utoipa::path(post, path = "/api/auth/register", tag = "auth", request_body = RegisterRequest,
     responses((status = 200, description = "Account was created; session cookie set", body = Envelope<Item<UserItem>>),
-              (status = 400, description = "Invalid fields or email taken", body = ErrorBody)))]
+              (status = 400, description = "Invalid fields or email taken", body = ErrorBody),
+              (status = 429, description = "Too many sign-ups from this address", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn register(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     headers: HeaderMap,
     jar: CookieJar,
     ApiJson(req): ApiJson<RegisterRequest>,
@@ -66,8 +71,16 @@ pub async fn register(
     let source = req.source.trim().chars().take(100).collect::<String>();
     fields.finish()?;
     let (email, password) = (email.expect("checked"), password.expect("checked"));
+    state.throttles.register_ip.check(&ip)?;
+    // A taken email is answered before any hashing; the unique index still decides races.
+    if store::users::id_by_email(&state.db.pool, email.as_str())
+        .await?
+        .is_some()
+    {
+        return Err(ApiError::field("email", EMAIL_TAKEN));
+    }
 
-    let hash = passwords::hash(password.expose().to_string()).await?;
+    let hash = state.passwords.hash(password.expose().to_string()).await?;
     let (user_id, workspace_id) = (new_id(), new_id());
     let workspace_name = if full_name.is_empty() {
         email.as_str().to_string()
@@ -75,53 +88,58 @@ pub async fn register(
         full_name.clone()
     };
     let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
-    let inserted = store::users::insert(
-        &mut *tx,
-        NewUser {
-            id: &user_id,
-            email: email.as_str(),
-            password_hash: &hash,
-            full_name: &full_name,
-            source: &source,
-            now,
-        },
-    )
-    .await;
-    if let Err(e) = inserted {
-        return Err(if Db::is_unique_violation(&e) {
-            ApiError::field("email", EMAIL_TAKEN)
-        } else {
-            e.into()
-        });
-    }
-    store::workspaces::insert(&mut *tx, &workspace_id, &workspace_name, now).await?;
-    store::workspaces::add_member(&mut *tx, &workspace_id, &user_id, Role::Owner.as_str(), now)
-        .await?;
-    tx.commit().await?;
+    let user = NewUser {
+        id: &user_id,
+        email: email.as_str(),
+        password_hash: &hash,
+        full_name: &full_name,
+        source: &source,
+        now,
+    };
+    let (pool, workspace_id, workspace_name) = (&state.db.pool, &workspace_id, &workspace_name);
+    Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        if let Err(e) = store::users::insert(&mut *tx, user).await {
+            return Err(if Db::is_unique_violation(&e) {
+                ApiError::field("email", EMAIL_TAKEN)
+            } else {
+                e.into()
+            });
+        }
+        store::workspaces::insert(&mut *tx, workspace_id, workspace_name, now).await?;
+        store::workspaces::add_member(&mut *tx, workspace_id, user.id, Role::Owner.as_str(), now)
+            .await?;
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
+    })
+    .await?;
     tracing::info!(user.id = %user_id, workspace.id = %workspace_id, "account created");
 
-    let token = session::create_session(&state, &user_id, &workspace_id).await?;
+    let token = session::create_session(&state, &user_id, workspace_id).await?;
     let jar = jar.add(session::session_cookie(
         token,
         session::secure_cookies(&headers),
     ));
-    let item = user::load(&state, &user_id, &workspace_id).await?;
+    let item = user::load(&state, &user_id, workspace_id).await?;
     Ok((jar, envelope::ok_with(ACCOUNT_CREATED, Item { item })))
 }
 
 #[derive(Debug, Deserialize, ToSchema, Default)]
 #[serde(default)]
 pub struct LoginRequest {
+    #[schema(required = true, format = Email)]
     pub email: String,
+    #[schema(required = true, format = Password, min_length = 1)]
     pub password: String,
 }
 
 /// Signs in with email and password; issues a new session token.
 #[utoipa::path(post, path = "/api/auth/login", tag = "auth", request_body = LoginRequest,
     responses((status = 200, description = "Signed in; session cookie set", body = Envelope<Item<UserItem>>),
+              (status = 400, description = "Invalid fields", body = ErrorBody),
               (status = 401, description = "Login or password doesnt match", body = ErrorBody),
-              (status = 429, description = "Too many attempts", body = ErrorBody)))]
+              (status = 429, description = "Too many failed attempts", body = ErrorBody),
+              (status = 503, description = "Busy hashing passwords; retry after Retry-After", body = ErrorBody)))]
 pub async fn login(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
@@ -138,18 +156,15 @@ pub async fn login(
     );
     fields.finish()?;
     let email = email.expect("checked");
-    state.throttles.login_ip.check(&ip)?;
-    state
-        .throttles
-        .login_email
-        .check(&email.as_str().to_string())?;
+    let attempt = state.throttles.login(email.as_str(), ip)?;
 
     // The user's first workspace (by join date) is where the session starts.
     let row = store::users::for_login(&state.db.pool, email.as_str()).await?;
     let stored = row.as_ref().map(|r| r.password_hash.clone());
-    if !passwords::verify(req.password, stored).await? {
+    if !state.passwords.verify(req.password, stored).await? {
         return Err(ApiError::unauthorized(LOGIN_FAILED));
     }
+    attempt.succeeded();
     let LoginRow {
         user_id,
         workspace_id,
@@ -178,7 +193,8 @@ pub async fn relogin(State(state): State<AppState>, user: Member) -> ApiResult<i
 
 /// Ends the session (also answers 200 when there was none) and removes the cookie.
 #[utoipa::path(get, path = "/api/auth/logout", tag = "auth",
-    responses((status = 200, description = "Signed out")))]
+    responses((status = 200, description = "Signed out", body = Envelope<Empty>),
+              (status = 405, description = "HEAD is refused on this route", body = ErrorBody)))]
 pub async fn logout(
     State(state): State<AppState>,
     headers: HeaderMap,

@@ -1,0 +1,219 @@
+//! Request guards and response headers shared by every route.
+//!
+//! - Cross-site refusal: a browser request from another site must not change state (a link
+//!   or a form elsewhere could otherwise log a user out or spend their recovery throttle).
+//!   Every `/api` request with an unsafe method, and every GET route declared with
+//!   [`state_changing_gets`], is refused with 403 when Fetch Metadata says it is cross-site
+//!   (`Sec-Fetch-Site` other than `same-origin` or `none`), or, from browsers that send no
+//!   Fetch Metadata, when `Origin` names another host than `Host`. Requests without either
+//!   header (scripts, curl) carry no ambient browser credentials to abuse and pass.
+//! - HEAD on a state-changing GET route answers 405 (it would otherwise run the GET).
+//! - Security headers: a strict Content-Security-Policy (no inline scripts), HSTS when the
+//!   client came over HTTPS through a trusted proxy, `Cache-Control: no-store` on `/api`.
+//! - Any `/api` error answer that is not already JSON (a rejection from outside the
+//!   handlers) is rewritten into the error envelope.
+
+use axum::{
+    extract::{Request, State},
+    http::{HeaderMap, HeaderValue, Method, StatusCode, header},
+    middleware::{self, Next},
+    response::{IntoResponse, Response},
+};
+use utoipa::openapi::{PathItem, path::Operation, response::ResponseBuilder};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{error::ApiError, state::AppState};
+
+/// Message of a refused cross-site request.
+pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
+
+/// The web app's Content-Security-Policy: scripts, styles, fonts and calls from this origin
+/// only (inline styles are allowed for the component library, inline scripts are not),
+/// images also over HTTPS (app icons), no framing, no plugins.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; \
+    style-src 'self' 'unsafe-inline'; img-src 'self' data: https:; font-src 'self' data:; \
+    connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; \
+    frame-ancestors 'none'";
+/// HSTS of answers served over HTTPS: one year, subdomains included.
+pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
+
+/// Whether the request comes from another site, by Fetch Metadata or, without it, Origin.
+pub fn is_cross_site(headers: &HeaderMap) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site") {
+        return !matches!(site.as_bytes(), b"same-origin" | b"none");
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return false;
+    };
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    match (origin.to_str().ok().and_then(origin_authority), host) {
+        (Some(origin), Some(host)) => !origin.eq_ignore_ascii_case(&strip_default_port(host)),
+        _ => true,
+    }
+}
+
+/// `https://app.example.com:443` → `app.example.com`; `null` and garbage → None.
+fn origin_authority(origin: &str) -> Option<String> {
+    let (scheme, rest) = origin.split_once("://")?;
+    let authority = rest.split('/').next()?;
+    let default = match scheme {
+        "https" => ":443",
+        "http" => ":80",
+        _ => return None,
+    };
+    Some(
+        authority
+            .strip_suffix(default)
+            .unwrap_or(authority)
+            .to_string(),
+    )
+}
+
+fn strip_default_port(host: &str) -> String {
+    host.strip_suffix(":443")
+        .or_else(|| host.strip_suffix(":80"))
+        .unwrap_or(host)
+        .to_string()
+}
+
+fn refuse_cross_site(headers: &HeaderMap) -> Result<(), ApiError> {
+    if is_cross_site(headers) {
+        Err(ApiError::status(StatusCode::FORBIDDEN, CROSS_SITE_REFUSED))
+    } else {
+        Ok(())
+    }
+}
+
+/// Global guard: unsafe methods on `/api` from another site are refused.
+pub async fn cross_site_writes(req: Request, next: Next) -> Response {
+    let safe = matches!(
+        *req.method(),
+        Method::GET | Method::HEAD | Method::OPTIONS | Method::TRACE
+    );
+    if !safe
+        && req.uri().path().starts_with("/api")
+        && let Err(e) = refuse_cross_site(req.headers())
+    {
+        return e.into_response();
+    }
+    next.run(req).await
+}
+
+async fn state_changing_get(req: Request, next: Next) -> Response {
+    if req.method() == Method::HEAD {
+        return ApiError::status(StatusCode::METHOD_NOT_ALLOWED, "Method not allowed")
+            .into_response();
+    }
+    if let Err(e) = refuse_cross_site(req.headers()) {
+        return e.into_response();
+    }
+    next.run(req).await
+}
+
+/// Declares the GET routes of `router` as state-changing (the spec keeps their method):
+/// cross-site calls answer 403 and HEAD answers 405; the OpenAPI document lists the 403.
+pub fn state_changing_gets<S>(mut router: OpenApiRouter<S>) -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+{
+    for item in router.get_openapi_mut().paths.paths.values_mut() {
+        if let Some(op) = item.get.as_mut() {
+            add_response(op, 403, CROSS_SITE_REFUSED);
+        }
+    }
+    router.route_layer(middleware::from_fn(state_changing_get))
+}
+
+/// Adds a response (with the error envelope) to an operation unless it lists that status.
+pub fn add_response(op: &mut Operation, status: u16, description: &str) {
+    let key = status.to_string();
+    if op.responses.responses.contains_key(&key) {
+        return;
+    }
+    let response = ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            utoipa::openapi::ContentBuilder::new()
+                .schema(Some(utoipa::openapi::Ref::from_schema_name("ErrorBody")))
+                .build(),
+        )
+        .build();
+    op.responses.responses.insert(key, response.into());
+}
+
+/// Every operation of a path item with its method name.
+pub fn operations(item: &mut PathItem) -> impl Iterator<Item = (&'static str, &mut Operation)> {
+    [
+        ("get", item.get.as_mut()),
+        ("put", item.put.as_mut()),
+        ("post", item.post.as_mut()),
+        ("delete", item.delete.as_mut()),
+        ("patch", item.patch.as_mut()),
+    ]
+    .into_iter()
+    .filter_map(|(m, op)| op.map(|op| (m, op)))
+}
+
+/// Security headers of every answer; `no-store` on the API's.
+pub async fn security_headers(State(state): State<AppState>, req: Request, next: Next) -> Response {
+    let api = req.uri().path().starts_with("/api");
+    let peer = req
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip())
+        .unwrap_or(std::net::Ipv4Addr::LOCALHOST.into());
+    let https = crate::forwarded::via_https(peer, req.headers(), &state.config.trusted_proxies);
+    let mut res = next.run(req).await;
+    let h = res.headers_mut();
+    h.insert(
+        header::CONTENT_SECURITY_POLICY,
+        HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+    );
+    if https {
+        h.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static(STRICT_TRANSPORT_SECURITY),
+        );
+    }
+    if api {
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    }
+    if api {
+        return envelope_errors(res).await;
+    }
+    res
+}
+
+/// Rewrites a non-JSON error answer into the error envelope, keeping status and headers.
+async fn envelope_errors(res: Response) -> Response {
+    let status = res.status();
+    let json = res
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|v| v.as_bytes().starts_with(b"application/json"));
+    if status.as_u16() < 400 || json {
+        return res;
+    }
+    let (parts, body) = res.into_parts();
+    let text = axum::body::to_bytes(body, 4096).await.unwrap_or_default();
+    let message = match status {
+        StatusCode::PAYLOAD_TOO_LARGE => crate::extract::BODY_TOO_LARGE.to_string(),
+        StatusCode::INTERNAL_SERVER_ERROR => crate::error::INTERNAL_MESSAGE.to_string(),
+        _ => {
+            let text = String::from_utf8_lossy(&text).trim().to_string();
+            if text.is_empty() {
+                status.canonical_reason().unwrap_or("Error").to_string()
+            } else {
+                text
+            }
+        }
+    };
+    let mut rewritten = ApiError::status(status, message).into_response();
+    for (name, value) in parts.headers.iter() {
+        if name != header::CONTENT_TYPE && name != header::CONTENT_LENGTH {
+            rewritten.headers_mut().insert(name.clone(), value.clone());
+        }
+    }
+    rewritten
+}
