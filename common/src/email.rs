@@ -105,6 +105,9 @@ impl EmailSender {
                 file.set_permissions(std::fs::Permissions::from_mode(0o600))
                     .await?;
                 file.write_all(line.as_bytes()).await?;
+                // tokio's File writes on a background thread: without a flush the line may not
+                // be in the file yet when `send` returns (and the next send could overtake it).
+                file.flush().await?;
                 tracing::info!(to = %email.to, subject = %email.subject, "email written to the local outbox");
             }
         }
@@ -156,6 +159,16 @@ pub async fn stored(db: &Db, id: &str) -> Result<Option<OutgoingEmail>, sqlx::Er
             .fetch_optional(&db.pool)
             .await?;
     Ok(row.map(|(to, subject, body)| OutgoingEmail { to, subject, body }))
+}
+
+/// Deletes stored emails queued before `before` (ones that could not be sent in time);
+/// returns how many.
+pub async fn delete_queued_before(db: &Db, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM emails WHERE created_at < $1")
+        .bind(before)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected())
 }
 
 /// Erases a stored email once it has been sent.

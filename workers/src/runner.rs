@@ -61,6 +61,15 @@ async fn uncount_run(db: &Db, job_id: &str) -> Result<(), sqlx::Error> {
     Ok(())
 }
 
+/// Forgets the run counts of jobs last run before `before`; returns how many.
+pub(crate) async fn forget_runs(db: &Db, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM job_runs WHERE updated_at < $1")
+        .bind(before)
+        .execute(&db.pool)
+        .await?;
+    Ok(done.rows_affected())
+}
+
 async fn fail_task(db: &Db, task_id: Option<&str>, error: &str) {
     if let Some(task_id) = task_id
         && let Err(e) = store::tasks::finish(&db.pool, task_id, "Failed", Some(error)).await

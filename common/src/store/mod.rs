@@ -1,4 +1,6 @@
-//! Storage by area: every SQL statement of the application lives in one of these modules.
+//! Storage by area: every SQL statement over the application's data lives in one of these
+//! modules. The job queue's own bookkeeping (`job_runs`, the outbox) and the email spool keep
+//! theirs beside the code that owns those tables (`workers::runner`, `queue::outbox`, `email`).
 //!
 //! A store function runs one statement (or one read-then-decode) and takes any executor over
 //! the `Any` pool — `&db.pool`, `&mut *tx` or `&mut *conn` — so handlers compose several

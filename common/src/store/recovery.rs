@@ -115,3 +115,14 @@ pub async fn consume(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// Deletes codes used or expired before `before`; returns how many.
+pub async fn delete_spent(ex: impl Exec<'_>, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query(
+        "DELETE FROM recovery_codes WHERE (used_at IS NOT NULL AND used_at < $1) OR expires_at < $1",
+    )
+    .bind(before)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected())
+}

@@ -105,3 +105,12 @@ pub async fn delete_others(
         .await?;
     Ok(())
 }
+
+/// Deletes sessions that expired before `now`; returns how many.
+pub async fn delete_expired(ex: impl Exec<'_>, now: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM sessions WHERE expires_at < $1")
+        .bind(now)
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected())
+}

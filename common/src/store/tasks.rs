@@ -191,3 +191,12 @@ pub async fn cancel_requested(ex: impl Exec<'_>, id: &str) -> Result<bool, sqlx:
             .await?;
     Ok(matches!(at, Some(Some(_))))
 }
+
+/// Deletes tasks that finished before `before`; returns how many.
+pub async fn delete_finished(ex: impl Exec<'_>, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM tasks WHERE finish = 1 AND finished_at < $1")
+        .bind(before)
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected())
+}

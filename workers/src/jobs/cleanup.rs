@@ -2,9 +2,9 @@
 //! old attempt counters and emails that could not be sent within a day (so no recovery
 //! code outlives its use). Safe to run any number of times.
 
-use searchdeck_common::{Db, ids, jobs::Cleanup, queue::JobError};
+use searchdeck_common::{Db, email, ids, jobs::Cleanup, queue::JobError, store};
 
-use crate::{Done, Handler, JobContext};
+use crate::{Done, Handler, JobContext, runner};
 
 const DAY_MS: i64 = 24 * 3600 * 1000;
 
@@ -20,36 +20,14 @@ pub struct Cleaned {
 
 /// Deletes what has expired as of `now_ms`.
 pub async fn cleanup(db: &Db, now_ms: i64) -> Result<Cleaned, sqlx::Error> {
-    let sessions = sqlx::query("DELETE FROM sessions WHERE expires_at < $1")
-        .bind(now_ms)
-        .execute(&db.pool)
-        .await?;
     let day_ago = now_ms - DAY_MS;
-    let codes = sqlx::query(
-        "DELETE FROM recovery_codes WHERE (used_at IS NOT NULL AND used_at < $1) OR expires_at < $1",
-    )
-    .bind(day_ago)
-    .execute(&db.pool)
-    .await?;
     let month_ago = now_ms - 30 * DAY_MS;
-    let tasks = sqlx::query("DELETE FROM tasks WHERE finish = 1 AND finished_at < $1")
-        .bind(month_ago)
-        .execute(&db.pool)
-        .await?;
-    let runs = sqlx::query("DELETE FROM job_runs WHERE updated_at < $1")
-        .bind(month_ago)
-        .execute(&db.pool)
-        .await?;
-    let emails = sqlx::query("DELETE FROM emails WHERE created_at < $1")
-        .bind(day_ago)
-        .execute(&db.pool)
-        .await?;
     Ok(Cleaned {
-        sessions: sessions.rows_affected(),
-        recovery_codes: codes.rows_affected(),
-        tasks: tasks.rows_affected(),
-        job_runs: runs.rows_affected(),
-        emails: emails.rows_affected(),
+        sessions: store::sessions::delete_expired(&db.pool, now_ms).await?,
+        recovery_codes: store::recovery::delete_spent(&db.pool, day_ago).await?,
+        tasks: store::tasks::delete_finished(&db.pool, month_ago).await?,
+        job_runs: runner::forget_runs(db, month_ago).await?,
+        emails: email::delete_queued_before(db, day_ago).await?,
     })
 }
 
