@@ -19,7 +19,7 @@ use axum::{
     middleware::{self, Next},
     response::{IntoResponse, Response},
 };
-use utoipa::openapi::{PathItem, path::Operation, response::ResponseBuilder};
+use utoipa::openapi::{PathItem, path::Operation};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{error::ApiError, state::AppState};
@@ -126,20 +126,10 @@ where
 
 /// Adds a response (with the error envelope) to an operation unless it lists that status.
 pub fn add_response(op: &mut Operation, status: u16, description: &str) {
-    let key = status.to_string();
-    if op.responses.responses.contains_key(&key) {
-        return;
-    }
-    let response = ResponseBuilder::new()
-        .description(description)
-        .content(
-            "application/json",
-            utoipa::openapi::ContentBuilder::new()
-                .schema(Some(utoipa::openapi::Ref::from_schema_name("ErrorBody")))
-                .build(),
-        )
-        .build();
-    op.responses.responses.insert(key, response.into());
+    op.responses
+        .responses
+        .entry(status.to_string())
+        .or_insert_with(|| crate::access::error_body(description));
 }
 
 /// Every operation of a path item with its method name.

@@ -45,17 +45,22 @@ impl Documented for HeaderMap {}
 impl Documented for CookieJar {}
 impl Documented for ClientIp {}
 
-fn error_response(op: &mut Operation, status: u16, description: &str) {
+/// An answer in the error envelope (`ErrorBody`) with `description`.
+pub(crate) fn error_body(description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::Response> {
     let content = ContentBuilder::new()
         .schema(Some(Ref::from_schema_name("ErrorBody")))
         .build();
-    let response = ResponseBuilder::new()
+    ResponseBuilder::new()
         .description(description)
         .content("application/json", content)
-        .build();
+        .build()
+        .into()
+}
+
+fn error_response(op: &mut Operation, status: u16, description: &str) {
     op.responses
         .responses
-        .insert(status.to_string(), response.into());
+        .insert(status.to_string(), error_body(description));
 }
 
 fn extension(op: &mut Operation, key: &str, value: serde_json::Value) {

@@ -16,6 +16,7 @@ use std::marker::PhantomData;
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 
+pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};
 pub use resource::{InWorkspace, WorkspaceResource};
 
