@@ -7,7 +7,10 @@ import { defineConfig } from '@playwright/test';
 
 export default defineConfig({
   testDir: './e2e',
-  timeout: 30_000,
+  timeout: 60_000,
+  // A sync runs in the background after every connect (as in production); on a shared 2-core
+  // machine its writes can delay an answer past Playwright's 5 s default.
+  expect: { timeout: 15_000 },
   retries: 0,
   workers: 1,
   reporter: process.env.CI ? 'line' : 'list',

@@ -9,6 +9,8 @@ export default defineConfig({
   },
   server: {
     proxy: { '/api': 'http://127.0.0.1:8080' },
+    // The currency table is shared with the server (common/data/currencies.json), one level up.
+    fs: { allow: ['..'] },
   },
   // The manifest lets scripts/bundle-size.mjs find the login page's chunks.
   build: { outDir: 'dist', manifest: true },

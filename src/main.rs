@@ -44,7 +44,8 @@ enum Command {
     Migrate,
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
     /// `bench sandbox`: reports, queries and latency over the large sandbox world;
-    /// `bench auth`: a sign-up and login burst against a `serve` child).
+    /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
+    /// report engine over 100,000 keywords × 365 days).
     /// Built only with `--features bench`.
     #[cfg(feature = "bench")]
     #[command(subcommand)]
@@ -62,6 +63,10 @@ enum BenchCommand {
     /// 200 concurrent sign-ups and 200 logins over 2 s against `searchdeck serve`; prints
     /// 5xx, peak server memory, `/health` p50/p95 and throughput.
     Auth(searchdeck_api::bench::AuthBenchArgs),
+    /// The report engine at scale: 100,000 keywords × 365 days on SQLite (and PostgreSQL
+    /// with `--database-url`); p50/p95 of real report calls against a naive GROUP BY, and
+    /// the database size per million metric rows.
+    Reports(searchdeck_common::report::bench::ReportsBenchArgs),
 }
 
 fn init_tracing() {
@@ -195,6 +200,10 @@ async fn main() -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Sandbox(args)) => searchdeck_sandbox::bench::run(args).await?,
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Auth(args)) => searchdeck_api::bench::run(args).await?,
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Reports(args)) => {
+            searchdeck_common::report::bench::run_bench(args).await?
+        }
     }
     Ok(())
 }

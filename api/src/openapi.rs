@@ -27,6 +27,7 @@ use crate::{
         (name = "users", description = "The caller's own values"),
         (name = "options", description = "Options saved per user"),
         (name = "tasks", description = "Background tasks"),
+        (name = "campaigns", description = "Campaigns, ad groups, change history, totals and forecasts of the report area"),
         (name = "system", description = "Process health"),
     )
 )]

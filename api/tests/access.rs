@@ -7,7 +7,8 @@
 //!   403 to a reader and not to the workspace's owner. Every other non-GET operation must be
 //!   one that changes only the caller's own values (listed here), so a workspace write
 //!   registered with the wrong guard fails this test.
-//! - Every path parameter is a workspace resource id (`x-resource`, from `InWorkspace<T>`):
+//! - Every path parameter is a workspace resource id (`x-resource`, from `InWorkspace<T>`)
+//!   or a child looked up within that resource (`x-resource.children`):
 //!   another workspace's id answers exactly like a missing one (404, same body), the
 //!   owner's answers something else.
 
@@ -35,6 +36,31 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     ("post", "/api/users/changeValue"),
     ("put", "/api/options/front"),
     ("post", "/api/account/unuse"),
+    // Column presets are the caller's own view (api/src/routes/fields.rs).
+    ("put", "/api/setFields/one"),
+    ("patch", "/api/setFields/one/{id}"),
+    ("delete", "/api/setFields/one/{id}"),
+];
+
+/// Path parameters that name a value (a table type), not a resource; they are checked by
+/// the handler (400 for an unknown value), so they have no workspace scope.
+const VALUE_PARAMS: &[(&str, &str)] = &[
+    ("/api/setFields/all/{type}", "type"),
+    ("/api/setFields/fields/{type}", "type"),
+];
+
+/// Reads sent as POST (a search text, an id list or a report body too large for a query
+/// string) that change nothing, so every member, readers included, may make them.
+const READS_BY_POST: &[(&str, &str)] = &[
+    ("post", "/api/asa/findApp"),
+    ("post", "/api/asa/geo"),
+    ("post", "/api/asa/reports"),
+    ("post", "/api/asa/campaigns/calculateActiveKeywords"),
+    ("post", "/api/asa/reports/changes"),
+    ("post", "/api/asa/reports/additionalInfo/{id}"),
+    ("post", "/api/asa/reports/totalsForAllAccounts"),
+    ("post", "/api/asa/reports/totalsForCampaignsGroups"),
+    ("post", "/api/asa/reports/calculateForecasts"),
 ];
 
 /// Creates a resource of `kind` in the workspace of `token`'s user and returns its id.
@@ -83,6 +109,62 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
             )
             .await
             .unwrap()
+        }
+        "tag" => {
+            let id = searchdeck_common::ids::new_id();
+            store::tags::create(
+                &app.state.db.pool,
+                store::tags::NewTag {
+                    id: &id,
+                    workspace_id,
+                    kind: "CAMPAIGNS",
+                    name: &format!("Fixture {id}"),
+                    color: "Green",
+                    now: 1,
+                },
+            )
+            .await
+            .unwrap();
+            id
+        }
+        "column-preset" => {
+            let id = searchdeck_common::ids::new_id();
+            let fields = vec!["keyword".to_string()];
+            store::presets::insert(
+                &app.state.db.pool,
+                store::presets::NewPreset {
+                    id: &id,
+                    workspace_id,
+                    user_id: me["id"].as_str().unwrap(),
+                    kind: "KEYWORDS",
+                    name: &id,
+                    fields: &fields,
+                    now: 1,
+                },
+            )
+            .await
+            .unwrap();
+            id
+        }
+        "campaign" => {
+            // A synced campaign 4242 with an ad group 4242 (so `asa/groups/{a}/{b}` finds
+            // both with one id) in campaign group 100 of the workspace's connection.
+            let account = Box::pin(resource_in_workspace(app, "account", token)).await;
+            let pool = &app.state.db.pool;
+            sqlx::query("INSERT INTO sync_orgs (account_id, org_id) VALUES ($1, 100) ON CONFLICT (account_id, org_id) DO NOTHING")
+                .bind(&account).execute(pool).await.unwrap();
+            let org_key: i64 = sqlx::query_scalar(
+                "SELECT org_key FROM sync_orgs WHERE account_id = $1 AND org_id = 100",
+            )
+            .bind(&account)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+            sqlx::query("INSERT INTO asa_campaigns (org_key, id, name, status, synced_at) VALUES ($1, 4242, 'Fixture', 'ENABLED', 1) ON CONFLICT (org_key, id) DO NOTHING")
+                .bind(org_key).execute(pool).await.unwrap();
+            sqlx::query("INSERT INTO asa_ad_groups (org_key, id, campaign_id, name, status, synced_at) VALUES ($1, 4242, 4242, 'Fixture', 'ENABLED', 1) ON CONFLICT (org_key, id) DO NOTHING")
+                .bind(org_key).execute(pool).await.unwrap();
+            "4242".to_string()
         }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }
@@ -139,7 +221,8 @@ backend_tests! {
         let doc = app.get("/api/openapi.json", None).await.json;
         for (m, path, op) in operations(&doc) {
             let Some(roles) = op.get("x-roles") else {
-                let own = OWN_VALUE_WRITES.contains(&(m.as_str(), path.as_str()));
+                let own = OWN_VALUE_WRITES.contains(&(m.as_str(), path.as_str()))
+                    || READS_BY_POST.contains(&(m.as_str(), path.as_str()));
                 let public = PUBLIC_ROUTES.contains(&(m.as_str(), path.as_str()));
                 assert!(m == "get" || own || public, "{m} {path} writes without an Editor or Manager guard");
                 continue;
@@ -162,8 +245,12 @@ backend_tests! {
         for (m, path, op) in operations(&doc) {
             let resource = &op["x-resource"];
             let params: Vec<&str> = path.split('/').filter_map(|s| s.strip_prefix('{')?.strip_suffix('}')).collect();
-            for p in &params {
-                assert_eq!(resource["param"].as_str(), Some(*p), "{m} {path}: path parameter {p} is not a workspace resource id");
+            // A child parameter (`x-resource.children`) names a thing inside the resource,
+            // looked up within it; the fixture's id names the resource and its child. A value
+            // parameter (`VALUE_PARAMS`, e.g. a table type) is no resource at all.
+            let children: Vec<&str> = resource["children"].as_array().map(|c| c.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            for p in params.iter().filter(|p| !VALUE_PARAMS.contains(&(path.as_str(), **p))) {
+                assert!(resource["param"].as_str() == Some(*p) || children.contains(p), "{m} {path}: path parameter {p} is not a workspace resource id");
             }
             let Some(kind) = resource["kind"].as_str() else { continue };
             let param = resource["param"].as_str().unwrap();

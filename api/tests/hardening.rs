@@ -230,22 +230,22 @@ backend_tests! {
             }
             app.send(req.body(Body::from(body.to_string())).unwrap())
         };
-        let first = put(json!({"optimization-filters-presets": [{"name": "A"}]}), None).await;
+        let first = put(json!({"optimization-filters-presets": [{"name": "A", "type": "KEYWORDS", "filters": []}]}), None).await;
         assert_eq!(first.status, StatusCode::OK);
         let read = app.get("/api/options/front", Some(&t)).await;
         let etag = read.headers["etag"].to_str().unwrap().to_string();
         assert_eq!(etag, format!("\"{}\"", read.json["result"]["version"]));
         // Two tabs read the same version; both append a preset.
-        let tab1 = put(json!({"optimization-filters-presets": [{"name": "A"}, {"name": "B"}]}), Some(etag.clone())).await;
+        let tab1 = put(json!({"optimization-filters-presets": [{"name": "A", "type": "KEYWORDS", "filters": []}, {"name": "B", "type": "KEYWORDS", "filters": []}]}), Some(etag.clone())).await;
         assert_eq!(tab1.status, StatusCode::OK);
-        let tab2 = put(json!({"optimization-filters-presets": [{"name": "A"}, {"name": "C"}]}), Some(etag.clone())).await;
+        let tab2 = put(json!({"optimization-filters-presets": [{"name": "A", "type": "KEYWORDS", "filters": []}, {"name": "C", "type": "KEYWORDS", "filters": []}]}), Some(etag.clone())).await;
         assert_eq!(tab2.status, StatusCode::PRECONDITION_FAILED);
         assert_eq!(tab2.json["status"], 412);
         assert_eq!(tab2.json["meta"]["version"], tab1.json["result"]["version"]);
         // Another key saved on the old read does not conflict; no If-Match merges as before.
         assert_eq!(put(json!({"onboarding-done": true}), Some(etag)).await.status, StatusCode::OK);
         let presets = app.get("/api/options/front", Some(&t)).await.json["result"]["item"]["optimization-filters-presets"].clone();
-        assert_eq!(presets, json!([{"name": "A"}, {"name": "B"}]), "tab 1's preset is kept");
+        assert_eq!(presets, json!([{"name": "A", "type": "KEYWORDS", "filters": []}, {"name": "B", "type": "KEYWORDS", "filters": []}]), "tab 1's preset is kept");
         assert_eq!(put(json!({"x": 1}), None).await.status, StatusCode::OK);
     }
 

@@ -8,7 +8,7 @@
 //! Where portable SQL does not pay — the `Any` driver cannot decode PostgreSQL `NUMERIC`
 //! (what `SUM` over `BIGINT` returns), dates or arrays, and has no `UNNEST`/`COPY` bulk
 //! writes — a store sits behind a trait with one implementation per backend over the
-//! native pool in [`Db::native`] (see [`crate::store::metrics`]).
+//! native pool in [`Db::native`] (see [`crate::store::report_facts`]).
 
 use std::{str::FromStr, time::Duration};
 

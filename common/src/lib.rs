@@ -3,12 +3,15 @@
 //! Apple Ads rate limiter and encryption of stored secrets.
 
 pub mod config;
+pub mod countries;
 pub mod db;
 pub mod email;
 pub mod ids;
 pub mod jobs;
+pub mod plan;
 pub mod queue;
 pub mod ratelimit;
+pub mod report;
 pub mod retry;
 pub mod secrets;
 pub mod store;

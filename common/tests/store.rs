@@ -1,20 +1,16 @@
 //! The store conformance suite: every store implementation, on every backend.
 //!
 //! Each case runs on SQLite always and on PostgreSQL when `TEST_DATABASE_URL` is set (under
-//! `CI=true` a missing URL fails). On each backend `Db::metrics()` is that backend's own
-//! [`MetricsStore`] implementation (native pool), and the area stores run over the `Any`
-//! pool, so one suite holds both implementations to the same behaviour.
+//! `CI=true` a missing URL fails). The report facts run on each backend's native pool, the
+//! area stores over the `Any` pool, so one suite holds both backends to the same behaviour.
 
-use std::str::FromStr;
-
-use rust_decimal::Decimal;
 use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
     store::{
         self,
-        metrics::{KeywordDay, MetricsStore},
         recovery::NewCode,
+        report_facts::{self, Counters, DayRow, FactLevel, Scope},
         sessions::NewSession,
         users::NewUser,
     },
@@ -76,9 +72,9 @@ macro_rules! conformance {
 }
 
 conformance!(
-    metrics_sum_exactly_within_the_range_and_account,
-    metrics_upserts_replace_and_the_last_of_a_key_wins,
-    metrics_write_large_batches_in_one_call,
+    facts_sum_exactly_for_every_range_and_scope,
+    facts_refresh_follows_restatements_and_backfilled_history,
+    facts_write_large_batches_and_daily_series,
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
     recovery_codes_die_after_wrong_guesses,
@@ -92,104 +88,272 @@ fn day(d: u8) -> Date {
     Date::from_calendar_date(2026, Month::November, d).unwrap()
 }
 
-fn fact(account: i64, d: u8, keyword: i64, spend_micros: i64) -> KeywordDay {
-    KeywordDay {
-        ad_account_id: account,
+/// A synced campaign group (the facts' foreign key) of a new workspace's connection.
+async fn org(db: &Db, email: &str) -> i64 {
+    let (user_id, workspace_id) = owner(db, email).await;
+    let account_id = new_id();
+    let account = store::accounts::NewAccount {
+        id: &account_id,
+        workspace_id: &workspace_id,
+        provider_user_id: 1,
+        provider_org_id: None,
+        name: "Acme",
+        method: "key",
+        client_id: "c",
+        team_id: None,
+        key_id: None,
+        public_key: None,
+        private_key_sealed: None,
+        refresh_token_sealed: None,
+        access_token_sealed: None,
+        access_expires_at: None,
+        created_by: &user_id,
+        now: now_ms(),
+    };
+    let account_id = store::accounts::upsert(&db.pool, account).await.unwrap();
+    store::synced::ensure_org(&db.pool, &account_id, 42, Some("USD"), None)
+        .await
+        .unwrap()
+}
+
+fn fact(org_key: i64, level: FactLevel, d: u8, entity: i64, seed: i64) -> DayRow {
+    let mut counters = Counters::default();
+    for (i, c) in counters.0.iter_mut().enumerate() {
+        *c = (seed * 31 + i as i64 * 7 + d as i64 * 3) % 97;
+    }
+    counters.0[10] = seed * 1_000_003 + d as i64;
+    DayRow {
+        org_key,
+        level,
         day: day(d),
-        campaign_id: 10,
-        ad_group_id: 20,
-        keyword_id: keyword,
-        impressions: 100,
-        taps: 10,
-        installs: 1,
-        spend_micros,
+        entity_id: entity,
+        campaign_id: 10 + entity % 2,
+        ad_group_id: 20 + entity % 3,
+        counters,
     }
 }
 
-async fn metrics_sum_exactly_within_the_range_and_account(db: &Db) {
-    // 2^52 + 1 micros twice: a sum past f64's exact integers must still be exact.
-    let big = 4_503_599_627_370_497;
-    let rows = [
-        fact(1, 1, 7, big),
-        fact(1, 2, 7, big),
-        fact(1, 3, 7, 1_230_000),
-        fact(1, 4, 7, 5),
-        fact(1, 2, 8, 990_000),
-        fact(2, 2, 7, 1_000_000),
-    ];
-    assert_eq!(db.metrics().upsert_days(&rows).await.unwrap(), 6);
-    let sums = db.metrics().sum_range(1, day(1), day(3)).await.unwrap();
-    assert_eq!(sums.len(), 2);
-    assert_eq!(
-        (sums[0].keyword_id, sums[1].keyword_id),
-        (7, 8),
-        "ordered by keyword"
-    );
-    assert_eq!((sums[0].campaign_id, sums[0].ad_group_id), (10, 20));
-    assert_eq!(
-        (sums[0].impressions, sums[0].taps, sums[0].installs),
-        (300, 30, 3)
-    );
-    assert_eq!(
-        sums[0].spend,
-        Decimal::from_str("9007199255.970994").unwrap(),
-        "both ends inclusive, exact"
-    );
-    assert_eq!(sums[1].spend, Decimal::from_str("0.99").unwrap());
-    let one_day = db.metrics().sum_range(1, day(4), day(4)).await.unwrap();
-    assert_eq!(one_day[0].spend, Decimal::from_str("0.000005").unwrap());
-    assert!(
-        db.metrics()
-            .sum_range(3, day(1), day(30))
-            .await
-            .unwrap()
-            .is_empty(),
-        "another account"
-    );
-    assert!(
-        db.metrics()
-            .sum_range(1, day(5), day(30))
-            .await
-            .unwrap()
-            .is_empty(),
-        "outside the range"
-    );
+/// Every range `[a, b]` of days 1..=days through the running sums equals the naive sum.
+async fn assert_all_ranges_exact(db: &Db, org_key: i64, level: FactLevel, days: u8, scope: Scope) {
+    for a in 1..=days {
+        for b in a..=days {
+            let fast = report_facts::range(db, org_key, level, day(a), day(b), scope)
+                .await
+                .unwrap();
+            let naive = report_facts::range_naive(db, org_key, level, day(a), day(b), scope)
+                .await
+                .unwrap();
+            assert_eq!(fast, naive, "range {a}..={b} {scope:?}");
+        }
+    }
 }
 
-async fn metrics_upserts_replace_and_the_last_of_a_key_wins(db: &Db) {
-    db.metrics()
-        .upsert_days(&[fact(1, 1, 7, 100), fact(1, 2, 7, 100)])
+async fn facts_sum_exactly_for_every_range_and_scope(db: &Db) {
+    let org_key = org(db, "ann@example.com").await;
+    let other = org(db, "bob@example.com").await;
+    // Sparse: entity e has metrics on the days where (d + e) % 3 != 0, plus an entity
+    // appearing late and one with a spend past f64's exact integers.
+    let mut rows = Vec::new();
+    for d in 1..=12u8 {
+        for e in 1..=6i64 {
+            if (d as i64 + e) % 3 != 0 {
+                rows.push(fact(org_key, FactLevel::Keyword, d, e, e));
+            }
+        }
+        rows.push(fact(other, FactLevel::Keyword, d, 1, 99));
+    }
+    rows.push(fact(org_key, FactLevel::Keyword, 11, 7, 7));
+    let mut big = fact(org_key, FactLevel::Keyword, 5, 8, 8);
+    big.counters.0[10] = 4_503_599_627_370_497;
+    rows.push(big.clone());
+    big.day = day(6);
+    rows.push(big);
+    report_facts::insert_days(db, &rows).await.unwrap();
+    let done = report_facts::refresh(db, org_key, FactLevel::Keyword, day(1))
         .await
         .unwrap();
-    let restated = [fact(1, 2, 7, 300), fact(1, 2, 7, 500), fact(1, 3, 7, 1)];
+    assert_eq!(done.from, Some(day(1)));
+    assert_all_ranges_exact(db, org_key, FactLevel::Keyword, 14, Scope::default()).await;
+    let campaign = Scope {
+        campaign_id: Some(11),
+        ad_group_id: None,
+    };
+    assert_all_ranges_exact(db, org_key, FactLevel::Keyword, 12, campaign).await;
+    let group = Scope {
+        campaign_id: None,
+        ad_group_id: Some(22),
+    };
+    assert_all_ranges_exact(db, org_key, FactLevel::Keyword, 12, group).await;
+    let five_six = report_facts::range(
+        db,
+        org_key,
+        FactLevel::Keyword,
+        day(5),
+        day(6),
+        Scope::default(),
+    )
+    .await
+    .unwrap();
+    let eight = five_six.iter().find(|e| e.entity_id == 8).unwrap();
     assert_eq!(
-        db.metrics().upsert_days(&restated).await.unwrap(),
-        2,
-        "distinct rows written"
+        eight.counters.spend_micros(),
+        9_007_199_254_740_994,
+        "exact past 2^53"
     );
-    let sums = db.metrics().sum_range(1, day(1), day(3)).await.unwrap();
-    assert_eq!(
-        sums[0].spend,
-        Decimal::from_str("0.000601").unwrap(),
-        "100 + 500 (last wins) + 1"
+    // The other org's facts have no sums until refreshed, and never mix in.
+    assert!(
+        report_facts::range(
+            db,
+            other,
+            FactLevel::Keyword,
+            day(1),
+            day(12),
+            Scope::default()
+        )
+        .await
+        .unwrap()
+        .is_empty()
     );
-    assert_eq!(sums[0].impressions, 300);
-    assert_eq!(db.metrics().upsert_days(&[]).await.unwrap(), 0);
+    report_facts::refresh(db, other, FactLevel::Keyword, day(1))
+        .await
+        .unwrap();
+    let theirs = report_facts::range(
+        db,
+        other,
+        FactLevel::Keyword,
+        day(1),
+        day(12),
+        Scope::default(),
+    )
+    .await
+    .unwrap();
+    assert_eq!(theirs.len(), 1);
+    assert_all_ranges_exact(db, org_key, FactLevel::Keyword, 12, Scope::default()).await;
+    // Another level of the same org is separate.
+    assert!(
+        report_facts::range(
+            db,
+            org_key,
+            FactLevel::Campaign,
+            day(1),
+            day(12),
+            Scope::default()
+        )
+        .await
+        .unwrap()
+        .is_empty()
+    );
 }
 
-async fn metrics_write_large_batches_in_one_call(db: &Db) {
-    // More rows than one SQLite statement takes.
-    let rows: Vec<KeywordDay> = (0..7_001)
-        .map(|k| fact(9, 1 + (k % 28) as u8, k, 1_000_000))
+async fn facts_refresh_follows_restatements_and_backfilled_history(db: &Db) {
+    let org_key = org(db, "ann@example.com").await;
+    let level = FactLevel::AdGroup;
+    let rows: Vec<DayRow> = (10..=20u8)
+        .flat_map(|d| (1..=3).map(move |e| fact(org_key, level, d, e, e)))
         .collect();
-    assert_eq!(db.metrics().upsert_days(&rows).await.unwrap(), 7_001);
-    let sums = db.metrics().sum_range(9, day(1), day(28)).await.unwrap();
+    report_facts::insert_days(db, &rows).await.unwrap();
+    report_facts::refresh(db, org_key, level, day(10))
+        .await
+        .unwrap();
+    // A restated day (and a new entity from it on): refresh from that day.
+    let mut restated = fact(org_key, level, 15, 2, 50);
+    restated.counters.0[1] = 1_000;
+    report_facts::insert_days(db, &[restated, fact(org_key, level, 15, 9, 9)])
+        .await
+        .unwrap();
+    let done = report_facts::refresh(db, org_key, level, day(15))
+        .await
+        .unwrap();
+    assert_eq!(done.from, Some(day(15)));
+    assert_eq!(done.rows, 6 * 4, "days 15..=20, four entities");
+    assert_all_ranges_exact(db, org_key, level, 22, Scope::default()).await;
+    // History fetched backwards, before the stored sums: refreshing from a later day still
+    // recomputes from the first raw day.
+    let older: Vec<DayRow> = (3..=9u8).map(|d| fact(org_key, level, d, 1, 4)).collect();
+    report_facts::insert_days(db, &older).await.unwrap();
+    let done = report_facts::refresh(db, org_key, level, day(18))
+        .await
+        .unwrap();
+    assert_eq!(done.from, Some(day(3)));
+    assert_all_ranges_exact(db, org_key, level, 22, Scope::default()).await;
+    // New days after the stored range with a from_day past them: the gap is filled.
+    report_facts::insert_days(db, &[fact(org_key, level, 22, 3, 3)])
+        .await
+        .unwrap();
+    let done = report_facts::refresh(db, org_key, level, day(22))
+        .await
+        .unwrap();
+    assert_eq!(done.from, Some(day(21)), "the day after the stored sums");
+    assert_all_ranges_exact(db, org_key, level, 23, Scope::default()).await;
+    // Idempotent.
+    let again = report_facts::refresh(db, org_key, level, day(3))
+        .await
+        .unwrap();
+    assert_eq!(again.from, Some(day(3)));
+    assert_all_ranges_exact(db, org_key, level, 23, Scope::default()).await;
+}
+
+async fn facts_write_large_batches_and_daily_series(db: &Db) {
+    let org_key = org(db, "ann@example.com").await;
+    // More rows than one SQLite statement takes.
+    let rows: Vec<DayRow> = (0..7_001)
+        .map(|k| fact(org_key, FactLevel::Keyword, 1 + (k % 28) as u8, k, 1))
+        .collect();
+    assert_eq!(report_facts::insert_days(db, &rows).await.unwrap(), 7_001);
+    report_facts::refresh(db, org_key, FactLevel::Keyword, day(1))
+        .await
+        .unwrap();
+    let sums = report_facts::range(
+        db,
+        org_key,
+        FactLevel::Keyword,
+        day(1),
+        day(28),
+        Scope::default(),
+    )
+    .await
+    .unwrap();
     assert_eq!(sums.len(), 7_001);
+    let total: i64 = sums.iter().map(|s| s.counters.spend_micros()).sum();
+    let expected: i64 = rows.iter().map(|r| r.counters.spend_micros()).sum();
+    assert_eq!(total, expected);
+    let series = report_facts::daily(
+        db,
+        org_key,
+        FactLevel::Keyword,
+        day(2),
+        day(3),
+        Scope::default(),
+        None,
+    )
+    .await
+    .unwrap();
     assert_eq!(
-        sums.iter().map(|s| s.spend).sum::<Decimal>(),
-        Decimal::from(7_001)
+        series.iter().map(|(d, _)| *d).collect::<Vec<_>>(),
+        [day(2), day(3)]
     );
-    assert_eq!(sums.iter().map(|s| s.impressions).sum::<i64>(), 700_100);
+    let day2: i64 = rows
+        .iter()
+        .filter(|r| r.day == day(2))
+        .map(|r| r.counters.impressions())
+        .sum();
+    assert_eq!(series[0].1.impressions(), day2);
+    let only = report_facts::daily(
+        db,
+        org_key,
+        FactLevel::Keyword,
+        day(1),
+        day(28),
+        Scope::default(),
+        Some(&[1, 29]),
+    )
+    .await
+    .unwrap();
+    assert_eq!(only.len(), 1, "entities 1 and 29 both report on day 2");
+    assert_eq!(
+        only[0].1.taps(),
+        rows[1].counters.taps() + rows[29].counters.taps()
+    );
 }
 
 /// A user who owns a new workspace; returns (user id, workspace id).

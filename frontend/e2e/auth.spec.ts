@@ -7,8 +7,11 @@ function newEmail() {
   return `e2e-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 }
 
+/** Signed in without an ad account: the app lands on the API connection screen. */
 async function expectSignedIn(page: Page, email: string) {
-  await expect(page).toHaveURL(/\/settings\/general$/);
+  await expect(page).toHaveURL(/\/oauth_v2$/);
+  await expect(page.getByRole('heading', { name: 'Connect your Apple Ads account' })).toBeVisible();
+  await page.goto('/settings/general');
   await expect(page.getByText(email, { exact: true })).toBeVisible();
 }
 
@@ -34,7 +37,8 @@ test('a new user registers, signs out, logs in and stays signed in across a relo
   await expectSignedIn(page, email);
 
   await page.reload();
-  await expectSignedIn(page, email);
+  await expect(page).toHaveURL(/\/settings\/general$/);
+  await expect(page.getByText(email, { exact: true })).toBeVisible();
 });
 
 test('a wrong password shows the server message', async ({ page }) => {

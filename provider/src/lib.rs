@@ -19,6 +19,7 @@ pub mod limiter;
 pub mod metrics;
 pub mod oauth;
 pub mod recommendations;
+pub mod stored;
 
 pub use apple_ads::{AppleAds, AppleAdsExt, Entity};
 pub use appstore::{AppStore, AppStoreConfig};

@@ -179,26 +179,30 @@ async fn put_clock(State(sandbox): State<Arc<Sandbox>>, body: Bytes) -> Response
     if moves.iter().filter(|m| **m).count() > 1 {
         return bad_request("give one of now, today, advanceSeconds, advanceDays");
     }
+    // Parse first, then move relative to the clock's time read under its lock.
+    let to: Box<dyn FnOnce(time::OffsetDateTime) -> Result<time::OffsetDateTime, String>> =
+        if let Some(now) = &change.now {
+            match time::OffsetDateTime::parse(now, &time::format_description::well_known::Rfc3339) {
+                Ok(t) => {
+                    let t = t.to_offset(time::UtcOffset::UTC);
+                    Box::new(move |_| Ok(t))
+                }
+                Err(_) => return bad_request("now must be an RFC 3339 date-time"),
+            }
+        } else if let Some(today) = &change.today {
+            match crate::args::parse_day(today) {
+                Ok(d) => Box::new(move |current| Ok(current.replace_date(d))),
+                Err(e) => return bad_request(format!("today: {e}")),
+            }
+        } else if let Some(s) = change.advance_seconds {
+            Box::new(move |current| Ok(current + time::Duration::seconds(s)))
+        } else if let Some(d) = change.advance_days {
+            Box::new(move |current| Ok(current + time::Duration::days(d)))
+        } else {
+            Box::new(Ok)
+        };
     let clock = sandbox.world.clock();
-    let current = clock.now();
-    let to = if let Some(now) = &change.now {
-        match time::OffsetDateTime::parse(now, &time::format_description::well_known::Rfc3339) {
-            Ok(t) => t.to_offset(time::UtcOffset::UTC),
-            Err(_) => return bad_request("now must be an RFC 3339 date-time"),
-        }
-    } else if let Some(today) = &change.today {
-        match crate::args::parse_day(today) {
-            Ok(d) => current.replace_date(d),
-            Err(e) => return bad_request(format!("today: {e}")),
-        }
-    } else if let Some(s) = change.advance_seconds {
-        current + time::Duration::seconds(s)
-    } else if let Some(d) = change.advance_days {
-        current + time::Duration::days(d)
-    } else {
-        current
-    };
-    if let Err(e) = clock.set(to, change.running) {
+    if let Err(e) = clock.change(to, change.running) {
         return bad_request(e);
     }
     sandbox.world.clock_changed();

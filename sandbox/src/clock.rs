@@ -52,12 +52,24 @@ impl Clock {
     /// Moves the clock to `to` (refused when that is in its past) and, when given, starts
     /// or stops it.
     pub fn set(&self, to: OffsetDateTime, running: Option<bool>) -> Result<(), String> {
+        self.change(|_| Ok(to), running)
+    }
+
+    /// Moves the clock to the time `to` computes from its current time, read under the
+    /// same lock (so "stay where you are" or "one day on" cannot lose the moment between
+    /// reading and setting to a running clock), and, when given, starts or stops it.
+    pub fn change(
+        &self,
+        to: impl FnOnce(OffsetDateTime) -> Result<OffsetDateTime, String>,
+        running: Option<bool>,
+    ) -> Result<(), String> {
         let mut s = self.state.lock();
         let now = if s.running {
             s.at + s.wall.elapsed()
         } else {
             s.at
         };
+        let to = to(now)?;
         if to < now {
             return Err(format!(
                 "the clock only moves forward: {to} is before its current time {now}"
@@ -85,6 +97,17 @@ impl Clock {
 mod tests {
     use super::*;
     use time::macros::datetime;
+
+    #[test]
+    fn a_running_clock_stops_where_it_is() {
+        let clock = Clock::new(datetime!(2026-11-01 10:00 UTC), true);
+        std::thread::sleep(std::time::Duration::from_millis(5));
+        clock.change(Ok, Some(false)).unwrap();
+        assert!(!clock.running());
+        let stopped = clock.now();
+        assert!(stopped > datetime!(2026-11-01 10:00 UTC));
+        assert_eq!(clock.now(), stopped);
+    }
 
     #[test]
     fn it_moves_forward_only() {

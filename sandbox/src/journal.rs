@@ -3,6 +3,10 @@
 //! counters) and per clock change, after a header naming the world (seed, size, the day it
 //! was generated for). At start the world is generated again from the header and the lines
 //! are replayed, so a restart keeps every entity, the change history and the clock.
+//! Decisions on recommendations (applied, dismissed) have lines of their own. A journal of
+//! many lines is compacted when it is opened: the header, one line with the latest state
+//! of every entity ever written, the whole change history and the counters, the decisions,
+//! then the clock; so a long-lived sandbox restarts in the time of its distinct writes.
 
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
@@ -47,6 +51,33 @@ struct TxnLine {
     audit: Vec<AuditEvent>,
 }
 
+/// A decision on a recommendation, as journaled.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct DecisionLine {
+    pub id: String,
+    /// `APPLIED` or `DISMISSED`.
+    pub state: String,
+    #[serde(with = "time::serde::rfc3339")]
+    pub time: OffsetDateTime,
+    /// The value applied (micros), if any.
+    pub applied: Option<Id>,
+}
+
+/// Lines past which an opened journal is compacted.
+pub const COMPACT_AFTER: usize = 200;
+
+/// What [`Journal::open`] found.
+pub struct Opened {
+    pub journal: Journal,
+    pub world: World,
+    /// The clock to start from: `(now, running)`.
+    pub clock: (OffsetDateTime, bool),
+    /// Decisions on recommendations, oldest first.
+    pub decisions: Vec<DecisionLine>,
+    /// Lines read, and lines the journal holds after compaction.
+    pub lines: (usize, usize),
+}
+
 /// An open journal, appended to under the world's write lock.
 pub struct Journal {
     file: Mutex<File>,
@@ -69,7 +100,7 @@ impl Journal {
         config: WorldConfig,
         start: Option<OffsetDateTime>,
         running: bool,
-    ) -> anyhow::Result<(Journal, World, (OffsetDateTime, bool))> {
+    ) -> anyhow::Result<Opened> {
         std::fs::create_dir_all(dir)
             .with_context(|| format!("creating the sandbox data dir {}", dir.display()))?;
         let file_path = path(dir);
@@ -83,6 +114,10 @@ impl Journal {
         };
         let mut world = None;
         let mut clock = None;
+        let mut decisions: Vec<DecisionLine> = Vec::new();
+        // Every entity a line wrote, for compaction.
+        let mut written: std::collections::BTreeSet<(&'static str, Id)> = Default::default();
+        let mut lines = 0;
         if file_path.exists() {
             let reader = BufReader::new(File::open(&file_path)?);
             for (n, line) in reader.lines().enumerate() {
@@ -90,6 +125,7 @@ impl Journal {
                 if line.trim().is_empty() {
                     continue;
                 }
+                lines += 1;
                 let v: Value = serde_json::from_str(&line)
                     .with_context(|| format!("{} line {}", file_path.display(), n + 1))?;
                 if let Some(h) = v.get("world") {
@@ -111,9 +147,11 @@ impl Journal {
                     }));
                 } else if let Some(c) = v.get("clock") {
                     clock = Some(serde_json::from_value::<ClockLine>(c.clone())?);
+                } else if let Some(d) = v.get("decision") {
+                    decisions.push(serde_json::from_value(d.clone())?);
                 } else if let Some(t) = v.get("txn") {
                     let w = world.as_mut().context("journal line before its header")?;
-                    replay(w, serde_json::from_value(t.clone())?)
+                    replay(w, serde_json::from_value(t.clone())?, &mut written)
                         .with_context(|| format!("{} line {}", file_path.display(), n + 1))?;
                 }
             }
@@ -140,6 +178,28 @@ impl Journal {
             }
             None => (start.unwrap_or(wall_now), running),
         };
+        // The latest decision per recommendation.
+        let mut latest: Vec<DecisionLine> = Vec::new();
+        for d in decisions {
+            latest.retain(|x| x.id != d.id);
+            latest.push(d);
+        }
+        let mut kept = lines;
+        if !fresh && lines > COMPACT_AFTER {
+            let header: Header = {
+                let first = BufReader::new(File::open(&file_path)?)
+                    .lines()
+                    .find_map(|l| {
+                        l.ok()
+                            .and_then(|l| serde_json::from_str::<Value>(&l).ok())
+                            .and_then(|v| v.get("world").cloned())
+                    })
+                    .context("journal without its header")?;
+                serde_json::from_value(first)?
+            };
+            kept = compact(&file_path, &header, &world, &written, &latest)?;
+            tracing::info!(lines, kept, "sandbox journal compacted");
+        }
         let file = OpenOptions::new()
             .create(true)
             .append(true)
@@ -151,7 +211,20 @@ impl Journal {
             journal.append(&json!({ "world": wanted }))?;
         }
         journal.append_clock(now, running);
-        Ok((journal, world, (now, running)))
+        Ok(Opened {
+            journal,
+            world,
+            clock: (now, running),
+            decisions: latest,
+            lines: (lines, kept + 1),
+        })
+    }
+
+    /// Records a decision on a recommendation.
+    pub fn append_decision(&self, d: &DecisionLine) {
+        if let Err(e) = self.append(&json!({ "decision": d })) {
+            tracing::error!(error = %e, "could not write the sandbox journal");
+        }
     }
 
     fn append(&self, line: &Value) -> std::io::Result<()> {
@@ -207,10 +280,50 @@ fn entity_json(w: &World, kind: &str, id: Id) -> Option<Value> {
     v.ok()
 }
 
-fn replay(w: &mut World, txn: TxnLine) -> anyhow::Result<()> {
+/// Rewrites the journal at `file_path` as its header, one line with the latest state of
+/// every entity in `written`, the change history and the counters, then `decisions`
+/// (written beside it, then renamed over it). Answers the lines written.
+fn compact(
+    file_path: &Path,
+    header: &Header,
+    w: &World,
+    written: &std::collections::BTreeSet<(&'static str, Id)>,
+    decisions: &[DecisionLine],
+) -> anyhow::Result<usize> {
+    let (next_id, next_txn) = w.counters();
+    let txn = TxnLine {
+        next_id,
+        next_txn,
+        entities: written
+            .iter()
+            .filter_map(|(kind, id)| entity_json(w, kind, *id).map(|v| (kind.to_string(), v)))
+            .collect(),
+        audit: w.audit.clone(),
+    };
+    let mut out = String::new();
+    for line in [json!({ "world": header }), json!({ "txn": txn })]
+        .into_iter()
+        .chain(decisions.iter().map(|d| json!({ "decision": d })))
+    {
+        out.push_str(&line.to_string());
+        out.push('\n');
+    }
+    let tmp = file_path.with_extension("jsonl.compacting");
+    std::fs::write(&tmp, &out).with_context(|| format!("writing {}", tmp.display()))?;
+    std::fs::rename(&tmp, file_path)
+        .with_context(|| format!("replacing {}", file_path.display()))?;
+    Ok(2 + decisions.len())
+}
+
+fn replay(
+    w: &mut World,
+    txn: TxnLine,
+    written: &mut std::collections::BTreeSet<(&'static str, Id)>,
+) -> anyhow::Result<()> {
     for (kind, value) in txn.entities {
         let kind: &'static str = crate::world::statics::intern(&kind);
         let id = value["id"].as_i64().context("entity without id")?;
+        written.insert((kind, id));
         match kind {
             "Campaign" => {
                 w.campaigns.insert(id, serde_json::from_value(value)?);

@@ -76,6 +76,7 @@ pub async fn serve_with(
 ) -> anyhow::Result<()> {
     let seed = config.world.seed;
     let sandbox = Sandbox::open(config)?;
+    sandbox.warm_up();
     let listener = tokio::net::TcpListener::bind(bind).await?;
     tracing::info!(%bind, seed, "sandbox listening");
     axum::serve(listener, app(sandbox))

@@ -156,6 +156,12 @@ pub struct KeywordModel {
     competition: f64,
     /// Searches per day before noise: popularity, storefronts and match type.
     base_searches: f64,
+    /// The searches of a single-storefront reach, and the match type's factor: the days
+    /// before a change of the campaign's countries use the reach they had.
+    head: f64,
+    broad: f64,
+    /// `(first day of the next countries, reach)` before each change, oldest first.
+    reach_before: Vec<(Date, f64)>,
     relevance: f64,
     conversion: f64,
     /// `(bid, win share, second price)` of the last bid seen.
@@ -185,8 +191,15 @@ impl KeywordModel {
         let seed = world.seed;
         let campaign = world.campaigns.get(&campaign);
         let currency = campaign.map_or("USD", |c| world.accounts[&c.ad_account_id].currency);
-        let reach: f64 =
-            campaign.map_or(0.0, |c| c.countries.iter().map(|c| country_weight(c)).sum());
+        let reach_of =
+            |countries: &[String]| -> f64 { countries.iter().map(|c| country_weight(c)).sum() };
+        let reach: f64 = campaign.map_or(0.0, |c| reach_of(&c.countries));
+        let reach_before = campaign.map_or(Vec::new(), |c| {
+            c.countries_before
+                .iter()
+                .map(|(until, countries)| (*until, reach_of(countries)))
+                .collect()
+        });
         let pop = f64::from(popularity(seed, text));
         let broad = if match_type == MatchType::Broad {
             1.5
@@ -202,6 +215,9 @@ impl KeywordModel {
             market: market_cpt(seed, text, currency),
             competition: 1.6 + 1.8 * unit(mix(&[h, 11])),
             base_searches: 6.0 * pop.powf(1.6) * reach * broad,
+            head: 6.0 * pop.powf(1.6),
+            broad,
+            reach_before,
             relevance: 0.03 + 0.09 * unit(mix(&[seed, id as u64, 3])),
             conversion: 0.35 + 0.35 * unit(mix(&[seed, id as u64, 8])),
             auction: std::cell::Cell::new((0, 0.0, 0.0)),
@@ -251,7 +267,11 @@ impl KeywordModel {
             _ => 1.0,
         };
         let season = 1.0 + 0.12 * ((day_n as f64) / 58.0).sin();
-        let searches = self.base_searches * weekday * season * (0.8 + 0.4 * noise(1));
+        let base_searches = match self.reach_before.iter().find(|(until, _)| day < *until) {
+            Some((_, reach)) => self.head * reach * self.broad,
+            None => self.base_searches,
+        };
+        let searches = base_searches * weekday * season * (0.8 + 0.4 * noise(1));
 
         let bid = self.bid.at(day);
         let (share, price) = self.auction(bid);

@@ -64,6 +64,13 @@ impl WorldCell {
         &self.clock
     }
 
+    /// Records a decision on a recommendation in the journal.
+    pub fn journal_decision(&self, d: &crate::journal::DecisionLine) {
+        if let Some(journal) = &self.journal {
+            journal.append_decision(d);
+        }
+    }
+
     /// Records a change of the clock in the journal.
     pub fn clock_changed(&self) {
         if let Some(journal) = &self.journal {
@@ -114,7 +121,43 @@ pub struct Sandbox {
     pub reports: ReportCache,
 }
 
+/// Days before today a started sandbox computes ahead ([`Sandbox::warm_up`]): the longest
+/// DAILY window the reference allows.
+pub const WARM_DAYS: i64 = 90;
+
 impl Sandbox {
+    /// Computes the settled days of the last [`WARM_DAYS`] of every campaign on a thread of
+    /// its own at a low priority, so the first reports of a large world read them instead
+    /// of simulating them. Answers at once; the thread ends when done.
+    pub fn warm_up(self: &Arc<Self>) {
+        let sandbox = Arc::clone(self);
+        let spawned = std::thread::Builder::new()
+            .name("sandbox-warm-up".into())
+            .spawn(move || {
+                crate::api::crud::lower_priority();
+                let started = std::time::Instant::now();
+                let w = sandbox.world.read();
+                let first = w.today - time::Duration::days(WARM_DAYS);
+                let last = w.today - time::Duration::days(crate::sim::late::SETTLE_DAYS);
+                let mut sim = crate::sim::Simulation::new(&w);
+                for c in w.campaigns.keys() {
+                    let mut day = first.max(w.first_day());
+                    while day <= last {
+                        sim.campaign_units(*c, day);
+                        day = day.next_day().expect("date in range");
+                    }
+                }
+                tracing::info!(
+                    elapsed_ms = started.elapsed().as_millis() as u64,
+                    bytes = w.days.as_ref().map_or(0, |d| d.bytes()),
+                    "sandbox days computed ahead"
+                );
+            });
+        if let Err(e) = spawned {
+            tracing::warn!(error = %e, "could not start the sandbox warm-up");
+        }
+    }
+
     /// Generates the world (replaying the journal of `config.data_dir` when there is one)
     /// and empty credential stores. Panics when the journal cannot be read: see
     /// [`Sandbox::open`] for the fallible form.
@@ -128,17 +171,24 @@ impl Sandbox {
         let start_now = config.now.unwrap_or_else(OffsetDateTime::now_utc);
         let mut world_config = config.world;
         world_config.today.get_or_insert(start_now.date());
-        let (journal, world, now, running) = match &config.data_dir {
+        let (journal, world, now, running, decisions) = match &config.data_dir {
             Some(dir) => {
-                let (journal, world, clock) =
-                    Journal::open(dir, world_config, config.now, !config.frozen_clock)?;
-                (Some(journal), world, clock.0, clock.1)
+                let opened = Journal::open(dir, world_config, config.now, !config.frozen_clock)?;
+                let (now, running) = opened.clock;
+                (
+                    Some(opened.journal),
+                    opened.world,
+                    now,
+                    running,
+                    opened.decisions,
+                )
             }
             None => (
                 None,
                 World::generate(world_config),
                 start_now,
                 !config.frozen_clock,
+                Vec::new(),
             ),
         };
         tracing::info!(
@@ -157,6 +207,9 @@ impl Sandbox {
         let clock = Arc::new(Clock::new(now, running));
         let mut world = world;
         world.set_now(now);
+        world.days = Some(Arc::new(crate::sim::days::DayCache::new(
+            crate::sim::days::DEFAULT_BYTES,
+        )));
         Ok(Arc::new(Sandbox {
             world: WorldCell {
                 inner: RwLock::new(Arc::new(world)),
@@ -165,7 +218,7 @@ impl Sandbox {
             },
             auth: AuthStore::with_clock(clock),
             faults: Faults::new(config.faults, config.world.seed),
-            recommendations: Default::default(),
+            recommendations: crate::api::recommendations::Decisions::restore(decisions),
             reports: ReportCache::default(),
         }))
     }

@@ -222,3 +222,101 @@ async fn a_restart_keeps_every_write_the_history_and_the_clock() {
     assert!(refused.to_string().contains("seed 42"), "{refused}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The first target-CPA recommendation of the first ad account's campaigns: `(id, campaign)`.
+async fn a_target_cpa_recommendation(c: &Client) -> (String, i64) {
+    let campaigns: Vec<i64> = {
+        let w = c.sandbox.world.read();
+        w.index.children("Campaign", c.account()).to_vec()
+    };
+    for campaign in campaigns {
+        let listed = c
+            .post(
+                "/recommendations/target-cpas/query",
+                json!({ "filters": [
+                    { "field": "promotedObjectId", "operator": "EQUALS", "value": [campaign.to_string()] },
+                    { "field": "promotedObjectType", "operator": "EQUALS", "value": ["APPSTORE_APP"] }
+                ] }),
+            )
+            .await;
+        if let Some(id) = listed["result"][0]["id"].as_str() {
+            return (id.to_string(), campaign);
+        }
+    }
+    panic!("no campaign earns a target CPA recommendation");
+}
+
+#[tokio::test]
+async fn decisions_survive_a_restart_and_a_long_journal_is_compacted() {
+    let dir = temp_dir("compaction");
+    let (id, campaign, keyword, audit) = {
+        let c = Client::new(config(Some(dir.clone())));
+        let (id, campaign) = a_target_cpa_recommendation(&c).await;
+        let dismissed = c
+            .post(
+                "/recommendations/target-cpas/dismiss",
+                json!({ "id": id, "promotedObjectId": campaign.to_string(), "promotedObjectType": "APPSTORE_APP" }),
+            )
+            .await;
+        assert_eq!(dismissed["result"][0]["state"], "DISMISSED", "{dismissed}");
+        // Many writes to one keyword: a long journal of few entities.
+        let group = group(&c);
+        let made = c
+            .post(
+                "/keywords",
+                json!({ "adGroupId": group, "text": "rewritten often", "matchType": "EXACT" }),
+            )
+            .await;
+        let keyword = made["result"]["id"].as_i64().unwrap();
+        for i in 0..searchdeck_sandbox::journal::COMPACT_AFTER {
+            let (status, body) = c
+                .call(
+                    Method::PUT,
+                    &format!("/v1/keywords/{keyword}"),
+                    Some(c.account()),
+                    Some(
+                        &json!({ "bid": { "amount": format!("{}.{:02}", 1 + i / 100, i % 100) } }),
+                    ),
+                )
+                .await;
+            assert_eq!(status, StatusCode::OK, "{body}");
+        }
+        let w = c.sandbox.world.read();
+        (id, campaign, w.keywords[&keyword].clone(), w.audit.clone())
+    };
+    let journal = searchdeck_sandbox::journal::path(&dir);
+    let long = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert!(long > searchdeck_sandbox::journal::COMPACT_AFTER, "{long}");
+
+    let restarted = Client::new(config(Some(dir.clone())));
+    let short = std::fs::read_to_string(&journal).unwrap().lines().count();
+    assert!(short < 10, "compacted to {short} lines (was {long})");
+    {
+        let w = restarted.sandbox.world.read();
+        assert_eq!(w.keywords[&keyword.id], keyword, "the latest state is kept");
+        assert_eq!(w.audit, audit, "the whole change history is kept");
+    }
+    let listed = restarted
+        .post(
+            "/recommendations/target-cpas/query",
+            json!({ "filters": [
+                { "field": "promotedObjectId", "operator": "EQUALS", "value": [campaign.to_string()] },
+                { "field": "promotedObjectType", "operator": "EQUALS", "value": ["APPSTORE_APP"] }
+            ] }),
+        )
+        .await;
+    assert_eq!(listed["result"][0]["id"], id.as_str());
+    assert_eq!(
+        listed["result"][0]["state"], "DISMISSED",
+        "the decision is kept"
+    );
+    drop(restarted);
+
+    // The compacted journal replays to the same world, and keeps growing from there.
+    let again = Client::new(config(Some(dir.clone())));
+    let w = again.sandbox.world.read();
+    assert_eq!(w.keywords[&keyword.id], keyword);
+    assert_eq!(w.audit, audit);
+    drop(w);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -231,3 +231,90 @@ async fn entity_query_pages_match_the_full_query() {
         all["pagination"]["totalCount"]
     );
 }
+
+#[tokio::test]
+async fn ad_rows_add_up_to_their_ad_groups_over_kept_days() {
+    let c = client();
+    let scope = json!([{ "field": "campaignId", "operator": "IN", "value": campaigns(&c) }]);
+    let body = |granularity: &str| {
+        json!({ "timeRange": range(&c, 40, 1, granularity), "filters": scope,
+                "pagination": { "offset": 0, "pageSize": 5000 } })
+    };
+    // Twice: the second time over the days the first one kept.
+    for pass in 0..2 {
+        let groups = c.post("/reports/apps/adgroups/query", body("DAILY")).await;
+        let ads = c.post("/reports/apps/ads/query", body("DAILY")).await;
+        let groups = groups["result"]["rows"].as_array().unwrap().clone();
+        let ads = ads["result"]["rows"].as_array().unwrap().clone();
+        assert!(!ads.is_empty());
+        buckets_add_up(&ads);
+        let mut by_group: std::collections::BTreeMap<i64, (u64, u64, usize)> = Default::default();
+        for a in &ads {
+            let e = by_group
+                .entry(a["metadata"]["adGroupId"].as_i64().unwrap())
+                .or_default();
+            e.0 += n(&a["totalMetrics"], "impressions");
+            e.1 += n(&a["totalMetrics"], "taps");
+            e.2 += 1;
+        }
+        assert!(
+            by_group.values().any(|e| e.2 > 1),
+            "some ad groups show two ads"
+        );
+        for g in &groups {
+            let id = g["metadata"]["id"].as_i64().unwrap();
+            let (imps, taps, _) = by_group.get(&id).copied().unwrap_or_default();
+            assert_eq!(
+                (imps, taps),
+                (
+                    n(&g["totalMetrics"], "impressions"),
+                    n(&g["totalMetrics"], "taps")
+                ),
+                "pass {pass}: the ads of ad group {id} add up to it"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn search_term_rows_add_up_to_their_ad_groups_over_kept_days() {
+    let c = client();
+    let scope = json!([{ "field": "campaignId", "operator": "IN", "value": campaigns(&c) }]);
+    let body = json!({ "timeRange": range(&c, 40, 1, "DAILY"), "filters": scope,
+                       "pagination": { "offset": 0, "pageSize": 5000 } });
+    let mut seen = Vec::new();
+    for pass in 0..2 {
+        let groups = c.post("/reports/apps/adgroups/query", body.clone()).await;
+        let terms = c
+            .post("/reports/apps/searchterms/query", body.clone())
+            .await;
+        let terms = terms["result"]["rows"].as_array().unwrap().clone();
+        buckets_add_up(&terms);
+        assert!(
+            terms
+                .iter()
+                .any(|r| r["metadata"]["searchTermSource"] == "AUTO")
+        );
+        let mut by_group: std::collections::BTreeMap<i64, (u64, u64)> = Default::default();
+        for t in &terms {
+            let e = by_group
+                .entry(t["metadata"]["adGroupId"].as_i64().unwrap())
+                .or_default();
+            e.0 += n(&t["totalMetrics"], "impressions");
+            e.1 += n(&t["totalMetrics"], "taps");
+        }
+        for g in groups["result"]["rows"].as_array().unwrap() {
+            let id = g["metadata"]["id"].as_i64().unwrap();
+            assert_eq!(
+                by_group.get(&id).copied().unwrap_or_default(),
+                (
+                    n(&g["totalMetrics"], "impressions"),
+                    n(&g["totalMetrics"], "taps")
+                ),
+                "pass {pass}: the search terms of ad group {id} add up to it"
+            );
+        }
+        seen.push(terms);
+    }
+    assert_eq!(seen[0], seen[1], "kept days give the same rows");
+}

@@ -4,15 +4,17 @@
 
 use std::{marker::PhantomData, sync::Arc, time::Duration};
 
+use searchdeck_common::store::accounts::AccountRow;
 use searchdeck_common::{
     Config, Db,
     email::EmailSender,
     queue::{Job, JobError, Queue},
     ratelimit::RateLimiter,
+    secrets::SecretBox,
     store,
 };
 use searchdeck_provider::{
-    Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate,
+    Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate, stored,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -22,6 +24,8 @@ pub struct Runtime {
     pub db: Db,
     pub queue: Queue,
     pub email: EmailSender,
+    /// Opens the stored credentials of connections (`searchdeck_provider::stored`).
+    pub secrets: SecretBox,
     /// The one rate limiter of this process; every provider client built here waits on it.
     gate: Arc<dyn RateGate>,
     /// Counters of every provider client of this process, added up.
@@ -50,6 +54,7 @@ impl Runtime {
             RateLimiter::from_config(config, &db, searchdeck_provider::limiter::settings()).await?;
         Ok(Arc::new(Runtime {
             email: EmailSender::from_config(config)?,
+            secrets: SecretBox::from_config(config)?,
             cancel_poll: queue
                 .settings()
                 .poll_interval
@@ -77,6 +82,14 @@ impl Runtime {
         config.gate = self.gate.clone();
         config.metrics = self.provider_metrics.clone();
         Client::new(config, credentials)
+    }
+
+    /// A provider client for a stored connection, its sealed credentials opened with this
+    /// process's key (the same function the API uses).
+    pub fn provider_for(&self, account: &AccountRow) -> Result<Client, JobError> {
+        let credentials =
+            stored::credentials(&self.secrets, account).map_err(JobError::permanent)?;
+        self.provider(credentials).map_err(JobError::permanent)
     }
 }
 

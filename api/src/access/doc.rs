@@ -91,7 +91,11 @@ impl<T: WorkspaceResource, P: Policy> Documented for InWorkspace<T, P> {
         extension(
             op,
             "x-resource",
-            json!({"kind": T::KIND, "param": T::PARAM}),
+            if T::CHILD_PARAMS.is_empty() {
+                json!({"kind": T::KIND, "param": T::PARAM})
+            } else {
+                json!({"kind": T::KIND, "param": T::PARAM, "children": T::CHILD_PARAMS})
+            },
         );
     }
 }

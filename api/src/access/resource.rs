@@ -23,6 +23,10 @@ pub trait WorkspaceResource: Sized + Send {
     /// The path parameter (or, when the route has none of that name, the query parameter)
     /// carrying the id.
     const PARAM: &'static str = "id";
+    /// Further path parameters that name things *inside* the resource (the ad group of a
+    /// campaign in `/asa/groups/{a}/{b}`): the handler looks them up within the resolved
+    /// resource, so they are scoped by it. Documented in `x-resource.children`.
+    const CHILD_PARAMS: &'static [&'static str] = &[];
 
     /// The resource `id` of workspace `workspace_id`, if there is one.
     fn find(

@@ -2,7 +2,12 @@
 
 pub mod accounts;
 pub mod auth;
+pub mod campaigns;
+pub mod catalog;
+pub mod fields;
 pub mod options;
+pub mod reports;
+pub mod tags;
 pub mod tasks;
 pub mod users;
 
@@ -18,4 +23,9 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(options::router())
         .merge(tasks::router())
         .merge(accounts::router())
+        .merge(catalog::router())
+        .merge(tags::router())
+        .merge(reports::router())
+        .merge(campaigns::router())
+        .merge(fields::router())
 }

@@ -163,8 +163,10 @@ fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
             ));
         } else if value.to_string().len() > MAX_VALUE_BYTES {
             errors.push(FieldError::new(key, "This option is too large"));
-        } else if key == FILTER_PRESETS_KEY && !(value.is_array() || value.is_null()) {
-            errors.push(FieldError::new(key, "Filter presets must be a list"));
+        } else if key == FILTER_PRESETS_KEY && !value.is_null() {
+            // Filter presets: a list of {name, type, filters}, each filter valid by the
+            // report engine's rules (spec §5); errors name the path inside the option.
+            errors.extend(super::fields::validate_filter_presets(key, value));
         }
     }
     if errors.is_empty() {

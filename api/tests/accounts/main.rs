@@ -8,6 +8,10 @@
 mod common;
 mod harness;
 
+mod catalog;
+mod synced;
+mod tags;
+
 use axum::http::{Method, StatusCode};
 use common::TestApp;
 use harness::{Connected, args, pair, start_sandbox};

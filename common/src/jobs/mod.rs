@@ -4,10 +4,12 @@
 
 mod cleanup;
 mod send_email;
+mod sync;
 #[cfg(feature = "test-jobs")]
 mod test_job;
 
 pub use cleanup::Cleanup;
 pub use send_email::SendEmail;
+pub use sync::{SYNC_EVERY_MS, SyncAccount, SyncAccountProgress, SyncReports, SyncReportsProgress};
 #[cfg(feature = "test-jobs")]
 pub use test_job::{TestJob, TestProgress};

@@ -155,6 +155,18 @@ pub async fn in_workspace(
     .transpose()
 }
 
+/// The connection `id`, whatever its workspace (jobs that act for a connection).
+pub async fn by_id(ex: impl Exec<'_>, id: &str) -> Result<Option<AccountRow>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {COLUMNS} FROM accounts WHERE id = $1"
+    )))
+    .bind(id)
+    .fetch_optional(ex)
+    .await?
+    .map(|r| account(&r))
+    .transpose()
+}
+
 /// Every connection of `workspace_id`, oldest first.
 pub async fn all(ex: impl Exec<'_>, workspace_id: &str) -> Result<Vec<AccountRow>, sqlx::Error> {
     sqlx::query(sqlx::AssertSqlSafe(format!(

@@ -13,16 +13,21 @@
 //! tx.commit().await?;
 //! ```
 //!
-//! Stores that need the native drivers (dates, exact `NUMERIC` sums, `UNNEST` bulk writes)
-//! are traits with one implementation per backend over [`crate::db::Native`]: see
-//! [`metrics`].
+//! Stores that need the native drivers (dates, `UNNEST` bulk writes) run the same SQL text
+//! on whichever native pool [`crate::db::Native`] holds: see [`report_facts`].
 
 pub mod accounts;
+pub mod catalog;
 pub mod connects;
-pub mod metrics;
 pub mod options;
+pub mod presets;
 pub mod recovery;
+pub mod report_facts;
+pub mod reports;
 pub mod sessions;
+pub mod synced;
+pub mod synced_reads;
+pub mod tags;
 pub mod tasks;
 pub mod users;
 pub mod workspaces;

@@ -24,10 +24,10 @@ describe('start-up and guard', () => {
     expect(location()).toBe('/reset');
   });
 
-  it('sends a signed-in user from login on to the settings page for now', async () => {
+  it('sends a signed-in user without accounts from login to the API connection screen', async () => {
     const { location } = renderApp('/login', makeUser());
-    expect(await screen.findByText('ann@example.com')).toBeInTheDocument();
-    expect(location()).toBe('/settings/general');
+    expect(await screen.findByRole('heading', { name: 'Connect your Apple Ads account' })).toBeInTheDocument();
+    expect(location()).toBe('/oauth_v2');
   });
 
   it('shows the not-found page without the layout', async () => {
@@ -42,7 +42,7 @@ describe('layout', () => {
     renderApp('/settings/general', makeUser());
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.getAttribute('aria-label'));
-    expect(links).toEqual(['Account Settings', 'Help center']);
+    expect(links).toEqual(['Ads Optimization', 'Account Settings', 'Help center']);
   });
 
   it('keeps the sidebar collapsed after a reload', async () => {

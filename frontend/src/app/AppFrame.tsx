@@ -6,6 +6,7 @@
 import { Center, Loader } from '@mantine/core';
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
+import { useAccounts } from '@/features/accounts';
 import { useSession, type User } from '@/features/auth';
 import { t } from '@/i18n';
 import { resolveAccess } from './access';
@@ -34,6 +35,10 @@ export function AppFrame() {
   const route = useCurrentRoute();
   const location = useLocation();
   const { user, isLoading } = useSession();
+  // Spec §4: the accounts load once the user is known to be signed in; only pages that need
+  // an account wait for them.
+  const accounts = useAccounts(user !== null);
+  const waitsForAccounts = user !== null && route.needsAccount === true && accounts.isPending;
   const sessionEnded = useSessionEnded(user, isLoading);
   useDocumentTitle(t(route.title));
   const mayNeedLayout = !route.hideLayout;
@@ -42,14 +47,15 @@ export function AppFrame() {
     if (mayNeedLayout) AppLayout.preload().catch(() => undefined);
   }, [mayNeedLayout]);
 
-  if (isLoading) {
+  if (isLoading || waitsForAccounts) {
     return (
       <Center h="100vh">
         <Loader aria-label={t('common.loading')} />
       </Center>
     );
   }
-  const target = resolveAccess(route, user, location, sessionEnded);
+  const hasAccount = (accounts.data?.length ?? 0) > 0;
+  const target = resolveAccess(route, user, location, sessionEnded, hasAccount);
   if (target) return <Navigate to={target} replace />;
   const withLayout = user !== null && !route.hideLayout;
   const screen = (
@@ -62,7 +68,7 @@ export function AppFrame() {
       <ScrollRestoration />
       {withLayout ? (
         <Suspense fallback={<ScreenFallback bare />}>
-          <AppLayout user={user} title={t(route.title)}>
+          <AppLayout user={user} title={t(route.title)} menuDisabled={route.disableMenu === true}>
             {screen}
           </AppLayout>
         </Suspense>

@@ -35,6 +35,11 @@ const SPEC_TABLE: SpecRow[] = [
   { path: '/auto-rules', access: 'signedIn', roles: EDITORS },
   { path: '/activity-log', access: 'signedIn', needsAccount: true },
   { path: '/optimization', access: 'signedIn' },
+  { path: '/optimization/:accountId', access: 'signedIn' },
+  // The drill-down levels (campaign-id-{id} and ad-group-id-{id} segments, read by the screen).
+  { path: '/optimization/:accountId/:orgId', access: 'signedIn' },
+  { path: '/optimization/:accountId/:orgId/:campaign/:tab', access: 'signedIn' },
+  { path: '/optimization/:accountId/:orgId/:campaign/:adGroup/:tab', access: 'signedIn' },
   { path: '/settings', access: 'signedIn' },
   { path: '/settings/general', access: 'signedIn' },
   { path: '/settings/team', access: 'signedIn', roles: MANAGERS },
@@ -48,8 +53,7 @@ const SPEC_TABLE: SpecRow[] = [
 const at = (pathname: string, search = '') => ({ pathname, search });
 const routeOf = (row: SpecRow): AppRoute =>
   appRoutes.find((r) => r.path === row.path) ?? { ...row, title: 'app.name' };
-const withAccount = (role: Role) =>
-  makeUser({ permission: role, connects: { appStore: [{ id: 1, name: 'Main', history: null }], mmpEvent: {} } });
+const withAccount = (role: Role) => makeUser({ permission: role });
 
 describe('the route table matches spec §2', () => {
   it.each(appRoutes.map((r) => [r.path, r] as const))('%s', (path, route) => {
@@ -99,9 +103,14 @@ describe('signed-in users', () => {
     expect(resolveAccess(route, makeUser(), at('/login', '?redirect=%2F%2Fevil.example'))).toBe('/optimization');
   });
 
-  it.each(['/settings', '/optimization'])('%s → /settings/general for now', (path) => {
+  it('/settings → /settings/general', () => {
+    const route = appRoutes.find((r) => r.path === '/settings')!;
+    expect(resolveAccess(route, makeUser(), at('/settings'))).toBe('/settings/general');
+  });
+
+  it.each(['/optimization', '/oauth_v2', '/optimization/:accountId'])('%s renders for a user without accounts', (path) => {
     const route = appRoutes.find((r) => r.path === path)!;
-    expect(resolveAccess(route, makeUser(), at(path))).toBe('/settings/general');
+    expect(resolveAccess(route, makeUser(), at(path), false, false)).toBeNull();
   });
 
   const limited = SPEC_TABLE.filter((r) => r.roles);
@@ -112,10 +121,11 @@ describe('signed-in users', () => {
   });
 
   it.each(SPEC_TABLE.filter((r) => r.needsAccount).map((r) => [r.path, r] as const))(
-    '%s without a connected account → the account notice',
+    '%s without a connected account → the API connection screen',
     (path, row) => {
-      expect(resolveAccess(routeOf(row), userWithRole('owner'), at(path))).toBe(NEEDS_ACCOUNT_PATH);
-      expect(resolveAccess(routeOf(row), withAccount('owner'), at(path))).toBeNull();
+      expect(NEEDS_ACCOUNT_PATH).toBe('/oauth_v2');
+      expect(resolveAccess(routeOf(row), userWithRole('owner'), at(path), false, false)).toBe(NEEDS_ACCOUNT_PATH);
+      expect(resolveAccess(routeOf(row), withAccount('owner'), at(path), false, true)).toBeNull();
     },
   );
 

@@ -1,16 +1,16 @@
 /** The route guard as a pure function: where a visitor must go instead, or null to stay. */
-import { hasConnectedAccount, type User } from '@/features/auth';
+import type { User } from '@/features/auth';
 import type { AppRoute } from './route-types';
 
 export const LOGIN_PATH = '/login';
 export const SIGNED_IN_HOME = '/optimization';
 export const RESTRICTED_PATH = '/restricted';
 /**
- * Spec §4 sends a signed-in user without a connected account to the API connection screen.
- * Account connection is a later issue, so until that screen exists the restricted page
- * explains the reason. No route of this issue needs an account yet.
+ * Spec §4 sends a signed-in user without a connected account, on a page that needs one, to
+ * the API connection screen (spec §2: /oauth_v2, which is also where the connect popup
+ * returns).
  */
-export const NEEDS_ACCOUNT_PATH = `${RESTRICTED_PATH}?reason=account`;
+export const NEEDS_ACCOUNT_PATH = '/oauth_v2';
 
 export interface VisitedLocation {
   pathname: string;
@@ -31,12 +31,15 @@ export function loginWithRedirect({ pathname, search }: VisitedLocation): string
 /**
  * @param sessionEnded the user signed out in this page's lifetime: they go to the login
  *   screen itself, while visitors who arrive signed out come back after login (redirect query).
+ * @param hasAccount the workspace has a connected ad account (the account list, loaded at
+ *   start for signed-in users).
  */
 export function resolveAccess(
   route: AppRoute,
   user: User | null,
   location: VisitedLocation,
   sessionEnded = false,
+  hasAccount = true,
 ): string | null {
   if (!user) {
     if (route.redirect?.anonymous) return route.redirect.anonymous;
@@ -45,6 +48,6 @@ export function resolveAccess(
   }
   if (route.redirect?.signedIn) return redirectQuery(location.search) ?? route.redirect.signedIn;
   if (route.roles && !route.roles.includes(user.permission)) return RESTRICTED_PATH;
-  if (route.needsAccount && !hasConnectedAccount(user)) return NEEDS_ACCOUNT_PATH;
+  if (route.needsAccount && !hasAccount) return NEEDS_ACCOUNT_PATH;
   return null;
 }

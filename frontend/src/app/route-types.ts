@@ -17,6 +17,8 @@ export interface AppRoute {
   roles?: readonly Role[];
   /** The page needs a connected ad account. */
   needsAccount?: boolean;
+  /** Disable the main menu (the oauth route, spec §2). */
+  disableMenu?: boolean;
   /** Hide the header and the sidebar. */
   hideLayout?: boolean;
   /** Instead of rendering, send the visitor on, by sign-in state. */

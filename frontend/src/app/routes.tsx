@@ -10,10 +10,16 @@ import type { AppRoute } from './route-types';
 
 const authScreens = () => import('@/features/auth/screens');
 const usersScreens = () => import('@/features/users/screens');
+const accountsScreens = () => import('@/features/accounts/screens');
+const optimizationScreens = () => import('@/features/optimization/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
 const GeneralSettings = lazyScreen(usersScreens, 'GeneralSettings');
+const ConnectScreen = lazyScreen(accountsScreens, 'ConnectScreen');
+const OptimizationHome = lazyScreen(accountsScreens, 'OptimizationHome');
+const OrgsScreen = lazyScreen(accountsScreens, 'OrgsScreen');
+const DrillScreen = lazyScreen(optimizationScreens, 'DrillScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -21,8 +27,16 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/register', title: 'title.register', access: 'public', hideLayout: true, redirect: { signedIn: '/optimization' }, element: <AuthScreen mode="register" /> },
   { path: '/reset', title: 'title.reset', access: 'public', hideLayout: true, element: <PasswordScreen entry="reset" /> },
   { path: '/change', title: 'title.change', access: 'public', hideLayout: true, element: <PasswordScreen entry="change" /> },
-  // The reports issue replaces this redirect with the optimization drill-down screen.
-  { path: '/optimization', title: 'title.optimization', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
+  // The API connection screen, and where the connect popup returns (spec §2).
+  { path: '/oauth_v2', title: 'title.connect', access: 'signedIn', disableMenu: true, element: <ConnectScreen /> },
+  // Ads Optimization: to the deepest level the active account and org allow.
+  { path: '/optimization', title: 'title.optimization', access: 'signedIn', element: <OptimizationHome /> },
+  { path: '/optimization/:accountId', title: 'title.orgs', access: 'signedIn', element: <OrgsScreen /> },
+  // The drill-down (spec §2): campaigns, then campaign-id-{id}/{tab}, then
+  // campaign-id-{id}/ad-group-id-{id}/{tab}; the screen reads the segments (paths.ts).
+  { path: '/optimization/:accountId/:orgId', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
+  { path: '/optimization/:accountId/:orgId/:campaign/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
+  { path: '/optimization/:accountId/:orgId/:campaign/:adGroup/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },

@@ -19,6 +19,7 @@ export interface CallOptions {
 export interface RequestOptions<S extends z.ZodType> extends CallOptions {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   query?: Query | undefined;
+  /** JSON, or a `FormData` sent as `multipart/form-data` (the browser sets the boundary). */
   body?: unknown;
   /** Schema of `result`; the call fails with 502 when the result does not match it. */
   schema: S;
@@ -75,15 +76,16 @@ export async function apiRequest<S extends z.ZodType>(
   { method = 'GET', query, body, schema, signal }: RequestOptions<S>,
 ): Promise<z.infer<S>> {
   let response: Response;
+  const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
   try {
     response = await fetch(buildUrl(path, query), {
       method,
       credentials: 'include',
       headers: {
         Accept: 'application/json',
-        ...(body === undefined ? {} : { 'Content-Type': 'application/json' }),
+        ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }),
       },
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       signal,
     });
   } catch (error) {
@@ -116,4 +118,6 @@ export const api = {
     apiRequest(path, { method: 'POST', body, schema, signal }),
   put: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
     apiRequest(path, { method: 'PUT', body, schema, signal }),
+  delete: <S extends z.ZodType>(path: string, schema: S, { signal }: CallOptions = {}) =>
+    apiRequest(path, { method: 'DELETE', schema, signal }),
 };

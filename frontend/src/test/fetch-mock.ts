@@ -42,13 +42,20 @@ export const fail = (
   meta: Record<string, unknown> = {},
 ): Answer => ({ status, body: { status, message, errors, meta } });
 
+/** JSON bodies parsed; a multipart `FormData` as an object of its text fields. */
+function readBody(body: RequestInit['body']): unknown {
+  if (typeof body === 'string') return JSON.parse(body) as unknown;
+  if (body instanceof FormData) return Object.fromEntries(body.entries());
+  return undefined;
+}
+
 async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Promise<Response> {
   const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
   const method = init.method ?? 'GET';
   const call: MockCall = {
     method,
     url,
-    body: typeof init.body === 'string' ? (JSON.parse(init.body) as unknown) : undefined,
+    body: readBody(init.body),
     signal: init.signal ?? undefined,
   };
   calls.push(call);

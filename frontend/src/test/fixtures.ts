@@ -1,4 +1,5 @@
 /** Test data shaped like the server's. */
+import type { Account } from '@/features/accounts';
 import type { Role, User } from '@/features/auth';
 import type { Task } from '@/features/tasks';
 
@@ -35,6 +36,29 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     details: {},
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
+    ...overrides,
+  };
+}
+
+export function makeAccount(id: string, name: string, orgs: { orgId: number; displayName: string }[] = [], overrides: Partial<Account> = {}): Account {
+  return {
+    _id: id,
+    name,
+    method: 'oauth',
+    clientId: 'SEARCHADS.client',
+    teamId: null,
+    keyId: null,
+    publicKey: null,
+    appleUserId: 1,
+    acls: orgs.map((o) => ({
+      ...o,
+      currency: 'USD',
+      timeZone: 'America/New_York',
+      permission: 'API Account Manager',
+      selected: true,
+    })),
+    createdAt: '2026-01-01T00:00:00Z',
+    lastSyncedAt: null,
     ...overrides,
   };
 }

@@ -10,6 +10,7 @@ import { fail, mockApiDefault, ok } from './fetch-mock';
 export function renderApp(path: string, user: User | null = null) {
   mockApiDefault('GET /api/auth/relogin', user ? ok({ item: user }) : fail(401, 'Unauthorized'));
   mockApiDefault('GET /api/tasks', ok({ items: [] }));
+  mockApiDefault('GET /api/account/getAll', ok({ items: [] }));
   const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });

@@ -235,6 +235,7 @@ pub async fn create(
         start_time: start,
         end_time: end,
         life,
+        before: Vec::new(),
     };
     w.begin_txn();
     Ok(ok(entity::insert(&mut w, id, group)))
@@ -282,6 +283,9 @@ pub async fn update(
         }
         if let Some(status) = b.status {
             g.life.status.set(from, status);
+        }
+        if bid.is_some() || b.automated_keywords_opt_in.is_some() || devices.is_some() {
+            g.keep_before(from);
         }
         if let Some(v) = bid {
             g.default_bid = v;

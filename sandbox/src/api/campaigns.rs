@@ -272,6 +272,7 @@ pub async fn create(
         start_time: start,
         end_time: end,
         life,
+        countries_before: Vec::new(),
     };
     w.begin_txn();
     let after = entity::insert(&mut w, id, campaign);
@@ -328,6 +329,7 @@ pub async fn update(
             c.daily_budget.set(from, v);
         }
         if let Some(v) = countries {
+            c.keep_countries_before(from);
             c.countries = v;
         }
         if let Some(v) = start {

@@ -78,7 +78,7 @@ pub async fn off_thread<T: Send + 'static>(
         reason = "libc::setpriority has no safe wrapper in our dependencies"
     )
 )]
-fn lower_priority() {
+pub(crate) fn lower_priority() {
     #[cfg(target_os = "linux")]
     // SAFETY: setpriority only reads its arguments; on Linux, PRIO_PROCESS with who = 0
     // names the calling thread.

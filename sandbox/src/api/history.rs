@@ -282,6 +282,15 @@ async fn history(
     ctx: AdAccountContext,
     Body(q): Body<AuditQuery>,
 ) -> Result<Json<Value>, ApiError> {
+    // The whole change history is scanned: off the async threads.
+    super::crud::off_thread(move || history_rows(&s, ctx.0, &q)).await
+}
+
+fn history_rows(
+    s: &Sandbox,
+    account: crate::world::Id,
+    q: &AuditQuery,
+) -> Result<Json<Value>, ApiError> {
     let checks: Vec<Check> = q
         .filters
         .iter()
@@ -289,7 +298,7 @@ async fn history(
         .enumerate()
         .map(|(i, f)| check(i, f))
         .collect::<Result<_, _>>()?;
-    let sorts = sorts(&q)?;
+    let sorts = sorts(q)?;
     let p = q.pagination.as_ref().map(|p| QueryPagination {
         page_size: p.page_size,
         offset: p.offset,
@@ -298,7 +307,7 @@ async fn history(
     let (offset, size) = page(p.as_ref())?;
     let w = s.world.read();
     let mut groups: BTreeMap<(&str, &str, &str), Vec<&AuditEvent>> = BTreeMap::new();
-    for e in w.audit.iter().filter(|e| e.ad_account_id == ctx.0) {
+    for e in w.audit.iter().filter(|e| e.ad_account_id == account) {
         if passes(&w, e, &checks) {
             groups
                 .entry((e.txn.as_str(), e.event, e.entity_type))

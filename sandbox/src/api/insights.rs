@@ -290,15 +290,22 @@ async fn impression_share(
     Body(q): Body<Query>,
 ) -> Result<Json<Value>, ApiError> {
     let w = s.world.read();
-    let adam_id = app_filter(&w, ctx.0, &q)?;
-    let (start, end, g) = range(&q, &["DAILY", "WEEKLY_SUN_SAT"])?;
-    let mut sim = Simulation::new(&w);
+    // Served days of every campaign of the app: a long computation, off the async threads.
+    super::crud::off_thread(move || impression_share_of(&w, ctx.0, &q))
+        .await
+        .map(Json)
+}
+
+fn impression_share_of(w: &World, account: Id, q: &Query) -> Result<Value, ApiError> {
+    let adam_id = app_filter(w, account, q)?;
+    let (start, end, g) = range(q, &["DAILY", "WEEKLY_SUN_SAT"])?;
+    let mut sim = Simulation::new(w);
     let mut acc: std::collections::BTreeMap<(String, String, String), (u64, f64)> =
         Default::default();
     let campaigns: Vec<Id> = w
         .campaigns
         .values()
-        .filter(|c| c.adam_id == adam_id && c.ad_account_id == ctx.0)
+        .filter(|c| c.adam_id == adam_id && c.ad_account_id == account)
         .map(|c| c.id)
         .collect();
     let periods = periods(start, end.min(w.today), &g);
@@ -352,16 +359,16 @@ async fn impression_share(
             row
         })
         .collect();
-    let filters = row_filters(&q, IMPRESSION_FIELDS, &["promotedObjectId"])?;
+    let filters = row_filters(q, IMPRESSION_FIELDS, &["promotedObjectId"])?;
     let mut rows = rows;
     rows.retain(|r| passes(r, &filters));
     let body = paged(
         rows,
-        &q,
+        q,
         &[(key, false), ("searchTerm", false)],
-        page(&q, 100, 5000)?,
+        page(q, 100, 5000)?,
     );
-    Ok(Json(
+    Ok(
         json!({ "result": { "rows": body["rows"] }, "pagination": body["pagination"], "error": null }),
-    ))
+    )
 }

@@ -160,6 +160,11 @@ pub async fn term_popularity(
     _ctx: AdAccountContext,
     Body(q): Body<Query>,
 ) -> Result<Json<Value>, ApiError> {
+    // Up to hundreds of thousands of ranked rows: off the async threads.
+    super::crud::off_thread(move || popularity_rows(&s, q)).await
+}
+
+fn popularity_rows(s: &Sandbox, q: Query) -> Result<Json<Value>, ApiError> {
     let (start, end, g) = range(&q, &["WEEKLY_SUN_SAT", "MONTHLY"])?;
     let filters = row_filters(&q, FIELDS, &[])?;
     let sorts = sorts(&q, &[("genre", false), ("rankInGenre", false)]);

@@ -43,6 +43,26 @@ pub struct Decisions {
     by_id: Mutex<HashMap<String, Decided>>,
 }
 
+impl Decisions {
+    /// The decisions read back from the journal.
+    pub fn restore(lines: Vec<crate::journal::DecisionLine>) -> Self {
+        let by_id = lines
+            .into_iter()
+            .map(|d| {
+                let state = if d.state == "APPLIED" {
+                    "APPLIED"
+                } else {
+                    "DISMISSED"
+                };
+                (d.id, (state, d.time, d.applied))
+            })
+            .collect();
+        Decisions {
+            by_id: Mutex::new(by_id),
+        }
+    }
+}
+
 pub fn router() -> Router<Arc<Sandbox>> {
     Router::new()
         .route(
@@ -276,12 +296,17 @@ async fn query<K: Kind>(
     ctx: AdAccountContext,
     Body(q): Body<RecQuery>,
 ) -> Result<Json<Value>, ApiError> {
+    // Every campaign's last 7 or 30 served days: off the async threads.
+    super::crud::off_thread(move || rows::<K>(&s, ctx.0, q)).await
+}
+
+fn rows<K: Kind>(s: &Sandbox, account: Id, q: RecQuery) -> Result<Json<Value>, ApiError> {
     let w = s.world.read();
-    let currency = w.accounts[&ctx.0].currency;
+    let currency = w.accounts[&account].currency;
     let made = w.today.midnight().assume_utc();
     let decisions = s.recommendations.by_id.lock();
     let mut rows = Vec::new();
-    for c in campaigns(&w, ctx.0, &q)? {
+    for c in campaigns(&w, account, &q)? {
         let Some((value, win)) = K::suggest(&w, c) else {
             continue;
         };
@@ -332,24 +357,34 @@ async fn decide<K: Kind, const APPLY: bool>(
             "promotedObjectType must be APPSTORE_APP",
         ));
     }
+    let not_live = || {
+        ApiError::invalid(
+            "INVALID_VALUE",
+            "promotedObjectId",
+            "promotedObjectId must name a live campaign of this ad account",
+        )
+    };
+    let account = ctx.0;
+    let (wanted, named) = (b.id.clone(), b.promoted_object_id.clone());
+    let snapshot = s.world.read();
+    // The recommendation is derived from days of served metrics: on a snapshot, off the
+    // async threads, so the write below holds the world only to write.
+    let (cid, suggested, win) = super::crud::off_thread(move || {
+        let campaign = named
+            .parse::<Id>()
+            .ok()
+            .and_then(|id| entity::live::<Campaign>(&snapshot, account, id).ok())
+            .ok_or_else(not_live)?;
+        let (suggested, win) = K::suggest(&snapshot, campaign)
+            .filter(|(v, _)| id_of::<K>(campaign.id, *v) == wanted)
+            .ok_or_else(|| ApiError::not_found("recommendation", &wanted))?;
+        Ok((campaign.id, suggested, win))
+    })
+    .await?;
     let mut w = s.world.write();
     let currency = w.accounts[&ctx.0].currency;
-    let campaign = b
-        .promoted_object_id
-        .parse::<Id>()
-        .ok()
-        .and_then(|id| entity::live::<Campaign>(&w, ctx.0, id).ok())
-        .ok_or_else(|| {
-            ApiError::invalid(
-                "INVALID_VALUE",
-                "promotedObjectId",
-                "promotedObjectId must name a live campaign of this ad account",
-            )
-        })?;
-    let (suggested, win) = K::suggest(&w, campaign)
-        .filter(|(v, _)| id_of::<K>(campaign.id, *v) == b.id)
-        .ok_or_else(|| ApiError::not_found("recommendation", &b.id))?;
-    let (cid, name, adam) = (campaign.id, campaign.name.clone(), campaign.adam_id);
+    let campaign = entity::live::<Campaign>(&w, ctx.0, cid).map_err(|_| not_live())?;
+    let (name, adam) = (campaign.name.clone(), campaign.adam_id);
     let mut decisions = s.recommendations.by_id.lock();
     if let Some((state, _, _)) = decisions.get(&b.id) {
         return Err(ApiError::invalid(
@@ -391,6 +426,12 @@ async fn decide<K: Kind, const APPLY: bool>(
     let now = w.now;
     let state = if APPLY { "APPLIED" } else { "DISMISSED" };
     decisions.insert(b.id.clone(), (state, now, applied));
+    s.world.journal_decision(&crate::journal::DecisionLine {
+        id: b.id.clone(),
+        state: state.to_string(),
+        time: now,
+        applied,
+    });
     let made = w.today.midnight().assume_utc();
     let row = json!({
         "recommendationId": b.id, "recommendationType": K::TYPE, "promotedObjectId": adam.to_string(),

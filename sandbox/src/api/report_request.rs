@@ -150,7 +150,7 @@ pub enum Granularity {
 }
 
 /// A checked report request.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct Checked {
     pub start: Date,
     pub end: Date,

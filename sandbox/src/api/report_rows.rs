@@ -14,6 +14,10 @@ use crate::sim::split::split;
 use crate::sim::{Simulation, Unit};
 use crate::world::{Id, World};
 
+/// Search terms one bidder has at most: its own text and four variants
+/// ([`crate::sim::terms::terms`]).
+const TERM_SLOTS: usize = 5;
+
 /// Most `groupBy` dimensions one request may name.
 pub const MAX_DIMS: usize = 5;
 
@@ -92,6 +96,19 @@ pub struct Pass<'a> {
 /// bidders: one list per requested dimension.
 type DimWeights = Vec<(Vec<u16>, Vec<f64>)>;
 
+/// Which settings of an ad group and its campaign are in effect on `day`: the dimension
+/// weights are the same for the days of one period.
+fn settings_period(w: &World, unit: &Unit<'_>, day: Date) -> (Id, usize, usize) {
+    let group = w
+        .ad_groups
+        .get(&unit.ad_group_id())
+        .map_or(0, |g| g.before.partition_point(|b| b.until <= day));
+    let campaign = w.campaigns.get(&unit.campaign_id()).map_or(0, |c| {
+        c.countries_before.partition_point(|(u, _)| *u <= day)
+    });
+    (unit.ad_group_id(), group, campaign)
+}
+
 /// Adds up the rows of `pass`: totals, and buckets when asked.
 pub fn accumulate(
     sim: &mut Simulation<'_>,
@@ -101,14 +118,181 @@ pub fn accumulate(
     let c = pass.checked;
     let end = c.end.min(w.today);
     let mut all: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
-    let mut dim_weights: HashMap<Id, DimWeights> = HashMap::new();
+    let mut dim_weights: HashMap<(Id, usize, usize), DimWeights> = HashMap::new();
+    let mut scratch = Scratch::default();
+    let no_dims: DimWeights = Vec::new();
     for &campaign in &pass.campaigns {
         // A campaign's rows are its own: adding them up apart keeps the map small.
         let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
+        // Campaign and ad group rows by day need only each ad group's sum (hours are split
+        // per bidder, so HOURLY goes through the bidders).
+        let by_groups = pass.units.is_none()
+            && c.group_by.is_empty()
+            && matches!(pass.entity, Entity::Campaign | Entity::AdGroup)
+            && c.granularity != Some(Granularity::Hourly)
+            && !c.ids.iter().any(|(f, _)| f == "keywordId");
         let mut day = c.start;
-        while day <= end {
+        while by_groups && day <= end {
+            let hours = hour_weights_on(w, day);
+            for (group, t) in sim.campaign_groups(campaign, day) {
+                if !allowed(c, "adGroupId", group) {
+                    continue;
+                }
+                let id = if pass.entity == Entity::Campaign {
+                    campaign
+                } else {
+                    group
+                };
+                let key = RowKey {
+                    id,
+                    term: u16::MAX,
+                    dims: [0; MAX_DIMS],
+                };
+                if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
+                    let entry = rows.entry(key).or_default();
+                    entry.0.add(&t);
+                    if pass.granular {
+                        add_buckets(&mut entry.1, day, &t, c, &hours);
+                    }
+                }
+            }
+            day = day.next_day().expect("date in range");
+        }
+        // Keyword rows without dimensions: bidders by flat position, no row map.
+        let flat = pass.units.is_none()
+            && pass.rows.is_none()
+            && c.group_by.is_empty()
+            && pass.entity == Entity::Keyword
+            && !by_groups;
+        if flat {
+            let units = sim.flat_units(campaign);
+            let mut acc: Vec<Option<(Totals, Buckets)>> = vec![None; units.len()];
+            let mut served: Vec<(u32, Totals)> = Vec::new();
+            while day <= end {
+                let hours = hour_weights_on(w, day);
+                sim.campaign_units_flat(campaign, day, &mut served);
+                for (at, t) in &served {
+                    let unit = &units[*at as usize];
+                    if unit.keyword().is_none() || !passes(unit, c) {
+                        continue;
+                    }
+                    let entry = acc[*at as usize].get_or_insert_with(Default::default);
+                    entry.0.add(t);
+                    if pass.granular {
+                        add_buckets(&mut entry.1, day, t, c, &hours);
+                    }
+                }
+                day = day.next_day().expect("date in range");
+            }
+            for (unit, row) in units.iter().zip(acc) {
+                if let Some(row) = row {
+                    let key = RowKey {
+                        id: unit.id(),
+                        term: u16::MAX,
+                        dims: [0; MAX_DIMS],
+                    };
+                    rows.insert(key, row);
+                }
+            }
+        }
+        // Search-term rows without dimensions: by flat (bidder, term) position, no row map.
+        let flat_terms = pass.units.is_none()
+            && pass.rows.is_none()
+            && c.group_by.is_empty()
+            && pass.entity == Entity::SearchTerm
+            && !by_groups;
+        if flat_terms {
+            let units = sim.flat_units(campaign);
+            let mut acc: Vec<Option<(Totals, Buckets)>> = vec![None; units.len() * TERM_SLOTS];
+            let mut served: Vec<(u32, Totals)> = Vec::new();
+            while day <= end {
+                let hours = hour_weights_on(w, day);
+                sim.campaign_units_flat(campaign, day, &mut served);
+                for (at, t) in &served {
+                    let unit = &units[*at as usize];
+                    if !passes(unit, c) {
+                        continue;
+                    }
+                    scratch.terms.clear();
+                    match unit {
+                        Unit::Keyword(k) => {
+                            sim.split_terms(k, day, t, &mut scratch.terms, &mut scratch.parts)
+                        }
+                        Unit::Auto(..) => scratch.terms.push((0, *t)),
+                    }
+                    for (term, part) in &scratch.terms {
+                        if part.is_zero() {
+                            continue;
+                        }
+                        let slot = *at as usize * TERM_SLOTS + usize::from(*term);
+                        let entry = acc[slot].get_or_insert_with(Default::default);
+                        entry.0.add(part);
+                        if pass.granular {
+                            add_buckets(&mut entry.1, day, part, c, &hours);
+                        }
+                    }
+                }
+                day = day.next_day().expect("date in range");
+            }
+            for (slot, row) in acc.into_iter().enumerate() {
+                if let Some(row) = row {
+                    let key = RowKey {
+                        id: units[slot / TERM_SLOTS].id(),
+                        term: (slot % TERM_SLOTS) as u16,
+                        dims: [0; MAX_DIMS],
+                    };
+                    rows.insert(key, row);
+                }
+            }
+        }
+        // Ad rows by day: an ad group serving one ad that day gives it its whole sum; only
+        // groups with more ads split each bidder-day among them.
+        let ad_sums = pass.units.is_none()
+            && c.group_by.is_empty()
+            && pass.entity == Entity::Ad
+            && c.granularity != Some(Granularity::Hourly)
+            && !c.ids.iter().any(|(f, _)| f == "keywordId");
+        while !by_groups && !flat && !flat_terms && day <= end {
+            let mut split_groups: Option<FxHashSet<Id>> = None;
+            if ad_sums {
+                let hours = hour_weights_on(w, day);
+                let mut several = FxHashSet::default();
+                for (group, t) in sim.campaign_groups(campaign, day) {
+                    let ads = sim.ads_on(group, day);
+                    if ads.len() != 1 {
+                        several.insert(group);
+                        continue;
+                    }
+                    if !allowed(c, "adGroupId", group) || !allowed(c, "adId", ads[0].0) {
+                        continue;
+                    }
+                    let key = RowKey {
+                        id: ads[0].0,
+                        term: u16::MAX,
+                        dims: [0; MAX_DIMS],
+                    };
+                    if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
+                        let entry = rows.entry(key).or_default();
+                        entry.0.add(&t);
+                        if pass.granular {
+                            add_buckets(&mut entry.1, day, &t, c, &hours);
+                        }
+                    }
+                }
+                if several.is_empty() {
+                    day = day.next_day().expect("date in range");
+                    continue;
+                }
+                split_groups = Some(several);
+            }
             let served: Vec<(Unit<'_>, Totals)> = match &pass.units {
-                None => sim.campaign_units(campaign, day),
+                None => {
+                    let mut all = sim.campaign_units(campaign, day);
+                    if let Some(groups) = &split_groups {
+                        all.retain(|(u, _)| groups.contains(&u.ad_group_id()));
+                    }
+                    all
+                }
                 Some(units) => {
                     let mut ids: Vec<(Id, Unit<'_>)> = Vec::new();
                     for id in units {
@@ -126,6 +310,7 @@ pub fn accumulate(
                 }
             };
             let hours = hour_weights_on(w, day);
+            scratch.ads.clear();
             for (unit, t) in served {
                 if !passes(&unit, c) {
                     continue;
@@ -145,22 +330,34 @@ pub fn accumulate(
                     }
                     continue;
                 }
-                let weights = dim_weights
-                    .entry(unit.ad_group_id())
-                    .or_insert_with(|| group_dim_weights(w, &unit, c));
-                for (id, term, part) in contributions(sim, &unit, day, t, c, pass.entity) {
-                    for (dims, t) in by_dims(part, weights) {
+                let weights = if c.group_by.is_empty() {
+                    &no_dims
+                } else {
+                    dim_weights
+                        .entry(settings_period(w, &unit, day))
+                        .or_insert_with(|| group_dim_weights(w, &unit, c, day))
+                };
+                contributions(sim, &unit, day, t, c, pass.entity, &mut scratch);
+                for &(id, term, part) in &scratch.out {
+                    let mut add = |dims: [u16; MAX_DIMS], t: &Totals| {
                         if t.is_zero() {
-                            continue;
+                            return;
                         }
                         let key = RowKey { id, term, dims };
                         if pass.rows.as_ref().is_some_and(|r| !r.contains(&key)) {
-                            continue;
+                            return;
                         }
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(&t);
+                        entry.0.add(t);
                         if pass.granular {
-                            add_buckets(&mut entry.1, day, &t, c, &hours);
+                            add_buckets(&mut entry.1, day, t, c, &hours);
+                        }
+                    };
+                    if weights.is_empty() {
+                        add([0; MAX_DIMS], &part);
+                    } else {
+                        for (dims, t) in by_dims(part, weights) {
+                            add(dims, &t);
                         }
                     }
                 }
@@ -211,7 +408,7 @@ pub fn unit_of(w: &World, id: Id) -> Option<Unit<'_>> {
     }
 }
 
-fn group_dim_weights(w: &World, unit: &Unit<'_>, c: &Checked) -> DimWeights {
+fn group_dim_weights(w: &World, unit: &Unit<'_>, c: &Checked, day: Date) -> DimWeights {
     let (Some(campaign), Some(group)) = (
         w.campaigns.get(&unit.campaign_id()),
         w.ad_groups.get(&unit.ad_group_id()),
@@ -221,7 +418,7 @@ fn group_dim_weights(w: &World, unit: &Unit<'_>, c: &Checked) -> DimWeights {
     c.group_by
         .iter()
         .map(|d| {
-            let values = d.values(campaign, group);
+            let values = d.values(campaign, group, day);
             (
                 values.iter().map(|v| d.code(&v.0)).collect(),
                 values.iter().map(|v| v.1).collect(),
@@ -230,7 +427,19 @@ fn group_dim_weights(w: &World, unit: &Unit<'_>, c: &Checked) -> DimWeights {
         .collect()
 }
 
-/// One bidder-day's contributions to rows at `entity` level, before dimensions.
+/// Buffers reused from one bidder-day to the next.
+#[derive(Default)]
+struct Scratch {
+    terms: Vec<(u16, Totals)>,
+    parts: Vec<Totals>,
+    /// The serving ads of each ad group on the day gone through: ids and integer weights.
+    ads: FxHashMap<Id, (Vec<Id>, Vec<u64>)>,
+    /// The contributions of the bidder-day.
+    out: Vec<(Id, u16, Totals)>,
+}
+
+/// One bidder-day's contributions to rows at `entity` level, before dimensions, into
+/// `scratch.out`.
 fn contributions(
     sim: &Simulation<'_>,
     unit: &Unit<'_>,
@@ -238,35 +447,43 @@ fn contributions(
     t: Totals,
     c: &Checked,
     entity: Entity,
-) -> Vec<(Id, u16, Totals)> {
+    scratch: &mut Scratch,
+) {
     const NONE: u16 = u16::MAX;
+    scratch.out.clear();
     match entity {
-        Entity::Campaign => vec![(unit.campaign_id(), NONE, t)],
-        Entity::AdGroup => vec![(unit.ad_group_id(), NONE, t)],
+        Entity::Campaign => scratch.out.push((unit.campaign_id(), NONE, t)),
+        Entity::AdGroup => scratch.out.push((unit.ad_group_id(), NONE, t)),
         Entity::Keyword => match unit {
-            Unit::Keyword(k) => vec![(k.id, NONE, t)],
-            Unit::Auto(..) => vec![],
+            Unit::Keyword(k) => scratch.out.push((k.id, NONE, t)),
+            Unit::Auto(..) => {}
         },
         Entity::SearchTerm => match unit {
             Unit::Keyword(k) => {
-                let terms = sim.term_weights_on(k, day);
-                let weights: Vec<f64> = terms.iter().map(|x| x.1).collect();
-                terms
-                    .into_iter()
-                    .zip(split(&t, &weights))
-                    .map(|((i, _), part)| (k.id, i as u16, part))
-                    .collect()
+                sim.split_terms(k, day, &t, &mut scratch.terms, &mut scratch.parts);
+                let id = k.id;
+                scratch
+                    .out
+                    .extend(scratch.terms.iter().map(|(i, part)| (id, *i, *part)));
             }
-            Unit::Auto(..) => vec![(unit.id(), 0, t)],
+            Unit::Auto(..) => scratch.out.push((unit.id(), 0, t)),
         },
         Entity::Ad => {
-            let ads = sim.ads_on(unit.ad_group_id(), day);
-            let weights: Vec<f64> = ads.iter().map(|x| x.1).collect();
-            ads.into_iter()
-                .zip(split(&t, &weights))
-                .filter(|((id, _), _)| allowed(c, "adId", *id))
-                .map(|((id, _), part)| (id, NONE, part))
-                .collect()
+            let (ids, weights) = scratch.ads.entry(unit.ad_group_id()).or_insert_with(|| {
+                let ads = sim.ads_on(unit.ad_group_id(), day);
+                let weights: Vec<f64> = ads.iter().map(|x| x.1).collect();
+                (
+                    ads.iter().map(|x| x.0).collect(),
+                    crate::sim::split::int_weights(&weights),
+                )
+            });
+            crate::sim::split::split_ints_into(&t, weights, &mut scratch.parts);
+            scratch.out.extend(
+                ids.iter()
+                    .zip(&scratch.parts)
+                    .filter(|(id, _)| allowed(c, "adId", **id))
+                    .map(|(id, part)| (*id, NONE, *part)),
+            );
         }
     }
 }

@@ -107,6 +107,25 @@ fn computed(
     if let Some(hit) = cache.get(&key) {
         return hit;
     }
+    if !c.sorting.is_empty() {
+        // Another order of the same rows: sort those of the unsorted report (kept, or
+        // computed and kept now), as a stable sort of the same rows gives the same order.
+        let unsorted = Checked {
+            sorting: Vec::new(),
+            ..c.clone()
+        };
+        let base = computed(cache, w, account, &unsorted, entity);
+        let mut rows = base.rows.clone();
+        sort(w, &mut rows, c, entity);
+        let sorted = Arc::new(Computed {
+            rows,
+            grand: base.grand,
+            granular: base.granular,
+            caps: base.caps.clone(),
+        });
+        cache.put(key, sorted.clone());
+        return sorted;
+    }
     let campaigns = report_rows::campaigns(w, account, c);
     let days = (c.end.min(w.today) - c.start).whole_days().max(0) as usize + 1;
     let scope = scope_size(w, &campaigns, entity) * dims_product(c);

@@ -102,15 +102,24 @@ async fn target_cpa(
     ctx: AdAccountContext,
     Body(q): Body<RecQuery>,
 ) -> Result<Json<Value>, ApiError> {
+    // 30 served days of the promoted campaigns: off the async threads.
+    super::crud::off_thread(move || target_cpa_of(&s, ctx.0, &q)).await
+}
+
+fn target_cpa_of(
+    s: &Sandbox,
+    account: crate::world::Id,
+    q: &RecQuery,
+) -> Result<Json<Value>, ApiError> {
     q.only(&["countryOrRegion"])?;
     let w = s.world.read();
-    let promoted = q.promoted(&w, ctx.0)?;
+    let promoted = q.promoted(&w, account)?;
     let wanted = q.values("countryOrRegion");
-    let currency = w.accounts[&ctx.0].currency;
+    let currency = w.accounts[&account].currency;
     let mut totals = crate::metrics::Totals::default();
     let mut countries: Vec<String> = Vec::new();
     for c in w.campaigns.values().filter(|c| {
-        c.ad_account_id == ctx.0
+        c.ad_account_id == account
             && !c.life.deleted()
             && promoted.iter().any(|p| p.covers(c))
             && wanted.is_none_or(|cs| c.countries.iter().any(|x| cs.contains(x)))

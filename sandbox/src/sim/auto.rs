@@ -4,7 +4,6 @@
 //! (negative, so it never meets an entity id).
 
 use crate::metrics::{KeywordModel, mix_pub};
-use crate::world::timeline::Timeline;
 use crate::world::words::{CATEGORIES, keyword_text};
 use crate::world::{AdGroup, Id, MatchType, World};
 
@@ -61,6 +60,6 @@ pub fn model(w: &World, group: &AdGroup, id: Id, text: &str) -> KeywordModel {
         (id, group.campaign_id),
         text,
         MatchType::Broad,
-        Timeline::new(since, group.default_bid),
+        group.default_bid_timeline(since),
     )
 }

@@ -2,6 +2,8 @@
 //! storefronts, device classes, genders, age ranges and the hours of the day.
 
 use crate::world::words::country_weight;
+use time::Date;
+
 use crate::world::{AdGroup, Campaign};
 
 /// A `groupBy` value the sandbox simulates.
@@ -95,16 +97,18 @@ impl Dim {
         }
     }
 
-    /// The values of this dimension for a keyword of `group` in `campaign`, with weights.
-    pub fn values(self, campaign: &Campaign, group: &AdGroup) -> Vec<(String, f64)> {
+    /// The values of this dimension for a keyword of `group` in `campaign` on `day` (the
+    /// countries and device classes in effect that day), with weights.
+    pub fn values(self, campaign: &Campaign, group: &AdGroup, day: Date) -> Vec<(String, f64)> {
         match self {
             Dim::CountryOrRegion | Dim::CountryCode => campaign
-                .countries
+                .countries_on(day)
                 .iter()
                 .map(|c| (c.clone(), country_weight(c)))
                 .collect(),
             Dim::DeviceClass => group
-                .device_classes
+                .settings_on(day)
+                .2
                 .iter()
                 .map(|d| (d.to_string(), if *d == "IPAD" { 0.2 } else { 0.8 }))
                 .collect(),

@@ -7,6 +7,7 @@
 //! bidder-day divides into ads, search terms, dimensions and hours by [`split`].
 
 pub mod auto;
+pub mod days;
 pub mod dims;
 pub mod late;
 pub mod split;
@@ -72,6 +73,8 @@ struct CampaignPlan<'w> {
     groups: Vec<GroupPlan<'w>>,
     /// Unit id → (group, unit) position.
     at: HashMap<Id, (usize, usize)>,
+    /// Where each group's units start in the campaign's flat unit order.
+    offsets: Vec<u32>,
 }
 
 /// How a campaign-day over budget was cut: the factor, and the units that bought one tap
@@ -82,8 +85,54 @@ pub struct Cap {
     bonus: Vec<Id>,
 }
 
-/// A search term's weight and the negative keywords that block it.
-type TermBlock = (f64, Vec<Id>);
+/// A keyword's search terms: their weights (also as [`split::int_weights`]) and the
+/// negative keywords that may block each.
+struct TermPlan {
+    weights: Vec<f64>,
+    ints: Vec<u64>,
+    blocked_by: Vec<Vec<Id>>,
+    any_blocker: bool,
+}
+
+impl TermPlan {
+    /// Whether term `i` is blocked on `day` by a negative keyword in effect.
+    fn blocked(&self, w: &World, i: usize, day: Date) -> bool {
+        self.blocked_by[i]
+            .iter()
+            .any(|n| w.negative_keywords[n].life.active_on(day))
+    }
+}
+
+/// The search terms of `k` with the negatives of its campaign and ad group that match them
+/// (never its own text).
+fn term_plan(w: &World, k: &Keyword) -> TermPlan {
+    let negatives: Vec<&NegativeKeyword> = w
+        .index
+        .children("NegativeKeyword", k.campaign_id)
+        .iter()
+        .map(|id| &w.negative_keywords[id])
+        .filter(|n| n.ad_group_id.is_none_or(|g| g == k.ad_group_id))
+        .collect();
+    let (mut weights, mut blocked_by) = (Vec::new(), Vec::new());
+    for (i, (t, weight)) in terms::terms(w.seed, k).into_iter().enumerate() {
+        weights.push(weight);
+        blocked_by.push(if i == 0 {
+            vec![]
+        } else {
+            negatives
+                .iter()
+                .filter(|n| terms::blocks(n, &t))
+                .map(|n| n.id)
+                .collect()
+        });
+    }
+    TermPlan {
+        ints: split::int_weights(&weights),
+        any_blocker: blocked_by.iter().any(|b: &Vec<Id>| !b.is_empty()),
+        weights,
+        blocked_by,
+    }
+}
 
 /// Budget caps by campaign-day.
 pub type Caps = HashMap<(Id, Date), Cap>;
@@ -94,7 +143,9 @@ pub struct Simulation<'w> {
     plans: HashMap<Id, CampaignPlan<'w>>,
     caps: Caps,
     /// Per keyword: each search term's weight and the negatives that block it.
-    terms: RefCell<HashMap<Id, Vec<TermBlock>>>,
+    terms: RefCell<HashMap<Id, TermPlan>>,
+    /// Whether settled days are read from and kept in the world's [`days::DayCache`].
+    kept: bool,
 }
 
 impl<'w> Simulation<'w> {
@@ -110,6 +161,15 @@ impl<'w> Simulation<'w> {
             plans: HashMap::new(),
             caps,
             terms: RefCell::default(),
+            kept: true,
+        }
+    }
+
+    /// A simulation that computes every day, even those the world keeps (benchmarks).
+    pub fn uncached(world: &'w World) -> Self {
+        Simulation {
+            kept: false,
+            ..Self::new(world)
         }
     }
 
@@ -165,10 +225,17 @@ impl<'w> Simulation<'w> {
                 }
                 groups.push(GroupPlan { group, ads, units });
             }
+            let mut offsets = Vec::with_capacity(groups.len());
+            let mut n = 0u32;
+            for g in &groups {
+                offsets.push(n);
+                n += g.units.len() as u32;
+            }
             slot.insert(CampaignPlan {
                 campaign: c,
                 groups,
                 at,
+                offsets,
             });
         }
         self.plans.get(&campaign)
@@ -202,20 +269,45 @@ impl<'w> Simulation<'w> {
         if day > world.today {
             return vec![];
         }
+        // A settled day served what it served: read it when kept.
+        let keep = world
+            .days
+            .as_ref()
+            .filter(|_| self.kept && (world.today - day).whole_days() >= late::SETTLE_DAYS)
+            .map(|cache| (cache, world.stamp(campaign)));
+        if let Some((cache, stamp)) = keep
+            && let Some(kept) = cache.get(campaign, day, stamp)
+        {
+            let Some(plan) = self.plan(campaign) else {
+                return vec![];
+            };
+            let out = kept
+                .rows
+                .iter()
+                .map(|p| {
+                    let unit = plan.groups[p.group as usize].units[p.unit as usize].0;
+                    (unit, p.totals())
+                })
+                .collect();
+            self.caps.insert((campaign, day), kept.cap.clone());
+            return out;
+        }
         let Some(plan) = self.plan(campaign) else {
             return vec![];
         };
         let mut out: Vec<(Unit<'w>, Totals)> = Vec::new();
+        let mut at: Vec<(usize, usize)> = Vec::new();
         if plan.campaign.life.active_on(day) {
-            for g in &plan.groups {
+            for (gi, g) in plan.groups.iter().enumerate() {
                 if !(g.group.life.active_on(day) && serves(&g.ads, day)) {
                     continue;
                 }
-                for (unit, model) in &g.units {
+                for (ui, (unit, model)) in g.units.iter().enumerate() {
                     if unit_active(unit, day) {
                         let t = model.serving_day(day);
                         if !t.is_zero() {
                             out.push((*unit, t));
+                            at.push((gi, ui));
                         }
                     }
                 }
@@ -226,8 +318,108 @@ impl<'w> Simulation<'w> {
         for (unit, t) in &mut out {
             *t = late::finish(world, unit.id(), day, t);
         }
-        out.retain(|(_, t)| !t.is_zero());
+        let mut kept_rows = Vec::with_capacity(if keep.is_some() { out.len() } else { 0 });
+        let mut packs = keep.is_some();
+        let mut i = 0;
+        out.retain(|(_, t)| {
+            let (gi, ui) = at[i];
+            i += 1;
+            if t.is_zero() {
+                return false;
+            }
+            if packs {
+                match days::Packed::new(gi, ui, t) {
+                    Some(p) => kept_rows.push(p),
+                    None => packs = false,
+                }
+            }
+            true
+        });
+        if let Some((cache, stamp)) = keep
+            && packs
+        {
+            let day_rows = days::Day {
+                stamp,
+                groups: days::group_sums(&kept_rows),
+                rows: kept_rows,
+                cap: cap.clone(),
+            };
+            cache.put(campaign, day, std::sync::Arc::new(day_rows));
+        }
         self.caps.insert((campaign, day), cap);
+        out
+    }
+
+    /// Every bidder of `campaign` in its flat order (ad group by ad group), the order
+    /// [`Self::campaign_units_flat`] numbers them in.
+    pub fn flat_units(&mut self, campaign: Id) -> Vec<Unit<'w>> {
+        self.plan(campaign)
+            .map(|p| {
+                p.groups
+                    .iter()
+                    .flat_map(|g| g.units.iter().map(|(u, _)| *u))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// [`Self::campaign_units`] as `(flat position, totals)` into `out` (cleared first),
+    /// straight from the kept day when there is one.
+    pub fn campaign_units_flat(&mut self, campaign: Id, day: Date, out: &mut Vec<(u32, Totals)>) {
+        out.clear();
+        let world = self.world;
+        if self.kept
+            && day <= world.today
+            && (world.today - day).whole_days() >= late::SETTLE_DAYS
+            && let Some(cache) = world.days.as_ref()
+            && let Some(kept) = cache.get(campaign, day, world.stamp(campaign))
+            && let Some(plan) = self.plan(campaign)
+        {
+            out.extend(
+                kept.rows
+                    .iter()
+                    .map(|p| (plan.offsets[p.group as usize] + p.unit, p.totals())),
+            );
+            self.caps.insert((campaign, day), kept.cap.clone());
+            return;
+        }
+        let served = self.campaign_units(campaign, day);
+        let Some(plan) = self.plan(campaign) else {
+            return;
+        };
+        out.extend(served.into_iter().map(|(u, t)| {
+            let (g, i) = plan.at[&u.id()];
+            (plan.offsets[g] + i as u32, t)
+        }));
+    }
+
+    /// [`Self::campaign_units`] added up per ad group: `(ad group id, totals)` of the ad
+    /// groups with traffic on `day`, read from the kept day when there is one.
+    pub fn campaign_groups(&mut self, campaign: Id, day: Date) -> Vec<(Id, Totals)> {
+        let world = self.world;
+        if self.kept
+            && day <= world.today
+            && (world.today - day).whole_days() >= late::SETTLE_DAYS
+            && let Some(cache) = world.days.as_ref()
+            && let Some(kept) = cache.get(campaign, day, world.stamp(campaign))
+            && let Some(plan) = self.plan(campaign)
+        {
+            let out = kept
+                .groups
+                .iter()
+                .map(|(g, t)| (plan.groups[*g as usize].group.id, *t))
+                .collect();
+            self.caps.insert((campaign, day), kept.cap.clone());
+            return out;
+        }
+        let mut out: Vec<(Id, Totals)> = Vec::new();
+        for (unit, t) in self.campaign_units(campaign, day) {
+            let group = unit.ad_group_id();
+            match out.last_mut() {
+                Some((g, sum)) if *g == group => sum.add(&t),
+                _ => out.push((group, t)),
+            }
+        }
         out
     }
 
@@ -306,41 +498,40 @@ impl<'w> Simulation<'w> {
     pub fn term_weights_on(&self, k: &Keyword, day: Date) -> Vec<(usize, f64)> {
         let w = self.world;
         let mut cache = self.terms.borrow_mut();
-        let terms = cache.entry(k.id).or_insert_with(|| {
-            let negatives: Vec<&NegativeKeyword> = w
-                .index
-                .children("NegativeKeyword", k.campaign_id)
-                .iter()
-                .map(|id| &w.negative_keywords[id])
-                .filter(|n| n.ad_group_id.is_none_or(|g| g == k.ad_group_id))
-                .collect();
-            terms::terms(w.seed, k)
-                .into_iter()
-                .enumerate()
-                .map(|(i, (t, weight))| {
-                    let blocked_by = if i == 0 {
-                        vec![]
-                    } else {
-                        negatives
-                            .iter()
-                            .filter(|n| terms::blocks(n, &t))
-                            .map(|n| n.id)
-                            .collect()
-                    };
-                    (weight, blocked_by)
-                })
-                .collect()
-        });
-        terms
+        let plan = cache.entry(k.id).or_insert_with(|| term_plan(w, k));
+        plan.weights
             .iter()
             .enumerate()
-            .filter(|(_, (_, blocked_by))| {
-                !blocked_by
-                    .iter()
-                    .any(|n| w.negative_keywords[n].life.active_on(day))
-            })
-            .map(|(i, (weight, _))| (i, *weight))
+            .filter(|(i, _)| !plan.blocked(w, *i, day))
+            .map(|(i, weight)| (i, *weight))
             .collect()
+    }
+
+    /// Splits keyword `k`'s served `t` on `day` among the search terms it matched that day
+    /// (as [`Self::term_weights_on`] weighs them) into `out`: `(term position, part)`.
+    pub fn split_terms(
+        &self,
+        k: &Keyword,
+        day: Date,
+        t: &Totals,
+        out: &mut Vec<(u16, Totals)>,
+        parts: &mut Vec<Totals>,
+    ) {
+        let w = self.world;
+        let mut cache = self.terms.borrow_mut();
+        let plan = cache.entry(k.id).or_insert_with(|| term_plan(w, k));
+        out.clear();
+        if !plan.any_blocker {
+            split::split_ints_into(t, &plan.ints, parts);
+            out.extend(parts.iter().enumerate().map(|(i, p)| (i as u16, *p)));
+            return;
+        }
+        let open: Vec<usize> = (0..plan.weights.len())
+            .filter(|i| !plan.blocked(w, *i, day))
+            .collect();
+        let ints: Vec<u64> = open.iter().map(|i| plan.ints[*i]).collect();
+        split::split_ints_into(t, &ints, parts);
+        out.extend(open.iter().zip(parts.iter()).map(|(i, p)| (*i as u16, *p)));
     }
 
     /// The text of a search-match term.
@@ -362,7 +553,7 @@ fn serves(ads: &[(&Ad, Option<Date>)], day: Date) -> bool {
 fn unit_active(unit: &Unit<'_>, day: Date) -> bool {
     match unit {
         Unit::Keyword(k) => k.life.active_on(day),
-        Unit::Auto(g, _) => g.automated_keywords_opt_in,
+        Unit::Auto(g, _) => g.settings_on(day).1,
     }
 }
 

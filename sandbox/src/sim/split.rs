@@ -36,6 +36,92 @@ pub fn apportion(total: u64, weights: &[u64]) -> Vec<u64> {
     out
 }
 
+/// [`apportion`] into `out` (as long as `weights`), without allocating for up to 16 parts.
+pub fn apportion_into(total: u64, weights: &[u64], out: &mut [u64]) {
+    let n = weights.len();
+    if n > 16 {
+        out.copy_from_slice(&apportion(total, weights));
+        return;
+    }
+    if n == 0 {
+        return;
+    }
+    let sum: u128 = weights.iter().map(|w| u128::from(*w)).sum();
+    if sum == 0 {
+        out.fill(0);
+        out[0] = total;
+        return;
+    }
+    let mut rems = [0u128; 16];
+    let mut given = 0u64;
+    for (i, w) in weights.iter().enumerate() {
+        let q = u128::from(total) * u128::from(*w);
+        out[i] = (q / sum) as u64;
+        given += out[i];
+        rems[i] = q % sum;
+    }
+    // The largest remainders get one more, ties to the earlier part (as `apportion`).
+    let mut taken = [false; 16];
+    for _ in 0..(total - given) {
+        let mut best: Option<usize> = None;
+        for i in 0..n {
+            if !taken[i] && best.is_none_or(|b| rems[i] > rems[b]) {
+                best = Some(i);
+            }
+        }
+        let Some(b) = best else { break };
+        taken[b] = true;
+        out[b] += 1;
+    }
+}
+
+/// [`split`] over integer weights (as [`int_weights`] gives), into `out` (cleared first),
+/// without allocating for up to 16 parts; the same parts as [`split`].
+pub fn split_ints_into(t: &Totals, base: &[u64], out: &mut Vec<Totals>) {
+    out.clear();
+    let n = base.len();
+    if n == 1 {
+        out.push(*t);
+        return;
+    }
+    if t.impressions == 0 && t.view_installs() == 0 {
+        out.resize(n, Totals::default());
+        return;
+    }
+    if n > 16 {
+        let weights: Vec<f64> = base.iter().map(|w| *w as f64 / 1e6).collect();
+        out.extend(split(t, &weights));
+        return;
+    }
+    let mut imps = [0u64; 16];
+    apportion_into(t.impressions, base, &mut imps[..n]);
+    let by_imps: &[u64] = if t.impressions > 0 { &imps[..n] } else { base };
+    let mut taps = [0u64; 16];
+    apportion_into(t.taps, by_imps, &mut taps[..n]);
+    let mut tap_installs = [0u64; 16];
+    apportion_into(t.tap_installs(), &taps[..n], &mut tap_installs[..n]);
+    let mut tap_new = [0u64; 16];
+    apportion_into(t.tap_new_downloads, &tap_installs[..n], &mut tap_new[..n]);
+    let mut views = [0u64; 16];
+    apportion_into(t.view_installs(), by_imps, &mut views[..n]);
+    let mut view_new = [0u64; 16];
+    apportion_into(t.view_new_downloads, &views[..n], &mut view_new[..n]);
+    let cpt = if t.taps > 0 {
+        t.spend / t.taps as i64
+    } else {
+        0
+    };
+    out.extend((0..n).map(|i| Totals {
+        impressions: imps[i],
+        taps: taps[i],
+        tap_new_downloads: tap_new[i],
+        tap_redownloads: tap_installs[i] - tap_new[i],
+        view_new_downloads: view_new[i],
+        view_redownloads: views[i] - view_new[i],
+        spend: taps[i] as i64 * cpt,
+    }));
+}
+
 /// Float weights as integers (a millionth of the largest weight is the resolution).
 pub fn int_weights(weights: &[f64]) -> Vec<u64> {
     weights
@@ -152,5 +238,33 @@ mod tests {
         assert!(s.taps <= s.impressions && s.tap_installs() <= s.taps);
         assert!(s.spend as f64 <= t.spend as f64 * 0.37);
         assert_eq!(apportion(5, &[1, 1, 1]), vec![2, 2, 1]);
+    }
+
+    #[test]
+    fn the_allocation_free_split_gives_the_same_parts() {
+        let t = sample();
+        let mut out = Vec::new();
+        for weights in [
+            vec![1.0],
+            vec![0.5, 0.3, 0.2],
+            vec![0.82, 0.18],
+            vec![0.0, 1.0, 0.0, 3.0],
+            vec![0.1; 7],
+            vec![0.0; 3],
+            vec![0.01; 20],
+        ] {
+            split_ints_into(&t, &int_weights(&weights), &mut out);
+            assert_eq!(out, split(&t, &weights), "{weights:?}");
+            let zero = Totals::default();
+            split_ints_into(&zero, &int_weights(&weights), &mut out);
+            assert_eq!(out, split(&zero, &weights), "{weights:?}");
+        }
+        for total in [0u64, 1, 2, 7, 1000] {
+            for weights in [vec![3u64, 3, 3], vec![0, 0], vec![1, 5, 2, 5, 1]] {
+                let mut out = vec![0; weights.len()];
+                apportion_into(total, &weights, &mut out);
+                assert_eq!(out, apportion(total, &weights), "{total} {weights:?}");
+            }
+        }
     }
 }

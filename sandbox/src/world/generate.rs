@@ -89,6 +89,8 @@ impl World {
             pending: Vec::new(),
             journaled_audit: 0,
             version: 0,
+            written: Default::default(),
+            days: None,
         };
         for i in 0..8 {
             world.add_app(&mut rng, i % CATEGORIES.len(), None);
@@ -228,6 +230,7 @@ impl World {
             start_time: life.created,
             end_time: None,
             life,
+            countries_before: Vec::new(),
         };
         self.campaigns.insert(id, campaign);
         let phrases = CATEGORIES[category].1;
@@ -262,6 +265,7 @@ impl World {
                 start_time: life.created,
                 end_time: None,
                 life: life.clone(),
+                before: Vec::new(),
             };
             self.ad_groups.insert(group_id, group);
             self.add_negative(

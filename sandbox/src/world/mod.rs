@@ -159,6 +159,39 @@ pub struct Campaign {
     #[serde(with = "time::serde::rfc3339::option")]
     pub end_time: Option<OffsetDateTime>,
     pub life: Lifecycle,
+    /// The countries or regions in effect before each change: `(first day of the next
+    /// ones, countries)`, oldest first. A change applies from the next day, so the days
+    /// before it keep the reach they had.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub countries_before: Vec<(Date, Vec<String>)>,
+}
+
+impl Campaign {
+    /// The countries or regions in effect on `day`.
+    pub fn countries_on(&self, day: Date) -> &[String] {
+        self.countries_before
+            .iter()
+            .find(|(until, _)| day < *until)
+            .map_or(&self.countries, |(_, c)| c)
+    }
+
+    /// Keeps the countries in effect before `from`, when they change from that day on.
+    pub fn keep_countries_before(&mut self, from: Date) {
+        if self.countries_before.last().is_none_or(|(u, _)| *u < from) {
+            self.countries_before.push((from, self.countries.clone()));
+        }
+    }
+}
+
+/// An ad group's bidding and targeting in effect before a change.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct GroupBefore {
+    /// The first day the next settings applied.
+    pub until: Date,
+    pub default_bid: i64,
+    pub automated_keywords_opt_in: bool,
+    #[serde(with = "statics::list")]
+    pub device_classes: Vec<&'static str>,
 }
 
 /// An ad group: bids, CPA cap, search match and audience targeting.
@@ -178,6 +211,57 @@ pub struct AdGroup {
     #[serde(with = "time::serde::rfc3339::option")]
     pub end_time: Option<OffsetDateTime>,
     pub life: Lifecycle,
+    /// Default bid, search match and device classes in effect before each change, oldest
+    /// first: a change applies from the next day, so past days keep what they served with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub before: Vec<GroupBefore>,
+}
+
+impl AdGroup {
+    /// `(default bid, search match opt-in, device classes)` in effect on `day`.
+    pub fn settings_on(&self, day: Date) -> (i64, bool, &[&'static str]) {
+        match self.before.iter().find(|b| day < b.until) {
+            Some(b) => (
+                b.default_bid,
+                b.automated_keywords_opt_in,
+                &b.device_classes,
+            ),
+            None => (
+                self.default_bid,
+                self.automated_keywords_opt_in,
+                &self.device_classes,
+            ),
+        }
+    }
+
+    /// Keeps the settings in effect before `from`, when they change from that day on.
+    pub fn keep_before(&mut self, from: Date) {
+        if self.before.last().is_none_or(|b| b.until < from) {
+            self.before.push(GroupBefore {
+                until: from,
+                default_bid: self.default_bid,
+                automated_keywords_opt_in: self.automated_keywords_opt_in,
+                device_classes: self.device_classes.clone(),
+            });
+        }
+    }
+
+    /// The default bid as a timeline (search-match terms bid it).
+    pub fn default_bid_timeline(&self, since: Date) -> Timeline<i64> {
+        let first = self
+            .before
+            .first()
+            .map_or(self.default_bid, |b| b.default_bid);
+        let mut bid = Timeline::new(since, first);
+        for (i, b) in self.before.iter().enumerate() {
+            let next = self
+                .before
+                .get(i + 1)
+                .map_or(self.default_bid, |n| n.default_bid);
+            bid.set(b.until, next);
+        }
+        bid
+    }
 }
 
 /// A bidded keyword with its simulated market.
@@ -298,6 +382,12 @@ pub struct World {
     journaled_audit: usize,
     /// Bumped by every write access; computed reports are kept per version.
     version: u64,
+    /// The version of the last write under each campaign (creatives: under each ad
+    /// account), for [`World::stamp`].
+    written: std::collections::HashMap<Id, u64>,
+    /// Settled campaign-days as served, shared by every snapshot of this world (`None`:
+    /// simulate every day, as worlds made for tests do).
+    pub days: Option<std::sync::Arc<crate::sim::days::DayCache>>,
 }
 
 impl World {
@@ -359,6 +449,32 @@ impl World {
     /// Marks entity `id` of `entity_type` as written, for the journal.
     pub fn touch(&mut self, entity_type: &'static str, id: Id) {
         self.pending.push((entity_type, id));
+        let scope = match entity_type {
+            "Campaign" => Some(id),
+            "AdGroup" => self.ad_groups.get(&id).map(|g| g.campaign_id),
+            "Keyword" => self.keywords.get(&id).map(|k| k.campaign_id),
+            "NegativeKeyword" => self.negative_keywords.get(&id).map(|n| n.campaign_id),
+            "Ad" => self.ads.get(&id).map(|a| a.campaign_id),
+            "Creative" => self.creatives.get(&id).map(|c| c.ad_account_id),
+            _ => None,
+        };
+        if let Some(scope) = scope {
+            self.written.insert(scope, self.version);
+        }
+    }
+
+    /// What a campaign's served days depend on besides the day: the version of the last
+    /// write under it or to its ad account's creatives (0 when never written). Served days
+    /// kept under an older stamp are stale.
+    pub fn stamp(&self, campaign: Id) -> u64 {
+        let own = self.written.get(&campaign).copied().unwrap_or(0);
+        let account = self
+            .campaigns
+            .get(&campaign)
+            .and_then(|c| self.written.get(&c.ad_account_id))
+            .copied()
+            .unwrap_or(0);
+        own.max(account)
     }
 
     /// Whether writes happened since the journal last took them.

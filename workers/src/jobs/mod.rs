@@ -4,6 +4,8 @@
 
 mod cleanup;
 mod send_email;
+pub mod sync_account;
+pub mod sync_reports;
 #[cfg(feature = "test-jobs")]
 mod test_job;
 
@@ -15,7 +17,11 @@ pub use cleanup::cleanup;
 
 /// Registers every job kind of Searchdeck.
 pub fn register(registry: &mut Registry) {
-    registry.add::<jobs::SendEmail>().add::<jobs::Cleanup>();
+    registry
+        .add::<jobs::SendEmail>()
+        .add::<jobs::Cleanup>()
+        .add::<jobs::SyncAccount>()
+        .add::<jobs::SyncReports>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

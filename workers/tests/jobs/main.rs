@@ -9,3 +9,4 @@ mod provider;
 mod queue;
 mod scheduler;
 mod support;
+mod sync;

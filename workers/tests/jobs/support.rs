@@ -41,6 +41,12 @@ pub struct TestEnv {
 impl TestEnv {
     /// A fresh world, or `None` when the backend is not available (outside CI).
     pub async fn new(kind: Kind) -> Option<TestEnv> {
+        TestEnv::with_provider(kind, None).await
+    }
+
+    /// [`TestEnv::new`] whose provider (in-process workers and child workers alike) is the
+    /// API at `provider_base_url` (e.g. an in-process sandbox).
+    pub async fn with_provider(kind: Kind, provider_base_url: Option<&str>) -> Option<TestEnv> {
         let dir = tempfile::tempdir().unwrap();
         let suffix = &ids::new_id()[20..];
         let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("app.db").display());
@@ -58,7 +64,7 @@ impl TestEnv {
         };
         let queue_name = format!("sdtest-{suffix}");
         let settings = QueueSettings::for_tests(&queue_name);
-        let cli = Cli::parse_from([
+        let mut args = vec![
             "t",
             "--data-dir",
             dir.path().to_str().unwrap(),
@@ -68,7 +74,11 @@ impl TestEnv {
             &queue_url,
             "--worker-concurrency",
             "2",
-        ]);
+        ];
+        if let Some(base) = provider_base_url {
+            args.extend(["--provider-base-url", base]);
+        }
+        let cli = Cli::parse_from(args);
         let config = cli.config.resolve().unwrap();
         let db = Db::connect(&config).await.unwrap();
         db.migrate().await.unwrap();
@@ -83,7 +93,7 @@ impl TestEnv {
             .execute(&db.pool)
             .await
             .unwrap();
-        let env = vec![
+        let mut env: Vec<(String, String)> = vec![
             ("DATABASE_URL".into(), database_url),
             ("QUEUE_URL".into(), queue_url),
             (
@@ -113,6 +123,9 @@ impl TestEnv {
                 settings.retry_max_delay.as_millis().to_string(),
             ),
         ];
+        if let Some(base) = provider_base_url {
+            env.push(("PROVIDER_BASE_URL".into(), base.into()));
+        }
         Some(TestEnv {
             _dir: dir,
             config,

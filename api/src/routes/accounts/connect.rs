@@ -8,7 +8,13 @@
 
 use searchdeck_common::{
     ids::{new_id, now_ms},
+    jobs::{SYNC_EVERY_MS, SyncAccount},
+    queue::{
+        Job,
+        outbox::{self, OutboxOptions},
+    },
     store::{self, accounts::NewAccount},
+    tasks::NewTask,
 };
 use searchdeck_provider::{Client, Credentials};
 use secrecy::SecretString;
@@ -40,8 +46,9 @@ pub struct Connection<'a> {
 }
 
 /// Proves `creds` with the provider (who the Apple Ads user is, which campaign groups it
-/// reaches), then saves the connection sealed, its campaign groups, and makes it the
-/// caller's active account, in one transaction. Returns the connection's id.
+/// reaches), then saves the connection sealed, its campaign groups, makes it the caller's
+/// active account, registers its 3-hourly sync and queues its first sync (`sync-account`,
+/// with a task), in one transaction. Returns the connection's id.
 pub async fn save(
     state: &AppState,
     user: &CurrentUser,
@@ -110,7 +117,45 @@ pub async fn save(
         org_id: None,
     };
     store::accounts::set_active(&mut *tx, &user.user_id, &user.workspace_id, &active, now).await?;
+    // The first sync starts now (its task in the member's background tasks), committed with
+    // the connection through the outbox; the scheduler runs it again every 3 h.
+    let sync = SyncAccount {
+        account_id: id.clone(),
+    };
+    store::synced::set_schedule(
+        &mut *tx,
+        &id,
+        &user.workspace_id,
+        SyncAccount::KIND,
+        &serde_json::to_value(&sync).map_err(anyhow::Error::from)?,
+        SYNC_EVERY_MS,
+        now,
+    )
+    .await?;
+    let task_id = store::tasks::create(
+        &mut *tx,
+        NewTask {
+            workspace_id: &user.workspace_id,
+            user_id: Some(&user.user_id),
+            kind: SyncAccount::KIND,
+            message: "Syncing account",
+            total_steps: 1,
+        },
+    )
+    .await?;
+    outbox::push(
+        &mut *tx,
+        &sync,
+        OutboxOptions {
+            task_id: Some(task_id),
+            ..Default::default()
+        },
+    )
+    .await?;
     tx.commit().await?;
+    if let Err(e) = outbox::relay_once(&state.db, &state.queue, 100).await {
+        tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
+    }
     tracing::info!(account_id = %id, method = c.method, "Apple Ads account connected");
     Ok(id)
 }

@@ -7,9 +7,11 @@
 //! before they are stored and are never part of any answer: [`AccountItem`] has no field
 //! that could carry them.
 
+pub mod apps;
 pub mod connect;
 pub mod credentials;
 pub mod key_pair;
+pub mod limits;
 pub mod manage;
 pub mod orgs;
 pub mod popup;
@@ -33,6 +35,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(connect::router())
         .merge(manage::router())
         .merge(orgs::router())
+        .merge(apps::router())
+        .merge(limits::router())
 }
 
 /// A connection of the caller's workspace, addressed by the `id` path parameter.

@@ -1,10 +1,14 @@
 /** Header and collapsible sidebar around a signed-in page (spec §2 Layout). */
-import { AppShell } from '@mantine/core';
+import { AppShell, Skeleton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
-import type { ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import type { User } from '@/features/auth';
+import { lazyScreen } from '../lazy/lazy-screen';
 import { Header } from './Header';
 import { Sidebar } from './Sidebar';
+
+/** The selector comes with the accounts screens' chunk, fetched with the layout. */
+const AccountSelector = lazyScreen(() => import('@/features/accounts/screens'), 'AccountSelector');
 
 export const SIDEBAR_STORAGE_KEY = 'searchdeck:sidebar-opened';
 const SIDEBAR_WIDTH = { opened: 240, collapsed: 64 };
@@ -12,10 +16,12 @@ const SIDEBAR_WIDTH = { opened: 240, collapsed: 64 };
 interface AppLayoutProps {
   user: User;
   title: string;
+  /** The oauth route disables the main menu (spec §2). */
+  menuDisabled?: boolean;
   children: ReactNode;
 }
 
-export function AppLayout({ user, title, children }: AppLayoutProps) {
+export function AppLayout({ user, title, menuDisabled = false, children }: AppLayoutProps) {
   const [opened, setOpened] = useLocalStorage({
     key: SIDEBAR_STORAGE_KEY,
     defaultValue: true,
@@ -28,10 +34,17 @@ export function AppLayout({ user, title, children }: AppLayoutProps) {
       padding="lg"
     >
       <AppShell.Header>
-        <Header title={title} />
+        <Header
+          title={title}
+          accountSelector={
+            <Suspense fallback={<Skeleton w={200} h={40} radius="md" />}>
+              <AccountSelector />
+            </Suspense>
+          }
+        />
       </AppShell.Header>
       <AppShell.Navbar>
-        <Sidebar role={user.permission} opened={opened} onToggle={() => setOpened(!opened)} />
+        <Sidebar role={user.permission} opened={opened} menuDisabled={menuDisabled} onToggle={() => setOpened(!opened)} />
       </AppShell.Navbar>
       <AppShell.Main>{children}</AppShell.Main>
     </AppShell>

@@ -1,6 +1,7 @@
 /**
- * The header: the page title, or breadcrumbs once a page provides them, and the slot of the
- * upgrade button, which stays empty until plans and billing arrive.
+ * The header: the page title, or breadcrumbs once a page provides them, the account
+ * selector, and the slot of the upgrade button, which stays empty until plans and billing
+ * arrive.
  */
 import { Group, Title } from '@mantine/core';
 import type { ReactNode } from 'react';
@@ -8,10 +9,11 @@ import type { ReactNode } from 'react';
 interface HeaderProps {
   title: string;
   breadcrumbs?: ReactNode;
+  accountSelector?: ReactNode;
   upgradeButton?: ReactNode;
 }
 
-export function Header({ title, breadcrumbs, upgradeButton }: HeaderProps) {
+export function Header({ title, breadcrumbs, accountSelector, upgradeButton }: HeaderProps) {
   return (
     <Group h="100%" px="lg" justify="space-between" wrap="nowrap">
       {breadcrumbs ?? (
@@ -19,7 +21,10 @@ export function Header({ title, breadcrumbs, upgradeButton }: HeaderProps) {
           {title}
         </Title>
       )}
-      {upgradeButton}
+      <Group gap="sm" wrap="nowrap">
+        {accountSelector}
+        {upgradeButton}
+      </Group>
     </Group>
   );
 }

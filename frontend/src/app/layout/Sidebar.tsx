@@ -9,10 +9,11 @@ import { SidebarNav } from './SidebarNav';
 interface SidebarProps {
   role: Role;
   opened: boolean;
+  menuDisabled?: boolean;
   onToggle: () => void;
 }
 
-export function Sidebar({ role, opened, onToggle }: SidebarProps) {
+export function Sidebar({ role, opened, menuDisabled = false, onToggle }: SidebarProps) {
   const toggleLabel = opened ? t('nav.collapse') : t('nav.expand');
   return (
     <Stack h="100%" p="sm" gap="xs" justify="space-between">
@@ -20,7 +21,7 @@ export function Sidebar({ role, opened, onToggle }: SidebarProps) {
         <Text fw={700} size="lg" px="xs" h={32}>
           {opened ? t('app.name') : t('app.name').charAt(0)}
         </Text>
-        <SidebarNav role={role} opened={opened} />
+        <SidebarNav role={role} opened={opened} disabled={menuDisabled} />
       </Stack>
       <Stack gap="xs" align={opened ? 'stretch' : 'center'}>
         <TasksPopover compact={!opened} />

@@ -7,7 +7,14 @@ import { t } from '@/i18n';
 import { HELP_CENTER_URL, isActive, visibleNavItems } from '../navigation';
 import { appRoutes } from '../routes';
 
-export function SidebarNav({ role, opened }: { role: Role; opened: boolean }) {
+interface SidebarNavProps {
+  role: Role;
+  opened: boolean;
+  /** The main menu is disabled (the oauth route, spec §2): entries show but do not lead. */
+  disabled?: boolean;
+}
+
+export function SidebarNav({ role, opened, disabled = false }: SidebarNavProps) {
   const { pathname } = useLocation();
   return (
     <nav aria-label="Main">
@@ -22,6 +29,9 @@ export function SidebarNav({ role, opened }: { role: Role; opened: boolean }) {
               aria-label={t(item.label)}
               leftSection={<ItemIcon size={18} />}
               active={isActive(item, pathname)}
+              disabled={disabled}
+              aria-disabled={disabled || undefined}
+              onClick={disabled ? (event) => event.preventDefault() : undefined}
             />
           </Tooltip>
         );

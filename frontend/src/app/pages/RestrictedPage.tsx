@@ -1,10 +1,7 @@
-/** /restricted: a role limit, or (reason=account) a page that needs a connected ad account. */
-import { useSearchParams } from 'react-router';
+/** /restricted: the user's role does not open the page they asked for (spec §4, §6). */
 import { MessagePage } from '@/components/MessagePage';
 import { t } from '@/i18n';
 
 export function RestrictedPage() {
-  const [params] = useSearchParams();
-  const text = params.get('reason') === 'account' ? t('restricted.account') : t('restricted.text');
-  return <MessagePage title={t('title.restricted')} text={text} />;
+  return <MessagePage title={t('title.restricted')} text={t('restricted.text')} />;
 }

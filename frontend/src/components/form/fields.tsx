@@ -3,7 +3,7 @@
  * (`email`, `conditions.0.value`): a misspelt or stale name does not compile. Each shows the
  * message of its field's first failed rule or its server error.
  */
-import { Button, PasswordInput, TextInput, type ButtonProps } from '@mantine/core';
+import { Button, PasswordInput, TextInput, type ButtonProps, type TextInputProps } from '@mantine/core';
 import type { ReactNode } from 'react';
 import { useController, useFormState, type Control, type FieldValues, type Path } from 'react-hook-form';
 
@@ -34,7 +34,10 @@ export function TextField<T extends FieldValues, TOut extends FieldValues = T>({
   name,
   type = 'text',
   ...props
-}: FieldProps<T, TOut> & { type?: 'text' | 'email' }) {
+}: FieldProps<T, TOut> & { type?: 'text' | 'email' } & Pick<
+    TextInputProps,
+    'maxLength' | 'withAsterisk' | 'rightSection' | 'rightSectionWidth'
+  >) {
   const field = useTextField(control, name);
   return <TextInput {...field} {...props} type={type} />;
 }

@@ -4,5 +4,5 @@
  */
 export { authKeys } from './api/keys';
 export { sessionQuery, useSession } from './api/relogin';
-export { hasConnectedAccount, ROLES, userResultSchema, type Role, type User } from './api/user';
+export { ROLES, userResultSchema, type Role, type User } from './api/user';
 export { useSignOut } from './hooks/useSignOut';

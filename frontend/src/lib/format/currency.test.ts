@@ -1,16 +1,18 @@
 import { CURRENCY_CODES, currencyDigits, currencyOf, DEFAULT_DIGITS } from './currency';
 
 describe('the currency table', () => {
-  it('lists about 170 currencies in use, each with 0, 2 or 3 digits', () => {
-    expect(CURRENCY_CODES.length).toBeGreaterThanOrEqual(150);
+  it('lists the about 170 active ISO 4217 codes, each with 0, 2, 3 or (units of account) 4 digits', () => {
+    expect(CURRENCY_CODES.length).toBeGreaterThanOrEqual(165);
     expect(CURRENCY_CODES.length).toBeLessThanOrEqual(180);
     for (const code of CURRENCY_CODES) {
-      expect([0, 2, 3]).toContain(currencyOf(code)?.digits);
+      expect([0, 2, 3, 4]).toContain(currencyOf(code)?.digits);
     }
+    expect(currencyOf('CLF')).toMatchObject({ digits: 4 });
+    expect(currencyOf('XCG')).toMatchObject({ digits: 2, name: 'Caribbean Guilder' });
   });
 
-  it('leaves out funds, metals and testing codes', () => {
-    for (const code of ['XAU', 'XTS', 'XXX', 'CLF', 'USN', 'XDR']) expect(currencyOf(code)).toBeUndefined();
+  it('leaves out metals, bond units and testing codes', () => {
+    for (const code of ['XAU', 'XAG', 'XBA', 'XTS', 'XXX']) expect(currencyOf(code)).toBeUndefined();
   });
 
   it('knows the common currencies', () => {

@@ -6,7 +6,7 @@ export interface Currency {
   symbol: string;
   /** The sign in the currency's own region (`￥` for JPY, `₽` for RUB). */
   symbolNative: string;
-  /** Decimal digits money is floored to: 0, 2 or 3. */
+  /** Decimal digits money is floored to: 0, 2 or 3 (4 for units of account such as CLF). */
   digits: number;
   /** Cash rounding increment (0.05 for the Swiss franc), 0 for none. */
   rounding: number;

@@ -31,11 +31,3 @@ export const userSchema = z.object({
 export type User = z.infer<typeof userSchema>;
 
 export const userResultSchema = z.object({ item: userSchema });
-
-/**
- * Whether the user has a connected ad account. Ad accounts arrive in a later issue; until
- * then the app-store connections on the user stand in for them. Swap the body, not callers.
- */
-export function hasConnectedAccount(user: User): boolean {
-  return user.connects.appStore.length > 0;
-}

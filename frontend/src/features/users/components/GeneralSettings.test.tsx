@@ -13,6 +13,13 @@ describe('general settings', () => {
     expect(screen.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/settings/password');
   });
 
+  it('lets a long email wrap inside its column rather than run over the role', async () => {
+    const email = 'a.very.long.address.for.someone@subdomain.example-company.com';
+    renderApp('/settings/general', makeUser({ email }));
+    const value = await screen.findByText(email);
+    expect(value).toHaveStyle({ overflowWrap: 'anywhere' });
+  });
+
   it('saves the alternative invoice email', async () => {
     mockApi('POST /api/users/changeValue', ok({ item: makeUser({ alternativeInvoiceEmail: 'billing@example.com' }) }));
     renderApp('/settings/general', makeUser());

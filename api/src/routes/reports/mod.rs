@@ -1,0 +1,137 @@
+//! `POST /api/asa/reports`: every report table (spec §2 Tables, §7 "asa other"), served by
+//! the report engine ([`searchdeck_common::report`]) from our own synced data.
+//!
+//! The account comes from the `accountId` query (a connection of the caller's workspace;
+//! another workspace's answers 404), the campaign group from `orgId` (required below
+//! ORGS; it must be one of the connection's). Any role may read. A report whose browser
+//! request is superseded is aborted by the browser; the handler's future is then dropped,
+//! which sets the engine's [`Cancel`] so its off-thread work stops too.
+
+mod schema;
+
+use axum::{extract::State, response::IntoResponse};
+use searchdeck_common::{
+    report::{self, Cancel, Context, Level, ReportBody, ReportError},
+    store,
+};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+
+pub use schema::{ReportItem, ReportMetrics, ReportResult};
+
+use super::accounts::QueriedAccount;
+use crate::{
+    access::InWorkspace,
+    envelope::{self, Envelope},
+    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    extract::{ApiJson, ApiQuery},
+    route,
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(route!(reports))
+}
+
+/// The account query (spec §7: "The account query uses accountId and orgId").
+#[derive(Debug, Deserialize, IntoParams)]
+#[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
+pub struct AccountQuery {
+    /// The connection (checked by the access guard).
+    #[param(required = true)]
+    pub account_id: Option<String>,
+    /// The campaign group (v1 ad account id); required for CAMPAIGNS, GROUPS, KEYWORDS,
+    /// NEGATIVE, SEARCHTERMS and ADS.
+    pub org_id: Option<String>,
+}
+
+/// Sets the engine's cancel flag when dropped: the handler's future is dropped when the
+/// client disconnects.
+struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+fn report_error(e: ReportError) -> ApiError {
+    match e {
+        ReportError::Invalid(errors) => ApiError::validation(
+            errors
+                .into_iter()
+                .map(|e| FieldError::new(e.field, e.message))
+                .collect(),
+        ),
+        ReportError::Cancelled => ApiError::status(
+            axum::http::StatusCode::from_u16(499).expect("499 is a status code"),
+            "Report cancelled",
+        ),
+        ReportError::Db(e) => ApiError::from(e),
+    }
+}
+
+/// A report of one level over a range of days: rows (ids, names, statuses, the level's
+/// columns and the metrics), the number of matching rows, totals over them, and optionally
+/// one graph point per day. Money is in the campaign group's currency, floored to its
+/// digits; ratios are fractions; a ratio without denominator is null. Growth-only columns
+/// are null and listed in `locked` unless the plan includes them.
+#[utoipa::path(post, path = "/api/asa/reports", tag = "reports",
+    params(AccountQuery),
+    request_body = ReportBody,
+    responses(
+        (status = 200, description = "The report", body = Envelope<ReportResult>),
+        (status = 400, description = "Invalid level, dates, filters, sort or paging (errors name the field)", body = ErrorBody),
+        (status = 404, description = "The account or campaign group is not the caller's", body = ErrorBody)))]
+pub async fn reports(
+    State(state): State<AppState>,
+    account: InWorkspace<QueriedAccount>,
+    ApiQuery(params): ApiQuery<AccountQuery>,
+    ApiJson(body): ApiJson<ReportBody>,
+) -> ApiResult<impl IntoResponse> {
+    let query = body.parse().map_err(|errors| {
+        ApiError::validation(
+            errors
+                .into_iter()
+                .map(|e| FieldError::new(e.field, e.message))
+                .collect(),
+        )
+    })?;
+    let row = account.item.0;
+    let org = match query.level {
+        Level::Accounts | Level::Orgs => None,
+        _ => {
+            let org_id = params
+                .org_id
+                .as_deref()
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .ok_or_else(|| ApiError::field("orgId", "Please choose a campaign group"))?;
+            let org_id: i64 = org_id
+                .parse()
+                .map_err(|_| ApiError::field("orgId", "Must be a campaign group id"))?;
+            let known = store::accounts::orgs(&state.db.pool, &row.id)
+                .await?
+                .iter()
+                .any(|o| o.org_id == org_id);
+            if !known {
+                return Err(ApiError::not_found("Campaign group"));
+            }
+            store::reports::sync_org_of(&state.db.pool, &row.id, org_id).await?
+        }
+    };
+    let ctx = Context {
+        workspace_id: account.caller.workspace_id.clone(),
+        account_id: row.id.clone(),
+        org,
+        plan: report::plan(&state.db, &account.caller.workspace_id).await?,
+    };
+    let guard = CancelOnDrop(Cancel::new());
+    let answer = report::run(&state.db, &ctx, &query, &guard.0)
+        .await
+        .map_err(report_error)?;
+    drop(guard);
+    Ok(envelope::ok(ReportResult::from(answer)))
+}

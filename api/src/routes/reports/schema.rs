@@ -1,0 +1,127 @@
+//! The documented shape of a report answer (the contract the tables, rules and suggester
+//! read). Rows are built by the engine as JSON objects; these types describe them.
+
+use searchdeck_common::report::Report;
+use serde::Serialize;
+use serde_json::{Map, Value};
+use utoipa::ToSchema;
+
+/// The metrics of a row, of the totals and (graph metrics) of a graph point. Counts are
+/// integers; money is in the campaign group's currency floored to its digits (null in
+/// ACCOUNTS rows mixing currencies); ratios are fractions with six decimals (ttr 0.0523 is
+/// 5.23 %), null without a denominator. installs, newDownloads and redownloads are the
+/// totals (tap + view); avgCPA is spend per total install; conversionRate is tap installs
+/// per tap; IPM installs per thousand impressions; avgCPM spend per thousand impressions.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportMetrics {
+    pub impressions: Option<i64>,
+    pub taps: Option<i64>,
+    pub installs: Option<i64>,
+    pub tap_installs: Option<i64>,
+    pub view_installs: Option<i64>,
+    pub total_installs: Option<i64>,
+    pub new_downloads: Option<i64>,
+    pub tap_new_downloads: Option<i64>,
+    pub view_new_downloads: Option<i64>,
+    pub total_new_downloads: Option<i64>,
+    pub redownloads: Option<i64>,
+    pub tap_redownloads: Option<i64>,
+    pub view_redownloads: Option<i64>,
+    pub total_redownloads: Option<i64>,
+    pub local_spend: Option<f64>,
+    pub ttr: Option<f64>,
+    #[serde(rename = "avgCPT")]
+    pub avg_cpt: Option<f64>,
+    #[serde(rename = "avgCPM")]
+    pub avg_cpm: Option<f64>,
+    #[serde(rename = "avgCPA")]
+    pub avg_cpa: Option<f64>,
+    #[serde(rename = "tapAvgCPA")]
+    pub tap_avg_cpa: Option<f64>,
+    #[serde(rename = "viewAvgCPA")]
+    pub view_avg_cpa: Option<f64>,
+    #[serde(rename = "totalAvgCPA")]
+    pub total_avg_cpa: Option<f64>,
+    pub conversion_rate: Option<f64>,
+    pub tap_conversion_rate: Option<f64>,
+    pub total_conversion_rate: Option<f64>,
+    #[serde(rename = "IPM")]
+    pub ipm: Option<f64>,
+}
+
+/// One report row. Besides the metrics it carries the level's id, name and status fields
+/// (spec §3 "Identifier and name fields per level": campaignId/campaignName/servingStatus,
+/// adGroupId/adGroupName/adGroupServingStatus, keywordId/keyword/keywordStatus,
+/// id/text/status for NEGATIVE, searchTermId/searchTermText/searchTermStatus, adId/
+/// creativeSetName/adDisplayStatus, orgId/orgName, accountId/accountName) and the level's
+/// columns of spec §2 Tables (null where no data is synced for them yet, and for
+/// Growth-only columns when locked). NEGATIVE rows have no metrics.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportItem {
+    /// A deleted entity shown because it has metrics in the range.
+    pub deleted: bool,
+    /// The row's report tags (CAMPAIGNS, GROUPS, KEYWORDS, SEARCHTERMS).
+    pub tag: Option<Vec<searchdeck_common::store::reports::TagRef>>,
+    /// ORGS and ACCOUNTS rows: the row's currency (null for an account mixing currencies).
+    pub currency: Option<String>,
+    #[serde(flatten)]
+    pub metrics: ReportMetrics,
+}
+
+/// One day of the graph: the date and the graph metrics of spec §2.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct GraphPoint {
+    /// YYYY-MM-DD.
+    pub date: String,
+    #[serde(flatten)]
+    pub metrics: ReportMetrics,
+}
+
+/// The answer of `POST /api/asa/reports`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReportResult {
+    /// The page's rows.
+    #[schema(value_type = Vec<ReportItem>)]
+    pub items: Vec<Map<String, Value>>,
+    /// Rows matching the filters (all pages).
+    pub total: u64,
+    /// The metrics over every matching row (null for NEGATIVE).
+    #[schema(value_type = Option<ReportMetrics>)]
+    pub totals: Option<Map<String, Value>>,
+    /// One point per day of the range when `graph` was asked for. Without filters it is
+    /// the scope's daily totals (campaign group, campaign or ad group); with filters the
+    /// sum of the matching rows.
+    #[schema(value_type = Option<Vec<GraphPoint>>)]
+    pub graph: Option<Vec<Map<String, Value>>>,
+    /// ISO 4217 code of the money in the answer.
+    pub currency: Option<String>,
+    /// When the campaign group's metrics were last synced (RFC 3339).
+    pub last_synced_at: Option<String>,
+    /// Growth-only columns of the level locked by the plan (spec §6).
+    pub locked: Vec<String>,
+    /// Columns of the level hidden by default (spec §2).
+    pub hidden: Vec<String>,
+    pub page: u32,
+    pub page_size: u32,
+}
+
+impl From<Report> for ReportResult {
+    fn from(r: Report) -> ReportResult {
+        ReportResult {
+            items: r.items,
+            total: r.total,
+            totals: r.totals,
+            graph: r.graph,
+            currency: r.currency,
+            last_synced_at: r.last_synced_at,
+            locked: r.locked,
+            hidden: r.hidden,
+            page: r.page,
+            page_size: r.page_size,
+        }
+    }
+}

@@ -1,0 +1,137 @@
+//! The workspace's plan (spec §4 Plans) and what each plan allows.
+//!
+//! Billing has not landed: [`current`] answers `pro_free` for every workspace (spec §9:
+//! Pro is free while the monthly ad spend is at most $10,000). When billing lands it derives
+//! the plan from the workspace's purchase flags; every caller already asks this one function.
+//!
+//! Limits per plan are our decision, written down here because the spec shows only the
+//! limit-reached answer (spec §8: `LIMIT_HAS_BEEN_REACHED` with meta type `AVAILABLEAPPS` or
+//! `AVAILABLEDEVS`) and the upselling ranges (spec §9: 5-5, 6-35, 36-50, 51-100):
+//!
+//! | plan                                   | apps | developers |
+//! |----------------------------------------|------|------------|
+//! | pro_free, pro_limited                  | 5    | 2          |
+//! | pro_trial, pro_free_trial, pro         | 35   | 10         |
+//! | growth, growth_trial                   | 100  | 30         |
+//! | agency                                 | no limit | no limit |
+//!
+//! Apps are the distinct App Store apps synced for the workspace's connections; developers
+//! the distinct developer names of those apps. The marketing copy's "free plan with 1
+//! campaign and 50 keywords" (spec §9) is *not* enforced: the spec's own plan list makes the
+//! free tier Pro (pro_free), and nothing in it shows such a limit being applied.
+
+/// A workspace's plan (spec §4 Plans), spelt as the spec spells it on the wire.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Plan {
+    ProFree,
+    ProLimited,
+    ProTrial,
+    ProFreeTrial,
+    Pro,
+    Growth,
+    GrowthTrial,
+    Agency,
+}
+
+impl Plan {
+    /// Every plan of spec §4.
+    pub const ALL: [Plan; 8] = [
+        Plan::ProFree,
+        Plan::ProLimited,
+        Plan::ProTrial,
+        Plan::ProFreeTrial,
+        Plan::Pro,
+        Plan::Growth,
+        Plan::GrowthTrial,
+        Plan::Agency,
+    ];
+
+    /// The spec's name of the plan.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Plan::ProFree => "pro_free",
+            Plan::ProLimited => "pro_limited",
+            Plan::ProTrial => "pro_trial",
+            Plan::ProFreeTrial => "pro_free_trial",
+            Plan::Pro => "pro",
+            Plan::Growth => "growth",
+            Plan::GrowthTrial => "growth_trial",
+            Plan::Agency => "agency",
+        }
+    }
+
+    /// Whether Growth-only metrics are unlocked (spec §6).
+    pub fn has_growth(self) -> bool {
+        matches!(self, Plan::Growth | Plan::GrowthTrial | Plan::Agency)
+    }
+
+    /// The app and developer limits of the plan (see the module's table).
+    pub fn app_limits(self) -> AppLimits {
+        let (apps, developers) = match self {
+            Plan::Agency => {
+                return AppLimits {
+                    apps: None,
+                    developers: None,
+                };
+            }
+            Plan::Growth | Plan::GrowthTrial => (100, 30),
+            Plan::Pro | Plan::ProTrial | Plan::ProFreeTrial => (35, 10),
+            Plan::ProFree | Plan::ProLimited => (5, 2),
+        };
+        AppLimits {
+            apps: Some(apps),
+            developers: Some(developers),
+        }
+    }
+}
+
+/// The plan of `workspace_id`: the one place every caller asks (report locks, column
+/// presets, app limits). Billing has not landed, so every workspace is on `pro_free`; the
+/// database handle is here for when the plan is read from the workspace's purchase.
+pub async fn current(_db: &crate::Db, _workspace_id: &str) -> Result<Plan, sqlx::Error> {
+    Ok(Plan::ProFree)
+}
+
+/// How many apps and developers a plan allows (`None`: no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AppLimits {
+    pub apps: Option<u32>,
+    pub developers: Option<u32>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_grow_with_the_plan() {
+        assert_eq!(
+            Plan::ProFree.app_limits(),
+            AppLimits {
+                apps: Some(5),
+                developers: Some(2)
+            }
+        );
+        assert_eq!(Plan::ProLimited.app_limits(), Plan::ProFree.app_limits());
+        assert_eq!(Plan::Pro.app_limits().apps, Some(35));
+        assert_eq!(Plan::GrowthTrial.app_limits().developers, Some(30));
+        assert_eq!(
+            Plan::Agency.app_limits(),
+            AppLimits {
+                apps: None,
+                developers: None
+            }
+        );
+    }
+
+    #[test]
+    fn growth_metrics_unlock_on_growth_plans_only() {
+        let unlocked: Vec<&str> = Plan::ALL
+            .into_iter()
+            .filter(|p| p.has_growth())
+            .map(Plan::as_str)
+            .collect();
+        assert_eq!(unlocked, ["growth", "growth_trial", "agency"]);
+    }
+}

@@ -1,0 +1,476 @@
+//! `searchdeck bench reports`: the report engine at scale. Seeds one campaign group with
+//! `--keywords` keywords (default 100,000) × `--days` days (default 365) of daily metrics on
+//! SQLite (a fresh file) and, with `--database-url`, on PostgreSQL (a fresh database next to
+//! the given one, dropped afterwards), refreshes the running sums through the sync's
+//! `refresh`, then times real report calls ([`super::run`]) against a naive `GROUP BY` over
+//! the raw daily rows in the same run:
+//!
+//! - `keywords_30d`: KEYWORDS, last 30 days, sorted by localSpend desc, page of 50;
+//! - `keywords_30d_taps_gt_10`: the same with the metric filter taps > 10;
+//! - `keywords_90d_custom`: a custom 90-day range in the middle of the year;
+//! - `campaigns_30d_graph`: CAMPAIGNS, last 30 days, with totals and the graph.
+//!
+//! Prints p50/p95 per query and backend and the ratio to the naive p95 (`--json`: one JSON
+//! object per query), and the database size per million metric rows.
+
+use std::time::{Duration, Instant};
+
+use anyhow::Context as _;
+use clap::Args;
+use time::{Date, Duration as Days};
+
+use super::{Cancel, Context, Plan, ReportBody, SortIn, run};
+use crate::{
+    Db,
+    ids::{new_id, now_ms},
+    store::{
+        self,
+        report_facts::{self, Counters, DayRow, FactLevel, Scope},
+        reports::SyncOrg,
+    },
+};
+
+/// Options of `searchdeck bench reports`.
+#[derive(Debug, Clone, Args)]
+pub struct ReportsBenchArgs {
+    /// Also run on PostgreSQL: a server URL (a database `searchdeck_bench_<pid>` is created
+    /// on it and dropped afterwards).
+    #[arg(long)]
+    pub database_url: Option<String>,
+    /// Keywords in the campaign group.
+    #[arg(long, default_value_t = 100_000)]
+    pub keywords: i64,
+    /// Days of metrics per keyword.
+    #[arg(long, default_value_t = 365)]
+    pub days: i64,
+    /// Timed runs per query (after two warm-ups).
+    #[arg(long, default_value_t = 20)]
+    pub iterations: usize,
+    /// Timed runs of the naive GROUP BY per query.
+    #[arg(long, default_value_t = 5)]
+    pub naive_iterations: usize,
+    /// Skip SQLite (PostgreSQL only).
+    #[arg(long)]
+    pub no_sqlite: bool,
+    /// One JSON object per query instead of the table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+const KEYWORDS_PER_GROUP: i64 = 100;
+const GROUPS_PER_CAMPAIGN: i64 = 10;
+
+/// A deterministic pseudo-random number from a few integers.
+fn mix(a: i64, b: i64, c: i64) -> u64 {
+    let mut x = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ (b as u64).rotate_left(21)
+        ^ (c as u64).rotate_left(42);
+    x ^= x >> 33;
+    x = x.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    x ^= x >> 33;
+    x
+}
+
+/// Keyword `k`'s counters on day index `d`.
+fn keyword_day(k: i64, d: i64) -> Counters {
+    let r = mix(k, d, 7);
+    let impressions = (r % 400) as i64 + (k % 50);
+    let taps = impressions * ((r >> 12) % 9) as i64 / 100;
+    let tap_installs = taps * ((r >> 20) % 6) as i64 / 10;
+    let view_installs = ((r >> 28) % 3) as i64;
+    Counters([
+        impressions,
+        taps,
+        tap_installs,
+        view_installs,
+        tap_installs / 2,
+        tap_installs - tap_installs / 2,
+        view_installs / 2,
+        view_installs - view_installs / 2,
+        0,
+        0,
+        taps * (500_000 + ((r >> 36) % 2_000_000) as i64),
+    ])
+}
+
+struct Seeded {
+    ctx: Context,
+    last: Date,
+    raw_rows: i64,
+}
+
+async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::Result<Seeded> {
+    let now = now_ms();
+    let (user_id, workspace_id, account_id) = (new_id(), new_id(), new_id());
+    store::users::insert(
+        &db.pool,
+        store::users::NewUser {
+            id: &user_id,
+            email: &format!("{user_id}@bench.invalid"),
+            password_hash: "-",
+            full_name: "Bench",
+            source: "bench",
+            now,
+        },
+    )
+    .await?;
+    store::workspaces::insert(&db.pool, &workspace_id, "Bench", now).await?;
+    store::workspaces::add_member(&db.pool, &workspace_id, &user_id, "owner", now).await?;
+    let account_id = store::accounts::upsert(
+        &db.pool,
+        store::accounts::NewAccount {
+            id: &account_id,
+            workspace_id: &workspace_id,
+            provider_user_id: 1,
+            provider_org_id: None,
+            name: "Bench",
+            method: "key",
+            client_id: "bench",
+            team_id: None,
+            key_id: None,
+            public_key: None,
+            private_key_sealed: None,
+            refresh_token_sealed: None,
+            access_token_sealed: None,
+            access_expires_at: None,
+            created_by: &user_id,
+            now,
+        },
+    )
+    .await?;
+    let org_key =
+        store::synced::ensure_org(&db.pool, &account_id, 1, Some("USD"), Some("UTC")).await?;
+    let groups = (args.keywords + KEYWORDS_PER_GROUP - 1) / KEYWORDS_PER_GROUP;
+    let campaigns = (groups + GROUPS_PER_CAMPAIGN - 1) / GROUPS_PER_CAMPAIGN;
+    say(&format!(
+        "seeding {campaigns} campaigns, {groups} ad groups, {} keywords",
+        args.keywords
+    ));
+    let mut tx = db.pool.begin().await?;
+    for c in 0..campaigns {
+        sqlx::query("INSERT INTO asa_campaigns (org_key, id, name, status, display_status, synced_at) VALUES ($1, $2, $3, 'ENABLED', 'RUNNING', $4)")
+            .bind(org_key).bind(1_000 + c).bind(format!("Campaign {c}")).bind(now).execute(&mut *tx).await?;
+    }
+    for g in 0..groups {
+        sqlx::query("INSERT INTO asa_ad_groups (org_key, id, campaign_id, name, status, synced_at) VALUES ($1, $2, $3, $4, 'ENABLED', $5)")
+            .bind(org_key).bind(100_000 + g).bind(1_000 + g / GROUPS_PER_CAMPAIGN).bind(format!("Group {g}")).bind(now).execute(&mut *tx).await?;
+    }
+    for k in 0..args.keywords {
+        let g = k / KEYWORDS_PER_GROUP;
+        sqlx::query("INSERT INTO asa_keywords (org_key, id, campaign_id, ad_group_id, text, match_type, status, bid_micros, synced_at) VALUES ($1, $2, $3, $4, $5, 'EXACT', 'ACTIVE', 1000000, $6)")
+            .bind(org_key).bind(10_000_000 + k).bind(1_000 + g / GROUPS_PER_CAMPAIGN).bind(100_000 + g).bind(format!("keyword {k}")).bind(now).execute(&mut *tx).await?;
+    }
+    tx.commit().await?;
+    let last = Date::from_calendar_date(2026, time::Month::November, 20)?;
+    let first = last - Days::days(args.days - 1);
+    let started = Instant::now();
+    let mut raw_rows = 0;
+    for d in 0..args.days {
+        let day = first + Days::days(d);
+        let mut rows = Vec::with_capacity(args.keywords as usize);
+        let mut campaign_sums: Vec<Counters> = vec![Counters::default(); campaigns as usize];
+        for k in 0..args.keywords {
+            let g = k / KEYWORDS_PER_GROUP;
+            let c = g / GROUPS_PER_CAMPAIGN;
+            let counters = keyword_day(k, d);
+            campaign_sums[c as usize].add(&counters);
+            rows.push(DayRow {
+                org_key,
+                level: FactLevel::Keyword,
+                day,
+                entity_id: 10_000_000 + k,
+                campaign_id: 1_000 + c,
+                ad_group_id: 100_000 + g,
+                counters,
+            });
+        }
+        rows.extend(
+            campaign_sums
+                .into_iter()
+                .enumerate()
+                .map(|(c, counters)| DayRow {
+                    org_key,
+                    level: FactLevel::Campaign,
+                    day,
+                    entity_id: 1_000 + c as i64,
+                    campaign_id: 1_000 + c as i64,
+                    ad_group_id: 0,
+                    counters,
+                }),
+        );
+        raw_rows += report_facts::insert_days(db, &rows).await? as i64;
+        if d % 30 == 29 {
+            say(&format!(
+                "  {} of {} days written ({:.0} s)",
+                d + 1,
+                args.days,
+                started.elapsed().as_secs_f64()
+            ));
+        }
+    }
+    say(&format!(
+        "raw rows written in {:.0} s; refreshing running sums",
+        started.elapsed().as_secs_f64()
+    ));
+    let refreshed = Instant::now();
+    report_facts::refresh(db, org_key, FactLevel::Campaign, first).await?;
+    let done = report_facts::refresh(db, org_key, FactLevel::Keyword, first).await?;
+    say(&format!(
+        "{} running-sum rows in {:.0} s",
+        done.rows,
+        refreshed.elapsed().as_secs_f64()
+    ));
+    let org = store::reports::sync_org_of(&db.pool, &account_id, 1)
+        .await?
+        .context("the seeded org")?;
+    Ok(Seeded {
+        ctx: Context {
+            workspace_id,
+            account_id,
+            org: Some(org),
+            plan: Plan::ProFree,
+        },
+        last,
+        raw_rows,
+    })
+}
+
+fn percentile(samples: &mut [Duration], p: f64) -> f64 {
+    samples.sort();
+    let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
+    samples[i].as_secs_f64() * 1000.0
+}
+
+/// One timed query.
+struct Case {
+    name: &'static str,
+    body: ReportBody,
+    naive_level: FactLevel,
+    from: Date,
+    to: Date,
+}
+
+fn cases(last: Date) -> Vec<Case> {
+    let day = |d: Date| d.to_string();
+    let d30 = last - Days::days(29);
+    let (c_from, c_to) = (last - Days::days(200), last - Days::days(111));
+    let spend = Some(SortIn {
+        field: "localSpend".into(),
+        order: Some("desc".into()),
+    });
+    let keywords = |from: Date, filters: Vec<super::FilterIn>| ReportBody {
+        level: Some("KEYWORDS".into()),
+        start_date: Some(day(from)),
+        end_date: Some(day(last.min(if from == c_from { c_to } else { last }))),
+        filters,
+        sort: spend.clone(),
+        page: Some(1),
+        page_size: Some(50),
+        ..ReportBody::default()
+    };
+    let taps = super::FilterIn {
+        field: Some("taps".into()),
+        operator: Some("GREATER_THAN".into()),
+        values: Some(vec![serde_json::json!(10)]),
+        ..Default::default()
+    };
+    vec![
+        Case {
+            name: "keywords_30d",
+            body: keywords(d30, Vec::new()),
+            naive_level: FactLevel::Keyword,
+            from: d30,
+            to: last,
+        },
+        Case {
+            name: "keywords_30d_taps_gt_10",
+            body: keywords(d30, vec![taps]),
+            naive_level: FactLevel::Keyword,
+            from: d30,
+            to: last,
+        },
+        Case {
+            name: "keywords_90d_custom",
+            body: keywords(c_from, Vec::new()),
+            naive_level: FactLevel::Keyword,
+            from: c_from,
+            to: c_to,
+        },
+        Case {
+            name: "campaigns_30d_graph",
+            body: ReportBody {
+                level: Some("CAMPAIGNS".into()),
+                start_date: Some(day(d30)),
+                end_date: Some(day(last)),
+                graph: true,
+                sort: spend.clone(),
+                ..ReportBody::default()
+            },
+            naive_level: FactLevel::Campaign,
+            from: d30,
+            to: last,
+        },
+    ]
+}
+
+/// Bytes the metric tables take: (raw daily rows, running sums).
+async fn sizes(db: &Db) -> anyhow::Result<(i64, i64)> {
+    match &db.native {
+        crate::db::Native::Sqlite(pool) => {
+            let size = |t: &'static str| async move {
+                let q = format!(
+                    "SELECT SUM(pgsize) FROM dbstat WHERE name = '{t}' OR name LIKE 'sqlite_autoindex_{t}%'"
+                );
+                sqlx::query_scalar::<_, Option<i64>>(sqlx::AssertSqlSafe(q))
+                    .fetch_one(pool)
+                    .await
+            };
+            match (size("asa_day_metrics").await, size("asa_day_sums").await) {
+                (Ok(a), Ok(b)) => Ok((a.unwrap_or(0), b.unwrap_or(0))),
+                // Without the dbstat table: the whole file, split evenly.
+                _ => {
+                    let pages: i64 = sqlx::query_scalar("PRAGMA page_count")
+                        .fetch_one(pool)
+                        .await?;
+                    let size: i64 = sqlx::query_scalar("PRAGMA page_size")
+                        .fetch_one(pool)
+                        .await?;
+                    Ok((pages * size / 2, pages * size / 2))
+                }
+            }
+        }
+        crate::db::Native::Postgres(pool) => {
+            let a: i64 = sqlx::query_scalar("SELECT pg_total_relation_size('asa_day_metrics')")
+                .fetch_one(pool)
+                .await?;
+            let b: i64 = sqlx::query_scalar("SELECT pg_total_relation_size('asa_day_sums')")
+                .fetch_one(pool)
+                .await?;
+            Ok((a, b))
+        }
+    }
+}
+
+async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyhow::Result<()> {
+    let say = |m: &str| {
+        if !args.json {
+            println!("[{backend}] {m}");
+        } else {
+            eprintln!("[{backend}] {m}");
+        }
+    };
+    let seeded = seed(db, args, &say).await?;
+    let org: &SyncOrg = seeded.ctx.org.as_ref().expect("seeded org");
+    if let crate::db::Native::Postgres(pool) = &db.native {
+        sqlx::query("ANALYZE").execute(pool).await?;
+    }
+    let (raw_bytes, sums_bytes) = sizes(db).await?;
+    let per_million = |b: i64| b as f64 / (seeded.raw_rows as f64 / 1e6) / 1e6;
+    say(&format!(
+        "{} raw metric rows; per million rows: raw {:.1} MB + running sums {:.1} MB = {:.1} MB",
+        seeded.raw_rows,
+        per_million(raw_bytes),
+        per_million(sums_bytes),
+        per_million(raw_bytes + sums_bytes)
+    ));
+    for case in cases(seeded.last) {
+        let q = case
+            .body
+            .parse()
+            .map_err(|e| anyhow::anyhow!("bench query invalid: {e:?}"))?;
+        let mut samples = Vec::new();
+        let mut total = 0;
+        for i in 0..args.iterations + 2 {
+            let started = Instant::now();
+            let r = run(db, &seeded.ctx, &q, &Cancel::new())
+                .await
+                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            if i >= 2 {
+                samples.push(started.elapsed());
+            }
+            total = r.total;
+        }
+        let mut naive = Vec::new();
+        for _ in 0..args.naive_iterations.max(1) {
+            let started = Instant::now();
+            let mut rows = report_facts::range_naive(
+                db,
+                org.org_key,
+                case.naive_level,
+                case.from,
+                case.to,
+                Scope::default(),
+            )
+            .await?;
+            rows.sort_by_key(|r| std::cmp::Reverse(r.counters.spend_micros()));
+            naive.push(started.elapsed());
+        }
+        let (p50, p95) = (
+            percentile(&mut samples, 0.5),
+            percentile(&mut samples, 0.95),
+        );
+        let naive_p95 = percentile(&mut naive, 0.95);
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({"backend": backend, "query": case.name, "p50_ms": (p50 * 10.0).round() / 10.0, "p95_ms": (p95 * 10.0).round() / 10.0, "naive_p95_ms": (naive_p95 * 10.0).round() / 10.0})
+            );
+        } else {
+            println!(
+                "[{backend}] {:<24} rows {:>6}  p50 {:>7.1} ms  p95 {:>7.1} ms  naive GROUP BY p95 {:>7.1} ms  ({:.1}x faster)",
+                case.name,
+                total,
+                p50,
+                p95,
+                naive_p95,
+                naive_p95 / p95
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Runs the benchmark.
+pub async fn run_bench(args: ReportsBenchArgs) -> anyhow::Result<()> {
+    if !args.no_sqlite {
+        let dir =
+            std::env::temp_dir().join(format!("searchdeck-bench-reports-{}", std::process::id()));
+        std::fs::create_dir_all(&dir)?;
+        let url = format!("sqlite://{}", dir.join("bench.db").display());
+        let db = Db::connect_url(&url).await?;
+        db.migrate().await?;
+        let result = bench_backend("sqlite", &db, &args).await;
+        db.pool.close().await;
+        std::fs::remove_dir_all(&dir).ok();
+        result?;
+    }
+    if let Some(base) = &args.database_url {
+        let name = format!("searchdeck_bench_{}", std::process::id());
+        let admin = sqlx::PgPool::connect(base).await?;
+        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+            .execute(&admin)
+            .await?;
+        let url = match base.rsplit_once('/') {
+            Some((server, _)) => format!("{server}/{name}"),
+            None => anyhow::bail!("--database-url needs a database path"),
+        };
+        let result = async {
+            let db = Db::connect_url(&url).await?;
+            db.migrate().await?;
+            let r = bench_backend("postgres", &db, &args).await;
+            db.pool.close().await;
+            if let crate::db::Native::Postgres(p) = &db.native {
+                p.close().await;
+            }
+            r
+        }
+        .await;
+        sqlx::query(sqlx::AssertSqlSafe(format!(
+            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+        )))
+        .execute(&admin)
+        .await?;
+        result?;
+    }
+    Ok(())
+}

@@ -1,0 +1,494 @@
+//! What a report can show: the levels, each level's columns (spec §2 Tables), the metrics
+//! (spec §2 common and graph metrics, with their tap/view/total variants), which columns are
+//! hidden by default and which are locked to the Growth plans (spec §6).
+
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+use super::currency::MoneyRule;
+use crate::store::{report_facts::Counters, report_facts::FactLevel, reports::EntityKind};
+
+/// A report level (spec §3 column preset types).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]
+#[serde(rename_all = "UPPERCASE")]
+pub enum Level {
+    Accounts,
+    Orgs,
+    Campaigns,
+    Groups,
+    Keywords,
+    Negative,
+    Searchterms,
+    Ads,
+}
+
+impl Level {
+    pub const ALL: [Level; 8] = [
+        Level::Accounts,
+        Level::Orgs,
+        Level::Campaigns,
+        Level::Groups,
+        Level::Keywords,
+        Level::Negative,
+        Level::Searchterms,
+        Level::Ads,
+    ];
+
+    /// The wire name (`KEYWORDS`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Accounts => "ACCOUNTS",
+            Level::Orgs => "ORGS",
+            Level::Campaigns => "CAMPAIGNS",
+            Level::Groups => "GROUPS",
+            Level::Keywords => "KEYWORDS",
+            Level::Negative => "NEGATIVE",
+            Level::Searchterms => "SEARCHTERMS",
+            Level::Ads => "ADS",
+        }
+    }
+
+    /// The level named `name` (case-insensitive).
+    pub fn parse(name: &str) -> Option<Level> {
+        Level::ALL
+            .into_iter()
+            .find(|l| l.name().eq_ignore_ascii_case(name.trim()))
+    }
+
+    /// The fact level whose daily rows hold this level's metrics (None: no metrics, or
+    /// summed from campaigns for ACCOUNTS and ORGS).
+    pub fn facts(self) -> Option<FactLevel> {
+        match self {
+            Level::Campaigns => Some(FactLevel::Campaign),
+            Level::Groups => Some(FactLevel::AdGroup),
+            Level::Keywords => Some(FactLevel::Keyword),
+            Level::Searchterms => Some(FactLevel::SearchTerm),
+            Level::Ads => Some(FactLevel::Ad),
+            Level::Accounts | Level::Orgs | Level::Negative => None,
+        }
+    }
+
+    /// The entity table of the level (None for ACCOUNTS and ORGS).
+    pub fn entity(self) -> Option<EntityKind> {
+        match self {
+            Level::Campaigns => Some(EntityKind::Campaign),
+            Level::Groups => Some(EntityKind::AdGroup),
+            Level::Keywords => Some(EntityKind::Keyword),
+            Level::Negative => Some(EntityKind::Negative),
+            Level::Searchterms => Some(EntityKind::SearchTerm),
+            Level::Ads => Some(EntityKind::Ad),
+            Level::Accounts | Level::Orgs => None,
+        }
+    }
+
+    /// Whether rows carry metrics (negative keywords have none).
+    pub fn has_metrics(self) -> bool {
+        self != Level::Negative
+    }
+
+    /// The level's tag type (tags exist for CAMPAIGNS, GROUPS, KEYWORDS, SEARCHTERMS).
+    pub fn tag_level(self) -> Option<i64> {
+        match self {
+            Level::Campaigns | Level::Groups | Level::Keywords | Level::Searchterms => {
+                self.facts().map(FactLevel::code)
+            }
+            _ => None,
+        }
+    }
+
+    /// The identifier and name fields of the level's rows (spec §3 "Identifier and name
+    /// fields per level"): (id field, name field, status field).
+    pub fn id_fields(self) -> (&'static str, &'static str, &'static str) {
+        match self {
+            Level::Accounts => ("accountId", "accountName", "status"),
+            Level::Orgs => ("orgId", "orgName", "status"),
+            Level::Campaigns => ("campaignId", "campaignName", "servingStatus"),
+            Level::Groups => ("adGroupId", "adGroupName", "adGroupServingStatus"),
+            Level::Keywords => ("keywordId", "keyword", "keywordStatus"),
+            Level::Negative => ("id", "text", "status"),
+            Level::Searchterms => ("searchTermId", "searchTermText", "searchTermStatus"),
+            Level::Ads => ("adId", "creativeSetName", "adDisplayStatus"),
+        }
+    }
+
+    /// The level's own columns of spec §2 Tables besides id, name, status and metrics.
+    pub fn columns(self) -> &'static [&'static str] {
+        match self {
+            Level::Accounts => &[],
+            Level::Orgs => &["currency", "timeZone"],
+            Level::Campaigns => &[
+                "tag",
+                "countriesOrRegions",
+                "optimizationTypes",
+                "dailyBudget",
+                "orgId",
+                "rules",
+                "totalRevenue",
+                "trackedInstalls",
+                "adamId",
+                "campaignStatus",
+            ],
+            Level::Groups => &[
+                "tag",
+                "totalRevenue",
+                "defaultBidAmount",
+                "cpaGoal",
+                "automatedKeywordsOptIn",
+                "campaignId",
+                "adGroupStatus",
+            ],
+            Level::Keywords => &[
+                "tag",
+                "organicSearch",
+                "qsStatus",
+                "auctionInsights",
+                "totalRevenue",
+                "popularity",
+                "cptBid",
+                "currentAppPosition",
+                "matchType",
+                "keywordDisplayStatus",
+                "campaignId",
+                "adGroupId",
+            ],
+            Level::Negative => &[
+                "adGroupId",
+                "campaignId",
+                "level",
+                "matchType",
+                "modificationTime",
+            ],
+            Level::Searchterms => &[
+                "tag",
+                "searchTermTextTranslate",
+                "keywordDisplayStatus",
+                "popularity",
+                "organicSearch",
+                "auctionInsights",
+                "searchTermSource",
+                "impressionShare",
+                "keyword",
+                "keywordId",
+                "campaignId",
+                "adGroupId",
+            ],
+            Level::Ads => &[
+                "adStatus",
+                "adGroupName",
+                "adName",
+                "creativeId",
+                "campaignId",
+                "adGroupId",
+            ],
+        }
+    }
+}
+
+impl Level {
+    /// Every column key a table of this level can show, in display order: the name, status
+    /// and id fields, the level's own columns, then the metrics (none for NEGATIVE). Column
+    /// presets are validated against this list.
+    pub fn all_columns(self) -> Vec<&'static str> {
+        let (id, name, status) = self.id_fields();
+        let mut out = vec![name, status, id];
+        out.extend(self.columns().iter().copied());
+        if self.has_metrics() {
+            out.extend(Metric::ALL.iter().map(|m| m.name()));
+        }
+        let mut seen = std::collections::HashSet::new();
+        out.retain(|c| seen.insert(*c));
+        out
+    }
+
+    /// The columns of the built-in Default preset: every column of the level except those
+    /// hidden by default, with the common metrics only (spec §2 Tables).
+    pub fn default_columns(self) -> Vec<&'static str> {
+        self.all_columns()
+            .into_iter()
+            .filter(|c| !HIDDEN_BY_DEFAULT.contains(c))
+            .filter(|c| Metric::parse(c).is_none_or(Metric::is_common))
+            .collect()
+    }
+}
+
+/// The groups of the edit-columns modal, in order (spec §2 Tables; spec §6: the pro_limited
+/// plan locks the Conversions group, the MMP-fed columns).
+pub const COLUMN_GROUPS: [&str; 3] = ["Attributes", "Metrics", "Conversions"];
+
+/// Columns fed by the MMP (the Conversions group).
+pub const CONVERSION_COLUMNS: &[&str] = &["totalRevenue", "trackedInstalls"];
+
+/// The edit-columns group of `column`: Conversions for MMP-fed columns, Metrics for the
+/// provider's metrics, Attributes for everything else (names, statuses, ids, settings).
+pub fn group_of(column: &str) -> &'static str {
+    if CONVERSION_COLUMNS.contains(&column) {
+        COLUMN_GROUPS[2]
+    } else if Metric::ALL.iter().any(|m| m.name() == column) {
+        COLUMN_GROUPS[1]
+    } else {
+        COLUMN_GROUPS[0]
+    }
+}
+
+/// Columns hidden by default (spec §2 Tables).
+pub const HIDDEN_BY_DEFAULT: &[&str] = &[
+    "rules",
+    "totalRevenue",
+    "trackedInstalls",
+    "organicSearch",
+    "auctionInsights",
+];
+
+/// Growth-only metrics and columns (spec §6): locked unless the plan is growth,
+/// growth_trial or agency.
+pub const GROWTH_ONLY: &[&str] = &[
+    "auctionInsights",
+    "optimizationTypes",
+    "qsStatus",
+    "activeKeywords",
+    "activeShare",
+    "spendForecast",
+    "activeCapacity",
+    "impressionsForecast",
+];
+
+/// How a metric's value is shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A count.
+    Count,
+    /// Money of the org's currency, floored to its digits.
+    Money,
+    /// A ratio as a fraction (0.0523 for 5.23 %), six decimals.
+    Ratio,
+}
+
+/// A metric: a sum of counters or a ratio of sums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Metric {
+    Impressions,
+    Taps,
+    Installs,
+    TapInstalls,
+    ViewInstalls,
+    TotalInstalls,
+    NewDownloads,
+    TapNewDownloads,
+    ViewNewDownloads,
+    TotalNewDownloads,
+    Redownloads,
+    TapRedownloads,
+    ViewRedownloads,
+    TotalRedownloads,
+    LocalSpend,
+    Ttr,
+    AvgCpt,
+    AvgCpm,
+    AvgCpa,
+    TapAvgCpa,
+    ViewAvgCpa,
+    TotalAvgCpa,
+    ConversionRate,
+    TapConversionRate,
+    TotalConversionRate,
+    Ipm,
+}
+
+use Metric::*;
+
+impl Metric {
+    /// Every metric, common metrics first in the order of spec §2.
+    pub const ALL: [Metric; 26] = [
+        AvgCpm,
+        Ipm,
+        Impressions,
+        Ttr,
+        Taps,
+        AvgCpt,
+        ConversionRate,
+        Installs,
+        NewDownloads,
+        Redownloads,
+        AvgCpa,
+        LocalSpend,
+        TapInstalls,
+        ViewInstalls,
+        TotalInstalls,
+        TapNewDownloads,
+        ViewNewDownloads,
+        TotalNewDownloads,
+        TapRedownloads,
+        ViewRedownloads,
+        TotalRedownloads,
+        TapAvgCpa,
+        ViewAvgCpa,
+        TotalAvgCpa,
+        TapConversionRate,
+        TotalConversionRate,
+    ];
+
+    /// The spec's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Impressions => "impressions",
+            Taps => "taps",
+            Installs => "installs",
+            TapInstalls => "tapInstalls",
+            ViewInstalls => "viewInstalls",
+            TotalInstalls => "totalInstalls",
+            NewDownloads => "newDownloads",
+            TapNewDownloads => "tapNewDownloads",
+            ViewNewDownloads => "viewNewDownloads",
+            TotalNewDownloads => "totalNewDownloads",
+            Redownloads => "redownloads",
+            TapRedownloads => "tapRedownloads",
+            ViewRedownloads => "viewRedownloads",
+            TotalRedownloads => "totalRedownloads",
+            LocalSpend => "localSpend",
+            Ttr => "ttr",
+            AvgCpt => "avgCPT",
+            AvgCpm => "avgCPM",
+            AvgCpa => "avgCPA",
+            TapAvgCpa => "tapAvgCPA",
+            ViewAvgCpa => "viewAvgCPA",
+            TotalAvgCpa => "totalAvgCPA",
+            ConversionRate => "conversionRate",
+            TapConversionRate => "tapConversionRate",
+            TotalConversionRate => "totalConversionRate",
+            Ipm => "IPM",
+        }
+    }
+
+    /// The metric named `name` (exact spelling; `spend` is accepted for localSpend).
+    pub fn parse(name: &str) -> Option<Metric> {
+        let name = name.trim();
+        if name == "spend" {
+            return Some(LocalSpend);
+        }
+        Metric::ALL.into_iter().find(|m| m.name() == name)
+    }
+
+    pub fn kind(self) -> Kind {
+        match self {
+            LocalSpend | AvgCpt | AvgCpm | AvgCpa | TapAvgCpa | ViewAvgCpa | TotalAvgCpa => {
+                Kind::Money
+            }
+            Ttr | ConversionRate | TapConversionRate | TotalConversionRate | Ipm => Kind::Ratio,
+            _ => Kind::Count,
+        }
+    }
+
+    /// The common metrics of every table (spec §2).
+    pub fn is_common(self) -> bool {
+        Metric::ALL[..12].contains(&self)
+    }
+
+    /// The metric over summed counters: never an average of averages; None where a ratio
+    /// has no denominator. Money is floored by `money`.
+    pub fn value(self, c: &Counters, money: &MoneyRule) -> Option<Decimal> {
+        let installs = c.tap_installs() + c.view_installs();
+        let new_downloads = c.tap_new_downloads() + c.view_new_downloads();
+        let redownloads = c.tap_redownloads() + c.view_redownloads();
+        let spend = Decimal::new(c.spend_micros(), 6);
+        let count = |v: i64| Some(Decimal::from(v));
+        let per = |num: Decimal, den: i64, scale: i64| {
+            (den != 0).then(|| num * Decimal::from(scale) / Decimal::from(den))
+        };
+        let ratio = |num: i64, den: i64, scale: i64| {
+            per(Decimal::from(num), den, scale).map(|v| v.round_dp(6))
+        };
+        let cost = |den: i64, scale: i64| per(spend, den, scale).map(|v| money.floor(v));
+        match self {
+            Impressions => count(c.impressions()),
+            Taps => count(c.taps()),
+            Installs | TotalInstalls => count(installs),
+            TapInstalls => count(c.tap_installs()),
+            ViewInstalls => count(c.view_installs()),
+            NewDownloads | TotalNewDownloads => count(new_downloads),
+            TapNewDownloads => count(c.tap_new_downloads()),
+            ViewNewDownloads => count(c.view_new_downloads()),
+            Redownloads | TotalRedownloads => count(redownloads),
+            TapRedownloads => count(c.tap_redownloads()),
+            ViewRedownloads => count(c.view_redownloads()),
+            LocalSpend => Some(money.floor(spend)),
+            Ttr => ratio(c.taps(), c.impressions(), 1),
+            AvgCpt => cost(c.taps(), 1),
+            AvgCpm => cost(c.impressions(), 1000),
+            AvgCpa | TotalAvgCpa => cost(installs, 1),
+            TapAvgCpa => cost(c.tap_installs(), 1),
+            ViewAvgCpa => cost(c.view_installs(), 1),
+            ConversionRate | TapConversionRate => ratio(c.tap_installs(), c.taps(), 1),
+            TotalConversionRate => ratio(installs, c.taps(), 1),
+            Ipm => ratio(installs, c.impressions(), 1000),
+        }
+    }
+}
+
+/// The graph metrics of spec §2 (impressions, taps, installs tap/view/total, new downloads
+/// and redownloads tap/view/total, ttr, average CPA tap/view/total, avgCPT, spend, CR tap
+/// and total, IPM, CPM).
+pub const GRAPH_METRICS: &[Metric] = &[
+    Impressions,
+    Taps,
+    TapInstalls,
+    ViewInstalls,
+    TotalInstalls,
+    TapNewDownloads,
+    ViewNewDownloads,
+    TotalNewDownloads,
+    TapRedownloads,
+    ViewRedownloads,
+    TotalRedownloads,
+    Ttr,
+    TapAvgCpa,
+    ViewAvgCpa,
+    TotalAvgCpa,
+    AvgCpt,
+    LocalSpend,
+    TapConversionRate,
+    TotalConversionRate,
+    Ipm,
+    AvgCpm,
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_round_trip_and_derived_metrics_come_from_sums() {
+        for m in Metric::ALL {
+            assert_eq!(Metric::parse(m.name()), Some(m));
+        }
+        for l in Level::ALL {
+            assert_eq!(Level::parse(&l.name().to_lowercase()), Some(l));
+        }
+        let usd = MoneyRule::of(Some("USD"));
+        let mut c = Counters::default();
+        c.0[0] = 3; // impressions
+        c.0[1] = 0; // taps
+        c.0[10] = 1_000_000; // $1
+        assert_eq!(Ttr.value(&c, &usd), Some(Decimal::ZERO));
+        assert_eq!(AvgCpt.value(&c, &usd), None, "no taps: no CPT");
+        assert_eq!(AvgCpm.value(&c, &usd).unwrap().to_string(), "333.33");
+        c.0[2] = 2;
+        c.0[3] = 1;
+        assert_eq!(AvgCpa.value(&c, &usd).unwrap().to_string(), "0.33");
+        assert_eq!(Ipm.value(&c, &usd).unwrap().to_string(), "1000");
+    }
+
+    #[test]
+    fn columns_of_a_level_and_their_groups() {
+        let keywords = Level::Keywords.all_columns();
+        assert_eq!(&keywords[..3], ["keyword", "keywordStatus", "keywordId"]);
+        assert!(keywords.contains(&"cptBid") && keywords.contains(&"tapInstalls"));
+        let default = Level::Keywords.default_columns();
+        assert!(default.contains(&"cptBid") && default.contains(&"localSpend"));
+        assert!(!default.contains(&"organicSearch"), "hidden by default");
+        assert!(!default.contains(&"tapInstalls"), "not a common metric");
+        assert!(!Level::Negative.all_columns().contains(&"taps"));
+        assert_eq!(group_of("taps"), "Metrics");
+        assert_eq!(group_of("totalRevenue"), "Conversions");
+        assert_eq!(group_of("cptBid"), "Attributes");
+    }
+}

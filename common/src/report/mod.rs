@@ -1,0 +1,117 @@
+//! The report engine: the one place every table, the rules and the suggester read metrics
+//! from (`POST /api/asa/reports` serves it; other routes call [`totals`]).
+//!
+//! A report is a level ([`Level`]) of one synced campaign group (or of the whole account /
+//! workspace for ORGS and ACCOUNTS), over an inclusive range of days, narrowed by
+//! [`Filter`]s, sorted, paged, with totals over all matching rows and optionally one graph
+//! point per day. The pipeline ([`engine`]):
+//!
+//! 1. the row universe: the entities of the level in scope (campaign / ad group), not
+//!    deleted, plus deleted ones that have metrics in the range (marked `deleted`);
+//! 2. each row's counters over the range from the running sums
+//!    ([`crate::store::report_facts::range`]: exact for any range, two slice reads);
+//! 3. filters, totals (derived metrics from the summed counters, never averaged), sort
+//!    (nulls last, ties by id), page; names, statuses and the level's columns are loaded for
+//!    the page only unless a filter or the sort needs them for every row;
+//! 4. money floored to the currency's digits ([`currency`]); Growth-only columns locked
+//!    unless the workspace's [`plan`] allows them.
+//!
+//! Filtering and sorting run off the async threads (`spawn_blocking`) and stop when the
+//! caller's [`Cancel`] is set (the API sets it when the client goes away).
+
+#[cfg(feature = "bench")]
+pub mod bench;
+pub mod catalog;
+pub mod currency;
+mod engine;
+pub mod filter;
+mod query;
+
+use std::sync::{
+    Arc,
+    atomic::{AtomicBool, Ordering},
+};
+
+pub use catalog::{Level, Metric};
+pub use engine::{Report, RowTotals, run, totals};
+pub use filter::{Filter, FilterIn};
+pub use query::{DateRange, Query, ReportBody, SortIn, SortOrder};
+use serde::Serialize;
+
+use crate::store::reports::{EntityScope, SyncOrg};
+
+/// An invalid input field, answered as 400 with the spec's envelope.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct FieldError {
+    pub field: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(field: impl Into<String>, message: impl Into<String>) -> FieldError {
+        FieldError {
+            field: field.into(),
+            message: message.into(),
+        }
+    }
+}
+
+/// Why a report has no answer.
+#[derive(Debug, thiserror::Error)]
+pub enum ReportError {
+    /// Bad input (400 with the fields).
+    #[error("invalid report request")]
+    Invalid(Vec<FieldError>),
+    /// The caller went away.
+    #[error("report cancelled")]
+    Cancelled,
+    #[error(transparent)]
+    Db(#[from] sqlx::Error),
+}
+
+impl ReportError {
+    fn field(field: &str, message: &str) -> ReportError {
+        ReportError::Invalid(vec![FieldError::new(field, message)])
+    }
+}
+
+/// Set when the report's caller is gone; the engine checks it between steps and inside
+/// its loops.
+#[derive(Debug, Clone, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+    fn check(&self) -> Result<(), ReportError> {
+        if self.is_cancelled() {
+            Err(ReportError::Cancelled)
+        } else {
+            Ok(())
+        }
+    }
+}
+
+pub use crate::plan::{Plan, current as plan};
+
+/// Who asks and about what: the caller's workspace, the connection (`accountId`) and, for
+/// levels below ORGS, the synced campaign group (`orgId`).
+#[derive(Debug, Clone)]
+pub struct Context {
+    pub workspace_id: String,
+    pub account_id: String,
+    /// The synced campaign group; None for ACCOUNTS and ORGS (and for an org not synced
+    /// yet, whose report is empty).
+    pub org: Option<SyncOrg>,
+    pub plan: Plan,
+}
+
+/// The scope of a report below the org: one campaign or one ad group.
+pub type Scope = EntityScope;

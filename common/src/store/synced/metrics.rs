@@ -1,0 +1,157 @@
+//! The one writer of `asa_day_metrics`: [`replace_days`] swaps every row of one campaign
+//! group, level and day range for the rows a sync just fetched, in one transaction, so a
+//! retried or re-run page never duplicates a row and a restated day replaces the old one.
+
+use std::collections::BTreeMap;
+
+use sqlx::{Acquire, Any};
+
+use super::{Val, insert_rows};
+
+/// The level of a metrics row (`asa_day_metrics.level`): the report facts' own levels, so
+/// the writer and the running sums speak of the same thing.
+pub use crate::store::report_facts::FactLevel as Level;
+
+/// One entity's counters on one day (money in micros of the group's currency).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DayRow {
+    /// YYYY-MM-DD, the day in the campaign group's time zone.
+    pub day: String,
+    /// The id at the row's level (the campaign's for campaign rows).
+    pub entity_id: i64,
+    pub campaign_id: i64,
+    /// 0 for campaign rows.
+    pub ad_group_id: i64,
+    pub impressions: i64,
+    pub taps: i64,
+    pub tap_installs: i64,
+    pub view_installs: i64,
+    pub tap_new_downloads: i64,
+    pub tap_redownloads: i64,
+    pub view_new_downloads: i64,
+    pub view_redownloads: i64,
+    pub tap_pre_orders: i64,
+    pub view_pre_orders: i64,
+    pub spend_micros: i64,
+}
+
+impl DayRow {
+    fn add(&mut self, o: &DayRow) {
+        self.impressions += o.impressions;
+        self.taps += o.taps;
+        self.tap_installs += o.tap_installs;
+        self.view_installs += o.view_installs;
+        self.tap_new_downloads += o.tap_new_downloads;
+        self.tap_redownloads += o.tap_redownloads;
+        self.view_new_downloads += o.view_new_downloads;
+        self.view_redownloads += o.view_redownloads;
+        self.tap_pre_orders += o.tap_pre_orders;
+        self.view_pre_orders += o.view_pre_orders;
+        self.spend_micros += o.spend_micros;
+    }
+}
+
+const COLUMNS: [&str; 17] = [
+    "org_key",
+    "level",
+    "day",
+    "entity_id",
+    "campaign_id",
+    "ad_group_id",
+    "impressions",
+    "taps",
+    "tap_installs",
+    "view_installs",
+    "tap_new_downloads",
+    "tap_redownloads",
+    "view_new_downloads",
+    "view_redownloads",
+    "tap_pre_orders",
+    "view_pre_orders",
+    "spend_micros",
+];
+
+/// Replaces, in one transaction, every `asa_day_metrics` row of `org_key` at `level` whose
+/// day is in `from..=to` (YYYY-MM-DD) with `rows` (rows outside the range are an error).
+/// Two rows of the same day and entity are added together (a report split finer than the
+/// key). Returns the rows stored.
+///
+/// `conn` is a pool, a connection or a transaction (a savepoint is used inside one).
+pub async fn replace_days<'c, A>(
+    conn: A,
+    org_key: i64,
+    level: Level,
+    from: &str,
+    to: &str,
+    rows: &[DayRow],
+) -> Result<u64, sqlx::Error>
+where
+    A: Acquire<'c, Database = Any>,
+{
+    if let Some(bad) = rows
+        .iter()
+        .find(|r| r.day.as_str() < from || r.day.as_str() > to)
+    {
+        return Err(sqlx::Error::Protocol(format!(
+            "metrics row of {} lies outside the replaced days {from}..={to}",
+            bad.day
+        )));
+    }
+    let mut merged: BTreeMap<(&str, i64), DayRow> = BTreeMap::new();
+    for r in rows {
+        merged
+            .entry((r.day.as_str(), r.entity_id))
+            .and_modify(|m| m.add(r))
+            .or_insert_with(|| r.clone());
+    }
+    let mut tx = conn.begin().await?;
+    let postgres = tx.backend_name() == "PostgreSQL";
+    // The day column is DATE on PostgreSQL (text parameters need a cast) and ISO text on
+    // SQLite (compared as text).
+    let day = |n: u32| {
+        if postgres {
+            format!("CAST(${n} AS DATE)")
+        } else {
+            format!("${n}")
+        }
+    };
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "DELETE FROM asa_day_metrics WHERE org_key = $1 AND level = $2 AND day >= {} AND day <= {}",
+        day(3),
+        day(4)
+    )))
+    .bind(org_key)
+    .bind(level.code())
+    .bind(from)
+    .bind(to)
+    .execute(&mut *tx)
+    .await?;
+    let values: Vec<Vec<Val>> = merged
+        .into_values()
+        .map(|r| {
+            vec![
+                org_key.into(),
+                level.code().into(),
+                r.day.into(),
+                r.entity_id.into(),
+                r.campaign_id.into(),
+                r.ad_group_id.into(),
+                r.impressions.into(),
+                r.taps.into(),
+                r.tap_installs.into(),
+                r.view_installs.into(),
+                r.tap_new_downloads.into(),
+                r.tap_redownloads.into(),
+                r.view_new_downloads.into(),
+                r.view_redownloads.into(),
+                r.tap_pre_orders.into(),
+                r.view_pre_orders.into(),
+                r.spend_micros.into(),
+            ]
+        })
+        .collect();
+    let casts = [None, None, postgres.then_some("DATE")];
+    let stored = insert_rows(&mut tx, "asa_day_metrics", &COLUMNS, &casts, "", &values).await?;
+    tx.commit().await?;
+    Ok(stored)
+}

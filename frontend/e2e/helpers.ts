@@ -1,0 +1,43 @@
+/** What the browser tests share: screenshots and a fresh user, and connecting the sandbox. */
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { expect, type Page, type TestInfo } from '@playwright/test';
+
+export const password = 'e2e secret password';
+
+/** Saves a full-page screenshot in the test's output (and in E2E_SCREENSHOTS when set). */
+export async function shot(page: Page, info: TestInfo, name: string) {
+  const path = info.outputPath(`${name}.png`);
+  await page.screenshot({ path, fullPage: true });
+  await info.attach(name, { path, contentType: 'image/png' });
+  const dir = process.env.E2E_SCREENSHOTS;
+  if (dir) {
+    mkdirSync(dir, { recursive: true });
+    await page.screenshot({ path: join(dir, `${name}.png`), fullPage: true });
+  }
+}
+
+/** Registers a new user (signed in afterwards) and answers its email. */
+export async function register(page: Page, prefix = 'e2e-acc') {
+  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await page.goto('/register');
+  await page.getByLabel('Full name').fill('E2E Accounts');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat password').fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  return email;
+}
+
+/** From the API connection screen, connects the sandbox through its consent popup. */
+export async function connectSandbox(page: Page, name: string) {
+  await expect(page).toHaveURL(/\/oauth_v2$/);
+  await page.getByLabel('Account name').fill(name);
+  const popupOpened = page.waitForEvent('popup');
+  await page.getByRole('button', { name: 'Continue with Apple' }).click();
+  const popup = await popupOpened;
+  await popup.getByRole('button', { name: 'Allow' }).click();
+  await popup.waitForEvent('close');
+  await expect(page.getByText('New account added')).toBeVisible();
+  await expect(page).toHaveURL(/\/optimization\/[^/]+$/);
+}

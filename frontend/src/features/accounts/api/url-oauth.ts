@@ -1,0 +1,13 @@
+/**
+ * GET /api/account/urlOauth?accountName=: the provider's authorize page for the popup, with a
+ * single-use state bound to the caller (the name travels with the state).
+ */
+import { z } from 'zod';
+import { api, type CallOptions } from '@/lib/api-client';
+
+const urlResultSchema = z.object({ url: z.string() });
+
+export async function getOauthUrl(accountName: string, { signal }: CallOptions = {}): Promise<string> {
+  const { url } = await api.get('/account/urlOauth', urlResultSchema, { query: { accountName }, signal });
+  return url;
+}

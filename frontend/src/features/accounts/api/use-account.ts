@@ -1,0 +1,31 @@
+/**
+ * GET /api/account/use/{id}?orgId=: makes the account (and optionally one of its campaign
+ * groups) the caller's active one on the server too, so server-side defaults follow the
+ * selector. Without orgId the server clears the active org, as the selector does.
+ */
+import { useMutation } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, type CallOptions } from '@/lib/api-client';
+import { accountSchema, type Account } from './account';
+
+const usedResultSchema = z.object({
+  item: accountSchema.nullable(),
+  orgId: z.number().nullable(),
+});
+export type Used = z.infer<typeof usedResultSchema>;
+
+export interface UseAccountInput {
+  accountId: Account['_id'];
+  orgId: number | null;
+}
+
+export function activateAccount({ accountId, orgId }: UseAccountInput, { signal }: CallOptions = {}): Promise<Used> {
+  return api.get(`/account/use/${encodeURIComponent(accountId)}`, usedResultSchema, {
+    query: { orgId: orgId ?? undefined },
+    signal,
+  });
+}
+
+export function useActivateAccount() {
+  return useMutation({ mutationFn: (input: UseAccountInput) => activateAccount(input) });
+}

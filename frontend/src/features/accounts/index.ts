@@ -1,0 +1,10 @@
+/**
+ * The public face of the accounts feature (Apple Ads connections) for the app shell and
+ * other features. Its screens, and the header's account selector, are in `screens.ts`, which
+ * the app imports lazily (the selector and the add-account modal stay out of the sign-in page).
+ */
+export type { Account, Org } from './api/account';
+export { accountsQuery, useAccounts } from './api/get-accounts';
+export { accountKeys } from './api/keys';
+export { useActiveAccount, type ActiveAccount } from './hooks/useActiveAccount';
+export { campaignsPath, CONNECT_PATH, orgsPath } from './paths';

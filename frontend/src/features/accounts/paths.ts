@@ -1,0 +1,14 @@
+/** Paths of the optimization screens this feature links to (spec §2 URL paths). */
+export const OPTIMIZATION_PATH = '/optimization';
+/** The API connection screen; also where the connect popup returns. */
+export const CONNECT_PATH = '/oauth_v2';
+
+/** optimization_orgs: the campaign groups of an account. */
+export function orgsPath(accountId: string): string {
+  return `${OPTIMIZATION_PATH}/${encodeURIComponent(accountId)}`;
+}
+
+/** optimization_campaigns: the campaigns of one campaign group (the drill-down's first table). */
+export function campaignsPath(accountId: string, orgId: number): string {
+  return `${orgsPath(accountId)}/${orgId}`;
+}

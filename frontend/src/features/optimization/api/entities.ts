@@ -1,0 +1,38 @@
+/**
+ * The names the breadcrumbs show: GET /api/asa/campaigns/{id} and GET /api/asa/groups/{a}/{b}
+ * (synced campaigns and ad groups). Until a campaign is synced they answer 404 and the
+ * breadcrumb shows the id.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api } from '@/lib/api-client';
+import { optimizationKeys } from './keys';
+
+const campaignSchema = z.object({ item: z.object({ campaignId: z.number(), campaignName: z.string() }) });
+const adGroupSchema = z.object({ item: z.object({ adGroupId: z.number(), adGroupName: z.string() }) });
+
+export function useCampaignName(accountId: string, orgId: number, campaignId: number | null) {
+  return useQuery({
+    queryKey: optimizationKeys.campaign(accountId, orgId, campaignId ?? 0),
+    queryFn: async ({ signal }) => {
+      const { item } = await api.get(`/asa/campaigns/${campaignId}`, campaignSchema, { query: { accountId, orgId }, signal });
+      return item.campaignName;
+    },
+    enabled: campaignId !== null,
+    retry: false,
+    staleTime: 300_000,
+  });
+}
+
+export function useAdGroupName(accountId: string, orgId: number, campaignId: number | null, adGroupId: number | null) {
+  return useQuery({
+    queryKey: optimizationKeys.adGroup(accountId, orgId, campaignId ?? 0, adGroupId ?? 0),
+    queryFn: async ({ signal }) => {
+      const { item } = await api.get(`/asa/groups/${campaignId}/${adGroupId}`, adGroupSchema, { query: { accountId, orgId }, signal });
+      return item.adGroupName;
+    },
+    enabled: campaignId !== null && adGroupId !== null,
+    retry: false,
+    staleTime: 300_000,
+  });
+}

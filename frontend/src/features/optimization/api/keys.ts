@@ -1,0 +1,10 @@
+/** Query keys of the optimisation feature. */
+import type { ReportRequest } from './report';
+
+export const optimizationKeys = {
+  all: ['optimization'] as const,
+  report: (request: ReportRequest) => ['optimization', 'report', request] as const,
+  campaign: (accountId: string, orgId: number, campaignId: number) => ['optimization', 'campaign', accountId, orgId, campaignId] as const,
+  adGroup: (accountId: string, orgId: number, campaignId: number, adGroupId: number) =>
+    ['optimization', 'adGroup', accountId, orgId, campaignId, adGroupId] as const,
+};

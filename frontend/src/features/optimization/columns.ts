@@ -1,0 +1,136 @@
+/**
+ * The columns of each level (spec §2 Tables): the name (the first, sticky column), the
+ * status, the level's own columns and the common metrics, each with how its value shows
+ * (spec §5: money in the org's currency, ratios as percentages, counts with space thousands).
+ */
+import type { MessageKey } from '@/i18n';
+import type { Level } from './paths';
+
+export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text';
+
+export interface ColumnDef {
+  field: string;
+  kind: ColumnKind;
+}
+
+/** The common metrics, in the spec's order. */
+const METRICS: ColumnDef[] = [
+  { field: 'avgCPM', kind: 'money' },
+  { field: 'IPM', kind: 'decimal' },
+  { field: 'impressions', kind: 'count' },
+  { field: 'ttr', kind: 'percent' },
+  { field: 'taps', kind: 'count' },
+  { field: 'avgCPT', kind: 'money' },
+  { field: 'conversionRate', kind: 'percent' },
+  { field: 'installs', kind: 'count' },
+  { field: 'newDownloads', kind: 'count' },
+  { field: 'redownloads', kind: 'count' },
+  { field: 'avgCPA', kind: 'money' },
+  { field: 'localSpend', kind: 'money' },
+];
+
+const c = (field: string, kind: ColumnKind): ColumnDef => ({ field, kind });
+
+const LEVEL_COLUMNS: Partial<Record<Level, ColumnDef[]>> = {
+  CAMPAIGNS: [
+    c('campaignName', 'name'),
+    c('servingStatus', 'status'),
+    c('tag', 'tags'),
+    c('campaignId', 'id'),
+    c('countriesOrRegions', 'list'),
+    c('optimizationTypes', 'list'),
+    c('dailyBudget', 'money'),
+    c('orgId', 'id'),
+    c('rules', 'count'),
+    c('totalRevenue', 'money'),
+    c('trackedInstalls', 'count'),
+  ],
+  GROUPS: [
+    c('adGroupName', 'name'),
+    c('adGroupServingStatus', 'status'),
+    c('tag', 'tags'),
+    c('adGroupId', 'id'),
+    c('totalRevenue', 'money'),
+    c('defaultBidAmount', 'money'),
+    c('cpaGoal', 'money'),
+    c('automatedKeywordsOptIn', 'bool'),
+  ],
+  KEYWORDS: [
+    c('keyword', 'name'),
+    c('keywordStatus', 'status'),
+    c('tag', 'tags'),
+    c('keywordId', 'id'),
+    c('organicSearch', 'count'),
+    c('qsStatus', 'text'),
+    c('auctionInsights', 'text'),
+    c('totalRevenue', 'money'),
+    c('popularity', 'count'),
+    c('cptBid', 'money'),
+    c('currentAppPosition', 'count'),
+  ],
+  NEGATIVE: [
+    c('text', 'name'),
+    c('status', 'status'),
+    c('adGroupId', 'id'),
+    c('campaignId', 'id'),
+    c('level', 'text'),
+    c('id', 'id'),
+    c('matchType', 'text'),
+    c('modificationTime', 'time'),
+  ],
+  SEARCHTERMS: [
+    c('searchTermText', 'name'),
+    c('searchTermStatus', 'status'),
+    c('tag', 'tags'),
+    c('searchTermTextTranslate', 'text'),
+    c('keywordDisplayStatus', 'status'),
+    c('popularity', 'count'),
+    c('organicSearch', 'count'),
+    c('auctionInsights', 'text'),
+    c('searchTermSource', 'text'),
+    c('impressionShare', 'text'),
+    c('keyword', 'text'),
+  ],
+  ADS: [c('creativeSetName', 'name'), c('adDisplayStatus', 'status'), c('adStatus', 'status'), c('adGroupName', 'text')],
+};
+
+/** The columns of `level`, in the order they show (negative keywords have no metrics). */
+export function columnsOf(level: Level): ColumnDef[] {
+  const own = LEVEL_COLUMNS[level] ?? [];
+  return level === 'NEGATIVE' ? own : [...own, ...METRICS];
+}
+
+/** The id field of a level's rows (spec §3 identifier fields). */
+export const ID_FIELD: Partial<Record<Level, string>> = {
+  CAMPAIGNS: 'campaignId',
+  GROUPS: 'adGroupId',
+  KEYWORDS: 'keywordId',
+  NEGATIVE: 'id',
+  SEARCHTERMS: 'searchTermId',
+  ADS: 'adId',
+};
+
+export function columnLabel(field: string): string {
+  return `col.${field}`;
+}
+
+export function labelKey(field: string): MessageKey {
+  return columnLabel(field) as MessageKey;
+}
+
+/** Campaign statuses the spec marks as errors (spec §4 Statuses shown). */
+const ERROR_STATUSES = new Set(['ORG_PAYMENT_TYPE_CHANGED', 'TOTAL_BUDGET_EXHAUSTED', 'AD_GROUP_MISSING']);
+
+export type StatusTone = 'running' | 'paused' | 'error' | 'neutral';
+
+/**
+ * How a status shows (spec §4): its label's key and tone. NOT_RUNNING shows as Paused, an
+ * ad's ACTIVE as Enabled, the campaign error statuses in red.
+ */
+export function statusView(level: Level, field: string, value: string): { key: string; tone: StatusTone } {
+  if (ERROR_STATUSES.has(value)) return { key: `status.${value}`, tone: 'error' };
+  if (level === 'ADS' && field === 'adDisplayStatus' && value === 'ACTIVE') return { key: 'status.ENABLED', tone: 'running' };
+  if (value === 'RUNNING' || value === 'ACTIVE' || value === 'ENABLED') return { key: `status.${value}`, tone: 'running' };
+  if (value === 'NOT_RUNNING' || value.startsWith('PAUSED')) return { key: `status.${value}`, tone: 'paused' };
+  return { key: `status.${value}`, tone: 'neutral' };
+}

@@ -1,0 +1,220 @@
+/**
+ * The optimisation drill-down (spec §2): the campaigns of a campaign group, then a campaign's
+ * ad groups, keywords, negative keywords, search terms and ads, then an ad group's. The
+ * address says which level and carries the date range, sort and page (url-state.ts), so the
+ * view survives reload and back/forward. The account and group in the address become the
+ * active ones.
+ */
+import { Anchor, Breadcrumbs, Card, Center, Group, Loader, Pagination, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconTableOff } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { MessagePage } from '@/components/MessagePage';
+import { orgsPath, useActiveAccount } from '@/features/accounts';
+import { t, type MessageKey } from '@/i18n';
+import { errorMessage } from '@/lib/api-error';
+import { formatDateTime, formatNumber } from '@/lib/format';
+import { useAdGroupName, useCampaignName } from '../api/entities';
+import { PAGE_SIZE, useReport, type ReportRequest, type ReportRow } from '../api/report';
+import { todayIn, type DayRange } from '../date-range';
+import { AD_GROUP_TABS, adGroupPath, CAMPAIGN_TABS, campaignPath, campaignsPath, parseDrill, tabPath, type DrillTarget, type Tab } from '../paths';
+import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
+import { DateRangePicker } from './DateRangePicker';
+import { ReportTable } from './ReportTable';
+
+function idOf(row: ReportRow, field: string): number | null {
+  const value = row[field];
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
+function DrillBreadcrumbs({ target, accountName, orgName, search }: { target: DrillTarget; accountName: string; orgName: string; search: string }) {
+  const campaign = useCampaignName(target.accountId, target.orgId, target.campaignId);
+  const adGroup = useAdGroupName(target.accountId, target.orgId, target.campaignId, target.adGroupId);
+  const crumbs: { label: string; to: string | null }[] = [
+    // There is no all-accounts table yet, so this crumb names the root without linking.
+    { label: t('drill.allAccounts'), to: null },
+    { label: accountName, to: orgsPath(target.accountId) },
+    { label: orgName, to: `${campaignsPath(target.accountId, target.orgId)}${search}` },
+  ];
+  if (target.campaignId !== null) {
+    crumbs.push({
+      label: campaign.data ?? `${t('drill.campaign')} ${target.campaignId}`,
+      to: `${campaignPath(target.accountId, target.orgId, target.campaignId)}${search}`,
+    });
+  }
+  if (target.campaignId !== null && target.adGroupId !== null) {
+    crumbs.push({
+      label: adGroup.data ?? `${t('drill.adGroup')} ${target.adGroupId}`,
+      to: `${adGroupPath(target.accountId, target.orgId, target.campaignId, target.adGroupId)}${search}`,
+    });
+  }
+  return (
+    <Breadcrumbs aria-label={t('drill.breadcrumbs')} data-testid="breadcrumbs" separatorMargin={6}>
+      {crumbs.map((crumb, index) =>
+        crumb.to && index < crumbs.length - 1 ? (
+          <Anchor key={index} component={Link} to={crumb.to} size="sm">
+            {crumb.label}
+          </Anchor>
+        ) : (
+          <Text key={index} size="sm" c={index === crumbs.length - 1 ? undefined : 'dimmed'} fw={index === crumbs.length - 1 ? 600 : 400} aria-current={index === crumbs.length - 1 ? 'page' : undefined}>
+            {crumb.label}
+          </Text>
+        ),
+      )}
+    </Breadcrumbs>
+  );
+}
+
+function EmptyState({ title, text }: { title: string; text: string }) {
+  return (
+    <Card withBorder padding={0}>
+      <Stack align="center" gap={4} py={56} px="md" data-testid="empty-state">
+        <IconTableOff size={32} color="var(--mantine-color-gray-5)" aria-hidden />
+        <Text fw={600}>{title}</Text>
+        <Text size="sm" c="dimmed" ta="center" maw={460}>
+          {text}
+        </Text>
+      </Stack>
+    </Card>
+  );
+}
+
+function Drill({ target }: { target: DrillTarget }) {
+  const { accounts, isLoading, error, choice, setChoice } = useActiveAccount();
+  const [search, setSearch] = useSearchParams();
+  const navigate = useNavigate();
+  const account = accounts.find((a) => a._id === target.accountId);
+  const org = account?.acls.find((o) => o.orgId === target.orgId);
+  const today = todayIn(org?.timeZone);
+  const state = useMemo(() => readTableState(search, today), [search, today]);
+
+  // The address scopes the page: on opening it, its account and campaign group become the
+  // active ones. Only on opening: a choice made elsewhere afterwards (a new connection, the
+  // selector) moves the page, not the other way round.
+  const latest = useRef({ choice, setChoice });
+  useEffect(() => {
+    latest.current = { choice, setChoice };
+  });
+  const known = org !== undefined;
+  useEffect(() => {
+    const { choice: current, setChoice: save } = latest.current;
+    if (known && (current?.accountId !== target.accountId || current.orgId !== target.orgId)) {
+      save({ accountId: target.accountId, orgId: target.orgId });
+    }
+  }, [known, target.accountId, target.orgId]);
+
+  const request: ReportRequest = {
+    accountId: target.accountId,
+    orgId: target.orgId,
+    level: target.level,
+    startDate: state.range.start,
+    endDate: state.range.end,
+    campaignId: target.campaignId,
+    adGroupId: target.adGroupId,
+    sort: state.sort,
+    page: state.page,
+  };
+  const report = useReport(request);
+
+  const update = useCallback((next: Partial<TableState>) => setSearch((current) => writeTableState({ ...readTableState(current, today), ...next }, current)), [setSearch, today]);
+  const onSort = useCallback((sort: TableState['sort']) => update({ sort, page: 1 }), [update]);
+  const onRange = (range: DayRange) => update({ range, page: 1 });
+  const carried = drillSearch(search);
+  const rowLink = useCallback(
+    (row: ReportRow): string | null => {
+      if (target.level === 'CAMPAIGNS') {
+        const id = idOf(row, 'campaignId');
+        return id === null ? null : `${campaignPath(target.accountId, target.orgId, id)}${carried}`;
+      }
+      if (target.level === 'GROUPS' && target.campaignId !== null) {
+        const id = idOf(row, 'adGroupId');
+        return id === null ? null : `${adGroupPath(target.accountId, target.orgId, target.campaignId, id)}${carried}`;
+      }
+      return null;
+    },
+    [target, carried],
+  );
+
+  if (isLoading) {
+    return (
+      <Center mih="40vh">
+        <Loader aria-label={t('common.loading')} />
+      </Center>
+    );
+  }
+  if (error) return <MessagePage title={t('error.screenTitle')} text={errorMessage(error)} />;
+  if (!account) return <MessagePage title={t('title.optimization')} text={t('orgs.unknownAccount')} />;
+  if (!org) return <MessagePage title={t('title.optimization')} text={t('drill.unknownOrg')} />;
+
+  const result = report.data;
+  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
+  const tabs: readonly Tab[] = target.adGroupId !== null ? AD_GROUP_TABS : CAMPAIGN_TABS;
+  const first = result && result.total > 0 ? (state.page - 1) * PAGE_SIZE + 1 : 0;
+  const last = result ? Math.min(state.page * PAGE_SIZE, result.total) : 0;
+  const empty = result && result.items.length === 0 && result.total === 0;
+  // Why a level is empty: nothing synced yet, no negatives (they have no dates), or no data
+  // in the range.
+  const emptyText = !result?.lastSyncedAt
+    ? { title: t('table.notSyncedTitle'), text: t('table.notSyncedText') }
+    : target.level === 'NEGATIVE'
+      ? { title: t('table.emptyNegativeTitle'), text: t('table.emptyNegativeText') }
+      : { title: t('table.emptyRangeTitle'), text: t('table.emptyRangeText') };
+
+  return (
+    <Stack gap="md">
+      <DrillBreadcrumbs target={target} accountName={account.name} orgName={org.displayName || String(org.orgId)} search={carried} />
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Stack gap={2}>
+          <Title order={2} size="h3">
+            {target.tab ? t(`drill.tab.${target.tab}` as MessageKey) : t('title.campaigns')}
+          </Title>
+          <Text size="xs" c="dimmed" data-testid="report-last-synced">
+            {result
+              ? result.lastSyncedAt
+                ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}`
+                : t('accounts.notSynced')
+              : '\u00a0'}
+          </Text>
+        </Stack>
+        <DateRangePicker value={state.range} today={today} onChange={onRange} />
+      </Group>
+      {target.tab && (
+        <Tabs value={target.tab} onChange={(tab) => tab && void navigate(`${tabPath(target, tab as Tab)}${carried}`)}>
+          <Tabs.List aria-label={t('drill.levels')}>
+            {tabs.map((tab) => (
+              <Tabs.Tab key={tab} value={tab}>
+                {t(`drill.tab.${tab}`)}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+        </Tabs>
+      )}
+      {report.error ? (
+        <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />
+      ) : empty ? (
+        <EmptyState {...emptyText} />
+      ) : (
+        <>
+          <Card withBorder padding={0}>
+            <ReportTable level={target.level} result={result} rowLink={rowLink} sort={state.sort} onSort={onSort} stale={report.isPlaceholderData} />
+          </Card>
+          {result && (
+            <Group justify="space-between">
+              <Text size="sm" c="dimmed" data-testid="row-range">
+                {formatNumber(first, 0)}–{formatNumber(last, 0)} {t('table.of')} {formatNumber(result.total, 0)} {t('table.rows')}
+              </Text>
+              {pages > 1 && <Pagination total={pages} value={Math.min(state.page, pages)} onChange={(page) => update({ page })} size="sm" />}
+            </Group>
+          )}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+export function DrillScreen() {
+  const params = useParams();
+  const target = parseDrill(params);
+  if (!target) return <MessagePage title={t('title.notFound')} text={t('drill.notFound')} />;
+  return <Drill key={`${target.accountId}/${target.orgId}`} target={target} />;
+}

@@ -1,0 +1,198 @@
+/**
+ * One page of a level's report as a table (TanStack Table, server-side sort and paging):
+ * the level's columns with the hidden-by-default ones hidden, a Growth badge on locked
+ * columns, a sticky header and first column, and a totals row. Sorting on a header asks the
+ * server (descending first, then ascending, then unsorted).
+ */
+import { Anchor, Badge, Box, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
+import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type VisibilityState } from '@tanstack/react-table';
+import { useMemo } from 'react';
+import { Link } from 'react-router';
+import { t } from '@/i18n';
+import { EMPTY, formatNumber } from '@/lib/format';
+import type { ReportResult, ReportRow } from '../api/report';
+import { columnsOf, labelKey, type ColumnDef } from '../columns';
+import type { Level } from '../paths';
+import type { SortOrder } from '../url-state';
+import { Cell, message } from './cells';
+
+export interface ReportTableProps {
+  level: Level;
+  result: ReportResult | undefined;
+  /** The address a row's name links to (drilling down), or null. */
+  rowLink: (row: ReportRow) => string | null;
+  sort: { field: string; order: SortOrder } | null;
+  onSort: (sort: { field: string; order: SortOrder } | null) => void;
+  /** Rows being replaced by a newer answer. */
+  stale: boolean;
+}
+
+const STICKY_BG = 'var(--mantine-color-body)';
+const HEAD_BG = 'var(--mantine-color-gray-0)';
+
+function nextSort(current: ReportTableProps['sort'], field: string): ReportTableProps['sort'] {
+  if (current?.field !== field) return { field, order: 'desc' };
+  return current.order === 'desc' ? { field, order: 'asc' } : null;
+}
+
+function Header({ column, sort, locked, onSort }: { column: ColumnDef; sort: ReportTableProps['sort']; locked: boolean; onSort: ReportTableProps['onSort'] }) {
+  const active = sort?.field === column.field ? sort.order : null;
+  const Icon = active === 'asc' ? IconArrowUp : active === 'desc' ? IconArrowDown : IconArrowsSort;
+  const label = message(labelKey(column.field), column.field);
+  return (
+    <Group gap={6} wrap="nowrap">
+      <UnstyledButton onClick={() => onSort(nextSort(sort, column.field))} aria-label={label} title={active ? t(active === 'asc' ? 'table.sortAsc' : 'table.sortDesc') : undefined}>
+        <Group gap={4} wrap="nowrap">
+          <Text span size="xs" fw={700} tt="uppercase" c={active ? 'blue' : 'dimmed'} style={{ whiteSpace: 'nowrap' }}>
+            {label}
+          </Text>
+          <Icon size={13} color={active ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-5)'} aria-hidden />
+        </Group>
+      </UnstyledButton>
+      {locked && (
+        <Tooltip label={t('table.lockedHint')} withArrow>
+          <Badge size="xs" variant="gradient" gradient={{ from: 'violet', to: 'blue' }} tt="none">
+            {t('table.growth')}
+          </Badge>
+        </Tooltip>
+      )}
+    </Group>
+  );
+}
+
+const numeric = (column: ColumnDef) => ['money', 'percent', 'count', 'decimal'].includes(column.kind);
+
+export function ReportTable({ level, result, rowLink, sort, onSort, stale }: ReportTableProps) {
+  const defs = useMemo(() => columnsOf(level), [level]);
+  const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
+  const columnVisibility = useMemo<VisibilityState>(
+    () => Object.fromEntries((result?.hidden ?? []).map((field) => [field, false])),
+    [result?.hidden],
+  );
+  const currency = result?.currency ?? null;
+  // Columns carry only ids and accessors; headers and cells are rendered below from the
+  // column definitions, so a new sort or answer never remounts them.
+  const columns = useMemo<TableColumn<ReportRow>[]>(() => defs.map((def) => ({ id: def.field, accessorFn: (row) => row[def.field] })), [defs]);
+  const renderCell = (def: ColumnDef, row: ReportRow) => {
+    const value = row[def.field];
+    if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
+    const to = rowLink(row);
+    const name = typeof value === 'string' && value !== '' ? value : EMPTY;
+    return (
+      <Group gap={6} wrap="nowrap">
+        {to ? (
+          <Anchor component={Link} to={to} size="sm" fw={600}>
+            {name}
+          </Anchor>
+        ) : (
+          <Text span size="sm" fw={600}>
+            {name}
+          </Text>
+        )}
+        {row.deleted === true && (
+          <Badge size="xs" color="gray" variant="outline" tt="none">
+            {t('table.deleted')}
+          </Badge>
+        )}
+      </Group>
+    );
+  };
+  // TanStack Table's instance is rebuilt on every render; the compiler leaves this component
+  // unmemoised, which is what the table needs.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const table = useReactTable({
+    data: result?.items ?? [],
+    columns,
+    state: { columnVisibility },
+    getCoreRowModel: getCoreRowModel(),
+    manualSorting: true,
+    manualPagination: true,
+  });
+  const visible = table.getVisibleLeafColumns();
+  const defOf = (id: string) => defs.find((d) => d.field === id)!;
+  const sticky = (index: number, background: string) =>
+    index === 0 ? ({ position: 'sticky', left: 0, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
+
+  return (
+    <Box
+      data-testid="report-table"
+      style={{ overflow: 'auto', maxHeight: 'calc(100vh - 300px)', minHeight: 200, opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
+    >
+      <Table highlightOnHover verticalSpacing={8} horizontalSpacing="md" style={{ minWidth: '100%', width: 'max-content' }} aria-busy={stale || !result}>
+        <Table.Thead style={{ position: 'sticky', top: 0, zIndex: 2, background: HEAD_BG }}>
+          {table.getHeaderGroups().map((group) => (
+            <Table.Tr key={group.id}>
+              {group.headers.map((header, index) => {
+                const def = defOf(header.column.id);
+                const order = sort?.field === def.field ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined;
+                return (
+                  <Table.Th key={header.id} aria-sort={order} style={{ ...sticky(index, HEAD_BG), textAlign: numeric(def) ? 'right' : undefined }}>
+                    <Box style={{ display: 'flex', justifyContent: numeric(def) ? 'flex-end' : 'flex-start' }}>
+                      <Header column={def} sort={sort} locked={locked.has(def.field)} onSort={onSort} />
+                    </Box>
+                  </Table.Th>
+                );
+              })}
+            </Table.Tr>
+          ))}
+        </Table.Thead>
+        <Table.Tbody>
+          {result
+            ? table.getRowModel().rows.map((row) => (
+                <Table.Tr key={row.id}>
+                  {row.getVisibleCells().map((cell, index) => {
+                    const def = defOf(cell.column.id);
+                    return (
+                      <Table.Td
+                        key={cell.id}
+                        style={{ ...sticky(index, STICKY_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
+                      >
+                        {renderCell(def, row.original)}
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              ))
+            : Array.from({ length: 8 }, (_, r) => (
+                <Table.Tr key={r} data-testid="skeleton-row">
+                  {visible.map((column, index) => (
+                    <Table.Td key={column.id} style={sticky(index, STICKY_BG)}>
+                      <Skeleton h={14} w={index === 0 ? 160 : 64} radius="sm" />
+                    </Table.Td>
+                  ))}
+                </Table.Tr>
+              ))}
+        </Table.Tbody>
+        {result?.totals && (
+          <Table.Tfoot style={{ position: 'sticky', bottom: 0, zIndex: 2, background: HEAD_BG }}>
+            <Table.Tr data-testid="totals-row">
+              {visible.map((column, index) => {
+                const def = defOf(column.id);
+                const value = result.totals?.[def.field];
+                return (
+                  <Table.Td
+                    key={column.id}
+                    fw={700}
+                    style={{ ...sticky(index, HEAD_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
+                  >
+                    {index === 0 ? (
+                      <>
+                        {t('table.total')}{' '}
+                        <Text span size="xs" c="dimmed" fw={400}>
+                          ({formatNumber(result.total, 0)} {t('table.rows')})
+                        </Text>
+                      </>
+                    ) : numeric(def) && result.totals && def.field in result.totals ? (
+                      <Cell level={level} column={def} value={value} currency={currency} />
+                    ) : null}
+                  </Table.Td>
+                );
+              })}
+            </Table.Tr>
+          </Table.Tfoot>
+        )}
+      </Table>
+    </Box>
+  );
+}

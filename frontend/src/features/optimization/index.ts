@@ -1,0 +1,5 @@
+/**
+ * The public face of the optimisation feature (the drill-down tables). Its screens are in
+ * `screens.ts`, loaded lazily by the route table.
+ */
+export { adGroupPath, campaignPath, campaignsPath, type Tab } from './paths';

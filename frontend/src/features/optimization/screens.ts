@@ -1,0 +1,2 @@
+/** The optimisation drill-down's screens, loaded on demand by the route table (one chunk). */
+export { DrillScreen } from './components/DrillScreen';

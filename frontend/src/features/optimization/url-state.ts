@@ -1,0 +1,67 @@
+/**
+ * The table's state in the address (spec §2: date range, sort, page and level tab live in
+ * the URL and survive reload and back/forward). The tab is the path's last segment (see
+ * paths.ts); the query carries the rest, defaults left out:
+ * - `range=<preset>` for a named range (recomputed each day), or `start` and `end` days;
+ * - `sort=<field>` and `order=asc|desc` (desc when absent);
+ * - `page` (1-based, 1 when absent).
+ */
+import { customRange, DEFAULT_PRESET, isDay, isPreset, presetRange, type DayRange } from './date-range';
+
+export type SortOrder = 'asc' | 'desc';
+
+export interface TableState {
+  range: DayRange;
+  sort: { field: string; order: SortOrder } | null;
+  page: number;
+}
+
+const FIELD = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
+
+/** The state the address describes, as of `today`; anything unreadable falls back to the default. */
+export function readTableState(search: URLSearchParams, today: string): TableState {
+  const preset = search.get('range');
+  const start = search.get('start');
+  const end = search.get('end');
+  let range: DayRange;
+  if (isPreset(preset)) range = presetRange(preset, today);
+  else if (start !== null && end !== null && isDay(start) && isDay(end)) range = customRange(start, end);
+  else range = presetRange(DEFAULT_PRESET, today);
+  const field = search.get('sort');
+  const sort = field !== null && FIELD.test(field) ? { field, order: search.get('order') === 'asc' ? ('asc' as const) : ('desc' as const) } : null;
+  const pageText = search.get('page');
+  const page = pageText !== null && /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
+  return { range, sort, page };
+}
+
+/** The query of `state`, keeping unrelated parameters of `base`. */
+export function writeTableState(state: TableState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
+  const search = new URLSearchParams(base);
+  for (const key of ['range', 'start', 'end', 'sort', 'order', 'page']) search.delete(key);
+  if (state.range.preset !== null) {
+    if (state.range.preset !== DEFAULT_PRESET) search.set('range', state.range.preset);
+  } else {
+    search.set('start', state.range.start);
+    search.set('end', state.range.end);
+  }
+  if (state.sort) {
+    search.set('sort', state.sort.field);
+    if (state.sort.order === 'asc') search.set('order', 'asc');
+  }
+  if (state.page > 1) search.set('page', String(state.page));
+  return search;
+}
+
+/**
+ * The query to carry when drilling to another level: the date range stays, sort and page
+ * (which belong to the level's columns) are dropped.
+ */
+export function drillSearch(search: URLSearchParams): string {
+  const kept = new URLSearchParams();
+  for (const key of ['range', 'start', 'end']) {
+    const value = search.get(key);
+    if (value !== null) kept.set(key, value);
+  }
+  const text = kept.toString();
+  return text ? `?${text}` : '';
+}

@@ -1,0 +1,511 @@
+//! `sync-account`: stores every entity of each selected campaign group (v1 ad account) of a
+//! connection — the ad account's currency and time zone, campaigns, ad groups, keywords,
+//! campaign- and ad-group-level negative keywords, ads, creatives, product pages and the
+//! promoted apps — then enqueues `sync-reports`.
+//!
+//! Each entity kind is listed completely through `POST /{entity}/query`, 1,000 rows a page
+//! (the largest page the sandbox and Apple accept for queries), and upserted page by page by
+//! provider id, every row stamped with this listing's start; once a listing is complete, the
+//! rows it did not stamp are marked deleted. A retried or resumed run lists everything again
+//! and ends with the same rows.
+
+use reqwest::Method;
+use searchdeck_common::{
+    ids,
+    jobs::{SyncAccount, SyncAccountProgress, SyncReports},
+    queue::{
+        Job, JobError,
+        outbox::{self, OutboxOptions},
+    },
+    store::{
+        self,
+        accounts::AccountRow,
+        synced::{
+            self,
+            entities::{self, Table},
+        },
+    },
+    tasks::NewTask,
+};
+use searchdeck_provider::{Client, ProviderError};
+use serde_json::{Value, json};
+
+use crate::{Done, Handler, JobContext};
+
+/// Largest page of an entity query.
+pub const QUERY_PAGE: u64 = 1000;
+
+/// Entity kinds listed per campaign group (one progress step each).
+const KINDS: u32 = 9;
+
+/// A provider failure as a job outcome: 429s wait without spending an attempt, transient
+/// failures retry, refusals (bad credentials, rejected requests) fail the job.
+pub fn job_error(e: ProviderError) -> JobError {
+    match e {
+        ProviderError::RateLimited { retry_after } => JobError::RateLimited {
+            retry_after,
+            source: anyhow::anyhow!("Apple Ads rate limit"),
+        },
+        ProviderError::Retryable { .. } | ProviderError::Decode(_) => JobError::retryable(e),
+        ProviderError::Permanent { .. } | ProviderError::Auth(_) => JobError::permanent(e),
+    }
+}
+
+/// The connection of a sync job, or None when it was deleted meanwhile (its schedule is
+/// then removed too).
+pub async fn connection(
+    ctx_db: &searchdeck_common::Db,
+    account_id: &str,
+) -> Result<Option<AccountRow>, JobError> {
+    let row = store::accounts::by_id(&ctx_db.pool, account_id).await?;
+    if row.is_none() {
+        synced::delete_schedule(&ctx_db.pool, account_id).await?;
+    }
+    Ok(row)
+}
+
+/// Exact micros of a wire amount (`"1.23"`, or a `Money` object, or a number).
+pub fn micros(v: &Value) -> Option<i64> {
+    let v = if v.is_object() { &v["amount"] } else { v };
+    let text = match v {
+        Value::String(s) => s.clone(),
+        Value::Number(n) => n.to_string(),
+        _ => return None,
+    };
+    let text = text.trim();
+    let (neg, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    if int.is_empty() && frac.is_empty() {
+        return None;
+    }
+    let whole: i64 = if int.is_empty() { 0 } else { int.parse().ok()? };
+    let mut frac_digits: String = frac.chars().take(6).collect();
+    if !frac_digits.chars().all(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    while frac_digits.len() < 6 {
+        frac_digits.push('0');
+    }
+    let value = whole.checked_mul(1_000_000)? + frac_digits.parse::<i64>().ok()?;
+    Some(if neg { -value } else { value })
+}
+
+fn text(v: &Value) -> Option<String> {
+    match v {
+        Value::String(s) => Some(s.clone()),
+        Value::Null => None,
+        other => Some(other.to_string()),
+    }
+}
+
+fn int(v: &Value) -> Option<i64> {
+    v.as_i64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+}
+
+fn req_int(v: &Value, field: &str) -> Result<i64, JobError> {
+    int(&v[field])
+        .ok_or_else(|| JobError::retryable(anyhow::anyhow!("provider entity without {field}: {v}")))
+}
+
+fn deleted(v: &Value) -> bool {
+    v["deleted"].as_bool().unwrap_or(false)
+}
+
+fn campaign(v: &Value) -> Result<entities::Campaign, JobError> {
+    let budget = &v["dailyBudget"];
+    let budget = if budget.get("value").is_some() {
+        &budget["value"]
+    } else {
+        budget
+    };
+    Ok(entities::Campaign {
+        id: req_int(v, "id")?,
+        name: text(&v["name"]).unwrap_or_default(),
+        adam_id: int(&v["promotedObjectId"]).or_else(|| int(&v["adamId"])),
+        status: text(&v["status"]).unwrap_or_default(),
+        display_status: text(&v["displayStatus"]),
+        system_status: text(&v["systemStatus"]),
+        daily_budget_micros: micros(budget),
+        countries: v["targeting"]["countryOrRegion"]["include"]
+            .as_array()
+            .map(|a| Value::Array(a.clone()).to_string()),
+        start_time: text(&v["startTime"]),
+        end_time: text(&v["endTime"]),
+        creation_time: text(&v["creationTime"]),
+        modification_time: text(&v["modificationTime"]),
+        deleted: deleted(v),
+        body: Some(v.to_string()),
+    })
+}
+
+fn ad_group(v: &Value) -> Result<entities::AdGroup, JobError> {
+    let cpa = &v["cpaCap"];
+    let cpa = if cpa.get("value").is_some() {
+        &cpa["value"]
+    } else {
+        cpa
+    };
+    Ok(entities::AdGroup {
+        id: req_int(v, "id")?,
+        campaign_id: req_int(v, "campaignId")?,
+        name: text(&v["name"]).unwrap_or_default(),
+        status: text(&v["status"]).unwrap_or_default(),
+        display_status: text(&v["displayStatus"]),
+        system_status: text(&v["systemStatus"]),
+        default_bid_micros: micros(&v["bidStrategy"]["bid"])
+            .or_else(|| micros(&v["defaultBidAmount"])),
+        cpa_goal_micros: micros(cpa),
+        automated_keywords_opt_in: v["automatedKeywordsOptIn"].as_bool().unwrap_or(false),
+        start_time: text(&v["startTime"]),
+        end_time: text(&v["endTime"]),
+        modification_time: text(&v["modificationTime"]),
+        deleted: deleted(v),
+        body: Some(v.to_string()),
+    })
+}
+
+fn keyword(v: &Value) -> Result<entities::Keyword, JobError> {
+    Ok(entities::Keyword {
+        id: req_int(v, "id")?,
+        campaign_id: req_int(v, "campaignId")?,
+        ad_group_id: req_int(v, "adGroupId")?,
+        text: text(&v["text"]).unwrap_or_default(),
+        match_type: text(&v["matchType"]).unwrap_or_default(),
+        bid_micros: micros(&v["bid"]),
+        status: text(&v["status"]).unwrap_or_default(),
+        display_status: text(&v["displayStatus"]),
+        modification_time: text(&v["modificationTime"]),
+        deleted: deleted(v),
+    })
+}
+
+fn negative(v: &Value) -> Result<entities::NegativeKeyword, JobError> {
+    Ok(entities::NegativeKeyword {
+        id: req_int(v, "id")?,
+        campaign_id: req_int(v, "campaignId")?,
+        ad_group_id: int(&v["adGroupId"]),
+        text: text(&v["text"]).unwrap_or_default(),
+        match_type: text(&v["matchType"]).unwrap_or_default(),
+        status: text(&v["status"]).unwrap_or_default(),
+        modification_time: text(&v["modificationTime"]),
+        deleted: deleted(v),
+    })
+}
+
+fn ad(v: &Value) -> Result<entities::Ad, JobError> {
+    Ok(entities::Ad {
+        id: req_int(v, "id")?,
+        campaign_id: req_int(v, "campaignId")?,
+        ad_group_id: req_int(v, "adGroupId")?,
+        creative_id: int(&v["creativeId"]),
+        name: text(&v["name"]).unwrap_or_default(),
+        status: text(&v["status"]).unwrap_or_default(),
+        display_status: text(&v["displayStatus"]),
+        system_status: text(&v["systemStatus"]),
+        modification_time: text(&v["modificationTime"]),
+        deleted: deleted(v),
+        body: Some(v.to_string()),
+    })
+}
+
+fn creative(v: &Value) -> Result<entities::Creative, JobError> {
+    Ok(entities::Creative {
+        id: req_int(v, "id")?,
+        name: text(&v["name"]).unwrap_or_default(),
+        creative_type: text(&v["creativeType"]),
+        product_page_id: text(&v["destination"]["parameters"]["productPageId"]),
+        system_status: text(&v["systemStatus"]),
+        deleted: deleted(v),
+        body: Some(v.to_string()),
+    })
+}
+
+fn product_page(v: &Value) -> Result<entities::ProductPage, JobError> {
+    Ok(entities::ProductPage {
+        id: text(&v["id"])
+            .ok_or_else(|| JobError::retryable(anyhow::anyhow!("product page without id: {v}")))?,
+        adam_id: req_int(v, "adamId")?,
+        name: text(&v["name"]).unwrap_or_default(),
+        state: text(&v["state"]),
+        body: Some(v.to_string()),
+    })
+}
+
+/// Lists every `entity` of ad account `org_id` page by page (ascending ids, so pages do not
+/// shift), handing each page to `store`. Returns the rows listed.
+async fn list_all<F, Fut>(
+    client: &Client,
+    org_id: i64,
+    entity: &str,
+    mut store: F,
+) -> Result<u64, JobError>
+where
+    F: FnMut(Vec<Value>) -> Fut,
+    Fut: std::future::Future<Output = Result<(), JobError>>,
+{
+    let mut offset = 0u64;
+    loop {
+        let query = json!({
+            "sorting": [{ "field": "id", "order": "ASC" }],
+            "pagination": { "offset": offset, "pageSize": QUERY_PAGE, "fetchTotalCount": true },
+        });
+        let page = client
+            .query::<Value>(org_id, entity, &query)
+            .await
+            .map_err(job_error)?;
+        let n = page.items.len() as u64;
+        store(page.items).await?;
+        offset += n;
+        let more = match page.total {
+            Some(total) => offset < total,
+            None => n == QUERY_PAGE,
+        };
+        if !more || n == 0 {
+            return Ok(offset);
+        }
+    }
+}
+
+impl Handler for SyncAccount {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<SyncAccountProgress>, JobError> {
+        let db = &ctx.runtime.db;
+        let Some(account) = connection(db, &self.account_id).await? else {
+            tracing::info!(account_id = %self.account_id, "connection gone; nothing to sync");
+            return Ok(Done::message("Connection removed"));
+        };
+        let client = ctx.runtime.provider_for(&account)?;
+        let orgs: Vec<_> = store::accounts::orgs(&db.pool, &account.id)
+            .await?
+            .into_iter()
+            .filter(|o| o.selected)
+            .collect();
+        let mut progress = SyncAccountProgress {
+            orgs_total: orgs.len() as u32,
+            ..Default::default()
+        };
+        let total_steps = i64::from(KINDS * progress.orgs_total.max(1)) + 1;
+        for (i, org) in orgs.iter().enumerate() {
+            let base = i64::from(KINDS) * i as i64;
+            let step = |k: i64| base + k;
+            ctx.check_cancelled()?;
+            let name = &org.display_name;
+            ctx.progress(
+                &format!("Syncing {name}: ad account"),
+                step(0),
+                total_steps,
+                Some(&progress),
+            )
+            .await;
+            let details = client.ad_account(org.org_id).await.map_err(job_error)?;
+            let currency = details.currency.clone().or_else(|| org.currency.clone());
+            let time_zone = details.timezone.clone().or_else(|| org.time_zone.clone());
+            let org_key = synced::ensure_org(
+                &db.pool,
+                &account.id,
+                org.org_id,
+                currency.as_deref(),
+                time_zone.as_deref(),
+            )
+            .await?;
+            // This listing's stamp: rows a complete listing leaves older are gone at Apple.
+            let listed_at = ids::now_ms() / 1000;
+
+            macro_rules! sync_kind {
+                ($k:expr, $label:expr, $path:expr, $convert:ident, $upsert:path, $table:expr) => {{
+                    ctx.check_cancelled()?;
+                    ctx.progress(
+                        &format!("Syncing {name}: {}", $label),
+                        step($k),
+                        total_steps,
+                        Some(&progress),
+                    )
+                    .await;
+                    let listed = list_all(&client, org.org_id, $path, |items| {
+                        let db = db.clone();
+                        async move {
+                            let rows = items.iter().map($convert).collect::<Result<Vec<_>, _>>()?;
+                            let mut conn = db.pool.acquire().await?;
+                            $upsert(&mut conn, org_key, &rows, listed_at).await?;
+                            Ok(())
+                        }
+                    })
+                    .await?;
+                    progress.entities += listed;
+                    let mut conn = db.pool.acquire().await?;
+                    entities::mark_unlisted_deleted(&mut conn, org_key, $table, listed_at).await?;
+                }};
+            }
+
+            sync_kind!(
+                1,
+                "campaigns",
+                "campaigns",
+                campaign,
+                entities::upsert_campaigns,
+                Table::Campaigns
+            );
+            sync_kind!(
+                2,
+                "ad groups",
+                "adgroups",
+                ad_group,
+                entities::upsert_ad_groups,
+                Table::AdGroups
+            );
+            sync_kind!(
+                3,
+                "keywords",
+                "keywords",
+                keyword,
+                entities::upsert_keywords,
+                Table::Keywords
+            );
+            sync_kind!(
+                4,
+                "negative keywords",
+                "negative-keywords",
+                negative,
+                entities::upsert_negative_keywords,
+                Table::NegativeKeywords
+            );
+            sync_kind!(5, "ads", "ads", ad, entities::upsert_ads, Table::Ads);
+            sync_kind!(
+                6,
+                "creatives",
+                "creatives",
+                creative,
+                entities::upsert_creatives,
+                Table::Creatives
+            );
+            sync_kind!(
+                7,
+                "product pages",
+                "product-pages",
+                product_page,
+                entities::upsert_product_pages,
+                Table::ProductPages
+            );
+
+            ctx.check_cancelled()?;
+            ctx.progress(
+                &format!("Syncing {name}: apps"),
+                step(8),
+                total_steps,
+                Some(&progress),
+            )
+            .await;
+            let adam_ids = synced::app_ids(&db.pool, org_key).await?;
+            let mut apps = Vec::new();
+            for adam_id in adam_ids {
+                match client
+                    .call(
+                        Method::GET,
+                        &format!("/apps/{adam_id}"),
+                        Some(org.org_id),
+                        None,
+                    )
+                    .await
+                {
+                    Ok(body) => {
+                        let v = &body["result"];
+                        apps.push(entities::App {
+                            adam_id,
+                            app_name: text(&v["appName"]).unwrap_or_default(),
+                            developer_name: text(&v["artistName"]),
+                            body: Some(v.to_string()),
+                        });
+                    }
+                    // An app gone from the App Store keeps what we knew of it.
+                    Err(ProviderError::Permanent { status: 404, .. }) => {}
+                    Err(e) => return Err(job_error(e)),
+                }
+            }
+            let mut conn = db.pool.acquire().await?;
+            entities::upsert_apps(&mut conn, org_key, &apps, listed_at).await?;
+            progress.entities += apps.len() as u64;
+            synced::set_entities_synced(&db.pool, org_key, listed_at).await?;
+            progress.orgs_done += 1;
+        }
+        ctx.progress(
+            "Queueing the metrics sync",
+            total_steps - 1,
+            total_steps,
+            Some(&progress),
+        )
+        .await;
+        enqueue_reports(ctx, &account).await?;
+        tracing::info!(account_id = %account.id, orgs = progress.orgs_done, entities = progress.entities, "entities synced");
+        Ok(Done::with_progress("Entities synced", progress))
+    }
+}
+
+/// Enqueues `sync-reports` for the connection through the outbox; when this sync reports to
+/// a member's task, the metrics sync gets its own task for the same member.
+async fn enqueue_reports(
+    ctx: &JobContext<SyncAccount>,
+    account: &AccountRow,
+) -> Result<(), JobError> {
+    let db = &ctx.runtime.db;
+    let owner = match &ctx.task_id {
+        Some(task_id) => synced::task_owner(&db.pool, task_id).await?,
+        None => None,
+    };
+    let job = SyncReports {
+        account_id: account.id.clone(),
+    };
+    let mut tx = db.pool.begin().await?;
+    let task_id = match &owner {
+        Some((workspace_id, user_id)) => Some(
+            store::tasks::create(
+                &mut *tx,
+                NewTask {
+                    workspace_id,
+                    user_id: user_id.as_deref(),
+                    kind: SyncReports::KIND,
+                    message: "Syncing metrics",
+                    total_steps: 1,
+                },
+            )
+            .await?,
+        ),
+        None => None,
+    };
+    outbox::push(
+        &mut *tx,
+        &job,
+        OutboxOptions {
+            task_id,
+            ..Default::default()
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    if let Err(e) = outbox::relay_once(db, &ctx.runtime.queue, 100).await {
+        tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::micros;
+    use serde_json::json;
+
+    #[test]
+    fn amounts_become_exact_micros() {
+        assert_eq!(micros(&json!("1.23")), Some(1_230_000));
+        assert_eq!(
+            micros(&json!({"amount": "0.5", "currency": "USD"})),
+            Some(500_000)
+        );
+        assert_eq!(micros(&json!("100")), Some(100_000_000));
+        assert_eq!(micros(&json!(2)), Some(2_000_000));
+        assert_eq!(micros(&json!("0.000001")), Some(1));
+        assert_eq!(micros(&json!(null)), None);
+        assert_eq!(micros(&json!("abc")), None);
+    }
+}

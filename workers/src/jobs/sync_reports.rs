@@ -1,0 +1,513 @@
+//! `sync-reports`: DAILY metrics of every level (campaigns, ad groups, keywords, search
+//! terms, ads) of each selected campaign group of a connection, in the ad account's time
+//! zone (`timeZone: ORTZ`), into `asa_day_metrics` through `replace_days`.
+//!
+//! Windows, per campaign group, all relative to `end` = tomorrow (UTC), so the newest day of
+//! an ad account ahead of UTC is included; Apple clamps the range to its own today:
+//! - the first sync fetches the last 90 days (`end - 89 ..= end`): DAILY reports may start at
+//!   most 90 days back (reference `TimeRange`);
+//! - every later sync re-fetches the trailing 30 days (`end - 30 ..= end`), which Apple
+//!   restates, reaching back to the newest stored day when the last sync is older (never
+//!   past the 90-day limit);
+//! - older history is a step of the same job (no third kind): each run backfills the
+//!   [`BACKFILL_DAYS`] days before the oldest stored one, newest first, down to two years back
+//!   or the first campaign's start. DAILY granularity cannot reach past 90 days, so each of
+//!   those days is one report *without* granularity over that single day (its rows' totals
+//!   are that day's metrics), which the reference allows for any date. At one sync every
+//!   3 h, two years of history arrive in about a week without delaying recent data.
+//!
+//! The windows of a group are decided from its stored state and the state is written once
+//! the group is done, with the job's id: a job run again after its worker died skips the
+//! groups it finished and fetches the same days for the others, so it ends with the same
+//! rows as an uninterrupted run. Each slice of days of a level is stored by one `replace_days`
+//! (one transaction): a retried page duplicates nothing, a restated day replaces the old.
+//!
+//! Requests: campaign reports need no filter; the other levels require a `campaignId`
+//! filter, given as `IN` over at most [`CAMPAIGNS_PER_REQUEST`] campaigns; pages of 5,000
+//! rows (the reference's `RequestPagination` maximum). Keyword, search-term and ad levels are
+//! fetched in slices of [`FINE_SLICE_DAYS`] days to bound memory on large accounts.
+
+use searchdeck_common::{
+    ids,
+    jobs::{SyncReports, SyncReportsProgress},
+    queue::JobError,
+    store::{
+        self,
+        synced::{
+            self,
+            entities::{self, SearchTerm},
+            metrics::{DayRow, Level},
+        },
+    },
+};
+use searchdeck_provider::Client;
+use serde_json::{Value, json};
+use time::{Date, Duration, OffsetDateTime, macros::format_description};
+
+use super::sync_account::{connection, job_error, micros};
+use crate::{Done, Handler, JobContext};
+
+/// Largest report page (`RequestPagination`: maximum 5000).
+pub const REPORT_PAGE: u64 = 5000;
+/// Days of the first sync (DAILY reports start at most 90 days back).
+pub const FIRST_DAYS: i64 = 90;
+/// Days re-fetched by every later sync (Apple restates them).
+pub const TRAILING_DAYS: i64 = 30;
+/// Older days backfilled per run.
+pub const BACKFILL_DAYS: i64 = 7;
+/// How far back history goes.
+pub const HISTORY_DAYS: i64 = 730;
+/// Campaigns named in one report request's `campaignId IN` filter.
+pub const CAMPAIGNS_PER_REQUEST: usize = 100;
+/// Days per request of the keyword, search-term and ad levels.
+pub const FINE_SLICE_DAYS: i64 = 15;
+
+/// The metrics requested (and stored) of every row.
+const FIELDS: [&str; 11] = [
+    "impressions",
+    "taps",
+    "tapInstalls",
+    "viewInstalls",
+    "tapNewDownloads",
+    "tapRedownloads",
+    "viewNewDownloads",
+    "viewRedownloads",
+    "tapPreOrdersPlaced",
+    "viewPreOrdersPlaced",
+    "localSpend",
+];
+
+fn day(d: Date) -> String {
+    d.to_string()
+}
+
+fn parse_day(s: &str) -> Option<Date> {
+    Date::parse(s.get(..10)?, format_description!("[year]-[month]-[day]")).ok()
+}
+
+fn path(level: Level) -> &'static str {
+    match level {
+        Level::Campaign => "campaigns",
+        Level::AdGroup => "adgroups",
+        Level::Keyword => "keywords",
+        Level::SearchTerm => "searchterms",
+        Level::Ad => "ads",
+    }
+}
+
+fn slice_days(level: Level) -> i64 {
+    match level {
+        Level::Campaign | Level::AdGroup => FIRST_DAYS,
+        _ => FINE_SLICE_DAYS,
+    }
+}
+
+/// The days one run fetches for a group: the DAILY window and the backfilled days.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    pub window: (Date, Date),
+    /// Older single days, newest first.
+    pub backfill: Vec<Date>,
+}
+
+/// What to fetch given the stored range (`from`, `through`) and the floor of history.
+pub fn plan(end: Date, from: Option<Date>, through: Option<Date>, floor: Option<Date>) -> Plan {
+    let oldest_daily = end - Duration::days(FIRST_DAYS - 1);
+    let start = match through {
+        None => oldest_daily,
+        Some(t) => (end - Duration::days(TRAILING_DAYS))
+            .min(t)
+            .max(oldest_daily),
+    };
+    let history_floor = (end - Duration::days(HISTORY_DAYS - 1)).max(floor.unwrap_or(Date::MIN));
+    let oldest_stored = from.map_or(start, |f| f.min(start));
+    let mut backfill = Vec::new();
+    let mut d = oldest_stored - Duration::days(1);
+    while backfill.len() < BACKFILL_DAYS as usize && d >= history_floor {
+        backfill.push(d);
+        d -= Duration::days(1);
+    }
+    Plan {
+        window: (start, end),
+        backfill,
+    }
+}
+
+fn counters(m: &Value, row: &mut DayRow) {
+    let n = |k: &str| m[k].as_i64().unwrap_or(0);
+    row.impressions = n("impressions");
+    row.taps = n("taps");
+    row.tap_installs = n("tapInstalls");
+    row.view_installs = n("viewInstalls");
+    row.tap_new_downloads = n("tapNewDownloads");
+    row.tap_redownloads = n("tapRedownloads");
+    row.view_new_downloads = n("viewNewDownloads");
+    row.view_redownloads = n("viewRedownloads");
+    row.tap_pre_orders = n("tapPreOrdersPlaced");
+    row.view_pre_orders = n("viewPreOrdersPlaced");
+    row.spend_micros = micros(&m["localSpend"]).unwrap_or(0);
+}
+
+fn is_zero(r: &DayRow) -> bool {
+    r.impressions == 0
+        && r.taps == 0
+        && r.tap_installs == 0
+        && r.view_installs == 0
+        && r.tap_new_downloads == 0
+        && r.tap_redownloads == 0
+        && r.view_new_downloads == 0
+        && r.view_redownloads == 0
+        && r.tap_pre_orders == 0
+        && r.view_pre_orders == 0
+        && r.spend_micros == 0
+}
+
+/// The ids of a report row: (entity id, campaign id, ad group id), and its search term.
+fn row_ids(level: Level, meta: &Value) -> Option<(i64, i64, i64, Option<SearchTerm>)> {
+    let int = |v: &Value| {
+        v.as_i64()
+            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
+    };
+    match level {
+        Level::Campaign => Some((int(&meta["id"])?, int(&meta["id"])?, 0, None)),
+        Level::AdGroup => Some((
+            int(&meta["id"])?,
+            int(&meta["campaignId"])?,
+            int(&meta["id"])?,
+            None,
+        )),
+        Level::Keyword | Level::Ad => Some((
+            int(&meta["id"])?,
+            int(&meta["campaignId"])?,
+            int(&meta["adGroupId"])?,
+            None,
+        )),
+        Level::SearchTerm => {
+            let campaign = int(&meta["campaignId"])?;
+            let group = int(&meta["adGroupId"])?;
+            let keyword = int(&meta["keyword"]["id"]);
+            let source = meta["searchTermSource"].as_str().unwrap_or("TARGETED");
+            let text = meta["searchTermText"].as_str().unwrap_or_default();
+            let term = SearchTerm::new(campaign, group, keyword, source, text);
+            Some((term.id, campaign, group, Some(term)))
+        }
+    }
+}
+
+/// Counters of one report call's run: requests and rows.
+struct Fetcher<'a> {
+    client: &'a Client,
+    org_id: i64,
+    campaigns: &'a [i64],
+    progress: SyncReportsProgress,
+}
+
+impl Fetcher<'_> {
+    /// Every row of `level` over `from..=to`: DAILY rows when `daily`, else each row's
+    /// totals as the metrics of `from` (a one-day range). Returns the rows and search terms.
+    async fn fetch(
+        &mut self,
+        level: Level,
+        from: Date,
+        to: Date,
+        daily: bool,
+    ) -> Result<(Vec<DayRow>, Vec<SearchTerm>), JobError> {
+        let mut rows = Vec::new();
+        let mut terms = Vec::new();
+        let chunks: Vec<Option<&[i64]>> = if level == Level::Campaign {
+            vec![None]
+        } else {
+            self.campaigns
+                .chunks(CAMPAIGNS_PER_REQUEST)
+                .map(Some)
+                .collect()
+        };
+        for chunk in chunks {
+            let mut offset = 0u64;
+            loop {
+                let mut time_range = json!({
+                    "start": day(from), "end": day(to), "timeZone": "ORTZ",
+                });
+                if daily {
+                    time_range["granularity"] = json!("DAILY");
+                }
+                let mut request = json!({
+                    "timeRange": time_range,
+                    "fields": FIELDS,
+                    "sorting": [{ "field": "id", "order": "ASC" }],
+                    "pagination": { "offset": offset, "pageSize": REPORT_PAGE },
+                });
+                if level == Level::SearchTerm {
+                    // Search-term rows have no id; they sort by text.
+                    request["sorting"] = json!([{ "field": "searchTermText", "order": "ASC" }]);
+                }
+                if let Some(ids) = chunk {
+                    request["filters"] =
+                        json!([{ "field": "campaignId", "operator": "IN", "value": ids }]);
+                }
+                let page = self
+                    .client
+                    .report(self.org_id, path(level), &request)
+                    .await
+                    .map_err(job_error)?;
+                self.progress.requests += 1;
+                let n = page.items.len() as u64;
+                for item in &page.items {
+                    let Some((entity, campaign, group, term)) = row_ids(level, &item["metadata"])
+                    else {
+                        return Err(JobError::retryable(anyhow::anyhow!(
+                            "{} report row without ids: {}",
+                            path(level),
+                            item["metadata"]
+                        )));
+                    };
+                    let base = DayRow {
+                        entity_id: entity,
+                        campaign_id: campaign,
+                        ad_group_id: group,
+                        ..Default::default()
+                    };
+                    if daily {
+                        for m in item["granularMetrics"].as_array().into_iter().flatten() {
+                            let Some(d) = m["date"].as_str().and_then(parse_day) else {
+                                continue;
+                            };
+                            if d < from || d > to {
+                                continue;
+                            }
+                            let mut r = base.clone();
+                            r.day = day(d);
+                            counters(m, &mut r);
+                            if !is_zero(&r) {
+                                rows.push(r);
+                            }
+                        }
+                    } else {
+                        let mut r = base.clone();
+                        r.day = day(from);
+                        counters(&item["totalMetrics"], &mut r);
+                        if !is_zero(&r) {
+                            rows.push(r);
+                        }
+                    }
+                    if let Some(t) = term {
+                        terms.push(t);
+                    }
+                }
+                offset += n;
+                let more = match page.total {
+                    Some(total) => offset < total,
+                    None => n == REPORT_PAGE,
+                };
+                if !more || n == 0 {
+                    break;
+                }
+            }
+        }
+        Ok((rows, terms))
+    }
+}
+
+impl Handler for SyncReports {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<SyncReportsProgress>, JobError> {
+        let db = &ctx.runtime.db;
+        let Some(account) = connection(db, &self.account_id).await? else {
+            return Ok(Done::message("Connection removed"));
+        };
+        let client = ctx.runtime.provider_for(&account)?;
+        let selected: Vec<_> = store::accounts::orgs(&db.pool, &account.id)
+            .await?
+            .into_iter()
+            .filter(|o| o.selected)
+            .collect();
+        let end = OffsetDateTime::now_utc().date() + Duration::days(1);
+        let mut progress = SyncReportsProgress::default();
+        let total_steps = (selected.len().max(1) * Level::ALL.len()) as i64 + 1;
+        for (i, org) in selected.iter().enumerate() {
+            let org_key = synced::ensure_org(
+                &db.pool,
+                &account.id,
+                org.org_id,
+                org.currency.as_deref(),
+                org.time_zone.as_deref(),
+            )
+            .await?;
+            let state = synced::org(&db.pool, org_key).await?;
+            // How far this very job got with the group before its worker died: finished
+            // levels are kept, not fetched again (the plan below comes from the state written
+            // when the group is done, so it is the same as the first run's).
+            let done_through = state
+                .as_ref()
+                .and_then(|s| s.metrics_job.as_deref())
+                .and_then(|m| m.strip_prefix(ctx.job_id.as_str()))
+                .and_then(|m| m.strip_prefix(':'))
+                .map(|m| {
+                    if m == "done" {
+                        i64::MAX
+                    } else {
+                        m.parse().unwrap_or(0)
+                    }
+                })
+                .unwrap_or(0);
+            if done_through == i64::MAX {
+                continue;
+            }
+            let floor = synced::earliest_campaign_day(&db.pool, org_key).await?;
+            let plan = plan(
+                end,
+                state
+                    .as_ref()
+                    .and_then(|s| s.metrics_from.as_deref())
+                    .and_then(parse_day),
+                state
+                    .as_ref()
+                    .and_then(|s| s.metrics_through.as_deref())
+                    .and_then(parse_day),
+                floor.as_deref().and_then(parse_day),
+            );
+            let campaigns = synced::campaign_ids(&db.pool, org_key).await?;
+            let mut fetcher = Fetcher {
+                client: &client,
+                org_id: org.org_id,
+                campaigns: &campaigns,
+                progress: std::mem::take(&mut progress),
+            };
+            for (l, level) in Level::ALL.into_iter().enumerate() {
+                ctx.check_cancelled()?;
+                if level.code() <= done_through {
+                    continue;
+                }
+                let step = (i * Level::ALL.len() + l) as i64;
+                ctx.progress(
+                    &format!("Syncing metrics of {}: {}", org.display_name, path(level)),
+                    step,
+                    total_steps,
+                    Some(&fetcher.progress),
+                )
+                .await;
+                if level != Level::Campaign && campaigns.is_empty() {
+                    // No campaign, no rows: clear the window all the same.
+                    let (from, to) = plan.window;
+                    synced::metrics::replace_days(
+                        &db.pool,
+                        org_key,
+                        level,
+                        &day(from),
+                        &day(to),
+                        &[],
+                    )
+                    .await?;
+                    store::report_facts::refresh(db, org_key, level, from).await?;
+                    continue;
+                }
+                let (start, end) = plan.window;
+                let mut from = start;
+                while from <= end {
+                    let to = (from + Duration::days(slice_days(level) - 1)).min(end);
+                    let (rows, terms) = fetcher.fetch(level, from, to, true).await?;
+                    store_slice(db, org_key, level, from, to, &rows, &terms).await?;
+                    fetcher.progress.rows += rows.len() as u64;
+                    from = to + Duration::days(1);
+                    ctx.check_cancelled()?;
+                }
+                for &d in &plan.backfill {
+                    let (rows, terms) = fetcher.fetch(level, d, d, false).await?;
+                    store_slice(db, org_key, level, d, d, &rows, &terms).await?;
+                    fetcher.progress.rows += rows.len() as u64;
+                    ctx.check_cancelled()?;
+                }
+                // The running sums the reports read, rewritten once per level from the
+                // oldest day this run replaced (before the checkpoint, so a worker killed in
+                // between redoes the level and its refresh).
+                let oldest = plan.backfill.last().copied().unwrap_or(start).min(start);
+                store::report_facts::refresh(db, org_key, level, oldest).await?;
+                let marker = format!("{}:{}", ctx.job_id, level.code());
+                synced::set_metrics_checkpoint(&db.pool, org_key, &marker).await?;
+            }
+            progress = fetcher.progress;
+            let oldest = plan.backfill.last().copied().unwrap_or(plan.window.0);
+            synced::set_metrics_synced(
+                &db.pool,
+                org_key,
+                &day(oldest),
+                &day(plan.window.1),
+                ids::now_ms() / 1000,
+                &format!("{}:done", ctx.job_id),
+            )
+            .await?;
+        }
+        synced::set_last_synced(&db.pool, &account.id, ids::now_ms()).await?;
+        tracing::info!(
+            account_id = %account.id,
+            requests = progress.requests,
+            rows = progress.rows,
+            "metrics synced"
+        );
+        Ok(Done::with_progress("Sync completed", progress))
+    }
+}
+
+/// Stores one slice: its search terms, then its metrics in one `replace_days`.
+async fn store_slice(
+    db: &searchdeck_common::Db,
+    org_key: i64,
+    level: Level,
+    from: Date,
+    to: Date,
+    rows: &[DayRow],
+    terms: &[SearchTerm],
+) -> Result<(), JobError> {
+    if !terms.is_empty() {
+        let mut conn = db.pool.acquire().await?;
+        entities::upsert_search_terms(&mut conn, org_key, terms).await?;
+    }
+    synced::metrics::replace_days(&db.pool, org_key, level, &day(from), &day(to), rows).await?;
+    // On SQLite every write takes the one database lock, which the queue's heartbeats need
+    // too: a short pause between slices lets them through, so a long sync is not taken for
+    // a dead worker's job.
+    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use time::macros::date;
+
+    #[test]
+    fn first_sync_takes_90_days_then_30_and_backfills_older_days_newest_first() {
+        let end = date!(2026 - 06 - 30);
+        let first = plan(end, None, None, None);
+        assert_eq!(first.window, (date!(2026 - 04 - 02), end));
+        assert_eq!(first.backfill.first(), Some(&date!(2026 - 04 - 01)));
+        assert_eq!(first.backfill.len(), BACKFILL_DAYS as usize);
+        let later = plan(end, Some(date!(2026 - 03 - 26)), Some(end), None);
+        assert_eq!(later.window, (date!(2026 - 05 - 31), end));
+        assert_eq!(later.backfill[0], date!(2026 - 03 - 25));
+        // A long pause reaches back to the newest stored day, within the DAILY limit.
+        let paused = plan(
+            end,
+            Some(date!(2026 - 03 - 01)),
+            Some(date!(2026 - 05 - 01)),
+            None,
+        );
+        assert_eq!(paused.window.0, date!(2026 - 05 - 01));
+        let very_old = plan(
+            end,
+            Some(date!(2025 - 01 - 01)),
+            Some(date!(2025 - 02 - 01)),
+            None,
+        );
+        assert_eq!(very_old.window.0, date!(2026 - 04 - 02));
+        // No history before the first campaign.
+        let floor = plan(end, None, None, Some(date!(2026 - 03 - 30)));
+        assert_eq!(
+            floor.backfill,
+            vec![
+                date!(2026 - 04 - 01),
+                date!(2026 - 03 - 31),
+                date!(2026 - 03 - 30)
+            ]
+        );
+    }
+}

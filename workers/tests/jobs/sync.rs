@@ -1,0 +1,260 @@
+//! A sync interrupted by a killed worker: a worker process (the real worker code in the
+//! test worker binary) is SIGKILLed while `sync-reports` writes metrics, another one takes
+//! the job over, and the connection ends with exactly the rows an uninterrupted sync of the
+//! same Apple Ads user stores.
+
+use std::time::Duration;
+
+use searchdeck_common::{
+    ids,
+    jobs::SyncAccount,
+    queue::outbox,
+    secrets::SecretBox,
+    store::{
+        self,
+        accounts::{NewAccount, OrgRow},
+        users::NewUser,
+    },
+    tasks::{NewTask, create_with_job},
+};
+use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, stored};
+use searchdeck_sandbox::{Sandbox, SandboxConfig};
+use secrecy::ExposeSecret;
+use serde_json::{Value, json};
+
+use crate::support::{Kind, TestEnv, eventually, signal};
+
+async fn start_sandbox() -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = searchdeck_sandbox::app(Sandbox::new(SandboxConfig::default()));
+    tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+    format!("http://{addr}")
+}
+
+/// Stores a key-pair connection of the sandbox user in a new workspace (as `account/create`
+/// does, sealed with the configured key) with every campaign group selected; returns its id.
+async fn connection(env: &TestEnv, sandbox: &str, key: &KeyPair, ids: &Value) -> String {
+    let db = &env.db;
+    let now = ids::now_ms();
+    let (user, workspace) = (ids::new_id(), ids::new_id());
+    store::users::insert(
+        &db.pool,
+        NewUser {
+            id: &user,
+            email: &format!("{user}@example.com"),
+            password_hash: "x",
+            full_name: "U",
+            source: "test",
+            now,
+        },
+    )
+    .await
+    .unwrap();
+    store::workspaces::insert(&db.pool, &workspace, "W", now)
+        .await
+        .unwrap();
+    let field = |k: &str| ids[k].as_str().unwrap().to_string();
+    let creds = Credentials::ClientCredentials {
+        client_id: field("clientId"),
+        team_id: field("teamId"),
+        key_id: field("keyId"),
+        key: KeyPair::from_pkcs8_pem(key.private_pem().expose_secret()).unwrap(),
+    };
+    let client = Client::new(ClientConfig::sandbox(sandbox), creds).unwrap();
+    let me = client.me().await.unwrap();
+    let apple_user = me.user_id.unwrap();
+    let secrets = SecretBox::from_config(&env.config).unwrap();
+    let sealed = secrets.seal_str(
+        &stored::context(&workspace, apple_user, "private_key"),
+        &key.private_pem(),
+    );
+    let id = store::accounts::upsert(
+        &db.pool,
+        NewAccount {
+            id: &ids::new_id(),
+            workspace_id: &workspace,
+            provider_user_id: apple_user,
+            provider_org_id: me.org_id,
+            name: "Synced",
+            method: "key",
+            client_id: &field("clientId"),
+            team_id: Some(&field("teamId")),
+            key_id: Some(&field("keyId")),
+            public_key: Some(&key.public_pem()),
+            private_key_sealed: Some(&sealed),
+            refresh_token_sealed: None,
+            access_token_sealed: None,
+            access_expires_at: None,
+            created_by: &user,
+            now,
+        },
+    )
+    .await
+    .unwrap();
+    for (org_id, name) in client.ad_accounts().await.unwrap() {
+        let details = client.ad_account(org_id).await.unwrap();
+        let org = OrgRow {
+            org_id,
+            display_name: name,
+            currency: details.currency,
+            time_zone: details.timezone,
+            permission: "ADMIN".into(),
+            selected: true,
+        };
+        store::accounts::upsert_org(&db.pool, &id, &org, now)
+            .await
+            .unwrap();
+    }
+    id
+}
+
+async fn start_sync(env: &TestEnv, account_id: &str) {
+    let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
+        .bind(account_id)
+        .fetch_one(&env.db.pool)
+        .await
+        .unwrap();
+    create_with_job(
+        &env.db,
+        NewTask {
+            workspace_id: &workspace,
+            user_id: None,
+            kind: "sync-account",
+            message: "Sync",
+            total_steps: 1,
+        },
+        &SyncAccount {
+            account_id: account_id.to_string(),
+        },
+    )
+    .await
+    .unwrap();
+    outbox::relay_once(&env.db, &env.queue, 10).await.unwrap();
+}
+
+async fn synced(env: &TestEnv, account_id: &str) -> bool {
+    let at: Option<i64> = sqlx::query_scalar("SELECT last_synced_at FROM accounts WHERE id = $1")
+        .bind(account_id)
+        .fetch_one(&env.db.pool)
+        .await
+        .unwrap();
+    at.is_some()
+}
+
+async fn metric_rows(env: &TestEnv, account_id: &str) -> i64 {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM asa_day_metrics m JOIN sync_orgs o ON o.org_key = m.org_key \
+         WHERE o.account_id = $1",
+    )
+    .bind(account_id)
+    .fetch_one(&env.db.pool)
+    .await
+    .unwrap()
+}
+
+type MetricRow = (i64, i64, String, i64, i64, i64, i64, i64, i64, i64);
+
+/// Every stored fact of a connection, keyed by org id instead of the local org key.
+async fn snapshot(
+    env: &TestEnv,
+    account_id: &str,
+) -> (Vec<MetricRow>, Vec<(i64, i64, String, i64)>, i64) {
+    let metrics: Vec<MetricRow> = sqlx::query_as(
+        "SELECT o.org_id, m.level, CAST(m.day AS TEXT), m.entity_id, m.campaign_id, m.ad_group_id, \
+           m.impressions, m.taps, m.tap_installs + m.view_installs, m.spend_micros \
+         FROM asa_day_metrics m JOIN sync_orgs o ON o.org_key = m.org_key \
+         WHERE o.account_id = $1 ORDER BY 1, 2, 3, 4",
+    )
+    .bind(account_id)
+    .fetch_all(&env.db.pool)
+    .await
+    .unwrap();
+    let keywords: Vec<(i64, i64, String, i64)> = sqlx::query_as(
+        "SELECT o.org_id, k.id, k.text, k.deleted FROM asa_keywords k \
+         JOIN sync_orgs o ON o.org_key = k.org_key WHERE o.account_id = $1 ORDER BY 1, 2",
+    )
+    .bind(account_id)
+    .fetch_all(&env.db.pool)
+    .await
+    .unwrap();
+    let terms: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM asa_search_terms t JOIN sync_orgs o ON o.org_key = t.org_key \
+         WHERE o.account_id = $1",
+    )
+    .bind(account_id)
+    .fetch_one(&env.db.pool)
+    .await
+    .unwrap();
+    (metrics, keywords, terms)
+}
+
+async fn killed_worker_resumes_to_the_same_rows(kind: Kind) {
+    let sandbox = start_sandbox().await;
+    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+        return;
+    };
+    let http = reqwest::Client::new();
+    // A still clock, so both syncs see the same simulated day.
+    http.put(format!("{sandbox}/sandbox/clock"))
+        .json(&json!({"advanceSeconds": 1, "running": false}))
+        .send()
+        .await
+        .unwrap();
+    let key = KeyPair::generate();
+    let ids: Value = http
+        .post(format!("{sandbox}/sandbox/keys"))
+        .body(key.public_pem())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let interrupted = connection(&env, &sandbox, &key, &ids).await;
+    let reference = connection(&env, &sandbox, &key, &ids).await;
+
+    let mut first = env.spawn_worker(&[]);
+    start_sync(&env, &interrupted).await;
+    // Kill the worker once the metrics sync has stored some rows, before it is done.
+    eventually(
+        Duration::from_secs(180),
+        "metrics being written",
+        || async { (metric_rows(&env, &interrupted).await > 0).then_some(()) },
+    )
+    .await;
+    assert!(
+        !synced(&env, &interrupted).await,
+        "killed mid-sync, not after it"
+    );
+    signal(&first, "KILL");
+    first.wait().unwrap();
+
+    let mut second = env.spawn_worker(&[]);
+    eventually(Duration::from_secs(300), "the resumed sync", || async {
+        synced(&env, &interrupted).await.then_some(())
+    })
+    .await;
+    start_sync(&env, &reference).await;
+    eventually(
+        Duration::from_secs(300),
+        "the uninterrupted sync",
+        || async { synced(&env, &reference).await.then_some(()) },
+    )
+    .await;
+    signal(&second, "TERM");
+    second.wait().unwrap();
+
+    let (resumed, uninterrupted) = (
+        snapshot(&env, &interrupted).await,
+        snapshot(&env, &reference).await,
+    );
+    assert!(!uninterrupted.0.is_empty() && !uninterrupted.1.is_empty());
+    assert_eq!(resumed.0.len(), uninterrupted.0.len(), "metric rows");
+    assert!(
+        resumed == uninterrupted,
+        "the resumed sync stored other rows"
+    );
+}
+
+searchdeck_common::per_backend!([sqlite, postgres] killed_worker_resumes_to_the_same_rows);
