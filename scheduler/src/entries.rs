@@ -57,6 +57,10 @@ pub struct Entry {
     pub when: When,
     pub kind: String,
     pub payload: Payload,
+    /// Periods starting before this (Unix ms) do not fire: a `schedules` row first fires at
+    /// the first period boundary after it was created, since whatever creates it runs the
+    /// work of the moment itself (connecting an account starts its first sync at once).
+    pub since_ms: Option<i64>,
 }
 
 impl Entry {
@@ -68,6 +72,7 @@ impl Entry {
             when: When::Every(every),
             kind: J::KIND.to_string(),
             payload: Payload::PerPeriod(job),
+            since_ms: None,
         }
     }
 
@@ -84,7 +89,8 @@ impl Entry {
 /// does not parse is skipped with an error in the log; the others still fire.
 pub async fn entries(db: &Db) -> anyhow::Result<Vec<Entry>> {
     let rows = sqlx::query(
-        "SELECT key, cron, every_ms, kind, payload FROM schedules WHERE enabled = 1 ORDER BY key",
+        "SELECT key, cron, every_ms, kind, payload, created_at FROM schedules WHERE enabled = 1 \
+         ORDER BY key",
     )
     .fetch_all(&db.pool)
     .await?;
@@ -120,6 +126,7 @@ pub async fn entries(db: &Db) -> anyhow::Result<Vec<Entry>> {
             when,
             kind: row.try_get("kind")?,
             payload: Payload::Fixed(payload),
+            since_ms: Some(row.try_get("created_at")?),
         });
     }
     Ok(entries)

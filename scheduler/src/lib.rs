@@ -43,6 +43,9 @@ pub async fn tick(queue: &Queue, entries: &[Entry], now_ms: i64) -> Vec<anyhow::
         let Some(start) = entry.when.period_start(now_ms) else {
             continue;
         };
+        if entry.since_ms.is_some_and(|since| start < since) {
+            continue;
+        }
         let key = format!("{}:{}", entry.key, ids::rfc3339(start));
         let options = EnqueueOptions {
             unique_key: Some(key.clone()),

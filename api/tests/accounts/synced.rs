@@ -4,18 +4,49 @@
 
 use crate::harness::Connected;
 use axum::http::StatusCode;
+use searchdeck_common::store;
 
 impl Connected {
-    /// A key-pair connection of `owner`'s workspace: (account id, its first campaign group).
+    /// A key-pair connection of `owner`'s workspace: (account id, its first campaign group),
+    /// with nothing synced. The sync the connection queued is stopped (as a member would
+    /// stop it) and whatever it stored before stopping removed, so the test's own synced
+    /// rows are the only ones and no sync writes beside them.
     pub async fn connected(&self, owner: &str) -> (String, i64) {
         let ids = self.registered_key(owner).await;
         let res = self.create(owner, "Main", &ids).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         let item = &res.json["result"]["item"];
-        (
-            item["_id"].as_str().unwrap().to_string(),
-            item["acls"][0]["orgId"].as_i64().unwrap(),
-        )
+        let account = item["_id"].as_str().unwrap().to_string();
+        let pool = &self.app.state.db.pool;
+        let workspace: String =
+            sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
+                .bind(&account)
+                .fetch_one(pool)
+                .await
+                .unwrap();
+        for _ in 0..600 {
+            let running: Vec<String> =
+                sqlx::query_scalar("SELECT id FROM tasks WHERE workspace_id = $1 AND finish = 0")
+                    .bind(&workspace)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap();
+            if running.is_empty() {
+                break;
+            }
+            for id in running {
+                store::tasks::request_cancel(pool, &workspace, &id)
+                    .await
+                    .unwrap();
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+        sqlx::query("DELETE FROM sync_orgs WHERE account_id = $1")
+            .bind(&account)
+            .execute(pool)
+            .await
+            .unwrap();
+        (account, item["acls"][0]["orgId"].as_i64().unwrap())
     }
 
     /// The `org_key` of a synced campaign group, created on first use.

@@ -7,6 +7,7 @@
 //! [`popup`]: super::popup
 
 use searchdeck_common::{
+    Db,
     ids::{new_id, now_ms},
     jobs::{SYNC_EVERY_MS, SyncAccount},
     queue::{
@@ -84,75 +85,82 @@ pub async fn save(
     let private_key = seal("private_key", c.private_key);
     let refresh_token = seal("refresh_token", c.refresh_token);
     let access_token = seal("access_token", c.access_token.map(|(t, _)| t));
-    let id = new_id();
-    let mut tx = state.db.pool.begin().await?;
-    let id = store::accounts::upsert(
-        &mut *tx,
-        NewAccount {
-            id: &id,
-            workspace_id: &user.workspace_id,
-            provider_user_id: apple_user,
-            provider_org_id: me.org_id,
-            name: c.name,
-            method: c.method,
-            client_id: c.client_id,
-            team_id: c.team_id,
-            key_id: c.key_id,
-            public_key: c.public_key,
-            private_key_sealed: private_key.as_deref(),
-            refresh_token_sealed: refresh_token.as_deref(),
-            access_token_sealed: access_token.as_deref(),
-            access_expires_at: c.access_token.map(|(_, ms)| now + ms),
-            created_by: &user.user_id,
+    let new = new_id();
+    // One transaction, run again if SQLite was busy with another writer (a sync).
+    let id = Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        let id = store::accounts::upsert(
+            &mut *tx,
+            NewAccount {
+                id: &new,
+                workspace_id: &user.workspace_id,
+                provider_user_id: apple_user,
+                provider_org_id: me.org_id,
+                name: c.name,
+                method: c.method,
+                client_id: c.client_id,
+                team_id: c.team_id,
+                key_id: c.key_id,
+                public_key: c.public_key,
+                private_key_sealed: private_key.as_deref(),
+                refresh_token_sealed: refresh_token.as_deref(),
+                access_token_sealed: access_token.as_deref(),
+                access_expires_at: c.access_token.map(|(_, ms)| now + ms),
+                created_by: &user.user_id,
+                now,
+            },
+        )
+        .await?;
+        orgs::save(&mut tx, &id, &found).await?;
+        if c.private_key.is_some() {
+            store::connects::delete_pending_key(&mut *tx, &user.user_id, &user.workspace_id)
+                .await?;
+        }
+        let active = store::accounts::Active {
+            account_id: id.clone(),
+            org_id: None,
+        };
+        store::accounts::set_active(&mut *tx, &user.user_id, &user.workspace_id, &active, now)
+            .await?;
+        // The first sync starts now (its task in the member's background tasks), committed with
+        // the connection through the outbox; the scheduler runs it again every 3 h.
+        let sync = SyncAccount {
+            account_id: id.clone(),
+        };
+        store::synced::set_schedule(
+            &mut *tx,
+            &id,
+            &user.workspace_id,
+            SyncAccount::KIND,
+            &serde_json::to_value(&sync).map_err(anyhow::Error::from)?,
+            SYNC_EVERY_MS,
             now,
-        },
-    )
+        )
+        .await?;
+        let task_id = store::tasks::create(
+            &mut *tx,
+            NewTask {
+                workspace_id: &user.workspace_id,
+                user_id: Some(&user.user_id),
+                kind: SyncAccount::KIND,
+                message: "Syncing account",
+                total_steps: 1,
+            },
+        )
+        .await?;
+        outbox::push(
+            &mut *tx,
+            &sync,
+            OutboxOptions {
+                task_id: Some(task_id),
+                ..Default::default()
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok::<_, ApiError>(id)
+    })
     .await?;
-    orgs::save(&mut tx, &id, &found).await?;
-    if c.private_key.is_some() {
-        store::connects::delete_pending_key(&mut *tx, &user.user_id, &user.workspace_id).await?;
-    }
-    let active = store::accounts::Active {
-        account_id: id.clone(),
-        org_id: None,
-    };
-    store::accounts::set_active(&mut *tx, &user.user_id, &user.workspace_id, &active, now).await?;
-    // The first sync starts now (its task in the member's background tasks), committed with
-    // the connection through the outbox; the scheduler runs it again every 3 h.
-    let sync = SyncAccount {
-        account_id: id.clone(),
-    };
-    store::synced::set_schedule(
-        &mut *tx,
-        &id,
-        &user.workspace_id,
-        SyncAccount::KIND,
-        &serde_json::to_value(&sync).map_err(anyhow::Error::from)?,
-        SYNC_EVERY_MS,
-        now,
-    )
-    .await?;
-    let task_id = store::tasks::create(
-        &mut *tx,
-        NewTask {
-            workspace_id: &user.workspace_id,
-            user_id: Some(&user.user_id),
-            kind: SyncAccount::KIND,
-            message: "Syncing account",
-            total_steps: 1,
-        },
-    )
-    .await?;
-    outbox::push(
-        &mut *tx,
-        &sync,
-        OutboxOptions {
-            task_id: Some(task_id),
-            ..Default::default()
-        },
-    )
-    .await?;
-    tx.commit().await?;
     if let Err(e) = outbox::relay_once(&state.db, &state.queue, 100).await {
         tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
     }

@@ -276,7 +276,11 @@ pub(crate) async fn insert_rows(
                 if c > 0 {
                     sql.push_str(", ");
                 }
-                let param = if sqlite { "?".to_string() } else { format!("${n}") };
+                let param = if sqlite {
+                    "?".to_string()
+                } else {
+                    format!("${n}")
+                };
                 match casts.get(c).copied().flatten() {
                     Some(ty) => sql.push_str(&format!("CAST({param} AS {ty})")),
                     None => sql.push_str(&param),
