@@ -147,7 +147,7 @@ function FilterEditor({ level, initial, onCancel, onApply }: { level: Level; ini
           {filterTypesOf(level).map((type) => {
             const noTags = type === 'tag' && levelTags.length === 0;
             const item = (
-              <Menu.Item key={type} disabled={noTags} onClick={() => setDraft((list) => [...list, emptyFilter(type)])}>
+              <Menu.Item key={type} disabled={noTags} style={noTags ? { pointerEvents: 'none' } : undefined} onClick={() => setDraft((list) => [...list, emptyFilter(type)])}>
                 {t(`filters.type.${type}` as MessageKey)}
               </Menu.Item>
             );

@@ -1,5 +1,5 @@
 /** The applied filters as removable pills above the table. */
-import { Group, Pill } from '@mantine/core';
+import { Badge, CloseButton, Group } from '@mantine/core';
 import { t, type MessageKey } from '@/i18n';
 import { useAllTags } from '../api/tags';
 import { labelKey } from '../columns';
@@ -27,14 +27,20 @@ export function FilterPills({ level, filters, onChange }: { level: Level; filter
   return (
     <Group gap={6} data-testid="filter-pills">
       {filters.map((filter, index) => (
-        <Pill
+        <Badge
           key={index}
-          withRemoveButton
-          removeButtonProps={{ 'aria-label': `${t('filters.remove')} ${describe(filter, tagNames)}` }}
-          onRemove={() => onChange(filters.filter((_, i) => i !== index))}
+          variant="light"
+          size="lg"
+          radius="sm"
+          tt="none"
+          fw={500}
+          pr={4}
+          rightSection={
+            <CloseButton size="xs" aria-label={`${t('filters.remove')} ${describe(filter, tagNames)}`} onClick={() => onChange(filters.filter((_, i) => i !== index))} />
+          }
         >
           {describe(filter, tagNames)}
-        </Pill>
+        </Badge>
       ))}
     </Group>
   );
