@@ -246,6 +246,7 @@ export const ru: Messages = {
   'chart.title': 'Показатели по дням',
   'chart.leftMetric': 'Метрика левой оси',
   'chart.rightMetric': 'Метрика правой оси',
+  'chart.notSynced': 'График заполнится после первой синхронизации этой группы кампаний.',
   'chart.empty': 'Нет данных за этот период',
   'columns.button': 'Столбцы',
   'columns.title': 'Настройка столбцов',

@@ -66,8 +66,8 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
         <Skeleton h={HEIGHT} radius="sm" />
       ) : !hasData ? (
         <Center h={HEIGHT}>
-          <Text size="sm" c="dimmed">
-            {t('chart.empty')}
+          <Text size="sm" c="dimmed" data-testid="chart-empty">
+            {graph.data.lastSyncedAt ? t('chart.empty') : t('chart.notSynced')}
           </Text>
         </Center>
       ) : (

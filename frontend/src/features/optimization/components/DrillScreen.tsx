@@ -226,7 +226,7 @@ function Drill({ target }: { target: DrillTarget }) {
           </Tabs.List>
         </Tabs>
       )}
-      {target.level !== 'NEGATIVE' && !(result && !result.lastSyncedAt) && <ChartPanel request={request} metrics={state.chart} onMetrics={onChart} />}
+      {target.level !== 'NEGATIVE' && <ChartPanel request={request} metrics={state.chart} onMetrics={onChart} />}
       <TableToolbar
         level={target.level}
         filters={state.filters}

@@ -27,9 +27,12 @@ function toSeconds(day: string): number {
 }
 
 /** The UTC day of `seconds` as DD/MM/YYYY (the points are calendar days, not instants). */
-function dayOf(seconds: number): string {
-  return formatDate(new Date(seconds * 1000).toISOString().slice(0, 10));
+function dayOf(seconds: number | null): string {
+  return seconds === null ? '' : formatDate(new Date(seconds * 1000).toISOString().slice(0, 10));
 }
+
+/** At most this many day labels along the bottom. */
+const MAX_DAY_TICKS = 12;
 
 function numberOf(value: unknown): number | null {
   if (typeof value === 'number' && Number.isFinite(value)) return value;
@@ -55,12 +58,18 @@ export default function ReportChart({ points, metrics, labels, currency, height 
       cursor: { points: { size: 7 }, drag: { x: false, y: false } },
       scales: { x: { time: true }, y: { auto: true, range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] }, y2: { auto: true, range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.1 : 1] } },
       axes: [
-        { ...axisStyle, grid: { show: false }, values: (_u, ticks) => ticks.map((s) => dayOf(s).slice(0, 5)) },
+        {
+          ...axisStyle,
+          grid: { show: false },
+          // One tick per day (every n-th day on long ranges), never between days.
+          splits: () => days.filter((_, i) => i % Math.ceil(days.length / MAX_DAY_TICKS) === 0),
+          values: (_u, ticks) => ticks.map((s) => dayOf(s).slice(0, 5)),
+        },
         { ...axisStyle, scale: 'y', size: 70, values: tick(0) },
         { ...axisStyle, scale: 'y2', side: 1, size: 70, grid: { show: false }, values: tick(1) },
       ],
       series: [
-        { value: (_u, s) => dayOf(s) },
+        { label: '', value: (_u, s: number | null) => dayOf(s) },
         { label: labels[0], scale: 'y', stroke: CHART_COLORS[0], width: 2, fill: 'rgba(34,139,230,0.08)', points: { show: points.length <= 31 }, value: (_u, v) => show(0)(v) },
         { label: labels[1], scale: 'y2', stroke: CHART_COLORS[1], width: 2, points: { show: points.length <= 31 }, value: (_u, v) => show(1)(v) },
       ],
