@@ -245,6 +245,7 @@ export const en = {
   'chart.leftMetric': 'Left axis metric',
   'chart.rightMetric': 'Right axis metric',
   'chart.notSynced': 'The chart fills in once the first sync of this campaign group finishes.',
+  'chart.day': 'Day',
   'chart.empty': 'No data for this date range',
   'columns.button': 'Columns',
   'columns.title': 'Edit columns',

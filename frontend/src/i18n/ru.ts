@@ -247,6 +247,7 @@ export const ru: Messages = {
   'chart.leftMetric': 'Метрика левой оси',
   'chart.rightMetric': 'Метрика правой оси',
   'chart.notSynced': 'График заполнится после первой синхронизации этой группы кампаний.',
+  'chart.day': 'День',
   'chart.empty': 'Нет данных за этот период',
   'columns.button': 'Столбцы',
   'columns.title': 'Настройка столбцов',

@@ -9,7 +9,7 @@ import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { formatDate } from '@/lib/format';
 import { graphKind, type ChartMetrics } from '../chart-metrics';
-import { formatValue } from '../format-value';
+import { formatValue, message } from '../format-value';
 import { CHART_COLORS } from './chart-colors';
 
 export interface ReportChartProps {
@@ -69,7 +69,7 @@ export default function ReportChart({ points, metrics, labels, currency, height 
         { ...axisStyle, scale: 'y2', side: 1, size: 70, grid: { show: false }, values: tick(1) },
       ],
       series: [
-        { label: '', value: (_u, s: number | null) => dayOf(s) },
+        { label: message('chart.day', 'Day'), value: (_u, s: number | null) => dayOf(s) },
         { label: labels[0], scale: 'y', stroke: CHART_COLORS[0], width: 2, fill: 'rgba(34,139,230,0.08)', points: { show: points.length <= 31 }, value: (_u, v) => show(0)(v) },
         { label: labels[1], scale: 'y2', stroke: CHART_COLORS[1], width: 2, points: { show: points.length <= 31 }, value: (_u, v) => show(1)(v) },
       ],
