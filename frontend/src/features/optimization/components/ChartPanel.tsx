@@ -44,7 +44,8 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
   const graph = useGraph(request, true);
   const points = graph.data?.graph ?? null;
   const labels = useMemo<[string, string]>(() => [metricLabel(metrics[0]), metricLabel(metrics[1])], [metrics]);
-  const hasData = points !== null && points.length > 0;
+  // Before the first sync the days are there but hold nothing: say so rather than draw zeros.
+  const hasData = points !== null && points.length > 0 && (graph.data?.lastSyncedAt != null || points.some((p) => metrics.some((m) => Number(p[m] ?? 0) !== 0)));
   return (
     <Card withBorder padding="sm" data-testid="report-chart">
       <Group justify="space-between" mb="xs" wrap="wrap" gap="xs">

@@ -31,6 +31,9 @@ function dayOf(seconds: number | null): string {
   return seconds === null ? '' : formatDate(new Date(seconds * 1000).toISOString().slice(0, 10));
 }
 
+/** Tick steps of count axes: whole numbers only (1, 2, 5, 10, 20, 50…). */
+const WHOLE_STEPS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9].flatMap((p) => [p, 2 * p, 5 * p]);
+
 /** At most this many day labels along the bottom. */
 const MAX_DAY_TICKS = 12;
 
@@ -65,8 +68,8 @@ export default function ReportChart({ points, metrics, labels, currency, height 
           splits: () => days.filter((_, i) => i % Math.ceil(days.length / MAX_DAY_TICKS) === 0),
           values: (_u, ticks) => ticks.map((s) => dayOf(s).slice(0, 5)),
         },
-        { ...axisStyle, scale: 'y', size: 70, values: tick(0) },
-        { ...axisStyle, scale: 'y2', side: 1, size: 70, grid: { show: false }, values: tick(1) },
+        { ...axisStyle, scale: 'y', size: 70, values: tick(0), ...(graphKind(metrics[0]) === 'count' ? { incrs: WHOLE_STEPS } : {}) },
+        { ...axisStyle, scale: 'y2', side: 1, size: 70, grid: { show: false }, values: tick(1), ...(graphKind(metrics[1]) === 'count' ? { incrs: WHOLE_STEPS } : {}) },
       ],
       series: [
         { label: message('chart.day', 'Day'), value: (_u, s: number | null) => dayOf(s) },
