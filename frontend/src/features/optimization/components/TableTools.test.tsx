@@ -47,7 +47,7 @@ describe('table tools', () => {
     setup();
     const filters = encodeURIComponent(JSON.stringify([{ type: 'metrics', metric: 'ttr', condition: '>', value: 5 }, { type: 'name', condition: 'contains', value: 'brand' }]));
     const { location } = renderApp(`/optimization/a1/42?filters=${filters}`, makeUser());
-    await screen.findByRole('link', { name: 'Brand US' });
+    await screen.findByRole('link', { name: 'Brand US' }, { timeout: 10_000 });
     expect(tableCalls()[0]!.body).toMatchObject({
       filters: [
         { field: 'ttr', operator: 'GREATER_THAN', values: [0.05] },
@@ -66,7 +66,7 @@ describe('table tools', () => {
   it('shows the columns of the selected preset, falling back to Default', async () => {
     setup({ presets: [defaultPreset, preset('p1', 'Lean', ['localSpend', 'campaignName'])], options: { 'optimization-column-presets': { CAMPAIGNS: 'p1' } } });
     renderApp('/optimization/a1/42', makeUser());
-    const table = await screen.findByTestId('report-table');
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
     await waitFor(() => expect(within(table).queryByRole('button', { name: 'Taps' })).not.toBeInTheDocument());
     const headers = within(table).getAllByRole('columnheader').map((h) => h.textContent);
     expect(headers.slice(1)).toEqual(['Campaign', 'Spend']);
@@ -78,7 +78,7 @@ describe('table tools', () => {
     mockApi('PUT /api/setFields/one', ok({ item: preset('p2', 'Spend only', ['campaignName', 'servingStatus', 'localSpend', 'taps']) }));
     mockApi('PUT /api/options/front', ok({ item: { 'optimization-column-presets': { CAMPAIGNS: 'p2' } }, version: 2 }));
     renderApp('/optimization/a1/42', makeUser());
-    await screen.findByRole('link', { name: 'Brand US' });
+    await screen.findByRole('link', { name: 'Brand US' }, { timeout: 10_000 });
     await userEvent.click(await screen.findByRole('button', { name: 'Columns' }));
     const modal = await screen.findByRole('dialog', { name: 'Edit columns' });
     expect(within(modal).getByRole('button', { name: 'Delete preset Default' })).toBeDisabled();
@@ -100,17 +100,39 @@ describe('table tools', () => {
     const saved = Array.from({ length: 10 }, (_, i) => preset(`p${i}`, `P${i}`, ['campaignName']));
     setup({ presets: [defaultPreset, ...saved] });
     renderApp('/optimization/a1/42', makeUser());
-    await screen.findByRole('link', { name: 'Brand US' });
+    await screen.findByRole('link', { name: 'Brand US' }, { timeout: 10_000 });
     await userEvent.click(await screen.findByRole('button', { name: 'Columns' }));
     const modal = await screen.findByRole('dialog', { name: 'Edit columns' });
     expect(within(modal).getByRole('checkbox', { name: 'Save as preset' })).toBeDisabled();
     expect(within(modal).getByText('10/10 saved')).toBeInTheDocument();
   });
 
+  it('renames a saved preset with the name rules and deletes it', async () => {
+    const lean = preset('p1', 'Lean', ['campaignName', 'localSpend']);
+    setup({ presets: [defaultPreset, lean, preset('p2', 'Wide', ['campaignName'])], options: { 'optimization-column-presets': { CAMPAIGNS: 'p1' } } });
+    mockApi('PATCH /api/setFields/one/p1', ok({ item: { ...lean, name: 'Lean view' } }));
+    mockApi('DELETE /api/setFields/one/p1', ok({ item: lean }));
+    renderApp('/optimization/a1/42', makeUser());
+    await userEvent.click(await screen.findByRole('button', { name: /Columns · Lean/ }));
+    const modal = await screen.findByRole('dialog', { name: 'Edit columns' });
+    await userEvent.click(within(modal).getByRole('button', { name: 'Rename preset Lean' }));
+    const input = within(modal).getByRole('textbox', { name: 'Preset name' });
+    await userEvent.clear(input);
+    await userEvent.type(input, 'wide');
+    expect(within(modal).getByText('A preset with this name already exists')).toBeInTheDocument();
+    expect(within(modal).getByRole('button', { name: 'Save name' })).toBeDisabled();
+    await userEvent.clear(input);
+    await userEvent.type(input, 'Lean view{Enter}');
+    await waitFor(() => expect(callsTo('PATCH /api/setFields/one/p1')[0]?.body).toEqual({ id: 'p1', name: 'Lean view' }));
+    await userEvent.click(within(modal).getByRole('button', { name: 'Delete preset Lean' }));
+    await waitFor(() => expect(callsTo('DELETE /api/setFields/one/p1')).toHaveLength(1));
+    expect(await screen.findByText('Preset deleted')).toBeInTheDocument();
+  });
+
   it('disables the tag filter while there are no tags', async () => {
     setup();
     renderApp('/optimization/a1/42', makeUser());
-    await screen.findByRole('link', { name: 'Brand US' });
+    await screen.findByRole('link', { name: 'Brand US' }, { timeout: 10_000 });
     await userEvent.click(screen.getByRole('button', { name: 'Filters' }));
     const dialog = await screen.findByRole('dialog', { name: 'Filters' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Add filter' }));
@@ -125,7 +147,7 @@ describe('table tools', () => {
   it('selects rows one by one and the whole page', async () => {
     setup();
     renderApp('/optimization/a1/42', makeUser());
-    const table = await screen.findByTestId('report-table');
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
     await within(table).findByRole('link', { name: 'Brand US' });
     await userEvent.click(within(table).getByRole('checkbox', { name: 'Select Brand US' }));
     expect(screen.getByTestId('selection-count')).toHaveTextContent('1 selected');
