@@ -118,6 +118,8 @@ export const api = {
     apiRequest(path, { method: 'POST', body, schema, signal }),
   put: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
     apiRequest(path, { method: 'PUT', body, schema, signal }),
+  patch: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
+    apiRequest(path, { method: 'PATCH', body, schema, signal }),
   delete: <S extends z.ZodType>(path: string, schema: S, { signal }: CallOptions = {}) =>
     apiRequest(path, { method: 'DELETE', schema, signal }),
 };

@@ -100,6 +100,55 @@ export function columnsOf(level: Level): ColumnDef[] {
   return level === 'NEGATIVE' ? own : [...own, ...METRICS];
 }
 
+/**
+ * How the report's other columns show: those a column preset may add beyond the spec's
+ * table columns (the tap/view/total split of installs, downloads, CPA and CR, and the
+ * entities' own ids and statuses). See the report catalog (`/api/setFields/fields/{type}`).
+ */
+const EXTRA_KINDS: Record<string, ColumnKind> = {
+  tapInstalls: 'count',
+  viewInstalls: 'count',
+  totalInstalls: 'count',
+  tapNewDownloads: 'count',
+  viewNewDownloads: 'count',
+  totalNewDownloads: 'count',
+  tapRedownloads: 'count',
+  viewRedownloads: 'count',
+  totalRedownloads: 'count',
+  tapAvgCPA: 'money',
+  viewAvgCPA: 'money',
+  totalAvgCPA: 'money',
+  tapConversionRate: 'percent',
+  totalConversionRate: 'percent',
+  adamId: 'id',
+  adId: 'id',
+  searchTermId: 'id',
+  creativeId: 'id',
+  campaignId: 'id',
+  adGroupId: 'id',
+  keywordId: 'id',
+  campaignStatus: 'status',
+  adGroupStatus: 'status',
+  keywordDisplayStatus: 'status',
+  matchType: 'text',
+  adName: 'text',
+  adGroupName: 'text',
+  keyword: 'text',
+};
+
+/**
+ * The column `field` of `level`: the level's own definition, else the common kind of that
+ * field, else plain text.
+ */
+export function columnOf(level: Level, field: string): ColumnDef {
+  return columnsOf(level).find((c) => c.field === field) ?? { field, kind: EXTRA_KINDS[field] ?? 'text' };
+}
+
+/** The name column of `level` (the first, sticky column, always shown). */
+export function nameColumn(level: Level): string | null {
+  return LEVEL_COLUMNS[level]?.[0]?.field ?? null;
+}
+
 /** The id field of a level's rows (spec §3 identifier fields). */
 export const ID_FIELD: Partial<Record<Level, string>> = {
   CAMPAIGNS: 'campaignId',

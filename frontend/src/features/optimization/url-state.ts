@@ -4,9 +4,13 @@
  * paths.ts); the query carries the rest, defaults left out:
  * - `range=<preset>` for a named range (recomputed each day), or `start` and `end` days;
  * - `sort=<field>` and `order=asc|desc` (desc when absent);
- * - `page` (1-based, 1 when absent).
+ * - `page` (1-based, 1 when absent);
+ * - `filters`: the valid filters as JSON (filters.ts), absent when none;
+ * - `chart`: the chart's two metrics, comma-separated, absent for the default pair.
  */
+import { DEFAULT_CHART_METRICS, readChartMetrics, type ChartMetrics } from './chart-metrics';
 import { customRange, DEFAULT_PRESET, isDay, isPreset, presetRange, type DayRange } from './date-range';
+import { readFilters, writeFilters, type Filter } from './filters';
 
 export type SortOrder = 'asc' | 'desc';
 
@@ -14,6 +18,8 @@ export interface TableState {
   range: DayRange;
   sort: { field: string; order: SortOrder } | null;
   page: number;
+  filters: Filter[];
+  chart: ChartMetrics;
 }
 
 const FIELD = /^[A-Za-z][A-Za-z0-9]{0,63}$/;
@@ -31,13 +37,13 @@ export function readTableState(search: URLSearchParams, today: string): TableSta
   const sort = field !== null && FIELD.test(field) ? { field, order: search.get('order') === 'asc' ? ('asc' as const) : ('desc' as const) } : null;
   const pageText = search.get('page');
   const page = pageText !== null && /^\d{1,6}$/.test(pageText) && Number(pageText) >= 1 ? Number(pageText) : 1;
-  return { range, sort, page };
+  return { range, sort, page, filters: readFilters(search.get('filters')), chart: readChartMetrics(search.get('chart')) };
 }
 
 /** The query of `state`, keeping unrelated parameters of `base`. */
 export function writeTableState(state: TableState, base: URLSearchParams = new URLSearchParams()): URLSearchParams {
   const search = new URLSearchParams(base);
-  for (const key of ['range', 'start', 'end', 'sort', 'order', 'page']) search.delete(key);
+  for (const key of ['range', 'start', 'end', 'sort', 'order', 'page', 'filters', 'chart']) search.delete(key);
   if (state.range.preset !== null) {
     if (state.range.preset !== DEFAULT_PRESET) search.set('range', state.range.preset);
   } else {
@@ -49,16 +55,19 @@ export function writeTableState(state: TableState, base: URLSearchParams = new U
     if (state.sort.order === 'asc') search.set('order', 'asc');
   }
   if (state.page > 1) search.set('page', String(state.page));
+  const filters = writeFilters(state.filters);
+  if (filters !== null) search.set('filters', filters);
+  if (state.chart.join(',') !== DEFAULT_CHART_METRICS.join(',')) search.set('chart', state.chart.join(','));
   return search;
 }
 
 /**
- * The query to carry when drilling to another level: the date range stays, sort and page
- * (which belong to the level's columns) are dropped.
+ * The query to carry when drilling to another level: the date range and the chart's metrics
+ * stay, sort, page and filters (which belong to the level's columns) are dropped.
  */
 export function drillSearch(search: URLSearchParams): string {
   const kept = new URLSearchParams();
-  for (const key of ['range', 'start', 'end']) {
+  for (const key of ['range', 'start', 'end', 'chart']) {
     const value = search.get(key);
     if (value !== null) kept.set(key, value);
   }

@@ -8,6 +8,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
+import type { WireFilter } from '../filters';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
 
@@ -26,6 +27,8 @@ export const reportResultSchema = z.object({
   hidden: z.array(z.string()),
   page: z.number(),
   pageSize: z.number(),
+  /** One point per day when the graph was asked for. */
+  graph: z.array(z.record(z.string(), z.unknown())).nullish(),
 });
 export type ReportResult = z.infer<typeof reportResultSchema>;
 
@@ -39,10 +42,19 @@ export interface ReportRequest {
   adGroupId: number | null;
   sort: { field: string; order: 'asc' | 'desc' } | null;
   page: number;
+  /** Valid filters in the wire shape (filters.ts). */
+  filters: WireFilter[];
+  /** Rows per page: PAGE_SIZE unless given (the export asks for the largest pages). */
+  pageSize?: number;
+  /** Whether to answer one graph point per day. */
+  graph?: boolean;
 }
 
+/** The largest page the report call answers (the export reads every page with it). */
+export const MAX_PAGE_SIZE = 1000;
+
 export function getReport(request: ReportRequest, { signal }: CallOptions = {}): Promise<ReportResult> {
-  const { accountId, orgId, level, startDate, endDate, campaignId, adGroupId, sort, page } = request;
+  const { accountId, orgId, level, startDate, endDate, campaignId, adGroupId, sort, page, filters, pageSize = PAGE_SIZE, graph = false } = request;
   return api.post(
     `/asa/reports?${new URLSearchParams({ accountId, orgId: String(orgId) }).toString()}`,
     {
@@ -50,7 +62,9 @@ export function getReport(request: ReportRequest, { signal }: CallOptions = {}):
       startDate,
       endDate,
       page,
-      pageSize: PAGE_SIZE,
+      pageSize,
+      ...(filters.length ? { filters } : {}),
+      ...(graph ? { graph } : {}),
       ...(sort ? { sort } : {}),
       ...(campaignId !== null ? { campaignId } : {}),
       ...(adGroupId !== null ? { adGroupId } : {}),
@@ -74,6 +88,22 @@ export function useReport(request: ReportRequest) {
         ? keepPreviousData(previous)
         : undefined;
     },
+    staleTime: 30_000,
+  });
+}
+
+/**
+ * The daily points of the graph metrics for the table's level, scope, range and filters
+ * (one row asked for: only the graph is read). Sort and page do not change the points, so
+ * they are left out of the key.
+ */
+export function useGraph(request: ReportRequest, enabled: boolean) {
+  const graphRequest: ReportRequest = { ...request, sort: null, page: 1, pageSize: 1, graph: true };
+  return useQuery({
+    queryKey: optimizationKeys.report(graphRequest),
+    queryFn: ({ signal }) => getReport(graphRequest, { signal }),
+    placeholderData: keepPreviousData,
+    enabled,
     staleTime: 30_000,
   });
 }

@@ -7,7 +7,7 @@
  */
 import { Anchor, Breadcrumbs, Card, Center, Group, Loader, Pagination, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconTableOff } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
 import { orgsPath, useActiveAccount } from '@/features/accounts';
@@ -16,11 +16,20 @@ import { errorMessage } from '@/lib/api-error';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useAdGroupName, useCampaignName } from '../api/entities';
 import { PAGE_SIZE, useReport, type ReportRequest, type ReportRow } from '../api/report';
+import type { ChartMetrics } from '../chart-metrics';
+import { ID_FIELD } from '../columns';
 import { todayIn, type DayRange } from '../date-range';
+import { wireFilters, type Filter } from '../filters';
+import { useVisibleColumns } from '../hooks/useVisibleColumns';
 import { AD_GROUP_TABS, adGroupPath, CAMPAIGN_TABS, campaignPath, campaignsPath, parseDrill, tabPath, type DrillTarget, type Tab } from '../paths';
 import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
+import { ChartPanel } from './ChartPanel';
 import { DateRangePicker } from './DateRangePicker';
+import { FilterPills } from './FilterPills';
 import { ReportTable } from './ReportTable';
+import { TableToolbar } from './TableToolbar';
+
+const EMPTY_SET: ReadonlySet<string> = new Set();
 
 function idOf(row: ReportRow, field: string): number | null {
   const value = row[field];
@@ -113,12 +122,38 @@ function Drill({ target }: { target: DrillTarget }) {
     adGroupId: target.adGroupId,
     sort: state.sort,
     page: state.page,
+    filters: wireFilters(state.filters),
   };
   const report = useReport(request);
+  const columns = useVisibleColumns(target.level);
+
+  // Selected rows belong to one view: a new level, range or filter starts with none.
+  const scope = JSON.stringify([target.level, target.campaignId, target.adGroupId, request.startDate, request.endDate, request.filters]);
+  const [selection, setSelection] = useState<{ scope: string; ids: ReadonlySet<string> }>({ scope, ids: new Set() });
+  const selected = selection.scope === scope ? selection.ids : EMPTY_SET;
+  const onSelect = useCallback(
+    (ids: string[], on: boolean) =>
+      setSelection((current) => {
+        const next = new Set(current.scope === scope ? current.ids : []);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return { scope, ids: next };
+      }),
+    [scope],
+  );
+  const idField = ID_FIELD[target.level] ?? 'id';
+  const rowId = useCallback((row: ReportRow) => {
+    const value = row[idField];
+    return typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : null;
+  }, [idField]);
 
   const update = useCallback((next: Partial<TableState>) => setSearch((current) => writeTableState({ ...readTableState(current, today), ...next }, current)), [setSearch, today]);
   const onSort = useCallback((sort: TableState['sort']) => update({ sort, page: 1 }), [update]);
   const onRange = (range: DayRange) => update({ range, page: 1 });
+  const onFilters = (filters: Filter[]) => update({ filters, page: 1 });
+  const onChart = (chart: ChartMetrics) => update({ chart });
   const carried = drillSearch(search);
   const rowLink = useCallback(
     (row: ReportRow): string | null => {
@@ -156,6 +191,8 @@ function Drill({ target }: { target: DrillTarget }) {
   // in the range.
   const emptyText = !result?.lastSyncedAt
     ? { title: t('table.notSyncedTitle'), text: t('table.notSyncedText') }
+    : state.filters.length > 0
+      ? { title: t('table.emptyFilteredTitle'), text: t('table.emptyFilteredText') }
     : target.level === 'NEGATIVE'
       ? { title: t('table.emptyNegativeTitle'), text: t('table.emptyNegativeText') }
       : { title: t('table.emptyRangeTitle'), text: t('table.emptyRangeText') };
@@ -189,6 +226,18 @@ function Drill({ target }: { target: DrillTarget }) {
           </Tabs.List>
         </Tabs>
       )}
+      {target.level !== 'NEGATIVE' && <ChartPanel request={request} metrics={state.chart} onMetrics={onChart} />}
+      <TableToolbar
+        level={target.level}
+        filters={state.filters}
+        onFilters={onFilters}
+        columns={columns}
+        request={request}
+        selected={selected}
+        idField={idField}
+        onClearSelection={() => setSelection({ scope, ids: new Set() })}
+      />
+      {state.filters.length > 0 && <FilterPills level={target.level} filters={state.filters} onChange={onFilters} />}
       {report.error ? (
         <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />
       ) : empty ? (
@@ -196,7 +245,18 @@ function Drill({ target }: { target: DrillTarget }) {
       ) : (
         <>
           <Card withBorder padding={0}>
-            <ReportTable level={target.level} result={result} rowLink={rowLink} sort={state.sort} onSort={onSort} stale={report.isPlaceholderData} />
+            <ReportTable
+              level={target.level}
+              result={result}
+              rowLink={rowLink}
+              sort={state.sort}
+              onSort={onSort}
+              stale={report.isPlaceholderData}
+              columns={columns.fields}
+              rowId={rowId}
+              selected={selected}
+              onSelect={onSelect}
+            />
           </Card>
           {result && (
             <Group justify="space-between">

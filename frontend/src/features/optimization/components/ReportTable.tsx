@@ -1,18 +1,19 @@
 /**
  * One page of a level's report as a table (TanStack Table, server-side sort and paging):
- * the level's columns with the hidden-by-default ones hidden, a Growth badge on locked
- * columns, a sticky header and first column, and a totals row. Sorting on a header asks the
- * server (descending first, then ascending, then unsorted).
+ * the columns of the selected column preset in its order, a Growth badge on locked
+ * columns, a sticky header, selection checkbox and name column, and a totals row. Sorting
+ * on a header asks the server (descending first, then ascending, then unsorted). Rows are
+ * selected by their checkbox; the header's checkbox selects every row of the page.
  */
-import { Anchor, Badge, Box, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type VisibilityState } from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type RowSelectionState } from '@tanstack/react-table';
 import { useMemo } from 'react';
 import { Link } from 'react-router';
 import { t } from '@/i18n';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
-import { columnsOf, labelKey, type ColumnDef } from '../columns';
+import { columnOf, labelKey, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
 import type { SortOrder } from '../url-state';
 import { Cell, message } from './cells';
@@ -26,10 +27,20 @@ export interface ReportTableProps {
   onSort: (sort: { field: string; order: SortOrder } | null) => void;
   /** Rows being replaced by a newer answer. */
   stale: boolean;
+  /** The visible columns, in order (the name column first). */
+  columns: string[];
+  /** The id of a row (selection key), or null for a row that cannot be selected. */
+  rowId: (row: ReportRow) => string | null;
+  selected: ReadonlySet<string>;
+  onSelect: (ids: string[], on: boolean) => void;
 }
+
+/** Width of the selection column; the name column sticks right after it. */
+const SELECT_WIDTH = 40;
 
 const STICKY_BG = 'var(--mantine-color-body)';
 const HEAD_BG = 'var(--mantine-color-gray-0)';
+const SELECTED_BG = 'var(--mantine-color-blue-0)';
 
 function nextSort(current: ReportTableProps['sort'], field: string): ReportTableProps['sort'] {
   if (current?.field !== field) return { field, order: 'desc' };
@@ -61,15 +72,20 @@ function Header({ column, sort, locked, onSort }: { column: ColumnDef; sort: Rep
   );
 }
 
+function rowName(row: ReportRow, field: string | undefined): string | null {
+  const value = field === undefined ? undefined : row[field];
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : null;
+}
+
 const numeric = (column: ColumnDef) => ['money', 'percent', 'count', 'decimal'].includes(column.kind);
 
-export function ReportTable({ level, result, rowLink, sort, onSort, stale }: ReportTableProps) {
-  const defs = useMemo(() => columnsOf(level), [level]);
+export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect }: ReportTableProps) {
+  const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
   const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
-  const columnVisibility = useMemo<VisibilityState>(
-    () => Object.fromEntries((result?.hidden ?? []).map((field) => [field, false])),
-    [result?.hidden],
-  );
+  const pageIds = useMemo(() => (result?.items ?? []).map(rowId).filter((id): id is string => id !== null), [result?.items, rowId]);
+  const rowSelection = useMemo<RowSelectionState>(() => Object.fromEntries([...selected].map((id) => [id, true])), [selected]);
+  const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
+  const someOnPage = pageIds.some((id) => selected.has(id));
   const currency = result?.currency ?? null;
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
@@ -104,7 +120,9 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale }: Rep
   const table = useReactTable({
     data: result?.items ?? [],
     columns,
-    state: { columnVisibility },
+    state: { rowSelection },
+    getRowId: (row, index) => rowId(row) ?? `row-${index}`,
+    enableRowSelection: (row) => rowId(row.original) !== null,
     getCoreRowModel: getCoreRowModel(),
     manualSorting: true,
     manualPagination: true,
@@ -112,7 +130,8 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale }: Rep
   const visible = table.getVisibleLeafColumns();
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
   const sticky = (index: number, background: string) =>
-    index === 0 ? ({ position: 'sticky', left: 0, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
+    index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
+  const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
 
   return (
     <Box
@@ -123,6 +142,16 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale }: Rep
         <Table.Thead style={{ position: 'sticky', top: 0, zIndex: 2, background: HEAD_BG }}>
           {table.getHeaderGroups().map((group) => (
             <Table.Tr key={group.id}>
+              <Table.Th style={selectCell(HEAD_BG)}>
+                <Checkbox
+                  size="xs"
+                  aria-label={t('table.selectPage')}
+                  checked={allOnPage}
+                  indeterminate={someOnPage && !allOnPage}
+                  disabled={pageIds.length === 0}
+                  onChange={() => onSelect(pageIds, !allOnPage)}
+                />
+              </Table.Th>
               {group.headers.map((header, index) => {
                 const def = defOf(header.column.id);
                 const order = sort?.field === def.field ? (sort.order === 'asc' ? 'ascending' : 'descending') : undefined;
@@ -140,13 +169,23 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale }: Rep
         <Table.Tbody>
           {result
             ? table.getRowModel().rows.map((row) => (
-                <Table.Tr key={row.id}>
+                <Table.Tr key={row.id} bg={row.getIsSelected() ? SELECTED_BG : undefined} data-selected={row.getIsSelected() || undefined}>
+                  <Table.Td style={selectCell(row.getIsSelected() ? SELECTED_BG : STICKY_BG)}>
+                    {row.getCanSelect() && (
+                      <Checkbox
+                        size="xs"
+                        aria-label={`${t('table.selectRow')} ${rowName(row.original, defs[0]?.field) ?? row.id}`}
+                        checked={row.getIsSelected()}
+                        onChange={(e) => onSelect([row.id], e.currentTarget.checked)}
+                      />
+                    )}
+                  </Table.Td>
                   {row.getVisibleCells().map((cell, index) => {
                     const def = defOf(cell.column.id);
                     return (
                       <Table.Td
                         key={cell.id}
-                        style={{ ...sticky(index, STICKY_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
+                        style={{ ...sticky(index, row.getIsSelected() ? SELECTED_BG : STICKY_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
                       >
                         {renderCell(def, row.original)}
                       </Table.Td>
@@ -156,6 +195,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale }: Rep
               ))
             : Array.from({ length: 8 }, (_, r) => (
                 <Table.Tr key={r} data-testid="skeleton-row">
+                  <Table.Td style={selectCell(STICKY_BG)} />
                   {visible.map((column, index) => (
                     <Table.Td key={column.id} style={sticky(index, STICKY_BG)}>
                       <Skeleton h={14} w={index === 0 ? 160 : 64} radius="sm" />
@@ -167,6 +207,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale }: Rep
         {result?.totals && (
           <Table.Tfoot style={{ position: 'sticky', bottom: 0, zIndex: 2, background: HEAD_BG }}>
             <Table.Tr data-testid="totals-row">
+              <Table.Td style={selectCell(HEAD_BG)} />
               {visible.map((column, index) => {
                 const def = defOf(column.id);
                 const value = result.totals?.[def.field];

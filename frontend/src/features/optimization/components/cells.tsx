@@ -4,17 +4,12 @@
  * statuses as coloured badges (errors red), tags in their colours, a dash when empty.
  */
 import { Badge, Group, Text } from '@mantine/core';
-import { resources, LOCALE } from '@/i18n';
-import { EMPTY, formatDateTime, formatMoney, formatNumber, formatPercent } from '@/lib/format';
+import { EMPTY } from '@/lib/format';
 import { statusView, type ColumnDef, type StatusTone } from '../columns';
+import { formatValue, message } from '../format-value';
 import type { Level } from '../paths';
 
-const messages: Record<string, string> = resources[LOCALE];
-
-/** The message of `key`, or `fallback` when there is none (an unknown status). */
-export function message(key: string, fallback: string): string {
-  return messages[key] ?? fallback;
-}
+export { formatValue, message };
 
 const TONE_COLOR: Record<StatusTone, string> = { running: 'green', paused: 'gray', error: 'red', neutral: 'blue' };
 
@@ -44,40 +39,6 @@ export function StatusBadge({ level, field, value }: { level: Level; field: stri
       {message(view.key, humanise(value))}
     </Badge>
   );
-}
-
-function isNumeric(value: unknown): value is number | string {
-  return typeof value === 'number' || (typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)));
-}
-
-/** Any value as text (objects as JSON). */
-function plain(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value) ?? EMPTY;
-}
-
-/** The text of a plain (non-badge) value of column `column`. */
-export function formatValue(column: ColumnDef, value: unknown, currency: string | null): string {
-  if (value === null || value === undefined || value === '') return EMPTY;
-  switch (column.kind) {
-    case 'money':
-      return isNumeric(value) ? formatMoney(value, currency) : plain(value);
-    case 'percent':
-      return isNumeric(value) ? formatPercent(value) : plain(value);
-    case 'count':
-      return isNumeric(value) ? formatNumber(value, 0) : plain(value);
-    case 'decimal':
-      return isNumeric(value) ? formatNumber(value, 2) : plain(value);
-    case 'time':
-      return formatDateTime(value as string);
-    case 'bool':
-      return value === true ? message('common.on', 'On') : message('common.off', 'Off');
-    case 'list':
-      return Array.isArray(value) ? value.map(plain).join(', ') || EMPTY : plain(value);
-    default:
-      return plain(value);
-  }
 }
 
 interface TagRef {

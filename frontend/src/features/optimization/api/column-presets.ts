@@ -1,0 +1,62 @@
+/**
+ * Column presets (spec §2 edit-columns modal, §3 Column preset, §7 setFields):
+ * GET /api/setFields/all/{type} lists the built-in Default and the user's saved presets of a
+ * table type; GET /api/setFields/fields/{type} the columns the type can show, grouped
+ * (Attributes, Metrics, Conversions) with their Growth/Pro locks.
+ */
+import { useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, type CallOptions } from '@/lib/api-client';
+import type { Level } from '../paths';
+import { optimizationKeys } from './keys';
+
+export const columnPresetSchema = z.object({
+  _id: z.string(),
+  name: z.string(),
+  type: z.string(),
+  fields: z.array(z.string()),
+  isDefault: z.boolean(),
+});
+export type ColumnPreset = z.infer<typeof columnPresetSchema>;
+
+const presetsSchema = z.object({ items: z.array(columnPresetSchema) });
+
+export const columnInfoSchema = z.object({
+  key: z.string(),
+  locked: z.boolean(),
+  lock: z.enum(['growth', 'pro']).nullable(),
+  lockMessage: z.string().nullable(),
+  hiddenByDefault: z.boolean(),
+  inDefault: z.boolean(),
+});
+export type ColumnInfo = z.infer<typeof columnInfoSchema>;
+
+const groupsSchema = z.object({ items: z.array(z.object({ name: z.string(), fields: z.array(columnInfoSchema) })) });
+export type ColumnGroup = z.infer<typeof groupsSchema>['items'][number];
+
+export async function getColumnPresets(level: Level, { signal }: CallOptions = {}): Promise<ColumnPreset[]> {
+  const { items } = await api.get(`/setFields/all/${level}`, presetsSchema, { signal });
+  return items;
+}
+
+export async function getColumnGroups(level: Level, { signal }: CallOptions = {}): Promise<ColumnGroup[]> {
+  const { items } = await api.get(`/setFields/fields/${level}`, groupsSchema, { signal });
+  return items;
+}
+
+export function useColumnPresets(level: Level) {
+  return useQuery({
+    queryKey: optimizationKeys.presets(level),
+    queryFn: ({ signal }) => getColumnPresets(level, { signal }),
+    staleTime: 300_000,
+  });
+}
+
+export function useColumnGroups(level: Level, enabled = true) {
+  return useQuery({
+    queryKey: optimizationKeys.columnGroups(level),
+    queryFn: ({ signal }) => getColumnGroups(level, { signal }),
+    staleTime: 300_000,
+    enabled,
+  });
+}

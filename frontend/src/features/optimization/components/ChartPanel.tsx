@@ -1,0 +1,89 @@
+/**
+ * The chart card above a level's table (spec §2: graph metrics): two metric choosers (left
+ * and right axis, kept in the address) and the daily points of the level's scope, range and
+ * filters. The chart itself (uPlot) is a lazy chunk, downloaded the first time a chart has
+ * points to draw.
+ */
+import { Card, Center, Group, Loader, Select, Skeleton, Text } from '@mantine/core';
+import { lazy, Suspense, useMemo } from 'react';
+import { t } from '@/i18n';
+import { errorMessage } from '@/lib/api-error';
+import { useGraph, type ReportRequest } from '../api/report';
+import { GRAPH_METRICS, isGraphMetric, type ChartMetrics } from '../chart-metrics';
+import { labelKey } from '../columns';
+import { message } from '../format-value';
+import { CHART_COLORS } from './chart-colors';
+
+const ReportChart = lazy(() => import('./ReportChart'));
+
+const HEIGHT = 240;
+
+export function metricLabel(metric: string): string {
+  return message(labelKey(metric), metric);
+}
+
+function MetricSelect({ label, value, other, color, onChange }: { label: string; value: string; other: string; color: string; onChange: (v: string) => void }) {
+  const data = useMemo(() => GRAPH_METRICS.filter((m) => m !== other).map((m) => ({ value: m, label: metricLabel(m) })), [other]);
+  return (
+    <Select
+      size="xs"
+      w={210}
+      aria-label={label}
+      data={data}
+      value={value}
+      allowDeselect={false}
+      searchable
+      nothingFoundMessage={t('select.nothingFound')}
+      onChange={(next) => next && isGraphMetric(next) && onChange(next)}
+      leftSection={<span style={{ width: 10, height: 10, borderRadius: 5, background: color, display: 'inline-block' }} aria-hidden />}
+    />
+  );
+}
+
+export function ChartPanel({ request, metrics, onMetrics }: { request: ReportRequest; metrics: ChartMetrics; onMetrics: (m: ChartMetrics) => void }) {
+  const graph = useGraph(request, true);
+  const points = graph.data?.graph ?? null;
+  const labels = useMemo<[string, string]>(() => [metricLabel(metrics[0]), metricLabel(metrics[1])], [metrics]);
+  // Before the first sync the days are there but hold nothing: say so rather than draw zeros.
+  const hasData = points !== null && points.length > 0 && (graph.data?.lastSyncedAt != null || points.some((p) => metrics.some((m) => Number(p[m] ?? 0) !== 0)));
+  return (
+    <Card withBorder padding="sm" data-testid="report-chart">
+      <Group justify="space-between" mb="xs" wrap="wrap" gap="xs">
+        <Text fw={600} size="sm">
+          {t('chart.title')}
+        </Text>
+        <Group gap="xs">
+          <MetricSelect label={t('chart.leftMetric')} value={metrics[0]} other={metrics[1]} color={CHART_COLORS[0]} onChange={(m) => onMetrics([m as ChartMetrics[0], metrics[1]])} />
+          <MetricSelect label={t('chart.rightMetric')} value={metrics[1]} other={metrics[0]} color={CHART_COLORS[1]} onChange={(m) => onMetrics([metrics[0], m as ChartMetrics[1]])} />
+        </Group>
+      </Group>
+      {graph.error ? (
+        <Center h={HEIGHT}>
+          <Text size="sm" c="red">
+            {errorMessage(graph.error)}
+          </Text>
+        </Center>
+      ) : !graph.data ? (
+        <Skeleton h={HEIGHT} radius="sm" />
+      ) : !hasData ? (
+        <Center h={HEIGHT}>
+          <Text size="sm" c="dimmed" data-testid="chart-empty">
+            {graph.data.lastSyncedAt ? t('chart.empty') : t('chart.notSynced')}
+          </Text>
+        </Center>
+      ) : (
+        <Suspense
+          fallback={
+            <Center h={HEIGHT}>
+              <Loader size="sm" aria-label={t('common.loading')} />
+            </Center>
+          }
+        >
+          <div style={{ opacity: graph.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+            <ReportChart points={points} metrics={metrics} labels={labels} currency={graph.data.currency} height={HEIGHT} />
+          </div>
+        </Suspense>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,10 @@
+/** The text of a preset name problem (spec §5 preset rules). */
+import { t } from '@/i18n';
+import type { NameProblem } from '../presets';
+
+export function nameProblemText(problem: NameProblem): string | null {
+  if (problem === 'required') return t('common.required');
+  if (problem === 'taken') return t('presets.nameTaken');
+  if (problem === 'tooLong') return t('presets.nameTooLong');
+  return null;
+}
