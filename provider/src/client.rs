@@ -407,10 +407,7 @@ fn classify(status: StatusCode, info: &RateLimitInfo, body: Value) -> Result<Val
     let field = parsed
         .as_ref()
         .and_then(|e| e.details.as_ref())
-        .and_then(|d| {
-            d.iter()
-                .find_map(|x| Some((x.field()?.to_string(), x.message.clone())))
-        });
+        .and_then(|d| d.iter().find_map(|x| x.field().map(str::to_string)));
     Err(ProviderError::Permanent {
         status: status.as_u16(),
         code: parsed

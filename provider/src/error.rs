@@ -26,9 +26,9 @@ pub enum ProviderError {
         message: String,
         /// Codes of the error's `details` (e.g. `DUPLICATE_KEYWORD`, `ENTITY_DELETED`).
         details: Vec<String>,
-        /// The request field the first detail names (`info.field`, e.g. `bidStrategy.bid`),
-        /// with that detail's message when it has one.
-        field: Option<(String, Option<String>)>,
+        /// The request field the first detail naming one names (`info.field`, e.g.
+        /// `bidStrategy.bid`).
+        field: Option<String>,
     },
     /// The token endpoint refused the credentials.
     #[error("authentication failed: {0}")]

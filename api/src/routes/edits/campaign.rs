@@ -137,7 +137,7 @@ pub async fn update(
     let mut tx = state.db.pool.begin().await?;
     store::synced::edits::set_campaign(&mut *tx, c.org_key, c.id, &now).await?;
     record(
-        &mut *tx,
+        &mut tx,
         &Origin {
             user: campaign.caller.user(),
             account_id: &c.account_id,

@@ -209,7 +209,7 @@ pub async fn update(
     let mut tx = state.db.pool.begin().await?;
     store::synced::edits::set_ad_group(&mut *tx, c.org_key, g.id, &now).await?;
     record(
-        &mut *tx,
+        &mut tx,
         &Origin {
             user: campaign.caller.user(),
             account_id: &c.account_id,

@@ -83,14 +83,12 @@ pub fn refused(err: ProviderError, fields: &[(&str, &str)], what: &str) -> ApiEr
     match err {
         ProviderError::Permanent { status: 404, .. } => ApiError::not_found(what),
         ProviderError::Permanent { message, field, .. } => {
-            let (theirs, detail) = field.unzip();
-            let ours = theirs.as_deref().map(|f| {
+            let ours = field.map(|f| {
                 fields
                     .iter()
                     .find(|(p, _)| *p == f)
-                    .map_or(f.to_string(), |(_, o)| o.to_string())
+                    .map_or(f.clone(), |(_, o)| o.to_string())
             });
-            let message = detail.flatten().unwrap_or(message);
             match ours {
                 Some(field) => ApiError::validation(vec![FieldError::new(field, message)]),
                 None => ApiError::bad_request(message),

@@ -59,7 +59,7 @@ pub fn parse(
         !int.is_empty()
             && int.chars().all(|c| c.is_ascii_digit())
             && frac.chars().all(|c| c.is_ascii_digit())
-            && (frac.is_empty() == !s.contains('.'))
+            && (frac.is_empty() != s.contains('.'))
     };
     if let Some(rest) = text.strip_prefix('-')
         && plain(rest)
