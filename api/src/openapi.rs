@@ -28,6 +28,7 @@ use crate::{
         (name = "options", description = "Options saved per user"),
         (name = "tasks", description = "Background tasks"),
         (name = "campaigns", description = "Campaigns, ad groups, change history, totals and forecasts of the report area"),
+        (name = "edits", description = "Quick edits of campaigns, ad groups and keywords through Apple Ads"),
         (name = "system", description = "Process health"),
     )
 )]

@@ -63,6 +63,14 @@ const READS_BY_POST: &[(&str, &str)] = &[
     ("post", "/api/asa/reports/calculateForecasts"),
 ];
 
+/// Quick edits (api/src/routes/edits): editor-only writes addressed by a synced campaign, so
+/// the checks below cover them only while they stay documented with their guard.
+const EDIT_ROUTES: &[(&str, &str)] = &[
+    ("put", "/api/asa/campaigns/update/{id}"),
+    ("put", "/api/asa/groups/updatesV2/{id}"),
+    ("put", "/api/asa/keywords/update/{a}/{b}"),
+];
+
 /// Creates a resource of `kind` in the workspace of `token`'s user and returns its id.
 async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String {
     let me = app.get("/api/auth/me", Some(token)).await.json["result"]["item"].clone();
@@ -219,6 +227,11 @@ backend_tests! {
         let owner = app.register(&app.email(), "long password").await;
         let reader = app.member(&owner, Role::Reader).await;
         let doc = app.get("/api/openapi.json", None).await.json;
+        for (m, path) in EDIT_ROUTES {
+            let op = &doc["paths"][*path][*m];
+            assert_eq!(op["x-roles"], json!(["owner", "admin", "writer"]), "{m} {path} is documented for editors");
+            assert_eq!(op["x-resource"]["kind"], "campaign", "{m} {path} is scoped to a synced campaign");
+        }
         for (m, path, op) in operations(&doc) {
             let Some(roles) = op.get("x-roles") else {
                 let own = OWN_VALUE_WRITES.contains(&(m.as_str(), path.as_str()))

@@ -208,6 +208,7 @@ impl AppStore {
                 code: "APP_STORE".into(),
                 message,
                 details: vec![],
+                field: None,
             },
         })
     }
@@ -259,6 +260,7 @@ impl AppStore {
             code: "UNKNOWN_STOREFRONT".into(),
             message: format!("no App Store storefront id is known for {country}"),
             details: vec![],
+            field: None,
         })?;
         let query = [
             ("clientApplication", "Software".to_string()),

@@ -404,6 +404,10 @@ fn classify(status: StatusCode, info: &RateLimitInfo, body: Value) -> Result<Val
         .and_then(|e| e.details.as_ref())
         .map(|d| d.iter().map(|x| x.code.clone()).collect())
         .unwrap_or_default();
+    let field = parsed
+        .as_ref()
+        .and_then(|e| e.details.as_ref())
+        .and_then(|d| d.iter().find_map(|x| x.field().map(str::to_string)));
     Err(ProviderError::Permanent {
         status: status.as_u16(),
         code: parsed
@@ -411,5 +415,6 @@ fn classify(status: StatusCode, info: &RateLimitInfo, body: Value) -> Result<Val
             .unwrap_or_else(|| status.as_str().to_string()),
         message,
         details,
+        field,
     })
 }

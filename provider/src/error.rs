@@ -26,6 +26,9 @@ pub enum ProviderError {
         message: String,
         /// Codes of the error's `details` (e.g. `DUPLICATE_KEYWORD`, `ENTITY_DELETED`).
         details: Vec<String>,
+        /// The request field the first detail naming one names (`info.field`, e.g.
+        /// `bidStrategy.bid`).
+        field: Option<String>,
     },
     /// The token endpoint refused the credentials.
     #[error("authentication failed: {0}")]
@@ -69,6 +72,16 @@ pub struct ApiErrorBody {
 pub struct ApiErrorDetail {
     pub code: String,
     pub message: Option<String>,
+    /// Where the detail applies (`{"field": "bid"}`).
+    #[serde(default)]
+    pub info: Option<serde_json::Value>,
+}
+
+impl ApiErrorDetail {
+    /// The request field this detail names, if any.
+    pub fn field(&self) -> Option<&str> {
+        self.info.as_ref()?.get("field")?.as_str()
+    }
 }
 
 /// One item of a bulk call: its correlation id and its own outcome.

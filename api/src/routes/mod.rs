@@ -4,6 +4,7 @@ pub mod accounts;
 pub mod auth;
 pub mod campaigns;
 pub mod catalog;
+pub mod edits;
 pub mod fields;
 pub mod options;
 pub mod reports;
@@ -28,4 +29,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(reports::router())
         .merge(campaigns::router())
         .merge(fields::router())
+        .merge(edits::router())
 }

@@ -18,6 +18,7 @@
 
 pub mod accounts;
 pub mod catalog;
+pub mod changes;
 pub mod connects;
 pub mod options;
 pub mod presets;

@@ -1,0 +1,241 @@
+//! `PUT asa/groups/updatesV2/{id}`: an ad group's quick edits — default bid, CPA goal, status
+//! and Search Match (`automatedKeywordsOptIn`) — for ad group `adGroupId` of campaign `id`.
+
+use axum::{extract::State, response::IntoResponse};
+use searchdeck_common::store::{self, synced::edits::AdGroupState};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use super::{
+    Changed, Edited, NOTHING_TO_CHANGE, Origin, Target, check, client, money, parse_status, record,
+    refused, text,
+};
+use crate::{
+    access::{EditRoles, InWorkspace},
+    envelope::{self, Envelope, Item},
+    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    extract::{ApiJson, ApiQuery},
+    route,
+    routes::campaigns::{Campaign, ScopeQuery, pick},
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(route!(update))
+}
+
+/// The body of `asa/groups/updatesV2/{id}`: the ad group and at least one field.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdGroupEdit {
+    /// The ad group (Apple's id), of the campaign in the path.
+    ad_group_id: Option<i64>,
+    /// The new default bid (cost per tap).
+    #[schema(value_type = Option<money::MoneyIn>)]
+    default_bid_amount: Option<Value>,
+    /// The new CPA goal.
+    #[schema(value_type = Option<money::MoneyIn>)]
+    cpa_goal: Option<Value>,
+    /// ENABLED or PAUSED.
+    status: Option<String>,
+    /// Search Match on or off.
+    automated_keywords_opt_in: Option<bool>,
+}
+
+/// Our names of the provider's ad group fields, for its refusals.
+const FIELDS: &[(&str, &str)] = &[
+    ("bidStrategy", "defaultBidAmount"),
+    ("bidStrategy.bid", "defaultBidAmount"),
+    ("cpaCap", "cpaGoal"),
+    ("cpaCap.value", "cpaGoal"),
+    ("status", "status"),
+    ("automatedKeywordsOptIn", "automatedKeywordsOptIn"),
+];
+
+/// Changes an ad group's default bid, CPA goal, status and/or Search Match at Apple Ads,
+/// then stores the provider's answer and one change record per changed field. Editors only.
+/// Money is checked against the campaign group's currency; Apple's refusal (e.g. a bid below
+/// its minimum) is a 400 on the field with Apple's message, and nothing is stored.
+#[utoipa::path(put, path = "/api/asa/groups/updatesV2/{id}", tag = "edits",
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
+           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
+           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    request_body = AdGroupEdit,
+    responses((status = 200, description = "The ad group's values after the edit", body = Envelope<Item<Edited>>),
+              (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
+              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
+              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+pub async fn update(
+    State(state): State<AppState>,
+    campaign: InWorkspace<Campaign, EditRoles>,
+    ApiQuery(query): ApiQuery<ScopeQuery>,
+    ApiJson(body): ApiJson<AdGroupEdit>,
+) -> ApiResult<impl IntoResponse> {
+    let c = pick(campaign.item.0, &query)?;
+    let Some(group_id) = body.ad_group_id else {
+        return Err(ApiError::field("adGroupId", crate::domain::REQUIRED));
+    };
+    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+        .await?
+        .filter(|g| !g.deleted)
+        .ok_or_else(|| ApiError::not_found("Ad group"))?;
+    let currency = c.currency.as_deref();
+    let mut errors = Vec::new();
+    if body.default_bid_amount.is_none()
+        && body.cpa_goal.is_none()
+        && body.status.is_none()
+        && body.automated_keywords_opt_in.is_none()
+    {
+        errors.push(FieldError::new("defaultBidAmount", NOTHING_TO_CHANGE));
+    }
+    let mut amount = |field: &str, label: &str, v: Option<&Value>| {
+        v.and_then(|v| {
+            money::parse(field, label, v, currency)
+                .map_err(|e| errors.push(e))
+                .ok()
+        })
+    };
+    let bid = amount(
+        "defaultBidAmount",
+        "Default bid",
+        body.default_bid_amount.as_ref(),
+    );
+    let cpa = amount("cpaGoal", "CPA goal", body.cpa_goal.as_ref());
+    let status = body
+        .status
+        .as_deref()
+        .and_then(|s| parse_status("status", s).map_err(|e| errors.push(e)).ok());
+    check(errors)?;
+
+    let mut request = Map::new();
+    if let Some(b) = bid.filter(|b| Some(*b) != g.default_bid_micros) {
+        request.insert(
+            "bidStrategy".into(),
+            json!({ "bid": money::wire(b, currency) }),
+        );
+    }
+    if let Some(v) = cpa.filter(|v| Some(*v) != g.cpa_goal_micros) {
+        request.insert(
+            "cpaCap".into(),
+            json!({ "value": money::wire(v, currency) }),
+        );
+    }
+    if let Some(s) = status.filter(|s| *s != g.status) {
+        request.insert("status".into(), json!(s));
+    }
+    if let Some(o) = body
+        .automated_keywords_opt_in
+        .filter(|o| *o != g.automated_keywords_opt_in)
+    {
+        request.insert("automatedKeywordsOptIn".into(), json!(o));
+    }
+    let values = |s: &AdGroupState| {
+        json!({
+            "defaultBidAmount": money::answer(s.default_bid_micros, currency),
+            "cpaGoal": money::answer(s.cpa_goal_micros, currency),
+            "status": s.status,
+            "automatedKeywordsOptIn": s.automated_keywords_opt_in,
+        })
+    };
+    let before = AdGroupState {
+        status: g.status.clone(),
+        display_status: g.display_status.clone(),
+        default_bid_micros: g.default_bid_micros,
+        cpa_goal_micros: g.cpa_goal_micros,
+        automated_keywords_opt_in: g.automated_keywords_opt_in,
+        modification_time: g.modification_time.clone(),
+        body: g.body.clone().unwrap_or_default(),
+    };
+    let mut answer = Edited {
+        level: "AD_GROUP".into(),
+        id: g.id,
+        campaign_id: c.id,
+        ad_group_id: Some(g.id),
+        org_id: c.org_id,
+        account_id: c.account_id.clone(),
+        currency: c.currency.clone(),
+        values: values(&before),
+        changes: Vec::new(),
+    };
+    if request.is_empty() {
+        return Ok(envelope::item(answer));
+    }
+
+    let client = client(&state, &c.account_id).await?;
+    let after: Value = client
+        .update(c.org_id, "adgroups", g.id, &Value::Object(request))
+        .await
+        .map_err(|e| refused(e, FIELDS, "Ad group"))?;
+    let now = AdGroupState {
+        status: text(&after["status"]).unwrap_or_else(|| g.status.clone()),
+        display_status: text(&after["displayStatus"]),
+        default_bid_micros: money::wire_micros(&after["bidStrategy"]["bid"])
+            .or_else(|| money::wire_micros(&after["defaultBidAmount"])),
+        cpa_goal_micros: money::wire_micros(&after["cpaCap"]),
+        automated_keywords_opt_in: after["automatedKeywordsOptIn"]
+            .as_bool()
+            .unwrap_or(g.automated_keywords_opt_in),
+        modification_time: text(&after["modificationTime"]),
+        body: after.to_string(),
+    };
+    let flag = |b: bool| Some(b.to_string());
+    let changed: Vec<Changed> = [
+        Changed::of(
+            "defaultBidAmount",
+            money::text(before.default_bid_micros),
+            money::text(now.default_bid_micros),
+        ),
+        Changed::of(
+            "cpaGoal",
+            money::text(before.cpa_goal_micros),
+            money::text(now.cpa_goal_micros),
+        ),
+        Changed::of(
+            "status",
+            Some(before.status.clone()),
+            Some(now.status.clone()),
+        ),
+        Changed::of(
+            "automatedKeywordsOptIn",
+            flag(before.automated_keywords_opt_in),
+            flag(now.automated_keywords_opt_in),
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut tx = state.db.pool.begin().await?;
+    store::synced::edits::set_ad_group(&mut *tx, c.org_key, g.id, &now).await?;
+    record(
+        &mut tx,
+        &Origin {
+            user: campaign.caller.user(),
+            account_id: &c.account_id,
+            org_id: c.org_id,
+            currency,
+        },
+        &Target {
+            level: "AD_GROUP",
+            id: g.id,
+            campaign_id: c.id,
+            ad_group_id: Some(g.id),
+            name: &g.name,
+            campaign_name: &c.name,
+        },
+        &changed,
+        &["defaultBidAmount", "cpaGoal"],
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::info!(
+        ad_group.id = g.id,
+        org.id = c.org_id,
+        changes = changed.len(),
+        "ad group edited"
+    );
+    answer.values = values(&now);
+    answer.changes = changed;
+    Ok(envelope::item(answer))
+}

@@ -1,0 +1,182 @@
+//! `PUT asa/keywords/update/{a}/{b}`: a keyword's quick edits — its bid (`cptBid`) and status —
+//! for keyword `keywordId` of ad group `b` of campaign `a`.
+
+use axum::{extract::State, response::IntoResponse};
+use searchdeck_common::store::{self, synced::edits::KeywordState};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use super::{
+    Changed, Edited, NOTHING_TO_CHANGE, Origin, Target, check, client, money, parse_status, record,
+    refused, text,
+};
+use crate::{
+    access::{EditRoles, InWorkspace},
+    envelope::{self, Envelope, Item},
+    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    extract::{ApiJson, ApiPath, ApiQuery},
+    route,
+    routes::campaigns::{CampaignOfAdGroup, ScopeQuery, pick},
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new().routes(route!(update))
+}
+
+/// The body of `asa/keywords/update/{a}/{b}`: the keyword and at least one field.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KeywordEdit {
+    /// The keyword (Apple's id), of the ad group in the path.
+    keyword_id: Option<i64>,
+    /// The new bid (cost per tap; also accepted as `bidAmount`).
+    #[serde(alias = "bidAmount")]
+    #[schema(value_type = Option<money::MoneyIn>)]
+    cpt_bid: Option<Value>,
+    /// ENABLED (shown ACTIVE) or PAUSED.
+    status: Option<String>,
+}
+
+/// Our names of the provider's keyword fields, for its refusals.
+const FIELDS: &[(&str, &str)] = &[
+    ("bid", "cptBid"),
+    ("bid.amount", "cptBid"),
+    ("status", "status"),
+];
+
+/// Changes a keyword's bid and/or status at Apple Ads, then stores the provider's answer and
+/// one change record per changed field. Editors only. The bid is checked against the
+/// campaign group's currency; Apple's refusal (e.g. a bid below its minimum) is a 400 on
+/// `cptBid` with Apple's message, and nothing is stored.
+#[utoipa::path(put, path = "/api/asa/keywords/update/{a}/{b}", tag = "edits",
+    params(("a" = i64, Path, description = "Campaign id (Apple's)"),
+           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"),
+           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
+           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    request_body = KeywordEdit,
+    responses((status = 200, description = "The keyword's values after the edit", body = Envelope<Item<Edited>>),
+              (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
+              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
+              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+pub async fn update(
+    State(state): State<AppState>,
+    campaign: InWorkspace<CampaignOfAdGroup, EditRoles>,
+    ApiPath(path): ApiPath<(String, String)>,
+    ApiQuery(query): ApiQuery<ScopeQuery>,
+    ApiJson(body): ApiJson<KeywordEdit>,
+) -> ApiResult<impl IntoResponse> {
+    let c = pick(campaign.item.0, &query)?;
+    let group_id = path
+        .1
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| ApiError::not_found("Ad group"))?;
+    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Ad group"))?;
+    let Some(keyword_id) = body.keyword_id else {
+        return Err(ApiError::field("keywordId", crate::domain::REQUIRED));
+    };
+    let k = store::synced::edits::keyword(&state.db.pool, c.org_key, g.id, keyword_id)
+        .await?
+        .filter(|k| !k.deleted)
+        .ok_or_else(|| ApiError::not_found("Keyword"))?;
+    let currency = c.currency.as_deref();
+    let mut errors = Vec::new();
+    if body.cpt_bid.is_none() && body.status.is_none() {
+        errors.push(FieldError::new("cptBid", NOTHING_TO_CHANGE));
+    }
+    let bid = body.cpt_bid.as_ref().and_then(|v| {
+        money::parse("cptBid", "Bid", v, currency)
+            .map_err(|e| errors.push(e))
+            .ok()
+    });
+    let status = body
+        .status
+        .as_deref()
+        .and_then(|s| parse_status("status", s).map_err(|e| errors.push(e)).ok());
+    check(errors)?;
+
+    let mut request = Map::new();
+    if let Some(b) = bid.filter(|b| Some(*b) != k.bid_micros) {
+        request.insert("bid".into(), money::wire(b, currency));
+    }
+    // A synced keyword may say ACTIVE for ENABLED.
+    let same_status = |s: &str| s == k.status || (s == "ENABLED" && k.status == "ACTIVE");
+    if let Some(s) = status.filter(|s| !same_status(s)) {
+        request.insert("status".into(), json!(s));
+    }
+    let values = |bid: Option<i64>, status: &str| json!({ "cptBid": money::answer(bid, currency), "status": status });
+    let mut answer = Edited {
+        level: "KEYWORD".into(),
+        id: k.id,
+        campaign_id: c.id,
+        ad_group_id: Some(g.id),
+        org_id: c.org_id,
+        account_id: c.account_id.clone(),
+        currency: c.currency.clone(),
+        values: values(k.bid_micros, &k.status),
+        changes: Vec::new(),
+    };
+    if request.is_empty() {
+        return Ok(envelope::item(answer));
+    }
+
+    let client = client(&state, &c.account_id).await?;
+    let after: Value = client
+        .update(c.org_id, "keywords", k.id, &Value::Object(request))
+        .await
+        .map_err(|e| refused(e, FIELDS, "Keyword"))?;
+    let now = KeywordState {
+        status: text(&after["status"]).unwrap_or_else(|| k.status.clone()),
+        display_status: text(&after["displayStatus"]),
+        bid_micros: money::wire_micros(&after["bid"]),
+        modification_time: text(&after["modificationTime"]),
+    };
+    let changed: Vec<Changed> = [
+        Changed::of(
+            "cptBid",
+            money::text(k.bid_micros),
+            money::text(now.bid_micros),
+        ),
+        Changed::of("status", Some(k.status.clone()), Some(now.status.clone())),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    let mut tx = state.db.pool.begin().await?;
+    store::synced::edits::set_keyword(&mut *tx, c.org_key, k.id, &now).await?;
+    record(
+        &mut tx,
+        &Origin {
+            user: campaign.caller.user(),
+            account_id: &c.account_id,
+            org_id: c.org_id,
+            currency,
+        },
+        &Target {
+            level: "KEYWORD",
+            id: k.id,
+            campaign_id: c.id,
+            ad_group_id: Some(g.id),
+            name: &k.text,
+            campaign_name: &c.name,
+        },
+        &changed,
+        &["cptBid"],
+    )
+    .await?;
+    tx.commit().await?;
+    tracing::info!(
+        keyword.id = k.id,
+        org.id = c.org_id,
+        changes = changed.len(),
+        "keyword edited"
+    );
+    answer.values = values(now.bid_micros, &now.status);
+    answer.changes = changed;
+    Ok(envelope::item(answer))
+}

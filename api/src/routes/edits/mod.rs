@@ -1,0 +1,213 @@
+//! Quick edits through the provider (issue 10, spec §2 quick-edit columns, §5 editable money
+//! field, §6 roles, §7 `asa/campaigns/update/{id}`, `asa/groups/updatesV2/{id}`,
+//! `asa/keywords/update/{a}/{b}`): one entity's budget, bids, goal, Search Match or status.
+//!
+//! Every edit runs the same steps: the editor guard (readers get 403), the entity resolved in
+//! the caller's workspace (another workspace's id answers 404), the input checked (money a
+//! non-negative number with no more decimals than the campaign group's currency has; status
+//! ENABLED or PAUSED), unchanged fields dropped, the change sent through the rate-limited
+//! provider client, then — in one transaction — the synced row written from the provider's
+//! answer (so `asa/reports` shows the new value at once) and one change record per changed
+//! field. A refusal by the provider comes back as a 400 with its message on our field name,
+//! and nothing is written.
+
+pub mod campaign;
+pub mod group;
+pub mod keyword;
+pub mod money;
+
+use searchdeck_common::{
+    ids,
+    store::{self, changes},
+};
+use searchdeck_provider::{Client, ProviderError};
+use serde::Serialize;
+use serde_json::Value;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{
+    error::{ApiError, FieldError},
+    routes::accounts::credentials,
+    session::CurrentUser,
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .merge(campaign::router())
+        .merge(group::router())
+        .merge(keyword::router())
+}
+
+/// Message of a request that names no field to change.
+pub const NOTHING_TO_CHANGE: &str = "Choose a value to change";
+/// Message of a status that is neither ENABLED nor PAUSED.
+pub const STATUS_VALUES: &str = "Status must be ENABLED or PAUSED";
+
+/// A user-settable status: ENABLED or PAUSED (any case, trimmed); else 400 on `field`.
+pub fn parse_status(field: &str, raw: &str) -> Result<String, FieldError> {
+    match raw.trim().to_ascii_uppercase().as_str() {
+        s @ ("ENABLED" | "PAUSED") => Ok(s.to_string()),
+        // The keyword table shows ACTIVE for an enabled keyword.
+        "ACTIVE" => Ok("ENABLED".to_string()),
+        _ => Err(FieldError::new(field, STATUS_VALUES)),
+    }
+}
+
+/// 400 with every field error, if any.
+pub fn check(errors: Vec<FieldError>) -> Result<(), ApiError> {
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(ApiError::validation(errors))
+    }
+}
+
+/// A provider client over the credentials of connection `account_id`.
+pub async fn client(state: &AppState, account_id: &str) -> Result<Client, ApiError> {
+    let row = store::accounts::by_id(&state.db.pool, account_id)
+        .await?
+        .ok_or_else(|| ApiError::not_found("Account"))?;
+    state
+        .provider
+        .client(credentials::of(state, &row)?)
+        .map_err(credentials::provider_error)
+}
+
+/// A provider failure of an edit as the caller sees it: a refusal is a 400 with the
+/// provider's message on our name of the field it names (`fields` maps the provider's
+/// request fields to ours), an entity gone at the provider a 404 on `what`, the rate limit a
+/// 429 with its wait; the rest as every provider call answers them.
+pub fn refused(err: ProviderError, fields: &[(&str, &str)], what: &str) -> ApiError {
+    match err {
+        ProviderError::Permanent { status: 404, .. } => ApiError::not_found(what),
+        ProviderError::Permanent { message, field, .. } => {
+            let ours = field.map(|f| {
+                fields
+                    .iter()
+                    .find(|(p, _)| *p == f)
+                    .map_or(f.clone(), |(_, o)| o.to_string())
+            });
+            match ours {
+                Some(field) => ApiError::validation(vec![FieldError::new(field, message)]),
+                None => ApiError::bad_request(message),
+            }
+        }
+        ProviderError::RateLimited { retry_after } => ApiError::too_many_requests(
+            "Apple Ads is busy. Try again in a moment",
+            retry_after.as_secs().max(1),
+        ),
+        other => credentials::provider_error(other),
+    }
+}
+
+/// One field an edit changed, as the answer and the change record show it.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Changed {
+    /// The table's column name (`dailyBudget`, `defaultBidAmount`, `cpaGoal`,
+    /// `automatedKeywordsOptIn`, `cptBid`, `status`).
+    pub field: String,
+    /// Money as an exact decimal in the campaign group's currency, statuses as the provider
+    /// writes them, booleans `true` / `false`; null when unset.
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+}
+
+impl Changed {
+    /// The change of `field` from `old` to `new`, if they differ.
+    pub fn of(field: &str, old: Option<String>, new: Option<String>) -> Option<Changed> {
+        (old != new).then(|| Changed {
+            field: field.to_string(),
+            old_value: old,
+            new_value: new,
+        })
+    }
+}
+
+/// The answer of a quick edit: the entity's editable values now and what changed.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Edited {
+    /// CAMPAIGN, AD_GROUP or KEYWORD.
+    pub level: String,
+    pub id: i64,
+    pub campaign_id: i64,
+    pub ad_group_id: Option<i64>,
+    pub org_id: i64,
+    pub account_id: String,
+    /// The campaign group's currency, which every amount is in.
+    pub currency: Option<String>,
+    /// The editable fields' values after the edit (money as `{amount, currency}`).
+    #[schema(value_type = Object)]
+    pub values: Value,
+    /// The fields that changed (empty when the request asked for the values already set:
+    /// nothing is sent to Apple then).
+    pub changes: Vec<Changed>,
+}
+
+/// Where an edit happened and who made it, for its change records.
+pub struct Origin<'a> {
+    pub user: &'a CurrentUser,
+    pub account_id: &'a str,
+    pub org_id: i64,
+    pub currency: Option<&'a str>,
+}
+
+/// The entity an edit changed.
+pub struct Target<'a> {
+    pub level: &'static str,
+    pub id: i64,
+    pub campaign_id: i64,
+    pub ad_group_id: Option<i64>,
+    pub name: &'a str,
+    pub campaign_name: &'a str,
+}
+
+/// Writes one change record per changed field (source: manual change).
+pub async fn record(
+    ex: &mut sqlx::AnyConnection,
+    origin: &Origin<'_>,
+    target: &Target<'_>,
+    changed: &[Changed],
+    money_fields: &[&str],
+) -> Result<(), sqlx::Error> {
+    let now = ids::now_ms() / 1000;
+    for c in changed {
+        changes::insert(
+            &mut *ex,
+            &changes::NewChange {
+                id: ids::new_id(),
+                workspace_id: origin.user.workspace_id.clone(),
+                user_id: Some(origin.user.user_id.clone()),
+                user_email: Some(origin.user.email.clone()),
+                account_id: Some(origin.account_id.to_string()),
+                org_id: origin.org_id,
+                level: target.level,
+                entity_id: target.id,
+                campaign_id: target.campaign_id,
+                ad_group_id: target.ad_group_id,
+                entity_name: target.name.to_string(),
+                campaign_name: target.campaign_name.to_string(),
+                field: c.field.clone(),
+                old_value: c.old_value.clone(),
+                new_value: c.new_value.clone(),
+                currency: money_fields
+                    .contains(&c.field.as_str())
+                    .then(|| origin.currency.map(str::to_string))
+                    .flatten(),
+                source: changes::MANUAL,
+                job_id: None,
+                created_at: now,
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// A text field of the provider's answer.
+pub fn text(v: &Value) -> Option<String> {
+    v.as_str().map(str::to_string)
+}
