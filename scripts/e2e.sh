@@ -9,9 +9,7 @@ fi
 data="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
 log="$data/serve.log"
-# Every test connects a sandbox account, and each connect queues a full first sync; one job
-# at a time keeps those syncs from piling up on the shared 2-core CI machine.
-SEARCHDECK_WORKER_CONCURRENCY=1 SEARCHDECK_DATA_DIR="$data" SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" \
+SEARCHDECK_DATA_DIR="$data" SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" \
   SEARCHDECK_STATIC_DIR="$root/frontend/dist" "$root/target/debug/searchdeck" serve >"$log" 2>&1 &
 server=$!
 cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"; }
