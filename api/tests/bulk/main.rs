@@ -440,4 +440,56 @@ sandbox_tests! {
             .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
         assert_eq!(status, "PAUSED");
     }
+    async fn faults_and_a_429_burst_still_apply_every_item_exactly_once(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let groups: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT id, default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 AND default_bid_micros IS NOT NULL ORDER BY id")
+            .bind(p.org_key).bind(p.campaign).fetch_all(pool).await.unwrap();
+        // 30 % of Apple calls fail with 5xx (half of them after the write was applied: the
+        // answer is lost), and the next 3 calls are answered 429.
+        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox))
+            .json(&json!({"errorRate": 0.3, "burst429": 3})).send().await.unwrap();
+        assert!(faults.status().is_success());
+        let started = std::time::Instant::now();
+        let ids: Vec<i64> = p.keywords.iter().map(|k| k.0).collect();
+        let res = t.call(Method::PUT, &keywords_url(&p),
+            json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let kw_task = res.json["result"]["item"]["taskId"].as_str().unwrap().to_string();
+        let gids: Vec<i64> = groups.iter().map(|g| g.0).collect();
+        let res = t.call(Method::PUT, &format!("/api/asa/groups/updates/{}?accountId={}&orgId={}", p.campaign, p.account_id, p.org_id),
+            json!({"adGroupIds": gids, "field": "defaultBidAmount", "action": "raise", "percent": 10}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let group_task = res.json["result"]["item"]["taskId"].as_str().unwrap().to_string();
+        let kw = finished(&t, &owner, &kw_task).await;
+        let gr = finished(&t, &owner, &group_task).await;
+        let elapsed = started.elapsed();
+        eprintln!("bulk edit under faults: {} keywords + {} ad groups in {elapsed:?}", ids.len(), gids.len());
+        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox)).json(&json!({})).send().await.unwrap();
+        assert!(faults.status().is_success());
+        for (task, n) in [(&kw, ids.len()), (&gr, gids.len())] {
+            assert!(task["error"].is_null(), "{task}");
+            assert_eq!((task["details"]["applied"].as_u64(), task["details"]["refused"].as_u64()), (Some(n as u64), Some(0)), "{task}");
+            assert_eq!(task["details"]["items"].as_array().unwrap().len(), n);
+        }
+        // Each raised once: at Apple and here.
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &p.keywords {
+            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id} at the sandbox");
+            assert_eq!(ours[id], raised(*old), "keyword {id} here");
+        }
+        for (id, old) in &groups {
+            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            assert_eq!(money_micros(&g["bidStrategy"]["bid"]), raised(*old), "ad group {id}");
+        }
+        // One change record per item.
+        let me = t.get("/api/auth/me", &owner).await.json["result"]["item"].clone();
+        let all = changes::list(pool, &changes::Filter {
+            workspace_id: me["workspaceId"].as_str().unwrap(), ..Default::default() }, 10_000).await.unwrap();
+        assert_eq!(all.len(), ids.len() + gids.len());
+    }
 }
