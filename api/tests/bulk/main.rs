@@ -492,4 +492,42 @@ sandbox_tests! {
             workspace_id: me["workspaceId"].as_str().unwrap(), ..Default::default() }, 10_000).await.unwrap();
         assert_eq!(all.len(), ids.len() + gids.len());
     }
+
+    async fn throughput_of_a_keyword_bulk_edit_over_a_whole_campaign_group(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let all: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT id, bid_micros FROM asa_keywords WHERE org_key = $1 AND deleted = 0 AND bid_micros IS NOT NULL ORDER BY id")
+            .bind(p.org_key).fetch_all(pool).await.unwrap();
+        let me = t.get("/api/auth/me", &owner).await.json["result"]["item"].clone();
+        let workspace_id = me["workspaceId"].as_str().unwrap().to_string();
+        // The job as a route would enqueue it, over every keyword of the campaign group.
+        let job = BulkEdit {
+            workspace_id: workspace_id.clone(),
+            user_id: me["id"].as_str().map(str::to_string),
+            user_email: me["email"].as_str().map(str::to_string),
+            account_id: p.account_id.clone(),
+            org_key: p.org_key,
+            org_id: p.org_id,
+            currency: Some("USD".into()),
+            level: "KEYWORD".into(),
+            field: "cptBid".into(),
+            operation: "Raise cptBid by 10 %".into(),
+            items: all.iter().map(|(id, old)| BulkEditItem { id: *id, target: Some(amount(raised(*old))), note: None }).collect(),
+        };
+        let started = std::time::Instant::now();
+        let task_id = t.app.state.start_task(NewTask { workspace_id: &workspace_id, user_id: me["id"].as_str(),
+            kind: "bulk-edit", message: "Raise", total_steps: all.len() as i64 }, &job).await.unwrap();
+        let task = finished(&t, &owner, &task_id).await;
+        let elapsed = started.elapsed();
+        eprintln!("bulk edit throughput: {} keywords in {elapsed:?} = {:.0} items/s",
+            all.len(), all.len() as f64 / elapsed.as_secs_f64());
+        assert_eq!(task["details"]["applied"].as_u64(), Some(all.len() as u64), "{task}");
+        for (id, old) in all.iter().step_by(17) {
+            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id}");
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! already recorded is reported applied without being sent, an item already at its target
 //! is skipped as unchanged, the rest are sent. Each accepted item's synced row and one change
 //! record (with this job's id; the unique index keeps a retried item to one record) are
-//! written in one transaction from the provider's answer; a refused item is listed with the
+//! written from the provider's answer in one transaction (per keyword chunk, per campaign or
+//! ad group); a refused item is listed with the
 //! provider's message. Rate limits snooze and transient failures retry the job, which then
 //! resumes where it stopped; refusals never fail it.
 
@@ -241,6 +242,10 @@ impl Edit<'_> {
             .enumerate()
             .map(|(i, a)| (a.correlation_id.map_or(i, |c| c as usize), a.outcome))
             .collect();
+        // The chunk's accepted items are written in one transaction: all or none, and a
+        // retry sends the absolute targets of the unwritten ones again.
+        let mut tx = ctx.runtime.db.pool.begin().await?;
+        let mut results = Vec::with_capacity(items.len());
         for (i, s) in items.into_iter().enumerate() {
             let r = match by_index.remove(&i) {
                 Some(Ok(after)) => {
@@ -255,16 +260,18 @@ impl Edit<'_> {
                     } else {
                         Some(now.status.clone())
                     };
-                    let mut tx = ctx.runtime.db.pool.begin().await?;
                     store::synced::edits::set_keyword(&mut *tx, self.org_key, s.row.id, &now)
                         .await?;
                     self.record(&mut tx, ctx, &s, new.clone()).await?;
-                    tx.commit().await?;
                     applied(&s, new)
                 }
                 Some(Err(e)) => refused(&s, message_of(&e)),
                 None => refused(&s, "Apple Ads did not answer for this item".into()),
             };
+            results.push(r);
+        }
+        tx.commit().await?;
+        for r in results {
             progress.push(r);
         }
         Ok(())
