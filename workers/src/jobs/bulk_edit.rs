@@ -332,9 +332,18 @@ impl Edit<'_> {
                 default_bid_micros: micros(&after["bidStrategy"]["bid"])
                     .or_else(|| micros(&after["defaultBidAmount"])),
                 cpa_goal_micros: micros(cpa),
-                automated_keywords_opt_in: after["automatedKeywordsOptIn"]
-                    .as_bool()
-                    .unwrap_or(false),
+                automated_keywords_opt_in: match after["automatedKeywordsOptIn"].as_bool() {
+                    Some(on) => on,
+                    // An answer without it keeps what we hold.
+                    None => store::synced_reads::ad_group(
+                        &mut *tx,
+                        self.org_key,
+                        s.row.campaign_id,
+                        s.row.id,
+                    )
+                    .await?
+                    .is_some_and(|g| g.automated_keywords_opt_in),
+                },
                 modification_time: text(&after["modificationTime"]),
                 body: after.to_string(),
             };
