@@ -47,21 +47,25 @@ pub async fn rows(
     let Some(column) = money_column(level, field) else {
         return Ok(Vec::new());
     };
-    let (table, alias, select) = match level {
+    // (table, alias, selected id columns and name, the column naming the campaign)
+    let (table, alias, select, campaign) = match level {
         "CAMPAIGN" => (
             "asa_campaigns",
             "c",
             "c.id, c.id AS campaign_id, c.name AS name",
+            "c.id",
         ),
         "AD_GROUP" => (
             "asa_ad_groups",
             "e",
             "e.id, e.campaign_id, e.id AS ad_group_id, e.name AS name",
+            "e.campaign_id",
         ),
         "KEYWORD" => (
             "asa_keywords",
             "e",
             "e.id, e.campaign_id, e.ad_group_id, e.text AS name",
+            "e.campaign_id",
         ),
         _ => return Ok(Vec::new()),
     };
@@ -82,14 +86,9 @@ pub async fn rows(
         let sql = format!(
             "SELECT {select}, c.name AS campaign_name, {alias}.status, {money} AS money, \
                {alias}.deleted FROM {table} {alias} {join} \
-             WHERE {alias}.org_key = $1 AND ($2 = 0 OR {alias}.campaign_id = $3) \
+             WHERE {alias}.org_key = $1 AND ($2 = 0 OR {campaign} = $3) \
                AND {alias}.id IN ({list})"
         );
-        let sql = if level == "CAMPAIGN" {
-            sql.replace("c.campaign_id", "c.id")
-        } else {
-            sql
-        };
         let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
             .bind(org_key)
             .bind(i64::from(campaign_id.is_some()))
