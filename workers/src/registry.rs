@@ -98,7 +98,13 @@ mod tests {
     #[test]
     fn every_kind_is_registered_once_and_unknown_kinds_are_refused() {
         let registry = crate::jobs::registry();
-        for kind in ["send-email", "cleanup"] {
+        for kind in [
+            "send-email",
+            "cleanup",
+            "sync-account",
+            "sync-reports",
+            "bulk-edit",
+        ] {
             assert!(registry.knows(kind), "{kind}");
         }
         let unknown = Envelope::decode(&serde_json::json!({"id": "x", "kind": "nope"})).unwrap();

@@ -2,12 +2,17 @@
 //! [`Job`](crate::queue::Job). The API and the scheduler build these; the worker runs them
 //! (`searchdeck_workers::jobs`).
 
+mod bulk_edit;
 mod cleanup;
 mod send_email;
 mod sync;
 #[cfg(feature = "test-jobs")]
 mod test_job;
 
+pub use bulk_edit::{
+    BulkEdit, BulkEditItem, BulkEditProgress, ItemResult, MAX_ITEMS as BULK_EDIT_MAX_ITEMS,
+    Outcome, money_text,
+};
 pub use cleanup::Cleanup;
 pub use send_email::SendEmail;
 pub use sync::{SYNC_EVERY_MS, SyncAccount, SyncAccountProgress, SyncReports, SyncReportsProgress};

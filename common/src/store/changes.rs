@@ -165,3 +165,31 @@ pub async fn list(
     .await?;
     rows.iter().map(change).collect()
 }
+
+/// What bulk-edit job `job_id` recorded for `field` of `level`: entity id, old and new value
+/// (a retried job reports these items applied without sending them again).
+pub async fn of_job(
+    ex: impl Exec<'_>,
+    job_id: &str,
+    level: &str,
+    field: &str,
+) -> Result<Vec<(i64, Option<String>, Option<String>)>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT entity_id, old_value, new_value FROM change_records \
+         WHERE job_id = $1 AND level = $2 AND field = $3",
+    )
+    .bind(job_id)
+    .bind(level)
+    .bind(field)
+    .fetch_all(ex)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                r.try_get("entity_id")?,
+                r.try_get("old_value")?,
+                r.try_get("new_value")?,
+            ))
+        })
+        .collect()
+}

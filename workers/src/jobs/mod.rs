@@ -2,6 +2,7 @@
 //! worker runs is listed. A new kind is a payload type in `searchdeck_common::jobs`
 //! implementing `Job`, a [`Handler`](crate::Handler) impl here, and one line below.
 
+pub mod bulk_edit;
 mod cleanup;
 mod send_email;
 pub mod sync_account;
@@ -21,7 +22,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::SendEmail>()
         .add::<jobs::Cleanup>()
         .add::<jobs::SyncAccount>()
-        .add::<jobs::SyncReports>();
+        .add::<jobs::SyncReports>()
+        .add::<jobs::BulkEdit>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

@@ -11,6 +11,8 @@
 //! field. A refusal by the provider comes back as a 400 with its message on our field name,
 //! and nothing is written.
 
+pub mod bulk;
+pub mod bulk_routes;
 pub mod campaign;
 pub mod group;
 pub mod keyword;
@@ -38,6 +40,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(campaign::router())
         .merge(group::router())
         .merge(keyword::router())
+        .merge(bulk_routes::router())
 }
 
 /// Message of a request that names no field to change.

@@ -9,6 +9,7 @@
 //! 32,766 variables and PostgreSQL's 65,535). Functions that run several statements take a
 //! connection (`&mut *tx`, `&mut *conn`); single statements take any [`Exec`].
 
+pub mod bulk;
 pub mod edits;
 pub mod entities;
 pub mod metrics;

@@ -1,0 +1,533 @@
+//! Bulk edits through the `bulk-edit` job against the in-process sandbox, on SQLite and
+//! PostgreSQL: a raise by 10 % over keywords is applied exactly once (sandbox, our rows,
+//! one change record per keyword with the job's id, per-item results on the task); a lower
+//! that takes some bids below the sandbox's minimum finishes with errors listing exactly
+//! those, the others applied; the same job run again (after a simulated crash) applies no
+//! relative change twice; bad requests (over 10,000 items, unknown ids, readers) are refused
+//! before anything is queued.
+
+#[path = "../common/mod.rs"]
+mod common;
+#[path = "../accounts/harness.rs"]
+#[expect(
+    dead_code,
+    reason = "the bulk-edit tests use the key-pair connect of the accounts harness"
+)]
+mod harness;
+
+use std::{collections::HashMap, time::Duration};
+
+use axum::http::{Method, StatusCode};
+use common::TestApp;
+use harness::{Connected, args, start_sandbox};
+use rust_decimal::{Decimal, prelude::ToPrimitive};
+use searchdeck_api::session::Role;
+use searchdeck_common::{
+    jobs::{BulkEdit, BulkEditItem},
+    queue::{EnqueueOptions, Envelope},
+    store::{self, changes},
+    tasks::NewTask,
+};
+use searchdeck_provider::{Client, stored};
+use serde_json::{Value, json};
+
+/// Connects a key-pair account and waits until its entities are synced.
+async fn connect_and_sync(t: &Connected, owner: &str) -> String {
+    let ids = t.registered_key(owner).await;
+    let res = t.create(owner, "Bulk", &ids).await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    let account_id = res.json["result"]["item"]["_id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    for _ in 0..2400 {
+        let (done, failed): (i64, Option<String>) = sqlx::query_as(
+            "SELECT finish, error FROM tasks WHERE kind = 'sync-account' ORDER BY created_at LIMIT 1",
+        )
+        .fetch_optional(&t.app.state.db.pool)
+        .await
+        .unwrap()
+        .unwrap_or((0, None));
+        assert!(failed.is_none(), "the entity sync failed: {failed:?}");
+        if done == 1 {
+            return account_id;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    panic!("the entity sync did not complete within 10 minutes");
+}
+
+/// A USD campaign group's campaign with the most live keywords with bids, and those keywords
+/// (id, bid micros), ascending by id.
+struct Picked {
+    account_id: String,
+    org_id: i64,
+    org_key: i64,
+    campaign: i64,
+    keywords: Vec<(i64, i64)>,
+}
+
+async fn pick(t: &Connected, account_id: &str) -> Picked {
+    let pool = &t.app.state.db.pool;
+    let (org_key, org_id, campaign): (i64, i64, i64) = sqlx::query_as(
+        "SELECT o.org_key, o.org_id, k.campaign_id FROM asa_keywords k \
+         JOIN sync_orgs o ON o.org_key = k.org_key \
+         WHERE o.account_id = $1 AND o.currency = 'USD' AND k.deleted = 0 AND k.bid_micros IS NOT NULL \
+         GROUP BY o.org_key, o.org_id, k.campaign_id ORDER BY COUNT(*) DESC, k.campaign_id LIMIT 1",
+    )
+    .bind(account_id)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let keywords: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT id, bid_micros FROM asa_keywords WHERE org_key = $1 AND campaign_id = $2 \
+         AND deleted = 0 AND bid_micros IS NOT NULL ORDER BY id",
+    )
+    .bind(org_key)
+    .bind(campaign)
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert!(
+        keywords.len() >= 6,
+        "a campaign with keywords: {keywords:?}"
+    );
+    Picked {
+        account_id: account_id.to_string(),
+        org_id,
+        org_key,
+        campaign,
+        keywords,
+    }
+}
+
+async fn client(t: &Connected, account_id: &str) -> Client {
+    let row = store::accounts::by_id(&t.app.state.db.pool, account_id)
+        .await
+        .unwrap()
+        .unwrap();
+    t.app
+        .state
+        .provider
+        .client(stored::credentials(&t.app.state.secrets, &row).unwrap())
+        .unwrap()
+}
+
+fn keywords_url(p: &Picked) -> String {
+    format!(
+        "/api/asa/keywords/update/targeting/{}?accountId={}&orgId={}",
+        p.campaign, p.account_id, p.org_id
+    )
+}
+
+fn amount(micros: i64) -> String {
+    Decimal::new(micros, 6).normalize().to_string()
+}
+
+fn money_micros(v: &Value) -> i64 {
+    let d: Decimal = v["amount"].as_str().unwrap().parse().unwrap();
+    (d * Decimal::from(1_000_000)).to_i64().unwrap()
+}
+
+/// 10 % more, floored to cents.
+fn raised(micros: i64) -> i64 {
+    let d = Decimal::new(micros, 6) * Decimal::new(11, 1);
+    let cents = (d * Decimal::from(100)).floor();
+    (cents * Decimal::from(10_000)).to_i64().unwrap()
+}
+
+/// Polls task `id` until it finishes (up to 2 minutes) and returns it.
+async fn finished(t: &Connected, cookie: &str, id: &str) -> Value {
+    for _ in 0..1200 {
+        let res = t.get(&format!("/api/tasks/{id}"), cookie).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = res.json["result"]["item"].clone();
+        if task["finish"] == true {
+            return task;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("task {id} did not finish");
+}
+
+/// Our stored bids of `ids`.
+async fn our_bids(t: &Connected, p: &Picked) -> HashMap<i64, i64> {
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT id, bid_micros FROM asa_keywords WHERE org_key = $1 AND campaign_id = $2 AND bid_micros IS NOT NULL",
+    )
+    .bind(p.org_key)
+    .bind(p.campaign)
+    .fetch_all(&t.app.state.db.pool)
+    .await
+    .unwrap();
+    rows.into_iter().collect()
+}
+
+async fn their_bid(client: &Client, p: &Picked, id: i64) -> i64 {
+    let k: Value = client.get(p.org_id, "keywords", id).await.unwrap();
+    money_micros(&k["bid"])
+}
+
+async fn job_records(t: &Connected, job_id: &str) -> Vec<(i64, Option<String>, Option<String>)> {
+    let mut rows = changes::of_job(&t.app.state.db.pool, job_id, "KEYWORD", "cptBid")
+        .await
+        .unwrap();
+    rows.sort();
+    rows
+}
+
+async fn job_id_of(t: &Connected) -> String {
+    sqlx::query_scalar(
+        "SELECT job_id FROM job_runs WHERE kind = 'bulk-edit' ORDER BY created_at LIMIT 1",
+    )
+    .fetch_one(&t.app.state.db.pool)
+    .await
+    .unwrap()
+}
+
+#[tokio::test]
+async fn bulk_routes_are_documented() {
+    let app = TestApp::sqlite_with(&[]).await;
+    let doc = app.get("/api/openapi.json", None).await.json;
+    for path in [
+        "/api/asa/campaigns/updates",
+        "/api/asa/groups/updates/{id}",
+        "/api/asa/keywords/update/targeting/{id}",
+    ] {
+        let op = &doc["paths"][path]["put"];
+        for status in ["200", "400", "401", "403", "404"] {
+            assert!(
+                op["responses"][status].is_object(),
+                "PUT {path} documents {status}"
+            );
+        }
+        assert_eq!(op["tags"], json!(["edits"]));
+        assert_eq!(
+            op["requestBody"]["content"]["application/json"]["schema"]["$ref"],
+            json!("#/components/schemas/BulkEditRequest")
+        );
+    }
+    assert!(doc["components"]["schemas"]["BulkEditStarted"].is_object());
+}
+
+sandbox_tests! {
+    async fn a_raise_by_ten_percent_is_applied_once_per_keyword_and_recorded(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let writer = t.app.member(&owner, Role::Writer).await;
+        let chosen: Vec<(i64, i64)> = p.keywords.iter().take(20).copied().collect();
+        let ids: Vec<i64> = chosen.iter().map(|k| k.0).collect();
+
+        let res = t.call(Method::PUT, &keywords_url(&p),
+            json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}), &writer).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let started = res.json["result"]["item"].clone();
+        assert_eq!(started["total"], chosen.len());
+        assert_eq!(started["operation"], "Raise cptBid by 10 %");
+        let task = finished(&t, &writer, started["taskId"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        let d = &task["details"];
+        assert_eq!((d["applied"].as_u64(), d["refused"].as_u64(), d["skipped"].as_u64()),
+            (Some(chosen.len() as u64), Some(0), Some(0)), "{task}");
+        assert_eq!(d["items"].as_array().unwrap().len(), chosen.len());
+
+        // Exactly once: sandbox and our rows at old × 1.1 (floored to cents), not more.
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &chosen {
+            let want = raised(*old);
+            assert_eq!(ours[id], want, "ours {id}");
+            assert_eq!(their_bid(&client, &p, *id).await, want, "sandbox {id}");
+            let item = d["items"].as_array().unwrap().iter().find(|i| i["id"] == *id).unwrap();
+            assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
+                (Some("applied"), Some(amount(*old).as_str()), Some(amount(want).as_str())), "{item}");
+        }
+        // One change record per keyword, with the job's id, who and old/new values.
+        let job_id = job_id_of(&t).await;
+        let records = job_records(&t, &job_id).await;
+        let mut want: Vec<(i64, Option<String>, Option<String>)> = chosen.iter()
+            .map(|(id, old)| (*id, Some(amount(*old)), Some(amount(raised(*old))))).collect();
+        want.sort();
+        assert_eq!(records, want);
+        let me = t.get("/api/auth/me", &owner).await.json["result"]["item"].clone();
+        let all = changes::list(&t.app.state.db.pool, &changes::Filter {
+            workspace_id: me["workspaceId"].as_str().unwrap(), ..Default::default() }, 1000).await.unwrap();
+        assert_eq!(all.len(), chosen.len());
+        assert!(all.iter().all(|r| r.user_email.is_some() && r.source == changes::MANUAL && r.currency.as_deref() == Some("USD")));
+
+        // The same job again after a simulated crash: keyword 0 was applied at Apple but our
+        // write and record were lost; keyword 1's new value came back with a sync but its
+        // record was lost; the rest were recorded. Nothing may be raised a second time.
+        let (k0, old0) = chosen[0];
+        let (k1, _) = chosen[1];
+        sqlx::query("DELETE FROM change_records WHERE job_id = $1 AND entity_id IN ($2, $3)")
+            .bind(&job_id).bind(k0).bind(k1).execute(&t.app.state.db.pool).await.unwrap();
+        sqlx::query("UPDATE asa_keywords SET bid_micros = $1 WHERE org_key = $2 AND id = $3")
+            .bind(old0).bind(p.org_key).bind(k0).execute(&t.app.state.db.pool).await.unwrap();
+        let payload = BulkEdit {
+            workspace_id: me["workspaceId"].as_str().unwrap().to_string(),
+            user_id: me["id"].as_str().map(str::to_string),
+            user_email: me["email"].as_str().map(str::to_string),
+            account_id: p.account_id.clone(),
+            org_key: p.org_key,
+            org_id: p.org_id,
+            currency: Some("USD".into()),
+            level: "KEYWORD".into(),
+            field: "cptBid".into(),
+            operation: "Raise cptBid by 10 %".into(),
+            items: chosen.iter().map(|(id, old)| BulkEditItem { id: *id, target: Some(amount(raised(*old))), note: None }).collect(),
+        };
+        let task_id = store::tasks::create(&t.app.state.db.pool, NewTask {
+            workspace_id: me["workspaceId"].as_str().unwrap(), user_id: me["id"].as_str(),
+            kind: "bulk-edit", message: "Retry", total_steps: 1 }).await.unwrap();
+        let envelope = Envelope::with_id(job_id.clone(), &payload, Some(task_id.clone())).unwrap();
+        t.app.state.queue.enqueue_envelope(&envelope, &EnqueueOptions { task_id: Some(task_id.clone()), ..Default::default() }).await.unwrap();
+        let again = finished(&t, &owner, &task_id).await;
+        let d = &again["details"];
+        assert!(again["error"].is_null(), "{again}");
+        assert_eq!((d["applied"].as_u64(), d["skipped"].as_u64(), d["refused"].as_u64()),
+            (Some(chosen.len() as u64 - 1), Some(1), Some(0)), "{again}");
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &chosen {
+            assert_eq!(ours[id], raised(*old), "ours {id} after the retry");
+            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "sandbox {id} after the retry");
+        }
+        // Keyword 0 recorded again (once), keyword 1 not (no change seen), the rest kept.
+        let records = job_records(&t, &job_id).await;
+        assert_eq!(records.len(), chosen.len() - 1);
+        assert!(records.iter().any(|r| r.0 == k0) && !records.iter().any(|r| r.0 == k1));
+    }
+
+    async fn a_partial_refusal_finishes_with_errors_listing_the_refused_items(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        // Lower every bid by (a middle bid − 0.05): bids at or under it fall below the
+        // sandbox's 0.10 minimum and are refused; bids 0.06 above it stay valid.
+        let mut bids: Vec<i64> = p.keywords.iter().map(|k| k.1).collect();
+        bids.sort();
+        let middle = bids[bids.len() / 2];
+        assert!(middle > 60_000, "bids {bids:?}");
+        let by = middle - 50_000;
+        let low: Vec<(i64, i64)> = p.keywords.iter().filter(|k| k.1 <= middle).take(5).copied().collect();
+        let high: Vec<(i64, i64)> = p.keywords.iter().filter(|k| k.1 >= middle + 60_000).take(5).copied().collect();
+        assert!(!low.is_empty() && !high.is_empty(), "{:?}", p.keywords);
+        let ids: Vec<i64> = low.iter().chain(high.iter()).map(|k| k.0).collect();
+        let res = t.call(Method::PUT, &keywords_url(&p),
+            json!({"ids": ids, "field": "cptBid", "action": "lower", "value": amount(by)}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
+        // Finished, not failed: errors listed in the details.
+        assert!(task["error"].is_null(), "{task}");
+        assert!(task["message"].as_str().unwrap().starts_with("Finished with errors"), "{task}");
+        let d = &task["details"];
+        assert_eq!((d["applied"].as_u64(), d["refused"].as_u64()), (Some(high.len() as u64), Some(low.len() as u64)), "{task}");
+        let mut refused: Vec<i64> = d["errors"].as_array().unwrap().iter().map(|e| e["id"].as_i64().unwrap()).collect();
+        refused.sort();
+        let mut want: Vec<i64> = low.iter().map(|k| k.0).collect();
+        want.sort();
+        assert_eq!(refused, want);
+        for e in d["errors"].as_array().unwrap() {
+            // The sandbox's own message: below its minimum, or not positive once lowered to 0.
+            let says = e["message"].as_str().unwrap();
+            assert!(says.contains("bid") && (says.contains("at least") || says.contains("positive")), "{e}");
+            assert_eq!(e["result"], "refused");
+        }
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &low {
+            assert_eq!(ours[id], *old, "refused {id} unchanged here");
+            assert_eq!(their_bid(&client, &p, *id).await, *old, "refused {id} unchanged at the sandbox");
+        }
+        for (id, old) in &high {
+            assert_eq!(ours[id], old - by, "applied {id}");
+            assert_eq!(their_bid(&client, &p, *id).await, old - by, "applied {id} at the sandbox");
+        }
+        let job_id = job_id_of(&t).await;
+        assert_eq!(job_records(&t, &job_id).await.len(), high.len());
+
+        // Pausing twice: the second run skips every keyword as unchanged.
+        for round in 0..2 {
+            let res = t.call(Method::PUT, &keywords_url(&p), json!({"ids": &ids[..2], "action": "pause"}), &owner).await;
+            assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+            let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
+            let (applied, skipped) = (task["details"]["applied"].as_u64().unwrap(), task["details"]["skipped"].as_u64().unwrap());
+            assert_eq!(applied + skipped, 2, "{task}");
+            if round == 1 {
+                assert_eq!(skipped, 2, "already paused: {task}");
+            }
+        }
+    }
+
+    async fn bad_bulk_edits_are_refused_before_anything_is_queued(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let reader = t.app.member(&owner, Role::Reader).await;
+        let ids: Vec<i64> = p.keywords.iter().map(|k| k.0).take(3).collect();
+        let ok = json!({"ids": ids, "field": "cptBid", "action": "raise", "percent": 10});
+
+        // Over 10,000 items: a clear message on ids.
+        let many: Vec<i64> = (1..=10_001).collect();
+        let res = t.call(Method::PUT, &keywords_url(&p), json!({"ids": many, "field": "cptBid", "action": "raise", "percent": 10}), &owner).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{:?}", res.json);
+        assert_eq!(res.json["errors"][0]["field"], "ids");
+        assert_eq!(res.json["errors"][0]["message"], "A bulk edit takes at most 10,000 items. Select fewer and try again");
+        // Money and operation rules.
+        for (body, field, says) in [
+            (json!({"ids": ids, "field": "cptBid", "action": "set", "value": "1.234"}), "value", "has at most 2 decimals in USD"),
+            (json!({"ids": ids, "field": "cptBid", "action": "set", "value": "-1"}), "value", "must not be negative"),
+            (json!({"ids": ids, "field": "cptBid", "action": "raise"}), "value", "Give either an amount (value) or a percentage (percent)"),
+            (json!({"ids": ids, "field": "cptBid", "action": "lower", "percent": 150}), "percent", "Percentage must be at most 100"),
+            (json!({"ids": ids, "field": "cptBid", "action": "raise", "percent": 10, "floor": "2", "cap": "1"}), "floor", "The floor must not be above the cap"),
+            (json!({"ids": ids, "field": "dailyBudget", "action": "set", "value": "1"}), "field", "Field must be one of cptBid, status"),
+            (json!({"ids": ids, "field": "cptBid", "action": "double"}), "action", "Action must be set, raise, lower, pause or enable"),
+            (json!({"ids": [], "action": "pause"}), "ids", "Please complete this field to continue"),
+        ] {
+            let res = t.call(Method::PUT, &keywords_url(&p), body.clone(), &owner).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}: {:?}", res.json);
+            assert_eq!(res.json["errors"][0]["field"], field, "{body}: {:?}", res.json);
+            assert!(res.json["errors"][0]["message"].as_str().unwrap().contains(says), "{body}: {:?}", res.json);
+        }
+        // Unknown keyword ids, another workspace's campaign: 404.
+        let res = t.call(Method::PUT, &keywords_url(&p), json!({"ids": [ids[0], 1], "action": "pause"}), &owner).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+        let stranger = t.owner().await;
+        let res = t.call(Method::PUT, &keywords_url(&p), ok.clone(), &stranger).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+        let res = t.call(Method::PUT, "/api/asa/campaigns/updates", json!({"ids": [p.campaign], "action": "pause"}), &stranger).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+        // Readers cannot bulk-edit.
+        for url in [keywords_url(&p), format!("/api/asa/groups/updates/{}", p.campaign), "/api/asa/campaigns/updates".to_string()] {
+            let res = t.call(Method::PUT, &url, ok.clone(), &reader).await;
+            assert_eq!(res.status, StatusCode::FORBIDDEN, "{url}: {:?}", res.json);
+        }
+        // Nothing was queued.
+        let tasks: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM tasks WHERE kind = 'bulk-edit'")
+            .fetch_one(&t.app.state.db.pool).await.unwrap();
+        assert_eq!(tasks, 0);
+    }
+
+    async fn campaigns_and_ad_groups_are_edited_one_by_one(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let groups: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT id, default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 AND default_bid_micros IS NOT NULL ORDER BY id")
+            .bind(p.org_key).bind(p.campaign).fetch_all(pool).await.unwrap();
+        assert!(!groups.is_empty());
+        let ids: Vec<i64> = groups.iter().map(|g| g.0).collect();
+        let res = t.call(Method::PUT, &format!("/api/asa/groups/updates/{}?accountId={}&orgId={}", p.campaign, p.account_id, p.org_id),
+            json!({"adGroupIds": ids, "field": "defaultBidAmount", "action": "raise", "value": "0.25", "cap": "100"}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(groups.len() as u64), "{task}");
+        for (id, old) in &groups {
+            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            assert_eq!(money_micros(&g["bidStrategy"]["bid"]), (old + 250_000).min(100_000_000), "ad group {id}");
+        }
+        let res = t.call(Method::PUT, &format!("/api/asa/campaigns/updates?accountId={}&orgId={}", p.account_id, p.org_id),
+            json!({"campaignIds": [p.campaign], "action": "pause"}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
+        let c: Value = client.get(p.org_id, "campaigns", p.campaign).await.unwrap();
+        assert_eq!(c["status"], "PAUSED");
+        let status: String = sqlx::query_scalar("SELECT status FROM asa_campaigns WHERE org_key = $1 AND id = $2")
+            .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
+        assert_eq!(status, "PAUSED");
+    }
+    async fn faults_and_a_429_burst_still_apply_every_item_exactly_once(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let groups: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT id, default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 AND default_bid_micros IS NOT NULL ORDER BY id")
+            .bind(p.org_key).bind(p.campaign).fetch_all(pool).await.unwrap();
+        // 30 % of Apple calls fail with 5xx (half of them after the write was applied: the
+        // answer is lost), and the next 3 calls are answered 429.
+        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox))
+            .json(&json!({"errorRate": 0.3, "burst429": 3})).send().await.unwrap();
+        assert!(faults.status().is_success());
+        let started = std::time::Instant::now();
+        let ids: Vec<i64> = p.keywords.iter().map(|k| k.0).collect();
+        let res = t.call(Method::PUT, &keywords_url(&p),
+            json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let kw_task = res.json["result"]["item"]["taskId"].as_str().unwrap().to_string();
+        let gids: Vec<i64> = groups.iter().map(|g| g.0).collect();
+        let res = t.call(Method::PUT, &format!("/api/asa/groups/updates/{}?accountId={}&orgId={}", p.campaign, p.account_id, p.org_id),
+            json!({"adGroupIds": gids, "field": "defaultBidAmount", "action": "raise", "percent": 10}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let group_task = res.json["result"]["item"]["taskId"].as_str().unwrap().to_string();
+        let kw = finished(&t, &owner, &kw_task).await;
+        let gr = finished(&t, &owner, &group_task).await;
+        let elapsed = started.elapsed();
+        eprintln!("bulk edit under faults: {} keywords + {} ad groups in {elapsed:?}", ids.len(), gids.len());
+        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox)).json(&json!({})).send().await.unwrap();
+        assert!(faults.status().is_success());
+        for (task, n) in [(&kw, ids.len()), (&gr, gids.len())] {
+            assert!(task["error"].is_null(), "{task}");
+            assert_eq!((task["details"]["applied"].as_u64(), task["details"]["refused"].as_u64()), (Some(n as u64), Some(0)), "{task}");
+            assert_eq!(task["details"]["items"].as_array().unwrap().len(), n);
+        }
+        // Each raised once: at Apple and here.
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &p.keywords {
+            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id} at the sandbox");
+            assert_eq!(ours[id], raised(*old), "keyword {id} here");
+        }
+        for (id, old) in &groups {
+            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            assert_eq!(money_micros(&g["bidStrategy"]["bid"]), raised(*old), "ad group {id}");
+        }
+        // One change record per item.
+        let me = t.get("/api/auth/me", &owner).await.json["result"]["item"].clone();
+        let all = changes::list(pool, &changes::Filter {
+            workspace_id: me["workspaceId"].as_str().unwrap(), ..Default::default() }, 10_000).await.unwrap();
+        assert_eq!(all.len(), ids.len() + gids.len());
+    }
+
+    async fn throughput_of_a_keyword_bulk_edit_over_a_whole_campaign_group(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let all: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT id, bid_micros FROM asa_keywords WHERE org_key = $1 AND deleted = 0 AND bid_micros IS NOT NULL ORDER BY id")
+            .bind(p.org_key).fetch_all(pool).await.unwrap();
+        let me = t.get("/api/auth/me", &owner).await.json["result"]["item"].clone();
+        let workspace_id = me["workspaceId"].as_str().unwrap().to_string();
+        // The job as a route would enqueue it, over every keyword of the campaign group.
+        let job = BulkEdit {
+            workspace_id: workspace_id.clone(),
+            user_id: me["id"].as_str().map(str::to_string),
+            user_email: me["email"].as_str().map(str::to_string),
+            account_id: p.account_id.clone(),
+            org_key: p.org_key,
+            org_id: p.org_id,
+            currency: Some("USD".into()),
+            level: "KEYWORD".into(),
+            field: "cptBid".into(),
+            operation: "Raise cptBid by 10 %".into(),
+            items: all.iter().map(|(id, old)| BulkEditItem { id: *id, target: Some(amount(raised(*old))), note: None }).collect(),
+        };
+        let started = std::time::Instant::now();
+        let task_id = t.app.state.start_task(NewTask { workspace_id: &workspace_id, user_id: me["id"].as_str(),
+            kind: "bulk-edit", message: "Raise", total_steps: all.len() as i64 }, &job).await.unwrap();
+        let task = finished(&t, &owner, &task_id).await;
+        let elapsed = started.elapsed();
+        eprintln!("bulk edit throughput: {} keywords in {elapsed:?} = {:.0} items/s",
+            all.len(), all.len() as f64 / elapsed.as_secs_f64());
+        assert_eq!(task["details"]["applied"].as_u64(), Some(all.len() as u64), "{task}");
+        for (id, old) in all.iter().step_by(17) {
+            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id}");
+        }
+    }
+}
