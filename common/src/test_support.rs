@@ -215,6 +215,42 @@ impl Drop for TestDatabase {
     }
 }
 
+/// A migrated database of either backend for a store suite, and what keeps it alive: the
+/// SQLite file's temporary directory, or the throw-away PostgreSQL database.
+pub struct MigratedDb {
+    pub db: Db,
+    _dir: Option<tempfile::TempDir>,
+    _pg: Option<TestDatabase>,
+}
+
+impl MigratedDb {
+    /// A migrated SQLite file in a temporary directory.
+    pub async fn sqlite() -> MigratedDb {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let url = format!("sqlite://{}", dir.path().join("test.db").display());
+        let db = Db::connect_url(&url).await.expect("open SQLite");
+        db.migrate().await.expect("migrate");
+        MigratedDb {
+            db,
+            _dir: Some(dir),
+            _pg: None,
+        }
+    }
+
+    /// A migrated PostgreSQL database named after `prefix`, when `TEST_DATABASE_URL` is set.
+    pub async fn postgres(prefix: &str) -> Option<MigratedDb> {
+        let base = backend_url("TEST_DATABASE_URL")?;
+        let pg = TestDatabase::create(&base, prefix).await;
+        let db = Db::connect_url(&pg.url).await.expect("connect PostgreSQL");
+        db.migrate().await.expect("migrate");
+        Some(MigratedDb {
+            db,
+            _dir: None,
+            _pg: Some(pg),
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

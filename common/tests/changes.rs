@@ -12,37 +12,15 @@ use searchdeck_common::{
         changes::{self, Filter, NewChange},
         users::NewUser,
     },
-    test_support::{TestDatabase, backend_url},
+    test_support::MigratedDb,
 };
 
-struct Fixture {
-    db: Db,
-    _dir: Option<tempfile::TempDir>,
-    _pg: Option<TestDatabase>,
+async fn sqlite() -> MigratedDb {
+    MigratedDb::sqlite().await
 }
 
-async fn sqlite() -> Fixture {
-    let dir = tempfile::tempdir().unwrap();
-    let url = format!("sqlite://{}", dir.path().join("changes.db").display());
-    let db = Db::connect_url(&url).await.unwrap();
-    db.migrate().await.unwrap();
-    Fixture {
-        db,
-        _dir: Some(dir),
-        _pg: None,
-    }
-}
-
-async fn postgres() -> Option<Fixture> {
-    let base = backend_url("TEST_DATABASE_URL")?;
-    let pg = TestDatabase::create(&base, "sd_changes").await;
-    let db = Db::connect_url(&pg.url).await.unwrap();
-    db.migrate().await.unwrap();
-    Some(Fixture {
-        db,
-        _dir: None,
-        _pg: Some(pg),
-    })
+async fn postgres() -> Option<MigratedDb> {
+    MigratedDb::postgres("sd_changes").await
 }
 
 macro_rules! conformance {
