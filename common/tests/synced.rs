@@ -10,7 +10,7 @@ use searchdeck_common::{
         accounts::NewAccount,
         synced::{
             self,
-            entities::{self, Table},
+            entities::{self, Keyword, ProductPage},
             metrics::{DayRow, Level, replace_days},
         },
         users::NewUser,
@@ -192,7 +192,7 @@ async fn upserts_batch_past_the_bind_limit_and_unlisted_rows_are_marked_deleted(
         })
         .collect();
     let mut conn = db.pool.acquire().await.unwrap();
-    let written = entities::upsert_keywords(&mut conn, org_key, &keywords, 100)
+    let written = entities::upsert(&mut conn, org_key, &keywords, 100)
         .await
         .unwrap();
     assert!(written >= 5000);
@@ -214,10 +214,10 @@ async fn upserts_batch_past_the_bind_limit_and_unlisted_rows_are_marked_deleted(
             ..k.clone()
         })
         .collect();
-    entities::upsert_keywords(&mut conn, org_key, &listed, 200)
+    entities::upsert(&mut conn, org_key, &listed, 200)
         .await
         .unwrap();
-    let marked = entities::mark_unlisted_deleted(&mut conn, org_key, Table::Keywords, 200)
+    let marked = entities::mark_unlisted_deleted::<Keyword>(&mut conn, org_key, 200)
         .await
         .unwrap();
     assert_eq!(marked, 1000);
@@ -252,7 +252,7 @@ async fn upserts_batch_past_the_bind_limit_and_unlisted_rows_are_marked_deleted(
         daily_budget_micros: Some(5_000_000),
         ..Default::default()
     };
-    entities::upsert_campaigns(&mut conn, org_key, std::slice::from_ref(&campaign), 100)
+    entities::upsert(&mut conn, org_key, std::slice::from_ref(&campaign), 100)
         .await
         .unwrap();
     sqlx::query("UPDATE asa_campaigns SET hidden = 1 WHERE org_key = $1")
@@ -264,7 +264,7 @@ async fn upserts_batch_past_the_bind_limit_and_unlisted_rows_are_marked_deleted(
         name: "C2".into(),
         ..campaign
     };
-    entities::upsert_campaigns(&mut conn, org_key, &[renamed], 200)
+    entities::upsert(&mut conn, org_key, &[renamed], 200)
         .await
         .unwrap();
     assert_eq!(
@@ -282,10 +282,10 @@ async fn upserts_batch_past_the_bind_limit_and_unlisted_rows_are_marked_deleted(
         name: "P".into(),
         ..Default::default()
     };
-    entities::upsert_product_pages(&mut conn, org_key, &[page], 100)
+    entities::upsert(&mut conn, org_key, &[page], 100)
         .await
         .unwrap();
-    entities::mark_unlisted_deleted(&mut conn, org_key, Table::ProductPages, 200)
+    entities::mark_unlisted_deleted::<ProductPage>(&mut conn, org_key, 200)
         .await
         .unwrap();
     assert_eq!(

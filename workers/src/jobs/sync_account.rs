@@ -20,10 +20,7 @@ use searchdeck_common::{
     store::{
         self,
         accounts::AccountRow,
-        synced::{
-            self,
-            entities::{self, Table},
-        },
+        synced::{self, entities},
     },
     tasks::NewTask,
 };
@@ -315,7 +312,7 @@ impl Handler for SyncAccount {
             let listed_at = ids::now_ms() / 1000;
 
             macro_rules! sync_kind {
-                ($k:expr, $label:expr, $path:expr, $convert:ident, $upsert:path, $table:expr) => {{
+                ($k:expr, $label:expr, $path:expr, $convert:ident, $entity:ty) => {{
                     ctx.check_cancelled()?;
                     ctx.progress(
                         &format!("Syncing {name}: {}", $label),
@@ -329,65 +326,37 @@ impl Handler for SyncAccount {
                         async move {
                             let rows = items.iter().map($convert).collect::<Result<Vec<_>, _>>()?;
                             let mut conn = db.pool.acquire().await?;
-                            $upsert(&mut conn, org_key, &rows, listed_at).await?;
+                            entities::upsert::<$entity>(&mut conn, org_key, &rows, listed_at)
+                                .await?;
                             Ok(())
                         }
                     })
                     .await?;
                     progress.entities += listed;
                     let mut conn = db.pool.acquire().await?;
-                    entities::mark_unlisted_deleted(&mut conn, org_key, $table, listed_at).await?;
+                    entities::mark_unlisted_deleted::<$entity>(&mut conn, org_key, listed_at)
+                        .await?;
                 }};
             }
 
-            sync_kind!(
-                1,
-                "campaigns",
-                "campaigns",
-                campaign,
-                entities::upsert_campaigns,
-                Table::Campaigns
-            );
-            sync_kind!(
-                2,
-                "ad groups",
-                "adgroups",
-                ad_group,
-                entities::upsert_ad_groups,
-                Table::AdGroups
-            );
-            sync_kind!(
-                3,
-                "keywords",
-                "keywords",
-                keyword,
-                entities::upsert_keywords,
-                Table::Keywords
-            );
+            sync_kind!(1, "campaigns", "campaigns", campaign, entities::Campaign);
+            sync_kind!(2, "ad groups", "adgroups", ad_group, entities::AdGroup);
+            sync_kind!(3, "keywords", "keywords", keyword, entities::Keyword);
             sync_kind!(
                 4,
                 "negative keywords",
                 "negative-keywords",
                 negative,
-                entities::upsert_negative_keywords,
-                Table::NegativeKeywords
+                entities::NegativeKeyword
             );
-            sync_kind!(5, "ads", "ads", ad, entities::upsert_ads, Table::Ads);
-            sync_kind!(
-                6,
-                "creatives",
-                "creatives",
-                creative,
-                entities::upsert_creatives,
-                Table::Creatives
-            );
+            sync_kind!(5, "ads", "ads", ad, entities::Ad);
+            sync_kind!(6, "creatives", "creatives", creative, entities::Creative);
             sync_kind!(
                 7,
                 "product pages",
                 "product-pages",
                 product_page,
-                entities::upsert_product_pages,
-                Table::ProductPages
+                entities::ProductPage
             );
 
             ctx.check_cancelled()?;
@@ -425,7 +394,7 @@ impl Handler for SyncAccount {
                 }
             }
             let mut conn = db.pool.acquire().await?;
-            entities::upsert_apps(&mut conn, org_key, &apps, listed_at).await?;
+            entities::upsert(&mut conn, org_key, &apps, listed_at).await?;
             progress.entities += apps.len() as u64;
             synced::set_entities_synced(&db.pool, org_key, listed_at).await?;
             progress.orgs_done += 1;

@@ -178,403 +178,273 @@ pub fn search_term_id(ad_group_id: i64, keyword_id: Option<i64>, source: &str, t
     (u64::from_be_bytes(first) >> 1) as i64
 }
 
-async fn upsert(
+/// A synced entity type: its table and one row's values. Every row is keyed by `org_key`
+/// and Apple's id, stamped with `synced_at`, and replaced whole by a newer listing.
+pub trait Entity {
+    /// The table.
+    const TABLE: &'static str;
+    /// The column of Apple's id (with `org_key`, the primary key).
+    const KEY: &'static str = "id";
+    /// The columns after `org_key` and before `synced_at`, the key first.
+    const COLUMNS: &'static [&'static str];
+    /// Whether a row missing from a complete listing is flagged `deleted` (past metrics
+    /// keep its name) rather than removed (product pages, which have no such flag).
+    const SOFT_DELETE: bool = true;
+    /// The values of [`Entity::COLUMNS`], in that order.
+    fn values(&self) -> Vec<Val>;
+}
+
+/// Upserts `items` of group `org_key` by their key, stamping them with `now` (unix seconds).
+/// Campaigns keep the user's `hidden` flag: it is not one of their synced columns.
+pub async fn upsert<T: Entity>(
     conn: &mut AnyConnection,
-    table: &str,
-    columns: &[&str],
-    keys: &[&str],
-    rows: Vec<Vec<Val>>,
+    org_key: i64,
+    items: &[T],
+    now: i64,
 ) -> Result<u64, sqlx::Error> {
-    if rows.is_empty() {
+    if items.is_empty() {
         return Ok(0);
     }
+    let columns: Vec<&str> = std::iter::once("org_key")
+        .chain(T::COLUMNS.iter().copied())
+        .chain(std::iter::once("synced_at"))
+        .collect();
+    let rows: Vec<Vec<Val>> = items
+        .iter()
+        .map(|item| {
+            let mut row = Vec::with_capacity(columns.len());
+            row.push(org_key.into());
+            row.extend(item.values());
+            row.push(now.into());
+            row
+        })
+        .collect();
     insert_rows(
         conn,
-        table,
-        columns,
+        T::TABLE,
+        &columns,
         &[],
-        &upsert_tail(columns, keys),
+        &upsert_tail(&columns, &["org_key", T::KEY]),
         &rows,
     )
     .await
 }
 
-/// Upserts apps by adam id.
-pub async fn upsert_apps(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    apps: &[App],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = apps
-        .iter()
-        .map(|a| {
-            vec![
-                org_key.into(),
-                a.adam_id.into(),
-                a.app_name.as_str().into(),
-                a.developer_name.clone().into(),
-                a.body.clone().into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_apps",
-        &[
-            "org_key",
-            "adam_id",
-            "app_name",
-            "developer_name",
-            "body",
-            "synced_at",
-        ],
-        &["org_key", "adam_id"],
-        rows,
-    )
-    .await
+impl Entity for App {
+    const TABLE: &'static str = "asa_apps";
+    const KEY: &'static str = "adam_id";
+    const COLUMNS: &'static [&'static str] = &["adam_id", "app_name", "developer_name", "body"];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.adam_id.into(),
+            self.app_name.as_str().into(),
+            self.developer_name.clone().into(),
+            self.body.clone().into(),
+        ]
+    }
 }
 
-/// Upserts campaigns by id (the user's `hidden` flag is kept).
-pub async fn upsert_campaigns(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[Campaign],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|c| {
-            vec![
-                org_key.into(),
-                c.id.into(),
-                c.name.as_str().into(),
-                c.adam_id.into(),
-                c.status.as_str().into(),
-                c.display_status.clone().into(),
-                c.system_status.clone().into(),
-                c.daily_budget_micros.into(),
-                c.countries.clone().into(),
-                c.start_time.clone().into(),
-                c.end_time.clone().into(),
-                c.creation_time.clone().into(),
-                c.modification_time.clone().into(),
-                c.deleted.into(),
-                c.body.clone().into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_campaigns",
-        &[
-            "org_key",
-            "id",
-            "name",
-            "adam_id",
-            "status",
-            "display_status",
-            "system_status",
-            "daily_budget_micros",
-            "countries",
-            "start_time",
-            "end_time",
-            "creation_time",
-            "modification_time",
-            "deleted",
-            "body",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for Campaign {
+    const TABLE: &'static str = "asa_campaigns";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "adam_id",
+        "status",
+        "display_status",
+        "system_status",
+        "daily_budget_micros",
+        "countries",
+        "start_time",
+        "end_time",
+        "creation_time",
+        "modification_time",
+        "deleted",
+        "body",
+    ];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.into(),
+            self.name.as_str().into(),
+            self.adam_id.into(),
+            self.status.as_str().into(),
+            self.display_status.clone().into(),
+            self.system_status.clone().into(),
+            self.daily_budget_micros.into(),
+            self.countries.clone().into(),
+            self.start_time.clone().into(),
+            self.end_time.clone().into(),
+            self.creation_time.clone().into(),
+            self.modification_time.clone().into(),
+            self.deleted.into(),
+            self.body.clone().into(),
+        ]
+    }
 }
 
-/// Upserts ad groups by id.
-pub async fn upsert_ad_groups(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[AdGroup],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|g| {
-            vec![
-                org_key.into(),
-                g.id.into(),
-                g.campaign_id.into(),
-                g.name.as_str().into(),
-                g.status.as_str().into(),
-                g.display_status.clone().into(),
-                g.system_status.clone().into(),
-                g.default_bid_micros.into(),
-                g.cpa_goal_micros.into(),
-                g.automated_keywords_opt_in.into(),
-                g.start_time.clone().into(),
-                g.end_time.clone().into(),
-                g.modification_time.clone().into(),
-                g.deleted.into(),
-                g.body.clone().into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_ad_groups",
-        &[
-            "org_key",
-            "id",
-            "campaign_id",
-            "name",
-            "status",
-            "display_status",
-            "system_status",
-            "default_bid_micros",
-            "cpa_goal_micros",
-            "automated_keywords_opt_in",
-            "start_time",
-            "end_time",
-            "modification_time",
-            "deleted",
-            "body",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for AdGroup {
+    const TABLE: &'static str = "asa_ad_groups";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "campaign_id",
+        "name",
+        "status",
+        "display_status",
+        "system_status",
+        "default_bid_micros",
+        "cpa_goal_micros",
+        "automated_keywords_opt_in",
+        "start_time",
+        "end_time",
+        "modification_time",
+        "deleted",
+        "body",
+    ];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.into(),
+            self.campaign_id.into(),
+            self.name.as_str().into(),
+            self.status.as_str().into(),
+            self.display_status.clone().into(),
+            self.system_status.clone().into(),
+            self.default_bid_micros.into(),
+            self.cpa_goal_micros.into(),
+            self.automated_keywords_opt_in.into(),
+            self.start_time.clone().into(),
+            self.end_time.clone().into(),
+            self.modification_time.clone().into(),
+            self.deleted.into(),
+            self.body.clone().into(),
+        ]
+    }
 }
 
-/// Upserts keywords by id.
-pub async fn upsert_keywords(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[Keyword],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|k| {
-            vec![
-                org_key.into(),
-                k.id.into(),
-                k.campaign_id.into(),
-                k.ad_group_id.into(),
-                k.text.as_str().into(),
-                k.match_type.as_str().into(),
-                k.bid_micros.into(),
-                k.status.as_str().into(),
-                k.display_status.clone().into(),
-                k.modification_time.clone().into(),
-                k.deleted.into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_keywords",
-        &[
-            "org_key",
-            "id",
-            "campaign_id",
-            "ad_group_id",
-            "text",
-            "match_type",
-            "bid_micros",
-            "status",
-            "display_status",
-            "modification_time",
-            "deleted",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for Keyword {
+    const TABLE: &'static str = "asa_keywords";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "campaign_id",
+        "ad_group_id",
+        "text",
+        "match_type",
+        "bid_micros",
+        "status",
+        "display_status",
+        "modification_time",
+        "deleted",
+    ];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.into(),
+            self.campaign_id.into(),
+            self.ad_group_id.into(),
+            self.text.as_str().into(),
+            self.match_type.as_str().into(),
+            self.bid_micros.into(),
+            self.status.as_str().into(),
+            self.display_status.clone().into(),
+            self.modification_time.clone().into(),
+            self.deleted.into(),
+        ]
+    }
 }
 
-/// Upserts negative keywords (campaign- and ad-group-level) by id.
-pub async fn upsert_negative_keywords(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[NegativeKeyword],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|n| {
-            vec![
-                org_key.into(),
-                n.id.into(),
-                n.campaign_id.into(),
-                n.ad_group_id.into(),
-                n.text.as_str().into(),
-                n.match_type.as_str().into(),
-                n.status.as_str().into(),
-                n.modification_time.clone().into(),
-                n.deleted.into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_negative_keywords",
-        &[
-            "org_key",
-            "id",
-            "campaign_id",
-            "ad_group_id",
-            "text",
-            "match_type",
-            "status",
-            "modification_time",
-            "deleted",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for NegativeKeyword {
+    const TABLE: &'static str = "asa_negative_keywords";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "campaign_id",
+        "ad_group_id",
+        "text",
+        "match_type",
+        "status",
+        "modification_time",
+        "deleted",
+    ];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.into(),
+            self.campaign_id.into(),
+            self.ad_group_id.into(),
+            self.text.as_str().into(),
+            self.match_type.as_str().into(),
+            self.status.as_str().into(),
+            self.modification_time.clone().into(),
+            self.deleted.into(),
+        ]
+    }
 }
 
-/// Upserts ads by id.
-pub async fn upsert_ads(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[Ad],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|a| {
-            vec![
-                org_key.into(),
-                a.id.into(),
-                a.campaign_id.into(),
-                a.ad_group_id.into(),
-                a.creative_id.into(),
-                a.name.as_str().into(),
-                a.status.as_str().into(),
-                a.display_status.clone().into(),
-                a.system_status.clone().into(),
-                a.modification_time.clone().into(),
-                a.deleted.into(),
-                a.body.clone().into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_ads",
-        &[
-            "org_key",
-            "id",
-            "campaign_id",
-            "ad_group_id",
-            "creative_id",
-            "name",
-            "status",
-            "display_status",
-            "system_status",
-            "modification_time",
-            "deleted",
-            "body",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for Ad {
+    const TABLE: &'static str = "asa_ads";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "campaign_id",
+        "ad_group_id",
+        "creative_id",
+        "name",
+        "status",
+        "display_status",
+        "system_status",
+        "modification_time",
+        "deleted",
+        "body",
+    ];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.into(),
+            self.campaign_id.into(),
+            self.ad_group_id.into(),
+            self.creative_id.into(),
+            self.name.as_str().into(),
+            self.status.as_str().into(),
+            self.display_status.clone().into(),
+            self.system_status.clone().into(),
+            self.modification_time.clone().into(),
+            self.deleted.into(),
+            self.body.clone().into(),
+        ]
+    }
 }
 
-/// Upserts creatives by id.
-pub async fn upsert_creatives(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[Creative],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|c| {
-            vec![
-                org_key.into(),
-                c.id.into(),
-                c.name.as_str().into(),
-                c.creative_type.clone().into(),
-                c.product_page_id.clone().into(),
-                c.system_status.clone().into(),
-                c.deleted.into(),
-                c.body.clone().into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_creatives",
-        &[
-            "org_key",
-            "id",
-            "name",
-            "creative_type",
-            "product_page_id",
-            "system_status",
-            "deleted",
-            "body",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for Creative {
+    const TABLE: &'static str = "asa_creatives";
+    const COLUMNS: &'static [&'static str] = &[
+        "id",
+        "name",
+        "creative_type",
+        "product_page_id",
+        "system_status",
+        "deleted",
+        "body",
+    ];
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.into(),
+            self.name.as_str().into(),
+            self.creative_type.clone().into(),
+            self.product_page_id.clone().into(),
+            self.system_status.clone().into(),
+            self.deleted.into(),
+            self.body.clone().into(),
+        ]
+    }
 }
 
-/// Upserts product pages by id.
-pub async fn upsert_product_pages(
-    conn: &mut AnyConnection,
-    org_key: i64,
-    items: &[ProductPage],
-    now: i64,
-) -> Result<u64, sqlx::Error> {
-    let rows = items
-        .iter()
-        .map(|p| {
-            vec![
-                org_key.into(),
-                p.id.as_str().into(),
-                p.adam_id.into(),
-                p.name.as_str().into(),
-                p.state.clone().into(),
-                p.body.clone().into(),
-                now.into(),
-            ]
-        })
-        .collect();
-    upsert(
-        conn,
-        "asa_product_pages",
-        &[
-            "org_key",
-            "id",
-            "adam_id",
-            "name",
-            "state",
-            "body",
-            "synced_at",
-        ],
-        &["org_key", "id"],
-        rows,
-    )
-    .await
+impl Entity for ProductPage {
+    const TABLE: &'static str = "asa_product_pages";
+    const COLUMNS: &'static [&'static str] = &["id", "adam_id", "name", "state", "body"];
+    const SOFT_DELETE: bool = false;
+    fn values(&self) -> Vec<Val> {
+        vec![
+            self.id.as_str().into(),
+            self.adam_id.into(),
+            self.name.as_str().into(),
+            self.state.clone().into(),
+            self.body.clone().into(),
+        ]
+    }
 }
 
 /// Adds search terms not yet known (a term's fields never change: its id is their hash).
@@ -619,50 +489,24 @@ pub async fn upsert_search_terms(
     .await
 }
 
-/// The entity tables a complete listing covers, for [`mark_unlisted_deleted`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Table {
-    Campaigns,
-    AdGroups,
-    Keywords,
-    NegativeKeywords,
-    Ads,
-    Creatives,
-    ProductPages,
-}
-
-impl Table {
-    fn name(self) -> &'static str {
-        match self {
-            Table::Campaigns => "asa_campaigns",
-            Table::AdGroups => "asa_ad_groups",
-            Table::Keywords => "asa_keywords",
-            Table::NegativeKeywords => "asa_negative_keywords",
-            Table::Ads => "asa_ads",
-            Table::Creatives => "asa_creatives",
-            Table::ProductPages => "asa_product_pages",
-        }
-    }
-}
-
-/// After a complete listing of `table` for `org_key` that stamped its rows with
-/// `listed_at`, marks every row it did not return as deleted (product pages, which have no
-/// such flag, are removed). Returns the rows changed.
-pub async fn mark_unlisted_deleted(
+/// After a complete listing of `T` for `org_key` that stamped its rows with `listed_at`,
+/// marks every row it did not return as deleted (or removes it, see
+/// [`Entity::SOFT_DELETE`]). Returns the rows changed.
+pub async fn mark_unlisted_deleted<T: Entity>(
     conn: &mut AnyConnection,
     org_key: i64,
-    table: Table,
     listed_at: i64,
 ) -> Result<u64, sqlx::Error> {
-    let sql = match table {
-        Table::ProductPages => format!(
-            "DELETE FROM {} WHERE org_key = $1 AND synced_at < $2",
-            table.name()
-        ),
-        _ => format!(
+    let sql = if T::SOFT_DELETE {
+        format!(
             "UPDATE {} SET deleted = 1 WHERE org_key = $1 AND synced_at < $2 AND deleted = 0",
-            table.name()
-        ),
+            T::TABLE
+        )
+    } else {
+        format!(
+            "DELETE FROM {} WHERE org_key = $1 AND synced_at < $2",
+            T::TABLE
+        )
     };
     Ok(sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(org_key)

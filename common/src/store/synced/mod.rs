@@ -210,7 +210,7 @@ pub async fn delete_schedule(ex: impl Exec<'_>, account_id: &str) -> Result<(), 
 
 /// One bound value of a bulk statement.
 #[derive(Debug, Clone)]
-pub(crate) enum Val {
+pub enum Val {
     Int(Option<i64>),
     Text(Option<String>),
 }
