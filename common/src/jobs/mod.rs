@@ -10,7 +10,8 @@ mod sync;
 mod test_job;
 
 pub use bulk_edit::{
-    BulkEdit, BulkEditItem, BulkEditProgress, ItemResult, MAX_ITEMS as BULK_EDIT_MAX_ITEMS,
+    BulkEdit, BulkEditItem, BulkEditProgress, CREATED, DELETED, ItemResult,
+    MAX_ITEMS as BULK_EDIT_MAX_ITEMS, NewNegative,
     Outcome, money_text,
 };
 pub use cleanup::Cleanup;

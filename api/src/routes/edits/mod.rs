@@ -14,9 +14,12 @@
 pub mod bulk;
 pub mod bulk_routes;
 pub mod campaign;
+pub mod delete;
 pub mod group;
 pub mod keyword;
 pub mod money;
+pub mod negatives;
+pub mod rename;
 
 use searchdeck_common::{
     Db, ids,
@@ -43,6 +46,9 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(group::router())
         .merge(keyword::router())
         .merge(bulk_routes::router())
+        .merge(rename::router())
+        .merge(negatives::router())
+        .merge(delete::router())
 }
 
 /// Message of a request that names no field to change.
