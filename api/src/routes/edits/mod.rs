@@ -20,6 +20,7 @@ pub mod keyword;
 pub mod money;
 pub mod negatives;
 pub mod rename;
+pub mod statuses;
 
 use searchdeck_common::{
     Db, ids,
@@ -49,6 +50,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(rename::router())
         .merge(negatives::router())
         .merge(delete::router())
+        .merge(statuses::router())
 }
 
 /// Message of a request that names no field to change.
