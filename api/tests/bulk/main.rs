@@ -676,88 +676,107 @@ sandbox_tests! {
         let rename_record = all.iter().find(|r| r.field == "name" && r.level == "CAMPAIGN").unwrap();
         assert_eq!((rename_record.old_value.as_deref(), rename_record.new_value.as_deref()), (Some(name.as_str()), Some(want.as_str())));
     }
+}
 
-    async fn two_thousand_keywords_under_faults_are_each_raised_exactly_once(t: Connected) {
-        let owner = t.owner().await;
-        let account_id = connect_and_sync(&t, &owner).await;
-        let first = pick(&t, &account_id).await;
-        let client = client(&t, &account_id).await;
-        let pool = &t.app.state.db.pool;
-        const N: usize = 2000;
-        // The small world has 45 keywords a campaign: add the rest through the sandbox's
-        // keyword bulk create, then sync them.
-        let groups: Vec<i64> = sqlx::query_scalar(
-            "SELECT id FROM asa_ad_groups WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 ORDER BY id")
-            .bind(first.org_key).bind(first.campaign).fetch_all(pool).await.unwrap();
-        let missing = N.saturating_sub(first.keywords.len());
-        let data: Vec<Value> = (0..missing).map(|i| json!({
-            "adGroupId": groups[i % groups.len()], "text": format!("bulk fault test {i}"), "matchType": "EXACT",
-            "bid": {"amount": amount(200_000 + (i as i64 % 300) * 10_000), "currency": "USD"},
-        })).collect();
-        let created = client.bulk::<Value>(first.org_id, "keywords", "create", &data).await.unwrap();
-        assert!(created.iter().all(|c| c.outcome.is_ok()), "keywords created");
-        resync(&t, &owner, &account_id).await;
-        let p = pick(&t, &account_id).await;
-        assert!(p.keywords.len() >= N, "{} keywords", p.keywords.len());
-        let chosen: Vec<(i64, i64)> = p.keywords.iter().take(N).copied().collect();
-        let ids: Vec<i64> = chosen.iter().map(|k| k.0).collect();
+/// A bulk edit of 2,000 keywords (of the mid-size sandbox world) with 10 % of Apple calls
+/// failing with 5xx and a 429 burst: every keyword applied exactly once, by the sandbox's
+/// change history, with correct per-item results.
+mod two_thousand_keywords_under_faults_are_each_raised_exactly_once {
+    use super::*;
 
-        // 10 % of Apple calls fail with 5xx (half of them after the write), and a burst of
-        // 429s.
-        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox))
-            .json(&json!({"errorRate": 0.1, "burst429": 5})).send().await.unwrap();
-        assert!(faults.status().is_success());
-        let started = std::time::Instant::now();
-        let res = t.call(Method::PUT, &keywords_url(&p),
-            json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}), &owner).await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-        let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
-        let elapsed = started.elapsed();
-        let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox)).json(&json!({})).send().await.unwrap();
-        assert!(faults.status().is_success());
-        eprintln!("bulk edit of {N} keywords under 10 % 5xx and a 429 burst: {elapsed:?} = {:.0} items/s",
-            N as f64 / elapsed.as_secs_f64());
-
-        // Per-item results: every keyword applied, old → old × 1.1.
-        assert!(task["error"].is_null(), "{task}");
-        let d = &task["details"];
-        assert_eq!((d["applied"].as_u64(), d["refused"].as_u64(), d["skipped"].as_u64()), (Some(N as u64), Some(0), Some(0)), "{}", task["message"]);
-        let items = d["items"].as_array().unwrap();
-        assert_eq!(items.len(), N);
-        let olds: HashMap<i64, i64> = chosen.iter().copied().collect();
-        for item in items {
-            let id = item["id"].as_i64().unwrap();
-            assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
-                (Some("applied"), Some(amount(olds[&id]).as_str()), Some(amount(raised(olds[&id])).as_str())), "{item}");
-        }
-        // The sandbox holds each raised once, and its change history shows one bid update
-        // per keyword.
-        let mut theirs: HashMap<i64, i64> = HashMap::new();
-        let mut offset = 0;
-        loop {
-            let page = client.query::<Value>(p.org_id, "keywords", &json!({
-                "filters": [{"field": "campaignId", "operator": "EQUALS", "value": [p.campaign]}],
-                "pagination": {"offset": offset, "pageSize": 1000}})).await.unwrap();
-            let n = page.items.len();
-            for k in page.items {
-                theirs.insert(k["id"].as_i64().unwrap(), money_micros(&k["bid"]));
-            }
-            offset += n;
-            if n < 1000 { break; }
-        }
-        let ours = our_bids(&t, &p).await;
-        for (id, old) in &chosen {
-            assert_eq!(theirs[id], raised(*old), "keyword {id} at the sandbox");
-            assert_eq!(ours[id], raised(*old), "keyword {id} here");
-        }
-        let updates = bid_updates(&client, &p).await;
-        for id in &ids {
-            assert_eq!(updates.get(id).copied().unwrap_or(0), 1, "keyword {id}: bid updates in the sandbox's history");
-        }
-        // One change record per keyword.
-        let job_id = job_id_of(&t).await;
-        assert_eq!(job_records(&t, &job_id).await.len(), N);
+    async fn start_mid_sandbox() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let sandbox = searchdeck_sandbox::Sandbox::new(searchdeck_sandbox::SandboxConfig::sized(
+            searchdeck_sandbox::WorldSize::Mid,
+        ));
+        let app = searchdeck_sandbox::app(sandbox);
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        format!("http://{addr}")
     }
+
+    #[tokio::test]
+    async fn sqlite() {
+        let base = start_mid_sandbox().await;
+        let app = TestApp::sqlite_with(&args(&base)).await;
+        run(Connected::new(app, base)).await
+    }
+
+    #[tokio::test]
+    async fn postgres() {
+        let base = start_mid_sandbox().await;
+        if let Some(app) = TestApp::postgres_with(&args(&base)).await {
+            run(Connected::new(app, base)).await
+        }
+    }
+
+async fn run(t: Connected) {
+    const N: usize = 2000;
+    let owner = t.owner().await;
+    let account_id = connect_and_sync(&t, &owner).await;
+    let client = client(&t, &account_id).await;
+    // The mid-size world's young account has one ad group of 2,200 keywords.
+    let p = pick(&t, &account_id).await;
+    assert!(p.keywords.len() >= N, "{} keywords", p.keywords.len());
+    let chosen: Vec<(i64, i64)> = p.keywords.iter().take(N).copied().collect();
+    let ids: Vec<i64> = chosen.iter().map(|k| k.0).collect();
+
+    // 10 % of Apple calls fail with 5xx (half of them after the write), and a burst of
+    // 429s.
+    let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox))
+        .json(&json!({"errorRate": 0.1, "burst429": 5})).send().await.unwrap();
+    assert!(faults.status().is_success());
+    let started = std::time::Instant::now();
+    let res = t.call(Method::PUT, &keywords_url(&p),
+        json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}), &owner).await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
+    let elapsed = started.elapsed();
+    let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox)).json(&json!({})).send().await.unwrap();
+    assert!(faults.status().is_success());
+    eprintln!("bulk edit of {N} keywords under 10 % 5xx and a 429 burst: {elapsed:?} = {:.0} items/s",
+        N as f64 / elapsed.as_secs_f64());
+
+    // Per-item results: every keyword applied, old → old × 1.1.
+    assert!(task["error"].is_null(), "{task}");
+    let d = &task["details"];
+    assert_eq!((d["applied"].as_u64(), d["refused"].as_u64(), d["skipped"].as_u64()), (Some(N as u64), Some(0), Some(0)), "{}", task["message"]);
+    let items = d["items"].as_array().unwrap();
+    assert_eq!(items.len(), N);
+    let olds: HashMap<i64, i64> = chosen.iter().copied().collect();
+    for item in items {
+        let id = item["id"].as_i64().unwrap();
+        assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
+            (Some("applied"), Some(amount(olds[&id]).as_str()), Some(amount(raised(olds[&id])).as_str())), "{item}");
+    }
+    // The sandbox holds each raised once, and its change history shows one bid update
+    // per keyword.
+    let mut theirs: HashMap<i64, i64> = HashMap::new();
+    let mut offset = 0;
+    loop {
+        let page = client.query::<Value>(p.org_id, "keywords", &json!({
+            "filters": [{"field": "campaignId", "operator": "EQUALS", "value": [p.campaign]}],
+            "pagination": {"offset": offset, "pageSize": 1000}})).await.unwrap();
+        let n = page.items.len();
+        for k in page.items {
+            theirs.insert(k["id"].as_i64().unwrap(), money_micros(&k["bid"]));
+        }
+        offset += n;
+        if n < 1000 { break; }
+    }
+    let ours = our_bids(&t, &p).await;
+    for (id, old) in &chosen {
+        assert_eq!(theirs[id], raised(*old), "keyword {id} at the sandbox");
+        assert_eq!(ours[id], raised(*old), "keyword {id} here");
+    }
+    let updates = bid_updates(&client, &p).await;
+    for id in &ids {
+        assert_eq!(updates.get(id).copied().unwrap_or(0), 1, "keyword {id}: bid updates in the sandbox's history");
+    }
+    // One change record per keyword.
+    let job_id = job_id_of(&t).await;
+    assert_eq!(job_records(&t, &job_id).await.len(), N);
+}
 }
 
 /// Waits for the bulk edit a route answered and returns its task.
@@ -766,20 +785,8 @@ async fn completed(t: &Connected, owner: &str, res: common::TestResponse) -> Val
     finished(t, owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await
 }
 
-/// Runs another `sync-account` of the connection and waits until it finished.
-async fn resync(t: &Connected, owner: &str, account_id: &str) {
-    let me = t.get("/api/auth/me", owner).await.json["result"]["item"].clone();
-    let task_id = t.app.state.start_task(
-        NewTask { workspace_id: me["workspaceId"].as_str().unwrap(), user_id: me["id"].as_str(),
-            kind: "sync-account", message: "Sync", total_steps: 1 },
-        &searchdeck_common::jobs::SyncAccount { account_id: account_id.to_string() },
-    ).await.unwrap();
-    let task = finished(t, owner, &task_id).await;
-    assert!(task["error"].is_null(), "{task}");
-}
-
 /// Per keyword of the picked campaign: how many UPDATE events the sandbox's change history
-/// holds (an update that changes nothing is not recorded; these keywords had none before).
+/// holds (an update that changes nothing is not recorded; no test changed these before).
 async fn bid_updates(client: &Client, p: &Picked) -> HashMap<i64, usize> {
     let mut out: HashMap<i64, usize> = HashMap::new();
     let mut offset = 0;

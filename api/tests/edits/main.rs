@@ -614,7 +614,8 @@ async fn keyword_day(client: &Client, p: &Picked, day: &str) -> std::collections
     });
     let page = client.report(p.org_id, "keywords", &request).await.unwrap();
     page.items.iter().filter_map(|row| {
-        let id = row["metadata"]["keywordId"].as_i64()?;
+        let meta = &row["metadata"]["id"];
+        let id = meta.as_i64().or_else(|| meta.as_str().and_then(|s| s.parse().ok()))?;
         let m = &row["totalMetrics"];
         let spend = m["localSpend"]["amount"].as_str().and_then(|a| a.parse::<rust_decimal::Decimal>().ok())
             .and_then(|d| rust_decimal::prelude::ToPrimitive::to_i64(&(d * rust_decimal::Decimal::from(1_000_000))))
