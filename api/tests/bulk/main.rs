@@ -192,11 +192,27 @@ async fn bulk_routes_are_documented() {
     for (method, path, body) in [
         ("put", "/api/asa/campaigns/updates", "BulkEditRequest"),
         ("put", "/api/asa/groups/updates/{id}", "BulkEditRequest"),
-        ("put", "/api/asa/groups/updatesAllGroupsByCampaigns", "BulkEditRequest"),
-        ("put", "/api/asa/keywords/update/targeting/{id}", "BulkEditRequest"),
-        ("patch", "/api/asa/campaigns/replacePartName", "RenameRequest"),
+        (
+            "put",
+            "/api/asa/groups/updatesAllGroupsByCampaigns",
+            "BulkEditRequest",
+        ),
+        (
+            "put",
+            "/api/asa/keywords/update/targeting/{id}",
+            "BulkEditRequest",
+        ),
+        (
+            "patch",
+            "/api/asa/campaigns/replacePartName",
+            "RenameRequest",
+        ),
         ("put", "/api/asa/keywords/add/negative", "AddNegatives"),
-        ("put", "/api/asa/keywords/add/negative/{campaignId}", "AddNegatives"),
+        (
+            "put",
+            "/api/asa/keywords/add/negative/{campaignId}",
+            "AddNegatives",
+        ),
         ("delete", "/api/asa/campaigns", "DeleteRequest"),
         ("delete", "/api/asa/groups", "DeleteRequest"),
         ("delete", "/api/asa/keywords", "DeleteRequest"),
@@ -710,79 +726,141 @@ mod two_thousand_keywords_under_faults_are_each_raised_exactly_once {
         }
     }
 
-async fn run(t: Connected) {
-    const N: usize = 2000;
-    let owner = t.owner().await;
-    let account_id = connect_and_sync(&t, &owner).await;
-    let client = client(&t, &account_id).await;
-    // The mid-size world's young account has one ad group of 2,200 keywords.
-    let p = pick(&t, &account_id).await;
-    assert!(p.keywords.len() >= N, "{} keywords", p.keywords.len());
-    let chosen: Vec<(i64, i64)> = p.keywords.iter().take(N).copied().collect();
-    let ids: Vec<i64> = chosen.iter().map(|k| k.0).collect();
+    async fn run(t: Connected) {
+        const N: usize = 2000;
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let client = client(&t, &account_id).await;
+        // The mid-size world's young account has one ad group of 2,200 keywords.
+        let p = pick(&t, &account_id).await;
+        assert!(p.keywords.len() >= N, "{} keywords", p.keywords.len());
+        let chosen: Vec<(i64, i64)> = p.keywords.iter().take(N).copied().collect();
+        let ids: Vec<i64> = chosen.iter().map(|k| k.0).collect();
 
-    // 10 % of Apple calls fail with 5xx (half of them after the write), and a burst of
-    // 429s.
-    let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox))
-        .json(&json!({"errorRate": 0.1, "burst429": 5})).send().await.unwrap();
-    assert!(faults.status().is_success());
-    let started = std::time::Instant::now();
-    let res = t.call(Method::PUT, &keywords_url(&p),
-        json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}), &owner).await;
-    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-    let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
-    let elapsed = started.elapsed();
-    let faults = t.http.put(format!("{}/sandbox/faults", t.sandbox)).json(&json!({})).send().await.unwrap();
-    assert!(faults.status().is_success());
-    eprintln!("bulk edit of {N} keywords under 10 % 5xx and a 429 burst: {elapsed:?} = {:.0} items/s",
-        N as f64 / elapsed.as_secs_f64());
+        // 10 % of Apple calls fail with 5xx (half of them after the write), and a burst of
+        // 429s.
+        let faults = t
+            .http
+            .put(format!("{}/sandbox/faults", t.sandbox))
+            .json(&json!({"errorRate": 0.1, "burst429": 5}))
+            .send()
+            .await
+            .unwrap();
+        assert!(faults.status().is_success());
+        let started = std::time::Instant::now();
+        let res = t
+            .call(
+                Method::PUT,
+                &keywords_url(&p),
+                json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}),
+                &owner,
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = finished(
+            &t,
+            &owner,
+            res.json["result"]["item"]["taskId"].as_str().unwrap(),
+        )
+        .await;
+        let elapsed = started.elapsed();
+        let faults = t
+            .http
+            .put(format!("{}/sandbox/faults", t.sandbox))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert!(faults.status().is_success());
+        eprintln!(
+            "bulk edit of {N} keywords under 10 % 5xx and a 429 burst: {elapsed:?} = {:.0} items/s",
+            N as f64 / elapsed.as_secs_f64()
+        );
 
-    // Per-item results: every keyword applied, old → old × 1.1.
-    assert!(task["error"].is_null(), "{task}");
-    let d = &task["details"];
-    assert_eq!((d["applied"].as_u64(), d["refused"].as_u64(), d["skipped"].as_u64()), (Some(N as u64), Some(0), Some(0)), "{}", task["message"]);
-    let items = d["items"].as_array().unwrap();
-    assert_eq!(items.len(), N);
-    let olds: HashMap<i64, i64> = chosen.iter().copied().collect();
-    for item in items {
-        let id = item["id"].as_i64().unwrap();
-        assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
-            (Some("applied"), Some(amount(olds[&id]).as_str()), Some(amount(raised(olds[&id])).as_str())), "{item}");
-    }
-    // The sandbox holds each raised once, and its change history shows one bid update
-    // per keyword.
-    let mut theirs: HashMap<i64, i64> = HashMap::new();
-    let mut offset = 0;
-    loop {
-        let page = client.query::<Value>(p.org_id, "keywords", &json!({
-            "filters": [{"field": "campaignId", "operator": "EQUALS", "value": [p.campaign]}],
-            "pagination": {"offset": offset, "pageSize": 1000}})).await.unwrap();
-        let n = page.items.len();
-        for k in page.items {
-            theirs.insert(k["id"].as_i64().unwrap(), money_micros(&k["bid"]));
+        // Per-item results: every keyword applied, old → old × 1.1.
+        assert!(task["error"].is_null(), "{task}");
+        let d = &task["details"];
+        assert_eq!(
+            (
+                d["applied"].as_u64(),
+                d["refused"].as_u64(),
+                d["skipped"].as_u64()
+            ),
+            (Some(N as u64), Some(0), Some(0)),
+            "{}",
+            task["message"]
+        );
+        let items = d["items"].as_array().unwrap();
+        assert_eq!(items.len(), N);
+        let olds: HashMap<i64, i64> = chosen.iter().copied().collect();
+        for item in items {
+            let id = item["id"].as_i64().unwrap();
+            assert_eq!(
+                (
+                    item["result"].as_str(),
+                    item["oldValue"].as_str(),
+                    item["newValue"].as_str()
+                ),
+                (
+                    Some("applied"),
+                    Some(amount(olds[&id]).as_str()),
+                    Some(amount(raised(olds[&id])).as_str())
+                ),
+                "{item}"
+            );
         }
-        offset += n;
-        if n < 1000 { break; }
+        // The sandbox holds each raised once, and its change history shows one bid update
+        // per keyword.
+        let mut theirs: HashMap<i64, i64> = HashMap::new();
+        let mut offset = 0;
+        loop {
+            let page = client
+                .query::<Value>(
+                    p.org_id,
+                    "keywords",
+                    &json!({
+            "filters": [{"field": "campaignId", "operator": "EQUALS", "value": [p.campaign]}],
+            "pagination": {"offset": offset, "pageSize": 1000}}),
+                )
+                .await
+                .unwrap();
+            let n = page.items.len();
+            for k in page.items {
+                theirs.insert(k["id"].as_i64().unwrap(), money_micros(&k["bid"]));
+            }
+            offset += n;
+            if n < 1000 {
+                break;
+            }
+        }
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &chosen {
+            assert_eq!(theirs[id], raised(*old), "keyword {id} at the sandbox");
+            assert_eq!(ours[id], raised(*old), "keyword {id} here");
+        }
+        let updates = bid_updates(&client, &p).await;
+        for id in &ids {
+            assert_eq!(
+                updates.get(id).copied().unwrap_or(0),
+                1,
+                "keyword {id}: bid updates in the sandbox's history"
+            );
+        }
+        // One change record per keyword.
+        let job_id = job_id_of(&t).await;
+        assert_eq!(job_records(&t, &job_id).await.len(), N);
     }
-    let ours = our_bids(&t, &p).await;
-    for (id, old) in &chosen {
-        assert_eq!(theirs[id], raised(*old), "keyword {id} at the sandbox");
-        assert_eq!(ours[id], raised(*old), "keyword {id} here");
-    }
-    let updates = bid_updates(&client, &p).await;
-    for id in &ids {
-        assert_eq!(updates.get(id).copied().unwrap_or(0), 1, "keyword {id}: bid updates in the sandbox's history");
-    }
-    // One change record per keyword.
-    let job_id = job_id_of(&t).await;
-    assert_eq!(job_records(&t, &job_id).await.len(), N);
-}
 }
 
 /// Waits for the bulk edit a route answered and returns its task.
 async fn completed(t: &Connected, owner: &str, res: common::TestResponse) -> Value {
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-    finished(t, owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await
+    finished(
+        t,
+        owner,
+        res.json["result"]["item"]["taskId"].as_str().unwrap(),
+    )
+    .await
 }
 
 /// Per keyword of the picked campaign: how many UPDATE events the sandbox's change history
@@ -813,4 +891,3 @@ async fn bid_updates(client: &Client, p: &Picked) -> HashMap<i64, usize> {
         }
     }
 }
-

@@ -588,8 +588,16 @@ sandbox_tests! {
 /// A provider client of a sandbox for a freshly registered key (the control world).
 async fn control_client(t: &Connected, base: &str) -> Client {
     let key = searchdeck_provider::KeyPair::generate();
-    let ids: Value = t.http.post(format!("{base}/sandbox/keys")).body(key.public_pem())
-        .send().await.unwrap().json().await.unwrap();
+    let ids: Value = t
+        .http
+        .post(format!("{base}/sandbox/keys"))
+        .body(key.public_pem())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
     let field = |k: &str| ids[k].as_str().unwrap().to_string();
     Client::new(
         searchdeck_provider::ClientConfig::sandbox(base),
@@ -604,7 +612,11 @@ async fn control_client(t: &Connected, base: &str) -> Client {
 }
 
 /// Impressions and spend (micros) of each keyword of the picked campaign on `day`.
-async fn keyword_day(client: &Client, p: &Picked, day: &str) -> std::collections::HashMap<i64, (i64, i64)> {
+async fn keyword_day(
+    client: &Client,
+    p: &Picked,
+    day: &str,
+) -> std::collections::HashMap<i64, (i64, i64)> {
     let request = json!({
         "timeRange": {"start": day, "end": day, "timeZone": "ORTZ"},
         "fields": ["impressions", "localSpend"],
@@ -613,14 +625,24 @@ async fn keyword_day(client: &Client, p: &Picked, day: &str) -> std::collections
         "pagination": {"offset": 0, "pageSize": 1000},
     });
     let page = client.report(p.org_id, "keywords", &request).await.unwrap();
-    page.items.iter().filter_map(|row| {
-        let meta = &row["metadata"]["id"];
-        let id = meta.as_i64().or_else(|| meta.as_str().and_then(|s| s.parse().ok()))?;
-        let m = &row["totalMetrics"];
-        let spend = m["localSpend"]["amount"].as_str().and_then(|a| a.parse::<rust_decimal::Decimal>().ok())
-            .and_then(|d| rust_decimal::prelude::ToPrimitive::to_i64(&(d * rust_decimal::Decimal::from(1_000_000))))
-            .unwrap_or(0);
-        Some((id, (m["impressions"].as_i64().unwrap_or(0), spend)))
-    }).collect()
+    page.items
+        .iter()
+        .filter_map(|row| {
+            let meta = &row["metadata"]["id"];
+            let id = meta
+                .as_i64()
+                .or_else(|| meta.as_str().and_then(|s| s.parse().ok()))?;
+            let m = &row["totalMetrics"];
+            let spend = m["localSpend"]["amount"]
+                .as_str()
+                .and_then(|a| a.parse::<rust_decimal::Decimal>().ok())
+                .and_then(|d| {
+                    rust_decimal::prelude::ToPrimitive::to_i64(
+                        &(d * rust_decimal::Decimal::from(1_000_000)),
+                    )
+                })
+                .unwrap_or(0);
+            Some((id, (m["impressions"].as_i64().unwrap_or(0), spend)))
+        })
+        .collect()
 }
-

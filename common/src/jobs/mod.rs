@@ -11,8 +11,7 @@ mod test_job;
 
 pub use bulk_edit::{
     BulkEdit, BulkEditItem, BulkEditProgress, CREATED, DELETED, ItemResult,
-    MAX_ITEMS as BULK_EDIT_MAX_ITEMS, NewNegative,
-    Outcome, money_text,
+    MAX_ITEMS as BULK_EDIT_MAX_ITEMS, NewNegative, Outcome, money_text,
 };
 pub use cleanup::Cleanup;
 pub use send_email::SendEmail;

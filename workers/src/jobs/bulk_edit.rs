@@ -99,8 +99,7 @@ impl Handler for BulkEdit {
             } else {
                 let to_send = edit.plan(ctx, chunk, &recorded, &mut progress).await?;
                 if edit.in_bulk() && !to_send.is_empty() {
-                    edit.send_bulk(ctx, &client, to_send, &mut progress)
-                        .await?;
+                    edit.send_bulk(ctx, &client, to_send, &mut progress).await?;
                 } else {
                     for item in to_send {
                         let r = edit.send_one(ctx, &client, item).await?;
@@ -239,7 +238,11 @@ impl Edit<'_> {
                 continue;
             };
             if old.as_deref() == Some(target) {
-                let note = if deleting { "Already deleted" } else { "Unchanged" };
+                let note = if deleting {
+                    "Already deleted"
+                } else {
+                    "Unchanged"
+                };
                 progress.push(result(Outcome::Skipped, old.clone(), old, note));
                 continue;
             }
@@ -391,7 +394,12 @@ impl Edit<'_> {
             return Ok(r);
         }
         let after: Value = match client
-            .update(self.org_id, self.entity(), s.row.id, &self.request(s.target))
+            .update(
+                self.org_id,
+                self.entity(),
+                s.row.id,
+                &self.request(s.target),
+            )
             .await
         {
             Ok(after) => after,
@@ -600,7 +608,8 @@ impl Edit<'_> {
         let data: Vec<Value> = items
             .iter()
             .map(|n| {
-                let mut d = json!({ "text": n.text, "matchType": n.match_type, "status": "ENABLED" });
+                let mut d =
+                    json!({ "text": n.text, "matchType": n.match_type, "status": "ENABLED" });
                 match n.ad_group_id {
                     Some(g) => d["adGroupId"] = json!(g),
                     None => d["campaignId"] = json!(n.campaign_id),
@@ -746,12 +755,18 @@ impl Edit<'_> {
         campaigns.dedup();
         let groups: Vec<i64> = items.iter().filter_map(|n| n.ad_group_id).collect();
         let mut conn = ctx.runtime.db.pool.acquire().await?;
-        let campaign_names: HashMap<i64, String> =
-            bulk::rows(&mut conn, self.org_key, "CAMPAIGN", "name", None, &campaigns)
-                .await?
-                .into_iter()
-                .map(|r| (r.id, r.name))
-                .collect();
+        let campaign_names: HashMap<i64, String> = bulk::rows(
+            &mut conn,
+            self.org_key,
+            "CAMPAIGN",
+            "name",
+            None,
+            &campaigns,
+        )
+        .await?
+        .into_iter()
+        .map(|r| (r.id, r.name))
+        .collect();
         let group_names: HashMap<i64, String> =
             bulk::rows(&mut conn, self.org_key, "AD_GROUP", "name", None, &groups)
                 .await?
@@ -761,7 +776,10 @@ impl Edit<'_> {
         Ok(items
             .iter()
             .map(|n| {
-                let campaign = campaign_names.get(&n.campaign_id).cloned().unwrap_or_default();
+                let campaign = campaign_names
+                    .get(&n.campaign_id)
+                    .cloned()
+                    .unwrap_or_default();
                 let group = n
                     .ad_group_id
                     .and_then(|g| group_names.get(&g).cloned())

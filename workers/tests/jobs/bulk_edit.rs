@@ -123,9 +123,11 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     .await
     .unwrap();
     outbox::relay_once(&env.db, &env.queue, 10).await.unwrap();
-    eventually(Duration::from_secs(120), "some ad groups raised", || async {
-        (records(&env).await > 0).then_some(())
-    })
+    eventually(
+        Duration::from_secs(120),
+        "some ad groups raised",
+        || async { (records(&env).await > 0).then_some(()) },
+    )
     .await;
     signal(&first, "KILL");
     first.wait().unwrap();
@@ -160,7 +162,10 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     .await;
     signal(&second, "TERM");
     second.wait().unwrap();
-    eprintln!("killed after {at_kill} of {} ad groups; {message}", groups.len());
+    eprintln!(
+        "killed after {at_kill} of {} ad groups; {message}",
+        groups.len()
+    );
 
     // Each raised exactly once: at the sandbox, here, and in the change records.
     let field = |k: &str| ids[k].as_str().unwrap().to_string();
@@ -176,7 +181,11 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     .unwrap();
     for (id, old) in &groups {
         let g: Value = client.get(org_id, "adgroups", *id).await.unwrap();
-        assert_eq!(micros_of(&g["bidStrategy"]["bid"]), raised(*old), "ad group {id} at the sandbox");
+        assert_eq!(
+            micros_of(&g["bidStrategy"]["bid"]),
+            raised(*old),
+            "ad group {id} at the sandbox"
+        );
         let ours: i64 = sqlx::query_scalar(
             "SELECT default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND id = $2",
         )

@@ -300,13 +300,19 @@ pub async fn live_rows(
     what: &'static str,
 ) -> Result<HashMap<i64, bulk::BulkRow>, ApiError> {
     let mut conn = state.db.pool.acquire().await?;
-    let rows: HashMap<i64, bulk::BulkRow> =
-        bulk::rows(&mut conn, scope.org_key, level, field, scope.campaign_id, ids)
-            .await?
-            .into_iter()
-            .filter(|r| !r.deleted)
-            .map(|r| (r.id, r))
-            .collect();
+    let rows: HashMap<i64, bulk::BulkRow> = bulk::rows(
+        &mut conn,
+        scope.org_key,
+        level,
+        field,
+        scope.campaign_id,
+        ids,
+    )
+    .await?
+    .into_iter()
+    .filter(|r| !r.deleted)
+    .map(|r| (r.id, r))
+    .collect();
     if let Some(missing) = ids.iter().find(|id| !rows.contains_key(id)) {
         tracing::info!(id = missing, level, "bulk edit names an unknown entity");
         return Err(ApiError::not_found(what));

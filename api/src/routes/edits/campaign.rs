@@ -141,7 +141,11 @@ impl Level for CampaignState {
                 money::text(self.daily_budget_micros),
                 money::text(now.daily_budget_micros),
             ),
-            ("status", Some(self.status.clone()), Some(now.status.clone())),
+            (
+                "status",
+                Some(self.status.clone()),
+                Some(now.status.clone()),
+            ),
         ])
     }
 

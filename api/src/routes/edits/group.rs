@@ -190,7 +190,11 @@ impl Level for AdGroupState {
                 money::text(self.cpa_goal_micros),
                 money::text(now.cpa_goal_micros),
             ),
-            ("status", Some(self.status.clone()), Some(now.status.clone())),
+            (
+                "status",
+                Some(self.status.clone()),
+                Some(now.status.clone()),
+            ),
             (
                 "automatedKeywordsOptIn",
                 flag(self.automated_keywords_opt_in),

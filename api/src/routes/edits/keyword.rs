@@ -151,7 +151,11 @@ impl Level for KeywordState {
                 money::text(self.bid_micros),
                 money::text(now.bid_micros),
             ),
-            ("status", Some(self.status.clone()), Some(now.status.clone())),
+            (
+                "status",
+                Some(self.status.clone()),
+                Some(now.status.clone()),
+            ),
         ])
     }
 

@@ -308,7 +308,9 @@ pub async fn record(
 }
 
 /// The changes of `pairs` (field, old, new) that differ.
-pub fn changed(pairs: impl IntoIterator<Item = (&'static str, Option<String>, Option<String>)>) -> Vec<Changed> {
+pub fn changed(
+    pairs: impl IntoIterator<Item = (&'static str, Option<String>, Option<String>)>,
+) -> Vec<Changed> {
     pairs
         .into_iter()
         .filter_map(|(f, old, new)| Changed::of(f, old, new))

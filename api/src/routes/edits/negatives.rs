@@ -152,7 +152,11 @@ async fn add(
     let operation = format!(
         "Add {} negative {} ({})",
         texts.len(),
-        if texts.len() == 1 { "keyword" } else { "keywords" },
+        if texts.len() == 1 {
+            "keyword"
+        } else {
+            "keywords"
+        },
         match_type.to_lowercase()
     );
     let items = levels

@@ -101,7 +101,10 @@ pub async fn replace_part_name(
         None | Some("" | "CAMPAIGN" | "CAMPAIGNS") => "CAMPAIGN",
         Some("AD_GROUP" | "ADGROUP" | "GROUPS" | "AD_GROUPS") => "AD_GROUP",
         Some(_) => {
-            return Err(ApiError::field("level", "Level must be CAMPAIGN or AD_GROUP"));
+            return Err(ApiError::field(
+                "level",
+                "Level must be CAMPAIGN or AD_GROUP",
+            ));
         }
     };
     let mut errors = Vec::new();
@@ -167,7 +170,10 @@ mod tests {
         );
         assert_eq!(renamed("a-a-a", "a", "b"), Some(Ok("b-b-b".into())));
         assert_eq!(renamed("Brand", "summer", "x"), None, "case-sensitive");
-        assert_eq!(renamed("Brand ", "Brand", ""), Some(Err("The new name of \"Brand \" would be empty".into())));
+        assert_eq!(
+            renamed("Brand ", "Brand", ""),
+            Some(Err("The new name of \"Brand \" would be empty".into()))
+        );
         let long = "x".repeat(199);
         assert!(renamed(&format!("{long}y"), "y", "z").unwrap().is_ok());
         assert_eq!(

@@ -17,7 +17,9 @@ use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Changed, Edited, Level, Origin, Target, apply, changed, new_status, parse_status, text};
+use super::{
+    Changed, Edited, Level, Origin, Target, apply, changed, new_status, parse_status, text,
+};
 use crate::{
     access::{EditRoles, InWorkspace},
     envelope::{self, Envelope, Item},
@@ -196,7 +198,11 @@ impl Level for AdState {
     }
 
     fn changes(&self, now: &Self) -> Vec<Changed> {
-        changed([("status", Some(self.status.clone()), Some(now.status.clone()))])
+        changed([(
+            "status",
+            Some(self.status.clone()),
+            Some(now.status.clone()),
+        )])
     }
 
     fn values(&self, _: Option<&str>) -> Value {
@@ -227,7 +233,11 @@ impl Level for NegativeState {
     }
 
     fn changes(&self, now: &Self) -> Vec<Changed> {
-        changed([("status", Some(self.status.clone()), Some(now.status.clone()))])
+        changed([(
+            "status",
+            Some(self.status.clone()),
+            Some(now.status.clone()),
+        )])
     }
 
     fn values(&self, _: Option<&str>) -> Value {

@@ -139,7 +139,10 @@ pub struct NegativeRow {
 
 /// `ids` as an SQL list (integers, inlined: no parameters to look up).
 fn id_list(ids: &[i64]) -> String {
-    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The live negative keywords of campaigns `campaign_ids` in `org_key`, both levels.
