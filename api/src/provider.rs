@@ -29,8 +29,11 @@ pub struct Provider {
     /// token, so a connection exchanges its credentials once per token lifetime instead of
     /// once per edit. Keyed by connection id, with a fingerprint of its stored credentials
     /// (a reconnect with new ones builds a new client).
-    clients: Arc<Mutex<HashMap<String, (u64, Arc<Client>)>>>,
+    clients: Arc<Mutex<ClientCache>>,
 }
+
+/// Clients by connection id, with the fingerprint of the credentials they were built from.
+type ClientCache = HashMap<String, (u64, Arc<Client>)>;
 
 /// Most connections' clients kept; past it the cache starts over.
 const MAX_CACHED_CLIENTS: usize = 1000;

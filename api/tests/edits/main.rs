@@ -490,7 +490,7 @@ sandbox_tests! {
         let ours_negative: String = sqlx::query_scalar("SELECT n.status FROM asa_negative_keywords n JOIN sync_orgs o ON o.org_key = n.org_key WHERE o.account_id = $1 AND n.id = $2")
             .bind(&account_id).bind(negative_id).fetch_one(pool).await.unwrap();
         assert_eq!((ours_ad.as_str(), ours_negative.as_str()), ("PAUSED", "PAUSED"));
-        let mut rows: Vec<(String, i64, String, Option<String>, Option<String>)> = records(&t, &owner).await.into_iter()
+        let mut rows: Vec<Recorded> = records(&t, &owner).await.into_iter()
             .map(|r| (r.level.to_string(), r.entity_id, r.field, r.old_value, r.new_value)).collect();
         rows.sort();
         assert_eq!(rows, vec![
@@ -584,6 +584,9 @@ sandbox_tests! {
         assert!(raised_impr < unraised_impr * 3, "{raised_impr} vs {unraised_impr}");
     }
 }
+
+/// A change record as (level, entity id, field, old value, new value).
+type Recorded = (String, i64, String, Option<String>, Option<String>);
 
 /// A provider client of a sandbox for a freshly registered key (the control world).
 async fn control_client(t: &Connected, base: &str) -> Client {
