@@ -94,13 +94,7 @@ pub async fn update(
     if let Some(s) = new_status(status, &c.status) {
         request.insert("status".into(), json!(s));
     }
-    let origin = Origin {
-        user: campaign.caller.user(),
-        account_id: &c.account_id,
-        org_key: c.org_key,
-        org_id: c.org_id,
-        currency,
-    };
+    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
         level: "CAMPAIGN",
         id: c.id,

@@ -130,13 +130,7 @@ pub async fn update(
         modification_time: g.modification_time.clone(),
         body: g.body.clone().unwrap_or_default(),
     };
-    let origin = Origin {
-        user: campaign.caller.user(),
-        account_id: &c.account_id,
-        org_key: c.org_key,
-        org_id: c.org_id,
-        currency,
-    };
+    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
         level: "AD_GROUP",
         id: g.id,

@@ -106,13 +106,7 @@ pub async fn update(
         bid_micros: k.bid_micros,
         modification_time: None,
     };
-    let origin = Origin {
-        user: campaign.caller.user(),
-        account_id: &c.account_id,
-        org_key: c.org_key,
-        org_id: c.org_id,
-        currency,
-    };
+    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
         level: "KEYWORD",
         id: k.id,

@@ -24,7 +24,7 @@ pub mod statuses;
 
 use searchdeck_common::{
     Db, ids,
-    store::{self, changes},
+    store::{self, changes, synced_reads::CampaignRow},
 };
 use searchdeck_provider::{Client, ProviderError};
 use std::sync::Arc;
@@ -169,6 +169,24 @@ pub struct Origin<'a> {
     pub org_key: i64,
     pub org_id: i64,
     pub currency: Option<&'a str>,
+}
+
+impl<'a> Origin<'a> {
+    /// An edit by `user` in the campaign group of campaign `c`.
+    pub fn of(user: &'a CurrentUser, c: &'a CampaignRow) -> Self {
+        Origin {
+            user,
+            account_id: &c.account_id,
+            org_key: c.org_key,
+            org_id: c.org_id,
+            currency: c.currency.as_deref(),
+        }
+    }
+}
+
+/// The change of a status-only level (ads, negative keywords).
+pub fn status_changes(old: &str, new: &str) -> Vec<Changed> {
+    changed([("status", Some(old.to_string()), Some(new.to_string()))])
 }
 
 /// The entity an edit changed.

@@ -18,7 +18,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, Origin, Target, apply, changed, new_status, parse_status, text,
+    Changed, Edited, Level, Origin, Target, apply, new_status, parse_status, status_changes, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -110,13 +110,7 @@ pub async fn update_ad(
         modification_time: ad.modification_time.clone(),
         body: ad.body.clone().unwrap_or_default(),
     };
-    let origin = Origin {
-        user: campaign.caller.user(),
-        account_id: &c.account_id,
-        org_key: c.org_key,
-        org_id: c.org_id,
-        currency: c.currency.as_deref(),
-    };
+    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
         level: "AD",
         id: ad.id,
@@ -163,13 +157,7 @@ pub async fn update_negative(
         status: n.status.clone(),
         modification_time: n.modification_time.clone(),
     };
-    let origin = Origin {
-        user: campaign.caller.user(),
-        account_id: &c.account_id,
-        org_key: c.org_key,
-        org_id: c.org_id,
-        currency: c.currency.as_deref(),
-    };
+    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
         level: "NEGATIVE_KEYWORD",
         id: n.id,
@@ -198,11 +186,7 @@ impl Level for AdState {
     }
 
     fn changes(&self, now: &Self) -> Vec<Changed> {
-        changed([(
-            "status",
-            Some(self.status.clone()),
-            Some(now.status.clone()),
-        )])
+        status_changes(&self.status, &now.status)
     }
 
     fn values(&self, _: Option<&str>) -> Value {
@@ -233,11 +217,7 @@ impl Level for NegativeState {
     }
 
     fn changes(&self, now: &Self) -> Vec<Changed> {
-        changed([(
-            "status",
-            Some(self.status.clone()),
-            Some(now.status.clone()),
-        )])
+        status_changes(&self.status, &now.status)
     }
 
     fn values(&self, _: Option<&str>) -> Value {
