@@ -73,6 +73,16 @@ const EDIT_ROUTES: &[(&str, &str)] = &[
     ("put", "/api/asa/campaigns/updates"),
     ("put", "/api/asa/groups/updates/{id}"),
     ("put", "/api/asa/keywords/update/targeting/{id}"),
+    ("put", "/api/asa/groups/updatesAllGroupsByCampaigns"),
+    ("patch", "/api/asa/campaigns/replacePartName"),
+    ("put", "/api/asa/keywords/add/negative"),
+    ("put", "/api/asa/keywords/add/negative/{campaignId}"),
+    ("delete", "/api/asa/campaigns"),
+    ("delete", "/api/asa/groups"),
+    ("delete", "/api/asa/keywords"),
+    // Status quick edits (api/src/routes/edits/statuses.rs).
+    ("put", "/api/asa/ads/update/{a}/{b}"),
+    ("put", "/api/asa/keywords/update/negative/{id}"),
 ];
 
 /// Creates a resource of `kind` in the workspace of `token`'s user and returns its id.

@@ -287,6 +287,24 @@ async fn entities_are_found_per_level_and_campaign_group(db: &Db) {
         "an ad group is not a campaign"
     );
     assert!(!tags::entity_exists(&db.pool, key, 9, 7).await.unwrap());
+    // Many ids in one query: only the synced ones of that campaign group and level come back.
+    campaign(db, key, 8).await;
+    let found = tags::existing(&db.pool, key, 1, &[7, 8, 9_999])
+        .await
+        .unwrap();
+    assert_eq!(found, [7, 8].into_iter().collect(), "{found:?}");
+    assert!(
+        tags::existing(&db.pool, other_key, 1, &[7])
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        tags::existing(&db.pool, key, 1, &[])
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(tags::level_of("SEARCHTERMS"), Some(4));
     assert_eq!(tags::level_of("ADS"), None);
 }

@@ -19,7 +19,8 @@ pub struct SandboxArgs {
     /// Seed of the synthetic world: the same seed gives the same world.
     #[arg(long, env = "SEARCHDECK_SANDBOX_SEED", default_value_t = 42)]
     pub seed: u64,
-    /// World size: small (3 ad accounts, demos and tests) or large (adds one ad account
+    /// World size: small (3 ad accounts, demos and tests), mid (adds one ad account whose
+    /// one ad group holds 2,200 keywords, for bulk edits) or large (adds one ad account
     /// with 100,000 keywords, for sync and report benchmarks).
     #[arg(
         long,
@@ -179,6 +180,10 @@ mod tests {
             .into_config();
         assert!(bad.is_err());
         assert!(Cli::try_parse_from(["x", "--world", "huge"]).is_err());
+        let mid = Cli::try_parse_from(["x", "--world", "mid"])
+            .unwrap()
+            .sandbox;
+        assert_eq!(mid.into_config().unwrap().world.size, WorldSize::Mid);
         let defaults = Cli::try_parse_from(["x"]).unwrap().sandbox;
         assert_eq!((defaults.seed, defaults.world), (42, WorldSize::Small));
     }

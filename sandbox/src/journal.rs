@@ -86,6 +86,7 @@ pub struct Journal {
 fn size_name(size: WorldSize) -> &'static str {
     match size {
         WorldSize::Small => "small",
+        WorldSize::Mid => "mid",
         WorldSize::Large => "large",
     }
 }

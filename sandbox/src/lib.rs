@@ -30,7 +30,7 @@ use axum::routing::{get, post};
 pub use args::SandboxArgs;
 pub use faults::FaultConfig;
 pub use state::{Sandbox, SandboxConfig};
-pub use world::{WorldConfig, WorldSize};
+pub use world::{MID_KEYWORDS, WorldConfig, WorldSize};
 
 /// The sandbox's HTTP routes over the default world (seed 42, small).
 pub fn router() -> Router {

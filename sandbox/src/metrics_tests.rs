@@ -143,3 +143,61 @@ fn large_world_generates_quickly() {
     assert!(count >= 100_000, "{count}");
     eprintln!("large world: {} keywords in {elapsed:?}", w.keywords.len());
 }
+
+#[test]
+fn the_mid_world_is_the_small_world_plus_one_large_young_ad_group() {
+    let config = |size| WorldConfig {
+        seed: 42,
+        size,
+        today: Some(date!(2026 - 03 - 15)),
+    };
+    let small = World::generate(config(WorldSize::Small));
+    let mid = World::generate(config(WorldSize::Mid));
+    // The small world's accounts, campaigns and keywords are unchanged.
+    for (id, kw) in &small.keywords {
+        assert_eq!(mid.keywords[id].text, kw.text);
+        assert_eq!(mid.keywords[id].bid, kw.bid);
+    }
+    assert_eq!(mid.accounts.len(), small.accounts.len() + 1);
+    let account = *mid.accounts.keys().last().unwrap();
+    let campaigns: Vec<_> = mid
+        .campaigns
+        .values()
+        .filter(|c| c.ad_account_id == account)
+        .collect();
+    let groups: Vec<_> = mid
+        .ad_groups
+        .values()
+        .filter(|g| g.ad_account_id == account)
+        .collect();
+    assert_eq!((campaigns.len(), groups.len()), (1, 1));
+    let keywords: Vec<_> = mid
+        .keywords
+        .values()
+        .filter(|k| k.ad_group_id == groups[0].id)
+        .collect();
+    assert_eq!(keywords.len(), crate::world::MID_KEYWORDS);
+    assert!(keywords.len() >= 2_100);
+    let texts: std::collections::HashSet<_> = keywords.iter().map(|k| &k.text).collect();
+    assert_eq!(
+        texts.len(),
+        keywords.len(),
+        "texts are distinct in the ad group"
+    );
+    // Young: two weeks of history, nothing created after today, and it serves.
+    let start = mid.today - time::Duration::days(14);
+    let created = campaigns[0].life.created.date();
+    assert!(start <= created && created < mid.today - time::Duration::days(10));
+    let mut installs = 0;
+    for kw in &keywords {
+        assert!(kw.life.created.date() <= mid.today);
+        assert!(kw.life.serving_from > start);
+        installs += keyword_day(&mid, kw, mid.today - time::Duration::days(2)).tap_installs();
+    }
+    assert!(installs > 0);
+    assert!(
+        keywords
+            .iter()
+            .any(|k| k.life.status.current() == Status::Paused)
+    );
+}

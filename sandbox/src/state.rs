@@ -29,6 +29,20 @@ pub struct SandboxConfig {
     pub data_dir: Option<PathBuf>,
 }
 
+impl SandboxConfig {
+    /// The default configuration over a world of `size` (tests pick the mid-size world
+    /// with `SandboxConfig::sized(WorldSize::Mid)`).
+    pub fn sized(size: crate::world::WorldSize) -> Self {
+        Self {
+            world: WorldConfig {
+                size,
+                ..WorldConfig::default()
+            },
+            ..Self::default()
+        }
+    }
+}
+
 /// The world behind a lock that is held only to take a snapshot or to write.
 pub struct WorldCell {
     inner: RwLock<Arc<World>>,

@@ -220,10 +220,18 @@ async fn resolve(
         let Some(key) = key else {
             return Err(ApiError::not_found(what));
         };
-        if !store::tags::entity_exists(&state.db.pool, key, level, id).await? {
+        out.push((key, id));
+    }
+    // One query per campaign group for all its ids.
+    let mut by_key: HashMap<i64, Vec<i64>> = HashMap::new();
+    for (key, id) in &out {
+        by_key.entry(*key).or_default().push(*id);
+    }
+    for (key, ids) in by_key {
+        let found = store::tags::existing(&state.db.pool, key, level, &ids).await?;
+        if ids.iter().any(|id| !found.contains(id)) {
             return Err(ApiError::not_found(what));
         }
-        out.push((key, id));
     }
     Ok(out)
 }

@@ -136,9 +136,9 @@ fn raised(micros: i64) -> i64 {
     (cents * Decimal::from(10_000)).to_i64().unwrap()
 }
 
-/// Polls task `id` until it finishes (up to 2 minutes) and returns it.
+/// Polls task `id` until it finishes (up to 10 minutes) and returns it.
 async fn finished(t: &Connected, cookie: &str, id: &str) -> Value {
-    for _ in 0..1200 {
+    for _ in 0..6000 {
         let res = t.get(&format!("/api/tasks/{id}"), cookie).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         let task = res.json["result"]["item"].clone();
@@ -189,22 +189,46 @@ async fn job_id_of(t: &Connected) -> String {
 async fn bulk_routes_are_documented() {
     let app = TestApp::sqlite_with(&[]).await;
     let doc = app.get("/api/openapi.json", None).await.json;
-    for path in [
-        "/api/asa/campaigns/updates",
-        "/api/asa/groups/updates/{id}",
-        "/api/asa/keywords/update/targeting/{id}",
+    for (method, path, body) in [
+        ("put", "/api/asa/campaigns/updates", "BulkEditRequest"),
+        ("put", "/api/asa/groups/updates/{id}", "BulkEditRequest"),
+        (
+            "put",
+            "/api/asa/groups/updatesAllGroupsByCampaigns",
+            "BulkEditRequest",
+        ),
+        (
+            "put",
+            "/api/asa/keywords/update/targeting/{id}",
+            "BulkEditRequest",
+        ),
+        (
+            "patch",
+            "/api/asa/campaigns/replacePartName",
+            "RenameRequest",
+        ),
+        ("put", "/api/asa/keywords/add/negative", "AddNegatives"),
+        (
+            "put",
+            "/api/asa/keywords/add/negative/{campaignId}",
+            "AddNegatives",
+        ),
+        ("delete", "/api/asa/campaigns", "DeleteRequest"),
+        ("delete", "/api/asa/groups", "DeleteRequest"),
+        ("delete", "/api/asa/keywords", "DeleteRequest"),
     ] {
-        let op = &doc["paths"][path]["put"];
+        let op = &doc["paths"][path][method];
         for status in ["200", "400", "401", "403", "404"] {
             assert!(
                 op["responses"][status].is_object(),
-                "PUT {path} documents {status}"
+                "{method} {path} documents {status}"
             );
         }
         assert_eq!(op["tags"], json!(["edits"]));
         assert_eq!(
             op["requestBody"]["content"]["application/json"]["schema"]["$ref"],
-            json!("#/components/schemas/BulkEditRequest")
+            json!(format!("#/components/schemas/{body}")),
+            "{method} {path}"
         );
     }
     assert!(doc["components"]["schemas"]["BulkEditStarted"].is_object());
@@ -276,7 +300,7 @@ sandbox_tests! {
             level: "KEYWORD".into(),
             field: "cptBid".into(),
             operation: "Raise cptBid by 10 %".into(),
-            items: chosen.iter().map(|(id, old)| BulkEditItem { id: *id, target: Some(amount(raised(*old))), note: None }).collect(),
+            items: chosen.iter().map(|(id, old)| BulkEditItem::to(*id, Some(amount(raised(*old))))).collect(),
         };
         let task_id = store::tasks::create(&t.app.state.db.pool, NewTask {
             workspace_id: me["workspaceId"].as_str().unwrap(), user_id: me["id"].as_str(),
@@ -516,7 +540,7 @@ sandbox_tests! {
             level: "KEYWORD".into(),
             field: "cptBid".into(),
             operation: "Raise cptBid by 10 %".into(),
-            items: all.iter().map(|(id, old)| BulkEditItem { id: *id, target: Some(amount(raised(*old))), note: None }).collect(),
+            items: all.iter().map(|(id, old)| BulkEditItem::to(*id, Some(amount(raised(*old))))).collect(),
         };
         let started = std::time::Instant::now();
         let task_id = t.app.state.start_task(NewTask { workspace_id: &workspace_id, user_id: me["id"].as_str(),
@@ -528,6 +552,342 @@ sandbox_tests! {
         assert_eq!(task["details"]["applied"].as_u64(), Some(all.len() as u64), "{task}");
         for (id, old) in all.iter().step_by(17) {
             assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id}");
+        }
+    }
+
+    async fn ad_groups_of_campaigns_renames_negatives_and_deletions(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let q = format!("accountId={}&orgId={}", p.account_id, p.org_id);
+        let other: i64 = sqlx::query_scalar(
+            "SELECT id FROM asa_campaigns WHERE org_key = $1 AND deleted = 0 AND id <> $2 ORDER BY id LIMIT 1")
+            .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
+
+        // Every ad group of two campaigns, raised by 10 % once.
+        let groups: Vec<(i64, i64, i64)> = sqlx::query_as(
+            "SELECT id, campaign_id, default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND campaign_id IN ($2, $3) \
+             AND deleted = 0 AND default_bid_micros IS NOT NULL ORDER BY id")
+            .bind(p.org_key).bind(p.campaign).bind(other).fetch_all(pool).await.unwrap();
+        assert!(groups.iter().any(|g| g.1 == other) && groups.iter().any(|g| g.1 == p.campaign));
+        let task = completed(&t, &owner, t.call(Method::PUT, &format!("/api/asa/groups/updatesAllGroupsByCampaigns?{q}"),
+            json!({"campaignIds": [p.campaign, other], "field": "defaultBidAmount", "action": "raise", "percent": 10}), &owner).await).await;
+        assert_eq!((task["details"]["applied"].as_u64(), task["details"]["total"].as_u64()), (Some(groups.len() as u64), Some(groups.len() as u64)), "{task}");
+        for (id, _, old) in &groups {
+            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            assert_eq!(money_micros(&g["bidStrategy"]["bid"]), raised(*old), "ad group {id}");
+        }
+
+        // Renames: part of a campaign's name, then of an ad group's.
+        let name: String = sqlx::query_scalar("SELECT name FROM asa_campaigns WHERE org_key = $1 AND id = $2")
+            .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
+        let find = name.split_whitespace().next().unwrap().to_string();
+        let want = name.replace(&find, "Renamed").trim().to_string();
+        let rename = format!("/api/asa/campaigns/replacePartName?{q}");
+        let task = completed(&t, &owner, t.call(Method::PATCH, &rename, json!({"ids": [p.campaign], "find": find, "replace": "Renamed"}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
+        let c: Value = client.get(p.org_id, "campaigns", p.campaign).await.unwrap();
+        assert_eq!(c["name"], want.as_str());
+        let ours: String = sqlx::query_scalar("SELECT name FROM asa_campaigns WHERE org_key = $1 AND id = $2")
+            .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
+        assert_eq!(ours, want);
+        let (group, _, _) = groups[0];
+        let group_name: String = sqlx::query_scalar("SELECT name FROM asa_ad_groups WHERE org_key = $1 AND id = $2")
+            .bind(p.org_key).bind(group).fetch_one(pool).await.unwrap();
+        let group_campaign = groups[0].1;
+        let task = completed(&t, &owner, t.call(Method::PATCH, &rename, json!({"level": "AD_GROUP", "campaignId": group_campaign, "ids": [group],
+            "find": group_name.clone(), "replace": format!("{group_name} (new)")}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
+        let g: Value = client.get(p.org_id, "adgroups", group).await.unwrap();
+        assert_eq!(g["name"], format!("{group_name} (new)"));
+        // Bad renames are refused before anything is queued.
+        for (body, field, says) in [
+            (json!({"ids": [p.campaign], "find": find, "replace": "x"}), "find", "None of the selected names contains this text"),
+            (json!({"ids": [p.campaign], "find": "Renamed", "replace": "x".repeat(300)}), "replace", "would be longer than 200 characters"),
+            (json!({"ids": [p.campaign], "find": want, "replace": " "}), "replace", "would be empty"),
+            (json!({"ids": [p.campaign], "replace": "x"}), "find", "Please complete this field to continue"),
+            (json!({"level": "AD_GROUP", "ids": [group], "find": "a", "replace": "b"}), "campaignId", "Please complete this field to continue"),
+            (json!({"level": "KEYWORD", "ids": [group], "find": "a", "replace": "b"}), "level", "Level must be CAMPAIGN or AD_GROUP"),
+        ] {
+            let res = t.call(Method::PATCH, &rename, body.clone(), &owner).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "{body}: {:?}", res.json);
+            assert_eq!(res.json["errors"][0]["field"], field, "{body}: {:?}", res.json);
+            assert!(res.json["errors"][0]["message"].as_str().unwrap().contains(says), "{body}: {:?}", res.json);
+        }
+
+        // Negatives: campaign level (cleaned texts, once), then ad group level.
+        let add = format!("/api/asa/keywords/add/negative?{q}");
+        let body = json!({"campaignIds": [p.campaign], "texts": "Free Stuff!\nfree stuff\n\ncheap app", "matchType": "exact"});
+        let task = completed(&t, &owner, t.call(Method::PUT, &add, body.clone(), &owner).await).await;
+        assert_eq!((task["details"]["applied"].as_u64(), task["details"]["total"].as_u64()), (Some(2), Some(2)), "{task}");
+        let added: Vec<(i64, String, Option<i64>)> = sqlx::query_as(
+            "SELECT id, text, ad_group_id FROM asa_negative_keywords WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 \
+             AND text IN ('free stuff', 'cheap app') ORDER BY text")
+            .bind(p.org_key).bind(p.campaign).fetch_all(pool).await.unwrap();
+        assert_eq!(added.iter().map(|a| (a.1.as_str(), a.2)).collect::<Vec<_>>(), vec![("cheap app", None), ("free stuff", None)]);
+        for (id, text, _) in &added {
+            let n: Value = client.get(p.org_id, "negative-keywords", *id).await.unwrap();
+            assert_eq!((n["text"].as_str(), n["campaignId"].as_i64(), n["matchType"].as_str()), (Some(text.as_str()), Some(p.campaign), Some("EXACT")));
+        }
+        let task = completed(&t, &owner, t.call(Method::PUT, &add, body, &owner).await).await;
+        assert_eq!((task["details"]["applied"].as_u64(), task["details"]["skipped"].as_u64()), (Some(0), Some(2)), "already there: {task}");
+        let task = completed(&t, &owner, t.call(Method::PUT, &format!("/api/asa/keywords/add/negative/{group_campaign}?{q}"),
+            json!({"adGroupIds": [group], "texts": ["cheap app"], "matchType": "BROAD"}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
+        let at_group: i64 = sqlx::query_scalar("SELECT id FROM asa_negative_keywords WHERE org_key = $1 AND ad_group_id = $2 AND text = 'cheap app' AND deleted = 0")
+            .bind(p.org_key).bind(group).fetch_one(pool).await.unwrap();
+        for (body, field) in [
+            (json!({"campaignIds": [p.campaign], "texts": ["!!"]}), "texts"),
+            (json!({"campaignIds": [p.campaign], "texts": ["a"], "matchType": "PHRASE"}), "matchType"),
+            (json!({"campaignIds": [p.campaign], "texts": ["x".repeat(81)]}), "texts"),
+            (json!({"texts": ["a"]}), "campaignIds"),
+        ] {
+            let res = t.call(Method::PUT, &add, body.clone(), &owner).await;
+            assert_eq!((res.status, res.json["errors"][0]["field"].as_str()), (StatusCode::BAD_REQUEST, Some(field)), "{body}: {:?}", res.json);
+        }
+
+        // Deletions: keywords, negatives, an ad group, a campaign; each once.
+        let del = |path: &str| format!("/api/asa/{path}?{q}");
+        let kws: Vec<i64> = p.keywords.iter().take(2).map(|k| k.0).collect();
+        let task = completed(&t, &owner, t.call(Method::DELETE, &del("keywords"), json!({"campaignId": p.campaign, "keywordIds": kws}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(2), "{task}");
+        let res = t.call(Method::DELETE, &del("keywords"), json!({"campaignId": p.campaign, "keywordIds": kws}), &owner).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "already deleted here: {:?}", res.json);
+        let negatives: Vec<i64> = added.iter().map(|a| a.0).collect();
+        let task = completed(&t, &owner, t.call(Method::DELETE, &del("keywords"), json!({"campaignId": p.campaign, "negativeKeywordIds": negatives}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(2), "{task}");
+        let res = t.call(Method::DELETE, &del("keywords"), json!({"campaignId": p.campaign, "ids": kws, "negativeKeywordIds": [at_group]}), &owner).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{:?}", res.json);
+        let other_groups: Vec<i64> = groups.iter().filter(|g| g.1 == other).map(|g| g.0).collect();
+        let task = completed(&t, &owner, t.call(Method::DELETE, &del("groups"), json!({"campaignId": other, "adGroupIds": other_groups}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(other_groups.len() as u64), "{task}");
+        let task = completed(&t, &owner, t.call(Method::DELETE, &del("campaigns"), json!({"campaignIds": [other]}), &owner).await).await;
+        assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
+        // Gone at the sandbox and marked deleted here.
+        for (entity, id) in kws.iter().map(|k| ("keywords", *k)).chain(negatives.iter().map(|n| ("negative-keywords", *n)))
+            .chain(other_groups.iter().map(|g| ("adgroups", *g))).chain([("campaigns", other)]) {
+            let gone = match client.get::<Value>(p.org_id, entity, id).await {
+                Ok(v) => v["deleted"] == true,
+                Err(e) => matches!(e, searchdeck_provider::ProviderError::Permanent { status: 404, .. }) || e.has_detail("ENTITY_DELETED"),
+            };
+            assert!(gone, "{entity} {id} deleted at the sandbox");
+        }
+        let deleted: i64 = sqlx::query_scalar(
+            "SELECT (SELECT COUNT(*) FROM asa_keywords WHERE org_key = $1 AND deleted = 1) \
+             + (SELECT COUNT(*) FROM asa_negative_keywords WHERE org_key = $1 AND deleted = 1) \
+             + (SELECT COUNT(*) FROM asa_ad_groups WHERE org_key = $1 AND deleted = 1) \
+             + (SELECT COUNT(*) FROM asa_campaigns WHERE org_key = $1 AND deleted = 1)")
+            .bind(p.org_key).fetch_one(pool).await.unwrap();
+        assert!(deleted >= (2 + 2 + other_groups.len() + 1) as i64);
+        // Change records: one per applied item and field.
+        let me = t.get("/api/auth/me", &owner).await.json["result"]["item"].clone();
+        let all = changes::list(pool, &changes::Filter { workspace_id: me["workspaceId"].as_str().unwrap(), ..Default::default() }, 10_000).await.unwrap();
+        let count = |f: &str| all.iter().filter(|r| r.field == f).count();
+        assert_eq!(count("defaultBidAmount"), groups.len());
+        assert_eq!(count("name"), 2);
+        assert_eq!(count("created"), 3);
+        assert_eq!(count("deleted"), 2 + 2 + other_groups.len() + 1);
+        let rename_record = all.iter().find(|r| r.field == "name" && r.level == "CAMPAIGN").unwrap();
+        assert_eq!((rename_record.old_value.as_deref(), rename_record.new_value.as_deref()), (Some(name.as_str()), Some(want.as_str())));
+    }
+}
+
+/// A bulk edit of 2,000 keywords (of the mid-size sandbox world) with 10 % of Apple calls
+/// failing with 5xx and a 429 burst: every keyword applied exactly once, by the sandbox's
+/// change history, with correct per-item results.
+mod two_thousand_keywords_under_faults_are_each_raised_exactly_once {
+    use super::*;
+
+    async fn start_mid_sandbox() -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let addr = listener.local_addr().unwrap();
+        let sandbox = searchdeck_sandbox::Sandbox::new(searchdeck_sandbox::SandboxConfig::sized(
+            searchdeck_sandbox::WorldSize::Mid,
+        ));
+        let app = searchdeck_sandbox::app(sandbox);
+        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
+        format!("http://{addr}")
+    }
+
+    #[tokio::test]
+    async fn sqlite() {
+        let base = start_mid_sandbox().await;
+        let app = TestApp::sqlite_with(&args(&base)).await;
+        run(Connected::new(app, base)).await
+    }
+
+    #[tokio::test]
+    async fn postgres() {
+        let base = start_mid_sandbox().await;
+        if let Some(app) = TestApp::postgres_with(&args(&base)).await {
+            run(Connected::new(app, base)).await
+        }
+    }
+
+    async fn run(t: Connected) {
+        const N: usize = 2000;
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let client = client(&t, &account_id).await;
+        // The mid-size world's young account has one ad group of 2,200 keywords.
+        let p = pick(&t, &account_id).await;
+        assert!(p.keywords.len() >= N, "{} keywords", p.keywords.len());
+        let chosen: Vec<(i64, i64)> = p.keywords.iter().take(N).copied().collect();
+        let ids: Vec<i64> = chosen.iter().map(|k| k.0).collect();
+
+        // 10 % of Apple calls fail with 5xx (half of them after the write), and a burst of
+        // 429s.
+        let faults = t
+            .http
+            .put(format!("{}/sandbox/faults", t.sandbox))
+            .json(&json!({"errorRate": 0.1, "burst429": 5}))
+            .send()
+            .await
+            .unwrap();
+        assert!(faults.status().is_success());
+        let started = std::time::Instant::now();
+        let res = t
+            .call(
+                Method::PUT,
+                &keywords_url(&p),
+                json!({"keywordIds": ids, "field": "cptBid", "action": "raise", "percent": 10}),
+                &owner,
+            )
+            .await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = finished(
+            &t,
+            &owner,
+            res.json["result"]["item"]["taskId"].as_str().unwrap(),
+        )
+        .await;
+        let elapsed = started.elapsed();
+        let faults = t
+            .http
+            .put(format!("{}/sandbox/faults", t.sandbox))
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap();
+        assert!(faults.status().is_success());
+        eprintln!(
+            "bulk edit of {N} keywords under 10 % 5xx and a 429 burst: {elapsed:?} = {:.0} items/s",
+            N as f64 / elapsed.as_secs_f64()
+        );
+
+        // Per-item results: every keyword applied, old → old × 1.1.
+        assert!(task["error"].is_null(), "{task}");
+        let d = &task["details"];
+        assert_eq!(
+            (
+                d["applied"].as_u64(),
+                d["refused"].as_u64(),
+                d["skipped"].as_u64()
+            ),
+            (Some(N as u64), Some(0), Some(0)),
+            "{}",
+            task["message"]
+        );
+        let items = d["items"].as_array().unwrap();
+        assert_eq!(items.len(), N);
+        let olds: HashMap<i64, i64> = chosen.iter().copied().collect();
+        for item in items {
+            let id = item["id"].as_i64().unwrap();
+            assert_eq!(
+                (
+                    item["result"].as_str(),
+                    item["oldValue"].as_str(),
+                    item["newValue"].as_str()
+                ),
+                (
+                    Some("applied"),
+                    Some(amount(olds[&id]).as_str()),
+                    Some(amount(raised(olds[&id])).as_str())
+                ),
+                "{item}"
+            );
+        }
+        // The sandbox holds each raised once, and its change history shows one bid update
+        // per keyword.
+        let mut theirs: HashMap<i64, i64> = HashMap::new();
+        let mut offset = 0;
+        loop {
+            let page = client
+                .query::<Value>(
+                    p.org_id,
+                    "keywords",
+                    &json!({
+            "filters": [{"field": "campaignId", "operator": "EQUALS", "value": [p.campaign]}],
+            "pagination": {"offset": offset, "pageSize": 1000}}),
+                )
+                .await
+                .unwrap();
+            let n = page.items.len();
+            for k in page.items {
+                theirs.insert(k["id"].as_i64().unwrap(), money_micros(&k["bid"]));
+            }
+            offset += n;
+            if n < 1000 {
+                break;
+            }
+        }
+        let ours = our_bids(&t, &p).await;
+        for (id, old) in &chosen {
+            assert_eq!(theirs[id], raised(*old), "keyword {id} at the sandbox");
+            assert_eq!(ours[id], raised(*old), "keyword {id} here");
+        }
+        let updates = bid_updates(&client, &p).await;
+        for id in &ids {
+            assert_eq!(
+                updates.get(id).copied().unwrap_or(0),
+                1,
+                "keyword {id}: bid updates in the sandbox's history"
+            );
+        }
+        // One change record per keyword.
+        let job_id = job_id_of(&t).await;
+        assert_eq!(job_records(&t, &job_id).await.len(), N);
+    }
+}
+
+/// Waits for the bulk edit a route answered and returns its task.
+async fn completed(t: &Connected, owner: &str, res: common::TestResponse) -> Value {
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    finished(
+        t,
+        owner,
+        res.json["result"]["item"]["taskId"].as_str().unwrap(),
+    )
+    .await
+}
+
+/// Per keyword of the picked campaign: how many UPDATE events the sandbox's change history
+/// holds (an update that changes nothing is not recorded; no test changed these before).
+async fn bid_updates(client: &Client, p: &Picked) -> HashMap<i64, usize> {
+    let mut out: HashMap<i64, usize> = HashMap::new();
+    let mut offset = 0;
+    loop {
+        let page = client.change_history(p.org_id, &json!({
+            "filters": [
+                {"field": "entityType", "operator": "EQUALS", "value": ["Keyword"]},
+                {"field": "campaignId", "operator": "EQUALS", "value": [p.campaign.to_string()]},
+            ],
+            "pagination": {"offset": offset, "pageSize": 1000},
+        })).await.unwrap();
+        let n = page.items.len();
+        for row in &page.items {
+            if row["eventType"] != "UPDATE" {
+                continue;
+            }
+            for m in row["metas"].as_array().into_iter().flatten() {
+                *out.entry(m["entityId"].as_i64().unwrap()).or_default() += 1;
+            }
+        }
+        offset += n;
+        if n < 1000 {
+            return out;
         }
     }
 }

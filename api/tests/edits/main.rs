@@ -250,6 +250,8 @@ async fn edit_routes_are_documented_with_resolvable_schemas() {
         ("/api/asa/campaigns/update/{id}", "CampaignEdit"),
         ("/api/asa/groups/updatesV2/{id}", "AdGroupEdit"),
         ("/api/asa/keywords/update/{a}/{b}", "KeywordEdit"),
+        ("/api/asa/ads/update/{a}/{b}", "AdEdit"),
+        ("/api/asa/keywords/update/negative/{id}", "NegativeEdit"),
     ] {
         let op = &doc["paths"][path]["put"];
         for status in ["200", "400", "401", "403", "404", "429"] {
@@ -445,4 +447,205 @@ sandbox_tests! {
         assert_eq!((ours(&t, &p).await, theirs(&client, &p).await), before);
         assert!(records(&t, &owner).await.is_empty());
     }
+
+    async fn ad_and_negative_keyword_statuses_are_quick_edits_over_one_client(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        let client = client(&t, &account_id).await;
+        let pool = &t.app.state.db.pool;
+        let reader = t.app.member(&owner, Role::Reader).await;
+        let (ad_id, ad_group, ad_campaign): (i64, i64, i64) = sqlx::query_as(
+            "SELECT a.id, a.ad_group_id, a.campaign_id FROM asa_ads a JOIN sync_orgs o ON o.org_key = a.org_key \
+             WHERE o.account_id = $1 AND a.deleted = 0 AND a.status = 'ENABLED' ORDER BY a.id LIMIT 1")
+            .bind(&account_id).fetch_one(pool).await.unwrap();
+        let (negative_id, negative_campaign): (i64, i64) = sqlx::query_as(
+            "SELECT n.id, n.campaign_id FROM asa_negative_keywords n JOIN sync_orgs o ON o.org_key = n.org_key \
+             WHERE o.account_id = $1 AND n.deleted = 0 AND n.status = 'ENABLED' ORDER BY n.id LIMIT 1")
+            .bind(&account_id).fetch_one(pool).await.unwrap();
+        let ad_url = format!("/api/asa/ads/update/{ad_campaign}/{ad_group}?{}", query(&p));
+        let negative_url = format!("/api/asa/keywords/update/negative/{negative_campaign}?{}", query(&p));
+        let exchanges = || t.app.state.provider.api.metrics.snapshot().token_exchanges;
+
+        let before = exchanges();
+        let res = t.call(Method::PUT, &ad_url, json!({"adId": ad_id, "status": "PAUSED"}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["item"]["values"]["status"], "PAUSED");
+        assert_eq!(res.json["result"]["item"]["level"], "AD");
+        let after_first = exchanges();
+        assert!(after_first - before <= 1, "at most one token exchange for the first edit");
+        let res = t.call(Method::PUT, &negative_url, json!({"negativeKeywordId": negative_id, "status": "paused"}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["item"]["values"]["status"], "PAUSED");
+        // The connection's client (and its token) is reused: no exchange per edit.
+        assert_eq!(exchanges(), after_first, "the second edit reuses the connection's token");
+
+        // Applied at the sandbox and stored here, with a change record each.
+        let ad: Value = client.get(p.org_id, "ads", ad_id).await.unwrap();
+        assert_eq!(ad["status"], "PAUSED");
+        let negative: Value = client.get(p.org_id, "negative-keywords", negative_id).await.unwrap();
+        assert_eq!(negative["status"], "PAUSED");
+        let ours_ad: String = sqlx::query_scalar("SELECT a.status FROM asa_ads a JOIN sync_orgs o ON o.org_key = a.org_key WHERE o.account_id = $1 AND a.id = $2")
+            .bind(&account_id).bind(ad_id).fetch_one(pool).await.unwrap();
+        let ours_negative: String = sqlx::query_scalar("SELECT n.status FROM asa_negative_keywords n JOIN sync_orgs o ON o.org_key = n.org_key WHERE o.account_id = $1 AND n.id = $2")
+            .bind(&account_id).bind(negative_id).fetch_one(pool).await.unwrap();
+        assert_eq!((ours_ad.as_str(), ours_negative.as_str()), ("PAUSED", "PAUSED"));
+        let mut rows: Vec<Recorded> = records(&t, &owner).await.into_iter()
+            .map(|r| (r.level.to_string(), r.entity_id, r.field, r.old_value, r.new_value)).collect();
+        rows.sort();
+        assert_eq!(rows, vec![
+            ("AD".to_string(), ad_id, "status".to_string(), Some("ENABLED".to_string()), Some("PAUSED".to_string())),
+            ("NEGATIVE_KEYWORD".to_string(), negative_id, "status".to_string(), Some("ENABLED".to_string()), Some("PAUSED".to_string())),
+        ]);
+
+        // The same status again: nothing sent, nothing recorded.
+        let res = t.call(Method::PUT, &ad_url, json!({"adId": ad_id, "status": "PAUSED"}), &owner).await;
+        assert_eq!((res.status, res.json["result"]["item"]["changes"].clone()), (StatusCode::OK, json!([])));
+        // Bad input, readers, unknown and foreign ids.
+        for (url, body, f, says) in [
+            (&ad_url, json!({"adId": ad_id, "status": "STOPPED"}), "status", "Status must be ENABLED or PAUSED"),
+            (&ad_url, json!({"adId": ad_id}), "status", "Please complete this field to continue"),
+            (&ad_url, json!({"status": "PAUSED"}), "adId", "Please complete this field to continue"),
+            (&negative_url, json!({"status": "PAUSED"}), "negativeKeywordId", "Please complete this field to continue"),
+        ] {
+            let res = t.call(Method::PUT, url, body.clone(), &owner).await;
+            assert_eq!((res.status, field(&res), res.json["errors"][0]["message"].as_str()), (StatusCode::BAD_REQUEST, f.to_string(), Some(says)), "{body}: {:?}", res.json);
+        }
+        let res = t.call(Method::PUT, &ad_url, json!({"adId": ad_id, "status": "ENABLED"}), &reader).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
+        let res = t.call(Method::PUT, &ad_url, json!({"adId": 1, "status": "ENABLED"}), &owner).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+        let res = t.call(Method::PUT, &negative_url, json!({"negativeKeywordId": 1, "status": "ENABLED"}), &owner).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+        let stranger = t.owner().await;
+        let res = t.call(Method::PUT, &negative_url, json!({"negativeKeywordId": negative_id, "status": "ENABLED"}), &stranger).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+        assert_eq!(records(&t, &owner).await.len(), 2);
+    }
+
+    async fn a_raised_bid_shows_in_the_sandboxs_next_day_metrics(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = connect_and_sync(&t, &owner).await;
+        let p = pick(&t, &account_id).await;
+        // A control sandbox: the same seeded world, where nothing is raised.
+        let control_base = start_sandbox().await;
+        let control = control_client(&t, &control_base).await;
+        let ours = client(&t, &account_id).await;
+        // Both clocks stand still on the same day.
+        let mut today = String::new();
+        for base in [&t.sandbox, &control_base] {
+            let clock: Value = t.http.put(format!("{base}/sandbox/clock")).json(&json!({"running": false}))
+                .send().await.unwrap().json().await.unwrap();
+            let day = clock["today"].as_str().unwrap().to_string();
+            assert!(today.is_empty() || today == day, "both sandboxes on one day");
+            today = day;
+        }
+        // The enabled keywords of the picked ad group, with their bids.
+        let keywords: Vec<(i64, i64)> = sqlx::query_as(
+            "SELECT k.id, k.bid_micros FROM asa_keywords k JOIN sync_orgs o ON o.org_key = k.org_key \
+             WHERE o.account_id = $1 AND k.ad_group_id = $2 AND k.deleted = 0 AND k.status = 'ENABLED' \
+               AND k.bid_micros IS NOT NULL ORDER BY k.id LIMIT 20")
+            .bind(&account_id).bind(p.group).fetch_all(&t.app.state.db.pool).await.unwrap();
+        assert!(!keywords.is_empty());
+        // A budget no day can spend, in both worlds, so only the bids differ.
+        for c in [&ours, &control] {
+            let _: Value = c.update(p.org_id, "campaigns", p.campaign,
+                &json!({"dailyBudget": {"value": {"amount": "100000", "currency": p.currency}}})).await.unwrap();
+        }
+        // Triple every bid through the quick edit (the new bids serve from the next day).
+        for (id, bid) in &keywords {
+            let res = t.call(Method::PUT, &format!("/api/asa/keywords/update/{}/{}?{}", p.campaign, p.group, query(&p)),
+                json!({"keywordId": id, "cptBid": amount(bid * 3)}), &owner).await;
+            assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        }
+        // Two days later, the day after the edit is complete in both worlds.
+        for base in [&t.sandbox, &control_base] {
+            let res = t.http.put(format!("{base}/sandbox/clock")).json(&json!({"advanceDays": 2, "running": false})).send().await.unwrap();
+            assert!(res.status().is_success());
+        }
+        let next_day = (time::Date::parse(&today, &time::format_description::well_known::Iso8601::DATE).unwrap()
+            + time::Duration::days(1)).to_string();
+        let raised = keyword_day(&ours, &p, &next_day).await;
+        let unraised = keyword_day(&control, &p, &next_day).await;
+        let ids: Vec<i64> = keywords.iter().map(|k| k.0).collect();
+        let sum = |m: &std::collections::HashMap<i64, (i64, i64)>, f: fn(&(i64, i64)) -> i64| -> i64 {
+            ids.iter().filter_map(|id| m.get(id)).map(f).sum()
+        };
+        let (raised_impr, unraised_impr) = (sum(&raised, |v| v.0), sum(&unraised, |v| v.0));
+        let (raised_spend, unraised_spend) = (sum(&raised, |v| v.1), sum(&unraised, |v| v.1));
+        eprintln!("next day of {} keywords: impressions {unraised_impr} → {raised_impr}, spend {unraised_spend} → {raised_spend} micros", ids.len());
+        assert!(unraised_impr > 0, "the keywords serve: {unraised:?}");
+        assert!(raised_impr > unraised_impr, "more impressions with the raise: {raised:?} vs {unraised:?}");
+        assert!(raised_spend > unraised_spend, "more spend with the raise");
+        // The busiest keyword alone shows it too.
+        let busiest = *ids.iter().max_by_key(|id| unraised.get(id).map_or(0, |v| v.0)).unwrap();
+        assert!(raised[&busiest].0 > unraised[&busiest].0, "keyword {busiest}: {:?} vs {:?}", raised[&busiest], unraised[&busiest]);
+        // Diminishing returns: three times the bid does not triple the impressions.
+        assert!(raised_impr < unraised_impr * 3, "{raised_impr} vs {unraised_impr}");
+    }
+}
+
+/// A change record as (level, entity id, field, old value, new value).
+type Recorded = (String, i64, String, Option<String>, Option<String>);
+
+/// A provider client of a sandbox for a freshly registered key (the control world).
+async fn control_client(t: &Connected, base: &str) -> Client {
+    let key = searchdeck_provider::KeyPair::generate();
+    let ids: Value = t
+        .http
+        .post(format!("{base}/sandbox/keys"))
+        .body(key.public_pem())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let field = |k: &str| ids[k].as_str().unwrap().to_string();
+    Client::new(
+        searchdeck_provider::ClientConfig::sandbox(base),
+        searchdeck_provider::Credentials::ClientCredentials {
+            client_id: field("clientId"),
+            team_id: field("teamId"),
+            key_id: field("keyId"),
+            key,
+        },
+    )
+    .unwrap()
+}
+
+/// Impressions and spend (micros) of each keyword of the picked campaign on `day`.
+async fn keyword_day(
+    client: &Client,
+    p: &Picked,
+    day: &str,
+) -> std::collections::HashMap<i64, (i64, i64)> {
+    let request = json!({
+        "timeRange": {"start": day, "end": day, "timeZone": "ORTZ"},
+        "fields": ["impressions", "localSpend"],
+        "filters": [{"field": "campaignId", "operator": "IN", "value": [p.campaign]}],
+        "sorting": [{"field": "id", "order": "ASC"}],
+        "pagination": {"offset": 0, "pageSize": 1000},
+    });
+    let page = client.report(p.org_id, "keywords", &request).await.unwrap();
+    page.items
+        .iter()
+        .filter_map(|row| {
+            let meta = &row["metadata"]["id"];
+            let id = meta
+                .as_i64()
+                .or_else(|| meta.as_str().and_then(|s| s.parse().ok()))?;
+            let m = &row["totalMetrics"];
+            let spend = m["localSpend"]["amount"]
+                .as_str()
+                .and_then(|a| a.parse::<rust_decimal::Decimal>().ok())
+                .and_then(|d| {
+                    rust_decimal::prelude::ToPrimitive::to_i64(
+                        &(d * rust_decimal::Decimal::from(1_000_000)),
+                    )
+                })
+                .unwrap_or(0);
+            Some((id, (m["impressions"].as_i64().unwrap_or(0), spend)))
+        })
+        .collect()
 }

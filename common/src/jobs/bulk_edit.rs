@@ -1,6 +1,6 @@
 //! `bulk-edit`: one field of many entities of one level changed at Apple Ads (issue 10; the
-//! routes `asa/campaigns/updates`, `asa/groups/updates/{id}`, `asa/keywords/update/targeting/{id}`
-//! enqueue it; handler in `searchdeck_workers::jobs::bulk_edit`).
+//! bulk routes of `api/src/routes/edits` enqueue it — updates, renames, deletions, added
+//! negative keywords; handler in `searchdeck_workers::jobs::bulk_edit`).
 //!
 //! The route resolves every item in the caller's workspace and computes each item's new value
 //! from OUR stored current value once, before enqueueing: a raise by 10 % becomes "set to
@@ -30,20 +30,27 @@ pub struct BulkEdit {
     pub org_id: i64,
     /// The campaign group's currency, which money values are in.
     pub currency: Option<String>,
-    /// CAMPAIGN, AD_GROUP or KEYWORD.
+    /// CAMPAIGN, AD_GROUP, KEYWORD or NEGATIVE_KEYWORD.
     pub level: String,
-    /// The table's column: `dailyBudget`, `defaultBidAmount`, `cpaGoal`, `cptBid` or `status`.
+    /// The table's column: `dailyBudget`, `defaultBidAmount`, `cpaGoal`, `cptBid`, `status`,
+    /// `name` (a rename); or [`DELETED`] (a deletion) or [`CREATED`] (negative keywords
+    /// added: each item's [`BulkEditItem::negative`]).
     pub field: String,
     /// What was asked, as shown on the task (e.g. "Raise by 10 %").
     pub operation: String,
     pub items: Vec<BulkEditItem>,
 }
 
+/// The field of a deletion: items end with `target` "true".
+pub const DELETED: &str = "deleted";
+/// The field of added negative keywords.
+pub const CREATED: &str = "created";
+
 /// One entity of a bulk edit and the value it must end with.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct BulkEditItem {
-    /// Apple's id of the entity.
+    /// Apple's id of the entity (of a negative keyword to add: 0 until created).
     pub id: i64,
     /// The new value as change records write it (money an exact decimal such as `"1.65"`,
     /// statuses `ENABLED` / `PAUSED`); None when no value could be computed (see `note`).
@@ -51,6 +58,44 @@ pub struct BulkEditItem {
     /// Why no target was computed (e.g. no current value to raise).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The negative keyword to add (field [`CREATED`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub negative: Option<NewNegative>,
+}
+
+impl BulkEditItem {
+    /// Item `id` to end at `target`.
+    pub fn to(id: i64, target: Option<String>) -> Self {
+        BulkEditItem {
+            id,
+            target,
+            note: None,
+            negative: None,
+        }
+    }
+}
+
+/// A negative keyword to add: campaign level (no ad group) or ad group level.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Hash)]
+#[serde(rename_all = "camelCase")]
+pub struct NewNegative {
+    pub campaign_id: i64,
+    pub ad_group_id: Option<i64>,
+    pub text: String,
+    /// EXACT or BROAD.
+    pub match_type: String,
+}
+
+impl NewNegative {
+    /// What makes two negatives the same at Apple Ads: level, text (any case), match type.
+    pub fn key(&self) -> (i64, Option<i64>, String, String) {
+        (
+            self.campaign_id,
+            self.ad_group_id,
+            self.text.to_lowercase(),
+            self.match_type.clone(),
+        )
+    }
 }
 
 /// How one item ended.
@@ -70,6 +115,9 @@ pub enum Outcome {
 #[serde(rename_all = "camelCase")]
 pub struct ItemResult {
     pub id: i64,
+    /// An added negative keyword's text (its id is known once created).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
     pub result: Outcome,
     pub old_value: Option<String>,
     pub new_value: Option<String>,
@@ -136,6 +184,7 @@ mod tests {
         ] {
             p.push(ItemResult {
                 id,
+                text: None,
                 result,
                 old_value: None,
                 new_value: None,

@@ -10,8 +10,8 @@ mod sync;
 mod test_job;
 
 pub use bulk_edit::{
-    BulkEdit, BulkEditItem, BulkEditProgress, ItemResult, MAX_ITEMS as BULK_EDIT_MAX_ITEMS,
-    Outcome, money_text,
+    BulkEdit, BulkEditItem, BulkEditProgress, CREATED, DELETED, ItemResult,
+    MAX_ITEMS as BULK_EDIT_MAX_ITEMS, NewNegative, Outcome, money_text,
 };
 pub use cleanup::Cleanup;
 pub use send_email::SendEmail;

@@ -169,17 +169,37 @@ pub async fn entity_exists(
     level: i64,
     entity_id: i64,
 ) -> Result<bool, sqlx::Error> {
+    Ok(existing(ex, org_key, level, &[entity_id])
+        .await?
+        .contains(&entity_id))
+}
+
+/// Which of the synced entities `ids` of `level` exist in campaign group `org_key` (deleted
+/// ones included), in one query: the ids are integers, inlined.
+pub async fn existing(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    level: i64,
+    ids: &[i64],
+) -> Result<std::collections::HashSet<i64>, sqlx::Error> {
     let Some((_, _, table)) = TYPES.iter().find(|t| t.1 == level) else {
-        return Ok(false);
+        return Ok(Default::default());
     };
-    let found: Option<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT 1 FROM {table} WHERE org_key = $1 AND id = $2"
+    if ids.is_empty() {
+        return Ok(Default::default());
+    }
+    let list = ids
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    let found: Vec<i64> = sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
+        "SELECT id FROM {table} WHERE org_key = $1 AND id IN ({list})"
     )))
     .bind(org_key)
-    .bind(entity_id)
-    .fetch_optional(ex)
+    .fetch_all(ex)
     .await?;
-    Ok(found.is_some())
+    Ok(found.into_iter().collect())
 }
 
 /// Attaches tag `tag_id` to an entity; attaching twice keeps one link.

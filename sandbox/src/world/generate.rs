@@ -22,9 +22,16 @@ pub enum WorldSize {
     /// Three ad accounts with a few hundred keywords: demos and tests.
     #[default]
     Small,
+    /// The small world plus one ad account with one young campaign whose one ad group holds
+    /// [`MID_KEYWORDS`] keywords: bulk edits of 2,000 items, at a sync cost close to the
+    /// small world's (two weeks of history).
+    Mid,
     /// The small world plus one ad account with 100,000 keywords: sync and report benchmarks.
     Large,
 }
+
+/// Keywords in the mid-size world's one large ad group.
+pub const MID_KEYWORDS: usize = 2_200;
 
 /// What to build.
 #[derive(Debug, Clone, Copy)]
@@ -50,6 +57,26 @@ struct Shape {
     campaigns_per_app: usize,
     groups_per_campaign: usize,
     keywords_per_group: usize,
+    /// Days before today a campaign starts (a range drawn from).
+    campaign_age: std::ops::Range<i64>,
+    /// Most days after its campaign's start an ad group (`group_lag`) or a keyword
+    /// (`keyword_lag`) is created, exclusive.
+    group_lag: i64,
+    keyword_lag: i64,
+}
+
+impl Shape {
+    /// An established account: campaigns of 200–400 days, keywords added over 4 months.
+    fn established(campaigns_per_app: usize, groups: usize, keywords: usize) -> Self {
+        Self {
+            campaigns_per_app,
+            groups_per_campaign: groups,
+            keywords_per_group: keywords,
+            campaign_age: 200..400,
+            group_lag: 5,
+            keyword_lag: 120,
+        }
+    }
 }
 
 const ACCOUNTS: &[(&str, &str, &str)] = &[
@@ -95,22 +122,29 @@ impl World {
         for i in 0..8 {
             world.add_app(&mut rng, i % CATEGORIES.len(), None);
         }
-        let small = Shape {
-            campaigns_per_app: 2,
-            groups_per_campaign: 3,
-            keywords_per_group: 15,
-        };
+        let small = Shape::established(2, 3, 15);
         for (i, (currency, tz, home)) in ACCOUNTS.iter().enumerate() {
             world.add_account(&mut rng, i, currency, tz, home, 2, &small);
         }
-        if config.size == WorldSize::Large {
-            let mut big_rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5eed_b16b_a7c4_0000);
-            let big = Shape {
-                campaigns_per_app: 20,
-                groups_per_campaign: 50,
-                keywords_per_group: 100,
-            };
-            world.add_account(&mut big_rng, 3, "USD", "America/New_York", "US", 1, &big);
+        // The extra account of a preset draws from a stream of its own, so the small
+        // world's three accounts are the same in every preset.
+        match config.size {
+            WorldSize::Small => {}
+            WorldSize::Mid => {
+                let mut mid_rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5eed_0000_0b1d_0000);
+                let mid = Shape {
+                    campaign_age: 14..15,
+                    group_lag: 1,
+                    keyword_lag: 2,
+                    ..Shape::established(1, 1, MID_KEYWORDS)
+                };
+                world.add_account(&mut mid_rng, 3, "USD", "America/Chicago", "US", 1, &mid);
+            }
+            WorldSize::Large => {
+                let mut big_rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5eed_b16b_a7c4_0000);
+                let big = Shape::established(20, 50, 100);
+                world.add_account(&mut big_rng, 3, "USD", "America/New_York", "US", 1, &big);
+            }
         }
         world.rebuild_index();
         world
@@ -200,7 +234,7 @@ impl World {
         let currency = self.accounts[&account].currency;
         let rate = usd_rate(currency);
         let id = self.next_id();
-        let start = self.today - Duration::days(rng.random_range(200..400));
+        let start = self.today - Duration::days(rng.random_range(shape.campaign_age.clone()));
         let mut life = lifecycle(start, rng.random_range(0..3));
         if index % 3 == 1 {
             life.status.set(
@@ -241,7 +275,7 @@ impl World {
         }
         for g in 0..shape.groups_per_campaign {
             let group_id = self.next_id();
-            let mut life = lifecycle(start, rng.random_range(0..5));
+            let mut life = lifecycle(start, rng.random_range(0..shape.group_lag));
             if g % 4 == 3 {
                 life.status.set(
                     self.today - Duration::days(rng.random_range(10..90)),
@@ -307,12 +341,12 @@ impl World {
                 };
                 let market = market_cpt(self.seed, &text, currency) as f64;
                 let bid = round_to(market * rng.random_range(0.5..1.8) / 1e6, currency);
-                let mut life = lifecycle(start, rng.random_range(0..120));
+                let mut life = lifecycle(start, rng.random_range(0..shape.keyword_lag));
                 if rng.random_bool(0.1) {
-                    life.status.set(
-                        self.today - Duration::days(rng.random_range(1..60)),
-                        Status::Paused,
-                    );
+                    // Paused some day of the last two months, but not before it served.
+                    let paused = self.today - Duration::days(rng.random_range(1..60));
+                    life.status
+                        .set(paused.max(life.serving_from), Status::Paused);
                 }
                 let kw_id = self.next_id();
                 let keyword = Keyword {

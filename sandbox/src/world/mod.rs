@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use time::{Date, OffsetDateTime, Time};
 
-pub use generate::{WorldConfig, WorldSize};
+pub use generate::{MID_KEYWORDS, WorldConfig, WorldSize};
 use timeline::Timeline;
 
 /// Identifier of any entity; one counter serves all kinds so ids never collide.

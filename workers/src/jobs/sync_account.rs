@@ -180,7 +180,7 @@ fn keyword(v: &Value) -> Result<entities::Keyword, JobError> {
     })
 }
 
-fn negative(v: &Value) -> Result<entities::NegativeKeyword, JobError> {
+pub(crate) fn negative(v: &Value) -> Result<entities::NegativeKeyword, JobError> {
     Ok(entities::NegativeKeyword {
         id: req_int(v, "id")?,
         campaign_id: req_int(v, "campaignId")?,

@@ -2,6 +2,7 @@
 //! cancellation, emails by reference and the provider clients of the worker runtime. Each
 //! runs on SQLite, PostgreSQL and Redis where the backend matters (see `support`).
 
+mod bulk_edit;
 mod cancel;
 mod email;
 mod outbox;

@@ -24,7 +24,7 @@ use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
 
-async fn start_sandbox() -> String {
+pub(crate) async fn start_sandbox() -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
     let app = searchdeck_sandbox::app(Sandbox::new(SandboxConfig::default()));
@@ -34,7 +34,7 @@ async fn start_sandbox() -> String {
 
 /// Stores a key-pair connection of the sandbox user in a new workspace (as `account/create`
 /// does, sealed with the configured key) with every campaign group selected; returns its id.
-async fn connection(env: &TestEnv, sandbox: &str, key: &KeyPair, ids: &Value) -> String {
+pub(crate) async fn connection(env: &TestEnv, sandbox: &str, key: &KeyPair, ids: &Value) -> String {
     let db = &env.db;
     let now = ids::now_ms();
     let (user, workspace) = (ids::new_id(), ids::new_id());
@@ -109,7 +109,7 @@ async fn connection(env: &TestEnv, sandbox: &str, key: &KeyPair, ids: &Value) ->
     id
 }
 
-async fn start_sync(env: &TestEnv, account_id: &str) {
+pub(crate) async fn start_sync(env: &TestEnv, account_id: &str) {
     let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
         .bind(account_id)
         .fetch_one(&env.db.pool)
@@ -133,7 +133,7 @@ async fn start_sync(env: &TestEnv, account_id: &str) {
     outbox::relay_once(&env.db, &env.queue, 10).await.unwrap();
 }
 
-async fn synced(env: &TestEnv, account_id: &str) -> bool {
+pub(crate) async fn synced(env: &TestEnv, account_id: &str) -> bool {
     let at: Option<i64> = sqlx::query_scalar("SELECT last_synced_at FROM accounts WHERE id = $1")
         .bind(account_id)
         .fetch_one(&env.db.pool)

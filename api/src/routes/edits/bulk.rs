@@ -154,19 +154,7 @@ pub async fn start(
     body: BulkEditRequest,
 ) -> Result<BulkEditStarted, ApiError> {
     let mut errors = Vec::new();
-    let ids: Vec<i64> = {
-        let mut seen = HashSet::new();
-        body.ids
-            .unwrap_or_default()
-            .into_iter()
-            .filter(|id| seen.insert(*id))
-            .collect()
-    };
-    if ids.is_empty() {
-        errors.push(FieldError::new("ids", crate::domain::REQUIRED));
-    } else if ids.len() > BULK_EDIT_MAX_ITEMS {
-        errors.push(FieldError::new("ids", TOO_MANY));
-    }
+    let ids = ids(body.ids, "ids", &mut errors);
     let action = body
         .action
         .as_deref()
@@ -258,58 +246,89 @@ pub async fn start(
     }
     check(errors)?;
 
-    // Every id must be a live entity of this campaign group (and campaign): else 404.
-    let mut conn = state.db.pool.acquire().await?;
-    let rows: HashMap<i64, bulk::BulkRow> = bulk::rows(
-        &mut conn,
-        scope.org_key,
-        level,
-        &field,
-        scope.campaign_id,
-        &ids,
-    )
-    .await?
-    .into_iter()
-    .filter(|r| !r.deleted)
-    .map(|r| (r.id, r))
-    .collect();
-    drop(conn);
-    if let Some(missing) = ids.iter().find(|id| !rows.contains_key(id)) {
-        tracing::info!(id = missing, level, "bulk edit names an unknown entity");
-        return Err(ApiError::not_found(what));
-    }
+    let rows = live_rows(state, &scope, level, &field, &ids, what).await?;
     let rule = MoneyRule::of(currency);
     let items: Vec<BulkEditItem> = ids
         .iter()
         .map(|id| {
             let row = &rows[id];
             match (&status_target, &change) {
-                (Some(s), _) => BulkEditItem {
-                    id: *id,
-                    target: Some(s.clone()),
-                    note: None,
-                },
+                (Some(s), _) => BulkEditItem::to(*id, Some(s.clone())),
                 (None, Some(c)) => match target(row.money, c, floor, cap, rule) {
-                    Ok(m) => BulkEditItem {
-                        id: *id,
-                        target: money_text(Some(m)),
-                        note: None,
-                    },
+                    Ok(m) => BulkEditItem::to(*id, money_text(Some(m))),
                     Err(note) => BulkEditItem {
-                        id: *id,
-                        target: None,
                         note: Some(note.to_string()),
+                        ..BulkEditItem::to(*id, None)
                     },
                 },
                 (None, None) => BulkEditItem {
-                    id: *id,
-                    target: None,
                     note: Some("Nothing to change".into()),
+                    ..BulkEditItem::to(*id, None)
                 },
             }
         })
         .collect();
     let operation = describe(&action, &field, body.value.as_ref(), body.percent.as_ref());
+    enqueue(state, &scope, level, &field, operation, items).await
+}
+
+/// The distinct ids of `raw` (sent as `field`): at least one, at most 10,000; else a field
+/// error in `errors`.
+pub fn ids(raw: Option<Vec<i64>>, field: &str, errors: &mut Vec<FieldError>) -> Vec<i64> {
+    let mut seen = HashSet::new();
+    let ids: Vec<i64> = raw
+        .unwrap_or_default()
+        .into_iter()
+        .filter(|id| seen.insert(*id))
+        .collect();
+    if ids.is_empty() {
+        errors.push(FieldError::new(field, crate::domain::REQUIRED));
+    } else if ids.len() > BULK_EDIT_MAX_ITEMS {
+        errors.push(FieldError::new(field, TOO_MANY));
+    }
+    ids
+}
+
+/// Entities `ids` of `level` in the scope's campaign group (and campaign), with the current
+/// value of `field`: every id must be a live one, else 404 naming `what`.
+pub async fn live_rows(
+    state: &AppState,
+    scope: &Scope<'_>,
+    level: &str,
+    field: &str,
+    ids: &[i64],
+    what: &'static str,
+) -> Result<HashMap<i64, bulk::BulkRow>, ApiError> {
+    let mut conn = state.db.pool.acquire().await?;
+    let rows: HashMap<i64, bulk::BulkRow> = bulk::rows(
+        &mut conn,
+        scope.org_key,
+        level,
+        field,
+        scope.campaign_id,
+        ids,
+    )
+    .await?
+    .into_iter()
+    .filter(|r| !r.deleted)
+    .map(|r| (r.id, r))
+    .collect();
+    if let Some(missing) = ids.iter().find(|id| !rows.contains_key(id)) {
+        tracing::info!(id = missing, level, "bulk edit names an unknown entity");
+        return Err(ApiError::not_found(what));
+    }
+    Ok(rows)
+}
+
+/// Enqueues the `bulk-edit` job of `items` with its task, described by `operation`.
+pub async fn enqueue(
+    state: &AppState,
+    scope: &Scope<'_>,
+    level: &str,
+    field: &str,
+    operation: String,
+    items: Vec<BulkEditItem>,
+) -> Result<BulkEditStarted, ApiError> {
     let total = items.len();
     let job = BulkEdit {
         workspace_id: scope.user.workspace_id.clone(),
@@ -318,9 +337,9 @@ pub async fn start(
         account_id: scope.account_id.to_string(),
         org_key: scope.org_key,
         org_id: scope.org_id,
-        currency: currency.map(str::to_string),
+        currency: scope.currency.map(str::to_string),
         level: level.to_string(),
-        field: field.clone(),
+        field: field.to_string(),
         operation: operation.clone(),
         items,
     };
@@ -336,11 +355,11 @@ pub async fn start(
             &job,
         )
         .await?;
-    tracing::info!(task.id = %task_id, level, field = %field, items = total, "bulk edit queued");
+    tracing::info!(task.id = %task_id, level, field, items = total, "bulk edit queued");
     Ok(BulkEditStarted {
         task_id,
         level: level.to_string(),
-        field,
+        field: field.to_string(),
         operation,
         total,
     })

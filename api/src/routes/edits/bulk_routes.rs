@@ -1,13 +1,14 @@
 //! The bulk-edit routes: `PUT asa/campaigns/updates` (campaigns of one campaign group),
-//! `PUT asa/groups/updates/{id}` (ad groups of campaign `id`) and
+//! `PUT asa/groups/updates/{id}` (ad groups of campaign `id`),
+//! `PUT asa/groups/updatesAllGroupsByCampaigns` (every ad group of some campaigns) and
 //! `PUT asa/keywords/update/targeting/{id}` (targeting keywords of campaign `id`). Each
 //! validates, computes the targets and answers the `bulk-edit` task to poll ([`super::bulk`]).
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store;
+use searchdeck_common::store::{self, synced::bulk::ad_groups_of, synced_reads::CampaignRow};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::bulk::{BulkEditRequest, BulkEditStarted, Scope, start};
+use super::bulk::{BulkEditRequest, BulkEditStarted, Scope, live_rows, start};
 use crate::{
     access::{EditRoles, Editor, InWorkspace},
     envelope::{self, Envelope, Item},
@@ -22,7 +23,60 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(campaigns))
         .routes(route!(ad_groups))
+        .routes(route!(all_ad_groups))
         .routes(route!(keywords))
+}
+
+/// The campaign group of a request naming campaigns by id: the first one's (narrowed by the
+/// query's account and campaign group), 404 when it is not a campaign of the workspace.
+pub async fn first_campaign(
+    state: &AppState,
+    caller: &Editor,
+    query: &ScopeQuery,
+    ids: Option<&Vec<i64>>,
+    field: &str,
+) -> Result<CampaignRow, ApiError> {
+    let Some(first) = ids.and_then(|ids| ids.first().copied()) else {
+        return Err(ApiError::field(field, crate::domain::REQUIRED));
+    };
+    campaign_by_id(state, caller, query, first).await
+}
+
+/// Campaign `id` of the caller's workspace (narrowed by the query's account and campaign
+/// group), 404 when it is not one.
+pub async fn campaign_by_id(
+    state: &AppState,
+    caller: &Editor,
+    query: &ScopeQuery,
+    id: i64,
+) -> Result<CampaignRow, ApiError> {
+    let copies =
+        store::synced_reads::campaign_in_workspace(&state.db.pool, &caller.workspace_id, id)
+            .await?;
+    if copies.is_empty() {
+        return Err(ApiError::not_found("Campaign"));
+    }
+    pick(copies, query)
+}
+
+/// The scope of campaign `c`: its entities only.
+pub fn campaign_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
+    Scope {
+        campaign_id: Some(c.id),
+        ..group_scope(caller, c)
+    }
+}
+
+/// The scope of the campaign group of `c`, every campaign of it.
+pub fn group_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
+    Scope {
+        user: caller.user(),
+        account_id: &c.account_id,
+        org_key: c.org_key,
+        org_id: c.org_id,
+        currency: c.currency.as_deref(),
+        campaign_id: None,
+    }
 }
 
 /// Bulk-edits campaigns of one campaign group: daily budget (set, raise or lower by an
@@ -45,26 +99,10 @@ pub async fn campaigns(
 ) -> ApiResult<impl IntoResponse> {
     // The campaign group is the first campaign's (narrowed by the query); every other id
     // must be in it.
-    let Some(first) = body.ids.as_ref().and_then(|ids| ids.first().copied()) else {
-        return Err(ApiError::field("ids", crate::domain::REQUIRED));
-    };
-    let copies =
-        store::synced_reads::campaign_in_workspace(&state.db.pool, &caller.workspace_id, first)
-            .await?;
-    if copies.is_empty() {
-        return Err(ApiError::not_found("Campaign"));
-    }
-    let c = pick(copies, &query)?;
+    let c = first_campaign(&state, &caller, &query, body.ids.as_ref(), "ids").await?;
     let started = start(
         &state,
-        Scope {
-            user: caller.user(),
-            account_id: &c.account_id,
-            org_key: c.org_key,
-            org_id: c.org_id,
-            currency: c.currency.as_deref(),
-            campaign_id: None,
-        },
+        group_scope(&caller, &c),
         "CAMPAIGN",
         "Campaign",
         body,
@@ -93,14 +131,7 @@ pub async fn ad_groups(
     let c = pick(campaign.item.0, &query)?;
     let started = start(
         &state,
-        Scope {
-            user: campaign.caller.user(),
-            account_id: &c.account_id,
-            org_key: c.org_key,
-            org_id: c.org_id,
-            currency: c.currency.as_deref(),
-            campaign_id: Some(c.id),
-        },
+        campaign_scope(&campaign.caller, &c),
         "AD_GROUP",
         "Ad group",
         body,
@@ -108,6 +139,44 @@ pub async fn ad_groups(
     .await?;
     Ok(envelope::item(started))
 }
+
+/// Bulk-edits every live ad group of some campaigns of one campaign group (`ids`: the
+/// campaigns): default bid or CPA goal (set, raise or lower by an amount or a percentage,
+/// with optional floor and cap) or status (pause, enable), as `asa/groups/updates/{id}` does
+/// for one campaign. Editors only; every campaign must be of the caller's workspace (else
+/// 404); at most 10,000 ad groups in all. Runs as a `bulk-edit` job; the answer is its task.
+#[utoipa::path(put, path = "/api/asa/groups/updatesAllGroupsByCampaigns", tag = "edits",
+    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
+           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    request_body = BulkEditRequest,
+    responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
+              (status = 400, description = "Invalid request (field errors), no ad groups, or over 10,000 ad groups", body = ErrorBody),
+              (status = 404, description = "A campaign is not in the workspace", body = ErrorBody)))]
+pub async fn all_ad_groups(
+    State(state): State<AppState>,
+    caller: Editor,
+    ApiQuery(query): ApiQuery<ScopeQuery>,
+    ApiJson(mut body): ApiJson<BulkEditRequest>,
+) -> ApiResult<impl IntoResponse> {
+    let c = first_campaign(&state, &caller, &query, body.ids.as_ref(), "ids").await?;
+    let scope = group_scope(&caller, &c);
+    let mut errors = Vec::new();
+    let campaigns = super::bulk::ids(body.ids.take(), "ids", &mut errors);
+    super::check(errors)?;
+    live_rows(&state, &scope, "CAMPAIGN", "status", &campaigns, "Campaign").await?;
+    let mut conn = state.db.pool.acquire().await?;
+    let groups = ad_groups_of(&mut conn, c.org_key, &campaigns).await?;
+    drop(conn);
+    if groups.is_empty() {
+        return Err(ApiError::field("ids", NO_AD_GROUPS));
+    }
+    body.ids = Some(groups);
+    let started = start(&state, scope, "AD_GROUP", "Ad group", body).await?;
+    Ok(envelope::item(started))
+}
+
+/// Message of `updatesAllGroupsByCampaigns` over campaigns without ad groups.
+pub const NO_AD_GROUPS: &str = "These campaigns have no ad groups to edit";
 
 /// Bulk-edits targeting keywords of campaign `id` (of any of its ad groups): bid (set, raise
 /// or lower by an amount or a percentage, with optional floor and cap) or status (pause,
@@ -130,14 +199,7 @@ pub async fn keywords(
     let c = pick(campaign.item.0, &query)?;
     let started = start(
         &state,
-        Scope {
-            user: campaign.caller.user(),
-            account_id: &c.account_id,
-            org_key: c.org_key,
-            org_id: c.org_id,
-            currency: c.currency.as_deref(),
-            campaign_id: Some(c.id),
-        },
+        campaign_scope(&campaign.caller, &c),
         "KEYWORD",
         "Keyword",
         body,

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, NOTHING_TO_CHANGE, Origin, Target, check, client, money, parse_status, record,
-    refused, text,
+    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
+    new_status, parse_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -36,14 +36,6 @@ pub struct CampaignEdit {
     /// ENABLED or PAUSED.
     status: Option<String>,
 }
-
-/// Our names of the provider's campaign fields, for its refusals.
-const FIELDS: &[(&str, &str)] = &[
-    ("dailyBudget", "dailyBudgetAmount"),
-    ("dailyBudget.value", "dailyBudgetAmount"),
-    ("dailyBudget.value.amount", "dailyBudgetAmount"),
-    ("status", "status"),
-];
 
 /// Changes a campaign's daily budget and/or status at Apple Ads, then stores the provider's
 /// answer and one change record per changed field. Editors only. Money is checked against
@@ -85,6 +77,13 @@ pub async fn update(
         .and_then(|s| parse_status("status", s).map_err(|e| errors.push(e)).ok());
     check(errors)?;
 
+    let before = CampaignState {
+        status: c.status.clone(),
+        display_status: c.display_status.clone(),
+        daily_budget_micros: c.daily_budget_micros,
+        modification_time: c.modification_time.clone(),
+        body: c.body.clone().unwrap_or_default(),
+    };
     let mut request = Map::new();
     if let Some(b) = budget.filter(|b| Some(*b) != c.daily_budget_micros) {
         request.insert(
@@ -92,78 +91,68 @@ pub async fn update(
             json!({ "value": money::wire(b, currency) }),
         );
     }
-    if let Some(s) = status.filter(|s| *s != c.status) {
+    if let Some(s) = new_status(status, &c.status) {
         request.insert("status".into(), json!(s));
     }
-    let values = |budget: Option<i64>, status: &str| json!({ "dailyBudget": money::answer(budget, currency), "status": status });
-    let mut answer = Edited {
-        level: "CAMPAIGN".into(),
+    let origin = Origin::of(campaign.caller.user(), &c);
+    let target = Target {
+        level: "CAMPAIGN",
         id: c.id,
         campaign_id: c.id,
         ad_group_id: None,
-        org_id: c.org_id,
-        account_id: c.account_id.clone(),
-        currency: c.currency.clone(),
-        values: values(c.daily_budget_micros, &c.status),
-        changes: Vec::new(),
+        name: &c.name,
+        campaign_name: &c.name,
     };
-    if request.is_empty() {
-        return Ok(envelope::item(answer));
+    let edited = apply(&state, origin, target, before, request).await?;
+    Ok(envelope::item(edited))
+}
+
+impl Level for CampaignState {
+    const ENTITY: &'static str = "campaigns";
+    const WHAT: &'static str = "Campaign";
+    const FIELDS: &'static [(&'static str, &'static str)] = &[
+        ("dailyBudget", "dailyBudgetAmount"),
+        ("dailyBudget.value", "dailyBudgetAmount"),
+        ("dailyBudget.value.amount", "dailyBudgetAmount"),
+        ("status", "status"),
+    ];
+    const MONEY: &'static [&'static str] = &["dailyBudget"];
+
+    fn after(&self, answer: &Value) -> Self {
+        CampaignState {
+            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            display_status: text(&answer["displayStatus"]),
+            daily_budget_micros: money::wire_micros(&answer["dailyBudget"]),
+            modification_time: text(&answer["modificationTime"]),
+            body: answer.to_string(),
+        }
     }
 
-    let client = client(&state, &c.account_id).await?;
-    let after: Value = client
-        .update(c.org_id, "campaigns", c.id, &Value::Object(request))
-        .await
-        .map_err(|e| refused(e, FIELDS, "Campaign"))?;
-    let now = CampaignState {
-        status: text(&after["status"]).unwrap_or_else(|| c.status.clone()),
-        display_status: text(&after["displayStatus"]),
-        daily_budget_micros: money::wire_micros(&after["dailyBudget"]),
-        modification_time: text(&after["modificationTime"]),
-        body: after.to_string(),
-    };
-    let changed: Vec<Changed> = [
-        Changed::of(
-            "dailyBudget",
-            money::text(c.daily_budget_micros),
-            money::text(now.daily_budget_micros),
-        ),
-        Changed::of("status", Some(c.status.clone()), Some(now.status.clone())),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let mut tx = state.db.pool.begin().await?;
-    store::synced::edits::set_campaign(&mut *tx, c.org_key, c.id, &now).await?;
-    record(
-        &mut tx,
-        &Origin {
-            user: campaign.caller.user(),
-            account_id: &c.account_id,
-            org_id: c.org_id,
-            currency,
-        },
-        &Target {
-            level: "CAMPAIGN",
-            id: c.id,
-            campaign_id: c.id,
-            ad_group_id: None,
-            name: &c.name,
-            campaign_name: &c.name,
-        },
-        &changed,
-        &["dailyBudget"],
-    )
-    .await?;
-    tx.commit().await?;
-    tracing::info!(
-        campaign.id = c.id,
-        org.id = c.org_id,
-        changes = changed.len(),
-        "campaign edited"
-    );
-    answer.values = values(now.daily_budget_micros, &now.status);
-    answer.changes = changed;
-    Ok(envelope::item(answer))
+    fn changes(&self, now: &Self) -> Vec<Changed> {
+        changed([
+            (
+                "dailyBudget",
+                money::text(self.daily_budget_micros),
+                money::text(now.daily_budget_micros),
+            ),
+            (
+                "status",
+                Some(self.status.clone()),
+                Some(now.status.clone()),
+            ),
+        ])
+    }
+
+    fn values(&self, currency: Option<&str>) -> Value {
+        json!({ "dailyBudget": money::answer(self.daily_budget_micros, currency), "status": self.status })
+    }
+
+    async fn store(
+        &self,
+        ex: &mut sqlx::AnyConnection,
+        org_key: i64,
+        id: i64,
+    ) -> Result<bool, sqlx::Error> {
+        store::synced::edits::set_campaign(ex, org_key, id, self).await
+    }
 }

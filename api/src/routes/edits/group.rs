@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, NOTHING_TO_CHANGE, Origin, Target, check, client, money, parse_status, record,
-    refused, text,
+    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
+    new_status, parse_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -43,16 +43,6 @@ pub struct AdGroupEdit {
     /// Search Match on or off.
     automated_keywords_opt_in: Option<bool>,
 }
-
-/// Our names of the provider's ad group fields, for its refusals.
-const FIELDS: &[(&str, &str)] = &[
-    ("bidStrategy", "defaultBidAmount"),
-    ("bidStrategy.bid", "defaultBidAmount"),
-    ("cpaCap", "cpaGoal"),
-    ("cpaCap.value", "cpaGoal"),
-    ("status", "status"),
-    ("automatedKeywordsOptIn", "automatedKeywordsOptIn"),
-];
 
 /// Changes an ad group's default bid, CPA goal, status and/or Search Match at Apple Ads,
 /// then stores the provider's answer and one change record per changed field. Editors only.
@@ -122,7 +112,7 @@ pub async fn update(
             json!({ "value": money::wire(v, currency) }),
         );
     }
-    if let Some(s) = status.filter(|s| *s != g.status) {
+    if let Some(s) = new_status(status, &g.status) {
         request.insert("status".into(), json!(s));
     }
     if let Some(o) = body
@@ -131,14 +121,6 @@ pub async fn update(
     {
         request.insert("automatedKeywordsOptIn".into(), json!(o));
     }
-    let values = |s: &AdGroupState| {
-        json!({
-            "defaultBidAmount": money::answer(s.default_bid_micros, currency),
-            "cpaGoal": money::answer(s.cpa_goal_micros, currency),
-            "status": s.status,
-            "automatedKeywordsOptIn": s.automated_keywords_opt_in,
-        })
-    };
     let before = AdGroupState {
         status: g.status.clone(),
         display_status: g.display_status.clone(),
@@ -148,94 +130,88 @@ pub async fn update(
         modification_time: g.modification_time.clone(),
         body: g.body.clone().unwrap_or_default(),
     };
-    let mut answer = Edited {
-        level: "AD_GROUP".into(),
+    let origin = Origin::of(campaign.caller.user(), &c);
+    let target = Target {
+        level: "AD_GROUP",
         id: g.id,
         campaign_id: c.id,
         ad_group_id: Some(g.id),
-        org_id: c.org_id,
-        account_id: c.account_id.clone(),
-        currency: c.currency.clone(),
-        values: values(&before),
-        changes: Vec::new(),
+        name: &g.name,
+        campaign_name: &c.name,
     };
-    if request.is_empty() {
-        return Ok(envelope::item(answer));
+    let edited = apply(&state, origin, target, before, request).await?;
+    Ok(envelope::item(edited))
+}
+
+impl Level for AdGroupState {
+    const ENTITY: &'static str = "adgroups";
+    const WHAT: &'static str = "Ad group";
+    const FIELDS: &'static [(&'static str, &'static str)] = &[
+        ("bidStrategy", "defaultBidAmount"),
+        ("bidStrategy.bid", "defaultBidAmount"),
+        ("cpaCap", "cpaGoal"),
+        ("cpaCap.value", "cpaGoal"),
+        ("status", "status"),
+        ("automatedKeywordsOptIn", "automatedKeywordsOptIn"),
+    ];
+    const MONEY: &'static [&'static str] = &["defaultBidAmount", "cpaGoal"];
+
+    fn after(&self, answer: &Value) -> Self {
+        AdGroupState {
+            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            display_status: text(&answer["displayStatus"]),
+            default_bid_micros: money::wire_micros(&answer["bidStrategy"]["bid"])
+                .or_else(|| money::wire_micros(&answer["defaultBidAmount"])),
+            cpa_goal_micros: money::wire_micros(&answer["cpaCap"]),
+            automated_keywords_opt_in: answer["automatedKeywordsOptIn"]
+                .as_bool()
+                .unwrap_or(self.automated_keywords_opt_in),
+            modification_time: text(&answer["modificationTime"]),
+            body: answer.to_string(),
+        }
     }
 
-    let client = client(&state, &c.account_id).await?;
-    let after: Value = client
-        .update(c.org_id, "adgroups", g.id, &Value::Object(request))
-        .await
-        .map_err(|e| refused(e, FIELDS, "Ad group"))?;
-    let now = AdGroupState {
-        status: text(&after["status"]).unwrap_or_else(|| g.status.clone()),
-        display_status: text(&after["displayStatus"]),
-        default_bid_micros: money::wire_micros(&after["bidStrategy"]["bid"])
-            .or_else(|| money::wire_micros(&after["defaultBidAmount"])),
-        cpa_goal_micros: money::wire_micros(&after["cpaCap"]),
-        automated_keywords_opt_in: after["automatedKeywordsOptIn"]
-            .as_bool()
-            .unwrap_or(g.automated_keywords_opt_in),
-        modification_time: text(&after["modificationTime"]),
-        body: after.to_string(),
-    };
-    let flag = |b: bool| Some(b.to_string());
-    let changed: Vec<Changed> = [
-        Changed::of(
-            "defaultBidAmount",
-            money::text(before.default_bid_micros),
-            money::text(now.default_bid_micros),
-        ),
-        Changed::of(
-            "cpaGoal",
-            money::text(before.cpa_goal_micros),
-            money::text(now.cpa_goal_micros),
-        ),
-        Changed::of(
-            "status",
-            Some(before.status.clone()),
-            Some(now.status.clone()),
-        ),
-        Changed::of(
-            "automatedKeywordsOptIn",
-            flag(before.automated_keywords_opt_in),
-            flag(now.automated_keywords_opt_in),
-        ),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let mut tx = state.db.pool.begin().await?;
-    store::synced::edits::set_ad_group(&mut *tx, c.org_key, g.id, &now).await?;
-    record(
-        &mut tx,
-        &Origin {
-            user: campaign.caller.user(),
-            account_id: &c.account_id,
-            org_id: c.org_id,
-            currency,
-        },
-        &Target {
-            level: "AD_GROUP",
-            id: g.id,
-            campaign_id: c.id,
-            ad_group_id: Some(g.id),
-            name: &g.name,
-            campaign_name: &c.name,
-        },
-        &changed,
-        &["defaultBidAmount", "cpaGoal"],
-    )
-    .await?;
-    tx.commit().await?;
-    tracing::info!(
-        ad_group.id = g.id,
-        org.id = c.org_id,
-        changes = changed.len(),
-        "ad group edited"
-    );
-    answer.values = values(&now);
-    answer.changes = changed;
-    Ok(envelope::item(answer))
+    fn changes(&self, now: &Self) -> Vec<Changed> {
+        let flag = |b: bool| Some(b.to_string());
+        changed([
+            (
+                "defaultBidAmount",
+                money::text(self.default_bid_micros),
+                money::text(now.default_bid_micros),
+            ),
+            (
+                "cpaGoal",
+                money::text(self.cpa_goal_micros),
+                money::text(now.cpa_goal_micros),
+            ),
+            (
+                "status",
+                Some(self.status.clone()),
+                Some(now.status.clone()),
+            ),
+            (
+                "automatedKeywordsOptIn",
+                flag(self.automated_keywords_opt_in),
+                flag(now.automated_keywords_opt_in),
+            ),
+        ])
+    }
+
+    fn values(&self, currency: Option<&str>) -> Value {
+        json!({
+            "defaultBidAmount": money::answer(self.default_bid_micros, currency),
+            "cpaGoal": money::answer(self.cpa_goal_micros, currency),
+            "status": self.status,
+            "automatedKeywordsOptIn": self.automated_keywords_opt_in,
+        })
+    }
+
+    async fn store(
+        &self,
+        ex: &mut sqlx::AnyConnection,
+        org_key: i64,
+        id: i64,
+    ) -> Result<bool, sqlx::Error> {
+        store::synced::edits::set_ad_group(ex, org_key, id, self).await
+    }
 }

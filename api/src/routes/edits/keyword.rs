@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, NOTHING_TO_CHANGE, Origin, Target, check, client, money, parse_status, record,
-    refused, text,
+    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
+    new_status, parse_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -39,13 +39,6 @@ pub struct KeywordEdit {
     /// ENABLED (shown ACTIVE) or PAUSED.
     status: Option<String>,
 }
-
-/// Our names of the provider's keyword fields, for its refusals.
-const FIELDS: &[(&str, &str)] = &[
-    ("bid", "cptBid"),
-    ("bid.amount", "cptBid"),
-    ("status", "status"),
-];
 
 /// Changes a keyword's bid and/or status at Apple Ads, then stores the provider's answer and
 /// one change record per changed field. Editors only. The bid is checked against the
@@ -104,79 +97,72 @@ pub async fn update(
     if let Some(b) = bid.filter(|b| Some(*b) != k.bid_micros) {
         request.insert("bid".into(), money::wire(b, currency));
     }
-    // A synced keyword may say ACTIVE for ENABLED.
-    let same_status = |s: &str| s == k.status || (s == "ENABLED" && k.status == "ACTIVE");
-    if let Some(s) = status.filter(|s| !same_status(s)) {
+    if let Some(s) = new_status(status, &k.status) {
         request.insert("status".into(), json!(s));
     }
-    let values = |bid: Option<i64>, status: &str| json!({ "cptBid": money::answer(bid, currency), "status": status });
-    let mut answer = Edited {
-        level: "KEYWORD".into(),
+    let before = KeywordState {
+        status: k.status.clone(),
+        display_status: k.display_status.clone(),
+        bid_micros: k.bid_micros,
+        modification_time: None,
+    };
+    let origin = Origin::of(campaign.caller.user(), &c);
+    let target = Target {
+        level: "KEYWORD",
         id: k.id,
         campaign_id: c.id,
         ad_group_id: Some(g.id),
-        org_id: c.org_id,
-        account_id: c.account_id.clone(),
-        currency: c.currency.clone(),
-        values: values(k.bid_micros, &k.status),
-        changes: Vec::new(),
+        name: &k.text,
+        campaign_name: &c.name,
     };
-    if request.is_empty() {
-        return Ok(envelope::item(answer));
+    let edited = apply(&state, origin, target, before, request).await?;
+    Ok(envelope::item(edited))
+}
+
+impl Level for KeywordState {
+    const ENTITY: &'static str = "keywords";
+    const WHAT: &'static str = "Keyword";
+    const FIELDS: &'static [(&'static str, &'static str)] = &[
+        ("bid", "cptBid"),
+        ("bid.amount", "cptBid"),
+        ("status", "status"),
+    ];
+    const MONEY: &'static [&'static str] = &["cptBid"];
+
+    fn after(&self, answer: &Value) -> Self {
+        KeywordState {
+            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            display_status: text(&answer["displayStatus"]),
+            bid_micros: money::wire_micros(&answer["bid"]),
+            modification_time: text(&answer["modificationTime"]),
+        }
     }
 
-    let client = client(&state, &c.account_id).await?;
-    let after: Value = client
-        .update(c.org_id, "keywords", k.id, &Value::Object(request))
-        .await
-        .map_err(|e| refused(e, FIELDS, "Keyword"))?;
-    let now = KeywordState {
-        status: text(&after["status"]).unwrap_or_else(|| k.status.clone()),
-        display_status: text(&after["displayStatus"]),
-        bid_micros: money::wire_micros(&after["bid"]),
-        modification_time: text(&after["modificationTime"]),
-    };
-    let changed: Vec<Changed> = [
-        Changed::of(
-            "cptBid",
-            money::text(k.bid_micros),
-            money::text(now.bid_micros),
-        ),
-        Changed::of("status", Some(k.status.clone()), Some(now.status.clone())),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    let mut tx = state.db.pool.begin().await?;
-    store::synced::edits::set_keyword(&mut *tx, c.org_key, k.id, &now).await?;
-    record(
-        &mut tx,
-        &Origin {
-            user: campaign.caller.user(),
-            account_id: &c.account_id,
-            org_id: c.org_id,
-            currency,
-        },
-        &Target {
-            level: "KEYWORD",
-            id: k.id,
-            campaign_id: c.id,
-            ad_group_id: Some(g.id),
-            name: &k.text,
-            campaign_name: &c.name,
-        },
-        &changed,
-        &["cptBid"],
-    )
-    .await?;
-    tx.commit().await?;
-    tracing::info!(
-        keyword.id = k.id,
-        org.id = c.org_id,
-        changes = changed.len(),
-        "keyword edited"
-    );
-    answer.values = values(now.bid_micros, &now.status);
-    answer.changes = changed;
-    Ok(envelope::item(answer))
+    fn changes(&self, now: &Self) -> Vec<Changed> {
+        changed([
+            (
+                "cptBid",
+                money::text(self.bid_micros),
+                money::text(now.bid_micros),
+            ),
+            (
+                "status",
+                Some(self.status.clone()),
+                Some(now.status.clone()),
+            ),
+        ])
+    }
+
+    fn values(&self, currency: Option<&str>) -> Value {
+        json!({ "cptBid": money::answer(self.bid_micros, currency), "status": self.status })
+    }
+
+    async fn store(
+        &self,
+        ex: &mut sqlx::AnyConnection,
+        org_key: i64,
+        id: i64,
+    ) -> Result<bool, sqlx::Error> {
+        store::synced::edits::set_keyword(ex, org_key, id, self).await
+    }
 }

@@ -14,17 +14,23 @@
 pub mod bulk;
 pub mod bulk_routes;
 pub mod campaign;
+pub mod delete;
 pub mod group;
 pub mod keyword;
 pub mod money;
+pub mod negatives;
+pub mod rename;
+pub mod statuses;
 
 use searchdeck_common::{
-    ids,
-    store::{self, changes},
+    Db, ids,
+    store::{self, changes, synced_reads::CampaignRow},
 };
 use searchdeck_provider::{Client, ProviderError};
+use std::sync::Arc;
+
 use serde::Serialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
@@ -41,6 +47,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(group::router())
         .merge(keyword::router())
         .merge(bulk_routes::router())
+        .merge(rename::router())
+        .merge(negatives::router())
+        .merge(delete::router())
+        .merge(statuses::router())
 }
 
 /// Message of a request that names no field to change.
@@ -67,15 +77,17 @@ pub fn check(errors: Vec<FieldError>) -> Result<(), ApiError> {
     }
 }
 
-/// A provider client over the credentials of connection `account_id`.
-pub async fn client(state: &AppState, account_id: &str) -> Result<Client, ApiError> {
+/// The provider client of connection `account_id`: one per connection, shared by its
+/// requests, so its access token is exchanged once per lifetime rather than per edit.
+pub async fn client(state: &AppState, account_id: &str) -> Result<Arc<Client>, ApiError> {
     let row = store::accounts::by_id(&state.db.pool, account_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Account"))?;
-    state
-        .provider
-        .client(credentials::of(state, &row)?)
-        .map_err(credentials::provider_error)
+    state.provider.client_for(
+        &row,
+        || credentials::of(state, &row),
+        credentials::provider_error,
+    )
 }
 
 /// A provider failure of an edit as the caller sees it: a refusal is a 400 with the
@@ -154,8 +166,27 @@ pub struct Edited {
 pub struct Origin<'a> {
     pub user: &'a CurrentUser,
     pub account_id: &'a str,
+    pub org_key: i64,
     pub org_id: i64,
     pub currency: Option<&'a str>,
+}
+
+impl<'a> Origin<'a> {
+    /// An edit by `user` in the campaign group of campaign `c`.
+    pub fn of(user: &'a CurrentUser, c: &'a CampaignRow) -> Self {
+        Origin {
+            user,
+            account_id: &c.account_id,
+            org_key: c.org_key,
+            org_id: c.org_id,
+            currency: c.currency.as_deref(),
+        }
+    }
+}
+
+/// The change of a status-only level (ads, negative keywords).
+pub fn status_changes(old: &str, new: &str) -> Vec<Changed> {
+    changed([("status", Some(old.to_string()), Some(new.to_string()))])
 }
 
 /// The entity an edit changed.
@@ -166,6 +197,90 @@ pub struct Target<'a> {
     pub ad_group_id: Option<i64>,
     pub name: &'a str,
     pub campaign_name: &'a str,
+}
+
+/// One level's side of a quick edit: its provider entity, its fields, and how its state is
+/// read from the provider's answer, compared, shown and stored. The steps around it are
+/// [`apply`]'s.
+pub trait Level: Sized + Send + Sync {
+    /// The provider's entity path (`campaigns`, `adgroups`, `keywords`, `ads`,
+    /// `negative-keywords`).
+    const ENTITY: &'static str;
+    /// What a 404 names.
+    const WHAT: &'static str;
+    /// Our names of the provider's request fields, for its refusals.
+    const FIELDS: &'static [(&'static str, &'static str)];
+    /// The fields whose values are money (their change records carry the currency).
+    const MONEY: &'static [&'static str];
+    /// The state the provider answered (`self` is the state before: fields the answer
+    /// leaves out keep it).
+    fn after(&self, answer: &Value) -> Self;
+    /// The fields that differ from `self` in `now`.
+    fn changes(&self, now: &Self) -> Vec<Changed>;
+    /// The editable fields as the answer shows them.
+    fn values(&self, currency: Option<&str>) -> Value;
+    /// Writes `self` as entity `id`'s synced row.
+    fn store(
+        &self,
+        ex: &mut sqlx::AnyConnection,
+        org_key: i64,
+        id: i64,
+    ) -> impl Future<Output = Result<bool, sqlx::Error>> + Send;
+}
+
+/// Runs a checked quick edit: answers the values as they are when `request` (the provider's
+/// fields that differ) is empty; else sends it, then writes the provider's answer as the
+/// synced row and one change record per changed field in one transaction (retried when
+/// SQLite is busy). A refusal comes back on our field name, nothing written.
+pub async fn apply<L: Level>(
+    state: &AppState,
+    origin: Origin<'_>,
+    target: Target<'_>,
+    before: L,
+    request: Map<String, Value>,
+) -> Result<Edited, ApiError> {
+    let mut answer = Edited {
+        level: target.level.to_string(),
+        id: target.id,
+        campaign_id: target.campaign_id,
+        ad_group_id: target.ad_group_id,
+        org_id: origin.org_id,
+        account_id: origin.account_id.to_string(),
+        currency: origin.currency.map(str::to_string),
+        values: before.values(origin.currency),
+        changes: Vec::new(),
+    };
+    if request.is_empty() {
+        return Ok(answer);
+    }
+    let client = client(state, origin.account_id).await?;
+    let after: Value = client
+        .update(origin.org_id, L::ENTITY, target.id, &Value::Object(request))
+        .await
+        .map_err(|e| refused(e, L::FIELDS, L::WHAT))?;
+    let now = before.after(&after);
+    let changed = before.changes(&now);
+    let (pool, origin_ref, target_ref, now_ref, changed_ref) =
+        (&state.db.pool, &origin, &target, &now, &changed);
+    Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        now_ref
+            .store(&mut tx, origin_ref.org_key, target_ref.id)
+            .await?;
+        record(&mut tx, origin_ref, target_ref, changed_ref, L::MONEY).await?;
+        tx.commit().await
+    })
+    .await?;
+    tracing::info!(
+        level = target.level,
+        entity.id = target.id,
+        org.id = origin.org_id,
+        changes = changed.len(),
+        "quick edit applied"
+    );
+    answer.values = now.values(origin.currency);
+    answer.changes = changed;
+    Ok(answer)
 }
 
 /// Writes one change record per changed field (source: manual change).
@@ -208,6 +323,22 @@ pub async fn record(
         .await?;
     }
     Ok(())
+}
+
+/// The changes of `pairs` (field, old, new) that differ.
+pub fn changed(
+    pairs: impl IntoIterator<Item = (&'static str, Option<String>, Option<String>)>,
+) -> Vec<Changed> {
+    pairs
+        .into_iter()
+        .filter_map(|(f, old, new)| Changed::of(f, old, new))
+        .collect()
+}
+
+/// A status of a request, ENABLED or PAUSED, unless it is the one already set (a synced
+/// keyword may say ACTIVE for ENABLED).
+pub fn new_status(requested: Option<String>, current: &str) -> Option<String> {
+    requested.filter(|s| !(s == current || (s == "ENABLED" && current == "ACTIVE")))
 }
 
 /// A text field of the provider's answer.

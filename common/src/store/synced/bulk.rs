@@ -22,9 +22,13 @@ pub struct BulkRow {
 }
 
 /// The column of `field` at `level`, or None when the level has no such editable field.
+/// Status, name and deletion have no money column (Some(None)).
 pub fn money_column(level: &str, field: &str) -> Option<Option<&'static str>> {
     match (level, field) {
-        (_, "status") => Some(None),
+        ("CAMPAIGN" | "AD_GROUP" | "KEYWORD" | "NEGATIVE_KEYWORD", "status" | "deleted") => {
+            Some(None)
+        }
+        ("CAMPAIGN" | "AD_GROUP", "name") => Some(None),
         ("CAMPAIGN", "dailyBudget") => Some(Some("daily_budget_micros")),
         ("AD_GROUP", "defaultBidAmount") => Some(Some("default_bid_micros")),
         ("AD_GROUP", "cpaGoal") => Some(Some("cpa_goal_micros")),
@@ -67,6 +71,12 @@ pub async fn rows(
             "e.id, e.campaign_id, e.ad_group_id, e.text AS name",
             "e.campaign_id",
         ),
+        "NEGATIVE_KEYWORD" => (
+            "asa_negative_keywords",
+            "e",
+            "e.id, e.campaign_id, e.ad_group_id, e.text AS name",
+            "e.campaign_id",
+        ),
         _ => return Ok(Vec::new()),
     };
     let money = column.map_or("CAST(NULL AS BIGINT)".to_string(), |c| {
@@ -103,7 +113,7 @@ pub async fn rows(
                 ad_group_id: if level == "CAMPAIGN" {
                     None
                 } else {
-                    Some(r.try_get("ad_group_id")?)
+                    r.try_get("ad_group_id")?
                 },
                 name: r.try_get("name")?,
                 campaign_name: r.try_get("campaign_name")?,
@@ -114,4 +124,74 @@ pub async fn rows(
         }
     }
     Ok(out)
+}
+
+/// A live negative keyword as an add-negatives edit compares it: its level (campaign, and
+/// ad group for an ad-group-level one), text and match type.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NegativeRow {
+    pub id: i64,
+    pub campaign_id: i64,
+    pub ad_group_id: Option<i64>,
+    pub text: String,
+    pub match_type: String,
+}
+
+/// `ids` as an SQL list (integers, inlined: no parameters to look up).
+fn id_list(ids: &[i64]) -> String {
+    ids.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The live negative keywords of campaigns `campaign_ids` in `org_key`, both levels.
+pub async fn negatives_of(
+    ex: &mut sqlx::AnyConnection,
+    org_key: i64,
+    campaign_ids: &[i64],
+) -> Result<Vec<NegativeRow>, sqlx::Error> {
+    if campaign_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT id, campaign_id, ad_group_id, text, match_type FROM asa_negative_keywords \
+         WHERE org_key = $1 AND deleted = 0 AND campaign_id IN ({})",
+        id_list(campaign_ids)
+    );
+    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(org_key)
+        .fetch_all(&mut *ex)
+        .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(NegativeRow {
+                id: r.try_get("id")?,
+                campaign_id: r.try_get("campaign_id")?,
+                ad_group_id: r.try_get("ad_group_id")?,
+                text: r.try_get("text")?,
+                match_type: r.try_get("match_type")?,
+            })
+        })
+        .collect()
+}
+
+/// The live ad groups of campaigns `campaign_ids` in `org_key`, by campaign then id.
+pub async fn ad_groups_of(
+    ex: &mut sqlx::AnyConnection,
+    org_key: i64,
+    campaign_ids: &[i64],
+) -> Result<Vec<i64>, sqlx::Error> {
+    if campaign_ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT id FROM asa_ad_groups WHERE org_key = $1 AND deleted = 0 \
+         AND campaign_id IN ({}) ORDER BY campaign_id, id",
+        id_list(campaign_ids)
+    );
+    sqlx::query_scalar::<_, i64>(sqlx::AssertSqlSafe(sql))
+        .bind(org_key)
+        .fetch_all(&mut *ex)
+        .await
 }

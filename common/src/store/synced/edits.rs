@@ -158,3 +158,209 @@ pub async fn keyword(
     })
     .transpose()
 }
+
+/// What the provider answered for an edited ad (its status is the one editable field).
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct AdState {
+    pub status: String,
+    pub display_status: Option<String>,
+    pub modification_time: Option<String>,
+    pub body: String,
+}
+
+/// Stores ad `id` of `org_key` as the provider answered it; false when not synced.
+pub async fn set_ad(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    id: i64,
+    s: &AdState,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE asa_ads SET status = $3, display_status = $4, modification_time = $5, body = $6 \
+         WHERE org_key = $1 AND id = $2",
+    )
+    .bind(org_key)
+    .bind(id)
+    .bind(&s.status)
+    .bind(&s.display_status)
+    .bind(&s.modification_time)
+    .bind(&s.body)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// What the provider answered for an edited negative keyword.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct NegativeState {
+    pub status: String,
+    pub modification_time: Option<String>,
+}
+
+/// Stores negative keyword `id` of `org_key` as the provider answered it; false when not
+/// synced.
+pub async fn set_negative(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    id: i64,
+    s: &NegativeState,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE asa_negative_keywords SET status = $3, modification_time = $4 \
+         WHERE org_key = $1 AND id = $2",
+    )
+    .bind(org_key)
+    .bind(id)
+    .bind(&s.status)
+    .bind(&s.modification_time)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// The synced table of a level (CAMPAIGN, AD_GROUP, KEYWORD, NEGATIVE_KEYWORD, AD).
+fn table(level: &str) -> Option<&'static str> {
+    Some(match level {
+        "CAMPAIGN" => "asa_campaigns",
+        "AD_GROUP" => "asa_ad_groups",
+        "KEYWORD" => "asa_keywords",
+        "NEGATIVE_KEYWORD" => "asa_negative_keywords",
+        "AD" => "asa_ads",
+        _ => return None,
+    })
+}
+
+/// Marks entity `id` of `level` deleted after the provider deleted it (the sync then keeps
+/// it deleted); false when not synced or the level is unknown.
+pub async fn set_deleted(
+    ex: impl Exec<'_>,
+    level: &str,
+    org_key: i64,
+    id: i64,
+) -> Result<bool, sqlx::Error> {
+    let Some(table) = table(level) else {
+        return Ok(false);
+    };
+    let sql = format!("UPDATE {table} SET deleted = 1 WHERE org_key = $1 AND id = $2");
+    let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(org_key)
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// Renames campaign or ad group `id` as the provider answered; false when not synced or the
+/// level has no name.
+pub async fn set_name(
+    ex: impl Exec<'_>,
+    level: &str,
+    org_key: i64,
+    id: i64,
+    name: &str,
+) -> Result<bool, sqlx::Error> {
+    let table = match level {
+        "CAMPAIGN" | "AD_GROUP" => table(level).unwrap_or_default(),
+        _ => return Ok(false),
+    };
+    let sql = format!("UPDATE {table} SET name = $3 WHERE org_key = $1 AND id = $2");
+    let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(org_key)
+        .bind(id)
+        .bind(name)
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected() > 0)
+}
+
+/// A synced ad, as its quick edit reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AdRow {
+    pub id: i64,
+    pub campaign_id: i64,
+    pub ad_group_id: i64,
+    pub name: String,
+    pub status: String,
+    pub display_status: Option<String>,
+    pub modification_time: Option<String>,
+    pub body: Option<String>,
+    pub deleted: bool,
+}
+
+/// Ad `id` of ad group `ad_group_id` in `org_key`, deleted or not.
+pub async fn ad(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    ad_group_id: i64,
+    id: i64,
+) -> Result<Option<AdRow>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, campaign_id, ad_group_id, name, status, display_status, modification_time, \
+           body, deleted FROM asa_ads WHERE org_key = $1 AND ad_group_id = $2 AND id = $3",
+    )
+    .bind(org_key)
+    .bind(ad_group_id)
+    .bind(id)
+    .fetch_optional(ex)
+    .await?;
+    row.map(|r| {
+        Ok(AdRow {
+            id: r.try_get("id")?,
+            campaign_id: r.try_get("campaign_id")?,
+            ad_group_id: r.try_get("ad_group_id")?,
+            name: r.try_get("name")?,
+            status: r.try_get("status")?,
+            display_status: r.try_get("display_status")?,
+            modification_time: r.try_get("modification_time")?,
+            body: r.try_get("body")?,
+            deleted: r.try_get::<i64, _>("deleted")? != 0,
+        })
+    })
+    .transpose()
+}
+
+/// A synced negative keyword, as its quick edit reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct NegativeRow {
+    pub id: i64,
+    pub campaign_id: i64,
+    /// None for a campaign-level negative.
+    pub ad_group_id: Option<i64>,
+    pub text: String,
+    pub match_type: String,
+    pub status: String,
+    pub modification_time: Option<String>,
+    pub deleted: bool,
+}
+
+/// Negative keyword `id` of campaign `campaign_id` (either level) in `org_key`, deleted or
+/// not.
+pub async fn negative(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    campaign_id: i64,
+    id: i64,
+) -> Result<Option<NegativeRow>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, campaign_id, ad_group_id, text, match_type, status, modification_time, \
+           deleted FROM asa_negative_keywords WHERE org_key = $1 AND campaign_id = $2 AND id = $3",
+    )
+    .bind(org_key)
+    .bind(campaign_id)
+    .bind(id)
+    .fetch_optional(ex)
+    .await?;
+    row.map(|r| {
+        Ok(NegativeRow {
+            id: r.try_get("id")?,
+            campaign_id: r.try_get("campaign_id")?,
+            ad_group_id: r.try_get("ad_group_id")?,
+            text: r.try_get("text")?,
+            match_type: r.try_get("match_type")?,
+            status: r.try_get("status")?,
+            modification_time: r.try_get("modification_time")?,
+            deleted: r.try_get::<i64, _>("deleted")? != 0,
+        })
+    })
+    .transpose()
+}
