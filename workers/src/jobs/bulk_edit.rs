@@ -675,8 +675,7 @@ impl Edit<'_> {
         }
         let mut tx = ctx.runtime.db.pool.begin().await?;
         let rows: Vec<entities::NegativeKeyword> = added.iter().map(|(_, r)| r.clone()).collect();
-        entities::upsert_negative_keywords(&mut tx, self.org_key, &rows, ids::now_ms() / 1000)
-            .await?;
+        entities::upsert(&mut tx, self.org_key, &rows, ids::now_ms() / 1000).await?;
         for (n, row) in &added {
             let (campaign_name, group_name) = names
                 .get(&(n.campaign_id, n.ad_group_id))
