@@ -180,7 +180,9 @@ mod tests {
             .into_config();
         assert!(bad.is_err());
         assert!(Cli::try_parse_from(["x", "--world", "huge"]).is_err());
-        let mid = Cli::try_parse_from(["x", "--world", "mid"]).unwrap().sandbox;
+        let mid = Cli::try_parse_from(["x", "--world", "mid"])
+            .unwrap()
+            .sandbox;
         assert_eq!(mid.into_config().unwrap().world.size, WorldSize::Mid);
         let defaults = Cli::try_parse_from(["x"]).unwrap().sandbox;
         assert_eq!((defaults.seed, defaults.world), (42, WorldSize::Small));

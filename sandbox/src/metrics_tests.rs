@@ -179,7 +179,11 @@ fn the_mid_world_is_the_small_world_plus_one_large_young_ad_group() {
     assert_eq!(keywords.len(), crate::world::MID_KEYWORDS);
     assert!(keywords.len() >= 2_100);
     let texts: std::collections::HashSet<_> = keywords.iter().map(|k| &k.text).collect();
-    assert_eq!(texts.len(), keywords.len(), "texts are distinct in the ad group");
+    assert_eq!(
+        texts.len(),
+        keywords.len(),
+        "texts are distinct in the ad group"
+    );
     // Young: two weeks of history, nothing created after today, and it serves.
     let start = mid.today - time::Duration::days(14);
     let created = campaigns[0].life.created.date();

@@ -116,22 +116,24 @@ pub fn accumulate(
 ) -> FxHashMap<RowKey, (Totals, Buckets)> {
     let w = sim.world;
     let c = pass.checked;
-    let end = c.end.min(w.today);
     let mut all: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
     let mut dim_weights: HashMap<(Id, usize, usize), DimWeights> = HashMap::new();
     let mut scratch = Scratch::default();
     let no_dims: DimWeights = Vec::new();
     for &campaign in &pass.campaigns {
+        let sink = Sink::new(w, c, campaign, pass.granular);
+        let (first, end) = sink.days(w.today);
         // A campaign's rows are its own: adding them up apart keeps the map small.
         let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
         // Campaign and ad group rows by day need only each ad group's sum (hours are split
-        // per bidder, so HOURLY goes through the bidders).
+        // per bidder, so HOURLY and UTC days go through the bidders).
         let by_groups = pass.units.is_none()
             && c.group_by.is_empty()
             && matches!(pass.entity, Entity::Campaign | Entity::AdGroup)
             && c.granularity != Some(Granularity::Hourly)
+            && !c.utc
             && !c.ids.iter().any(|(f, _)| f == "keywordId");
-        let mut day = c.start;
+        let mut day = first;
         while by_groups && day <= end {
             let hours = hour_weights_on(w, day);
             for (group, t) in sim.campaign_groups(campaign, day) {
@@ -150,10 +152,7 @@ pub fn accumulate(
                 };
                 if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                     let entry = rows.entry(key).or_default();
-                    entry.0.add(&t);
-                    if pass.granular {
-                        add_buckets(&mut entry.1, day, &t, c, &hours);
-                    }
+                    sink.add(entry, day, &t, &hours);
                 }
             }
             day = day.next_day().expect("date in range");
@@ -177,10 +176,7 @@ pub fn accumulate(
                         continue;
                     }
                     let entry = acc[*at as usize].get_or_insert_with(Default::default);
-                    entry.0.add(t);
-                    if pass.granular {
-                        add_buckets(&mut entry.1, day, t, c, &hours);
-                    }
+                    sink.add(entry, day, t, &hours);
                 }
                 day = day.next_day().expect("date in range");
             }
@@ -226,10 +222,7 @@ pub fn accumulate(
                         }
                         let slot = *at as usize * TERM_SLOTS + usize::from(*term);
                         let entry = acc[slot].get_or_insert_with(Default::default);
-                        entry.0.add(part);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, part, c, &hours);
-                        }
+                        sink.add(entry, day, part, &hours);
                     }
                 }
                 day = day.next_day().expect("date in range");
@@ -251,6 +244,7 @@ pub fn accumulate(
             && c.group_by.is_empty()
             && pass.entity == Entity::Ad
             && c.granularity != Some(Granularity::Hourly)
+            && !c.utc
             && !c.ids.iter().any(|(f, _)| f == "keywordId");
         while !by_groups && !flat && !flat_terms && day <= end {
             let mut split_groups: Option<FxHashSet<Id>> = None;
@@ -273,10 +267,7 @@ pub fn accumulate(
                     };
                     if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(&t);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, &t, c, &hours);
-                        }
+                        sink.add(entry, day, &t, &hours);
                     }
                 }
                 if several.is_empty() {
@@ -323,10 +314,7 @@ pub fn accumulate(
                     };
                     if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(&t);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, &t, c, &hours);
-                        }
+                        sink.add(entry, day, &t, &hours);
                     }
                     continue;
                 }
@@ -348,10 +336,7 @@ pub fn accumulate(
                             return;
                         }
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(t);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, t, c, &hours);
-                        }
+                        sink.add(entry, day, t, &hours);
                     };
                     if weights.is_empty() {
                         add([0; MAX_DIMS], &part);
@@ -379,6 +364,74 @@ fn direct_row(unit: &Unit<'_>, entity: Entity, c: &Checked) -> Option<Id> {
         (Entity::AdGroup, _) => Some(unit.ad_group_id()),
         (Entity::Keyword, Unit::Keyword(k)) => Some(k.id),
         _ => None,
+    }
+}
+
+/// Where a bidder-day's traffic goes in the rows: whole into the local day's bucket (the
+/// ad account's days, `ORTZ`), or, for `timeZone: UTC`, hour by hour into the UTC days of
+/// the range (a local day overlaps two UTC days).
+struct Sink<'a> {
+    c: &'a Checked,
+    granular: bool,
+    /// The ad account's time zone, for UTC reports.
+    utc_of: Option<&'static str>,
+}
+
+impl<'a> Sink<'a> {
+    fn new(w: &World, c: &'a Checked, campaign: Id, granular: bool) -> Self {
+        let utc_of = c.utc.then(|| {
+            w.campaigns
+                .get(&campaign)
+                .and_then(|k| w.accounts.get(&k.ad_account_id))
+                .map_or("UTC", |a| a.timezone)
+        });
+        Sink {
+            c,
+            granular,
+            utc_of,
+        }
+    }
+
+    /// The local days to go through: those of the range, and for UTC the day on each side
+    /// (clipped to the hours inside the range); never past `today`.
+    fn days(&self, today: Date) -> (Date, Date) {
+        let (c, one) = (self.c, Duration::days(1));
+        match self.utc_of {
+            None => (c.start, c.end.min(today)),
+            Some(_) => (c.start - one, (c.end + one).min(today)),
+        }
+    }
+
+    fn add(&self, entry: &mut (Totals, Buckets), day: Date, t: &Totals, hours: &[f64; 24]) {
+        let Some(tz) = self.utc_of else {
+            entry.0.add(t);
+            if self.granular {
+                add_buckets(&mut entry.1, day, t, self.c, hours);
+            }
+            return;
+        };
+        let (from, to) = (
+            i64::from(self.c.start.to_julian_day()),
+            i64::from(self.c.end.to_julian_day()),
+        );
+        for (h, part) in split(t, hours).iter().enumerate() {
+            let at = crate::world::zone::utc_hour(tz, day, h as i64);
+            let utc_day = at.div_euclid(24);
+            if part.is_zero() || utc_day < from || to < utc_day {
+                continue;
+            }
+            entry.0.add(part);
+            if let Some(g) = self.c.granularity.filter(|_| self.granular) {
+                let bucket_at = match g {
+                    Granularity::Hourly => at,
+                    _ => bucket(Date::from_julian_day(utc_day as i32).expect("in range"), g),
+                };
+                match entry.1.iter_mut().rev().find(|b| b.0 == bucket_at) {
+                    Some(b) => b.1.add(part),
+                    None => entry.1.push((bucket_at, *part)),
+                }
+            }
+        }
     }
 }
 
