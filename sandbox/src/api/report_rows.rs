@@ -11,7 +11,7 @@ use super::report_request::{Checked, Entity, Granularity};
 use crate::metrics::Totals;
 use crate::sim::late::hour_weights_on;
 use crate::sim::split::split;
-use crate::sim::{Simulation, Unit};
+use crate::sim::{Simulation, TermPlan, Unit, term_plan};
 use crate::world::{Id, World};
 
 /// Search terms one bidder has at most: its own text and four variants
@@ -200,19 +200,31 @@ pub fn accumulate(
         if flat_terms {
             let units = sim.flat_units(campaign);
             let mut acc: Vec<Option<(Totals, Buckets)>> = vec![None; units.len() * TERM_SLOTS];
+            // Each keyword's terms, made the first day it serves.
+            let mut plans: Vec<Option<TermPlan>> =
+                std::iter::repeat_with(|| None).take(units.len()).collect();
+            let all_pass = c.ids.iter().all(|(f, _)| f == "campaignId");
             let mut served: Vec<(u32, Totals)> = Vec::new();
             while day <= end {
                 let hours = hour_weights_on(w, day);
                 sim.campaign_units_flat(campaign, day, &mut served);
                 for (at, t) in &served {
                     let unit = &units[*at as usize];
-                    if !passes(unit, c) {
+                    if !all_pass && !passes(unit, c) {
                         continue;
                     }
                     scratch.terms.clear();
                     match unit {
                         Unit::Keyword(k) => {
-                            sim.split_terms(k, day, t, &mut scratch.terms, &mut scratch.parts)
+                            let plan = plans[*at as usize].get_or_insert_with(|| term_plan(w, k));
+                            Simulation::split_by_plan(
+                                w,
+                                plan,
+                                day,
+                                t,
+                                &mut scratch.terms,
+                                &mut scratch.parts,
+                            )
                         }
                         Unit::Auto(..) => scratch.terms.push((0, *t)),
                     }
@@ -246,6 +258,16 @@ pub fn accumulate(
             && c.granularity != Some(Granularity::Hourly)
             && !c.utc
             && !c.ids.iter().any(|(f, _)| f == "keywordId");
+        // The second pass's bidders of this campaign, in id order.
+        let own_units: Option<Vec<(Id, Unit<'_>)>> = pass.units.as_ref().map(|units| {
+            let mut ids: Vec<(Id, Unit<'_>)> = units
+                .iter()
+                .filter_map(|id| unit_of(w, *id).map(|u| (*id, u)))
+                .filter(|(_, u)| u.campaign_id() == campaign)
+                .collect();
+            ids.sort_by_key(|(id, _)| *id);
+            ids
+        });
         while !by_groups && !flat && !flat_terms && day <= end {
             let mut split_groups: Option<FxHashSet<Id>> = None;
             if ad_sums {
@@ -276,7 +298,7 @@ pub fn accumulate(
                 }
                 split_groups = Some(several);
             }
-            let served: Vec<(Unit<'_>, Totals)> = match &pass.units {
+            let served: Vec<(Unit<'_>, Totals)> = match &own_units {
                 None => {
                     let mut all = sim.campaign_units(campaign, day);
                     if let Some(groups) = &split_groups {
@@ -284,21 +306,11 @@ pub fn accumulate(
                     }
                     all
                 }
-                Some(units) => {
-                    let mut ids: Vec<(Id, Unit<'_>)> = Vec::new();
-                    for id in units {
-                        if let Some(u) = unit_of(w, *id)
-                            && u.campaign_id() == campaign
-                        {
-                            ids.push((*id, u));
-                        }
-                    }
-                    ids.sort_by_key(|(id, _)| *id);
-                    ids.into_iter()
-                        .map(|(id, u)| (u, sim.unit_day(campaign, id, day)))
-                        .filter(|(_, t)| !t.is_zero())
-                        .collect()
-                }
+                Some(ids) => ids
+                    .iter()
+                    .map(|(id, u)| (*u, sim.unit_day(campaign, *id, day)))
+                    .filter(|(_, t)| !t.is_zero())
+                    .collect(),
             };
             let hours = hour_weights_on(w, day);
             scratch.ads.clear();
