@@ -3,11 +3,17 @@
 //! counters) and per clock change, after a header naming the world (seed, size, the day it
 //! was generated for). At start the world is generated again from the header and the lines
 //! are replayed, so a restart keeps every entity, the change history and the clock.
-//! Decisions on recommendations (applied, dismissed) have lines of their own. A journal of
-//! many lines is compacted when it is opened: the header, one line with the latest state
-//! of every entity ever written, the whole change history and the counters, the decisions,
-//! then the clock; so a long-lived sandbox restarts in the time of its distinct writes.
+//! Decisions on recommendations (applied, dismissed) have lines of their own. A journal is
+//! compacted to the header, one line with the latest state of every entity ever written,
+//! the whole change history and the counters, the decisions, then the clock: when it is
+//! opened with many lines, and while the sandbox runs, once it has grown to twice its size
+//! after the last compaction (and by [`COMPACT_AFTER`] lines), so its size stays within
+//! twice that of its distinct writes and the work of compacting stays proportional to the
+//! writes. A compaction runs under the world's lock and the journal's, so no write can
+//! land between the state it reads and the file it replaces; the new file is written
+//! beside the old and renamed over it, so a crash leaves one or the other whole.
 
+use std::collections::BTreeSet;
 use std::fs::{File, OpenOptions};
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -26,14 +32,14 @@ pub fn path(dir: &Path) -> PathBuf {
     dir.join("journal.jsonl")
 }
 
-#[derive(Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 struct Header {
     seed: u64,
     size: String,
     origin: Date,
 }
 
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize)]
 struct ClockLine {
     #[serde(with = "time::serde::rfc3339")]
     now: OffsetDateTime,
@@ -63,8 +69,12 @@ pub struct DecisionLine {
     pub applied: Option<Id>,
 }
 
-/// Lines past which an opened journal is compacted.
+/// Lines past which an opened journal is compacted, and lines a running journal gains
+/// before it is compacted again.
 pub const COMPACT_AFTER: usize = 200;
+
+/// Bytes below which a running journal is not compacted.
+const COMPACT_BYTES: u64 = 64 * 1024;
 
 /// What [`Journal::open`] found.
 pub struct Opened {
@@ -80,7 +90,63 @@ pub struct Opened {
 
 /// An open journal, appended to under the world's write lock.
 pub struct Journal {
-    file: Mutex<File>,
+    inner: Mutex<Inner>,
+}
+
+/// The open file and what a compaction writes besides the world.
+struct Inner {
+    file: File,
+    path: PathBuf,
+    header: Header,
+    /// Every entity a line wrote.
+    written: BTreeSet<(&'static str, Id)>,
+    /// The latest decision per recommendation.
+    decisions: Vec<DecisionLine>,
+    /// The last clock line.
+    clock: Option<ClockLine>,
+    /// Bytes and lines the file holds.
+    bytes: u64,
+    lines: usize,
+    /// The size and lines the last compaction left.
+    compacted: (u64, usize),
+    /// Compactions done since the journal was opened.
+    compactions: usize,
+}
+
+impl Inner {
+    fn append(&mut self, line: &Value) -> std::io::Result<()> {
+        let mut text = line.to_string();
+        text.push('\n');
+        self.file.write_all(text.as_bytes())?;
+        self.file.flush()?;
+        self.bytes += text.len() as u64;
+        self.lines += 1;
+        Ok(())
+    }
+
+    /// Whether the file has grown enough since the last compaction to compact it again.
+    fn grown(&self) -> bool {
+        let (bytes, lines) = self.compacted;
+        self.lines >= lines + COMPACT_AFTER && self.bytes >= (2 * bytes).max(COMPACT_BYTES)
+    }
+
+    /// Rewrites the file from `w` (which holds every write of its lines) and reopens it.
+    fn compact(&mut self, w: &World) -> anyhow::Result<()> {
+        let (bytes, lines) = compact(
+            &self.path,
+            &self.header,
+            w,
+            &self.written,
+            &self.decisions,
+            self.clock.as_ref(),
+        )?;
+        self.file = OpenOptions::new().append(true).open(&self.path)?;
+        self.bytes = bytes;
+        self.lines = lines;
+        self.compacted = (bytes, lines);
+        self.compactions += 1;
+        Ok(())
+    }
 }
 
 fn size_name(size: WorldSize) -> &'static str {
@@ -114,10 +180,11 @@ impl Journal {
                 .unwrap_or_else(|| start.unwrap_or(wall_now).date()),
         };
         let mut world = None;
+        let mut header = None;
         let mut clock = None;
         let mut decisions: Vec<DecisionLine> = Vec::new();
         // Every entity a line wrote, for compaction.
-        let mut written: std::collections::BTreeSet<(&'static str, Id)> = Default::default();
+        let mut written: BTreeSet<(&'static str, Id)> = Default::default();
         let mut lines = 0;
         if file_path.exists() {
             let reader = BufReader::new(File::open(&file_path)?);
@@ -146,6 +213,7 @@ impl Journal {
                         today: Some(h.origin),
                         ..config
                     }));
+                    header = Some(h);
                 } else if let Some(c) = v.get("clock") {
                     clock = Some(serde_json::from_value::<ClockLine>(c.clone())?);
                 } else if let Some(d) = v.get("decision") {
@@ -165,7 +233,7 @@ impl Journal {
             })
         });
         world.mark_journaled();
-        let (now, running) = match clock {
+        let (now, running) = match &clock {
             Some(c) => {
                 let mut now = if c.running {
                     c.now + time::Duration::seconds((wall_now.unix_timestamp() - c.wall).max(0))
@@ -185,55 +253,52 @@ impl Journal {
             latest.retain(|x| x.id != d.id);
             latest.push(d);
         }
-        let mut kept = lines;
-        if !fresh && lines > COMPACT_AFTER {
-            let header: Header = {
-                let first = BufReader::new(File::open(&file_path)?)
-                    .lines()
-                    .find_map(|l| {
-                        l.ok()
-                            .and_then(|l| serde_json::from_str::<Value>(&l).ok())
-                            .and_then(|v| v.get("world").cloned())
-                    })
-                    .context("journal without its header")?;
-                serde_json::from_value(first)?
-            };
-            kept = compact(&file_path, &header, &world, &written, &latest)?;
-            tracing::info!(lines, kept, "sandbox journal compacted");
-        }
+        let header = header.unwrap_or(wanted);
         let file = OpenOptions::new()
             .create(true)
             .append(true)
             .open(&file_path)?;
-        let journal = Journal {
-            file: Mutex::new(file),
+        let bytes = file.metadata()?.len();
+        let mut inner = Inner {
+            file,
+            path: file_path,
+            header,
+            written,
+            decisions: latest,
+            clock,
+            bytes,
+            lines,
+            compacted: (bytes, lines),
+            compactions: 0,
         };
         if fresh {
-            journal.append(&json!({ "world": wanted }))?;
+            let header = json!({ "world": inner.header });
+            inner.append(&header)?;
+        } else if lines > COMPACT_AFTER {
+            inner.compact(&world)?;
+            tracing::info!(lines, kept = inner.lines, "sandbox journal compacted");
         }
+        let decisions = inner.decisions.clone();
+        let journal = Journal {
+            inner: Mutex::new(inner),
+        };
         journal.append_clock(now, running);
+        let kept = journal.stats().1;
         Ok(Opened {
             journal,
             world,
             clock: (now, running),
-            decisions: latest,
-            lines: (lines, kept + 1),
+            decisions,
+            lines: (lines, kept),
         })
     }
 
     /// Records a decision on a recommendation.
     pub fn append_decision(&self, d: &DecisionLine) {
-        if let Err(e) = self.append(&json!({ "decision": d })) {
-            tracing::error!(error = %e, "could not write the sandbox journal");
-        }
-    }
-
-    fn append(&self, line: &Value) -> std::io::Result<()> {
-        let mut text = line.to_string();
-        text.push('\n');
-        let mut file = self.file.lock();
-        file.write_all(text.as_bytes())?;
-        file.flush()
+        let mut inner = self.inner.lock();
+        inner.decisions.retain(|x| x.id != d.id);
+        inner.decisions.push(d.clone());
+        report(inner.append(&json!({ "decision": d })));
     }
 
     /// Records the clock.
@@ -243,17 +308,19 @@ impl Journal {
             wall: OffsetDateTime::now_utc().unix_timestamp(),
             running,
         };
-        if let Err(e) = self.append(&json!({ "clock": line })) {
-            tracing::error!(error = %e, "could not write the sandbox journal");
-        }
+        let mut inner = self.inner.lock();
+        report(inner.append(&json!({ "clock": line })));
+        inner.clock = Some(line);
     }
 
-    /// Records the entities written and the events added since the last call.
+    /// Records the entities written and the events added since the last call. `w` is the
+    /// world under its write lock, so it holds the writes of every line; the journal is
+    /// compacted from it when it has grown enough.
     pub fn append_changes(&self, w: &mut World) {
         let (touched, events) = w.take_pending();
         let entities = touched
-            .into_iter()
-            .filter_map(|(kind, id)| entity_json(w, kind, id).map(|v| (kind.to_string(), v)))
+            .iter()
+            .filter_map(|(kind, id)| entity_json(w, kind, *id).map(|v| (kind.to_string(), v)))
             .collect();
         let (next_id, next_txn) = w.counters();
         let txn = TxnLine {
@@ -262,9 +329,48 @@ impl Journal {
             entities,
             audit: w.audit[events].to_vec(),
         };
-        if let Err(e) = self.append(&json!({ "txn": txn })) {
-            tracing::error!(error = %e, "could not write the sandbox journal");
+        let mut inner = self.inner.lock();
+        inner.written.extend(touched);
+        report(inner.append(&json!({ "txn": txn })));
+        Self::compact_grown(&mut inner, w);
+    }
+
+    /// Compacts the journal when it has grown enough since the last compaction; `w` must be
+    /// the world under a lock that keeps writers out (the read lock will do).
+    pub fn compact_if_grown(&self, w: &World) {
+        Self::compact_grown(&mut self.inner.lock(), w);
+    }
+
+    fn compact_grown(inner: &mut Inner, w: &World) {
+        if !inner.grown() {
+            return;
         }
+        let (lines, started) = (inner.lines, std::time::Instant::now());
+        match inner.compact(w) {
+            Ok(()) => tracing::info!(
+                lines,
+                kept = inner.lines,
+                bytes = inner.bytes,
+                elapsed_ms = started.elapsed().as_millis() as u64,
+                "sandbox journal compacted"
+            ),
+            Err(e) => {
+                // Appending goes on to the old file; the next write tries again.
+                tracing::error!(error = %e, "could not compact the sandbox journal");
+            }
+        }
+    }
+
+    /// Compactions done since the journal was opened, and the lines it holds.
+    pub fn stats(&self) -> (usize, usize) {
+        let inner = self.inner.lock();
+        (inner.compactions, inner.lines)
+    }
+}
+
+fn report(written: std::io::Result<()>) {
+    if let Err(e) = written {
+        tracing::error!(error = %e, "could not write the sandbox journal");
     }
 }
 
@@ -282,15 +388,16 @@ fn entity_json(w: &World, kind: &str, id: Id) -> Option<Value> {
 }
 
 /// Rewrites the journal at `file_path` as its header, one line with the latest state of
-/// every entity in `written`, the change history and the counters, then `decisions`
-/// (written beside it, then renamed over it). Answers the lines written.
+/// every entity in `written`, the change history and the counters, then `decisions` and
+/// the clock (written beside it, then renamed over it). Answers the bytes and lines written.
 fn compact(
     file_path: &Path,
     header: &Header,
     w: &World,
-    written: &std::collections::BTreeSet<(&'static str, Id)>,
+    written: &BTreeSet<(&'static str, Id)>,
     decisions: &[DecisionLine],
-) -> anyhow::Result<usize> {
+    clock: Option<&ClockLine>,
+) -> anyhow::Result<(u64, usize)> {
     let (next_id, next_txn) = w.counters();
     let txn = TxnLine {
         next_id,
@@ -302,24 +409,31 @@ fn compact(
         audit: w.audit.clone(),
     };
     let mut out = String::new();
+    let mut lines = 0;
     for line in [json!({ "world": header }), json!({ "txn": txn })]
         .into_iter()
         .chain(decisions.iter().map(|d| json!({ "decision": d })))
+        .chain(clock.map(|c| json!({ "clock": c })))
     {
         out.push_str(&line.to_string());
         out.push('\n');
+        lines += 1;
     }
     let tmp = file_path.with_extension("jsonl.compacting");
-    std::fs::write(&tmp, &out).with_context(|| format!("writing {}", tmp.display()))?;
+    {
+        let mut f = File::create(&tmp).with_context(|| format!("writing {}", tmp.display()))?;
+        f.write_all(out.as_bytes())?;
+        f.sync_all()?;
+    }
     std::fs::rename(&tmp, file_path)
         .with_context(|| format!("replacing {}", file_path.display()))?;
-    Ok(2 + decisions.len())
+    Ok((out.len() as u64, lines))
 }
 
 fn replay(
     w: &mut World,
     txn: TxnLine,
-    written: &mut std::collections::BTreeSet<(&'static str, Id)>,
+    written: &mut BTreeSet<(&'static str, Id)>,
 ) -> anyhow::Result<()> {
     for (kind, value) in txn.entities {
         let kind: &'static str = crate::world::statics::intern(&kind);

@@ -78,7 +78,8 @@ impl WorldCell {
         &self.clock
     }
 
-    /// Records a decision on a recommendation in the journal.
+    /// Records a decision on a recommendation in the journal (made under a world write, whose
+    /// end compacts the journal when it has grown).
     pub fn journal_decision(&self, d: &crate::journal::DecisionLine) {
         if let Some(journal) = &self.journal {
             journal.append_decision(d);
@@ -89,7 +90,19 @@ impl WorldCell {
     pub fn clock_changed(&self) {
         if let Some(journal) = &self.journal {
             journal.append_clock(self.clock.now(), self.clock.running());
+            self.compact_if_grown(journal);
         }
+    }
+
+    /// Compacts the journal if clock lines made it grow enough. The read lock keeps writers
+    /// (and their journal lines) out meanwhile; never called under the world's lock.
+    fn compact_if_grown(&self, journal: &Journal) {
+        journal.compact_if_grown(&self.inner.read());
+    }
+
+    /// The journal, when writes are kept on disk.
+    pub fn journal(&self) -> Option<&Journal> {
+        self.journal.as_ref()
     }
 }
 

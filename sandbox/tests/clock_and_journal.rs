@@ -247,8 +247,11 @@ async fn a_target_cpa_recommendation(c: &Client) -> (String, i64) {
 }
 
 #[tokio::test]
-async fn decisions_survive_a_restart_and_a_long_journal_is_compacted() {
+async fn decisions_survive_a_restart_and_a_long_journal_is_compacted_while_running() {
     let dir = temp_dir("compaction");
+    let journal = searchdeck_sandbox::journal::path(&dir);
+    let lines = || std::fs::read_to_string(&journal).unwrap().lines().count();
+    let writes = 2 * searchdeck_sandbox::journal::COMPACT_AFTER;
     let (id, campaign, keyword, audit) = {
         let c = Client::new(config(Some(dir.clone())));
         let (id, campaign) = a_target_cpa_recommendation(&c).await;
@@ -268,7 +271,7 @@ async fn decisions_survive_a_restart_and_a_long_journal_is_compacted() {
             )
             .await;
         let keyword = made["result"]["id"].as_i64().unwrap();
-        for i in 0..searchdeck_sandbox::journal::COMPACT_AFTER {
+        for i in 0..writes {
             let (status, body) = c
                 .call(
                     Method::PUT,
@@ -281,16 +284,19 @@ async fn decisions_survive_a_restart_and_a_long_journal_is_compacted() {
                 .await;
             assert_eq!(status, StatusCode::OK, "{body}");
         }
+        let (compactions, held) = c.sandbox.world.journal().unwrap().stats();
+        assert!(compactions >= 1, "compacted while running");
+        assert_eq!(held, lines());
+        assert!(
+            held < searchdeck_sandbox::journal::COMPACT_AFTER,
+            "{held} lines after {writes} writes"
+        );
         let w = c.sandbox.world.read();
         (id, campaign, w.keywords[&keyword].clone(), w.audit.clone())
     };
-    let journal = searchdeck_sandbox::journal::path(&dir);
-    let long = std::fs::read_to_string(&journal).unwrap().lines().count();
-    assert!(long > searchdeck_sandbox::journal::COMPACT_AFTER, "{long}");
+    assert!(audit.len() > writes, "{}", audit.len());
 
     let restarted = Client::new(config(Some(dir.clone())));
-    let short = std::fs::read_to_string(&journal).unwrap().lines().count();
-    assert!(short < 10, "compacted to {short} lines (was {long})");
     {
         let w = restarted.sandbox.world.read();
         assert_eq!(w.keywords[&keyword.id], keyword, "the latest state is kept");
@@ -317,6 +323,63 @@ async fn decisions_survive_a_restart_and_a_long_journal_is_compacted() {
     let w = again.sandbox.world.read();
     assert_eq!(w.keywords[&keyword.id], keyword);
     assert_eq!(w.audit, audit);
+    drop(w);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn concurrent_writes_across_compactions_are_all_kept() {
+    let dir = temp_dir("concurrent-compaction");
+    let c = std::sync::Arc::new(Client::new(config(Some(dir.clone()))));
+    let group = group(&c);
+    let tasks: Vec<_> = (0..4)
+        .map(|t| {
+            let c = std::sync::Arc::clone(&c);
+            tokio::spawn(async move {
+                let mut ids = Vec::new();
+                for i in 0..searchdeck_sandbox::journal::COMPACT_AFTER / 2 {
+                    let made = c
+                        .post(
+                            "/keywords",
+                            json!({ "adGroupId": group, "text": format!("writer {t} keyword {i}"), "matchType": "EXACT" }),
+                        )
+                        .await;
+                    ids.push(made["result"]["id"].as_i64().unwrap());
+                    if i % 25 == 0 {
+                        // Clock lines land between the writes too.
+                        c.clock(json!({ "advanceSeconds": 1 })).await;
+                    }
+                }
+                ids
+            })
+        })
+        .collect();
+    let mut ids = Vec::new();
+    for t in tasks {
+        ids.extend(t.await.unwrap());
+    }
+    let (compactions, _) = c.sandbox.world.journal().unwrap().stats();
+    assert!(
+        compactions >= 1,
+        "the journal was compacted while writers ran"
+    );
+    let (keywords, audit, now) = {
+        let w = c.sandbox.world.read();
+        let keywords: Vec<_> = ids.iter().map(|id| w.keywords[id].clone()).collect();
+        (keywords, w.audit.clone(), c.sandbox.world.clock().now())
+    };
+    drop(c);
+    let restarted = Client::new(config(Some(dir.clone())));
+    let w = restarted.sandbox.world.read();
+    for k in &keywords {
+        assert_eq!(w.keywords.get(&k.id), Some(k), "keyword {} kept", k.id);
+    }
+    assert_eq!(w.audit, audit, "every change-history event kept");
+    assert_eq!(
+        restarted.sandbox.world.clock().now(),
+        now,
+        "the last clock kept"
+    );
     drop(w);
     let _ = std::fs::remove_dir_all(&dir);
 }

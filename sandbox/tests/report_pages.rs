@@ -318,3 +318,119 @@ async fn search_term_rows_add_up_to_their_ad_groups_over_kept_days() {
     }
     assert_eq!(seen[0], seen[1], "kept days give the same rows");
 }
+
+/// Each campaign's `granularMetrics` of a report under `account`: campaign id → (bucket
+/// label → taps), and its total taps.
+async fn campaign_buckets(
+    c: &Client,
+    account: i64,
+    time_range: Value,
+) -> std::collections::BTreeMap<i64, (std::collections::BTreeMap<String, u64>, u64)> {
+    let (status, body) = c
+        .call(
+            axum::http::Method::POST,
+            "/v1/reports/apps/campaigns/query",
+            Some(account),
+            Some(&json!({ "timeRange": time_range, "pagination": { "offset": 0, "pageSize": 1000 } })),
+        )
+        .await;
+    assert_eq!(status, axum::http::StatusCode::OK, "{body}");
+    body["result"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| {
+            let buckets = r["granularMetrics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|g| (g["date"].as_str().unwrap().to_string(), n(g, "taps")))
+                .collect();
+            (
+                r["metadata"]["id"].as_i64().unwrap(),
+                (buckets, n(&r["totalMetrics"], "taps")),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn utc_reports_move_the_ad_accounts_hours_to_utc_days() {
+    let c = client();
+    let (account, offset) = {
+        let w = c.sandbox.world.read();
+        let a = w
+            .accounts
+            .values()
+            .find(|a| a.timezone == "Asia/Tokyo")
+            .unwrap();
+        (
+            a.id,
+            searchdeck_sandbox::world::zone::offset_hours(a.timezone, w.today),
+        )
+    };
+    assert_eq!(offset, 9);
+    let t = today(&c);
+    let day = |back: i64| (t - Duration::days(back)).to_string();
+    // UTC days t-4 ..= t-2 are the local hours from t-4 09:00 to t-1 09:00.
+    let utc = campaign_buckets(
+        &c,
+        account,
+        json!({ "start": day(4), "end": day(2), "granularity": "HOURLY", "timeZone": "UTC" }),
+    )
+    .await;
+    let local = campaign_buckets(
+        &c,
+        account,
+        json!({ "start": day(4), "end": day(1), "granularity": "HOURLY", "timeZone": "ORTZ" }),
+    )
+    .await;
+    let label = |d: Date, h: i64| format!("{d} {h:02}");
+    let mut served = 0;
+    for (campaign, (buckets, total)) in &utc {
+        let (local_buckets, _) = &local[campaign];
+        let mut sum = 0;
+        for back in (1..=4).rev() {
+            let d = t - Duration::days(back);
+            for h in 0..24 {
+                let local_taps = local_buckets.get(&label(d, h)).copied().unwrap_or(0);
+                // Local hour h of d is UTC hour h - 9 (of the day before when negative).
+                let (ud, uh) = if h >= offset {
+                    (d, h - offset)
+                } else {
+                    (d - Duration::days(1), h + 24 - offset)
+                };
+                let in_range = ud >= t - Duration::days(4) && ud <= t - Duration::days(2);
+                let utc_taps = buckets.get(&label(ud, uh)).copied().unwrap_or(0);
+                if in_range {
+                    assert_eq!(utc_taps, local_taps, "campaign {campaign}, local {d} {h}");
+                    sum += local_taps;
+                }
+            }
+        }
+        assert_eq!(sum, *total, "campaign {campaign}: the UTC hours add up");
+        served += total;
+    }
+    assert!(served > 0, "the Tokyo account serves");
+    // DAILY UTC buckets add up to the same totals, and differ from the local days.
+    let daily_utc = campaign_buckets(
+        &c,
+        account,
+        json!({ "start": day(4), "end": day(2), "granularity": "DAILY", "timeZone": "UTC" }),
+    )
+    .await;
+    let daily_local = campaign_buckets(
+        &c,
+        account,
+        json!({ "start": day(4), "end": day(2), "granularity": "DAILY" }),
+    )
+    .await;
+    for (campaign, (buckets, total)) in &daily_utc {
+        assert_eq!(buckets.values().sum::<u64>(), *total);
+        assert_eq!(*total, utc[campaign].1);
+    }
+    assert_ne!(
+        daily_utc, daily_local,
+        "UTC days are not the ad account's days"
+    );
+}

@@ -118,7 +118,7 @@ async fn client_calls_validate_against_the_reference() {
     c.delete(account, "campaigns", created.id).await.unwrap();
 
     let today = time::OffsetDateTime::now_utc().date();
-    let range = json!({ "start": (today - time::Duration::days(30)).to_string(), "end": today.to_string(), "timeZone": "UTC", "granularity": "DAILY" });
+    let range = json!({ "start": (today - time::Duration::days(30)).to_string(), "end": today.to_string(), "timeZone": "ORTZ", "granularity": "DAILY" });
     let report = c.report(account, "campaigns", &json!({ "timeRange": range, "options": { "includeRows": ["GRAND_TOTAL"] }, "sorting": [{ "field": "localSpend", "order": "DESC" }] })).await.unwrap();
     assert!(!report.items.is_empty());
     let campaign_id = report.items[0]["metadata"]["id"].as_i64().unwrap();

@@ -36,9 +36,10 @@ pub struct AuditQuery {
     filters: Option<Vec<AuditFilter>>,
     sorting: Option<Vec<AuditSorting>>,
     pagination: Option<AuditPagination>,
-    /// `needTotals`, `timeZone`, `metadata`: accepted; times are answered in UTC.
-    #[serde(rename = "options")]
-    _options: Option<AuditOptions>,
+    /// `timeZone` (`UTC`, the default, or `ORTZ`: dates and date-times without an offset
+    /// in the filters are the ad account's local time); `needTotals` and `metadata` are
+    /// accepted. Times are answered in UTC.
+    options: Option<AuditOptions>,
 }
 
 #[derive(Debug, Deserialize, Default)]
@@ -55,8 +56,7 @@ struct AuditPagination {
 struct AuditOptions {
     #[serde(rename = "needTotals")]
     _need_totals: Option<IgnoredAny>,
-    #[serde(rename = "timeZone")]
-    _time_zone: Option<IgnoredAny>,
+    time_zone: Option<String>,
     #[serde(rename = "metadata")]
     _metadata: Option<IgnoredAny>,
 }
@@ -130,18 +130,32 @@ fn text(v: &Value) -> String {
     v.as_str().map_or_else(|| v.to_string(), str::to_string)
 }
 
-/// A date-time (RFC 3339) or a date (its UTC midnight).
-fn instant(v: &Value, field: &str) -> Result<OffsetDateTime, ApiError> {
+/// A date-time (RFC 3339), or a date-time without offset or a date (its midnight) in
+/// `zone` (`None`: UTC; else the ad account's time zone, for `ORTZ`).
+fn instant(v: &Value, field: &str, zone: Option<&str>) -> Result<OffsetDateTime, ApiError> {
     let s = text(v);
+    let local = |t: time::PrimitiveDateTime| {
+        let hours = zone.map_or(0, |tz| crate::world::zone::offset_hours(tz, t.date()));
+        t.assume_utc() - time::Duration::hours(hours)
+    };
     OffsetDateTime::parse(&s, &Rfc3339)
         .ok()
+        .or_else(|| {
+            let naive = s.replacen(' ', "T", 1);
+            time::PrimitiveDateTime::parse(
+                naive.get(..19)?,
+                time::macros::format_description!("[year]-[month]-[day]T[hour]:[minute]:[second]"),
+            )
+            .ok()
+            .map(local)
+        })
         .or_else(|| {
             time::Date::parse(
                 &s,
                 time::macros::format_description!("[year]-[month]-[day]"),
             )
             .ok()
-            .map(|d| d.midnight().assume_utc())
+            .map(|d| local(d.midnight()))
         })
         .ok_or_else(|| {
             ApiError::invalid(
@@ -152,7 +166,7 @@ fn instant(v: &Value, field: &str) -> Result<OffsetDateTime, ApiError> {
         })
 }
 
-fn check(i: usize, f: &AuditFilter) -> Result<Check, ApiError> {
+fn check(i: usize, f: &AuditFilter, zone: Option<&str>) -> Result<Check, ApiError> {
     let at = format!("filters[{i}]");
     let field = f
         .field
@@ -167,7 +181,7 @@ fn check(i: usize, f: &AuditFilter) -> Result<Check, ApiError> {
         let value_field = format!("{at}.value");
         let t: Vec<OffsetDateTime> = vals
             .iter()
-            .map(|v| instant(v, &value_field))
+            .map(|v| instant(v, &value_field, zone))
             .collect::<Result<_, _>>()?;
         let exclusive = time::Duration::nanoseconds(1);
         return Ok(match (op, t.as_slice()) {
@@ -291,12 +305,24 @@ fn history_rows(
     account: crate::world::Id,
     q: &AuditQuery,
 ) -> Result<Json<Value>, ApiError> {
+    let w = s.world.read();
+    let zone = match q.options.as_ref().and_then(|o| o.time_zone.as_deref()) {
+        None | Some("UTC") => None,
+        Some("ORTZ") => Some(w.accounts.get(&account).map_or("UTC", |a| a.timezone)),
+        Some(other) => {
+            return Err(ApiError::invalid(
+                "INVALID_ENUM_VALUE",
+                "options.timeZone",
+                format!("unknown timeZone {other}; expected UTC or ORTZ"),
+            ));
+        }
+    };
     let checks: Vec<Check> = q
         .filters
         .iter()
         .flatten()
         .enumerate()
-        .map(|(i, f)| check(i, f))
+        .map(|(i, f)| check(i, f, zone))
         .collect::<Result<_, _>>()?;
     let sorts = sorts(q)?;
     let p = q.pagination.as_ref().map(|p| QueryPagination {
@@ -305,7 +331,6 @@ fn history_rows(
         fetch_total_count: None,
     });
     let (offset, size) = page(p.as_ref())?;
-    let w = s.world.read();
     let mut groups: BTreeMap<(&str, &str, &str), Vec<&AuditEvent>> = BTreeMap::new();
     for e in w.audit.iter().filter(|e| e.ad_account_id == account) {
         if passes(&w, e, &checks) {

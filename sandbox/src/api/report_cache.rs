@@ -39,7 +39,7 @@ impl ReportCache {
     /// The cache key of a report request.
     pub fn key(w: &World, account: Id, entity: Entity, c: &Checked) -> String {
         format!(
-            "{}|{}|{account}|{entity:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}",
+            "{}|{}|{account}|{entity:?}|{:?}|{:?}|{:?}|{:?}|{:?}|{}|{:?}|{}",
             w.version(),
             w.now_hour(),
             c.start,
@@ -49,6 +49,7 @@ impl ReportCache {
             c.sorting,
             c.empty_rows,
             c.group_by,
+            c.utc,
         )
     }
 

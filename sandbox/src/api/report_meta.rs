@@ -12,7 +12,7 @@ use super::report_rows::RowKey;
 use crate::metrics::{KeywordModel, Totals};
 use crate::sim::{Simulation, auto, terms};
 use crate::world::World;
-use crate::world::money::{MICROS, minor_unit, money};
+use crate::world::money::{MICROS, format_amount, minor_unit};
 
 fn ratio(a: u64, b: u64) -> f64 {
     if b == 0 {
@@ -26,31 +26,61 @@ fn per(spend: i64, n: u64, scale: i64) -> i64 {
     if n == 0 { 0 } else { spend * scale / n as i64 }
 }
 
-/// One metric of `t` in its wire form (`None` for an unknown name).
-pub fn metric_json(t: &Totals, name: &str, currency: &str) -> Option<Value> {
+/// One metric's wire value, written straight to a serializer (a report page holds
+/// millions): a count, a ratio, or `Money` of the currency.
+enum MetricOut<'a> {
+    Count(u64),
+    Ratio(f64),
+    Money(i64, &'a str),
+}
+
+impl serde::Serialize for MetricOut<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        match self {
+            MetricOut::Count(n) => s.serialize_u64(*n),
+            MetricOut::Ratio(r) => s.serialize_f64(*r),
+            MetricOut::Money(micros, currency) => {
+                let mut m = s.serialize_map(Some(2))?;
+                m.serialize_entry("amount", &format_amount(*micros, currency))?;
+                m.serialize_entry("currency", currency)?;
+                m.end()
+            }
+        }
+    }
+}
+
+/// One metric of `t` (`None` for an unknown name).
+fn metric_out<'a>(t: &Totals, name: &str, currency: &'a str) -> Option<MetricOut<'a>> {
+    use MetricOut::{Count, Money, Ratio};
     Some(match name {
-        "localSpend" => money(t.spend, currency),
-        "impressions" => json!(t.impressions),
-        "taps" => json!(t.taps),
-        "ttr" => json!(ratio(t.taps, t.impressions)),
-        "cpt" => money(per(t.spend, t.taps, 1), currency),
-        "cpm" => money(per(t.spend, t.impressions, 1000), currency),
-        "tapInstalls" => json!(t.tap_installs()),
-        "tapInstallCPI" => money(per(t.spend, t.tap_installs(), 1), currency),
-        "totalNewDownloads" => json!(t.tap_new_downloads + t.view_new_downloads),
-        "totalRedownloads" => json!(t.tap_redownloads + t.view_redownloads),
-        "viewInstalls" => json!(t.view_installs()),
-        "totalInstalls" => json!(t.total_installs()),
-        "tapNewDownloads" => json!(t.tap_new_downloads),
-        "tapRedownloads" => json!(t.tap_redownloads),
-        "viewNewDownloads" => json!(t.view_new_downloads),
-        "viewRedownloads" => json!(t.view_redownloads),
-        "totalAvgCPI" => money(per(t.spend, t.total_installs(), 1), currency),
-        "totalInstallRate" => json!(ratio(t.total_installs(), t.taps)),
-        "tapInstallRate" => json!(ratio(t.tap_installs(), t.taps)),
-        "tapPreOrdersPlaced" | "viewPreOrdersPlaced" | "totalPreOrdersPlaced" => json!(0),
+        "localSpend" => Money(t.spend, currency),
+        "impressions" => Count(t.impressions),
+        "taps" => Count(t.taps),
+        "ttr" => Ratio(ratio(t.taps, t.impressions)),
+        "cpt" => Money(per(t.spend, t.taps, 1), currency),
+        "cpm" => Money(per(t.spend, t.impressions, 1000), currency),
+        "tapInstalls" => Count(t.tap_installs()),
+        "tapInstallCPI" => Money(per(t.spend, t.tap_installs(), 1), currency),
+        "totalNewDownloads" => Count(t.tap_new_downloads + t.view_new_downloads),
+        "totalRedownloads" => Count(t.tap_redownloads + t.view_redownloads),
+        "viewInstalls" => Count(t.view_installs()),
+        "totalInstalls" => Count(t.total_installs()),
+        "tapNewDownloads" => Count(t.tap_new_downloads),
+        "tapRedownloads" => Count(t.tap_redownloads),
+        "viewNewDownloads" => Count(t.view_new_downloads),
+        "viewRedownloads" => Count(t.view_redownloads),
+        "totalAvgCPI" => Money(per(t.spend, t.total_installs(), 1), currency),
+        "totalInstallRate" => Ratio(ratio(t.total_installs(), t.taps)),
+        "tapInstallRate" => Ratio(ratio(t.tap_installs(), t.taps)),
+        "tapPreOrdersPlaced" | "viewPreOrdersPlaced" | "totalPreOrdersPlaced" => Count(0),
         _ => return None,
     })
+}
+
+/// One metric of `t` in its wire form (`None` for an unknown name).
+pub fn metric_json(t: &Totals, name: &str, currency: &str) -> Option<Value> {
+    metric_out(t, name, currency).map(|m| serde_json::to_value(m).expect("metric serializes"))
 }
 
 /// An `AppsMetrics` object, restricted to `fields` when given, written straight to the
@@ -71,7 +101,7 @@ impl serde::Serialize for MetricsOut<'_> {
         }
         for name in METRICS {
             if self.fields.is_none_or(|f| f.iter().any(|x| x == name))
-                && let Some(v) = metric_json(self.t, name, self.currency)
+                && let Some(v) = metric_out(self.t, name, self.currency)
             {
                 m.serialize_entry(name, &v)?;
             }

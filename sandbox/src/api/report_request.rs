@@ -164,6 +164,8 @@ pub struct Checked {
     pub grand_total: bool,
     pub empty_rows: bool,
     pub group_by: Vec<Dim>,
+    /// `timeZone: UTC`: days are UTC days; otherwise (`ORTZ`, the default) the ad account's.
+    pub utc: bool,
 }
 
 fn parse_date(s: Option<&str>, field: &str) -> Result<Date, ApiError> {
@@ -215,6 +217,7 @@ impl ReportRequest {
             ));
         }
         let tz = range.time_zone.as_deref();
+        let utc = tz == Some("UTC");
         if let Some(tz) = tz.filter(|tz| !["UTC", "ORTZ"].contains(tz)) {
             return Err(ApiError::invalid(
                 "INVALID_ENUM_VALUE",
@@ -332,6 +335,7 @@ impl ReportRequest {
             grand_total,
             empty_rows,
             group_by,
+            utc,
         })
     }
 }

@@ -11,7 +11,7 @@ use super::report_request::{Checked, Entity, Granularity};
 use crate::metrics::Totals;
 use crate::sim::late::hour_weights_on;
 use crate::sim::split::split;
-use crate::sim::{Simulation, Unit};
+use crate::sim::{Simulation, TermPlan, Unit, term_plan};
 use crate::world::{Id, World};
 
 /// Search terms one bidder has at most: its own text and four variants
@@ -116,22 +116,24 @@ pub fn accumulate(
 ) -> FxHashMap<RowKey, (Totals, Buckets)> {
     let w = sim.world;
     let c = pass.checked;
-    let end = c.end.min(w.today);
     let mut all: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
     let mut dim_weights: HashMap<(Id, usize, usize), DimWeights> = HashMap::new();
     let mut scratch = Scratch::default();
     let no_dims: DimWeights = Vec::new();
     for &campaign in &pass.campaigns {
+        let sink = Sink::new(w, c, campaign, pass.granular);
+        let (first, end) = sink.days(w.today);
         // A campaign's rows are its own: adding them up apart keeps the map small.
         let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
         // Campaign and ad group rows by day need only each ad group's sum (hours are split
-        // per bidder, so HOURLY goes through the bidders).
+        // per bidder, so HOURLY and UTC days go through the bidders).
         let by_groups = pass.units.is_none()
             && c.group_by.is_empty()
             && matches!(pass.entity, Entity::Campaign | Entity::AdGroup)
             && c.granularity != Some(Granularity::Hourly)
+            && !c.utc
             && !c.ids.iter().any(|(f, _)| f == "keywordId");
-        let mut day = c.start;
+        let mut day = first;
         while by_groups && day <= end {
             let hours = hour_weights_on(w, day);
             for (group, t) in sim.campaign_groups(campaign, day) {
@@ -150,10 +152,7 @@ pub fn accumulate(
                 };
                 if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                     let entry = rows.entry(key).or_default();
-                    entry.0.add(&t);
-                    if pass.granular {
-                        add_buckets(&mut entry.1, day, &t, c, &hours);
-                    }
+                    sink.add(entry, day, &t, &hours);
                 }
             }
             day = day.next_day().expect("date in range");
@@ -177,10 +176,7 @@ pub fn accumulate(
                         continue;
                     }
                     let entry = acc[*at as usize].get_or_insert_with(Default::default);
-                    entry.0.add(t);
-                    if pass.granular {
-                        add_buckets(&mut entry.1, day, t, c, &hours);
-                    }
+                    sink.add(entry, day, t, &hours);
                 }
                 day = day.next_day().expect("date in range");
             }
@@ -204,19 +200,31 @@ pub fn accumulate(
         if flat_terms {
             let units = sim.flat_units(campaign);
             let mut acc: Vec<Option<(Totals, Buckets)>> = vec![None; units.len() * TERM_SLOTS];
+            // Each keyword's terms, made the first day it serves.
+            let mut plans: Vec<Option<TermPlan>> =
+                std::iter::repeat_with(|| None).take(units.len()).collect();
+            let all_pass = c.ids.iter().all(|(f, _)| f == "campaignId");
             let mut served: Vec<(u32, Totals)> = Vec::new();
             while day <= end {
                 let hours = hour_weights_on(w, day);
                 sim.campaign_units_flat(campaign, day, &mut served);
                 for (at, t) in &served {
                     let unit = &units[*at as usize];
-                    if !passes(unit, c) {
+                    if !all_pass && !passes(unit, c) {
                         continue;
                     }
                     scratch.terms.clear();
                     match unit {
                         Unit::Keyword(k) => {
-                            sim.split_terms(k, day, t, &mut scratch.terms, &mut scratch.parts)
+                            let plan = plans[*at as usize].get_or_insert_with(|| term_plan(w, k));
+                            Simulation::split_by_plan(
+                                w,
+                                plan,
+                                day,
+                                t,
+                                &mut scratch.terms,
+                                &mut scratch.parts,
+                            )
                         }
                         Unit::Auto(..) => scratch.terms.push((0, *t)),
                     }
@@ -226,10 +234,7 @@ pub fn accumulate(
                         }
                         let slot = *at as usize * TERM_SLOTS + usize::from(*term);
                         let entry = acc[slot].get_or_insert_with(Default::default);
-                        entry.0.add(part);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, part, c, &hours);
-                        }
+                        sink.add(entry, day, part, &hours);
                     }
                 }
                 day = day.next_day().expect("date in range");
@@ -251,7 +256,18 @@ pub fn accumulate(
             && c.group_by.is_empty()
             && pass.entity == Entity::Ad
             && c.granularity != Some(Granularity::Hourly)
+            && !c.utc
             && !c.ids.iter().any(|(f, _)| f == "keywordId");
+        // The second pass's bidders of this campaign, in id order.
+        let own_units: Option<Vec<(Id, Unit<'_>)>> = pass.units.as_ref().map(|units| {
+            let mut ids: Vec<(Id, Unit<'_>)> = units
+                .iter()
+                .filter_map(|id| unit_of(w, *id).map(|u| (*id, u)))
+                .filter(|(_, u)| u.campaign_id() == campaign)
+                .collect();
+            ids.sort_by_key(|(id, _)| *id);
+            ids
+        });
         while !by_groups && !flat && !flat_terms && day <= end {
             let mut split_groups: Option<FxHashSet<Id>> = None;
             if ad_sums {
@@ -273,10 +289,7 @@ pub fn accumulate(
                     };
                     if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(&t);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, &t, c, &hours);
-                        }
+                        sink.add(entry, day, &t, &hours);
                     }
                 }
                 if several.is_empty() {
@@ -285,7 +298,7 @@ pub fn accumulate(
                 }
                 split_groups = Some(several);
             }
-            let served: Vec<(Unit<'_>, Totals)> = match &pass.units {
+            let served: Vec<(Unit<'_>, Totals)> = match &own_units {
                 None => {
                     let mut all = sim.campaign_units(campaign, day);
                     if let Some(groups) = &split_groups {
@@ -293,21 +306,11 @@ pub fn accumulate(
                     }
                     all
                 }
-                Some(units) => {
-                    let mut ids: Vec<(Id, Unit<'_>)> = Vec::new();
-                    for id in units {
-                        if let Some(u) = unit_of(w, *id)
-                            && u.campaign_id() == campaign
-                        {
-                            ids.push((*id, u));
-                        }
-                    }
-                    ids.sort_by_key(|(id, _)| *id);
-                    ids.into_iter()
-                        .map(|(id, u)| (u, sim.unit_day(campaign, id, day)))
-                        .filter(|(_, t)| !t.is_zero())
-                        .collect()
-                }
+                Some(ids) => ids
+                    .iter()
+                    .map(|(id, u)| (*u, sim.unit_day(campaign, *id, day)))
+                    .filter(|(_, t)| !t.is_zero())
+                    .collect(),
             };
             let hours = hour_weights_on(w, day);
             scratch.ads.clear();
@@ -323,10 +326,7 @@ pub fn accumulate(
                     };
                     if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(&t);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, &t, c, &hours);
-                        }
+                        sink.add(entry, day, &t, &hours);
                     }
                     continue;
                 }
@@ -348,10 +348,7 @@ pub fn accumulate(
                             return;
                         }
                         let entry = rows.entry(key).or_default();
-                        entry.0.add(t);
-                        if pass.granular {
-                            add_buckets(&mut entry.1, day, t, c, &hours);
-                        }
+                        sink.add(entry, day, t, &hours);
                     };
                     if weights.is_empty() {
                         add([0; MAX_DIMS], &part);
@@ -379,6 +376,74 @@ fn direct_row(unit: &Unit<'_>, entity: Entity, c: &Checked) -> Option<Id> {
         (Entity::AdGroup, _) => Some(unit.ad_group_id()),
         (Entity::Keyword, Unit::Keyword(k)) => Some(k.id),
         _ => None,
+    }
+}
+
+/// Where a bidder-day's traffic goes in the rows: whole into the local day's bucket (the
+/// ad account's days, `ORTZ`), or, for `timeZone: UTC`, hour by hour into the UTC days of
+/// the range (a local day overlaps two UTC days).
+struct Sink<'a> {
+    c: &'a Checked,
+    granular: bool,
+    /// The ad account's time zone, for UTC reports.
+    utc_of: Option<&'static str>,
+}
+
+impl<'a> Sink<'a> {
+    fn new(w: &World, c: &'a Checked, campaign: Id, granular: bool) -> Self {
+        let utc_of = c.utc.then(|| {
+            w.campaigns
+                .get(&campaign)
+                .and_then(|k| w.accounts.get(&k.ad_account_id))
+                .map_or("UTC", |a| a.timezone)
+        });
+        Sink {
+            c,
+            granular,
+            utc_of,
+        }
+    }
+
+    /// The local days to go through: those of the range, and for UTC the day on each side
+    /// (clipped to the hours inside the range); never past `today`.
+    fn days(&self, today: Date) -> (Date, Date) {
+        let (c, one) = (self.c, Duration::days(1));
+        match self.utc_of {
+            None => (c.start, c.end.min(today)),
+            Some(_) => (c.start - one, (c.end + one).min(today)),
+        }
+    }
+
+    fn add(&self, entry: &mut (Totals, Buckets), day: Date, t: &Totals, hours: &[f64; 24]) {
+        let Some(tz) = self.utc_of else {
+            entry.0.add(t);
+            if self.granular {
+                add_buckets(&mut entry.1, day, t, self.c, hours);
+            }
+            return;
+        };
+        let (from, to) = (
+            i64::from(self.c.start.to_julian_day()),
+            i64::from(self.c.end.to_julian_day()),
+        );
+        for (h, part) in split(t, hours).iter().enumerate() {
+            let at = crate::world::zone::utc_hour(tz, day, h as i64);
+            let utc_day = at.div_euclid(24);
+            if part.is_zero() || utc_day < from || to < utc_day {
+                continue;
+            }
+            entry.0.add(part);
+            if let Some(g) = self.c.granularity.filter(|_| self.granular) {
+                let bucket_at = match g {
+                    Granularity::Hourly => at,
+                    _ => bucket(Date::from_julian_day(utc_day as i32).expect("in range"), g),
+                };
+                match entry.1.iter_mut().rev().find(|b| b.0 == bucket_at) {
+                    Some(b) => b.1.add(part),
+                    None => entry.1.push((bucket_at, *part)),
+                }
+            }
+        }
     }
 }
 

@@ -137,7 +137,7 @@ fn computed(
         .clamp(1, 4)
         .min(campaigns.len().max(1));
     let mut rows: Vec<(RowKey, Totals, report_rows::Buckets)> = Vec::new();
-    let mut caps = crate::sim::Caps::new();
+    let mut caps = crate::sim::Caps::default();
     std::thread::scope(|scope| {
         let parts: Vec<_> = (0..threads)
             .map(|i| {

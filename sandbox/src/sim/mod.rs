@@ -13,8 +13,8 @@ pub mod late;
 pub mod split;
 pub mod terms;
 
+use rustc_hash::FxHashMap as HashMap;
 use std::cell::RefCell;
-use std::collections::HashMap;
 
 use time::Date;
 
@@ -87,7 +87,7 @@ pub struct Cap {
 
 /// A keyword's search terms: their weights (also as [`split::int_weights`]) and the
 /// negative keywords that may block each.
-struct TermPlan {
+pub struct TermPlan {
     weights: Vec<f64>,
     ints: Vec<u64>,
     blocked_by: Vec<Vec<Id>>,
@@ -105,7 +105,7 @@ impl TermPlan {
 
 /// The search terms of `k` with the negatives of its campaign and ad group that match them
 /// (never its own text).
-fn term_plan(w: &World, k: &Keyword) -> TermPlan {
+pub fn term_plan(w: &World, k: &Keyword) -> TermPlan {
     let negatives: Vec<&NegativeKeyword> = w
         .index
         .children("NegativeKeyword", k.campaign_id)
@@ -150,7 +150,7 @@ pub struct Simulation<'w> {
 
 impl<'w> Simulation<'w> {
     pub fn new(world: &'w World) -> Self {
-        Self::with_caps(world, Caps::new())
+        Self::with_caps(world, Caps::default())
     }
 
     /// A simulation that already knows the caps of some campaign-days (computed over the
@@ -158,7 +158,7 @@ impl<'w> Simulation<'w> {
     pub fn with_caps(world: &'w World, caps: Caps) -> Self {
         Simulation {
             world,
-            plans: HashMap::new(),
+            plans: HashMap::default(),
             caps,
             terms: RefCell::default(),
             kept: true,
@@ -191,7 +191,7 @@ impl<'w> Simulation<'w> {
         if let std::collections::hash_map::Entry::Vacant(slot) = self.plans.entry(campaign) {
             let c = w.campaigns.get(&campaign)?;
             let mut groups: Vec<GroupPlan<'w>> = Vec::new();
-            let mut at = HashMap::new();
+            let mut at = HashMap::default();
             for gid in w.index.children("AdGroup", campaign) {
                 let group = &w.ad_groups[gid];
                 let ads = w
@@ -520,6 +520,19 @@ impl<'w> Simulation<'w> {
         let w = self.world;
         let mut cache = self.terms.borrow_mut();
         let plan = cache.entry(k.id).or_insert_with(|| term_plan(w, k));
+        Self::split_by_plan(w, plan, day, t, out, parts);
+    }
+
+    /// [`Self::split_terms`] with the keyword's [`term_plan`] at hand (callers going through
+    /// many days of the same bidders keep the plans by position).
+    pub fn split_by_plan(
+        w: &World,
+        plan: &TermPlan,
+        day: Date,
+        t: &Totals,
+        out: &mut Vec<(u16, Totals)>,
+        parts: &mut Vec<Totals>,
+    ) {
         out.clear();
         if !plan.any_blocker {
             split::split_ints_into(t, &plan.ints, parts);

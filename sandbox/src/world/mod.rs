@@ -9,6 +9,7 @@ pub mod money;
 pub mod statics;
 pub mod timeline;
 pub(crate) mod words;
+pub mod zone;
 
 use std::collections::BTreeMap;
 
