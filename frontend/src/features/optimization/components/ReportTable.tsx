@@ -8,15 +8,18 @@
 import { Anchor, Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type RowSelectionState } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useMemo, useRef } from 'react';
 import { Link } from 'react-router';
 import { t } from '@/i18n';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
+import { isEditableMoney, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
 import { columnOf, labelKey, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
 import type { SortOrder } from '../url-state';
 import { Cell, message } from './cells';
+import { MoneyEditCell, StatusSwitch } from './QuickEdit';
 
 export interface ReportTableProps {
   level: Level;
@@ -33,7 +36,17 @@ export interface ReportTableProps {
   rowId: (row: ReportRow) => string | null;
   selected: ReadonlySet<string>;
   onSelect: (ids: string[], on: boolean) => void;
+  /** Where quick edits go and whether the user may make them; none on levels without. */
+  edit?: { scope: QuickEditScope; canEdit: boolean } | undefined;
 }
+
+/**
+ * Pages longer than this render only the rows in view (TanStack Virtual), with spacer rows
+ * standing for the others, so a page of 1,000 keywords scrolls as lightly as one of 50.
+ */
+export const VIRTUAL_FROM = 100;
+/** A row's height before it is measured. */
+const ROW_ESTIMATE = 41;
 
 /** Width of the selection column; the name column sticks right after it. */
 const SELECT_WIDTH = 40;
@@ -79,7 +92,7 @@ function rowName(row: ReportRow, field: string | undefined): string | null {
 
 const numeric = (column: ColumnDef) => ['money', 'percent', 'count', 'decimal'].includes(column.kind);
 
-export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect }: ReportTableProps) {
+export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit }: ReportTableProps) {
   const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
   const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
   const pageIds = useMemo(() => (result?.items ?? []).map(rowId).filter((id): id is string => id !== null), [result?.items, rowId]);
@@ -90,8 +103,21 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
   const columns = useMemo<TableColumn<ReportRow>[]>(() => defs.map((def) => ({ id: def.field, accessorFn: (row) => row[def.field] })), [defs]);
+  const statusField = STATUS_FIELD[level];
   const renderCell = (def: ColumnDef, row: ReportRow) => {
     const value = row[def.field];
+    const editable = edit && row.deleted !== true ? { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' } : null;
+    if (editable && def.kind === 'money' && isEditableMoney(level, def.field)) {
+      return <MoneyEditCell {...editable} field={def.field} label={message(labelKey(def.field), def.field)} currency={currency} />;
+    }
+    if (editable && def.field === STATUS_COLUMN[level] && statusField && typeof row[statusField] === 'string') {
+      return (
+        <Group gap={8} wrap="nowrap">
+          <StatusSwitch {...editable} statusField={statusField} />
+          <Cell level={level} column={def} value={value} currency={currency} />
+        </Group>
+      );
+    }
     if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
     const to = rowLink(row);
     const name = typeof value === 'string' && value !== '' ? value : EMPTY;
@@ -128,6 +154,25 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
     manualPagination: true,
   });
   const visible = table.getVisibleLeafColumns();
+  const rows = table.getRowModel().rows;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = rows.length >= VIRTUAL_FROM;
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 12,
+  });
+  const items = virtualizer.getVirtualItems();
+  const shown = virtual ? items.map((item) => rows[item.index]!) : rows;
+  const padTop = virtual && items.length > 0 ? items[0]!.start : 0;
+  const padBottom = virtual && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const spacer = (height: number, key: string) =>
+    height > 0 ? (
+      <tr key={key} aria-hidden data-spacer="">
+        <td colSpan={visible.length + 1} style={{ height, padding: 0, border: 0 }} />
+      </tr>
+    ) : null;
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
   const sticky = (index: number, background: string) =>
     index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
@@ -135,7 +180,9 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
 
   return (
     <Box
+      ref={scroller}
       data-testid="report-table"
+      data-virtual={virtual || undefined}
       style={{ overflow: 'auto', maxHeight: 'calc(100vh - 300px)', minHeight: 200, opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
     >
       <Table highlightOnHover verticalSpacing={8} horizontalSpacing="md" style={{ minWidth: '100%', width: 'max-content' }} aria-busy={stale || !result}>
@@ -167,9 +214,14 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
           ))}
         </Table.Thead>
         <Table.Tbody>
+          {result && spacer(padTop, 'pad-top')}
           {result
-            ? table.getRowModel().rows.map((row) => (
-                <Table.Tr key={row.id} bg={row.getIsSelected() ? SELECTED_BG : undefined} data-selected={row.getIsSelected() || undefined}>
+            ? shown.map((row) => (
+                <Table.Tr
+                  key={row.id}
+                  data-index={virtual ? row.index : undefined}
+                  ref={virtual ? virtualizer.measureElement : undefined}
+                  bg={row.getIsSelected() ? SELECTED_BG : undefined} data-selected={row.getIsSelected() || undefined}>
                   <Table.Td style={selectCell(row.getIsSelected() ? SELECTED_BG : STICKY_BG)}>
                     {row.getCanSelect() && (
                       <Checkbox
@@ -203,6 +255,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                   ))}
                 </Table.Tr>
               ))}
+          {result && spacer(padBottom, 'pad-bottom')}
         </Table.Tbody>
         {result?.totals && (
           <Table.Tfoot style={{ position: 'sticky', bottom: 0, zIndex: 2, background: HEAD_BG }}>
