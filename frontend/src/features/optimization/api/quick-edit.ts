@@ -54,6 +54,9 @@ export interface QuickEditScope {
   accountId: string;
   orgId: number;
   level: Level;
+  /** The campaign and ad group of the page, for rows that do not carry them. */
+  campaignId: number | null;
+  adGroupId: number | null;
 }
 
 export interface QuickEditInput {
@@ -86,7 +89,7 @@ const BODY_FIELD: Record<string, string> = { dailyBudget: 'dailyBudgetAmount' };
 export function quickEditCall({ scope, row, change }: QuickEditInput): { path: string; body: Record<string, unknown> } | null {
   const query = new URLSearchParams({ accountId: scope.accountId, orgId: String(scope.orgId) }).toString();
   const value: Record<string, unknown> = 'status' in change ? { status: change.status } : { [BODY_FIELD[change.field] ?? change.field]: change.amount };
-  const campaignId = idOf(row, 'campaignId');
+  const campaignId = idOf(row, 'campaignId') ?? scope.campaignId;
   if (campaignId === null) return null;
   switch (scope.level) {
     case 'CAMPAIGNS':
@@ -96,7 +99,7 @@ export function quickEditCall({ scope, row, change }: QuickEditInput): { path: s
       return adGroupId === null ? null : { path: `/asa/groups/updatesV2/${campaignId}?${query}`, body: { adGroupId, ...value } };
     }
     case 'KEYWORDS': {
-      const adGroupId = idOf(row, 'adGroupId');
+      const adGroupId = idOf(row, 'adGroupId') ?? scope.adGroupId;
       const keywordId = idOf(row, 'keywordId');
       return adGroupId === null || keywordId === null
         ? null

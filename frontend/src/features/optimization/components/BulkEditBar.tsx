@@ -5,13 +5,12 @@
  * edit runs as a background task: its progress shows here and in the background-tasks
  * popover, and once it ends the rows Apple Ads refused are listed with its message.
  */
-import { Alert, Badge, Button, Card, Divider, Group, Menu, NumberInput, Progress, SegmentedControl, Select, Stack, Text, TextInput, Tooltip } from '@mantine/core';
+import { Alert, Badge, Button, Card, Divider, Group, Menu, NumberInput, Progress, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
 import { IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useState } from 'react';
 import { useTask, taskProgress } from '@/features/tasks';
 import { t } from '@/i18n';
-import { errorMessage } from '@/lib/api-error';
 import { currencyDigits, currencyOf, formatNumber } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
 import { bulkDetailsOf, bulkFields, tagTypeOf, useAssignTag, useBulkEdit, type BulkAction, type BulkEditInput } from '../api/bulk-edit';
@@ -20,7 +19,7 @@ import { useAllTags } from '../api/tags';
 import { labelKey } from '../columns';
 import type { Level } from '../paths';
 import { message } from './cells';
-import { amountText, refusalOf } from './QuickEdit';
+import { amountText, ReaderGuard, refusalOf } from './QuickEdit';
 
 const TAG_COLORS = ['Green', 'Purple', 'Yellow', 'Orange', 'Pink', 'Indigo', 'Magenta', 'Cyan', 'Blue', 'Red'] as const;
 
@@ -55,15 +54,6 @@ export function bulkRequest(
   return { value: amountText(value, currency), ...limits };
 }
 
-function Guard({ canEdit, children }: { canEdit: boolean; children: ReactNode }) {
-  if (canEdit) return <>{children}</>;
-  return (
-    <Tooltip label={t('edit.readOnly')} withArrow>
-      <span>{children}</span>
-    </Tooltip>
-  );
-}
-
 function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; accountId: string; orgId: number; ids: number[]; canEdit: boolean }) {
   const type = tagTypeOf(level);
   const tags = useAllTags();
@@ -86,11 +76,11 @@ function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; acco
   return (
     <Menu position="bottom-end" shadow="md" closeOnItemClick width={260}>
       <Menu.Target>
-        <Guard canEdit={canEdit}>
+        <ReaderGuard canEdit={canEdit}>
           <Button size="xs" variant="default" leftSection={<IconTag size={14} />} disabled={!canEdit} loading={assign.isPending}>
             {t('bulk.tag')}
           </Button>
-        </Guard>
+        </ReaderGuard>
       </Menu.Target>
       <Menu.Dropdown>
         {own.length > 0 && <Menu.Label>{t('bulk.tagExisting')}</Menu.Label>}
@@ -204,7 +194,7 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
         setTaskId(started.taskId);
         showSnackbar(`${t('bulk.started')}: ${formatNumber(started.total, 0)}`, 'info');
       },
-      onError: (e) => showSnackbar(refusalOf(e) || errorMessage(e), 'danger'),
+      onError: (e) => showSnackbar(refusalOf(e), 'danger'),
     });
   };
   const money = { min: 0, step: 0.01, decimalScale: digits, allowNegative: false, thousandSeparator: ' ', prefix: symbol, hideControls: true, size: 'xs' as const, w: 110 };
@@ -262,26 +252,26 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
                     <NumberInput {...money} label={t('bulk.cap')} value={cap} onChange={setCap} disabled={!canEdit} />
                   </>
                 )}
-                <Guard canEdit={canEdit}>
+                <ReaderGuard canEdit={canEdit}>
                   <Button size="xs" disabled={!canEdit || request === null} loading={edit.isPending} onClick={() => request && run(mode, request)}>
                     {t('bulk.apply')}
                   </Button>
-                </Guard>
+                </ReaderGuard>
                 <Divider orientation="vertical" />
               </>
             )}
             {bulk && (
               <Group gap={6}>
-                <Guard canEdit={canEdit}>
+                <ReaderGuard canEdit={canEdit}>
                   <Button size="xs" variant="default" leftSection={<IconPlayerPause size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('pause')}>
                     {t('bulk.pause')}
                   </Button>
-                </Guard>
-                <Guard canEdit={canEdit}>
+                </ReaderGuard>
+                <ReaderGuard canEdit={canEdit}>
                   <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('enable')}>
                     {t('bulk.enable')}
                   </Button>
-                </Guard>
+                </ReaderGuard>
               </Group>
             )}
             <TagMenu level={level} accountId={accountId} orgId={orgId} ids={ids} canEdit={canEdit} />

@@ -133,6 +133,10 @@ function Drill({ target }: { target: DrillTarget }) {
   // Readers see every control disabled (the server answers their edits 403).
   const { user } = useSession();
   const canEdit = user !== null && user.permission !== 'reader';
+  const edit = useMemo(
+    () => ({ scope: { accountId: target.accountId, orgId: target.orgId, level: target.level, campaignId: target.campaignId, adGroupId: target.adGroupId }, canEdit }),
+    [target.accountId, target.orgId, target.level, target.campaignId, target.adGroupId, canEdit],
+  );
 
   // Selected rows belong to one view: a new level, range or filter starts with none.
   const scope = JSON.stringify([target.level, target.campaignId, target.adGroupId, request.startDate, request.endDate, request.filters]);
@@ -280,7 +284,7 @@ function Drill({ target }: { target: DrillTarget }) {
               rowId={rowId}
               selected={selected}
               onSelect={onSelect}
-              edit={{ scope: { accountId: target.accountId, orgId: target.orgId, level: target.level }, canEdit }}
+              edit={edit}
             />
           </Card>
           {result && (

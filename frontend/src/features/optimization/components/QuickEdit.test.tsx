@@ -146,7 +146,7 @@ describe('bulk edits', () => {
 });
 
 describe('edit requests', () => {
-  const scope = { accountId: 'a1', orgId: 42 };
+  const scope = { accountId: 'a1', orgId: 42, campaignId: null, adGroupId: null };
   it('builds each level route and body', () => {
     expect(quickEditCall({ scope: { ...scope, level: 'CAMPAIGNS' }, row: { campaignId: 7 }, change: { field: 'dailyBudget', amount: '50.00' } })).toEqual({
       path: '/asa/campaigns/update/7?accountId=a1&orgId=42',
@@ -160,7 +160,11 @@ describe('edit requests', () => {
       path: '/asa/keywords/update/7/9?accountId=a1&orgId=42',
       body: { keywordId: 11, status: 'PAUSED' },
     });
-    expect(quickEditCall({ scope: { ...scope, level: 'KEYWORDS' }, row: { campaignId: 7 }, change: { field: 'status', status: 'PAUSED' } })).toBeNull();
+    expect(quickEditCall({ scope: { ...scope, level: 'KEYWORDS' }, row: { campaignId: 7, keywordId: 11 }, change: { field: 'status', status: 'PAUSED' } })).toBeNull();
+    // Rows without their campaign and ad group take the page's.
+    expect(quickEditCall({ scope: { ...scope, level: 'KEYWORDS', campaignId: 7, adGroupId: 9 }, row: { keywordId: 11 }, change: { field: 'cptBid', amount: '1.00' } })?.path).toBe(
+      '/asa/keywords/update/7/9?accountId=a1&orgId=42',
+    );
   });
 
   it('reads the answer back into row fields (keywords show ACTIVE)', () => {

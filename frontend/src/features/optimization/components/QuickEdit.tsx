@@ -7,11 +7,11 @@
  * server answers them 403).
  */
 import { ActionIcon, Group, Loader, NumberInput, Switch, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconPencil } from '@tabler/icons-react';
+import { IconCheck, IconPencil } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
 import { t } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
-import { currencyDigits, currencyOf, formatMoney } from '@/lib/format';
+import { currencyDigits, currencyOf, EMPTY, formatMoney } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
 import { isEnabled, useQuickEdit, type QuickChange, type QuickEditScope } from '../api/quick-edit';
 import type { ReportRow } from '../api/report';
@@ -32,7 +32,7 @@ export function refusalOf(error: unknown): string {
 }
 
 /** A disabled control with the readers' tooltip around it, or the control as it is. */
-function ReaderGuard({ canEdit, children }: { canEdit: boolean; children: ReactNode }) {
+export function ReaderGuard({ canEdit, children }: { canEdit: boolean; children: ReactNode }) {
   if (canEdit) return <>{children}</>;
   return (
     <Tooltip label={t('edit.readOnly')} withArrow>
@@ -68,7 +68,7 @@ export function MoneyEditCell({ scope, row, canEdit, name, field, label, currenc
   const { save, pending, error, reset } = useEdit(scope, row);
   const digits = currencyDigits(currency);
   const symbol = currencyOf(currency)?.symbol ?? '';
-  const text = current === null || Number.isNaN(current) ? '—' : formatMoney(current, currency);
+  const text = current === null || Number.isNaN(current) ? EMPTY : formatMoney(current, currency);
 
   if (draft === null) {
     return (
@@ -142,7 +142,7 @@ export function MoneyEditCell({ scope, row, canEdit, name, field, label, currenc
           <Loader size={12} aria-label={t('edit.saving')} />
         ) : (
           <ActionIcon size="xs" variant="subtle" aria-label={t('common.save')} onMouseDown={(e) => e.preventDefault()} onClick={submit}>
-            ↵
+            <IconCheck size={12} />
           </ActionIcon>
         )
       }

@@ -7,14 +7,14 @@
  */
 import { Anchor, Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type RowSelectionState } from '@tanstack/react-table';
+import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useMemo, useRef } from 'react';
+import { memo, useMemo, useRef, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { t } from '@/i18n';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
-import { isEditableMoney, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
+import { isEditableMoney, quickEditCall, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
 import { columnOf, labelKey, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
 import type { SortOrder } from '../url-state';
@@ -92,6 +92,156 @@ function rowName(row: ReportRow, field: string | undefined): string | null {
 
 const numeric = (column: ColumnDef) => ['money', 'percent', 'count', 'decimal'].includes(column.kind);
 
+
+/** What a body row's cells need besides the row (stable while the page is scrolled). */
+interface RowContext {
+  level: Level;
+  defs: ColumnDef[];
+  currency: string | null;
+  rowLink: ReportTableProps['rowLink'];
+  edit: ReportTableProps['edit'];
+}
+
+function renderCell(def: ColumnDef, row: ReportRow, { level, defs, currency, rowLink, edit }: RowContext) {
+  const value = row[def.field];
+  const statusField = STATUS_FIELD[level];
+  // A row is edited in place when the route it needs is known (a keyword needs its ad group).
+  const editable = edit && row.deleted !== true && quickEditCall({ scope: edit.scope, row, change: { field: 'status', status: 'PAUSED' } }) !== null ? { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' } : null;
+  if (editable && def.kind === 'money' && isEditableMoney(level, def.field)) {
+    return <MoneyEditCell {...editable} field={def.field} label={message(labelKey(def.field), def.field)} currency={currency} />;
+  }
+  if (editable && def.field === STATUS_COLUMN[level] && statusField && typeof row[statusField] === 'string') {
+    return (
+      <Group gap={8} wrap="nowrap">
+        <StatusSwitch {...editable} statusField={statusField} />
+        <Cell level={level} column={def} value={value} currency={currency} />
+      </Group>
+    );
+  }
+  if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
+  const to = rowLink(row);
+  const name = typeof value === 'string' && value !== '' ? value : EMPTY;
+  return (
+    <Group gap={6} wrap="nowrap">
+      {to ? (
+        <Anchor component={Link} to={to} size="sm" fw={600}>
+          {name}
+        </Anchor>
+      ) : (
+        <Text span size="sm" fw={600}>
+          {name}
+        </Text>
+      )}
+      {row.deleted === true && (
+        <Badge size="xs" color="gray" variant="outline" tt="none">
+          {t('table.deleted')}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+const sticky = (index: number, background: string) =>
+  index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
+const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
+
+interface BodyRowProps {
+  context: RowContext;
+  row: ReportRow;
+  id: string;
+  index: number;
+  selected: boolean;
+  canSelect: boolean;
+  onSelect: ReportTableProps['onSelect'];
+  /** The virtualizer's measuring ref, on long pages. */
+  measure: ((element: Element | null) => void) | undefined;
+}
+
+/**
+ * One body row. Memoised: scrolling a long page re-renders the table for its spacers and
+ * the rows coming into view, never the rows already shown.
+ */
+const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, measure }: BodyRowProps) {
+  const background = selected ? SELECTED_BG : STICKY_BG;
+  return (
+    <Table.Tr data-index={measure ? index : undefined} ref={measure} bg={selected ? SELECTED_BG : undefined} data-selected={selected || undefined}>
+      <Table.Td style={selectCell(background)}>
+        {canSelect && (
+          <Checkbox
+            size="xs"
+            aria-label={`${t('table.selectRow')} ${rowName(row, context.defs[0]?.field) ?? id}`}
+            checked={selected}
+            onChange={(e) => onSelect([id], e.currentTarget.checked)}
+          />
+        )}
+      </Table.Td>
+      {context.defs.map((def, column) => (
+        <Table.Td key={def.field} style={{ ...sticky(column, background), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}>
+          {renderCell(def, row, context)}
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  );
+});
+
+interface RowsProps {
+  rows: TableRow<ReportRow>[];
+  virtual: boolean;
+  scroller: RefObject<HTMLDivElement | null>;
+  context: RowContext;
+  selected: ReadonlySet<string>;
+  onSelect: ReportTableProps['onSelect'];
+}
+
+/** A spacer row standing for `height` pixels of rows not rendered. */
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr aria-hidden data-spacer="">
+      <td colSpan={columns} style={{ height, padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
+/**
+ * The body rows. On a long page only the rows in view (and a few either side) render; this
+ * component owns the virtualizer, so scrolling re-renders it alone, not the header or totals.
+ */
+function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProps) {
+  // TanStack Virtual keeps its state outside React; the compiler leaves this unmemoised.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_ESTIMATE,
+    overscan: 8,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : [];
+  const shown = virtual ? items.map((item) => rows[item.index]!) : rows;
+  const padTop = items.length > 0 ? items[0]!.start : 0;
+  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const columns = context.defs.length + 1;
+  return (
+    <>
+      <Spacer height={padTop} columns={columns} />
+      {shown.map((row) => (
+        <BodyRow
+          key={row.id}
+          context={context}
+          row={row.original}
+          id={row.id}
+          index={row.index}
+          selected={selected.has(row.id)}
+          canSelect={row.getCanSelect()}
+          onSelect={onSelect}
+          measure={virtual ? virtualizer.measureElement : undefined}
+        />
+      ))}
+      <Spacer height={padBottom} columns={columns} />
+    </>
+  );
+}
+
 export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit }: ReportTableProps) {
   const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
   const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
@@ -100,46 +250,10 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   const someOnPage = pageIds.some((id) => selected.has(id));
   const currency = result?.currency ?? null;
+  const context = useMemo<RowContext>(() => ({ level, defs, currency, rowLink, edit }), [level, defs, currency, rowLink, edit]);
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
   const columns = useMemo<TableColumn<ReportRow>[]>(() => defs.map((def) => ({ id: def.field, accessorFn: (row) => row[def.field] })), [defs]);
-  const statusField = STATUS_FIELD[level];
-  const renderCell = (def: ColumnDef, row: ReportRow) => {
-    const value = row[def.field];
-    const editable = edit && row.deleted !== true ? { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' } : null;
-    if (editable && def.kind === 'money' && isEditableMoney(level, def.field)) {
-      return <MoneyEditCell {...editable} field={def.field} label={message(labelKey(def.field), def.field)} currency={currency} />;
-    }
-    if (editable && def.field === STATUS_COLUMN[level] && statusField && typeof row[statusField] === 'string') {
-      return (
-        <Group gap={8} wrap="nowrap">
-          <StatusSwitch {...editable} statusField={statusField} />
-          <Cell level={level} column={def} value={value} currency={currency} />
-        </Group>
-      );
-    }
-    if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
-    const to = rowLink(row);
-    const name = typeof value === 'string' && value !== '' ? value : EMPTY;
-    return (
-      <Group gap={6} wrap="nowrap">
-        {to ? (
-          <Anchor component={Link} to={to} size="sm" fw={600}>
-            {name}
-          </Anchor>
-        ) : (
-          <Text span size="sm" fw={600}>
-            {name}
-          </Text>
-        )}
-        {row.deleted === true && (
-          <Badge size="xs" color="gray" variant="outline" tt="none">
-            {t('table.deleted')}
-          </Badge>
-        )}
-      </Group>
-    );
-  };
   // TanStack Table's instance is rebuilt on every render; the compiler leaves this component
   // unmemoised, which is what the table needs.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -157,26 +271,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   const rows = table.getRowModel().rows;
   const scroller = useRef<HTMLDivElement>(null);
   const virtual = rows.length >= VIRTUAL_FROM;
-  const virtualizer = useVirtualizer({
-    count: virtual ? rows.length : 0,
-    getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE,
-    overscan: 12,
-  });
-  const items = virtualizer.getVirtualItems();
-  const shown = virtual ? items.map((item) => rows[item.index]!) : rows;
-  const padTop = virtual && items.length > 0 ? items[0]!.start : 0;
-  const padBottom = virtual && items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
-  const spacer = (height: number, key: string) =>
-    height > 0 ? (
-      <tr key={key} aria-hidden data-spacer="">
-        <td colSpan={visible.length + 1} style={{ height, padding: 0, border: 0 }} />
-      </tr>
-    ) : null;
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
-  const sticky = (index: number, background: string) =>
-    index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
-  const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
 
   return (
     <Box
@@ -214,37 +309,8 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
           ))}
         </Table.Thead>
         <Table.Tbody>
-          {result && spacer(padTop, 'pad-top')}
           {result
-            ? shown.map((row) => (
-                <Table.Tr
-                  key={row.id}
-                  data-index={virtual ? row.index : undefined}
-                  ref={virtual ? virtualizer.measureElement : undefined}
-                  bg={row.getIsSelected() ? SELECTED_BG : undefined} data-selected={row.getIsSelected() || undefined}>
-                  <Table.Td style={selectCell(row.getIsSelected() ? SELECTED_BG : STICKY_BG)}>
-                    {row.getCanSelect() && (
-                      <Checkbox
-                        size="xs"
-                        aria-label={`${t('table.selectRow')} ${rowName(row.original, defs[0]?.field) ?? row.id}`}
-                        checked={row.getIsSelected()}
-                        onChange={(e) => onSelect([row.id], e.currentTarget.checked)}
-                      />
-                    )}
-                  </Table.Td>
-                  {row.getVisibleCells().map((cell, index) => {
-                    const def = defOf(cell.column.id);
-                    return (
-                      <Table.Td
-                        key={cell.id}
-                        style={{ ...sticky(index, row.getIsSelected() ? SELECTED_BG : STICKY_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
-                      >
-                        {renderCell(def, row.original)}
-                      </Table.Td>
-                    );
-                  })}
-                </Table.Tr>
-              ))
+            ? <Rows rows={rows} virtual={virtual} scroller={scroller} context={context} selected={selected} onSelect={onSelect} />
             : Array.from({ length: 8 }, (_, r) => (
                 <Table.Tr key={r} data-testid="skeleton-row">
                   <Table.Td style={selectCell(STICKY_BG)} />
@@ -255,7 +321,6 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                   ))}
                 </Table.Tr>
               ))}
-          {result && spacer(padBottom, 'pad-bottom')}
         </Table.Tbody>
         {result?.totals && (
           <Table.Tfoot style={{ position: 'sticky', bottom: 0, zIndex: 2, background: HEAD_BG }}>
