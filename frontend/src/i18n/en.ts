@@ -373,6 +373,7 @@ export const en = {
   'sync.queued': 'Sync queued',
   'table.pageSize': 'Rows per page',
   'table.perPage': 'per page',
+  'bulk.items': 'items',
 } as const;
 
 export type MessageKey = keyof typeof en;

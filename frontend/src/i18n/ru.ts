@@ -375,4 +375,5 @@ export const ru: Messages = {
   'sync.queued': 'Синхронизация в очереди',
   'table.pageSize': 'Строк на странице',
   'table.perPage': 'на странице',
+  'bulk.items': 'шт.',
 };

@@ -192,7 +192,7 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
     edit.mutate(input, {
       onSuccess: (started) => {
         setTaskId(started.taskId);
-        showSnackbar(`${t('bulk.started')}: ${formatNumber(started.total, 0)}`, 'info');
+        showSnackbar(`${t('bulk.started')} (${formatNumber(started.total, 0)} ${t('bulk.items')})`, 'info');
       },
       onError: (e) => showSnackbar(refusalOf(e), 'danger'),
     });

@@ -45,8 +45,8 @@ export interface ReportTableProps {
  * standing for the others, so a page of 1,000 keywords scrolls as lightly as one of 50.
  */
 export const VIRTUAL_FROM = 100;
-/** A row's height before it is measured. */
-const ROW_ESTIMATE = 41;
+/** A body row's height on a long page (fixed there, so rows need no measuring). */
+const ROW_HEIGHT = 41;
 
 /** Width of the selection column; the name column sticks right after it. */
 const SELECT_WIDTH = 40;
@@ -153,18 +153,18 @@ interface BodyRowProps {
   selected: boolean;
   canSelect: boolean;
   onSelect: ReportTableProps['onSelect'];
-  /** The virtualizer's measuring ref, on long pages. */
-  measure: ((element: Element | null) => void) | undefined;
+  /** Whether the row has the fixed height of a long page. */
+  fixedHeight: boolean;
 }
 
 /**
  * One body row. Memoised: scrolling a long page re-renders the table for its spacers and
  * the rows coming into view, never the rows already shown.
  */
-const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, measure }: BodyRowProps) {
+const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight }: BodyRowProps) {
   const background = selected ? SELECTED_BG : STICKY_BG;
   return (
-    <Table.Tr data-index={measure ? index : undefined} ref={measure} bg={selected ? SELECTED_BG : undefined} data-selected={selected || undefined}>
+    <Table.Tr data-index={fixedHeight ? index : undefined} h={fixedHeight ? ROW_HEIGHT : undefined} bg={selected ? SELECTED_BG : undefined} data-selected={selected || undefined}>
       <Table.Td style={selectCell(background)}>
         {canSelect && (
           <Checkbox
@@ -213,8 +213,10 @@ function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProp
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
     getScrollElement: () => scroller.current,
-    estimateSize: () => ROW_ESTIMATE,
+    estimateSize: () => ROW_HEIGHT,
     overscan: 8,
+    // Scrolling renders in React's own batches instead of one synchronous render per event.
+    useFlushSync: false,
   });
   const items = virtual ? virtualizer.getVirtualItems() : [];
   const shown = virtual ? items.map((item) => rows[item.index]!) : rows;
@@ -234,7 +236,7 @@ function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProp
           selected={selected.has(row.id)}
           canSelect={row.getCanSelect()}
           onSelect={onSelect}
-          measure={virtual ? virtualizer.measureElement : undefined}
+          fixedHeight={virtual}
         />
       ))}
       <Spacer height={padBottom} columns={columns} />
