@@ -8,31 +8,13 @@
  * frames, long tasks) with the Performance API and reports the figures as annotations.
  */
 import { expect, test, type Page } from '@playwright/test';
-import { connectSandbox, register, shot } from './helpers';
+import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 /** Reloads until the connect's sync has stored rows with links on this level. */
-async function untilLinks(page: Page) {
-  const link = page.getByTestId('report-table').getByRole('link').first();
-  for (let i = 0; i < 60; i += 1) {
-    await expect(page.getByTestId('report-table').or(page.getByTestId('empty-state'))).toBeVisible();
-    if (await link.isVisible()) return;
-    await page.waitForTimeout(5000);
-    await page.reload();
-  }
-  await expect(link).toBeVisible();
-}
+const untilLinks = (page: Page) => reloadUntil(page, page.getByTestId('report-table').getByRole('link').first());
 
 /** Reloads until the level's table has rows. */
-async function untilRows(page: Page) {
-  const row = page.getByTestId('report-table').locator('tbody tr').first();
-  for (let i = 0; i < 60; i += 1) {
-    await expect(page.getByTestId('report-table').or(page.getByTestId('empty-state'))).toBeVisible();
-    if (await row.isVisible()) return;
-    await page.waitForTimeout(5000);
-    await page.reload();
-  }
-  await expect(row).toBeVisible();
-}
+const untilRows = (page: Page) => reloadUntil(page, page.getByTestId('report-table').locator('tbody tr').first());
 
 /** Shows the signed-in user as a reader (the session answer rewritten in the browser). */
 async function actAsReader(page: Page) {
