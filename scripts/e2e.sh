@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Runs the browser tests against `searchdeck serve` on a temporary data dir and free ports.
+# Arguments go to Playwright (e.g. `bash scripts/e2e.sh e2e/edits.spec.ts`).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 if [ ! -x /usr/bin/chromium ]; then
@@ -20,6 +21,6 @@ for _ in $(seq 1 60); do
   sleep 0.5
 done
 cd "$root/frontend"
-if ! E2E_BASE_URL="http://127.0.0.1:$port" npm run e2e; then
+if ! E2E_BASE_URL="http://127.0.0.1:$port" npm run e2e -- "$@"; then
   echo "--- server log ---"; tail -50 "$log"; exit 1
 fi

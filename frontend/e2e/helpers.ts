@@ -1,7 +1,7 @@
 /** What the browser tests share: screenshots and a fresh user, and connecting the sandbox. */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
 export const password = 'e2e secret password';
 
@@ -40,4 +40,18 @@ export async function connectSandbox(page: Page, name: string) {
   await popup.waitForEvent('close');
   await expect(page.getByText('New account added')).toBeVisible();
   await expect(page).toHaveURL(/\/optimization\/[^/]+$/);
+}
+
+/**
+ * Reloads every 5 s (up to 5 minutes) until `target` shows: the connect's sync fills the
+ * tables in the background, behind any other account's.
+ */
+export async function reloadUntil(page: Page, target: Locator) {
+  for (let i = 0; i < 60; i += 1) {
+    await expect(page.getByTestId('report-table').or(page.getByTestId('empty-state'))).toBeVisible();
+    if (await target.isVisible()) return;
+    await page.waitForTimeout(5000);
+    await page.reload();
+  }
+  await expect(target).toBeVisible();
 }

@@ -9,19 +9,10 @@
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { connectSandbox, register, shot } from './helpers';
+import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 /** Reloads until the connect's sync has stored the campaigns. */
-async function untilCampaigns(page: Page) {
-  const link = page.getByTestId('report-table').getByRole('link', { name: /Brand/ }).first();
-  for (let i = 0; i < 60; i += 1) {
-    await expect(page.getByTestId('report-table').or(page.getByTestId('empty-state'))).toBeVisible();
-    if (await link.isVisible()) return;
-    await page.waitForTimeout(5000);
-    await page.reload();
-  }
-  await expect(link).toBeVisible();
-}
+const untilCampaigns = (page: Page) => reloadUntil(page, page.getByTestId('report-table').getByRole('link', { name: /Brand/ }).first());
 
 /**
  * Waits (up to `ms`) for the first metrics of the campaign group, reloading now and then:

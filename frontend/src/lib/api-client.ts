@@ -23,6 +23,8 @@ export interface RequestOptions<S extends z.ZodType> extends CallOptions {
   body?: unknown;
   /** Schema of `result`; the call fails with 502 when the result does not match it. */
   schema: S;
+  /** Extra request headers (e.g. `If-Match`). */
+  headers?: Record<string, string> | undefined;
 }
 
 const fieldErrorSchema = z.object({ field: z.string().catch(''), message: z.string() });
@@ -73,7 +75,7 @@ const noData = () => new ApiError(502, defaultMessage(502));
 
 export async function apiRequest<S extends z.ZodType>(
   path: string,
-  { method = 'GET', query, body, schema, signal }: RequestOptions<S>,
+  { method = 'GET', query, body, schema, signal, headers }: RequestOptions<S>,
 ): Promise<z.infer<S>> {
   let response: Response;
   const multipart = typeof FormData !== 'undefined' && body instanceof FormData;
@@ -84,6 +86,7 @@ export async function apiRequest<S extends z.ZodType>(
       headers: {
         Accept: 'application/json',
         ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }),
+        ...headers,
       },
       body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       signal,
@@ -111,13 +114,18 @@ export interface GetOptions extends CallOptions {
   query?: Query | undefined;
 }
 
+/** A write's options: extra headers beside the signal. */
+export interface WriteOptions extends CallOptions {
+  headers?: Record<string, string> | undefined;
+}
+
 export const api = {
   get: <S extends z.ZodType>(path: string, schema: S, { query, signal }: GetOptions = {}) =>
     apiRequest(path, { schema, query, signal }),
   post: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
     apiRequest(path, { method: 'POST', body, schema, signal }),
-  put: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
-    apiRequest(path, { method: 'PUT', body, schema, signal }),
+  put: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal, headers }: WriteOptions = {}) =>
+    apiRequest(path, { method: 'PUT', body, schema, signal, headers }),
   patch: <S extends z.ZodType>(path: string, body: unknown, schema: S, { signal }: CallOptions = {}) =>
     apiRequest(path, { method: 'PATCH', body, schema, signal }),
   delete: <S extends z.ZodType>(path: string, schema: S, { signal }: CallOptions = {}) =>

@@ -7,6 +7,8 @@ export interface MockCall {
   method: string;
   url: string;
   body: unknown;
+  /** The request's headers as sent. */
+  headers: Record<string, string>;
   /** The signal the client passed; a call whose signal aborts rejects like the browser's. */
   signal: AbortSignal | undefined;
 }
@@ -56,6 +58,7 @@ async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Prom
     method,
     url,
     body: readBody(init.body),
+    headers: { ...(init.headers as Record<string, string> | undefined) },
     signal: init.signal ?? undefined,
   };
   calls.push(call);

@@ -6,14 +6,14 @@ const today = '2026-11-19';
 describe('table state in the address', () => {
   it('defaults to the last 7 days, no sort, page 1, and writes nothing for them', () => {
     const state = readTableState(new URLSearchParams(''), today);
-    expect(state).toEqual({ range: { start: '2026-11-13', end: '2026-11-19', preset: 'last7' }, sort: null, page: 1, filters: [], chart: ['localSpend', 'totalInstalls'] });
+    expect(state).toEqual({ range: { start: '2026-11-13', end: '2026-11-19', preset: 'last7' }, sort: null, page: 1, size: 50, filters: [], chart: ['localSpend', 'totalInstalls'] });
     expect(writeTableState(state).toString()).toBe('');
   });
 
   it.each<TableState>([
-    { range: { start: '2026-11-01', end: '2026-11-19', preset: 'thisMonth' }, sort: { field: 'localSpend', order: 'desc' }, page: 3, filters: [], chart: ['localSpend', 'totalInstalls'] },
-    { range: { start: '2026-10-02', end: '2026-10-09', preset: null }, sort: { field: 'campaignName', order: 'asc' }, page: 1, filters: [{ type: 'name', condition: 'contains', value: 'fit' }], chart: ['taps', 'ttr'] },
-    { range: { start: '2026-11-13', end: '2026-11-19', preset: 'last7' }, sort: null, page: 2, filters: [{ type: 'metrics', metric: 'taps', condition: '><', value: [1, 5] }, { type: 'status', value: ['RUNNING'] }], chart: ['localSpend', 'totalInstalls'] },
+    { range: { start: '2026-11-01', end: '2026-11-19', preset: 'thisMonth' }, sort: { field: 'localSpend', order: 'desc' }, page: 3, size: 1000, filters: [], chart: ['localSpend', 'totalInstalls'] },
+    { range: { start: '2026-10-02', end: '2026-10-09', preset: null }, sort: { field: 'campaignName', order: 'asc' }, page: 1, size: 50, filters: [{ type: 'name', condition: 'contains', value: 'fit' }], chart: ['taps', 'ttr'] },
+    { range: { start: '2026-11-13', end: '2026-11-19', preset: 'last7' }, sort: null, page: 2, size: 250, filters: [{ type: 'metrics', metric: 'taps', condition: '><', value: [1, 5] }, { type: 'status', value: ['RUNNING'] }], chart: ['localSpend', 'totalInstalls'] },
   ])('round trips %j', (state) => {
     const search = writeTableState(state, new URLSearchParams('keep=1'));
     expect(search.get('keep')).toBe('1');
@@ -26,8 +26,16 @@ describe('table state in the address', () => {
       end: '2026-11-10',
       preset: null,
     });
-    const bad = readTableState(new URLSearchParams('range=forever&start=2026-13-01&end=x&sort=a%20b&page=-2'), today);
-    expect(bad).toEqual({ range: { start: '2026-11-13', end: '2026-11-19', preset: 'last7' }, sort: null, page: 1, filters: [], chart: ['localSpend', 'totalInstalls'] });
+    const bad = readTableState(new URLSearchParams('range=forever&start=2026-13-01&end=x&sort=a%20b&page=-2&size=999'), today);
+    expect(bad).toEqual({ range: { start: '2026-11-13', end: '2026-11-19', preset: 'last7' }, sort: null, page: 1, size: 50, filters: [], chart: ['localSpend', 'totalInstalls'] });
+  });
+
+  it('writes a page size other than 50 and reads only the offered ones', () => {
+    const state = readTableState(new URLSearchParams('size=1000'), today);
+    expect(state.size).toBe(1000);
+    expect(writeTableState({ ...state, size: 50 }).toString()).toBe('');
+    expect(writeTableState(state).toString()).toBe('size=1000');
+    expect(readTableState(new URLSearchParams('size=70'), today).size).toBe(50);
   });
 
   it('keeps only the date range when drilling', () => {

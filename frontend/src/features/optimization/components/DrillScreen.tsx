@@ -5,27 +5,30 @@
  * view survives reload and back/forward. The account and group in the address become the
  * active ones.
  */
-import { Anchor, Breadcrumbs, Card, Center, Group, Loader, Pagination, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Anchor, Breadcrumbs, Card, Center, Group, Loader, Pagination, Select, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconTableOff } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
 import { orgsPath, useActiveAccount } from '@/features/accounts';
+import { useSession } from '@/features/auth';
 import { t, type MessageKey } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime, formatNumber } from '@/lib/format';
 import { useAdGroupName, useCampaignName } from '../api/entities';
-import { PAGE_SIZE, useReport, type ReportRequest, type ReportRow } from '../api/report';
+import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import type { ChartMetrics } from '../chart-metrics';
 import { ID_FIELD } from '../columns';
 import { todayIn, type DayRange } from '../date-range';
 import { wireFilters, type Filter } from '../filters';
 import { useVisibleColumns } from '../hooks/useVisibleColumns';
 import { AD_GROUP_TABS, adGroupPath, CAMPAIGN_TABS, campaignPath, campaignsPath, parseDrill, tabPath, type DrillTarget, type Tab } from '../paths';
-import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
+import { drillSearch, PAGE_SIZES, readTableState, writeTableState, type TableState } from '../url-state';
+import { BulkEditBar } from './BulkEditBar';
 import { ChartPanel } from './ChartPanel';
 import { DateRangePicker } from './DateRangePicker';
 import { FilterPills } from './FilterPills';
+import { SyncState } from './SyncState';
 import { ReportTable } from './ReportTable';
 import { TableToolbar } from './TableToolbar';
 
@@ -122,10 +125,18 @@ function Drill({ target }: { target: DrillTarget }) {
     adGroupId: target.adGroupId,
     sort: state.sort,
     page: state.page,
+    pageSize: state.size,
     filters: wireFilters(state.filters),
   };
   const report = useReport(request);
   const columns = useVisibleColumns(target.level);
+  // Readers see every control disabled (the server answers their edits 403).
+  const { user } = useSession();
+  const canEdit = user !== null && user.permission !== 'reader';
+  const edit = useMemo(
+    () => ({ scope: { accountId: target.accountId, orgId: target.orgId, level: target.level, campaignId: target.campaignId, adGroupId: target.adGroupId }, canEdit }),
+    [target.accountId, target.orgId, target.level, target.campaignId, target.adGroupId, canEdit],
+  );
 
   // Selected rows belong to one view: a new level, range or filter starts with none.
   const scope = JSON.stringify([target.level, target.campaignId, target.adGroupId, request.startDate, request.endDate, request.filters]);
@@ -182,10 +193,16 @@ function Drill({ target }: { target: DrillTarget }) {
   if (!org) return <MessagePage title={t('title.optimization')} text={t('drill.unknownOrg')} />;
 
   const result = report.data;
-  const pages = result ? Math.max(1, Math.ceil(result.total / PAGE_SIZE)) : 1;
+  const nameField = columns.fields[0];
+  const nameOf = (id: number): string | null => {
+    const row = result?.items.find((r) => r[idField] === id);
+    const name = row && nameField ? row[nameField] : undefined;
+    return typeof name === 'string' ? name : null;
+  };
+  const pages = result ? Math.max(1, Math.ceil(result.total / state.size)) : 1;
   const tabs: readonly Tab[] = target.adGroupId !== null ? AD_GROUP_TABS : CAMPAIGN_TABS;
-  const first = result && result.total > 0 ? (state.page - 1) * PAGE_SIZE + 1 : 0;
-  const last = result ? Math.min(state.page * PAGE_SIZE, result.total) : 0;
+  const first = result && result.total > 0 ? (state.page - 1) * state.size + 1 : 0;
+  const last = result ? Math.min(state.page * state.size, result.total) : 0;
   const empty = result && result.items.length === 0 && result.total === 0;
   // Why a level is empty: nothing synced yet, no negatives (they have no dates), or no data
   // in the range.
@@ -205,13 +222,13 @@ function Drill({ target }: { target: DrillTarget }) {
           <Title order={2} size="h3">
             {target.tab ? t(`drill.tab.${target.tab}` as MessageKey) : t('title.campaigns')}
           </Title>
-          <Text size="xs" c="dimmed" data-testid="report-last-synced">
-            {result
-              ? result.lastSyncedAt
-                ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}`
-                : t('accounts.notSynced')
-              : '\u00a0'}
-          </Text>
+          {result && !result.lastSyncedAt ? (
+            <SyncState />
+          ) : (
+            <Text size="xs" c="dimmed" data-testid="report-last-synced">
+              {result?.lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}` : '\u00a0'}
+            </Text>
+          )}
         </Stack>
         <DateRangePicker value={state.range} today={today} onChange={onRange} />
       </Group>
@@ -237,6 +254,17 @@ function Drill({ target }: { target: DrillTarget }) {
         idField={idField}
         onClearSelection={() => setSelection({ scope, ids: new Set() })}
       />
+      <BulkEditBar
+        key={`${target.level}/${target.campaignId}/${target.adGroupId}`}
+        level={target.level}
+        accountId={target.accountId}
+        orgId={target.orgId}
+        campaignId={target.campaignId}
+        currency={result?.currency ?? null}
+        selected={selected}
+        canEdit={canEdit}
+        nameOf={nameOf}
+      />
       {state.filters.length > 0 && <FilterPills level={target.level} filters={state.filters} onChange={onFilters} />}
       {report.error ? (
         <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />
@@ -256,6 +284,7 @@ function Drill({ target }: { target: DrillTarget }) {
               rowId={rowId}
               selected={selected}
               onSelect={onSelect}
+              edit={edit}
             />
           </Card>
           {result && (
@@ -263,7 +292,19 @@ function Drill({ target }: { target: DrillTarget }) {
               <Text size="sm" c="dimmed" data-testid="row-range">
                 {formatNumber(first, 0)}–{formatNumber(last, 0)} {t('table.of')} {formatNumber(result.total, 0)} {t('table.rows')}
               </Text>
-              {pages > 1 && <Pagination total={pages} value={Math.min(state.page, pages)} onChange={(page) => update({ page })} size="sm" />}
+              <Group gap="sm">
+                <Select
+                  size="xs"
+                  w={130}
+                  aria-label={t('table.pageSize')}
+                  data={PAGE_SIZES.map((n) => ({ value: String(n), label: `${n} ${t('table.perPage')}` }))}
+                  value={String(state.size)}
+                  onChange={(v) => v && update({ size: Number(v), page: 1 })}
+                  allowDeselect={false}
+                  data-testid="page-size"
+                />
+                {pages > 1 && <Pagination total={pages} value={Math.min(state.page, pages)} onChange={(page) => update({ page })} size="sm" />}
+              </Group>
             </Group>
           )}
         </>

@@ -9,7 +9,7 @@ import { ActionIcon, Alert, Badge, Button, Chip, Divider, Group, Menu, Modal, St
 import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';
 import { useState } from 'react';
 import { t, type MessageKey } from '@/i18n';
-import { errorMessage } from '@/lib/api-error';
+import { ApiError, errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
 import { useAllTags, type Tag } from '../api/tags';
 import { emptyFilter, filterTypesOf, isValidFilter, type Filter } from '../filters';
@@ -75,24 +75,30 @@ function FilterEditor({ level, initial, onCancel, onApply }: { level: Level; ini
 
   const savePreset = async () => {
     setTouched(true);
-    const next = addFilterPreset(presets, { name, type: level, filters: valid });
+    const preset = { name, type: level, filters: valid };
+    const next = addFilterPreset(presets, preset);
     if (!Array.isArray(next)) {
       if (next === 'empty') setError(t('filters.nothingToSave'));
       return;
     }
     try {
-      await save(next);
+      // Added to the presets as saved now: another tab may have saved one in between.
+      await save((current) => {
+        const merged = addFilterPreset(current, preset);
+        if (!Array.isArray(merged)) throw new Error(merged === 'limit' ? t('presets.limitReached') : (nameProblemText(merged === 'empty' ? null : merged) ?? t('filters.nothingToSave')));
+        return merged;
+      });
       setSaveOpen(false);
       setName('');
       setTouched(false);
       showSnackbar(t('filters.presetSaved'));
     } catch (e) {
-      setError(errorMessage(e));
+      setError(e instanceof Error && !(e instanceof ApiError) ? e.message : errorMessage(e));
     }
   };
   const deletePreset = async (preset: FilterPreset) => {
     try {
-      await save(removeFilterPreset(presets, level, preset.name));
+      await save((current) => removeFilterPreset(current, level, preset.name));
     } catch (e) {
       setError(errorMessage(e));
     }

@@ -7,16 +7,19 @@
  */
 import { Anchor, Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type RowSelectionState } from '@tanstack/react-table';
-import { useMemo } from 'react';
+import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { memo, useMemo, useRef, type RefObject } from 'react';
 import { Link } from 'react-router';
 import { t } from '@/i18n';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
+import { isEditableMoney, quickEditCall, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
 import { columnOf, labelKey, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
 import type { SortOrder } from '../url-state';
 import { Cell, message } from './cells';
+import { MoneyEditCell, StatusSwitch } from './QuickEdit';
 
 export interface ReportTableProps {
   level: Level;
@@ -33,7 +36,17 @@ export interface ReportTableProps {
   rowId: (row: ReportRow) => string | null;
   selected: ReadonlySet<string>;
   onSelect: (ids: string[], on: boolean) => void;
+  /** Where quick edits go and whether the user may make them; none on levels without. */
+  edit?: { scope: QuickEditScope; canEdit: boolean } | undefined;
 }
+
+/**
+ * Pages longer than this render only the rows in view (TanStack Virtual), with spacer rows
+ * standing for the others, so a page of 1,000 keywords scrolls as lightly as one of 50.
+ */
+export const VIRTUAL_FROM = 100;
+/** A body row's height on a long page (fixed there, so rows need no measuring). */
+const ROW_HEIGHT = 41;
 
 /** Width of the selection column; the name column sticks right after it. */
 const SELECT_WIDTH = 40;
@@ -79,7 +92,159 @@ function rowName(row: ReportRow, field: string | undefined): string | null {
 
 const numeric = (column: ColumnDef) => ['money', 'percent', 'count', 'decimal'].includes(column.kind);
 
-export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect }: ReportTableProps) {
+
+/** What a body row's cells need besides the row (stable while the page is scrolled). */
+interface RowContext {
+  level: Level;
+  defs: ColumnDef[];
+  currency: string | null;
+  rowLink: ReportTableProps['rowLink'];
+  edit: ReportTableProps['edit'];
+}
+
+function renderCell(def: ColumnDef, row: ReportRow, { level, defs, currency, rowLink, edit }: RowContext) {
+  const value = row[def.field];
+  const statusField = STATUS_FIELD[level];
+  // A row is edited in place when the route it needs is known (a keyword needs its ad group).
+  const editable = edit && row.deleted !== true && quickEditCall({ scope: edit.scope, row, change: { field: 'status', status: 'PAUSED' } }) !== null ? { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' } : null;
+  if (editable && def.kind === 'money' && isEditableMoney(level, def.field)) {
+    return <MoneyEditCell {...editable} field={def.field} label={message(labelKey(def.field), def.field)} currency={currency} />;
+  }
+  if (editable && def.field === STATUS_COLUMN[level] && statusField && typeof row[statusField] === 'string') {
+    return (
+      <Group gap={8} wrap="nowrap">
+        <StatusSwitch {...editable} statusField={statusField} />
+        <Cell level={level} column={def} value={value} currency={currency} />
+      </Group>
+    );
+  }
+  if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
+  const to = rowLink(row);
+  const name = typeof value === 'string' && value !== '' ? value : EMPTY;
+  return (
+    <Group gap={6} wrap="nowrap">
+      {to ? (
+        <Anchor component={Link} to={to} size="sm" fw={600}>
+          {name}
+        </Anchor>
+      ) : (
+        <Text span size="sm" fw={600}>
+          {name}
+        </Text>
+      )}
+      {row.deleted === true && (
+        <Badge size="xs" color="gray" variant="outline" tt="none">
+          {t('table.deleted')}
+        </Badge>
+      )}
+    </Group>
+  );
+}
+
+const sticky = (index: number, background: string) =>
+  index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
+const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
+
+interface BodyRowProps {
+  context: RowContext;
+  row: ReportRow;
+  id: string;
+  index: number;
+  selected: boolean;
+  canSelect: boolean;
+  onSelect: ReportTableProps['onSelect'];
+  /** Whether the row has the fixed height of a long page. */
+  fixedHeight: boolean;
+}
+
+/**
+ * One body row. Memoised: scrolling a long page re-renders the table for its spacers and
+ * the rows coming into view, never the rows already shown.
+ */
+const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight }: BodyRowProps) {
+  const background = selected ? SELECTED_BG : STICKY_BG;
+  return (
+    <Table.Tr data-index={fixedHeight ? index : undefined} h={fixedHeight ? ROW_HEIGHT : undefined} bg={selected ? SELECTED_BG : undefined} data-selected={selected || undefined}>
+      <Table.Td style={selectCell(background)}>
+        {canSelect && (
+          <Checkbox
+            size="xs"
+            aria-label={`${t('table.selectRow')} ${rowName(row, context.defs[0]?.field) ?? id}`}
+            checked={selected}
+            onChange={(e) => onSelect([id], e.currentTarget.checked)}
+          />
+        )}
+      </Table.Td>
+      {context.defs.map((def, column) => (
+        <Table.Td key={def.field} style={{ ...sticky(column, background), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}>
+          {renderCell(def, row, context)}
+        </Table.Td>
+      ))}
+    </Table.Tr>
+  );
+});
+
+interface RowsProps {
+  rows: TableRow<ReportRow>[];
+  virtual: boolean;
+  scroller: RefObject<HTMLDivElement | null>;
+  context: RowContext;
+  selected: ReadonlySet<string>;
+  onSelect: ReportTableProps['onSelect'];
+}
+
+/** A spacer row standing for `height` pixels of rows not rendered. */
+function Spacer({ height, columns }: { height: number; columns: number }) {
+  if (height <= 0) return null;
+  return (
+    <tr aria-hidden data-spacer="">
+      <td colSpan={columns} style={{ height, padding: 0, border: 0 }} />
+    </tr>
+  );
+}
+
+/**
+ * The body rows. On a long page only the rows in view (and a few either side) render; this
+ * component owns the virtualizer, so scrolling re-renders it alone, not the header or totals.
+ */
+function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProps) {
+  // TanStack Virtual keeps its state outside React; the compiler leaves this unmemoised.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: virtual ? rows.length : 0,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 8,
+    // Scrolling renders in React's own batches instead of one synchronous render per event.
+    useFlushSync: false,
+  });
+  const items = virtual ? virtualizer.getVirtualItems() : [];
+  const shown = virtual ? items.map((item) => rows[item.index]!) : rows;
+  const padTop = items.length > 0 ? items[0]!.start : 0;
+  const padBottom = items.length > 0 ? virtualizer.getTotalSize() - items[items.length - 1]!.end : 0;
+  const columns = context.defs.length + 1;
+  return (
+    <>
+      <Spacer height={padTop} columns={columns} />
+      {shown.map((row) => (
+        <BodyRow
+          key={row.id}
+          context={context}
+          row={row.original}
+          id={row.id}
+          index={row.index}
+          selected={selected.has(row.id)}
+          canSelect={row.getCanSelect()}
+          onSelect={onSelect}
+          fixedHeight={virtual}
+        />
+      ))}
+      <Spacer height={padBottom} columns={columns} />
+    </>
+  );
+}
+
+export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit }: ReportTableProps) {
   const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
   const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
   const pageIds = useMemo(() => (result?.items ?? []).map(rowId).filter((id): id is string => id !== null), [result?.items, rowId]);
@@ -87,33 +252,10 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   const someOnPage = pageIds.some((id) => selected.has(id));
   const currency = result?.currency ?? null;
+  const context = useMemo<RowContext>(() => ({ level, defs, currency, rowLink, edit }), [level, defs, currency, rowLink, edit]);
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
   const columns = useMemo<TableColumn<ReportRow>[]>(() => defs.map((def) => ({ id: def.field, accessorFn: (row) => row[def.field] })), [defs]);
-  const renderCell = (def: ColumnDef, row: ReportRow) => {
-    const value = row[def.field];
-    if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
-    const to = rowLink(row);
-    const name = typeof value === 'string' && value !== '' ? value : EMPTY;
-    return (
-      <Group gap={6} wrap="nowrap">
-        {to ? (
-          <Anchor component={Link} to={to} size="sm" fw={600}>
-            {name}
-          </Anchor>
-        ) : (
-          <Text span size="sm" fw={600}>
-            {name}
-          </Text>
-        )}
-        {row.deleted === true && (
-          <Badge size="xs" color="gray" variant="outline" tt="none">
-            {t('table.deleted')}
-          </Badge>
-        )}
-      </Group>
-    );
-  };
   // TanStack Table's instance is rebuilt on every render; the compiler leaves this component
   // unmemoised, which is what the table needs.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -128,14 +270,16 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
     manualPagination: true,
   });
   const visible = table.getVisibleLeafColumns();
+  const rows = table.getRowModel().rows;
+  const scroller = useRef<HTMLDivElement>(null);
+  const virtual = rows.length >= VIRTUAL_FROM;
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
-  const sticky = (index: number, background: string) =>
-    index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
-  const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
 
   return (
     <Box
+      ref={scroller}
       data-testid="report-table"
+      data-virtual={virtual || undefined}
       style={{ overflow: 'auto', maxHeight: 'calc(100vh - 300px)', minHeight: 200, opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
     >
       <Table highlightOnHover verticalSpacing={8} horizontalSpacing="md" style={{ minWidth: '100%', width: 'max-content' }} aria-busy={stale || !result}>
@@ -168,31 +312,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
         </Table.Thead>
         <Table.Tbody>
           {result
-            ? table.getRowModel().rows.map((row) => (
-                <Table.Tr key={row.id} bg={row.getIsSelected() ? SELECTED_BG : undefined} data-selected={row.getIsSelected() || undefined}>
-                  <Table.Td style={selectCell(row.getIsSelected() ? SELECTED_BG : STICKY_BG)}>
-                    {row.getCanSelect() && (
-                      <Checkbox
-                        size="xs"
-                        aria-label={`${t('table.selectRow')} ${rowName(row.original, defs[0]?.field) ?? row.id}`}
-                        checked={row.getIsSelected()}
-                        onChange={(e) => onSelect([row.id], e.currentTarget.checked)}
-                      />
-                    )}
-                  </Table.Td>
-                  {row.getVisibleCells().map((cell, index) => {
-                    const def = defOf(cell.column.id);
-                    return (
-                      <Table.Td
-                        key={cell.id}
-                        style={{ ...sticky(index, row.getIsSelected() ? SELECTED_BG : STICKY_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
-                      >
-                        {renderCell(def, row.original)}
-                      </Table.Td>
-                    );
-                  })}
-                </Table.Tr>
-              ))
+            ? <Rows rows={rows} virtual={virtual} scroller={scroller} context={context} selected={selected} onSelect={onSelect} />
             : Array.from({ length: 8 }, (_, r) => (
                 <Table.Tr key={r} data-testid="skeleton-row">
                   <Table.Td style={selectCell(STICKY_BG)} />

@@ -35,6 +35,21 @@ describe('background tasks popover', () => {
     expect(callsTo('GET /api/tasks')).toHaveLength(polls);
   });
 
+  it('shows the counts of a bulk edit and the items Apple Ads refused', async () => {
+    const bulk = makeTask({
+      id: 3,
+      kind: 'bulk-edit',
+      message: 'Bulk edit finished',
+      finish: true,
+      details: { applied: 2, refused: 1, skipped: 4, errors: [{ id: 77, result: 'refused', message: 'Bid below the minimum' }] },
+    });
+    mockApi('GET /api/tasks', ok({ items: [bulk] }));
+    renderApp('/settings/general', makeUser());
+    const popover = await openPopover();
+    expect(within(popover).getByTestId('task-bulk-counts')).toHaveTextContent('2 applied · 4 unchanged · 1 refused');
+    expect(within(popover).getByTestId('task-refused')).toHaveTextContent('77: Bid below the minimum');
+  });
+
   it('says when there are no tasks', async () => {
     renderApp('/settings/general', makeUser());
     expect(within(await openPopover()).getByText('No background tasks')).toBeInTheDocument();

@@ -1,0 +1,145 @@
+/**
+ * Bulk edits (spec §2 bulk edit headers, §7): one field of the selected campaigns
+ * (`PUT /api/asa/campaigns/updates`), ad groups (`PUT /api/asa/groups/updates/{campaignId}`)
+ * or keywords (`PUT /api/asa/keywords/update/targeting/{campaignId}`) — set, raise or lower by
+ * an amount or a percentage with an optional floor and cap, pause or enable. The server
+ * answers a `bulk-edit` task; its details list every item's result (applied, refused with
+ * Apple's message, skipped as unchanged). Tags are attached to the selection with
+ * `PATCH /api/reports/tag/many/{tagId}` or created on it with `PUT /api/reports/tag/many`.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { taskKeys } from '@/features/tasks';
+import { api } from '@/lib/api-client';
+import type { Level } from '../paths';
+import { optimizationKeys } from './keys';
+import { EDITABLE_MONEY } from './quick-edit';
+
+export type BulkAction = 'set' | 'raise' | 'lower' | 'pause' | 'enable';
+
+export interface BulkEditInput {
+  accountId: string;
+  orgId: number;
+  level: Level;
+  /** The campaign of the ad groups or keywords (null on the campaigns page). */
+  campaignId: number | null;
+  ids: number[];
+  field: string;
+  action: BulkAction;
+  /** Amount to set or to raise or lower by (money text), or the percentage. */
+  value?: string | undefined;
+  percent?: number | undefined;
+  floor?: string | undefined;
+  cap?: string | undefined;
+}
+
+/** The levels with a bulk-edit header, and the fields it changes there. */
+export function bulkFields(level: Level): readonly string[] {
+  const money = EDITABLE_MONEY[level];
+  return money ? [...money, 'status'] : [];
+}
+
+const startedSchema = z.object({
+  item: z.object({ taskId: z.string(), level: z.string(), field: z.string(), operation: z.string(), total: z.number() }),
+});
+export type BulkEditStarted = z.infer<typeof startedSchema>['item'];
+
+/** The route of a bulk edit of `level`, or null where there is none. */
+export function bulkEditPath(level: Level, campaignId: number | null): string | null {
+  if (level === 'CAMPAIGNS') return '/asa/campaigns/updates';
+  if (campaignId === null) return null;
+  if (level === 'GROUPS') return `/asa/groups/updates/${campaignId}`;
+  if (level === 'KEYWORDS') return `/asa/keywords/update/targeting/${campaignId}`;
+  return null;
+}
+
+/** The request body: only what the action uses. */
+export function bulkEditBody(input: BulkEditInput): Record<string, unknown> {
+  const { ids, field, action, value, percent, floor, cap } = input;
+  if (action === 'pause' || action === 'enable') return { ids, field: 'status', action };
+  const body: Record<string, unknown> = { ids, field, action };
+  if (action !== 'set' && percent !== undefined) body.percent = percent;
+  else body.value = value;
+  if (action !== 'set') {
+    if (floor !== undefined) body.floor = floor;
+    if (cap !== undefined) body.cap = cap;
+  }
+  return body;
+}
+
+export async function putBulkEdit(input: BulkEditInput): Promise<BulkEditStarted> {
+  const path = bulkEditPath(input.level, input.campaignId);
+  if (!path) throw new Error(`No bulk edit for ${input.level}`);
+  const query = new URLSearchParams({ accountId: input.accountId, orgId: String(input.orgId) }).toString();
+  const { item } = await api.put(`${path}?${query}`, bulkEditBody(input), startedSchema);
+  return item;
+}
+
+export function useBulkEdit() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: putBulkEdit,
+    // The new task shows in the background-tasks popover, which polls while it runs.
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
+  });
+}
+
+/** One item's result in a bulk-edit task's details. */
+const itemResultSchema = z.object({
+  id: z.number(),
+  result: z.enum(['applied', 'refused', 'skipped']),
+  oldValue: z.string().nullish(),
+  newValue: z.string().nullish(),
+  message: z.string().nullish(),
+});
+export type BulkItemResult = z.infer<typeof itemResultSchema>;
+
+const bulkDetailsSchema = z.object({
+  total: z.number().catch(0),
+  done: z.number().catch(0),
+  applied: z.number().catch(0),
+  refused: z.number().catch(0),
+  skipped: z.number().catch(0),
+  operation: z.string().catch(''),
+  errors: z.array(itemResultSchema).catch([]),
+});
+export type BulkDetails = z.infer<typeof bulkDetailsSchema>;
+
+/** A bulk-edit task's counts and refused items, or null while it has none yet. */
+export function bulkDetailsOf(details: Record<string, unknown>): BulkDetails | null {
+  if (!('total' in details)) return null;
+  const parsed = bulkDetailsSchema.safeParse(details);
+  return parsed.success ? parsed.data : null;
+}
+
+const TAG_TYPES: Partial<Record<Level, string>> = { CAMPAIGNS: 'CAMPAIGNS', GROUPS: 'GROUPS', KEYWORDS: 'KEYWORDS', SEARCHTERMS: 'SEARCHTERMS' };
+
+/** The tag type of a level's rows, or null where rows take no tags. */
+export function tagTypeOf(level: Level): string | null {
+  return TAG_TYPES[level] ?? null;
+}
+
+export interface TagAssignInput {
+  accountId: string;
+  orgId: number;
+  ids: number[];
+  /** An existing tag, or a new one to create on the selection. */
+  tag: { id: string } | { name: string; color: string; type: string };
+}
+
+export async function assignTag({ accountId, orgId, ids, tag }: TagAssignInput): Promise<void> {
+  const items = ids.map((id) => ({ accountId, orgId, id }));
+  if ('id' in tag) await api.patch(`/reports/tag/many/${encodeURIComponent(tag.id)}`, { items }, z.unknown());
+  else await api.put('/reports/tag/many', { tags: [{ ...tag, items }] }, z.unknown());
+}
+
+export function useAssignTag() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: assignTag,
+    onSuccess: async () => {
+      await queryClient.invalidateQueries({ queryKey: optimizationKeys.tags() });
+      await queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
+    },
+  });
+}

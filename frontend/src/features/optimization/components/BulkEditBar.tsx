@@ -1,0 +1,284 @@
+/**
+ * The bulk-edit header (spec §2 bulk edit headers), shown while rows are selected: one
+ * money field of every selected row set, raised or lowered by an amount or a percentage
+ * (with an optional floor and cap), the rows paused or enabled, or a tag put on them. An
+ * edit runs as a background task: its progress shows here and in the background-tasks
+ * popover, and once it ends the rows Apple Ads refused are listed with its message.
+ */
+import { Alert, Badge, Button, Card, Divider, Group, Menu, NumberInput, Progress, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
+import { useTask, taskProgress } from '@/features/tasks';
+import { t } from '@/i18n';
+import { currencyDigits, currencyOf, formatNumber } from '@/lib/format';
+import { showSnackbar } from '@/lib/notifications';
+import { bulkDetailsOf, bulkFields, tagTypeOf, useAssignTag, useBulkEdit, type BulkAction, type BulkEditInput } from '../api/bulk-edit';
+import { optimizationKeys } from '../api/keys';
+import { useAllTags } from '../api/tags';
+import { labelKey } from '../columns';
+import type { Level } from '../paths';
+import { message } from './cells';
+import { amountText, ReaderGuard, refusalOf } from './QuickEdit';
+
+const TAG_COLORS = ['Green', 'Purple', 'Yellow', 'Orange', 'Pink', 'Indigo', 'Magenta', 'Cyan', 'Blue', 'Red'] as const;
+
+export interface BulkEditBarProps {
+  level: Level;
+  accountId: string;
+  orgId: number;
+  campaignId: number | null;
+  currency: string | null;
+  selected: ReadonlySet<string>;
+  canEdit: boolean;
+  /** The name of a row by its id (for the refused items), when it is on the page. */
+  nameOf: (id: number) => string | null;
+}
+
+type Mode = 'set' | 'raise' | 'lower';
+
+/** The request of the form's values, or the reason it cannot be sent yet. */
+export function bulkRequest(
+  form: { field: string; mode: Mode; unit: 'amount' | 'percent'; value: number | string; floor: number | string; cap: number | string },
+  currency: string | null,
+): { value?: string; percent?: number; floor?: string; cap?: string } | null {
+  const num = (v: number | string) => (v === '' ? null : Number(v));
+  const value = num(form.value);
+  if (value === null || Number.isNaN(value) || value < 0) return null;
+  const money = (v: number | string) => {
+    const n = num(v);
+    return n === null || Number.isNaN(n) ? undefined : amountText(n, currency);
+  };
+  const limits = form.mode === 'set' ? {} : { floor: money(form.floor), cap: money(form.cap) };
+  if (form.mode !== 'set' && form.unit === 'percent') return { percent: value, ...limits };
+  return { value: amountText(value, currency), ...limits };
+}
+
+function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; accountId: string; orgId: number; ids: number[]; canEdit: boolean }) {
+  const type = tagTypeOf(level);
+  const tags = useAllTags();
+  const assign = useAssignTag();
+  const [name, setName] = useState('');
+  const [color, setColor] = useState<string>('Blue');
+  if (!type) return null;
+  const own = tags.data?.[type] ?? [];
+  const run = (tag: Parameters<typeof assign.mutate>[0]['tag']) =>
+    assign.mutate(
+      { accountId, orgId, ids, tag },
+      {
+        onSuccess: () => {
+          setName('');
+          showSnackbar(t('bulk.tagged'));
+        },
+        onError: (e) => showSnackbar(refusalOf(e), 'danger'),
+      },
+    );
+  return (
+    <Menu position="bottom-end" shadow="md" closeOnItemClick width={260}>
+      <Menu.Target>
+        <ReaderGuard canEdit={canEdit}>
+          <Button size="xs" variant="default" leftSection={<IconTag size={14} />} disabled={!canEdit} loading={assign.isPending}>
+            {t('bulk.tag')}
+          </Button>
+        </ReaderGuard>
+      </Menu.Target>
+      <Menu.Dropdown>
+        {own.length > 0 && <Menu.Label>{t('bulk.tagExisting')}</Menu.Label>}
+        {own.map((tag) => (
+          <Menu.Item key={tag._id} onClick={() => run({ id: tag._id })}>
+            {tag.name}
+          </Menu.Item>
+        ))}
+        {own.length > 0 && <Menu.Divider />}
+        <Menu.Label>{t('bulk.tagNew')}</Menu.Label>
+        <Stack gap={6} px="xs" pb="xs">
+          <TextInput size="xs" aria-label={t('bulk.tagName')} placeholder={t('bulk.tagName')} value={name} maxLength={30} onChange={(e) => setName(e.currentTarget.value)} />
+          <Select size="xs" aria-label={t('bulk.tagColor')} data={TAG_COLORS.map((c) => ({ value: c, label: c }))} value={color} onChange={(c) => c && setColor(c)} comboboxProps={{ withinPortal: false }} />
+          <Button size="xs" disabled={name.trim() === ''} onClick={() => run({ name: name.trim(), color, type })}>
+            {t('bulk.tagCreate')}
+          </Button>
+        </Stack>
+      </Menu.Dropdown>
+    </Menu>
+  );
+}
+
+/** The progress of the last bulk edit started here, and its refused items once it ends. */
+function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: number) => string | null; onClose: () => void }) {
+  const { data: task } = useTask(taskId);
+  const queryClient = useQueryClient();
+  const ended = task ? task.finish || task.error !== null : false;
+  useEffect(() => {
+    if (ended) void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
+  }, [ended, queryClient]);
+  if (!task) return null;
+  const details = bulkDetailsOf(task.details);
+  const percent = taskProgress(task);
+  return (
+    <Stack gap={6} data-testid="bulk-task">
+      <Group justify="space-between" wrap="nowrap">
+        <Text size="sm" fw={600}>
+          {ended ? (task.error ? t('tasks.failed') : t('bulk.finished')) : t('bulk.running')}
+          {details?.operation ? ` · ${details.operation}` : ''}
+        </Text>
+        {ended && (
+          <Button size="compact-xs" variant="subtle" color="gray" onClick={onClose}>
+            {t('common.close')}
+          </Button>
+        )}
+      </Group>
+      <Progress value={percent} color={task.error ? 'red' : ended ? 'green' : 'blue'} size="sm" aria-label={t('bulk.running')} />
+      {details && (
+        <Group gap="xs" data-testid="bulk-counts">
+          <Badge variant="light" color="green" tt="none">
+            {formatNumber(details.applied, 0)} {t('bulk.applied')}
+          </Badge>
+          <Badge variant="light" color="gray" tt="none">
+            {formatNumber(details.skipped, 0)} {t('bulk.skipped')}
+          </Badge>
+          <Badge variant="light" color={details.refused > 0 ? 'red' : 'gray'} tt="none">
+            {formatNumber(details.refused, 0)} {t('bulk.refused')}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            {formatNumber(details.done, 0)} / {formatNumber(details.total, 0)}
+          </Text>
+        </Group>
+      )}
+      {task.error && (
+        <Text size="sm" c="red">
+          {task.error}
+        </Text>
+      )}
+      {details && details.errors.length > 0 && (
+        <Alert color="red" variant="light" title={t('bulk.refusedTitle')} data-testid="bulk-refused">
+          <Stack gap={2}>
+            {details.errors.map((item) => (
+              <Text key={item.id} size="sm">
+                <Text span fw={600}>
+                  {nameOf(item.id) ?? item.id}
+                </Text>
+                {': '}
+                {item.message ?? t('bulk.refused')}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      )}
+    </Stack>
+  );
+}
+
+export function BulkEditBar({ level, accountId, orgId, campaignId, currency, selected, canEdit, nameOf }: BulkEditBarProps) {
+  const fields = bulkFields(level).filter((f) => f !== 'status');
+  const [field, setField] = useState<string>(fields[0] ?? '');
+  const [mode, setMode] = useState<Mode>('set');
+  const [unit, setUnit] = useState<'amount' | 'percent'>('amount');
+  const [value, setValue] = useState<number | string>('');
+  const [floor, setFloor] = useState<number | string>('');
+  const [cap, setCap] = useState<number | string>('');
+  const [taskId, setTaskId] = useState<string | null>(null);
+  const edit = useBulkEdit();
+  const ids = [...selected].map(Number).filter((id) => Number.isSafeInteger(id));
+  const bulk = bulkFields(level).length > 0 && (level === 'CAMPAIGNS' || campaignId !== null);
+  if (selected.size === 0 && taskId === null) return null;
+  if (!bulk && tagTypeOf(level) === null) return null;
+
+  const digits = currencyDigits(currency);
+  const symbol = currencyOf(currency)?.symbol ?? '';
+  const percent = mode !== 'set' && unit === 'percent';
+  const request = bulkRequest({ field, mode, unit, value, floor, cap }, currency);
+  const run = (action: BulkAction, extra: Partial<BulkEditInput> = {}) => {
+    const input: BulkEditInput = { accountId, orgId, level, campaignId, ids, field: action === 'pause' || action === 'enable' ? 'status' : field, action, ...extra };
+    edit.mutate(input, {
+      onSuccess: (started) => {
+        setTaskId(started.taskId);
+        showSnackbar(`${t('bulk.started')} (${formatNumber(started.total, 0)} ${t('bulk.items')})`, 'info');
+      },
+      onError: (e) => showSnackbar(refusalOf(e), 'danger'),
+    });
+  };
+  const money = { min: 0, step: 0.01, decimalScale: digits, allowNegative: false, thousandSeparator: ' ', prefix: symbol, hideControls: true, size: 'xs' as const, w: 110 };
+
+  return (
+    <Card withBorder padding="xs" bg="var(--mantine-color-blue-0)" data-testid="bulk-edit-bar">
+      <Stack gap="xs">
+        {selected.size > 0 && (
+          <Group gap="xs" wrap="wrap" align="flex-end">
+            {bulk && fields.length > 0 && (
+              <>
+                <Select
+                  size="xs"
+                  w={160}
+                  label={t('bulk.field')}
+                  data={fields.map((f) => ({ value: f, label: message(labelKey(f), f) }))}
+                  value={field}
+                  onChange={(f) => f && setField(f)}
+                  allowDeselect={false}
+                  disabled={!canEdit}
+                />
+                <SegmentedControl
+                  size="xs"
+                  aria-label={t('bulk.action')}
+                  value={mode}
+                  onChange={(m) => setMode(m)}
+                  disabled={!canEdit}
+                  data={[
+                    { value: 'set', label: t('bulk.set') },
+                    { value: 'raise', label: t('bulk.raise') },
+                    { value: 'lower', label: t('bulk.lower') },
+                  ]}
+                />
+                {mode !== 'set' && (
+                  <SegmentedControl
+                    size="xs"
+                    aria-label={t('bulk.unit')}
+                    value={unit}
+                    onChange={(u) => setUnit(u)}
+                    disabled={!canEdit}
+                    data={[
+                      { value: 'amount', label: symbol || t('bulk.amount') },
+                      { value: 'percent', label: '%' },
+                    ]}
+                  />
+                )}
+                {percent ? (
+                  <NumberInput size="xs" w={90} label={t('bulk.percent')} min={0} step={1} decimalScale={2} allowNegative={false} suffix="%" hideControls value={value} onChange={setValue} disabled={!canEdit} />
+                ) : (
+                  <NumberInput {...money} label={t('bulk.value')} value={value} onChange={setValue} disabled={!canEdit} />
+                )}
+                {mode !== 'set' && (
+                  <>
+                    <NumberInput {...money} label={t('bulk.floor')} value={floor} onChange={setFloor} disabled={!canEdit} />
+                    <NumberInput {...money} label={t('bulk.cap')} value={cap} onChange={setCap} disabled={!canEdit} />
+                  </>
+                )}
+                <ReaderGuard canEdit={canEdit}>
+                  <Button size="xs" disabled={!canEdit || request === null} loading={edit.isPending} onClick={() => request && run(mode, request)}>
+                    {t('bulk.apply')}
+                  </Button>
+                </ReaderGuard>
+                <Divider orientation="vertical" />
+              </>
+            )}
+            {bulk && (
+              <Group gap={6}>
+                <ReaderGuard canEdit={canEdit}>
+                  <Button size="xs" variant="default" leftSection={<IconPlayerPause size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('pause')}>
+                    {t('bulk.pause')}
+                  </Button>
+                </ReaderGuard>
+                <ReaderGuard canEdit={canEdit}>
+                  <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('enable')}>
+                    {t('bulk.enable')}
+                  </Button>
+                </ReaderGuard>
+              </Group>
+            )}
+            <TagMenu level={level} accountId={accountId} orgId={orgId} ids={ids} canEdit={canEdit} />
+          </Group>
+        )}
+        {taskId !== null && <BulkTask key={taskId} taskId={taskId} nameOf={nameOf} onClose={() => setTaskId(null)} />}
+      </Stack>
+    </Card>
+  );
+}

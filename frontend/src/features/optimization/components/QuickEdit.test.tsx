@@ -1,0 +1,200 @@
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+import { bulkEditBody, bulkEditPath } from '../api/bulk-edit';
+import { patchOf, quickEditCall } from '../api/quick-edit';
+import { amountText } from './QuickEdit';
+import { bulkRequest } from './BulkEditBar';
+
+const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+const KEYWORDS = '/optimization/a1/42/campaign-id-7/ad-group-id-9/keywords';
+
+function keyword(id: number, name: string, bid: number, status = 'ACTIVE') {
+  return { keywordId: id, keyword: name, keywordStatus: status, campaignId: 7, adGroupId: 9, cptBid: bid, deleted: false, tag: [], localSpend: 1 };
+}
+
+function keywordsReport(items = [keyword(11, 'fitness app', 1.5), keyword(12, 'workout', 0.8, 'PAUSED')]) {
+  return { items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
+}
+
+function edited(values: Record<string, unknown>) {
+  return { item: { level: 'KEYWORD', id: 11, campaignId: 7, adGroupId: 9, orgId: 42, accountId: 'a1', currency: 'USD', values, changes: [] } };
+}
+
+/** Quick edits sent so far (the report answers the edited rows after the first). */
+const edits = () => callsTo('PUT /api/asa/keywords/update/7/9').length;
+
+jest.setTimeout(20_000);
+
+describe('quick edits', () => {
+  beforeEach(() => {
+    window.localStorage.clear();
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+  });
+
+  it('saves a bid on Enter, sends it in the currency digits, and shows the answer at once', async () => {
+    const after = keywordsReport([keyword(11, 'fitness app', 2.25), keyword(12, 'workout', 0.8, 'PAUSED')]);
+    mockApi('POST /api/asa/reports', () => (edits() ? ok(after) : ok(keywordsReport())));
+    mockApi('PUT /api/asa/keywords/update/7/9', ok(edited({ cptBid: { amount: '2.25', currency: 'USD' }, status: 'ENABLED' })));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' }));
+    const input = within(table).getByRole('textbox', { name: 'Bid: fitness app' });
+    await userEvent.clear(input);
+    await userEvent.type(input, '2.257{Enter}');
+    await waitFor(() => expect(callsTo('PUT /api/asa/keywords/update/7/9')).toHaveLength(1));
+    const call = callsTo('PUT /api/asa/keywords/update/7/9')[0]!;
+    expect(call.url).toContain('accountId=a1');
+    expect(call.url).toContain('orgId=42');
+    // The input keeps the currency's two digits: 2.257 is typed as 2.25.
+    expect(call.body).toEqual({ keywordId: 11, cptBid: '2.25' });
+    expect(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' })).toHaveTextContent('$2.25');
+  });
+
+  it('shows the refusal on the cell and keeps the old value; Escape cancels', async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    mockApi('PUT /api/asa/keywords/update/7/9', fail(400, 'Invalid', [{ field: 'cptBid', message: 'Bid must be at least 0.10 USD' }]));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' }));
+    const input = within(table).getByRole('textbox', { name: 'Bid: fitness app' });
+    await userEvent.clear(input);
+    await userEvent.type(input, '0.01{Enter}');
+    expect(await within(table).findByText('Bid must be at least 0.10 USD')).toBeInTheDocument();
+    fireEvent.keyDown(input, { key: 'Escape' });
+    expect(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' })).toHaveTextContent('$1.50');
+  });
+
+  it('pauses a keyword from its status switch', async () => {
+    const after = keywordsReport([keyword(11, 'fitness app', 1.5, 'PAUSED'), keyword(12, 'workout', 0.8, 'PAUSED')]);
+    mockApi('POST /api/asa/reports', () => (edits() ? ok(after) : ok(keywordsReport())));
+    mockApi('PUT /api/asa/keywords/update/7/9', ok(edited({ cptBid: { amount: '1.5', currency: 'USD' }, status: 'PAUSED' })));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    const toggle = await within(table).findByRole('switch', { name: 'Pause fitness app' });
+    expect(toggle).toBeChecked();
+    await userEvent.click(toggle);
+    await waitFor(() => expect(callsTo('PUT /api/asa/keywords/update/7/9')[0]?.body).toEqual({ keywordId: 11, status: 'PAUSED' }));
+    expect(await within(table).findByRole('switch', { name: 'Enable fitness app' })).not.toBeChecked();
+  });
+
+  it('gives readers disabled controls and sends nothing', async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    renderApp(KEYWORDS, makeUser({ permission: 'reader' }));
+    const table = await screen.findByTestId('report-table');
+    expect(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' })).toBeDisabled();
+    expect(within(table).getByRole('switch', { name: 'Pause fitness app' })).toBeDisabled();
+    await userEvent.click(within(table).getAllByRole('checkbox', { name: /^Select / })[1]!);
+    const bar = await screen.findByTestId('bulk-edit-bar');
+    expect(within(bar).getByRole('button', { name: 'Pause' })).toBeDisabled();
+    expect(callsTo('PUT /api/asa/keywords/update/7/9')).toHaveLength(0);
+  });
+});
+
+describe('bulk edits', () => {
+  beforeEach(() => {
+    window.localStorage.clear();
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+  });
+
+  it('pauses the selected keywords, follows the task and lists the refused ones', async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    mockApi('PUT /api/asa/keywords/update/targeting/7', ok({ item: { taskId: 't9', level: 'KEYWORD', field: 'status', operation: 'Pause', total: 2 } }));
+    const details = {
+      level: 'KEYWORD',
+      field: 'status',
+      operation: 'Pause',
+      total: 2,
+      done: 2,
+      applied: 1,
+      refused: 1,
+      skipped: 0,
+      items: [],
+      errors: [{ id: 12, result: 'refused', oldValue: 'ACTIVE', newValue: 'PAUSED', message: 'Keyword is locked by a rule' }],
+    };
+    mockApi('GET /api/tasks/t9', ok({ item: makeTask({ id: 't9', kind: 'bulk-edit', message: 'Bulk edit', finish: true, step: 2, totalSteps: 2, percent: 100, details }) }));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('checkbox', { name: 'Select all rows on this page' }));
+    const bar = await screen.findByTestId('bulk-edit-bar');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Pause' }));
+    await waitFor(() => expect(callsTo('PUT /api/asa/keywords/update/targeting/7')).toHaveLength(1));
+    expect(callsTo('PUT /api/asa/keywords/update/targeting/7')[0]!.body).toEqual({ ids: [11, 12], field: 'status', action: 'pause' });
+    const refused = await within(bar).findByTestId('bulk-refused');
+    expect(refused).toHaveTextContent('workout: Keyword is locked by a rule');
+    expect(within(bar).getByTestId('bulk-counts')).toHaveTextContent('1 applied');
+  });
+
+  it('raises bids by a percentage with a cap', async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    mockApi('PUT /api/asa/keywords/update/targeting/7', ok({ item: { taskId: 't10', level: 'KEYWORD', field: 'cptBid', operation: 'Raise by 10 %', total: 1 } }));
+    mockApi('GET /api/tasks/t10', ok({ item: makeTask({ id: 't10', kind: 'bulk-edit' }) }));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click((await within(table).findAllByRole('checkbox', { name: /^Select fitness/ }))[0]!);
+    const bar = await screen.findByTestId('bulk-edit-bar');
+    await userEvent.click(within(bar).getByText('Raise by'));
+    await userEvent.click(within(bar).getByText('%'));
+    await userEvent.type(within(bar).getByRole('textbox', { name: 'Percent' }), '10');
+    await userEvent.type(within(bar).getByRole('textbox', { name: 'Cap (optional)' }), '3');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Apply to selected' }));
+    await waitFor(() => expect(callsTo('PUT /api/asa/keywords/update/targeting/7')).toHaveLength(1));
+    expect(callsTo('PUT /api/asa/keywords/update/targeting/7')[0]!.body).toEqual({ ids: [11], field: 'cptBid', action: 'raise', percent: 10, cap: '3.00' });
+  });
+});
+
+describe('edit requests', () => {
+  const scope = { accountId: 'a1', orgId: 42, campaignId: null, adGroupId: null };
+  it('builds each level route and body', () => {
+    expect(quickEditCall({ scope: { ...scope, level: 'CAMPAIGNS' }, row: { campaignId: 7 }, change: { field: 'dailyBudget', amount: '50.00' } })).toEqual({
+      path: '/asa/campaigns/update/7?accountId=a1&orgId=42',
+      body: { dailyBudgetAmount: '50.00' },
+    });
+    expect(quickEditCall({ scope: { ...scope, level: 'GROUPS' }, row: { campaignId: 7, adGroupId: 9 }, change: { field: 'cpaGoal', amount: '3.10' } })).toEqual({
+      path: '/asa/groups/updatesV2/7?accountId=a1&orgId=42',
+      body: { adGroupId: 9, cpaGoal: '3.10' },
+    });
+    expect(quickEditCall({ scope: { ...scope, level: 'KEYWORDS' }, row: { campaignId: 7, adGroupId: 9, keywordId: 11 }, change: { field: 'status', status: 'PAUSED' } })).toEqual({
+      path: '/asa/keywords/update/7/9?accountId=a1&orgId=42',
+      body: { keywordId: 11, status: 'PAUSED' },
+    });
+    expect(quickEditCall({ scope: { ...scope, level: 'KEYWORDS' }, row: { campaignId: 7, keywordId: 11 }, change: { field: 'status', status: 'PAUSED' } })).toBeNull();
+    // Rows without their campaign and ad group take the page's.
+    expect(quickEditCall({ scope: { ...scope, level: 'KEYWORDS', campaignId: 7, adGroupId: 9 }, row: { keywordId: 11 }, change: { field: 'cptBid', amount: '1.00' } })?.path).toBe(
+      '/asa/keywords/update/7/9?accountId=a1&orgId=42',
+    );
+  });
+
+  it('reads the answer back into row fields (keywords show ACTIVE)', () => {
+    const answer = { level: 'KEYWORD', id: 11, currency: 'USD', values: { cptBid: { amount: '1.2', currency: 'USD' }, status: 'ENABLED' }, changes: [] };
+    expect(patchOf('KEYWORDS', answer)).toEqual({ cptBid: 1.2, keywordStatus: 'ACTIVE' });
+    expect(patchOf('CAMPAIGNS', { ...answer, values: { dailyBudget: null, status: 'PAUSED' } })).toEqual({ dailyBudget: null, campaignStatus: 'PAUSED' });
+  });
+
+  it('floors amounts to the currency digits', () => {
+    expect(amountText(2.257, 'USD')).toBe('2.25');
+    expect(amountText(150.9, 'JPY')).toBe('150');
+    expect(amountText(1.2345, 'KWD')).toBe('1.234');
+    expect(amountText(0.3, 'USD')).toBe('0.30');
+  });
+
+  it('sends only what the bulk action uses', () => {
+    expect(bulkEditPath('CAMPAIGNS', null)).toBe('/asa/campaigns/updates');
+    expect(bulkEditPath('GROUPS', 7)).toBe('/asa/groups/updates/7');
+    expect(bulkEditPath('KEYWORDS', null)).toBeNull();
+    const base = { accountId: 'a1', orgId: 42, level: 'GROUPS' as const, campaignId: 7, ids: [1, 2] };
+    expect(bulkEditBody({ ...base, field: 'defaultBidAmount', action: 'set', value: '1.00', floor: '0.50' })).toEqual({ ids: [1, 2], field: 'defaultBidAmount', action: 'set', value: '1.00' });
+    expect(bulkEditBody({ ...base, field: 'defaultBidAmount', action: 'lower', value: '0.20', floor: '0.50' })).toEqual({ ids: [1, 2], field: 'defaultBidAmount', action: 'lower', value: '0.20', floor: '0.50' });
+    expect(bulkEditBody({ ...base, field: 'cpaGoal', action: 'enable' })).toEqual({ ids: [1, 2], field: 'status', action: 'enable' });
+  });
+
+  it('reads the bulk form: nothing to send without an amount', () => {
+    const form = { field: 'cptBid', mode: 'raise' as const, unit: 'percent' as const, value: '', floor: '', cap: '' };
+    expect(bulkRequest(form, 'USD')).toBeNull();
+    expect(bulkRequest({ ...form, value: 15 }, 'USD')).toEqual({ percent: 15, floor: undefined, cap: undefined });
+    expect(bulkRequest({ ...form, unit: 'amount', value: 0.5, floor: 1 }, 'USD')).toEqual({ value: '0.50', floor: '1.00', cap: undefined });
+    expect(bulkRequest({ ...form, mode: 'set', unit: 'amount', value: 2, cap: 1 }, 'JPY')).toEqual({ value: '2' });
+  });
+});

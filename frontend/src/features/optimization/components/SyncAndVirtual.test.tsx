@@ -1,0 +1,84 @@
+import { screen, within } from '@testing-library/react';
+import { mockApi, ok } from '@/test/fetch-mock';
+import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+import { VIRTUAL_FROM } from './ReportTable';
+import { runningSync } from './SyncState';
+
+const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+
+function report(items: Record<string, unknown>[], lastSyncedAt: string | null) {
+  return { items, total: items.length, totals: {}, currency: 'EUR', lastSyncedAt, locked: [], hidden: [], page: 1, pageSize: items.length || 50 };
+}
+
+jest.setTimeout(30_000);
+
+describe('first sync in the header', () => {
+  beforeEach(() => window.localStorage.clear());
+
+  it('shows the running sync with its message and progress instead of "Not synced yet"', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report([], null)));
+    mockApi('GET /api/tasks', ok({ items: [makeTask({ id: 's1', kind: 'sync-reports', message: 'Syncing metrics', step: 1, totalSteps: 3, percent: 25 })] }));
+    renderApp('/optimization/a1/42', makeUser());
+    const line = await screen.findByText(/Syncing with Apple Ads: Syncing metrics/);
+    expect(line).toHaveTextContent('25%');
+    expect(screen.getByTestId('report-last-synced')).toHaveAttribute('data-syncing');
+  });
+
+  it('says "Not synced yet" when no sync runs', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report([], null)));
+    mockApi('GET /api/tasks', ok({ items: [makeTask({ kind: 'sync-account', finish: true })] }));
+    renderApp('/optimization/a1/42', makeUser());
+    expect(await screen.findByTestId('report-last-synced')).toHaveTextContent('Not synced yet');
+  });
+
+  it('picks only running sync tasks', () => {
+    expect(runningSync([makeTask({ kind: 'bulk-edit' }), makeTask({ id: 2, kind: 'sync-account', error: 'gone' })])).toBeNull();
+    expect(runningSync([makeTask({ id: 3, kind: 'sync-account' })])?.id).toBe(3);
+  });
+});
+
+describe('long pages', () => {
+  // jsdom lays nothing out: the table's scroll box gets the height of a screen, rows 41 px.
+  const sizes: [string, (el: HTMLElement) => number][] = [
+    ['clientHeight', (el) => (el.dataset.testid === 'report-table' ? 600 : 0)],
+    ['clientWidth', (el) => (el.dataset.testid === 'report-table' ? 1200 : 0)],
+    ['offsetHeight', (el) => (el.tagName === 'TR' ? 41 : 0)],
+  ];
+  beforeEach(() => {
+    window.localStorage.clear();
+    for (const [prop, size] of sizes) {
+      Object.defineProperty(HTMLElement.prototype, prop, { configurable: true, get(this: HTMLElement) { return size(this); } });
+    }
+  });
+  afterEach(() => {
+    for (const [prop] of sizes) delete (HTMLElement.prototype as unknown as Record<string, unknown>)[prop];
+  });
+
+  it('renders only the rows in view of a 1,000-row page, with spacers for the rest', async () => {
+    const items = Array.from({ length: 1000 }, (_, i) => ({ keywordId: i + 1, keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9, cptBid: 1, localSpend: i }));
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report(items, '2026-11-19T10:00:00Z')));
+    renderApp('/optimization/a1/42/campaign-id-7/keywords?size=1000', makeUser());
+    const table = await screen.findByTestId('report-table');
+    await within(table).findByText('kw 1');
+    expect(table).toHaveAttribute('data-virtual', 'true');
+    const rendered = table.querySelectorAll('tbody tr:not([data-spacer])').length;
+    expect(rendered).toBeGreaterThan(0);
+    expect(rendered).toBeLessThan(VIRTUAL_FROM);
+    expect(within(table).queryByText('kw 1000')).not.toBeInTheDocument();
+    expect(screen.getByTestId('row-range')).toHaveTextContent('1–1 000 of 1 000 rows');
+  });
+
+  it('renders a short page whole', async () => {
+    const items = Array.from({ length: 20 }, (_, i) => ({ keywordId: i + 1, keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9 }));
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report(items, '2026-11-19T10:00:00Z')));
+    renderApp('/optimization/a1/42/campaign-id-7/keywords', makeUser());
+    const table = await screen.findByTestId('report-table');
+    await within(table).findByText('kw 20');
+    expect(table).not.toHaveAttribute('data-virtual');
+  });
+});
