@@ -233,11 +233,14 @@ backend_tests! {
         assert_eq!(groups["items"][0]["defaultBidAmount"], 1.5);
         let kw = report(&app, &w, json!({"level": "KEYWORDS", "startDate": s, "endDate": e, "adGroupId": 201, "graph": true})).await;
         assert_eq!(ids(&kw, "keywordId"), [301, 302]);
+        // Every keyword row names its parents (a quick edit of its bid needs both).
+        assert_eq!((kw["items"][0]["campaignId"].as_i64(), kw["items"][0]["adGroupId"].as_i64()), (Some(101), Some(201)));
         let g: i64 = kw["graph"].as_array().unwrap().iter().map(|p| p["taps"].as_i64().unwrap()).sum();
         assert_eq!(g, naive(&[301, 302], 1, DAYS).1, "the ad group's daily totals");
         let neg = report(&app, &w, json!({"level": "NEGATIVE", "startDate": s, "endDate": e, "campaignId": 101})).await;
         assert_eq!(ids(&neg, "id"), [401, 402]);
         assert_eq!(neg["items"][0]["level"], "CAMPAIGN");
+        assert_eq!((neg["items"][0]["campaignId"].as_i64(), neg["items"][0]["adGroupId"].as_i64()), (Some(101), None), "a campaign-level negative has no ad group");
         assert_eq!(neg["totals"], Value::Null);
         let neg_group = report(&app, &w, json!({"level": "NEGATIVE", "startDate": s, "endDate": e, "adGroupId": 201})).await;
         assert_eq!(ids(&neg_group, "id"), [402]);

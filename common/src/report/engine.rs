@@ -401,6 +401,21 @@ fn sort_key<'a>(p: &'a Prepared, field: &str) -> Result<KeyFn<'a>, ReportError> 
             )
         }));
     }
+    if field == "campaignId" {
+        return Ok(Box::new(|r: &Row| {
+            Key::Num(Some(Decimal::from(r.campaign_id)).filter(|c| !c.is_zero()))
+        }));
+    }
+    if field == "adGroupId" {
+        return Ok(Box::new(|r: &Row| {
+            Key::Num(
+                p.entities
+                    .get(&r.id)
+                    .map(|e| Decimal::from(e.ad_group_id))
+                    .filter(|g| !g.is_zero()),
+            )
+        }));
+    }
     if p.level.columns().contains(&field) {
         let field = field.to_string();
         return Ok(Box::new(move |r: &Row| {
@@ -531,6 +546,12 @@ fn present(
             json!(tags.get(&row.id).cloned().unwrap_or_default())
         } else if *col == "orgId" {
             json!(p.orgs.first().map(|o| o.org_id))
+        } else if *col == "campaignId" {
+            // The parents every row carries (quick edits of a keyword need both).
+            json!(e.map(|e| e.campaign_id).filter(|&c| c != 0))
+        } else if *col == "adGroupId" {
+            // 0 is a campaign-level negative keyword: no ad group.
+            json!(e.map(|e| e.ad_group_id).filter(|&g| g != 0))
         } else if let Some((_, micros)) =
             e.and_then(|e| e.money_micros.iter().find(|(k, _)| k == col))
         {
