@@ -331,7 +331,13 @@ async fn assert_random_ranges_exact(db: &Db, org_key: i64, lo: i64, hi: i64, see
             (a.min(b), a.max(b))
         })
         .collect();
-    ranges.extend([(lo, hi), (lo, lo), (hi, hi), (lo - 5, lo + 3), (hi - 3, hi + 9)]);
+    ranges.extend([
+        (lo, hi),
+        (lo, lo),
+        (hi, hi),
+        (lo - 5, lo + 3),
+        (hi - 3, hi + 9),
+    ]);
     for (i, (a, b)) in ranges.into_iter().enumerate() {
         let scope = scopes[i % scopes.len()];
         let (from, to) = (long_day(a), long_day(b));

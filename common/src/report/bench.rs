@@ -437,7 +437,11 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
         let fast = report_facts::range(db, org.org_key, case.naive_level, from, to, scope).await?;
         let naive =
             report_facts::range_naive(db, org.org_key, case.naive_level, from, to, scope).await?;
-        anyhow::ensure!(fast == naive, "{}: the day blobs disagree with the raw rows", case.name);
+        anyhow::ensure!(
+            fast == naive,
+            "{}: the day blobs disagree with the raw rows",
+            case.name
+        );
         let mut samples = Vec::new();
         let mut total = 0;
         for i in 0..args.iterations + 2 {

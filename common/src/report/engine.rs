@@ -464,8 +464,9 @@ async fn filter_and_sort(
             let key = sort_key(&p, field)?;
             let mut keyed: Vec<(Key, Row)> = kept.into_iter().map(|r| (key(&r), r)).collect();
             cancel.check()?;
-            let order =
-                |(ka, a): &(Key, Row), (kb, b): &(Key, Row)| compare_keys(ka, kb, *desc).then(a.id.cmp(&b.id));
+            let order = |(ka, a): &(Key, Row), (kb, b): &(Key, Row)| {
+                compare_keys(ka, kb, *desc).then(a.id.cmp(&b.id))
+            };
             if sorted < keyed.len() {
                 keyed.select_nth_unstable_by(sorted, order);
                 keyed[..sorted].sort_by(order);

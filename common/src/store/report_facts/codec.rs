@@ -270,7 +270,11 @@ mod tests {
         ];
         let mut kept = entries.clone();
         kept.remove(1);
-        assert_eq!(roundtrip(2_461_000, &entries), (2_461_000, kept), "zeros left out");
+        assert_eq!(
+            roundtrip(2_461_000, &entries),
+            (2_461_000, kept),
+            "zeros left out"
+        );
         assert_eq!(roundtrip(-7, &[]), (-7, Vec::new()));
     }
 
@@ -305,7 +309,11 @@ mod tests {
 
     #[test]
     fn decoding_keeps_only_the_scope() {
-        let entries = vec![entry(1, 10, 20, 1), entry(2, 11, 21, 1), entry(3, 10, 22, 1)];
+        let entries = vec![
+            entry(1, 10, 20, 1),
+            entry(2, 11, 21, 1),
+            entry(3, 10, 22, 1),
+        ];
         let blob = encode(0, &entries);
         let scope = Scope {
             campaign_id: Some(10),

@@ -281,7 +281,11 @@ impl Layout {
             Some(c) => d - c + CHECKPOINT_COST,
             None => d - self.first + 1,
         };
-        let above = self.checkpoints.get(i).copied().filter(|_| below != Some(d));
+        let above = self
+            .checkpoints
+            .get(i)
+            .copied()
+            .filter(|_| below != Some(d));
         let mut add = |kind, day, s| *terms.entry((kind, day)).or_insert(0) += s;
         match above {
             Some(c) if c - d + CHECKPOINT_COST < below_cost => {
@@ -548,7 +552,11 @@ mod tests {
     fn coverage(l: &Layout, plan: &[(i64, i32, i64)]) -> BTreeMap<i32, i64> {
         let mut out = BTreeMap::new();
         for &(kind, day, sign) in plan {
-            let days = if kind == CHECKPOINT { l.first..=day } else { day..=day };
+            let days = if kind == CHECKPOINT {
+                l.first..=day
+            } else {
+                day..=day
+            };
             for d in days {
                 *out.entry(d).or_insert(0) += sign;
             }
@@ -563,8 +571,7 @@ mod tests {
         for a in 90..=210 {
             for b in a..=210 {
                 let plan = l.plan(a, b);
-                let want: BTreeMap<i32, i64> =
-                    (a.max(100)..=b.min(200)).map(|d| (d, 1)).collect();
+                let want: BTreeMap<i32, i64> = (a.max(100)..=b.min(200)).map(|d| (d, 1)).collect();
                 assert_eq!(coverage(&l, &plan), want, "[{a}, {b}]");
                 let checkpoints = plan.iter().filter(|t| t.0 == CHECKPOINT).count();
                 let dailies = plan.len() - checkpoints;
@@ -582,6 +589,9 @@ mod tests {
         let l = layout();
         let plan = l.plan(171, 200);
         assert!(plan.contains(&(CHECKPOINT, 200, 1)), "{plan:?}");
-        assert!(plan.len() <= 1 + 1 + CHECKPOINT_EVERY as usize / 2, "{plan:?}");
+        assert!(
+            plan.len() <= 1 + 1 + CHECKPOINT_EVERY as usize / 2,
+            "{plan:?}"
+        );
     }
 }

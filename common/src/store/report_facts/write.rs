@@ -286,7 +286,10 @@ async fn restate(
     let mut from = start;
     while from <= last {
         let to = (from + DAYS_PER_READ - 1).min(last);
-        let mut days = raw_days(db, org_key, level, from, to).await?.into_iter().peekable();
+        let mut days = raw_days(db, org_key, level, from, to)
+            .await?
+            .into_iter()
+            .peekable();
         for day in from..=to {
             let rows = days.next_if(|(d, _)| *d == day).map(|(_, rows)| rows);
             let mut ops = Vec::with_capacity(2);
@@ -323,7 +326,10 @@ async fn prepend(
     let mut from = first;
     while from < l.first {
         let to = (from + DAYS_PER_READ - 1).min(l.first - 1);
-        let mut days = raw_days(db, org_key, level, from, to).await?.into_iter().peekable();
+        let mut days = raw_days(db, org_key, level, from, to)
+            .await?
+            .into_iter()
+            .peekable();
         for day in from..=to {
             if let Some((_, rows)) = days.next_if(|(d, _)| *d == day) {
                 running = codec::merge(running, &rows, 1);
