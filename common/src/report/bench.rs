@@ -220,27 +220,24 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
     } else {
         0
     };
-    let write_days = |days: std::ops::Range<i64>, salt: i64| {
-        let campaigns = campaigns;
-        async move {
-            let mut written = 0;
-            for d in days {
-                written += report_facts::insert_days(
-                    db,
-                    &day_rows(org_key, args.keywords, campaigns, first, d, salt),
-                )
-                .await? as i64;
-                if d % 30 == 29 {
-                    say(&format!(
-                        "  day {} of {} written ({:.0} s)",
-                        d + 1,
-                        args.days,
-                        started.elapsed().as_secs_f64()
-                    ));
-                }
+    let write_days = |days: std::ops::Range<i64>, salt: i64| async move {
+        let mut written = 0;
+        for d in days {
+            written += report_facts::insert_days(
+                db,
+                &day_rows(org_key, args.keywords, campaigns, first, d, salt),
+            )
+            .await? as i64;
+            if d % 30 == 29 {
+                say(&format!(
+                    "  day {} of {} written ({:.0} s)",
+                    d + 1,
+                    args.days,
+                    started.elapsed().as_secs_f64()
+                ));
             }
-            anyhow::Ok(written)
         }
+        anyhow::Ok(written)
     };
     raw_rows += write_days(backfill..args.days, 0).await?;
     say(&format!(

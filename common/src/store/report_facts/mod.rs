@@ -324,7 +324,7 @@ impl Layout {
             .keys()
             .map(|(k, _)| if *k == CHECKPOINT { CHECKPOINT_COST } else { 1 })
             .sum();
-        if cost >= b - a + 1 {
+        if cost > b - a {
             return (a..=b).map(|d| (DAILY, d, 1)).collect();
         }
         // Checkpoints first: they hold the most entities, the others merge into them.
