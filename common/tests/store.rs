@@ -52,6 +52,7 @@ conformance!(
     facts_sum_exactly_for_every_range_and_scope,
     facts_refresh_follows_restatements_and_backfilled_history,
     facts_write_large_batches_and_daily_series,
+    facts_blobs_stay_exact_through_restatements_backfills_and_deletions,
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
     recovery_codes_die_after_wrong_guesses,
@@ -242,16 +243,23 @@ async fn facts_refresh_follows_restatements_and_backfilled_history(db: &Db) {
         .await
         .unwrap();
     assert_eq!(done.from, Some(day(15)));
-    assert_eq!(done.rows, 6 * 4, "days 15..=20, four entities");
+    assert_eq!(done.prepended, None);
+    // Days 15..=20 rewritten: six daily blobs, the checkpoint on the grid among them
+    // (Julian day ≡ 15 mod 16) and the last day's.
+    let grid = (15..=20u8)
+        .filter(|&d| day(d).to_julian_day() % 16 == 15)
+        .count() as u64;
+    assert_eq!(done.blobs, 6 + grid + 1);
     assert_all_ranges_exact(db, org_key, level, 22, Scope::default()).await;
-    // History fetched backwards, before the stored sums: refreshing from a later day still
-    // recomputes from the first raw day.
+    // History fetched backwards, before the stored days: refreshing from a later day
+    // prepends it without rewriting the days between.
     let older: Vec<DayRow> = (3..=9u8).map(|d| fact(org_key, level, d, 1, 4)).collect();
     report_facts::insert_days(db, &older).await.unwrap();
     let done = report_facts::refresh(db, org_key, level, day(18))
         .await
         .unwrap();
-    assert_eq!(done.from, Some(day(3)));
+    assert_eq!(done.prepended, Some(day(3)));
+    assert_eq!(done.from, Some(day(18)));
     assert_all_ranges_exact(db, org_key, level, 22, Scope::default()).await;
     // New days after the stored range with a from_day past them: the gap is filled.
     report_facts::insert_days(db, &[fact(org_key, level, 22, 3, 3)])
@@ -260,14 +268,194 @@ async fn facts_refresh_follows_restatements_and_backfilled_history(db: &Db) {
     let done = report_facts::refresh(db, org_key, level, day(22))
         .await
         .unwrap();
-    assert_eq!(done.from, Some(day(21)), "the day after the stored sums");
+    assert_eq!(done.from, Some(day(21)), "the day after the stored days");
     assert_all_ranges_exact(db, org_key, level, 23, Scope::default()).await;
     // Idempotent.
     let again = report_facts::refresh(db, org_key, level, day(3))
         .await
         .unwrap();
     assert_eq!(again.from, Some(day(3)));
+    assert_eq!(again.prepended, None);
     assert_all_ranges_exact(db, org_key, level, 23, Scope::default()).await;
+}
+
+/// A deterministic pseudo-random number.
+fn mix(a: i64, b: i64) -> u64 {
+    let mut x = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ (b as u64).rotate_left(29);
+    x ^= x >> 31;
+    x = x.wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    x ^ (x >> 29)
+}
+
+/// Day `n` of a long stretch (2026-01-01 + n), for ranges across many checkpoints.
+fn long_day(n: i64) -> Date {
+    Date::from_calendar_date(2026, Month::January, 1).unwrap() + time::Duration::days(n)
+}
+
+/// Entity `e`'s row on long day `n`; `salt` changes the figures (a restatement), and
+/// negative counters stand for Apple's corrections.
+fn long_fact(org_key: i64, n: i64, e: i64, salt: i64) -> DayRow {
+    let mut counters = Counters::default();
+    for (i, c) in counters.0.iter_mut().enumerate() {
+        *c = (mix(n * 100 + e, salt * 16 + i as i64) % 1_000) as i64 - 100;
+    }
+    DayRow {
+        org_key,
+        level: FactLevel::Keyword,
+        day: long_day(n),
+        entity_id: 1_000 + e * 37,
+        campaign_id: 10 + e % 2,
+        ad_group_id: 20 + e % 3,
+        counters,
+    }
+}
+
+/// Random ranges (and the edges) of long days `lo..=hi` equal the naive sums, in every scope.
+async fn assert_random_ranges_exact(db: &Db, org_key: i64, lo: i64, hi: i64, seed: i64) {
+    let scopes = [
+        Scope::default(),
+        Scope {
+            campaign_id: Some(11),
+            ad_group_id: None,
+        },
+        Scope {
+            campaign_id: None,
+            ad_group_id: Some(22),
+        },
+    ];
+    let span = (hi - lo + 1) as u64;
+    let mut ranges: Vec<(i64, i64)> = (0..40)
+        .map(|i| {
+            let a = lo + (mix(seed, i) % span) as i64;
+            let b = lo + (mix(seed, i + 1_000) % span) as i64;
+            (a.min(b), a.max(b))
+        })
+        .collect();
+    ranges.extend([
+        (lo, hi),
+        (lo, lo),
+        (hi, hi),
+        (lo - 5, lo + 3),
+        (hi - 3, hi + 9),
+    ]);
+    for (i, (a, b)) in ranges.into_iter().enumerate() {
+        let scope = scopes[i % scopes.len()];
+        let (from, to) = (long_day(a), long_day(b));
+        let fast = report_facts::range(db, org_key, FactLevel::Keyword, from, to, scope)
+            .await
+            .unwrap();
+        let naive = report_facts::range_naive(db, org_key, FactLevel::Keyword, from, to, scope)
+            .await
+            .unwrap();
+        assert_eq!(fast, naive, "long days {a}..={b} {scope:?}");
+    }
+}
+
+/// Replaces long days `a..=b` of the keyword level with `rows` (none: the days are deleted),
+/// as the sync does.
+async fn replace_long_days(db: &Db, org_key: i64, a: i64, b: i64, rows: &[DayRow]) {
+    let rows: Vec<store::synced::metrics::DayRow> = rows
+        .iter()
+        .map(|r| store::synced::metrics::DayRow {
+            day: r.day.to_string(),
+            entity_id: r.entity_id,
+            campaign_id: r.campaign_id,
+            ad_group_id: r.ad_group_id,
+            impressions: r.counters.0[0],
+            taps: r.counters.0[1],
+            tap_installs: r.counters.0[2],
+            view_installs: r.counters.0[3],
+            tap_new_downloads: r.counters.0[4],
+            tap_redownloads: r.counters.0[5],
+            view_new_downloads: r.counters.0[6],
+            view_redownloads: r.counters.0[7],
+            tap_pre_orders: r.counters.0[8],
+            view_pre_orders: r.counters.0[9],
+            spend_micros: r.counters.0[10],
+        })
+        .collect();
+    store::synced::metrics::replace_days(
+        &db.pool,
+        org_key,
+        FactLevel::Keyword,
+        &long_day(a).to_string(),
+        &long_day(b).to_string(),
+        &rows,
+    )
+    .await
+    .unwrap();
+}
+
+async fn facts_blobs_stay_exact_through_restatements_backfills_and_deletions(db: &Db) {
+    let org_key = org(db, "ann@example.com").await;
+    let level = FactLevel::Keyword;
+    let refresh = |n: i64| report_facts::refresh(db, org_key, level, long_day(n));
+    // Days 40..=120, five entities most days; entity 6 only from day 75, after a
+    // checkpoint.
+    let mut rows = Vec::new();
+    for n in 40..=120 {
+        for e in 1..=5 {
+            if !mix(n, e).is_multiple_of(5) {
+                rows.push(long_fact(org_key, n, e, 0));
+            }
+        }
+        if n >= 75 {
+            rows.push(long_fact(org_key, n, 6, 0));
+        }
+    }
+    report_facts::insert_days(db, &rows).await.unwrap();
+    let built = refresh(40).await.unwrap();
+    assert_eq!(built.from, Some(long_day(40)));
+    assert_random_ranges_exact(db, org_key, 40, 120, 1).await;
+    // A restatement in the middle, with a day left without rows.
+    let restated: Vec<DayRow> = (60..=80)
+        .filter(|&n| n != 66)
+        .flat_map(|n| (1..=6).map(move |e| long_fact(org_key, n, e, 1)))
+        .collect();
+    replace_long_days(db, org_key, 60, 80, &restated).await;
+    let done = refresh(60).await.unwrap();
+    assert_eq!(done.from, Some(long_day(60)));
+    assert_random_ranges_exact(db, org_key, 40, 120, 2).await;
+    // Backfilled history before the first day, refreshed from the restated window: it is
+    // prepended, the days between are not rewritten, and a second run adds nothing twice.
+    let older: Vec<DayRow> = (8..=39)
+        .flat_map(|n| (1..=3).map(move |e| long_fact(org_key, n, e, 2)))
+        .collect();
+    report_facts::insert_days(db, &older).await.unwrap();
+    let done = refresh(100).await.unwrap();
+    assert_eq!(done.prepended, Some(long_day(8)));
+    assert_eq!(done.from, Some(long_day(100)));
+    assert_random_ranges_exact(db, org_key, 0, 125, 3).await;
+    let again = refresh(100).await.unwrap();
+    assert_eq!(again.prepended, None);
+    assert_random_ranges_exact(db, org_key, 0, 125, 4).await;
+    // The last days deleted: the new last day gets its checkpoint, later blobs go.
+    replace_long_days(db, org_key, 117, 120, &[]).await;
+    refresh(117).await.unwrap();
+    assert_eq!(
+        report_facts::last_day(db, org_key, level).await.unwrap(),
+        Some(long_day(116))
+    );
+    assert_random_ranges_exact(db, org_key, 0, 125, 5).await;
+    // The first days deleted: everything sums from the new first day.
+    replace_long_days(db, org_key, 8, 12, &[]).await;
+    refresh(110).await.unwrap();
+    assert_eq!(
+        report_facts::sums_bounds(db, org_key, level).await.unwrap(),
+        Some((long_day(13), long_day(116)))
+    );
+    assert_random_ranges_exact(db, org_key, 0, 125, 6).await;
+    // Every day deleted: no blobs, no sums.
+    replace_long_days(db, org_key, 0, 130, &[]).await;
+    let cleared = refresh(0).await.unwrap();
+    assert_eq!(cleared.from, None);
+    assert!(
+        report_facts::sums_bounds(db, org_key, level)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_random_ranges_exact(db, org_key, 0, 125, 7).await;
 }
 
 async fn facts_write_large_batches_and_daily_series(db: &Db) {

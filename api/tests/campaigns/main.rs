@@ -489,7 +489,7 @@ async fn scope_of(app: &TestApp, w: &World, org: Option<i64>) -> campaigns::Scop
         .unwrap()
 }
 
-/// Rebuilds the report engine's running sums of an org's campaign-level rows.
+/// Rebuilds the report engine's day blobs of an org's campaign-level rows.
 async fn refresh(app: &TestApp, org_key: i64) {
     let first = time::Date::from_calendar_date(2026, time::Month::October, 1).unwrap();
     store::report_facts::refresh(

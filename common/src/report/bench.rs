@@ -1,8 +1,9 @@
 //! `searchdeck bench reports`: the report engine at scale. Seeds one campaign group with
 //! `--keywords` keywords (default 100,000) × `--days` days (default 365) of daily metrics on
 //! SQLite (a fresh file) and, with `--database-url`, on PostgreSQL (a fresh database next to
-//! the given one, dropped afterwards), refreshes the running sums through the sync's
-//! `refresh`, then times real report calls ([`super::run`]) against a naive `GROUP BY` over
+//! the given one, dropped afterwards), builds the day blobs through the sync's `refresh`
+//! (the oldest 90 days written last, as backfilled history, and the last 30 days restated,
+//! each refresh timed), then times real report calls ([`super::run`]) against a naive `GROUP BY` over
 //! the raw daily rows in the same run:
 //!
 //! - `keywords_30d`: KEYWORDS, last 30 days, sorted by localSpend desc, page of 50;
@@ -93,6 +94,54 @@ fn keyword_day(k: i64, d: i64) -> Counters {
     ])
 }
 
+/// Days the benchmark writes after the others, as history backfilled before them.
+const BACKFILL_DAYS: i64 = 90;
+
+/// Every keyword's and campaign's raw rows of day index `d` (`salt` varies the figures, as a
+/// restatement does).
+fn day_rows(
+    org_key: i64,
+    keywords: i64,
+    campaigns: i64,
+    first: Date,
+    d: i64,
+    salt: i64,
+) -> Vec<DayRow> {
+    let day = first + Days::days(d);
+    let mut rows = Vec::with_capacity(keywords as usize);
+    let mut campaign_sums: Vec<Counters> = vec![Counters::default(); campaigns as usize];
+    for k in 0..keywords {
+        let g = k / KEYWORDS_PER_GROUP;
+        let c = g / GROUPS_PER_CAMPAIGN;
+        let counters = keyword_day(k, d + salt * 1_000);
+        campaign_sums[c as usize].add(&counters);
+        rows.push(DayRow {
+            org_key,
+            level: FactLevel::Keyword,
+            day,
+            entity_id: 10_000_000 + k,
+            campaign_id: 1_000 + c,
+            ad_group_id: 100_000 + g,
+            counters,
+        });
+    }
+    rows.extend(
+        campaign_sums
+            .into_iter()
+            .enumerate()
+            .map(|(c, counters)| DayRow {
+                org_key,
+                level: FactLevel::Campaign,
+                day,
+                entity_id: 1_000 + c as i64,
+                campaign_id: 1_000 + c as i64,
+                ad_group_id: 0,
+                counters,
+            }),
+    );
+    rows
+}
+
 struct Seeded {
     ctx: Context,
     last: Date,
@@ -165,61 +214,64 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
     let first = last - Days::days(args.days - 1);
     let started = Instant::now();
     let mut raw_rows = 0;
-    for d in 0..args.days {
-        let day = first + Days::days(d);
-        let mut rows = Vec::with_capacity(args.keywords as usize);
-        let mut campaign_sums: Vec<Counters> = vec![Counters::default(); campaigns as usize];
-        for k in 0..args.keywords {
-            let g = k / KEYWORDS_PER_GROUP;
-            let c = g / GROUPS_PER_CAMPAIGN;
-            let counters = keyword_day(k, d);
-            campaign_sums[c as usize].add(&counters);
-            rows.push(DayRow {
-                org_key,
-                level: FactLevel::Keyword,
-                day,
-                entity_id: 10_000_000 + k,
-                campaign_id: 1_000 + c,
-                ad_group_id: 100_000 + g,
-                counters,
-            });
+    // The newest days first; the oldest BACKFILL_DAYS later, as history fetched backwards.
+    let backfill = if args.days > BACKFILL_DAYS + 30 {
+        BACKFILL_DAYS
+    } else {
+        0
+    };
+    let write_days = |days: std::ops::Range<i64>, salt: i64| async move {
+        let mut written = 0;
+        for d in days {
+            written += report_facts::insert_days(
+                db,
+                &day_rows(org_key, args.keywords, campaigns, first, d, salt),
+            )
+            .await? as i64;
+            if d % 30 == 29 {
+                say(&format!(
+                    "  day {} of {} written ({:.0} s)",
+                    d + 1,
+                    args.days,
+                    started.elapsed().as_secs_f64()
+                ));
+            }
         }
-        rows.extend(
-            campaign_sums
-                .into_iter()
-                .enumerate()
-                .map(|(c, counters)| DayRow {
-                    org_key,
-                    level: FactLevel::Campaign,
-                    day,
-                    entity_id: 1_000 + c as i64,
-                    campaign_id: 1_000 + c as i64,
-                    ad_group_id: 0,
-                    counters,
-                }),
-        );
-        raw_rows += report_facts::insert_days(db, &rows).await? as i64;
-        if d % 30 == 29 {
-            say(&format!(
-                "  {} of {} days written ({:.0} s)",
-                d + 1,
-                args.days,
-                started.elapsed().as_secs_f64()
-            ));
-        }
-    }
+        anyhow::Ok(written)
+    };
+    raw_rows += write_days(backfill..args.days, 0).await?;
     say(&format!(
-        "raw rows written in {:.0} s; refreshing running sums",
+        "raw rows written in {:.0} s; building the day blobs",
         started.elapsed().as_secs_f64()
     ));
-    let refreshed = Instant::now();
-    report_facts::refresh(db, org_key, FactLevel::Campaign, first).await?;
-    let done = report_facts::refresh(db, org_key, FactLevel::Keyword, first).await?;
-    say(&format!(
-        "{} running-sum rows in {:.0} s",
-        done.rows,
-        refreshed.elapsed().as_secs_f64()
-    ));
+    let mut refresh_costs = Vec::new();
+    let refresh = |from: Date| async move {
+        let t = Instant::now();
+        report_facts::refresh(db, org_key, FactLevel::Campaign, from).await?;
+        let done = report_facts::refresh(db, org_key, FactLevel::Keyword, from).await?;
+        anyhow::Ok((t.elapsed(), done.blobs))
+    };
+    let (took, blobs) = refresh(first).await?;
+    refresh_costs.push((format!("build {} days", args.days - backfill), took, blobs));
+    if backfill > 0 {
+        raw_rows += write_days(0..backfill, 0).await?;
+        let (took, blobs) = refresh(last - Days::days(29)).await?;
+        refresh_costs.push((format!("backfill {backfill} older days"), took, blobs));
+    }
+    // Apple restates the trailing 30 days: rewrite them with other figures and back.
+    for salt in [1, 0] {
+        write_days(args.days - 30..args.days, salt).await?;
+        let (took, blobs) = refresh(last - Days::days(29)).await?;
+        if salt == 0 {
+            refresh_costs.push(("restate the last 30 days".into(), took, blobs));
+        }
+    }
+    for (what, took, blobs) in &refresh_costs {
+        say(&format!(
+            "refresh, {what}: {:.2} s ({blobs} blobs written, both levels)",
+            took.as_secs_f64()
+        ));
+    }
     let org = store::reports::sync_org_of(&db.pool, &account_id, 1)
         .await?
         .context("the seeded org")?;
@@ -313,7 +365,7 @@ fn cases(last: Date) -> Vec<Case> {
     ]
 }
 
-/// Bytes the metric tables take: (raw daily rows, running sums).
+/// Bytes the metric tables take: (raw daily rows, day blobs).
 async fn sizes(db: &Db) -> anyhow::Result<(i64, i64)> {
     match &db.native {
         crate::db::Native::Sqlite(pool) => {
@@ -325,7 +377,7 @@ async fn sizes(db: &Db) -> anyhow::Result<(i64, i64)> {
                     .fetch_one(pool)
                     .await
             };
-            match (size("asa_day_metrics").await, size("asa_day_sums").await) {
+            match (size("asa_day_metrics").await, size("asa_day_blobs").await) {
                 (Ok(a), Ok(b)) => Ok((a.unwrap_or(0), b.unwrap_or(0))),
                 // Without the dbstat table: the whole file, split evenly.
                 _ => {
@@ -343,7 +395,7 @@ async fn sizes(db: &Db) -> anyhow::Result<(i64, i64)> {
             let a: i64 = sqlx::query_scalar("SELECT pg_total_relation_size('asa_day_metrics')")
                 .fetch_one(pool)
                 .await?;
-            let b: i64 = sqlx::query_scalar("SELECT pg_total_relation_size('asa_day_sums')")
+            let b: i64 = sqlx::query_scalar("SELECT pg_total_relation_size('asa_day_blobs')")
                 .fetch_one(pool)
                 .await?;
             Ok((a, b))
@@ -367,7 +419,7 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
     let (raw_bytes, sums_bytes) = sizes(db).await?;
     let per_million = |b: i64| b as f64 / (seeded.raw_rows as f64 / 1e6) / 1e6;
     say(&format!(
-        "{} raw metric rows; per million rows: raw {:.1} MB + running sums {:.1} MB = {:.1} MB",
+        "{} raw metric rows; per million rows: raw {:.1} MB + day blobs {:.1} MB = {:.1} MB",
         seeded.raw_rows,
         per_million(raw_bytes),
         per_million(sums_bytes),
@@ -378,6 +430,15 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
             .body
             .parse()
             .map_err(|e| anyhow::anyhow!("bench query invalid: {e:?}"))?;
+        let (from, to, scope) = (case.from, case.to, Scope::default());
+        let fast = report_facts::range(db, org.org_key, case.naive_level, from, to, scope).await?;
+        let naive =
+            report_facts::range_naive(db, org.org_key, case.naive_level, from, to, scope).await?;
+        anyhow::ensure!(
+            fast == naive,
+            "{}: the day blobs disagree with the raw rows",
+            case.name
+        );
         let mut samples = Vec::new();
         let mut total = 0;
         for i in 0..args.iterations + 2 {

@@ -122,28 +122,30 @@ async fn prepare_entities(
     let Some(org) = &ctx.org else {
         return Ok(out);
     };
-    let ids = store::reports::ids(&db.pool, kind, org.org_key, q.scope).await?;
+    let ids = store::reports::ids(db, kind, org.org_key, q.scope).await?;
     cancel.check()?;
-    let mut sums: HashMap<i64, Counters> = match q.level.facts() {
-        Some(level) => report_facts::range(
-            db,
-            org.org_key,
-            level,
-            q.range.from,
-            q.range.to,
-            fact_scope(q.scope),
-        )
-        .await?
-        .into_iter()
-        .map(|e| (e.entity_id, e.counters))
-        .collect(),
-        None => HashMap::new(),
+    // Both sorted by id: joined in one pass.
+    let sums = match q.level.facts() {
+        Some(level) => {
+            report_facts::range(
+                db,
+                org.org_key,
+                level,
+                q.range.from,
+                q.range.to,
+                fact_scope(q.scope),
+            )
+            .await?
+        }
+        None => Vec::new(),
     };
     cancel.check()?;
+    let mut sums = sums.into_iter().peekable();
     out.rows = ids
         .into_iter()
         .filter_map(|e| {
-            let counters = sums.remove(&e.id);
+            while sums.next_if(|s| s.entity_id < e.id).is_some() {}
+            let counters = sums.next_if(|s| s.entity_id == e.id).map(|s| s.counters);
             (!e.deleted || counters.is_some()).then(|| Row {
                 id: e.id,
                 campaign_id: e.campaign_id,
@@ -451,7 +453,14 @@ fn compare_keys(a: &Key, b: &Key, desc: bool) -> Ordering {
 }
 
 /// Filters and sorts `p.rows` in place, off the async threads; checks `cancel` as it goes.
-async fn filter_and_sort(p: Prepared, q: &Query, cancel: &Cancel) -> Result<Prepared, ReportError> {
+/// With a sort, only the first `sorted` rows are put in order (the pages up to the one
+/// asked for; the rest only count towards the total, the totals and the graph).
+async fn filter_and_sort(
+    p: Prepared,
+    q: &Query,
+    cancel: &Cancel,
+    sorted: usize,
+) -> Result<Prepared, ReportError> {
     let (filters, sort, cancel) = (q.filters.clone(), q.sort.clone(), cancel.clone());
     tokio::task::spawn_blocking(move || {
         let mut p = p;
@@ -470,7 +479,15 @@ async fn filter_and_sort(p: Prepared, q: &Query, cancel: &Cancel) -> Result<Prep
             let key = sort_key(&p, field)?;
             let mut keyed: Vec<(Key, Row)> = kept.into_iter().map(|r| (key(&r), r)).collect();
             cancel.check()?;
-            keyed.sort_by(|(ka, a), (kb, b)| compare_keys(ka, kb, *desc).then(a.id.cmp(&b.id)));
+            let order = |(ka, a): &(Key, Row), (kb, b): &(Key, Row)| {
+                compare_keys(ka, kb, *desc).then(a.id.cmp(&b.id))
+            };
+            if sorted < keyed.len() {
+                keyed.select_nth_unstable_by(sorted, order);
+                keyed[..sorted].sort_by(order);
+            } else {
+                keyed.sort_by(order);
+            }
             kept = keyed.into_iter().map(|(_, r)| r).collect();
         } else {
             kept.sort_by_key(|r| r.id);
@@ -711,7 +728,8 @@ pub async fn run(
 ) -> Result<Report, ReportError> {
     let prepared = prepare(db, ctx, q, cancel).await?;
     cancel.check()?;
-    let mut p = filter_and_sort(prepared, q, cancel).await?;
+    let page_end = q.page as usize * q.page_size as usize;
+    let mut p = filter_and_sort(prepared, q, cancel, page_end).await?;
     cancel.check()?;
     let total = p.rows.len() as u64;
     // Totals over every matching row.
@@ -824,7 +842,7 @@ pub async fn totals(
         )]));
     }
     let prepared = prepare(db, ctx, &q, cancel).await?;
-    let mut p = filter_and_sort(prepared, &q, cancel).await?;
+    let mut p = filter_and_sort(prepared, &q, cancel, usize::MAX).await?;
     if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref())
         && p.entities.is_empty()
     {

@@ -8,11 +8,14 @@
 //!
 //! 1. the row universe: the entities of the level in scope (campaign / ad group), not
 //!    deleted, plus deleted ones that have metrics in the range (marked `deleted`);
-//! 2. each row's counters over the range from the running sums
-//!    ([`crate::store::report_facts::range`]: exact for any range, two slice reads);
+//!    (ids, parents and the deleted flag only, in one native query);
+//! 2. each row's counters over the range from the day blobs
+//!    ([`crate::store::report_facts::range`]: exact for any range, at most two checkpoints
+//!    and a few daily blobs), joined to the universe by id in one pass;
 //! 3. filters, totals (derived metrics from the summed counters, never averaged), sort
-//!    (nulls last, ties by id), page; names, statuses and the level's columns are loaded for
-//!    the page only unless a filter or the sort needs them for every row;
+//!    (nulls last, ties by id; only the rows up to the asked page are put in order), page;
+//!    names, statuses and the level's columns are loaded for the page only unless a filter
+//!    or the sort needs them for every row;
 //! 4. money floored to the currency's digits ([`currency`]); Growth-only columns locked
 //!    unless the workspace's [`plan`] allows them.
 //!

@@ -158,13 +158,15 @@ fn where_scope(kind: EntityKind, scope: EntityScope, sql: &mut String, binds: &m
 }
 
 /// The ids of every entity of `kind` in `org_key` and `scope`, deleted ones included,
-/// ordered by id.
+/// ordered by id. On the native pool: a report of a large account reads every entity's ids,
+/// and the `Any` driver's per-value conversion would cost more than the query.
 pub async fn ids(
-    ex: impl Exec<'_>,
+    db: &crate::Db,
     kind: EntityKind,
     org_key: i64,
     scope: EntityScope,
 ) -> Result<Vec<EntityId>, sqlx::Error> {
+    use crate::{db::Native, store::report_facts::on_native};
     let mut sql = format!(
         "SELECT t.id, {} AS c, {} AS g, {} AS d FROM {} t WHERE t.org_key = $1",
         kind.campaign_col(),
@@ -175,22 +177,22 @@ pub async fn ids(
     let mut binds = Vec::new();
     where_scope(kind, scope, &mut sql, &mut binds);
     sql.push_str(" ORDER BY t.id");
-    let mut q = sqlx::query(AssertSqlSafe(sql)).bind(org_key);
-    for b in binds {
-        q = q.bind(b);
-    }
-    q.fetch_all(ex)
-        .await?
-        .iter()
-        .map(|r| {
-            Ok(EntityId {
-                id: r.try_get(0)?,
-                campaign_id: r.try_get(1)?,
-                ad_group_id: r.try_get(2)?,
-                deleted: r.try_get::<i64, _>(3)? != 0,
+    on_native!(db, pool => {
+        let mut q = sqlx::query_as::<_, (i64, i64, i64, i64)>(AssertSqlSafe(sql)).bind(org_key);
+        for b in binds {
+            q = q.bind(b);
+        }
+        Ok(q.fetch_all(pool)
+            .await?
+            .into_iter()
+            .map(|(id, campaign_id, ad_group_id, deleted)| EntityId {
+                id,
+                campaign_id,
+                ad_group_id,
+                deleted: deleted != 0,
             })
-        })
-        .collect()
+            .collect())
+    })
 }
 
 /// An entity with what the report shows of it. `columns` holds the level's columns of spec

@@ -416,11 +416,11 @@ impl Handler for SyncReports {
                     fetcher.progress.rows += rows.len() as u64;
                     ctx.check_cancelled()?;
                 }
-                // The running sums the reports read, rewritten once per level from the
-                // oldest day this run replaced (before the checkpoint, so a worker killed in
-                // between redoes the level and its refresh).
-                let oldest = plan.backfill.last().copied().unwrap_or(start).min(start);
-                store::report_facts::refresh(db, org_key, level, oldest).await?;
+                // The day blobs the reports read, refreshed once per level from the window's
+                // first day (before the checkpoint, so a worker killed in between redoes the
+                // level and its refresh). The backfilled days all precede the stored ones:
+                // the refresh prepends them by itself, without rewriting the days between.
+                store::report_facts::refresh(db, org_key, level, start).await?;
                 let marker = format!("{}:{}", ctx.job_id, level.code());
                 synced::set_metrics_checkpoint(&db.pool, org_key, &marker).await?;
             }

@@ -1,13 +1,12 @@
 //! Writing facts: raw daily rows (for tests and the benchmark; the sync has its own
-//! `replace_days`) and the running sums derived from them ([`refresh`]).
-
-use std::collections::BTreeMap;
+//! `replace_days`) and the day blobs derived from them ([`refresh`]).
 
 use sqlx::{QueryBuilder, Sqlite};
-use time::{Date, Duration};
+use time::Date;
 
 use super::{
-    COUNTER_COLUMNS, Counters, DayRow, FactLevel, Native, counter_list, decode_sums, on_native,
+    CHECKPOINT, COUNTER_COLUMNS, DAILY, DayRow, EntitySums, FactLevel, Layout, Native, Scope,
+    codec, counter_list, decode_sums, from_jd, jd, on_grid, on_native,
 };
 use crate::db::Db;
 
@@ -16,10 +15,10 @@ const SQLITE_ROWS: usize = 1_900;
 /// Rows per PostgreSQL `UNNEST` statement.
 const PG_ROWS: usize = 50_000;
 /// Days of raw rows [`refresh`] holds in memory at once.
-const DAYS_PER_READ: i64 = 7;
+const DAYS_PER_READ: i32 = 7;
 
 /// Writes raw daily rows, replacing any with the same key (org, level, day, entity). Does
-/// not refresh the sums: call [`refresh`] afterwards. Returns the number of rows written.
+/// not refresh the blobs: call [`refresh`] afterwards. Returns the number of rows written.
 pub async fn insert_days(db: &Db, rows: &[DayRow]) -> Result<u64, sqlx::Error> {
     let cols = format!(
         "org_key, level, day, entity_id, campaign_id, ad_group_id, {}",
@@ -92,17 +91,31 @@ pub async fn insert_days(db: &Db, rows: &[DayRow]) -> Result<u64, sqlx::Error> {
 /// What one [`refresh`] did.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Refreshed {
-    /// The first day rewritten (None when there are no raw rows: the sums were cleared).
+    /// The first day whose daily blob was rewritten (None when there are no raw rows: the
+    /// blobs were cleared).
     pub from: Option<Date>,
-    /// Running-sum rows written.
-    pub rows: u64,
+    /// The first day of history added before the stored days, when there was some: its
+    /// daily blobs were written and its sums added to every later checkpoint.
+    pub prepended: Option<Date>,
+    /// Blobs written.
+    pub blobs: u64,
 }
 
-/// Recomputes the running sums of (org, level) from the raw daily rows of `from_day` on,
-/// after a sync replaced days from `from_day`. Idempotent; one transaction. When raw rows
-/// exist before the first stored sums (history fetched backwards) it recomputes from the
-/// first raw day, and when `from_day` is after the last stored sums it fills the gap, so
-/// the sums are always complete and dense.
+/// Brings the day blobs of (org, level) up to date after a sync replaced the raw days from
+/// `from_day` on. Idempotent.
+///
+/// - Raw days before the first stored day (history fetched backwards) are prepended: their
+///   daily blobs are written and their sums added to every checkpoint, which each say the
+///   first day they sum from, so a prepend cut short and run again adds nothing twice.
+/// - From `from_day` (clamped to the stored days, and to the day after the last stored day
+///   so a gap is filled) to the last raw day, the daily blobs are rewritten and the
+///   checkpoints recomputed, carrying the running sums from the stored ones before.
+/// - With nothing stored yet, everything is built from the first raw day.
+///
+/// Every day is written in its own short transaction (reads outside them), so a refresh
+/// never holds SQLite's single write lock for long and the product stays responsive during
+/// a sync. A refresh cut short leaves later days stale until the sync's retry runs it again
+/// (the sync checkpoints a level only after its refresh).
 pub async fn refresh(
     db: &Db,
     org_key: i64,
@@ -114,286 +127,242 @@ pub async fn refresh(
     let (raw_first, raw_last): (Option<Date>, Option<Date>) = on_native!(db, pool => {
         sqlx::query_as(raw_bounds).bind(org_key).bind(level.code()).fetch_one(pool).await?
     });
-    let sums = super::sums_bounds(db, org_key, level).await?;
     let (Some(raw_first), Some(raw_last)) = (raw_first, raw_last) else {
-        let clear = "DELETE FROM asa_day_sums WHERE org_key = $1 AND level = $2";
-        on_native!(db, pool => { sqlx::query(clear).bind(org_key).bind(level.code()).execute(pool).await?; });
+        clear(db, org_key, level).await?;
         return Ok(Refreshed::default());
     };
-    let start = match sums {
-        Some((first, last)) if raw_first >= first => {
-            let next = last.next_day().unwrap_or(last);
-            from_day.max(raw_first).min(next)
-        }
-        _ => raw_first,
-    };
-    // One short transaction per day written (reads outside them), so a long refresh never
-    // holds SQLite's single write lock for more than one day's slice and the product stays
-    // responsive during a sync. A refresh cut short leaves later days stale until the
-    // sync's retry runs it again from the same day (the sync checkpoints a level only after
-    // its refresh).
-    let rows = on_native!(db, pool => {
-        let level = level.code();
-        let mut tx = pool.begin().await?;
-        let mut running = slice_before(&mut tx, org_key, level, start).await?;
-        tx.commit().await?;
-        let raw = format!(
-            "SELECT day, entity_id, campaign_id, ad_group_id, {} FROM asa_day_metrics \
-             WHERE org_key = $1 AND level = $2 AND day >= $3 AND day <= $4 ORDER BY day",
-            counter_list("")
-        );
-        let mut written = 0;
-        let mut from = start;
-        while from <= raw_last {
-            let to = (from + Duration::days(DAYS_PER_READ - 1)).min(raw_last);
-            let mut tx = pool.begin().await?;
-            let rows = tx.read_raw(&raw, org_key, level, from, to).await?;
-            tx.commit().await?;
-            let mut rows = rows.into_iter().peekable();
-            let mut day = from;
-            while day <= to {
-                while let Some((_, e)) = rows.next_if(|(d, _)| *d == day) {
-                    let slot = running.entry(e.entity_id).or_insert((
-                        e.campaign_id,
-                        e.ad_group_id,
-                        Counters::default(),
-                    ));
-                    slot.0 = e.campaign_id;
-                    slot.1 = e.ad_group_id;
-                    slot.2.add(&e.counters);
-                }
-                let mut tx = pool.begin().await?;
-                tx.exec(
-                    "DELETE FROM asa_day_sums WHERE org_key = $1 AND level = $2 AND day = $3",
-                    org_key,
-                    level,
-                    day,
-                )
-                .await?;
-                written += tx.write(org_key, level, day, &running).await?;
-                tx.commit().await?;
-                day = day.next_day().expect("a day after a stored day");
+    let (first, last) = (jd(raw_first), jd(raw_last));
+    let mut done = Refreshed::default();
+    let mut layout = super::layout(db, org_key, level).await?;
+    if let Some(l) = &layout
+        && first < l.first
+    {
+        match prepend(db, org_key, level, l, first).await? {
+            Some(written) => {
+                done.prepended = Some(raw_first);
+                done.blobs += written;
+                layout = super::layout(db, org_key, level).await?;
             }
-            from = to.next_day().expect("a day after a stored day");
+            // Checkpoints that do not sum from the stored first day: rebuild them all.
+            None => layout = None,
         }
-        let mut tx = pool.begin().await?;
-        tx.exec(
-            "DELETE FROM asa_day_sums WHERE org_key = $1 AND level = $2 AND day > $3",
-            org_key,
-            level,
-            raw_last,
-        )
-        .await?;
-        tx.commit().await?;
-        written
+    }
+    let (start, running, old) = match layout {
+        Some(l) if first >= l.first => {
+            let mut start = if first > l.first {
+                // Days at the start were removed: everything sums differently.
+                l.first
+            } else {
+                jd(from_day).max(l.first).min(l.last + 1)
+            };
+            if l.last > last {
+                // Days at the end were removed: the last day needs its checkpoint.
+                start = start.min(last);
+            }
+            let running = if start > l.first {
+                super::range_in(db, org_key, level, &l, l.first, start - 1, Scope::default())
+                    .await?
+            } else {
+                Vec::new()
+            };
+            (start, running, l.checkpoints)
+        }
+        _ => {
+            // Nothing usable stored (a new org, an install migrated from the running-sums
+            // table, or inconsistent checkpoints): build everything from the first raw day.
+            clear(db, org_key, level).await?;
+            (first, Vec::new(), Vec::new())
+        }
+    };
+    done.from = Some(from_jd(start));
+    done.blobs += restate(db, org_key, level, start, last, first, running).await?;
+    // Checkpoints that are neither on the grid nor the last day (an older last day), and
+    // blobs after the last raw day.
+    let stale: Vec<i32> = old
+        .into_iter()
+        .filter(|&c| c > last || (!on_grid(c) && c != last))
+        .collect();
+    let after = "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day > $3";
+    on_native!(db, pool => {
+        sqlx::query(after).bind(org_key).bind(level.code()).bind(raw_last).execute(pool).await?;
     });
-    Ok(Refreshed {
-        from: Some(start),
-        rows,
-    })
-}
-
-/// A transaction that can delete, read and bulk-write the sums.
-trait SumsTx {
-    fn exec(
-        &mut self,
-        sql: &str,
-        org_key: i64,
-        level: i64,
-        day: Date,
-    ) -> impl Future<Output = Result<(), sqlx::Error>> + Send;
-    fn read_slice(
-        &mut self,
-        sql: &str,
-        org_key: i64,
-        level: i64,
-        day: Date,
-    ) -> impl Future<Output = Result<Vec<super::EntitySums>, sqlx::Error>> + Send;
-    fn read_raw(
-        &mut self,
-        sql: &str,
-        org_key: i64,
-        level: i64,
-        from: Date,
-        to: Date,
-    ) -> impl Future<Output = Result<Vec<(Date, super::EntitySums)>, sqlx::Error>> + Send;
-    fn write(
-        &mut self,
-        org_key: i64,
-        level: i64,
-        day: Date,
-        rows: &BTreeMap<i64, (i64, i64, Counters)>,
-    ) -> impl Future<Output = Result<u64, sqlx::Error>> + Send;
-}
-
-macro_rules! impl_sums_tx {
-    ($db:ty) => {
-        impl SumsTx for sqlx::Transaction<'_, $db> {
-            async fn exec(
-                &mut self,
-                sql: &str,
-                org_key: i64,
-                level: i64,
-                day: Date,
-            ) -> Result<(), sqlx::Error> {
-                sqlx::query(sqlx::AssertSqlSafe(sql))
-                    .bind(org_key)
-                    .bind(level)
-                    .bind(day)
-                    .execute(&mut **self)
-                    .await?;
-                Ok(())
-            }
-            async fn read_slice(
-                &mut self,
-                sql: &str,
-                org_key: i64,
-                level: i64,
-                day: Date,
-            ) -> Result<Vec<super::EntitySums>, sqlx::Error> {
-                let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                    .bind(org_key)
-                    .bind(level)
-                    .bind(day)
-                    .fetch_all(&mut **self)
-                    .await?;
-                rows.iter().map(|r| decode_sums(r, 0)).collect()
-            }
-            async fn read_raw(
-                &mut self,
-                sql: &str,
-                org_key: i64,
-                level: i64,
-                from: Date,
-                to: Date,
-            ) -> Result<Vec<(Date, super::EntitySums)>, sqlx::Error> {
-                use sqlx::Row;
-                let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
-                    .bind(org_key)
-                    .bind(level)
-                    .bind(from)
-                    .bind(to)
-                    .fetch_all(&mut **self)
-                    .await?;
-                rows.iter()
-                    .map(|r| Ok((r.try_get::<Date, _>(0)?, decode_sums(r, 1)?)))
-                    .collect()
-            }
-            async fn write(
-                &mut self,
-                org_key: i64,
-                level: i64,
-                day: Date,
-                rows: &BTreeMap<i64, (i64, i64, Counters)>,
-            ) -> Result<u64, sqlx::Error> {
-                <$db as WriteDb>::write(self, org_key, level, day, rows).await
-            }
-        }
-    };
-}
-impl_sums_tx!(sqlx::Sqlite);
-impl_sums_tx!(sqlx::Postgres);
-
-/// The bulk write of one day's running sums, per backend.
-trait WriteDb: sqlx::Database {
-    fn write(
-        tx: &mut sqlx::Transaction<'_, Self>,
-        org_key: i64,
-        level: i64,
-        day: Date,
-        rows: &BTreeMap<i64, (i64, i64, Counters)>,
-    ) -> impl Future<Output = Result<u64, sqlx::Error>> + Send;
-}
-
-fn sums_columns() -> String {
-    format!(
-        "org_key, level, day, entity_id, campaign_id, ad_group_id, {}",
-        counter_list("")
-    )
-}
-
-impl WriteDb for sqlx::Sqlite {
-    async fn write(
-        tx: &mut sqlx::Transaction<'_, Self>,
-        org_key: i64,
-        level: i64,
-        day: Date,
-        rows: &BTreeMap<i64, (i64, i64, Counters)>,
-    ) -> Result<u64, sqlx::Error> {
-        let entries: Vec<_> = rows.iter().collect();
-        let mut n = 0;
-        for chunk in entries.chunks(SQLITE_ROWS) {
-            let mut q = QueryBuilder::<Sqlite>::new(format!(
-                "INSERT INTO asa_day_sums ({}) ",
-                sums_columns()
-            ));
-            q.push_values(chunk, |mut b, (id, (c, g, counters))| {
-                b.push_bind(org_key)
-                    .push_bind(level)
-                    .push_bind(day)
-                    .push_bind(**id)
-                    .push_bind(*c)
-                    .push_bind(*g);
-                for v in counters.0 {
-                    b.push_bind(v);
-                }
-            });
-            n += q.build().execute(&mut **tx).await?.rows_affected();
-        }
-        Ok(n)
+    let deletes: Vec<(i32, i64, Option<Vec<u8>>)> =
+        stale.into_iter().map(|c| (c, CHECKPOINT, None)).collect();
+    for chunk in deletes.chunks(64) {
+        write_blobs(db, org_key, level, chunk).await?;
     }
+    Ok(done)
 }
 
-impl WriteDb for sqlx::Postgres {
-    async fn write(
-        tx: &mut sqlx::Transaction<'_, Self>,
-        org_key: i64,
-        level: i64,
-        day: Date,
-        rows: &BTreeMap<i64, (i64, i64, Counters)>,
-    ) -> Result<u64, sqlx::Error> {
-        if rows.is_empty() {
-            return Ok(0);
-        }
-        let sql = format!(
-            "INSERT INTO asa_day_sums ({}) SELECT $1, $2, $3, * FROM UNNEST($4::int8[], $5::int8[], $6::int8[], {})",
-            sums_columns(),
-            (7..18)
-                .map(|i| format!("${i}::int8[]"))
-                .collect::<Vec<_>>()
-                .join(", ")
-        );
-        let mut q = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
-            .bind(org_key)
-            .bind(level as i16)
-            .bind(day)
-            .bind(rows.keys().copied().collect::<Vec<_>>())
-            .bind(rows.values().map(|v| v.0).collect::<Vec<_>>())
-            .bind(rows.values().map(|v| v.1).collect::<Vec<_>>());
-        for i in 0..11 {
-            q = q.bind(rows.values().map(|v| v.2.0[i]).collect::<Vec<_>>());
-        }
-        Ok(q.execute(&mut **tx).await?.rows_affected())
-    }
+/// Deletes every blob of (org, level).
+async fn clear(db: &Db, org_key: i64, level: FactLevel) -> Result<(), sqlx::Error> {
+    let sql = "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2";
+    on_native!(db, pool => {
+        sqlx::query(sql).bind(org_key).bind(level.code()).execute(pool).await?;
+    });
+    Ok(())
 }
 
-/// The running sums of the day before `start`: where a refresh from `start` continues.
-async fn slice_before(
-    tx: &mut impl SumsTx,
+/// The raw rows of the days `from..=to` that have any, by day, each day's rows by entity.
+async fn raw_days(
+    db: &Db,
     org_key: i64,
-    level: i64,
-    start: Date,
-) -> Result<BTreeMap<i64, (i64, i64, Counters)>, sqlx::Error> {
-    let mut running = BTreeMap::new();
-    if let Some(before) = start.previous_day() {
-        let sql = format!(
-            "SELECT entity_id, campaign_id, ad_group_id, {} FROM asa_day_sums \
-             WHERE org_key = $1 AND level = $2 AND day = $3",
-            counter_list("")
-        );
-        for e in tx.read_slice(&sql, org_key, level, before).await? {
-            running.insert(e.entity_id, (e.campaign_id, e.ad_group_id, e.counters));
+    level: FactLevel,
+    from: i32,
+    to: i32,
+) -> Result<Vec<(i32, Vec<EntitySums>)>, sqlx::Error> {
+    let sql = format!(
+        "SELECT day, entity_id, campaign_id, ad_group_id, {} FROM asa_day_metrics \
+         WHERE org_key = $1 AND level = $2 AND day >= $3 AND day <= $4 ORDER BY day, entity_id",
+        counter_list("")
+    );
+    let rows: Vec<(Date, EntitySums)> = on_native!(db, pool => {
+        use sqlx::Row;
+        sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+            .bind(org_key)
+            .bind(level.code())
+            .bind(from_jd(from))
+            .bind(from_jd(to))
+            .fetch_all(pool)
+            .await?
+            .iter()
+            .map(|r| Ok((r.try_get::<Date, _>(0)?, decode_sums(r, 1)?)))
+            .collect::<Result<_, sqlx::Error>>()?
+    });
+    let mut out: Vec<(i32, Vec<EntitySums>)> = Vec::new();
+    for (day, e) in rows {
+        let day = jd(day);
+        match out.last_mut() {
+            Some((d, list)) if *d == day => list.push(e),
+            _ => out.push((day, vec![e])),
         }
     }
-    Ok(running)
+    Ok(out)
+}
+
+/// Replaces blobs in one transaction: each `(day, kind, data)` deletes that blob and, with
+/// data, writes it anew. Returns the number of blobs written.
+async fn write_blobs(
+    db: &Db,
+    org_key: i64,
+    level: FactLevel,
+    ops: &[(i32, i64, Option<Vec<u8>>)],
+) -> Result<u64, sqlx::Error> {
+    let delete =
+        "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day = $3 AND kind = $4";
+    let insert =
+        "INSERT INTO asa_day_blobs (org_key, level, day, kind, data) VALUES ($1, $2, $3, $4, $5)";
+    Db::retry_busy(|| async {
+        let mut written = 0;
+        on_native!(db, pool => {
+            let mut tx = pool.begin().await?;
+            for (day, kind, data) in ops {
+                let day = from_jd(*day);
+                sqlx::query(delete).bind(org_key).bind(level.code()).bind(day).bind(*kind).execute(&mut *tx).await?;
+                if let Some(data) = data {
+                    sqlx::query(insert).bind(org_key).bind(level.code()).bind(day).bind(*kind).bind(data.as_slice()).execute(&mut *tx).await?;
+                    written += 1;
+                }
+            }
+            tx.commit().await?;
+        });
+        Ok::<_, sqlx::Error>(written)
+    })
+    .await
+}
+
+/// Rewrites the daily blobs of `start..=last` from the raw rows and the checkpoints among
+/// them, `running` being the sums through `start - 1` and `base` the first stored day.
+async fn restate(
+    db: &Db,
+    org_key: i64,
+    level: FactLevel,
+    start: i32,
+    last: i32,
+    base: i32,
+    mut running: Vec<EntitySums>,
+) -> Result<u64, sqlx::Error> {
+    let mut written = 0;
+    let mut from = start;
+    while from <= last {
+        let to = (from + DAYS_PER_READ - 1).min(last);
+        let mut days = raw_days(db, org_key, level, from, to)
+            .await?
+            .into_iter()
+            .peekable();
+        for day in from..=to {
+            let rows = days.next_if(|(d, _)| *d == day).map(|(_, rows)| rows);
+            let mut ops = Vec::with_capacity(2);
+            if let Some(rows) = &rows {
+                running = codec::merge(running, rows, 1);
+                running.retain(|e| !e.counters.is_zero());
+            }
+            ops.push((day, DAILY, rows.map(|r| codec::encode(day, &r))));
+            if on_grid(day) || day == last {
+                ops.push((day, CHECKPOINT, Some(codec::encode(base, &running))));
+            }
+            written += write_blobs(db, org_key, level, &ops).await?;
+        }
+        from = to + 1;
+    }
+    Ok(written)
+}
+
+/// Adds the raw days `first..l.first` (history before the stored days) to the blobs:
+/// their sums to every stored checkpoint that still sums from `l.first`, then the
+/// checkpoints among them, then their daily blobs newest first, so that a prepend cut
+/// short finds, when run again, the days still missing and checkpoints that already
+/// include them. None when a stored checkpoint sums from neither day (rebuild instead).
+async fn prepend(
+    db: &Db,
+    org_key: i64,
+    level: FactLevel,
+    l: &Layout,
+    first: i32,
+) -> Result<Option<u64>, sqlx::Error> {
+    let mut running: Vec<EntitySums> = Vec::new();
+    let mut dailies = Vec::new();
+    let mut checkpoints = Vec::new();
+    let mut from = first;
+    while from < l.first {
+        let to = (from + DAYS_PER_READ - 1).min(l.first - 1);
+        let mut days = raw_days(db, org_key, level, from, to)
+            .await?
+            .into_iter()
+            .peekable();
+        for day in from..=to {
+            if let Some((_, rows)) = days.next_if(|(d, _)| *d == day) {
+                running = codec::merge(running, &rows, 1);
+                running.retain(|e| !e.counters.is_zero());
+                dailies.push((day, DAILY, Some(codec::encode(day, &rows))));
+            }
+            if on_grid(day) {
+                checkpoints.push((day, CHECKPOINT, Some(codec::encode(first, &running))));
+            }
+        }
+        from = to + 1;
+    }
+    let mut written = 0;
+    for &c in &l.checkpoints {
+        let Some(data) = super::blob(db, org_key, level, CHECKPOINT, c).await? else {
+            continue;
+        };
+        let decoder = codec::Decoder::new(&data)?;
+        let sums_from = decoder.base();
+        if sums_from == first {
+            continue;
+        }
+        if sums_from != l.first {
+            return Ok(None);
+        }
+        let stored = decoder.collect(Scope::default())?;
+        let mut sums = codec::merge(stored, &running, 1);
+        sums.retain(|e| !e.counters.is_zero());
+        let data = codec::encode(first, &sums);
+        written += write_blobs(db, org_key, level, &[(c, CHECKPOINT, Some(data))]).await?;
+    }
+    for op in checkpoints.into_iter().chain(dailies.into_iter().rev()) {
+        written += write_blobs(db, org_key, level, std::slice::from_ref(&op)).await?;
+    }
+    Ok(Some(written))
 }

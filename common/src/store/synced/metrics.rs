@@ -9,7 +9,7 @@ use sqlx::{Acquire, Any};
 use super::{Val, insert_rows};
 
 /// The level of a metrics row (`asa_day_metrics.level`): the report facts' own levels, so
-/// the writer and the running sums speak of the same thing.
+/// the writer and the day blobs speak of the same thing.
 pub use crate::store::report_facts::FactLevel as Level;
 
 /// One entity's counters on one day (money in micros of the group's currency).
