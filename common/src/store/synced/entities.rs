@@ -230,222 +230,71 @@ pub async fn upsert<T: Entity>(
     .await
 }
 
-impl Entity for App {
-    const TABLE: &'static str = "asa_apps";
-    const KEY: &'static str = "adam_id";
-    const COLUMNS: &'static [&'static str] = &["adam_id", "app_name", "developer_name", "body"];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.adam_id.into(),
-            self.app_name.as_str().into(),
-            self.developer_name.clone().into(),
-            self.body.clone().into(),
-        ]
+/// A field as a bound value (the column types of the entity tables).
+trait Bound {
+    fn bound(&self) -> Val;
+}
+impl Bound for i64 {
+    fn bound(&self) -> Val {
+        (*self).into()
+    }
+}
+impl Bound for Option<i64> {
+    fn bound(&self) -> Val {
+        (*self).into()
+    }
+}
+impl Bound for bool {
+    fn bound(&self) -> Val {
+        (*self).into()
+    }
+}
+impl Bound for String {
+    fn bound(&self) -> Val {
+        self.as_str().into()
+    }
+}
+impl Bound for Option<String> {
+    fn bound(&self) -> Val {
+        self.clone().into()
     }
 }
 
-impl Entity for Campaign {
-    const TABLE: &'static str = "asa_campaigns";
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "adam_id",
-        "status",
-        "display_status",
-        "system_status",
-        "daily_budget_micros",
-        "countries",
-        "start_time",
-        "end_time",
-        "creation_time",
-        "modification_time",
-        "deleted",
-        "body",
-    ];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.into(),
-            self.name.as_str().into(),
-            self.adam_id.into(),
-            self.status.as_str().into(),
-            self.display_status.clone().into(),
-            self.system_status.clone().into(),
-            self.daily_budget_micros.into(),
-            self.countries.clone().into(),
-            self.start_time.clone().into(),
-            self.end_time.clone().into(),
-            self.creation_time.clone().into(),
-            self.modification_time.clone().into(),
-            self.deleted.into(),
-            self.body.clone().into(),
-        ]
-    }
+/// Implements [`Entity`] for a struct whose listed fields are its table's columns, by the
+/// same names and in that order (the key first).
+macro_rules! entity {
+    ($ty:ty, $table:literal $(, key = $key:literal)? $(, soft_delete = $soft:literal)?: $($field:ident),+ $(,)?) => {
+        impl Entity for $ty {
+            const TABLE: &'static str = $table;
+            $(const KEY: &'static str = $key;)?
+            $(const SOFT_DELETE: bool = $soft;)?
+            const COLUMNS: &'static [&'static str] = &[$(stringify!($field)),+];
+            fn values(&self) -> Vec<Val> {
+                vec![$(self.$field.bound()),+]
+            }
+        }
+    };
 }
 
-impl Entity for AdGroup {
-    const TABLE: &'static str = "asa_ad_groups";
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "campaign_id",
-        "name",
-        "status",
-        "display_status",
-        "system_status",
-        "default_bid_micros",
-        "cpa_goal_micros",
-        "automated_keywords_opt_in",
-        "start_time",
-        "end_time",
-        "modification_time",
-        "deleted",
-        "body",
-    ];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.into(),
-            self.campaign_id.into(),
-            self.name.as_str().into(),
-            self.status.as_str().into(),
-            self.display_status.clone().into(),
-            self.system_status.clone().into(),
-            self.default_bid_micros.into(),
-            self.cpa_goal_micros.into(),
-            self.automated_keywords_opt_in.into(),
-            self.start_time.clone().into(),
-            self.end_time.clone().into(),
-            self.modification_time.clone().into(),
-            self.deleted.into(),
-            self.body.clone().into(),
-        ]
-    }
-}
-
-impl Entity for Keyword {
-    const TABLE: &'static str = "asa_keywords";
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "campaign_id",
-        "ad_group_id",
-        "text",
-        "match_type",
-        "bid_micros",
-        "status",
-        "display_status",
-        "modification_time",
-        "deleted",
-    ];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.into(),
-            self.campaign_id.into(),
-            self.ad_group_id.into(),
-            self.text.as_str().into(),
-            self.match_type.as_str().into(),
-            self.bid_micros.into(),
-            self.status.as_str().into(),
-            self.display_status.clone().into(),
-            self.modification_time.clone().into(),
-            self.deleted.into(),
-        ]
-    }
-}
-
-impl Entity for NegativeKeyword {
-    const TABLE: &'static str = "asa_negative_keywords";
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "campaign_id",
-        "ad_group_id",
-        "text",
-        "match_type",
-        "status",
-        "modification_time",
-        "deleted",
-    ];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.into(),
-            self.campaign_id.into(),
-            self.ad_group_id.into(),
-            self.text.as_str().into(),
-            self.match_type.as_str().into(),
-            self.status.as_str().into(),
-            self.modification_time.clone().into(),
-            self.deleted.into(),
-        ]
-    }
-}
-
-impl Entity for Ad {
-    const TABLE: &'static str = "asa_ads";
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "campaign_id",
-        "ad_group_id",
-        "creative_id",
-        "name",
-        "status",
-        "display_status",
-        "system_status",
-        "modification_time",
-        "deleted",
-        "body",
-    ];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.into(),
-            self.campaign_id.into(),
-            self.ad_group_id.into(),
-            self.creative_id.into(),
-            self.name.as_str().into(),
-            self.status.as_str().into(),
-            self.display_status.clone().into(),
-            self.system_status.clone().into(),
-            self.modification_time.clone().into(),
-            self.deleted.into(),
-            self.body.clone().into(),
-        ]
-    }
-}
-
-impl Entity for Creative {
-    const TABLE: &'static str = "asa_creatives";
-    const COLUMNS: &'static [&'static str] = &[
-        "id",
-        "name",
-        "creative_type",
-        "product_page_id",
-        "system_status",
-        "deleted",
-        "body",
-    ];
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.into(),
-            self.name.as_str().into(),
-            self.creative_type.clone().into(),
-            self.product_page_id.clone().into(),
-            self.system_status.clone().into(),
-            self.deleted.into(),
-            self.body.clone().into(),
-        ]
-    }
-}
-
-impl Entity for ProductPage {
-    const TABLE: &'static str = "asa_product_pages";
-    const COLUMNS: &'static [&'static str] = &["id", "adam_id", "name", "state", "body"];
-    const SOFT_DELETE: bool = false;
-    fn values(&self) -> Vec<Val> {
-        vec![
-            self.id.as_str().into(),
-            self.adam_id.into(),
-            self.name.as_str().into(),
-            self.state.clone().into(),
-            self.body.clone().into(),
-        ]
-    }
-}
+entity!(App, "asa_apps", key = "adam_id": adam_id, app_name, developer_name, body);
+entity!(Campaign, "asa_campaigns":
+    id, name, adam_id, status, display_status, system_status, daily_budget_micros, countries,
+    start_time, end_time, creation_time, modification_time, deleted, body);
+entity!(AdGroup, "asa_ad_groups":
+    id, campaign_id, name, status, display_status, system_status, default_bid_micros,
+    cpa_goal_micros, automated_keywords_opt_in, start_time, end_time, modification_time,
+    deleted, body);
+entity!(Keyword, "asa_keywords":
+    id, campaign_id, ad_group_id, text, match_type, bid_micros, status, display_status,
+    modification_time, deleted);
+entity!(NegativeKeyword, "asa_negative_keywords":
+    id, campaign_id, ad_group_id, text, match_type, status, modification_time, deleted);
+entity!(Ad, "asa_ads":
+    id, campaign_id, ad_group_id, creative_id, name, status, display_status, system_status,
+    modification_time, deleted, body);
+entity!(Creative, "asa_creatives":
+    id, name, creative_type, product_page_id, system_status, deleted, body);
+entity!(ProductPage, "asa_product_pages", soft_delete = false: id, adam_id, name, state, body);
 
 /// Adds search terms not yet known (a term's fields never change: its id is their hash).
 pub async fn upsert_search_terms(
