@@ -7,20 +7,36 @@ if [ ! -x /usr/bin/chromium ]; then
   echo "installing Debian's chromium"
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null
 fi
+# The app served is frontend/dist unless E2E_STATIC_DIR names another build (a baseline
+# build for before/after timings).
+static="${E2E_STATIC_DIR:-$root/frontend/dist}"
 data="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
 log="$data/serve.log"
-SEARCHDECK_DATA_DIR="$data" SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" \
-  SEARCHDECK_STATIC_DIR="$root/frontend/dist" "$root/target/debug/searchdeck" serve >"$log" 2>&1 &
+mid_log="$data/serve-mid.log"
+mkdir -p "$data/small" "$data/mid"
+# Two servers: the sandbox's small world for the walks, and its mid-size world (an ad group
+# of 2,200 keywords) for the 1,000-row timings of e2e/perf.spec.ts (E2E_MID_BASE_URL).
+SEARCHDECK_DATA_DIR="$data/small" SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" \
+  SEARCHDECK_STATIC_DIR="$static" "$root/target/debug/searchdeck" serve >"$log" 2>&1 &
 server=$!
-cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"; }
+SEARCHDECK_DATA_DIR="$data/mid" SEARCHDECK_BIND="127.0.0.1:$((port + 2))" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 3))" \
+  SEARCHDECK_SANDBOX_WORLD=mid SEARCHDECK_STATIC_DIR="$static" "$root/target/debug/searchdeck" serve >"$mid_log" 2>&1 &
+mid_server=$!
+cleanup() {
+  kill "$server" "$mid_server" 2>/dev/null || true
+  wait "$server" "$mid_server" 2>/dev/null || true
+  rm -rf "$data"
+}
 trap cleanup EXIT
-for _ in $(seq 1 60); do
-  curl -fsS "http://127.0.0.1:$port/health" >/dev/null 2>&1 && break
-  kill -0 "$server" 2>/dev/null || { cat "$log"; echo "searchdeck serve exited" >&2; exit 1; }
-  sleep 0.5
+for p in "$port" "$((port + 2))"; do
+  for _ in $(seq 1 60); do
+    curl -fsS "http://127.0.0.1:$p/health" >/dev/null 2>&1 && break
+    kill -0 "$server" 2>/dev/null && kill -0 "$mid_server" 2>/dev/null || { cat "$log" "$mid_log"; echo "searchdeck serve exited" >&2; exit 1; }
+    sleep 0.5
+  done
 done
 cd "$root/frontend"
-if ! E2E_BASE_URL="http://127.0.0.1:$port" npm run e2e -- "$@"; then
-  echo "--- server log ---"; tail -50 "$log"; exit 1
+if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_MID_BASE_URL="http://127.0.0.1:$((port + 2))" npm run e2e -- "$@"; then
+  echo "--- server log ---"; tail -50 "$log"; echo "--- mid-world server log ---"; tail -20 "$mid_log"; exit 1
 fi

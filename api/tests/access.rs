@@ -98,6 +98,8 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
                 kind: "sync-account",
                 message: "Starting",
                 total_steps: 1,
+                account_id: None,
+                org_id: None,
             },
         )
         .await

@@ -70,8 +70,7 @@ backend_tests! {
             user_id: owner_item["id"].as_str(),
             kind: "sync-account",
             message: "Starting",
-            total_steps: 4,
-        }).await.unwrap();
+            total_steps: 4, account_id: None, org_id: None, }).await.unwrap();
         store::tasks::progress(&app.state.db.pool, &task_id, "Halfway", 2, 4, Some(&json!({"campaignsCreated": 2}))).await.unwrap();
 
         let res = app.get(&format!("/api/tasks/{task_id}"), Some(&owner)).await;

@@ -39,6 +39,8 @@ async fn tasks_response_shape() {
             kind: "collect-keywords",
             message: "Collecting keywords",
             total_steps: 4,
+            account_id: None,
+            org_id: None,
         },
     )
     .await

@@ -74,6 +74,9 @@ pub struct Db {
     pub backend: Backend,
     /// The same database through its native driver, for backend-specific stores.
     pub native: Native,
+    /// The report engine's in-process caches of this database (bounded; validated against
+    /// the database on every use, see `store::report_facts::cache`).
+    pub report_caches: crate::store::report_facts::cache::Caches,
 }
 
 /// A native pool on the application database (connections open on first use).
@@ -148,6 +151,7 @@ impl Db {
             pool,
             backend,
             native,
+            report_caches: Default::default(),
         })
     }
 

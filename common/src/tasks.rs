@@ -22,6 +22,11 @@ use crate::{
 pub struct TaskRecord {
     pub id: String,
     pub kind: String,
+    /// The connection the task works for (a sync or bulk edit of one account), else null.
+    pub account_id: Option<String>,
+    /// The campaign group (Apple's org id) the task works in, else null (a sync covers
+    /// every campaign group of its connection).
+    pub org_id: Option<i64>,
     pub message: String,
     pub step: i64,
     pub total_steps: i64,
@@ -57,6 +62,10 @@ pub struct NewTask<'a> {
     pub kind: &'a str,
     pub message: &'a str,
     pub total_steps: i64,
+    /// The connection the task works for, if one.
+    pub account_id: Option<&'a str>,
+    /// The campaign group it works in, if one.
+    pub org_id: Option<i64>,
 }
 
 /// Records a new task and writes its job to the outbox in one transaction, so the task

@@ -53,6 +53,7 @@ conformance!(
     facts_refresh_follows_restatements_and_backfilled_history,
     facts_write_large_batches_and_daily_series,
     facts_blobs_stay_exact_through_restatements_backfills_and_deletions,
+    report_caches_follow_writes_of_other_processes,
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
     recovery_codes_die_after_wrong_guesses,
@@ -68,6 +69,12 @@ fn day(d: u8) -> Date {
 
 /// A synced campaign group (the facts' foreign key) of a new workspace's connection.
 async fn org(db: &Db, email: &str) -> i64 {
+    connected_org(db, email).await.2
+}
+
+/// A new workspace, its connection and that connection's synced campaign group 42:
+/// (workspace id, account id, org key).
+async fn connected_org(db: &Db, email: &str) -> (String, String, i64) {
     let (user_id, workspace_id) = owner(db, email).await;
     let account_id = new_id();
     let account = store::accounts::NewAccount {
@@ -89,9 +96,10 @@ async fn org(db: &Db, email: &str) -> i64 {
         now: now_ms(),
     };
     let account_id = store::accounts::upsert(&db.pool, account).await.unwrap();
-    store::synced::ensure_org(&db.pool, &account_id, 42, Some("USD"), None)
+    let org_key = store::synced::ensure_org(&db.pool, &account_id, 42, Some("USD"), None)
         .await
-        .unwrap()
+        .unwrap();
+    (workspace_id, account_id, org_key)
 }
 
 fn fact(org_key: i64, level: FactLevel, d: u8, entity: i64, seed: i64) -> DayRow {
@@ -522,6 +530,168 @@ async fn facts_write_large_batches_and_daily_series(db: &Db) {
 }
 
 /// A user who owns a new workspace; returns (user id, workspace id).
+fn keyword(id: i64) -> store::synced::entities::Keyword {
+    store::synced::entities::Keyword {
+        id,
+        campaign_id: 10 + id % 2,
+        ad_group_id: 20 + id % 3,
+        text: format!("keyword {id}"),
+        match_type: "EXACT".into(),
+        status: "ACTIVE".into(),
+        ..Default::default()
+    }
+}
+
+/// The KEYWORDS report of days 1..=5 by keyword id: (localSpend, deleted), and the total.
+async fn keyword_report(
+    db: &Db,
+    ctx: &searchdeck_common::report::Context,
+) -> (std::collections::BTreeMap<i64, (f64, bool)>, u64) {
+    use searchdeck_common::report::{self, Cancel, ReportBody, SortIn};
+    let q = ReportBody {
+        level: Some("KEYWORDS".into()),
+        start_date: Some(day(1).to_string()),
+        end_date: Some(day(5).to_string()),
+        sort: Some(SortIn {
+            field: "localSpend".into(),
+            order: Some("desc".into()),
+        }),
+        ..ReportBody::default()
+    }
+    .parse()
+    .unwrap();
+    let r = report::run(db, ctx, &q, &Cancel::new()).await.unwrap();
+    let rows = r
+        .items
+        .iter()
+        .map(|i| {
+            (
+                i["keywordId"].as_i64().unwrap(),
+                (
+                    i["localSpend"].as_f64().unwrap(),
+                    i["deleted"].as_bool().unwrap(),
+                ),
+            )
+        })
+        .collect();
+    (rows, r.total)
+}
+
+/// The naive localSpend of keyword `id` over days 1..=5 (USD: floored to cents).
+async fn naive_spend(db: &Db, org_key: i64, id: i64) -> f64 {
+    let sums = report_facts::range_naive(
+        db,
+        org_key,
+        FactLevel::Keyword,
+        day(1),
+        day(5),
+        Scope::default(),
+    )
+    .await
+    .unwrap();
+    let micros = sums
+        .iter()
+        .find(|s| s.entity_id == id)
+        .map_or(0, |s| s.counters.spend_micros());
+    (micros / 10_000) as f64 / 100.0
+}
+
+/// One process (`db`) keeps report inputs in its caches; another (`other`: the same
+/// database, caches of its own) adds a keyword, deletes one and restates a day. The first
+/// process's next report shows each change.
+async fn report_caches_follow_writes_of_other_processes(db: &Db) {
+    let (workspace_id, account_id, org_key) = connected_org(db, "ann@example.com").await;
+    let other = Db {
+        report_caches: Default::default(),
+        ..db.clone()
+    };
+    let mut conn = db.pool.acquire().await.unwrap();
+    let kws: Vec<_> = (1..=3).map(keyword).collect();
+    store::synced::entities::upsert(&mut conn, org_key, &kws, 1)
+        .await
+        .unwrap();
+    drop(conn);
+    let level = FactLevel::Keyword;
+    let mut rows = Vec::new();
+    for d in 1..=5u8 {
+        for e in 1..=3 {
+            let mut f = fact(org_key, level, d, e, e);
+            (f.campaign_id, f.ad_group_id) = (10 + e % 2, 20 + e % 3);
+            rows.push(f);
+        }
+    }
+    report_facts::insert_days(db, &rows).await.unwrap();
+    report_facts::refresh(db, org_key, level, day(1))
+        .await
+        .unwrap();
+    let ctx = searchdeck_common::report::Context {
+        workspace_id,
+        account_id: account_id.clone(),
+        org: store::reports::sync_org_of(&db.pool, &account_id, 42)
+            .await
+            .unwrap(),
+        plan: searchdeck_common::report::Plan::ProFree,
+    };
+    let (first, total) = keyword_report(db, &ctx).await;
+    assert_eq!(total, 3);
+    for id in 1..=3 {
+        assert_eq!(first[&id], (naive_spend(db, org_key, id).await, false));
+    }
+    let cached = db.report_caches.bytes();
+    assert!(cached > 0, "the universe and the blobs are cached");
+    assert_eq!(keyword_report(db, &ctx).await, (first.clone(), 3));
+    assert_eq!(db.report_caches.bytes(), cached, "served from the cache");
+
+    // Another process syncs a new keyword (no metrics yet) and deletes keyword 3 (its past
+    // metrics keep it in the report, flagged deleted).
+    let mut tx = other.pool.begin().await.unwrap();
+    store::synced::entities::upsert(&mut tx, org_key, &[keyword(4)], 2)
+        .await
+        .unwrap();
+    store::synced::edits::set_deleted(&mut tx, "KEYWORD", org_key, 3)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    let (second, total) = keyword_report(db, &ctx).await;
+    assert_eq!(total, 4);
+    assert_eq!(second[&4], (0.0, false));
+    assert_eq!(second[&3], (first[&3].0, true));
+    assert_eq!(second[&1], first[&1]);
+
+    // Another process stores a restated day 5 of keyword 2 and refreshes the blobs.
+    let mut restated = fact(org_key, level, 5, 2, 2);
+    (restated.campaign_id, restated.ad_group_id) = (10, 22);
+    restated.counters.0[10] += 7_000_000;
+    report_facts::insert_days(&other, &[restated])
+        .await
+        .unwrap();
+    report_facts::refresh(&other, org_key, level, day(5))
+        .await
+        .unwrap();
+    let (third, _) = keyword_report(db, &ctx).await;
+    let want = naive_spend(db, org_key, 2).await;
+    assert_eq!(third[&2], (want, false));
+    assert_eq!(want, first[&2].0 + 7.0);
+    assert_eq!(third[&1], first[&1]);
+
+    // Marking unlisted keywords deleted (a complete listing without 1 and 2) also shows.
+    let mut tx = other.pool.begin().await.unwrap();
+    let listed_at = 3;
+    store::synced::entities::upsert(&mut tx, org_key, &[keyword(3), keyword(4)], listed_at)
+        .await
+        .unwrap();
+    store::synced::entities::mark_unlisted_deleted::<store::synced::entities::Keyword>(
+        &mut tx, org_key, listed_at,
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+    let (fourth, _) = keyword_report(db, &ctx).await;
+    assert!(fourth[&1].1 && fourth[&2].1, "{fourth:?}");
+    // Keyword 3 was upserted as listed (not deleted) again.
+    assert!(!fourth[&3].1);
+}
+
 async fn owner(db: &Db, email: &str) -> (String, String) {
     let (user_id, workspace_id, now) = (new_id(), new_id(), now_ms());
     let user = NewUser {
@@ -865,8 +1035,41 @@ async fn tasks_are_scoped_and_finish_once(db: &Db) {
         kind: "k",
         message: "Queued",
         total_steps: 3,
+        account_id: None,
+        org_id: None,
     };
     let id = store::tasks::create(&db.pool, task).await.unwrap();
+    // A task of one connection and campaign group says so; the others say nothing.
+    let scoped = NewTask {
+        workspace_id: &workspace_id,
+        user_id: None,
+        kind: "sync-reports",
+        message: "Syncing metrics",
+        total_steps: 1,
+        account_id: Some("connection-1"),
+        org_id: Some(4_200_000_123),
+    };
+    let scoped = store::tasks::create(&db.pool, scoped).await.unwrap();
+    let scope_of = |t: Option<searchdeck_common::tasks::TaskRecord>| {
+        let t = t.unwrap();
+        (t.account_id, t.org_id)
+    };
+    assert_eq!(
+        scope_of(
+            store::tasks::in_workspace(&db.pool, &workspace_id, &scoped)
+                .await
+                .unwrap()
+        ),
+        (Some("connection-1".to_string()), Some(4_200_000_123))
+    );
+    assert_eq!(
+        scope_of(
+            store::tasks::in_workspace(&db.pool, &workspace_id, &id)
+                .await
+                .unwrap()
+        ),
+        (None, None)
+    );
     store::tasks::progress(
         &db.pool,
         &id,
@@ -939,6 +1142,8 @@ async fn store_functions_compose_in_one_transaction(db: &Db) {
         kind: "k",
         message: "",
         total_steps: 0,
+        account_id: None,
+        org_id: None,
     };
     store::tasks::create(&mut *tx, task).await.unwrap();
     tx.rollback().await.unwrap();

@@ -168,6 +168,30 @@ async fn orgs_have_one_key_and_a_widening_state(backend: Backend) {
         all.iter().map(|o| o.org_id).collect::<Vec<_>>(),
         vec![100, 200]
     );
+    // The one reader, by connection and org id and by workspace, answers the same row.
+    assert_eq!(
+        synced::org_of(&db.pool, &f.account_id, 100).await.unwrap(),
+        Some(org.clone())
+    );
+    assert_eq!(
+        synced::org_of(&db.pool, &f.account_id, 300).await.unwrap(),
+        None
+    );
+    let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
+        .bind(&f.account_id)
+        .fetch_one(&db.pool)
+        .await
+        .unwrap();
+    let of_workspace = synced::orgs_of_workspace(&db.pool, &workspace)
+        .await
+        .unwrap();
+    assert_eq!(of_workspace, all);
+    assert!(
+        synced::orgs_of_workspace(&db.pool, "another")
+            .await
+            .unwrap()
+            .is_empty()
+    );
 }
 
 async fn upserts_batch_past_the_bind_limit_and_unlisted_rows_are_marked_deleted(backend: Backend) {

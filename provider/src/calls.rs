@@ -134,9 +134,11 @@ pub struct Report {
     pub summary: Option<Value>,
 }
 
-pub(crate) fn result<T: DeserializeOwned>(body: Value) -> Result<T, ProviderError> {
-    serde_json::from_value(body["result"].clone())
-        .map_err(|e| ProviderError::Decode(format!("{e}: {body}")))
+/// The `result` of an answer, moved out of it (a report page's rows are tens of MB: never
+/// copied).
+pub(crate) fn result<T: DeserializeOwned>(mut body: Value) -> Result<T, ProviderError> {
+    let result = body["result"].take();
+    serde_json::from_value(result).map_err(|e| ProviderError::Decode(format!("{e}: {body}")))
 }
 
 fn page<T: DeserializeOwned>(body: Value) -> Result<Page<T>, ProviderError> {
@@ -350,9 +352,10 @@ impl Client {
                 Some(request),
             )
             .await?;
-        let report: Report = result(body.clone())?;
+        let total = body["pagination"]["totalCount"].as_u64();
+        let report: Report = result(body)?;
         Ok(Page {
-            total: body["pagination"]["totalCount"].as_u64(),
+            total,
             items: report.rows,
         })
     }

@@ -119,6 +119,8 @@ pub struct Client {
     config: ClientConfig,
     credentials: Credentials,
     token: Mutex<Option<CachedToken>>,
+    /// The provider's clock: the `Date` of its latest answer (unix seconds, 0 before any).
+    server_date: std::sync::atomic::AtomicI64,
 }
 
 #[derive(Deserialize)]
@@ -139,7 +141,18 @@ impl Client {
             config,
             credentials,
             token: Mutex::new(None),
+            server_date: std::sync::atomic::AtomicI64::new(0),
         })
+    }
+
+    /// The provider's time as of its latest answer (its `Date` header), or None before any
+    /// answer carried one. The days of an ad account are the provider's: a sync asks this
+    /// rather than the local clock, so it follows a sandbox whose clock was moved.
+    pub fn server_time(&self) -> Option<OffsetDateTime> {
+        match self.server_date.load(std::sync::atomic::Ordering::Relaxed) {
+            0 => None,
+            at => OffsetDateTime::from_unix_timestamp(at).ok(),
+        }
     }
 
     /// A valid access token, exchanging credentials when none is cached or it is due.
@@ -329,6 +342,16 @@ impl Client {
             let status = response.status();
             self.config.metrics.request(status.as_u16());
             let info = RateLimitInfo::from_headers(status.as_u16(), response.headers());
+            if let Some(date) = response
+                .headers()
+                .get(reqwest::header::DATE)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| httpdate::parse_http_date(v).ok())
+                .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+            {
+                self.server_date
+                    .store(date.as_secs() as i64, std::sync::atomic::Ordering::Relaxed);
+            }
             self.config.gate.observe(key, &info).await;
             let text = response.text().await.map_err(transport)?;
             let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);

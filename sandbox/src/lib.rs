@@ -57,7 +57,26 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
         .fallback(api::error::unserved)
         .method_not_allowed_fallback(api::error::wrong_method)
         .layer(axum::middleware::from_fn(api::error::shape_errors))
+        .layer(from_fn_with_state(sandbox.clone(), simulated_date))
         .with_state(sandbox)
+}
+
+/// Stamps every answer's `Date` header with the simulated clock, as Apple's carry its own
+/// time: a client that dates its requests by the provider's clock (the sync's "today" of
+/// an ad account) follows the sandbox's clock when it is set or advanced.
+async fn simulated_date(
+    axum::extract::State(sandbox): axum::extract::State<Arc<Sandbox>>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let mut response = next.run(request).await;
+    let now = std::time::SystemTime::from(sandbox.world.clock().now());
+    if let Ok(value) = axum::http::HeaderValue::from_str(&httpdate::fmt_http_date(now)) {
+        response
+            .headers_mut()
+            .insert(axum::http::header::DATE, value);
+    }
+    response
 }
 
 /// Serves the default sandbox on `bind` until `shutdown` resolves.

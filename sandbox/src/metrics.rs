@@ -251,7 +251,9 @@ impl KeywordModel {
     /// Metrics of `keyword` (the one this model is of) on a whole `day`, zero when it or a
     /// parent does not serve that day.
     pub fn day(&self, world: &World, keyword: &Keyword, day: Date) -> Totals {
-        if day > world.today || !world.keyword_serves(keyword, day) {
+        if day > world.campaign_now(keyword.campaign_id).today
+            || !world.keyword_serves(keyword, day)
+        {
             return Totals::default();
         }
         self.serving_day(day)

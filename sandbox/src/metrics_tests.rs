@@ -68,8 +68,10 @@ fn same_seed_same_numbers_and_different_seed_different_numbers() {
 #[test]
 fn higher_bid_buys_more_impressions_from_the_next_day() {
     let mut w = world();
-    let day = w.effective_day();
-    w.today = day; // let the simulated day advance so the effective day has metrics
+    // Noon UTC: every ad account of the small world is on the UTC date.
+    let day = w.effective_day(*w.accounts.keys().next().unwrap());
+    // Let the simulated day advance so the effective day has metrics.
+    w.set_now(w.now + time::Duration::days(1));
     let id = w
         .keywords
         .values()
@@ -94,8 +96,8 @@ fn higher_bid_buys_more_impressions_from_the_next_day() {
 #[test]
 fn paused_campaign_stops_spending() {
     let mut w = world();
-    let day = w.effective_day();
-    w.today = day;
+    let day = w.effective_day(*w.accounts.keys().next().unwrap());
+    w.set_now(w.now + time::Duration::days(1));
     let kw = w
         .keywords
         .values()

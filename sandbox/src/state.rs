@@ -153,9 +153,9 @@ pub struct Sandbox {
 pub const WARM_DAYS: i64 = 90;
 
 impl Sandbox {
-    /// Computes the settled days of the last [`WARM_DAYS`] of every campaign on a thread of
-    /// its own at a low priority, so the first reports of a large world read them instead
-    /// of simulating them. Answers at once; the thread ends when done.
+    /// Computes the settled days of the last [`WARM_DAYS`] of every campaign, then their
+    /// search-term and ad weeks, on a thread of its own at a low priority, so the first
+    /// reports of a large world read them instead of simulating and splitting them. Answers at once; the thread ends when done.
     pub fn warm_up(self: &Arc<Self>) {
         let sandbox = Arc::clone(self);
         let spawned = std::thread::Builder::new()
@@ -173,6 +173,15 @@ impl Sandbox {
                         sim.campaign_units(*c, day);
                         day = day.next_day().expect("date in range");
                     }
+                }
+                // Then the search-term and ad rows of the settled weeks, from the kept days.
+                for c in w.campaigns.keys() {
+                    crate::api::report_rows::keep_weeks(
+                        &mut sim,
+                        *c,
+                        first.max(w.first_day()),
+                        last,
+                    );
                 }
                 tracing::info!(
                     elapsed_ms = started.elapsed().as_millis() as u64,

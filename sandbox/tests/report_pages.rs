@@ -319,6 +319,63 @@ async fn search_term_rows_add_up_to_their_ad_groups_over_kept_days() {
     assert_eq!(seen[0], seen[1], "kept days give the same rows");
 }
 
+/// Each row's `totalMetrics` by its metadata.
+fn totals_by_row(body: &Value) -> std::collections::BTreeMap<String, Value> {
+    body["result"]["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["metadata"].to_string(), r["totalMetrics"].clone()))
+        .collect()
+}
+
+#[tokio::test]
+async fn totals_over_kept_weeks_are_the_daily_rows_totals() {
+    let c = client();
+    let scope = json!([{ "field": "campaignId", "operator": "IN", "value": campaigns(&c) }]);
+    let body = |back: i64, granularity: Option<&str>| {
+        let mut time_range = range(&c, back, 1, "DAILY");
+        match granularity {
+            Some(g) => time_range["granularity"] = json!(g),
+            None => {
+                time_range.as_object_mut().unwrap().remove("granularity");
+            }
+        }
+        json!({ "timeRange": time_range, "filters": scope,
+                "pagination": { "offset": 0, "pageSize": 5000 } })
+    };
+    let weeks = || {
+        c.sandbox
+            .world
+            .read()
+            .days
+            .as_ref()
+            .map_or(0, |d| d.weeks())
+    };
+    for path in ["/reports/apps/searchterms/query", "/reports/apps/ads/query"] {
+        let before = weeks();
+        // Totals only over 40 days: the settled weeks are added up and kept.
+        let first = c.post(path, body(40, None)).await;
+        assert!(weeks() > before, "{path}: weeks kept");
+        let daily = c.post(path, body(40, Some("DAILY"))).await;
+        assert_eq!(totals_by_row(&first), totals_by_row(&daily), "{path}");
+        // Over 47 days: the kept weeks are read whole, the other days split again.
+        let kept = weeks();
+        let read = c.post(path, body(47, None)).await;
+        let daily = c.post(path, body(47, Some("DAILY"))).await;
+        let (read, daily) = (totals_by_row(&read), totals_by_row(&daily));
+        assert!(!read.is_empty());
+        assert_eq!(
+            read, daily,
+            "{path}: kept weeks give the daily rows' totals"
+        );
+        assert!(
+            weeks() > kept,
+            "{path}: the weeks before the first window kept too"
+        );
+    }
+}
+
 /// Each campaign's `granularMetrics` of a report under `account`: campaign id → (bucket
 /// label → taps), and its total taps.
 async fn campaign_buckets(

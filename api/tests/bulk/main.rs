@@ -304,7 +304,7 @@ sandbox_tests! {
         };
         let task_id = store::tasks::create(&t.app.state.db.pool, NewTask {
             workspace_id: me["workspaceId"].as_str().unwrap(), user_id: me["id"].as_str(),
-            kind: "bulk-edit", message: "Retry", total_steps: 1 }).await.unwrap();
+            kind: "bulk-edit", message: "Retry", total_steps: 1, account_id: None, org_id: None, }).await.unwrap();
         let envelope = Envelope::with_id(job_id.clone(), &payload, Some(task_id.clone())).unwrap();
         t.app.state.queue.enqueue_envelope(&envelope, &EnqueueOptions { task_id: Some(task_id.clone()), ..Default::default() }).await.unwrap();
         let again = finished(&t, &owner, &task_id).await;
@@ -544,7 +544,7 @@ sandbox_tests! {
         };
         let started = std::time::Instant::now();
         let task_id = t.app.state.start_task(NewTask { workspace_id: &workspace_id, user_id: me["id"].as_str(),
-            kind: "bulk-edit", message: "Raise", total_steps: all.len() as i64 }, &job).await.unwrap();
+            kind: "bulk-edit", message: "Raise", total_steps: all.len() as i64, account_id: None, org_id: None, }, &job).await.unwrap();
         let task = finished(&t, &owner, &task_id).await;
         let elapsed = started.elapsed();
         eprintln!("bulk edit throughput: {} keywords in {elapsed:?} = {:.0} items/s",

@@ -78,6 +78,78 @@ async fn set_clock(t: &Connected, body: Value) {
     assert!(res.status().is_success(), "{:?}", res.text().await);
 }
 
+/// Moves the sandbox's clock forward to the next `hour`:00 UTC and stops it there; returns
+/// that day (UTC).
+async fn stop_clock_at(t: &Connected, hour: u8) -> time::Date {
+    let clock: Value = t
+        .http
+        .get(format!("{}/sandbox/clock", t.sandbox))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let now = time::OffsetDateTime::parse(
+        clock["now"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap()
+    .to_offset(time::UtcOffset::UTC);
+    let mut at = now.date().with_hms(hour, 0, 0).unwrap().assume_utc();
+    if at <= now {
+        at += time::Duration::days(1);
+    }
+    let text = at
+        .format(&time::format_description::well_known::Rfc3339)
+        .unwrap();
+    set_clock(t, json!({"now": text, "running": false})).await;
+    at.date()
+}
+
+/// Each synced campaign group's time zone and newest synced day.
+async fn newest_days(t: &Connected, account_id: &str) -> BTreeMap<String, String> {
+    let rows: Vec<(Option<String>, Option<String>)> =
+        sqlx::query_as("SELECT time_zone, metrics_through FROM sync_orgs WHERE account_id = $1")
+            .bind(account_id)
+            .fetch_all(&t.app.state.db.pool)
+            .await
+            .unwrap();
+    rows.into_iter()
+        .map(|(tz, through)| (tz.unwrap(), through.unwrap()))
+        .collect()
+}
+
+/// Queues a sync of the connection and waits until it ended after `after`.
+async fn resync(t: &Connected, account_id: &str, after: i64) -> i64 {
+    let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
+        .bind(account_id)
+        .fetch_one(&t.app.state.db.pool)
+        .await
+        .unwrap();
+    create_with_job(
+        &t.app.state.db,
+        NewTask {
+            workspace_id: &workspace,
+            user_id: None,
+            kind: "sync-account",
+            message: "Sync",
+            total_steps: 1,
+            account_id: None,
+            org_id: None,
+        },
+        &SyncAccount {
+            account_id: account_id.to_string(),
+        },
+    )
+    .await
+    .unwrap();
+    outbox::relay_once(&t.app.state.db, &t.app.state.queue, 10)
+        .await
+        .unwrap();
+    synced_after(t, account_id, after).await
+}
+
 /// A provider client over the stored connection's credentials (as the jobs build it).
 async fn client(t: &Connected, account_id: &str) -> Client {
     let row = searchdeck_common::store::accounts::by_id(&t.app.state.db.pool, account_id)
@@ -312,11 +384,16 @@ async fn check_against_sandbox(t: &Connected, account_id: &str) {
 
 sandbox_tests! {
     async fn connect_sync_matches_the_sandbox_and_a_restating_resync_corrects_it(t: Connected) {
-        // A still clock: both sides see the same simulated day while the test compares.
-        set_clock(&t, json!({"advanceSeconds": 1, "running": false})).await;
+        // A still clock at noon UTC, when the sandbox's ad accounts (Los Angeles, Berlin,
+        // Tokyo) share one date: both sides see the same days while the test compares.
+        let day = stop_clock_at(&t, 12).await;
         let owner = t.owner().await;
         let account_id = connect(&t, &owner).await;
         let first = synced_after(&t, &account_id, 0).await;
+        // Each ad account's metrics end at its own today, by the provider's clock.
+        let newest = newest_days(&t, &account_id).await;
+        assert_eq!(newest.len(), 3, "{newest:?}");
+        assert!(newest.values().all(|d| *d == day.to_string()), "{day}: {newest:?}");
 
         // Progress on the task records: the entity sync, then the metrics sync, both done.
         let tasks: Vec<(String, i64, Option<String>, String, i64, i64)> = sqlx::query_as(
@@ -332,6 +409,16 @@ sandbox_tests! {
             assert!(*total > 1 && step == total, "{kind}: step {step} of {total}");
         }
         assert_eq!(tasks[1].3, "Sync completed");
+        // Both tasks name their connection (and no one campaign group): the header shows only
+        // the active account's sync.
+        let listed = t.get("/api/tasks", &owner).await;
+        let scopes: Vec<(String, serde_json::Value)> = listed.json["result"]["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| (i["accountId"].as_str().unwrap_or_default().to_string(), i["orgId"].clone()))
+            .collect();
+        assert_eq!(scopes, vec![(account_id.clone(), json!(null)); 2], "{:?}", listed.json);
         let all = t.get("/api/account/getAll", &owner).await;
         assert!(all.json.to_string().contains("lastSyncedAt\":\"20"), "{:?}", all.json);
         for table in ["asa_campaigns", "asa_ad_groups", "asa_keywords", "asa_ads", "asa_creatives", "asa_apps"] {
@@ -357,22 +444,25 @@ sandbox_tests! {
         // A day later the sandbox restates recent days; the next sync follows it exactly.
         let rows_before = t.count("asa_day_metrics").await;
         set_clock(&t, json!({"advanceDays": 1, "running": false})).await;
-        let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
-            .bind(&account_id)
-            .fetch_one(&t.app.state.db.pool)
-            .await
-            .unwrap();
-        create_with_job(
-            &t.app.state.db,
-            NewTask { workspace_id: &workspace, user_id: None, kind: "sync-account", message: "Sync", total_steps: 1 },
-            &SyncAccount { account_id: account_id.clone() },
-        )
-        .await
-        .unwrap();
-        outbox::relay_once(&t.app.state.db, &t.app.state.queue, 10).await.unwrap();
-        synced_after(&t, &account_id, first).await;
+        let second = resync(&t, &account_id, first).await;
         check_against_sandbox(&t, &account_id).await;
         assert!(t.count("asa_day_metrics").await >= rows_before);
+
+        // At 03:00 UTC the next day has begun in Berlin and Tokyo but not yet in Los Angeles
+        // (19:00 the day before): the sync ends each ad account's window at its own today.
+        let next = stop_clock_at(&t, 3).await;
+        assert_eq!(next, day + time::Duration::days(2));
+        resync(&t, &account_id, second).await;
+        let newest = newest_days(&t, &account_id).await;
+        let expected: BTreeMap<String, String> = [
+            ("America/Los_Angeles", day + time::Duration::days(1)),
+            ("Europe/Berlin", next),
+            ("Asia/Tokyo", next),
+        ]
+        .into_iter()
+        .map(|(tz, d)| (tz.to_string(), d.to_string()))
+        .collect();
+        assert_eq!(newest, expected);
 
         // Deleting the connection removes its data and its schedule.
         let res = t.call(Method::DELETE, &format!("/api/account/{account_id}"), json!({}), &owner).await;

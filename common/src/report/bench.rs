@@ -20,7 +20,7 @@ use anyhow::Context as _;
 use clap::Args;
 use time::{Date, Duration as Days};
 
-use super::{Cancel, Context, Plan, ReportBody, SortIn, run};
+use super::{Cancel, Context, Plan, ReportBody, SortIn, run_staged};
 use crate::{
     Db,
     ids::{new_id, now_ms},
@@ -56,6 +56,10 @@ pub struct ReportsBenchArgs {
     /// One JSON object per query instead of the table.
     #[arg(long)]
     pub json: bool,
+    /// Also print each query's mean time per stage of the report (universe, sums, rows,
+    /// filter and sort, totals, page entities, present, graph).
+    #[arg(long)]
+    pub stages: bool,
 }
 
 const KEYWORDS_PER_GROUP: i64 = 100;
@@ -209,6 +213,7 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
         sqlx::query("INSERT INTO asa_keywords (org_key, id, campaign_id, ad_group_id, text, match_type, status, bid_micros, synced_at) VALUES ($1, $2, $3, $4, $5, 'EXACT', 'ACTIVE', 1000000, $6)")
             .bind(org_key).bind(10_000_000 + k).bind(1_000 + g / GROUPS_PER_CAMPAIGN).bind(100_000 + g).bind(format!("keyword {k}")).bind(now).execute(&mut *tx).await?;
     }
+    store::synced::entities_changed(&mut *tx, org_key).await?;
     tx.commit().await?;
     let last = Date::from_calendar_date(2026, time::Month::November, 20)?;
     let first = last - Days::days(args.days - 1);
@@ -441,15 +446,31 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
         );
         let mut samples = Vec::new();
         let mut total = 0;
+        let mut stage_sums: Vec<(&'static str, Duration)> = Vec::new();
         for i in 0..args.iterations + 2 {
             let started = Instant::now();
-            let r = run(db, &seeded.ctx, &q, &Cancel::new())
+            let (r, stages) = run_staged(db, &seeded.ctx, &q, &Cancel::new())
                 .await
                 .map_err(|e| anyhow::anyhow!("{e}"))?;
             if i >= 2 {
                 samples.push(started.elapsed());
+                for (name, took) in stages.marks {
+                    match stage_sums.iter_mut().find(|(n, _)| *n == name) {
+                        Some((_, d)) => *d += took,
+                        None => stage_sums.push((name, took)),
+                    }
+                }
             }
             total = r.total;
+        }
+        if args.stages {
+            let runs = samples.len().max(1) as f64;
+            let line = stage_sums
+                .iter()
+                .map(|(n, d)| format!("{n} {:.1}", d.as_secs_f64() * 1000.0 / runs))
+                .collect::<Vec<_>>()
+                .join(", ");
+            say(&format!("{} stages (mean ms): {line}", case.name));
         }
         let mut naive = Vec::new();
         for _ in 0..args.naive_iterations.max(1) {

@@ -3,6 +3,7 @@
 use std::{
     cmp::Ordering,
     collections::{HashMap, HashSet},
+    time::{Duration, Instant},
 };
 
 use rust_decimal::{Decimal, prelude::ToPrimitive};
@@ -94,10 +95,11 @@ async fn prepare(
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
+    stages: &mut Stages,
 ) -> Result<Prepared, ReportError> {
     match q.level {
         Level::Accounts | Level::Orgs => prepare_orgs(db, ctx, q, cancel).await,
-        _ => prepare_entities(db, ctx, q, cancel).await,
+        _ => prepare_entities(db, ctx, q, cancel, stages).await,
     }
 }
 
@@ -106,6 +108,7 @@ async fn prepare_entities(
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
+    stages: &mut Stages,
 ) -> Result<Prepared, ReportError> {
     let kind = q.level.entity().expect("an entity level");
     let mut out = Prepared {
@@ -122,40 +125,42 @@ async fn prepare_entities(
     let Some(org) = &ctx.org else {
         return Ok(out);
     };
-    let ids = store::reports::ids(db, kind, org.org_key, q.scope).await?;
+    let universe = store::reports::universe(db, kind, org.org_key, q.scope).await?;
+    stages.mark("universe");
     cancel.check()?;
-    // Both sorted by id: joined in one pass.
+    // Sums by position in the universe.
     let sums = match q.level.facts() {
         Some(level) => {
-            report_facts::range(
+            report_facts::range_for(
                 db,
                 org.org_key,
                 level,
                 q.range.from,
                 q.range.to,
-                fact_scope(q.scope),
+                universe.clone(),
             )
             .await?
         }
         None => Vec::new(),
     };
+    stages.mark("sums");
     cancel.check()?;
-    let mut sums = sums.into_iter().peekable();
-    out.rows = ids
-        .into_iter()
-        .filter_map(|e| {
-            while sums.next_if(|s| s.entity_id < e.id).is_some() {}
-            let counters = sums.next_if(|s| s.entity_id == e.id).map(|s| s.counters);
-            (!e.deleted || counters.is_some()).then(|| Row {
-                id: e.id,
-                campaign_id: e.campaign_id,
-                deleted: e.deleted,
-                counters: counters.unwrap_or_default(),
+    out.rows = (0..universe.len())
+        .filter_map(|i| {
+            let counters = sums.get(i).copied().unwrap_or_default();
+            let deleted = universe.deleted[i];
+            (!deleted || !counters.is_zero()).then(|| Row {
+                id: universe.ids[i],
+                campaign_id: universe.campaign_ids[i],
+                deleted,
+                counters,
                 currency: None,
             })
         })
         .collect();
+    stages.mark("rows");
     if needs_entities(q) {
+        stages.mark("rows");
         out.entities = store::reports::entities(&db.pool, kind, org.org_key, q.scope, None)
             .await?
             .into_iter()
@@ -171,6 +176,7 @@ async fn prepare_entities(
     if needs_campaigns(q) {
         out.campaigns = Some(store::reports::campaign_apps(&db.pool, org.org_key).await?);
     }
+    stages.mark("filter inputs");
     Ok(out)
 }
 
@@ -719,6 +725,35 @@ pub struct Report {
     pub page_size: u32,
 }
 
+/// How long each stage of one report took, in order (a stage named twice adds up).
+#[derive(Debug, Clone)]
+pub struct Stages {
+    last: Instant,
+    pub marks: Vec<(&'static str, Duration)>,
+}
+
+impl Default for Stages {
+    fn default() -> Self {
+        Stages {
+            last: Instant::now(),
+            marks: Vec::new(),
+        }
+    }
+}
+
+impl Stages {
+    /// Ends stage `name` now (it began where the previous one ended).
+    pub fn mark(&mut self, name: &'static str) {
+        let now = Instant::now();
+        let took = now - self.last;
+        self.last = now;
+        match self.marks.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, d)) => *d += took,
+            None => self.marks.push((name, took)),
+        }
+    }
+}
+
 /// Runs a report.
 pub async fn run(
     db: &Db,
@@ -726,10 +761,36 @@ pub async fn run(
     q: &Query,
     cancel: &Cancel,
 ) -> Result<Report, ReportError> {
-    let prepared = prepare(db, ctx, q, cancel).await?;
+    Ok(run_staged(db, ctx, q, cancel).await?.0)
+}
+
+/// Runs a report and times its stages (also logged at debug level, target
+/// `searchdeck_common::report::engine`).
+pub async fn run_staged(
+    db: &Db,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+) -> Result<(Report, Stages), ReportError> {
+    let mut stages = Stages::default();
+    let report = run_in(db, ctx, q, cancel, &mut stages).await?;
+    tracing::debug!(level = ?q.level, stages = ?stages.marks, "report stages");
+    Ok((report, stages))
+}
+
+async fn run_in(
+    db: &Db,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+    stages: &mut Stages,
+) -> Result<Report, ReportError> {
+    let prepared = prepare(db, ctx, q, cancel, stages).await?;
+    stages.mark("prepare");
     cancel.check()?;
     let page_end = q.page as usize * q.page_size as usize;
     let mut p = filter_and_sort(prepared, q, cancel, page_end).await?;
+    stages.mark("filter and sort");
     cancel.check()?;
     let total = p.rows.len() as u64;
     // Totals over every matching row.
@@ -743,6 +804,7 @@ pub async fn run(
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
         m
     });
+    stages.mark("totals");
     let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
     let end = (start + q.page_size as usize).min(p.rows.len());
     let page_ids: Vec<i64> = p.rows[start..end].iter().map(|r| r.id).collect();
@@ -766,16 +828,19 @@ pub async fn run(
             };
         }
     }
+    stages.mark("page entities");
     let locked = !ctx.plan.has_growth();
     let items = p.rows[start..end]
         .iter()
         .map(|r| present(&p, r, locked, &tags))
         .collect();
+    stages.mark("present");
     let graph = if q.graph {
         Some(graph(db, &p, q).await?)
     } else {
         None
     };
+    stages.mark("graph");
     let columns: Vec<&str> = p.level.columns().to_vec();
     Ok(Report {
         items,
@@ -841,7 +906,7 @@ pub async fn totals(
             "This level has no metrics",
         )]));
     }
-    let prepared = prepare(db, ctx, &q, cancel).await?;
+    let prepared = prepare(db, ctx, &q, cancel, &mut Stages::default()).await?;
     let mut p = filter_and_sort(prepared, &q, cancel, usize::MAX).await?;
     if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref())
         && p.entities.is_empty()

@@ -36,7 +36,7 @@ use std::sync::{
 };
 
 pub use catalog::{Level, Metric};
-pub use engine::{Report, RowTotals, run, totals};
+pub use engine::{Report, RowTotals, Stages, run, run_staged, totals};
 pub use filter::{Filter, FilterIn};
 pub use query::{DateRange, Query, ReportBody, SortIn, SortOrder};
 use serde::Serialize;

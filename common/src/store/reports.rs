@@ -9,30 +9,9 @@ use sqlx::{AssertSqlSafe, Row};
 
 use super::Exec;
 
-/// A synced campaign group: the key of its facts and what reports show about it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SyncOrg {
-    pub org_key: i64,
-    pub account_id: String,
-    pub org_id: i64,
-    pub currency: Option<String>,
-    pub time_zone: Option<String>,
-    /// When the metrics were last synced completely (unix seconds).
-    pub metrics_synced_at: Option<i64>,
-}
-
-const ORG_COLUMNS: &str = "org_key, account_id, org_id, currency, time_zone, metrics_synced_at";
-
-fn sync_org(r: &sqlx::any::AnyRow) -> Result<SyncOrg, sqlx::Error> {
-    Ok(SyncOrg {
-        org_key: r.try_get("org_key")?,
-        account_id: r.try_get("account_id")?,
-        org_id: r.try_get("org_id")?,
-        currency: r.try_get("currency")?,
-        time_zone: r.try_get("time_zone")?,
-        metrics_synced_at: r.try_get("metrics_synced_at")?,
-    })
-}
+/// A synced campaign group: the key of its facts and what reports show about it (the one
+/// reader is `store::synced`).
+pub use super::synced::SyncOrg;
 
 /// The synced campaign group `org_id` of connection `account_id`, if synced.
 pub async fn sync_org_of(
@@ -40,37 +19,15 @@ pub async fn sync_org_of(
     account_id: &str,
     org_id: i64,
 ) -> Result<Option<SyncOrg>, sqlx::Error> {
-    sqlx::query(AssertSqlSafe(format!(
-        "SELECT {ORG_COLUMNS} FROM sync_orgs WHERE account_id = $1 AND org_id = $2"
-    )))
-    .bind(account_id)
-    .bind(org_id)
-    .fetch_optional(ex)
-    .await?
-    .map(|r| sync_org(&r))
-    .transpose()
+    super::synced::org_of(ex, account_id, org_id).await
 }
 
-/// Every synced campaign group of the connections of `workspace_id`.
+/// Every synced campaign group of the connections of `workspace_id`, by `org_key`.
 pub async fn sync_orgs_of_workspace(
     ex: impl Exec<'_>,
     workspace_id: &str,
 ) -> Result<Vec<SyncOrg>, sqlx::Error> {
-    sqlx::query(AssertSqlSafe(format!(
-        "SELECT {} FROM sync_orgs s JOIN accounts a ON a.id = s.account_id \
-         WHERE a.workspace_id = $1 ORDER BY s.org_key",
-        ORG_COLUMNS
-            .split(", ")
-            .map(|c| format!("s.{c}"))
-            .collect::<Vec<_>>()
-            .join(", ")
-    )))
-    .bind(workspace_id)
-    .fetch_all(ex)
-    .await?
-    .iter()
-    .map(sync_org)
-    .collect()
+    super::synced::orgs_of_workspace(ex, workspace_id).await
 }
 
 /// The entity tables a report level reads.
@@ -193,6 +150,40 @@ pub async fn ids(
             })
             .collect())
     })
+}
+
+/// The row universe of `kind` in `org_key` and `scope` ([`ids`] as columns), from the
+/// database handle's cache while the group's `entities_version` is unchanged (one indexed
+/// read per call), else read and kept.
+pub async fn universe(
+    db: &crate::Db,
+    kind: EntityKind,
+    org_key: i64,
+    scope: EntityScope,
+) -> Result<std::sync::Arc<crate::store::report_facts::cache::Universe>, sqlx::Error> {
+    use crate::store::report_facts::cache::Universe;
+    // The version first: a write committed after it makes the next call read again.
+    let version = crate::store::synced::entities_version(db, org_key).await?;
+    let key = (org_key, kind as u8, scope.campaign_id, scope.ad_group_id);
+    if let Some(u) = db.report_caches.universe(key, version) {
+        return Ok(u);
+    }
+    let rows = ids(db, kind, org_key, scope).await?;
+    let mut u = Universe {
+        ids: Vec::with_capacity(rows.len()),
+        campaign_ids: Vec::with_capacity(rows.len()),
+        ad_group_ids: Vec::with_capacity(rows.len()),
+        deleted: Vec::with_capacity(rows.len()),
+    };
+    for r in rows {
+        u.ids.push(r.id);
+        u.campaign_ids.push(r.campaign_id);
+        u.ad_group_ids.push(r.ad_group_id);
+        u.deleted.push(r.deleted);
+    }
+    let u = std::sync::Arc::new(u);
+    db.report_caches.put_universe(key, version, u.clone());
+    Ok(u)
 }
 
 /// An entity with what the report shows of it. `columns` holds the level's columns of spec

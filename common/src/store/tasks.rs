@@ -9,8 +9,7 @@ use crate::{
     tasks::{NewTask, TaskRecord, percent},
 };
 
-const COLUMNS: &str =
-    "id, kind, message, step, total_steps, finish, error, progress, created_at, updated_at";
+const COLUMNS: &str = "id, kind, account_id, org_id, message, step, total_steps, finish, error, progress, created_at, updated_at";
 
 fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
     let step: i64 = row.try_get("step")?;
@@ -21,6 +20,8 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
     Ok(TaskRecord {
         id: row.try_get("id")?,
         kind: row.try_get("kind")?,
+        account_id: row.try_get("account_id")?,
+        org_id: row.try_get("org_id")?,
         message: row.try_get("message")?,
         step,
         total_steps,
@@ -38,8 +39,8 @@ pub async fn create(ex: impl Exec<'_>, task: NewTask<'_>) -> Result<String, sqlx
     let id = ids::new_id();
     let now = ids::now_ms();
     sqlx::query(
-        "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $7)",
+        "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at, \
+         account_id, org_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9)",
     )
     .bind(&id)
     .bind(task.workspace_id)
@@ -48,6 +49,8 @@ pub async fn create(ex: impl Exec<'_>, task: NewTask<'_>) -> Result<String, sqlx
     .bind(task.message)
     .bind(task.total_steps)
     .bind(now)
+    .bind(task.account_id)
+    .bind(task.org_id)
     .execute(ex)
     .await?;
     Ok(id)

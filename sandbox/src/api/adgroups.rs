@@ -220,7 +220,7 @@ pub async fn create(
     let now = w.now;
     let start = start.unwrap_or(now);
     rules::time_order(start, end)?;
-    let from = w.effective_day();
+    let from = w.effective_day(ctx.0);
     let id = w.next_id();
     let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
     let group = AdGroup {

@@ -95,7 +95,7 @@ async fn create(
     }
     let (group_id, campaign_id, creative_id) = (group.id, group.campaign_id, creative.id);
     let now = w.now;
-    let from = w.effective_day();
+    let from = w.effective_day(ctx.0);
     let ad = Ad {
         id: w.next_id(),
         ad_group_id: group_id,

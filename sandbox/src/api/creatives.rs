@@ -161,7 +161,7 @@ async fn create(
     .clone();
     duplicate_name(&w, ctx.0, &b.name, None)?;
     let now = w.now;
-    let from = w.effective_day();
+    let from = w.effective_day(ctx.0);
     let creative = Creative {
         id: w.next_id(),
         ad_account_id: ctx.0,

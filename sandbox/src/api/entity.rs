@@ -202,7 +202,7 @@ pub fn insert<E: Entity>(w: &mut World, id: Id, e: E) -> Value {
 /// modification time and records the change; returns the new wire form.
 pub fn modify<E: Entity>(w: &mut World, id: Id, change: impl FnOnce(&mut E, Date)) -> Value {
     let before = E::all(w)[&id].render(w);
-    let from = w.effective_day();
+    let from = w.effective_day(E::all(w)[&id].account());
     let now = w.now;
     w.touch(E::TYPE, id);
     let e = E::all_mut(w).get_mut(&id).expect("planned");

@@ -119,7 +119,7 @@ impl Writable for Keyword {
             ));
         }
         let now = w.now;
-        let from = w.effective_day();
+        let from = w.effective_day(account);
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
         Ok(Keyword {
             id: 0,

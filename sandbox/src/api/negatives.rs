@@ -122,7 +122,7 @@ impl Writable for NegativeKeyword {
             .match_type
             .map_or(Ok(MatchType::Exact), |m| m.simulated("matchType"))?;
         let now = w.now;
-        let from = w.effective_day();
+        let from = w.effective_day(account);
         let life = Lifecycle::new(from, b.status.unwrap_or(Status::Enabled), now);
         let negative = NegativeKeyword {
             id: 0,

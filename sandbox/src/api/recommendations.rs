@@ -102,8 +102,9 @@ pub(super) fn window(w: &World, c: &Campaign, days: i64) -> Window {
     let mut sim = Simulation::new(w);
     let mut totals = Totals::default();
     let mut capped = 0;
+    let today = w.account_now(c.ad_account_id).today;
     for back in 0..days {
-        let day: Date = w.today - Duration::days(back);
+        let day: Date = today - Duration::days(back);
         let mut t = Totals::default();
         for (_, k) in sim.campaign_day(c.id, day) {
             t.add(&k);

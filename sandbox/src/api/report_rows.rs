@@ -9,6 +9,7 @@ use time::{Date, Duration};
 
 use super::report_request::{Checked, Entity, Granularity};
 use crate::metrics::Totals;
+use crate::sim::days::{self, WeekKind, WeekRow};
 use crate::sim::late::hour_weights_on;
 use crate::sim::split::split;
 use crate::sim::{Simulation, TermPlan, Unit, term_plan};
@@ -122,7 +123,9 @@ pub fn accumulate(
     let no_dims: DimWeights = Vec::new();
     for &campaign in &pass.campaigns {
         let sink = Sink::new(w, c, campaign, pass.granular);
-        let (first, end) = sink.days(w.today);
+        // The campaign's days are its ad account's, up to its today in its zone.
+        let now = w.campaign_now(campaign);
+        let (first, end) = sink.days(now.today);
         // A campaign's rows are its own: adding them up apart keeps the map small.
         let mut rows: FxHashMap<RowKey, (Totals, Buckets)> = FxHashMap::default();
         // Campaign and ad group rows by day need only each ad group's sum (hours are split
@@ -135,7 +138,7 @@ pub fn accumulate(
             && !c.ids.iter().any(|(f, _)| f == "keywordId");
         let mut day = first;
         while by_groups && day <= end {
-            let hours = hour_weights_on(w, day);
+            let hours = hour_weights_on(now, day);
             for (group, t) in sim.campaign_groups(campaign, day) {
                 if !allowed(c, "adGroupId", group) {
                     continue;
@@ -168,7 +171,7 @@ pub fn accumulate(
             let mut acc: Vec<Option<(Totals, Buckets)>> = vec![None; units.len()];
             let mut served: Vec<(u32, Totals)> = Vec::new();
             while day <= end {
-                let hours = hour_weights_on(w, day);
+                let hours = hour_weights_on(now, day);
                 sim.campaign_units_flat(campaign, day, &mut served);
                 for (at, t) in &served {
                     let unit = &units[*at as usize];
@@ -204,9 +207,30 @@ pub fn accumulate(
             let mut plans: Vec<Option<TermPlan>> =
                 std::iter::repeat_with(|| None).take(units.len()).collect();
             let all_pass = c.ids.iter().all(|(f, _)| f == "campaignId");
+            // Totals only, of every bidder, on the ad account's days: settled weeks are
+            // read whole from the cache (or added up there for the next report).
+            let weeks = all_pass && !pass.granular && !c.utc;
+            let mut building: Option<Date> = None;
+            let mut week_sums: Vec<Totals> = Vec::new();
+            let mut touched: Vec<u32> = Vec::new();
             let mut served: Vec<(u32, Totals)> = Vec::new();
             while day <= end {
-                let hours = hour_weights_on(w, day);
+                let last = day + Duration::days(days::WEEK_DAYS - 1);
+                if weeks && building.is_none() && last <= end && sim.keeps_week(campaign, day) {
+                    if let Some(week) = sim.kept_week(campaign, day, WeekKind::Terms) {
+                        for r in &week.rows {
+                            let entry = acc[r.slot as usize].get_or_insert_with(Default::default);
+                            entry.0.add(&r.totals());
+                        }
+                        day = last.next_day().expect("date in range");
+                        continue;
+                    }
+                    building = Some(day);
+                    if week_sums.is_empty() {
+                        week_sums = vec![Totals::default(); acc.len()];
+                    }
+                }
+                let hours = hour_weights_on(now, day);
                 sim.campaign_units_flat(campaign, day, &mut served);
                 for (at, t) in &served {
                     let unit = &units[*at as usize];
@@ -235,7 +259,30 @@ pub fn accumulate(
                         let slot = *at as usize * TERM_SLOTS + usize::from(*term);
                         let entry = acc[slot].get_or_insert_with(Default::default);
                         sink.add(entry, day, part, &hours);
+                        if building.is_some() {
+                            let sum = &mut week_sums[slot];
+                            if sum.is_zero() {
+                                touched.push(slot as u32);
+                            }
+                            sum.add(part);
+                        }
                     }
+                }
+                if let Some(start) = building
+                    && day == start + Duration::days(days::WEEK_DAYS - 1)
+                {
+                    touched.sort_unstable();
+                    let rows: Option<Vec<WeekRow>> = touched
+                        .iter()
+                        .map(|slot| WeekRow::new(*slot, &week_sums[*slot as usize]))
+                        .collect();
+                    for slot in touched.drain(..) {
+                        week_sums[slot as usize] = Totals::default();
+                    }
+                    if let Some(rows) = rows {
+                        sim.keep_week(campaign, start, WeekKind::Terms, rows);
+                    }
+                    building = None;
                 }
                 day = day.next_day().expect("date in range");
             }
@@ -268,10 +315,68 @@ pub fn accumulate(
             ids.sort_by_key(|(id, _)| *id);
             ids
         });
+        // Many of the campaign's bidders (the page's ad groups or ads): read whole
+        // campaign-days (kept days are read, not simulated) and keep the page's bidders.
+        let whole_days = match (&own_units, &pass.units) {
+            (Some(ids), Some(set)) if ids.len() * 4 >= sim.flat_units(campaign).len() => Some(set),
+            _ => None,
+        };
+        // Ad totals of every ad on the ad account's days: settled weeks are read whole from
+        // the cache (or added up there for the next report).
+        let ad_weeks = ad_sums
+            && pass.rows.is_none()
+            && !pass.granular
+            && c.ids.iter().all(|(f, _)| f == "campaignId");
+        let ads = if ad_weeks {
+            sim.flat_ads(campaign)
+        } else {
+            Vec::new()
+        };
+        let mut building: Option<Date> = None;
+        let mut week_ads: FxHashMap<Id, Totals> = FxHashMap::default();
+        let keep_ads = |sim: &Simulation<'_>, start: Date, sums: &mut FxHashMap<Id, Totals>| {
+            let slot: FxHashMap<Id, u32> = ads
+                .iter()
+                .enumerate()
+                .map(|(i, a)| (*a, i as u32))
+                .collect();
+            let mut kept: Option<Vec<WeekRow>> = sums
+                .drain()
+                .map(|(id, t)| WeekRow::new(*slot.get(&id)?, &t))
+                .collect();
+            if let Some(rows) = kept.as_mut() {
+                rows.sort_unstable_by_key(|r| r.slot);
+            }
+            if let Some(rows) = kept {
+                sim.keep_week(campaign, start, WeekKind::Ads, rows);
+            }
+        };
         while !by_groups && !flat && !flat_terms && day <= end {
+            if let Some(start) = building
+                && day == start + Duration::days(days::WEEK_DAYS)
+            {
+                keep_ads(&*sim, start, &mut week_ads);
+                building = None;
+            }
+            let last = day + Duration::days(days::WEEK_DAYS - 1);
+            if ad_weeks && building.is_none() && last <= end && sim.keeps_week(campaign, day) {
+                if let Some(week) = sim.kept_week(campaign, day, WeekKind::Ads) {
+                    for r in &week.rows {
+                        let key = RowKey {
+                            id: ads[r.slot as usize],
+                            term: u16::MAX,
+                            dims: [0; MAX_DIMS],
+                        };
+                        rows.entry(key).or_default().0.add(&r.totals());
+                    }
+                    day = last.next_day().expect("date in range");
+                    continue;
+                }
+                building = Some(day);
+            }
             let mut split_groups: Option<FxHashSet<Id>> = None;
             if ad_sums {
-                let hours = hour_weights_on(w, day);
+                let hours = hour_weights_on(now, day);
                 let mut several = FxHashSet::default();
                 for (group, t) in sim.campaign_groups(campaign, day) {
                     let ads = sim.ads_on(group, day);
@@ -290,6 +395,9 @@ pub fn accumulate(
                     if pass.rows.as_ref().is_none_or(|r| r.contains(&key)) {
                         let entry = rows.entry(key).or_default();
                         sink.add(entry, day, &t, &hours);
+                        if building.is_some() {
+                            week_ads.entry(key.id).or_default().add(&t);
+                        }
                     }
                 }
                 if several.is_empty() {
@@ -299,6 +407,12 @@ pub fn accumulate(
                 split_groups = Some(several);
             }
             let served: Vec<(Unit<'_>, Totals)> = match &own_units {
+                Some(_) if whole_days.is_some() => {
+                    let set = whole_days.expect("checked");
+                    let mut all = sim.campaign_units(campaign, day);
+                    all.retain(|(u, _)| set.contains(&u.id()));
+                    all
+                }
                 None => {
                     let mut all = sim.campaign_units(campaign, day);
                     if let Some(groups) = &split_groups {
@@ -312,7 +426,7 @@ pub fn accumulate(
                     .filter(|(_, t)| !t.is_zero())
                     .collect(),
             };
-            let hours = hour_weights_on(w, day);
+            let hours = hour_weights_on(now, day);
             scratch.ads.clear();
             for (unit, t) in served {
                 if !passes(&unit, c) {
@@ -349,6 +463,9 @@ pub fn accumulate(
                         }
                         let entry = rows.entry(key).or_default();
                         sink.add(entry, day, t, &hours);
+                        if building.is_some() {
+                            week_ads.entry(id).or_default().add(t);
+                        }
                     };
                     if weights.is_empty() {
                         add([0; MAX_DIMS], &part);
@@ -361,9 +478,45 @@ pub fn accumulate(
             }
             day = day.next_day().expect("date in range");
         }
+        if let Some(start) = building
+            && day == start + Duration::days(days::WEEK_DAYS)
+        {
+            keep_ads(&*sim, start, &mut week_ads);
+        }
         all.extend(rows);
     }
     all
+}
+
+/// Adds up the search-term and ad rows of `campaign` from `first` to `last` (the ad
+/// account's days), which keeps their settled weeks in the world's cache: what
+/// [`crate::state::Sandbox::warm_up`] computes ahead.
+pub fn keep_weeks(sim: &mut Simulation<'_>, campaign: Id, first: Date, last: Date) {
+    let c = Checked {
+        start: first,
+        end: last,
+        granularity: None,
+        ids: vec![("campaignId".to_string(), vec![campaign])],
+        fields: None,
+        sorting: Vec::new(),
+        offset: 0,
+        page_size: 0,
+        grand_total: false,
+        empty_rows: false,
+        group_by: Vec::new(),
+        utc: false,
+    };
+    for entity in [Entity::SearchTerm, Entity::Ad] {
+        let pass = Pass {
+            entity,
+            checked: &c,
+            campaigns: vec![campaign],
+            units: None,
+            rows: None,
+            granular: false,
+        };
+        accumulate(sim, &pass);
+    }
 }
 
 /// The row a bidder-day goes to whole (no split by terms, ads or dimensions), if it does.

@@ -49,7 +49,8 @@ async fn run(
     entity: Entity,
 ) -> Result<Response, ApiError> {
     let w = s.world.read();
-    let checked = r.check(entity, w.today)?;
+    // The reference's range limits count days back from the ad account's today.
+    let checked = r.check(entity, w.account_now(account).today)?;
     let body = off_thread(move || Ok(report(&s.reports, &w, account, &checked, entity))).await?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
@@ -127,7 +128,8 @@ fn computed(
         return sorted;
     }
     let campaigns = report_rows::campaigns(w, account, c);
-    let days = (c.end.min(w.today) - c.start).whole_days().max(0) as usize + 1;
+    let today = w.account_now(account).today;
+    let days = (c.end.min(today) - c.start).whole_days().max(0) as usize + 1;
     let scope = scope_size(w, &campaigns, entity) * dims_product(c);
     let granular = c.granularity.is_some() && scope.saturating_mul(days) <= ONE_PASS_BUCKETS;
     // Campaigns are independent (rows and budget caps belong to one campaign): spread them
@@ -234,8 +236,11 @@ fn report(cache: &ReportCache, w: &World, account: Id, c: &Checked, entity: Enti
         .map(|(key, total, buckets)| {
             let buckets = late_buckets.get(key).unwrap_or(buckets);
             let granular = c.granularity.map(|g| {
-                buckets
-                    .iter()
+                // In time order, whichever bidder first filled a bucket.
+                let mut ordered: Vec<&(i64, Totals)> = buckets.iter().collect();
+                ordered.sort_by_key(|b| b.0);
+                ordered
+                    .into_iter()
                     .map(|(at, t)| MetricsOut {
                         t,
                         date: Some(bucket_label(*at, g)),

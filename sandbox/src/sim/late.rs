@@ -8,25 +8,28 @@ use time::Date;
 use super::dims::hour_weights;
 use super::split::split;
 use crate::metrics::{Totals, mix_pub, unit};
+use crate::world::zone::LocalNow;
 use crate::world::{Id, World};
 
 /// Days after which a day's installs are final.
 pub const SETTLE_DAYS: i64 = 5;
 
-/// The hour weights of `day` as served so far: zero for the hours still to come.
-pub fn hour_weights_on(w: &World, day: Date) -> [f64; 24] {
+/// The hour weights of local `day` as served so far in a zone whose now is `now`: zero for
+/// the hours still to come.
+pub fn hour_weights_on(now: LocalNow, day: Date) -> [f64; 24] {
     let mut weights = hour_weights();
     weights
         .iter_mut()
-        .skip(usize::from(w.hours_served(day)))
+        .skip(usize::from(now.hours_served(day)))
         .for_each(|h| *h = 0.0);
     weights
 }
 
-/// The served part of one bidder-day: the hours so far of today (everything of a past
-/// day), with the installs reported so far.
-pub fn finish(w: &World, id: Id, day: Date, t: &Totals) -> Totals {
-    let hours = w.hours_served(day);
+/// The served part of one bidder-day of an ad account whose now (in its zone) is `now`:
+/// the hours so far of its today (everything of a past day), with the installs reported
+/// so far.
+pub fn finish(w: &World, now: LocalNow, id: Id, day: Date, t: &Totals) -> Totals {
+    let hours = now.hours_served(day);
     let mut t = match hours {
         0 => return Totals::default(),
         24 => *t,
@@ -38,7 +41,7 @@ pub fn finish(w: &World, id: Id, day: Date, t: &Totals) -> Totals {
             },
         ),
     };
-    let age = (w.today - day).whole_days();
+    let age = (now.today - day).whole_days();
     if age < SETTLE_DAYS {
         let h = mix_pub(&[w.seed, id as u64, day.to_julian_day() as u64, 0x1a7e]);
         let first = 0.72 + 0.16 * unit(h);

@@ -2,9 +2,10 @@
 //! group has a serving ad; ad groups with search match also bid on a few terms of their
 //! own ([`auto`]); a campaign's spend on a day is capped at its daily budget in effect that
 //! day (every bidder of an over-budget campaign scales down by the same factor:
-//! impressions, taps and installs floor, spend stays taps × CPT); today is served up to
-//! the current hour and the last days' installs are still arriving ([`late`]); and a
-//! bidder-day divides into ads, search terms, dimensions and hours by [`split`].
+//! impressions, taps and installs floor, spend stays taps × CPT); the ad account's today
+//! (in its zone) is served up to its current hour and the last days' installs are still
+//! arriving ([`late`]); and a bidder-day divides into ads, search terms, dimensions and
+//! hours by [`split`].
 
 pub mod auto;
 pub mod days;
@@ -266,14 +267,15 @@ impl<'w> Simulation<'w> {
     /// arriving.
     pub fn campaign_units(&mut self, campaign: Id, day: Date) -> Vec<(Unit<'w>, Totals)> {
         let world = self.world;
-        if day > world.today {
+        let now = world.campaign_now(campaign);
+        if day > now.today {
             return vec![];
         }
         // A settled day served what it served: read it when kept.
         let keep = world
             .days
             .as_ref()
-            .filter(|_| self.kept && (world.today - day).whole_days() >= late::SETTLE_DAYS)
+            .filter(|_| self.kept && (now.today - day).whole_days() >= late::SETTLE_DAYS)
             .map(|cache| (cache, world.stamp(campaign)));
         if let Some((cache, stamp)) = keep
             && let Some(kept) = cache.get(campaign, day, stamp)
@@ -316,7 +318,7 @@ impl<'w> Simulation<'w> {
         let budget = plan.campaign.daily_budget.at(day);
         let cap = cap(&mut out, budget);
         for (unit, t) in &mut out {
-            *t = late::finish(world, unit.id(), day, t);
+            *t = late::finish(world, now, unit.id(), day, t);
         }
         let mut kept_rows = Vec::with_capacity(if keep.is_some() { out.len() } else { 0 });
         let mut packs = keep.is_some();
@@ -350,6 +352,75 @@ impl<'w> Simulation<'w> {
         out
     }
 
+    /// The kept day of `campaign`, when `day` is settled as of the ad account's `today`
+    /// and kept at the campaign's stamp.
+    fn kept_day(&self, campaign: Id, day: Date, today: Date) -> Option<std::sync::Arc<days::Day>> {
+        let world = self.world;
+        if !self.kept || day > today || (today - day).whole_days() < late::SETTLE_DAYS {
+            return None;
+        }
+        world
+            .days
+            .as_ref()?
+            .get(campaign, day, world.stamp(campaign))
+    }
+
+    /// Whether the week of `campaign` starting on `start` can be kept: its last day is
+    /// settled (as of the ad account's today) and this simulation uses the world's cache.
+    pub fn keeps_week(&self, campaign: Id, start: Date) -> bool {
+        let last = start + time::Duration::days(days::WEEK_DAYS - 1);
+        self.kept
+            && self.world.days.is_some()
+            && days::week_starts(start)
+            && (self.world.campaign_now(campaign).today - last).whole_days() >= late::SETTLE_DAYS
+    }
+
+    /// The kept `kind` week of `campaign` from `start` (see [`Self::keeps_week`]).
+    pub fn kept_week(
+        &self,
+        campaign: Id,
+        start: Date,
+        kind: days::WeekKind,
+    ) -> Option<std::sync::Arc<days::Week>> {
+        if !self.keeps_week(campaign, start) {
+            return None;
+        }
+        let w = self.world;
+        w.days
+            .as_ref()?
+            .week(campaign, start, kind, w.stamp(campaign))
+    }
+
+    /// Keeps `rows` (by slot) as the `kind` week of `campaign` from `start`.
+    pub fn keep_week(
+        &self,
+        campaign: Id,
+        start: Date,
+        kind: days::WeekKind,
+        rows: Vec<days::WeekRow>,
+    ) {
+        let w = self.world;
+        if let (true, Some(cache)) = (self.keeps_week(campaign, start), w.days.as_ref()) {
+            let week = days::Week {
+                stamp: w.stamp(campaign),
+                rows,
+            };
+            cache.put_week(campaign, start, kind, std::sync::Arc::new(week));
+        }
+    }
+
+    /// The ads of `campaign`, ad group by ad group: the slots of its kept ad weeks.
+    pub fn flat_ads(&mut self, campaign: Id) -> Vec<Id> {
+        self.plan(campaign)
+            .map(|p| {
+                p.groups
+                    .iter()
+                    .flat_map(|g| g.ads.iter().map(|(a, _)| a.id))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
     /// Every bidder of `campaign` in its flat order (ad group by ad group), the order
     /// [`Self::campaign_units_flat`] numbers them in.
     pub fn flat_units(&mut self, campaign: Id) -> Vec<Unit<'w>> {
@@ -368,18 +439,20 @@ impl<'w> Simulation<'w> {
     pub fn campaign_units_flat(&mut self, campaign: Id, day: Date, out: &mut Vec<(u32, Totals)>) {
         out.clear();
         let world = self.world;
+        let today = world.campaign_now(campaign).today;
         if self.kept
-            && day <= world.today
-            && (world.today - day).whole_days() >= late::SETTLE_DAYS
+            && day <= today
+            && (today - day).whole_days() >= late::SETTLE_DAYS
             && let Some(cache) = world.days.as_ref()
             && let Some(kept) = cache.get(campaign, day, world.stamp(campaign))
             && let Some(plan) = self.plan(campaign)
         {
-            out.extend(
-                kept.rows
-                    .iter()
-                    .map(|p| (plan.offsets[p.group as usize] + p.unit, p.totals())),
-            );
+            out.extend(kept.rows.iter().map(|p| {
+                (
+                    plan.offsets[p.group as usize] + u32::from(p.unit),
+                    p.totals(),
+                )
+            }));
             self.caps.insert((campaign, day), kept.cap.clone());
             return;
         }
@@ -397,9 +470,10 @@ impl<'w> Simulation<'w> {
     /// groups with traffic on `day`, read from the kept day when there is one.
     pub fn campaign_groups(&mut self, campaign: Id, day: Date) -> Vec<(Id, Totals)> {
         let world = self.world;
+        let today = world.campaign_now(campaign).today;
         if self.kept
-            && day <= world.today
-            && (world.today - day).whole_days() >= late::SETTLE_DAYS
+            && day <= today
+            && (today - day).whole_days() >= late::SETTLE_DAYS
             && let Some(cache) = world.days.as_ref()
             && let Some(kept) = cache.get(campaign, day, world.stamp(campaign))
             && let Some(plan) = self.plan(campaign)
@@ -437,7 +511,8 @@ impl<'w> Simulation<'w> {
     /// Served metrics of one bidder (by its unit id) of `campaign` on `day`; uses the
     /// campaign-day's cap when it was computed before.
     pub fn unit_day(&mut self, campaign: Id, id: Id, day: Date) -> Totals {
-        if day > self.world.today {
+        let now = self.world.campaign_now(campaign);
+        if day > now.today {
             return Totals::default();
         }
         if !self.caps.contains_key(&(campaign, day)) {
@@ -449,12 +524,21 @@ impl<'w> Simulation<'w> {
                 .unwrap_or_default();
         }
         let world = self.world;
+        let kept = self.kept_day(campaign, day, now.today);
         let Some(plan) = self.plan(campaign) else {
             return Totals::default();
         };
         let Some(&(gi, ui)) = plan.at.get(&id) else {
             return Totals::default();
         };
+        if let Some(kept) = kept {
+            // Kept rows are in plan order: find the bidder's by its position.
+            let at = (gi, ui);
+            return kept
+                .rows
+                .binary_search_by(|p| (usize::from(p.group), usize::from(p.unit)).cmp(&at))
+                .map_or_else(|_| Totals::default(), |i| kept.rows[i].totals());
+        }
         let g = &plan.groups[gi];
         let (unit, model) = &g.units[ui];
         if !(plan.campaign.life.active_on(day)
@@ -476,7 +560,7 @@ impl<'w> Simulation<'w> {
                 t
             }
         };
-        late::finish(world, id, day, &t)
+        late::finish(world, now, id, day, &t)
     }
 
     /// Served metrics of keyword `k` on `day`.

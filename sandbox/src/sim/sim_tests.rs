@@ -147,6 +147,89 @@ fn today_fills_up_by_the_hour_and_recent_installs_arrive_late() {
 }
 
 #[test]
+fn each_ad_account_is_served_up_to_the_hour_of_its_own_zone() {
+    let base = world();
+    let today = base.today;
+    let yesterday = today.previous_day().unwrap();
+    let in_zone = |tz: &str| {
+        let mut sim = Simulation::new(&base);
+        base.campaigns
+            .values()
+            .filter(|c| base.accounts[&c.ad_account_id].timezone == tz)
+            .find(|c| !sim.campaign_units(c.id, yesterday).is_empty())
+            .map(|c| (c.id, c.ad_account_id))
+            .unwrap()
+    };
+    let (la, la_account) = in_zone("America/Los_Angeles");
+    let (tokyo, tokyo_account) = in_zone("Asia/Tokyo");
+    // 03:00 UTC on 15 March 2026: 20:00 of the 14th in Los Angeles (daylight time since the
+    // 8th), 12:00 of the 15th in Tokyo.
+    let early = at(base.clone(), today, 3);
+    let la_now = early.account_now(la_account);
+    assert_eq!((la_now.today, la_now.hour), (yesterday, 20));
+    let tokyo_now = early.account_now(tokyo_account);
+    assert_eq!((tokyo_now.today, tokyo_now.hour), (today, 12));
+    // Writes under each ad account take effect from its own next day.
+    assert_eq!(early.effective_day(la_account), today);
+    assert_eq!(
+        early.effective_day(tokyo_account),
+        today.next_day().unwrap()
+    );
+
+    let mut sim = Simulation::new(&early);
+    assert!(
+        sim.campaign_units(la, today).is_empty(),
+        "LA's today is the 14th"
+    );
+    assert!(
+        !sim.campaign_units(tokyo, today).is_empty(),
+        "Tokyo is at noon"
+    );
+    // LA's 14th is served up to 20:00 local: each bidder's impressions are the first 20
+    // hourly parts of its whole day (impressions never restate; the day's cap is the same).
+    let later = at(base.clone(), today, 12);
+    let mut whole_sim = Simulation::new(&later);
+    let whole: HashMap<Id, Totals> = whole_sim
+        .campaign_units(la, yesterday)
+        .into_iter()
+        .map(|(u, t)| (u.id(), t))
+        .collect();
+    let partial = sim.campaign_units(la, yesterday);
+    assert!(!partial.is_empty());
+    let mut parts_sum = 0;
+    let mut whole_sum = 0;
+    for (u, t) in &partial {
+        let full = whole[&u.id()];
+        let first: u64 = split::split(&full, &dims::hour_weights())
+            .iter()
+            .take(20)
+            .map(|p| p.impressions)
+            .sum();
+        assert_eq!(t.impressions, first, "{}", u.id());
+        parts_sum += t.impressions;
+    }
+    for t in whole.values() {
+        whole_sum += t.impressions;
+    }
+    assert!(parts_sum < whole_sum, "{parts_sum} < {whole_sum}");
+    // The same seed and clock give the same numbers.
+    let again = at(base.clone(), today, 3);
+    assert_eq!(
+        Simulation::new(&again).campaign_units(la, yesterday).len(),
+        partial.len()
+    );
+    let sum = |units: &[(Unit<'_>, Totals)]| {
+        let mut s = Totals::default();
+        units.iter().for_each(|(_, t)| s.add(t));
+        s
+    };
+    assert_eq!(
+        sum(&Simulation::new(&again).campaign_units(la, yesterday)),
+        sum(&partial)
+    );
+}
+
+#[test]
 fn raising_a_bid_buys_more_the_next_day_and_lowering_it_less() {
     let base = world();
     let day = base.today.next_day().unwrap();
@@ -365,7 +448,7 @@ fn settings_changed_today_leave_the_days_before_as_served() {
     );
 
     // Today's changes, as the update routes make them: from the next day on.
-    let from = w.effective_day();
+    let from = w.effective_day(w.campaigns[&c].ad_account_id);
     let group = w.ad_groups.get_mut(&g).unwrap();
     group.keep_before(from);
     group.default_bid *= 3;

@@ -355,7 +355,8 @@ pub struct World {
     pub origin: Date,
     /// The simulated now (see [`crate::clock`]); set by the server before each use.
     pub now: OffsetDateTime,
-    /// The simulated "today" (`now`'s UTC date): it is served up to `now`'s hour.
+    /// `now`'s UTC date. Each ad account's own today and its hours served so far are
+    /// those of its zone ([`World::account_now`]).
     pub today: Date,
     pub org_id: i64,
     pub user_id: i64,
@@ -435,16 +436,17 @@ impl World {
         Self::hour_of(self.now)
     }
 
-    /// Hours of `day` served so far: 24 for past days, the hours before now's for today,
-    /// none for days to come.
-    pub fn hours_served(&self, day: Date) -> u8 {
-        if day < self.today {
-            24
-        } else if day == self.today {
-            self.now.hour()
-        } else {
-            0
-        }
+    /// `now` in ad account `account`'s zone: its today and the hours of it served so far
+    /// (UTC for an unknown account).
+    pub fn account_now(&self, account: Id) -> zone::LocalNow {
+        let tz = self.accounts.get(&account).map_or("UTC", |a| a.timezone);
+        zone::local_now(tz, self.now)
+    }
+
+    /// [`Self::account_now`] of the ad account of `campaign`.
+    pub fn campaign_now(&self, campaign: Id) -> zone::LocalNow {
+        let account = self.campaigns.get(&campaign).map_or(0, |c| c.ad_account_id);
+        self.account_now(account)
     }
 
     /// Marks entity `id` of `entity_type` as written, for the journal.
@@ -510,9 +512,9 @@ impl World {
         self.journaled_audit = self.audit.len();
     }
 
-    /// The day writes take effect: the next simulated day.
-    pub fn effective_day(&self) -> Date {
-        self.today.next_day().expect("date in range")
+    /// The day writes under ad account `account` take effect: its next day (in its zone).
+    pub fn effective_day(&self, account: Id) -> Date {
+        self.account_now(account).next_day()
     }
 
     /// Whether `keyword` and all its parents serve on `day`.

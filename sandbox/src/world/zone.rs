@@ -3,9 +3,10 @@
 //! a UTC day takes the hours of the one or two local days it overlaps. The sandbox's zones
 //! follow their daylight-saving rules (United States: second Sunday of March to the first
 //! Sunday of November; European Union: last Sunday of March to the last Sunday of October),
-//! by whole days: a switch day is on the offset it switches to.
+//! by whole days: a switch day is on the offset it switches to. An ad account's today and
+//! the hours of it served so far are those of its zone ([`local_now`]).
 
-use time::{Date, Duration, Month, Weekday};
+use time::{Date, Duration, Month, OffsetDateTime, UtcOffset, Weekday};
 
 /// Standard offset in hours and the daylight-saving rule of a zone the sandbox uses.
 fn rule(tz: &str) -> (i64, Dst) {
@@ -74,6 +75,45 @@ pub fn utc_hour(tz: &str, day: Date, h: i64) -> i64 {
     i64::from(day.to_julian_day()) * 24 + h - offset_hours(tz, day)
 }
 
+/// An ad account's now in its own zone: its today and the hours of it gone so far.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LocalNow {
+    pub today: Date,
+    /// The local hour now is in (0–23): the hours before it are served.
+    pub hour: u8,
+}
+
+impl LocalNow {
+    /// Hours of local `day` served so far: 24 for past days, the hours before now's for
+    /// today, none for days to come.
+    pub fn hours_served(&self, day: Date) -> u8 {
+        if day < self.today {
+            24
+        } else if day == self.today {
+            self.hour
+        } else {
+            0
+        }
+    }
+
+    /// The day writes take effect in this zone: its next day.
+    pub fn next_day(&self) -> Date {
+        self.today.next_day().expect("date in range")
+    }
+}
+
+/// `now` in `tz`: the local date and hour, with the offset of the local day (so that
+/// [`utc_hour`] of the local day and hour gives back now's UTC hour).
+pub fn local_now(tz: &str, now: OffsetDateTime) -> LocalNow {
+    let utc = now.to_offset(UtcOffset::UTC);
+    let guess = utc + Duration::hours(offset_hours(tz, utc.date()));
+    let local = utc + Duration::hours(offset_hours(tz, guess.date()));
+    LocalNow {
+        today: local.date(),
+        hour: local.hour(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use time::macros::date;
@@ -108,5 +148,53 @@ mod tests {
             utc_hour("Asia/Tokyo", day, 0),
             i64::from(day.to_julian_day()) * 24 - 9
         );
+    }
+
+    #[test]
+    fn local_now_is_the_zones_day_and_hour() {
+        use time::macros::datetime;
+        let at = |tz: &str, now: OffsetDateTime| {
+            let l = local_now(tz, now);
+            (l.today.to_string(), l.hour)
+        };
+        // 03:30 UTC on a winter day is 21:30 the day before in Chicago (UTC−6).
+        let winter = datetime!(2026-01-15 03:30 UTC);
+        assert_eq!(at("America/Chicago", winter), ("2026-01-14".into(), 21));
+        assert_eq!(at("UTC", winter), ("2026-01-15".into(), 3));
+        assert_eq!(at("Asia/Tokyo", winter), ("2026-01-15".into(), 12));
+        assert_eq!(at("Europe/Berlin", winter), ("2026-01-15".into(), 4));
+        // Summer: Chicago is UTC−5.
+        let summer = datetime!(2026-07-01 04:00 UTC);
+        assert_eq!(at("America/Chicago", summer), ("2026-06-30".into(), 23));
+        assert_eq!(
+            at("America/Chicago", summer + Duration::hours(1)),
+            ("2026-07-01".into(), 0)
+        );
+        // Every hour of a year maps back to its UTC hour, across the switches.
+        let mut t = datetime!(2026-01-01 00:00 UTC);
+        while t < datetime!(2027-01-01 00:00 UTC) {
+            for tz in [
+                "America/Chicago",
+                "America/Los_Angeles",
+                "Europe/Berlin",
+                "Asia/Tokyo",
+            ] {
+                let l = local_now(tz, t);
+                let back = utc_hour(tz, l.today, i64::from(l.hour));
+                let want = i64::from(t.date().to_julian_day()) * 24 + i64::from(t.hour());
+                // A switch day takes its offset whole, so the hour after a switch repeats
+                // or skips one hour at the local midnight; elsewhere it is exact.
+                assert!((back - want).abs() <= 1, "{tz} {t}");
+                let off = |d: i64| offset_hours(tz, l.today + Duration::days(d));
+                if off(-1) == off(0) && off(0) == off(1) {
+                    assert_eq!(back, want, "{tz} {t}");
+                }
+            }
+            t += Duration::hours(1);
+        }
+        let l = local_now("America/Chicago", winter);
+        assert_eq!(l.hours_served(l.today), 21);
+        assert_eq!(l.hours_served(l.today - Duration::days(1)), 24);
+        assert_eq!(l.hours_served(l.next_day()), 0);
     }
 }

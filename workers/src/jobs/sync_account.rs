@@ -321,6 +321,7 @@ impl Handler for SyncAccount {
                         Some(&progress),
                     )
                     .await;
+                    let started = std::time::Instant::now();
                     let listed = list_all(&client, org.org_id, $path, |items| {
                         let db = db.clone();
                         async move {
@@ -336,6 +337,13 @@ impl Handler for SyncAccount {
                     let mut conn = db.pool.acquire().await?;
                     entities::mark_unlisted_deleted::<$entity>(&mut conn, org_key, listed_at)
                         .await?;
+                    tracing::info!(
+                        org_id = org.org_id,
+                        kind = $path,
+                        listed,
+                        ms = started.elapsed().as_millis() as u64,
+                        "entities listed"
+                    );
                 }};
             }
 
@@ -437,6 +445,8 @@ async fn enqueue_reports(
                     kind: SyncReports::KIND,
                     message: "Syncing metrics",
                     total_steps: 1,
+                    account_id: Some(&account.id),
+                    org_id: None,
                 },
             )
             .await?,

@@ -2,8 +2,8 @@
 //! terms, ads) of each selected campaign group of a connection, in the ad account's time
 //! zone (`timeZone: ORTZ`), into `asa_day_metrics` through `replace_days`.
 //!
-//! Windows, per campaign group, all relative to `end` = tomorrow (UTC), so the newest day of
-//! an ad account ahead of UTC is included; Apple clamps the range to its own today:
+//! Windows, per campaign group, all relative to `end` = the ad account's own today (the date
+//! in its `timeZone`, [`account_today`]), the last day Apple reports for it:
 //! - the first sync fetches the last 90 days (`end - 89 ..= end`): DAILY reports may start at
 //!   most 90 days back (reference `TimeRange`);
 //! - every later sync re-fetches the trailing 30 days (`end - 30 ..= end`), which Apple
@@ -42,7 +42,7 @@ use searchdeck_common::{
 };
 use searchdeck_provider::Client;
 use serde_json::{Value, json};
-use time::{Date, Duration, OffsetDateTime, macros::format_description};
+use time::{Date, Duration, OffsetDateTime, UtcOffset, macros::format_description};
 
 use super::sync_account::{connection, job_error, micros};
 use crate::{Done, Handler, JobContext};
@@ -100,6 +100,23 @@ fn slice_days(level: Level) -> i64 {
         Level::Campaign | Level::AdGroup => FIRST_DAYS,
         _ => FINE_SLICE_DAYS,
     }
+}
+
+/// The ad account's today at `now`: the date in its time zone (an IANA name, as Apple's
+/// `timeZone`), which is where its DAILY reports end. An unknown zone counts as UTC.
+pub fn account_today(now: OffsetDateTime, time_zone: Option<&str>) -> Date {
+    let offset = time_zone.and_then(|name| {
+        let zone = match jiff::tz::TimeZone::get(name) {
+            Ok(zone) => zone,
+            Err(e) => {
+                tracing::warn!(time_zone = name, error = %e, "unknown ad account time zone; using UTC");
+                return None;
+            }
+        };
+        let at = jiff::Timestamp::from_second(now.unix_timestamp()).ok()?;
+        UtcOffset::from_whole_seconds(zone.to_offset(at).seconds()).ok()
+    });
+    now.to_offset(offset.unwrap_or(UtcOffset::UTC)).date()
 }
 
 /// The days one run fetches for a group: the DAILY window and the backfilled days.
@@ -320,7 +337,6 @@ impl Handler for SyncReports {
             .into_iter()
             .filter(|o| o.selected)
             .collect();
-        let end = OffsetDateTime::now_utc().date() + Duration::days(1);
         let mut progress = SyncReportsProgress::default();
         let total_steps = (selected.len().max(1) * Level::ALL.len()) as i64 + 1;
         for (i, org) in selected.iter().enumerate() {
@@ -333,6 +349,16 @@ impl Handler for SyncReports {
             )
             .await?;
             let state = synced::org(&db.pool, org_key).await?;
+            // The ad account's today, by its time zone and the provider's clock (the `Date`
+            // of this answer): the newest day Apple reports for it.
+            let details = client.ad_account(org.org_id).await.map_err(job_error)?;
+            let time_zone = details
+                .timezone
+                .as_deref()
+                .or(state.as_ref().and_then(|s| s.time_zone.as_deref()))
+                .or(org.time_zone.as_deref());
+            let now = client.server_time().unwrap_or_else(OffsetDateTime::now_utc);
+            let end = account_today(now, time_zone);
             // How far this very job got with the group before its worker died: finished
             // levels are kept, not fetched again (the plan below comes from the state written
             // when the group is done, so it is the same as the first run's).
@@ -378,6 +404,9 @@ impl Handler for SyncReports {
                     continue;
                 }
                 let step = (i * Level::ALL.len() + l) as i64;
+                let started = std::time::Instant::now();
+                let (requests_before, rows_before) =
+                    (fetcher.progress.requests, fetcher.progress.rows);
                 ctx.progress(
                     &format!("Syncing metrics of {}: {}", org.display_name, path(level)),
                     step,
@@ -423,6 +452,17 @@ impl Handler for SyncReports {
                 store::report_facts::refresh(db, org_key, level, start).await?;
                 let marker = format!("{}:{}", ctx.job_id, level.code());
                 synced::set_metrics_checkpoint(&db.pool, org_key, &marker).await?;
+                tracing::info!(
+                    org_id = org.org_id,
+                    level = path(level),
+                    from = %plan.window.0,
+                    through = %plan.window.1,
+                    backfilled = plan.backfill.len(),
+                    requests = fetcher.progress.requests - requests_before,
+                    rows = fetcher.progress.rows - rows_before,
+                    ms = started.elapsed().as_millis() as u64,
+                    "metrics level synced"
+                );
             }
             progress = fetcher.progress;
             let oldest = plan.backfill.last().copied().unwrap_or(plan.window.0);
@@ -473,6 +513,37 @@ async fn store_slice(
 mod tests {
     use super::*;
     use time::macros::date;
+
+    #[test]
+    fn an_ad_accounts_today_is_the_date_in_its_time_zone() {
+        let at = |s: &str| {
+            OffsetDateTime::parse(s, &time::format_description::well_known::Rfc3339).unwrap()
+        };
+        let early = at("2026-11-23T03:00:00Z");
+        assert_eq!(
+            account_today(early, Some("America/Los_Angeles")),
+            date!(2026 - 11 - 22)
+        );
+        assert_eq!(
+            account_today(early, Some("Europe/Berlin")),
+            date!(2026 - 11 - 23)
+        );
+        assert_eq!(
+            account_today(at("2026-11-23T20:00:00Z"), Some("Asia/Tokyo")),
+            date!(2026 - 11 - 24)
+        );
+        // Daylight saving time: 07:30 UTC is 00:30 in Los Angeles in July (UTC-7).
+        assert_eq!(
+            account_today(at("2026-07-01T07:30:00Z"), Some("America/Los_Angeles")),
+            date!(2026 - 07 - 01)
+        );
+        // Unknown or missing zones count as UTC.
+        assert_eq!(
+            account_today(early, Some("Mars/Olympus")),
+            date!(2026 - 11 - 23)
+        );
+        assert_eq!(account_today(early, None), date!(2026 - 11 - 23));
+    }
 
     #[test]
     fn first_sync_takes_90_days_then_30_and_backfills_older_days_newest_first() {

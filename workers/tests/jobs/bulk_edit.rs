@@ -117,6 +117,8 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
             kind: "bulk-edit",
             message: "Raise",
             total_steps: groups.len() as i64,
+            account_id: None,
+            org_id: None,
         },
         &job,
     )

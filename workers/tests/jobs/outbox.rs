@@ -131,6 +131,8 @@ async fn a_task_created_while_the_queue_is_down_runs_once_it_is_back(kind: Kind)
         kind: "test",
         message: "Queued",
         total_steps: 2,
+        account_id: None,
+        org_id: None,
     };
     let task = tasks::create_with_job(&env.db, task, &job).await.unwrap();
     // The enqueue fails; the job waits in the outbox instead of being lost.

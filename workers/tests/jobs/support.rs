@@ -182,6 +182,8 @@ impl TestEnv {
                 kind: "test",
                 message: "Queued",
                 total_steps: 2,
+                account_id: None,
+                org_id: None,
             },
         )
         .await

@@ -123,6 +123,8 @@ pub(crate) async fn start_sync(env: &TestEnv, account_id: &str) {
             kind: "sync-account",
             message: "Sync",
             total_steps: 1,
+            account_id: None,
+            org_id: None,
         },
         &SyncAccount {
             account_id: account_id.to_string(),

@@ -145,6 +145,8 @@ pub async fn save(
                 kind: SyncAccount::KIND,
                 message: "Syncing account",
                 total_steps: 1,
+                account_id: Some(&id),
+                org_id: None,
             },
         )
         .await?;

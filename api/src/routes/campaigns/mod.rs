@@ -27,11 +27,7 @@ use std::collections::HashMap;
 use rust_decimal::Decimal;
 use searchdeck_common::{
     Db,
-    store::{
-        self,
-        accounts::AccountRow,
-        synced_reads::{CampaignRow, SyncOrg},
-    },
+    store::{self, accounts::AccountRow, synced::SyncOrg, synced_reads::CampaignRow},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -92,7 +88,7 @@ impl Scope {
         org_id: Option<i64>,
     ) -> Result<Scope, ApiError> {
         let cached = store::accounts::orgs(&state.db.pool, &account.id).await?;
-        let synced = store::synced_reads::orgs_of_account(&state.db.pool, &account.id).await?;
+        let synced = store::synced::orgs_of(&state.db.pool, &account.id).await?;
         let names = cached
             .iter()
             .map(|o| (o.org_id, o.display_name.clone()))

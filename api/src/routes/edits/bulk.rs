@@ -351,6 +351,8 @@ pub async fn enqueue(
                 kind: BulkEdit::KIND,
                 message: &operation,
                 total_steps: total as i64,
+                account_id: Some(scope.account_id),
+                org_id: Some(scope.org_id),
             },
             &job,
         )

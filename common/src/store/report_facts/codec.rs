@@ -99,8 +99,16 @@ impl<'a> Decoder<'a> {
     }
 
     /// Entries not yet read.
-    fn len(&self) -> usize {
+    pub(crate) fn remaining(&self) -> usize {
         self.left as usize
+    }
+
+    /// Checks that the blob ended where its last entry did.
+    pub fn finish(&self) -> Result<(), Corrupt> {
+        if self.left != 0 || self.at != self.data.len() {
+            return Err(Corrupt("trailing bytes"));
+        }
+        Ok(())
     }
 
     #[inline(always)]
@@ -157,7 +165,7 @@ impl<'a> Decoder<'a> {
 
     /// Every remaining entry within `scope`.
     pub fn collect(mut self, scope: Scope) -> Result<Vec<EntitySums>, Corrupt> {
-        let mut out = Vec::with_capacity(self.len());
+        let mut out = Vec::with_capacity(self.remaining());
         while let Some(e) = self.next_entry()? {
             if scope.contains(&e) {
                 out.push(e);

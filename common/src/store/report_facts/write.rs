@@ -250,8 +250,8 @@ async fn write_blobs(
 ) -> Result<u64, sqlx::Error> {
     let delete =
         "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day = $3 AND kind = $4";
-    let insert =
-        "INSERT INTO asa_day_blobs (org_key, level, day, kind, data) VALUES ($1, $2, $3, $4, $5)";
+    let insert = "INSERT INTO asa_day_blobs (org_key, level, day, kind, stamp, data) \
+                  VALUES ($1, $2, $3, $4, $5, $6)";
     Db::retry_busy(|| async {
         let mut written = 0;
         on_native!(db, pool => {
@@ -260,7 +260,9 @@ async fn write_blobs(
                 let day = from_jd(*day);
                 sqlx::query(delete).bind(org_key).bind(level.code()).bind(day).bind(*kind).execute(&mut *tx).await?;
                 if let Some(data) = data {
-                    sqlx::query(insert).bind(org_key).bind(level.code()).bind(day).bind(*kind).bind(data.as_slice()).execute(&mut *tx).await?;
+                    // A fresh stamp: report caches holding the old bytes see it changed.
+                    let stamp = super::cache::new_stamp();
+                    sqlx::query(insert).bind(org_key).bind(level.code()).bind(day).bind(*kind).bind(stamp).bind(data.as_slice()).execute(&mut *tx).await?;
                     written += 1;
                 }
             }

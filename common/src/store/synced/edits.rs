@@ -233,7 +233,7 @@ fn table(level: &str) -> Option<&'static str> {
 /// Marks entity `id` of `level` deleted after the provider deleted it (the sync then keeps
 /// it deleted); false when not synced or the level is unknown.
 pub async fn set_deleted(
-    ex: impl Exec<'_>,
+    conn: &mut sqlx::AnyConnection,
     level: &str,
     org_key: i64,
     id: i64,
@@ -245,8 +245,11 @@ pub async fn set_deleted(
     let done = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(org_key)
         .bind(id)
-        .execute(ex)
+        .execute(&mut *conn)
         .await?;
+    if done.rows_affected() > 0 {
+        super::entities_changed(&mut *conn, org_key).await?;
+    }
     Ok(done.rows_affected() > 0)
 }
 

@@ -219,15 +219,17 @@ pub async fn upsert<T: Entity>(
             row
         })
         .collect();
-    insert_rows(
-        conn,
+    let written = insert_rows(
+        &mut *conn,
         T::TABLE,
         &columns,
         &[],
         &upsert_tail(&columns, &["org_key", T::KEY]),
         &rows,
     )
-    .await
+    .await?;
+    super::entities_changed(&mut *conn, org_key).await?;
+    Ok(written)
 }
 
 /// A field as a bound value (the column types of the entity tables).
@@ -319,8 +321,8 @@ pub async fn upsert_search_terms(
             ]
         })
         .collect();
-    insert_rows(
-        conn,
+    let written = insert_rows(
+        &mut *conn,
         "asa_search_terms",
         &[
             "org_key",
@@ -335,7 +337,11 @@ pub async fn upsert_search_terms(
         "ON CONFLICT (org_key, id) DO NOTHING",
         &rows,
     )
-    .await
+    .await?;
+    if written > 0 {
+        super::entities_changed(&mut *conn, org_key).await?;
+    }
+    Ok(written)
 }
 
 /// After a complete listing of `T` for `org_key` that stamped its rows with `listed_at`,
@@ -357,12 +363,16 @@ pub async fn mark_unlisted_deleted<T: Entity>(
             T::TABLE
         )
     };
-    Ok(sqlx::query(sqlx::AssertSqlSafe(sql))
+    let changed = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(org_key)
         .bind(listed_at)
         .execute(&mut *conn)
         .await?
-        .rows_affected())
+        .rows_affected();
+    if changed > 0 {
+        super::entities_changed(&mut *conn, org_key).await?;
+    }
+    Ok(changed)
 }
 
 #[cfg(test)]

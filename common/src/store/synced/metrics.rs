@@ -2,11 +2,9 @@
 //! group, level and day range for the rows a sync just fetched, in one transaction, so a
 //! retried or re-run page never duplicates a row and a restated day replaces the old one.
 
-use std::collections::BTreeMap;
+use sqlx::{Acquire, Any, AnyConnection};
 
-use sqlx::{Acquire, Any};
-
-use super::{Val, insert_rows};
+use super::{MAX_BINDS, Val, insert_rows};
 
 /// The level of a metrics row (`asa_day_metrics.level`): the report facts' own levels, so
 /// the writer and the day blobs speak of the same thing.
@@ -97,13 +95,13 @@ where
             bad.day
         )));
     }
-    let mut merged: BTreeMap<(&str, i64), DayRow> = BTreeMap::new();
-    for r in rows {
-        merged
-            .entry((r.day.as_str(), r.entity_id))
-            .and_modify(|m| m.add(r))
-            .or_insert_with(|| r.clone());
-    }
+    // Rows in key order (an index, not a copy: a large account's slice holds millions),
+    // merged and turned into bound values one statement's worth at a time.
+    let mut order: Vec<usize> = (0..rows.len()).collect();
+    order.sort_unstable_by(|&a, &b| {
+        let (a, b) = (&rows[a], &rows[b]);
+        (a.day.as_str(), a.entity_id).cmp(&(b.day.as_str(), b.entity_id))
+    });
     let mut tx = conn.begin().await?;
     let postgres = tx.backend_name() == "PostgreSQL";
     // The day column is DATE on PostgreSQL (text parameters need a cast) and ISO text on
@@ -126,13 +124,46 @@ where
     .bind(to)
     .execute(&mut *tx)
     .await?;
-    let values: Vec<Vec<Val>> = merged
-        .into_values()
+    let casts = [None, None, postgres.then_some("DATE")];
+    let per_statement = MAX_BINDS / COLUMNS.len();
+    let mut stored = 0;
+    let mut batch: Vec<DayRow> = Vec::with_capacity(per_statement.min(rows.len()));
+    for i in order {
+        let r = &rows[i];
+        match batch.last_mut() {
+            Some(m) if m.day == r.day && m.entity_id == r.entity_id => m.add(r),
+            _ => {
+                if batch.len() == per_statement {
+                    stored += insert_batch(&mut tx, org_key, level, &casts, &batch).await?;
+                    batch.clear();
+                }
+                batch.push(r.clone());
+            }
+        }
+    }
+    stored += insert_batch(&mut tx, org_key, level, &casts, &batch).await?;
+    tx.commit().await?;
+    Ok(stored)
+}
+
+/// Inserts one statement's worth of merged rows.
+async fn insert_batch(
+    conn: &mut AnyConnection,
+    org_key: i64,
+    level: Level,
+    casts: &[Option<&str>],
+    batch: &[DayRow],
+) -> Result<u64, sqlx::Error> {
+    if batch.is_empty() {
+        return Ok(0);
+    }
+    let values: Vec<Vec<Val>> = batch
+        .iter()
         .map(|r| {
             vec![
                 org_key.into(),
                 level.code().into(),
-                r.day.into(),
+                r.day.as_str().into(),
                 r.entity_id.into(),
                 r.campaign_id.into(),
                 r.ad_group_id.into(),
@@ -150,8 +181,5 @@ where
             ]
         })
         .collect();
-    let casts = [None, None, postgres.then_some("DATE")];
-    let stored = insert_rows(&mut tx, "asa_day_metrics", &COLUMNS, &casts, "", &values).await?;
-    tx.commit().await?;
-    Ok(stored)
+    insert_rows(conn, "asa_day_metrics", &COLUMNS, casts, "", &values).await
 }

@@ -21,7 +21,9 @@ use super::Exec;
 /// Most bind parameters one statement of this module uses.
 pub const MAX_BINDS: usize = 32_000;
 
-/// A synced campaign group (v1 ad account) of a connection and where its sync stands.
+/// A synced campaign group (v1 ad account) of a connection and where its sync stands: the
+/// one reader of a `sync_orgs` row ([`org`], [`org_of`], [`orgs_of`], [`orgs_of_workspace`]),
+/// which the sync, the report engine and the report area's routes all use.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SyncOrg {
     pub org_key: i64,
@@ -40,8 +42,9 @@ pub struct SyncOrg {
     pub metrics_job: Option<String>,
 }
 
-const ORG_COLUMNS: &str = "org_key, account_id, org_id, currency, time_zone, entities_synced_at, \
-     metrics_through, metrics_from, metrics_synced_at, metrics_job";
+/// The columns of [`SyncOrg`], qualified by the table alias `o`.
+const ORG_COLUMNS: &str = "o.org_key, o.account_id, o.org_id, o.currency, o.time_zone, \
+     o.entities_synced_at, o.metrics_through, o.metrics_from, o.metrics_synced_at, o.metrics_job";
 
 fn sync_org(row: &sqlx::any::AnyRow) -> Result<SyncOrg, sqlx::Error> {
     Ok(SyncOrg {
@@ -85,9 +88,26 @@ pub async fn ensure_org(
 /// One synced campaign group by key.
 pub async fn org(ex: impl Exec<'_>, org_key: i64) -> Result<Option<SyncOrg>, sqlx::Error> {
     sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT {ORG_COLUMNS} FROM sync_orgs WHERE org_key = $1"
+        "SELECT {ORG_COLUMNS} FROM sync_orgs o WHERE o.org_key = $1"
     )))
     .bind(org_key)
+    .fetch_optional(ex)
+    .await?
+    .map(|r| sync_org(&r))
+    .transpose()
+}
+
+/// Campaign group `org_id` of connection `account_id`, if synced.
+pub async fn org_of(
+    ex: impl Exec<'_>,
+    account_id: &str,
+    org_id: i64,
+) -> Result<Option<SyncOrg>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ORG_COLUMNS} FROM sync_orgs o WHERE o.account_id = $1 AND o.org_id = $2"
+    )))
+    .bind(account_id)
+    .bind(org_id)
     .fetch_optional(ex)
     .await?
     .map(|r| sync_org(&r))
@@ -97,7 +117,7 @@ pub async fn org(ex: impl Exec<'_>, org_key: i64) -> Result<Option<SyncOrg>, sql
 /// The synced campaign groups of a connection, by org id.
 pub async fn orgs_of(ex: impl Exec<'_>, account_id: &str) -> Result<Vec<SyncOrg>, sqlx::Error> {
     sqlx::query(sqlx::AssertSqlSafe(format!(
-        "SELECT {ORG_COLUMNS} FROM sync_orgs WHERE account_id = $1 ORDER BY org_id"
+        "SELECT {ORG_COLUMNS} FROM sync_orgs o WHERE o.account_id = $1 ORDER BY o.org_id"
     )))
     .bind(account_id)
     .fetch_all(ex)
@@ -105,6 +125,46 @@ pub async fn orgs_of(ex: impl Exec<'_>, account_id: &str) -> Result<Vec<SyncOrg>
     .iter()
     .map(sync_org)
     .collect()
+}
+
+/// The synced campaign groups of every connection of a workspace, by `org_key`.
+pub async fn orgs_of_workspace(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+) -> Result<Vec<SyncOrg>, sqlx::Error> {
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT {ORG_COLUMNS} FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
+         WHERE a.workspace_id = $1 ORDER BY o.org_key"
+    )))
+    .bind(workspace_id)
+    .fetch_all(ex)
+    .await?
+    .iter()
+    .map(sync_org)
+    .collect()
+}
+
+/// Records that the synced entities of `org_key` changed (added, removed, marked deleted or
+/// edited): sets `entities_version` to a fresh random number, so every process's report
+/// cache of the group's entities sees it stale (`store::report_facts::cache`). Every writer
+/// of the entity tables calls it in the transaction of its write.
+pub async fn entities_changed(ex: impl Exec<'_>, org_key: i64) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE sync_orgs SET entities_version = $2 WHERE org_key = $1")
+        .bind(org_key)
+        .bind(crate::store::report_facts::cache::new_stamp())
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// The current `entities_version` of `org_key` (0 when unknown: nothing is cached).
+pub async fn entities_version(db: &crate::Db, org_key: i64) -> Result<i64, sqlx::Error> {
+    use crate::{db::Native, store::report_facts::on_native};
+    let sql = "SELECT entities_version FROM sync_orgs WHERE org_key = $1";
+    let v: Option<i64> = on_native!(db, pool => {
+        sqlx::query_scalar(sql).bind(org_key).fetch_optional(pool).await?
+    });
+    Ok(v.unwrap_or(0))
 }
 
 /// Records a complete entity sync of `org_key` at `at` (unix seconds).

@@ -87,6 +87,8 @@ export function useBulkEdit() {
 /** One item's result in a bulk-edit task's details. */
 const itemResultSchema = z.object({
   id: z.number(),
+  /** An added negative keyword's text (its id is 0 until Apple creates it). */
+  text: z.string().nullish(),
   result: z.enum(['applied', 'refused', 'skipped']),
   oldValue: z.string().nullish(),
   newValue: z.string().nullish(),
@@ -141,5 +143,66 @@ export function useAssignTag() {
       await queryClient.invalidateQueries({ queryKey: optimizationKeys.tags() });
       await queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
     },
+  });
+}
+
+/** The levels whose rows can be added as negative keywords (their names are the texts). */
+export const NEGATIVE_SOURCES: readonly Level[] = ['KEYWORDS', 'SEARCHTERMS'];
+
+export type NegativeLevel = 'campaign' | 'adGroup';
+
+export interface NegativesInput {
+  accountId: string;
+  orgId: number;
+  /** The selected rows' texts and where they are. */
+  items: { text: string; campaignId: number; adGroupId: number | null }[];
+  level: NegativeLevel;
+  matchType: 'EXACT' | 'BROAD';
+}
+
+/**
+ * The calls that add `input`'s texts as negatives (spec §7 add/negative): campaign-level
+ * ones of one campaign to `add/negative/{campaignId}`, of several to `add/negative` with
+ * their ids; ad-group-level ones once per ad group with that group's texts (each text goes
+ * to the ad group its row is in). Rows without an ad group are left out at ad-group level.
+ */
+export function negativeCalls(input: NegativesInput): { path: string; body: Record<string, unknown> }[] {
+  const query = new URLSearchParams({ accountId: input.accountId, orgId: String(input.orgId) }).toString();
+  const unique = (texts: string[]) => [...new Set(texts)];
+  if (input.level === 'campaign') {
+    const campaigns = [...new Set(input.items.map((i) => i.campaignId))];
+    const texts = unique(input.items.map((i) => i.text));
+    if (campaigns.length === 0 || texts.length === 0) return [];
+    if (campaigns.length === 1) return [{ path: `/asa/keywords/add/negative/${campaigns[0]}?${query}`, body: { texts, matchType: input.matchType } }];
+    return [{ path: `/asa/keywords/add/negative?${query}`, body: { texts, matchType: input.matchType, campaignIds: campaigns } }];
+  }
+  const groups = new Map<string, { campaignId: number; adGroupId: number; texts: string[] }>();
+  for (const item of input.items) {
+    if (item.adGroupId === null) continue;
+    const key = `${item.campaignId}/${item.adGroupId}`;
+    const group = groups.get(key) ?? { campaignId: item.campaignId, adGroupId: item.adGroupId, texts: [] };
+    group.texts.push(item.text);
+    groups.set(key, group);
+  }
+  return [...groups.values()].map((g) => ({
+    path: `/asa/keywords/add/negative/${g.campaignId}?${query}`,
+    body: { texts: unique(g.texts), matchType: input.matchType, adGroupIds: [g.adGroupId] },
+  }));
+}
+
+/** Starts the negatives' bulk-edit jobs, one task per call. */
+export async function putNegatives(input: NegativesInput): Promise<BulkEditStarted[]> {
+  const calls = negativeCalls(input);
+  if (calls.length === 0) throw new Error('No keywords to add');
+  const started: BulkEditStarted[] = [];
+  for (const call of calls) started.push((await api.put(call.path, call.body, startedSchema)).item);
+  return started;
+}
+
+export function useAddNegatives() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: putNegatives,
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: taskKeys.all }),
   });
 }

@@ -144,13 +144,27 @@ export function patchCachedRows(queryClient: QueryClient, level: Level, id: numb
   });
 }
 
+/** What an edit's answer changes in the cache: its row at once, then every report page. */
+export function applyEdited(queryClient: QueryClient, scope: QuickEditScope, edited: Edited) {
+  patchCachedRows(queryClient, scope.level, edited.id, patchOf(scope.level, edited));
+  void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
+}
+
+/**
+ * Sends a quick edit and applies its answer. For controls that show every row of a long
+ * page (the status switch): they keep their pending state themselves instead of holding a
+ * mutation observer per row.
+ */
+export async function runQuickEdit(queryClient: QueryClient, input: QuickEditInput): Promise<Edited> {
+  const edited = await putQuickEdit(input);
+  applyEdited(queryClient, input.scope, edited);
+  return edited;
+}
+
 export function useQuickEdit() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: putQuickEdit,
-    onSuccess: (edited, { scope }) => {
-      patchCachedRows(queryClient, scope.level, edited.id, patchOf(scope.level, edited));
-      void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
-    },
+    onSuccess: (edited, { scope }) => applyEdited(queryClient, scope, edited),
   });
 }

@@ -1,19 +1,33 @@
 /**
  * The bulk-edit header (spec §2 bulk edit headers), shown while rows are selected: one
  * money field of every selected row set, raised or lowered by an amount or a percentage
- * (with an optional floor and cap), the rows paused or enabled, or a tag put on them. An
- * edit runs as a background task: its progress shows here and in the background-tasks
+ * (with an optional floor and cap), the rows paused or enabled, a tag put on them, or (keywords
+ * and search terms) their texts added as negative keywords of their campaign or ad group with
+ * a match type. An edit runs as a background task: its progress shows here and in the background-tasks
  * popover, and once it ends the rows Apple Ads refused are listed with its message.
  */
-import { Alert, Badge, Button, Card, Divider, Group, Menu, NumberInput, Progress, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
-import { IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
+import { Alert, Badge, Button, Card, Divider, Group, Menu, NumberInput, Popover, Progress, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { IconBan, IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTask, taskProgress } from '@/features/tasks';
 import { t } from '@/i18n';
 import { currencyDigits, currencyOf, formatNumber } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
-import { bulkDetailsOf, bulkFields, tagTypeOf, useAssignTag, useBulkEdit, type BulkAction, type BulkEditInput } from '../api/bulk-edit';
+import {
+  bulkDetailsOf,
+  bulkFields,
+  NEGATIVE_SOURCES,
+  tagTypeOf,
+  useAddNegatives,
+  useAssignTag,
+  useBulkEdit,
+  type BulkAction,
+  type BulkEditInput,
+  type NegativeLevel,
+  type NegativesInput,
+} from '../api/bulk-edit';
+import type { ReportRow } from '../api/report';
 import { optimizationKeys } from '../api/keys';
 import { useAllTags } from '../api/tags';
 import { labelKey } from '../columns';
@@ -33,6 +47,103 @@ export interface BulkEditBarProps {
   canEdit: boolean;
   /** The name of a row by its id (for the refused items), when it is on the page. */
   nameOf: (id: number) => string | null;
+  /** A row by its id, when it is on the page (negatives take their texts and places). */
+  rowOf: (id: number) => ReportRow | null;
+  /** The page's ad group (keywords and search terms of one ad group), or null. */
+  adGroupId: number | null;
+}
+
+function idIn(row: ReportRow, field: string): number | null {
+  const value = row[field];
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
+/** The texts and places of the selected rows on the page, as negatives take them. */
+export function negativeItems(ids: number[], rowOf: (id: number) => ReportRow | null, nameOf: (id: number) => string | null, page: { campaignId: number | null; adGroupId: number | null }): NegativesInput['items'] {
+  const items: NegativesInput['items'] = [];
+  for (const id of ids) {
+    const row = rowOf(id);
+    const text = nameOf(id);
+    const campaignId = (row && idIn(row, 'campaignId')) ?? page.campaignId;
+    if (!row || !text || campaignId === null) continue;
+    items.push({ text, campaignId, adGroupId: idIn(row, 'adGroupId') ?? page.adGroupId });
+  }
+  return items;
+}
+
+function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { accountId: string; orgId: number; items: NegativesInput['items']; left: number; canEdit: boolean; onStarted: (taskIds: string[]) => void }) {
+  const add = useAddNegatives();
+  const [open, setOpen] = useState(false);
+  const [level, setLevel] = useState<NegativeLevel>('campaign');
+  const [matchType, setMatchType] = useState<'EXACT' | 'BROAD'>('EXACT');
+  const texts = new Set(items.filter((i) => level === 'campaign' || i.adGroupId !== null).map((i) => i.text)).size;
+  const run = () =>
+    add.mutate(
+      { accountId, orgId, items, level, matchType },
+      {
+        onSuccess: (started) => {
+          setOpen(false);
+          onStarted(started.map((s) => s.taskId));
+          const total = started.reduce((sum, s) => sum + s.total, 0);
+          showSnackbar(`${t('bulk.started')} (${formatNumber(total, 0)} ${t('bulk.items')})`, 'info');
+        },
+        onError: (e) => showSnackbar(refusalOf(e), 'danger'),
+      },
+    );
+  return (
+    <Popover opened={open} onChange={setOpen} position="bottom-end" shadow="md" width={280} trapFocus>
+      <Popover.Target>
+        <ReaderGuard canEdit={canEdit}>
+          <Button size="xs" variant="default" leftSection={<IconBan size={14} />} disabled={!canEdit} loading={add.isPending} onClick={() => setOpen((o) => !o)}>
+            {t('bulk.negatives')}
+          </Button>
+        </ReaderGuard>
+      </Popover.Target>
+      <Popover.Dropdown data-testid="negatives-form">
+        <Stack gap="xs">
+          <Stack gap={2}>
+            <Text size="xs" fw={500}>
+              {t('bulk.negativesLevel')}
+            </Text>
+            <SegmentedControl
+              size="xs"
+              fullWidth
+              aria-label={t('bulk.negativesLevel')}
+              value={level}
+              onChange={setLevel}
+              data={[
+                { value: 'campaign', label: t('bulk.negativesCampaign') },
+                { value: 'adGroup', label: t('bulk.negativesAdGroup') },
+              ]}
+            />
+          </Stack>
+          <Stack gap={2}>
+            <Text size="xs" fw={500}>
+              {t('bulk.negativesMatch')}
+            </Text>
+            <SegmentedControl
+              size="xs"
+              fullWidth
+              aria-label={t('bulk.negativesMatch')}
+              value={matchType}
+              onChange={setMatchType}
+              data={[
+                { value: 'EXACT', label: t('bulk.negativesExact') },
+                { value: 'BROAD', label: t('bulk.negativesBroad') },
+              ]}
+            />
+          </Stack>
+          <Text size="xs" c="dimmed" data-testid="negatives-count">
+            {formatNumber(texts, 0)} {t('bulk.negativesTexts')}
+            {left > 0 ? ` · ${formatNumber(left, 0)} ${t('bulk.negativesNotOnPage')}` : ''}
+          </Text>
+          <Button size="xs" disabled={texts === 0} loading={add.isPending} onClick={run}>
+            {t('bulk.negativesAdd')}
+          </Button>
+        </Stack>
+      </Popover.Dropdown>
+    </Popover>
+  );
 }
 
 type Mode = 'set' | 'raise' | 'lower';
@@ -152,10 +263,10 @@ function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: nu
       {details && details.errors.length > 0 && (
         <Alert color="red" variant="light" title={t('bulk.refusedTitle')} data-testid="bulk-refused">
           <Stack gap={2}>
-            {details.errors.map((item) => (
-              <Text key={item.id} size="sm">
+            {details.errors.map((item, index) => (
+              <Text key={`${item.id}/${index}`} size="sm">
                 <Text span fw={600}>
-                  {nameOf(item.id) ?? item.id}
+                  {item.text ?? nameOf(item.id) ?? item.id}
                 </Text>
                 {': '}
                 {item.message ?? t('bulk.refused')}
@@ -168,7 +279,7 @@ function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: nu
   );
 }
 
-export function BulkEditBar({ level, accountId, orgId, campaignId, currency, selected, canEdit, nameOf }: BulkEditBarProps) {
+export function BulkEditBar({ level, accountId, orgId, campaignId, currency, selected, canEdit, nameOf, rowOf, adGroupId }: BulkEditBarProps) {
   const fields = bulkFields(level).filter((f) => f !== 'status');
   const [field, setField] = useState<string>(fields[0] ?? '');
   const [mode, setMode] = useState<Mode>('set');
@@ -176,22 +287,23 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
   const [value, setValue] = useState<number | string>('');
   const [floor, setFloor] = useState<number | string>('');
   const [cap, setCap] = useState<number | string>('');
-  const [taskId, setTaskId] = useState<string | null>(null);
+  const [taskIds, setTaskIds] = useState<string[]>([]);
   const edit = useBulkEdit();
   const ids = [...selected].map(Number).filter((id) => Number.isSafeInteger(id));
   const bulk = bulkFields(level).length > 0 && (level === 'CAMPAIGNS' || campaignId !== null);
-  if (selected.size === 0 && taskId === null) return null;
+  if (selected.size === 0 && taskIds.length === 0) return null;
   if (!bulk && tagTypeOf(level) === null) return null;
 
   const digits = currencyDigits(currency);
   const symbol = currencyOf(currency)?.symbol ?? '';
   const percent = mode !== 'set' && unit === 'percent';
   const request = bulkRequest({ field, mode, unit, value, floor, cap }, currency);
+  const negatives = NEGATIVE_SOURCES.includes(level) ? negativeItems(ids, rowOf, nameOf, { campaignId, adGroupId }) : [];
   const run = (action: BulkAction, extra: Partial<BulkEditInput> = {}) => {
     const input: BulkEditInput = { accountId, orgId, level, campaignId, ids, field: action === 'pause' || action === 'enable' ? 'status' : field, action, ...extra };
     edit.mutate(input, {
       onSuccess: (started) => {
-        setTaskId(started.taskId);
+        setTaskIds([started.taskId]);
         showSnackbar(`${t('bulk.started')} (${formatNumber(started.total, 0)} ${t('bulk.items')})`, 'info');
       },
       onError: (e) => showSnackbar(refusalOf(e), 'danger'),
@@ -275,9 +387,14 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
               </Group>
             )}
             <TagMenu level={level} accountId={accountId} orgId={orgId} ids={ids} canEdit={canEdit} />
+            {NEGATIVE_SOURCES.includes(level) && (
+              <NegativesMenu accountId={accountId} orgId={orgId} items={negatives} left={selected.size - negatives.length} canEdit={canEdit} onStarted={setTaskIds} />
+            )}
           </Group>
         )}
-        {taskId !== null && <BulkTask key={taskId} taskId={taskId} nameOf={nameOf} onClose={() => setTaskId(null)} />}
+        {taskIds.map((taskId) => (
+          <BulkTask key={taskId} taskId={taskId} nameOf={nameOf} onClose={() => setTaskIds((ids) => ids.filter((id) => id !== taskId))} />
+        ))}
       </Stack>
     </Card>
   );

@@ -194,8 +194,9 @@ function Drill({ target }: { target: DrillTarget }) {
 
   const result = report.data;
   const nameField = columns.fields[0];
+  const rowOf = (id: number): ReportRow | null => result?.items.find((r) => r[idField] === id) ?? null;
   const nameOf = (id: number): string | null => {
-    const row = result?.items.find((r) => r[idField] === id);
+    const row = rowOf(id);
     const name = row && nameField ? row[nameField] : undefined;
     return typeof name === 'string' ? name : null;
   };
@@ -223,7 +224,7 @@ function Drill({ target }: { target: DrillTarget }) {
             {target.tab ? t(`drill.tab.${target.tab}` as MessageKey) : t('title.campaigns')}
           </Title>
           {result && !result.lastSyncedAt ? (
-            <SyncState />
+            <SyncState accountId={target.accountId} orgId={target.orgId} />
           ) : (
             <Text size="xs" c="dimmed" data-testid="report-last-synced">
               {result?.lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}` : '\u00a0'}
@@ -264,6 +265,8 @@ function Drill({ target }: { target: DrillTarget }) {
         selected={selected}
         canEdit={canEdit}
         nameOf={nameOf}
+        rowOf={rowOf}
+        adGroupId={target.adGroupId}
       />
       {state.filters.length > 0 && <FilterPills level={target.level} filters={state.filters} onChange={onFilters} />}
       {report.error ? (

@@ -3,7 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
-import { bulkEditBody, bulkEditPath } from '../api/bulk-edit';
+import { bulkEditBody, bulkEditPath, negativeCalls } from '../api/bulk-edit';
 import { patchOf, quickEditCall } from '../api/quick-edit';
 import { amountText } from './QuickEdit';
 import { bulkRequest } from './BulkEditBar';
@@ -142,6 +142,78 @@ describe('bulk edits', () => {
     await userEvent.click(within(bar).getByRole('button', { name: 'Apply to selected' }));
     await waitFor(() => expect(callsTo('PUT /api/asa/keywords/update/targeting/7')).toHaveLength(1));
     expect(callsTo('PUT /api/asa/keywords/update/targeting/7')[0]!.body).toEqual({ ids: [11], field: 'cptBid', action: 'raise', percent: 10, cap: '3.00' });
+  });
+});
+
+describe('negatives from the bulk-edit header', () => {
+  beforeEach(() => {
+    window.localStorage.clear();
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+  });
+
+  it('adds the selected keywords as broad ad-group negatives, follows the task and lists the refused ones', async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    mockApi('PUT /api/asa/keywords/add/negative/7', ok({ item: { taskId: 't11', level: 'NEGATIVE_KEYWORD', field: 'created', operation: 'Add 2 negative keywords (broad)', total: 2 } }));
+    const details = {
+      level: 'NEGATIVE_KEYWORD',
+      field: 'created',
+      operation: 'Add 2 negative keywords (broad)',
+      total: 2,
+      done: 2,
+      applied: 1,
+      refused: 1,
+      skipped: 0,
+      items: [],
+      errors: [{ id: 0, text: 'workout', result: 'refused', message: 'Negative keyword limit reached' }],
+    };
+    mockApi('GET /api/tasks/t11', ok({ item: makeTask({ id: 't11', kind: 'bulk-edit', message: 'Bulk edit', finish: true, step: 2, totalSteps: 2, percent: 100, details }) }));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('checkbox', { name: 'Select all rows on this page' }));
+    const bar = await screen.findByTestId('bulk-edit-bar');
+    await userEvent.click(within(bar).getByRole('button', { name: 'Add as negatives' }));
+    const form = await screen.findByTestId('negatives-form');
+    expect(within(form).getByTestId('negatives-count')).toHaveTextContent('2 keywords to add');
+    await userEvent.click(within(form).getByText('Ad group'));
+    await userEvent.click(within(form).getByText('Broad'));
+    await userEvent.click(within(form).getByRole('button', { name: 'Add negatives' }));
+    await waitFor(() => expect(callsTo('PUT /api/asa/keywords/add/negative/7')).toHaveLength(1));
+    const call = callsTo('PUT /api/asa/keywords/add/negative/7')[0]!;
+    expect(call.body).toEqual({ texts: ['fitness app', 'workout'], matchType: 'BROAD', adGroupIds: [9] });
+    expect(call.url).toContain('accountId=a1');
+    expect(await within(bar).findByTestId('bulk-task')).toHaveTextContent('Add 2 negative keywords (broad)');
+    expect(within(bar).getByTestId('bulk-counts')).toHaveTextContent('1 refused');
+    expect(within(bar).getByTestId('bulk-refused')).toHaveTextContent('workout: Negative keyword limit reached');
+  });
+
+  it('keeps the button disabled for readers', async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    renderApp(KEYWORDS, makeUser({ permission: 'reader' }));
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click((await within(table).findAllByRole('checkbox', { name: /^Select fitness/ }))[0]!);
+    const bar = await screen.findByTestId('bulk-edit-bar');
+    expect(within(bar).getByRole('button', { name: 'Add as negatives' })).toBeDisabled();
+  });
+
+  it('sends campaign-level texts once per campaign set, ad-group ones per ad group', () => {
+    const base = { accountId: 'a1', orgId: 42, matchType: 'EXACT' as const };
+    const items = [
+      { text: 'a', campaignId: 7, adGroupId: 9 },
+      { text: 'b', campaignId: 7, adGroupId: 10 },
+      { text: 'a', campaignId: 7, adGroupId: 10 },
+      { text: 'c', campaignId: 7, adGroupId: null },
+    ];
+    expect(negativeCalls({ ...base, items, level: 'campaign' })).toEqual([
+      { path: '/asa/keywords/add/negative/7?accountId=a1&orgId=42', body: { texts: ['a', 'b', 'c'], matchType: 'EXACT' } },
+    ]);
+    expect(negativeCalls({ ...base, items, level: 'adGroup' })).toEqual([
+      { path: '/asa/keywords/add/negative/7?accountId=a1&orgId=42', body: { texts: ['a'], matchType: 'EXACT', adGroupIds: [9] } },
+      { path: '/asa/keywords/add/negative/7?accountId=a1&orgId=42', body: { texts: ['b', 'a'], matchType: 'EXACT', adGroupIds: [10] } },
+    ]);
+    expect(negativeCalls({ ...base, items: [...items, { text: 'd', campaignId: 8, adGroupId: 1 }], level: 'campaign' })).toEqual([
+      { path: '/asa/keywords/add/negative?accountId=a1&orgId=42', body: { texts: ['a', 'b', 'c', 'd'], matchType: 'EXACT', campaignIds: [7, 8] } },
+    ]);
+    expect(negativeCalls({ ...base, items: [], level: 'campaign' })).toEqual([]);
   });
 });
 

@@ -6,15 +6,17 @@
  * a status switch (Enabled / Paused). Readers see the controls disabled with a tooltip (the
  * server answers them 403).
  */
-import { ActionIcon, Group, Loader, NumberInput, Switch, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Loader, NumberInput, Text, Tooltip } from '@mantine/core';
 import { IconCheck, IconPencil } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { t } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { currencyDigits, currencyOf, EMPTY, formatMoney } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
-import { isEnabled, useQuickEdit, type QuickChange, type QuickEditScope } from '../api/quick-edit';
+import { isEnabled, runQuickEdit, useQuickEdit, type QuickChange, type QuickEditScope } from '../api/quick-edit';
 import type { ReportRow } from '../api/report';
+import css from './cells.module.css';
 
 export interface QuickEditProps {
   scope: QuickEditScope;
@@ -61,112 +63,134 @@ export function amountText(value: number, currency: string | null): string {
   return (Math.floor(value * factor + 1e-9) / factor).toFixed(digits);
 }
 
-export function MoneyEditCell({ scope, row, canEdit, name, field, label, currency }: QuickEditProps & { field: string; label: string; currency: string | null }) {
+type MoneyProps = QuickEditProps & { field: string; label: string; currency: string | null };
+
+function amountOf(row: ReportRow, field: string): number | null {
   const value = row[field];
-  const current = typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : null;
-  const [draft, setDraft] = useState<number | string | null>(null);
+  return typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' ? Number(value) : null;
+}
+
+/**
+ * A money cell: its text as a button that opens the editor. The editor (and its mutation)
+ * exists only while the cell is being edited, so a long page's cells stay plain elements.
+ */
+export function MoneyEditCell(props: MoneyProps) {
+  const { row, canEdit, name, field, label, currency } = props;
+  const current = amountOf(row, field);
+  const [editing, setEditing] = useState(false);
+  if (editing) return <MoneyEditor {...props} current={current} onClose={() => setEditing(false)} />;
+  const text = current === null || Number.isNaN(current) ? EMPTY : formatMoney(current, currency);
+  const button = (
+    <button type="button" className={css.money} disabled={!canEdit} onClick={() => setEditing(true)} aria-label={`${t('edit.edit')} ${label}: ${name}`} data-testid={`edit-${field}`}>
+      {text}
+      {canEdit && <IconPencil size={12} color="var(--mantine-color-gray-5)" aria-hidden />}
+    </button>
+  );
+  return canEdit ? button : <ReaderGuard canEdit={false}>{button}</ReaderGuard>;
+}
+
+function MoneyEditor({ scope, row, name, field, label, currency, current, onClose }: MoneyProps & { current: number | null; onClose: () => void }) {
+  const [draft, setDraft] = useState<number | string>(current ?? '');
   const { save, pending, error, reset } = useEdit(scope, row);
   const digits = currencyDigits(currency);
   const symbol = currencyOf(currency)?.symbol ?? '';
-  const text = current === null || Number.isNaN(current) ? EMPTY : formatMoney(current, currency);
-
-  if (draft === null) {
-    return (
-      <ReaderGuard canEdit={canEdit}>
-        <UnstyledButton
-          disabled={!canEdit}
-          onClick={() => {
-            reset();
-            setDraft(current ?? '');
-          }}
-          aria-label={`${t('edit.edit')} ${label}: ${name}`}
-          data-testid={`edit-${field}`}
-          style={{ cursor: canEdit ? 'pointer' : 'not-allowed', borderBottom: canEdit ? '1px dashed var(--mantine-color-gray-5)' : undefined }}
-        >
-          <Group gap={4} wrap="nowrap" justify="flex-end">
-            <Text span size="sm" c={canEdit ? undefined : 'dimmed'}>
-              {text}
-            </Text>
-            {canEdit && <IconPencil size={12} color="var(--mantine-color-gray-5)" aria-hidden />}
-          </Group>
-        </UnstyledButton>
-      </ReaderGuard>
-    );
-  }
-
   const refusal = error ? refusalOf(error) : null;
   const submit = () => {
     if (pending) return;
     const number = typeof draft === 'number' ? draft : Number(draft);
     if (draft === '' || Number.isNaN(number) || number < 0) return;
     if (current !== null && amountText(number, currency) === amountText(current, currency)) {
-      setDraft(null);
+      onClose();
       return;
     }
-    save({ field, amount: amountText(number, currency) }, () => setDraft(null));
+    save({ field, amount: amountText(number, currency) }, onClose);
   };
   return (
-    <NumberInput
-      size="xs"
-      w={140}
-      autoFocus
-      value={draft}
-      onChange={(v) => {
-        setDraft(v);
-        if (error) reset();
-      }}
-      onKeyDown={(e) => {
-        if (e.key === 'Enter') {
-          e.preventDefault();
-          submit();
-        } else if (e.key === 'Escape') {
-          e.preventDefault();
-          if (!pending) setDraft(null);
+    <div className={css.editor}>
+      <NumberInput
+        size="xs"
+        w={140}
+        autoFocus
+        value={draft}
+        onChange={(v) => {
+          setDraft(v);
+          if (error) reset();
+        }}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter') {
+            e.preventDefault();
+            submit();
+          } else if (e.key === 'Escape') {
+            e.preventDefault();
+            if (!pending) onClose();
+          }
+        }}
+        onBlur={() => {
+          if (!pending && !refusal) onClose();
+        }}
+        min={0}
+        step={0.01}
+        decimalScale={digits}
+        allowNegative={false}
+        thousandSeparator=" "
+        prefix={symbol}
+        hideControls
+        readOnly={pending}
+        aria-label={`${label}: ${name}`}
+        error={refusal !== null}
+        aria-describedby={refusal !== null ? `${field}-refusal` : undefined}
+        rightSection={
+          pending ? (
+            <Loader size={12} aria-label={t('edit.saving')} />
+          ) : (
+            <ActionIcon size="xs" variant="subtle" aria-label={t('common.save')} onMouseDown={(e) => e.preventDefault()} onClick={submit}>
+              <IconCheck size={12} />
+            </ActionIcon>
+          )
         }
-      }}
-      onBlur={() => {
-        if (!pending && !refusal) setDraft(null);
-      }}
-      min={0}
-      step={0.01}
-      decimalScale={digits}
-      allowNegative={false}
-      thousandSeparator=" "
-      prefix={symbol}
-      hideControls
-      readOnly={pending}
-      aria-label={`${label}: ${name}`}
-      error={refusal}
-      rightSection={
-        pending ? (
-          <Loader size={12} aria-label={t('edit.saving')} />
-        ) : (
-          <ActionIcon size="xs" variant="subtle" aria-label={t('common.save')} onMouseDown={(e) => e.preventDefault()} onClick={submit}>
-            <IconCheck size={12} />
-          </ActionIcon>
-        )
-      }
-      styles={{ input: { textAlign: 'right' }, error: { whiteSpace: 'normal', maxWidth: 220 } }}
-    />
+        styles={{ input: { textAlign: 'right', height: 24, minHeight: 24 } }}
+      />
+      {refusal !== null && (
+        <Text id={`${field}-refusal`} size="xs" c="red" className={css.editorError} role="alert">
+          {refusal}
+        </Text>
+      )}
+    </div>
   );
 }
 
+/**
+ * The status switch: a native checkbox with the switch role (a long page shows one per row).
+ * It keeps its own pending state while Apple Ads answers.
+ */
 export function StatusSwitch({ scope, row, canEdit, name, statusField }: QuickEditProps & { statusField: string }) {
-  const { save, pending } = useEdit(scope, row);
+  const queryClient = useQueryClient();
+  const [pending, setPending] = useState(false);
   const on = isEnabled(row[statusField]);
-  return (
-    <ReaderGuard canEdit={canEdit}>
-      <Group gap={4} wrap="nowrap">
-        <Switch
-          size="xs"
+  const toggle = (checked: boolean) => {
+    setPending(true);
+    runQuickEdit(queryClient, { scope, row, change: { field: 'status', status: checked ? 'ENABLED' : 'PAUSED' } })
+      .catch((error: unknown) => showSnackbar(refusalOf(error), 'danger'))
+      .finally(() => setPending(false));
+  };
+  const control = (
+    <span className={css.inline}>
+      <label className={css.switch}>
+        <input
+          type="checkbox"
+          role="switch"
           checked={on}
           disabled={!canEdit || pending}
-          onChange={(e) => save({ field: 'status', status: e.currentTarget.checked ? 'ENABLED' : 'PAUSED' })}
+          onChange={(e) => toggle(e.currentTarget.checked)}
           aria-label={`${t(on ? 'edit.pause' : 'edit.enable')} ${name}`}
           data-testid="status-switch"
         />
-        {pending && <Loader size={12} aria-label={t('edit.saving')} />}
-      </Group>
-    </ReaderGuard>
+        <span className={css.track}>
+          <span className={css.thumb} />
+        </span>
+      </label>
+      {pending && <Loader size={12} aria-label={t('edit.saving')} />}
+    </span>
   );
+  return canEdit ? control : <ReaderGuard canEdit={false}>{control}</ReaderGuard>;
 }

@@ -5,7 +5,7 @@
  * on a header asks the server (descending first, then ascending, then unsorted). Rows are
  * selected by their checkbox; the header's checkbox selects every row of the page.
  */
-import { Anchor, Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
@@ -19,6 +19,7 @@ import { columnOf, labelKey, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
 import type { SortOrder } from '../url-state';
 import { Cell, message } from './cells';
+import css from './cells.module.css';
 import { MoneyEditCell, StatusSwitch } from './QuickEdit';
 
 export interface ReportTableProps {
@@ -53,7 +54,6 @@ const SELECT_WIDTH = 40;
 
 const STICKY_BG = 'var(--mantine-color-body)';
 const HEAD_BG = 'var(--mantine-color-gray-0)';
-const SELECTED_BG = 'var(--mantine-color-blue-0)';
 
 function nextSort(current: ReportTableProps['sort'], field: string): ReportTableProps['sort'] {
   if (current?.field !== field) return { field, order: 'desc' };
@@ -93,6 +93,11 @@ function rowName(row: ReportRow, field: string | undefined): string | null {
 const numeric = (column: ColumnDef) => ['money', 'percent', 'count', 'decimal'].includes(column.kind);
 
 
+/** Sticky placement of the header's and totals' first columns (body rows use classes). */
+const sticky = (index: number, background: string) =>
+  index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
+const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
+
 /** What a body row's cells need besides the row (stable while the page is scrolled). */
 interface RowContext {
   level: Level;
@@ -100,50 +105,32 @@ interface RowContext {
   currency: string | null;
   rowLink: ReportTableProps['rowLink'];
   edit: ReportTableProps['edit'];
+  /** Per column, built once per column set: its class names and label. */
+  columns: { def: ColumnDef; className: string; label: string; money: boolean; status: boolean }[];
 }
 
-function renderCell(def: ColumnDef, row: ReportRow, { level, defs, currency, rowLink, edit }: RowContext) {
-  const value = row[def.field];
-  const statusField = STATUS_FIELD[level];
-  // A row is edited in place when the route it needs is known (a keyword needs its ad group).
-  const editable = edit && row.deleted !== true && quickEditCall({ scope: edit.scope, row, change: { field: 'status', status: 'PAUSED' } }) !== null ? { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' } : null;
-  if (editable && def.kind === 'money' && isEditableMoney(level, def.field)) {
-    return <MoneyEditCell {...editable} field={def.field} label={message(labelKey(def.field), def.field)} currency={currency} />;
-  }
-  if (editable && def.field === STATUS_COLUMN[level] && statusField && typeof row[statusField] === 'string') {
-    return (
-      <Group gap={8} wrap="nowrap">
-        <StatusSwitch {...editable} statusField={statusField} />
-        <Cell level={level} column={def} value={value} currency={currency} />
-      </Group>
-    );
-  }
-  if (def.kind !== 'name') return <Cell level={level} column={def} value={value} currency={currency} />;
-  const to = rowLink(row);
+/** What makes a row editable in place, or null (a keyword needs its ad group). */
+function editableOf(row: ReportRow, { edit, defs }: RowContext) {
+  if (!edit || row.deleted === true) return null;
+  if (quickEditCall({ scope: edit.scope, row, change: { field: 'status', status: 'PAUSED' } }) === null) return null;
+  return { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' };
+}
+
+function NameCell({ row, value, to }: { row: ReportRow; value: unknown; to: string | null }) {
   const name = typeof value === 'string' && value !== '' ? value : EMPTY;
   return (
-    <Group gap={6} wrap="nowrap">
+    <span className={css.nameCell}>
       {to ? (
-        <Anchor component={Link} to={to} size="sm" fw={600}>
+        <Link to={to} className={css.name}>
           {name}
-        </Anchor>
+        </Link>
       ) : (
-        <Text span size="sm" fw={600}>
-          {name}
-        </Text>
+        <span className={css.name}>{name}</span>
       )}
-      {row.deleted === true && (
-        <Badge size="xs" color="gray" variant="outline" tt="none">
-          {t('table.deleted')}
-        </Badge>
-      )}
-    </Group>
+      {row.deleted === true && <span className={`${css.badge} ${css.badgeOutline}`}>{t('table.deleted')}</span>}
+    </span>
   );
 }
-
-const sticky = (index: number, background: string) =>
-  index === 0 ? ({ position: 'sticky', left: SELECT_WIDTH, zIndex: 1, background, boxShadow: 'inset -1px 0 0 var(--mantine-color-gray-3)' } as const) : undefined;
-const selectCell = (background: string) => ({ position: 'sticky', left: 0, zIndex: 1, background, width: SELECT_WIDTH, minWidth: SELECT_WIDTH, paddingRight: 0 }) as const;
 
 interface BodyRowProps {
   context: RowContext;
@@ -158,29 +145,54 @@ interface BodyRowProps {
 }
 
 /**
- * One body row. Memoised: scrolling a long page re-renders the table for its spacers and
- * the rows coming into view, never the rows already shown.
+ * One body row, of plain elements with Mantine's table classes (a long page renders rows
+ * as they scroll into view, so a row is kept cheap: no component per cell but the editable
+ * ones). Memoised: scrolling re-renders the table for its spacers and the rows coming into
+ * view, never the rows already shown.
  */
 const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight }: BodyRowProps) {
-  const background = selected ? SELECTED_BG : STICKY_BG;
+  const { level, currency, columns, rowLink } = context;
+  const editable = editableOf(row, context);
+  const statusField = STATUS_FIELD[level];
   return (
-    <Table.Tr data-index={fixedHeight ? index : undefined} h={fixedHeight ? ROW_HEIGHT : undefined} bg={selected ? SELECTED_BG : undefined} data-selected={selected || undefined}>
-      <Table.Td style={selectCell(background)}>
+    <tr
+      className={`${Table.classes.tr} ${fixedHeight ? css.fixedRow : ''} ${selected ? css.selected : ''}`}
+      data-hover
+      data-with-row-border
+      data-index={fixedHeight ? index : undefined}
+      data-selected={selected || undefined}
+    >
+      <td className={`${Table.classes.td} ${css.select}`}>
         {canSelect && (
-          <Checkbox
-            size="xs"
+          <input
+            type="checkbox"
+            className={css.checkbox}
             aria-label={`${t('table.selectRow')} ${rowName(row, context.defs[0]?.field) ?? id}`}
             checked={selected}
             onChange={(e) => onSelect([id], e.currentTarget.checked)}
           />
         )}
-      </Table.Td>
-      {context.defs.map((def, column) => (
-        <Table.Td key={def.field} style={{ ...sticky(column, background), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}>
-          {renderCell(def, row, context)}
-        </Table.Td>
-      ))}
-    </Table.Tr>
+      </td>
+      {columns.map(({ def, className, label, money, status }) => {
+        const value = row[def.field];
+        let content;
+        if (editable && money) content = <MoneyEditCell {...editable} field={def.field} label={label} currency={currency} />;
+        else if (editable && status && statusField && typeof row[statusField] === 'string')
+          content = (
+            <span className={css.inline}>
+              <StatusSwitch {...editable} statusField={statusField} />
+              <Cell level={level} column={def} value={value} currency={currency} />
+            </span>
+          );
+        else if (def.kind === 'name') content = <NameCell row={row} value={value} to={rowLink(row)} />;
+        else content = <Cell level={level} column={def} value={value} currency={currency} />;
+        return (
+          <td key={def.field} className={className}>
+            {content}
+          </td>
+        );
+      })}
+    </tr>
   );
 });
 
@@ -252,7 +264,23 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   const someOnPage = pageIds.some((id) => selected.has(id));
   const currency = result?.currency ?? null;
-  const context = useMemo<RowContext>(() => ({ level, defs, currency, rowLink, edit }), [level, defs, currency, rowLink, edit]);
+  const context = useMemo<RowContext>(
+    () => ({
+      level,
+      defs,
+      currency,
+      rowLink,
+      edit,
+      columns: defs.map((def, index) => ({
+        def,
+        className: [Table.classes.td, css.cell, index === 0 ? css.sticky : '', numeric(def) ? css.numeric : ''].join(' '),
+        label: message(labelKey(def.field), def.field),
+        money: def.kind === 'money' && isEditableMoney(level, def.field),
+        status: def.field === STATUS_COLUMN[level],
+      })),
+    }),
+    [level, defs, currency, rowLink, edit],
+  );
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
   const columns = useMemo<TableColumn<ReportRow>[]>(() => defs.map((def) => ({ id: def.field, accessorFn: (row) => row[def.field] })), [defs]);
@@ -280,7 +308,8 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
       ref={scroller}
       data-testid="report-table"
       data-virtual={virtual || undefined}
-      style={{ overflow: 'auto', maxHeight: 'calc(100vh - 300px)', minHeight: 200, opacity: stale ? 0.6 : 1, transition: 'opacity 120ms' }}
+      className={css.scroller}
+      style={{ opacity: stale ? 0.6 : 1 }}
     >
       <Table highlightOnHover verticalSpacing={8} horizontalSpacing="md" style={{ minWidth: '100%', width: 'max-content' }} aria-busy={stale || !result}>
         <Table.Thead style={{ position: 'sticky', top: 0, zIndex: 2, background: HEAD_BG }}>

@@ -19,7 +19,7 @@ describe('first sync in the header', () => {
   it('shows the running sync with its message and progress instead of "Not synced yet"', async () => {
     mockApi('GET /api/account/getAll', ok({ items: [account] }));
     mockApi('POST /api/asa/reports', ok(report([], null)));
-    mockApi('GET /api/tasks', ok({ items: [makeTask({ id: 's1', kind: 'sync-reports', message: 'Syncing metrics', step: 1, totalSteps: 3, percent: 25 })] }));
+    mockApi('GET /api/tasks', ok({ items: [makeTask({ id: 's1', kind: 'sync-reports', accountId: 'a1', message: 'Syncing metrics', step: 1, totalSteps: 3, percent: 25 })] }));
     renderApp('/optimization/a1/42', makeUser());
     const line = await screen.findByText(/Syncing with Apple Ads: Syncing metrics/);
     expect(line).toHaveTextContent('25%');
@@ -34,9 +34,23 @@ describe('first sync in the header', () => {
     expect(await screen.findByTestId('report-last-synced')).toHaveTextContent('Not synced yet');
   });
 
-  it('picks only running sync tasks', () => {
-    expect(runningSync([makeTask({ kind: 'bulk-edit' }), makeTask({ id: 2, kind: 'sync-account', error: 'gone' })])).toBeNull();
-    expect(runningSync([makeTask({ id: 3, kind: 'sync-account' })])?.id).toBe(3);
+  it("says \"Not synced yet\" while only another account's sync runs", async () => {
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report([], null)));
+    mockApi('GET /api/tasks', ok({ items: [makeTask({ kind: 'sync-account', accountId: 'other', message: 'Syncing account' })] }));
+    renderApp('/optimization/a1/42', makeUser());
+    expect(await screen.findByTestId('report-last-synced')).toHaveTextContent('Not synced yet');
+  });
+
+  it("picks only the running sync tasks of the page's connection and campaign group", () => {
+    expect(runningSync([makeTask({ kind: 'bulk-edit', accountId: 'a1' }), makeTask({ id: 2, kind: 'sync-account', accountId: 'a1', error: 'gone' })], 'a1', 42)).toBeNull();
+    expect(runningSync([makeTask({ id: 3, kind: 'sync-account', accountId: 'a1' })], 'a1', 42)?.id).toBe(3);
+    expect(runningSync([makeTask({ id: 4, kind: 'sync-account', accountId: 'a2' })], 'a1', 42)).toBeNull();
+    // A task of no connection (recorded before tasks named theirs) is no one account's.
+    expect(runningSync([makeTask({ id: 5, kind: 'sync-account' })], 'a1', 42)).toBeNull();
+    expect(runningSync([makeTask({ id: 6, kind: 'sync-reports', accountId: 'a1', orgId: 7 })], 'a1', 42)).toBeNull();
+    expect(runningSync([makeTask({ id: 7, kind: 'sync-reports', accountId: 'a1', orgId: 42 })], 'a1', 42)?.id).toBe(7);
+    expect(runningSync([makeTask({ id: 8, kind: 'sync-reports', accountId: 'a1', orgId: 7 })], 'a1', null)?.id).toBe(8);
   });
 });
 

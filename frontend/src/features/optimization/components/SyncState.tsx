@@ -1,8 +1,9 @@
 /**
  * The header's sync line while a campaign group has never been synced (`lastSyncedAt` is set
- * only when the metrics sync ends): the running sync tasks of the user (`sync-account` lists
- * the entities, then `sync-reports` fetches the metrics) with their message and progress,
- * else "Not synced yet". The task list is polled meanwhile, and the report is read again
+ * only when the metrics sync ends): the running sync of the page's connection (`sync-account`
+ * lists the entities, then `sync-reports` fetches the metrics; each task names its
+ * connection, and its campaign group when it works in one) with its message and progress,
+ * else "Not synced yet". Another account's sync does not show here. The task list is polled meanwhile, and the report is read again
  * once the syncs end.
  */
 import { Group, Loader, Progress, Text } from '@mantine/core';
@@ -19,14 +20,18 @@ export const SYNC_KINDS: readonly string[] = ['sync-account', 'sync-reports'];
 /** How often the task list is read while waiting for a first sync. */
 const WAIT_POLL_MS = 3000;
 
-/** The running sync of the user, the newest first. */
-export function runningSync(tasks: Task[] | undefined): Task | null {
-  return tasks?.find((task) => SYNC_KINDS.includes(task.kind) && isRunning(task)) ?? null;
+/** The newest running sync of connection `accountId` (of all its campaign groups or of `orgId`). */
+export function runningSync(tasks: Task[] | undefined, accountId: string, orgId: number | null): Task | null {
+  return (
+    tasks?.find(
+      (task) => SYNC_KINDS.includes(task.kind) && isRunning(task) && task.accountId === accountId && (task.orgId == null || orgId === null || task.orgId === orgId),
+    ) ?? null
+  );
 }
 
-export function SyncState() {
+export function SyncState({ accountId, orgId }: { accountId: string; orgId: number | null }) {
   const tasks = useQuery({ ...tasksQuery(), refetchInterval: WAIT_POLL_MS });
-  const sync = runningSync(tasks.data);
+  const sync = runningSync(tasks.data, accountId, orgId);
   const queryClient = useQueryClient();
   const wasRunning = useRef(false);
   useEffect(() => {

@@ -3,13 +3,25 @@
  * org's currency floored to its digits, ratios as percentages, counts with space thousands,
  * statuses as coloured badges (errors red), tags in their colours, a dash when empty.
  */
-import { Badge, Group, Text } from '@mantine/core';
+import type { CSSProperties } from 'react';
 import { EMPTY } from '@/lib/format';
 import { statusView, type ColumnDef, type StatusTone } from '../columns';
 import { formatValue, message } from '../format-value';
 import type { Level } from '../paths';
+import css from './cells.module.css';
 
 export { formatValue, message };
+
+/** A light badge's colours of theme colour `color`, built once per colour. */
+const lightColors = new Map<string, CSSProperties>();
+function light(color: string): CSSProperties {
+  let style = lightColors.get(color);
+  if (!style) {
+    style = { '--badge-bg': `var(--mantine-color-${color}-light)`, '--badge-color': `var(--mantine-color-${color}-light-color)` } as CSSProperties;
+    lightColors.set(color, style);
+  }
+  return style;
+}
 
 const TONE_COLOR: Record<StatusTone, string> = { running: 'green', paused: 'gray', error: 'red', neutral: 'blue' };
 
@@ -35,9 +47,9 @@ function humanise(value: string): string {
 export function StatusBadge({ level, field, value }: { level: Level; field: string; value: string }) {
   const view = statusView(level, field, value);
   return (
-    <Badge variant="light" color={TONE_COLOR[view.tone]} radius="sm" tt="none" data-tone={view.tone}>
+    <span className={css.badge} style={light(TONE_COLOR[view.tone])} data-tone={view.tone}>
       {message(view.key, humanise(value))}
-    </Badge>
+    </span>
   );
 }
 
@@ -51,27 +63,22 @@ function isTagList(value: unknown): value is TagRef[] {
   return Array.isArray(value) && value.every((v) => typeof v === 'object' && v !== null && 'name' in v);
 }
 
+/** A value's cell: plain elements with the table's classes (see cells.module.css). */
 export function Cell({ level, column, value, currency }: { level: Level; column: ColumnDef; value: unknown; currency: string | null }) {
   if (column.kind === 'status' && typeof value === 'string' && value !== '') return <StatusBadge level={level} field={column.field} value={value} />;
   if (column.kind === 'tags') {
     if (!isTagList(value) || value.length === 0) return <>{EMPTY}</>;
     return (
-      <Group gap={4} wrap="nowrap">
+      <span className={css.tags}>
         {value.map((tag) => (
-          <Badge key={tag.id} variant="light" radius="sm" tt="none" color={TAG_COLOR[tag.color.toLowerCase()] ?? 'gray'}>
+          <span key={tag.id} className={css.badge} style={light(TAG_COLOR[tag.color.toLowerCase()] ?? 'gray')}>
             {tag.name}
-          </Badge>
+          </span>
         ))}
-      </Group>
+      </span>
     );
   }
   const text = formatValue(column, value, currency);
-  if (column.kind === 'id') {
-    return (
-      <Text span size="sm" ff="monospace" c="dimmed">
-        {text}
-      </Text>
-    );
-  }
+  if (column.kind === 'id') return <span className={css.id}>{text}</span>;
   return <>{text}</>;
 }

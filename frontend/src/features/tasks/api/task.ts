@@ -4,6 +4,10 @@ import { z } from 'zod';
 export const taskSchema = z.object({
   id: z.union([z.string(), z.number()]),
   kind: z.string(),
+  /** The connection the task works for (a sync or bulk edit of one account), else null. */
+  accountId: z.string().nullish(),
+  /** The campaign group it works in, else null (a sync covers all of its connection's). */
+  orgId: z.number().nullish(),
   message: z.string(),
   step: z.number(),
   totalSteps: z.number(),

@@ -14,7 +14,7 @@ const bulkSchema = z.object({
   applied: z.number(),
   refused: z.number(),
   skipped: z.number(),
-  errors: z.array(z.object({ id: z.number(), message: z.string().nullish() })).catch([]),
+  errors: z.array(z.object({ id: z.number(), text: z.string().nullish(), message: z.string().nullish() })).catch([]),
 });
 
 /** A bulk edit's counts and refused items, when the task is one and has them. */
@@ -56,9 +56,9 @@ export function TaskItem({ task }: { task: Task }) {
       )}
       {bulk && bulk.errors.length > 0 && (
         <Stack gap={0} data-testid="task-refused">
-          {bulk.errors.slice(0, REFUSED_SHOWN).map((item) => (
-            <Text key={item.id} size="xs" c="red" lineClamp={2}>
-              {item.id}: {item.message ?? t('bulk.refused')}
+          {bulk.errors.slice(0, REFUSED_SHOWN).map((item, index) => (
+            <Text key={`${item.id}/${index}`} size="xs" c="red" lineClamp={2}>
+              {item.text ?? item.id}: {item.message ?? t('bulk.refused')}
             </Text>
           ))}
           {bulk.errors.length > REFUSED_SHOWN && (
