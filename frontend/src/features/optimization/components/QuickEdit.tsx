@@ -7,7 +7,7 @@
  * server answers them 403).
  */
 import { ActionIcon, Loader, NumberInput, Text, Tooltip } from '@mantine/core';
-import { IconCheck, IconPencil } from '@tabler/icons-react';
+import { IconCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { t } from '@/i18n';
@@ -83,7 +83,7 @@ export function MoneyEditCell(props: MoneyProps) {
   const button = (
     <button type="button" className={css.money} disabled={!canEdit} onClick={() => setEditing(true)} aria-label={`${t('edit.edit')} ${label}: ${name}`} data-testid={`edit-${field}`}>
       {text}
-      {canEdit && <IconPencil size={12} color="var(--mantine-color-gray-5)" aria-hidden />}
+      {canEdit && <span className={css.pencil} aria-hidden />}
     </button>
   );
   return canEdit ? button : <ReaderGuard canEdit={false}>{button}</ReaderGuard>;

@@ -8,8 +8,8 @@
 import { Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
-import { useVirtualizer } from '@tanstack/react-virtual';
-import { memo, useMemo, useRef, type RefObject } from 'react';
+import { useVirtualizer, type Range } from '@tanstack/react-virtual';
+import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { t } from '@/i18n';
 import { EMPTY, formatNumber } from '@/lib/format';
@@ -48,6 +48,23 @@ export interface ReportTableProps {
 export const VIRTUAL_FROM = 100;
 /** A body row's height on a long page (fixed there, so rows need no measuring). */
 const ROW_HEIGHT = 41;
+
+/** Rows rendered beyond each edge of the view, at least. */
+const OVERSCAN = 6;
+/** Rendered rows start and end on multiples of this (see `blockRange`). */
+const BLOCK = 8;
+
+/**
+ * The rows to render: those in view and `overscan` more either side, widened to whole
+ * blocks of BLOCK rows. The rendered set then changes once a block has scrolled by instead
+ * of every row, and each change (the table's layout and paint, whatever the rows) is paid
+ * once a block rather than once a row.
+ */
+export function blockRange({ startIndex, endIndex, overscan, count }: Range): number[] {
+  const start = Math.max(0, Math.floor((startIndex - overscan) / BLOCK) * BLOCK);
+  const end = Math.min(count - 1, Math.ceil((endIndex + overscan + 1) / BLOCK) * BLOCK - 1);
+  return Array.from({ length: end - start + 1 }, (_, i) => start + i);
+}
 
 /** Width of the selection column; the name column sticks right after it. */
 const SELECT_WIDTH = 40;
@@ -142,6 +159,8 @@ interface BodyRowProps {
   onSelect: ReportTableProps['onSelect'];
   /** Whether the row has the fixed height of a long page. */
   fixedHeight: boolean;
+  /** A collapsed row that only sizes the columns (see `widestRow`). */
+  sizer?: boolean;
 }
 
 /**
@@ -150,15 +169,14 @@ interface BodyRowProps {
  * ones). Memoised: scrolling re-renders the table for its spacers and the rows coming into
  * view, never the rows already shown.
  */
-const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight }: BodyRowProps) {
+const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight, sizer }: BodyRowProps) {
   const { level, currency, columns, rowLink } = context;
   const editable = editableOf(row, context);
   const statusField = STATUS_FIELD[level];
   return (
     <tr
-      className={`${Table.classes.tr} ${fixedHeight ? css.fixedRow : ''} ${selected ? css.selected : ''}`}
-      data-hover
-      data-with-row-border
+      className={sizer ? css.sizer : `${css.row} ${fixedHeight ? css.fixedRow : ''} ${selected ? css.selected : ''}`}
+      aria-hidden={sizer || undefined}
       data-index={fixedHeight ? index : undefined}
       data-selected={selected || undefined}
     >
@@ -199,7 +217,8 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
 interface RowsProps {
   rows: TableRow<ReportRow>[];
   virtual: boolean;
-  scroller: RefObject<HTMLDivElement | null>;
+  /** The scroll box, once mounted (state, so its arrival renders the rows). */
+  scroller: HTMLDivElement | null;
   context: RowContext;
   selected: ReadonlySet<string>;
   onSelect: ReportTableProps['onSelect'];
@@ -224,9 +243,10 @@ function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProp
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: virtual ? rows.length : 0,
-    getScrollElement: () => scroller.current,
+    getScrollElement: () => scroller,
     estimateSize: () => ROW_HEIGHT,
-    overscan: 8,
+    overscan: OVERSCAN,
+    rangeExtractor: blockRange,
     // Scrolling renders in React's own batches instead of one synchronous render per event.
     useFlushSync: false,
   });
@@ -255,6 +275,42 @@ function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProp
     </>
   );
 }
+
+/** A rough width of a value as its cell shows it (characters), to find a column's widest. */
+function breadth(value: unknown): number {
+  if (typeof value === 'number') return Number.isFinite(value) ? Math.floor(Math.log10(Math.abs(value) + 1)) + (value < 0 ? 2 : 1) : 0;
+  if (typeof value === 'string') {
+    const number = Number(value);
+    return value.trim() !== '' && Number.isFinite(number) ? breadth(number) : value.length;
+  }
+  if (Array.isArray(value)) {
+    return (value as unknown[]).reduce<number>((sum, v) => sum + 2 + (typeof v === 'object' && v !== null && 'name' in v ? String(v.name).length : breadth(v)), 0);
+  }
+  return value === null || value === undefined ? 0 : 4;
+}
+
+/**
+ * A row of the page's widest values, one per column (the first row's other fields, so it is
+ * editable as the page's rows are): laid out once, it sizes the columns for every row.
+ */
+export function widestRow(items: ReportRow[], defs: ColumnDef[]): ReportRow | null {
+  if (items.length === 0) return null;
+  const row: ReportRow = { ...items[0]! };
+  for (const def of defs) {
+    let best = -1;
+    for (const item of items) {
+      const b = breadth(item[def.field]);
+      if (b > best) {
+        best = b;
+        row[def.field] = item[def.field];
+      }
+    }
+  }
+  return row;
+}
+
+/** The widest a money editor needs its column (the input and the cell's padding). */
+const EDITOR_WIDTH = 140 + 2 * 16;
 
 export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit }: ReportTableProps) {
   const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
@@ -299,22 +355,59 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   });
   const visible = table.getVisibleLeafColumns();
   const rows = table.getRowModel().rows;
-  const scroller = useRef<HTMLDivElement>(null);
+  // A ref callback into state: the box mounts after the rows' first layout effect, and the
+  // virtualizer must learn of it even when nothing else renders the table again.
+  const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   const virtual = rows.length >= VIRTUAL_FROM;
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
 
+  // A long page's columns are measured once per answer and column set, then frozen (fixed
+  // table layout): rows scrolling into view neither move the columns nor make the browser
+  // size every column again. The measuring layout holds, besides the rows in view, a
+  // collapsed row of the page's widest values, so later rows fit the widths too.
+  const freezeKey = virtual ? result : null;
+  const [frozen, setFrozen] = useState<{ key: unknown; defs: ColumnDef[]; widths: number[] | null } | null>(null);
+  const widths = frozen !== null && frozen.key === freezeKey && frozen.defs === defs ? frozen.widths : null;
+  const measuring = virtual && (frozen === null || frozen.key !== freezeKey || frozen.defs !== defs);
+  const sizer = useMemo(() => (measuring && result ? widestRow(result.items, defs) : null), [measuring, result, defs]);
+  const head = useRef<HTMLTableRowElement>(null);
+  useLayoutEffect(() => {
+    if (!measuring) return;
+    const cells = [...(head.current?.cells ?? [])];
+    const measured = cells.map((cell, index) => {
+      const width = cell.getBoundingClientRect().width;
+      return index > 0 && context.columns[index - 1]?.money && edit ? Math.max(width, EDITOR_WIDTH) : width;
+    });
+    // Nothing laid out (a hidden table): stay with the automatic layout.
+    const usable = measured.length === defs.length + 1 && measured.every((w) => w > 0);
+    setFrozen({ key: freezeKey, defs, widths: usable ? measured : null });
+  }, [measuring, freezeKey, defs, context, edit]);
+
   return (
     <Box
-      ref={scroller}
+      ref={setScroller}
       data-testid="report-table"
       data-virtual={virtual || undefined}
       className={css.scroller}
       style={{ opacity: stale ? 0.6 : 1 }}
     >
-      <Table highlightOnHover verticalSpacing={8} horizontalSpacing="md" style={{ minWidth: '100%', width: 'max-content' }} aria-busy={stale || !result}>
+      <Table
+        highlightOnHover
+        verticalSpacing={8}
+        horizontalSpacing="md"
+        style={widths ? { minWidth: '100%', width: widths.reduce((a, b) => a + b, 0), tableLayout: 'fixed' } : { minWidth: '100%', width: 'max-content' }}
+        aria-busy={stale || !result}
+      >
+        {widths && (
+          <colgroup>
+            {widths.map((width, index) => (
+              <col key={index} style={{ width }} />
+            ))}
+          </colgroup>
+        )}
         <Table.Thead style={{ position: 'sticky', top: 0, zIndex: 2, background: HEAD_BG }}>
           {table.getHeaderGroups().map((group) => (
-            <Table.Tr key={group.id}>
+            <Table.Tr key={group.id} ref={head}>
               <Table.Th style={selectCell(HEAD_BG)}>
                 <Checkbox
                   size="xs"
@@ -338,8 +431,13 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
               })}
             </Table.Tr>
           ))}
+          {sizer && (
+            <BodyRow context={context} row={sizer} id="sizer" index={-1} selected={false} canSelect onSelect={onSelect} fixedHeight={false} sizer />
+          )}
         </Table.Thead>
-        <Table.Tbody>
+        {/* A plain body: Mantine's tbody class styles rows by position (striping, last row),
+            so every row inserted at the top of a scrolled page would restyle all the others. */}
+        <tbody>
           {result
             ? <Rows rows={rows} virtual={virtual} scroller={scroller} context={context} selected={selected} onSelect={onSelect} />
             : Array.from({ length: 8 }, (_, r) => (
@@ -352,7 +450,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                   ))}
                 </Table.Tr>
               ))}
-        </Table.Tbody>
+        </tbody>
         {result?.totals && (
           <Table.Tfoot style={{ position: 'sticky', bottom: 0, zIndex: 2, background: HEAD_BG }}>
             <Table.Tr data-testid="totals-row">

@@ -1,0 +1,125 @@
+/**
+ * The report table on its own: a long page's rows in whole blocks, its frozen column widths
+ * (measured with a collapsed row of the page's widest values).
+ */
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
+import { render } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { createQueryClient } from '@/lib/query-client';
+import type { ReportResult, ReportRow } from '../api/report';
+import { columnsOf } from '../columns';
+import { blockRange, ReportTable, widestRow } from './ReportTable';
+
+describe('blockRange', () => {
+  it('renders the rows in view and the overscan, widened to whole blocks of 8', () => {
+    expect(blockRange({ startIndex: 20, endIndex: 34, overscan: 6, count: 1000 })).toEqual(Array.from({ length: 40 }, (_, i) => 8 + i));
+    // One row further on either edge does not change the rendered rows…
+    expect(blockRange({ startIndex: 21, endIndex: 35, overscan: 6, count: 1000 })).toEqual(blockRange({ startIndex: 20, endIndex: 34, overscan: 6, count: 1000 }));
+    // …until a block boundary is crossed.
+    expect(blockRange({ startIndex: 22, endIndex: 36, overscan: 6, count: 1000 })[0]).toBe(16);
+  });
+
+  it('stays within the page', () => {
+    expect(blockRange({ startIndex: 0, endIndex: 14, overscan: 6, count: 1000 })[0]).toBe(0);
+    const last = blockRange({ startIndex: 985, endIndex: 999, overscan: 6, count: 1000 });
+    expect(last[last.length - 1]).toBe(999);
+    expect(blockRange({ startIndex: 0, endIndex: 2, overscan: 6, count: 3 })).toEqual([0, 1, 2]);
+  });
+});
+
+describe('widestRow', () => {
+  it('holds each column’s widest value as its cell shows it', () => {
+    const defs = columnsOf('KEYWORDS').filter((d) => ['keyword', 'impressions', 'localSpend', 'tag'].includes(d.field));
+    const items: ReportRow[] = [
+      { keywordId: 1, keyword: 'short', impressions: 99_999, localSpend: '12.50', tag: [] },
+      { keywordId: 2, keyword: 'a much longer keyword', impressions: 5, localSpend: '1234.5', tag: [{ id: 't', name: 'Brand', color: 'GREEN' }] },
+      { keywordId: 3, keyword: 'mid length', impressions: -100_000, localSpend: null, tag: [] },
+    ];
+    const row = widestRow(items, defs)!;
+    expect(row.keyword).toBe('a much longer keyword');
+    expect(row.impressions).toBe(-100_000);
+    expect(row.localSpend).toBe('1234.5');
+    expect(row.tag).toEqual(items[1]!.tag);
+    // The other fields are the first row's, so the row is editable as the page's rows are.
+    expect(row.keywordId).toBe(1);
+    expect(widestRow([], defs)).toBeNull();
+  });
+});
+
+describe('ReportTable on a long page', () => {
+  const fields = columnsOf('KEYWORDS').map((c) => c.field);
+  const items: ReportRow[] = Array.from({ length: 300 }, (_, i) => ({ keywordId: i + 1, keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9, cptBid: 1 }));
+  const result = { items, total: 300, totals: null, currency: 'USD', locked: [] } as unknown as ReportResult;
+  const scope = { accountId: 'a1', orgId: 42, level: 'KEYWORDS' as const, campaignId: 7, adGroupId: 9 };
+  const edit = { scope, canEdit: true };
+
+  // jsdom lays nothing out: the scroll box gets a screen's height, header cells 100 px.
+  const patched: [object, string, PropertyDescriptor][] = [
+    [HTMLElement.prototype, 'clientHeight', { get: (): number => 600 }],
+    [HTMLElement.prototype, 'offsetHeight', { get: (): number => 41 }],
+  ];
+  let measureHeader = true;
+  beforeEach(() => {
+    for (const [target, prop, descriptor] of patched) Object.defineProperty(target, prop, { configurable: true, ...descriptor });
+    jest.spyOn(HTMLElement.prototype, 'getBoundingClientRect').mockImplementation(function (this: HTMLElement) {
+      const width = measureHeader && this.tagName === 'TH' ? 100 : 0;
+      return { x: 0, y: 0, top: 0, left: 0, bottom: 0, right: width, width, height: 0, toJSON: () => ({}) };
+    });
+  });
+  afterEach(() => {
+    for (const [target, prop] of patched) delete (target as Record<string, unknown>)[prop];
+    jest.restoreAllMocks();
+    measureHeader = true;
+  });
+
+  function renderTable() {
+    const queryClient = createQueryClient();
+    return render(
+      <MantineProvider env="test">
+        <QueryClientProvider client={queryClient}>
+          <MemoryRouter>
+          <ReportTable
+            level="KEYWORDS"
+            result={result}
+            rowLink={() => null}
+            sort={null}
+            onSort={() => {}}
+            stale={false}
+            columns={fields}
+            rowId={(row) => String(row.keywordId)}
+            selected={new Set()}
+            onSelect={() => {}}
+            edit={edit}
+          />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>,
+    );
+  }
+
+  it('shows its first rows and freezes the measured column widths', () => {
+    const { container } = renderTable();
+    const table = container.querySelector('table')!;
+    expect(table.querySelectorAll('tbody tr[data-index]').length).toBeGreaterThan(0);
+    expect(table.querySelector('tbody tr[data-index="0"]')).toHaveTextContent('kw 1');
+    // Measured: fixed layout, one column width each (the bid column wide enough for its
+    // editor), and the sizing row gone.
+    expect(table.style.tableLayout).toBe('fixed');
+    const widths = [...table.querySelectorAll('col')].map((col) => col.style.width);
+    expect(widths).toHaveLength(fields.length + 1);
+    expect(widths[fields.indexOf('keyword') + 1]).toBe('100px');
+    expect(widths[fields.indexOf('cptBid') + 1]).toBe('172px');
+    expect(table.querySelector('thead tr[aria-hidden]')).toBeNull();
+  });
+
+  it('keeps the automatic layout when nothing could be measured (a hidden table)', () => {
+    measureHeader = false;
+    const { container } = renderTable();
+    const table = container.querySelector('table')!;
+    expect(table.style.tableLayout).toBe('');
+    expect(table.querySelector('col')).toBeNull();
+    expect(table.querySelector('thead tr[aria-hidden]')).toBeNull();
+    expect(table.querySelectorAll('tbody tr[data-index]').length).toBeGreaterThan(0);
+  });
+});
