@@ -71,6 +71,18 @@ export function negativeItems(ids: number[], rowOf: (id: number) => ReportRow | 
   return items;
 }
 
+/** A choice of a few values as a full-width segmented control under its label (which names it). */
+function LabelledChoice<T extends string>({ label, value, onChange, data }: { label: string; value: T; onChange: (value: T) => void; data: { value: T; label: string }[] }) {
+  return (
+    <Stack gap={2}>
+      <Text size="xs" fw={500}>
+        {label}
+      </Text>
+      <SegmentedControl size="xs" fullWidth aria-label={label} value={value} onChange={onChange} data={data} />
+    </Stack>
+  );
+}
+
 function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { accountId: string; orgId: number; items: NegativesInput['items']; left: number; canEdit: boolean; onStarted: (taskIds: string[]) => void }) {
   const add = useAddNegatives();
   const [open, setOpen] = useState(false);
@@ -101,38 +113,24 @@ function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { 
       </Popover.Target>
       <Popover.Dropdown data-testid="negatives-form">
         <Stack gap="xs">
-          <Stack gap={2}>
-            <Text size="xs" fw={500}>
-              {t('bulk.negativesLevel')}
-            </Text>
-            <SegmentedControl
-              size="xs"
-              fullWidth
-              aria-label={t('bulk.negativesLevel')}
-              value={level}
-              onChange={setLevel}
-              data={[
-                { value: 'campaign', label: t('bulk.negativesCampaign') },
-                { value: 'adGroup', label: t('bulk.negativesAdGroup') },
-              ]}
-            />
-          </Stack>
-          <Stack gap={2}>
-            <Text size="xs" fw={500}>
-              {t('bulk.negativesMatch')}
-            </Text>
-            <SegmentedControl
-              size="xs"
-              fullWidth
-              aria-label={t('bulk.negativesMatch')}
-              value={matchType}
-              onChange={setMatchType}
-              data={[
-                { value: 'EXACT', label: t('bulk.negativesExact') },
-                { value: 'BROAD', label: t('bulk.negativesBroad') },
-              ]}
-            />
-          </Stack>
+          <LabelledChoice
+            label={t('bulk.negativesLevel')}
+            value={level}
+            onChange={setLevel}
+            data={[
+              { value: 'campaign', label: t('bulk.negativesCampaign') },
+              { value: 'adGroup', label: t('bulk.negativesAdGroup') },
+            ]}
+          />
+          <LabelledChoice
+            label={t('bulk.negativesMatch')}
+            value={matchType}
+            onChange={setMatchType}
+            data={[
+              { value: 'EXACT', label: t('bulk.negativesExact') },
+              { value: 'BROAD', label: t('bulk.negativesBroad') },
+            ]}
+          />
           <Text size="xs" c="dimmed" data-testid="negatives-count">
             {formatNumber(texts, 0)} {t('bulk.negativesTexts')}
             {left > 0 ? ` · ${formatNumber(left, 0)} ${t('bulk.negativesNotOnPage')}` : ''}
