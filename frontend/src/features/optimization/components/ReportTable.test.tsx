@@ -9,7 +9,7 @@ import { MemoryRouter } from 'react-router';
 import { createQueryClient } from '@/lib/query-client';
 import type { ReportResult, ReportRow } from '../api/report';
 import { columnsOf } from '../columns';
-import { blockRange, ReportTable, widestRow } from './ReportTable';
+import { blockRange, columnSpan, ReportTable, widestRow } from './ReportTable';
 
 describe('blockRange', () => {
   it('renders the rows in view and the overscan, widened to whole blocks of 8', () => {
@@ -25,6 +25,22 @@ describe('blockRange', () => {
     const last = blockRange({ startIndex: 985, endIndex: 999, overscan: 6, count: 1000 });
     expect(last[last.length - 1]).toBe(999);
     expect(blockRange({ startIndex: 0, endIndex: 2, overscan: 6, count: 3 })).toEqual([0, 1, 2]);
+  });
+});
+
+describe('columnSpan', () => {
+  // The selection column (40 px), the name column (200 px), then ten columns of 100 px.
+  const widths = [40, 200, ...Array.from({ length: 10 }, () => 100)];
+
+  it('draws the columns in view and 320 px either side', () => {
+    // At the left edge of a 500 px box: columns 1–6 start before 500 + 320 = 820 px.
+    expect(columnSpan(widths, 0, 500)).toEqual({ from: 1, to: 6 });
+    // Scrolled by 600 px: columns ending more than 320 px under the sticky ones are not drawn.
+    expect(columnSpan(widths, 600, 500)).toEqual({ from: 3, to: 10 });
+  });
+
+  it('draws no other column when there is none', () => {
+    expect(columnSpan([40, 200], 0, 500)).toEqual({ from: 1, to: 0 });
   });
 });
 
@@ -111,6 +127,14 @@ describe('ReportTable on a long page', () => {
     expect(widths[fields.indexOf('keyword') + 1]).toBe('100px');
     expect(widths[fields.indexOf('cptBid') + 1]).toBe('172px');
     expect(table.querySelector('thead tr[aria-hidden]')).toBeNull();
+    // Every header is there; a body row draws the columns in view (jsdom's box is 0 px wide,
+    // so the two after the name) and one empty cell spanning the others.
+    expect(table.querySelectorAll('thead th')).toHaveLength(fields.length + 1);
+    const cells = [...table.querySelectorAll<HTMLTableCellElement>('tbody tr[data-index="0"] td')];
+    expect(cells).toHaveLength(5);
+    expect(cells[1]).toHaveTextContent('kw 1');
+    expect(cells[4]!.colSpan).toBe(fields.length - 3);
+    expect(cells[4]).toBeEmptyDOMElement();
   });
 
   it('keeps the automatic layout when nothing could be measured (a hidden table)', () => {

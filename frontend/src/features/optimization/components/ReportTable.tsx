@@ -161,6 +161,8 @@ interface BodyRowProps {
   fixedHeight: boolean;
   /** A collapsed row that only sizes the columns (see `widestRow`). */
   sizer?: boolean;
+  /** The columns drawn (the name column always), or null for all. */
+  span: ColumnSpan | null;
 }
 
 /**
@@ -169,7 +171,7 @@ interface BodyRowProps {
  * ones). Memoised: scrolling re-renders the table for its spacers and the rows coming into
  * view, never the rows already shown.
  */
-const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight, sizer }: BodyRowProps) {
+const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight, sizer, span }: BodyRowProps) {
   const { level, currency, columns, rowLink } = context;
   const editable = editableOf(row, context);
   const statusField = STATUS_FIELD[level];
@@ -191,7 +193,12 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
           />
         )}
       </td>
-      {columns.map(({ def, className, label, money, status }) => {
+      {columns.map(({ def, className, label, money, status }, column) => {
+        if (span && column > 0 && (column < span.from || column > span.to)) {
+          // The columns out of view are one empty cell either side of those drawn.
+          if (column < span.from) return column === 1 ? <td key="before" colSpan={span.from - 1} className={css.gap} /> : null;
+          return column === span.to + 1 ? <td key="after" colSpan={columns.length - 1 - span.to} className={css.gap} /> : null;
+        }
         const value = row[def.field];
         let content;
         if (editable && money) content = <MoneyEditCell {...editable} field={def.field} label={label} currency={currency} />;
@@ -215,6 +222,7 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
 });
 
 interface RowsProps {
+  span: ColumnSpan | null;
   rows: TableRow<ReportRow>[];
   virtual: boolean;
   /** The scroll box, once mounted (state, so its arrival renders the rows). */
@@ -238,7 +246,7 @@ function Spacer({ height, columns }: { height: number; columns: number }) {
  * The body rows. On a long page only the rows in view (and a few either side) render; this
  * component owns the virtualizer, so scrolling re-renders it alone, not the header or totals.
  */
-function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProps) {
+function Rows({ rows, virtual, scroller, context, selected, onSelect, span }: RowsProps) {
   // TanStack Virtual keeps its state outside React; the compiler leaves this unmemoised.
   // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
@@ -269,6 +277,7 @@ function Rows({ rows, virtual, scroller, context, selected, onSelect }: RowsProp
           canSelect={row.getCanSelect()}
           onSelect={onSelect}
           fixedHeight={virtual}
+          span={span}
         />
       ))}
       <Spacer height={padBottom} columns={columns} />
@@ -307,6 +316,63 @@ export function widestRow(items: ReportRow[], defs: ColumnDef[]): ReportRow | nu
     }
   }
   return row;
+}
+
+/** The body columns drawn on a long page: those from..to (indexes of the visible columns). */
+interface ColumnSpan {
+  from: number;
+  to: number;
+}
+
+/** Pixels of columns drawn beyond either side of the view. */
+const COLUMN_MARGIN = 320;
+
+/**
+ * The columns in view (and COLUMN_MARGIN either side) of a table whose column widths are
+ * `widths` (the selection column's first, then the sticky name column's), scrolled by
+ * `scrollLeft` in a box `viewWidth` wide. The name column is always drawn.
+ */
+export function columnSpan(widths: number[], scrollLeft: number, viewWidth: number): ColumnSpan {
+  const stuck = (widths[0] ?? 0) + (widths[1] ?? 0);
+  const low = scrollLeft + stuck - COLUMN_MARGIN;
+  const high = scrollLeft + viewWidth + COLUMN_MARGIN;
+  let from = widths.length;
+  let to = 0;
+  let left = stuck;
+  for (let i = 2; i < widths.length; i += 1) {
+    const right = left + widths[i]!;
+    if (right > low && left < high) {
+      from = Math.min(from, i - 1);
+      to = i - 1;
+    }
+    left = right;
+  }
+  return from > to ? { from: 1, to: 0 } : { from, to };
+}
+
+/**
+ * The columns a long page draws while it scrolls sideways (null: all of them, while the
+ * widths are not frozen). Changes only when a column comes into or out of the margin, so
+ * scrolling down never renders the rows again.
+ */
+function useColumnSpan(scroller: HTMLDivElement | null, widths: number[] | null): ColumnSpan | null {
+  const [span, setSpan] = useState<ColumnSpan | null>(null);
+  useLayoutEffect(() => {
+    if (!scroller || !widths) return;
+    const update = () => {
+      const next = columnSpan(widths, scroller.scrollLeft, scroller.clientWidth);
+      setSpan((current) => (current && current.from === next.from && current.to === next.to ? current : next));
+    };
+    update();
+    scroller.addEventListener('scroll', update, { passive: true });
+    const observer = new ResizeObserver(update);
+    observer.observe(scroller);
+    return () => {
+      scroller.removeEventListener('scroll', update);
+      observer.disconnect();
+    };
+  }, [scroller, widths]);
+  return widths ? span : null;
 }
 
 /** The widest a money editor needs its column (the input and the cell's padding). */
@@ -382,6 +448,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
     const usable = measured.length === defs.length + 1 && measured.every((w) => w > 0);
     setFrozen({ key: freezeKey, defs, widths: usable ? measured : null });
   }, [measuring, freezeKey, defs, context, edit]);
+  const span = useColumnSpan(scroller, widths);
 
   return (
     <Box
@@ -432,14 +499,14 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
             </Table.Tr>
           ))}
           {sizer && (
-            <BodyRow context={context} row={sizer} id="sizer" index={-1} selected={false} canSelect onSelect={onSelect} fixedHeight={false} sizer />
+            <BodyRow context={context} row={sizer} id="sizer" index={-1} selected={false} canSelect onSelect={onSelect} fixedHeight={false} sizer span={null} />
           )}
         </Table.Thead>
         {/* A plain body: Mantine's tbody class styles rows by position (striping, last row),
             so every row inserted at the top of a scrolled page would restyle all the others. */}
         <tbody>
           {result
-            ? <Rows rows={rows} virtual={virtual} scroller={scroller} context={context} selected={selected} onSelect={onSelect} />
+            ? <Rows rows={rows} virtual={virtual} scroller={scroller} context={context} selected={selected} onSelect={onSelect} span={span} />
             : Array.from({ length: 8 }, (_, r) => (
                 <Table.Tr key={r} data-testid="skeleton-row">
                   <Table.Td style={selectCell(STICKY_BG)} />
