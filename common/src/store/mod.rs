@@ -38,6 +38,18 @@ pub trait Exec<'c>: sqlx::Executor<'c, Database = sqlx::Any> {}
 
 impl<'c, T: sqlx::Executor<'c, Database = sqlx::Any>> Exec<'c> for T {}
 
+/// A flag column as both backends store it: an integer, 0 or 1 (SQLite has no boolean type).
+/// Row structs read it with `#[sqlx(try_from = "Flag")] field: bool`.
+#[derive(Debug, Clone, Copy, sqlx::Type)]
+#[sqlx(transparent)]
+pub struct Flag(i64);
+
+impl From<Flag> for bool {
+    fn from(flag: Flag) -> bool {
+        flag.0 != 0
+    }
+}
+
 /// Checks that the database answers (health checks).
 pub async fn ping(ex: impl Exec<'_>) -> Result<(), sqlx::Error> {
     sqlx::query("SELECT 1").execute(ex).await?;

@@ -128,7 +128,7 @@ pub async fn rows(
 
 /// A live negative keyword as an add-negatives edit compares it: its level (campaign, and
 /// ad group for an ad-group-level one), text and match type.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct NegativeRow {
     pub id: i64,
     pub campaign_id: i64,
@@ -159,21 +159,10 @@ pub async fn negatives_of(
          WHERE org_key = $1 AND deleted = 0 AND campaign_id IN ({})",
         id_list(campaign_ids)
     );
-    let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
+    sqlx::query_as(sqlx::AssertSqlSafe(sql))
         .bind(org_key)
         .fetch_all(&mut *ex)
-        .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(NegativeRow {
-                id: r.try_get("id")?,
-                campaign_id: r.try_get("campaign_id")?,
-                ad_group_id: r.try_get("ad_group_id")?,
-                text: r.try_get("text")?,
-                match_type: r.try_get("match_type")?,
-            })
-        })
-        .collect()
+        .await
 }
 
 /// The live ad groups of campaigns `campaign_ids` in `org_key`, by campaign then id.

@@ -4,9 +4,7 @@
 //! columns, the provider's status and modification time and its JSON body change; the sync's
 //! `synced_at` stamp is left alone.
 
-use sqlx::Row;
-
-use crate::store::Exec;
+use crate::store::{Exec, Flag};
 
 /// What the provider answered for an edited campaign.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -111,7 +109,7 @@ pub async fn set_keyword(
 }
 
 /// A synced targeting keyword.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct KeywordRow {
     pub org_key: i64,
     pub id: i64,
@@ -122,6 +120,7 @@ pub struct KeywordRow {
     pub bid_micros: Option<i64>,
     pub status: String,
     pub display_status: Option<String>,
+    #[sqlx(try_from = "Flag")]
     pub deleted: bool,
 }
 
@@ -132,7 +131,7 @@ pub async fn keyword(
     ad_group_id: i64,
     id: i64,
 ) -> Result<Option<KeywordRow>, sqlx::Error> {
-    let row = sqlx::query(
+    sqlx::query_as::<_, KeywordRow>(
         "SELECT org_key, id, campaign_id, ad_group_id, text, match_type, bid_micros, status, \
            display_status, deleted FROM asa_keywords \
          WHERE org_key = $1 AND ad_group_id = $2 AND id = $3",
@@ -141,22 +140,7 @@ pub async fn keyword(
     .bind(ad_group_id)
     .bind(id)
     .fetch_optional(ex)
-    .await?;
-    row.map(|r| {
-        Ok(KeywordRow {
-            org_key: r.try_get("org_key")?,
-            id: r.try_get("id")?,
-            campaign_id: r.try_get("campaign_id")?,
-            ad_group_id: r.try_get("ad_group_id")?,
-            text: r.try_get("text")?,
-            match_type: r.try_get("match_type")?,
-            bid_micros: r.try_get("bid_micros")?,
-            status: r.try_get("status")?,
-            display_status: r.try_get("display_status")?,
-            deleted: r.try_get::<i64, _>("deleted")? != 0,
-        })
-    })
-    .transpose()
+    .await
 }
 
 /// What the provider answered for an edited ad (its status is the one editable field).
@@ -277,7 +261,7 @@ pub async fn set_name(
 }
 
 /// A synced ad, as its quick edit reads it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct AdRow {
     pub id: i64,
     pub campaign_id: i64,
@@ -287,6 +271,7 @@ pub struct AdRow {
     pub display_status: Option<String>,
     pub modification_time: Option<String>,
     pub body: Option<String>,
+    #[sqlx(try_from = "Flag")]
     pub deleted: bool,
 }
 
@@ -297,7 +282,7 @@ pub async fn ad(
     ad_group_id: i64,
     id: i64,
 ) -> Result<Option<AdRow>, sqlx::Error> {
-    let row = sqlx::query(
+    sqlx::query_as::<_, AdRow>(
         "SELECT id, campaign_id, ad_group_id, name, status, display_status, modification_time, \
            body, deleted FROM asa_ads WHERE org_key = $1 AND ad_group_id = $2 AND id = $3",
     )
@@ -305,25 +290,11 @@ pub async fn ad(
     .bind(ad_group_id)
     .bind(id)
     .fetch_optional(ex)
-    .await?;
-    row.map(|r| {
-        Ok(AdRow {
-            id: r.try_get("id")?,
-            campaign_id: r.try_get("campaign_id")?,
-            ad_group_id: r.try_get("ad_group_id")?,
-            name: r.try_get("name")?,
-            status: r.try_get("status")?,
-            display_status: r.try_get("display_status")?,
-            modification_time: r.try_get("modification_time")?,
-            body: r.try_get("body")?,
-            deleted: r.try_get::<i64, _>("deleted")? != 0,
-        })
-    })
-    .transpose()
+    .await
 }
 
 /// A synced negative keyword, as its quick edit reads it.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, sqlx::FromRow)]
 pub struct NegativeRow {
     pub id: i64,
     pub campaign_id: i64,
@@ -333,6 +304,7 @@ pub struct NegativeRow {
     pub match_type: String,
     pub status: String,
     pub modification_time: Option<String>,
+    #[sqlx(try_from = "Flag")]
     pub deleted: bool,
 }
 
@@ -344,7 +316,7 @@ pub async fn negative(
     campaign_id: i64,
     id: i64,
 ) -> Result<Option<NegativeRow>, sqlx::Error> {
-    let row = sqlx::query(
+    sqlx::query_as::<_, NegativeRow>(
         "SELECT id, campaign_id, ad_group_id, text, match_type, status, modification_time, \
            deleted FROM asa_negative_keywords WHERE org_key = $1 AND campaign_id = $2 AND id = $3",
     )
@@ -352,18 +324,5 @@ pub async fn negative(
     .bind(campaign_id)
     .bind(id)
     .fetch_optional(ex)
-    .await?;
-    row.map(|r| {
-        Ok(NegativeRow {
-            id: r.try_get("id")?,
-            campaign_id: r.try_get("campaign_id")?,
-            ad_group_id: r.try_get("ad_group_id")?,
-            text: r.try_get("text")?,
-            match_type: r.try_get("match_type")?,
-            status: r.try_get("status")?,
-            modification_time: r.try_get("modification_time")?,
-            deleted: r.try_get::<i64, _>("deleted")? != 0,
-        })
-    })
-    .transpose()
+    .await
 }
