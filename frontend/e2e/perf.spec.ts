@@ -56,7 +56,7 @@ test('time from sign-in to the first table, and a 1,000-row keywords page render
   await page.setViewportSize({ width: 1440, height: 900 });
   const email = await register(page, 'e2e-perf');
   await connectSandbox(page, 'Perf account');
-  await page.getByRole('table').getByRole('button', { name: BIG_GROUP }).click();
+  await page.getByTestId('report-table').getByRole('link', { name: BIG_GROUP }).click();
   const table = page.getByTestId('report-table');
   await reloadUntil(page, table.getByRole('link').first());
   await table.getByRole('link').first().click();

@@ -32,6 +32,8 @@ const METRICS: ColumnDef[] = [
 const c = (field: string, kind: ColumnKind): ColumnDef => ({ field, kind });
 
 const LEVEL_COLUMNS: Partial<Record<Level, ColumnDef[]>> = {
+  ACCOUNTS: [c('accountName', 'name'), c('status', 'status'), c('accountId', 'id')],
+  ORGS: [c('orgName', 'name'), c('status', 'status'), c('orgId', 'id'), c('currency', 'text'), c('timeZone', 'text')],
   CAMPAIGNS: [
     c('campaignName', 'name'),
     c('servingStatus', 'status'),
@@ -151,6 +153,8 @@ export function nameColumn(level: Level): string | null {
 
 /** The id field of a level's rows (spec §3 identifier fields). */
 export const ID_FIELD: Partial<Record<Level, string>> = {
+  ACCOUNTS: 'accountId',
+  ORGS: 'orgId',
   CAMPAIGNS: 'campaignId',
   GROUPS: 'adGroupId',
   KEYWORDS: 'keywordId',

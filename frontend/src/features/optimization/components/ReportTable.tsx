@@ -172,7 +172,9 @@ interface BodyRowProps {
  * view, never the rows already shown.
  */
 const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight, sizer, span }: BodyRowProps) {
-  const { level, currency, columns, rowLink } = context;
+  const { level, columns, rowLink } = context;
+  // Account and campaign group rows carry their own currency (accounts may differ).
+  const currency = typeof row.currency === 'string' ? row.currency : context.currency;
   const editable = editableOf(row, context);
   const statusField = STATUS_FIELD[level];
   return (
