@@ -33,7 +33,7 @@ export const appRoutes: readonly AppRoute[] = [
   // Ads Optimization: to the deepest level the active account and org allow.
   { path: '/optimization', title: 'title.optimization', access: 'signedIn', element: <OptimizationHome /> },
   // optimization_accounts (All accounts), then optimization_orgs: the levels ACCOUNTS and ORGS.
-  { path: '/optimization/accounts', title: 'title.allAccounts', access: 'signedIn', element: <AllAccountsScreen /> },
+  { path: '/optimization/accounts', title: 'title.optimization', access: 'signedIn', element: <AllAccountsScreen /> },
   { path: '/optimization/:accountId', title: 'title.orgs', access: 'signedIn', element: <OrgsScreen /> },
   // The drill-down (spec §2): campaigns, then campaign-id-{id}/{tab}, then
   // campaign-id-{id}/ad-group-id-{id}/{tab}; the screen reads the segments (paths.ts).
