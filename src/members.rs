@@ -35,7 +35,12 @@ pub async fn run(db: &Db, command: MembersCommand) -> anyhow::Result<()> {
                 println!("{email} belongs to no workspace");
             }
             for m in list {
-                println!("{}\t{}\t{}", m.workspace_id, m.role.as_str(), m.workspace_name);
+                println!(
+                    "{}\t{}\t{}",
+                    m.workspace_id,
+                    m.role.as_str(),
+                    m.workspace_name
+                );
             }
         }
         MembersCommand::SetRole {

@@ -204,7 +204,10 @@ mod tests {
         let err = set_role(&f.db, "ann@example.com", None, Role::Admin)
             .await
             .unwrap_err();
-        assert!(matches!(err, MembersError::SeveralWorkspaces { .. }), "{err}");
+        assert!(
+            matches!(err, MembersError::SeveralWorkspaces { .. }),
+            "{err}"
+        );
         assert!(err.to_string().contains(&bobs), "{err}");
         set_role(&f.db, "ann@example.com", Some(&bobs), Role::Admin)
             .await
