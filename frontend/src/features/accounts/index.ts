@@ -7,6 +7,5 @@ export type { Account, Org } from './api/account';
 export { accountsQuery, useAccounts } from './api/get-accounts';
 export { accountKeys } from './api/keys';
 export { useRefreshOrgs } from './api/refresh-orgs';
-export { LastSynced } from './components/LastSynced';
 export { useActiveAccount, type ActiveAccount } from './hooks/useActiveAccount';
 export { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath } from './paths';

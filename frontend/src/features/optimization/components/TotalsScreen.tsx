@@ -3,18 +3,20 @@
  * (optimization_accounts, `/optimization/accounts`) lists every connected account of the
  * workspace, and an account's page (optimization_orgs, `/optimization/{accountId}`) its
  * campaign groups, each row with its metrics over the range (the report's ACCOUNTS and ORGS
- * levels; money in the row's own currency). A row's name opens the level below. The range,
+ * levels; money in the row's own currency), the last sync (or the account's first sync in
+ * progress). A row's name opens the level below. The range,
  * sort, page, filters and chart live in the address as on every level; nothing is edited at
  * these levels.
  */
-import { ActionIcon, Card, Center, Group, Loader, Stack, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Card, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
-import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, LastSynced, orgsPath, useActiveAccount, useRefreshOrgs, type Account } from '@/features/accounts';
+import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath, useActiveAccount, useRefreshOrgs, type Account } from '@/features/accounts';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
+import { formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import { ID_FIELD } from '../columns';
@@ -28,6 +30,7 @@ import { DateRangePicker } from './DateRangePicker';
 import { EmptyState } from './EmptyState';
 import { FilterPills } from './FilterPills';
 import { ReportTable } from './ReportTable';
+import { SyncState } from './SyncState';
 import { TableFooter } from './TableFooter';
 import { TableToolbar } from './TableToolbar';
 
@@ -41,15 +44,13 @@ interface TotalsProps {
   accountId: string;
   crumbs: Crumb[];
   title: string;
-  /** Under the title (the account's last sync). */
-  subtitle?: ReactNode;
   /** Beside the title (refreshing the campaign groups). */
   actions?: ReactNode;
   /** Where a row's name leads, with the query carried down. */
   rowLink: (row: ReportRow, carried: string) => string | null;
 }
 
-function Totals({ level, accountId, crumbs, title, subtitle, actions, rowLink }: TotalsProps) {
+function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsProps) {
   const [search, setSearch] = useSearchParams();
   // The range's days are named as of the browser's today; each campaign group sums its own
   // days (in its own time zone).
@@ -118,7 +119,14 @@ function Totals({ level, accountId, crumbs, title, subtitle, actions, rowLink }:
             </Title>
             {actions}
           </Group>
-          {subtitle}
+          {result && !result.lastSyncedAt && level === 'ORGS' ? (
+            // The account's first sync, with its progress, until one campaign group is synced.
+            <SyncState accountId={accountId} orgId={null} />
+          ) : (
+            <Text size="xs" c="dimmed" data-testid="report-last-synced">
+              {result ? (result.lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}` : t('accounts.notSynced')) : '\u00a0'}
+            </Text>
+          )}
         </Stack>
         <DateRangePicker value={state.range} today={today} onChange={(range) => update({ range, page: 1 })} />
       </Group>
@@ -235,7 +243,6 @@ export function OrgsScreen() {
         { label: t('drill.allAccounts'), to: `${ALL_ACCOUNTS_PATH}${drillSearch(search)}` },
         { label: account.name, to: null },
       ]}
-      subtitle={<LastSynced account={account} />}
       actions={<RefreshOrgs account={account} />}
       rowLink={orgLink}
     />
