@@ -335,6 +335,7 @@ export const en = {
   'status.SELECTED': 'In use',
   'status.NOT_SELECTED': 'Not in use',
   'title.allAccounts': 'All accounts',
+  'table.mixedCurrencies': 'Amounts in different currencies are not added up',
   'edit.edit': 'Edit',
   'edit.saving': 'Saving',
   'edit.readOnly': 'Readers can see everything but change nothing',

@@ -337,6 +337,7 @@ export const ru: Messages = {
   'status.SELECTED': 'Используется',
   'status.NOT_SELECTED': 'Не используется',
   'title.allAccounts': 'Все аккаунты',
+  'table.mixedCurrencies': 'Суммы в разных валютах не складываются',
   'edit.edit': 'Изменить',
   'edit.saving': 'Сохранение',
   'edit.readOnly': 'Читатели видят всё, но ничего не меняют',

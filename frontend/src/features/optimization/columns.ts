@@ -146,6 +146,15 @@ export function columnOf(level: Level, field: string): ColumnDef {
   return columnsOf(level).find((c) => c.field === field) ?? { field, kind: EXTRA_KINDS[field] ?? 'text' };
 }
 
+/**
+ * Whether the totals of an answer add up money of several currencies: on ACCOUNTS and ORGS
+ * the rows keep their own currencies, and an answer without one currency has no money
+ * total (its sums would mix dollars and yen).
+ */
+export function mixesCurrencies(level: Level, currency: string | null): boolean {
+  return (level === 'ACCOUNTS' || level === 'ORGS') && currency === null;
+}
+
 /** The name column of `level` (the first, sticky column, always shown). */
 export function nameColumn(level: Level): string | null {
   return LEVEL_COLUMNS[level]?.[0]?.field ?? null;

@@ -59,6 +59,26 @@ describe('All accounts and campaign groups', () => {
     expect(JSON.parse(window.localStorage.getItem('searchdeck:active-account:ann@example.com')!)).toEqual({ accountId: 'a2', orgId: null });
   });
 
+  it('adds no money up across currencies', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    const rows = [
+      { orgId: 42, orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 1000, taps: 10 },
+      { orgId: 43, orgName: 'Cloud Media', status: 'SELECTED', currency: 'JPY', localSpend: 111, taps: 20 },
+    ];
+    mockApi('POST /api/asa/reports', ok({ ...answer(rows, null), totals: { localSpend: 1111, taps: 30 } }));
+    renderApp('/optimization/a1', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    expect(await within(table).findByText('$1 000.00')).toBeInTheDocument();
+    expect(within(table).getByText('¥111')).toBeInTheDocument();
+    const totals = within(table).getByTestId('totals-row');
+    expect(totals).toHaveTextContent('30');
+    expect(totals).not.toHaveTextContent('1 111');
+    // Spend, and the averages of money (CPM, CPT, CPA), are dashes.
+    const money = within(totals).getAllByTitle('Amounts in different currencies are not added up');
+    expect(money).toHaveLength(4);
+    for (const cell of money) expect(cell).toHaveTextContent('—');
+  });
+
   it('sends a user without accounts to the API connection screen', async () => {
     mockApi('GET /api/account/getAll', ok({ items: [] }));
     const { location } = renderApp('/optimization/accounts', makeUser());
