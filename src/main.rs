@@ -4,6 +4,8 @@
 //! scheduler and the Apple Ads sandbox); the other subcommands run one role each, for
 //! process managers (see the Procfile).
 
+mod members;
+
 use std::future::Future;
 
 use clap::{Parser, Subcommand};
@@ -42,6 +44,9 @@ enum Command {
     Sandbox,
     /// Apply database migrations and exit.
     Migrate,
+    /// Workspace members, for the operator (`members list`, `members set-role`).
+    #[command(subcommand)]
+    Members(members::MembersCommand),
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
     /// `bench sandbox`: reports, queries and latency over the large sandbox world;
     /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
@@ -147,6 +152,10 @@ async fn main() -> anyhow::Result<()> {
                 backend = config.database_backend.name(),
                 "migrations applied"
             );
+        }
+        Command::Members(command) => {
+            let db = open_db(&config, false).await?;
+            members::run(&db, command).await?;
         }
         Command::Api => {
             let db = open_db(&config, false).await?;

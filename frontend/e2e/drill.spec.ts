@@ -1,6 +1,7 @@
 /**
  * The optimisation drill-down in the built app against `searchdeck serve` and its sandbox:
- * connect an account, open a campaign group's campaigns, then a campaign's ad groups and an
+ * connect an account, go from All accounts to the account's campaign groups, open a campaign
+ * group's campaigns, then a campaign's ad groups and an
  * ad group's keywords, checking the address, the breadcrumbs and the level tabs; the date
  * range and the level live in the address and survive reload and back/forward. Until a sync
  * has filled the tables, each level says so, and the walk goes on by address. Every level is
@@ -9,15 +10,30 @@
 import { expect, test } from '@playwright/test';
 import { connectSandbox, register, shot } from './helpers';
 
-test('drills from a campaign group to campaigns, ad groups and keywords', async ({ page }, info) => {
+test('drills from All accounts to campaign groups, campaigns, ad groups and keywords', async ({ page }, info) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await register(page, 'e2e-drill');
   await connectSandbox(page, 'Drill account');
   const orgsUrl = new URL(page.url()).pathname;
 
+  // All accounts (optimization_accounts, the ACCOUNTS level): the account's row opens its
+  // campaign groups (the ORGS level).
+  await page.getByTestId('breadcrumbs').getByRole('link', { name: 'All accounts' }).click();
+  await expect(page).toHaveURL(/\/optimization\/accounts$/);
+  await expect(page.getByRole('heading', { name: 'All accounts' })).toBeVisible();
+  const accountRow = page.getByTestId('report-table').getByRole('link', { name: 'Drill account' });
+  await expect(accountRow).toBeVisible();
+  await expect(page.getByTestId('report-table').getByRole('columnheader', { name: /Spend/ })).toBeVisible();
+  await shot(page, info, 'drill-00-all-accounts');
+  await accountRow.click();
+  await expect(page).toHaveURL(new RegExp(`${orgsUrl}$`));
+  await expect(page.getByRole('heading', { name: 'Drill account' })).toBeVisible();
+  await expect(page.getByTestId('breadcrumbs')).toHaveText(/All accounts.*Drill account/);
+  await shot(page, info, 'drill-00-campaign-groups');
+
   // The campaign group's name opens its campaigns (optimization_campaigns).
-  await page.getByRole('table').getByRole('button', { name: 'Cloud Apps' }).click();
+  await page.getByTestId('report-table').getByRole('link', { name: 'Cloud Apps' }).click();
   await expect(page).toHaveURL(new RegExp(`${orgsUrl}/\\d+$`));
   const campaignsUrl = new URL(page.url()).pathname;
   const crumbs = page.getByTestId('breadcrumbs');

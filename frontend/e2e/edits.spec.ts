@@ -4,27 +4,18 @@
  * keywords (a screenshot of every level and tab), quick-edits a keyword's bid and finds it
  * after a reload, bulk-pauses two keywords and watches the task finish (here and in the
  * background-tasks popover), adds them as broad negatives of their ad group and finds them on
- * its negatives tab, and then, signed in as a reader, finds every edit control
- * disabled. (The 1,000-row timings are in perf.spec.ts, on the sandbox's mid-size world.)
+ * its negatives tab, and then, made a reader of its workspace (the operator's `searchdeck
+ * members set-role`), finds every edit control disabled and a bid change sent anyway refused
+ * by the server. (The 1,000-row timings are in perf.spec.ts, on the sandbox's mid-size world.)
  */
 import { expect, test, type Page } from '@playwright/test';
-import { connectSandbox, register, reloadUntil, shot } from './helpers';
+import { connectSandbox, register, reloadUntil, setRole, shot } from './helpers';
 
 /** Reloads until the connect's sync has stored rows with links on this level. */
 const untilLinks = (page: Page) => reloadUntil(page, page.getByTestId('report-table').getByRole('link').first());
 
 /** Reloads until the level's table has rows. */
 const untilRows = (page: Page) => reloadUntil(page, page.getByTestId('report-table').locator('tbody tr').first());
-
-/** Shows the signed-in user as a reader (the session answer rewritten in the browser). */
-async function actAsReader(page: Page) {
-  await page.route('**/api/auth/relogin', async (route) => {
-    const response = await route.fetch();
-    const body = (await response.json()) as { result: { item: { permission: string } } };
-    body.result.item.permission = 'reader';
-    await route.fulfill({ response, json: body });
-  });
-}
 
 /** The first number in a money text ("$1 234.50" → 1234.5). */
 function amountOf(text: string): number {
@@ -34,10 +25,10 @@ function amountOf(text: string): number {
 test('drills every level, quick-edits a bid, bulk-pauses keywords, and a reader edits nothing', async ({ page }, info) => {
   test.setTimeout(600_000);
   await page.setViewportSize({ width: 1440, height: 900 });
-  await register(page, 'e2e-edits');
+  const email = await register(page, 'e2e-edits');
   await connectSandbox(page, 'Edits account');
   const started = Date.now();
-  await page.getByRole('table').getByRole('button', { name: 'Cloud Apps' }).click();
+  await page.getByTestId('report-table').getByRole('link', { name: 'Cloud Apps' }).click();
   const table = page.getByTestId('report-table');
   await untilLinks(page);
   info.annotations.push({ type: 'timing', description: `first campaigns table ${Date.now() - started} ms after the connect` });
@@ -135,8 +126,10 @@ test('drills every level, quick-edits a bid, bulk-pauses keywords, and a reader 
   }
   await shot(page, info, 'edit-06-negatives-listed');
 
-  // A reader sees the same rows with every edit control disabled.
-  await actAsReader(page);
+  // The user becomes a reader of the workspace: the same rows with every edit control
+  // disabled, and a write sent anyway refused by the server.
+  expect(setRole(email, 'reader')).toContain(`${email} is reader in workspace`);
+  const readerReport = page.waitForResponse((r) => r.url().includes('/api/asa/reports') && r.request().method() === 'POST' && !r.request().postData()?.includes('"graph":true'));
   await page.goto(keywordsUrl);
   await untilRows(page);
   await expect(table.getByRole('button', { name: label })).toBeDisabled();
@@ -144,9 +137,28 @@ test('drills every level, quick-edits a bid, bulk-pauses keywords, and a reader 
   await rows.nth(0).getByRole('checkbox').check();
   await expect(bar.getByRole('button', { name: 'Pause' })).toBeDisabled();
   await expect(bar.getByRole('button', { name: 'Apply to selected' })).toBeDisabled();
+  await expect(bar.getByRole('button', { name: 'Add as negatives' })).toBeDisabled();
   await table.getByRole('button', { name: label }).hover({ force: true });
   await expect(page.getByText('Readers can see everything but change nothing').first()).toBeVisible();
   await shot(page, info, 'edit-07-reader');
+  type KeywordRow = { keyword: string; keywordId: number; campaignId: number; adGroupId: number; cptBid: number };
+  const row = ((await (await readerReport).json()) as { result: { items: KeywordRow[] } }).result.items.find((r) => r.keyword === keyword)!;
+  expect(row).toBeDefined();
+  const scope = new URL(keywordsUrl).pathname.split('/');
+  const answer = await page.evaluate(
+    async ({ path, body }) => {
+      const response = await fetch(path, { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+      return { status: response.status, body: (await response.json()) as unknown };
+    },
+    {
+      path: `/api/asa/keywords/update/${row.campaignId}/${row.adGroupId}?accountId=${scope[2]}&orgId=${scope[3]}`,
+      body: { keywordId: row.keywordId, cptBid: String(row.cptBid + 1) },
+    },
+  );
+  expect(answer).toEqual({ status: 403, body: { status: 403, message: 'Access restricted', errors: [] } });
+  // Nothing changed: the keyword's bid is still the one set above.
+  await page.reload();
+  await expect(table.getByRole('button', { name: label })).toHaveText(new RegExp(next.toFixed(2).replace('.', '\\.')));
 });
 
 test('Settings › General keeps a long email clear of the role', async ({ page }, info) => {

@@ -1,4 +1,5 @@
 /** What the browser tests share: screenshots and a fresh user, and connecting the sandbox. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
@@ -54,4 +55,20 @@ export async function reloadUntil(page: Page, target: Locator) {
     await page.reload();
   }
   await expect(target).toBeVisible();
+}
+
+/**
+ * Gives the user with `email` a role in their workspace through the operator's command
+ * (`searchdeck members set-role`) on the served data dir: the browser tests have no team
+ * screen to invite a member with. `E2E_SEARCHDECK_BIN` and `E2E_DATA_DIR` name the served
+ * binary and its data dir (scripts/e2e.sh sets both). Returns what the command printed.
+ */
+export function setRole(email: string, role: 'owner' | 'admin' | 'writer' | 'reader'): string {
+  const bin = process.env.E2E_SEARCHDECK_BIN;
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!bin || !dataDir) throw new Error('E2E_SEARCHDECK_BIN and E2E_DATA_DIR must name the served binary and its data dir (scripts/e2e.sh sets both)');
+  return execFileSync(bin, ['members', 'set-role', '--email', email, '--role', role], {
+    env: { ...process.env, SEARCHDECK_DATA_DIR: dataDir },
+    encoding: 'utf8',
+  });
 }

@@ -36,7 +36,7 @@ test('chart, column presets, filters, selection and CSV export', async ({ page }
   await page.setViewportSize({ width: 1400, height: 900 });
   await register(page, 'e2e-screens');
   await connectSandbox(page, 'Screens account');
-  await page.getByRole('table').getByRole('button', { name: 'Cloud Apps' }).click();
+  await page.getByTestId('report-table').getByRole('link', { name: 'Cloud Apps' }).click();
   await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
   const table = page.getByTestId('report-table');
   // The campaigns arrive with the connect's first job (behind any other account's sync).

@@ -35,6 +35,8 @@ const SPEC_TABLE: SpecRow[] = [
   { path: '/auto-rules', access: 'signedIn', roles: EDITORS },
   { path: '/activity-log', access: 'signedIn', needsAccount: true },
   { path: '/optimization', access: 'signedIn' },
+  // optimization_accounts (All accounts), then optimization_orgs.
+  { path: '/optimization/accounts', access: 'signedIn' },
   { path: '/optimization/:accountId', access: 'signedIn' },
   // The drill-down levels (campaign-id-{id} and ad-group-id-{id} segments, read by the screen).
   { path: '/optimization/:accountId/:orgId', access: 'signedIn' },

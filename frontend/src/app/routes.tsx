@@ -18,8 +18,9 @@ const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
 const GeneralSettings = lazyScreen(usersScreens, 'GeneralSettings');
 const ConnectScreen = lazyScreen(accountsScreens, 'ConnectScreen');
 const OptimizationHome = lazyScreen(accountsScreens, 'OptimizationHome');
-const OrgsScreen = lazyScreen(accountsScreens, 'OrgsScreen');
 const DrillScreen = lazyScreen(optimizationScreens, 'DrillScreen');
+const AllAccountsScreen = lazyScreen(optimizationScreens, 'AllAccountsScreen');
+const OrgsScreen = lazyScreen(optimizationScreens, 'OrgsScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -31,6 +32,8 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/oauth_v2', title: 'title.connect', access: 'signedIn', disableMenu: true, element: <ConnectScreen /> },
   // Ads Optimization: to the deepest level the active account and org allow.
   { path: '/optimization', title: 'title.optimization', access: 'signedIn', element: <OptimizationHome /> },
+  // optimization_accounts (All accounts), then optimization_orgs: the levels ACCOUNTS and ORGS.
+  { path: '/optimization/accounts', title: 'title.optimization', access: 'signedIn', element: <AllAccountsScreen /> },
   { path: '/optimization/:accountId', title: 'title.orgs', access: 'signedIn', element: <OrgsScreen /> },
   // The drill-down (spec §2): campaigns, then campaign-id-{id}/{tab}, then
   // campaign-id-{id}/ad-group-id-{id}/{tab}; the screen reads the segments (paths.ts).

@@ -5,4 +5,3 @@
 export { AccountSelector } from './components/AccountSelector';
 export { ConnectScreen } from './components/ConnectScreen';
 export { OptimizationHome } from './components/OptimizationHome';
-export { OrgsScreen } from './components/OrgsScreen';

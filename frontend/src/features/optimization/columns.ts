@@ -32,6 +32,8 @@ const METRICS: ColumnDef[] = [
 const c = (field: string, kind: ColumnKind): ColumnDef => ({ field, kind });
 
 const LEVEL_COLUMNS: Partial<Record<Level, ColumnDef[]>> = {
+  ACCOUNTS: [c('accountName', 'name'), c('status', 'status'), c('accountId', 'id')],
+  ORGS: [c('orgName', 'name'), c('status', 'status'), c('orgId', 'id'), c('currency', 'text'), c('timeZone', 'text')],
   CAMPAIGNS: [
     c('campaignName', 'name'),
     c('servingStatus', 'status'),
@@ -144,6 +146,15 @@ export function columnOf(level: Level, field: string): ColumnDef {
   return columnsOf(level).find((c) => c.field === field) ?? { field, kind: EXTRA_KINDS[field] ?? 'text' };
 }
 
+/**
+ * Whether the totals of an answer add up money of several currencies: on ACCOUNTS and ORGS
+ * the rows keep their own currencies, and an answer without one currency has no money
+ * total (its sums would mix dollars and yen).
+ */
+export function mixesCurrencies(level: Level, currency: string | null): boolean {
+  return (level === 'ACCOUNTS' || level === 'ORGS') && currency === null;
+}
+
 /** The name column of `level` (the first, sticky column, always shown). */
 export function nameColumn(level: Level): string | null {
   return LEVEL_COLUMNS[level]?.[0]?.field ?? null;
@@ -151,6 +162,8 @@ export function nameColumn(level: Level): string | null {
 
 /** The id field of a level's rows (spec §3 identifier fields). */
 export const ID_FIELD: Partial<Record<Level, string>> = {
+  ACCOUNTS: 'accountId',
+  ORGS: 'orgId',
   CAMPAIGNS: 'campaignId',
   GROUPS: 'adGroupId',
   KEYWORDS: 'keywordId',

@@ -87,7 +87,8 @@ const TAGGED: Level[] = ['CAMPAIGNS', 'GROUPS', 'KEYWORDS', 'SEARCHTERMS'];
 
 /** The filter types `level` offers, in the order the builder lists them. */
 export function filterTypesOf(level: Level): FilterType[] {
-  const types: FilterType[] = ['name', 'status'];
+  // Accounts and campaign groups have no statuses of spec §4 to filter by.
+  const types: FilterType[] = level === 'ACCOUNTS' || level === 'ORGS' ? ['name'] : ['name', 'status'];
   if (level !== 'NEGATIVE') types.push('metrics');
   if (TAGGED.includes(level)) types.push('tag');
   if (level === 'CAMPAIGNS') types.push('country');

@@ -11,7 +11,6 @@ import { useLocation, useNavigate } from 'react-router';
 import { useSession, useSignOut } from '@/features/auth';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
-import { formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
 import { switchAccount } from '../active';
 import type { Account, Org } from '../api/account';
@@ -20,19 +19,8 @@ import { useActivateAccount } from '../api/use-account';
 import { useActiveAccount } from '../hooks/useActiveAccount';
 import { campaignsPath, OPTIMIZATION_PATH, orgsPath } from '../paths';
 import { AddAccountModal } from './AddAccountModal';
+import { LastSynced } from './LastSynced';
 import { ChoiceItem, ChoiceList } from './ChoiceList';
-
-/** 'Last synced …' of a connection; nothing while the server does not tell. */
-export function LastSynced({ account }: { account: Account }) {
-  if (account.lastSyncedAt === undefined) return null;
-  return (
-    <Text size="xs" c="dimmed" data-testid="last-synced">
-      {account.lastSyncedAt === null
-        ? t('accounts.notSynced')
-        : `${t('accounts.lastSynced')} ${formatDateTime(account.lastSyncedAt)}`}
-    </Text>
-  );
-}
 
 export function AccountSelector() {
   const { user } = useSession();

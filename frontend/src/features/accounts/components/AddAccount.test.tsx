@@ -39,6 +39,14 @@ async function startPopup(name = 'Sandbox main') {
 afterEach(() => jest.restoreAllMocks());
 beforeEach(() => window.localStorage.clear());
 
+// The campaign groups page a connect lands on renders a report table, slowly in jsdom.
+jest.setTimeout(20_000);
+
+/** An ORGS-level report answer of `items` (the campaign groups page). */
+function orgsReport(items: Record<string, unknown>[]) {
+  return { items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: null, locked: [], hidden: [], page: 1, pageSize: 50 };
+}
+
 describe('add account: Continue with Apple', () => {
   it('requires a name of at most 30 characters, with a counter', async () => {
     const { open } = fakePopup();
@@ -57,6 +65,7 @@ describe('add account: Continue with Apple', () => {
     mockApi('GET /api/account/urlOauth', ok({ url: AUTHORIZE }));
     mockApi('GET /api/account/oauth', ok({ status: 'OK', accountId: 'new' }));
     mockApi('GET /api/account/getAll', ok({ items: [] }), ok({ items: [makeAccount('new', 'Sandbox main', [{ orgId: 1, displayName: 'US' }])] }));
+    mockApi('POST /api/asa/reports', ok(orgsReport([{ orgId: 1, orgName: 'US', status: 'SELECTED', currency: 'USD', timeZone: 'UTC', localSpend: 0 }])));
     const { location } = renderApp('/oauth_v2', makeUser());
     await startPopup();
     expect(open).toHaveBeenCalledWith('about:blank', 'searchdeck-oauth', expect.stringContaining('width=1025,height=580'));
@@ -75,8 +84,10 @@ describe('add account: Continue with Apple', () => {
     expect(callsTo('GET /api/account/oauth').map((c) => c.url)).toEqual(['/api/account/oauth?state=s1&code=c1']);
     await waitFor(() => expect(location()).toBe('/optimization/new'));
     expect(JSON.parse(window.localStorage.getItem(activeStorageKey('ann@example.com'))!)).toEqual({ accountId: 'new', orgId: null });
-    expect(await screen.findByRole('heading', { name: 'Sandbox main' })).toBeInTheDocument();
-    expect(screen.getByRole('cell', { name: 'US' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: 'Sandbox main' }, { timeout: 10_000 })).toBeInTheDocument();
+    // Its campaign groups with their totals (the ORGS level of the report).
+    expect(await screen.findByRole('link', { name: 'US' })).toHaveAttribute('href', '/optimization/new/1');
+    expect(callsTo('POST /api/asa/reports').some((c) => c.url === '/api/asa/reports?accountId=new' && (c.body as { level: string }).level === 'ORGS')).toBe(true);
   });
 
   it('shows a failed check in a red snackbar and stays', async () => {
@@ -197,9 +208,10 @@ describe('the API connection screen', () => {
   it('Ads Optimization goes to the active account when there is one', async () => {
     mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main'), makeAccount('a2', 'Second')] }));
     window.localStorage.setItem(activeStorageKey('ann@example.com'), JSON.stringify({ accountId: 'a2', orgId: null }));
+    mockApi('POST /api/asa/reports', ok(orgsReport([])));
     const { location } = renderApp('/optimization', makeUser());
     await waitFor(() => expect(location()).toBe('/optimization/a2'));
-    expect(await screen.findByText('No campaign groups')).toBeInTheDocument();
+    expect(await screen.findByText('No campaign groups', {}, { timeout: 10_000 })).toBeInTheDocument();
   });
 });
 

@@ -1,6 +1,7 @@
 /**
  * POST /api/asa/reports?accountId=&orgId=: one page of a drill-down level over a range of
- * days, with the rows' total, totals over every matching row, the org's currency, when it
+ * days (ACCOUNTS and ORGS need no campaign group: every account of the workspace, every
+ * campaign group of the account), with the rows' total, totals over every matching row, the org's currency, when it
  * was last synced, and which columns are Growth-locked or hidden by default. A call that a
  * newer one supersedes is aborted: the query function hands TanStack Query's signal to
  * fetch, and the query is cancelled once no screen watches it.
@@ -33,8 +34,10 @@ export const reportResultSchema = z.object({
 export type ReportResult = z.infer<typeof reportResultSchema>;
 
 export interface ReportRequest {
+  /** The account (on ACCOUNTS any account of the workspace: the rows are all of them). */
   accountId: string;
-  orgId: number;
+  /** The campaign group; null on ACCOUNTS and ORGS. */
+  orgId: number | null;
   level: Level;
   startDate: string;
   endDate: string;
@@ -56,7 +59,7 @@ export const MAX_PAGE_SIZE = 1000;
 export function getReport(request: ReportRequest, { signal }: CallOptions = {}): Promise<ReportResult> {
   const { accountId, orgId, level, startDate, endDate, campaignId, adGroupId, sort, page, filters, pageSize = PAGE_SIZE, graph = false } = request;
   return api.post(
-    `/asa/reports?${new URLSearchParams({ accountId, orgId: String(orgId) }).toString()}`,
+    `/asa/reports?${new URLSearchParams(orgId === null ? { accountId } : { accountId, orgId: String(orgId) }).toString()}`,
     {
       level,
       startDate,

@@ -9,8 +9,8 @@ import { lazy, Suspense, useMemo } from 'react';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { useGraph, type ReportRequest } from '../api/report';
-import { GRAPH_METRICS, isGraphMetric, type ChartMetrics } from '../chart-metrics';
-import { labelKey } from '../columns';
+import { GRAPH_METRICS, graphKind, isGraphMetric, type ChartMetrics } from '../chart-metrics';
+import { labelKey, mixesCurrencies } from '../columns';
 import { message } from '../format-value';
 import { CHART_COLORS } from './chart-colors';
 
@@ -42,7 +42,14 @@ function MetricSelect({ label, value, other, color, onChange }: { label: string;
 
 export function ChartPanel({ request, metrics, onMetrics }: { request: ReportRequest; metrics: ChartMetrics; onMetrics: (m: ChartMetrics) => void }) {
   const graph = useGraph(request, true);
-  const points = graph.data?.graph ?? null;
+  const currency = graph.data?.currency ?? null;
+  // Accounts and campaign groups of several currencies have no daily money sums to draw.
+  const mixed = mixesCurrencies(request.level, currency);
+  const points = useMemo(() => {
+    const raw = graph.data?.graph ?? null;
+    if (!raw || !mixed) return raw;
+    return raw.map((p) => ({ ...p, ...Object.fromEntries(metrics.filter((m) => graphKind(m) === 'money').map((m) => [m, null])) }));
+  }, [graph.data, mixed, metrics]);
   const labels = useMemo<[string, string]>(() => [metricLabel(metrics[0]), metricLabel(metrics[1])], [metrics]);
   // Before the first sync the days are there but hold nothing: say so rather than draw zeros.
   const hasData = points !== null && points.length > 0 && (graph.data?.lastSyncedAt != null || points.some((p) => metrics.some((m) => Number(p[m] ?? 0) !== 0)));
@@ -80,8 +87,13 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
           }
         >
           <div style={{ opacity: graph.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
-            <ReportChart points={points} metrics={metrics} labels={labels} currency={graph.data.currency} height={HEIGHT} />
+            <ReportChart points={points} metrics={metrics} labels={labels} currency={currency} height={HEIGHT} />
           </div>
+          {mixed && metrics.some((m) => graphKind(m) === 'money') && (
+            <Text size="xs" c="dimmed" ta="center" data-testid="chart-mixed-currencies">
+              {t('table.mixedCurrencies')}
+            </Text>
+          )}
         </Suspense>
       )}
     </Card>

@@ -5,16 +5,15 @@
  * view survives reload and back/forward. The account and group in the address become the
  * active ones.
  */
-import { Anchor, Breadcrumbs, Card, Center, Group, Loader, Pagination, Select, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconTableOff } from '@tabler/icons-react';
+import { Card, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Link, useNavigate, useParams, useSearchParams } from 'react-router';
+import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
-import { orgsPath, useActiveAccount } from '@/features/accounts';
+import { ALL_ACCOUNTS_PATH, orgsPath, useActiveAccount } from '@/features/accounts';
 import { useSession } from '@/features/auth';
 import { t, type MessageKey } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
-import { formatDateTime, formatNumber } from '@/lib/format';
+import { formatDateTime } from '@/lib/format';
 import { useAdGroupName, useCampaignName } from '../api/entities';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import type { ChartMetrics } from '../chart-metrics';
@@ -23,13 +22,16 @@ import { todayIn, type DayRange } from '../date-range';
 import { wireFilters, type Filter } from '../filters';
 import { useVisibleColumns } from '../hooks/useVisibleColumns';
 import { AD_GROUP_TABS, adGroupPath, CAMPAIGN_TABS, campaignPath, campaignsPath, parseDrill, tabPath, type DrillTarget, type Tab } from '../paths';
-import { drillSearch, PAGE_SIZES, readTableState, writeTableState, type TableState } from '../url-state';
+import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
 import { BulkEditBar } from './BulkEditBar';
 import { ChartPanel } from './ChartPanel';
 import { DateRangePicker } from './DateRangePicker';
 import { FilterPills } from './FilterPills';
-import { SyncState } from './SyncState';
+import { Crumbs, type Crumb } from './Crumbs';
+import { EmptyState } from './EmptyState';
 import { ReportTable } from './ReportTable';
+import { SyncState } from './SyncState';
+import { TableFooter } from './TableFooter';
 import { TableToolbar } from './TableToolbar';
 
 const EMPTY_SET: ReadonlySet<string> = new Set();
@@ -42,10 +44,9 @@ function idOf(row: ReportRow, field: string): number | null {
 function DrillBreadcrumbs({ target, accountName, orgName, search }: { target: DrillTarget; accountName: string; orgName: string; search: string }) {
   const campaign = useCampaignName(target.accountId, target.orgId, target.campaignId);
   const adGroup = useAdGroupName(target.accountId, target.orgId, target.campaignId, target.adGroupId);
-  const crumbs: { label: string; to: string | null }[] = [
-    // There is no all-accounts table yet, so this crumb names the root without linking.
-    { label: t('drill.allAccounts'), to: null },
-    { label: accountName, to: orgsPath(target.accountId) },
+  const crumbs: Crumb[] = [
+    { label: t('drill.allAccounts'), to: `${ALL_ACCOUNTS_PATH}${search}` },
+    { label: accountName, to: `${orgsPath(target.accountId)}${search}` },
     { label: orgName, to: `${campaignsPath(target.accountId, target.orgId)}${search}` },
   ];
   if (target.campaignId !== null) {
@@ -60,35 +61,7 @@ function DrillBreadcrumbs({ target, accountName, orgName, search }: { target: Dr
       to: `${adGroupPath(target.accountId, target.orgId, target.campaignId, target.adGroupId)}${search}`,
     });
   }
-  return (
-    <Breadcrumbs aria-label={t('drill.breadcrumbs')} data-testid="breadcrumbs" separatorMargin={6}>
-      {crumbs.map((crumb, index) =>
-        crumb.to && index < crumbs.length - 1 ? (
-          <Anchor key={index} component={Link} to={crumb.to} size="sm">
-            {crumb.label}
-          </Anchor>
-        ) : (
-          <Text key={index} size="sm" c={index === crumbs.length - 1 ? undefined : 'dimmed'} fw={index === crumbs.length - 1 ? 600 : 400} aria-current={index === crumbs.length - 1 ? 'page' : undefined}>
-            {crumb.label}
-          </Text>
-        ),
-      )}
-    </Breadcrumbs>
-  );
-}
-
-function EmptyState({ title, text }: { title: string; text: string }) {
-  return (
-    <Card withBorder padding={0}>
-      <Stack align="center" gap={4} py={56} px="md" data-testid="empty-state">
-        <IconTableOff size={32} color="var(--mantine-color-gray-5)" aria-hidden />
-        <Text fw={600}>{title}</Text>
-        <Text size="sm" c="dimmed" ta="center" maw={460}>
-          {text}
-        </Text>
-      </Stack>
-    </Card>
-  );
+  return <Crumbs crumbs={crumbs} />;
 }
 
 function Drill({ target }: { target: DrillTarget }) {
@@ -200,10 +173,7 @@ function Drill({ target }: { target: DrillTarget }) {
     const name = row && nameField ? row[nameField] : undefined;
     return typeof name === 'string' ? name : null;
   };
-  const pages = result ? Math.max(1, Math.ceil(result.total / state.size)) : 1;
   const tabs: readonly Tab[] = target.adGroupId !== null ? AD_GROUP_TABS : CAMPAIGN_TABS;
-  const first = result && result.total > 0 ? (state.page - 1) * state.size + 1 : 0;
-  const last = result ? Math.min(state.page * state.size, result.total) : 0;
   const empty = result && result.items.length === 0 && result.total === 0;
   // Why a level is empty: nothing synced yet, no negatives (they have no dates), or no data
   // in the range.
@@ -290,26 +260,7 @@ function Drill({ target }: { target: DrillTarget }) {
               edit={edit}
             />
           </Card>
-          {result && (
-            <Group justify="space-between">
-              <Text size="sm" c="dimmed" data-testid="row-range">
-                {formatNumber(first, 0)}–{formatNumber(last, 0)} {t('table.of')} {formatNumber(result.total, 0)} {t('table.rows')}
-              </Text>
-              <Group gap="sm">
-                <Select
-                  size="xs"
-                  w={130}
-                  aria-label={t('table.pageSize')}
-                  data={PAGE_SIZES.map((n) => ({ value: String(n), label: `${n} ${t('table.perPage')}` }))}
-                  value={String(state.size)}
-                  onChange={(v) => v && update({ size: Number(v), page: 1 })}
-                  allowDeselect={false}
-                  data-testid="page-size"
-                />
-                {pages > 1 && <Pagination total={pages} value={Math.min(state.page, pages)} onChange={(page) => update({ page })} size="sm" />}
-              </Group>
-            </Group>
-          )}
+          {result && <TableFooter total={result.total} state={state} onChange={update} />}
         </>
       )}
     </Stack>

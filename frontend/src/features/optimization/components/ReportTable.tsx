@@ -15,7 +15,7 @@ import { t } from '@/i18n';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
 import { isEditableMoney, quickEditCall, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
-import { columnOf, labelKey, type ColumnDef } from '../columns';
+import { columnOf, labelKey, mixesCurrencies, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
 import type { SortOrder } from '../url-state';
 import { Cell, message } from './cells';
@@ -172,7 +172,9 @@ interface BodyRowProps {
  * view, never the rows already shown.
  */
 const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSelect, onSelect, fixedHeight, sizer, span }: BodyRowProps) {
-  const { level, currency, columns, rowLink } = context;
+  const { level, columns, rowLink } = context;
+  // Account and campaign group rows carry their own currency (accounts may differ).
+  const currency = typeof row.currency === 'string' ? row.currency : context.currency;
   const editable = editableOf(row, context);
   const statusField = STATUS_FIELD[level];
   return (
@@ -538,6 +540,8 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                           ({formatNumber(result.total, 0)} {t('table.rows')})
                         </Text>
                       </>
+                    ) : def.kind === 'money' && mixesCurrencies(level, currency) ? (
+                      <span title={t('table.mixedCurrencies')}>{EMPTY}</span>
                     ) : numeric(def) && result.totals && def.field in result.totals ? (
                       <Cell level={level} column={def} value={value} currency={currency} />
                     ) : null}

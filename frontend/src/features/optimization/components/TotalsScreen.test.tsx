@@ -1,0 +1,88 @@
+import { screen, within } from '@testing-library/react';
+import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { makeAccount, makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+
+const accounts = [makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]), makeAccount('a2', 'Euro', [{ orgId: 5, displayName: 'EU' }])];
+
+function answer(items: Record<string, unknown>[], currency: string | null) {
+  return { items, total: items.length, totals: { localSpend: null, taps: 30 }, currency, lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
+}
+
+/** The table's report calls (the chart asks for the graph with its own). */
+const tableCalls = () => callsTo('POST /api/asa/reports').filter((c) => !(c.body as { graph?: boolean }).graph);
+
+// A report table renders slowly in jsdom.
+jest.setTimeout(20_000);
+
+describe('All accounts and campaign groups', () => {
+  beforeEach(() => window.localStorage.clear());
+
+  it('lists every account with its totals in its own currency, each opening its campaign groups', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    mockApi(
+      'POST /api/asa/reports',
+      ok(
+        answer(
+          [
+            { accountId: 'a1', accountName: 'Main', status: 'ACTIVE', currency: 'USD', localSpend: 1234.5, taps: 10 },
+            { accountId: 'a2', accountName: 'Euro', status: 'ACTIVE', currency: 'EUR', localSpend: 99, taps: 20 },
+          ],
+          null,
+        ),
+      ),
+    );
+    renderApp('/optimization/accounts?range=yesterday', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    expect(await within(table).findByRole('link', { name: 'Main' })).toHaveAttribute('href', '/optimization/a1?range=yesterday');
+    expect(within(table).getByRole('link', { name: 'Euro' })).toHaveAttribute('href', '/optimization/a2?range=yesterday');
+    expect(within(table).getByText('$1 234.50')).toBeInTheDocument();
+    expect(within(table).getByText('€99.00')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'All accounts' })).toBeInTheDocument();
+    // No campaign group is named: the rows are every account of the workspace.
+    const call = tableCalls()[0]!;
+    expect(call.url).toBe('/api/asa/reports?accountId=a1');
+    expect(call.body).toMatchObject({ level: 'ACCOUNTS', page: 1, pageSize: 50 });
+    expect(call.body).not.toHaveProperty('campaignId');
+  });
+
+  it("lists an account's campaign groups, links the All accounts crumb and makes the account active", async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    mockApi('POST /api/asa/reports', ok(answer([{ orgId: 5, orgName: 'EU', status: 'SELECTED', currency: 'EUR', timeZone: 'Europe/Paris', localSpend: 12 }], 'EUR')));
+    renderApp('/optimization/a2', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    expect(await within(table).findByRole('link', { name: 'EU' })).toHaveAttribute('href', '/optimization/a2/5');
+    expect(within(table).getByText('In use')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Euro' })).toBeInTheDocument();
+    expect(within(screen.getByTestId('breadcrumbs')).getByRole('link', { name: 'All accounts' })).toHaveAttribute('href', '/optimization/accounts');
+    expect(tableCalls()[0]!.body).toMatchObject({ level: 'ORGS' });
+    expect(JSON.parse(window.localStorage.getItem('searchdeck:active-account:ann@example.com')!)).toEqual({ accountId: 'a2', orgId: null });
+  });
+
+  it('adds no money up across currencies', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    const rows = [
+      { orgId: 42, orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 1000, taps: 10 },
+      { orgId: 43, orgName: 'Cloud Media', status: 'SELECTED', currency: 'JPY', localSpend: 111, taps: 20 },
+    ];
+    mockApi('POST /api/asa/reports', ok({ ...answer(rows, null), totals: { localSpend: 1111, taps: 30 } }));
+    renderApp('/optimization/a1', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    expect(await within(table).findByText('$1 000.00')).toBeInTheDocument();
+    expect(within(table).getByText('¥111')).toBeInTheDocument();
+    const totals = within(table).getByTestId('totals-row');
+    expect(totals).toHaveTextContent('30');
+    expect(totals).not.toHaveTextContent('1 111');
+    // Spend, and the averages of money (CPM, CPT, CPA), are dashes.
+    const money = within(totals).getAllByTitle('Amounts in different currencies are not added up');
+    expect(money).toHaveLength(4);
+    for (const cell of money) expect(cell).toHaveTextContent('—');
+  });
+
+  it('sends a user without accounts to the API connection screen', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: [] }));
+    const { location } = renderApp('/optimization/accounts', makeUser());
+    expect(await screen.findByRole('heading', { name: 'Connect your Apple Ads account' }, { timeout: 10_000 })).toBeInTheDocument();
+    expect(location()).toBe('/oauth_v2');
+  });
+});

@@ -1,0 +1,250 @@
+/**
+ * The drill-down's two top levels (spec §2 levels ACCOUNTS and ORGS): All accounts
+ * (optimization_accounts, `/optimization/accounts`) lists every connected account of the
+ * workspace, and an account's page (optimization_orgs, `/optimization/{accountId}`) its
+ * campaign groups, each row with its metrics over the range (the report's ACCOUNTS and ORGS
+ * levels; money in the row's own currency), the last sync (or the account's first sync in
+ * progress). A row's name opens the level below. The range,
+ * sort, page, filters and chart live in the address as on every level; nothing is edited at
+ * these levels.
+ */
+import { ActionIcon, Card, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconRefresh } from '@tabler/icons-react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { Navigate, useParams, useSearchParams } from 'react-router';
+import { MessagePage } from '@/components/MessagePage';
+import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath, useActiveAccount, useRefreshOrgs, type Account } from '@/features/accounts';
+import { t } from '@/i18n';
+import { errorMessage } from '@/lib/api-error';
+import { formatDateTime } from '@/lib/format';
+import { showSnackbar } from '@/lib/notifications';
+import { useReport, type ReportRequest, type ReportRow } from '../api/report';
+import { ID_FIELD } from '../columns';
+import { todayIn } from '../date-range';
+import { wireFilters } from '../filters';
+import { useVisibleColumns } from '../hooks/useVisibleColumns';
+import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
+import { ChartPanel } from './ChartPanel';
+import { Crumbs, type Crumb } from './Crumbs';
+import { DateRangePicker } from './DateRangePicker';
+import { EmptyState } from './EmptyState';
+import { FilterPills } from './FilterPills';
+import { ReportTable } from './ReportTable';
+import { SyncState } from './SyncState';
+import { TableFooter } from './TableFooter';
+import { TableToolbar } from './TableToolbar';
+
+type TotalsLevel = 'ACCOUNTS' | 'ORGS';
+
+const NONE: ReadonlySet<string> = new Set();
+
+interface TotalsProps {
+  level: TotalsLevel;
+  /** The account the report is asked through (on ACCOUNTS any of the workspace's). */
+  accountId: string;
+  crumbs: Crumb[];
+  title: string;
+  /** Beside the title (refreshing the campaign groups). */
+  actions?: ReactNode;
+  /** Where a row's name leads, with the query carried down. */
+  rowLink: (row: ReportRow, carried: string) => string | null;
+}
+
+function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsProps) {
+  const [search, setSearch] = useSearchParams();
+  // The range's days are named as of the browser's today; each campaign group sums its own
+  // days (in its own time zone).
+  const today = todayIn(undefined);
+  const state = useMemo(() => readTableState(search, today), [search, today]);
+  const request: ReportRequest = {
+    accountId,
+    orgId: null,
+    level,
+    startDate: state.range.start,
+    endDate: state.range.end,
+    campaignId: null,
+    adGroupId: null,
+    sort: state.sort,
+    page: state.page,
+    pageSize: state.size,
+    filters: wireFilters(state.filters),
+  };
+  const report = useReport(request);
+  const columns = useVisibleColumns(level);
+  const idField = ID_FIELD[level] ?? 'id';
+  const rowId = useCallback(
+    (row: ReportRow) => {
+      const value = row[idField];
+      return typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : null;
+    },
+    [idField],
+  );
+  // Selected rows (for the export) belong to one range and filter set.
+  const scope = JSON.stringify([request.startDate, request.endDate, request.filters]);
+  const [selection, setSelection] = useState<{ scope: string; ids: ReadonlySet<string> }>({ scope, ids: new Set() });
+  const selected = selection.scope === scope ? selection.ids : NONE;
+  const onSelect = useCallback(
+    (ids: string[], on: boolean) =>
+      setSelection((current) => {
+        const next = new Set(current.scope === scope ? current.ids : []);
+        for (const id of ids) {
+          if (on) next.add(id);
+          else next.delete(id);
+        }
+        return { scope, ids: next };
+      }),
+    [scope],
+  );
+  const update = useCallback((next: Partial<TableState>) => setSearch((current) => writeTableState({ ...readTableState(current, today), ...next }, current)), [setSearch, today]);
+  const onSort = useCallback((sort: TableState['sort']) => update({ sort, page: 1 }), [update]);
+  const carried = drillSearch(search);
+  const link = useCallback((row: ReportRow) => rowLink(row, carried), [rowLink, carried]);
+  const result = report.data;
+  const empty = result && result.total === 0;
+  const emptyText =
+    state.filters.length > 0
+      ? { title: t('table.emptyFilteredTitle'), text: t('table.emptyFilteredText') }
+      : level === 'ORGS'
+        ? { title: t('orgs.emptyTitle'), text: t('orgs.emptyText') }
+        : { title: t('table.emptyRangeTitle'), text: t('table.emptyRangeText') };
+
+  return (
+    <Stack gap="md">
+      <Crumbs crumbs={crumbs} />
+      <Group justify="space-between" align="flex-end" wrap="wrap">
+        <Stack gap={2}>
+          <Group gap="xs">
+            <Title order={2} size="h3">
+              {title}
+            </Title>
+            {actions}
+          </Group>
+          {result && !result.lastSyncedAt && level === 'ORGS' ? (
+            // The account's first sync, with its progress, until one campaign group is synced.
+            <SyncState accountId={accountId} orgId={null} />
+          ) : (
+            <Text size="xs" c="dimmed" data-testid="report-last-synced">
+              {result ? (result.lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}` : t('accounts.notSynced')) : '\u00a0'}
+            </Text>
+          )}
+        </Stack>
+        <DateRangePicker value={state.range} today={today} onChange={(range) => update({ range, page: 1 })} />
+      </Group>
+      <ChartPanel request={request} metrics={state.chart} onMetrics={(chart) => update({ chart })} />
+      <TableToolbar
+        level={level}
+        filters={state.filters}
+        onFilters={(filters) => update({ filters, page: 1 })}
+        columns={columns}
+        request={request}
+        selected={selected}
+        idField={idField}
+        onClearSelection={() => setSelection({ scope, ids: new Set() })}
+      />
+      {state.filters.length > 0 && <FilterPills level={level} filters={state.filters} onChange={(filters) => update({ filters, page: 1 })} />}
+      {report.error ? (
+        <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />
+      ) : empty ? (
+        <EmptyState {...emptyText} />
+      ) : (
+        <>
+          <Card withBorder padding={0}>
+            <ReportTable
+              level={level}
+              result={result}
+              rowLink={link}
+              sort={state.sort}
+              onSort={onSort}
+              stale={report.isPlaceholderData}
+              columns={columns.fields}
+              rowId={rowId}
+              selected={selected}
+              onSelect={onSelect}
+            />
+          </Card>
+          {result && <TableFooter total={result.total} state={state} onChange={update} />}
+        </>
+      )}
+    </Stack>
+  );
+}
+
+function Loading() {
+  return (
+    <Center mih="40vh">
+      <Loader aria-label={t('common.loading')} />
+    </Center>
+  );
+}
+
+/** An account row's name opens its campaign groups. */
+function accountLink(row: ReportRow, carried: string): string | null {
+  return typeof row.accountId === 'string' && row.accountId !== '' ? `${orgsPath(row.accountId)}${carried}` : null;
+}
+
+/** optimization_accounts: every account of the workspace with its totals. */
+export function AllAccountsScreen() {
+  const { accounts, isLoading, error } = useActiveAccount();
+  if (isLoading) return <Loading />;
+  if (error) return <MessagePage title={t('error.screenTitle')} text={errorMessage(error)} />;
+  // Signed-in users without an account go to the API connection screen (spec §4).
+  const first = accounts[0];
+  if (!first) return <Navigate to={CONNECT_PATH} replace />;
+  return <Totals level="ACCOUNTS" accountId={first._id} title={t('title.allAccounts')} crumbs={[{ label: t('drill.allAccounts'), to: null }]} rowLink={accountLink} />;
+}
+
+function RefreshOrgs({ account }: { account: Account }) {
+  const refresh = useRefreshOrgs();
+  return (
+    <Tooltip label={t('accounts.refreshOrgs')} withArrow>
+      <ActionIcon
+        variant="subtle"
+        color="gray"
+        aria-label={t('accounts.refreshOrgs')}
+        loading={refresh.isPending}
+        onClick={() =>
+          refresh.mutate(account._id, {
+            onSuccess: () => showSnackbar(t('accounts.orgsRefreshed')),
+            onError: (e) => showSnackbar(errorMessage(e), 'danger'),
+          })
+        }
+      >
+        <IconRefresh size={18} />
+      </ActionIcon>
+    </Tooltip>
+  );
+}
+
+/** optimization_orgs: the campaign groups of one account with their totals. */
+export function OrgsScreen() {
+  const { accountId } = useParams();
+  const { accounts, isLoading, error, choice, setChoice } = useActiveAccount();
+  const account = accounts.find((a) => a._id === accountId);
+  // The address scopes the page (spec §2): an account opened by its address becomes the
+  // active one (with no campaign group), so the selector and the page never disagree.
+  const otherActive = account !== undefined && choice?.accountId !== account._id;
+  useEffect(() => {
+    if (otherActive && account) setChoice({ accountId: account._id, orgId: null });
+  }, [otherActive, account, setChoice]);
+  const [search] = useSearchParams();
+  const orgLink = useCallback(
+    (row: ReportRow, carried: string) => (account && typeof row.orgId === 'number' ? `${campaignsPath(account._id, row.orgId)}${carried}` : null),
+    [account],
+  );
+  if (isLoading) return <Loading />;
+  if (error) return <MessagePage title={t('error.screenTitle')} text={errorMessage(error)} />;
+  if (!account) return <MessagePage title={t('title.orgs')} text={t('orgs.unknownAccount')} />;
+  return (
+    <Totals
+      level="ORGS"
+      accountId={account._id}
+      title={account.name}
+      crumbs={[
+        { label: t('drill.allAccounts'), to: `${ALL_ACCOUNTS_PATH}${drillSearch(search)}` },
+        { label: account.name, to: null },
+      ]}
+      actions={<RefreshOrgs account={account} />}
+      rowLink={orgLink}
+    />
+  );
+}
