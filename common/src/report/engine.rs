@@ -425,6 +425,11 @@ fn sort_key<'a>(p: &'a Prepared, field: &str) -> Result<KeyFn<'a>, ReportError> 
             )
         }));
     }
+    if field == "hidden" && p.level == Level::Campaigns {
+        return Ok(Box::new(|r: &Row| {
+            Key::Num(Some(Decimal::from(i64::from(r.hidden))))
+        }));
+    }
     if field == "campaignId" {
         return Ok(Box::new(|r: &Row| {
             Key::Num(Some(Decimal::from(r.campaign_id)).filter(|c| !c.is_zero()))
