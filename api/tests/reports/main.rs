@@ -2,7 +2,7 @@
 //! for arbitrary ranges (against naive sums of the raw rows), filters and the spec's
 //! condition mapping, sorting on every column, paging, levels, graph, money floored per
 //! currency (JPY, KWD, CHF), 400s naming the field, 404 for another workspace's account,
-//! readers reading.
+//! readers reading, hidden campaigns left out of CAMPAIGNS unless asked for.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -259,6 +259,58 @@ backend_tests! {
         assert_eq!(accounts["items"][0]["accountId"], w.account_id.as_str());
         assert_eq!(accounts["items"][0]["localSpend"], c["totals"]["localSpend"]);
         assert_eq!(accounts["graph"].as_array().unwrap().len(), DAYS as usize);
+    }
+
+    async fn hidden_campaigns_are_left_out_unless_asked(app: TestApp) {
+        let w = world(&app, "USD").await;
+        let (s, e) = range(1, DAYS);
+        let body = |include: Option<bool>| {
+            let mut b = json!({"level": "CAMPAIGNS", "startDate": s, "endDate": e, "graph": true,
+                "sort": {"field": "campaignId", "order": "asc"}});
+            if let Some(i) = include {
+                b["includeHidden"] = json!(i);
+            }
+            b
+        };
+        let graph_sum = |r: &Value| -> i64 {
+            r["graph"].as_array().unwrap().iter().map(|p| p["impressions"].as_i64().unwrap()).sum()
+        };
+        let all = report(&app, &w, body(None)).await;
+        assert_eq!(ids(&all, "campaignId"), [101, 102]);
+        assert_eq!(all["items"][0]["hidden"], false);
+        let hide = format!("/api/asa/campaigns/mark-hidden?accountId={}&orgId={}", w.account_id, w.org_id);
+        let res = app.post(&hide, json!({"campaignIds": [102]}), Some(&w.cookie)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        // Left out of the rows, the total, the totals and the graph (the row universe
+        // cached by the first report is seen stale).
+        let shown = report(&app, &w, body(None)).await;
+        assert_eq!(ids(&shown, "campaignId"), [101]);
+        assert_eq!(shown["total"], 1);
+        let (imp, taps, spend) = naive(&[301, 302, 303], 1, DAYS);
+        assert_eq!(shown["totals"]["impressions"], imp);
+        assert_eq!(shown["totals"]["taps"], taps);
+        assert_eq!(dec(&shown["totals"]["localSpend"]), floor(spend, 2));
+        assert_eq!(graph_sum(&shown), imp);
+        assert_eq!(report(&app, &w, body(Some(false))).await["total"], 1);
+        // Asked for: listed and flagged, totals and graph as before hiding.
+        let with = report(&app, &w, body(Some(true))).await;
+        assert_eq!(ids(&with, "campaignId"), [101, 102]);
+        assert_eq!(with["items"][0]["hidden"], false);
+        assert_eq!(with["items"][1]["hidden"], true);
+        assert_eq!(with["totals"], all["totals"]);
+        assert_eq!(graph_sum(&with), graph_sum(&all));
+        // A filter on top of leaving them out.
+        let filtered = report(&app, &w, json!({"level": "CAMPAIGNS", "startDate": s, "endDate": e,
+            "filters": [{"field": "impressions", "operator": "GREATER_THAN", "values": [0]}]})).await;
+        assert_eq!(ids(&filtered, "campaignId"), [101]);
+        // Other levels still list the hidden campaign's ad groups and keywords.
+        let kw = report(&app, &w, json!({"level": "KEYWORDS", "startDate": s, "endDate": e})).await;
+        assert_eq!(kw["total"], 5);
+        assert!(kw["items"][0].get("hidden").is_none(), "only CAMPAIGNS rows carry the flag");
+        // Shown again.
+        let res = app.post(&hide, json!({"campaignIds": [102], "hidden": false}), Some(&w.cookie)).await;
+        assert_eq!(res.status, StatusCode::OK);
+        assert_eq!(ids(&report(&app, &w, body(None)).await, "campaignId"), [101, 102]);
     }
 
     async fn money_is_floored_per_currency(app: TestApp) {

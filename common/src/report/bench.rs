@@ -60,6 +60,22 @@ pub struct ReportsBenchArgs {
     /// filter and sort, totals, page entities, present, graph).
     #[arg(long)]
     pub stages: bool,
+    /// Keep the seeded databases under this name (letters, digits, `_`): the SQLite file
+    /// `<temp dir>/searchdeck-bench-reports-<name>/bench.db` and the PostgreSQL database
+    /// `searchdeck_bench_<name>`. A later run with the same name, `--keywords` and `--days`
+    /// reuses them instead of seeding again (seeding 365 days takes minutes). Drop them by
+    /// hand when done.
+    #[arg(long, value_parser = keep_name)]
+    pub keep: Option<String>,
+}
+
+/// A `--keep` name: it becomes part of a file name and of a database name.
+fn keep_name(s: &str) -> Result<String, String> {
+    if !s.is_empty() && s.len() <= 40 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+        Ok(s.to_ascii_lowercase())
+    } else {
+        Err("letters, digits and _ only (at most 40)".into())
+    }
 }
 
 const KEYWORDS_PER_GROUP: i64 = 100;
@@ -152,6 +168,54 @@ struct Seeded {
     raw_rows: i64,
 }
 
+/// The last seeded day (the first is `--days` before it).
+fn last_day() -> Date {
+    Date::from_calendar_date(2026, time::Month::November, 20).expect("a valid date")
+}
+
+/// The campaign group a kept database was seeded with, when it holds one (`--keep`). Errs
+/// when it was seeded with other `--keywords` / `--days` or its blobs are incomplete.
+async fn seeded_before(db: &Db, args: &ReportsBenchArgs) -> anyhow::Result<Option<Seeded>> {
+    let account: Option<(String, String)> =
+        sqlx::query_as("SELECT id, workspace_id FROM accounts WHERE client_id = 'bench' LIMIT 1")
+            .fetch_optional(&db.pool)
+            .await?;
+    let Some((account_id, workspace_id)) = account else {
+        return Ok(None);
+    };
+    let org = store::reports::sync_org_of(&db.pool, &account_id, 1)
+        .await?
+        .context("the kept database has the bench account but not its campaign group")?;
+    let keywords: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM asa_keywords WHERE org_key = $1")
+        .bind(org.org_key)
+        .fetch_one(&db.pool)
+        .await?;
+    let raw_rows: i64 =
+        sqlx::query_scalar("SELECT COUNT(*) FROM asa_day_metrics WHERE org_key = $1")
+            .bind(org.org_key)
+            .fetch_one(&db.pool)
+            .await?;
+    let last = last_day();
+    let first = last - Days::days(args.days - 1);
+    let bounds = report_facts::sums_bounds(db, org.org_key, FactLevel::Keyword).await?;
+    anyhow::ensure!(
+        keywords == args.keywords && bounds == Some((first, last)),
+        "the kept database holds {keywords} keywords with day blobs over {bounds:?}, not \
+         {} keywords over {first}..{last}: drop it or choose another --keep name",
+        args.keywords
+    );
+    Ok(Some(Seeded {
+        ctx: Context {
+            workspace_id,
+            account_id,
+            org: Some(org),
+            plan: Plan::ProFree,
+        },
+        last,
+        raw_rows,
+    }))
+}
+
 async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::Result<Seeded> {
     let now = now_ms();
     let (user_id, workspace_id, account_id) = (new_id(), new_id(), new_id());
@@ -215,7 +279,7 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
     }
     store::synced::entities_changed(&mut *tx, org_key).await?;
     tx.commit().await?;
-    let last = Date::from_calendar_date(2026, time::Month::November, 20)?;
+    let last = last_day();
     let first = last - Days::days(args.days - 1);
     let started = Instant::now();
     let mut raw_rows = 0;
@@ -416,7 +480,17 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
             eprintln!("[{backend}] {m}");
         }
     };
-    let seeded = seed(db, args, &say).await?;
+    let kept = match &args.keep {
+        Some(_) => seeded_before(db, args).await?,
+        None => None,
+    };
+    let seeded = match kept {
+        Some(s) => {
+            say("reusing the kept database (not seeded again)");
+            s
+        }
+        None => seed(db, args, &say).await?,
+    };
     let org: &SyncOrg = seeded.ctx.org.as_ref().expect("seeded org");
     if let crate::db::Native::Postgres(pool) = &db.native {
         sqlx::query("ANALYZE").execute(pool).await?;
@@ -514,24 +588,38 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
 
 /// Runs the benchmark.
 pub async fn run_bench(args: ReportsBenchArgs) -> anyhow::Result<()> {
+    let suffix = match &args.keep {
+        Some(name) => name.clone(),
+        None => std::process::id().to_string(),
+    };
     if !args.no_sqlite {
-        let dir =
-            std::env::temp_dir().join(format!("searchdeck-bench-reports-{}", std::process::id()));
+        let dir = std::env::temp_dir().join(format!("searchdeck-bench-reports-{suffix}"));
         std::fs::create_dir_all(&dir)?;
         let url = format!("sqlite://{}", dir.join("bench.db").display());
         let db = Db::connect_url(&url).await?;
         db.migrate().await?;
         let result = bench_backend("sqlite", &db, &args).await;
         db.pool.close().await;
-        std::fs::remove_dir_all(&dir).ok();
+        if args.keep.is_none() {
+            std::fs::remove_dir_all(&dir).ok();
+        } else if !args.json {
+            println!("[sqlite] kept {}", dir.display());
+        }
         result?;
     }
     if let Some(base) = &args.database_url {
-        let name = format!("searchdeck_bench_{}", std::process::id());
+        let name = format!("searchdeck_bench_{suffix}");
         let admin = sqlx::PgPool::connect(base).await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&admin)
-            .await?;
+        let exists: bool =
+            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
+                .bind(&name)
+                .fetch_one(&admin)
+                .await?;
+        if !exists {
+            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
+                .execute(&admin)
+                .await?;
+        }
         let url = match base.rsplit_once('/') {
             Some((server, _)) => format!("{server}/{name}"),
             None => anyhow::bail!("--database-url needs a database path"),
@@ -547,11 +635,15 @@ pub async fn run_bench(args: ReportsBenchArgs) -> anyhow::Result<()> {
             r
         }
         .await;
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-        )))
-        .execute(&admin)
-        .await?;
+        if args.keep.is_none() {
+            sqlx::query(sqlx::AssertSqlSafe(format!(
+                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
+            )))
+            .execute(&admin)
+            .await?;
+        } else if !args.json {
+            println!("[postgres] kept database {name}");
+        }
         result?;
     }
     Ok(())

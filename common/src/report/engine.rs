@@ -33,6 +33,8 @@ struct Row {
     /// The row's campaign (0 for ORGS and ACCOUNTS rows).
     campaign_id: i64,
     deleted: bool,
+    /// A campaign hidden from the tables, listed because the query includes hidden ones.
+    hidden: bool,
     counters: Counters,
     /// The row's own currency (ORGS, ACCOUNTS); None: the report's.
     currency: Option<String>,
@@ -54,6 +56,9 @@ struct Prepared {
     last_synced: Option<i64>,
     /// The orgs the report covers (for the graph).
     orgs: Vec<SyncOrg>,
+    /// Whether rows of the scope were left out before the filters (hidden campaigns): the
+    /// graph then sums the rows, not the scope's totals.
+    left_out: bool,
 }
 
 fn fact_scope(s: EntityScope) -> FactScope {
@@ -121,6 +126,7 @@ async fn prepare_entities(
         money: MoneyRule::of(ctx.org.as_ref().and_then(|o| o.currency.as_deref())),
         last_synced: ctx.org.as_ref().and_then(|o| o.metrics_synced_at),
         orgs: ctx.org.iter().cloned().collect(),
+        left_out: false,
     };
     let Some(org) = &ctx.org else {
         return Ok(out);
@@ -145,14 +151,21 @@ async fn prepare_entities(
     };
     stages.mark("sums");
     cancel.check()?;
+    let hide = q.level == Level::Campaigns && !q.include_hidden;
+    out.left_out = hide && universe.hidden.iter().any(|&h| h);
     out.rows = (0..universe.len())
         .filter_map(|i| {
+            let hidden = universe.hidden.get(i).copied().unwrap_or(false);
+            if hide && hidden {
+                return None;
+            }
             let counters = sums.get(i).copied().unwrap_or_default();
             let deleted = universe.deleted[i];
             (!deleted || !counters.is_zero()).then(|| Row {
                 id: universe.ids[i],
                 campaign_id: universe.campaign_ids[i],
                 deleted,
+                hidden,
                 counters,
                 currency: None,
             })
@@ -238,6 +251,7 @@ async fn prepare_orgs(
                 id: o.org_id,
                 campaign_id: 0,
                 deleted: false,
+                hidden: false,
                 counters: sync
                     .and_then(|s| org_sums.get(&s.org_key))
                     .copied()
@@ -279,6 +293,7 @@ async fn prepare_orgs(
                 id,
                 campaign_id: 0,
                 deleted: false,
+                hidden: false,
                 counters,
                 currency: currency.clone(),
             });
@@ -305,6 +320,7 @@ async fn prepare_orgs(
         currency,
         last_synced,
         orgs,
+        left_out: false,
     })
 }
 
@@ -407,6 +423,11 @@ fn sort_key<'a>(p: &'a Prepared, field: &str) -> Result<KeyFn<'a>, ReportError> 
                     .and_then(|t| t.first())
                     .map(|t| t.name.to_lowercase()),
             )
+        }));
+    }
+    if field == "hidden" && p.level == Level::Campaigns {
+        return Ok(Box::new(|r: &Row| {
+            Key::Num(Some(Decimal::from(i64::from(r.hidden))))
         }));
     }
     if field == "campaignId" {
@@ -561,6 +582,9 @@ fn present(
     m.insert(name_field.into(), json!(e.map(|e| e.name.clone())));
     m.insert(status_field.into(), json!(e.map(|e| e.status.clone())));
     m.insert("deleted".into(), json!(row.deleted));
+    if p.level == Level::Campaigns {
+        m.insert("hidden".into(), json!(row.hidden));
+    }
     let money = p.money_of(row);
     for col in p.level.columns() {
         let value = if locked && GROWTH_ONLY.contains(col) {
@@ -611,9 +635,9 @@ fn graph_point(day: time::Date, c: &Counters, money: Option<&MoneyRule>) -> Map<
     m
 }
 
-/// The graph: one point per day of the range. With filters it sums the matching rows at the
-/// level's own facts; without, the scope's daily totals (the campaign group, campaign or
-/// ad group), read from the coarsest facts that hold them.
+/// The graph: one point per day of the range. With filters (or hidden campaigns left out) it
+/// sums the matching rows at the level's own facts; without, the scope's daily totals (the
+/// campaign group, campaign or ad group), read from the coarsest facts that hold them.
 async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value>>, ReportError> {
     if !p.level.has_metrics() {
         return Ok(Vec::new());
@@ -646,7 +670,7 @@ async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value
                 .first()
                 .expect("an entity level with rows has its org");
             let own = level.facts().expect("a metric level");
-            if !q.filters.is_empty() {
+            if !q.filters.is_empty() || p.left_out {
                 let ids: Vec<i64> = p.rows.iter().map(|r| r.id).collect();
                 add(report_facts::daily(
                     db,

@@ -55,6 +55,11 @@ pub struct ReportBody {
     pub campaign_id: Option<i64>,
     /// Narrows KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one ad group (the ad-group views).
     pub ad_group_id: Option<i64>,
+    /// CAMPAIGNS: also list the campaigns hidden with `asa/campaigns/mark-hidden` (their
+    /// rows say `hidden: true`). By default they are left out of the rows, `total`, `totals`
+    /// and the graph. Other levels ignore it.
+    #[serde(default)]
+    pub include_hidden: bool,
 }
 
 /// An inclusive range of days.
@@ -88,6 +93,8 @@ pub struct Query {
     pub page_size: u32,
     pub graph: bool,
     pub scope: Scope,
+    /// Whether CAMPAIGNS lists hidden campaigns too.
+    pub include_hidden: bool,
 }
 
 fn day(field: &str, value: Option<&str>, errors: &mut Vec<FieldError>) -> Option<Date> {
@@ -218,6 +225,7 @@ impl ReportBody {
                     campaign_id: self.campaign_id,
                     ad_group_id: self.ad_group_id,
                 },
+                include_hidden: self.include_hidden,
             }),
             _ => Err(errors),
         }
@@ -226,7 +234,8 @@ impl ReportBody {
 
 impl Query {
     /// A query for [`totals`](super::totals): every row of `level` in `scope` over `range`
-    /// matching `filters` (no sort, no page, no graph).
+    /// matching `filters` (no sort, no page, no graph), hidden campaigns included (totals
+    /// per campaign group and account count every campaign's spend).
     pub fn totals(level: Level, range: DateRange, scope: Scope, filters: Vec<Filter>) -> Query {
         Query {
             level,
@@ -237,6 +246,7 @@ impl Query {
             page_size: MAX_PAGE_SIZE,
             graph: false,
             scope,
+            include_hidden: true,
         }
     }
 }

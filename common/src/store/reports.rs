@@ -77,6 +77,14 @@ impl EntityKind {
             _ => "t.deleted",
         }
     }
+
+    /// Whether the row is hidden from the tables (a flag of campaigns only).
+    fn hidden_col(self) -> &'static str {
+        match self {
+            EntityKind::Campaign => "t.hidden",
+            _ => "CAST(0 AS BIGINT)",
+        }
+    }
 }
 
 /// Which entities of a level: those of one org, optionally of one campaign or ad group.
@@ -86,13 +94,15 @@ pub struct EntityScope {
     pub ad_group_id: Option<i64>,
 }
 
-/// An entity's ids and whether it is deleted: the row universe of a report.
+/// An entity's ids and whether it is deleted or hidden: the row universe of a report.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct EntityId {
     pub id: i64,
     pub campaign_id: i64,
     pub ad_group_id: i64,
     pub deleted: bool,
+    /// A campaign hidden from the tables (`asa/campaigns/mark-hidden`).
+    pub hidden: bool,
 }
 
 fn where_scope(kind: EntityKind, scope: EntityScope, sql: &mut String, binds: &mut Vec<i64>) {
@@ -125,28 +135,30 @@ pub async fn ids(
 ) -> Result<Vec<EntityId>, sqlx::Error> {
     use crate::{db::Native, store::report_facts::on_native};
     let mut sql = format!(
-        "SELECT t.id, {} AS c, {} AS g, {} AS d FROM {} t WHERE t.org_key = $1",
+        "SELECT t.id, {} AS c, {} AS g, {} AS d, {} AS h FROM {} t WHERE t.org_key = $1",
         kind.campaign_col(),
         kind.ad_group_col(),
         kind.deleted_col(),
+        kind.hidden_col(),
         kind.table()
     );
     let mut binds = Vec::new();
     where_scope(kind, scope, &mut sql, &mut binds);
     sql.push_str(" ORDER BY t.id");
     on_native!(db, pool => {
-        let mut q = sqlx::query_as::<_, (i64, i64, i64, i64)>(AssertSqlSafe(sql)).bind(org_key);
+        let mut q = sqlx::query_as::<_, (i64, i64, i64, i64, i64)>(AssertSqlSafe(sql)).bind(org_key);
         for b in binds {
             q = q.bind(b);
         }
         Ok(q.fetch_all(pool)
             .await?
             .into_iter()
-            .map(|(id, campaign_id, ad_group_id, deleted)| EntityId {
+            .map(|(id, campaign_id, ad_group_id, deleted, hidden)| EntityId {
                 id,
                 campaign_id,
                 ad_group_id,
                 deleted: deleted != 0,
+                hidden: hidden != 0,
             })
             .collect())
     })
@@ -174,12 +186,14 @@ pub async fn universe(
         campaign_ids: Vec::with_capacity(rows.len()),
         ad_group_ids: Vec::with_capacity(rows.len()),
         deleted: Vec::with_capacity(rows.len()),
+        hidden: Vec::with_capacity(rows.len()),
     };
     for r in rows {
         u.ids.push(r.id);
         u.campaign_ids.push(r.campaign_id);
         u.ad_group_ids.push(r.ad_group_id);
         u.deleted.push(r.deleted);
+        u.hidden.push(r.hidden);
     }
     let u = std::sync::Arc::new(u);
     db.report_caches.put_universe(key, version, u.clone());

@@ -115,6 +115,8 @@ pub async fn mark_hidden(
     for id in ids.iter().filter(|id| seen.insert(**id)) {
         for (org_key, org_id) in &found[id] {
             store::synced_reads::set_hidden(&mut *tx, *org_key, *id, hidden).await?;
+            // The reports' cached row universes carry the flag: make them stale.
+            store::synced::entities_changed(&mut *tx, *org_key).await?;
             items.push(HiddenItem {
                 campaign_id: *id,
                 org_id: *org_id,

@@ -62,6 +62,9 @@ pub struct ReportMetrics {
 pub struct ReportItem {
     /// A deleted entity shown because it has metrics in the range.
     pub deleted: bool,
+    /// CAMPAIGNS rows: hidden with `asa/campaigns/mark-hidden` (listed only when the body
+    /// asks `includeHidden`).
+    pub hidden: Option<bool>,
     /// The row's report tags (CAMPAIGNS, GROUPS, KEYWORDS, SEARCHTERMS).
     pub tag: Option<Vec<searchdeck_common::store::reports::TagRef>>,
     /// ORGS and ACCOUNTS rows: the row's currency (null for an account mixing currencies).

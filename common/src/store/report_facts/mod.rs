@@ -28,6 +28,7 @@
 
 pub mod cache;
 mod codec;
+pub mod decoded;
 mod write;
 
 use std::{
@@ -40,7 +41,8 @@ use time::Date;
 pub use write::{Refreshed, insert_days, refresh};
 
 use crate::db::{Db, Native};
-use cache::{DecodedBlob, Universe};
+use cache::Universe;
+use decoded::{DecodedBlob, Sums};
 
 /// Runs `$body` with `$pool` bound to the database's native pool, whichever backend it is
 /// (the body is compiled once per pool type, so it may use backend-generic sqlx calls).
@@ -485,21 +487,6 @@ async fn layout_with_stamps(
     })
 }
 
-/// Decodes a blob's ids and counters.
-fn decode_blob(data: &[u8]) -> Result<DecodedBlob, sqlx::Error> {
-    let mut d = codec::Decoder::new(data)?;
-    let mut out = DecodedBlob {
-        ids: Vec::with_capacity(d.remaining()),
-        counters: Vec::with_capacity(d.remaining()),
-    };
-    while let Some(e) = d.next_entry()? {
-        out.ids.push(e.entity_id);
-        out.counters.push(e.counters);
-    }
-    d.finish()?;
-    Ok(out)
-}
-
 /// Every entity of `universe`'s counters over the days `from..=to` (inclusive), exactly, by
 /// position in the universe (zero for entities without metrics in the range). The same
 /// blobs as [`range`], decoded ones taken from the database handle's cache when their stamp
@@ -542,35 +529,17 @@ pub async fn range_for(
     blocking(move || {
         let mut blobs = cached;
         for ((kind, day), stamp, data, sign) in fetched {
-            let b = Arc::new(decode_blob(&data)?);
+            let b = Arc::new(DecodedBlob::decode(&data)?);
             caches.put_blob((org_key, level.code(), kind, day), stamp, b.clone());
             blobs.push((b, sign));
         }
-        let mut acc = vec![Counters::default(); universe.len()];
+        let mut sums = Sums::new(&universe.ids);
         for (b, sign) in &blobs {
-            add_by_id(&universe.ids, &mut acc, b, *sign);
+            sums.add(b, *sign);
         }
-        Ok(acc)
+        Ok(sums.into_counters())
     })
     .await
-}
-
-/// `acc[i] += sign × blob's counters of ids[i]`, both id lists ascending.
-fn add_by_id(ids: &[i64], acc: &mut [Counters], b: &DecodedBlob, sign: i64) {
-    let mut i = 0;
-    for (id, c) in b.ids.iter().zip(&b.counters) {
-        while i < ids.len() && ids[i] < *id {
-            i += 1;
-        }
-        if i == ids.len() {
-            break;
-        }
-        if ids[i] == *id {
-            for (a, v) in acc[i].0.iter_mut().zip(c.0) {
-                *a = a.wrapping_add(v.wrapping_mul(sign));
-            }
-        }
-    }
 }
 
 /// The same answer as [`range`] by a `GROUP BY` over the raw daily rows: the reference the
