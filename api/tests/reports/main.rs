@@ -2,7 +2,7 @@
 //! for arbitrary ranges (against naive sums of the raw rows), filters and the spec's
 //! condition mapping, sorting on every column, paging, levels, graph, money floored per
 //! currency (JPY, KWD, CHF), 400s naming the field, 404 for another workspace's account,
-//! readers reading, hidden campaigns left out of CAMPAIGNS unless asked for.
+//! readers reading, no money added across currencies, hidden campaigns left out of CAMPAIGNS unless asked for.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -12,7 +12,7 @@ use axum::http::StatusCode;
 use common::{TestApp, TestBackend};
 use rust_decimal::Decimal;
 use searchdeck_api::session::Role;
-use seed::{DAYS, KEYWORDS, World, counters, world};
+use seed::{DAYS, KEYWORDS, World, another_org, counters, world};
 use serde_json::{Value, json};
 
 fn url(w: &World) -> String {
@@ -259,6 +259,18 @@ backend_tests! {
         assert_eq!(accounts["items"][0]["accountId"], w.account_id.as_str());
         assert_eq!(accounts["items"][0]["localSpend"], c["totals"]["localSpend"]);
         assert_eq!(accounts["graph"].as_array().unwrap().len(), DAYS as usize);
+        // A second campaign group in yen: each ORGS row keeps its own money, while the
+        // totals and the graph leave money out instead of adding dollars to yen.
+        another_org(&app, &w, 5001, "JPY").await;
+        let mixed = report(&app, &w, json!({"level": "ORGS", "startDate": s, "endDate": e, "graph": true, "sort": {"field": "orgId", "order": "asc"}})).await;
+        assert_eq!(ids(&mixed, "orgId"), [w.org_id, 5001]);
+        assert_eq!(mixed["items"][0]["localSpend"], c["totals"]["localSpend"]);
+        assert_eq!(mixed["items"][1]["currency"], "JPY");
+        assert_eq!(mixed["totals"]["taps"], c["totals"]["taps"]);
+        assert_eq!(mixed["totals"]["localSpend"], Value::Null);
+        assert_eq!(mixed["totals"]["avgCPT"], Value::Null);
+        let points = mixed["graph"].as_array().unwrap();
+        assert!(points.iter().all(|p| p["localSpend"].is_null() && p["taps"].is_i64()), "{points:?}");
     }
 
     async fn hidden_campaigns_are_left_out_unless_asked(app: TestApp) {

@@ -165,6 +165,25 @@ pub async fn account(app: &TestApp, cookie: &str, org_id: i64, currency: &str) -
     (account_id, org_key)
 }
 
+/// Adds campaign group `org_id` in `currency`, without metrics, to the connection of `w`.
+pub async fn another_org(app: &TestApp, w: &World, org_id: i64, currency: &str) {
+    let db = &app.state.db;
+    let org = OrgRow {
+        org_id,
+        display_name: format!("Group {currency}"),
+        currency: Some(currency.into()),
+        time_zone: Some("UTC".into()),
+        permission: "API Account Manager".into(),
+        selected: true,
+    };
+    store::accounts::upsert_org(&db.pool, &w.account_id, &org, now_ms())
+        .await
+        .unwrap();
+    store::synced::ensure_org(&db.pool, &w.account_id, org_id, Some(currency), Some("UTC"))
+        .await
+        .unwrap();
+}
+
 /// The world of one owner, currency `currency`.
 pub async fn world(app: &TestApp, currency: &str) -> World {
     let email = app.email();

@@ -614,10 +614,17 @@ fn present(
         m.insert("currency".into(), json!(row.currency));
     }
     if p.level.has_metrics() {
-        let mixed = p.level == Level::Accounts && row.currency.is_none();
+        let mixed = mixes_currencies(p.level, &row.currency);
         metrics_json(&row.counters, (!mixed).then_some(&money), &mut m);
     }
     m
+}
+
+/// Whether money of a row (or of the totals and graph) with `currency` adds amounts of
+/// several currencies: ACCOUNTS and ORGS rows span campaign groups, and without one currency
+/// their spend, CPT, CPM and CPA are left out (null) rather than adding dollars to yen.
+fn mixes_currencies(level: Level, currency: &Option<String>) -> bool {
+    matches!(level, Level::Accounts | Level::Orgs) && currency.is_none()
 }
 
 /// One graph point: the day and the graph metrics.
@@ -716,11 +723,7 @@ async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value
             }
         }
     }
-    let money = p
-        .currency
-        .as_ref()
-        .map(|_| p.money)
-        .or((p.level != Level::Accounts).then_some(p.money));
+    let money = (!mixes_currencies(p.level, &p.currency)).then_some(p.money);
     Ok(q.range
         .days()
         .map(|d| {
@@ -824,7 +827,7 @@ async fn run_in(
             sum.add(&r.counters);
         }
         let mut m = Map::new();
-        let mixed = p.level == Level::Accounts && p.currency.is_none();
+        let mixed = mixes_currencies(p.level, &p.currency);
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
         m
     });
@@ -943,7 +946,7 @@ pub async fn totals(
         .iter()
         .map(|r| {
             let e = p.entities.get(&r.id);
-            let mixed = p.level == Level::Accounts && r.currency.is_none();
+            let mixed = mixes_currencies(p.level, &r.currency);
             let money = p.money_of(r);
             let mut metrics = Map::new();
             metrics_json(&r.counters, (!mixed).then_some(&money), &mut metrics);
