@@ -85,7 +85,8 @@ fn parse_day(s: &str) -> Option<Date> {
     Date::parse(s.get(..10)?, format_description!("[year]-[month]-[day]")).ok()
 }
 
-fn path(level: Level) -> &'static str {
+/// The report path of a level (`/reports/apps/{path}/query`), also its name in logs.
+pub(crate) fn path(level: Level) -> &'static str {
     match level {
         Level::Campaign => "campaigns",
         Level::AdGroup => "adgroups",
@@ -449,7 +450,9 @@ impl Handler for SyncReports {
                 // first day (before the checkpoint, so a worker killed in between redoes the
                 // level and its refresh). The backfilled days all precede the stored ones:
                 // the refresh prepends them by itself, without rewriting the days between.
+                let refresh_started = std::time::Instant::now();
                 store::report_facts::refresh(db, org_key, level, start).await?;
+                let refresh_ms = refresh_started.elapsed().as_millis() as u64;
                 let marker = format!("{}:{}", ctx.job_id, level.code());
                 synced::set_metrics_checkpoint(&db.pool, org_key, &marker).await?;
                 tracing::info!(
@@ -461,6 +464,7 @@ impl Handler for SyncReports {
                     requests = fetcher.progress.requests - requests_before,
                     rows = fetcher.progress.rows - rows_before,
                     ms = started.elapsed().as_millis() as u64,
+                    refresh_ms,
                     "metrics level synced"
                 );
             }
