@@ -112,13 +112,17 @@ impl<S: Subscriber> Layer<S> for Capture {
 }
 
 impl SyncPhases {
-    /// A layer recording this crate's events at info level and above.
+    /// A layer recording the events of this crate and of the provider client (one per
+    /// provider call, with its duration) at info level and above.
     pub fn layer<S>(&self) -> impl Layer<S> + Send + Sync + 'static
     where
         S: Subscriber + for<'a> tracing_subscriber::registry::LookupSpan<'a>,
     {
-        Capture(self.clone())
-            .with_filter(Targets::new().with_target(env!("CARGO_CRATE_NAME"), tracing::Level::INFO))
+        Capture(self.clone()).with_filter(
+            Targets::new()
+                .with_target(env!("CARGO_CRATE_NAME"), tracing::Level::INFO)
+                .with_target("searchdeck_provider", tracing::Level::INFO),
+        )
     }
 
     fn take(&self) -> Vec<Recorded> {
@@ -145,6 +149,10 @@ struct Minutes {
     report_levels: BTreeMap<String, f64>,
     /// Per report level: refreshing its day blobs.
     blob_refresh: BTreeMap<String, f64>,
+    /// Time inside provider calls (the sandbox's work, the transfer and the parsing of the
+    /// answer into JSON), per report level and `entities` for the rest; the remainder of a
+    /// phase is ours (turning rows into records, storing them).
+    provider_calls: BTreeMap<String, f64>,
 }
 
 /// Rows and requests per report level.
@@ -158,6 +166,8 @@ struct LevelCounts {
 #[derive(Debug, Serialize)]
 struct Figures {
     backend: String,
+    /// Why the sync did not complete (the figures are then those of the part done).
+    incomplete: Option<String>,
     provider: MetricsSnapshot,
     minutes: Minutes,
     levels: BTreeMap<String, LevelCounts>,
@@ -310,6 +320,16 @@ fn phases(
                 counts.requests += ms_field(e, "requests");
                 counts.rows += ms_field(e, "rows");
             }
+            ("provider call" | "provider call failed", _) => {
+                let path = e.fields.get("path").map(String::as_str).unwrap_or_default();
+                let level = path
+                    .trim_matches('"')
+                    .strip_prefix("/reports/apps/")
+                    .and_then(|p| p.strip_suffix("/query"))
+                    .unwrap_or("entities");
+                *m.provider_calls.entry(level.to_string()).or_default() +=
+                    ms_field(e, "duration_ms") as f64 / 60_000.0;
+            }
             (msg, _)
                 if msg.starts_with("job failed; retrying")
                     || msg.starts_with("job rate limited") =>
@@ -438,7 +458,10 @@ async fn bench_backend(
     let _ = stop.send(());
     worker.await??;
     sampler.abort();
-    let finished = outcome?;
+    let (finished, incomplete) = match outcome {
+        Ok(at) => (at, None),
+        Err(e) => (Instant::now(), Some(format!("{e:#}"))),
+    };
     let events = recorder.take();
     let peak_rss = status_mib("VmHWM:");
     let provider = runtime.provider_metrics.snapshot();
@@ -451,6 +474,7 @@ async fn bench_backend(
     db.pool.close().await;
     Ok(Figures {
         backend: backend.to_string(),
+        incomplete,
         provider,
         minutes: wall,
         levels,
@@ -468,6 +492,9 @@ async fn bench_backend(
 fn print(f: &Figures) {
     let p = &f.provider;
     println!("== {} ==", f.backend);
+    if let Some(why) = &f.incomplete {
+        println!("INCOMPLETE: {why}; the figures below are those of the part done");
+    }
     println!(
         "provider: {} calls, {} requests ({} token exchanges), {} retries, {} × 429, {} failed; limiter wait {:.1} s",
         p.calls,
@@ -482,6 +509,14 @@ fn print(f: &Figures) {
     println!(
         "wall minutes: total {:.2} = entities {:.2} + hand-over {:.2} + reports {:.2}",
         m.total, m.entities, m.handover, m.reports
+    );
+    println!(
+        "  in provider calls (the sandbox's work, transfer, JSON parsing): {}",
+        m.provider_calls
+            .iter()
+            .map(|(k, v)| format!("{k} {v:.2}"))
+            .collect::<Vec<_>>()
+            .join(", ")
     );
     for (kind, min) in &m.entity_kinds {
         println!("  entities {kind:<18} {min:>7.2} min");
@@ -589,6 +624,13 @@ pub async fn run(args: SyncBenchArgs, recorder: SyncPhases) -> anyhow::Result<()
         for f in &results {
             print(f);
         }
+    }
+    if let Some(f) = results.iter().find(|f| f.incomplete.is_some()) {
+        anyhow::bail!(
+            "{}: {}",
+            f.backend,
+            f.incomplete.as_deref().unwrap_or_default()
+        );
     }
     Ok(())
 }
