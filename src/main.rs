@@ -12,7 +12,9 @@ use clap::{Parser, Subcommand};
 use searchdeck_api::state::AppState;
 use searchdeck_common::{Config, ConfigArgs, Db, queue::Queue};
 use tokio_util::sync::CancellationToken;
-use tracing_subscriber::{EnvFilter, fmt};
+use tracing_subscriber::{
+    EnvFilter, Layer, Registry, fmt, layer::SubscriberExt, util::SubscriberInitExt,
+};
 
 #[derive(Parser)]
 #[command(
@@ -50,7 +52,8 @@ enum Command {
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
     /// `bench sandbox`: reports, queries and latency over the large sandbox world;
     /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
-    /// report engine over 100,000 keywords × 365 days).
+    /// report engine over 100,000 keywords × 365 days; `bench sync`: a first sync of the
+    /// large sandbox world through the sync jobs).
     /// Built only with `--features bench`.
     #[cfg(feature = "bench")]
     #[command(subcommand)]
@@ -72,18 +75,30 @@ enum BenchCommand {
     /// with `--database-url`); p50/p95 of real report calls against a naive GROUP BY, and
     /// the database size per million metric rows.
     Reports(searchdeck_common::report::bench::ReportsBenchArgs),
+    /// A first sync of the sandbox's large world (100,000 keywords plus the small world)
+    /// through the `sync-account` and `sync-reports` jobs on a worker pool, into fresh
+    /// SQLite (and PostgreSQL with `--database-url`): provider requests, minutes per phase,
+    /// rows per table, database size and peak memory.
+    Sync(searchdeck_workers::bench::SyncBenchArgs),
 }
 
-fn init_tracing() {
+/// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
+/// `RUST_LOG`, plus `extra` (a benchmark's recorder, with its own filter).
+fn init_tracing(extra: Option<Box<dyn Layer<Registry> + Send + Sync>>, to_stderr: bool) {
     let filter = EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn,tower_http=info"));
     let json = std::env::var("SEARCHDECK_LOG_FORMAT").is_ok_and(|f| f == "json");
-    let builder = fmt().with_env_filter(filter).with_target(false);
-    if json {
-        builder.json().init()
-    } else {
-        builder.init()
-    }
+    let layer = fmt::layer().with_target(false);
+    let layer = match (json, to_stderr) {
+        (true, false) => layer.json().boxed(),
+        (true, true) => layer.json().with_writer(std::io::stderr).boxed(),
+        (false, false) => layer.boxed(),
+        (false, true) => layer.with_writer(std::io::stderr).boxed(),
+    };
+    tracing_subscriber::registry()
+        .with(extra)
+        .with(layer.with_filter(filter))
+        .init();
 }
 
 /// Cancels `token` on Ctrl-C or SIGTERM.
@@ -126,7 +141,16 @@ async fn open_db(config: &Config, migrate: bool) -> anyhow::Result<Db> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
-    init_tracing();
+    #[cfg(feature = "bench")]
+    let sync_phases = searchdeck_workers::bench::SyncPhases::default();
+    #[cfg(feature = "bench")]
+    let (extra, to_stderr) = match &cli.command {
+        Command::Bench(BenchCommand::Sync(_)) => (Some(sync_phases.layer().boxed()), true),
+        _ => (None, false),
+    };
+    #[cfg(not(feature = "bench"))]
+    let (extra, to_stderr) = (None, false);
+    init_tracing(extra, to_stderr);
     let config = match cli.config.resolve() {
         Ok(c) => c,
         Err(e) => {
@@ -212,6 +236,10 @@ async fn main() -> anyhow::Result<()> {
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Reports(args)) => {
             searchdeck_common::report::bench::run_bench(args).await?
+        }
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Sync(args)) => {
+            searchdeck_workers::bench::run(args, sync_phases).await?
         }
     }
     Ok(())

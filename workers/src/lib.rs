@@ -8,12 +8,16 @@
 //! attempt, runs the [`Handler`] and turns the outcome into done, stopped, retry with
 //! backoff, rate-limit snooze or permanent failure.
 
+#[cfg(feature = "bench")]
+pub mod bench;
 mod context;
 pub mod jobs;
 mod name;
 mod pool;
 mod registry;
 pub mod runner;
+#[cfg(any(feature = "test-jobs", feature = "bench"))]
+pub mod sandbox_account;
 mod sqlite;
 
 use std::future::Future;
@@ -43,11 +47,15 @@ pub async fn run_with(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> anyhow::Result<()> {
     let runtime = Runtime::new(config, db, queue).await?;
-    pool::run(
-        runtime,
-        jobs::registry(),
-        config.worker_concurrency,
-        shutdown,
-    )
-    .await
+    run_on(runtime, config.worker_concurrency, shutdown).await
+}
+
+/// [`run_with`] over an already built [`Runtime`], e.g. to read its provider metrics
+/// (`Runtime::provider_metrics`) while and after the jobs run.
+pub async fn run_on(
+    runtime: std::sync::Arc<Runtime>,
+    concurrency: usize,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> anyhow::Result<()> {
+    pool::run(runtime, jobs::registry(), concurrency, shutdown).await
 }

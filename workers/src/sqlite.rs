@@ -104,10 +104,20 @@ impl Persistence for Steps {
 
     async fn fetch_next(&mut self, worker: &WorkerContext) -> Result<Vec<Task<Vec<u8>>>, Error> {
         let (config, worker) = (self.config.clone(), worker.clone());
-        in_transaction(&self.pool, move |conn| {
+        let fetched = in_transaction(&self.pool, move |conn| {
             Box::pin(async move { queries::fetch_next(&mut *conn, &config, &worker).await })
         })
-        .await
+        .await;
+        match fetched {
+            // The database stayed locked past the busy timeout (a long write, e.g. a sync
+            // storing a large account's days): nothing was claimed, and the next poll tries
+            // again. As an error it would stop the worker and hand its running jobs back.
+            Err(Error::Database(e)) if searchdeck_common::Db::is_busy(&e) => {
+                tracing::warn!(error = %e, "queue poll found the database busy; polling again");
+                Ok(Vec::new())
+            }
+            other => other,
+        }
     }
 
     async fn reenqueue_abandoned(

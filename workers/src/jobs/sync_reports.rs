@@ -85,7 +85,8 @@ fn parse_day(s: &str) -> Option<Date> {
     Date::parse(s.get(..10)?, format_description!("[year]-[month]-[day]")).ok()
 }
 
-fn path(level: Level) -> &'static str {
+/// The report path of a level (`/reports/apps/{path}/query`), also its name in logs.
+pub(crate) fn path(level: Level) -> &'static str {
     match level {
         Level::Campaign => "campaigns",
         Level::AdGroup => "adgroups",
@@ -433,23 +434,25 @@ impl Handler for SyncReports {
                 let mut from = start;
                 while from <= end {
                     let to = (from + Duration::days(slice_days(level) - 1)).min(end);
-                    let (rows, terms) = fetcher.fetch(level, from, to, true).await?;
-                    store_slice(db, org_key, level, from, to, &rows, &terms).await?;
+                    let (mut rows, terms) = fetcher.fetch(level, from, to, true).await?;
                     fetcher.progress.rows += rows.len() as u64;
+                    store_slice(db, org_key, level, from, to, &mut rows, &terms).await?;
                     from = to + Duration::days(1);
                     ctx.check_cancelled()?;
                 }
                 for &d in &plan.backfill {
-                    let (rows, terms) = fetcher.fetch(level, d, d, false).await?;
-                    store_slice(db, org_key, level, d, d, &rows, &terms).await?;
+                    let (mut rows, terms) = fetcher.fetch(level, d, d, false).await?;
                     fetcher.progress.rows += rows.len() as u64;
+                    store_slice(db, org_key, level, d, d, &mut rows, &terms).await?;
                     ctx.check_cancelled()?;
                 }
                 // The day blobs the reports read, refreshed once per level from the window's
                 // first day (before the checkpoint, so a worker killed in between redoes the
                 // level and its refresh). The backfilled days all precede the stored ones:
                 // the refresh prepends them by itself, without rewriting the days between.
+                let refresh_started = std::time::Instant::now();
                 store::report_facts::refresh(db, org_key, level, start).await?;
+                let refresh_ms = refresh_started.elapsed().as_millis() as u64;
                 let marker = format!("{}:{}", ctx.job_id, level.code());
                 synced::set_metrics_checkpoint(&db.pool, org_key, &marker).await?;
                 tracing::info!(
@@ -461,6 +464,7 @@ impl Handler for SyncReports {
                     requests = fetcher.progress.requests - requests_before,
                     rows = fetcher.progress.rows - rows_before,
                     ms = started.elapsed().as_millis() as u64,
+                    refresh_ms,
                     "metrics level synced"
                 );
             }
@@ -487,25 +491,54 @@ impl Handler for SyncReports {
     }
 }
 
-/// Stores one slice: its search terms, then its metrics in one `replace_days`.
+/// A write after which the queue gets a turn at SQLite's lock (see [`store_slice`]).
+const LONG_WRITE: std::time::Duration = std::time::Duration::from_millis(100);
+
+/// Stores one slice: its search terms, then its metrics day by day, each day by one
+/// `replace_days` (one transaction), so a large account's slice (1.5 million keyword rows
+/// in 15 days of 100,000 keywords) never holds the database for long. A run cut short
+/// between two days leaves the level part done; its checkpoint is written only after the
+/// whole level, so the run that takes over fetches and replaces the same days again.
 async fn store_slice(
     db: &searchdeck_common::Db,
     org_key: i64,
     level: Level,
     from: Date,
     to: Date,
-    rows: &[DayRow],
+    rows: &mut [DayRow],
     terms: &[SearchTerm],
 ) -> Result<(), JobError> {
     if !terms.is_empty() {
         let mut conn = db.pool.acquire().await?;
         entities::upsert_search_terms(&mut conn, org_key, terms).await?;
     }
-    synced::metrics::replace_days(&db.pool, org_key, level, &day(from), &day(to), rows).await?;
-    // On SQLite every write takes the one database lock, which the queue's heartbeats need
-    // too: a short pause between slices lets them through, so a long sync is not taken for
-    // a dead worker's job.
-    tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    // On SQLite every write takes the one database lock, which the queue needs too (to
+    // poll, to beat its heartbeats): a short pause after each long write lets it through,
+    // so a long sync is not taken for a dead worker's job.
+    let pause = || tokio::time::sleep(std::time::Duration::from_millis(50));
+    rows.sort_unstable_by(|a, b| a.day.cmp(&b.day));
+    let mut rest: &[DayRow] = rows;
+    let mut d = from;
+    while d <= to {
+        let key = day(d);
+        let n = rest.iter().take_while(|r| r.day == key).count();
+        let (of_day, later) = rest.split_at(n);
+        let started = std::time::Instant::now();
+        synced::metrics::replace_days(&db.pool, org_key, level, &key, &key, of_day).await?;
+        if started.elapsed() > LONG_WRITE {
+            pause().await;
+        }
+        rest = later;
+        d += Duration::days(1);
+    }
+    if let Some(r) = rest.first() {
+        return Err(JobError::retryable(anyhow::anyhow!(
+            "{} report row of {} outside the days {from}..={to}",
+            path(level),
+            r.day
+        )));
+    }
+    pause().await;
     Ok(())
 }
 

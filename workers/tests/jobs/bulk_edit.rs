@@ -11,8 +11,8 @@ use searchdeck_common::{
     queue::outbox,
     tasks::{NewTask, create_with_job},
 };
-use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair};
-use secrecy::ExposeSecret;
+use searchdeck_provider::{Client, ClientConfig, Credentials};
+use searchdeck_workers::sandbox_account;
 use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
@@ -43,17 +43,10 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
         return;
     };
     let http = reqwest::Client::new();
-    let key = KeyPair::generate();
-    let ids: Value = http
-        .post(format!("{sandbox}/sandbox/keys"))
-        .body(key.public_pem())
-        .send()
-        .await
-        .unwrap()
-        .json()
+    let key = sandbox_account::register_key(&http, &sandbox)
         .await
         .unwrap();
-    let account = connection(&env, &sandbox, &key, &ids).await;
+    let account = connection(&env, &sandbox, &key).await;
     let mut first = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
     eventually(Duration::from_secs(300), "the entity sync", || async {
@@ -170,14 +163,13 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     );
 
     // Each raised exactly once: at the sandbox, here, and in the change records.
-    let field = |k: &str| ids[k].as_str().unwrap().to_string();
     let client = Client::new(
         ClientConfig::sandbox(&sandbox),
         Credentials::ClientCredentials {
-            client_id: field("clientId"),
-            team_id: field("teamId"),
-            key_id: field("keyId"),
-            key: KeyPair::from_pkcs8_pem(key.private_pem().expose_secret()).unwrap(),
+            client_id: key.client_id.clone(),
+            team_id: key.team_id.clone(),
+            key_id: key.key_id.clone(),
+            key: key.key.clone(),
         },
     )
     .unwrap();

@@ -5,22 +5,10 @@
 
 use std::time::Duration;
 
-use searchdeck_common::{
-    ids,
-    jobs::SyncAccount,
-    queue::outbox,
-    secrets::SecretBox,
-    store::{
-        self,
-        accounts::{NewAccount, OrgRow},
-        users::NewUser,
-    },
-    tasks::{NewTask, create_with_job},
-};
-use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, stored};
+use searchdeck_common::secrets::SecretBox;
 use searchdeck_sandbox::{Sandbox, SandboxConfig};
-use secrecy::ExposeSecret;
-use serde_json::{Value, json};
+use searchdeck_workers::sandbox_account::{self, SandboxKey};
+use serde_json::json;
 
 use crate::support::{Kind, TestEnv, eventually, signal};
 
@@ -34,114 +22,21 @@ pub(crate) async fn start_sandbox() -> String {
 
 /// Stores a key-pair connection of the sandbox user in a new workspace (as `account/create`
 /// does, sealed with the configured key) with every campaign group selected; returns its id.
-pub(crate) async fn connection(env: &TestEnv, sandbox: &str, key: &KeyPair, ids: &Value) -> String {
-    let db = &env.db;
-    let now = ids::now_ms();
-    let (user, workspace) = (ids::new_id(), ids::new_id());
-    store::users::insert(
-        &db.pool,
-        NewUser {
-            id: &user,
-            email: &format!("{user}@example.com"),
-            password_hash: "x",
-            full_name: "U",
-            source: "test",
-            now,
-        },
-    )
-    .await
-    .unwrap();
-    store::workspaces::insert(&db.pool, &workspace, "W", now)
-        .await
-        .unwrap();
-    let field = |k: &str| ids[k].as_str().unwrap().to_string();
-    let creds = Credentials::ClientCredentials {
-        client_id: field("clientId"),
-        team_id: field("teamId"),
-        key_id: field("keyId"),
-        key: KeyPair::from_pkcs8_pem(key.private_pem().expose_secret()).unwrap(),
-    };
-    let client = Client::new(ClientConfig::sandbox(sandbox), creds).unwrap();
-    let me = client.me().await.unwrap();
-    let apple_user = me.user_id.unwrap();
+pub(crate) async fn connection(env: &TestEnv, sandbox: &str, key: &SandboxKey) -> String {
     let secrets = SecretBox::from_config(&env.config).unwrap();
-    let sealed = secrets.seal_str(
-        &stored::context(&workspace, apple_user, "private_key"),
-        &key.private_pem(),
-    );
-    let id = store::accounts::upsert(
-        &db.pool,
-        NewAccount {
-            id: &ids::new_id(),
-            workspace_id: &workspace,
-            provider_user_id: apple_user,
-            provider_org_id: me.org_id,
-            name: "Synced",
-            method: "key",
-            client_id: &field("clientId"),
-            team_id: Some(&field("teamId")),
-            key_id: Some(&field("keyId")),
-            public_key: Some(&key.public_pem()),
-            private_key_sealed: Some(&sealed),
-            refresh_token_sealed: None,
-            access_token_sealed: None,
-            access_expires_at: None,
-            created_by: &user,
-            now,
-        },
-    )
-    .await
-    .unwrap();
-    for (org_id, name) in client.ad_accounts().await.unwrap() {
-        let details = client.ad_account(org_id).await.unwrap();
-        let org = OrgRow {
-            org_id,
-            display_name: name,
-            currency: details.currency,
-            time_zone: details.timezone,
-            permission: "ADMIN".into(),
-            selected: true,
-        };
-        store::accounts::upsert_org(&db.pool, &id, &org, now)
-            .await
-            .unwrap();
-    }
-    id
+    sandbox_account::connect(&env.db, &secrets, sandbox, key)
+        .await
+        .unwrap()
 }
 
 pub(crate) async fn start_sync(env: &TestEnv, account_id: &str) {
-    let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
-        .bind(account_id)
-        .fetch_one(&env.db.pool)
+    sandbox_account::queue_sync(&env.db, &env.queue, account_id)
         .await
         .unwrap();
-    create_with_job(
-        &env.db,
-        NewTask {
-            workspace_id: &workspace,
-            user_id: None,
-            kind: "sync-account",
-            message: "Sync",
-            total_steps: 1,
-            account_id: None,
-            org_id: None,
-        },
-        &SyncAccount {
-            account_id: account_id.to_string(),
-        },
-    )
-    .await
-    .unwrap();
-    outbox::relay_once(&env.db, &env.queue, 10).await.unwrap();
 }
 
 pub(crate) async fn synced(env: &TestEnv, account_id: &str) -> bool {
-    let at: Option<i64> = sqlx::query_scalar("SELECT last_synced_at FROM accounts WHERE id = $1")
-        .bind(account_id)
-        .fetch_one(&env.db.pool)
-        .await
-        .unwrap();
-    at.is_some()
+    sandbox_account::synced(&env.db, account_id).await.unwrap()
 }
 
 async fn metric_rows(env: &TestEnv, account_id: &str) -> i64 {
@@ -203,18 +98,11 @@ async fn killed_worker_resumes_to_the_same_rows(kind: Kind) {
         .send()
         .await
         .unwrap();
-    let key = KeyPair::generate();
-    let ids: Value = http
-        .post(format!("{sandbox}/sandbox/keys"))
-        .body(key.public_pem())
-        .send()
-        .await
-        .unwrap()
-        .json()
+    let key = sandbox_account::register_key(&http, &sandbox)
         .await
         .unwrap();
-    let interrupted = connection(&env, &sandbox, &key, &ids).await;
-    let reference = connection(&env, &sandbox, &key, &ids).await;
+    let interrupted = connection(&env, &sandbox, &key).await;
+    let reference = connection(&env, &sandbox, &key).await;
 
     let mut first = env.spawn_worker(&[]);
     start_sync(&env, &interrupted).await;
