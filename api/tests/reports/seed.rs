@@ -141,21 +141,7 @@ pub async fn account(app: &TestApp, cookie: &str, org_id: i64, currency: &str) -
     )
     .await
     .unwrap();
-    let org = OrgRow {
-        org_id,
-        display_name: format!("Group {currency}"),
-        currency: Some(currency.into()),
-        time_zone: Some("UTC".into()),
-        permission: "API Account Manager".into(),
-        selected: true,
-    };
-    store::accounts::upsert_org(&db.pool, &account_id, &org, now_ms())
-        .await
-        .unwrap();
-    let org_key =
-        store::synced::ensure_org(&db.pool, &account_id, org_id, Some(currency), Some("UTC"))
-            .await
-            .unwrap();
+    let org_key = add_org(db, &account_id, org_id, currency).await;
     exec(
         db,
         "UPDATE sync_orgs SET metrics_synced_at = $1 WHERE org_key = $2",
@@ -165,9 +151,9 @@ pub async fn account(app: &TestApp, cookie: &str, org_id: i64, currency: &str) -
     (account_id, org_key)
 }
 
-/// Adds campaign group `org_id` in `currency`, without metrics, to the connection of `w`.
-pub async fn another_org(app: &TestApp, w: &World, org_id: i64, currency: &str) {
-    let db = &app.state.db;
+/// Adds campaign group `org_id` in `currency` (selected, UTC) to connection `account_id`;
+/// its `org_key`.
+async fn add_org(db: &Db, account_id: &str, org_id: i64, currency: &str) -> i64 {
     let org = OrgRow {
         org_id,
         display_name: format!("Group {currency}"),
@@ -176,12 +162,17 @@ pub async fn another_org(app: &TestApp, w: &World, org_id: i64, currency: &str) 
         permission: "API Account Manager".into(),
         selected: true,
     };
-    store::accounts::upsert_org(&db.pool, &w.account_id, &org, now_ms())
+    store::accounts::upsert_org(&db.pool, account_id, &org, now_ms())
         .await
         .unwrap();
-    store::synced::ensure_org(&db.pool, &w.account_id, org_id, Some(currency), Some("UTC"))
+    store::synced::ensure_org(&db.pool, account_id, org_id, Some(currency), Some("UTC"))
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// Adds campaign group `org_id` in `currency`, without metrics, to the connection of `w`.
+pub async fn another_org(app: &TestApp, w: &World, org_id: i64, currency: &str) {
+    add_org(&app.state.db, &w.account_id, org_id, currency).await;
 }
 
 /// The world of one owner, currency `currency`.

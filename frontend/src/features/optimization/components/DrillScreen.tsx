@@ -5,9 +5,9 @@
  * view survives reload and back/forward. The account and group in the address become the
  * active ones.
  */
-import { Card, Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { useNavigate, useParams, useSearchParams } from 'react-router';
+import { Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useCallback, useEffect, useMemo, useRef } from 'react';
+import { useNavigate, useParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
 import { ALL_ACCOUNTS_PATH, orgsPath, useActiveAccount } from '@/features/accounts';
 import { useSession } from '@/features/auth';
@@ -17,24 +17,20 @@ import { formatDateTime } from '@/lib/format';
 import { useAdGroupName, useCampaignName } from '../api/entities';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import type { ChartMetrics } from '../chart-metrics';
-import { ID_FIELD } from '../columns';
 import { todayIn, type DayRange } from '../date-range';
 import { wireFilters, type Filter } from '../filters';
 import { useVisibleColumns } from '../hooks/useVisibleColumns';
 import { AD_GROUP_TABS, adGroupPath, CAMPAIGN_TABS, campaignPath, campaignsPath, parseDrill, tabPath, type DrillTarget, type Tab } from '../paths';
-import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
+import { useRowId, useSelection, useTableState } from '../hooks/useReportView';
+import { drillSearch } from '../url-state';
 import { BulkEditBar } from './BulkEditBar';
 import { ChartPanel } from './ChartPanel';
 import { DateRangePicker } from './DateRangePicker';
 import { FilterPills } from './FilterPills';
 import { Crumbs, type Crumb } from './Crumbs';
-import { EmptyState } from './EmptyState';
-import { ReportTable } from './ReportTable';
+import { ReportTableSection } from './ReportTable';
 import { SyncState } from './SyncState';
-import { TableFooter } from './TableFooter';
 import { TableToolbar } from './TableToolbar';
-
-const EMPTY_SET: ReadonlySet<string> = new Set();
 
 function idOf(row: ReportRow, field: string): number | null {
   const value = row[field];
@@ -66,12 +62,11 @@ function DrillBreadcrumbs({ target, accountName, orgName, search }: { target: Dr
 
 function Drill({ target }: { target: DrillTarget }) {
   const { accounts, isLoading, error, choice, setChoice } = useActiveAccount();
-  const [search, setSearch] = useSearchParams();
   const navigate = useNavigate();
   const account = accounts.find((a) => a._id === target.accountId);
   const org = account?.acls.find((o) => o.orgId === target.orgId);
   const today = todayIn(org?.timeZone);
-  const state = useMemo(() => readTableState(search, today), [search, today]);
+  const { search, state, update, onSort } = useTableState(today);
 
   // The address scopes the page: on opening it, its account and campaign group become the
   // active ones. Only on opening: a choice made elsewhere afterwards (a new connection, the
@@ -112,29 +107,11 @@ function Drill({ target }: { target: DrillTarget }) {
   );
 
   // Selected rows belong to one view: a new level, range or filter starts with none.
-  const scope = JSON.stringify([target.level, target.campaignId, target.adGroupId, request.startDate, request.endDate, request.filters]);
-  const [selection, setSelection] = useState<{ scope: string; ids: ReadonlySet<string> }>({ scope, ids: new Set() });
-  const selected = selection.scope === scope ? selection.ids : EMPTY_SET;
-  const onSelect = useCallback(
-    (ids: string[], on: boolean) =>
-      setSelection((current) => {
-        const next = new Set(current.scope === scope ? current.ids : []);
-        for (const id of ids) {
-          if (on) next.add(id);
-          else next.delete(id);
-        }
-        return { scope, ids: next };
-      }),
-    [scope],
+  const { selected, onSelect, clear } = useSelection(
+    JSON.stringify([target.level, target.campaignId, target.adGroupId, request.startDate, request.endDate, request.filters]),
   );
-  const idField = ID_FIELD[target.level] ?? 'id';
-  const rowId = useCallback((row: ReportRow) => {
-    const value = row[idField];
-    return typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : null;
-  }, [idField]);
+  const { idField, rowId } = useRowId(target.level);
 
-  const update = useCallback((next: Partial<TableState>) => setSearch((current) => writeTableState({ ...readTableState(current, today), ...next }, current)), [setSearch, today]);
-  const onSort = useCallback((sort: TableState['sort']) => update({ sort, page: 1 }), [update]);
   const onRange = (range: DayRange) => update({ range, page: 1 });
   const onFilters = (filters: Filter[]) => update({ filters, page: 1 });
   const onChart = (chart: ChartMetrics) => update({ chart });
@@ -174,7 +151,6 @@ function Drill({ target }: { target: DrillTarget }) {
     return typeof name === 'string' ? name : null;
   };
   const tabs: readonly Tab[] = target.adGroupId !== null ? AD_GROUP_TABS : CAMPAIGN_TABS;
-  const empty = result && result.items.length === 0 && result.total === 0;
   // Why a level is empty: nothing synced yet, no negatives (they have no dates), or no data
   // in the range.
   const emptyText = !result?.lastSyncedAt
@@ -223,7 +199,7 @@ function Drill({ target }: { target: DrillTarget }) {
         request={request}
         selected={selected}
         idField={idField}
-        onClearSelection={() => setSelection({ scope, ids: new Set() })}
+        onClearSelection={clear}
       />
       <BulkEditBar
         key={`${target.level}/${target.campaignId}/${target.adGroupId}`}
@@ -239,30 +215,20 @@ function Drill({ target }: { target: DrillTarget }) {
         adGroupId={target.adGroupId}
       />
       {state.filters.length > 0 && <FilterPills level={target.level} filters={state.filters} onChange={onFilters} />}
-      {report.error ? (
-        <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />
-      ) : empty ? (
-        <EmptyState {...emptyText} />
-      ) : (
-        <>
-          <Card withBorder padding={0}>
-            <ReportTable
-              level={target.level}
-              result={result}
-              rowLink={rowLink}
-              sort={state.sort}
-              onSort={onSort}
-              stale={report.isPlaceholderData}
-              columns={columns.fields}
-              rowId={rowId}
-              selected={selected}
-              onSelect={onSelect}
-              edit={edit}
-            />
-          </Card>
-          {result && <TableFooter total={result.total} state={state} onChange={update} />}
-        </>
-      )}
+      <ReportTableSection
+        report={report}
+        emptyText={emptyText}
+        state={state}
+        onState={update}
+        level={target.level}
+        rowLink={rowLink}
+        onSort={onSort}
+        columns={columns.fields}
+        rowId={rowId}
+        selected={selected}
+        onSelect={onSelect}
+        edit={edit}
+      />
     </Stack>
   );
 }

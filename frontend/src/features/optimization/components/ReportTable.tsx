@@ -5,22 +5,25 @@
  * on a header asks the server (descending first, then ascending, then unsorted). Rows are
  * selected by their checkbox; the header's checkbox selects every row of the page.
  */
-import { Badge, Box, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Badge, Box, Card, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { t } from '@/i18n';
+import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
 import { isEditableMoney, quickEditCall, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
 import { columnOf, labelKey, mixesCurrencies, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
-import type { SortOrder } from '../url-state';
+import type { SortOrder, TableState } from '../url-state';
 import { Cell, message } from './cells';
+import { EmptyState } from './EmptyState';
 import css from './cells.module.css';
 import { MoneyEditCell, StatusSwitch } from './QuickEdit';
+import { TableFooter } from './TableFooter';
 
 export interface ReportTableProps {
   level: Level;
@@ -553,5 +556,31 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
         )}
       </Table>
     </Box>
+  );
+}
+
+export interface ReportTableSectionProps extends Omit<ReportTableProps, 'result' | 'stale' | 'sort'> {
+  report: { data?: ReportResult | undefined; error: unknown; isPlaceholderData: boolean };
+  /** Why the view is empty (nothing synced, no data in the range, filters matching nothing). */
+  emptyText: { title: string; text: string };
+  state: TableState;
+  onState: (next: Partial<TableState>) => void;
+}
+
+/**
+ * A level's table as every report screen shows it: the report's error, or why it is empty,
+ * or the table in its card with the rows shown, page size and pages under it.
+ */
+export function ReportTableSection({ report, emptyText, state, onState, ...table }: ReportTableSectionProps) {
+  const result = report.data;
+  if (report.error) return <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />;
+  if (result && result.items.length === 0 && result.total === 0) return <EmptyState {...emptyText} />;
+  return (
+    <>
+      <Card withBorder padding={0}>
+        <ReportTable {...table} result={result} sort={state.sort} stale={report.isPlaceholderData} />
+      </Card>
+      {result && <TableFooter total={result.total} state={state} onChange={onState} />}
+    </>
   );
 }

@@ -8,9 +8,9 @@
  * sort, page, filters and chart live in the address as on every level; nothing is edited at
  * these levels.
  */
-import { ActionIcon, Card, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, type ReactNode } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
 import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath, useActiveAccount, useRefreshOrgs, type Account } from '@/features/accounts';
@@ -19,24 +19,20 @@ import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
-import { ID_FIELD } from '../columns';
 import { todayIn } from '../date-range';
 import { wireFilters } from '../filters';
 import { useVisibleColumns } from '../hooks/useVisibleColumns';
-import { drillSearch, readTableState, writeTableState, type TableState } from '../url-state';
+import { useRowId, useSelection, useTableState } from '../hooks/useReportView';
+import { drillSearch } from '../url-state';
 import { ChartPanel } from './ChartPanel';
 import { Crumbs, type Crumb } from './Crumbs';
 import { DateRangePicker } from './DateRangePicker';
-import { EmptyState } from './EmptyState';
 import { FilterPills } from './FilterPills';
-import { ReportTable } from './ReportTable';
+import { ReportTableSection } from './ReportTable';
 import { SyncState } from './SyncState';
-import { TableFooter } from './TableFooter';
 import { TableToolbar } from './TableToolbar';
 
 type TotalsLevel = 'ACCOUNTS' | 'ORGS';
-
-const NONE: ReadonlySet<string> = new Set();
 
 interface TotalsProps {
   level: TotalsLevel;
@@ -51,11 +47,10 @@ interface TotalsProps {
 }
 
 function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsProps) {
-  const [search, setSearch] = useSearchParams();
   // The range's days are named as of the browser's today; each campaign group sums its own
   // days (in its own time zone).
   const today = todayIn(undefined);
-  const state = useMemo(() => readTableState(search, today), [search, today]);
+  const { search, state, update, onSort } = useTableState(today);
   const request: ReportRequest = {
     accountId,
     orgId: null,
@@ -71,36 +66,12 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
   };
   const report = useReport(request);
   const columns = useVisibleColumns(level);
-  const idField = ID_FIELD[level] ?? 'id';
-  const rowId = useCallback(
-    (row: ReportRow) => {
-      const value = row[idField];
-      return typeof value === 'number' || (typeof value === 'string' && value !== '') ? String(value) : null;
-    },
-    [idField],
-  );
+  const { idField, rowId } = useRowId(level);
   // Selected rows (for the export) belong to one range and filter set.
-  const scope = JSON.stringify([request.startDate, request.endDate, request.filters]);
-  const [selection, setSelection] = useState<{ scope: string; ids: ReadonlySet<string> }>({ scope, ids: new Set() });
-  const selected = selection.scope === scope ? selection.ids : NONE;
-  const onSelect = useCallback(
-    (ids: string[], on: boolean) =>
-      setSelection((current) => {
-        const next = new Set(current.scope === scope ? current.ids : []);
-        for (const id of ids) {
-          if (on) next.add(id);
-          else next.delete(id);
-        }
-        return { scope, ids: next };
-      }),
-    [scope],
-  );
-  const update = useCallback((next: Partial<TableState>) => setSearch((current) => writeTableState({ ...readTableState(current, today), ...next }, current)), [setSearch, today]);
-  const onSort = useCallback((sort: TableState['sort']) => update({ sort, page: 1 }), [update]);
+  const { selected, onSelect, clear } = useSelection(JSON.stringify([request.startDate, request.endDate, request.filters]));
   const carried = drillSearch(search);
   const link = useCallback((row: ReportRow) => rowLink(row, carried), [rowLink, carried]);
   const result = report.data;
-  const empty = result && result.total === 0;
   const emptyText =
     state.filters.length > 0
       ? { title: t('table.emptyFilteredTitle'), text: t('table.emptyFilteredText') }
@@ -139,32 +110,22 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
         request={request}
         selected={selected}
         idField={idField}
-        onClearSelection={() => setSelection({ scope, ids: new Set() })}
+        onClearSelection={clear}
       />
       {state.filters.length > 0 && <FilterPills level={level} filters={state.filters} onChange={(filters) => update({ filters, page: 1 })} />}
-      {report.error ? (
-        <EmptyState title={t('error.screenTitle')} text={errorMessage(report.error)} />
-      ) : empty ? (
-        <EmptyState {...emptyText} />
-      ) : (
-        <>
-          <Card withBorder padding={0}>
-            <ReportTable
-              level={level}
-              result={result}
-              rowLink={link}
-              sort={state.sort}
-              onSort={onSort}
-              stale={report.isPlaceholderData}
-              columns={columns.fields}
-              rowId={rowId}
-              selected={selected}
-              onSelect={onSelect}
-            />
-          </Card>
-          {result && <TableFooter total={result.total} state={state} onChange={update} />}
-        </>
-      )}
+      <ReportTableSection
+        report={report}
+        emptyText={emptyText}
+        state={state}
+        onState={update}
+        level={level}
+        rowLink={link}
+        onSort={onSort}
+        columns={columns.fields}
+        rowId={rowId}
+        selected={selected}
+        onSelect={onSelect}
+      />
     </Stack>
   );
 }
