@@ -19,6 +19,7 @@ pub mod limiter;
 pub mod metrics;
 pub mod oauth;
 pub mod recommendations;
+pub mod sandbox_key;
 pub mod stored;
 
 pub use apple_ads::{AppleAds, AppleAdsExt, Entity};

@@ -21,42 +21,8 @@ use searchdeck_common::{
     },
     tasks::{NewTask, create_with_job},
 };
-use searchdeck_provider::{Client, ClientConfig, Credentials, KeyPair, stored};
-use serde_json::Value;
-
-/// The ids the sandbox issued for a registered key (`clientId`, `teamId`, `keyId`).
-#[derive(Debug, Clone)]
-pub struct SandboxKey {
-    pub key: KeyPair,
-    pub client_id: String,
-    pub team_id: String,
-    pub key_id: String,
-}
-
-/// Registers a fresh key pair with the sandbox at `sandbox` (`POST /sandbox/keys`).
-pub async fn register_key(http: &reqwest::Client, sandbox: &str) -> anyhow::Result<SandboxKey> {
-    let key = KeyPair::generate();
-    let ids: Value = http
-        .post(format!("{sandbox}/sandbox/keys"))
-        .body(key.public_pem())
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
-    let field = |k: &str| {
-        ids[k]
-            .as_str()
-            .map(str::to_string)
-            .with_context(|| format!("POST /sandbox/keys answered without {k}: {ids}"))
-    };
-    Ok(SandboxKey {
-        client_id: field("clientId")?,
-        team_id: field("teamId")?,
-        key_id: field("keyId")?,
-        key,
-    })
-}
+pub use searchdeck_provider::sandbox_key::{SandboxKey, register_key};
+use searchdeck_provider::{Client, ClientConfig, Credentials, stored};
 
 /// Stores a key-pair connection of the sandbox user behind `key` in a new workspace (a new
 /// user owns it), with every campaign group the user can see selected; returns its id.

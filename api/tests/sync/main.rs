@@ -15,11 +15,6 @@ use std::{collections::BTreeMap, time::Duration};
 use axum::http::{Method, StatusCode};
 use common::TestApp;
 use harness::{Connected, args, start_sandbox};
-use searchdeck_common::{
-    jobs::SyncAccount,
-    queue::outbox,
-    tasks::{NewTask, create_with_job},
-};
 use searchdeck_provider::{Client, stored};
 use serde_json::{Value, json};
 
@@ -122,31 +117,13 @@ async fn newest_days(t: &Connected, account_id: &str) -> BTreeMap<String, String
 
 /// Queues a sync of the connection and waits until it ended after `after`.
 async fn resync(t: &Connected, account_id: &str, after: i64) -> i64 {
-    let workspace: String = sqlx::query_scalar("SELECT workspace_id FROM accounts WHERE id = $1")
-        .bind(account_id)
-        .fetch_one(&t.app.state.db.pool)
-        .await
-        .unwrap();
-    create_with_job(
+    searchdeck_workers::sandbox_account::queue_sync(
         &t.app.state.db,
-        NewTask {
-            workspace_id: &workspace,
-            user_id: None,
-            kind: "sync-account",
-            message: "Sync",
-            total_steps: 1,
-            account_id: None,
-            org_id: None,
-        },
-        &SyncAccount {
-            account_id: account_id.to_string(),
-        },
+        &t.app.state.queue,
+        account_id,
     )
     .await
     .unwrap();
-    outbox::relay_once(&t.app.state.db, &t.app.state.queue, 10)
-        .await
-        .unwrap();
     synced_after(t, account_id, after).await
 }
 

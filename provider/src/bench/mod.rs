@@ -19,15 +19,15 @@ use searchdeck_common::Config;
 use searchdeck_common::ratelimit::account_key;
 use searchdeck_sandbox::{FaultConfig, Sandbox, SandboxConfig};
 use secrecy::ExposeSecret;
-use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 pub use child::{ChildReport, ChildSpec};
 pub use store::Backend;
 
 use crate::client::{Client, ClientConfig};
-use crate::credentials::{Credentials, KeyPair};
+use crate::credentials::Credentials;
 use crate::limiter::Unlimited;
+use crate::sandbox_key::{self, SandboxKey};
 
 /// `searchdeck bench …`.
 #[derive(Debug, clap::Subcommand)]
@@ -235,22 +235,12 @@ async fn run_against(
     options: BenchOptions,
     launcher: &Launcher,
 ) -> anyhow::Result<BenchOutcome> {
-    let key = KeyPair::generate();
-    let ids: Value = reqwest::Client::new()
-        .post(format!("{base}/sandbox/keys"))
-        .body(key.public_pem())
-        .send()
-        .await?
-        .error_for_status()?
-        .json()
-        .await?;
-    let id = |name: &str| {
-        ids[name]
-            .as_str()
-            .map(str::to_string)
-            .with_context(|| format!("/sandbox/keys answered no {name}"))
-    };
-    let (client_id, team_id, key_id) = (id("clientId")?, id("teamId")?, id("keyId")?);
+    let SandboxKey {
+        key,
+        client_id,
+        team_id,
+        key_id,
+    } = sandbox_key::register_key(&reqwest::Client::new(), base).await?;
     let mut config = ClientConfig::sandbox(base);
     config.gate = Arc::new(Unlimited);
     let admin = Client::new(
