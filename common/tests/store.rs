@@ -53,6 +53,7 @@ conformance!(
     facts_refresh_follows_restatements_and_backfilled_history,
     facts_write_large_batches_and_daily_series,
     facts_blobs_stay_exact_through_restatements_backfills_and_deletions,
+    facts_reads_see_one_generation_while_a_refresh_runs,
     report_caches_follow_writes_of_other_processes,
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
@@ -123,9 +124,17 @@ fn fact(org_key: i64, level: FactLevel, d: u8, entity: i64, seed: i64) -> DayRow
 async fn assert_all_ranges_exact(db: &Db, org_key: i64, level: FactLevel, days: u8, scope: Scope) {
     for a in 1..=days {
         for b in a..=days {
-            let fast = report_facts::range(db, org_key, level, day(a), day(b), scope)
-                .await
-                .unwrap();
+            let fast = report_facts::range(
+                db,
+                &report_facts::Snapshot::new(),
+                org_key,
+                level,
+                day(a),
+                day(b),
+                scope,
+            )
+            .await
+            .unwrap();
             let naive = report_facts::range_naive(db, org_key, level, day(a), day(b), scope)
                 .await
                 .unwrap();
@@ -172,6 +181,7 @@ async fn facts_sum_exactly_for_every_range_and_scope(db: &Db) {
     assert_all_ranges_exact(db, org_key, FactLevel::Keyword, 12, group).await;
     let five_six = report_facts::range(
         db,
+        &report_facts::Snapshot::new(),
         org_key,
         FactLevel::Keyword,
         day(5),
@@ -190,6 +200,7 @@ async fn facts_sum_exactly_for_every_range_and_scope(db: &Db) {
     assert!(
         report_facts::range(
             db,
+            &report_facts::Snapshot::new(),
             other,
             FactLevel::Keyword,
             day(1),
@@ -205,6 +216,7 @@ async fn facts_sum_exactly_for_every_range_and_scope(db: &Db) {
         .unwrap();
     let theirs = report_facts::range(
         db,
+        &report_facts::Snapshot::new(),
         other,
         FactLevel::Keyword,
         day(1),
@@ -219,6 +231,7 @@ async fn facts_sum_exactly_for_every_range_and_scope(db: &Db) {
     assert!(
         report_facts::range(
             db,
+            &report_facts::Snapshot::new(),
             org_key,
             FactLevel::Campaign,
             day(1),
@@ -349,9 +362,17 @@ async fn assert_random_ranges_exact(db: &Db, org_key: i64, lo: i64, hi: i64, see
     for (i, (a, b)) in ranges.into_iter().enumerate() {
         let scope = scopes[i % scopes.len()];
         let (from, to) = (long_day(a), long_day(b));
-        let fast = report_facts::range(db, org_key, FactLevel::Keyword, from, to, scope)
-            .await
-            .unwrap();
+        let fast = report_facts::range(
+            db,
+            &report_facts::Snapshot::new(),
+            org_key,
+            FactLevel::Keyword,
+            from,
+            to,
+            scope,
+        )
+        .await
+        .unwrap();
         let naive = report_facts::range_naive(db, org_key, FactLevel::Keyword, from, to, scope)
             .await
             .unwrap();
@@ -466,6 +487,180 @@ async fn facts_blobs_stay_exact_through_restatements_backfills_and_deletions(db:
     assert_random_ranges_exact(db, org_key, 0, 125, 7).await;
 }
 
+/// What one report reads of the keyword level through one snapshot: the sums of long days
+/// 20..=50 (across the restated days) and the daily series of days 0..=59.
+type FactsState = (Vec<report_facts::EntitySums>, Vec<(Date, Counters)>);
+
+async fn read_facts(db: &Db, org_key: i64, snapshot: &report_facts::Snapshot) -> FactsState {
+    let level = FactLevel::Keyword;
+    let all = Scope::default();
+    let sums = report_facts::range(
+        db,
+        snapshot,
+        org_key,
+        level,
+        long_day(20),
+        long_day(50),
+        all,
+    )
+    .await
+    .unwrap();
+    let series = report_facts::daily(
+        db,
+        snapshot,
+        org_key,
+        level,
+        long_day(0)..=long_day(59),
+        all,
+        None,
+    )
+    .await
+    .unwrap();
+    (sums, series)
+}
+
+/// A read through a new snapshot that holds, checked against the raw rows.
+async fn settled_facts(db: &Db, org_key: i64, when: &str) -> FactsState {
+    let snapshot = report_facts::Snapshot::new();
+    let state = read_facts(db, org_key, &snapshot).await;
+    assert!(snapshot.holds(db).await.unwrap());
+    let naive = report_facts::range_naive(
+        db,
+        org_key,
+        FactLevel::Keyword,
+        long_day(20),
+        long_day(50),
+        Scope::default(),
+    )
+    .await
+    .unwrap();
+    assert!(
+        state.0 == naive,
+        "{when}: the published blobs sum as the raw rows"
+    );
+    state
+}
+
+/// The rows of 400 keywords on each of long `days`, figures salted with `salt`.
+fn long_days(org_key: i64, days: std::ops::RangeInclusive<i64>, salt: i64) -> Vec<DayRow> {
+    days.flat_map(|n| (1..=400).map(move |e| long_fact(org_key, n, e, salt)))
+        .collect()
+}
+
+/// Blob rows of unpublished generations (left by a refresh that did not finish).
+async fn unpublished_blobs(db: &Db, org_key: i64) -> i64 {
+    sqlx::query_scalar(
+        "SELECT COUNT(*) FROM asa_day_blobs b JOIN asa_blob_generations g \
+         ON g.org_key = b.org_key AND g.level = b.level \
+         WHERE b.org_key = $1 AND b.generation > g.generation",
+    )
+    .bind(org_key)
+    .fetch_one(&db.pool)
+    .await
+    .unwrap()
+}
+
+/// A refresh rewrites blobs one day at a time, yet every read sees the blobs from before it
+/// or from after it, never a mix: a snapshot taken before a refresh keeps reading the old
+/// generation after it is published, a refresh cut short changes nothing readers see, and
+/// reads in a loop while a refresh runs each equal one of the two complete states.
+async fn facts_reads_see_one_generation_while_a_refresh_runs(db: &Db) {
+    let org_key = org(db, "ann@example.com").await;
+    let level = FactLevel::Keyword;
+    report_facts::insert_days(db, &long_days(org_key, 0..=59, 0))
+        .await
+        .unwrap();
+    let first = report_facts::refresh(db, org_key, level, long_day(0))
+        .await
+        .unwrap();
+    let a = settled_facts(db, org_key, "built").await;
+
+    // A snapshot taken before a restatement's refresh reads the old generation after the
+    // refresh is published, and still holds; a new one reads the new generation.
+    let before = report_facts::Snapshot::new();
+    assert_eq!(read_facts(db, org_key, &before).await, a);
+    replace_long_days(db, org_key, 30, 59, &long_days(org_key, 30..=59, 1)).await;
+    let second = report_facts::refresh(db, org_key, level, long_day(30))
+        .await
+        .unwrap();
+    assert_eq!(second.generation, first.generation + 1);
+    assert_eq!(read_facts(db, org_key, &before).await, a);
+    assert!(before.holds(db).await.unwrap());
+    let b = settled_facts(db, org_key, "restated").await;
+    assert_ne!(a, b, "the restatement changed the sums");
+    // The next refresh deletes the blobs the old generation still needed: a snapshot of it
+    // no longer holds (its reader reads again).
+    replace_long_days(db, org_key, 30, 59, &long_days(org_key, 30..=59, 2)).await;
+    report_facts::refresh(db, org_key, level, long_day(30))
+        .await
+        .unwrap();
+    assert!(!before.holds(db).await.unwrap());
+    let c = settled_facts(db, org_key, "restated again").await;
+
+    // A refresh cut short (its task aborted once it has written blobs) changes nothing
+    // readers see; the next one cleans up after it and publishes the restatement.
+    replace_long_days(db, org_key, 30, 59, &long_days(org_key, 30..=59, 3)).await;
+    let task = {
+        let db = db.clone();
+        tokio::spawn(async move { report_facts::refresh(&db, org_key, level, long_day(30)).await })
+    };
+    let mut waited = 0;
+    while unpublished_blobs(db, org_key).await == 0 {
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+        waited += 1;
+        assert!(waited < 60_000, "the refresh never wrote a blob");
+    }
+    task.abort();
+    assert!(task.await.is_err(), "the refresh was cut short");
+    // The raw rows are restated already; the blobs readers see are still those of before.
+    let unchanged = report_facts::Snapshot::new();
+    assert_eq!(read_facts(db, org_key, &unchanged).await, c);
+    assert!(unchanged.holds(db).await.unwrap());
+    report_facts::refresh(db, org_key, level, long_day(30))
+        .await
+        .unwrap();
+    assert_eq!(unpublished_blobs(db, org_key).await, 0);
+    let d = settled_facts(db, org_key, "after the cleanup").await;
+    assert_ne!(c, d);
+
+    // Reads in a loop while a restatement's refresh runs: each that holds is all old or
+    // all new.
+    replace_long_days(db, org_key, 30, 59, &long_days(org_key, 30..=59, 4)).await;
+    let task = {
+        let db = db.clone();
+        tokio::spawn(async move { report_facts::refresh(&db, org_key, level, long_day(30)).await })
+    };
+    let (mut during, mut old, mut retried) = (0, 0, 0);
+    let mut new_states = Vec::new();
+    while !task.is_finished() {
+        let snapshot = report_facts::Snapshot::new();
+        let state = read_facts(db, org_key, &snapshot).await;
+        if !snapshot.holds(db).await.unwrap() {
+            retried += 1;
+            continue;
+        }
+        during += 1;
+        if state == d {
+            assert!(new_states.is_empty(), "an old state after a new one");
+            old += 1;
+        } else {
+            new_states.push(state);
+        }
+        tokio::task::yield_now().await;
+    }
+    task.await.unwrap().unwrap();
+    let e = settled_facts(db, org_key, "after the loop").await;
+    assert_ne!(d, e);
+    for state in new_states {
+        assert!(
+            state == e,
+            "a read during the refresh mixed old and new blobs"
+        );
+    }
+    eprintln!("reads during the refresh: {during} ({old} of the old state), {retried} retried");
+    assert!(old >= 1, "no read overlapped the refresh");
+}
+
 async fn facts_write_large_batches_and_daily_series(db: &Db) {
     let org_key = org(db, "ann@example.com").await;
     // More rows than one SQLite statement takes.
@@ -478,6 +673,7 @@ async fn facts_write_large_batches_and_daily_series(db: &Db) {
         .unwrap();
     let sums = report_facts::range(
         db,
+        &report_facts::Snapshot::new(),
         org_key,
         FactLevel::Keyword,
         day(1),
@@ -492,10 +688,10 @@ async fn facts_write_large_batches_and_daily_series(db: &Db) {
     assert_eq!(total, expected);
     let series = report_facts::daily(
         db,
+        &report_facts::Snapshot::new(),
         org_key,
         FactLevel::Keyword,
-        day(2),
-        day(3),
+        day(2)..=day(3),
         Scope::default(),
         None,
     )
@@ -513,10 +709,10 @@ async fn facts_write_large_batches_and_daily_series(db: &Db) {
     assert_eq!(series[0].1.impressions(), day2);
     let only = report_facts::daily(
         db,
+        &report_facts::Snapshot::new(),
         org_key,
         FactLevel::Keyword,
-        day(1),
-        day(28),
+        day(1)..=day(28),
         Scope::default(),
         Some(&[1, 29]),
     )

@@ -510,7 +510,16 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
             .parse()
             .map_err(|e| anyhow::anyhow!("bench query invalid: {e:?}"))?;
         let (from, to, scope) = (case.from, case.to, Scope::default());
-        let fast = report_facts::range(db, org.org_key, case.naive_level, from, to, scope).await?;
+        let fast = report_facts::range(
+            db,
+            &report_facts::Snapshot::new(),
+            org.org_key,
+            case.naive_level,
+            from,
+            to,
+            scope,
+        )
+        .await?;
         let naive =
             report_facts::range_naive(db, org.org_key, case.naive_level, from, to, scope).await?;
         anyhow::ensure!(

@@ -21,7 +21,7 @@ use crate::{
     ids::rfc3339,
     store::{
         self,
-        report_facts::{self, Counters, FactLevel, Scope as FactScope},
+        report_facts::{self, Counters, FactLevel, Scope as FactScope, Snapshot},
         reports::{CampaignFacts, Entity, EntityScope, SyncOrg, TagRef},
     },
 };
@@ -97,19 +97,21 @@ fn needs_campaigns(q: &Query) -> bool {
 /// Gathers the rows of the query's level with their counters over the range.
 async fn prepare(
     db: &Db,
+    facts: &Snapshot,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
     stages: &mut Stages,
 ) -> Result<Prepared, ReportError> {
     match q.level {
-        Level::Accounts | Level::Orgs => prepare_orgs(db, ctx, q, cancel).await,
-        _ => prepare_entities(db, ctx, q, cancel, stages).await,
+        Level::Accounts | Level::Orgs => prepare_orgs(db, facts, ctx, q, cancel).await,
+        _ => prepare_entities(db, facts, ctx, q, cancel, stages).await,
     }
 }
 
 async fn prepare_entities(
     db: &Db,
+    facts: &Snapshot,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
@@ -139,6 +141,7 @@ async fn prepare_entities(
         Some(level) => {
             report_facts::range_for(
                 db,
+                facts,
                 org.org_key,
                 level,
                 q.range.from,
@@ -197,6 +200,7 @@ async fn prepare_entities(
 /// the campaign-level facts of their synced groups.
 async fn prepare_orgs(
     db: &Db,
+    facts: &Snapshot,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
@@ -210,6 +214,7 @@ async fn prepare_orgs(
         let mut c = Counters::default();
         for e in report_facts::range(
             db,
+            facts,
             org.org_key,
             FactLevel::Campaign,
             q.range.from,
@@ -645,7 +650,12 @@ fn graph_point(day: time::Date, c: &Counters, money: Option<&MoneyRule>) -> Map<
 /// The graph: one point per day of the range. With filters (or hidden campaigns left out) it
 /// sums the matching rows at the level's own facts; without, the scope's daily totals (the
 /// campaign group, campaign or ad group), read from the coarsest facts that hold them.
-async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value>>, ReportError> {
+async fn graph(
+    db: &Db,
+    facts: &Snapshot,
+    p: &Prepared,
+    q: &Query,
+) -> Result<Vec<Map<String, Value>>, ReportError> {
     if !p.level.has_metrics() {
         return Ok(Vec::new());
     }
@@ -661,10 +671,10 @@ async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value
             for o in &p.orgs {
                 add(report_facts::daily(
                     db,
+                    facts,
                     o.org_key,
                     FactLevel::Campaign,
-                    from,
-                    to,
+                    from..=to,
                     FactScope::default(),
                     None,
                 )
@@ -681,10 +691,10 @@ async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value
                 let ids: Vec<i64> = p.rows.iter().map(|r| r.id).collect();
                 add(report_facts::daily(
                     db,
+                    facts,
                     org.org_key,
                     own,
-                    from,
-                    to,
+                    from..=to,
                     fact_scope(q.scope),
                     Some(&ids),
                 )
@@ -696,10 +706,10 @@ async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value
                 };
                 add(report_facts::daily(
                     db,
+                    facts,
                     org.org_key,
                     FactLevel::AdGroup,
-                    from,
-                    to,
+                    from..=to,
                     scope,
                     Some(&[g]),
                 )
@@ -712,10 +722,10 @@ async fn graph(db: &Db, p: &Prepared, q: &Query) -> Result<Vec<Map<String, Value
                 let ids = q.scope.campaign_id.map(|c| vec![c]);
                 add(report_facts::daily(
                     db,
+                    facts,
                     org.org_key,
                     FactLevel::Campaign,
-                    from,
-                    to,
+                    from..=to,
                     scope,
                     ids.as_deref(),
                 )
@@ -799,20 +809,48 @@ pub async fn run_staged(
     q: &Query,
     cancel: &Cancel,
 ) -> Result<(Report, Stages), ReportError> {
-    let mut stages = Stages::default();
-    let report = run_in(db, ctx, q, cancel, &mut stages).await?;
+    let (report, stages) = consistent(db, cancel, |facts| async move {
+        let mut stages = Stages::default();
+        let report = run_in(db, &facts, ctx, q, cancel, &mut stages).await?;
+        Ok((report, stages))
+    })
+    .await?;
     tracing::debug!(level = ?q.level, stages = ?stages.marks, "report stages");
     Ok((report, stages))
 }
 
+/// How many times a report is read when refreshes keep sweeping the day blobs it reads.
+const READ_ATTEMPTS: usize = 4;
+
+/// Runs `read` with a new [`Snapshot`] of the day blobs until everything it read held
+/// (store::report_facts, "Generations"): in practice once, twice when a report ran across
+/// a whole refresh of the blobs it read.
+async fn consistent<T, F, Fut>(db: &Db, cancel: &Cancel, mut read: F) -> Result<T, ReportError>
+where
+    F: FnMut(std::sync::Arc<Snapshot>) -> Fut,
+    Fut: std::future::Future<Output = Result<T, ReportError>>,
+{
+    for _ in 0..READ_ATTEMPTS {
+        let facts = std::sync::Arc::new(Snapshot::new());
+        let out = read(facts.clone()).await?;
+        if facts.holds(db).await? {
+            return Ok(out);
+        }
+        cancel.check()?;
+        tracing::debug!("day blobs swept during a report: reading it again");
+    }
+    Err(ReportError::Changing)
+}
+
 async fn run_in(
     db: &Db,
+    facts: &Snapshot,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
     stages: &mut Stages,
 ) -> Result<Report, ReportError> {
-    let prepared = prepare(db, ctx, q, cancel, stages).await?;
+    let prepared = prepare(db, facts, ctx, q, cancel, stages).await?;
     stages.mark("prepare");
     cancel.check()?;
     let page_end = q.page as usize * q.page_size as usize;
@@ -863,7 +901,7 @@ async fn run_in(
         .collect();
     stages.mark("present");
     let graph = if q.graph {
-        Some(graph(db, &p, q).await?)
+        Some(graph(db, facts, &p, q).await?)
     } else {
         None
     };
@@ -920,6 +958,19 @@ pub async fn totals(
     q: &Query,
     cancel: &Cancel,
 ) -> Result<Vec<RowTotals>, ReportError> {
+    consistent(db, cancel, |facts| async move {
+        totals_in(db, &facts, ctx, q, cancel).await
+    })
+    .await
+}
+
+async fn totals_in(
+    db: &Db,
+    facts: &Snapshot,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+) -> Result<Vec<RowTotals>, ReportError> {
     let mut q = q.clone();
     q.sort = None;
     if let Some(f) = q
@@ -933,7 +984,7 @@ pub async fn totals(
             "This level has no metrics",
         )]));
     }
-    let prepared = prepare(db, ctx, &q, cancel, &mut Stages::default()).await?;
+    let prepared = prepare(db, facts, ctx, &q, cancel, &mut Stages::default()).await?;
     let mut p = filter_and_sort(prepared, &q, cancel, usize::MAX).await?;
     if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref())
         && p.entities.is_empty()

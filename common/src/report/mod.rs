@@ -68,6 +68,10 @@ pub enum ReportError {
     /// The caller went away.
     #[error("report cancelled")]
     Cancelled,
+    /// Syncs kept replacing the report's data while it was read, more times than a read is
+    /// repeated (503: try again).
+    #[error("report data changed while it was read")]
+    Changing,
     #[error(transparent)]
     Db(#[from] sqlx::Error),
 }

@@ -16,8 +16,7 @@ use axum::{extract::State, response::IntoResponse};
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use searchdeck_common::{
     report::{
-        self, Cancel, Context, DateRange, Level, Metric, Query, ReportError, RowTotals,
-        currency::MoneyRule,
+        self, Cancel, Context, DateRange, Level, Metric, Query, RowTotals, currency::MoneyRule,
     },
     store::{self, report_facts::Counters},
 };
@@ -31,10 +30,10 @@ use super::{Scope, ScopeQuery, day_text, parse_day, parse_range};
 use crate::{
     access::{InWorkspace, Member},
     envelope::{self, Envelope},
-    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::accounts::QueriedAccount,
+    routes::{accounts::QueriedAccount, reports::report_error},
     state::AppState,
 };
 
@@ -92,20 +91,6 @@ pub struct TotalsAnswer {
     pub currency: Option<String>,
     pub start_date: String,
     pub end_date: String,
-}
-
-/// A report error as an API error.
-fn report_error(e: ReportError) -> ApiError {
-    match e {
-        ReportError::Invalid(fields) => ApiError::validation(
-            fields
-                .into_iter()
-                .map(|f| FieldError::new(f.field, f.message))
-                .collect(),
-        ),
-        ReportError::Cancelled => ApiError::bad_request("The report was cancelled"),
-        ReportError::Db(e) => e.into(),
-    }
 }
 
 /// A decimal as a JSON number (integers stay integers), like the report engine's values.

@@ -57,7 +57,8 @@ impl Drop for CancelOnDrop {
     }
 }
 
-fn report_error(e: ReportError) -> ApiError {
+/// A report error as an API error (the report route's and the totals routes').
+pub(crate) fn report_error(e: ReportError) -> ApiError {
     match e {
         ReportError::Invalid(errors) => ApiError::validation(
             errors
@@ -68,6 +69,10 @@ fn report_error(e: ReportError) -> ApiError {
         ReportError::Cancelled => ApiError::status(
             axum::http::StatusCode::from_u16(499).expect("499 is a status code"),
             "Report cancelled",
+        ),
+        ReportError::Changing => ApiError::status(
+            axum::http::StatusCode::SERVICE_UNAVAILABLE,
+            "The report's data is being updated. Try again in a moment.",
         ),
         ReportError::Db(e) => ApiError::from(e),
     }

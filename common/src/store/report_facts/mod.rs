@@ -23,6 +23,23 @@
 //! With no blobs at all (a new org, or an install migrated from the older running-sums
 //! table) it builds them from the first raw day.
 //!
+//! # Generations
+//!
+//! A refresh writes many blobs, each day in its own short transaction (SQLite has one write
+//! lock, and a year of a large campaign group takes minutes to rebuild). Readers still see
+//! one complete state: every blob row carries the `generation` of the refresh that wrote it
+//! and, once replaced or removed, the generation it was `retired_in`. A refresh writes
+//! generation `g + 1` while readers keep reading `g` (the published one, in
+//! `asa_blob_generations`), and publishes `g + 1` in one statement when it is done; a
+//! refresh cut short leaves an unpublished generation the next one deletes. A report takes
+//! the generation of each (org, level) once ([`Snapshot`]) and reads every blob of it there,
+//! so its rows, totals and graph are all from before a refresh or all from after it.
+//!
+//! Replaced blobs are deleted (swept) when the next refresh of the same (org, level) begins,
+//! after it recorded in `swept` that readers of older generations may miss blobs:
+//! [`Snapshot::holds`] tells a reader that took one to read again (in practice, a report
+//! that ran across a whole refresh).
+//!
 //! SQL here runs on the native pools ([`Db::native`]): dates and bulk writes need them. The
 //! statements are the same text on both backends; [`on_native!`] runs one body per pool type.
 
@@ -33,7 +50,11 @@ mod write;
 
 use std::{
     collections::{BTreeMap, HashMap},
-    sync::Arc,
+    ops::RangeInclusive,
+    sync::{
+        Arc, Mutex,
+        atomic::{AtomicBool, Ordering},
+    },
 };
 
 use time::Date;
@@ -264,13 +285,15 @@ pub(crate) fn from_jd(jd: i32) -> Date {
     Date::from_julian_day(jd).expect("a Julian day of a stored date")
 }
 
-/// Which blobs (org, level) has: the first daily blob's day, the last checkpoint's day (the
-/// last stored day) and every checkpoint day, as Julian days.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which blobs (org, level) has in one generation: the first daily blob's day, the last
+/// checkpoint's day (the last stored day), every checkpoint day, as Julian days, and the
+/// stamp of every blob by (kind, Julian day).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub(crate) struct Layout {
     pub first: i32,
     pub last: i32,
     pub checkpoints: Vec<i32>,
+    pub stamps: HashMap<(i64, i32), i64>,
 }
 
 impl Layout {
@@ -341,15 +364,103 @@ impl Layout {
     }
 }
 
-/// The blob layout of (org, level), None when nothing is stored.
-pub(crate) async fn layout(
+/// The blobs of (org, level) in one generation: what a reader reads or a refresh writes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Blobs {
+    pub org_key: i64,
+    pub level: FactLevel,
+    pub generation: i64,
+}
+
+/// `AND` clause of the blobs a reader of the generation bound at `$n` sees.
+pub(crate) fn visible(n: usize) -> String {
+    format!(" AND generation <= ${n} AND (retired_in IS NULL OR retired_in > ${n})")
+}
+
+/// The published generation of (org, level) and the newest swept one, (0, 0) before its
+/// first refresh.
+pub(crate) async fn published(
     db: &Db,
     org_key: i64,
     level: FactLevel,
-) -> Result<Option<Layout>, sqlx::Error> {
-    Ok(layout_with_stamps(db, org_key, level)
-        .await?
-        .map(|(l, _)| l))
+) -> Result<(i64, i64), sqlx::Error> {
+    let sql =
+        "SELECT generation, swept FROM asa_blob_generations WHERE org_key = $1 AND level = $2";
+    let row: Option<(i64, i64)> = on_native!(db, pool => {
+        sqlx::query_as(sql).bind(org_key).bind(level.code()).fetch_optional(pool).await?
+    });
+    Ok(row.unwrap_or((0, 0)))
+}
+
+/// The generations one report reads: each (org, level) is read at the generation published
+/// when the report first touched it, whatever a refresh publishes meanwhile (module docs,
+/// "Generations"). Cheap; one per report.
+#[derive(Debug, Default)]
+pub struct Snapshot {
+    taken: Mutex<HashMap<(i64, FactLevel), i64>>,
+    /// A blob of the layout was gone when read (swept by a later refresh).
+    missed: AtomicBool,
+}
+
+impl Snapshot {
+    pub fn new() -> Snapshot {
+        Snapshot::default()
+    }
+
+    /// The generation this snapshot reads (org, level) at, taken on first use.
+    pub async fn generation(
+        &self,
+        db: &Db,
+        org_key: i64,
+        level: FactLevel,
+    ) -> Result<i64, sqlx::Error> {
+        if let Some(&g) = self.lock().get(&(org_key, level)) {
+            return Ok(g);
+        }
+        let (g, _) = published(db, org_key, level).await?;
+        Ok(*self.lock().entry((org_key, level)).or_insert(g))
+    }
+
+    /// The blobs this snapshot reads of (org, level).
+    async fn blobs(&self, db: &Db, org_key: i64, level: FactLevel) -> Result<Blobs, sqlx::Error> {
+        Ok(Blobs {
+            org_key,
+            level,
+            generation: self.generation(db, org_key, level).await?,
+        })
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(i64, FactLevel), i64>> {
+        self.taken.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether everything read through this snapshot is complete: no blob it needed has been
+    /// swept. Call it after the reads; when false, read again with a new snapshot.
+    pub async fn holds(&self, db: &Db) -> Result<bool, sqlx::Error> {
+        if self.missed.load(Ordering::Relaxed) {
+            return Ok(false);
+        }
+        let taken: Vec<_> = self.lock().iter().map(|(&k, &g)| (k, g)).collect();
+        for ((org_key, level), g) in taken {
+            let (_, swept) = published(db, org_key, level).await?;
+            if g < swept {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The blob layout of (org, level) at the published generation, None when nothing is
+/// stored.
+async fn layout(db: &Db, org_key: i64, level: FactLevel) -> Result<Option<Layout>, sqlx::Error> {
+    let (generation, _) = published(db, org_key, level).await?;
+    let at = Blobs {
+        org_key,
+        level,
+        generation,
+    };
+    layout_at(db, at).await
 }
 
 /// The first and last day of the stored day blobs of (org, level), if any.
@@ -363,17 +474,21 @@ pub async fn sums_bounds(
         .map(|l| (from_jd(l.first), from_jd(l.last))))
 }
 
-/// One stored blob (None when absent: a day without metrics).
+/// One blob of a generation with its stamp (None when absent: a day without metrics, or a
+/// blob swept since the layout was read).
 pub(crate) async fn blob(
     db: &Db,
-    org_key: i64,
-    level: FactLevel,
+    at: Blobs,
     kind: i64,
     day: i32,
-) -> Result<Option<Vec<u8>>, sqlx::Error> {
-    let sql = "SELECT data FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day = $3 AND kind = $4";
+) -> Result<Option<(i64, Vec<u8>)>, sqlx::Error> {
+    let sql = format!(
+        "SELECT stamp, data FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day = $3 \
+         AND kind = $4{}",
+        visible(5)
+    );
     on_native!(db, pool => {
-        sqlx::query_scalar(sql).bind(org_key).bind(level.code()).bind(from_jd(day)).bind(kind).fetch_optional(pool).await
+        sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(at.org_key).bind(at.level.code()).bind(from_jd(day)).bind(kind).bind(at.generation).fetch_optional(pool).await
     })
 }
 
@@ -401,60 +516,70 @@ fn combine(blobs: &[(Vec<u8>, i64)], scope: Scope) -> Result<Vec<EntitySums>, sq
 }
 
 /// Every entity's counters over the days `from..=to` (inclusive) within `scope`, exactly,
-/// ordered by entity id; entities without metrics in the range are left out. Reads at
-/// most two checkpoints and a few daily blobs around them (or the range's daily blobs when
-/// fewer), whatever the range's length.
+/// ordered by entity id, at the snapshot's generation; entities without metrics in the range
+/// are left out. Reads at most two checkpoints and a few daily blobs around them (or the
+/// range's daily blobs when fewer), whatever the range's length.
 pub async fn range(
     db: &Db,
+    snapshot: &Snapshot,
     org_key: i64,
     level: FactLevel,
     from: Date,
     to: Date,
     scope: Scope,
 ) -> Result<Vec<EntitySums>, sqlx::Error> {
-    let Some(layout) = layout(db, org_key, level).await? else {
+    let at = snapshot.blobs(db, org_key, level).await?;
+    let Some(layout) = layout_at(db, at).await? else {
         return Ok(Vec::new());
     };
-    range_in(db, org_key, level, &layout, jd(from), jd(to), scope).await
+    let sums = range_in(db, at, &layout, jd(from), jd(to), scope).await?;
+    Ok(sums.unwrap_or_else(|| {
+        snapshot.missed.store(true, Ordering::Relaxed);
+        Vec::new()
+    }))
 }
 
-/// [`range`] over Julian days with a known layout.
+/// [`range`] over Julian days with a known layout of the blobs `at`; None when a blob of the
+/// layout is gone (swept by a later refresh).
 pub(crate) async fn range_in(
     db: &Db,
-    org_key: i64,
-    level: FactLevel,
+    at: Blobs,
     layout: &Layout,
     from: i32,
     to: i32,
     scope: Scope,
-) -> Result<Vec<EntitySums>, sqlx::Error> {
+) -> Result<Option<Vec<EntitySums>>, sqlx::Error> {
     let mut blobs = Vec::new();
     for (kind, day, sign) in layout.plan(from, to) {
-        if let Some(data) = blob(db, org_key, level, kind, day).await? {
-            blobs.push((data, sign));
+        if !layout.stamps.contains_key(&(kind, day)) {
+            continue;
+        }
+        match blob(db, at, kind, day).await? {
+            Some((_, data)) => blobs.push((data, sign)),
+            None => return Ok(None),
         }
     }
     blocking(move || {
         let mut sums = combine(&blobs, scope)?;
         sums.retain(|e| !e.counters.is_zero());
-        Ok(sums)
+        Ok(Some(sums))
     })
     .await
 }
 
-/// The blob layout of (org, level) with the stamp of every blob, by (kind, Julian day), in
-/// one read that never touches the blobs' bytes.
-async fn layout_with_stamps(
-    db: &Db,
-    org_key: i64,
-    level: FactLevel,
-) -> Result<Option<(Layout, HashMap<(i64, i32), i64>)>, sqlx::Error> {
-    let sql = "SELECT day, kind, stamp FROM asa_day_blobs WHERE org_key = $1 AND level = $2 \
-               ORDER BY day";
+/// The blob layout of (org, level) in `generation` with the stamp of every blob, in one read
+/// that never touches the blobs' bytes; None when nothing is stored.
+pub(crate) async fn layout_at(db: &Db, at: Blobs) -> Result<Option<Layout>, sqlx::Error> {
+    let sql = format!(
+        "SELECT day, kind, stamp FROM asa_day_blobs WHERE org_key = $1 AND level = $2{} \
+         ORDER BY day",
+        visible(3)
+    );
     let rows: Vec<(Date, i64, i64)> = on_native!(db, pool => {
-        sqlx::query_as::<_, (Date, i16, i64)>(sql)
-            .bind(org_key)
-            .bind(level.code() as i16)
+        sqlx::query_as::<_, (Date, i16, i64)>(sqlx::AssertSqlSafe(sql.as_str()))
+            .bind(at.org_key)
+            .bind(at.level.code() as i16)
+            .bind(at.generation)
             .fetch_all(pool)
             .await?
             .into_iter()
@@ -475,54 +600,53 @@ async fn layout_with_stamps(
         stamps.insert((kind, day), stamp);
     }
     Ok(match (first, checkpoints.last()) {
-        (Some(first), Some(&last)) => Some((
-            Layout {
-                first,
-                last,
-                checkpoints,
-            },
+        (Some(first), Some(&last)) => Some(Layout {
+            first,
+            last,
+            checkpoints,
             stamps,
-        )),
+        }),
         _ => None,
     })
 }
 
 /// Every entity of `universe`'s counters over the days `from..=to` (inclusive), exactly, by
-/// position in the universe (zero for entities without metrics in the range). The same
-/// blobs as [`range`], decoded ones taken from the database handle's cache when their stamp
-/// is unchanged; entities of the blobs outside the universe are left out.
+/// position in the universe (zero for entities without metrics in the range), at the
+/// snapshot's generation. The same blobs as [`range`], decoded ones taken from the database
+/// handle's cache when their stamp is unchanged; entities of the blobs outside the universe
+/// are left out.
 pub async fn range_for(
     db: &Db,
+    snapshot: &Snapshot,
     org_key: i64,
     level: FactLevel,
     from: Date,
     to: Date,
     universe: Arc<Universe>,
 ) -> Result<Vec<Counters>, sqlx::Error> {
-    let Some((layout, stamps)) = layout_with_stamps(db, org_key, level).await? else {
+    let at = snapshot.blobs(db, org_key, level).await?;
+    let Some(layout) = layout_at(db, at).await? else {
         return Ok(vec![Counters::default(); universe.len()]);
     };
     let caches = &db.report_caches;
     let mut cached: Vec<(Arc<DecodedBlob>, i64)> = Vec::new();
-    // Blobs read from the database: ((kind, day), stamp read with the bytes, bytes, sign).
+    // Blobs read from the database: ((kind, day), stamp, bytes, sign).
     type Fetched = ((i64, i32), i64, Vec<u8>, i64);
     let mut fetched: Vec<Fetched> = Vec::new();
     for (kind, day, sign) in layout.plan(jd(from), jd(to)) {
-        let Some(&stamp) = stamps.get(&(kind, day)) else {
+        let Some(&stamp) = layout.stamps.get(&(kind, day)) else {
             continue;
         };
         if let Some(b) = caches.blob((org_key, level.code(), kind, day), stamp) {
             cached.push((b, sign));
             continue;
         }
-        // The stamp read with the bytes keys them (the layout's may be older by now).
-        let sql = "SELECT stamp, data FROM asa_day_blobs WHERE org_key = $1 AND level = $2 \
-                   AND day = $3 AND kind = $4";
-        let row: Option<(i64, Vec<u8>)> = on_native!(db, pool => {
-            sqlx::query_as(sql).bind(org_key).bind(level.code()).bind(from_jd(day)).bind(kind).fetch_optional(pool).await?
-        });
-        if let Some((stamp, data)) = row {
-            fetched.push(((kind, day), stamp, data, sign));
+        match blob(db, at, kind, day).await? {
+            Some((stamp, data)) => fetched.push(((kind, day), stamp, data, sign)),
+            None => {
+                snapshot.missed.store(true, Ordering::Relaxed);
+                return Ok(vec![Counters::default(); universe.len()]);
+            }
         }
     }
     let caches = caches.clone();
@@ -574,21 +698,26 @@ pub async fn range_naive(
     Ok(rows.into_iter().filter(|e| !e.counters.is_zero()).collect())
 }
 
-/// The scope's counters per day over `from..=to` at `level` (days without metrics left
-/// out), from the daily blobs; `entities` restricts them to those entity ids when given.
+/// The scope's counters per day over `days` at `level` (days without metrics left
+/// out), from the daily blobs of the snapshot's generation; `entities` restricts them to
+/// those entity ids when given.
 pub async fn daily(
     db: &Db,
+    snapshot: &Snapshot,
     org_key: i64,
     level: FactLevel,
-    from: Date,
-    to: Date,
+    days: RangeInclusive<Date>,
     scope: Scope,
     entities: Option<&[i64]>,
 ) -> Result<Vec<(Date, Counters)>, sqlx::Error> {
-    let sql = "SELECT day, data FROM asa_day_blobs WHERE org_key = $1 AND level = $2 \
-               AND kind = $3 AND day >= $4 AND day <= $5 ORDER BY day";
+    let generation = snapshot.generation(db, org_key, level).await?;
+    let sql = format!(
+        "SELECT day, data FROM asa_day_blobs WHERE org_key = $1 AND level = $2 \
+         AND kind = $3 AND day >= $4 AND day <= $5{} ORDER BY day",
+        visible(6)
+    );
     let blobs: Vec<(Date, Vec<u8>)> = on_native!(db, pool => {
-        sqlx::query_as(sql).bind(org_key).bind(level.code()).bind(DAILY).bind(from).bind(to).fetch_all(pool).await?
+        sqlx::query_as(sqlx::AssertSqlSafe(sql.as_str())).bind(org_key).bind(level.code()).bind(DAILY).bind(*days.start()).bind(*days.end()).bind(generation).fetch_all(pool).await?
     });
     let mut only: Option<Vec<i64>> = entities.map(<[i64]>::to_vec);
     if let Some(ids) = &mut only {
@@ -640,6 +769,7 @@ mod tests {
             first: 100,
             last: 200,
             checkpoints,
+            ..Layout::default()
         }
     }
 

@@ -5,8 +5,8 @@ use sqlx::{QueryBuilder, Sqlite};
 use time::Date;
 
 use super::{
-    CHECKPOINT, COUNTER_COLUMNS, DAILY, DayRow, EntitySums, FactLevel, Layout, Native, Scope,
-    codec, counter_list, decode_sums, from_jd, jd, on_grid, on_native,
+    Blobs, CHECKPOINT, COUNTER_COLUMNS, DAILY, DayRow, EntitySums, FactLevel, Layout, Native,
+    Scope, codec, counter_list, decode_sums, from_jd, jd, on_grid, on_native,
 };
 use crate::db::Db;
 
@@ -99,14 +99,15 @@ pub struct Refreshed {
     pub prepended: Option<Date>,
     /// Blobs written.
     pub blobs: u64,
+    /// The generation the refresh published (module docs, "Generations").
+    pub generation: i64,
 }
 
 /// Brings the day blobs of (org, level) up to date after a sync replaced the raw days from
 /// `from_day` on. Idempotent.
 ///
 /// - Raw days before the first stored day (history fetched backwards) are prepended: their
-///   daily blobs are written and their sums added to every checkpoint, which each say the
-///   first day they sum from, so a prepend cut short and run again adds nothing twice.
+///   daily blobs are written and their sums added to every checkpoint.
 /// - From `from_day` (clamped to the stored days, and to the day after the last stored day
 ///   so a gap is filled) to the last raw day, the daily blobs are rewritten and the
 ///   checkpoints recomputed, carrying the running sums from the stored ones before.
@@ -114,34 +115,110 @@ pub struct Refreshed {
 ///
 /// Every day is written in its own short transaction (reads outside them), so a refresh
 /// never holds SQLite's single write lock for long and the product stays responsive during
-/// a sync. A refresh cut short leaves later days stale until the sync's retry runs it again
-/// (the sync checkpoints a level only after its refresh).
+/// a sync. All of it goes to a new generation, published at the end in one statement:
+/// reports read the previous one until then (module docs, "Generations"). A refresh cut
+/// short publishes nothing; the sync's retry runs it again from the published state (the
+/// sync checkpoints a level only after its refresh).
+///
+/// One refresh of an (org, level) runs at a time (the sync job is unique per connection);
+/// a second one publishing first makes this one fail rather than overwrite it.
 pub async fn refresh(
     db: &Db,
     org_key: i64,
     level: FactLevel,
     from_day: Date,
 ) -> Result<Refreshed, sqlx::Error> {
+    let published = begin(db, org_key, level).await?;
+    let t = Blobs {
+        org_key,
+        level,
+        generation: published + 1,
+    };
+    let mut done = build(db, t, from_day).await?;
+    publish(db, t, published).await?;
+    done.generation = t.generation;
+    Ok(done)
+}
+
+/// Readies (org, level) for a refresh and returns its published generation: records that
+/// blobs replaced up to that generation are about to be deleted (readers of older
+/// generations then read again), deletes them, and deletes what a refresh cut short left
+/// (blobs of unpublished generations, and its retirements).
+async fn begin(db: &Db, org_key: i64, level: FactLevel) -> Result<i64, sqlx::Error> {
+    let ensure = "INSERT INTO asa_blob_generations (org_key, level, generation, swept) \
+                  VALUES ($1, $2, 0, 0) ON CONFLICT (org_key, level) DO NOTHING";
+    let sweep_from = "UPDATE asa_blob_generations SET swept = $3 WHERE org_key = $1 AND level = $2";
+    let delete = "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 \
+                  AND (generation > $3 OR retired_in <= $3)";
+    let restore = "UPDATE asa_day_blobs SET retired_in = NULL WHERE org_key = $1 AND level = $2 \
+                   AND retired_in > $3";
+    Db::retry_busy(|| async {
+        on_native!(db, pool => {
+            sqlx::query(ensure).bind(org_key).bind(level.code()).execute(pool).await?;
+        });
+        Ok::<_, sqlx::Error>(())
+    })
+    .await?;
+    let (generation, swept) = super::published(db, org_key, level).await?;
+    // `swept` first: a reader checks it after its reads, so one that could have missed a
+    // blob deleted below sees it.
+    for sql in [sweep_from, delete, restore] {
+        if sql == sweep_from && swept >= generation {
+            continue;
+        }
+        Db::retry_busy(|| async {
+            on_native!(db, pool => {
+                sqlx::query(sql).bind(org_key).bind(level.code()).bind(generation).execute(pool).await?;
+            });
+            Ok::<_, sqlx::Error>(())
+        })
+        .await?;
+    }
+    Ok(generation)
+}
+
+/// Makes `t.generation` the one readers see, if `published` still is.
+async fn publish(db: &Db, t: Blobs, published: i64) -> Result<(), sqlx::Error> {
+    let sql = "UPDATE asa_blob_generations SET generation = $3 \
+               WHERE org_key = $1 AND level = $2 AND generation = $4";
+    let updated = Db::retry_busy(|| async {
+        Ok::<_, sqlx::Error>(on_native!(db, pool => {
+            sqlx::query(sql).bind(t.org_key).bind(t.level.code()).bind(t.generation).bind(published).execute(pool).await?.rows_affected()
+        }))
+    })
+    .await?;
+    if updated != 1 {
+        return Err(sqlx::Error::Protocol(format!(
+            "day blobs of org {} level {:?}: another refresh published while this one ran",
+            t.org_key, t.level
+        )));
+    }
+    Ok(())
+}
+
+/// The blobs of a refresh (see [`refresh`]), written to `t.generation`.
+async fn build(db: &Db, t: Blobs, from_day: Date) -> Result<Refreshed, sqlx::Error> {
+    let Blobs { org_key, level, .. } = t;
     let raw_bounds =
         "SELECT MIN(day), MAX(day) FROM asa_day_metrics WHERE org_key = $1 AND level = $2";
     let (raw_first, raw_last): (Option<Date>, Option<Date>) = on_native!(db, pool => {
         sqlx::query_as(raw_bounds).bind(org_key).bind(level.code()).fetch_one(pool).await?
     });
     let (Some(raw_first), Some(raw_last)) = (raw_first, raw_last) else {
-        clear(db, org_key, level).await?;
+        retire(db, t, None).await?;
         return Ok(Refreshed::default());
     };
     let (first, last) = (jd(raw_first), jd(raw_last));
     let mut done = Refreshed::default();
-    let mut layout = super::layout(db, org_key, level).await?;
+    let mut layout = super::layout_at(db, t).await?;
     if let Some(l) = &layout
         && first < l.first
     {
-        match prepend(db, org_key, level, l, first).await? {
+        match prepend(db, t, l, first).await? {
             Some(written) => {
                 done.prepended = Some(raw_first);
                 done.blobs += written;
-                layout = super::layout(db, org_key, level).await?;
+                layout = super::layout_at(db, t).await?;
             }
             // Checkpoints that do not sum from the stored first day: rebuild them all.
             None => layout = None,
@@ -160,8 +237,13 @@ pub async fn refresh(
                 start = start.min(last);
             }
             let running = if start > l.first {
-                super::range_in(db, org_key, level, &l, l.first, start - 1, Scope::default())
-                    .await?
+                super::range_in(db, t, &l, l.first, start - 1, Scope::default())
+                .await?
+                .ok_or_else(|| {
+                    sqlx::Error::Protocol(format!(
+                        "day blobs of org {org_key} level {level:?} changed during their refresh"
+                    ))
+                })?
             } else {
                 Vec::new()
             };
@@ -170,37 +252,53 @@ pub async fn refresh(
         _ => {
             // Nothing usable stored (a new org, an install migrated from the running-sums
             // table, or inconsistent checkpoints): build everything from the first raw day.
-            clear(db, org_key, level).await?;
+            retire(db, t, None).await?;
             (first, Vec::new(), Vec::new())
         }
     };
     done.from = Some(from_jd(start));
-    done.blobs += restate(db, org_key, level, start, last, first, running).await?;
+    done.blobs += restate(db, t, start, last, first, running).await?;
     // Checkpoints that are neither on the grid nor the last day (an older last day), and
     // blobs after the last raw day.
     let stale: Vec<i32> = old
         .into_iter()
         .filter(|&c| c > last || (!on_grid(c) && c != last))
         .collect();
-    let after = "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day > $3";
-    on_native!(db, pool => {
-        sqlx::query(after).bind(org_key).bind(level.code()).bind(raw_last).execute(pool).await?;
-    });
+    retire(db, t, Some(raw_last)).await?;
     let deletes: Vec<(i32, i64, Option<Vec<u8>>)> =
         stale.into_iter().map(|c| (c, CHECKPOINT, None)).collect();
     for chunk in deletes.chunks(64) {
-        write_blobs(db, org_key, level, chunk).await?;
+        write_blobs(db, t, chunk).await?;
     }
     Ok(done)
 }
 
-/// Deletes every blob of (org, level).
-async fn clear(db: &Db, org_key: i64, level: FactLevel) -> Result<(), sqlx::Error> {
-    let sql = "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2";
-    on_native!(db, pool => {
-        sqlx::query(sql).bind(org_key).bind(level.code()).execute(pool).await?;
-    });
-    Ok(())
+/// Removes from `t.generation` every blob of (org, level), or those after day `after`:
+/// blobs of published generations are retired in it, its own are deleted.
+async fn retire(db: &Db, t: Blobs, after: Option<Date>) -> Result<(), sqlx::Error> {
+    let days = if after.is_some() { " AND day > $4" } else { "" };
+    let delete = format!(
+        "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND generation = $3{days}"
+    );
+    let retire = format!(
+        "UPDATE asa_day_blobs SET retired_in = $3 WHERE org_key = $1 AND level = $2 \
+         AND generation < $3 AND retired_in IS NULL{days}"
+    );
+    Db::retry_busy(|| async {
+        on_native!(db, pool => {
+            let mut tx = pool.begin().await?;
+            for sql in [&delete, &retire] {
+                let mut q = sqlx::query(sqlx::AssertSqlSafe(sql.as_str())).bind(t.org_key).bind(t.level.code()).bind(t.generation);
+                if let Some(day) = after {
+                    q = q.bind(day);
+                }
+                q.execute(&mut *tx).await?;
+            }
+            tx.commit().await?;
+        });
+        Ok::<_, sqlx::Error>(())
+    })
+    .await
 }
 
 /// The raw rows of the days `from..=to` that have any, by day, each day's rows by entity.
@@ -240,29 +338,33 @@ async fn raw_days(
     Ok(out)
 }
 
-/// Replaces blobs in one transaction: each `(day, kind, data)` deletes that blob and, with
-/// data, writes it anew. Returns the number of blobs written.
+/// Replaces blobs of `t.generation` in one transaction: each `(day, kind, data)` removes
+/// that blob (retiring a published one, deleting one written earlier by this refresh) and,
+/// with data, writes it anew. Returns the number of blobs written.
 async fn write_blobs(
     db: &Db,
-    org_key: i64,
-    level: FactLevel,
+    t: Blobs,
     ops: &[(i32, i64, Option<Vec<u8>>)],
 ) -> Result<u64, sqlx::Error> {
-    let delete =
-        "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day = $3 AND kind = $4";
-    let insert = "INSERT INTO asa_day_blobs (org_key, level, day, kind, stamp, data) \
-                  VALUES ($1, $2, $3, $4, $5, $6)";
+    let delete = "DELETE FROM asa_day_blobs WHERE org_key = $1 AND level = $2 AND day = $3 \
+                  AND kind = $4 AND generation = $5";
+    let retire = "UPDATE asa_day_blobs SET retired_in = $5 WHERE org_key = $1 AND level = $2 \
+                  AND day = $3 AND kind = $4 AND generation < $5 AND retired_in IS NULL";
+    let insert = "INSERT INTO asa_day_blobs (org_key, level, day, kind, generation, stamp, data) \
+                  VALUES ($1, $2, $3, $4, $5, $6, $7)";
     Db::retry_busy(|| async {
         let mut written = 0;
         on_native!(db, pool => {
             let mut tx = pool.begin().await?;
             for (day, kind, data) in ops {
                 let day = from_jd(*day);
-                sqlx::query(delete).bind(org_key).bind(level.code()).bind(day).bind(*kind).execute(&mut *tx).await?;
+                for sql in [delete, retire] {
+                    sqlx::query(sql).bind(t.org_key).bind(t.level.code()).bind(day).bind(*kind).bind(t.generation).execute(&mut *tx).await?;
+                }
                 if let Some(data) = data {
                     // A fresh stamp: report caches holding the old bytes see it changed.
                     let stamp = super::cache::new_stamp();
-                    sqlx::query(insert).bind(org_key).bind(level.code()).bind(day).bind(*kind).bind(stamp).bind(data.as_slice()).execute(&mut *tx).await?;
+                    sqlx::query(insert).bind(t.org_key).bind(t.level.code()).bind(day).bind(*kind).bind(t.generation).bind(stamp).bind(data.as_slice()).execute(&mut *tx).await?;
                     written += 1;
                 }
             }
@@ -277,8 +379,7 @@ async fn write_blobs(
 /// them, `running` being the sums through `start - 1` and `base` the first stored day.
 async fn restate(
     db: &Db,
-    org_key: i64,
-    level: FactLevel,
+    t: Blobs,
     start: i32,
     last: i32,
     base: i32,
@@ -288,7 +389,7 @@ async fn restate(
     let mut from = start;
     while from <= last {
         let to = (from + DAYS_PER_READ - 1).min(last);
-        let mut days = raw_days(db, org_key, level, from, to)
+        let mut days = raw_days(db, t.org_key, t.level, from, to)
             .await?
             .into_iter()
             .peekable();
@@ -303,7 +404,7 @@ async fn restate(
             if on_grid(day) || day == last {
                 ops.push((day, CHECKPOINT, Some(codec::encode(base, &running))));
             }
-            written += write_blobs(db, org_key, level, &ops).await?;
+            written += write_blobs(db, t, &ops).await?;
         }
         from = to + 1;
     }
@@ -311,24 +412,17 @@ async fn restate(
 }
 
 /// Adds the raw days `first..l.first` (history before the stored days) to the blobs:
-/// their sums to every stored checkpoint that still sums from `l.first`, then the
-/// checkpoints among them, then their daily blobs newest first, so that a prepend cut
-/// short finds, when run again, the days still missing and checkpoints that already
-/// include them. None when a stored checkpoint sums from neither day (rebuild instead).
-async fn prepend(
-    db: &Db,
-    org_key: i64,
-    level: FactLevel,
-    l: &Layout,
-    first: i32,
-) -> Result<Option<u64>, sqlx::Error> {
+/// their sums to every stored checkpoint, then the checkpoints among them, then their
+/// daily blobs. None when a stored checkpoint does not sum from `l.first` (rebuild
+/// instead).
+async fn prepend(db: &Db, t: Blobs, l: &Layout, first: i32) -> Result<Option<u64>, sqlx::Error> {
     let mut running: Vec<EntitySums> = Vec::new();
     let mut dailies = Vec::new();
     let mut checkpoints = Vec::new();
     let mut from = first;
     while from < l.first {
         let to = (from + DAYS_PER_READ - 1).min(l.first - 1);
-        let mut days = raw_days(db, org_key, level, from, to)
+        let mut days = raw_days(db, t.org_key, t.level, from, to)
             .await?
             .into_iter()
             .peekable();
@@ -346,25 +440,21 @@ async fn prepend(
     }
     let mut written = 0;
     for &c in &l.checkpoints {
-        let Some(data) = super::blob(db, org_key, level, CHECKPOINT, c).await? else {
+        let Some((_, data)) = super::blob(db, t, CHECKPOINT, c).await? else {
             continue;
         };
         let decoder = codec::Decoder::new(&data)?;
-        let sums_from = decoder.base();
-        if sums_from == first {
-            continue;
-        }
-        if sums_from != l.first {
+        if decoder.base() != l.first {
             return Ok(None);
         }
         let stored = decoder.collect(Scope::default())?;
         let mut sums = codec::merge(stored, &running, 1);
         sums.retain(|e| !e.counters.is_zero());
         let data = codec::encode(first, &sums);
-        written += write_blobs(db, org_key, level, &[(c, CHECKPOINT, Some(data))]).await?;
+        written += write_blobs(db, t, &[(c, CHECKPOINT, Some(data))]).await?;
     }
-    for op in checkpoints.into_iter().chain(dailies.into_iter().rev()) {
-        written += write_blobs(db, org_key, level, std::slice::from_ref(&op)).await?;
+    for op in checkpoints.into_iter().chain(dailies) {
+        written += write_blobs(db, t, std::slice::from_ref(&op)).await?;
     }
     Ok(Some(written))
 }
