@@ -85,8 +85,7 @@ pub fn group_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
 /// (else 404). Runs as a `bulk-edit` job: the answer is its task, whose details list every
 /// item's result (applied, refused with Apple's message, skipped as unchanged).
 #[utoipa::path(put, path = "/api/asa/campaigns/updates", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 items", body = ErrorBody),
@@ -116,9 +115,7 @@ pub async fn campaigns(
 /// only; at most 10,000 ad groups, each of this campaign (else 404). Runs as a `bulk-edit`
 /// job; the answer is its task.
 #[utoipa::path(put, path = "/api/asa/groups/updates/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 items", body = ErrorBody)))]
@@ -146,8 +143,7 @@ pub async fn ad_groups(
 /// for one campaign. Editors only; every campaign must be of the caller's workspace (else
 /// 404); at most 10,000 ad groups in all. Runs as a `bulk-edit` job; the answer is its task.
 #[utoipa::path(put, path = "/api/asa/groups/updatesAllGroupsByCampaigns", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), no ad groups, or over 10,000 ad groups", body = ErrorBody),
@@ -184,9 +180,7 @@ pub const NO_AD_GROUPS: &str = "These campaigns have no ad groups to edit";
 /// a `bulk-edit` job sending Apple's keyword bulk update in chunks of 1,000; the answer is its
 /// task.
 #[utoipa::path(put, path = "/api/asa/keywords/update/targeting/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 items", body = ErrorBody)))]

@@ -8,8 +8,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
-    new_status, parse_status, text,
+    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, ProviderBusy, Target, apply, changed, check,
+    money, new_status, parse_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -43,14 +43,11 @@ pub struct CampaignEdit {
 /// currency has); Apple's refusal (e.g. a budget below its minimum) is a 400 on the field with
 /// Apple's message, and nothing is stored. Values already set are not sent.
 #[utoipa::path(put, path = "/api/asa/campaigns/update/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = CampaignEdit,
     responses((status = 200, description = "The campaign's values after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,

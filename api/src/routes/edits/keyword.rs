@@ -9,8 +9,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
-    new_status, parse_status, text,
+    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, ProviderBusy, Target, apply, changed, check,
+    money, new_status, parse_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -46,14 +46,11 @@ pub struct KeywordEdit {
 /// `cptBid` with Apple's message, and nothing is stored.
 #[utoipa::path(put, path = "/api/asa/keywords/update/{a}/{b}", tag = "edits",
     params(("a" = i64, Path, description = "Campaign id (Apple's)"),
-           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
     request_body = KeywordEdit,
     responses((status = 200, description = "The keyword's values after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update(
     State(state): State<AppState>,
     campaign: InWorkspace<CampaignOfAdGroup, EditRoles>,

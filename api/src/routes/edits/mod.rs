@@ -31,11 +31,11 @@ use std::sync::Arc;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    error::{ApiError, FieldError},
+    error::{ApiError, ErrorBody, FieldError},
     routes::accounts::credentials,
     session::CurrentUser,
     state::AppState,
@@ -160,6 +160,18 @@ pub struct Edited {
     /// The fields that changed (empty when the request asked for the values already set:
     /// nothing is sent to Apple then).
     pub changes: Vec<Changed>,
+}
+
+/// The answers a quick edit gives when Apple Ads does not take the change for want of
+/// capacity, as the OpenAPI document lists them (the other answers are the route's own).
+#[derive(IntoResponses)]
+pub enum ProviderBusy {
+    /// Apple Ads rate limit
+    #[response(status = 429)]
+    RateLimited(ErrorBody),
+    /// Apple Ads did not answer
+    #[response(status = 502)]
+    NoAnswer(ErrorBody),
 }
 
 /// Where an edit happened and who made it, for its change records.

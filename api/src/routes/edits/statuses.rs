@@ -18,7 +18,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, Origin, Target, apply, new_status, parse_status, status_changes, text,
+    Changed, Edited, Level, Origin, ProviderBusy, Target, apply, new_status, parse_status,
+    status_changes, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -75,14 +76,11 @@ fn status_request(raw: Option<&str>, current: &str) -> Result<Map<String, Value>
 /// is stored.
 #[utoipa::path(put, path = "/api/asa/ads/update/{a}/{b}", tag = "edits",
     params(("a" = i64, Path, description = "Campaign id (Apple's)"),
-           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
     request_body = AdEdit,
     responses((status = 200, description = "The ad's status after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid status, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update_ad(
     State(state): State<AppState>,
     campaign: InWorkspace<CampaignOfAdGroup, EditRoles>,
@@ -127,14 +125,11 @@ pub async fn update_ad(
 /// stores the provider's answer and a change record. Editors only; Apple's refusal is a 400
 /// on `status` with its message, and nothing is stored.
 #[utoipa::path(put, path = "/api/asa/keywords/update/negative/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = NegativeEdit,
     responses((status = 200, description = "The negative keyword's status after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid status, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update_negative(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,
