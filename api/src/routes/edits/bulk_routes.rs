@@ -79,6 +79,27 @@ pub fn group_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
     }
 }
 
+/// Starts the bulk edit of `level` entities (`what` in messages) of the campaign in the
+/// path: the copy the query names, its entities only.
+async fn start_in_campaign(
+    state: &AppState,
+    campaign: InWorkspace<Campaign, EditRoles>,
+    query: &ScopeQuery,
+    level: &'static str,
+    what: &'static str,
+    body: BulkEditRequest,
+) -> Result<BulkEditStarted, ApiError> {
+    let c = pick(campaign.item.0, query)?;
+    start(
+        state,
+        campaign_scope(&campaign.caller, &c),
+        level,
+        what,
+        body,
+    )
+    .await
+}
+
 /// Bulk-edits campaigns of one campaign group: daily budget (set, raise or lower by an
 /// amount or a percentage, with optional floor and cap) or status (pause, enable). Editors
 /// only; at most 10,000 campaigns; every id must be a campaign of the caller's workspace
@@ -125,15 +146,7 @@ pub async fn ad_groups(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<BulkEditRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let started = start(
-        &state,
-        campaign_scope(&campaign.caller, &c),
-        "AD_GROUP",
-        "Ad group",
-        body,
-    )
-    .await?;
+    let started = start_in_campaign(&state, campaign, &query, "AD_GROUP", "Ad group", body).await?;
     Ok(envelope::item(started))
 }
 
@@ -190,14 +203,6 @@ pub async fn keywords(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<BulkEditRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let started = start(
-        &state,
-        campaign_scope(&campaign.caller, &c),
-        "KEYWORD",
-        "Keyword",
-        body,
-    )
-    .await?;
+    let started = start_in_campaign(&state, campaign, &query, "KEYWORD", "Keyword", body).await?;
     Ok(envelope::item(started))
 }
