@@ -196,6 +196,22 @@ pub fn pick(copies: Vec<CampaignRow>, query: &ScopeQuery) -> Result<CampaignRow,
     }
 }
 
+/// The Growth-only metrics (spec §6) of an answer that the workspace's plan locks: all of
+/// `metrics` unless the plan is Growth (or a trial of it, or Agency), else none. The answer
+/// leaves them null and lists them in its `locked`.
+pub async fn growth_locked(
+    state: &AppState,
+    workspace_id: &str,
+    metrics: &[&str],
+) -> Result<Vec<String>, ApiError> {
+    let plan = searchdeck_common::report::plan(&state.db, workspace_id).await?;
+    Ok(if plan.has_growth() {
+        Vec::new()
+    } else {
+        metrics.iter().map(|m| m.to_string()).collect()
+    })
+}
+
 /// An amount of money as Apple Ads writes it (spec §3 `dailyBudgetAmount`, `cpaGoal`): a
 /// decimal string in the campaign group's currency.
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
