@@ -129,6 +129,11 @@ impl Fields {
         }
     }
 
+    /// Keeps a value whose parser names its own field, or records its error.
+    pub fn keep<T>(&mut self, parsed: Result<T, FieldError>) -> Option<T> {
+        parsed.map_err(|e| self.errors.push(e)).ok()
+    }
+
     /// Records an error unless `ok` holds.
     pub fn ensure(&mut self, ok: bool, field: &str, message: &str) {
         if !ok {

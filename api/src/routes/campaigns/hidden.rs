@@ -5,12 +5,12 @@
 use std::collections::BTreeMap;
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::{report, store};
+use searchdeck_common::store;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Scope, ScopeQuery};
+use super::{Scope, ScopeQuery, growth_locked};
 use crate::{
     access::{EditRoles, InWorkspace},
     envelope::{self, Envelope, Items},
@@ -182,20 +182,13 @@ pub async fn active_keywords(
         None => None,
     };
     let mut items = keyword_counts(&state, &scope, wanted.as_deref()).await?;
-    let locked = !report::plan(&state.db, &workspace_id).await?.has_growth();
-    if locked {
+    let locked = growth_locked(&state, &workspace_id, &["activeKeywords"]).await?;
+    if !locked.is_empty() {
         for item in &mut items {
             item.active_keywords = None;
         }
     }
-    Ok(envelope::ok(ActiveKeywordsAnswer {
-        items,
-        locked: if locked {
-            vec!["activeKeywords".to_string()]
-        } else {
-            Vec::new()
-        },
-    }))
+    Ok(envelope::ok(ActiveKeywordsAnswer { items, locked }))
 }
 
 /// The keyword counts of the campaigns in `scope` (all, or `wanted`: each must be one of

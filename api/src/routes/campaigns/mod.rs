@@ -30,7 +30,7 @@ use searchdeck_common::{
     store::{self, accounts::AccountRow, synced::SyncOrg, synced_reads::CampaignRow},
 };
 use serde::{Deserialize, Serialize};
-use utoipa::ToSchema;
+use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{access::WorkspaceResource, error::ApiError, state::AppState};
@@ -47,11 +47,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Message of an `orgId` that is not a campaign group of the account.
 pub const ORG_NOT_IN_ACCOUNT: &str = "This campaign group is not in the account";
 
-/// The `accountId` / `orgId` query of the report routes.
-#[derive(Debug, Default, Deserialize)]
+/// The `accountId` / `orgId` query of the report routes. As an OpenAPI parameter list it
+/// documents the optional query of the routes addressed by campaign (the edit routes); the
+/// routes addressed by the `accountId` query, which requires it, document their own.
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ScopeQuery {
+    /// Account id (when several connections reach the campaign group)
     pub account_id: Option<String>,
+    /// Campaign group
+    #[param(value_type = Option<i64>)]
     pub org_id: Option<String>,
 }
 
@@ -188,6 +194,22 @@ pub fn pick(copies: Vec<CampaignRow>, query: &ScopeQuery) -> Result<CampaignRow,
             "This campaign is synced through several connections: choose one with accountId and orgId",
         )),
     }
+}
+
+/// The Growth-only metrics (spec §6) of an answer that the workspace's plan locks: all of
+/// `metrics` unless the plan is Growth (or a trial of it, or Agency), else none. The answer
+/// leaves them null and lists them in its `locked`.
+pub async fn growth_locked(
+    state: &AppState,
+    workspace_id: &str,
+    metrics: &[&str],
+) -> Result<Vec<String>, ApiError> {
+    let plan = searchdeck_common::report::plan(&state.db, workspace_id).await?;
+    Ok(if plan.has_growth() {
+        Vec::new()
+    } else {
+        metrics.iter().map(|m| m.to_string()).collect()
+    })
 }
 
 /// An amount of money as Apple Ads writes it (spec §3 `dailyBudgetAmount`, `cpaGoal`): a

@@ -26,7 +26,7 @@ use time::Date;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Scope, ScopeQuery, day_text, parse_day, parse_range};
+use super::{Scope, ScopeQuery, day_text, growth_locked, parse_day, parse_range};
 use crate::{
     access::{InWorkspace, Member},
     envelope::{self, Envelope},
@@ -412,20 +412,12 @@ pub async fn calculate_forecasts(
         body.campaign_ids.as_deref(),
     )
     .await?;
-    let plan = report::plan(&state.db, &workspace_id).await?;
-    let locked = !plan.has_growth();
-    if locked {
+    let locked = growth_locked(&state, &workspace_id, &FORECAST_METRICS).await?;
+    if !locked.is_empty() {
         for item in &mut items {
             item.spend_forecast = Value::Null;
             item.impressions_forecast = None;
         }
     }
-    Ok(envelope::ok(ForecastAnswer {
-        items,
-        locked: if locked {
-            FORECAST_METRICS.iter().map(|m| m.to_string()).collect()
-        } else {
-            Vec::new()
-        },
-    }))
+    Ok(envelope::ok(ForecastAnswer { items, locked }))
 }

@@ -79,14 +79,34 @@ pub fn group_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
     }
 }
 
+/// Starts the bulk edit of `level` entities (`what` in messages) of the campaign in the
+/// path: the copy the query names, its entities only.
+async fn start_in_campaign(
+    state: &AppState,
+    campaign: InWorkspace<Campaign, EditRoles>,
+    query: &ScopeQuery,
+    level: &'static str,
+    what: &'static str,
+    body: BulkEditRequest,
+) -> Result<BulkEditStarted, ApiError> {
+    let c = pick(campaign.item.0, query)?;
+    start(
+        state,
+        campaign_scope(&campaign.caller, &c),
+        level,
+        what,
+        body,
+    )
+    .await
+}
+
 /// Bulk-edits campaigns of one campaign group: daily budget (set, raise or lower by an
 /// amount or a percentage, with optional floor and cap) or status (pause, enable). Editors
 /// only; at most 10,000 campaigns; every id must be a campaign of the caller's workspace
 /// (else 404). Runs as a `bulk-edit` job: the answer is its task, whose details list every
 /// item's result (applied, refused with Apple's message, skipped as unchanged).
 #[utoipa::path(put, path = "/api/asa/campaigns/updates", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 items", body = ErrorBody),
@@ -116,9 +136,7 @@ pub async fn campaigns(
 /// only; at most 10,000 ad groups, each of this campaign (else 404). Runs as a `bulk-edit`
 /// job; the answer is its task.
 #[utoipa::path(put, path = "/api/asa/groups/updates/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 items", body = ErrorBody)))]
@@ -128,15 +146,7 @@ pub async fn ad_groups(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<BulkEditRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let started = start(
-        &state,
-        campaign_scope(&campaign.caller, &c),
-        "AD_GROUP",
-        "Ad group",
-        body,
-    )
-    .await?;
+    let started = start_in_campaign(&state, campaign, &query, "AD_GROUP", "Ad group", body).await?;
     Ok(envelope::item(started))
 }
 
@@ -146,8 +156,7 @@ pub async fn ad_groups(
 /// for one campaign. Editors only; every campaign must be of the caller's workspace (else
 /// 404); at most 10,000 ad groups in all. Runs as a `bulk-edit` job; the answer is its task.
 #[utoipa::path(put, path = "/api/asa/groups/updatesAllGroupsByCampaigns", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), no ad groups, or over 10,000 ad groups", body = ErrorBody),
@@ -184,9 +193,7 @@ pub const NO_AD_GROUPS: &str = "These campaigns have no ad groups to edit";
 /// a `bulk-edit` job sending Apple's keyword bulk update in chunks of 1,000; the answer is its
 /// task.
 #[utoipa::path(put, path = "/api/asa/keywords/update/targeting/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 items", body = ErrorBody)))]
@@ -196,14 +203,6 @@ pub async fn keywords(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<BulkEditRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let started = start(
-        &state,
-        campaign_scope(&campaign.caller, &c),
-        "KEYWORD",
-        "Keyword",
-        body,
-    )
-    .await?;
+    let started = start_in_campaign(&state, campaign, &query, "KEYWORD", "Keyword", body).await?;
     Ok(envelope::item(started))
 }

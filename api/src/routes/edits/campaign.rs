@@ -8,13 +8,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
-    new_status, parse_status, text,
+    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, apply, money, parse_status,
+    request_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
+    domain::Fields,
     envelope::{self, Envelope, Item},
-    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
     routes::campaigns::{Campaign, ScopeQuery, pick},
@@ -43,14 +44,11 @@ pub struct CampaignEdit {
 /// currency has); Apple's refusal (e.g. a budget below its minimum) is a 400 on the field with
 /// Apple's message, and nothing is stored. Values already set are not sent.
 #[utoipa::path(put, path = "/api/asa/campaigns/update/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = CampaignEdit,
     responses((status = 200, description = "The campaign's values after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,
@@ -62,20 +60,22 @@ pub async fn update(
         return Err(ApiError::not_found("Campaign"));
     }
     let currency = c.currency.as_deref();
-    let mut errors = Vec::new();
-    if body.daily_budget_amount.is_none() && body.status.is_none() {
-        errors.push(FieldError::new("dailyBudgetAmount", NOTHING_TO_CHANGE));
-    }
+    let mut fields = Fields::default();
+    fields.ensure(
+        body.daily_budget_amount.is_some() || body.status.is_some(),
+        "dailyBudgetAmount",
+        NOTHING_TO_CHANGE,
+    );
     let budget = body.daily_budget_amount.as_ref().and_then(|v| {
-        money::parse("dailyBudgetAmount", "Daily budget", v, currency)
-            .map_err(|e| errors.push(e))
-            .ok()
+        fields.keep(money::parse(
+            "dailyBudgetAmount",
+            "Daily budget",
+            v,
+            currency,
+        ))
     });
-    let status = body
-        .status
-        .as_deref()
-        .and_then(|s| parse_status("status", s).map_err(|e| errors.push(e)).ok());
-    check(errors)?;
+    let status = (body.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
+    fields.finish()?;
 
     let before = CampaignState {
         status: c.status.clone(),
@@ -91,23 +91,14 @@ pub async fn update(
             json!({ "value": money::wire(b, currency) }),
         );
     }
-    if let Some(s) = new_status(status, &c.status) {
-        request.insert("status".into(), json!(s));
-    }
-    let origin = Origin::of(campaign.caller.user(), &c);
-    let target = Target {
-        level: "CAMPAIGN",
-        id: c.id,
-        campaign_id: c.id,
-        ad_group_id: None,
-        name: &c.name,
-        campaign_name: &c.name,
-    };
-    let edited = apply(&state, origin, target, before, request).await?;
+    request_status(&mut request, status, &c.status);
+    let user = campaign.caller.user();
+    let edited = apply(&state, user, &c, Target::campaign(&c), before, request).await?;
     Ok(envelope::item(edited))
 }
 
 impl Level for CampaignState {
+    const LEVEL: &'static str = "CAMPAIGN";
     const ENTITY: &'static str = "campaigns";
     const WHAT: &'static str = "Campaign";
     const FIELDS: &'static [(&'static str, &'static str)] = &[
@@ -116,8 +107,6 @@ impl Level for CampaignState {
         ("dailyBudget.value.amount", "dailyBudgetAmount"),
         ("status", "status"),
     ];
-    const MONEY: &'static [&'static str] = &["dailyBudget"];
-
     fn after(&self, answer: &Value) -> Self {
         CampaignState {
             status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
@@ -128,23 +117,11 @@ impl Level for CampaignState {
         }
     }
 
-    fn changes(&self, now: &Self) -> Vec<Changed> {
-        changed([
-            (
-                "dailyBudget",
-                money::text(self.daily_budget_micros),
-                money::text(now.daily_budget_micros),
-            ),
-            (
-                "status",
-                Some(self.status.clone()),
-                Some(now.status.clone()),
-            ),
-        ])
-    }
-
-    fn values(&self, currency: Option<&str>) -> Value {
-        json!({ "dailyBudget": money::answer(self.daily_budget_micros, currency), "status": self.status })
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![
+            ("dailyBudget", Field::Money(self.daily_budget_micros)),
+            ("status", Field::Status(&self.status)),
+        ]
     }
 
     async fn store(

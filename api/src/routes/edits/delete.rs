@@ -101,8 +101,7 @@ async fn campaign_of(
 /// `bulk-edit` job: the answer is its task, whose details list every campaign's result
 /// (applied, refused with Apple's message, skipped when already deleted).
 #[utoipa::path(delete, path = "/api/asa/campaigns", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = DeleteRequest,
     responses((status = 200, description = "The deletion is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "No ids, or over 10,000", body = ErrorBody),
@@ -123,8 +122,7 @@ pub async fn delete_campaigns(
 /// 10,000, each a live ad group of that campaign (else 404). Runs as a `bulk-edit` job; the
 /// answer is its task.
 #[utoipa::path(delete, path = "/api/asa/groups", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = DeleteRequest,
     responses((status = 200, description = "The deletion is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "No campaign or ids, or over 10,000", body = ErrorBody),
@@ -146,8 +144,7 @@ pub async fn delete_ad_groups(
 /// 10,000, each a live keyword of that campaign (else 404). Runs as a `bulk-edit` job; the
 /// answer is its task.
 #[utoipa::path(delete, path = "/api/asa/keywords", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = DeleteRequest,
     responses((status = 200, description = "The deletion is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "No campaign or ids, both kinds of ids, or over 10,000", body = ErrorBody),

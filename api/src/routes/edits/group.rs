@@ -9,13 +9,14 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
-    new_status, parse_status, text,
+    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, apply, money, parse_status,
+    request_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
+    domain::Fields,
     envelope::{self, Envelope, Item},
-    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
     routes::campaigns::{Campaign, ScopeQuery, pick},
@@ -49,14 +50,11 @@ pub struct AdGroupEdit {
 /// Money is checked against the campaign group's currency; Apple's refusal (e.g. a bid below
 /// its minimum) is a 400 on the field with Apple's message, and nothing is stored.
 #[utoipa::path(put, path = "/api/asa/groups/updatesV2/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = AdGroupEdit,
     responses((status = 200, description = "The ad group's values after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,
@@ -72,20 +70,17 @@ pub async fn update(
         .filter(|g| !g.deleted)
         .ok_or_else(|| ApiError::not_found("Ad group"))?;
     let currency = c.currency.as_deref();
-    let mut errors = Vec::new();
-    if body.default_bid_amount.is_none()
-        && body.cpa_goal.is_none()
-        && body.status.is_none()
-        && body.automated_keywords_opt_in.is_none()
-    {
-        errors.push(FieldError::new("defaultBidAmount", NOTHING_TO_CHANGE));
-    }
+    let mut fields = Fields::default();
+    fields.ensure(
+        body.default_bid_amount.is_some()
+            || body.cpa_goal.is_some()
+            || body.status.is_some()
+            || body.automated_keywords_opt_in.is_some(),
+        "defaultBidAmount",
+        NOTHING_TO_CHANGE,
+    );
     let mut amount = |field: &str, label: &str, v: Option<&Value>| {
-        v.and_then(|v| {
-            money::parse(field, label, v, currency)
-                .map_err(|e| errors.push(e))
-                .ok()
-        })
+        v.and_then(|v| fields.keep(money::parse(field, label, v, currency)))
     };
     let bid = amount(
         "defaultBidAmount",
@@ -93,11 +88,8 @@ pub async fn update(
         body.default_bid_amount.as_ref(),
     );
     let cpa = amount("cpaGoal", "CPA goal", body.cpa_goal.as_ref());
-    let status = body
-        .status
-        .as_deref()
-        .and_then(|s| parse_status("status", s).map_err(|e| errors.push(e)).ok());
-    check(errors)?;
+    let status = (body.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
+    fields.finish()?;
 
     let mut request = Map::new();
     if let Some(b) = bid.filter(|b| Some(*b) != g.default_bid_micros) {
@@ -112,9 +104,7 @@ pub async fn update(
             json!({ "value": money::wire(v, currency) }),
         );
     }
-    if let Some(s) = new_status(status, &g.status) {
-        request.insert("status".into(), json!(s));
-    }
+    request_status(&mut request, status, &g.status);
     if let Some(o) = body
         .automated_keywords_opt_in
         .filter(|o| *o != g.automated_keywords_opt_in)
@@ -130,20 +120,18 @@ pub async fn update(
         modification_time: g.modification_time.clone(),
         body: g.body.clone().unwrap_or_default(),
     };
-    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
-        level: "AD_GROUP",
         id: g.id,
-        campaign_id: c.id,
         ad_group_id: Some(g.id),
         name: &g.name,
-        campaign_name: &c.name,
     };
-    let edited = apply(&state, origin, target, before, request).await?;
+    let user = campaign.caller.user();
+    let edited = apply(&state, user, &c, target, before, request).await?;
     Ok(envelope::item(edited))
 }
 
 impl Level for AdGroupState {
+    const LEVEL: &'static str = "AD_GROUP";
     const ENTITY: &'static str = "adgroups";
     const WHAT: &'static str = "Ad group";
     const FIELDS: &'static [(&'static str, &'static str)] = &[
@@ -154,8 +142,6 @@ impl Level for AdGroupState {
         ("status", "status"),
         ("automatedKeywordsOptIn", "automatedKeywordsOptIn"),
     ];
-    const MONEY: &'static [&'static str] = &["defaultBidAmount", "cpaGoal"];
-
     fn after(&self, answer: &Value) -> Self {
         AdGroupState {
             status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
@@ -171,39 +157,16 @@ impl Level for AdGroupState {
         }
     }
 
-    fn changes(&self, now: &Self) -> Vec<Changed> {
-        let flag = |b: bool| Some(b.to_string());
-        changed([
-            (
-                "defaultBidAmount",
-                money::text(self.default_bid_micros),
-                money::text(now.default_bid_micros),
-            ),
-            (
-                "cpaGoal",
-                money::text(self.cpa_goal_micros),
-                money::text(now.cpa_goal_micros),
-            ),
-            (
-                "status",
-                Some(self.status.clone()),
-                Some(now.status.clone()),
-            ),
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![
+            ("defaultBidAmount", Field::Money(self.default_bid_micros)),
+            ("cpaGoal", Field::Money(self.cpa_goal_micros)),
+            ("status", Field::Status(&self.status)),
             (
                 "automatedKeywordsOptIn",
-                flag(self.automated_keywords_opt_in),
-                flag(now.automated_keywords_opt_in),
+                Field::Flag(self.automated_keywords_opt_in),
             ),
-        ])
-    }
-
-    fn values(&self, currency: Option<&str>) -> Value {
-        json!({
-            "defaultBidAmount": money::answer(self.default_bid_micros, currency),
-            "cpaGoal": money::answer(self.cpa_goal_micros, currency),
-            "status": self.status,
-            "automatedKeywordsOptIn": self.automated_keywords_opt_in,
-        })
+        ]
     }
 
     async fn store(

@@ -4,18 +4,19 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{self, synced::edits::KeywordState};
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, NOTHING_TO_CHANGE, Origin, Target, apply, changed, check, money,
-    new_status, parse_status, text,
+    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, ad_group_in_path, apply, money,
+    parse_status, request_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
+    domain::Fields,
     envelope::{self, Envelope, Item},
-    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
     route,
     routes::campaigns::{CampaignOfAdGroup, ScopeQuery, pick},
@@ -46,14 +47,11 @@ pub struct KeywordEdit {
 /// `cptBid` with Apple's message, and nothing is stored.
 #[utoipa::path(put, path = "/api/asa/keywords/update/{a}/{b}", tag = "edits",
     params(("a" = i64, Path, description = "Campaign id (Apple's)"),
-           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
     request_body = KeywordEdit,
     responses((status = 200, description = "The keyword's values after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid value, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update(
     State(state): State<AppState>,
     campaign: InWorkspace<CampaignOfAdGroup, EditRoles>,
@@ -62,11 +60,7 @@ pub async fn update(
     ApiJson(body): ApiJson<KeywordEdit>,
 ) -> ApiResult<impl IntoResponse> {
     let c = pick(campaign.item.0, &query)?;
-    let group_id = path
-        .1
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| ApiError::not_found("Ad group"))?;
+    let group_id = ad_group_in_path(&path)?;
     let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Ad group"))?;
@@ -78,48 +72,40 @@ pub async fn update(
         .filter(|k| !k.deleted)
         .ok_or_else(|| ApiError::not_found("Keyword"))?;
     let currency = c.currency.as_deref();
-    let mut errors = Vec::new();
-    if body.cpt_bid.is_none() && body.status.is_none() {
-        errors.push(FieldError::new("cptBid", NOTHING_TO_CHANGE));
-    }
-    let bid = body.cpt_bid.as_ref().and_then(|v| {
-        money::parse("cptBid", "Bid", v, currency)
-            .map_err(|e| errors.push(e))
-            .ok()
-    });
-    let status = body
-        .status
-        .as_deref()
-        .and_then(|s| parse_status("status", s).map_err(|e| errors.push(e)).ok());
-    check(errors)?;
+    let mut fields = Fields::default();
+    fields.ensure(
+        body.cpt_bid.is_some() || body.status.is_some(),
+        "cptBid",
+        NOTHING_TO_CHANGE,
+    );
+    let bid = (body.cpt_bid.as_ref())
+        .and_then(|v| fields.keep(money::parse("cptBid", "Bid", v, currency)));
+    let status = (body.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
+    fields.finish()?;
 
     let mut request = Map::new();
     if let Some(b) = bid.filter(|b| Some(*b) != k.bid_micros) {
         request.insert("bid".into(), money::wire(b, currency));
     }
-    if let Some(s) = new_status(status, &k.status) {
-        request.insert("status".into(), json!(s));
-    }
+    request_status(&mut request, status, &k.status);
     let before = KeywordState {
         status: k.status.clone(),
         display_status: k.display_status.clone(),
         bid_micros: k.bid_micros,
         modification_time: None,
     };
-    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
-        level: "KEYWORD",
         id: k.id,
-        campaign_id: c.id,
         ad_group_id: Some(g.id),
         name: &k.text,
-        campaign_name: &c.name,
     };
-    let edited = apply(&state, origin, target, before, request).await?;
+    let user = campaign.caller.user();
+    let edited = apply(&state, user, &c, target, before, request).await?;
     Ok(envelope::item(edited))
 }
 
 impl Level for KeywordState {
+    const LEVEL: &'static str = "KEYWORD";
     const ENTITY: &'static str = "keywords";
     const WHAT: &'static str = "Keyword";
     const FIELDS: &'static [(&'static str, &'static str)] = &[
@@ -127,8 +113,6 @@ impl Level for KeywordState {
         ("bid.amount", "cptBid"),
         ("status", "status"),
     ];
-    const MONEY: &'static [&'static str] = &["cptBid"];
-
     fn after(&self, answer: &Value) -> Self {
         KeywordState {
             status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
@@ -138,23 +122,11 @@ impl Level for KeywordState {
         }
     }
 
-    fn changes(&self, now: &Self) -> Vec<Changed> {
-        changed([
-            (
-                "cptBid",
-                money::text(self.bid_micros),
-                money::text(now.bid_micros),
-            ),
-            (
-                "status",
-                Some(self.status.clone()),
-                Some(now.status.clone()),
-            ),
-        ])
-    }
-
-    fn values(&self, currency: Option<&str>) -> Value {
-        json!({ "cptBid": money::answer(self.bid_micros, currency), "status": self.status })
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![
+            ("cptBid", Field::Money(self.bid_micros)),
+            ("status", Field::Status(&self.status)),
+        ]
     }
 
     async fn store(

@@ -30,12 +30,13 @@ use searchdeck_provider::{Client, ProviderError};
 use std::sync::Arc;
 
 use serde::Serialize;
-use serde_json::{Map, Value};
-use utoipa::ToSchema;
+use serde_json::{Map, Value, json};
+use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    error::{ApiError, FieldError},
+    domain::Fields,
+    error::{ApiError, ErrorBody, FieldError},
     routes::accounts::credentials,
     session::CurrentUser,
     state::AppState,
@@ -70,11 +71,7 @@ pub fn parse_status(field: &str, raw: &str) -> Result<String, FieldError> {
 
 /// 400 with every field error, if any.
 pub fn check(errors: Vec<FieldError>) -> Result<(), ApiError> {
-    if errors.is_empty() {
-        Ok(())
-    } else {
-        Err(ApiError::validation(errors))
-    }
+    Fields { errors }.finish()
 }
 
 /// The provider client of connection `account_id`: one per connection, shared by its
@@ -130,17 +127,6 @@ pub struct Changed {
     pub new_value: Option<String>,
 }
 
-impl Changed {
-    /// The change of `field` from `old` to `new`, if they differ.
-    pub fn of(field: &str, old: Option<String>, new: Option<String>) -> Option<Changed> {
-        (old != new).then(|| Changed {
-            field: field.to_string(),
-            old_value: old,
-            new_value: new,
-        })
-    }
-}
-
 /// The answer of a quick edit: the entity's editable values now and what changed.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -162,47 +148,97 @@ pub struct Edited {
     pub changes: Vec<Changed>,
 }
 
-/// Where an edit happened and who made it, for its change records.
-pub struct Origin<'a> {
-    pub user: &'a CurrentUser,
-    pub account_id: &'a str,
-    pub org_key: i64,
-    pub org_id: i64,
-    pub currency: Option<&'a str>,
+/// The answers a quick edit gives when Apple Ads does not take the change for want of
+/// capacity, as the OpenAPI document lists them (the other answers are the route's own).
+#[derive(IntoResponses)]
+pub enum ProviderBusy {
+    /// Apple Ads rate limit
+    #[response(status = 429)]
+    RateLimited(ErrorBody),
+    /// Apple Ads did not answer
+    #[response(status = 502)]
+    NoAnswer(ErrorBody),
 }
 
-impl<'a> Origin<'a> {
-    /// An edit by `user` in the campaign group of campaign `c`.
-    pub fn of(user: &'a CurrentUser, c: &'a CampaignRow) -> Self {
-        Origin {
-            user,
-            account_id: &c.account_id,
-            org_key: c.org_key,
-            org_id: c.org_id,
-            currency: c.currency.as_deref(),
+/// The ad group `b` of a quick-edit path `{a}/{b}` (the campaign `a` is resolved by the
+/// guard): an id that is not a number names no ad group, 404.
+pub fn ad_group_in_path(path: &(String, String)) -> Result<i64, ApiError> {
+    path.1
+        .trim()
+        .parse::<i64>()
+        .map_err(|_| ApiError::not_found("Ad group"))
+}
+
+/// Puts the requested status into the provider's `request`, unless it is the one already
+/// set (a synced keyword may say ACTIVE for ENABLED).
+pub fn request_status(request: &mut Map<String, Value>, requested: Option<String>, current: &str) {
+    if let Some(s) =
+        requested.filter(|s| !(s == current || (s == "ENABLED" && current == "ACTIVE")))
+    {
+        request.insert("status".into(), json!(s));
+    }
+}
+
+/// The value of one editable field, by its kind, which says how it is compared and recorded
+/// (as text) and how the answer shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Field<'a> {
+    /// An amount in micros of the campaign group's currency, None when unset: recorded as
+    /// an exact decimal with the currency, answered as `{amount, currency}`.
+    Money(Option<i64>),
+    /// A status as the provider writes it.
+    Status(&'a str),
+    /// An on/off setting (Search Match): `true` / `false`.
+    Flag(bool),
+}
+
+impl Field<'_> {
+    /// The value as the change record (and the answer's `changes`) write it.
+    fn text(self) -> Option<String> {
+        match self {
+            Field::Money(micros) => money::text(micros),
+            Field::Status(status) => Some(status.to_string()),
+            Field::Flag(on) => Some(on.to_string()),
+        }
+    }
+
+    /// The value as the answer's `values` show it.
+    fn answer(self, currency: Option<&str>) -> Value {
+        match self {
+            Field::Money(micros) => money::answer(micros, currency),
+            Field::Status(status) => json!(status),
+            Field::Flag(on) => json!(on),
         }
     }
 }
 
-/// The change of a status-only level (ads, negative keywords).
-pub fn status_changes(old: &str, new: &str) -> Vec<Changed> {
-    changed([("status", Some(old.to_string()), Some(new.to_string()))])
-}
-
-/// The entity an edit changed.
+/// The entity a quick edit changes, in the campaign its route resolved.
 pub struct Target<'a> {
-    pub level: &'static str,
     pub id: i64,
-    pub campaign_id: i64,
+    /// Its ad group (None for a campaign and a campaign-level negative keyword).
     pub ad_group_id: Option<i64>,
+    /// Its name as the change records show it (a keyword's text).
     pub name: &'a str,
-    pub campaign_name: &'a str,
 }
 
-/// One level's side of a quick edit: its provider entity, its fields, and how its state is
-/// read from the provider's answer, compared, shown and stored. The steps around it are
-/// [`apply`]'s.
+impl<'a> Target<'a> {
+    /// Campaign `c` itself.
+    pub fn campaign(c: &'a CampaignRow) -> Self {
+        Target {
+            id: c.id,
+            ad_group_id: None,
+            name: &c.name,
+        }
+    }
+}
+
+/// One level's side of a quick edit: its provider entity, its editable fields, and how its
+/// state is read from the provider's answer and stored. The steps around it (comparing,
+/// answering, recording) are [`apply`]'s.
 pub trait Level: Sized + Send + Sync {
+    /// The level as the answer and the change records name it (`CAMPAIGN`, `AD_GROUP`,
+    /// `KEYWORD`, `AD`, `NEGATIVE_KEYWORD`).
+    const LEVEL: &'static str;
     /// The provider's entity path (`campaigns`, `adgroups`, `keywords`, `ads`,
     /// `negative-keywords`).
     const ENTITY: &'static str;
@@ -210,15 +246,11 @@ pub trait Level: Sized + Send + Sync {
     const WHAT: &'static str;
     /// Our names of the provider's request fields, for its refusals.
     const FIELDS: &'static [(&'static str, &'static str)];
-    /// The fields whose values are money (their change records carry the currency).
-    const MONEY: &'static [&'static str];
     /// The state the provider answered (`self` is the state before: fields the answer
     /// leaves out keep it).
     fn after(&self, answer: &Value) -> Self;
-    /// The fields that differ from `self` in `now`.
-    fn changes(&self, now: &Self) -> Vec<Changed>;
-    /// The editable fields as the answer shows them.
-    fn values(&self, currency: Option<&str>) -> Value;
+    /// The editable fields by the table's column name, in the order the answer lists them.
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)>;
     /// Writes `self` as entity `id`'s synced row.
     fn store(
         &self,
@@ -228,92 +260,148 @@ pub trait Level: Sized + Send + Sync {
     ) -> impl Future<Output = Result<bool, sqlx::Error>> + Send;
 }
 
-/// Runs a checked quick edit: answers the values as they are when `request` (the provider's
-/// fields that differ) is empty; else sends it, then writes the provider's answer as the
-/// synced row and one change record per changed field in one transaction (retried when
-/// SQLite is busy). A refusal comes back on our field name, nothing written.
+/// The editable fields of `state` as the answer shows them.
+fn values(state: &impl Level, currency: Option<&str>) -> Value {
+    let fields = state.editable().into_iter();
+    Value::Object(
+        fields
+            .map(|(name, value)| (name.to_string(), value.answer(currency)))
+            .collect(),
+    )
+}
+
+/// The fields whose values differ between `before` and `now`.
+fn changes<L: Level>(before: &L, now: &L) -> Vec<Changed> {
+    before
+        .editable()
+        .into_iter()
+        .zip(now.editable())
+        .map(|((field, old), (_, new))| (field, old.text(), new.text()))
+        .filter(|(_, old, new)| old != new)
+        .map(|(field, old, new)| Changed {
+            field: field.to_string(),
+            old_value: old,
+            new_value: new,
+        })
+        .collect()
+}
+
+/// A quick edit as its change records describe it: who made it, where, and on what.
+struct Edit<'a> {
+    user: &'a CurrentUser,
+    campaign: &'a CampaignRow,
+    level: &'static str,
+    target: Target<'a>,
+    /// The fields whose values are money (their change records carry the currency).
+    money: Vec<&'static str>,
+}
+
+/// Runs a checked quick edit of `target` (in campaign `campaign`, by `user`): answers the
+/// values as they are when `request` (the provider's fields that differ) is empty; else
+/// sends it, then writes the provider's answer as the synced row and one change record per
+/// changed field in one transaction (retried when SQLite is busy). A refusal comes back on
+/// our field name, nothing written.
 pub async fn apply<L: Level>(
     state: &AppState,
-    origin: Origin<'_>,
+    user: &CurrentUser,
+    campaign: &CampaignRow,
     target: Target<'_>,
     before: L,
     request: Map<String, Value>,
 ) -> Result<Edited, ApiError> {
+    let currency = campaign.currency.as_deref();
     let mut answer = Edited {
-        level: target.level.to_string(),
+        level: L::LEVEL.to_string(),
         id: target.id,
-        campaign_id: target.campaign_id,
+        campaign_id: campaign.id,
         ad_group_id: target.ad_group_id,
-        org_id: origin.org_id,
-        account_id: origin.account_id.to_string(),
-        currency: origin.currency.map(str::to_string),
-        values: before.values(origin.currency),
+        org_id: campaign.org_id,
+        account_id: campaign.account_id.clone(),
+        currency: campaign.currency.clone(),
+        values: values(&before, currency),
         changes: Vec::new(),
     };
     if request.is_empty() {
         return Ok(answer);
     }
-    let client = client(state, origin.account_id).await?;
+    let client = client(state, &campaign.account_id).await?;
     let after: Value = client
-        .update(origin.org_id, L::ENTITY, target.id, &Value::Object(request))
+        .update(
+            campaign.org_id,
+            L::ENTITY,
+            target.id,
+            &Value::Object(request),
+        )
         .await
         .map_err(|e| refused(e, L::FIELDS, L::WHAT))?;
     let now = before.after(&after);
-    let changed = before.changes(&now);
-    let (pool, origin_ref, target_ref, now_ref, changed_ref) =
-        (&state.db.pool, &origin, &target, &now, &changed);
+    let changed = changes(&before, &now);
+    let money = before
+        .editable()
+        .into_iter()
+        .filter(|(_, value)| matches!(value, Field::Money(_)))
+        .map(|(field, _)| field)
+        .collect();
+    let edit = Edit {
+        user,
+        campaign,
+        level: L::LEVEL,
+        target,
+        money,
+    };
+    let (pool, edit_ref, now_ref, changed_ref) = (&state.db.pool, &edit, &now, &changed);
     Db::retry_busy(move || async move {
         let mut tx = pool.begin().await?;
         now_ref
-            .store(&mut tx, origin_ref.org_key, target_ref.id)
+            .store(&mut tx, edit_ref.campaign.org_key, edit_ref.target.id)
             .await?;
-        record(&mut tx, origin_ref, target_ref, changed_ref, L::MONEY).await?;
+        record(&mut tx, edit_ref, changed_ref).await?;
         tx.commit().await
     })
     .await?;
     tracing::info!(
-        level = target.level,
-        entity.id = target.id,
-        org.id = origin.org_id,
+        level = L::LEVEL,
+        entity.id = edit.target.id,
+        org.id = campaign.org_id,
         changes = changed.len(),
         "quick edit applied"
     );
-    answer.values = now.values(origin.currency);
+    answer.values = values(&now, currency);
     answer.changes = changed;
     Ok(answer)
 }
 
 /// Writes one change record per changed field (source: manual change).
-pub async fn record(
+async fn record(
     ex: &mut sqlx::AnyConnection,
-    origin: &Origin<'_>,
-    target: &Target<'_>,
+    edit: &Edit<'_>,
     changed: &[Changed],
-    money_fields: &[&str],
 ) -> Result<(), sqlx::Error> {
     let now = ids::now_ms() / 1000;
-    for c in changed {
+    let c = edit.campaign;
+    for change in changed {
         changes::insert(
             &mut *ex,
             &changes::NewChange {
                 id: ids::new_id(),
-                workspace_id: origin.user.workspace_id.clone(),
-                user_id: Some(origin.user.user_id.clone()),
-                user_email: Some(origin.user.email.clone()),
-                account_id: Some(origin.account_id.to_string()),
-                org_id: origin.org_id,
-                level: target.level,
-                entity_id: target.id,
-                campaign_id: target.campaign_id,
-                ad_group_id: target.ad_group_id,
-                entity_name: target.name.to_string(),
-                campaign_name: target.campaign_name.to_string(),
-                field: c.field.clone(),
-                old_value: c.old_value.clone(),
-                new_value: c.new_value.clone(),
-                currency: money_fields
-                    .contains(&c.field.as_str())
-                    .then(|| origin.currency.map(str::to_string))
+                workspace_id: edit.user.workspace_id.clone(),
+                user_id: Some(edit.user.user_id.clone()),
+                user_email: Some(edit.user.email.clone()),
+                account_id: Some(c.account_id.clone()),
+                org_id: c.org_id,
+                level: edit.level,
+                entity_id: edit.target.id,
+                campaign_id: c.id,
+                ad_group_id: edit.target.ad_group_id,
+                entity_name: edit.target.name.to_string(),
+                campaign_name: c.name.clone(),
+                field: change.field.clone(),
+                old_value: change.old_value.clone(),
+                new_value: change.new_value.clone(),
+                currency: edit
+                    .money
+                    .contains(&change.field.as_str())
+                    .then(|| c.currency.clone())
                     .flatten(),
                 source: changes::MANUAL,
                 job_id: None,
@@ -323,22 +411,6 @@ pub async fn record(
         .await?;
     }
     Ok(())
-}
-
-/// The changes of `pairs` (field, old, new) that differ.
-pub fn changed(
-    pairs: impl IntoIterator<Item = (&'static str, Option<String>, Option<String>)>,
-) -> Vec<Changed> {
-    pairs
-        .into_iter()
-        .filter_map(|(f, old, new)| Changed::of(f, old, new))
-        .collect()
-}
-
-/// A status of a request, ENABLED or PAUSED, unless it is the one already set (a synced
-/// keyword may say ACTIVE for ENABLED).
-pub fn new_status(requested: Option<String>, current: &str) -> Option<String> {
-    requested.filter(|s| !(s == current || (s == "ENABLED" && current == "ACTIVE")))
 }
 
 /// A text field of the provider's answer.

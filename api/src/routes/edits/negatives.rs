@@ -182,8 +182,7 @@ async fn add(
 /// whose details list every pair (applied with the new negative's id, refused with Apple's
 /// message, skipped when already a negative keyword there).
 #[utoipa::path(put, path = "/api/asa/keywords/add/negative", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = AddNegatives,
     responses((status = 200, description = "The negatives are queued: the task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 pairs", body = ErrorBody),
@@ -211,9 +210,7 @@ pub async fn add_to_campaigns(
 /// campaign (else 404); at most 10,000 level × text pairs. Runs as a `bulk-edit` job; the
 /// answer is its task.
 #[utoipa::path(put, path = "/api/asa/keywords/add/negative/{campaignId}", tag = "edits",
-    params(("campaignId" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("campaignId" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = AddNegatives,
     responses((status = 200, description = "The negatives are queued: the task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), or over 10,000 pairs", body = ErrorBody)))]

@@ -80,8 +80,7 @@ pub fn renamed(name: &str, find: &str, replace: &str) -> Option<Result<String, S
 /// job; the answer is its task, whose details list every item (applied, refused with Apple's
 /// message, skipped when its name does not contain `find`).
 #[utoipa::path(patch, path = "/api/asa/campaigns/replacePartName", tag = "edits",
-    params(("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaigns)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(ScopeQuery),
     request_body = RenameRequest,
     responses((status = 200, description = "The rename is queued: its task", body = Envelope<Item<BulkEditStarted>>),
               (status = 400, description = "Invalid request (field errors), a new name Apple would refuse, or over 10,000 items", body = ErrorBody),

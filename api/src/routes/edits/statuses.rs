@@ -13,12 +13,13 @@ use searchdeck_common::store::{
     synced::edits::{AdState, NegativeState},
 };
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::{Map, Value};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Changed, Edited, Level, Origin, Target, apply, new_status, parse_status, status_changes, text,
+    Edited, Field, Level, ProviderBusy, Target, ad_group_in_path, apply, parse_status,
+    request_status, text,
 };
 use crate::{
     access::{EditRoles, InWorkspace},
@@ -64,9 +65,7 @@ fn status_request(raw: Option<&str>, current: &str) -> Result<Map<String, Value>
     };
     let status = parse_status("status", raw).map_err(|e| ApiError::validation(vec![e]))?;
     let mut request = Map::new();
-    if let Some(s) = new_status(Some(status), current) {
-        request.insert("status".into(), json!(s));
-    }
+    request_status(&mut request, Some(status), current);
     Ok(request)
 }
 
@@ -75,14 +74,11 @@ fn status_request(raw: Option<&str>, current: &str) -> Result<Map<String, Value>
 /// is stored.
 #[utoipa::path(put, path = "/api/asa/ads/update/{a}/{b}", tag = "edits",
     params(("a" = i64, Path, description = "Campaign id (Apple's)"),
-           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
     request_body = AdEdit,
     responses((status = 200, description = "The ad's status after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid status, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update_ad(
     State(state): State<AppState>,
     campaign: InWorkspace<CampaignOfAdGroup, EditRoles>,
@@ -91,11 +87,7 @@ pub async fn update_ad(
     ApiJson(body): ApiJson<AdEdit>,
 ) -> ApiResult<impl IntoResponse> {
     let c = pick(campaign.item.0, &query)?;
-    let group_id = path
-        .1
-        .trim()
-        .parse::<i64>()
-        .map_err(|_| ApiError::not_found("Ad group"))?;
+    let group_id = ad_group_in_path(&path)?;
     let Some(ad_id) = body.ad_id else {
         return Err(ApiError::field("adId", crate::domain::REQUIRED));
     };
@@ -110,16 +102,13 @@ pub async fn update_ad(
         modification_time: ad.modification_time.clone(),
         body: ad.body.clone().unwrap_or_default(),
     };
-    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
-        level: "AD",
         id: ad.id,
-        campaign_id: c.id,
         ad_group_id: Some(ad.ad_group_id),
         name: &ad.name,
-        campaign_name: &c.name,
     };
-    let edited = apply(&state, origin, target, before, request).await?;
+    let user = campaign.caller.user();
+    let edited = apply(&state, user, &c, target, before, request).await?;
     Ok(envelope::item(edited))
 }
 
@@ -127,14 +116,11 @@ pub async fn update_ad(
 /// stores the provider's answer and a change record. Editors only; Apple's refusal is a 400
 /// on `status` with its message, and nothing is stored.
 #[utoipa::path(put, path = "/api/asa/keywords/update/negative/{id}", tag = "edits",
-    params(("id" = i64, Path, description = "Campaign id (Apple's)"),
-           ("accountId" = Option<String>, Query, description = "Account id (when several connections reach the campaign)"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+    params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = NegativeEdit,
     responses((status = 200, description = "The negative keyword's status after the edit", body = Envelope<Item<Edited>>),
               (status = 400, description = "Invalid status, or refused by Apple Ads", body = ErrorBody),
-              (status = 429, description = "Apple Ads rate limit", body = ErrorBody),
-              (status = 502, description = "Apple Ads did not answer", body = ErrorBody)))]
+              ProviderBusy))]
 pub async fn update_negative(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,
@@ -157,25 +143,21 @@ pub async fn update_negative(
         status: n.status.clone(),
         modification_time: n.modification_time.clone(),
     };
-    let origin = Origin::of(campaign.caller.user(), &c);
     let target = Target {
-        level: "NEGATIVE_KEYWORD",
         id: n.id,
-        campaign_id: c.id,
         ad_group_id: n.ad_group_id,
         name: &n.text,
-        campaign_name: &c.name,
     };
-    let edited = apply(&state, origin, target, before, request).await?;
+    let user = campaign.caller.user();
+    let edited = apply(&state, user, &c, target, before, request).await?;
     Ok(envelope::item(edited))
 }
 
 impl Level for AdState {
+    const LEVEL: &'static str = "AD";
     const ENTITY: &'static str = "ads";
     const WHAT: &'static str = "Ad";
     const FIELDS: &'static [(&'static str, &'static str)] = &[("status", "status")];
-    const MONEY: &'static [&'static str] = &[];
-
     fn after(&self, answer: &Value) -> Self {
         AdState {
             status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
@@ -185,12 +167,8 @@ impl Level for AdState {
         }
     }
 
-    fn changes(&self, now: &Self) -> Vec<Changed> {
-        status_changes(&self.status, &now.status)
-    }
-
-    fn values(&self, _: Option<&str>) -> Value {
-        json!({ "status": self.status })
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![("status", Field::Status(&self.status))]
     }
 
     async fn store(
@@ -204,11 +182,10 @@ impl Level for AdState {
 }
 
 impl Level for NegativeState {
+    const LEVEL: &'static str = "NEGATIVE_KEYWORD";
     const ENTITY: &'static str = "negative-keywords";
     const WHAT: &'static str = "Negative keyword";
     const FIELDS: &'static [(&'static str, &'static str)] = &[("status", "status")];
-    const MONEY: &'static [&'static str] = &[];
-
     fn after(&self, answer: &Value) -> Self {
         NegativeState {
             status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
@@ -216,12 +193,8 @@ impl Level for NegativeState {
         }
     }
 
-    fn changes(&self, now: &Self) -> Vec<Changed> {
-        status_changes(&self.status, &now.status)
-    }
-
-    fn values(&self, _: Option<&str>) -> Value {
-        json!({ "status": self.status })
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+        vec![("status", Field::Status(&self.status))]
     }
 
     async fn store(
