@@ -1,0 +1,246 @@
+//! The steps every quick edit shares: the level's editable fields ([`Level`]), compared
+//! with the provider's answer, written to the synced row and recorded as change records in
+//! one transaction ([`apply`]).
+
+use searchdeck_common::{
+    Db, ids,
+    store::{changes, synced_reads::CampaignRow},
+};
+use serde_json::{Map, Value, json};
+
+use super::{Changed, Edited, client, money, refused};
+use crate::{error::ApiError, session::CurrentUser, state::AppState};
+
+/// The value of one editable field, by its kind, which says how it is compared and recorded
+/// (as text) and how the answer shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Field<'a> {
+    /// An amount in micros of the campaign group's currency, None when unset: recorded as
+    /// an exact decimal with the currency, answered as `{amount, currency}`.
+    Money(Option<i64>),
+    /// A status as the provider writes it.
+    Status(&'a str),
+    /// An on/off setting (Search Match): `true` / `false`.
+    Flag(bool),
+}
+
+impl Field<'_> {
+    /// The value as the change record (and the answer's `changes`) write it.
+    fn text(self) -> Option<String> {
+        match self {
+            Field::Money(micros) => money::text(micros),
+            Field::Status(status) => Some(status.to_string()),
+            Field::Flag(on) => Some(on.to_string()),
+        }
+    }
+
+    /// The value as the answer's `values` show it.
+    fn answer(self, currency: Option<&str>) -> Value {
+        match self {
+            Field::Money(micros) => money::answer(micros, currency),
+            Field::Status(status) => json!(status),
+            Field::Flag(on) => json!(on),
+        }
+    }
+}
+
+/// The entity a quick edit changes, in the campaign its route resolved.
+pub struct Target<'a> {
+    pub id: i64,
+    /// Its ad group (None for a campaign and a campaign-level negative keyword).
+    pub ad_group_id: Option<i64>,
+    /// Its name as the change records show it (a keyword's text).
+    pub name: &'a str,
+}
+
+impl<'a> Target<'a> {
+    /// Campaign `c` itself.
+    pub fn campaign(c: &'a CampaignRow) -> Self {
+        Target {
+            id: c.id,
+            ad_group_id: None,
+            name: &c.name,
+        }
+    }
+}
+
+/// One level's side of a quick edit: its provider entity, its editable fields, and how its
+/// state is read from the provider's answer and stored. The steps around it (comparing,
+/// answering, recording) are [`apply`]'s.
+pub trait Level: Sized + Send + Sync {
+    /// The level as the answer and the change records name it (`CAMPAIGN`, `AD_GROUP`,
+    /// `KEYWORD`, `AD`, `NEGATIVE_KEYWORD`).
+    const LEVEL: &'static str;
+    /// The provider's entity path (`campaigns`, `adgroups`, `keywords`, `ads`,
+    /// `negative-keywords`).
+    const ENTITY: &'static str;
+    /// What a 404 names.
+    const WHAT: &'static str;
+    /// Our names of the provider's request fields, for its refusals.
+    const FIELDS: &'static [(&'static str, &'static str)];
+    /// The state the provider answered (`self` is the state before: fields the answer
+    /// leaves out keep it).
+    fn after(&self, answer: &Value) -> Self;
+    /// The editable fields by the table's column name, in the order the answer lists them.
+    fn editable(&self) -> Vec<(&'static str, Field<'_>)>;
+    /// Writes `self` as entity `id`'s synced row.
+    fn store(
+        &self,
+        ex: &mut sqlx::AnyConnection,
+        org_key: i64,
+        id: i64,
+    ) -> impl Future<Output = Result<bool, sqlx::Error>> + Send;
+}
+
+/// The editable fields of `state` as the answer shows them.
+fn values(state: &impl Level, currency: Option<&str>) -> Value {
+    let fields = state.editable().into_iter();
+    Value::Object(
+        fields
+            .map(|(name, value)| (name.to_string(), value.answer(currency)))
+            .collect(),
+    )
+}
+
+/// The fields whose values differ between `before` and `now`.
+fn changes<L: Level>(before: &L, now: &L) -> Vec<Changed> {
+    before
+        .editable()
+        .into_iter()
+        .zip(now.editable())
+        .map(|((field, old), (_, new))| (field, old.text(), new.text()))
+        .filter(|(_, old, new)| old != new)
+        .map(|(field, old, new)| Changed {
+            field: field.to_string(),
+            old_value: old,
+            new_value: new,
+        })
+        .collect()
+}
+
+/// A quick edit as its change records describe it: who made it, where, and on what.
+struct Edit<'a> {
+    user: &'a CurrentUser,
+    campaign: &'a CampaignRow,
+    level: &'static str,
+    target: Target<'a>,
+    /// The fields whose values are money (their change records carry the currency).
+    money: Vec<&'static str>,
+}
+
+/// Runs a checked quick edit of `target` (in campaign `campaign`, by `user`): answers the
+/// values as they are when `request` (the provider's fields that differ) is empty; else
+/// sends it, then writes the provider's answer as the synced row and one change record per
+/// changed field in one transaction (retried when SQLite is busy). A refusal comes back on
+/// our field name, nothing written.
+pub async fn apply<L: Level>(
+    state: &AppState,
+    user: &CurrentUser,
+    campaign: &CampaignRow,
+    target: Target<'_>,
+    before: L,
+    request: Map<String, Value>,
+) -> Result<Edited, ApiError> {
+    let currency = campaign.currency.as_deref();
+    let mut answer = Edited {
+        level: L::LEVEL.to_string(),
+        id: target.id,
+        campaign_id: campaign.id,
+        ad_group_id: target.ad_group_id,
+        org_id: campaign.org_id,
+        account_id: campaign.account_id.clone(),
+        currency: campaign.currency.clone(),
+        values: values(&before, currency),
+        changes: Vec::new(),
+    };
+    if request.is_empty() {
+        return Ok(answer);
+    }
+    let client = client(state, &campaign.account_id).await?;
+    let after: Value = client
+        .update(
+            campaign.org_id,
+            L::ENTITY,
+            target.id,
+            &Value::Object(request),
+        )
+        .await
+        .map_err(|e| refused(e, L::FIELDS, L::WHAT))?;
+    let now = before.after(&after);
+    let changed = changes(&before, &now);
+    let money = before
+        .editable()
+        .into_iter()
+        .filter(|(_, value)| matches!(value, Field::Money(_)))
+        .map(|(field, _)| field)
+        .collect();
+    let edit = Edit {
+        user,
+        campaign,
+        level: L::LEVEL,
+        target,
+        money,
+    };
+    let (pool, edit_ref, now_ref, changed_ref) = (&state.db.pool, &edit, &now, &changed);
+    Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        now_ref
+            .store(&mut tx, edit_ref.campaign.org_key, edit_ref.target.id)
+            .await?;
+        record(&mut tx, edit_ref, changed_ref).await?;
+        tx.commit().await
+    })
+    .await?;
+    tracing::info!(
+        level = L::LEVEL,
+        entity.id = edit.target.id,
+        org.id = campaign.org_id,
+        changes = changed.len(),
+        "quick edit applied"
+    );
+    answer.values = values(&now, currency);
+    answer.changes = changed;
+    Ok(answer)
+}
+
+/// Writes one change record per changed field (source: manual change).
+async fn record(
+    ex: &mut sqlx::AnyConnection,
+    edit: &Edit<'_>,
+    changed: &[Changed],
+) -> Result<(), sqlx::Error> {
+    let now = ids::now_ms() / 1000;
+    let c = edit.campaign;
+    for change in changed {
+        changes::insert(
+            &mut *ex,
+            &changes::NewChange {
+                id: ids::new_id(),
+                workspace_id: edit.user.workspace_id.clone(),
+                user_id: Some(edit.user.user_id.clone()),
+                user_email: Some(edit.user.email.clone()),
+                account_id: Some(c.account_id.clone()),
+                org_id: c.org_id,
+                level: edit.level,
+                entity_id: edit.target.id,
+                campaign_id: c.id,
+                ad_group_id: edit.target.ad_group_id,
+                entity_name: edit.target.name.to_string(),
+                campaign_name: c.name.clone(),
+                field: change.field.clone(),
+                old_value: change.old_value.clone(),
+                new_value: change.new_value.clone(),
+                currency: edit
+                    .money
+                    .contains(&change.field.as_str())
+                    .then(|| c.currency.clone())
+                    .flatten(),
+                source: changes::MANUAL,
+                job_id: None,
+                created_at: now,
+            },
+        )
+        .await?;
+    }
+    Ok(())
+}
