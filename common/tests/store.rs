@@ -55,6 +55,7 @@ conformance!(
     facts_blobs_stay_exact_through_restatements_backfills_and_deletions,
     facts_reads_see_one_generation_while_a_refresh_runs,
     report_caches_follow_writes_of_other_processes,
+    reports_during_back_to_back_refreshes_show_one_state,
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
     recovery_codes_die_after_wrong_guesses,
@@ -886,6 +887,66 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     assert!(fourth[&1].1 && fourth[&2].1, "{fourth:?}");
     // Keyword 3 was upserted as listed (not deleted) again.
     assert!(!fourth[&3].1);
+}
+
+/// Reports run while another process restates days 1..=5 back and forth, refreshing after
+/// each restatement: every report shows one complete state, never a mix of blobs from
+/// before and after a refresh (the engine reads a report again when a refresh swept blobs
+/// it was reading).
+async fn reports_during_back_to_back_refreshes_show_one_state(db: &Db) {
+    let (workspace_id, account_id, org_key) = connected_org(db, "ann@example.com").await;
+    let mut conn = db.pool.acquire().await.unwrap();
+    let kws: Vec<_> = (1..=40).map(keyword).collect();
+    store::synced::entities::upsert(&mut conn, org_key, &kws, 1)
+        .await
+        .unwrap();
+    drop(conn);
+    let level = FactLevel::Keyword;
+    let rows = move |seed: i64| -> Vec<DayRow> {
+        (1..=5u8)
+            .flat_map(|d| (1..=40).map(move |e| fact(org_key, level, d, e, e * seed)))
+            .collect()
+    };
+    let ctx = searchdeck_common::report::Context {
+        workspace_id,
+        account_id: account_id.clone(),
+        org: store::reports::sync_org_of(&db.pool, &account_id, 42)
+            .await
+            .unwrap(),
+        plan: searchdeck_common::report::Plan::ProFree,
+    };
+    let mut states = Vec::new();
+    for seed in [1, 2] {
+        report_facts::insert_days(db, &rows(seed)).await.unwrap();
+        report_facts::refresh(db, org_key, level, day(1))
+            .await
+            .unwrap();
+        states.push(keyword_report(db, &ctx).await);
+    }
+    assert_ne!(states[0], states[1]);
+    let other = Db {
+        report_caches: Default::default(),
+        ..db.clone()
+    };
+    let restating = tokio::spawn(async move {
+        for round in 0..60 {
+            report_facts::insert_days(&other, &rows(1 + round % 2))
+                .await
+                .unwrap();
+            report_facts::refresh(&other, org_key, level, day(1))
+                .await
+                .unwrap();
+        }
+    });
+    let mut reports = 0;
+    while !restating.is_finished() {
+        let report = keyword_report(db, &ctx).await;
+        assert!(states.contains(&report), "a report mixed two states");
+        reports += 1;
+        tokio::task::yield_now().await;
+    }
+    restating.await.unwrap();
+    assert!(reports > 0);
 }
 
 async fn owner(db: &Db, email: &str) -> (String, String) {
