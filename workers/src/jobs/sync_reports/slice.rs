@@ -3,7 +3,7 @@
 //! temporary file, day by day, as the page arrives; [`store_slice`] then reads one day at a
 //! time back and writes it in one transaction. Memory is one page and one day, whatever
 //! the slice holds (a 15-day slice of the search terms of a 100,000-keyword ad account is
-//! about 2.8 million rows).
+//! about 2.5 million rows).
 //!
 //! Nothing of the database changes until the whole slice is fetched, as before: a retried
 //! page is fetched again and written once, and a worker killed mid-slice leaves no file
