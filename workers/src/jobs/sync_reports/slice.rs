@@ -98,7 +98,8 @@ impl SliceRows {
         Ok(())
     }
 
-    /// The rows of the slice's `i`-th day, in the order they were added.
+    /// The rows of the slice's `i`-th day, in the order they were added. Read once every
+    /// page is added: a page written after a read would land where the read left off.
     async fn day(&mut self, i: usize) -> Result<Vec<DayRow>, JobError> {
         let (Some(file), extents) = (&mut self.file, &self.extents[i]) else {
             return Ok(Vec::new());
