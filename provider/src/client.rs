@@ -271,6 +271,35 @@ impl Client {
         body: Option<&Value>,
         retry_failures: bool,
     ) -> Result<Value, ProviderError> {
+        let text = self
+            .call_text_with(method, path, account, body, retry_failures)
+            .await?;
+        Ok(serde_json::from_str(&text).unwrap_or(Value::Null))
+    }
+
+    /// [`Self::call`] returning the body of a 2xx answer as it came, for callers that
+    /// decode it into their own types (a report page of 5,000 rows of 15 days is hundreds
+    /// of megabytes as [`Value`]s).
+    pub async fn call_text(
+        &self,
+        method: Method,
+        path: &str,
+        account: Option<i64>,
+        body: Option<&Value>,
+    ) -> Result<String, ProviderError> {
+        let idempotent = method != Method::POST || path.ends_with("/query");
+        self.call_text_with(method, path, account, body, idempotent)
+            .await
+    }
+
+    async fn call_text_with(
+        &self,
+        method: Method,
+        path: &str,
+        account: Option<i64>,
+        body: Option<&Value>,
+        retry_failures: bool,
+    ) -> Result<String, ProviderError> {
         let key = match account {
             Some(id) => account_key(&id.to_string()),
             None => credential_key(self.credentials.client_id()),
@@ -300,7 +329,8 @@ impl Client {
     }
 
     /// One request (and the refresh-once-on-401): waits on the limiter for `key`, sends,
-    /// and hands the response's status and rate-limit headers to the limiter.
+    /// and hands the response's status and rate-limit headers to the limiter. Returns the
+    /// body of a 2xx answer as text.
     async fn send(
         &self,
         method: Method,
@@ -308,7 +338,7 @@ impl Client {
         account: Option<i64>,
         body: Option<&Value>,
         key: &str,
-    ) -> Result<Value, ProviderError> {
+    ) -> Result<String, ProviderError> {
         let mut refreshed = false;
         loop {
             let token = self.token().await?;
@@ -354,7 +384,9 @@ impl Client {
             }
             self.config.gate.observe(key, &info).await;
             let text = response.text().await.map_err(transport)?;
-            let json: Value = serde_json::from_str(&text).unwrap_or(Value::Null);
+            // JSON values only for an observer or an error to classify.
+            let json = (self.config.observer.is_some() || !status.is_success())
+                .then(|| serde_json::from_str::<Value>(&text).unwrap_or(Value::Null));
             tracing::info!(
                 %method,
                 path,
@@ -364,15 +396,15 @@ impl Client {
                 ad_account = account,
                 "provider call"
             );
-            if let Some(observer) = &self.config.observer {
-                observer(method.as_str(), path, status.as_u16(), &json);
+            if let (Some(observer), Some(json)) = (&self.config.observer, &json) {
+                observer(method.as_str(), path, status.as_u16(), json);
             }
             if status == StatusCode::UNAUTHORIZED && !refreshed {
                 refreshed = true;
                 self.forget_token().await;
                 continue;
             }
-            return classify(status, &info, json);
+            return classify(status, &info, json.unwrap_or(Value::Null)).map(|_| text);
         }
     }
 }

@@ -1,19 +1,23 @@
 //! `searchdeck bench sync`: a connection's full first sync of the sandbox's large world —
 //! one ad account of 100,000 keywords beside the small world's three — through the real
 //! `sync-account` and `sync-reports` handlers, run by a worker pool on the worker runtime
-//! (its one rate limiter and provider metrics), against the sandbox served in-process over
-//! loopback HTTP, into a fresh SQLite database and, with `--database-url`, a fresh
+//! (its one rate limiter and provider metrics), against the sandbox served over loopback
+//! HTTP by a child process (`searchdeck sandbox`; in this process with
+//! `--in-process-sandbox`), into a fresh SQLite database and, with `--database-url`, a fresh
 //! PostgreSQL database.
 //!
 //! Per backend it prints the provider traffic (the runtime's `ProviderMetrics`: calls,
 //! requests, retries, 429s, time waited on the limiter), wall minutes per phase (the entity
 //! sync, then for each report level the fetching and storing of its days and the refresh of
 //! its day blobs, added up over the campaign groups), rows stored per table, the database
-//! size, the peak resident memory of this process (the in-process sandbox included) and the
-//! machine's load average meanwhile; `--json` prints one JSON object instead.
+//! size, the peak resident memory of this process (the sync's) and of the sandbox child,
+//! both also per phase ([`memory`]), and the machine's load average meanwhile; `--json`
+//! prints one JSON object instead.
 //!
 //! The phases come from the handlers' own tracing events (`job started` / `job done`,
 //! `entities listed`, `metrics level synced`), which [`SyncPhases::layer`] records.
+
+mod memory;
 
 use std::{
     collections::BTreeMap,
@@ -63,6 +67,10 @@ pub struct SyncBenchArgs {
     /// One JSON object instead of the tables.
     #[arg(long)]
     pub json: bool,
+    /// Serve the sandbox in this process (as before) instead of a `searchdeck sandbox`
+    /// child: the peak RSS is then the sync's and the sandbox's together.
+    #[arg(long)]
+    pub in_process_sandbox: bool,
 }
 
 /// One recorded event of the sync handlers.
@@ -176,8 +184,15 @@ struct Figures {
     /// `asa_day_metrics` rows per level.
     metric_rows: BTreeMap<String, i64>,
     db_bytes: i64,
+    /// This process: the sync's (and the sandbox's with `--in-process-sandbox`).
     rss_before_mib: Option<f64>,
     peak_rss_mib: Option<f64>,
+    /// The sandbox child's, when it runs apart.
+    sandbox_rss_before_mib: Option<f64>,
+    sandbox_peak_rss_mib: Option<f64>,
+    /// Highest RSS sampled (once a second) per phase: `entities`, `<level>` (fetching and
+    /// storing its days), `<level> refresh` (its day blobs).
+    peak_rss_by_phase: BTreeMap<String, memory::PhasePeak>,
     load_avg_mean: f64,
     load_avg_max: f64,
     /// Jobs rescheduled after an error or a rate limit.
@@ -202,24 +217,6 @@ fn ms_field(e: &Recorded, name: &str) -> u64 {
         .get(name)
         .and_then(|v| v.parse().ok())
         .unwrap_or_default()
-}
-
-/// A memory figure of `/proc/self/status` in MiB (`VmHWM:` is the peak).
-fn status_mib(field: &str) -> Option<f64> {
-    let status = std::fs::read_to_string("/proc/self/status").ok()?;
-    let line = status.lines().find(|l| l.starts_with(field))?;
-    let kib: f64 = line.split_whitespace().nth(1)?.parse().ok()?;
-    Some(kib / 1024.0)
-}
-
-/// The one-minute load average.
-fn load_average() -> Option<f64> {
-    std::fs::read_to_string("/proc/loadavg")
-        .ok()?
-        .split_whitespace()
-        .next()?
-        .parse()
-        .ok()
 }
 
 /// Counts rows per table, per metrics level, and measures the database.
@@ -285,12 +282,17 @@ async fn stored(
 
 /// Phases, per-level counts and job retries from the recorded events.
 /// `finished`: when the sync was seen done (the total when the events lack its end).
-fn phases(
-    events: &[Recorded],
-    started: Instant,
-    finished: Instant,
-) -> (Minutes, BTreeMap<String, LevelCounts>, u64) {
+/// Also returns the window of each phase, for its memory peak.
+type Phases = (
+    Minutes,
+    BTreeMap<String, LevelCounts>,
+    u64,
+    Vec<(String, Instant, Instant)>,
+);
+
+fn phases(events: &[Recorded], started: Instant, finished: Instant) -> Phases {
     let mut m = Minutes::default();
+    let mut windows = Vec::new();
     let mut levels: BTreeMap<String, LevelCounts> = BTreeMap::new();
     let mut retries = 0;
     let (mut account_start, mut account_done, mut reports_start, mut reports_done) =
@@ -313,6 +315,9 @@ fn phases(
             ("metrics level synced", _) => {
                 let level = e.fields.get("level").cloned().unwrap_or_default();
                 let (all, refresh) = (ms_field(e, "ms"), ms_field(e, "refresh_ms"));
+                let ago = |ms: u64| e.at.checked_sub(Duration::from_millis(ms)).unwrap_or(e.at);
+                windows.push((level.clone(), ago(all), ago(refresh)));
+                windows.push((format!("{level} refresh"), ago(refresh), e.at));
                 *m.report_levels.entry(level.clone()).or_default() +=
                     all.saturating_sub(refresh) as f64 / 60_000.0;
                 *m.blob_refresh.entry(level.clone()).or_default() += refresh as f64 / 60_000.0;
@@ -347,7 +352,10 @@ fn phases(
     m.handover = span(account_done, reports_start);
     m.reports = span(reports_start, reports_done);
     m.total = span(Some(started), reports_done.or(Some(finished)));
-    (m, levels, retries)
+    if let (Some(a), Some(b)) = (account_start, account_done) {
+        windows.push(("entities".to_string(), a, b));
+    }
+    (m, levels, retries, windows)
 }
 
 /// Syncs one fresh database at `url` (SQLite files live in `dir`) and measures it.
@@ -356,6 +364,7 @@ async fn bench_backend(
     url: &str,
     dir: &Path,
     sandbox: &str,
+    sandbox_pid: Option<u32>,
     args: &SyncBenchArgs,
     recorder: &SyncPhases,
 ) -> anyhow::Result<Figures> {
@@ -391,21 +400,14 @@ async fn bench_backend(
     let account = sandbox_account::connect(&db, &runtime.secrets, sandbox, &key).await?;
 
     // Counters of this sync only: peak memory, recorded events, the load average.
-    std::fs::write("/proc/self/clear_refs", "5").ok();
+    memory::reset_peak(None);
     recorder.take();
-    let rss_before = status_mib("VmRSS:");
-    let loads = Arc::new(Mutex::new(Vec::new()));
-    let sampler = {
-        let loads = loads.clone();
-        tokio::spawn(async move {
-            loop {
-                if let (Some(l), Ok(mut v)) = (load_average(), loads.lock()) {
-                    v.push(l);
-                }
-                tokio::time::sleep(Duration::from_secs(10)).await;
-            }
-        })
-    };
+    let rss_before = memory::status_mib(None, "VmRSS:");
+    let sandbox_rss_before = sandbox_pid.and_then(|pid| {
+        memory::reset_peak(Some(pid));
+        memory::status_mib(Some(pid), "VmRSS:")
+    });
+    let sampler = memory::Sampler::start(sandbox_pid);
     let started = Instant::now();
     let task_id = sandbox_account::queue_sync(&db, &queue, &account).await?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
@@ -457,18 +459,20 @@ async fn bench_backend(
     tokio::time::sleep(Duration::from_millis(500)).await;
     let _ = stop.send(());
     worker.await??;
-    sampler.abort();
+    let samples = sampler.stop();
     let (finished, incomplete) = match outcome {
         Ok(at) => (at, None),
         Err(e) => (Instant::now(), Some(format!("{e:#}"))),
     };
     let events = recorder.take();
-    let peak_rss = status_mib("VmHWM:");
+    let peak_rss = memory::status_mib(None, "VmHWM:");
+    let sandbox_peak_rss = sandbox_pid.and_then(|pid| memory::status_mib(Some(pid), "VmHWM:"));
     let provider = runtime.provider_metrics.snapshot();
-    let (wall, levels, job_retries) = phases(&events, started, finished);
+    let (wall, levels, job_retries, windows) = phases(&events, started, finished);
+    let peak_rss_by_phase = memory::phase_peaks(&samples, &windows);
     say("counting rows");
     let (rows, metric_rows, db_bytes) = stored(&db, dir).await?;
-    let loads = loads.lock().map(|v| v.clone()).unwrap_or_default();
+    let loads: Vec<f64> = samples.iter().map(|s| s.load).collect();
     let load_avg_mean = loads.iter().sum::<f64>() / loads.len().max(1) as f64;
     let load_avg_max = loads.iter().copied().fold(0.0, f64::max);
     db.pool.close().await;
@@ -483,6 +487,9 @@ async fn bench_backend(
         db_bytes,
         rss_before_mib: rss_before,
         peak_rss_mib: peak_rss,
+        sandbox_rss_before_mib: sandbox_rss_before,
+        sandbox_peak_rss_mib: sandbox_peak_rss,
+        peak_rss_by_phase,
         load_avg_mean,
         load_avg_max,
         job_retries,
@@ -537,8 +544,13 @@ fn print(f: &Figures) {
     for (level, n) in &f.metric_rows {
         println!("  asa_day_metrics {level:<8} {n:>12}");
     }
+    let whose = if f.sandbox_peak_rss_mib.is_some() {
+        "the sync's"
+    } else {
+        "the sync's and the in-process sandbox's"
+    };
     println!(
-        "database: {:.1} MB; RSS before the sync {:.0} MiB, peak {:.0} MiB (this process, the sandbox included); load average mean {:.2}, max {:.2}; {} job retries",
+        "database: {:.1} MB; RSS before the sync {:.0} MiB, peak {:.0} MiB (this process: {whose}); load average mean {:.2}, max {:.2}; {} job retries",
         f.db_bytes as f64 / 1e6,
         f.rss_before_mib.unwrap_or_default(),
         f.peak_rss_mib.unwrap_or_default(),
@@ -546,12 +558,33 @@ fn print(f: &Figures) {
         f.load_avg_max,
         f.job_retries
     );
+    if let Some(peak) = f.sandbox_peak_rss_mib {
+        println!(
+            "sandbox child: RSS before the sync {:.0} MiB, peak {peak:.0} MiB",
+            f.sandbox_rss_before_mib.unwrap_or_default()
+        );
+    }
+    println!("peak RSS sampled per phase (MiB, sync / sandbox child):");
+    for (phase, p) in &f.peak_rss_by_phase {
+        println!("  {phase:<22} {:>7.0} / {:>7.0}", p.ours_mib, p.sandbox_mib);
+    }
 }
 
 /// Runs the benchmark; `recorder` must be the one whose [`SyncPhases::layer`] the process's
 /// subscriber has.
 pub async fn run(args: SyncBenchArgs, recorder: SyncPhases) -> anyhow::Result<()> {
     let built = Instant::now();
+    if !args.in_process_sandbox {
+        let child = memory::SandboxChild::start(&args).await?;
+        eprintln!(
+            "sandbox child {} (world {:?}) ready in {:.1} s at {}",
+            child.pid,
+            args.world,
+            built.elapsed().as_secs_f64(),
+            child.base
+        );
+        return run_against(&args, &recorder, &child.base, Some(child.pid), None).await;
+    }
     let sandbox = Sandbox::open(SandboxConfig {
         world: WorldConfig {
             seed: args.seed,
@@ -577,14 +610,24 @@ pub async fn run(args: SyncBenchArgs, recorder: SyncPhases) -> anyhow::Result<()
     let base = format!("http://{}", listener.local_addr()?);
     let app = searchdeck_sandbox::app(Arc::clone(&sandbox));
     tokio::spawn(async move { axum::serve(listener, app).await });
+    run_against(&args, &recorder, &base, None, Some(keywords)).await
+}
 
+/// Syncs every backend asked for against the sandbox at `base` and prints the figures.
+async fn run_against(
+    args: &SyncBenchArgs,
+    recorder: &SyncPhases,
+    base: &str,
+    sandbox_pid: Option<u32>,
+    keywords: Option<usize>,
+) -> anyhow::Result<()> {
     let mut results = Vec::new();
     if !args.no_sqlite {
         let dir =
             std::env::temp_dir().join(format!("searchdeck-bench-sync-{}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
         let url = format!("sqlite://{}?mode=rwc", dir.join("bench.db").display());
-        let result = bench_backend("sqlite", &url, &dir, &base, &args, &recorder).await;
+        let result = bench_backend("sqlite", &url, &dir, base, sandbox_pid, args, recorder).await;
         std::fs::remove_dir_all(&dir).ok();
         results.push(result?);
     }
@@ -601,7 +644,7 @@ pub async fn run(args: SyncBenchArgs, recorder: SyncPhases) -> anyhow::Result<()
         let dir =
             std::env::temp_dir().join(format!("searchdeck-bench-sync-pg-{}", std::process::id()));
         std::fs::create_dir_all(&dir)?;
-        let result = bench_backend("postgres", &url, &dir, &base, &args, &recorder).await;
+        let result = bench_backend("postgres", &url, &dir, base, sandbox_pid, args, recorder).await;
         std::fs::remove_dir_all(&dir).ok();
         sqlx::query(sqlx::AssertSqlSafe(format!(
             "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
@@ -616,6 +659,7 @@ pub async fn run(args: SyncBenchArgs, recorder: SyncPhases) -> anyhow::Result<()
             json!({
                 "world": format!("{:?}", args.world).to_lowercase(),
                 "keywords": keywords,
+                "sandbox": if sandbox_pid.is_some() { "child process" } else { "in-process" },
                 "requestsPerSecond": args.requests_per_second,
                 "backends": results,
             })

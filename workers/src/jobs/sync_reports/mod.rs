@@ -19,13 +19,18 @@
 //! The windows of a group are decided from its stored state and the state is written once
 //! the group is done, with the job's id: a job run again after its worker died skips the
 //! groups it finished and fetches the same days for the others, so it ends with the same
-//! rows as an uninterrupted run. Each slice of days of a level is stored by one `replace_days`
-//! (one transaction): a retried page duplicates nothing, a restated day replaces the old.
+//! rows as an uninterrupted run. Each day of a slice of days of a level is stored by one
+//! `replace_days` (one transaction) once the whole slice is fetched: a retried page
+//! duplicates nothing, a restated day replaces the old.
 //!
 //! Requests: campaign reports need no filter; the other levels require a `campaignId`
 //! filter, given as `IN` over at most [`CAMPAIGNS_PER_REQUEST`] campaigns; pages of 5,000
 //! rows (the reference's `RequestPagination` maximum). Keyword, search-term and ad levels are
-//! fetched in slices of [`FINE_SLICE_DAYS`] days to bound memory on large accounts.
+//! fetched in slices of [`FINE_SLICE_DAYS`] days; a slice's rows wait for their day writes
+//! in a temporary file, not in memory ([`slice`]).
+
+mod fetch;
+mod slice;
 
 use searchdeck_common::{
     ids,
@@ -33,18 +38,13 @@ use searchdeck_common::{
     queue::JobError,
     store::{
         self,
-        synced::{
-            self,
-            entities::{self, SearchTerm},
-            metrics::{DayRow, Level},
-        },
+        synced::{self, metrics::Level},
     },
 };
-use searchdeck_provider::Client;
-use serde_json::{Value, json};
 use time::{Date, Duration, OffsetDateTime, UtcOffset, macros::format_description};
 
-use super::sync_account::{connection, job_error, micros};
+use self::{fetch::Fetcher, slice::store_slice};
+use super::sync_account::{connection, job_error};
 use crate::{Done, Handler, JobContext};
 
 /// Largest report page (`RequestPagination`: maximum 5000).
@@ -61,21 +61,6 @@ pub const HISTORY_DAYS: i64 = 730;
 pub const CAMPAIGNS_PER_REQUEST: usize = 100;
 /// Days per request of the keyword, search-term and ad levels.
 pub const FINE_SLICE_DAYS: i64 = 15;
-
-/// The metrics requested (and stored) of every row.
-const FIELDS: [&str; 11] = [
-    "impressions",
-    "taps",
-    "tapInstalls",
-    "viewInstalls",
-    "tapNewDownloads",
-    "tapRedownloads",
-    "viewNewDownloads",
-    "viewRedownloads",
-    "tapPreOrdersPlaced",
-    "viewPreOrdersPlaced",
-    "localSpend",
-];
 
 fn day(d: Date) -> String {
     d.to_string()
@@ -151,181 +136,6 @@ pub fn plan(end: Date, from: Option<Date>, through: Option<Date>, floor: Option<
     }
 }
 
-fn counters(m: &Value, row: &mut DayRow) {
-    let n = |k: &str| m[k].as_i64().unwrap_or(0);
-    row.impressions = n("impressions");
-    row.taps = n("taps");
-    row.tap_installs = n("tapInstalls");
-    row.view_installs = n("viewInstalls");
-    row.tap_new_downloads = n("tapNewDownloads");
-    row.tap_redownloads = n("tapRedownloads");
-    row.view_new_downloads = n("viewNewDownloads");
-    row.view_redownloads = n("viewRedownloads");
-    row.tap_pre_orders = n("tapPreOrdersPlaced");
-    row.view_pre_orders = n("viewPreOrdersPlaced");
-    row.spend_micros = micros(&m["localSpend"]).unwrap_or(0);
-}
-
-fn is_zero(r: &DayRow) -> bool {
-    r.impressions == 0
-        && r.taps == 0
-        && r.tap_installs == 0
-        && r.view_installs == 0
-        && r.tap_new_downloads == 0
-        && r.tap_redownloads == 0
-        && r.view_new_downloads == 0
-        && r.view_redownloads == 0
-        && r.tap_pre_orders == 0
-        && r.view_pre_orders == 0
-        && r.spend_micros == 0
-}
-
-/// The ids of a report row: (entity id, campaign id, ad group id), and its search term.
-fn row_ids(level: Level, meta: &Value) -> Option<(i64, i64, i64, Option<SearchTerm>)> {
-    let int = |v: &Value| {
-        v.as_i64()
-            .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
-    };
-    match level {
-        Level::Campaign => Some((int(&meta["id"])?, int(&meta["id"])?, 0, None)),
-        Level::AdGroup => Some((
-            int(&meta["id"])?,
-            int(&meta["campaignId"])?,
-            int(&meta["id"])?,
-            None,
-        )),
-        Level::Keyword | Level::Ad => Some((
-            int(&meta["id"])?,
-            int(&meta["campaignId"])?,
-            int(&meta["adGroupId"])?,
-            None,
-        )),
-        Level::SearchTerm => {
-            let campaign = int(&meta["campaignId"])?;
-            let group = int(&meta["adGroupId"])?;
-            let keyword = int(&meta["keyword"]["id"]);
-            let source = meta["searchTermSource"].as_str().unwrap_or("TARGETED");
-            let text = meta["searchTermText"].as_str().unwrap_or_default();
-            let term = SearchTerm::new(campaign, group, keyword, source, text);
-            Some((term.id, campaign, group, Some(term)))
-        }
-    }
-}
-
-/// Counters of one report call's run: requests and rows.
-struct Fetcher<'a> {
-    client: &'a Client,
-    org_id: i64,
-    campaigns: &'a [i64],
-    progress: SyncReportsProgress,
-}
-
-impl Fetcher<'_> {
-    /// Every row of `level` over `from..=to`: DAILY rows when `daily`, else each row's
-    /// totals as the metrics of `from` (a one-day range). Returns the rows and search terms.
-    async fn fetch(
-        &mut self,
-        level: Level,
-        from: Date,
-        to: Date,
-        daily: bool,
-    ) -> Result<(Vec<DayRow>, Vec<SearchTerm>), JobError> {
-        let mut rows = Vec::new();
-        let mut terms = Vec::new();
-        let chunks: Vec<Option<&[i64]>> = if level == Level::Campaign {
-            vec![None]
-        } else {
-            self.campaigns
-                .chunks(CAMPAIGNS_PER_REQUEST)
-                .map(Some)
-                .collect()
-        };
-        for chunk in chunks {
-            let mut offset = 0u64;
-            loop {
-                let mut time_range = json!({
-                    "start": day(from), "end": day(to), "timeZone": "ORTZ",
-                });
-                if daily {
-                    time_range["granularity"] = json!("DAILY");
-                }
-                let mut request = json!({
-                    "timeRange": time_range,
-                    "fields": FIELDS,
-                    "sorting": [{ "field": "id", "order": "ASC" }],
-                    "pagination": { "offset": offset, "pageSize": REPORT_PAGE },
-                });
-                if level == Level::SearchTerm {
-                    // Search-term rows have no id; they sort by text.
-                    request["sorting"] = json!([{ "field": "searchTermText", "order": "ASC" }]);
-                }
-                if let Some(ids) = chunk {
-                    request["filters"] =
-                        json!([{ "field": "campaignId", "operator": "IN", "value": ids }]);
-                }
-                let page = self
-                    .client
-                    .report(self.org_id, path(level), &request)
-                    .await
-                    .map_err(job_error)?;
-                self.progress.requests += 1;
-                let n = page.items.len() as u64;
-                for item in &page.items {
-                    let Some((entity, campaign, group, term)) = row_ids(level, &item["metadata"])
-                    else {
-                        return Err(JobError::retryable(anyhow::anyhow!(
-                            "{} report row without ids: {}",
-                            path(level),
-                            item["metadata"]
-                        )));
-                    };
-                    let base = DayRow {
-                        entity_id: entity,
-                        campaign_id: campaign,
-                        ad_group_id: group,
-                        ..Default::default()
-                    };
-                    if daily {
-                        for m in item["granularMetrics"].as_array().into_iter().flatten() {
-                            let Some(d) = m["date"].as_str().and_then(parse_day) else {
-                                continue;
-                            };
-                            if d < from || d > to {
-                                continue;
-                            }
-                            let mut r = base.clone();
-                            r.day = day(d);
-                            counters(m, &mut r);
-                            if !is_zero(&r) {
-                                rows.push(r);
-                            }
-                        }
-                    } else {
-                        let mut r = base.clone();
-                        r.day = day(from);
-                        counters(&item["totalMetrics"], &mut r);
-                        if !is_zero(&r) {
-                            rows.push(r);
-                        }
-                    }
-                    if let Some(t) = term {
-                        terms.push(t);
-                    }
-                }
-                offset += n;
-                let more = match page.total {
-                    Some(total) => offset < total,
-                    None => n == REPORT_PAGE,
-                };
-                if !more || n == 0 {
-                    break;
-                }
-            }
-        }
-        Ok((rows, terms))
-    }
-}
-
 impl Handler for SyncReports {
     async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<SyncReportsProgress>, JobError> {
         let db = &ctx.runtime.db;
@@ -395,7 +205,9 @@ impl Handler for SyncReports {
             let campaigns = synced::campaign_ids(&db.pool, org_key).await?;
             let mut fetcher = Fetcher {
                 client: &client,
+                db,
                 org_id: org.org_id,
+                org_key,
                 campaigns: &campaigns,
                 progress: std::mem::take(&mut progress),
             };
@@ -434,16 +246,16 @@ impl Handler for SyncReports {
                 let mut from = start;
                 while from <= end {
                     let to = (from + Duration::days(slice_days(level) - 1)).min(end);
-                    let (mut rows, terms) = fetcher.fetch(level, from, to, true).await?;
-                    fetcher.progress.rows += rows.len() as u64;
-                    store_slice(db, org_key, level, from, to, &mut rows, &terms).await?;
+                    let rows = fetcher.fetch(level, from, to, true).await?;
+                    fetcher.progress.rows += rows.rows();
+                    store_slice(db, org_key, level, rows).await?;
                     from = to + Duration::days(1);
                     ctx.check_cancelled()?;
                 }
                 for &d in &plan.backfill {
-                    let (mut rows, terms) = fetcher.fetch(level, d, d, false).await?;
-                    fetcher.progress.rows += rows.len() as u64;
-                    store_slice(db, org_key, level, d, d, &mut rows, &terms).await?;
+                    let rows = fetcher.fetch(level, d, d, false).await?;
+                    fetcher.progress.rows += rows.rows();
+                    store_slice(db, org_key, level, rows).await?;
                     ctx.check_cancelled()?;
                 }
                 // The day blobs the reports read, refreshed once per level from the window's
@@ -489,57 +301,6 @@ impl Handler for SyncReports {
         );
         Ok(Done::with_progress("Sync completed", progress))
     }
-}
-
-/// A write after which the queue gets a turn at SQLite's lock (see [`store_slice`]).
-const LONG_WRITE: std::time::Duration = std::time::Duration::from_millis(100);
-
-/// Stores one slice: its search terms, then its metrics day by day, each day by one
-/// `replace_days` (one transaction), so a large account's slice (1.5 million keyword rows
-/// in 15 days of 100,000 keywords) never holds the database for long. A run cut short
-/// between two days leaves the level part done; its checkpoint is written only after the
-/// whole level, so the run that takes over fetches and replaces the same days again.
-async fn store_slice(
-    db: &searchdeck_common::Db,
-    org_key: i64,
-    level: Level,
-    from: Date,
-    to: Date,
-    rows: &mut [DayRow],
-    terms: &[SearchTerm],
-) -> Result<(), JobError> {
-    if !terms.is_empty() {
-        let mut conn = db.pool.acquire().await?;
-        entities::upsert_search_terms(&mut conn, org_key, terms).await?;
-    }
-    // On SQLite every write takes the one database lock, which the queue needs too (to
-    // poll, to beat its heartbeats): a short pause after each long write lets it through,
-    // so a long sync is not taken for a dead worker's job.
-    let pause = || tokio::time::sleep(std::time::Duration::from_millis(50));
-    rows.sort_unstable_by(|a, b| a.day.cmp(&b.day));
-    let mut rest: &[DayRow] = rows;
-    let mut d = from;
-    while d <= to {
-        let key = day(d);
-        let n = rest.iter().take_while(|r| r.day == key).count();
-        let (of_day, later) = rest.split_at(n);
-        let started = std::time::Instant::now();
-        synced::metrics::replace_days(&db.pool, org_key, level, &key, &key, of_day).await?;
-        if started.elapsed() > LONG_WRITE {
-            pause().await;
-        }
-        rest = later;
-        d += Duration::days(1);
-    }
-    if let Some(r) = rest.first() {
-        return Err(JobError::retryable(anyhow::anyhow!(
-            "{} report row of {} outside the days {from}..={to}",
-            path(level),
-            r.day
-        )));
-    }
-    pause().await;
-    Ok(())
 }
 
 #[cfg(test)]
