@@ -314,27 +314,27 @@ async fn raw_days(
          WHERE org_key = $1 AND level = $2 AND day >= $3 AND day <= $4 ORDER BY day, entity_id",
         counter_list("")
     );
-    let rows: Vec<(Date, EntitySums)> = on_native!(db, pool => {
+    // Streamed: each driver row is decoded and dropped at once (a week of a large campaign
+    // group's search terms is over a million rows; held as driver rows they took gigabytes).
+    let mut out: Vec<(i32, Vec<EntitySums>)> = Vec::new();
+    on_native!(db, pool => {
+        use futures::TryStreamExt;
         use sqlx::Row;
-        sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
+        let mut rows = sqlx::query(sqlx::AssertSqlSafe(sql.as_str()))
             .bind(org_key)
             .bind(level.code())
             .bind(from_jd(from))
             .bind(from_jd(to))
-            .fetch_all(pool)
-            .await?
-            .iter()
-            .map(|r| Ok((r.try_get::<Date, _>(0)?, decode_sums(r, 1)?)))
-            .collect::<Result<_, sqlx::Error>>()?
-    });
-    let mut out: Vec<(i32, Vec<EntitySums>)> = Vec::new();
-    for (day, e) in rows {
-        let day = jd(day);
-        match out.last_mut() {
-            Some((d, list)) if *d == day => list.push(e),
-            _ => out.push((day, vec![e])),
+            .fetch(pool);
+        while let Some(r) = rows.try_next().await? {
+            let day = jd(r.try_get::<Date, _>(0)?);
+            let e = decode_sums(&r, 1)?;
+            match out.last_mut() {
+                Some((d, list)) if *d == day => list.push(e),
+                _ => out.push((day, vec![e])),
+            }
         }
-    }
+    });
     Ok(out)
 }
 
