@@ -34,6 +34,63 @@ pub struct DayRow {
 }
 
 impl DayRow {
+    /// The ids and counters, in the column order of `asa_day_metrics` after the day.
+    pub fn fields(&self) -> [i64; 14] {
+        [
+            self.entity_id,
+            self.campaign_id,
+            self.ad_group_id,
+            self.impressions,
+            self.taps,
+            self.tap_installs,
+            self.view_installs,
+            self.tap_new_downloads,
+            self.tap_redownloads,
+            self.view_new_downloads,
+            self.view_redownloads,
+            self.tap_pre_orders,
+            self.view_pre_orders,
+            self.spend_micros,
+        ]
+    }
+
+    /// The row of `day` with [`DayRow::fields`] `f`.
+    pub fn from_fields(day: String, f: [i64; 14]) -> DayRow {
+        let [
+            entity_id,
+            campaign_id,
+            ad_group_id,
+            impressions,
+            taps,
+            tap_installs,
+            view_installs,
+            tap_new_downloads,
+            tap_redownloads,
+            view_new_downloads,
+            view_redownloads,
+            tap_pre_orders,
+            view_pre_orders,
+            spend_micros,
+        ] = f;
+        DayRow {
+            day,
+            entity_id,
+            campaign_id,
+            ad_group_id,
+            impressions,
+            taps,
+            tap_installs,
+            view_installs,
+            tap_new_downloads,
+            tap_redownloads,
+            view_new_downloads,
+            view_redownloads,
+            tap_pre_orders,
+            view_pre_orders,
+            spend_micros,
+        }
+    }
+
     fn add(&mut self, o: &DayRow) {
         self.impressions += o.impressions;
         self.taps += o.taps;
@@ -174,22 +231,7 @@ async fn insert(
     // The columns after org_key and level, each as a PostgreSQL array literal's contents.
     let mut columns: Vec<String> = vec![String::with_capacity(batch.len() * 12); COLUMNS.len() - 2];
     for r in batch {
-        let values = [
-            r.entity_id,
-            r.campaign_id,
-            r.ad_group_id,
-            r.impressions,
-            r.taps,
-            r.tap_installs,
-            r.view_installs,
-            r.tap_new_downloads,
-            r.tap_redownloads,
-            r.view_new_downloads,
-            r.view_redownloads,
-            r.tap_pre_orders,
-            r.view_pre_orders,
-            r.spend_micros,
-        ];
+        let values = r.fields();
         let sep = if columns[0].is_empty() { "" } else { "," };
         columns[0].push_str(sep);
         columns[0].push_str(&r.day);
@@ -233,25 +275,9 @@ async fn insert_batch(
     let values: Vec<Vec<Val>> = batch
         .iter()
         .map(|r| {
-            vec![
-                org_key.into(),
-                level.code().into(),
-                r.day.as_str().into(),
-                r.entity_id.into(),
-                r.campaign_id.into(),
-                r.ad_group_id.into(),
-                r.impressions.into(),
-                r.taps.into(),
-                r.tap_installs.into(),
-                r.view_installs.into(),
-                r.tap_new_downloads.into(),
-                r.tap_redownloads.into(),
-                r.view_new_downloads.into(),
-                r.view_redownloads.into(),
-                r.tap_pre_orders.into(),
-                r.view_pre_orders.into(),
-                r.spend_micros.into(),
-            ]
+            let mut v: Vec<Val> = vec![org_key.into(), level.code().into(), r.day.as_str().into()];
+            v.extend(r.fields().map(Val::from));
+            v
         })
         .collect();
     insert_rows(conn, "asa_day_metrics", &COLUMNS, casts, "", &values).await

@@ -151,27 +151,8 @@ fn get(bytes: &[u8], at: &mut usize) -> Option<i64> {
     }
 }
 
-fn fields(r: &DayRow) -> [i64; 14] {
-    [
-        r.entity_id,
-        r.campaign_id,
-        r.ad_group_id,
-        r.impressions,
-        r.taps,
-        r.tap_installs,
-        r.view_installs,
-        r.tap_new_downloads,
-        r.tap_redownloads,
-        r.view_new_downloads,
-        r.view_redownloads,
-        r.tap_pre_orders,
-        r.view_pre_orders,
-        r.spend_micros,
-    ]
-}
-
 fn encode(out: &mut Vec<u8>, r: &DayRow) {
-    for v in fields(r) {
+    for v in r.fields() {
         put(out, v);
     }
 }
@@ -185,39 +166,7 @@ fn decode(bytes: &[u8], key: &str) -> Option<Vec<DayRow>> {
         for v in &mut f {
             *v = get(bytes, &mut at)?;
         }
-        let [
-            entity_id,
-            campaign_id,
-            ad_group_id,
-            impressions,
-            taps,
-            tap_installs,
-            view_installs,
-            tap_new_downloads,
-            tap_redownloads,
-            view_new_downloads,
-            view_redownloads,
-            tap_pre_orders,
-            view_pre_orders,
-            spend_micros,
-        ] = f;
-        rows.push(DayRow {
-            day: key.to_string(),
-            entity_id,
-            campaign_id,
-            ad_group_id,
-            impressions,
-            taps,
-            tap_installs,
-            view_installs,
-            tap_new_downloads,
-            tap_redownloads,
-            view_new_downloads,
-            view_redownloads,
-            tap_pre_orders,
-            view_pre_orders,
-            spend_micros,
-        });
+        rows.push(DayRow::from_fields(key.to_string(), f));
     }
     Some(rows)
 }
