@@ -251,6 +251,63 @@ impl MigratedDb {
     }
 }
 
+/// A new user `email` owning a new workspace: (user id, workspace id).
+pub async fn owner(db: &Db, email: &str) -> (String, String) {
+    let (user_id, workspace_id, now) = (
+        crate::ids::new_id(),
+        crate::ids::new_id(),
+        crate::ids::now_ms(),
+    );
+    let user = crate::store::users::NewUser {
+        id: &user_id,
+        email,
+        password_hash: "h",
+        full_name: "Ann",
+        source: "",
+        now,
+    };
+    crate::store::users::insert(&db.pool, user).await.unwrap();
+    crate::store::workspaces::insert(&db.pool, &workspace_id, "W", now)
+        .await
+        .unwrap();
+    crate::store::workspaces::add_member(&db.pool, &workspace_id, &user_id, "owner", now)
+        .await
+        .unwrap();
+    (user_id, workspace_id)
+}
+
+/// A new workspace owned by `email`, its connection and that connection's synced campaign
+/// group 42: (workspace id, account id, org key).
+pub async fn connected_org(db: &Db, email: &str) -> (String, String, i64) {
+    let (user_id, workspace_id) = owner(db, email).await;
+    let account_id = crate::ids::new_id();
+    let account = crate::store::accounts::NewAccount {
+        id: &account_id,
+        workspace_id: &workspace_id,
+        provider_user_id: 1,
+        provider_org_id: None,
+        name: "Acme",
+        method: "key",
+        client_id: "c",
+        team_id: None,
+        key_id: None,
+        public_key: None,
+        private_key_sealed: None,
+        refresh_token_sealed: None,
+        access_token_sealed: None,
+        access_expires_at: None,
+        created_by: &user_id,
+        now: crate::ids::now_ms(),
+    };
+    let account_id = crate::store::accounts::upsert(&db.pool, account)
+        .await
+        .unwrap();
+    let org_key = crate::store::synced::ensure_org(&db.pool, &account_id, 42, Some("USD"), None)
+        .await
+        .unwrap();
+    (workspace_id, account_id, org_key)
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

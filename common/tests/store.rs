@@ -15,7 +15,7 @@ use searchdeck_common::{
         users::NewUser,
     },
     tasks::NewTask,
-    test_support::MigratedDb,
+    test_support::{MigratedDb, connected_org, owner},
 };
 use time::{Date, Month};
 
@@ -72,36 +72,6 @@ fn day(d: u8) -> Date {
 /// A synced campaign group (the facts' foreign key) of a new workspace's connection.
 async fn org(db: &Db, email: &str) -> i64 {
     connected_org(db, email).await.2
-}
-
-/// A new workspace, its connection and that connection's synced campaign group 42:
-/// (workspace id, account id, org key).
-async fn connected_org(db: &Db, email: &str) -> (String, String, i64) {
-    let (user_id, workspace_id) = owner(db, email).await;
-    let account_id = new_id();
-    let account = store::accounts::NewAccount {
-        id: &account_id,
-        workspace_id: &workspace_id,
-        provider_user_id: 1,
-        provider_org_id: None,
-        name: "Acme",
-        method: "key",
-        client_id: "c",
-        team_id: None,
-        key_id: None,
-        public_key: None,
-        private_key_sealed: None,
-        refresh_token_sealed: None,
-        access_token_sealed: None,
-        access_expires_at: None,
-        created_by: &user_id,
-        now: now_ms(),
-    };
-    let account_id = store::accounts::upsert(&db.pool, account).await.unwrap();
-    let org_key = store::synced::ensure_org(&db.pool, &account_id, 42, Some("USD"), None)
-        .await
-        .unwrap();
-    (workspace_id, account_id, org_key)
 }
 
 fn fact(org_key: i64, level: FactLevel, d: u8, entity: i64, seed: i64) -> DayRow {
@@ -793,21 +763,35 @@ async fn naive_spend(db: &Db, org_key: i64, id: i64) -> f64 {
     (micros / 10_000) as f64 / 100.0
 }
 
-/// One process (`db`) keeps report inputs in its caches; another (`other`: the same
-/// database, caches of its own) adds a keyword, deletes one and restates a day. The first
-/// process's next report shows each change.
-async fn report_caches_follow_writes_of_other_processes(db: &Db) {
+/// A connected org with keywords `1..=n` and the report context of its owner.
+async fn keyword_group(db: &Db, n: i64) -> (searchdeck_common::report::Context, i64) {
     let (workspace_id, account_id, org_key) = connected_org(db, "ann@example.com").await;
-    let other = Db {
-        report_caches: Default::default(),
-        ..db.clone()
-    };
     let mut conn = db.pool.acquire().await.unwrap();
-    let kws: Vec<_> = (1..=3).map(keyword).collect();
+    let kws: Vec<_> = (1..=n).map(keyword).collect();
     store::synced::entities::upsert(&mut conn, org_key, &kws, 1)
         .await
         .unwrap();
     drop(conn);
+    let ctx = searchdeck_common::report::Context {
+        workspace_id,
+        org: store::reports::sync_org_of(&db.pool, &account_id, 42)
+            .await
+            .unwrap(),
+        account_id,
+        plan: searchdeck_common::report::Plan::ProFree,
+    };
+    (ctx, org_key)
+}
+
+/// One process (`db`) keeps report inputs in its caches; another (`other`: the same
+/// database, caches of its own) adds a keyword, deletes one and restates a day. The first
+/// process's next report shows each change.
+async fn report_caches_follow_writes_of_other_processes(db: &Db) {
+    let (ctx, org_key) = keyword_group(db, 3).await;
+    let other = Db {
+        report_caches: Default::default(),
+        ..db.clone()
+    };
     let level = FactLevel::Keyword;
     let mut rows = Vec::new();
     for d in 1..=5u8 {
@@ -821,14 +805,6 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     report_facts::refresh(db, org_key, level, day(1))
         .await
         .unwrap();
-    let ctx = searchdeck_common::report::Context {
-        workspace_id,
-        account_id: account_id.clone(),
-        org: store::reports::sync_org_of(&db.pool, &account_id, 42)
-            .await
-            .unwrap(),
-        plan: searchdeck_common::report::Plan::ProFree,
-    };
     let (first, total) = keyword_report(db, &ctx).await;
     assert_eq!(total, 3);
     for id in 1..=3 {
@@ -894,26 +870,12 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
 /// before and after a refresh (the engine reads a report again when a refresh swept blobs
 /// it was reading).
 async fn reports_during_back_to_back_refreshes_show_one_state(db: &Db) {
-    let (workspace_id, account_id, org_key) = connected_org(db, "ann@example.com").await;
-    let mut conn = db.pool.acquire().await.unwrap();
-    let kws: Vec<_> = (1..=40).map(keyword).collect();
-    store::synced::entities::upsert(&mut conn, org_key, &kws, 1)
-        .await
-        .unwrap();
-    drop(conn);
+    let (ctx, org_key) = keyword_group(db, 40).await;
     let level = FactLevel::Keyword;
     let rows = move |seed: i64| -> Vec<DayRow> {
         (1..=5u8)
             .flat_map(|d| (1..=40).map(move |e| fact(org_key, level, d, e, e * seed)))
             .collect()
-    };
-    let ctx = searchdeck_common::report::Context {
-        workspace_id,
-        account_id: account_id.clone(),
-        org: store::reports::sync_org_of(&db.pool, &account_id, 42)
-            .await
-            .unwrap(),
-        plan: searchdeck_common::report::Plan::ProFree,
     };
     let mut states = Vec::new();
     for seed in [1, 2] {
@@ -947,26 +909,6 @@ async fn reports_during_back_to_back_refreshes_show_one_state(db: &Db) {
     }
     restating.await.unwrap();
     assert!(reports > 0);
-}
-
-async fn owner(db: &Db, email: &str) -> (String, String) {
-    let (user_id, workspace_id, now) = (new_id(), new_id(), now_ms());
-    let user = NewUser {
-        id: &user_id,
-        email,
-        password_hash: "h",
-        full_name: "Ann",
-        source: "",
-        now,
-    };
-    store::users::insert(&db.pool, user).await.unwrap();
-    store::workspaces::insert(&db.pool, &workspace_id, "W", now)
-        .await
-        .unwrap();
-    store::workspaces::add_member(&db.pool, &workspace_id, &user_id, "owner", now)
-        .await
-        .unwrap();
-    (user_id, workspace_id)
 }
 
 async fn users_sessions_and_workspaces(db: &Db) {

@@ -1019,3 +1019,80 @@ async fn totals_in(
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use time::macros::date;
+
+    use super::*;
+    use crate::test_support::{MigratedDb, connected_org};
+
+    /// A read of the keyword blobs during which `refreshes` refreshes of them run.
+    async fn read_across(
+        db: &Db,
+        org_key: i64,
+        facts: Arc<Snapshot>,
+        refreshes: usize,
+    ) -> Result<(), ReportError> {
+        facts.generation(db, org_key, FactLevel::Keyword).await?;
+        for _ in 0..refreshes {
+            report_facts::refresh(db, org_key, FactLevel::Keyword, date!(2026 - 01 - 01)).await?;
+        }
+        Ok(())
+    }
+
+    /// A read that one refresh overlaps still holds (the refresh deleted only blobs older
+    /// than the read's generation); one across two refreshes (the second deletes what the
+    /// first replaced) is read again; when every read spans two, the report gives up with
+    /// `Changing` (503) after [`READ_ATTEMPTS`] reads.
+    #[tokio::test]
+    async fn reads_spanning_a_sweep_are_repeated_then_answer_changing() {
+        let m = MigratedDb::sqlite().await;
+        let db = &m.db;
+        let (_, _, org_key) = connected_org(db, "ann@example.com").await;
+        let cancel = Cancel::new();
+
+        let mut reads = 0;
+        consistent(db, &cancel, |facts| {
+            reads += 1;
+            read_across(db, org_key, facts, 1)
+        })
+        .await
+        .unwrap();
+        assert_eq!(
+            reads, 1,
+            "one refresh during a read sweeps nothing it reads"
+        );
+
+        let mut reads = 0;
+        consistent(db, &cancel, |facts| {
+            reads += 1;
+            read_across(db, org_key, facts, if reads == 1 { 2 } else { 0 })
+        })
+        .await
+        .unwrap();
+        assert_eq!(reads, 2, "a read across a sweep is read again, once");
+
+        let mut reads = 0;
+        let out = consistent(db, &cancel, |facts| {
+            reads += 1;
+            read_across(db, org_key, facts, 2)
+        })
+        .await;
+        assert!(matches!(out, Err(ReportError::Changing)), "{out:?}");
+        assert_eq!(reads, READ_ATTEMPTS);
+
+        // A report asked to stop between reads stops rather than read again.
+        cancel.cancel();
+        let mut reads = 0;
+        let out = consistent(db, &cancel, |facts| {
+            reads += 1;
+            read_across(db, org_key, facts, 2)
+        })
+        .await;
+        assert!(matches!(out, Err(ReportError::Cancelled)), "{out:?}");
+        assert_eq!(reads, 1);
+    }
+}

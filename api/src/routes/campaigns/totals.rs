@@ -163,7 +163,8 @@ fn range_of(body: &TotalsBody) -> Result<DateRange, ApiError> {
 #[utoipa::path(post, path = "/api/asa/reports/totalsForAllAccounts", tag = "campaigns",
     request_body = TotalsBody,
     responses((status = 200, description = "Totals per connection", body = Envelope<TotalsAnswer>),
-              (status = 400, description = "Invalid date range", body = ErrorBody)))]
+              (status = 400, description = "Invalid date range", body = ErrorBody),
+              (status = 503, description = "Syncs replaced the data while it was read; try again", body = ErrorBody)))]
 pub async fn totals_for_all_accounts(
     State(state): State<AppState>,
     user: Member,
@@ -191,7 +192,8 @@ pub async fn totals_for_all_accounts(
            ("orgId" = Option<i64>, Query, description = "Only this campaign group")),
     request_body = TotalsBody,
     responses((status = 200, description = "Totals per campaign group", body = Envelope<TotalsAnswer>),
-              (status = 400, description = "Invalid date range or orgId", body = ErrorBody)))]
+              (status = 400, description = "Invalid date range or orgId", body = ErrorBody),
+              (status = 503, description = "Syncs replaced the data while it was read; try again", body = ErrorBody)))]
 pub async fn totals_for_campaign_groups(
     State(state): State<AppState>,
     account: InWorkspace<QueriedAccount>,
@@ -378,7 +380,8 @@ pub async fn forecasts(
            ("orgId" = Option<i64>, Query, description = "Campaign group; all of the account's in use when absent")),
     request_body = ForecastBody,
     responses((status = 200, description = "Forecasts per campaign", body = Envelope<ForecastAnswer>),
-              (status = 400, description = "Invalid date, orgId or campaign ids", body = ErrorBody)))]
+              (status = 400, description = "Invalid date, orgId or campaign ids", body = ErrorBody),
+              (status = 503, description = "Syncs replaced the data while it was read; try again", body = ErrorBody)))]
 pub async fn calculate_forecasts(
     State(state): State<AppState>,
     account: InWorkspace<QueriedAccount>,

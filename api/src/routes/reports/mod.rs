@@ -89,7 +89,8 @@ pub(crate) fn report_error(e: ReportError) -> ApiError {
     responses(
         (status = 200, description = "The report", body = Envelope<ReportResult>),
         (status = 400, description = "Invalid level, dates, filters, sort or paging (errors name the field)", body = ErrorBody),
-        (status = 404, description = "The account or campaign group is not the caller's", body = ErrorBody)))]
+        (status = 404, description = "The account or campaign group is not the caller's", body = ErrorBody),
+        (status = 503, description = "Syncs replaced the data while it was read; try again", body = ErrorBody)))]
 pub async fn reports(
     State(state): State<AppState>,
     account: InWorkspace<QueriedAccount>,

@@ -162,10 +162,8 @@ async fn begin(db: &Db, org_key: i64, level: FactLevel) -> Result<i64, sqlx::Err
     let (generation, swept) = super::published(db, org_key, level).await?;
     // `swept` first: a reader checks it after its reads, so one that could have missed a
     // blob deleted below sees it.
-    for sql in [sweep_from, delete, restore] {
-        if sql == sweep_from && swept >= generation {
-            continue;
-        }
+    let sweep = (swept < generation).then_some(sweep_from);
+    for sql in sweep.into_iter().chain([delete, restore]) {
         Db::retry_busy(|| async {
             on_native!(db, pool => {
                 sqlx::query(sql).bind(org_key).bind(level.code()).bind(generation).execute(pool).await?;
