@@ -325,7 +325,7 @@ async fn check_against_sandbox(t: &Connected, account_id: &str) {
                 totals(&k["totalMetrics"]),
                 "keyword {keyword_id}"
             );
-            checked_keyword = org_total.0 > 0;
+            checked_keyword |= org_total.0 > 0;
         }
         // Every campaign-day of the trailing window, today included, as the sandbox says now.
         let window_from = today - time::Duration::days(29);

@@ -13,6 +13,13 @@
 //!
 //! Prints p50/p95 per query and backend and the ratio to the naive p95 (`--json`: one JSON
 //! object per query), and the database size per million metric rows.
+//!
+//! Then the sync's writes: `store_rows` stores `--write-rows` search-term rows over 10 days
+//! (default 300,000) through `replace_days` as the sync does (`UNNEST` arrays on PostgreSQL,
+//! multi-row `VALUES` on SQLite), against a baseline in the same database (PostgreSQL: the
+//! `VALUES` lists of bound parameters it used before; SQLite: one `INSERT` a row), in the
+//! same table layout (the baseline's p95 in `naive_p95_ms`). The rows go to a second
+//! campaign group and are removed afterwards, so a kept database stays as seeded.
 
 use std::time::{Duration, Instant};
 
@@ -67,6 +74,12 @@ pub struct ReportsBenchArgs {
     /// hand when done.
     #[arg(long, value_parser = keep_name)]
     pub keep: Option<String>,
+    /// Search-term rows stored per run by `store_rows` (0 skips it).
+    #[arg(long, default_value_t = 300_000)]
+    pub write_rows: i64,
+    /// Timed runs of `store_rows` and of its baseline (after one warm-up each).
+    #[arg(long, default_value_t = 3)]
+    pub write_iterations: usize,
 }
 
 /// A `--keep` name: it becomes part of a file name and of a database name.
@@ -592,6 +605,112 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
             );
         }
     }
+    if args.write_rows > 0 {
+        bench_writes(backend, db, &seeded.ctx.account_id, args).await?;
+    }
+    Ok(())
+}
+
+/// Times `replace_days` against its baseline (module docs, `store_rows`) and checks both
+/// store the same rows.
+async fn bench_writes(
+    backend: &str,
+    db: &Db,
+    account_id: &str,
+    args: &ReportsBenchArgs,
+) -> anyhow::Result<()> {
+    use store::synced::metrics::{self, Level, Writes};
+    const DAYS: i64 = 10;
+    let org_key =
+        store::synced::ensure_org(&db.pool, account_id, 2, Some("USD"), Some("UTC")).await?;
+    let first = last_day() - Days::days(DAYS - 1);
+    let (from, to) = (first.to_string(), last_day().to_string());
+    let per_day = (args.write_rows / DAYS).max(1);
+    let rows: Vec<metrics::DayRow> = (0..DAYS * per_day)
+        .map(|i| {
+            let (d, e) = (i / per_day, i % per_day);
+            let seed = mix(e, d, 7);
+            metrics::DayRow {
+                day: (first + Days::days(d)).to_string(),
+                entity_id: 50_000_000 + e,
+                campaign_id: 1_000 + e % 40,
+                ad_group_id: 100_000 + e % 1_000,
+                impressions: (seed % 5_000) as i64,
+                taps: (seed % 300) as i64,
+                tap_installs: (seed % 40) as i64,
+                spend_micros: (seed % 900_000_000) as i64,
+                ..Default::default()
+            }
+        })
+        .collect();
+    let baseline = if db.backend == crate::Backend::Postgres {
+        Writes::Values
+    } else {
+        Writes::RowByRow
+    };
+    let stored = |db: &Db| {
+        let pool = db.pool.clone();
+        async move {
+            sqlx::query_as::<_, (i64, i64)>(
+                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(spend_micros), 0) AS BIGINT) \
+                 FROM asa_day_metrics WHERE org_key = $1",
+            )
+            .bind(org_key)
+            .fetch_one(&pool)
+            .await
+        }
+    };
+    let mut times: Vec<Vec<Duration>> = vec![Vec::new(), Vec::new()];
+    let mut results = Vec::new();
+    for i in 0..args.write_iterations.max(1) + 1 {
+        for (w, writes) in [Writes::Bulk, baseline].into_iter().enumerate() {
+            let started = Instant::now();
+            metrics::replace_days_with(
+                &db.pool,
+                org_key,
+                Level::SearchTerm,
+                &from,
+                &to,
+                &rows,
+                writes,
+            )
+            .await?;
+            if i > 0 {
+                times[w].push(started.elapsed());
+            }
+            results.push(stored(db).await?);
+        }
+    }
+    metrics::replace_days(&db.pool, org_key, Level::SearchTerm, &from, &to, &[]).await?;
+    anyhow::ensure!(
+        results.windows(2).all(|w| w[0] == w[1]) && results[0].0 == rows.len() as i64,
+        "store_rows: the writes stored different rows: {results:?}"
+    );
+    let (p50, p95) = (
+        percentile(&mut times[0], 0.5),
+        percentile(&mut times[0], 0.95),
+    );
+    let base_p95 = percentile(&mut times[1], 0.95);
+    if args.json {
+        println!(
+            "{}",
+            serde_json::json!({"backend": backend, "query": "store_rows", "rows": rows.len(), "p50_ms": p50.round(), "p95_ms": p95.round(), "naive_p95_ms": base_p95.round()})
+        );
+    } else {
+        let how = match baseline {
+            Writes::Values => "VALUES lists",
+            _ => "one INSERT a row",
+        };
+        println!(
+            "[{backend}] {:<24} rows {:>6}  p50 {:>7.0} ms  p95 {:>7.0} ms  {how} p95 {:>7.0} ms  ({:.1}x faster)",
+            "store_rows",
+            rows.len(),
+            p50,
+            p95,
+            base_p95,
+            base_p95 / p95
+        );
+    }
     Ok(())
 }
 
@@ -656,4 +775,30 @@ pub async fn run_bench(args: ReportsBenchArgs) -> anyhow::Result<()> {
         result?;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The whole benchmark at a tiny scale, on SQLite and on PostgreSQL when configured:
+    /// every query's blobs agree with the naive sums and both writes store the same rows.
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn runs_and_checks_itself_at_a_small_scale() {
+        run_bench(ReportsBenchArgs {
+            database_url: crate::test_support::backend_url("TEST_DATABASE_URL"),
+            keywords: 300,
+            days: 120,
+            iterations: 1,
+            naive_iterations: 1,
+            no_sqlite: false,
+            json: true,
+            stages: false,
+            keep: None,
+            write_rows: 3_000,
+            write_iterations: 1,
+        })
+        .await
+        .unwrap();
+    }
 }

@@ -143,6 +143,34 @@ pub async fn replace_days<'c, A>(
 where
     A: Acquire<'c, Database = Any>,
 {
+    replace_days_with(conn, org_key, level, from, to, rows, Writes::Bulk).await
+}
+
+/// How [`replace_days_with`] sends its rows: the way the sync does ([`Writes::Bulk`]), or a
+/// baseline `searchdeck bench reports` times it against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Writes {
+    /// `UNNEST` of one text array per column on PostgreSQL, multi-row `VALUES` on SQLite.
+    Bulk,
+    /// Multi-row `VALUES` lists of bound parameters (PostgreSQL's writes before `UNNEST`).
+    Values,
+    /// One `INSERT` a row.
+    RowByRow,
+}
+
+/// [`replace_days`], its rows sent as `writes` says.
+pub async fn replace_days_with<'c, A>(
+    conn: A,
+    org_key: i64,
+    level: Level,
+    from: &str,
+    to: &str,
+    rows: &[DayRow],
+    writes: Writes,
+) -> Result<u64, sqlx::Error>
+where
+    A: Acquire<'c, Database = Any>,
+{
     if let Some(bad) = rows
         .iter()
         .find(|r| r.day.as_str() < from || r.day.as_str() > to)
@@ -182,10 +210,11 @@ where
     .execute(&mut *tx)
     .await?;
     let casts = [None, None, postgres.then_some("DATE")];
-    let per_statement = if postgres {
-        UNNEST_ROWS
-    } else {
-        MAX_BINDS / COLUMNS.len()
+    let unnest = postgres && writes == Writes::Bulk;
+    let per_statement = match writes {
+        _ if unnest => UNNEST_ROWS,
+        Writes::RowByRow => 1,
+        _ => MAX_BINDS / COLUMNS.len(),
     };
     let mut stored = 0;
     let mut batch: Vec<DayRow> = Vec::with_capacity(per_statement.min(rows.len()));
@@ -195,14 +224,14 @@ where
             Some(m) if m.day == r.day && m.entity_id == r.entity_id => m.add(r),
             _ => {
                 if batch.len() == per_statement {
-                    stored += insert(&mut tx, postgres, org_key, level, &casts, &batch).await?;
+                    stored += insert(&mut tx, unnest, org_key, level, &casts, &batch).await?;
                     batch.clear();
                 }
                 batch.push(r.clone());
             }
         }
     }
-    stored += insert(&mut tx, postgres, org_key, level, &casts, &batch).await?;
+    stored += insert(&mut tx, unnest, org_key, level, &casts, &batch).await?;
     tx.commit().await?;
     Ok(stored)
 }
@@ -210,19 +239,19 @@ where
 /// Rows per PostgreSQL statement: one `UNNEST` of 15 arrays of this many values.
 const UNNEST_ROWS: usize = 20_000;
 
-/// Inserts one statement's worth of merged rows: on PostgreSQL one `UNNEST` of a text array
-/// per column (the `Any` driver binds no arrays; PostgreSQL parses the text into typed
-/// arrays server-side, several times faster than a `VALUES` list of bound parameters), on
-/// SQLite a multi-row `VALUES` list.
+/// Inserts one statement's worth of merged rows: with `unnest` (PostgreSQL) one `UNNEST` of
+/// a text array per column (the `Any` driver binds no arrays; PostgreSQL parses the text
+/// into typed arrays server-side, several times faster than a `VALUES` list of bound
+/// parameters), else a multi-row `VALUES` list.
 async fn insert(
     conn: &mut AnyConnection,
-    postgres: bool,
+    unnest: bool,
     org_key: i64,
     level: Level,
     casts: &[Option<&str>],
     batch: &[DayRow],
 ) -> Result<u64, sqlx::Error> {
-    if !postgres {
+    if !unnest {
         return insert_batch(conn, org_key, level, casts, batch).await;
     }
     if batch.is_empty() {
