@@ -113,22 +113,16 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
             store::accounts::upsert(
                 &app.state.db.pool,
                 store::accounts::NewAccount {
-                    id: &id,
-                    workspace_id: &workspace_id,
-                    provider_user_id: 1,
-                    provider_org_id: None,
                     name: "Fixture",
                     method: "oauth",
-                    client_id: "SEARCHADS.fixture",
-                    team_id: None,
-                    key_id: None,
-                    public_key: None,
-                    private_key_sealed: None,
                     refresh_token_sealed: Some(&sealed),
-                    access_token_sealed: None,
-                    access_expires_at: None,
-                    created_by: me["id"].as_str().unwrap(),
-                    now: 1,
+                    ..store::accounts::NewAccount::without_credentials(
+                        &id,
+                        &workspace_id,
+                        me["id"].as_str().unwrap(),
+                        "SEARCHADS.fixture",
+                        1,
+                    )
                 },
             )
             .await

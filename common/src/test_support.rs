@@ -281,24 +281,13 @@ pub async fn owner(db: &Db, email: &str) -> (String, String) {
 pub async fn connected_org(db: &Db, email: &str) -> (String, String, i64) {
     let (user_id, workspace_id) = owner(db, email).await;
     let account_id = crate::ids::new_id();
-    let account = crate::store::accounts::NewAccount {
-        id: &account_id,
-        workspace_id: &workspace_id,
-        provider_user_id: 1,
-        provider_org_id: None,
-        name: "Acme",
-        method: "key",
-        client_id: "c",
-        team_id: None,
-        key_id: None,
-        public_key: None,
-        private_key_sealed: None,
-        refresh_token_sealed: None,
-        access_token_sealed: None,
-        access_expires_at: None,
-        created_by: &user_id,
-        now: crate::ids::now_ms(),
-    };
+    let account = crate::store::accounts::NewAccount::without_credentials(
+        &account_id,
+        &workspace_id,
+        &user_id,
+        "c",
+        crate::ids::now_ms(),
+    );
     let account_id = crate::store::accounts::upsert(&db.pool, account)
         .await
         .unwrap();

@@ -76,22 +76,10 @@ async fn workspace(db: &Db) -> (String, String, String) {
     store::accounts::upsert(
         &db.pool,
         store::accounts::NewAccount {
-            id: &account,
-            workspace_id: &ws,
-            provider_user_id: 1,
-            provider_org_id: None,
             name: "A",
             method: "oauth",
-            client_id: "c",
-            team_id: None,
-            key_id: None,
-            public_key: None,
-            private_key_sealed: None,
             refresh_token_sealed: Some("v1:x"),
-            access_token_sealed: None,
-            access_expires_at: None,
-            created_by: &user,
-            now,
+            ..store::accounts::NewAccount::without_credentials(&account, &ws, &user, "c", now)
         },
     )
     .await

@@ -62,22 +62,11 @@ async fn fixture(backend: Backend) -> Option<Fixture> {
     let account_id = store::accounts::upsert(
         &db.pool,
         NewAccount {
-            id: &account,
-            workspace_id: &workspace,
             provider_user_id: 7,
-            provider_org_id: None,
             name: "A",
             method: "oauth",
-            client_id: "c",
-            team_id: None,
-            key_id: None,
-            public_key: None,
-            private_key_sealed: None,
             refresh_token_sealed: Some("v1:x"),
-            access_token_sealed: None,
-            access_expires_at: None,
-            created_by: &user,
-            now,
+            ..NewAccount::without_credentials(&account, &workspace, &user, "c", now)
         },
     )
     .await

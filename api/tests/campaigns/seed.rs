@@ -25,22 +25,17 @@ pub async fn account(app: &TestApp, cookie: &str, apple_user: i64) -> String {
     store::accounts::upsert(
         &app.state.db.pool,
         store::accounts::NewAccount {
-            id: &id,
-            workspace_id: &workspace_id,
             provider_user_id: apple_user,
-            provider_org_id: None,
             name: "Seeded",
             method: "oauth",
-            client_id: "SEARCHADS.seed",
-            team_id: None,
-            key_id: None,
-            public_key: None,
-            private_key_sealed: None,
             refresh_token_sealed: Some(&sealed),
-            access_token_sealed: None,
-            access_expires_at: None,
-            created_by: &user_id,
-            now: 1,
+            ..store::accounts::NewAccount::without_credentials(
+                &id,
+                &workspace_id,
+                &user_id,
+                "SEARCHADS.seed",
+                1,
+            )
         },
     )
     .await

@@ -121,22 +121,9 @@ pub async fn account(app: &TestApp, cookie: &str, org_id: i64, currency: &str) -
     let account_id = store::accounts::upsert(
         &db.pool,
         NewAccount {
-            id: &id,
-            workspace_id: &workspace_id,
             provider_user_id: org_id * 7,
-            provider_org_id: None,
             name: "Acme Ads",
-            method: "key",
-            client_id: "SEARCHADS.c",
-            team_id: None,
-            key_id: None,
-            public_key: None,
-            private_key_sealed: None,
-            refresh_token_sealed: None,
-            access_token_sealed: None,
-            access_expires_at: None,
-            created_by: &user_id,
-            now: now_ms(),
+            ..NewAccount::without_credentials(&id, &workspace_id, &user_id, "SEARCHADS.c", now_ms())
         },
     )
     .await

@@ -249,22 +249,14 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
     let account_id = store::accounts::upsert(
         &db.pool,
         store::accounts::NewAccount {
-            id: &account_id,
-            workspace_id: &workspace_id,
-            provider_user_id: 1,
-            provider_org_id: None,
             name: "Bench",
-            method: "key",
-            client_id: "bench",
-            team_id: None,
-            key_id: None,
-            public_key: None,
-            private_key_sealed: None,
-            refresh_token_sealed: None,
-            access_token_sealed: None,
-            access_expires_at: None,
-            created_by: &user_id,
-            now,
+            ..store::accounts::NewAccount::without_credentials(
+                &account_id,
+                &workspace_id,
+                &user_id,
+                "bench",
+                now,
+            )
         },
     )
     .await?;

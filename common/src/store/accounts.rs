@@ -51,6 +51,37 @@ pub struct NewAccount<'a> {
     pub now: i64,
 }
 
+impl<'a> NewAccount<'a> {
+    /// A key-pair connection named "Acme" with no credentials stored, for fixtures and
+    /// benchmarks that never call the provider (set other fields with `..` on it).
+    pub fn without_credentials(
+        id: &'a str,
+        workspace_id: &'a str,
+        created_by: &'a str,
+        client_id: &'a str,
+        now: i64,
+    ) -> NewAccount<'a> {
+        NewAccount {
+            id,
+            workspace_id,
+            provider_user_id: 1,
+            provider_org_id: None,
+            name: "Acme",
+            method: "key",
+            client_id,
+            team_id: None,
+            key_id: None,
+            public_key: None,
+            private_key_sealed: None,
+            refresh_token_sealed: None,
+            access_token_sealed: None,
+            access_expires_at: None,
+            created_by,
+            now,
+        }
+    }
+}
+
 /// A campaign group (spec §3 Org; a v1 ad account) of a connection, as cached and as
 /// answered.
 #[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
