@@ -18,8 +18,8 @@
 //! (default 300,000) through `replace_days` as the sync does (`UNNEST` arrays on PostgreSQL,
 //! multi-row `VALUES` on SQLite) into empty days, against a baseline in the same database
 //! (PostgreSQL: the `VALUES` lists of bound parameters it used before; SQLite: one `INSERT`
-//! a row; its p95 in `naive_p95_ms`). The rows go to a second
-//! campaign group and are removed afterwards, so a kept database stays as seeded.
+//! a row; its p95 in `naive_p95_ms`). The rows go to a second campaign group and are
+//! removed afterwards, so a kept database stays as seeded.
 
 use std::time::{Duration, Instant};
 
@@ -640,18 +640,9 @@ async fn bench_writes(
     } else {
         Writes::RowByRow
     };
-    let stored = |db: &Db| {
-        let pool = db.pool.clone();
-        async move {
-            sqlx::query_as::<_, (i64, i64)>(
-                "SELECT CAST(COUNT(*) AS BIGINT), CAST(COALESCE(SUM(spend_micros), 0) AS BIGINT) \
-                 FROM asa_day_metrics WHERE org_key = $1",
-            )
-            .bind(org_key)
-            .fetch_one(&pool)
-            .await
-        }
-    };
+    // What a run stored: (rows, spend).
+    const STORED: &str = "SELECT CAST(COUNT(*) AS BIGINT), \
+        CAST(COALESCE(SUM(spend_micros), 0) AS BIGINT) FROM asa_day_metrics WHERE org_key = $1";
     let mut times: Vec<Vec<Duration>> = vec![Vec::new(), Vec::new()];
     let mut results = Vec::new();
     for i in 0..args.write_iterations.max(1) + 1 {
@@ -676,7 +667,11 @@ async fn bench_writes(
             if i > 0 {
                 times[w].push(started.elapsed());
             }
-            results.push(stored(db).await?);
+            let stored: (i64, i64) = sqlx::query_as(STORED)
+                .bind(org_key)
+                .fetch_one(&db.pool)
+                .await?;
+            results.push(stored);
         }
     }
     metrics::replace_days(&db.pool, org_key, Level::SearchTerm, &from, &to, &[]).await?;

@@ -1043,6 +1043,23 @@ mod tests {
         Ok(())
     }
 
+    /// Runs [`consistent`] over reads the n-th of which (from 1) spans `refreshes(n)`
+    /// refreshes of the keyword blobs; its answer and how many reads it made.
+    async fn reads_across(
+        db: &Db,
+        org_key: i64,
+        cancel: &Cancel,
+        refreshes: impl Fn(usize) -> usize,
+    ) -> (Result<(), ReportError>, usize) {
+        let mut reads = 0;
+        let out = consistent(db, cancel, |facts| {
+            reads += 1;
+            read_across(db, org_key, facts, refreshes(reads))
+        })
+        .await;
+        (out, reads)
+    }
+
     /// A read that one refresh overlaps still holds (the refresh deleted only blobs older
     /// than the read's generation); one across two refreshes (the second deletes what the
     /// first replaced) is read again; when every read spans two, the report gives up with
@@ -1054,44 +1071,24 @@ mod tests {
         let (_, _, org_key) = connected_org(db, "ann@example.com").await;
         let cancel = Cancel::new();
 
-        let mut reads = 0;
-        consistent(db, &cancel, |facts| {
-            reads += 1;
-            read_across(db, org_key, facts, 1)
-        })
-        .await
-        .unwrap();
+        let (out, reads) = reads_across(db, org_key, &cancel, |_| 1).await;
+        out.unwrap();
         assert_eq!(
             reads, 1,
             "one refresh during a read sweeps nothing it reads"
         );
 
-        let mut reads = 0;
-        consistent(db, &cancel, |facts| {
-            reads += 1;
-            read_across(db, org_key, facts, if reads == 1 { 2 } else { 0 })
-        })
-        .await
-        .unwrap();
+        let (out, reads) = reads_across(db, org_key, &cancel, |n| if n == 1 { 2 } else { 0 }).await;
+        out.unwrap();
         assert_eq!(reads, 2, "a read across a sweep is read again, once");
 
-        let mut reads = 0;
-        let out = consistent(db, &cancel, |facts| {
-            reads += 1;
-            read_across(db, org_key, facts, 2)
-        })
-        .await;
+        let (out, reads) = reads_across(db, org_key, &cancel, |_| 2).await;
         assert!(matches!(out, Err(ReportError::Changing)), "{out:?}");
         assert_eq!(reads, READ_ATTEMPTS);
 
         // A report asked to stop between reads stops rather than read again.
         cancel.cancel();
-        let mut reads = 0;
-        let out = consistent(db, &cancel, |facts| {
-            reads += 1;
-            read_across(db, org_key, facts, 2)
-        })
-        .await;
+        let (out, reads) = reads_across(db, org_key, &cancel, |_| 2).await;
         assert!(matches!(out, Err(ReportError::Cancelled)), "{out:?}");
         assert_eq!(reads, 1);
     }
