@@ -1,13 +1,63 @@
 //! Background-task records ([`TaskRecord`]): created for a job, moved forward by its
 //! runner, finished once, read by the workspace's members.
 
+use serde::Serialize;
 use sqlx::Row;
 
 use super::Exec;
-use crate::{
-    ids,
-    tasks::{NewTask, TaskRecord, percent},
-};
+use crate::ids;
+
+/// A task as the API returns it.
+#[derive(Debug, Clone, Serialize, PartialEq, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TaskRecord {
+    pub id: String,
+    pub kind: String,
+    /// The connection the task works for (a sync or bulk edit of one account), else null.
+    pub account_id: Option<String>,
+    /// The campaign group (Apple's org id) the task works in, else null (a sync covers
+    /// every campaign group of its connection).
+    pub org_id: Option<i64>,
+    pub message: String,
+    pub step: i64,
+    pub total_steps: i64,
+    pub finish: bool,
+    pub error: Option<String>,
+    /// Progress in percent, per spec §4.
+    pub percent: i64,
+    /// Kind-specific progress (e.g. groupsCreated / groupsTotal).
+    #[schema(value_type = Object)]
+    pub details: serde_json::Value,
+    pub created_at: String,
+    pub updated_at: String,
+}
+
+/// Progress in percent: 0 at step 0, 100 when finished or errored, otherwise
+/// round(step / (totalSteps + 1) * 100), capped at 99 while running.
+pub fn percent(step: i64, total_steps: i64, finish: bool, errored: bool) -> i64 {
+    if finish || errored {
+        100
+    } else if step <= 0 {
+        0
+    } else {
+        // A step past the announced total never reads as done before the task says so.
+        (((step as f64 / (total_steps.max(0) as f64 + 1.0)) * 100.0).round() as i64).min(99)
+    }
+}
+
+/// Who a new task belongs to and what it is.
+#[derive(Debug, Clone)]
+pub struct NewTask<'a> {
+    pub workspace_id: &'a str,
+    pub user_id: Option<&'a str>,
+    pub kind: &'a str,
+    pub message: &'a str,
+    pub total_steps: i64,
+    /// The connection the task works for, if one.
+    pub account_id: Option<&'a str>,
+    /// The campaign group it works in, if one.
+    pub org_id: Option<i64>,
+}
 
 const COLUMNS: &str = "id, kind, account_id, org_id, message, step, total_steps, finish, error, progress, created_at, updated_at";
 
@@ -202,4 +252,19 @@ pub async fn delete_finished(ex: impl Exec<'_>, before: i64) -> Result<u64, sqlx
         .execute(ex)
         .await?;
     Ok(done.rows_affected())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::percent;
+
+    #[test]
+    fn percent_follows_the_spec_formula() {
+        assert_eq!(percent(0, 5, false, false), 0);
+        assert_eq!(percent(1, 1, false, false), 50);
+        assert_eq!(percent(2, 4, false, false), 40);
+        assert_eq!(percent(3, 0, false, false), 99);
+        assert_eq!(percent(0, 5, true, false), 100);
+        assert_eq!(percent(1, 5, false, true), 100);
+    }
 }
