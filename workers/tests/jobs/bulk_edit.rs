@@ -2,7 +2,8 @@
 //! test worker binary) is SIGKILLed while a `bulk-edit` job raises every ad group's default
 //! bid of a campaign group by 10 % (one `PUT` each, slowed by the sandbox's latency fault),
 //! another worker takes the job over, and every ad group ends raised exactly once — at the
-//! sandbox and here — with one change record each.
+//! sandbox and here — with one change record each. While it runs, the task's progress moves
+//! with every ad group done.
 
 use std::time::Duration;
 
@@ -118,12 +119,25 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     .await
     .unwrap();
     outbox::relay_once(&env.db, &env.queue, 10).await.unwrap();
-    eventually(
+    // The task counts each ad group as it is done (one `PUT` each), not only at the end:
+    // while the job runs, the record and its details (the popover's `done / total`) show
+    // part of the work done.
+    let (step, done) = eventually(
         Duration::from_secs(120),
-        "some ad groups raised",
-        || async { (records(&env).await > 0).then_some(()) },
+        "the task's progress to move before the end",
+        || async {
+            let (step, details): (i64, String) =
+                sqlx::query_as("SELECT step, progress FROM tasks WHERE id = $1")
+                    .bind(&task_id)
+                    .fetch_one(&env.db.pool)
+                    .await
+                    .unwrap();
+            let done = serde_json::from_str::<Value>(&details).unwrap()["done"].as_i64();
+            (step >= 1 && step < groups.len() as i64).then_some((step, done))
+        },
     )
     .await;
+    assert_eq!(done, Some(step), "the details count what the task counts");
     signal(&first, "KILL");
     first.wait().unwrap();
     let at_kill = records(&env).await;

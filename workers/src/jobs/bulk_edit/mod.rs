@@ -1,0 +1,386 @@
+//! `bulk-edit`: sets one field of many campaigns, ad groups, keywords or negative keywords of
+//! one campaign group at Apple Ads to the values the route computed, deletes them, or adds
+//! negative keywords (see `searchdeck_common::jobs::BulkEdit`).
+//!
+//! Items go in chunks: keywords and negative keywords through Apple's bulk endpoints
+//! (`POST /keywords/bulk-update|bulk-delete`, `POST /negative-keywords/bulk-create|
+//! bulk-update|bulk-delete`, up to 1,000 per call, partial success allowed), campaigns and
+//! ad groups (which have no bulk endpoints) one `PUT` or `DELETE` each. For each chunk the
+//! current values are read from our synced rows; an item this job
+//! already recorded is reported applied without being sent, an item already at its target
+//! is skipped as unchanged, the rest are sent. Each accepted item's synced row and one change
+//! record (with this job's id; the unique index keeps a retried item to one record) are
+//! written from the provider's answer in one transaction (per keyword chunk, per campaign or
+//! ad group); a refused item is listed with the
+//! provider's message. Rate limits snooze and transient failures retry the job, which then
+//! resumes where it stopped; refusals never fail it.
+//!
+//! Deletions are idempotent: an entity Apple says is already deleted counts as deleted. An
+//! added negative keyword already in our database is skipped (or reported applied when this
+//! job's record says it added it); one Apple refuses as a duplicate although our database
+//! had none when the edit was queued was added by an earlier attempt whose answer was lost:
+//! it is read back from Apple, stored and reported applied, so it is added once.
+//!
+//! The sends live apart: [`bulk`] (keywords and negative keywords through the bulk
+//! endpoints), [`one_by_one`] (campaigns and ad groups), [`creates`] (added negative
+//! keywords). The task's progress moves after every chunk of the bulk endpoints and after
+//! every item sent one by one, so the popover counts what is done while the job runs.
+
+mod bulk;
+mod creates;
+mod one_by_one;
+
+use std::collections::HashMap;
+
+use searchdeck_common::{
+    ids,
+    jobs::{
+        BulkEdit, BulkEditItem, BulkEditProgress, CREATED, DELETED, ItemResult, Outcome, money_text,
+    },
+    queue::JobError,
+    store::{
+        self, changes,
+        synced::bulk::{self as stored, BulkRow},
+    },
+};
+use searchdeck_provider::error::ApiErrorBody;
+use serde_json::{Value, json};
+
+use crate::{Done, Handler, JobContext};
+
+/// Keywords per bulk-update call (Apple's maximum).
+const KEYWORD_CHUNK: usize = searchdeck_provider::calls::BULK_CHUNK;
+/// Campaigns or ad groups read and planned together (then sent one by one, the progress
+/// moving after each).
+const ONE_BY_ONE_CHUNK: usize = 25;
+
+/// An item to send: the entity as we hold it, its current and its target value.
+struct Send<'a> {
+    row: BulkRow,
+    old: Option<String>,
+    target: &'a str,
+}
+
+impl Handler for BulkEdit {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<BulkEditProgress>, JobError> {
+        let db = &ctx.runtime.db;
+        let Some(account) = store::accounts::by_id(&db.pool, &self.account_id).await? else {
+            tracing::info!(account_id = %self.account_id, "connection gone; nothing to edit");
+            return Ok(Done::message("Connection removed"));
+        };
+        let client = ctx.runtime.provider_for(&account)?;
+        let recorded: HashMap<i64, (Option<String>, Option<String>)> =
+            changes::of_job(&db.pool, &ctx.job_id, &self.level, &self.field)
+                .await?
+                .into_iter()
+                .map(|(id, old, new)| (id, (old, new)))
+                .collect();
+        let mut progress = BulkEditProgress {
+            level: self.level.clone(),
+            field: self.field.clone(),
+            operation: self.operation.clone(),
+            total: self.items.len() as u64,
+            ..Default::default()
+        };
+        let total = self.items.len() as i64;
+        let edit = Edit(self);
+        let chunk_size = if edit.in_bulk() {
+            KEYWORD_CHUNK
+        } else {
+            ONE_BY_ONE_CHUNK
+        };
+        let label = self.operation.clone();
+        ctx.progress(&label, 0, total, Some(&progress)).await;
+        for chunk in self.items.chunks(chunk_size) {
+            ctx.check_cancelled()?;
+            if self.field == CREATED {
+                let to_add = edit
+                    .plan_creates(ctx, chunk, &recorded, &mut progress)
+                    .await?;
+                if !to_add.is_empty() {
+                    edit.send_creates(ctx, &client, to_add, &mut progress)
+                        .await?;
+                }
+            } else {
+                let to_send = edit.plan(ctx, chunk, &recorded, &mut progress).await?;
+                if edit.in_bulk() {
+                    if !to_send.is_empty() {
+                        edit.send_bulk(ctx, &client, to_send, &mut progress).await?;
+                    }
+                } else {
+                    // One call an item: the task counts each as it is done (the items that
+                    // need no call first), not only at the chunk's end.
+                    ctx.progress(&label, progress.done as i64, total, Some(&progress))
+                        .await;
+                    for item in to_send {
+                        let r = edit.send_one(ctx, &client, item).await?;
+                        progress.push(r);
+                        ctx.progress(&label, progress.done as i64, total, Some(&progress))
+                            .await;
+                    }
+                    continue;
+                }
+            }
+            ctx.progress(&label, progress.done as i64, total, Some(&progress))
+                .await;
+        }
+        let message = if progress.refused > 0 {
+            format!(
+                "Finished with errors: {} applied, {} refused, {} unchanged",
+                progress.applied, progress.refused, progress.skipped
+            )
+        } else {
+            format!(
+                "Done: {} applied, {} unchanged",
+                progress.applied, progress.skipped
+            )
+        };
+        tracing::info!(job.id = %ctx.job_id, level = %self.level, field = %self.field,
+            applied = progress.applied, refused = progress.refused, skipped = progress.skipped, "bulk edit done");
+        Ok(Done::with_progress(message, progress))
+    }
+}
+
+/// A bulk edit being run (the payload type lives in another crate).
+#[derive(Clone, Copy)]
+struct Edit<'a>(&'a BulkEdit);
+
+impl std::ops::Deref for Edit<'_> {
+    type Target = BulkEdit;
+    fn deref(&self) -> &BulkEdit {
+        self.0
+    }
+}
+
+impl Edit<'_> {
+    fn is_money(&self) -> bool {
+        !matches!(self.field.as_str(), "status" | "name" | DELETED | CREATED)
+    }
+
+    /// Keywords and negative keywords go through Apple's bulk endpoints.
+    fn in_bulk(&self) -> bool {
+        matches!(self.level.as_str(), "KEYWORD" | "NEGATIVE_KEYWORD")
+    }
+
+    /// The provider's entity path of this level.
+    fn entity(&self) -> &'static str {
+        match self.level.as_str() {
+            "CAMPAIGN" => "campaigns",
+            "AD_GROUP" => "adgroups",
+            "NEGATIVE_KEYWORD" => "negative-keywords",
+            _ => "keywords",
+        }
+    }
+
+    /// The current value of `row` as change records write it.
+    fn current(&self, row: &BulkRow) -> Option<String> {
+        match self.field.as_str() {
+            DELETED => Some(row.deleted.to_string()),
+            "name" => Some(row.name.clone()),
+            // The keyword table says ACTIVE for ENABLED.
+            "status" if row.status == "ACTIVE" => Some("ENABLED".into()),
+            "status" => Some(row.status.clone()),
+            _ => money_text(row.money),
+        }
+    }
+
+    /// Reports the items of `chunk` that need no call (recorded by an earlier run of this job,
+    /// gone, without a target, already at it) and returns the others.
+    async fn plan<'a>(
+        &self,
+        ctx: &JobContext<BulkEdit>,
+        chunk: &'a [BulkEditItem],
+        recorded: &HashMap<i64, (Option<String>, Option<String>)>,
+        progress: &mut BulkEditProgress,
+    ) -> Result<Vec<Send<'a>>, JobError> {
+        let ids: Vec<i64> = chunk.iter().map(|i| i.id).collect();
+        let mut conn = ctx.runtime.db.pool.acquire().await?;
+        let mut rows: HashMap<i64, BulkRow> = stored::rows(
+            &mut conn,
+            self.org_key,
+            &self.level,
+            &self.field,
+            None,
+            &ids,
+        )
+        .await?
+        .into_iter()
+        .map(|r| (r.id, r))
+        .collect();
+        let deleting = self.field == DELETED;
+        let mut out = Vec::new();
+        for item in chunk {
+            let result =
+                |result, old: Option<String>, new: Option<String>, message: &str| ItemResult {
+                    id: item.id,
+                    text: None,
+                    result,
+                    old_value: old,
+                    new_value: new,
+                    message: (!message.is_empty()).then(|| message.to_string()),
+                };
+            if let Some((old, new)) = recorded.get(&item.id) {
+                progress.push(result(Outcome::Applied, old.clone(), new.clone(), ""));
+                continue;
+            }
+            let Some(row) = rows.remove(&item.id).filter(|r| deleting || !r.deleted) else {
+                progress.push(result(Outcome::Skipped, None, None, "No longer exists"));
+                continue;
+            };
+            let old = self.current(&row);
+            let Some(target) = item.target.as_deref() else {
+                let note = item.note.as_deref().unwrap_or("Nothing to change");
+                progress.push(result(Outcome::Skipped, old.clone(), old, note));
+                continue;
+            };
+            if old.as_deref() == Some(target) {
+                let note = if deleting {
+                    "Already deleted"
+                } else {
+                    "Unchanged"
+                };
+                progress.push(result(Outcome::Skipped, old.clone(), old, note));
+                continue;
+            }
+            out.push(Send { row, old, target });
+        }
+        Ok(out)
+    }
+
+    /// The provider's request fields for setting this job's field to `target`.
+    fn request(&self, target: &str) -> Value {
+        let money = json!({ "amount": target, "currency": self.currency });
+        match self.field.as_str() {
+            "status" => json!({ "status": target }),
+            "name" => json!({ "name": target }),
+            "dailyBudget" => json!({ "dailyBudget": { "value": money } }),
+            "defaultBidAmount" => json!({ "bidStrategy": { "bid": money } }),
+            "cpaGoal" => json!({ "cpaCap": { "value": money } }),
+            _ => json!({ "bid": money }),
+        }
+    }
+
+    /// Marks a deleted item deleted here, with its change record.
+    async fn write_deleted(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        ctx: &JobContext<BulkEdit>,
+        s: &Send<'_>,
+    ) -> Result<ItemResult, JobError> {
+        store::synced::edits::set_deleted(&mut *tx, &self.level, self.org_key, s.row.id).await?;
+        let new = Some(true.to_string());
+        self.record(tx, ctx, s, new.clone()).await?;
+        Ok(applied(s, new))
+    }
+
+    /// The change record of an applied item (none when the answer shows no change).
+    async fn record(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        ctx: &JobContext<BulkEdit>,
+        s: &Send<'_>,
+        new: Option<String>,
+    ) -> Result<(), sqlx::Error> {
+        if new == s.old {
+            return Ok(());
+        }
+        let entity = Recorded {
+            id: s.row.id,
+            campaign_id: s.row.campaign_id,
+            ad_group_id: s.row.ad_group_id,
+            name: s.row.name.clone(),
+            campaign_name: s.row.campaign_name.clone(),
+        };
+        self.insert_record(tx, ctx, entity, s.old.clone(), new)
+            .await
+    }
+
+    async fn insert_record(
+        &self,
+        tx: &mut sqlx::AnyConnection,
+        ctx: &JobContext<BulkEdit>,
+        entity: Recorded,
+        old: Option<String>,
+        new: Option<String>,
+    ) -> Result<(), sqlx::Error> {
+        changes::insert(
+            &mut *tx,
+            &changes::NewChange {
+                id: ids::new_id(),
+                workspace_id: self.workspace_id.clone(),
+                user_id: self.user_id.clone(),
+                user_email: self.user_email.clone(),
+                account_id: Some(self.account_id.clone()),
+                org_id: self.org_id,
+                level: level(&self.level),
+                entity_id: entity.id,
+                campaign_id: entity.campaign_id,
+                ad_group_id: entity.ad_group_id,
+                entity_name: entity.name,
+                campaign_name: entity.campaign_name,
+                field: self.field.clone(),
+                old_value: old,
+                new_value: new,
+                currency: self.is_money().then(|| self.currency.clone()).flatten(),
+                source: changes::MANUAL,
+                job_id: Some(ctx.job_id.clone()),
+                created_at: ids::now_ms() / 1000,
+            },
+        )
+        .await?;
+        Ok(())
+    }
+}
+
+/// The entity a change record names.
+struct Recorded {
+    id: i64,
+    campaign_id: i64,
+    ad_group_id: Option<i64>,
+    name: String,
+    campaign_name: String,
+}
+
+fn level(stored: &str) -> &'static str {
+    changes::LEVELS
+        .iter()
+        .find(|l| **l == stored)
+        .copied()
+        .unwrap_or("KEYWORD")
+}
+
+fn text(v: &Value) -> Option<String> {
+    v.as_str().map(str::to_string)
+}
+
+fn applied(s: &Send<'_>, new: Option<String>) -> ItemResult {
+    ItemResult {
+        id: s.row.id,
+        text: None,
+        result: Outcome::Applied,
+        old_value: s.old.clone(),
+        new_value: new,
+        message: None,
+    }
+}
+
+fn refused(s: &Send<'_>, message: String) -> ItemResult {
+    ItemResult {
+        id: s.row.id,
+        text: None,
+        result: Outcome::Refused,
+        old_value: s.old.clone(),
+        new_value: Some(s.target.to_string()),
+        message: Some(message),
+    }
+}
+
+/// The provider's message of a refused bulk item: its first detail's, else its own, else
+/// its code.
+fn message_of(e: &ApiErrorBody) -> String {
+    e.details
+        .as_ref()
+        .and_then(|d| d.iter().find_map(|d| d.message.clone()))
+        .or_else(|| e.message.clone())
+        .unwrap_or_else(|| e.code.clone())
+}
