@@ -1,7 +1,11 @@
 //! Helpers for the test suites of every crate (cargo feature `test-support`): the
 //! per-backend test macro ([`per_backend!`](crate::per_backend)), backend URLs from the
-//! environment, and PostgreSQL databases created for one test (cloned from a migrated
-//! template) and dropped with it.
+//! environment, PostgreSQL databases created for one test (cloned from a migrated template)
+//! and dropped with it, and SQLite files copied from a migrated template file.
+//!
+//! The templates are built once per set of migrations and kept (PostgreSQL: on the server;
+//! SQLite: in the system's temporary directory) for every later test process: a test starts
+//! on a migrated database for the price of a copy, not of its ~20 migrations.
 
 use crate::{Backend, Db, queue::Queue, queue::QueueSettings, queue::Store};
 
@@ -116,10 +120,7 @@ impl TestDatabase {
     /// cloned from a template database that is migrated once per set of migrations and
     /// kept on the server for later runs.
     pub async fn migrated(admin_url: &str, prefix: &str) -> TestDatabase {
-        let template = format!(
-            "sd_template_{}",
-            Db::migrations_fingerprint(Backend::Postgres)
-        );
+        let template = format!("sd_template_{}", template_fingerprint(Backend::Postgres));
         let admin = sqlx::PgPool::connect(admin_url)
             .await
             .expect("connect to the PostgreSQL test server");
@@ -215,6 +216,74 @@ impl Drop for TestDatabase {
     }
 }
 
+/// The application's and the queue's migrations of `backend`, as one short hex string that
+/// names a template database built with exactly them.
+fn template_fingerprint(backend: Backend) -> String {
+    use sha2::Digest;
+    let queue = match backend {
+        Backend::Sqlite => apalis_sqlite::SqliteStorage::migrations(),
+        _ => apalis_postgres::PostgresStorage::migrations(),
+    };
+    let mut hash = sha2::Sha256::new();
+    hash.update(Db::migrations_fingerprint(backend));
+    for m in queue.iter() {
+        hash.update(m.version.to_le_bytes());
+        hash.update(&m.checksum);
+    }
+    hex::encode(&hash.finalize()[..6])
+}
+
+/// A migrated SQLite file (the application's and the queue's migrations) to copy: built
+/// the first time a set of migrations is asked for, under the system's temporary
+/// directory, and kept for later test processes. Built under a temporary name and renamed,
+/// so a reader never sees half a template (two processes building at once both succeed).
+pub async fn sqlite_template() -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join("searchdeck-test-templates");
+    let path = dir.join(format!(
+        "sqlite-{}.db",
+        template_fingerprint(Backend::Sqlite)
+    ));
+    if path.exists() {
+        return path;
+    }
+    std::fs::create_dir_all(&dir).expect("template directory");
+    let build = tempfile::tempdir_in(&dir).expect("template build directory");
+    let url = format!("sqlite://{}", build.path().join("build.db").display());
+    let db = Db::connect_url(&url)
+        .await
+        .expect("open the SQLite template");
+    db.migrate().await.expect("migrate the SQLite template");
+    let queue = Queue::connect_with(&url, QueueSettings::default())
+        .await
+        .expect("queue migrations on the SQLite template");
+    if let Store::Sqlite(pool) = queue.store() {
+        pool.close().await;
+    }
+    drop(queue);
+    // One self-contained file, whatever is still in the write-ahead log.
+    let packed = build.path().join("packed.db");
+    let sql = format!("VACUUM INTO '{}'", packed.display());
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .execute(&db.pool)
+        .await
+        .expect("write the SQLite template");
+    db.pool.close().await;
+    std::fs::rename(&packed, &path).expect("publish the SQLite template");
+    path
+}
+
+/// Copies the migrated SQLite template to `path` (owner-only, as the server creates it).
+pub async fn copy_sqlite_template(path: &std::path::Path) {
+    let template = sqlite_template().await;
+    std::fs::copy(&template, path).expect("copy the SQLite template");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o600))
+            .expect("owner-only test database");
+    }
+}
+
 /// A migrated database of either backend for a store suite, and what keeps it alive: the
 /// SQLite file's temporary directory, or the throw-away PostgreSQL database.
 pub struct MigratedDb {
@@ -227,8 +296,11 @@ impl MigratedDb {
     /// A migrated SQLite file in a temporary directory.
     pub async fn sqlite() -> MigratedDb {
         let dir = tempfile::tempdir().expect("temp dir");
-        let url = format!("sqlite://{}", dir.path().join("test.db").display());
+        let file = dir.path().join("test.db");
+        copy_sqlite_template(&file).await;
+        let url = format!("sqlite://{}", file.display());
         let db = Db::connect_url(&url).await.expect("open SQLite");
+        // Nothing to apply: it checks the copy holds every migration.
         db.migrate().await.expect("migrate");
         MigratedDb {
             db,
@@ -240,7 +312,7 @@ impl MigratedDb {
     /// A migrated PostgreSQL database named after `prefix`, when `TEST_DATABASE_URL` is set.
     pub async fn postgres(prefix: &str) -> Option<MigratedDb> {
         let base = backend_url("TEST_DATABASE_URL")?;
-        let pg = TestDatabase::create(&base, prefix).await;
+        let pg = TestDatabase::migrated(&base, prefix).await;
         let db = Db::connect_url(&pg.url).await.expect("connect PostgreSQL");
         db.migrate().await.expect("migrate");
         Some(MigratedDb {

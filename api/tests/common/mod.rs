@@ -1,7 +1,8 @@
 //! `TestApp`: the real router over a real, fresh database per test.
 //!
 //! `backend_tests!` turns each test body into one test per backend (through the shared
-//! `searchdeck_common::per_backend!`): `…::sqlite` always runs; `…::postgres` runs against
+//! `searchdeck_common::per_backend!`): `…::sqlite` always runs, on a copy of a migrated
+//! template file; `…::postgres` runs against
 //! a database cloned from a migrated template on the server at `TEST_DATABASE_URL`, and
 //! fails under `CI=true` when that variable is missing (elsewhere it says so and passes).
 //! A test that leaves a failed job in the queue fails when its `TestApp` is dropped.
@@ -25,7 +26,7 @@ use searchdeck_common::{
     email::EmailSender,
     ids::{new_id, now_ms},
     queue::{Queue, QueueSettings},
-    test_support::{TestDatabase, backend_url},
+    test_support::{TestDatabase, backend_url, copy_sqlite_template},
 };
 use secrecy::ExposeSecret;
 use serde_json::Value;
@@ -155,7 +156,12 @@ impl TestApp {
     async fn build(pg: Option<TestDatabase>, extra: &[String]) -> TestApp {
         let dir = tempfile::tempdir().expect("temp dir");
         let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()), extra);
+        if pg.is_none() {
+            // The embedded default (`<data dir>/searchdeck.db`), migrated already.
+            copy_sqlite_template(&dir.path().join("searchdeck.db")).await;
+        }
         let db = Db::connect(&config).await.expect("connect");
+        // A check only: the copy (or the PostgreSQL clone) holds every migration.
         db.migrate().await.expect("migrate");
         let email = EmailSender::from_config(&config).expect("email");
         // The queue lives in the test's own database, and a worker runs beside the router so

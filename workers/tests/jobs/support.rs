@@ -14,7 +14,7 @@ pub use searchdeck_common::Backend as Kind;
 use searchdeck_common::{
     Config, ConfigArgs, Db, ids,
     queue::{Queue, QueueSettings, Store, testing},
-    test_support::{TestDatabase, backend_url},
+    test_support::{TestDatabase, backend_url, copy_sqlite_template},
 };
 use sqlx::Row;
 
@@ -49,7 +49,10 @@ impl TestEnv {
     pub async fn with_provider(kind: Kind, provider_base_url: Option<&str>) -> Option<TestEnv> {
         let dir = tempfile::tempdir().unwrap();
         let suffix = &ids::new_id()[20..];
-        let sqlite_url = format!("sqlite://{}?mode=rwc", dir.path().join("app.db").display());
+        let sqlite_file = dir.path().join("app.db");
+        // A copy of the migrated template: the migrations below only check it.
+        copy_sqlite_template(&sqlite_file).await;
+        let sqlite_url = format!("sqlite://{}?mode=rwc", sqlite_file.display());
         let mut pg_database = None;
         let (database_url, queue_url) = match kind {
             Kind::Sqlite => (sqlite_url.clone(), sqlite_url),
