@@ -668,7 +668,18 @@ async fn graph(
     let (from, to) = (q.range.from, q.range.to);
     match p.level {
         Level::Accounts | Level::Orgs => {
-            for o in &p.orgs {
+            // Only the campaign groups of the rows the filters kept: the chart plots what the
+            // table lists.
+            let kept: HashSet<&str> = p
+                .rows
+                .iter()
+                .filter_map(|r| p.entities.get(&r.id)?.columns.get("accountId")?.as_str())
+                .collect();
+            let kept_orgs: HashSet<i64> = p.rows.iter().map(|r| r.id).collect();
+            for o in p.orgs.iter().filter(|o| match p.level {
+                Level::Orgs => kept_orgs.contains(&o.org_id),
+                _ => kept.contains(o.account_id.as_str()),
+            }) {
                 add(report_facts::daily(
                     db,
                     facts,
