@@ -88,6 +88,8 @@ impl<'a> NewAccount<'a> {
 #[serde(rename_all = "camelCase")]
 pub struct OrgRow {
     /// The provider's ad account id.
+    #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub display_name: String,
     /// ISO currency code of the ad account.
