@@ -1,7 +1,8 @@
 import { screen, waitFor } from '@testing-library/react';
 import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { render } from '@testing-library/react';
-import { Providers } from '@/app/Providers';
+import { MantineProvider } from '@mantine/core';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { createQueryClient } from '@/lib/query-client';
 import type { ReportRequest } from '../api/report';
 import { ChartPanel } from './ChartPanel';
@@ -41,9 +42,9 @@ function renderWithProviders(ui: React.ReactElement) {
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false } });
   return render(
-    <Providers queryClient={queryClient} env="test">
-      {ui}
-    </Providers>,
+    <MantineProvider>
+      <QueryClientProvider client={queryClient}>{ui}</QueryClientProvider>
+    </MantineProvider>,
   );
 }
 
