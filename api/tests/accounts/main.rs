@@ -88,7 +88,7 @@ sandbox_tests! {
         let acls = item["acls"].as_array().unwrap();
         assert!(!acls.is_empty());
         for org in acls {
-            assert!(org["orgId"].as_i64().unwrap() > 0);
+            assert!(org["orgId"].as_str().unwrap().parse::<i64>().unwrap() > 0, "ids are strings of digits");
             assert!(org["currency"].as_str().unwrap().len() == 3, "{org}");
             assert!(org["timeZone"].as_str().is_some(), "{org}");
             assert!(org["displayName"].as_str().is_some() && org["permission"].as_str().is_some());
@@ -233,7 +233,7 @@ sandbox_tests! {
         let ids = t.registered_key(&owner).await;
         let item = t.create(&owner, "Main", &ids).await.json["result"]["item"].clone();
         let id = item["_id"].as_str().unwrap();
-        let org = item["acls"][0]["orgId"].as_i64().unwrap();
+        let org = item["acls"][0]["orgId"].as_str().unwrap().parse::<i64>().unwrap();
         let reader = t.app.member(&owner, Role::Reader).await;
         let path = |p: &str| format!("/api/account/{p}/{id}");
         // Readers read and choose, but change nothing.
