@@ -185,13 +185,20 @@ pub mod string_id {
             let read = |v| serde_json::from_value::<Ids>(v);
             assert_eq!(
                 read(json!({"id": 7, "parent": null, "many": [" 8 ", 9]})).unwrap(),
-                Ids { id: 7, parent: None, many: vec![8, 9] }
+                Ids {
+                    id: 7,
+                    parent: None,
+                    many: vec![8, 9]
+                }
             );
             assert!(read(json!({"id": 1.5})).is_err());
             assert!(read(json!({"id": "seven"})).is_err());
             assert!(read(json!({"id": "1e3"})).is_err());
             assert!(read(json!({"id": 18_446_744_073_709_551_615u64})).is_err());
-            assert_eq!(super::parse(&json!(" 9007199254740993 ")), Some(9_007_199_254_740_993));
+            assert_eq!(
+                super::parse(&json!(" 9007199254740993 ")),
+                Some(9_007_199_254_740_993)
+            );
             assert_eq!(super::parse(&json!(true)), None);
         }
     }
