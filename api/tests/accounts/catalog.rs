@@ -124,7 +124,7 @@ crate::sandbox_tests! {
         let asked = items(&asked);
         assert!(!asked.is_empty(), "the sandbox org owns apps");
         for app in &asked {
-            assert_eq!(app["orgId"], org);
+            assert_eq!(app["orgId"], org.to_string());
             assert!(app["adamId"].as_str().unwrap().parse::<i64>().unwrap() > 0 && app["appName"].as_str().is_some(), "{app}");
             assert!(!app["countryOrRegionCodes"].as_array().unwrap().is_empty());
         }

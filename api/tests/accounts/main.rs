@@ -168,7 +168,7 @@ sandbox_tests! {
         );
         assert_eq!(t.count("accounts").await, 1);
         // And again by popup under another name.
-        let back = t.consent(&owner, "Third name", "allow").await;
+        let back = t.consent(&owner, "Third", "allow").await;
         let by_popup = t.oauth(&owner, &back).await;
         assert_eq!(by_popup.status, StatusCode::OK, "{:?}", by_popup.json);
         assert_eq!(by_popup.json["result"]["accountId"], id.as_str());
@@ -239,7 +239,7 @@ sandbox_tests! {
         // Readers read and choose, but change nothing.
         assert_eq!(t.get(&path("one"), &reader).await.status, StatusCode::OK);
         let used = t.get(&format!("{}?orgId={org}", path("use")), &reader).await;
-        assert_eq!(used.json["result"]["orgId"], org);
+        assert_eq!(used.json["result"]["orgId"], org.to_string(), "ids are strings");
         let switched = t.get(&path("use"), &reader).await;
         assert_eq!(switched.json["result"]["orgId"], Value::Null, "switching clears the org");
         for (m, p, body) in [

@@ -451,13 +451,13 @@ backend_tests! {
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(res.json["result"]["locked"], json!(["spendForecast", "impressionsForecast"]));
         let items = res.json["result"]["items"].as_array().unwrap();
-        let alpha = items.iter().find(|i| i["campaignId"] == 11).unwrap();
+        let alpha = items.iter().find(|i| i["campaignId"] == "11").unwrap();
         // As of the newest synced day, 20 Nov: month to date 1..=20, run rate 14..=20 / 7.
         assert_eq!((alpha["asOf"].as_str(), alpha["daysRemaining"].as_i64()), (Some("2026-11-20"), Some(10)));
         assert_eq!((alpha["spendToDate"].as_f64(), alpha["impressionsToDate"].as_i64()), (Some(210.0), Some(21_000)));
         assert_eq!((alpha["dailySpendRate"].as_f64(), alpha["dailyImpressionsRate"].as_f64()), (Some(17.0), Some(1700.0)));
         assert_eq!((alpha["spendForecast"].clone(), alpha["impressionsForecast"].clone()), (Value::Null, Value::Null));
-        let gamma = items.iter().find(|i| i["campaignId"] == 13).expect("a campaign without metrics");
+        let gamma = items.iter().find(|i| i["campaignId"] == "13").expect("a campaign without metrics");
         assert_eq!(gamma["spendToDate"].as_f64(), Some(0.0));
 
         // The forecasts themselves, unlocked: 210.006660 + 119.002331 × 10 / 7 = 380.009990.

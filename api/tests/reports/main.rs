@@ -110,7 +110,7 @@ backend_tests! {
             assert_eq!(dec(&i["avgCPT"]), cpt, "avgCPT of keyword {k} from its sums");
             assert_eq!(i["deleted"], k == 305, "keyword {k}");
         }
-        let fit = items.iter().find(|i| i["keywordId"] == 301).unwrap();
+        let fit = items.iter().find(|i| i["keywordId"] == "301").unwrap();
         assert_eq!(fit["keyword"], "fitness tracker");
         assert_eq!(fit["keywordStatus"], "ACTIVE");
         assert_eq!(fit["cptBid"], 2.5);
