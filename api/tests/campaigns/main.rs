@@ -212,7 +212,7 @@ backend_tests! {
         assert_eq!(all.status, StatusCode::OK, "{:?}", all.json);
         assert_eq!(names(&all.json), ["Alpha", "Gamma", "Delta"]);
         let first = &all.json["result"]["items"][0];
-        assert_eq!((first["campaignId"].clone(), first["orgId"].clone(), first["servingStatus"].clone(), first["hidden"].clone()), (json!(11), json!(100), json!("RUNNING"), json!(false)));
+        assert_eq!((first["campaignId"].clone(), first["orgId"].clone(), first["servingStatus"].clone(), first["hidden"].clone()), (json!("11"), json!("100"), json!("RUNNING"), json!(false)));
         assert_eq!(all.json["result"]["items"][1]["servingStatus"], "NOT_RUNNING");
         let one_org = app.get(&format!("{base}&orgId=100"), o).await;
         assert_eq!(names(&one_org.json), ["Alpha", "Gamma"]);
@@ -364,7 +364,7 @@ backend_tests! {
             [&json!(2), &json!(1), &json!(3), &json!(2), &json!(1)]
         );
         assert_eq!(i["countriesOrRegions"], json!(["US", "GB"]));
-        assert_eq!(i["app"], json!({"adamId": 900, "appName": "Seeded App", "developerName": "Dev Co"}));
+        assert_eq!(i["app"], json!({"adamId": "900", "appName": "Seeded App", "developerName": "Dev Co"}));
         let pages: Vec<&str> = i["productPages"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
         assert_eq!(pages, ["Alpha page", "Beta page"]);
         // Delta's app is not synced in its campaign group.
