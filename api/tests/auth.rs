@@ -151,6 +151,9 @@ backend_tests! {
         assert_eq!(app.email.outbox().await.unwrap().len(), 1, "one email, to the existing account only");
         assert_eq!(mails[0].to, email);
         let code = mails[0].body.split("code is ").nth(1).unwrap()[..8].to_string();
+        let link = format!("{}/reset?code={code}", app.state.config.public_url);
+        assert!(link.starts_with("http"), "{link}");
+        assert!(mails[0].body.contains(&link), "an absolute link to the reset screen: {}", mails[0].body);
 
         let check = app.post("/api/auth/checkCode", json!({"code": code.to_lowercase()}), None).await;
         assert_eq!(check.status, StatusCode::OK);

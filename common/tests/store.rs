@@ -733,7 +733,7 @@ async fn keyword_report(
         .iter()
         .map(|i| {
             (
-                i["keywordId"].as_i64().unwrap(),
+                i["keywordId"].as_str().unwrap().parse::<i64>().unwrap(),
                 (
                     i["localSpend"].as_f64().unwrap(),
                     i["deleted"].as_bool().unwrap(),

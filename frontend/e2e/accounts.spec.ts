@@ -129,7 +129,7 @@ test('the selector lays out many accounts and groups in columns of 12, and searc
   await expect(page).toHaveURL(/\/oauth_v2$/);
   // The sandbox world has one Apple Ads user; the list of a large workspace is served here.
   const org = (i: number) => ({
-    orgId: 1000 + i,
+    orgId: String(1000 + i),
     displayName: `Campaign group ${i + 1}`,
     currency: 'USD',
     timeZone: 'UTC',
@@ -144,7 +144,7 @@ test('the selector lays out many accounts and groups in columns of 12, and searc
     teamId: null,
     keyId: null,
     publicKey: null,
-    appleUserId: 1,
+    appleUserId: '1',
     acls: Array.from({ length: i === 0 ? 30 : 3 }, (_, j) => org(j)),
     createdAt: '2026-01-01T00:00:00Z',
     lastSyncedAt: '2026-11-20T08:30:00Z',

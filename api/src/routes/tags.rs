@@ -137,7 +137,8 @@ pub async fn all_tags(State(state): State<AppState>, user: Member) -> ApiResult<
 #[serde(rename_all = "camelCase")]
 pub struct EntityRef {
     pub account_id: Option<String>,
-    #[schema(value_type = Option<i64>)]
+    /// The campaign group's id (a string of digits; a JSON integer is accepted too).
+    #[schema(value_type = Option<String>)]
     pub org_id: Option<Value>,
     /// The entity's Apple id (campaign, ad group or keyword id, or the search term's id).
     #[schema(value_type = Option<String>)]
@@ -146,11 +147,7 @@ pub struct EntityRef {
 
 /// An id sent as a JSON integer or a string of digits.
 fn id_of(value: Option<&Value>) -> Option<i64> {
-    match value? {
-        Value::Number(n) => n.as_i64(),
-        Value::String(s) => s.trim().parse().ok(),
-        _ => None,
-    }
+    searchdeck_common::ids::string_id::parse(value?)
 }
 
 /// The 404 name of entities of `level`.

@@ -124,8 +124,8 @@ crate::sandbox_tests! {
         let asked = items(&asked);
         assert!(!asked.is_empty(), "the sandbox org owns apps");
         for app in &asked {
-            assert_eq!(app["orgId"], org);
-            assert!(app["adamId"].as_i64().unwrap() > 0 && app["appName"].as_str().is_some(), "{app}");
+            assert_eq!(app["orgId"], org.to_string());
+            assert!(app["adamId"].as_str().unwrap().parse::<i64>().unwrap() > 0 && app["appName"].as_str().is_some(), "{app}");
             assert!(!app["countryOrRegionCodes"].as_array().unwrap().is_empty());
         }
         let all_orgs = items(&t.get(&format!("/api/asa/apps?accountId={account}"), &owner).await);
@@ -134,7 +134,7 @@ crate::sandbox_tests! {
         let key = t.synced_org(&account, org).await;
         t.synced_app(key, 77, "Synced app", Some("Acme")).await;
         let synced = items(&t.get(&path, &owner).await);
-        assert_eq!(synced, [json!({"adamId": 77, "appName": "Synced app", "developerName": "Acme", "countryOrRegionCodes": null, "orgId": org})]);
+        assert_eq!(synced, [json!({"adamId": "77", "appName": "Synced app", "developerName": "Acme", "countryOrRegionCodes": null, "orgId": org.to_string()})]);
         let bad_org = t.get(&format!("/api/asa/apps?accountId={account}&orgId=1"), &owner).await;
         assert_eq!(bad_org.status, StatusCode::BAD_REQUEST);
         assert_eq!(bad_org.json["errors"][0]["field"], "orgId");

@@ -88,7 +88,7 @@ sandbox_tests! {
         let acls = item["acls"].as_array().unwrap();
         assert!(!acls.is_empty());
         for org in acls {
-            assert!(org["orgId"].as_i64().unwrap() > 0);
+            assert!(org["orgId"].as_str().unwrap().parse::<i64>().unwrap() > 0, "ids are strings of digits");
             assert!(org["currency"].as_str().unwrap().len() == 3, "{org}");
             assert!(org["timeZone"].as_str().is_some(), "{org}");
             assert!(org["displayName"].as_str().is_some() && org["permission"].as_str().is_some());
@@ -144,6 +144,8 @@ sandbox_tests! {
         let res = t.oauth(&owner, &back).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(res.json["result"]["status"], "OK");
+        assert_eq!(res.message(), "New account added");
+        assert_eq!(res.json["result"]["added"], true);
         let id = res.json["result"]["accountId"].as_str().unwrap().to_string();
         let one = t.get(&format!("/api/account/one/{id}"), &owner).await;
         assert_eq!(one.json["result"]["item"]["name"], "Popup");
@@ -152,10 +154,27 @@ sandbox_tests! {
         let reused = t.oauth(&owner, &back).await;
         assert_eq!(reused.status, StatusCode::BAD_REQUEST);
         assert!(reused.message().contains("already used"), "{}", reused.message());
-        // The same Apple Ads user connected again by key pair is the same connection.
+        // The same Apple Ads user connected again by key pair is the same connection, renamed,
+        // and the answer says so rather than announcing an addition.
         let ids = t.registered_key(&owner).await;
         let by_key = t.create(&owner, "Renamed", &ids).await;
         assert_eq!(by_key.json["result"]["item"]["_id"], id.as_str());
+        assert_eq!(by_key.json["result"]["item"]["name"], "Renamed");
+        assert_eq!(by_key.json["result"]["added"], false);
+        assert_eq!(by_key.json["result"]["previousName"], "Popup");
+        assert_eq!(
+            by_key.message(),
+            "This Apple Ads user is already connected as \u{201c}Popup\u{201d}; its name was updated to \u{201c}Renamed\u{201d}"
+        );
+        assert_eq!(t.count("accounts").await, 1);
+        // And again by popup under another name.
+        let back = t.consent(&owner, "Third", "allow").await;
+        let by_popup = t.oauth(&owner, &back).await;
+        assert_eq!(by_popup.status, StatusCode::OK, "{:?}", by_popup.json);
+        assert_eq!(by_popup.json["result"]["accountId"], id.as_str());
+        assert_eq!(by_popup.json["result"]["added"], false);
+        assert_eq!(by_popup.json["result"]["previousName"], "Renamed");
+        assert!(by_popup.message().starts_with("This Apple Ads user is already connected as"), "{}", by_popup.message());
         assert_eq!(t.count("accounts").await, 1);
         let refreshed = t.get(&format!("/api/asa/getAccountData?accountId={id}"), &owner).await;
         assert_eq!(refreshed.status, StatusCode::OK, "{:?}", refreshed.json);
@@ -214,13 +233,13 @@ sandbox_tests! {
         let ids = t.registered_key(&owner).await;
         let item = t.create(&owner, "Main", &ids).await.json["result"]["item"].clone();
         let id = item["_id"].as_str().unwrap();
-        let org = item["acls"][0]["orgId"].as_i64().unwrap();
+        let org = item["acls"][0]["orgId"].as_str().unwrap().parse::<i64>().unwrap();
         let reader = t.app.member(&owner, Role::Reader).await;
         let path = |p: &str| format!("/api/account/{p}/{id}");
         // Readers read and choose, but change nothing.
         assert_eq!(t.get(&path("one"), &reader).await.status, StatusCode::OK);
         let used = t.get(&format!("{}?orgId={org}", path("use")), &reader).await;
-        assert_eq!(used.json["result"]["orgId"], org);
+        assert_eq!(used.json["result"]["orgId"], org.to_string(), "ids are strings");
         let switched = t.get(&path("use"), &reader).await;
         assert_eq!(switched.json["result"]["orgId"], Value::Null, "switching clears the org");
         for (m, p, body) in [

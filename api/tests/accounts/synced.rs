@@ -46,7 +46,14 @@ impl Connected {
             .execute(pool)
             .await
             .unwrap();
-        (account, item["acls"][0]["orgId"].as_i64().unwrap())
+        (
+            account,
+            item["acls"][0]["orgId"]
+                .as_str()
+                .unwrap()
+                .parse::<i64>()
+                .unwrap(),
+        )
     }
 
     /// The `org_key` of a synced campaign group, created on first use.

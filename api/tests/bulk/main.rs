@@ -263,7 +263,7 @@ sandbox_tests! {
             let want = raised(*old);
             assert_eq!(ours[id], want, "ours {id}");
             assert_eq!(their_bid(&client, &p, *id).await, want, "sandbox {id}");
-            let item = d["items"].as_array().unwrap().iter().find(|i| i["id"] == *id).unwrap();
+            let item = d["items"].as_array().unwrap().iter().find(|i| i["id"] == id.to_string()).unwrap();
             assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
                 (Some("applied"), Some(amount(*old).as_str()), Some(amount(want).as_str())), "{item}");
         }
@@ -348,7 +348,7 @@ sandbox_tests! {
         assert!(task["message"].as_str().unwrap().starts_with("Finished with errors"), "{task}");
         let d = &task["details"];
         assert_eq!((d["applied"].as_u64(), d["refused"].as_u64()), (Some(high.len() as u64), Some(low.len() as u64)), "{task}");
-        let mut refused: Vec<i64> = d["errors"].as_array().unwrap().iter().map(|e| e["id"].as_i64().unwrap()).collect();
+        let mut refused: Vec<i64> = d["errors"].as_array().unwrap().iter().map(|e| e["id"].as_str().unwrap().parse::<i64>().unwrap()).collect();
         refused.sort();
         let mut want: Vec<i64> = low.iter().map(|k| k.0).collect();
         want.sort();
@@ -794,7 +794,7 @@ mod two_thousand_keywords_under_faults_are_each_raised_exactly_once {
         assert_eq!(items.len(), N);
         let olds: HashMap<i64, i64> = chosen.iter().copied().collect();
         for item in items {
-            let id = item["id"].as_i64().unwrap();
+            let id = item["id"].as_str().unwrap().parse::<i64>().unwrap();
             assert_eq!(
                 (
                     item["result"].as_str(),

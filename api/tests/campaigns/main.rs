@@ -212,7 +212,7 @@ backend_tests! {
         assert_eq!(all.status, StatusCode::OK, "{:?}", all.json);
         assert_eq!(names(&all.json), ["Alpha", "Gamma", "Delta"]);
         let first = &all.json["result"]["items"][0];
-        assert_eq!((first["campaignId"].clone(), first["orgId"].clone(), first["servingStatus"].clone(), first["hidden"].clone()), (json!(11), json!(100), json!("RUNNING"), json!(false)));
+        assert_eq!((first["campaignId"].clone(), first["orgId"].clone(), first["servingStatus"].clone(), first["hidden"].clone()), (json!("11"), json!("100"), json!("RUNNING"), json!(false)));
         assert_eq!(all.json["result"]["items"][1]["servingStatus"], "NOT_RUNNING");
         let one_org = app.get(&format!("{base}&orgId=100"), o).await;
         assert_eq!(names(&one_org.json), ["Alpha", "Gamma"]);
@@ -251,7 +251,7 @@ backend_tests! {
         let group = app.get("/api/asa/groups/11/111", o).await;
         assert_eq!(group.status, StatusCode::OK, "{:?}", group.json);
         let g = &group.json["result"]["item"];
-        assert_eq!((g["adGroupName"].as_str(), g["campaignId"].as_i64(), g["orgId"].as_i64()), (Some("G one"), Some(11), Some(100)));
+        assert_eq!((g["adGroupName"].as_str(), g["campaignId"].as_str(), g["orgId"].as_str()), (Some("G one"), Some("11"), Some("100")));
         assert_eq!(g["pricingModel"], "CPC");
         assert_eq!(g["targetingDimensions"]["deviceClass"]["included"], json!(["IPHONE"]));
         assert_eq!(g["automatedKeywordsOptIn"], true);
@@ -299,7 +299,7 @@ backend_tests! {
         let hidden = |res: common::TestResponse| -> Vec<i64> {
             res.json["result"]["items"].as_array().unwrap().iter()
                 .filter(|i| i["hidden"] == true)
-                .map(|i| i["campaignId"].as_i64().unwrap())
+                .map(|i| i["campaignId"].as_str().unwrap().parse::<i64>().unwrap())
                 .collect()
         };
         assert!(hidden(app.get(&url, Some(&reader)).await).is_empty());
@@ -314,8 +314,8 @@ backend_tests! {
         let res = app.post(&path, json!({"campaignIds": [11, 21, 11]}), Some(&writer)).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(res.json["result"]["items"], json!([
-            {"campaignId": 11, "orgId": 100, "hidden": true},
-            {"campaignId": 21, "orgId": 200, "hidden": true},
+            {"campaignId": "11", "orgId": "100", "hidden": true},
+            {"campaignId": "21", "orgId": "200", "hidden": true},
         ]));
         assert_eq!(hidden(app.get(&url, Some(&reader)).await), [11, 21]);
         // Scoped to one campaign group, a campaign of the other is unknown.
@@ -339,7 +339,7 @@ backend_tests! {
         // lands: locked (null) through the route, computed underneath.
         assert_eq!(res.json["result"]["locked"], json!(["activeKeywords"]));
         let items: Vec<(i64, Value, i64)> = res.json["result"]["items"].as_array().unwrap().iter()
-            .map(|i| (i["campaignId"].as_i64().unwrap(), i["activeKeywords"].clone(), i["keywords"].as_i64().unwrap()))
+            .map(|i| (i["campaignId"].as_str().unwrap().parse::<i64>().unwrap(), i["activeKeywords"].clone(), i["keywords"].as_i64().unwrap()))
             .collect();
         assert_eq!(items, [(11, Value::Null, 3), (13, Value::Null, 0), (21, Value::Null, 1)]);
         let scope = scope_of(&app, &w, None).await;
@@ -350,7 +350,7 @@ backend_tests! {
         let counts = campaigns::hidden::keyword_counts(&app.state, &scope, Some(&[21])).await.unwrap();
         assert_eq!((counts.len(), counts[0].org_id, counts[0].active_keywords), (1, 200, Some(1)));
         let res = app.post(&format!("{path}&orgId=200"), json!({"campaignIds": [21]}), r).await;
-        assert_eq!(res.json["result"]["items"], json!([{"campaignId": 21, "orgId": 200, "activeKeywords": null, "keywords": 1}]));
+        assert_eq!(res.json["result"]["items"], json!([{"campaignId": "21", "orgId": "200", "activeKeywords": null, "keywords": 1}]));
         let res = app.post(&path, json!({"campaignIds": [13, 999]}), r).await;
         assert_eq!((res.status, field(&res)), (StatusCode::BAD_REQUEST, "campaignIds.1"));
         let res = app.post(&path, json!({"campaignIds": "11"}), r).await;
@@ -364,7 +364,7 @@ backend_tests! {
             [&json!(2), &json!(1), &json!(3), &json!(2), &json!(1)]
         );
         assert_eq!(i["countriesOrRegions"], json!(["US", "GB"]));
-        assert_eq!(i["app"], json!({"adamId": 900, "appName": "Seeded App", "developerName": "Dev Co"}));
+        assert_eq!(i["app"], json!({"adamId": "900", "appName": "Seeded App", "developerName": "Dev Co"}));
         let pages: Vec<&str> = i["productPages"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
         assert_eq!(pages, ["Alpha page", "Beta page"]);
         // Delta's app is not synced in its campaign group.
@@ -451,13 +451,13 @@ backend_tests! {
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(res.json["result"]["locked"], json!(["spendForecast", "impressionsForecast"]));
         let items = res.json["result"]["items"].as_array().unwrap();
-        let alpha = items.iter().find(|i| i["campaignId"] == 11).unwrap();
+        let alpha = items.iter().find(|i| i["campaignId"] == "11").unwrap();
         // As of the newest synced day, 20 Nov: month to date 1..=20, run rate 14..=20 / 7.
         assert_eq!((alpha["asOf"].as_str(), alpha["daysRemaining"].as_i64()), (Some("2026-11-20"), Some(10)));
         assert_eq!((alpha["spendToDate"].as_f64(), alpha["impressionsToDate"].as_i64()), (Some(210.0), Some(21_000)));
         assert_eq!((alpha["dailySpendRate"].as_f64(), alpha["dailyImpressionsRate"].as_f64()), (Some(17.0), Some(1700.0)));
         assert_eq!((alpha["spendForecast"].clone(), alpha["impressionsForecast"].clone()), (Value::Null, Value::Null));
-        let gamma = items.iter().find(|i| i["campaignId"] == 13).expect("a campaign without metrics");
+        let gamma = items.iter().find(|i| i["campaignId"] == "13").expect("a campaign without metrics");
         assert_eq!(gamma["spendToDate"].as_f64(), Some(0.0));
 
         // The forecasts themselves, unlocked: 210.006660 + 119.002331 × 10 / 7 = 380.009990.
@@ -584,7 +584,7 @@ sandbox_tests! {
         let created = t.create(&owner, "Main account", &ids).await;
         assert_eq!(created.status, StatusCode::OK, "{:?}", created.json);
         let account_id = created.json["result"]["item"]["_id"].as_str().unwrap().to_string();
-        let org_id = created.json["result"]["item"]["acls"][0]["orgId"].as_i64().unwrap();
+        let org_id = created.json["result"]["item"]["acls"][0]["orgId"].as_str().unwrap().parse::<i64>().unwrap();
         // A real change at the provider: rename one campaign.
         let workspace_id = seed::me(&t.app, &owner).await.0;
         let row = store::accounts::in_workspace(&t.app.state.db.pool, &workspace_id, &account_id)

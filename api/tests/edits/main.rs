@@ -162,7 +162,7 @@ async fn report_row(
         .as_array()
         .unwrap()
         .iter()
-        .find(|i| i[id_field] == id)
+        .find(|i| i[id_field] == id.to_string())
         .unwrap_or_else(|| panic!("{level} {id} in the report: {:?}", res.json))
         .clone()
 }

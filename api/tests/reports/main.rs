@@ -28,12 +28,17 @@ async fn report(app: &TestApp, w: &World, body: Value) -> Value {
     res.json["result"].clone()
 }
 
+/// An id as the API sends it: a string of digits (ids past 2^53 stay exact).
+fn id(v: &Value) -> Option<i64> {
+    v.as_str()?.parse().ok()
+}
+
 fn ids(result: &Value, field: &str) -> Vec<i64> {
     result["items"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|i| i[field].as_i64().unwrap())
+        .map(|i| id(&i[field]).unwrap_or_else(|| panic!("{field} is an id string: {i}")))
         .collect()
 }
 
@@ -96,7 +101,7 @@ backend_tests! {
         let sum: i64 = items.iter().map(|i| i["impressions"].as_i64().unwrap()).sum();
         assert_eq!(sum, imp);
         for i in items {
-            let k = i["keywordId"].as_i64().unwrap();
+            let k = id(&i["keywordId"]).unwrap();
             let (ki, kt, ks) = naive(&[k], 3, 12);
             assert_eq!((i["impressions"].as_i64().unwrap(), i["taps"].as_i64().unwrap()), (ki, kt));
             assert_eq!(dec(&i["localSpend"]), floor(ks, 2), "keyword {k}");
@@ -105,7 +110,7 @@ backend_tests! {
             assert_eq!(dec(&i["avgCPT"]), cpt, "avgCPT of keyword {k} from its sums");
             assert_eq!(i["deleted"], k == 305, "keyword {k}");
         }
-        let fit = items.iter().find(|i| i["keywordId"] == 301).unwrap();
+        let fit = items.iter().find(|i| i["keywordId"] == "301").unwrap();
         assert_eq!(fit["keyword"], "fitness tracker");
         assert_eq!(fit["keywordStatus"], "ACTIVE");
         assert_eq!(fit["cptBid"], 2.5);
@@ -132,7 +137,7 @@ backend_tests! {
             let c = report(&app, &w, json!({"level": "CAMPAIGNS", "startDate": s, "endDate": e})).await;
             assert_eq!(c["totals"]["impressions"], imp, "{a}..={b}");
             for item in c["items"].as_array().unwrap() {
-                let id = item["campaignId"].as_i64().unwrap();
+                let id = id(&item["campaignId"]).unwrap();
                 let ks: Vec<i64> = KEYWORDS.iter().filter(|k| k.1 == id).map(|k| k.0).collect();
                 assert_eq!(item["taps"], naive(&ks, a, b.min(DAYS)).1, "campaign {id} {a}..={b}");
             }
@@ -221,7 +226,7 @@ backend_tests! {
         assert_eq!(c["items"][0]["servingStatus"], "RUNNING");
         assert_eq!(c["items"][0]["dailyBudget"], 50);
         assert_eq!(c["items"][0]["countriesOrRegions"], json!(["US", "CA"]));
-        assert_eq!(c["items"][0]["orgId"], w.org_id);
+        assert_eq!(c["items"][0]["orgId"], w.org_id.to_string(), "ids are strings");
         let graph = c["graph"].as_array().unwrap();
         assert_eq!(graph.len(), DAYS as usize);
         assert_eq!(graph[0]["date"], "2026-11-01");
@@ -234,13 +239,13 @@ backend_tests! {
         let kw = report(&app, &w, json!({"level": "KEYWORDS", "startDate": s, "endDate": e, "adGroupId": 201, "graph": true})).await;
         assert_eq!(ids(&kw, "keywordId"), [301, 302]);
         // Every keyword row names its parents (a quick edit of its bid needs both).
-        assert_eq!((kw["items"][0]["campaignId"].as_i64(), kw["items"][0]["adGroupId"].as_i64()), (Some(101), Some(201)));
+        assert_eq!((id(&kw["items"][0]["campaignId"]), id(&kw["items"][0]["adGroupId"])), (Some(101), Some(201)));
         let g: i64 = kw["graph"].as_array().unwrap().iter().map(|p| p["taps"].as_i64().unwrap()).sum();
         assert_eq!(g, naive(&[301, 302], 1, DAYS).1, "the ad group's daily totals");
         let neg = report(&app, &w, json!({"level": "NEGATIVE", "startDate": s, "endDate": e, "campaignId": 101})).await;
         assert_eq!(ids(&neg, "id"), [401, 402]);
         assert_eq!(neg["items"][0]["level"], "CAMPAIGN");
-        assert_eq!((neg["items"][0]["campaignId"].as_i64(), neg["items"][0]["adGroupId"].as_i64()), (Some(101), None), "a campaign-level negative has no ad group");
+        assert_eq!((id(&neg["items"][0]["campaignId"]), id(&neg["items"][0]["adGroupId"])), (Some(101), None), "a campaign-level negative has no ad group");
         assert_eq!(neg["totals"], Value::Null);
         let neg_group = report(&app, &w, json!({"level": "NEGATIVE", "startDate": s, "endDate": e, "adGroupId": 201})).await;
         assert_eq!(ids(&neg_group, "id"), [402]);
@@ -271,6 +276,22 @@ backend_tests! {
         assert_eq!(mixed["totals"]["avgCPT"], Value::Null);
         let points = mixed["graph"].as_array().unwrap();
         assert!(points.iter().all(|p| p["localSpend"].is_null() && p["taps"].is_i64()), "{points:?}");
+        // The chart plots what the filters keep: the yen group alone (no metrics) plots zeros,
+        // the dollar group alone plots its own taps.
+        let graph_taps = |r: &Value| -> i64 { r["graph"].as_array().unwrap().iter().map(|p| p["taps"].as_i64().unwrap()).sum() };
+        let only = |name: &str| json!({"level": "ORGS", "startDate": s, "endDate": e, "graph": true,
+            "filters": [{"type": "name", "condition": "=", "value": name}]});
+        let yen_name = mixed["items"][1]["orgName"].as_str().unwrap().to_string();
+        let yen = report(&app, &w, only(&yen_name)).await;
+        assert_eq!(yen["total"], 1);
+        assert_eq!(graph_taps(&yen), 0, "the filtered-out group is not plotted");
+        let dollar_name = mixed["items"][0]["orgName"].as_str().unwrap().to_string();
+        let dollar = report(&app, &w, only(&dollar_name)).await;
+        assert_eq!(graph_taps(&dollar), c["totals"]["taps"].as_i64().unwrap());
+        let accounts_none = report(&app, &w, json!({"level": "ACCOUNTS", "startDate": s, "endDate": e, "graph": true,
+            "filters": [{"type": "name", "condition": "=", "value": "no such account"}]})).await;
+        assert_eq!(accounts_none["total"], 0);
+        assert_eq!(graph_taps(&accounts_none), 0, "no account kept, nothing plotted");
     }
 
     async fn hidden_campaigns_are_left_out_unless_asked(app: TestApp) {

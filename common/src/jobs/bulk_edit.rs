@@ -27,6 +27,7 @@ pub struct BulkEdit {
     /// The connection and campaign group (`sync_orgs.org_key`, Apple's org id) of every item.
     pub account_id: String,
     pub org_key: i64,
+    #[serde(with = "crate::ids::string_id")]
     pub org_id: i64,
     /// The campaign group's currency, which money values are in.
     pub currency: Option<String>,
@@ -51,6 +52,7 @@ pub const CREATED: &str = "created";
 #[serde(rename_all = "camelCase")]
 pub struct BulkEditItem {
     /// Apple's id of the entity (of a negative keyword to add: 0 until created).
+    #[serde(with = "crate::ids::string_id")]
     pub id: i64,
     /// The new value as change records write it (money an exact decimal such as `"1.65"`,
     /// statuses `ENABLED` / `PAUSED`); None when no value could be computed (see `note`).
@@ -79,7 +81,9 @@ impl BulkEditItem {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Eq, Hash)]
 #[serde(rename_all = "camelCase")]
 pub struct NewNegative {
+    #[serde(with = "crate::ids::string_id")]
     pub campaign_id: i64,
+    #[serde(default, with = "crate::ids::string_id::option")]
     pub ad_group_id: Option<i64>,
     pub text: String,
     /// EXACT or BROAD.
@@ -114,6 +118,7 @@ pub enum Outcome {
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemResult {
+    #[serde(with = "crate::ids::string_id")]
     pub id: i64,
     /// An added negative keyword's text (its id is known once created).
     #[serde(default, skip_serializing_if = "Option::is_none")]

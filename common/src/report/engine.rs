@@ -18,7 +18,7 @@ use super::{
 };
 use crate::{
     Db,
-    ids::rfc3339,
+    ids::{rfc3339, string_id},
     store::{
         self,
         report_facts::{self, Counters, FactLevel, Scope as FactScope, Snapshot},
@@ -581,7 +581,7 @@ fn present(
             );
         }
         _ => {
-            m.insert(id_field.into(), json!(row.id));
+            m.insert(id_field.into(), string_id::value(row.id));
         }
     }
     m.insert(name_field.into(), json!(e.map(|e| e.name.clone())));
@@ -597,13 +597,13 @@ fn present(
         } else if *col == "tag" {
             json!(tags.get(&row.id).cloned().unwrap_or_default())
         } else if *col == "orgId" {
-            json!(p.orgs.first().map(|o| o.org_id))
+            string_id::value_opt(p.orgs.first().map(|o| o.org_id))
         } else if *col == "campaignId" {
             // The parents every row carries (quick edits of a keyword need both).
-            json!(e.map(|e| e.campaign_id).filter(|&c| c != 0))
+            string_id::value_opt(e.map(|e| e.campaign_id).filter(|&c| c != 0))
         } else if *col == "adGroupId" {
             // 0 is a campaign-level negative keyword: no ad group.
-            json!(e.map(|e| e.ad_group_id).filter(|&g| g != 0))
+            string_id::value_opt(e.map(|e| e.ad_group_id).filter(|&g| g != 0))
         } else if let Some((_, micros)) =
             e.and_then(|e| e.money_micros.iter().find(|(k, _)| k == col))
         {
@@ -668,7 +668,18 @@ async fn graph(
     let (from, to) = (q.range.from, q.range.to);
     match p.level {
         Level::Accounts | Level::Orgs => {
-            for o in &p.orgs {
+            // Only the campaign groups of the rows the filters kept: the chart plots what the
+            // table lists.
+            let kept: HashSet<&str> = p
+                .rows
+                .iter()
+                .filter_map(|r| p.entities.get(&r.id)?.columns.get("accountId")?.as_str())
+                .collect();
+            let kept_orgs: HashSet<i64> = p.rows.iter().map(|r| r.id).collect();
+            for o in p.orgs.iter().filter(|o| match p.level {
+                Level::Orgs => kept_orgs.contains(&o.org_id),
+                _ => kept.contains(o.account_id.as_str()),
+            }) {
                 add(report_facts::daily(
                     db,
                     facts,

@@ -51,9 +51,15 @@ pub struct ReportBody {
     /// Whether to answer one graph point per day.
     #[serde(default)]
     pub graph: bool,
-    /// Narrows GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one campaign.
+    /// Narrows GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one campaign (an id as a
+    /// string of digits; a JSON integer is accepted too).
+    #[serde(default, with = "crate::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub campaign_id: Option<i64>,
-    /// Narrows KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one ad group (the ad-group views).
+    /// Narrows KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one ad group (the ad-group views);
+    /// a string of digits or a JSON integer.
+    #[serde(default, with = "crate::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub ad_group_id: Option<i64>,
     /// CAMPAIGNS: also list the campaigns hidden with `asa/campaigns/mark-hidden` (their
     /// rows say `hidden: true`). By default they are left out of the rows, `total`, `totals`

@@ -88,6 +88,8 @@ impl<'a> NewAccount<'a> {
 #[serde(rename_all = "camelCase")]
 pub struct OrgRow {
     /// The provider's ad account id.
+    #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub display_name: String,
     /// ISO currency code of the ad account.
@@ -166,6 +168,22 @@ pub async fn upsert(ex: impl Exec<'_>, a: NewAccount<'_>) -> Result<String, sqlx
     .bind(a.created_by)
     .bind(a.now)
     .fetch_one(ex)
+    .await
+}
+
+/// The connection of the Apple Ads user `provider_user_id` in `workspace_id`, as (id, name),
+/// if it is connected already (a connect then updates it instead of adding one).
+pub async fn by_provider_user(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    provider_user_id: i64,
+) -> Result<Option<(String, String)>, sqlx::Error> {
+    sqlx::query_as(
+        "SELECT id, name FROM accounts WHERE workspace_id = $1 AND provider_user_id = $2",
+    )
+    .bind(workspace_id)
+    .bind(provider_user_id)
+    .fetch_optional(ex)
     .await
 }
 

@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use sqlx::{AssertSqlSafe, Row};
 
 use super::Exec;
+use crate::ids::string_id;
 
 /// A synced campaign group: the key of its facts and what reports show about it (the one
 /// reader is `store::synced`).
@@ -296,9 +297,11 @@ fn decode_entity(kind: EntityKind, r: &sqlx::any::AnyRow) -> Result<Entity, sqlx
             money_micros.push((*m, r.try_get::<Option<i64>, _>(i)?));
             continue;
         }
-        // Integer or text: try integer first (ids, flags), then text.
+        // Integer or text: try integer first (ids, flags), then text. Ids (`adamId`,
+        // `creativeId`, …) are strings on the wire (see `ids::string_id`).
         let value = match r.try_get::<Option<i64>, _>(i) {
             Ok(Some(v)) if name == "automatedKeywordsOptIn" => serde_json::Value::Bool(v != 0),
+            Ok(v) if name.ends_with("Id") => string_id::value_opt(v),
             Ok(v) => serde_json::json!(v),
             Err(_) => match r.try_get::<Option<String>, _>(i)? {
                 Some(text) if name == "countriesOrRegions" => {

@@ -17,6 +17,8 @@ pub struct TaskRecord {
     pub account_id: Option<String>,
     /// The campaign group (Apple's org id) the task works in, else null (a sync covers
     /// every campaign group of its connection).
+    #[serde(default, with = "crate::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub org_id: Option<i64>,
     pub message: String,
     pub step: i64,

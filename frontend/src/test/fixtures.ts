@@ -40,7 +40,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
   };
 }
 
-export function makeAccount(id: string, name: string, orgs: { orgId: number; displayName: string }[] = [], overrides: Partial<Account> = {}): Account {
+export function makeAccount(id: string, name: string, orgs: { orgId: number | string; displayName: string }[] = [], overrides: Partial<Account> = {}): Account {
   return {
     _id: id,
     name,
@@ -49,9 +49,11 @@ export function makeAccount(id: string, name: string, orgs: { orgId: number; dis
     teamId: null,
     keyId: null,
     publicKey: null,
-    appleUserId: 1,
+    appleUserId: '1',
     acls: orgs.map((o) => ({
       ...o,
+      // Ids are strings on the wire (lib/ids); the fixtures take either.
+      orgId: String(o.orgId),
       currency: 'USD',
       timeZone: 'America/New_York',
       permission: 'API Account Manager',

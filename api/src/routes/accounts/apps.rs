@@ -114,12 +114,16 @@ fn search_text(raw: Option<&str>) -> ApiResult<String> {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AppItem {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub adam_id: i64,
     pub app_name: String,
     pub developer_name: Option<String>,
     /// Storefronts the app is sold in, when the provider said (search results).
     pub country_or_region_codes: Option<Vec<String>>,
     /// The campaign group the app belongs to (null for search results).
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub org_id: Option<i64>,
 }
 

@@ -46,17 +46,44 @@ pub struct Connection<'a> {
     pub access_token: Option<(&'a SecretString, i64)>,
 }
 
+/// What a connect did: added a connection, or updated the one the same Apple Ads user
+/// already had in the workspace (its name and credentials).
+#[derive(Debug, Clone)]
+pub struct Saved {
+    /// The connection's id.
+    pub id: String,
+    /// The existing connection's name before this connect; None when it was added.
+    pub previous_name: Option<String>,
+}
+
+impl Saved {
+    /// What the user is told: 'New account added', or that the Apple Ads user was already
+    /// connected (under which name) and what changed.
+    pub fn message(&self, name: &str) -> String {
+        match &self.previous_name {
+            None => "New account added".into(),
+            Some(old) if old == name => format!(
+                "This Apple Ads user is already connected as \u{201c}{old}\u{201d}; its credentials were updated"
+            ),
+            Some(old) => format!(
+                "This Apple Ads user is already connected as \u{201c}{old}\u{201d}; its name was updated to \u{201c}{name}\u{201d}"
+            ),
+        }
+    }
+}
+
 /// Proves `creds` with the provider (who the Apple Ads user is, which campaign groups it
 /// reaches), then saves the connection sealed, its campaign groups, makes it the caller's
 /// active account, registers its 3-hourly sync and queues its first sync (`sync-account`,
-/// with a task), in one transaction. Returns the connection's id.
+/// with a task), in one transaction. A second connect of the same Apple Ads user updates
+/// its connection (name and credentials) rather than adding one, and says so in [`Saved`].
 pub async fn save(
     state: &AppState,
     user: &CurrentUser,
     creds: Credentials,
     c: Connection<'_>,
     expected_user: Option<i64>,
-) -> Result<String, ApiError> {
+) -> Result<Saved, ApiError> {
     let client: Client = state
         .provider
         .client(creds)
@@ -87,8 +114,10 @@ pub async fn save(
     let access_token = seal("access_token", c.access_token.map(|(t, _)| t));
     let new = new_id();
     // One transaction, run again if SQLite was busy with another writer (a sync).
-    let id = Db::retry_busy(|| async {
+    let saved = Db::retry_busy(|| async {
         let mut tx = state.db.pool.begin().await?;
+        let before =
+            store::accounts::by_provider_user(&mut *tx, &user.workspace_id, apple_user).await?;
         let id = store::accounts::upsert(
             &mut *tx,
             NewAccount {
@@ -160,12 +189,16 @@ pub async fn save(
         )
         .await?;
         tx.commit().await?;
-        Ok::<_, ApiError>(id)
+        Ok::<_, ApiError>(Saved {
+            id,
+            previous_name: before.map(|(_, name)| name),
+        })
     })
     .await?;
     if let Err(e) = outbox::relay_once(&state.db, &state.queue, 100).await {
         tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
     }
-    tracing::info!(account_id = %id, method = c.method, "Apple Ads account connected");
-    Ok(id)
+    tracing::info!(account_id = %saved.id, method = c.method, updated = saved.previous_name.is_some(),
+        "Apple Ads account connected");
+    Ok(saved)
 }

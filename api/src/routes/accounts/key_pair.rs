@@ -22,7 +22,7 @@ use super::{
 use crate::{
     access::{Documented, Editor},
     domain::{Fields, REQUIRED},
-    envelope::{self, Envelope, Item},
+    envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     state::AppState,
 };
@@ -105,11 +105,24 @@ pub struct CreateForm {
     pub key_id: String,
 }
 
+/// The answer of `account/create`: the connection and whether it was added.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Created {
+    pub item: AccountItem,
+    /// Whether a connection was added; false when the Apple Ads user was connected already
+    /// and that connection was updated (the envelope's message says so).
+    pub added: bool,
+    /// The updated connection's name before this connect (null when added).
+    pub previous_name: Option<String>,
+}
+
 /// Connects by key pair: checks clientId, teamId and keyId with a token exchange signed by
-/// the caller's pending key, then saves the connection with its campaign groups.
+/// the caller's pending key, then saves the connection with its campaign groups. The same
+/// Apple Ads user connected again updates its connection, and the message says so.
 #[utoipa::path(post, path = "/api/account/create", tag = "accounts",
     request_body(content = CreateForm, content_type = "multipart/form-data"),
-    responses((status = 200, description = "The connected account", body = Envelope<Item<AccountItem>>),
+    responses((status = 200, description = "The connected account", body = Envelope<Created>),
               (status = 400, description = "Invalid fields or credentials refused by Apple Ads", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
 pub async fn create(
@@ -170,14 +183,16 @@ pub async fn create(
         refresh_token: None,
         access_token: None,
     };
-    let id = save(&state, &user, creds, connection, None).await?;
-    let row = store::accounts::in_workspace(&state.db.pool, &user.workspace_id, &id)
+    let saved = save(&state, &user, creds, connection, None).await?;
+    let row = store::accounts::in_workspace(&state.db.pool, &user.workspace_id, &saved.id)
         .await?
         .ok_or_else(|| ApiError::not_found("Account"))?;
     Ok(envelope::ok_with(
-        "New account added",
-        Item {
+        &saved.message(&name),
+        Created {
             item: item(&state, row).await?,
+            added: saved.previous_name.is_none(),
+            previous_name: saved.previous_name,
         },
     ))
 }

@@ -55,6 +55,8 @@ pub struct Used {
     /// The active account; null when none is chosen.
     pub item: Option<AccountItem>,
     /// The active campaign group; null for all of the account's.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub org_id: Option<i64>,
 }
 

@@ -85,6 +85,8 @@ pub struct AccountItem {
     /// The public key registered with Apple (key-pair connections).
     pub public_key: Option<String>,
     /// The Apple Ads user this connection acts as.
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub apple_user_id: i64,
     /// The campaign groups the connection uses.
     pub acls: Vec<OrgRow>,

@@ -92,10 +92,16 @@ pub struct OauthResult {
     /// `OK`.
     pub status: String,
     pub account_id: String,
+    /// Whether a connection was added; false when the Apple Ads user was connected already
+    /// and that connection was updated (the envelope's message says so).
+    pub added: bool,
+    /// The updated connection's name before this connect (null when added).
+    pub previous_name: Option<String>,
 }
 
 /// Finishes a popup connect: consumes the state, exchanges the code and saves the
-/// connection with its campaign groups.
+/// connection with its campaign groups. The message says 'New account added', or that the
+/// Apple Ads user was already connected (as which name) and its connection was updated.
 #[utoipa::path(get, path = "/api/account/oauth", tag = "accounts", params(OauthQuery),
     responses((status = 200, description = "Connected", body = Envelope<OauthResult>),
               (status = 400, description = "Bad, expired or used state, denied consent, refused code", body = ErrorBody),
@@ -170,9 +176,14 @@ pub async fn oauth(
         access_token: Some((&tokens.access_token, tokens.expires_in.as_millis() as i64)),
     };
     let expected_user = reconnect.map(|r| r.provider_user_id);
-    let account_id = save(&state, &user, creds, connection, expected_user).await?;
-    Ok(envelope::ok(OauthResult {
-        status: "OK".into(),
-        account_id,
-    }))
+    let saved = save(&state, &user, creds, connection, expected_user).await?;
+    Ok(envelope::ok_with(
+        &saved.message(&name),
+        OauthResult {
+            status: "OK".into(),
+            account_id: saved.id,
+            added: saved.previous_name.is_none(),
+            previous_name: saved.previous_name,
+        },
+    ))
 }

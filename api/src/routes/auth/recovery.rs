@@ -110,6 +110,17 @@ pub(crate) async fn serve_requests(state: Weak<Inner>, mut requests: mpsc::Recei
     }
 }
 
+/// The recovery email's text: the code, and an absolute link to the reset screen built from
+/// `SEARCHDECK_PUBLIC_URL` (a mail client has no page to resolve a relative link against).
+fn recovery_body(public_url: &str, code: &str) -> String {
+    let base = public_url.trim_end_matches('/');
+    format!(
+        "Your recovery code is {code}. It is valid for 30 minutes and can be used once.\n\n\
+         Enter it on the password recovery screen, or open {base}/reset?code={code}\n\
+         If you did not ask for it, ignore this email: your password stays as it is."
+    )
+}
+
 /// Stores a fresh code for the account of `email`, if any, and queues its email.
 async fn send_code(state: &AppState, email: &Email) -> anyhow::Result<()> {
     let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
@@ -138,11 +149,7 @@ async fn send_code(state: &AppState, email: &Email) -> anyhow::Result<()> {
         .send_email(OutgoingEmail {
             to: email.as_str().to_string(),
             subject: "Your Searchdeck password recovery code".into(),
-            body: format!(
-                "Your recovery code is {code}. It is valid for 30 minutes and can be used once.\n\n\
-                 Enter it on the password recovery screen, or open /reset?code={code} in Searchdeck.\n\
-                 If you did not ask for it, ignore this email: your password stays as it is."
-            ),
+            body: recovery_body(&state.config.public_url, &code),
         })
         .await?;
     tracing::info!(user.id = %user_id, "recovery code sent");

@@ -49,8 +49,12 @@ pub struct ChangesBody {
     /// Last day (YYYY-MM-DD, UTC), inclusive.
     end_date: Option<String>,
     /// Only changes inside this campaign (its ad groups, keywords and negative keywords).
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     campaign_id: Option<i64>,
     /// Only changes inside this ad group (its keywords and negative keywords).
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     ad_group_id: Option<i64>,
     /// Only these entity types (Campaign, AdGroup, Keyword, NegativeKeyword, Ad, Creative).
     entity_types: Option<Vec<String>>,
@@ -86,7 +90,7 @@ pub struct ChangeItem {
     /// How many entities changed.
     pub count: i64,
     /// The changed entities with their names as the provider gives them
-    /// (`{entityId, meta: {name|text: ...}}`).
+    /// (`{entityId, meta: {name|text: ...}}`; `entityId` a string of digits).
     #[schema(value_type = Vec<Object>)]
     pub entities: Vec<Value>,
     /// APPLE_SUPPORT, CUSTOMER or CUSTOMER_API.
@@ -106,6 +110,15 @@ pub struct ChangesPage {
     pub total: u64,
     pub page: u32,
     pub page_size: u32,
+}
+
+/// A changed entity with its `entityId` as a string (ids past 2^53 would be rounded by the
+/// browser as numbers; see `ids::string_id`).
+fn id_as_string(mut entity: Value) -> Value {
+    if let Some(id) = entity.get("entityId").and_then(Value::as_i64) {
+        entity["entityId"] = searchdeck_common::ids::string_id::value(id);
+    }
+    entity
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -254,7 +267,13 @@ pub async fn changes(
             event_time: text(&r["eventTime"]).unwrap_or_default(),
             entity_type,
             count: r["count"].as_i64().unwrap_or(0),
-            entities: r["metas"].as_array().cloned().unwrap_or_default(),
+            entities: r["metas"]
+                .as_array()
+                .cloned()
+                .unwrap_or_default()
+                .into_iter()
+                .map(id_as_string)
+                .collect(),
             user_type: text(&r["userType"]),
             modified_by: text(&r["modifiedBy"]),
             changes,

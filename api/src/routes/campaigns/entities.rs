@@ -36,11 +36,17 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignListItem {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
     pub campaign_name: String,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub account_id: String,
     /// The promoted app.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub adam_id: Option<i64>,
     /// ENABLED or PAUSED (the user's switch).
     pub status: String,
@@ -96,7 +102,7 @@ fn flag(field: &str, raw: Option<&str>) -> Result<bool, ApiError> {
 /// deleted ones too), hidden ones included and flagged, by campaign group then name.
 #[utoipa::path(get, path = "/api/asa/campaigns/list", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group; all of the account's in use when absent"),
+           ("orgId" = Option<String>, Query, description = "Campaign group; all of the account's in use when absent"),
            ("includeDeleted" = Option<bool>, Query, description = "List campaigns deleted at the provider too")),
     responses((status = 200, description = "Campaigns", body = Envelope<Items<CampaignListItem>>),
               (status = 400, description = "Invalid orgId or includeDeleted", body = ErrorBody)))]
@@ -198,7 +204,7 @@ fn campaign_item(c: &CampaignRow) -> CampaignItem {
 #[utoipa::path(get, path = "/api/asa/campaigns/{id}", tag = "campaigns",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"),
            ("accountId" = Option<String>, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("orgId" = Option<String>, Query, description = "Campaign group")),
     responses((status = 200, description = "The campaign", body = Envelope<Item<CampaignItem>>),
               (status = 400, description = "Ambiguous campaign or invalid orgId", body = ErrorBody)))]
 pub async fn one(
@@ -213,9 +219,15 @@ pub async fn one(
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdGroupItem {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub ad_group_id: i64,
     pub ad_group_name: String,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     /// ENABLED or PAUSED (the user's switch).
     pub status: String,
@@ -259,7 +271,7 @@ fn ad_group_item(g: &AdGroupRow, c: &CampaignRow) -> AdGroupItem {
 #[utoipa::path(get, path = "/api/asa/groups/{id}", tag = "campaigns",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"),
            ("accountId" = Option<String>, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group"),
+           ("orgId" = Option<String>, Query, description = "Campaign group"),
            ("includeDeleted" = Option<bool>, Query, description = "List deleted ad groups too")),
     responses((status = 200, description = "The campaign's ad groups", body = Envelope<Items<AdGroupItem>>),
               (status = 400, description = "Ambiguous campaign or invalid query", body = ErrorBody)))]
@@ -297,7 +309,7 @@ pub struct AdGroupDetail {
     params(("a" = i64, Path, description = "Campaign id (Apple's)"),
            ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"),
            ("accountId" = Option<String>, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("orgId" = Option<String>, Query, description = "Campaign group")),
     responses((status = 200, description = "The ad group", body = Envelope<Item<AdGroupDetail>>),
               (status = 400, description = "Ambiguous campaign or invalid orgId", body = ErrorBody)))]
 pub async fn ad_group(

@@ -35,6 +35,8 @@ pub const MAX_CAMPAIGN_IDS: usize = 1000;
 #[serde(rename_all = "camelCase")]
 pub struct MarkHiddenBody {
     /// Campaigns to hide (or show): at least one, at most 1000, each synced in scope.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     campaign_ids: Option<Vec<i64>>,
     /// `true` (default) hides them from the tables, `false` shows them again.
     hidden: Option<bool>,
@@ -44,7 +46,11 @@ pub struct MarkHiddenBody {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HiddenItem {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub hidden: bool,
 }
@@ -72,7 +78,7 @@ fn campaign_ids(ids: Option<Vec<i64>>) -> Result<Vec<i64>, ApiError> {
 /// synced in scope (else 400 on `campaignIds.<i>` and nothing changes).
 #[utoipa::path(post, path = "/api/asa/campaigns/mark-hidden", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group; all of the account's in use when absent")),
+           ("orgId" = Option<String>, Query, description = "Campaign group; all of the account's in use when absent")),
     request_body = MarkHiddenBody,
     responses((status = 200, description = "The campaigns' hidden flags", body = Envelope<Items<HiddenItem>>),
               (status = 400, description = "No, too many or unknown campaigns", body = ErrorBody)))]
@@ -133,6 +139,8 @@ pub async fn mark_hidden(
 #[serde(rename_all = "camelCase")]
 pub struct ActiveKeywordsBody {
     /// Only these campaigns (at most 1000); every campaign in scope when absent.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     campaign_ids: Option<Vec<i64>>,
 }
 
@@ -140,7 +148,11 @@ pub struct ActiveKeywordsBody {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActiveKeywordsItem {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     /// Keywords with status ACTIVE in an ad group with status ENABLED, neither deleted
     /// (spec §6 Growth-only metric `activeKeywords`: null when the plan locks it).
@@ -165,7 +177,7 @@ pub struct ActiveKeywordsAnswer {
 /// Requested ids that are not campaigns in scope answer 400 on `campaignIds.<i>`.
 #[utoipa::path(post, path = "/api/asa/campaigns/calculateActiveKeywords", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group; all of the account's in use when absent")),
+           ("orgId" = Option<String>, Query, description = "Campaign group; all of the account's in use when absent")),
     request_body = ActiveKeywordsBody,
     responses((status = 200, description = "Keyword counts per campaign", body = Envelope<ActiveKeywordsAnswer>),
               (status = 400, description = "Unknown campaigns", body = ErrorBody)))]

@@ -26,6 +26,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AppInfo {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub adam_id: i64,
     pub app_name: String,
     pub developer_name: Option<String>,
@@ -45,7 +47,11 @@ pub struct ProductPageInfo {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AdditionalInfo {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub account_id: String,
     pub ad_groups: i64,
@@ -68,7 +74,7 @@ pub struct AdditionalInfo {
 #[utoipa::path(post, path = "/api/asa/reports/additionalInfo/{id}", tag = "campaigns",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"),
            ("accountId" = Option<String>, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group")),
+           ("orgId" = Option<String>, Query, description = "Campaign group")),
     responses((status = 200, description = "The campaign's additional info", body = Envelope<Item<AdditionalInfo>>),
               (status = 400, description = "Ambiguous campaign or invalid orgId", body = ErrorBody)))]
 pub async fn additional_info(

@@ -189,7 +189,7 @@ pub async fn totals_for_all_accounts(
 /// connection lists, with zeros until synced), by org id. A POST read.
 #[utoipa::path(post, path = "/api/asa/reports/totalsForCampaignsGroups", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Only this campaign group")),
+           ("orgId" = Option<String>, Query, description = "Only this campaign group")),
     request_body = TotalsBody,
     responses((status = 200, description = "Totals per campaign group", body = Envelope<TotalsAnswer>),
               (status = 400, description = "Invalid date range or orgId", body = ErrorBody),
@@ -225,6 +225,8 @@ pub async fn totals_for_campaign_groups(
 #[serde(rename_all = "camelCase")]
 pub struct ForecastBody {
     /// Only these campaigns; every campaign of the report's universe when absent.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     campaign_ids: Option<Vec<i64>>,
     /// The as-of day D (YYYY-MM-DD); the newest synced day of each campaign group when
     /// absent.
@@ -235,8 +237,12 @@ pub struct ForecastBody {
 #[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ForecastItem {
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
     pub campaign_name: Option<String>,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub currency: Option<String>,
     /// The as-of day D.
@@ -377,7 +383,7 @@ pub async fn forecasts(
 /// and listed in `locked` unless the workspace's plan allows them. A POST read.
 #[utoipa::path(post, path = "/api/asa/reports/calculateForecasts", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
-           ("orgId" = Option<i64>, Query, description = "Campaign group; all of the account's in use when absent")),
+           ("orgId" = Option<String>, Query, description = "Campaign group; all of the account's in use when absent")),
     request_body = ForecastBody,
     responses((status = 200, description = "Forecasts per campaign", body = Envelope<ForecastAnswer>),
               (status = 400, description = "Invalid date, orgId or campaign ids", body = ErrorBody),

@@ -41,6 +41,8 @@ pub struct BulkEditRequest {
     /// Apple's ids of the entities (campaigns, ad groups or keywords, per route); at most
     /// 10,000. Also accepted as `campaignIds`, `adGroupIds`, `keywordIds`.
     #[serde(alias = "campaignIds", alias = "adGroupIds", alias = "keywordIds")]
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     pub ids: Option<Vec<i64>>,
     /// The column: `dailyBudget` (campaigns), `defaultBidAmount` or `cpaGoal` (ad groups),
     /// `cptBid` (keywords), or `status`. Defaults to `status` for pause and enable.

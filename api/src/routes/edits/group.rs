@@ -32,6 +32,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(rename_all = "camelCase")]
 pub struct AdGroupEdit {
     /// The ad group (Apple's id), of the campaign in the path.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     ad_group_id: Option<i64>,
     /// The new default bid (cost per tap).
     #[schema(value_type = Option<money::MoneyIn>)]

@@ -32,6 +32,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(rename_all = "camelCase")]
 pub struct KeywordEdit {
     /// The keyword (Apple's id), of the ad group in the path.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     keyword_id: Option<i64>,
     /// The new bid (cost per tap; also accepted as `bidAmount`).
     #[serde(alias = "bidAmount")]

@@ -132,9 +132,17 @@ pub struct Changed {
 pub struct Edited {
     /// CAMPAIGN, AD_GROUP or KEYWORD.
     pub level: String,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub id: i64,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub ad_group_id: Option<i64>,
+    #[serde(with = "searchdeck_common::ids::string_id")]
+    #[schema(value_type = String)]
     pub org_id: i64,
     pub account_id: String,
     /// The campaign group's currency, which every amount is in.

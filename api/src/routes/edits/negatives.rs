@@ -73,9 +73,13 @@ pub struct AddNegatives {
     pub match_type: Option<String>,
     /// `add/negative`: the campaigns (Apple's ids) that get each text as a campaign-level
     /// negative.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     pub campaign_ids: Option<Vec<i64>>,
     /// `add/negative/{campaignId}`: ad groups of that campaign that get each text as an
     /// ad-group-level negative (without them, the campaign gets campaign-level ones).
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     pub ad_group_ids: Option<Vec<i64>>,
 }
 

@@ -43,8 +43,12 @@ pub struct RenameRequest {
     /// Apple's ids of the campaigns, or of the ad groups of `campaignId`; at most 10,000.
     /// Also accepted as `campaignIds`, `adGroupIds`.
     #[serde(alias = "campaignIds", alias = "adGroupIds")]
+    #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
+    #[schema(value_type = Option<Vec<String>>)]
     pub ids: Option<Vec<i64>>,
     /// The campaign of the ad groups (AD_GROUP only).
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub campaign_id: Option<i64>,
     /// The part of the names to replace (case-sensitive, every occurrence).
     pub find: Option<String>,

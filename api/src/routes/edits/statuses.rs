@@ -42,6 +42,8 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(rename_all = "camelCase")]
 pub struct AdEdit {
     /// The ad (Apple's id), of the ad group in the path.
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     ad_id: Option<i64>,
     /// ENABLED or PAUSED.
     status: Option<String>,
@@ -52,6 +54,8 @@ pub struct AdEdit {
 #[serde(rename_all = "camelCase")]
 pub struct NegativeEdit {
     /// The negative keyword (Apple's id), of the campaign in the path (either level).
+    #[serde(default, with = "searchdeck_common::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     negative_keyword_id: Option<i64>,
     /// ENABLED or PAUSED.
     status: Option<String>,

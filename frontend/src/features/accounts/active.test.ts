@@ -1,7 +1,7 @@
 import type { Account } from './api/account';
 import { activeStorageKey, readActive, resolveActive, switchAccount, writeActive } from './active';
 
-function account(id: string, orgIds: number[] = []): Account {
+function account(id: string, orgIds: string[] = []): Account {
   return {
     _id: id,
     name: `Account ${id}`,
@@ -10,7 +10,7 @@ function account(id: string, orgIds: number[] = []): Account {
     teamId: null,
     keyId: null,
     publicKey: null,
-    appleUserId: 1,
+    appleUserId: '1',
     acls: orgIds.map((orgId) => ({
       orgId,
       displayName: `Org ${orgId}`,
@@ -28,9 +28,9 @@ describe('active account persistence (spec §4)', () => {
   beforeEach(() => window.localStorage.clear());
 
   it('stores the choice per user email', () => {
-    writeActive(window.localStorage, 'Ann@Example.com', { accountId: 'a', orgId: 7 });
+    writeActive(window.localStorage, 'Ann@Example.com', { accountId: 'a', orgId: '7' });
     writeActive(window.localStorage, 'bob@example.com', { accountId: 'b', orgId: null });
-    expect(readActive(window.localStorage, 'ann@example.com')).toEqual({ accountId: 'a', orgId: 7 });
+    expect(readActive(window.localStorage, 'ann@example.com')).toEqual({ accountId: 'a', orgId: '7' });
     expect(readActive(window.localStorage, 'bob@example.com')).toEqual({ accountId: 'b', orgId: null });
     expect(activeStorageKey('Ann@Example.com')).toBe('searchdeck:active-account:ann@example.com');
     writeActive(window.localStorage, 'bob@example.com', null);
@@ -40,22 +40,22 @@ describe('active account persistence (spec §4)', () => {
   it('ignores unreadable stored values', () => {
     window.localStorage.setItem(activeStorageKey('ann@example.com'), '{not json');
     expect(readActive(window.localStorage, 'ann@example.com')).toBeNull();
-    window.localStorage.setItem(activeStorageKey('ann@example.com'), JSON.stringify({ orgId: 3 }));
+    window.localStorage.setItem(activeStorageKey('ann@example.com'), JSON.stringify({ orgId: '3' }));
     expect(readActive(window.localStorage, 'ann@example.com')).toBeNull();
   });
 
   it('restores the stored account and org while they still exist', () => {
-    const accounts = [account('a', [1]), account('b', [2, 3])];
-    expect(resolveActive({ accountId: 'b', orgId: 3 }, accounts)).toEqual({ accountId: 'b', orgId: 3 });
-    expect(resolveActive({ accountId: 'b', orgId: 9 }, accounts)).toEqual({ accountId: 'b', orgId: null });
-    expect(resolveActive({ accountId: 'gone', orgId: 3 }, accounts)).toEqual({ accountId: 'a', orgId: null });
+    const accounts = [account('a', ['1']), account('b', ['2', '3'])];
+    expect(resolveActive({ accountId: 'b', orgId: '3' }, accounts)).toEqual({ accountId: 'b', orgId: '3' });
+    expect(resolveActive({ accountId: 'b', orgId: '9' }, accounts)).toEqual({ accountId: 'b', orgId: null });
+    expect(resolveActive({ accountId: 'gone', orgId: '3' }, accounts)).toEqual({ accountId: 'a', orgId: null });
     expect(resolveActive(null, accounts)).toEqual({ accountId: 'a', orgId: null });
     expect(resolveActive(null, [])).toBeNull();
   });
 
   it('clears the org when switching accounts', () => {
-    expect(switchAccount({ accountId: 'a', orgId: 1 }, 'b')).toEqual({ accountId: 'b', orgId: null });
-    expect(switchAccount({ accountId: 'a', orgId: 1 }, 'a')).toEqual({ accountId: 'a', orgId: 1 });
+    expect(switchAccount({ accountId: 'a', orgId: '1' }, 'b')).toEqual({ accountId: 'b', orgId: null });
+    expect(switchAccount({ accountId: 'a', orgId: '1' }, 'a')).toEqual({ accountId: 'a', orgId: '1' });
     expect(switchAccount(null, 'a')).toEqual({ accountId: 'a', orgId: null });
   });
 });

@@ -8,7 +8,7 @@ import type { Account } from './api/account';
 export interface ActiveChoice {
   accountId: string;
   /** The active campaign group; null for all of the account's. */
-  orgId: number | null;
+  orgId: string | null;
 }
 
 const KEY_PREFIX = 'searchdeck:active-account:';
@@ -28,7 +28,7 @@ export function parseActive(raw: string | null): ActiveChoice | null {
   try {
     const value = JSON.parse(raw) as Partial<ActiveChoice> | null;
     if (!value || typeof value.accountId !== 'string') return null;
-    return { accountId: value.accountId, orgId: typeof value.orgId === 'number' ? value.orgId : null };
+    return { accountId: value.accountId, orgId: typeof value.orgId === 'string' ? value.orgId : typeof value.orgId === 'number' && Number.isSafeInteger(value.orgId) ? String(value.orgId) : null };
   } catch {
     return null;
   }

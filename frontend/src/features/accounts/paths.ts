@@ -12,6 +12,6 @@ export function orgsPath(accountId: string): string {
 }
 
 /** optimization_campaigns: the campaigns of one campaign group (the drill-down's first table). */
-export function campaignsPath(accountId: string, orgId: number): string {
+export function campaignsPath(accountId: string, orgId: string): string {
   return `${orgsPath(accountId)}/${orgId}`;
 }

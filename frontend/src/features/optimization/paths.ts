@@ -6,6 +6,7 @@
  */
 
 import { campaignsPath } from '@/features/accounts';
+import { positiveIdIn, type EntityId } from '@/lib/ids';
 
 export { campaignsPath };
 
@@ -28,19 +29,19 @@ export const TAB_LEVEL: Record<Tab, Level> = {
 /** Where a drill-down address points. */
 export interface DrillTarget {
   accountId: string;
-  orgId: number;
-  campaignId: number | null;
-  adGroupId: number | null;
+  orgId: EntityId;
+  campaignId: EntityId | null;
+  adGroupId: EntityId | null;
   /** Null on the campaigns page. */
   tab: Tab | null;
   level: Level;
 }
 
-export function campaignPath(accountId: string, orgId: number, campaignId: number, tab: Tab = 'groups'): string {
+export function campaignPath(accountId: string, orgId: EntityId, campaignId: EntityId, tab: Tab = 'groups'): string {
   return `${campaignsPath(accountId, orgId)}/campaign-id-${campaignId}/${tab}`;
 }
 
-export function adGroupPath(accountId: string, orgId: number, campaignId: number, adGroupId: number, tab: Tab = 'keywords'): string {
+export function adGroupPath(accountId: string, orgId: EntityId, campaignId: EntityId, adGroupId: EntityId, tab: Tab = 'keywords'): string {
   return `${campaignsPath(accountId, orgId)}/campaign-id-${campaignId}/ad-group-id-${adGroupId}/${tab}`;
 }
 
@@ -51,13 +52,7 @@ export function tabPath(target: DrillTarget, tab: Tab): string {
   return adGroupPath(target.accountId, target.orgId, target.campaignId, target.adGroupId, tab);
 }
 
-function positiveId(text: string | undefined, prefix = ''): number | null {
-  if (text === undefined || !text.startsWith(prefix)) return null;
-  const digits = text.slice(prefix.length);
-  if (!/^\d{1,19}$/.test(digits)) return null;
-  const id = Number(digits);
-  return Number.isSafeInteger(id) && id > 0 ? id : null;
-}
+const positiveId = positiveIdIn;
 
 function isTab(text: string | undefined, tabs: readonly Tab[]): text is Tab {
   return text !== undefined && (tabs as readonly string[]).includes(text);

@@ -46,18 +46,18 @@ describe('table state in the address', () => {
 
 describe('drill-down addresses', () => {
   it('builds the spec paths', () => {
-    expect(campaignsPath('acc 1', 42)).toBe('/optimization/acc%201/42');
-    expect(campaignPath('a', 42, 7)).toBe('/optimization/a/42/campaign-id-7/groups');
-    expect(campaignPath('a', 42, 7, 'negative-keywords')).toBe('/optimization/a/42/campaign-id-7/negative-keywords');
-    expect(adGroupPath('a', 42, 7, 9)).toBe('/optimization/a/42/campaign-id-7/ad-group-id-9/keywords');
+    expect(campaignsPath('acc 1', '42')).toBe('/optimization/acc%201/42');
+    expect(campaignPath('a', '42', '7')).toBe('/optimization/a/42/campaign-id-7/groups');
+    expect(campaignPath('a', '42', '7', 'negative-keywords')).toBe('/optimization/a/42/campaign-id-7/negative-keywords');
+    expect(adGroupPath('a', '42', '7', '9')).toBe('/optimization/a/42/campaign-id-7/ad-group-id-9/keywords');
   });
 
   it('parses every level back', () => {
     expect(parseDrill({ accountId: 'a', orgId: '42' })).toMatchObject({ level: 'CAMPAIGNS', campaignId: null });
-    expect(parseDrill({ accountId: 'a', orgId: '42', campaign: 'campaign-id-7', tab: 'groups' })).toMatchObject({ level: 'GROUPS', campaignId: 7 });
+    expect(parseDrill({ accountId: 'a', orgId: '42', campaign: 'campaign-id-7', tab: 'groups' })).toMatchObject({ level: 'GROUPS', campaignId: '7' });
     expect(parseDrill({ accountId: 'a', orgId: '42', campaign: 'campaign-id-7', tab: 'searchterms' })).toMatchObject({ level: 'SEARCHTERMS' });
     const adGroup = parseDrill({ accountId: 'a', orgId: '42', campaign: 'campaign-id-7', adGroup: 'ad-group-id-9', tab: 'negative-keywords' });
-    expect(adGroup).toEqual({ accountId: 'a', orgId: 42, campaignId: 7, adGroupId: 9, tab: 'negative-keywords', level: 'NEGATIVE' });
+    expect(adGroup).toEqual({ accountId: 'a', orgId: '42', campaignId: '7', adGroupId: '9', tab: 'negative-keywords', level: 'NEGATIVE' });
     expect(tabPath(adGroup!, 'ads')).toBe('/optimization/a/42/campaign-id-7/ad-group-id-9/ads');
   });
 

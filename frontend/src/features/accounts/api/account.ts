@@ -3,9 +3,11 @@
  * accounts) as `account/*` and `asa/*` answer them. Never carries a secret.
  */
 import { z } from 'zod';
+import { entityIdSchema } from '@/lib/ids';
 
 export const orgSchema = z.object({
-  orgId: z.number(),
+  /** Ids are strings of digits (see lib/ids). */
+  orgId: entityIdSchema,
   displayName: z.string(),
   currency: z.string().nullable(),
   timeZone: z.string().nullable(),
@@ -23,7 +25,7 @@ export const accountSchema = z.object({
   teamId: z.string().nullable(),
   keyId: z.string().nullable(),
   publicKey: z.string().nullable(),
-  appleUserId: z.number(),
+  appleUserId: entityIdSchema,
   /** The campaign groups the connection uses. */
   acls: z.array(orgSchema),
   createdAt: z.string(),

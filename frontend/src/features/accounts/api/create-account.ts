@@ -1,13 +1,14 @@
 /**
  * POST /api/account/create (multipart: name, clientId, teamId, keyId): connects by key pair.
- * The server proves the credentials with a token exchange signed by the pending key.
+ * The server proves the credentials with a token exchange signed by the pending key. The same
+ * Apple Ads user connected again updates its connection (`added` false, `previousName`).
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { t } from '@/i18n';
 import { api, type CallOptions } from '@/lib/api-client';
 import { requiredText } from '@/lib/validation';
-import { ACCOUNT_NAME_MAX, accountResultSchema, type Account } from './account';
+import { ACCOUNT_NAME_MAX, accountSchema } from './account';
 import { accountKeys } from './keys';
 
 export const accountNameField = () => requiredText().max(ACCOUNT_NAME_MAX, t('accounts.nameTooLong'));
@@ -20,11 +21,19 @@ export const createAccountInputSchema = z.object({
 });
 export type CreateAccountInput = z.infer<typeof createAccountInputSchema>;
 
-export async function createAccount(input: CreateAccountInput, { signal }: CallOptions = {}): Promise<Account> {
+const createdSchema = z.object({
+  item: accountSchema,
+  /** False when the Apple Ads user was connected already and that connection was updated. */
+  added: z.boolean().catch(true),
+  /** The updated connection's name before this connect. */
+  previousName: z.string().nullish(),
+});
+export type Created = z.infer<typeof createdSchema>;
+
+export async function createAccount(input: CreateAccountInput, { signal }: CallOptions = {}): Promise<Created> {
   const body = new FormData();
   for (const [field, value] of Object.entries(input)) body.append(field, value);
-  const { item } = await api.post('/account/create', body, accountResultSchema, { signal });
-  return item;
+  return api.post('/account/create', body, createdSchema, { signal });
 }
 
 export function useCreateAccount() {

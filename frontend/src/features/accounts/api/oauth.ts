@@ -1,12 +1,20 @@
 /**
  * GET /api/account/oauth?state&code[&accountId][&error]: the oauth check that finishes a popup
  * connect. The server exchanges the code and saves the connection; `status` is 'OK' then.
+ * `added` is false when the same Apple Ads user was connected already (its connection renamed).
  */
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
 
-const oauthResultSchema = z.object({ status: z.string(), accountId: z.string() });
+const oauthResultSchema = z.object({
+  status: z.string(),
+  accountId: z.string(),
+  /** False when the Apple Ads user was connected already and that connection was updated. */
+  added: z.boolean().catch(true),
+  /** The updated connection's name before this connect. */
+  previousName: z.string().nullish(),
+});
 export type OauthResult = z.infer<typeof oauthResultSchema>;
 
 export interface OauthInput {

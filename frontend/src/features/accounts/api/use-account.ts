@@ -6,17 +6,18 @@
 import { useMutation } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
+import { entityIdSchema } from '@/lib/ids';
 import { accountSchema, type Account } from './account';
 
 const usedResultSchema = z.object({
   item: accountSchema.nullable(),
-  orgId: z.number().nullable(),
+  orgId: entityIdSchema.nullable(),
 });
 export type Used = z.infer<typeof usedResultSchema>;
 
 export interface UseAccountInput {
   accountId: Account['_id'];
-  orgId: number | null;
+  orgId: string | null;
 }
 
 export function activateAccount({ accountId, orgId }: UseAccountInput, { signal }: CallOptions = {}): Promise<Used> {

@@ -5,7 +5,7 @@ import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { activeStorageKey } from '../active';
 
-const orgs = (n: number) => Array.from({ length: n }, (_, i) => ({ orgId: 100 + i, displayName: `Group ${i + 1}` }));
+const orgs = (n: number) => Array.from({ length: n }, (_, i) => ({ orgId: String(100 + i), displayName: `Group ${i + 1}` }));
 const many = (n: number) => Array.from({ length: n }, (_, i) => makeAccount(`a${i + 1}`, `Account ${i + 1}`));
 
 async function openSelector() {
@@ -68,7 +68,7 @@ describe('account selector', () => {
   it('switches account: server told, org cleared, snackbar, choice stored per email', async () => {
     mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main', orgs(2)), makeAccount('a2', 'Second', orgs(1))] }));
     mockApi('GET /api/account/use/a2', ok({ item: null, orgId: null }));
-    window.localStorage.setItem(activeStorageKey('ann@example.com'), JSON.stringify({ accountId: 'a1', orgId: 101 }));
+    window.localStorage.setItem(activeStorageKey('ann@example.com'), JSON.stringify({ accountId: 'a1', orgId: '101' }));
     renderApp('/settings/general', makeUser());
     const target = await screen.findByTestId('account-selector');
     await waitFor(() => expect(target).toHaveTextContent('Group 2'));
@@ -83,7 +83,7 @@ describe('account selector', () => {
 
   it('chooses a campaign group of the active account', async () => {
     mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main', orgs(2))] }));
-    mockApi('GET /api/account/use/a1', ok({ item: null, orgId: 101 }));
+    mockApi('GET /api/account/use/a1', ok({ item: null, orgId: '101' }));
     renderApp('/settings/general', makeUser());
     await openSelector();
     const groups = screen.getByRole('group', { name: 'Campaign groups' });

@@ -1,5 +1,6 @@
 import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { notifications } from '@mantine/notifications';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
@@ -64,8 +65,8 @@ describe('add account: Continue with Apple', () => {
     const { popup, open } = fakePopup();
     mockApi('GET /api/account/urlOauth', ok({ url: AUTHORIZE }));
     mockApi('GET /api/account/oauth', ok({ status: 'OK', accountId: 'new' }));
-    mockApi('GET /api/account/getAll', ok({ items: [] }), ok({ items: [makeAccount('new', 'Sandbox main', [{ orgId: 1, displayName: 'US' }])] }));
-    mockApi('POST /api/asa/reports', ok(orgsReport([{ orgId: 1, orgName: 'US', status: 'SELECTED', currency: 'USD', timeZone: 'UTC', localSpend: 0 }])));
+    mockApi('GET /api/account/getAll', ok({ items: [] }), ok({ items: [makeAccount('new', 'Sandbox main', [{ orgId: '1', displayName: 'US' }])] }));
+    mockApi('POST /api/asa/reports', ok(orgsReport([{ orgId: '1', orgName: 'US', status: 'SELECTED', currency: 'USD', timeZone: 'UTC', localSpend: 0 }])));
     const { location } = renderApp('/oauth_v2', makeUser());
     await startPopup();
     expect(open).toHaveBeenCalledWith('about:blank', 'searchdeck-oauth', expect.stringContaining('width=1025,height=580'));
@@ -179,6 +180,45 @@ describe('add account: API key pair', () => {
   });
 });
 
+describe('reconnecting an Apple Ads user that is already connected', () => {
+  // Earlier tests' snackbars would otherwise hold this one in Mantine's queue.
+  beforeEach(() => {
+    act(() => {
+      notifications.clean();
+    });
+  });
+
+  it('says it was already connected and renamed, never that an account was added', async () => {
+    fakePopup();
+    mockApi('GET /api/account/urlOauth', ok({ url: AUTHORIZE }));
+    mockApi('GET /api/account/oauth', ok({ status: 'OK', accountId: 'old', added: false, previousName: 'First name' }));
+    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('old', 'First name')] }), ok({ items: [makeAccount('old', 'Second name')] }));
+    mockApi('POST /api/asa/reports', ok(orgsReport([])));
+    renderApp('/oauth_v2', makeUser());
+    await startPopup('Second name');
+    await screen.findByText('Finish signing in with Apple in the window that opened.');
+    postFromPopup({ type: 'oauth', state: 's1', code: 'c1' });
+    expect(await screen.findByText('This Apple Ads user is already connected as \u201cFirst name\u201d; its name was updated to \u201cSecond name\u201d')).toBeInTheDocument();
+    expect(screen.queryByText('New account added')).not.toBeInTheDocument();
+  });
+
+  it('by key pair says the same', async () => {
+    mockApi('POST /api/account/getPublicKey', ok({ publicKey: '-----BEGIN PUBLIC KEY-----\nMFkw\n-----END PUBLIC KEY-----' }));
+    mockApi('POST /api/account/create', ok({ item: makeAccount('k1', 'Keys again'), added: false, previousName: 'Keys' }));
+    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('k1', 'Keys')] }), ok({ items: [makeAccount('k1', 'Keys again')] }));
+    renderApp('/oauth_v2', makeUser());
+    await userEvent.click(await screen.findByRole('tab', { name: 'API key' }));
+    await screen.findByTestId('public-key');
+    await userEvent.type(screen.getByLabelText(/Account name/), 'Keys again');
+    await userEvent.type(screen.getByLabelText('Client ID'), 'SEARCHADS.c');
+    await userEvent.type(screen.getByLabelText('Team ID'), 'SEARCHADS.t');
+    await userEvent.type(screen.getByLabelText('Key ID'), 'k-1');
+    await userEvent.click(screen.getByRole('button', { name: 'Connect account' }));
+    expect(await screen.findByText('This Apple Ads user is already connected as \u201cKeys\u201d; its name was updated to \u201cKeys again\u201d')).toBeInTheDocument();
+    expect(screen.queryByText('New account added')).not.toBeInTheDocument();
+  });
+});
+
 describe('the popup return at /oauth_v2', () => {
   it('posts state and code to its opener (same origin) and closes', async () => {
     const postMessage = jest.fn();
@@ -226,7 +266,7 @@ describe('Ads Optimization when the accounts cannot be loaded', () => {
 
 describe('the campaign groups screen', () => {
   it('makes the account in its address the active one', async () => {
-    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main'), makeAccount('a2', 'Second', [{ orgId: 5, displayName: 'EU' }])] }));
+    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main'), makeAccount('a2', 'Second', [{ orgId: '5', displayName: 'EU' }])] }));
     window.localStorage.setItem(activeStorageKey('ann@example.com'), JSON.stringify({ accountId: 'a1', orgId: null }));
     renderApp('/optimization/a2', makeUser());
     expect(await screen.findByRole('heading', { name: 'Second' })).toBeInTheDocument();

@@ -51,8 +51,8 @@ export function KeyPairForm({ onDone }: { onDone: () => void }) {
   const create = useCreateAccount();
   const connected = useConnected();
   const submit = async (input: CreateAccountInput) => {
-    const account = await create.mutateAsync(input);
-    await connected(account._id);
+    const created = await create.mutateAsync(input);
+    await connected(created.item._id, { added: created.added, previousName: created.previousName ?? null, name: created.item.name });
     onDone();
   };
   return (

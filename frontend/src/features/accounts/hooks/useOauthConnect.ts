@@ -44,7 +44,7 @@ export function useOauthConnect({ onDone, accountId }: { onDone?: () => void; ac
         return;
       }
       setPhase('idle');
-      await connected(result.accountId);
+      await connected(result.accountId, { added: result.added, previousName: result.previousName ?? null, name: null });
       onDone?.();
     },
     [accountId, connected, onDone],

@@ -11,6 +11,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { taskKeys } from '@/features/tasks';
 import { api } from '@/lib/api-client';
+import { entityIdSchema, type EntityId } from '@/lib/ids';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
 import { EDITABLE_MONEY } from './quick-edit';
@@ -19,11 +20,11 @@ export type BulkAction = 'set' | 'raise' | 'lower' | 'pause' | 'enable';
 
 export interface BulkEditInput {
   accountId: string;
-  orgId: number;
+  orgId: EntityId;
   level: Level;
   /** The campaign of the ad groups or keywords (null on the campaigns page). */
-  campaignId: number | null;
-  ids: number[];
+  campaignId: EntityId | null;
+  ids: EntityId[];
   field: string;
   action: BulkAction;
   /** Amount to set or to raise or lower by (money text), or the percentage. */
@@ -45,7 +46,7 @@ const startedSchema = z.object({
 export type BulkEditStarted = z.infer<typeof startedSchema>['item'];
 
 /** The route of a bulk edit of `level`, or null where there is none. */
-export function bulkEditPath(level: Level, campaignId: number | null): string | null {
+export function bulkEditPath(level: Level, campaignId: EntityId | null): string | null {
   if (level === 'CAMPAIGNS') return '/asa/campaigns/updates';
   if (campaignId === null) return null;
   if (level === 'GROUPS') return `/asa/groups/updates/${campaignId}`;
@@ -70,7 +71,7 @@ export function bulkEditBody(input: BulkEditInput): Record<string, unknown> {
 export async function putBulkEdit(input: BulkEditInput): Promise<BulkEditStarted> {
   const path = bulkEditPath(input.level, input.campaignId);
   if (!path) throw new Error(`No bulk edit for ${input.level}`);
-  const query = new URLSearchParams({ accountId: input.accountId, orgId: String(input.orgId) }).toString();
+  const query = new URLSearchParams({ accountId: input.accountId, orgId: input.orgId }).toString();
   const { item } = await api.put(`${path}?${query}`, bulkEditBody(input), startedSchema);
   return item;
 }
@@ -86,7 +87,7 @@ export function useBulkEdit() {
 
 /** One item's result in a bulk-edit task's details. */
 const itemResultSchema = z.object({
-  id: z.number(),
+  id: entityIdSchema,
   /** An added negative keyword's text (its id is 0 until Apple creates it). */
   text: z.string().nullish(),
   result: z.enum(['applied', 'refused', 'skipped']),
@@ -123,8 +124,8 @@ export function tagTypeOf(level: Level): string | null {
 
 export interface TagAssignInput {
   accountId: string;
-  orgId: number;
-  ids: number[];
+  orgId: EntityId;
+  ids: EntityId[];
   /** An existing tag, or a new one to create on the selection. */
   tag: { id: string } | { name: string; color: string; type: string };
 }
@@ -153,9 +154,9 @@ export type NegativeLevel = 'campaign' | 'adGroup';
 
 export interface NegativesInput {
   accountId: string;
-  orgId: number;
+  orgId: EntityId;
   /** The selected rows' texts and where they are. */
-  items: { text: string; campaignId: number; adGroupId: number | null }[];
+  items: { text: string; campaignId: EntityId; adGroupId: EntityId | null }[];
   level: NegativeLevel;
   matchType: 'EXACT' | 'BROAD';
 }
@@ -167,7 +168,7 @@ export interface NegativesInput {
  * to the ad group its row is in). Rows without an ad group are left out at ad-group level.
  */
 export function negativeCalls(input: NegativesInput): { path: string; body: Record<string, unknown> }[] {
-  const query = new URLSearchParams({ accountId: input.accountId, orgId: String(input.orgId) }).toString();
+  const query = new URLSearchParams({ accountId: input.accountId, orgId: input.orgId }).toString();
   const unique = (texts: string[]) => [...new Set(texts)];
   if (input.level === 'campaign') {
     const campaigns = [...new Set(input.items.map((i) => i.campaignId))];
@@ -176,7 +177,7 @@ export function negativeCalls(input: NegativesInput): { path: string; body: Reco
     if (campaigns.length === 1) return [{ path: `/asa/keywords/add/negative/${campaigns[0]}?${query}`, body: { texts, matchType: input.matchType } }];
     return [{ path: `/asa/keywords/add/negative?${query}`, body: { texts, matchType: input.matchType, campaignIds: campaigns } }];
   }
-  const groups = new Map<string, { campaignId: number; adGroupId: number; texts: string[] }>();
+  const groups = new Map<string, { campaignId: EntityId; adGroupId: EntityId; texts: string[] }>();
   for (const item of input.items) {
     if (item.adGroupId === null) continue;
     const key = `${item.campaignId}/${item.adGroupId}`;

@@ -6,14 +6,15 @@
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
+import { entityIdSchema, type EntityId } from '@/lib/ids';
 import { optimizationKeys } from './keys';
 
-const campaignSchema = z.object({ item: z.object({ campaignId: z.number(), campaignName: z.string() }) });
-const adGroupSchema = z.object({ item: z.object({ adGroupId: z.number(), adGroupName: z.string() }) });
+const campaignSchema = z.object({ item: z.object({ campaignId: entityIdSchema, campaignName: z.string() }) });
+const adGroupSchema = z.object({ item: z.object({ adGroupId: entityIdSchema, adGroupName: z.string() }) });
 
-export function useCampaignName(accountId: string, orgId: number, campaignId: number | null) {
+export function useCampaignName(accountId: string, orgId: EntityId, campaignId: EntityId | null) {
   return useQuery({
-    queryKey: optimizationKeys.campaign(accountId, orgId, campaignId ?? 0),
+    queryKey: optimizationKeys.campaign(accountId, orgId, campaignId ?? ''),
     queryFn: async ({ signal }) => {
       const { item } = await api.get(`/asa/campaigns/${campaignId}`, campaignSchema, { query: { accountId, orgId }, signal });
       return item.campaignName;
@@ -24,9 +25,9 @@ export function useCampaignName(accountId: string, orgId: number, campaignId: nu
   });
 }
 
-export function useAdGroupName(accountId: string, orgId: number, campaignId: number | null, adGroupId: number | null) {
+export function useAdGroupName(accountId: string, orgId: EntityId, campaignId: EntityId | null, adGroupId: EntityId | null) {
   return useQuery({
-    queryKey: optimizationKeys.adGroup(accountId, orgId, campaignId ?? 0, adGroupId ?? 0),
+    queryKey: optimizationKeys.adGroup(accountId, orgId, campaignId ?? '', adGroupId ?? ''),
     queryFn: async ({ signal }) => {
       const { item } = await api.get(`/asa/groups/${campaignId}/${adGroupId}`, adGroupSchema, { query: { accountId, orgId }, signal });
       return item.adGroupName;

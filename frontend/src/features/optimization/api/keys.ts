@@ -1,4 +1,5 @@
 /** Query keys of the optimisation feature. */
+import type { EntityId } from '@/lib/ids';
 import type { ReportRequest } from './report';
 
 export const optimizationKeys = {
@@ -7,7 +8,7 @@ export const optimizationKeys = {
   presets: (level: string) => ['optimization', 'presets', level] as const,
   columnGroups: (level: string) => ['optimization', 'column-groups', level] as const,
   tags: () => ['optimization', 'tags'] as const,
-  campaign: (accountId: string, orgId: number, campaignId: number) => ['optimization', 'campaign', accountId, orgId, campaignId] as const,
-  adGroup: (accountId: string, orgId: number, campaignId: number, adGroupId: number) =>
+  campaign: (accountId: string, orgId: EntityId, campaignId: EntityId) => ['optimization', 'campaign', accountId, orgId, campaignId] as const,
+  adGroup: (accountId: string, orgId: EntityId, campaignId: EntityId, adGroupId: EntityId) =>
     ['optimization', 'adGroup', accountId, orgId, campaignId, adGroupId] as const,
 };

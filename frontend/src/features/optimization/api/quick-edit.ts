@@ -10,6 +10,7 @@
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api } from '@/lib/api-client';
+import { entityIdSchema, idIn, type EntityId } from '@/lib/ids';
 import { ID_FIELD } from '../columns';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
@@ -52,11 +53,11 @@ export type QuickChange = { field: string; amount: string } | { field: 'status';
 
 export interface QuickEditScope {
   accountId: string;
-  orgId: number;
+  orgId: EntityId;
   level: Level;
   /** The campaign and ad group of the page, for rows that do not carry them. */
-  campaignId: number | null;
-  adGroupId: number | null;
+  campaignId: EntityId | null;
+  adGroupId: EntityId | null;
 }
 
 export interface QuickEditInput {
@@ -69,7 +70,7 @@ const moneySchema = z.object({ amount: z.string(), currency: z.string().nullish(
 const editedSchema = z.object({
   item: z.object({
     level: z.string(),
-    id: z.number(),
+    id: entityIdSchema,
     currency: z.string().nullable(),
     values: z.record(z.string(), z.unknown()),
     changes: z.array(z.object({ field: z.string(), oldValue: z.string().nullable(), newValue: z.string().nullable() })),
@@ -77,17 +78,14 @@ const editedSchema = z.object({
 });
 export type Edited = z.infer<typeof editedSchema>['item'];
 
-function idOf(row: ReportRow, field: string): number | null {
-  const value = row[field];
-  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
-}
+const idOf = idIn;
 
 /** The body's name of a row's money column. */
 const BODY_FIELD: Record<string, string> = { dailyBudget: 'dailyBudgetAmount' };
 
 /** The route and body of `change` to `row`, or null when the row lacks the ids it needs. */
 export function quickEditCall({ scope, row, change }: QuickEditInput): { path: string; body: Record<string, unknown> } | null {
-  const query = new URLSearchParams({ accountId: scope.accountId, orgId: String(scope.orgId) }).toString();
+  const query = new URLSearchParams({ accountId: scope.accountId, orgId: scope.orgId }).toString();
   const value: Record<string, unknown> = 'status' in change ? { status: change.status } : { [BODY_FIELD[change.field] ?? change.field]: change.amount };
   const campaignId = idOf(row, 'campaignId') ?? scope.campaignId;
   if (campaignId === null) return null;
@@ -135,7 +133,7 @@ export function patchOf(level: Level, edited: Edited): ReportRow {
 }
 
 /** Applies `patch` to the row `id` of every cached report page of `level`. */
-export function patchCachedRows(queryClient: QueryClient, level: Level, id: number, patch: ReportRow) {
+export function patchCachedRows(queryClient: QueryClient, level: Level, id: EntityId, patch: ReportRow) {
   const idField = ID_FIELD[level];
   if (!idField) return;
   queryClient.setQueriesData<ReportResult>({ queryKey: [...optimizationKeys.all, 'report'] }, (old) => {

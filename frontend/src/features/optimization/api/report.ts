@@ -9,6 +9,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
+import type { EntityId } from '@/lib/ids';
 import type { WireFilter } from '../filters';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
@@ -37,12 +38,12 @@ export interface ReportRequest {
   /** The account (on ACCOUNTS any account of the workspace: the rows are all of them). */
   accountId: string;
   /** The campaign group; null on ACCOUNTS and ORGS. */
-  orgId: number | null;
+  orgId: EntityId | null;
   level: Level;
   startDate: string;
   endDate: string;
-  campaignId: number | null;
-  adGroupId: number | null;
+  campaignId: EntityId | null;
+  adGroupId: EntityId | null;
   sort: { field: string; order: 'asc' | 'desc' } | null;
   page: number;
   /** Valid filters in the wire shape (filters.ts). */
@@ -59,7 +60,7 @@ export const MAX_PAGE_SIZE = 1000;
 export function getReport(request: ReportRequest, { signal }: CallOptions = {}): Promise<ReportResult> {
   const { accountId, orgId, level, startDate, endDate, campaignId, adGroupId, sort, page, filters, pageSize = PAGE_SIZE, graph = false } = request;
   return api.post(
-    `/asa/reports?${new URLSearchParams(orgId === null ? { accountId } : { accountId, orgId: String(orgId) }).toString()}`,
+    `/asa/reports?${new URLSearchParams(orgId === null ? { accountId } : { accountId, orgId }).toString()}`,
     {
       level,
       startDate,

@@ -13,6 +13,7 @@ import { useEffect, useState } from 'react';
 import { useTask, taskProgress } from '@/features/tasks';
 import { t } from '@/i18n';
 import { currencyDigits, currencyOf, formatNumber } from '@/lib/format';
+import { idIn, isEntityId, type EntityId } from '@/lib/ids';
 import { showSnackbar } from '@/lib/notifications';
 import {
   bulkDetailsOf,
@@ -40,26 +41,22 @@ const TAG_COLORS = ['Green', 'Purple', 'Yellow', 'Orange', 'Pink', 'Indigo', 'Ma
 export interface BulkEditBarProps {
   level: Level;
   accountId: string;
-  orgId: number;
-  campaignId: number | null;
+  orgId: EntityId;
+  campaignId: EntityId | null;
   currency: string | null;
   selected: ReadonlySet<string>;
   canEdit: boolean;
   /** The name of a row by its id (for the refused items), when it is on the page. */
-  nameOf: (id: number) => string | null;
+  nameOf: (id: EntityId) => string | null;
   /** A row by its id, when it is on the page (negatives take their texts and places). */
-  rowOf: (id: number) => ReportRow | null;
+  rowOf: (id: EntityId) => ReportRow | null;
   /** The page's ad group (keywords and search terms of one ad group), or null. */
-  adGroupId: number | null;
+  adGroupId: EntityId | null;
 }
 
-function idIn(row: ReportRow, field: string): number | null {
-  const value = row[field];
-  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
-}
 
 /** The texts and places of the selected rows on the page, as negatives take them. */
-export function negativeItems(ids: number[], rowOf: (id: number) => ReportRow | null, nameOf: (id: number) => string | null, page: { campaignId: number | null; adGroupId: number | null }): NegativesInput['items'] {
+export function negativeItems(ids: EntityId[], rowOf: (id: EntityId) => ReportRow | null, nameOf: (id: EntityId) => string | null, page: { campaignId: EntityId | null; adGroupId: EntityId | null }): NegativesInput['items'] {
   const items: NegativesInput['items'] = [];
   for (const id of ids) {
     const row = rowOf(id);
@@ -83,7 +80,7 @@ function LabelledChoice<T extends string>({ label, value, onChange, data }: { la
   );
 }
 
-function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { accountId: string; orgId: number; items: NegativesInput['items']; left: number; canEdit: boolean; onStarted: (taskIds: string[]) => void }) {
+function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { accountId: string; orgId: EntityId; items: NegativesInput['items']; left: number; canEdit: boolean; onStarted: (taskIds: string[]) => void }) {
   const add = useAddNegatives();
   const [open, setOpen] = useState(false);
   const [level, setLevel] = useState<NegativeLevel>('campaign');
@@ -163,7 +160,7 @@ export function bulkRequest(
   return { value: amountText(value, currency), ...limits };
 }
 
-function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; accountId: string; orgId: number; ids: number[]; canEdit: boolean }) {
+function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; accountId: string; orgId: EntityId; ids: EntityId[]; canEdit: boolean }) {
   const type = tagTypeOf(level);
   const tags = useAllTags();
   const assign = useAssignTag();
@@ -213,7 +210,7 @@ function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; acco
 }
 
 /** The progress of the last bulk edit started here, and its refused items once it ends. */
-function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: number) => string | null; onClose: () => void }) {
+function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: EntityId) => string | null; onClose: () => void }) {
   const { data: task } = useTask(taskId);
   const queryClient = useQueryClient();
   const ended = task ? task.finish || task.error !== null : false;
@@ -287,7 +284,7 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
   const [cap, setCap] = useState<number | string>('');
   const [taskIds, setTaskIds] = useState<string[]>([]);
   const edit = useBulkEdit();
-  const ids = [...selected].map(Number).filter((id) => Number.isSafeInteger(id));
+  const ids = [...selected].filter(isEntityId);
   const bulk = bulkFields(level).length > 0 && (level === 'CAMPAIGNS' || campaignId !== null);
   if (selected.size === 0 && taskIds.length === 0) return null;
   if (!bulk && tagTypeOf(level) === null) return null;

@@ -1,13 +1,15 @@
 /**
  * The chart card above a level's table (spec §2: graph metrics): two metric choosers (left
  * and right axis, kept in the address) and the daily points of the level's scope, range and
- * filters. The chart itself (uPlot) is a lazy chunk, downloaded the first time a chart has
+ * filters. With filters the chart sums only the rows they keep (the server's graph does), and
+ * says so under its title with the number of rows plotted. The chart itself (uPlot) is a lazy chunk, downloaded the first time a chart has
  * points to draw.
  */
-import { Card, Center, Group, Loader, Select, Skeleton, Text } from '@mantine/core';
+import { Card, Center, Group, Loader, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useMemo } from 'react';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
+import { formatNumber } from '@/lib/format';
 import { useGraph, type ReportRequest } from '../api/report';
 import { GRAPH_METRICS, graphKind, isGraphMetric, type ChartMetrics } from '../chart-metrics';
 import { labelKey, mixesCurrencies } from '../columns';
@@ -56,9 +58,17 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
   return (
     <Card withBorder padding="sm" data-testid="report-chart">
       <Group justify="space-between" mb="xs" wrap="wrap" gap="xs">
-        <Text fw={600} size="sm">
-          {t('chart.title')}
-        </Text>
+        <Stack gap={0}>
+          <Text fw={600} size="sm">
+            {t('chart.title')}
+          </Text>
+          {request.filters.length > 0 && (
+            <Text size="xs" c="dimmed" data-testid="chart-filtered">
+              {t('chart.filtered')}
+              {graph.data ? ` (${formatNumber(graph.data.total, 0)} ${t('table.rows')})` : ''}
+            </Text>
+          )}
+        </Stack>
         <Group gap="xs">
           <MetricSelect label={t('chart.leftMetric')} value={metrics[0]} other={metrics[1]} color={CHART_COLORS[0]} onChange={(m) => onMetrics([m as ChartMetrics[0], metrics[1]])} />
           <MetricSelect label={t('chart.rightMetric')} value={metrics[1]} other={metrics[0]} color={CHART_COLORS[1]} onChange={(m) => onMetrics([metrics[0], m as ChartMetrics[1]])} />

@@ -4,13 +4,13 @@ import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
 
 function report(overrides: Record<string, unknown> = {}) {
   return {
     items: [
       {
-        campaignId: 7,
+        campaignId: '7',
         campaignName: 'Brand US',
         servingStatus: 'RUNNING',
         deleted: false,
@@ -22,7 +22,7 @@ function report(overrides: Record<string, unknown> = {}) {
         taps: 1200,
         impressions: 23000,
       },
-      { campaignId: 8, campaignName: 'Generic', servingStatus: 'TOTAL_BUDGET_EXHAUSTED', deleted: false, tag: [], localSpend: 0 },
+      { campaignId: '8', campaignName: 'Generic', servingStatus: 'TOTAL_BUDGET_EXHAUSTED', deleted: false, tag: [], localSpend: 0 },
     ],
     total: 2,
     totals: { localSpend: 12345.678, taps: 1200, impressions: 23000, ttr: 0.0523 },
@@ -90,7 +90,7 @@ describe('drill-down table', () => {
     expect(screen.getByRole('tab', { name: 'Keywords', selected: true })).toBeInTheDocument();
     expect(screen.queryByRole('tab', { name: 'Ad groups' })).not.toBeInTheDocument();
     const body = tableCalls()[0]!.body;
-    expect(body).toMatchObject({ level: 'KEYWORDS', campaignId: 7, adGroupId: 9 });
+    expect(body).toMatchObject({ level: 'KEYWORDS', campaignId: '7', adGroupId: '9' });
   });
 
   it('tells a synced but empty range apart, and shows server errors', async () => {

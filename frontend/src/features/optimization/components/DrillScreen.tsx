@@ -14,6 +14,7 @@ import { useSession } from '@/features/auth';
 import { t, type MessageKey } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
+import { idIn, type EntityId } from '@/lib/ids';
 import { useAdGroupName, useCampaignName } from '../api/entities';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import type { ChartMetrics } from '../chart-metrics';
@@ -32,10 +33,7 @@ import { ReportTableSection } from './ReportTable';
 import { SyncState } from './SyncState';
 import { TableToolbar } from './TableToolbar';
 
-function idOf(row: ReportRow, field: string): number | null {
-  const value = row[field];
-  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
-}
+const idOf = idIn;
 
 function DrillBreadcrumbs({ target, accountName, orgName, search }: { target: DrillTarget; accountName: string; orgName: string; search: string }) {
   const campaign = useCampaignName(target.accountId, target.orgId, target.campaignId);
@@ -144,8 +142,8 @@ function Drill({ target }: { target: DrillTarget }) {
 
   const result = report.data;
   const nameField = columns.fields[0];
-  const rowOf = (id: number): ReportRow | null => result?.items.find((r) => r[idField] === id) ?? null;
-  const nameOf = (id: number): string | null => {
+  const rowOf = (id: EntityId): ReportRow | null => result?.items.find((r) => r[idField] === id) ?? null;
+  const nameOf = (id: EntityId): string | null => {
     const row = rowOf(id);
     const name = row && nameField ? row[nameField] : undefined;
     return typeof name === 'string' ? name : null;
@@ -163,7 +161,7 @@ function Drill({ target }: { target: DrillTarget }) {
 
   return (
     <Stack gap="md">
-      <DrillBreadcrumbs target={target} accountName={account.name} orgName={org.displayName || String(org.orgId)} search={carried} />
+      <DrillBreadcrumbs target={target} accountName={account.name} orgName={org.displayName || org.orgId} search={carried} />
       <Group justify="space-between" align="flex-end" wrap="wrap">
         <Stack gap={2}>
           <Title order={2} size="h3">

@@ -48,9 +48,9 @@ describe('widestRow', () => {
   it('holds each column’s widest value as its cell shows it', () => {
     const defs = columnsOf('KEYWORDS').filter((d) => ['keyword', 'impressions', 'localSpend', 'tag'].includes(d.field));
     const items: ReportRow[] = [
-      { keywordId: 1, keyword: 'short', impressions: 99_999, localSpend: '12.50', tag: [] },
-      { keywordId: 2, keyword: 'a much longer keyword', impressions: 5, localSpend: '1234.5', tag: [{ id: 't', name: 'Brand', color: 'GREEN' }] },
-      { keywordId: 3, keyword: 'mid length', impressions: -100_000, localSpend: null, tag: [] },
+      { keywordId: '1', keyword: 'short', impressions: 99_999, localSpend: '12.50', tag: [] },
+      { keywordId: '2', keyword: 'a much longer keyword', impressions: 5, localSpend: '1234.5', tag: [{ id: 't', name: 'Brand', color: 'GREEN' }] },
+      { keywordId: '3', keyword: 'mid length', impressions: -100_000, localSpend: null, tag: [] },
     ];
     const row = widestRow(items, defs)!;
     expect(row.keyword).toBe('a much longer keyword');
@@ -58,16 +58,16 @@ describe('widestRow', () => {
     expect(row.localSpend).toBe('1234.5');
     expect(row.tag).toEqual(items[1]!.tag);
     // The other fields are the first row's, so the row is editable as the page's rows are.
-    expect(row.keywordId).toBe(1);
+    expect(row.keywordId).toBe('1');
     expect(widestRow([], defs)).toBeNull();
   });
 });
 
 describe('ReportTable on a long page', () => {
   const fields = columnsOf('KEYWORDS').map((c) => c.field);
-  const items: ReportRow[] = Array.from({ length: 300 }, (_, i) => ({ keywordId: i + 1, keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9, cptBid: 1 }));
+  const items: ReportRow[] = Array.from({ length: 300 }, (_, i) => ({ keywordId: String(i + 1), keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9', cptBid: 1 }));
   const result = { items, total: 300, totals: null, currency: 'USD', locked: [] } as unknown as ReportResult;
-  const scope = { accountId: 'a1', orgId: 42, level: 'KEYWORDS' as const, campaignId: 7, adGroupId: 9 };
+  const scope = { accountId: 'a1', orgId: '42', level: 'KEYWORDS' as const, campaignId: '7', adGroupId: '9' };
   const edit = { scope, canEdit: true };
 
   // jsdom lays nothing out: the scroll box gets a screen's height, header cells 100 px.

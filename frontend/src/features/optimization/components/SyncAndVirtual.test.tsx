@@ -5,7 +5,7 @@ import { renderApp } from '@/test/render';
 import { VIRTUAL_FROM } from './ReportTable';
 import { runningSync } from './SyncState';
 
-const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
 
 function report(items: Record<string, unknown>[], lastSyncedAt: string | null) {
   return { items, total: items.length, totals: {}, currency: 'EUR', lastSyncedAt, locked: [], hidden: [], page: 1, pageSize: items.length || 50 };
@@ -43,14 +43,14 @@ describe('first sync in the header', () => {
   });
 
   it("picks only the running sync tasks of the page's connection and campaign group", () => {
-    expect(runningSync([makeTask({ kind: 'bulk-edit', accountId: 'a1' }), makeTask({ id: 2, kind: 'sync-account', accountId: 'a1', error: 'gone' })], 'a1', 42)).toBeNull();
-    expect(runningSync([makeTask({ id: 3, kind: 'sync-account', accountId: 'a1' })], 'a1', 42)?.id).toBe(3);
-    expect(runningSync([makeTask({ id: 4, kind: 'sync-account', accountId: 'a2' })], 'a1', 42)).toBeNull();
+    expect(runningSync([makeTask({ kind: 'bulk-edit', accountId: 'a1' }), makeTask({ id: 2, kind: 'sync-account', accountId: 'a1', error: 'gone' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ id: 3, kind: 'sync-account', accountId: 'a1' })], 'a1', '42')?.id).toBe(3);
+    expect(runningSync([makeTask({ id: 4, kind: 'sync-account', accountId: 'a2' })], 'a1', '42')).toBeNull();
     // A task of no connection (recorded before tasks named theirs) is no one account's.
-    expect(runningSync([makeTask({ id: 5, kind: 'sync-account' })], 'a1', 42)).toBeNull();
-    expect(runningSync([makeTask({ id: 6, kind: 'sync-reports', accountId: 'a1', orgId: 7 })], 'a1', 42)).toBeNull();
-    expect(runningSync([makeTask({ id: 7, kind: 'sync-reports', accountId: 'a1', orgId: 42 })], 'a1', 42)?.id).toBe(7);
-    expect(runningSync([makeTask({ id: 8, kind: 'sync-reports', accountId: 'a1', orgId: 7 })], 'a1', null)?.id).toBe(8);
+    expect(runningSync([makeTask({ id: 5, kind: 'sync-account' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ id: 6, kind: 'sync-reports', accountId: 'a1', orgId: '7' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ id: 7, kind: 'sync-reports', accountId: 'a1', orgId: '42' })], 'a1', '42')?.id).toBe(7);
+    expect(runningSync([makeTask({ id: 8, kind: 'sync-reports', accountId: 'a1', orgId: '7' })], 'a1', null)?.id).toBe(8);
   });
 });
 
@@ -72,7 +72,7 @@ describe('long pages', () => {
   });
 
   it('renders only the rows in view of a 1,000-row page, with spacers for the rest', async () => {
-    const items = Array.from({ length: 1000 }, (_, i) => ({ keywordId: i + 1, keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9, cptBid: 1, localSpend: i }));
+    const items = Array.from({ length: 1000 }, (_, i) => ({ keywordId: String(i + 1), keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9', cptBid: 1, localSpend: i }));
     mockApi('GET /api/account/getAll', ok({ items: [account] }));
     mockApi('POST /api/asa/reports', ok(report(items, '2026-11-19T10:00:00Z')));
     renderApp('/optimization/a1/42/campaign-id-7/keywords?size=1000', makeUser());
@@ -87,7 +87,7 @@ describe('long pages', () => {
   });
 
   it('renders a short page whole', async () => {
-    const items = Array.from({ length: 20 }, (_, i) => ({ keywordId: i + 1, keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9 }));
+    const items = Array.from({ length: 20 }, (_, i) => ({ keywordId: String(i + 1), keyword: `kw ${i + 1}`, keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9' }));
     mockApi('GET /api/account/getAll', ok({ items: [account] }));
     mockApi('POST /api/asa/reports', ok(report(items, '2026-11-19T10:00:00Z')));
     renderApp('/optimization/a1/42/campaign-id-7/keywords', makeUser());

@@ -21,7 +21,7 @@ export const SYNC_KINDS: readonly string[] = ['sync-account', 'sync-reports'];
 const WAIT_POLL_MS = 3000;
 
 /** The newest running sync of connection `accountId` (of all its campaign groups or of `orgId`). */
-export function runningSync(tasks: Task[] | undefined, accountId: string, orgId: number | null): Task | null {
+export function runningSync(tasks: Task[] | undefined, accountId: string, orgId: string | null): Task | null {
   return (
     tasks?.find(
       (task) => SYNC_KINDS.includes(task.kind) && isRunning(task) && task.accountId === accountId && (task.orgId == null || orgId === null || task.orgId === orgId),
@@ -29,7 +29,7 @@ export function runningSync(tasks: Task[] | undefined, accountId: string, orgId:
   );
 }
 
-export function SyncState({ accountId, orgId }: { accountId: string; orgId: number | null }) {
+export function SyncState({ accountId, orgId }: { accountId: string; orgId: string | null }) {
   const tasks = useQuery({ ...tasksQuery(), refetchInterval: WAIT_POLL_MS });
   const sync = runningSync(tasks.data, accountId, orgId);
   const queryClient = useQueryClient();

@@ -4,12 +4,12 @@ import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
 
 const report = {
   items: [
-    { campaignId: 7, campaignName: 'Brand US', servingStatus: 'RUNNING', deleted: false, tag: [], localSpend: 12.5, taps: 3, avgCPM: 1 },
-    { campaignId: 8, campaignName: 'Generic', servingStatus: 'PAUSED', deleted: false, tag: [], localSpend: 0, taps: 0, avgCPM: 0 },
+    { campaignId: '7', campaignName: 'Brand US', servingStatus: 'RUNNING', deleted: false, tag: [], localSpend: 12.5, taps: 3, avgCPM: 1 },
+    { campaignId: '8', campaignName: 'Generic', servingStatus: 'PAUSED', deleted: false, tag: [], localSpend: 0, taps: 0, avgCPM: 0 },
   ],
   total: 2,
   totals: { localSpend: 12.5, taps: 3 },

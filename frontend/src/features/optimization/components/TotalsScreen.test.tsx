@@ -3,7 +3,7 @@ import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
-const accounts = [makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]), makeAccount('a2', 'Euro', [{ orgId: 5, displayName: 'EU' }])];
+const accounts = [makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]), makeAccount('a2', 'Euro', [{ orgId: '5', displayName: 'EU' }])];
 
 function answer(items: Record<string, unknown>[], currency: string | null) {
   return { items, total: items.length, totals: { localSpend: null, taps: 30 }, currency, lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
@@ -48,7 +48,7 @@ describe('All accounts and campaign groups', () => {
 
   it("lists an account's campaign groups, links the All accounts crumb and makes the account active", async () => {
     mockApi('GET /api/account/getAll', ok({ items: accounts }));
-    mockApi('POST /api/asa/reports', ok(answer([{ orgId: 5, orgName: 'EU', status: 'SELECTED', currency: 'EUR', timeZone: 'Europe/Paris', localSpend: 12 }], 'EUR')));
+    mockApi('POST /api/asa/reports', ok(answer([{ orgId: '5', orgName: 'EU', status: 'SELECTED', currency: 'EUR', timeZone: 'Europe/Paris', localSpend: 12 }], 'EUR')));
     renderApp('/optimization/a2', makeUser());
     const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
     expect(await within(table).findByRole('link', { name: 'EU' })).toHaveAttribute('href', '/optimization/a2/5');
@@ -62,8 +62,8 @@ describe('All accounts and campaign groups', () => {
   it('adds no money up across currencies', async () => {
     mockApi('GET /api/account/getAll', ok({ items: accounts }));
     const rows = [
-      { orgId: 42, orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 1000, taps: 10 },
-      { orgId: 43, orgName: 'Cloud Media', status: 'SELECTED', currency: 'JPY', localSpend: 111, taps: 20 },
+      { orgId: '42', orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 1000, taps: 10 },
+      { orgId: '43', orgName: 'Cloud Media', status: 'SELECTED', currency: 'JPY', localSpend: 111, taps: 20 },
     ];
     mockApi('POST /api/asa/reports', ok({ ...answer(rows, null), totals: { localSpend: 1111, taps: 30 } }));
     renderApp('/optimization/a1', makeUser());

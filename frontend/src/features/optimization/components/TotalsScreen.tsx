@@ -17,6 +17,7 @@ import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath, useActiveAcco
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
+import { isEntityId } from '@/lib/ids';
 import { showSnackbar } from '@/lib/notifications';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import { todayIn } from '../date-range';
@@ -189,7 +190,7 @@ export function OrgsScreen() {
   }, [otherActive, account, setChoice]);
   const [search] = useSearchParams();
   const orgLink = useCallback(
-    (row: ReportRow, carried: string) => (account && typeof row.orgId === 'number' ? `${campaignsPath(account._id, row.orgId)}${carried}` : null),
+    (row: ReportRow, carried: string) => (account && isEntityId(row.orgId) ? `${campaignsPath(account._id, row.orgId)}${carried}` : null),
     [account],
   );
   if (isLoading) return <Loading />;

@@ -1,5 +1,6 @@
 /** A background task as GET /api/tasks returns it (spec §3 Background task). */
 import { z } from 'zod';
+import { entityIdSchema } from '@/lib/ids';
 
 export const taskSchema = z.object({
   id: z.union([z.string(), z.number()]),
@@ -7,7 +8,7 @@ export const taskSchema = z.object({
   /** The connection the task works for (a sync or bulk edit of one account), else null. */
   accountId: z.string().nullish(),
   /** The campaign group it works in, else null (a sync covers all of its connection's). */
-  orgId: z.number().nullish(),
+  orgId: entityIdSchema.nullish(),
   message: z.string(),
   step: z.number(),
   totalSteps: z.number(),
