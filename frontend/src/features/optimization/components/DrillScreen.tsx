@@ -98,7 +98,7 @@ function Drill({ target }: { target: DrillTarget }) {
     filters: wireFilters(state.filters),
   };
   const report = useReport(request);
-  const columns = useVisibleColumns(target.level);
+  const columns = useVisibleColumns(target.level, report.data?.locked);
   // Readers see every control disabled (the server answers their edits 403).
   const { user } = useSession();
   const canEdit = user !== null && user.permission !== 'reader';
