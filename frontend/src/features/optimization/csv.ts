@@ -69,7 +69,7 @@ export function csvValue(level: Level, field: string, value: unknown, currency: 
     case 'bool':
       return value === true ? message('common.on', 'On') : message('common.off', 'Off');
     case 'list':
-      return Array.isArray(value) ? value.map(String).join(', ') : String(value);
+      return (Array.isArray(value) ? (value as unknown[]) : [value]).map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))).join(', ');
     case 'id':
       return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
     default:
