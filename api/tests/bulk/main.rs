@@ -249,7 +249,7 @@ sandbox_tests! {
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         let started = res.json["result"]["item"].clone();
         assert_eq!(started["total"], chosen.len());
-        assert_eq!(started["operation"], "Raise cptBid by 10 %");
+        assert_eq!(started["operation"], format!("Raise the bid of {} keywords by 10%", chosen.len()));
         let task = finished(&t, &writer, started["taskId"].as_str().unwrap()).await;
         assert!(task["error"].is_null(), "{task}");
         let d = &task["details"];

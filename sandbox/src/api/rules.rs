@@ -8,7 +8,7 @@ use time::OffsetDateTime;
 
 use super::error::ApiError;
 use crate::metrics::mix_pub;
-use crate::world::money::{MICROS, format_amount, minor_unit, usd_rate};
+use crate::world::money::{AMOUNTS, MICROS, format_amount, minor_unit, usd_rate};
 use crate::world::words::COUNTRIES;
 use crate::world::{MatchType, World};
 
@@ -27,14 +27,15 @@ fn usd_equivalent(usd: f64, currency: &str) -> i64 {
     ((micros / minor as f64).ceil() as i64) * minor
 }
 
-/// The smallest CPT bid (keyword or ad group default): 0.10 USD in the account's currency.
+/// The smallest CPT bid (keyword or ad group default): 0.10 USD in the account's currency
+/// (`data/apple-minimums.json`, which the web app checks bids with too).
 pub fn min_bid(currency: &str) -> i64 {
-    usd_equivalent(0.10, currency)
+    usd_equivalent(AMOUNTS.minimums_usd.bid, currency)
 }
 
-/// The smallest daily budget: 1 USD in the account's currency.
+/// The smallest daily budget: 1 USD in the account's currency (`data/apple-minimums.json`).
 pub fn min_daily_budget(currency: &str) -> i64 {
-    usd_equivalent(1.0, currency)
+    usd_equivalent(AMOUNTS.minimums_usd.daily_budget, currency)
 }
 
 /// Refuses `micros` below `min` with `AMOUNT_TOO_LOW` on `field`.
@@ -222,6 +223,8 @@ mod tests {
         assert_eq!(min_bid("JPY"), 15 * MICROS);
         assert_eq!(min_daily_budget("USD"), MICROS);
         assert_eq!(min_daily_budget("JPY"), 150 * MICROS);
+        assert_eq!(min_bid("GBP"), 80_000);
+        assert_eq!(min_bid("IDR"), MICROS, "whole units round up");
     }
 
     #[test]

@@ -1,32 +1,57 @@
 //! Amounts in micros of the ad account's currency, and their wire form (`Money`:
 //! `{"amount": "1.50", "currency": "USD"}`).
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 /// One currency unit in micros.
 pub const MICROS: i64 = 1_000_000;
 
+/// `data/apple-minimums.json`: Apple's smallest amounts in US dollars, the rates that carry
+/// them into other currencies and the currencies billed in whole units. The web app reads
+/// the same file to check money fields before sending them.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct AmountTable {
+    /// The smallest CPT bid and daily budget, in US dollars.
+    pub minimums_usd: MinimumsUsd,
+    /// Units of a currency that buy one US dollar (others count 1:1).
+    pub usd_rates: HashMap<String, f64>,
+    /// Currencies billed in whole units (others in hundredths).
+    pub whole_units: Vec<String>,
+}
+
+/// Apple's smallest amounts in US dollars.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MinimumsUsd {
+    /// A keyword's or ad group's CPT bid.
+    pub bid: f64,
+    /// A campaign's daily budget.
+    pub daily_budget: f64,
+}
+
+/// The table, read once from the file compiled in.
+pub static AMOUNTS: LazyLock<AmountTable> = LazyLock::new(|| {
+    serde_json::from_str(include_str!("../../data/apple-minimums.json"))
+        .expect("data/apple-minimums.json is a valid amount table")
+});
+
 /// The smallest amount the currency bills in, in micros (whole yen, cents elsewhere).
 pub fn minor_unit(currency: &str) -> i64 {
-    match currency {
-        "JPY" | "IDR" => MICROS,
-        _ => MICROS / 100,
+    if AMOUNTS.whole_units.iter().any(|c| c == currency) {
+        MICROS
+    } else {
+        MICROS / 100
     }
 }
 
 /// How many units of `currency` buy roughly one US dollar, to keep bids plausible.
 pub fn usd_rate(currency: &str) -> f64 {
-    match currency {
-        "JPY" => 150.0,
-        "EUR" => 0.92,
-        "GBP" => 0.79,
-        "AUD" => 1.5,
-        "CAD" => 1.36,
-        "INR" => 83.0,
-        "BRL" => 5.0,
-        "MXN" => 17.0,
-        _ => 1.0,
-    }
+    AMOUNTS.usd_rates.get(currency).copied().unwrap_or(1.0)
 }
 
 /// Renders micros as a decimal string with the currency's minor-unit precision.

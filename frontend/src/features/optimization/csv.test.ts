@@ -13,31 +13,37 @@ describe('CSV export', () => {
     expect(csvField('-cmd')).toBe("'-cmd");
   });
 
-  it('formats values as the table shows them (spec §5)', () => {
-    expect(csvValue('CAMPAIGNS', 'localSpend', 12345.678, 'USD')).toBe('$12 345.67');
-    expect(csvValue('CAMPAIGNS', 'localSpend', 1234.5, 'JPY')).toBe('¥1 234');
-    expect(csvValue('CAMPAIGNS', 'localSpend', 'No data', 'USD')).toBe('No data');
-    expect(csvValue('CAMPAIGNS', 'localSpend', null, 'USD')).toBe('—');
-    expect(csvValue('CAMPAIGNS', 'ttr', 0.0523, 'USD')).toBe('5.23%');
-    expect(csvValue('CAMPAIGNS', 'impressions', 23000, 'USD')).toBe('23 000');
+  it('writes numbers as numbers: dot decimal, no separators or signs, empty for no data', () => {
+    expect(csvValue('CAMPAIGNS', 'localSpend', 12345.678, 'USD')).toBe('12345.67');
+    expect(csvValue('CAMPAIGNS', 'localSpend', 1234.5, 'JPY')).toBe('1234');
+    expect(csvValue('CAMPAIGNS', 'localSpend', '1255.23', 'USD')).toBe('1255.23');
+    expect(csvValue('CAMPAIGNS', 'localSpend', -3.5, 'USD')).toBe('-3.5');
+    expect(csvValue('CAMPAIGNS', 'localSpend', null, 'USD')).toBe('');
+    expect(csvValue('CAMPAIGNS', 'localSpend', 'No data', 'USD')).toBe('');
+    expect(csvValue('CAMPAIGNS', 'ttr', 0.0523, 'USD')).toBe('5.23');
+    expect(csvValue('CAMPAIGNS', 'impressions', 2947, 'USD')).toBe('2947');
+    expect(csvValue('CAMPAIGNS', 'IPM', 12.5, 'USD')).toBe('12.5');
     expect(csvValue('CAMPAIGNS', 'servingStatus', 'TOTAL_BUDGET_EXHAUSTED', 'USD')).toBe('Budget exhausted');
-    expect(csvValue('GROUPS', 'adGroupServingStatus', 'NOT_RUNNING', 'USD')).toBe('Paused');
     expect(csvValue('ADS', 'adDisplayStatus', 'ACTIVE', 'USD')).toBe('Enabled');
     expect(csvValue('CAMPAIGNS', 'tag', [{ id: 't', name: 'Top', color: 'Green' }, { id: 'u', name: 'Brand', color: 'Red' }], 'USD')).toBe('Top, Brand');
-    expect(csvValue('NEGATIVE', 'modificationTime', '2026-11-02', 'USD')).toMatch(/^02\/11\/2026/);
   });
 
-  it('builds a header of labels and one line per row', () => {
+  it('puts the currency in its own column and ids as text', () => {
     const csv = buildCsv(
-      'CAMPAIGNS',
-      ['campaignName', 'localSpend', 'taps'],
+      'KEYWORDS',
+      ['keyword', 'keywordId', 'localSpend', 'taps', 'ttr'],
       [
-        { campaignName: 'Brand, US', localSpend: 1234.5, taps: 1200 },
-        { campaignName: 'Generic', localSpend: null, taps: 0 },
+        { keyword: 'brand, us', keywordId: '772182579262523445', localSpend: 1255.23, taps: 2947, ttr: 0.05 },
+        { keyword: 'generic', keywordId: 12, localSpend: null, taps: 0, ttr: null },
       ],
       'EUR',
     );
-    expect(csv).toBe('Campaign,Spend,Taps\r\n"Brand, US",€1 234.50,1 200\r\nGeneric,—,0\r\n');
+    expect(csv).toBe('Keyword,Currency,Keyword ID,Spend,Taps,TTR (%)\r\n"brand, us",EUR,="772182579262523445",1255.23,2947,5\r\ngeneric,EUR,="12",,0,\r\n');
+  });
+
+  it("gives account rows their own currency", () => {
+    const csv = buildCsv('ACCOUNTS', ['accountName', 'localSpend'], [{ accountName: 'A', currency: 'JPY', localSpend: 1500 }, { accountName: 'B', currency: 'USD', localSpend: 2.5 }], null);
+    expect(csv).toBe('Account,Currency,Spend\r\nA,JPY,1500\r\nB,USD,2.5\r\n');
   });
 
   it('names the file by level and range', () => {

@@ -1,40 +1,108 @@
 /**
- * The CSV of a table view (spec §5 formats): the visible columns' labels, then one line per
- * row with each value as the table shows it (money with the org's currency sign, space
- * thousands and a dot decimal; dates DD/MM/YYYY; statuses and tags by name; a dash when
- * empty). Fields are quoted when they hold a comma, quote or line break; text that a
- * spreadsheet would run as a formula is prefixed with an apostrophe.
+ * The CSV of a table view, made for spreadsheets to read without cleaning: the visible
+ * columns' labels, then one line per row. Numbers are plain numbers — a dot decimal, no
+ * thousands separator, no currency sign — and an empty field where there is no data; money
+ * is floored to its currency's digits as the table shows it, and its currency code has a
+ * column of its own (after the name column) whenever a money column is exported; ratios are
+ * percentages in a column labelled '(%)'. Ids are text (`="772182579262523445"`, which Excel,
+ * LibreOffice and Google Sheets keep as typed, where a bare id above 15 digits would be
+ * rounded). Statuses and tags are their names; times are ISO 8601. Fields are quoted when
+ * they hold a comma, quote or line break; other text that a spreadsheet would run as a
+ * formula is prefixed with an apostrophe.
  */
+import { floorMoney } from '@/lib/format';
 import type { ReportRow } from './api/report';
 import { columnOf, labelKey } from './columns';
-import { formatValue, message } from './format-value';
+import { message } from './format-value';
 import type { Level } from './paths';
 
 /** A CSV field: quoted when needed, formulas defused. */
 export function csvField(text: string): string {
-  const safe = /^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-[\d$€£¥.]/.test(text)) ? `'${text}` : text;
+  const safe = /^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-[\d.]/.test(text)) ? `'${text}` : text;
   return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
-/** The text of a value of column `field` in the export. */
+/** An id as spreadsheet text: a formula of the string, so no digit is lost. */
+export function csvId(value: string): string {
+  return /^\d+$/.test(value) ? `="${value}"` : csvField(value);
+}
+
+function numberOf(value: unknown): number | null {
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'string' && value.trim() !== '') {
+    const n = Number(value);
+    return Number.isFinite(n) ? n : null;
+  }
+  return null;
+}
+
+/** A number as plain text: at most `digits` decimals, no trailing zeros, no exponent. */
+function plainNumber(value: number, digits: number): string {
+  const text = value.toFixed(digits);
+  return digits > 0 ? text.replace(/\.?0+$/, '') || '0' : text;
+}
+
+/** The text of a value of column `field` in the export (before quoting). */
 export function csvValue(level: Level, field: string, value: unknown, currency: string | null): string {
   const column = columnOf(level, field);
-  if (column.kind === 'tags') {
-    if (!Array.isArray(value)) return '';
-    return value.map((tag: unknown) => (typeof tag === 'object' && tag !== null && 'name' in tag && typeof tag.name === 'string' ? tag.name : '')).join(', ');
+  if (value === null || value === undefined || value === '') return '';
+  switch (column.kind) {
+    case 'money': {
+      const n = numberOf(value);
+      return n === null ? '' : plainNumber(floorMoney(n, currency), 6);
+    }
+    case 'percent': {
+      const n = numberOf(value);
+      return n === null ? '' : plainNumber(n * 100, 4);
+    }
+    case 'count':
+    case 'decimal': {
+      const n = numberOf(value);
+      return n === null ? '' : plainNumber(n, column.kind === 'count' ? 0 : 4);
+    }
+    case 'tags':
+      return Array.isArray(value) ? value.map((tag: unknown) => (typeof tag === 'object' && tag !== null && 'name' in tag && typeof tag.name === 'string' ? tag.name : '')).join(', ') : '';
+    case 'status':
+      if (typeof value !== 'string') return '';
+      if (level === 'ADS' && field === 'adDisplayStatus' && value === 'ACTIVE') return message('status.ENABLED', 'Enabled');
+      return message(`status.${value}`, value);
+    case 'bool':
+      return value === true ? message('common.on', 'On') : message('common.off', 'Off');
+    case 'list':
+      return (Array.isArray(value) ? (value as unknown[]) : [value]).map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))).join(', ');
+    case 'id':
+      return typeof value === 'string' || typeof value === 'number' ? String(value) : '';
+    default:
+      return typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean' ? String(value) : JSON.stringify(value);
   }
-  if (column.kind === 'status' && typeof value === 'string' && value !== '') {
-    if (level === 'ADS' && field === 'adDisplayStatus' && value === 'ACTIVE') return message('status.ENABLED', 'Enabled');
-    return message(`status.${value}`, value);
-  }
-  return formatValue(column, value, currency);
 }
+
+/** A column's header: its label, marked '(%)' for ratios. */
+function header(level: Level, field: string): string {
+  const label = message(labelKey(field), field);
+  return columnOf(level, field).kind === 'percent' ? `${label} (%)` : label;
+}
+
+const CURRENCY = 'currency';
 
 /** The CSV text (CRLF lines, as spreadsheets expect) of `rows` in `columns`. */
 export function buildCsv(level: Level, columns: string[], rows: ReportRow[], currency: string | null): string {
-  const header = columns.map((field) => csvField(message(labelKey(field), field)));
-  const lines = rows.map((row) => columns.map((field) => csvField(csvValue(level, field, row[field], currency))).join(','));
-  return [header.join(','), ...lines].join('\r\n') + '\r\n';
+  const money = columns.some((field) => columnOf(level, field).kind === 'money');
+  // The currency after the name column, unless the level shows it as a column already.
+  const fields = money && !columns.includes(CURRENCY) ? [...columns.slice(0, 1), CURRENCY, ...columns.slice(1)] : columns;
+  const head = fields.map((field) => csvField(field === CURRENCY ? message('col.currency', 'Currency') : header(level, field)));
+  const lines = rows.map((row) => {
+    // Account and campaign group rows carry their own currency (accounts may differ).
+    const own = typeof row.currency === 'string' ? row.currency : currency;
+    return fields
+      .map((field) => {
+        if (field === CURRENCY) return csvField(own ?? '');
+        const text = csvValue(level, field, row[field], own);
+        return columnOf(level, field).kind === 'id' ? csvId(text) : csvField(text);
+      })
+      .join(',');
+  });
+  return [head.join(','), ...lines].join('\r\n') + '\r\n';
 }
 
 /** The file name of an export: the level and the range. */

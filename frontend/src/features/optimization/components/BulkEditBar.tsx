@@ -6,13 +6,13 @@
  * a match type. An edit runs as a background task: its progress shows here and in the background-tasks
  * popover, and once it ends the rows Apple Ads refused are listed with its message.
  */
-import { Alert, Badge, Button, Card, Divider, Group, Menu, NumberInput, Popover, Progress, SegmentedControl, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Card, Divider, Group, NumberInput, Popover, Progress, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { IconBan, IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTask, taskProgress } from '@/features/tasks';
-import { t } from '@/i18n';
-import { currencyDigits, currencyOf, formatNumber } from '@/lib/format';
+import { t, tn } from '@/i18n';
+import { currencyDigits, currencyOf, formatMoney, formatNumber } from '@/lib/format';
 import { idIn, isEntityId, type EntityId } from '@/lib/ids';
 import { showSnackbar } from '@/lib/notifications';
 import {
@@ -21,7 +21,6 @@ import {
   NEGATIVE_SOURCES,
   tagTypeOf,
   useAddNegatives,
-  useAssignTag,
   useBulkEdit,
   type BulkAction,
   type BulkEditInput,
@@ -30,13 +29,10 @@ import {
 } from '../api/bulk-edit';
 import type { ReportRow } from '../api/report';
 import { optimizationKeys } from '../api/keys';
-import { useAllTags } from '../api/tags';
-import { labelKey } from '../columns';
+import { fill, moneyLabel, moneyProblem, refusalText, refusalWords } from '../money';
 import type { Level } from '../paths';
-import { message } from './cells';
 import { amountText, ReaderGuard, refusalOf } from './QuickEdit';
-
-const TAG_COLORS = ['Green', 'Purple', 'Yellow', 'Orange', 'Pink', 'Indigo', 'Magenta', 'Cyan', 'Blue', 'Red'] as const;
+import { carriedTags, TagPicker } from './TagPicker';
 
 export interface BulkEditBarProps {
   level: Level;
@@ -48,7 +44,7 @@ export interface BulkEditBarProps {
   canEdit: boolean;
   /** The name of a row by its id (for the refused items), when it is on the page. */
   nameOf: (id: EntityId) => string | null;
-  /** A row by its id, when it is on the page (negatives take their texts and places). */
+  /** A row by its id, when it is on the page (negatives take their texts and places, tags their tags). */
   rowOf: (id: EntityId) => ReportRow | null;
   /** The page's ad group (keywords and search terms of one ad group), or null. */
   adGroupId: EntityId | null;
@@ -69,13 +65,13 @@ export function negativeItems(ids: EntityId[], rowOf: (id: EntityId) => ReportRo
 }
 
 /** A choice of a few values as a full-width segmented control under its label (which names it). */
-function LabelledChoice<T extends string>({ label, value, onChange, data }: { label: string; value: T; onChange: (value: T) => void; data: { value: T; label: string }[] }) {
+function LabelledChoice<T extends string>({ label, value, onChange, data, disabled }: { label: string; value: T; onChange: (value: T) => void; data: { value: T; label: string }[]; disabled?: boolean }) {
   return (
     <Stack gap={2}>
       <Text size="xs" fw={500}>
         {label}
       </Text>
-      <SegmentedControl size="xs" fullWidth aria-label={label} value={value} onChange={onChange} data={data} />
+      <SegmentedControl size="xs" fullWidth aria-label={label} value={value} onChange={(v) => onChange(v)} data={data} disabled={disabled} />
     </Stack>
   );
 }
@@ -94,7 +90,7 @@ function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { 
           setOpen(false);
           onStarted(started.map((s) => s.taskId));
           const total = started.reduce((sum, s) => sum + s.total, 0);
-          showSnackbar(`${t('bulk.started')} (${formatNumber(total, 0)} ${t('bulk.items')})`, 'info');
+          showSnackbar(`${t('bulk.started')} (${tn('bulk.itemCount', total, formatNumber(total, 0))})`, 'info');
         },
         onError: (e) => showSnackbar(refusalOf(e), 'danger'),
       },
@@ -129,8 +125,8 @@ function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { 
             ]}
           />
           <Text size="xs" c="dimmed" data-testid="negatives-count">
-            {formatNumber(texts, 0)} {t('bulk.negativesTexts')}
-            {left > 0 ? ` · ${formatNumber(left, 0)} ${t('bulk.negativesNotOnPage')}` : ''}
+            {tn('bulk.negativesTextCount', texts, formatNumber(texts, 0))}
+            {left > 0 ? ` · ${tn('bulk.notOnPageCount', left, formatNumber(left, 0))}` : ''}
           </Text>
           <Button size="xs" disabled={texts === 0} loading={add.isPending} onClick={run}>
             {t('bulk.negativesAdd')}
@@ -143,74 +139,81 @@ function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { 
 
 type Mode = 'set' | 'raise' | 'lower';
 
-/** The request of the form's values, or the reason it cannot be sent yet. */
-export function bulkRequest(
-  form: { field: string; mode: Mode; unit: 'amount' | 'percent'; value: number | string; floor: number | string; cap: number | string },
-  currency: string | null,
-): { value?: string; percent?: number; floor?: string; cap?: string } | null {
-  const num = (v: number | string) => (v === '' ? null : Number(v));
-  const value = num(form.value);
-  if (value === null || Number.isNaN(value) || value < 0) return null;
-  const money = (v: number | string) => {
-    const n = num(v);
-    return n === null || Number.isNaN(n) ? undefined : amountText(n, currency);
-  };
-  const limits = form.mode === 'set' ? {} : { floor: money(form.floor), cap: money(form.cap) };
-  if (form.mode !== 'set' && form.unit === 'percent') return { percent: value, ...limits };
-  return { value: amountText(value, currency), ...limits };
+/** The bulk form's fields (NumberInput values: a number, or the text typed). */
+export interface BulkForm {
+  field: string;
+  mode: Mode;
+  unit: 'amount' | 'percent';
+  value: number | string;
+  floor: number | string;
+  cap: number | string;
 }
 
-function TagMenu({ level, accountId, orgId, ids, canEdit }: { level: Level; accountId: string; orgId: EntityId; ids: EntityId[]; canEdit: boolean }) {
+/** Most a percentage raises or lowers (the server's rule). */
+const MAX_PERCENT = { raise: 1000, lower: 100 } as const;
+
+/**
+ * The request of the form's values, checked with the server's rules (`money.ts`): the amount
+ * to set is a full money field (above 0, the currency's decimals, Apple's minimum); an amount
+ * to raise or lower by is above 0 in the currency's decimals; a percentage above 0 and at
+ * most 1,000 (raise) or 100 (lower); floor and cap, when given, are amounts of the field.
+ * `request` is null while the amount is empty or any field has a problem.
+ */
+export function bulkRequest(form: BulkForm, currency: string | null): { request: { value?: string; percent?: number; floor?: string; cap?: string } | null; problems: { value?: string; floor?: string; cap?: string } } {
+  const problems: { value?: string; floor?: string; cap?: string } = {};
+  const label = moneyLabel(form.field);
+  const filled = (v: number | string) => v !== '' && v !== '-';
+  let value: { value?: string; percent?: number } | null = null;
+  if (filled(form.value)) {
+    if (form.mode !== 'set' && form.unit === 'percent') {
+      const percent = Number(form.value);
+      const max = MAX_PERCENT[form.mode];
+      if (Number.isNaN(percent) || percent <= 0) problems.value = fill(t('money.percentPositive'), { label });
+      else if (percent > max) problems.value = fill(t('money.percentMax'), { max: String(max) });
+      else value = { percent };
+    } else {
+      const problem = moneyProblem(form.field, currency, form.value, form.mode === 'set' ? {} : { minimum: false, label: t('bulk.value') });
+      if (problem) problems.value = problem;
+      else value = { value: amountText(Number(form.value), currency) };
+    }
+  }
+  const limits: { floor?: string; cap?: string } = {};
+  if (form.mode !== 'set') {
+    for (const key of ['floor', 'cap'] as const) {
+      const input = form[key];
+      if (!filled(input)) continue;
+      const problem = moneyProblem(form.field, currency, input, { label: t(key === 'floor' ? 'bulk.floorName' : 'bulk.capName') });
+      if (problem) problems[key] = problem;
+      else limits[key] = amountText(Number(input), currency);
+    }
+  }
+  const ok = value !== null && Object.keys(problems).length === 0;
+  return { request: ok ? { ...value, ...(form.mode === 'set' ? {} : { floor: limits.floor, cap: limits.cap }) } : null, problems };
+}
+
+/** The Tag button: the tag picker for the selected rows (their tags read from the page). */
+function TagMenu({ level, accountId, orgId, ids, rowOf, canEdit }: { level: Level; accountId: string; orgId: EntityId; ids: EntityId[]; rowOf: (id: EntityId) => ReportRow | null; canEdit: boolean }) {
   const type = tagTypeOf(level);
-  const tags = useAllTags();
-  const assign = useAssignTag();
-  const [name, setName] = useState('');
-  const [color, setColor] = useState<string>('Blue');
+  const [open, setOpen] = useState(false);
   if (!type) return null;
-  const own = tags.data?.[type] ?? [];
-  const run = (tag: Parameters<typeof assign.mutate>[0]['tag']) =>
-    assign.mutate(
-      { accountId, orgId, ids, tag },
-      {
-        onSuccess: () => {
-          setName('');
-          showSnackbar(t('bulk.tagged'));
-        },
-        onError: (e) => showSnackbar(refusalOf(e), 'danger'),
-      },
-    );
   return (
-    <Menu position="bottom-end" shadow="md" closeOnItemClick width={260}>
-      <Menu.Target>
+    <Popover opened={open} onChange={setOpen} position="bottom-end" shadow="md" width={300} trapFocus>
+      <Popover.Target>
         <ReaderGuard canEdit={canEdit}>
-          <Button size="xs" variant="default" leftSection={<IconTag size={14} />} disabled={!canEdit} loading={assign.isPending}>
+          <Button size="xs" variant="default" leftSection={<IconTag size={14} />} disabled={!canEdit} onClick={() => setOpen((o) => !o)} aria-expanded={open}>
             {t('bulk.tag')}
           </Button>
         </ReaderGuard>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {own.length > 0 && <Menu.Label>{t('bulk.tagExisting')}</Menu.Label>}
-        {own.map((tag) => (
-          <Menu.Item key={tag._id} onClick={() => run({ id: tag._id })}>
-            {tag.name}
-          </Menu.Item>
-        ))}
-        {own.length > 0 && <Menu.Divider />}
-        <Menu.Label>{t('bulk.tagNew')}</Menu.Label>
-        <Stack gap={6} px="xs" pb="xs">
-          <TextInput size="xs" aria-label={t('bulk.tagName')} placeholder={t('bulk.tagName')} value={name} maxLength={30} onChange={(e) => setName(e.currentTarget.value)} />
-          <Select size="xs" aria-label={t('bulk.tagColor')} data={TAG_COLORS.map((c) => ({ value: c, label: c }))} value={color} onChange={(c) => c && setColor(c)} comboboxProps={{ withinPortal: false }} />
-          <Button size="xs" disabled={name.trim() === ''} onClick={() => run({ name: name.trim(), color, type })}>
-            {t('bulk.tagCreate')}
-          </Button>
-        </Stack>
-      </Menu.Dropdown>
-    </Menu>
+      </Popover.Target>
+      <Popover.Dropdown aria-label={t('bulk.selectedTagged')}>
+        {open && <TagPicker type={type} scope={{ accountId, orgId }} ids={ids} carried={carriedTags(ids.map(rowOf))} />}
+      </Popover.Dropdown>
+    </Popover>
   );
 }
 
 /** The progress of the last bulk edit started here, and its refused items once it ends. */
-function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: EntityId) => string | null; onClose: () => void }) {
+function BulkTask({ taskId, title, field, currency, nameOf, onClose }: { taskId: string; title: string | null; field: string | null; currency: string | null; nameOf: (id: EntityId) => string | null; onClose: () => void }) {
   const { data: task } = useTask(taskId);
   const queryClient = useQueryClient();
   const ended = task ? task.finish || task.error !== null : false;
@@ -224,8 +227,9 @@ function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: En
     <Stack gap={6} data-testid="bulk-task">
       <Group justify="space-between" wrap="nowrap">
         <Text size="sm" fw={600}>
+          {title ?? details?.operation ?? t('bulk.running')}
+          {' · '}
           {ended ? (task.error ? t('tasks.failed') : t('bulk.finished')) : t('bulk.running')}
-          {details?.operation ? ` · ${details.operation}` : ''}
         </Text>
         {ended && (
           <Button size="compact-xs" variant="subtle" color="gray" onClick={onClose}>
@@ -264,7 +268,7 @@ function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: En
                   {item.text ?? nameOf(item.id) ?? item.id}
                 </Text>
                 {': '}
-                {item.message ?? t('bulk.refused')}
+                {item.message ? refusalWords(item.message, field, currency) : t('bulk.refused')}
               </Text>
             ))}
           </Stack>
@@ -272,6 +276,24 @@ function BulkTask({ taskId, nameOf, onClose }: { taskId: string; nameOf: (id: En
       )}
     </Stack>
   );
+}
+
+/** A field's label inside a sentence ('bid', 'daily budget', but 'CPA goal'). */
+function inSentence(label: string): string {
+  return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;
+}
+
+/** What a bulk edit does, in the user's words ('Raise bid by 10%', 'Set daily budget to $5.00'). */
+export function describeBulk(action: BulkAction, field: string, request: { value?: string | undefined; percent?: number | undefined }, currency: string | null): string {
+  if (action === 'pause' || action === 'enable') return t(`bulk.describe.${action}`);
+  const value = request.percent !== undefined && action !== 'set' ? `${formatNumber(request.percent)}%` : formatMoney(request.value ?? '', currency);
+  return fill(t(`bulk.describe.${action}`), { field: inSentence(moneyLabel(field)), value });
+}
+
+interface StartedTask {
+  taskId: string;
+  title: string | null;
+  field: string | null;
 }
 
 export function BulkEditBar({ level, accountId, orgId, campaignId, currency, selected, canEdit, nameOf, rowOf, adGroupId }: BulkEditBarProps) {
@@ -282,50 +304,51 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
   const [value, setValue] = useState<number | string>('');
   const [floor, setFloor] = useState<number | string>('');
   const [cap, setCap] = useState<number | string>('');
-  const [taskIds, setTaskIds] = useState<string[]>([]);
+  const [tasks, setTasks] = useState<StartedTask[]>([]);
   const edit = useBulkEdit();
   const ids = [...selected].filter(isEntityId);
   const bulk = bulkFields(level).length > 0 && (level === 'CAMPAIGNS' || campaignId !== null);
-  if (selected.size === 0 && taskIds.length === 0) return null;
+  if (selected.size === 0 && tasks.length === 0) return null;
   if (!bulk && tagTypeOf(level) === null) return null;
 
   const digits = currencyDigits(currency);
   const symbol = currencyOf(currency)?.symbol ?? '';
   const percent = mode !== 'set' && unit === 'percent';
-  const request = bulkRequest({ field, mode, unit, value, floor, cap }, currency);
+  const { request, problems } = bulkRequest({ field, mode, unit, value, floor, cap }, currency);
   const negatives = NEGATIVE_SOURCES.includes(level) ? negativeItems(ids, rowOf, nameOf, { campaignId, adGroupId }) : [];
-  const run = (action: BulkAction, extra: Partial<BulkEditInput> = {}) => {
-    const input: BulkEditInput = { accountId, orgId, level, campaignId, ids, field: action === 'pause' || action === 'enable' ? 'status' : field, action, ...extra };
+  const run = (action: BulkAction, extra: { value?: string; percent?: number; floor?: string; cap?: string } = {}) => {
+    const target = action === 'pause' || action === 'enable' ? 'status' : field;
+    const input: BulkEditInput = { accountId, orgId, level, campaignId, ids, field: target, action, ...extra };
     edit.mutate(input, {
       onSuccess: (started) => {
-        setTaskIds([started.taskId]);
-        showSnackbar(`${t('bulk.started')} (${formatNumber(started.total, 0)} ${t('bulk.items')})`, 'info');
+        setTasks([{ taskId: started.taskId, title: describeBulk(action, field, extra, currency), field: target === 'status' ? null : target }]);
+        showSnackbar(`${t('bulk.started')} (${tn('bulk.itemCount', started.total, formatNumber(started.total, 0))})`, 'info');
       },
-      onError: (e) => showSnackbar(refusalOf(e), 'danger'),
+      onError: (e) => showSnackbar(refusalText(e, target === 'status' ? null : target, currency), 'danger'),
     });
   };
-  const money = { min: 0, step: 0.01, decimalScale: digits, allowNegative: false, thousandSeparator: ' ', prefix: symbol, hideControls: true, size: 'xs' as const, w: 110 };
+  // Negative amounts stay negative in the input (and are refused), never lose their sign.
+  const money = { step: 0.01, decimalScale: digits, thousandSeparator: ' ', prefix: symbol, hideControls: true, size: 'xs' as const, w: 130 };
 
   return (
     <Card withBorder padding="xs" bg="var(--mantine-color-blue-0)" data-testid="bulk-edit-bar">
       <Stack gap="xs">
         {selected.size > 0 && (
-          <Group gap="xs" wrap="wrap" align="flex-end">
+          <Group gap="xs" wrap="wrap" align="flex-start">
             {bulk && fields.length > 0 && (
               <>
                 <Select
                   size="xs"
                   w={160}
                   label={t('bulk.field')}
-                  data={fields.map((f) => ({ value: f, label: message(labelKey(f), f) }))}
+                  data={fields.map((f) => ({ value: f, label: moneyLabel(f) }))}
                   value={field}
                   onChange={(f) => f && setField(f)}
                   allowDeselect={false}
                   disabled={!canEdit}
                 />
-                <SegmentedControl
-                  size="xs"
-                  aria-label={t('bulk.action')}
+                <LabelledChoice
+                  label={t('bulk.action')}
                   value={mode}
                   onChange={(m) => setMode(m)}
                   disabled={!canEdit}
@@ -336,9 +359,8 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
                   ]}
                 />
                 {mode !== 'set' && (
-                  <SegmentedControl
-                    size="xs"
-                    aria-label={t('bulk.unit')}
+                  <LabelledChoice
+                    label={t('bulk.unit')}
                     value={unit}
                     onChange={(u) => setUnit(u)}
                     disabled={!canEdit}
@@ -349,46 +371,65 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
                   />
                 )}
                 {percent ? (
-                  <NumberInput size="xs" w={90} label={t('bulk.percent')} min={0} step={1} decimalScale={2} allowNegative={false} suffix="%" hideControls value={value} onChange={setValue} disabled={!canEdit} />
+                  <NumberInput size="xs" w={110} label={t('bulk.percent')} step={1} decimalScale={2} suffix="%" hideControls value={value} onChange={setValue} disabled={!canEdit} error={problems.value} />
                 ) : (
-                  <NumberInput {...money} label={t('bulk.value')} value={value} onChange={setValue} disabled={!canEdit} />
+                  <NumberInput {...money} label={t('bulk.value')} value={value} onChange={setValue} disabled={!canEdit} error={problems.value} />
                 )}
                 {mode !== 'set' && (
                   <>
-                    <NumberInput {...money} label={t('bulk.floor')} value={floor} onChange={setFloor} disabled={!canEdit} />
-                    <NumberInput {...money} label={t('bulk.cap')} value={cap} onChange={setCap} disabled={!canEdit} />
+                    <NumberInput {...money} label={t('bulk.floor')} value={floor} onChange={setFloor} disabled={!canEdit} error={problems.floor} />
+                    <NumberInput {...money} label={t('bulk.cap')} value={cap} onChange={setCap} disabled={!canEdit} error={problems.cap} />
                   </>
                 )}
-                <ReaderGuard canEdit={canEdit}>
-                  <Button size="xs" disabled={!canEdit || request === null} loading={edit.isPending} onClick={() => request && run(mode, request)}>
-                    {t('bulk.apply')}
-                  </Button>
-                </ReaderGuard>
+                <Stack gap={2}>
+                  <Text size="xs" aria-hidden>
+                    {'\u00a0'}
+                  </Text>
+                  <ReaderGuard canEdit={canEdit}>
+                    <Button size="xs" disabled={!canEdit || request === null} loading={edit.isPending} onClick={() => request && run(mode, request)}>
+                      {t('bulk.apply')}
+                    </Button>
+                  </ReaderGuard>
+                </Stack>
                 <Divider orientation="vertical" />
               </>
             )}
-            {bulk && (
+            <Stack gap={2}>
+              <Text size="xs" aria-hidden>
+                {'\u00a0'}
+              </Text>
               <Group gap={6}>
-                <ReaderGuard canEdit={canEdit}>
-                  <Button size="xs" variant="default" leftSection={<IconPlayerPause size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('pause')}>
-                    {t('bulk.pause')}
-                  </Button>
-                </ReaderGuard>
-                <ReaderGuard canEdit={canEdit}>
-                  <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('enable')}>
-                    {t('bulk.enable')}
-                  </Button>
-                </ReaderGuard>
+                {bulk && (
+                  <>
+                    <ReaderGuard canEdit={canEdit}>
+                      <Button size="xs" variant="default" leftSection={<IconPlayerPause size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('pause')}>
+                        {t('bulk.pause')}
+                      </Button>
+                    </ReaderGuard>
+                    <ReaderGuard canEdit={canEdit}>
+                      <Button size="xs" variant="default" leftSection={<IconPlayerPlay size={14} />} disabled={!canEdit || edit.isPending} onClick={() => run('enable')}>
+                        {t('bulk.enable')}
+                      </Button>
+                    </ReaderGuard>
+                  </>
+                )}
+                <TagMenu level={level} accountId={accountId} orgId={orgId} ids={[...selected]} rowOf={rowOf} canEdit={canEdit} />
+                {NEGATIVE_SOURCES.includes(level) && (
+                  <NegativesMenu
+                    accountId={accountId}
+                    orgId={orgId}
+                    items={negatives}
+                    left={selected.size - negatives.length}
+                    canEdit={canEdit}
+                    onStarted={(taskIds) => setTasks(taskIds.map((taskId) => ({ taskId, title: null, field: null })))}
+                  />
+                )}
               </Group>
-            )}
-            <TagMenu level={level} accountId={accountId} orgId={orgId} ids={ids} canEdit={canEdit} />
-            {NEGATIVE_SOURCES.includes(level) && (
-              <NegativesMenu accountId={accountId} orgId={orgId} items={negatives} left={selected.size - negatives.length} canEdit={canEdit} onStarted={setTaskIds} />
-            )}
+            </Stack>
           </Group>
         )}
-        {taskIds.map((taskId) => (
-          <BulkTask key={taskId} taskId={taskId} nameOf={nameOf} onClose={() => setTaskIds((ids) => ids.filter((id) => id !== taskId))} />
+        {tasks.map((task) => (
+          <BulkTask key={task.taskId} taskId={task.taskId} title={task.title} field={task.field} currency={currency} nameOf={nameOf} onClose={() => setTasks((all) => all.filter((other) => other.taskId !== task.taskId))} />
         ))}
       </Stack>
     </Card>

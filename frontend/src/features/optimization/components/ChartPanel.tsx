@@ -7,7 +7,7 @@
  */
 import { Card, Center, Group, Loader, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useMemo } from 'react';
-import { t } from '@/i18n';
+import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { useGraph, type ReportRequest } from '../api/report';
@@ -65,7 +65,7 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
           {request.filters.length > 0 && (
             <Text size="xs" c="dimmed" data-testid="chart-filtered">
               {t('chart.filtered')}
-              {graph.data ? ` (${formatNumber(graph.data.total, 0)} ${t('table.rows')})` : ''}
+              {graph.data ? ` (${tn('table.rowCount', graph.data.total, formatNumber(graph.data.total, 0))})` : ''}
             </Text>
           )}
         </Stack>

@@ -15,6 +15,7 @@ import { t, type MessageKey } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { idIn, type EntityId } from '@/lib/ids';
+import { tagTypeOf } from '../api/bulk-edit';
 import { useAdGroupName, useCampaignName } from '../api/entities';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import type { ChartMetrics } from '../chart-metrics';
@@ -95,10 +96,15 @@ function Drill({ target }: { target: DrillTarget }) {
     filters: wireFilters(state.filters),
   };
   const report = useReport(request);
-  const columns = useVisibleColumns(target.level);
+  const columns = useVisibleColumns(target.level, report.data?.locked);
   // Readers see every control disabled (the server answers their edits 403).
   const { user } = useSession();
   const canEdit = user !== null && user.permission !== 'reader';
+  const tagType = tagTypeOf(target.level);
+  const tagging = useMemo(
+    () => (tagType ? { level: target.level, type: tagType, scope: { accountId: target.accountId, orgId: target.orgId }, canEdit } : undefined),
+    [tagType, target.level, target.accountId, target.orgId, canEdit],
+  );
   const edit = useMemo(
     () => ({ scope: { accountId: target.accountId, orgId: target.orgId, level: target.level, campaignId: target.campaignId, adGroupId: target.adGroupId }, canEdit }),
     [target.accountId, target.orgId, target.level, target.campaignId, target.adGroupId, canEdit],
@@ -226,6 +232,7 @@ function Drill({ target }: { target: DrillTarget }) {
         selected={selected}
         onSelect={onSelect}
         edit={edit}
+        tagging={tagging}
       />
     </Stack>
   );

@@ -55,16 +55,48 @@ describe('quick edits', () => {
 
   it('shows the refusal on the cell and keeps the old value; Escape cancels', async () => {
     mockApi('POST /api/asa/reports', ok(keywordsReport()));
-    mockApi('PUT /api/asa/keywords/update/7/9', fail(400, 'Invalid', [{ field: 'cptBid', message: 'Bid must be at least 0.10 USD' }]));
+    // Apple's own words name the wire field; the cell says it in the user's.
+    mockApi('PUT /api/asa/keywords/update/7/9', fail(400, 'Invalid', [{ field: 'cptBid', message: 'bid must be at least 0.60 USD' }]));
     renderApp(KEYWORDS, makeUser());
     const table = await screen.findByTestId('report-table');
     await userEvent.click(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' }));
     const input = within(table).getByRole('textbox', { name: 'Bid: fitness app' });
     await userEvent.clear(input);
-    await userEvent.type(input, '0.01{Enter}');
-    expect(await within(table).findByText('Bid must be at least 0.10 USD')).toBeInTheDocument();
+    await userEvent.type(input, '0.5{Enter}');
+    expect(await within(table).findByText('Bid must be at least $0.60')).toBeInTheDocument();
     fireEvent.keyDown(input, { key: 'Escape' });
     expect(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' })).toHaveTextContent('$1.50');
+  });
+
+  it.each([
+    ['-1', 'Bid cannot be negative'],
+    ['0', 'Bid must be more than 0'],
+    ['0.05', 'Bid must be at least $0.10'],
+  ])('refuses %s in the cell with a message, sends nothing and keeps the sign', async (typed, text) => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    mockApi('PUT /api/asa/keywords/update/7/9', ok(edited({ cptBid: { amount: '1', currency: 'USD' } })));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' }));
+    const input = within(table).getByRole('textbox', { name: 'Bid: fitness app' });
+    await userEvent.clear(input);
+    await userEvent.type(input, `${typed}{Enter}`);
+    expect(await within(table).findByRole('alert')).toHaveTextContent(text);
+    expect(input).toHaveValue(`$${typed}`.replace('$-', '-$'));
+    expect(edits()).toBe(0);
+  });
+
+  it("puts Apple's refusal of an amount in the user's words", async () => {
+    mockApi('POST /api/asa/reports', ok(keywordsReport()));
+    mockApi('PUT /api/asa/keywords/update/7/9', fail(400, 'Invalid', [{ field: 'cptBid', message: 'bid: amount must be a positive decimal, got "0.10"' }]));
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('button', { name: 'Edit Bid: fitness app' }));
+    const input = within(table).getByRole('textbox', { name: 'Bid: fitness app' });
+    await userEvent.clear(input);
+    await userEvent.type(input, '0.10{Enter}');
+    expect(await within(table).findByRole('alert')).toHaveTextContent('Bid must be more than 0');
+    expect(within(table).queryByText(/positive decimal/)).toBeNull();
   });
 
   it('pauses a keyword from its status switch', async () => {
@@ -283,9 +315,22 @@ describe('edit requests', () => {
 
   it('reads the bulk form: nothing to send without an amount', () => {
     const form = { field: 'cptBid', mode: 'raise' as const, unit: 'percent' as const, value: '', floor: '', cap: '' };
-    expect(bulkRequest(form, 'USD')).toBeNull();
-    expect(bulkRequest({ ...form, value: 15 }, 'USD')).toEqual({ percent: 15, floor: undefined, cap: undefined });
-    expect(bulkRequest({ ...form, unit: 'amount', value: 0.5, floor: 1 }, 'USD')).toEqual({ value: '0.50', floor: '1.00', cap: undefined });
-    expect(bulkRequest({ ...form, mode: 'set', unit: 'amount', value: 2, cap: 1 }, 'JPY')).toEqual({ value: '2' });
+    expect(bulkRequest(form, 'USD')).toEqual({ request: null, problems: {} });
+    expect(bulkRequest({ ...form, value: 15 }, 'USD').request).toEqual({ percent: 15, floor: undefined, cap: undefined });
+    expect(bulkRequest({ ...form, unit: 'amount', value: 0.5, floor: 1 }, 'USD').request).toEqual({ value: '0.50', floor: '1.00', cap: undefined });
+    expect(bulkRequest({ ...form, mode: 'set', unit: 'amount', value: 20, cap: 1 }, 'JPY').request).toEqual({ value: '20' });
+  });
+
+  it("checks the bulk form with the server's rules and keeps signs", () => {
+    const form = { field: 'cptBid', mode: 'set' as const, unit: 'amount' as const, value: '', floor: '', cap: '' };
+    expect(bulkRequest({ ...form, value: -5 }, 'USD')).toEqual({ request: null, problems: { value: 'Bid cannot be negative' } });
+    expect(bulkRequest({ ...form, value: 0 }, 'USD')).toEqual({ request: null, problems: { value: 'Bid must be more than 0' } });
+    expect(bulkRequest({ ...form, value: 10 }, 'JPY').problems).toEqual({ value: 'Bid must be at least ¥15' });
+    const raise = { ...form, mode: 'raise' as const };
+    // An amount to raise by has no minimum of its own; floor and cap are bids.
+    expect(bulkRequest({ ...raise, value: 0.05, floor: -1, cap: 0.01 }, 'USD').problems).toEqual({ floor: 'Floor cannot be negative', cap: 'Cap must be at least $0.10' });
+    expect(bulkRequest({ ...raise, value: -0.05 }, 'USD').problems).toEqual({ value: 'Amount cannot be negative' });
+    expect(bulkRequest({ ...raise, unit: 'percent', value: -10 }, 'USD').problems).toEqual({ value: 'Enter a percentage above 0' });
+    expect(bulkRequest({ ...form, mode: 'lower', unit: 'percent', value: 150 }, 'USD').problems).toEqual({ value: 'A percentage is at most 100%' });
   });
 });

@@ -9,11 +9,12 @@
 import { ActionIcon, Loader, NumberInput, Text, Tooltip } from '@mantine/core';
 import { IconCheck } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { cloneElement, useState, type ReactElement } from 'react';
 import { t } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { currencyDigits, currencyOf, EMPTY, formatMoney } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
+import { checkMoney, refusalText } from '../money';
 import { isEnabled, runQuickEdit, useQuickEdit, type QuickChange, type QuickEditScope } from '../api/quick-edit';
 import type { ReportRow } from '../api/report';
 import css from './cells.module.css';
@@ -33,24 +34,38 @@ export function refusalOf(error: unknown): string {
   return errorMessage(error);
 }
 
-/** A disabled control with the readers' tooltip around it, or the control as it is. */
-export function ReaderGuard({ canEdit, children }: { canEdit: boolean; children: ReactNode }) {
-  if (canEdit) return <>{children}</>;
+type TargetProps = Record<string, unknown> & { onClick?: (event: unknown) => void };
+
+/** Props passed in by a wrapping popover or menu target, merged into the child's own. */
+function mergeTarget(own: TargetProps, target: TargetProps): TargetProps {
+  const onClick = own.onClick && target.onClick ? (event: unknown) => (own.onClick?.(event), target.onClick?.(event)) : (target.onClick ?? own.onClick);
+  return { ...target, onClick };
+}
+
+/**
+ * A disabled control with the readers' tooltip around it, or the control as it is. It
+ * passes what a popover or menu target gives it (its ref, click handler and ARIA
+ * attributes) on to the control, so a guarded button opens its dropdown, anchored to it.
+ */
+export function ReaderGuard({ canEdit, children, ...target }: { canEdit: boolean; children: ReactElement<TargetProps> } & TargetProps) {
+  if (canEdit) return cloneElement(children, mergeTarget(children.props, target));
   return (
     <Tooltip label={t('edit.readOnly')} withArrow>
-      <span data-testid="read-only">{children}</span>
+      <span data-testid="read-only" {...target}>
+        {children}
+      </span>
     </Tooltip>
   );
 }
 
-function useEdit(scope: QuickEditScope, row: ReportRow) {
+function useEdit(scope: QuickEditScope, row: ReportRow, currency: string | null) {
   const mutation = useQuickEdit();
   const save = (change: QuickChange, onDone?: () => void) =>
     mutation.mutate(
       { scope, row, change },
       {
         onSuccess: () => onDone?.(),
-        onError: (error) => showSnackbar(refusalOf(error), 'danger'),
+        onError: (error) => showSnackbar(refusalText(error, change.field, currency), 'danger'),
       },
     );
   return { save, pending: mutation.isPending, error: mutation.error, reset: mutation.reset };
@@ -91,19 +106,24 @@ export function MoneyEditCell(props: MoneyProps) {
 
 function MoneyEditor({ scope, row, name, field, label, currency, current, onClose }: MoneyProps & { current: number | null; onClose: () => void }) {
   const [draft, setDraft] = useState<number | string>(current ?? '');
-  const { save, pending, error, reset } = useEdit(scope, row);
+  const [problem, setProblem] = useState<string | null>(null);
+  const { save, pending, error, reset } = useEdit(scope, row, currency);
   const digits = currencyDigits(currency);
   const symbol = currencyOf(currency)?.symbol ?? '';
-  const refusal = error ? refusalOf(error) : null;
+  // The form's own check first (the server's rules), then the server's refusal.
+  const refusal = problem ?? (error ? refusalText(error, field, currency) : null);
   const submit = () => {
     if (pending) return;
-    const number = typeof draft === 'number' ? draft : Number(draft);
-    if (draft === '' || Number.isNaN(number) || number < 0) return;
-    if (current !== null && amountText(number, currency) === amountText(current, currency)) {
+    const checked = checkMoney(field, currency, draft);
+    if ('problem' in checked) {
+      setProblem(checked.problem);
+      return;
+    }
+    if (current !== null && checked.amount === amountText(current, currency)) {
       onClose();
       return;
     }
-    save({ field, amount: amountText(number, currency) }, onClose);
+    save({ field, amount: checked.amount }, onClose);
   };
   return (
     <div className={css.editor}>
@@ -114,6 +134,7 @@ function MoneyEditor({ scope, row, name, field, label, currency, current, onClos
         value={draft}
         onChange={(v) => {
           setDraft(v);
+          setProblem(null);
           if (error) reset();
         }}
         onKeyDown={(e) => {
@@ -128,10 +149,8 @@ function MoneyEditor({ scope, row, name, field, label, currency, current, onClos
         onBlur={() => {
           if (!pending && !refusal) onClose();
         }}
-        min={0}
         step={0.01}
         decimalScale={digits}
-        allowNegative={false}
         thousandSeparator=" "
         prefix={symbol}
         hideControls

@@ -147,3 +147,48 @@ describe('ReportTable on a long page', () => {
     expect(table.querySelectorAll('tbody tr[data-index]').length).toBeGreaterThan(0);
   });
 });
+
+describe('ReportTable on a short page', () => {
+  const campaigns: ReportRow[] = [{ campaignId: 7, campaignName: 'Brand US', servingStatus: 'RUNNING', localSpend: 12.5, taps: 3 }];
+  const result = { items: campaigns, total: 1, totals: { localSpend: 12.5, taps: 3 }, currency: 'USD', locked: [] } as unknown as ReportResult;
+
+  function table(level: 'CAMPAIGNS' | 'GROUPS', path: string) {
+    return (
+      <MantineProvider env="test">
+        <QueryClientProvider client={createQueryClient()}>
+          <MemoryRouter initialEntries={[path]}>
+            <ReportTable
+              level={level}
+              result={result}
+              rowLink={() => null}
+              sort={null}
+              onSort={() => {}}
+              stale={false}
+              columns={['campaignName', 'localSpend', 'taps']}
+              rowId={(row) => String(row.campaignId)}
+              selected={new Set()}
+              onSelect={() => {}}
+            />
+          </MemoryRouter>
+        </QueryClientProvider>
+      </MantineProvider>
+    );
+  }
+
+  it('says its row count in the plural the count takes', () => {
+    const { getByTestId } = render(table('CAMPAIGNS', '/optimization/a1/42'));
+    expect(getByTestId('totals-row')).toHaveTextContent('Total (1 row)');
+  });
+
+  it('opens each level scrolled to its first columns', () => {
+    const { getByTestId, rerender } = render(table('CAMPAIGNS', '/optimization/a1/42'));
+    const scroller = getByTestId('report-table');
+    // jsdom does not scroll: the box keeps what is set.
+    let left = 0;
+    Object.defineProperty(scroller, 'scrollLeft', { configurable: true, get: () => left, set: (v: number) => (left = v) });
+    scroller.scrollLeft = 480;
+    rerender(table('GROUPS', '/optimization/a1/42/campaign-id-7/groups'));
+    expect(getByTestId('report-table')).toBe(scroller);
+    expect(scroller.scrollLeft).toBe(0);
+  });
+});

@@ -10,8 +10,8 @@ import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react'
 import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
-import { Link } from 'react-router';
-import { t } from '@/i18n';
+import { Link, useLocation } from 'react-router';
+import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatNumber } from '@/lib/format';
 import type { ReportResult, ReportRow } from '../api/report';
@@ -24,6 +24,7 @@ import { EmptyState } from './EmptyState';
 import css from './cells.module.css';
 import { MoneyEditCell, StatusSwitch } from './QuickEdit';
 import { TableFooter } from './TableFooter';
+import { TagCell, type TagCellContext } from './TagCell';
 
 export interface ReportTableProps {
   level: Level;
@@ -42,6 +43,8 @@ export interface ReportTableProps {
   onSelect: (ids: string[], on: boolean) => void;
   /** Where quick edits go and whether the user may make them; none on levels without. */
   edit?: { scope: QuickEditScope; canEdit: boolean } | undefined;
+  /** Where the rows' tags are edited from their tag cells (levels whose rows take tags). */
+  tagging?: TagCellContext | undefined;
 }
 
 /**
@@ -125,6 +128,7 @@ interface RowContext {
   currency: string | null;
   rowLink: ReportTableProps['rowLink'];
   edit: ReportTableProps['edit'];
+  tagging: ReportTableProps['tagging'];
   /** Per column, built once per column set: its class names and label. */
   columns: { def: ColumnDef; className: string; label: string; money: boolean; status: boolean }[];
 }
@@ -215,6 +219,8 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
             </span>
           );
         else if (def.kind === 'name') content = <NameCell row={row} value={value} to={rowLink(row)} />;
+        else if (def.kind === 'tags' && context.tagging && !sizer)
+          content = <TagCell context={context.tagging} row={row} id={id} name={rowName(row, context.defs[0]?.field) ?? id} />;
         else content = <Cell level={level} column={def} value={value} currency={currency} />;
         return (
           <td key={def.field} className={className}>
@@ -383,7 +389,7 @@ function useColumnSpan(scroller: HTMLDivElement | null, widths: number[] | null)
 /** The widest a money editor needs its column (the input and the cell's padding). */
 const EDITOR_WIDTH = 140 + 2 * 16;
 
-export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit }: ReportTableProps) {
+export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit, tagging }: ReportTableProps) {
   const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
   const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
   const pageIds = useMemo(() => (result?.items ?? []).map(rowId).filter((id): id is string => id !== null), [result?.items, rowId]);
@@ -398,6 +404,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
       currency,
       rowLink,
       edit,
+      tagging,
       columns: defs.map((def, index) => ({
         def,
         className: [Table.classes.td, css.cell, index === 0 ? css.sticky : '', numeric(def) ? css.numeric : ''].join(' '),
@@ -406,7 +413,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
         status: def.field === STATUS_COLUMN[level],
       })),
     }),
-    [level, defs, currency, rowLink, edit],
+    [level, defs, currency, rowLink, edit, tagging],
   );
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
@@ -429,6 +436,12 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   // A ref callback into state: the box mounts after the rows' first layout effect, and the
   // virtualizer must learn of it even when nothing else renders the table again.
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
+  // Each level (and each campaign's or ad group's) opens scrolled to its first columns:
+  // the sideways scroll of the page left behind is not carried into the next.
+  const { pathname } = useLocation();
+  useLayoutEffect(() => {
+    if (scroller) scroller.scrollLeft = 0;
+  }, [scroller, pathname, level]);
   const virtual = rows.length >= VIRTUAL_FROM;
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
 
@@ -540,7 +553,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                       <>
                         {t('table.total')}{' '}
                         <Text span size="xs" c="dimmed" fw={400}>
-                          ({formatNumber(result.total, 0)} {t('table.rows')})
+                          ({tn('table.rowCount', result.total, formatNumber(result.total, 0))})
                         </Text>
                       </>
                     ) : def.kind === 'money' && mixesCurrencies(level, currency) ? (

@@ -3,7 +3,7 @@
  * default, spec §2; longer pages render only the rows in view) and the pages.
  */
 import { Group, Pagination, Select, Text } from '@mantine/core';
-import { t } from '@/i18n';
+import { t, tn } from '@/i18n';
 import { formatNumber } from '@/lib/format';
 import { PAGE_SIZES, type TableState } from '../url-state';
 
@@ -14,7 +14,7 @@ export function TableFooter({ total, state, onChange }: { total: number; state: 
   return (
     <Group justify="space-between">
       <Text size="sm" c="dimmed" data-testid="row-range">
-        {formatNumber(first, 0)}–{formatNumber(last, 0)} {t('table.of')} {formatNumber(total, 0)} {t('table.rows')}
+        {formatNumber(first, 0)}–{formatNumber(last, 0)} {t('table.of')} {tn('table.rowCount', total, formatNumber(total, 0))}
       </Text>
       <Group gap="sm">
         <Select

@@ -6,7 +6,7 @@
 import { Button, Group, Menu, Text } from '@mantine/core';
 import { IconColumns3, IconDownload } from '@tabler/icons-react';
 import { useState } from 'react';
-import { t } from '@/i18n';
+import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
@@ -36,7 +36,7 @@ export function TableToolbar({ level, filters, onFilters, columns, request, sele
     exporter.mutate(
       { request, columns: columns.fields, only: onlySelected ? { field: idField, ids: new Set(selected) } : undefined },
       {
-        onSuccess: (rows) => showSnackbar(`${t('export.done')} ${formatNumber(rows, 0)} ${t('table.rows')}`),
+        onSuccess: (rows) => showSnackbar(`${t('export.done')} ${tn('table.rowCount', rows, formatNumber(rows, 0))}`),
         onError: (e) => showSnackbar(`${t('export.failed')} ${errorMessage(e)}`, 'danger'),
       },
     );

@@ -66,7 +66,7 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
     filters: wireFilters(state.filters),
   };
   const report = useReport(request);
-  const columns = useVisibleColumns(level);
+  const columns = useVisibleColumns(level, report.data?.locked);
   const { idField, rowId } = useRowId(level);
   // Selected rows (for the export) belong to one range and filter set.
   const { selected, onSelect, clear } = useSelection(JSON.stringify([request.startDate, request.endDate, request.filters]));

@@ -8,6 +8,7 @@ import { EMPTY } from '@/lib/format';
 import { statusView, type ColumnDef, type StatusTone } from '../columns';
 import { formatValue, message } from '../format-value';
 import type { Level } from '../paths';
+import { tagStyle } from '../tag-colors';
 import css from './cells.module.css';
 
 export { formatValue, message };
@@ -24,20 +25,6 @@ function light(color: string): CSSProperties {
 }
 
 const TONE_COLOR: Record<StatusTone, string> = { running: 'green', paused: 'gray', error: 'red', neutral: 'blue' };
-
-/** Tag colours of spec §2 (Green … Red) as theme colours. */
-const TAG_COLOR: Record<string, string> = {
-  green: 'green',
-  purple: 'violet',
-  yellow: 'yellow',
-  orange: 'orange',
-  pink: 'pink',
-  indigo: 'indigo',
-  magenta: 'grape',
-  cyan: 'cyan',
-  blue: 'blue',
-  red: 'red',
-};
 
 function humanise(value: string): string {
   const words = value.toLowerCase().replace(/_/g, ' ');
@@ -71,7 +58,7 @@ export function Cell({ level, column, value, currency }: { level: Level; column:
     return (
       <span className={css.tags}>
         {value.map((tag) => (
-          <span key={tag.id} className={css.badge} style={light(TAG_COLOR[tag.color.toLowerCase()] ?? 'gray')}>
+          <span key={tag.id} className={css.badge} style={tagStyle(tag.color)}>
             {tag.name}
           </span>
         ))}

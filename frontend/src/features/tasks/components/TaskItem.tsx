@@ -1,11 +1,14 @@
 /**
- * One background task: its message (with running dots), state and progress bar; for a bulk
- * edit also its counts and the items Apple Ads refused, with its message.
+ * One background task: what it does (a bulk edit's operation, 'Raise the bid of 4 keywords
+ * by 10%', else its message, with running dots), where (the connection and campaign group)
+ * and when (its start), its state and progress bar; once it ends its outcome, and for a bulk
+ * edit its counts and the items Apple Ads refused, with its message.
  */
 import { Group, Progress, Stack, Text } from '@mantine/core';
 import { z } from 'zod';
+import { useAccounts } from '@/features/accounts';
 import { t } from '@/i18n';
-import { formatNumber, formatPercent } from '@/lib/format';
+import { formatDateTime, formatNumber, formatPercent } from '@/lib/format';
 import { isRunning, type Task } from '../api/task';
 import { useAnimatedDots } from '../hooks/useAnimatedDots';
 import { progressTone, taskProgress, TONE_COLORS } from '../progress';
@@ -24,6 +27,22 @@ export function bulkResultOf(task: Task): z.infer<typeof bulkSchema> | null {
   return parsed.success ? parsed.data : null;
 }
 
+/** What a task does: a bulk edit's operation, else its message. */
+export function taskTitle(task: Task): string {
+  const operation = task.kind === 'bulk-edit' ? task.details.operation : undefined;
+  return typeof operation === 'string' && operation !== '' ? operation : task.message;
+}
+
+/** Where a task works: its connection's name and campaign group's, as far as they are known. */
+function useTaskPlace(task: Task): string | null {
+  const { data: accounts } = useAccounts();
+  if (!task.accountId) return null;
+  const account = accounts?.find((a) => a._id === task.accountId);
+  if (!account) return null;
+  const org = task.orgId == null ? undefined : account.acls.find((o) => o.orgId === task.orgId);
+  return org ? `${account.name} · ${org.displayName || String(org.orgId)}` : account.name;
+}
+
 /** How many refused items the popover lists before saying how many more there are. */
 const REFUSED_SHOWN = 5;
 
@@ -33,17 +52,29 @@ export function TaskItem({ task }: { task: Task }) {
   const percent = taskProgress(task);
   const tone = progressTone(task);
   const bulk = bulkResultOf(task);
+  const title = taskTitle(task);
+  const place = useTaskPlace(task);
   return (
     <Stack gap={4} data-testid="task">
       <Group justify="space-between" wrap="nowrap" gap="xs">
-        <Text size="sm" lineClamp={2}>
-          {task.message}
-          {dots}
+        <Text size="sm" fw={500} lineClamp={2}>
+          {title}
+          {running && title === task.message ? dots : ''}
         </Text>
         <Text size="xs" c={TONE_COLORS[tone]} fw={600}>
           {task.error ? t('tasks.failed') : running ? formatPercent(percent / 100, 0) : t('tasks.done')}
         </Text>
       </Group>
+      <Text size="xs" c="dimmed" data-testid="task-where-when">
+        {place ? `${place} · ` : ''}
+        {formatDateTime(task.createdAt)}
+      </Text>
+      {title !== task.message && !bulk && (
+        <Text size="xs" c="dimmed">
+          {task.message}
+          {dots}
+        </Text>
+      )}
       {task.error && (
         <Text size="xs" c="red">
           {task.error}

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeTask, makeUser } from '@/test/fixtures';
+import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 
@@ -11,6 +11,9 @@ async function openPopover() {
   await userEvent.click(await screen.findByRole('button', { name: 'Background tasks' }));
   return screen.findByRole('dialog');
 }
+
+// The first render compiles the app; the machine may be busy.
+jest.setTimeout(20_000);
 
 describe('background tasks popover', () => {
   it('lists tasks with their progress and error', async () => {
@@ -48,6 +51,20 @@ describe('background tasks popover', () => {
     const popover = await openPopover();
     expect(within(popover).getByTestId('task-bulk-counts')).toHaveTextContent('2 applied · 4 unchanged · 1 refused');
     expect(within(popover).getByTestId('task-refused')).toHaveTextContent('77: Bid below the minimum');
+  });
+
+  it('says what each bulk edit did, where and when', async () => {
+    const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+    const edit = (id: number, operation: string) =>
+      makeTask({ id, kind: 'bulk-edit', accountId: 'a1', orgId: '42', message: 'Done: 4 applied, 0 unchanged', finish: true, createdAt: '2026-11-19T10:05:00Z', details: { operation, applied: 4, refused: 0, skipped: 0, errors: [] } });
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('GET /api/tasks', ok({ items: [edit(4, 'Raise the bid of 4 keywords by 10%'), edit(5, 'Pause 4 keywords')] }));
+    renderApp('/settings/general', makeUser());
+    const popover = await openPopover();
+    const [first, second] = within(popover).getAllByTestId('task');
+    expect(first).toHaveTextContent('Raise the bid of 4 keywords by 10%');
+    expect(second).toHaveTextContent('Pause 4 keywords');
+    expect(within(first!).getByTestId('task-where-when')).toHaveTextContent(/^Main · Cloud Apps · 19\/11\/2026/);
   });
 
   it('says when there are no tasks', async () => {
