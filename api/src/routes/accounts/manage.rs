@@ -3,7 +3,7 @@
 //! and remove a connection with its data.
 
 use axum::{
-    extract::{Query, State},
+    extract::State,
     response::IntoResponse,
 };
 use searchdeck_common::{
@@ -16,10 +16,11 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::{Account, AccountItem, item, parse_name};
 use crate::{
+    middleware::state_changing_gets,
     access::{EditRoles, InWorkspace, Member},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
-    extract::ApiJson,
+    extract::{ApiJson, ApiQuery},
     route,
     state::AppState,
 };
@@ -28,7 +29,10 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(get_all))
         .routes(route!(get_used))
-        .routes(route!(use_account))
+        // GET routes that change state (the spec keeps their method).
+        .merge(state_changing_gets(
+            OpenApiRouter::new().routes(route!(use_account)),
+        ))
         .routes(route!(unuse))
         .routes(route!(one))
         .routes(route!(update))
@@ -96,7 +100,7 @@ pub struct UseQuery {
 pub async fn use_account(
     State(state): State<AppState>,
     account: InWorkspace<Account>,
-    Query(query): Query<UseQuery>,
+    ApiQuery(query): ApiQuery<UseQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let row = account.item.0;
     if let Some(org_id) = query.org_id {

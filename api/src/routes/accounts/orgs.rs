@@ -14,6 +14,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::{AccountItem, QueriedAccount, credentials, item};
 use crate::{
+    middleware::state_changing_gets,
     access::InWorkspace,
     envelope::{self, Envelope, Item, Items},
     error::{ApiResult, ErrorBody},
@@ -24,7 +25,11 @@ use crate::{
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(get_acls))
-        .routes(route!(get_account_data))
+        // A GET that changes state (the spec keeps its method): it rewrites the cached
+        // campaign groups.
+        .merge(state_changing_gets(
+            OpenApiRouter::new().routes(route!(get_account_data)),
+        ))
 }
 
 /// The campaign groups the client's credentials reach, with currency and time zone. New
