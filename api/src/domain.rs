@@ -114,7 +114,11 @@ impl Password {
 /// An enumerated value exactly as the document spells it — no trimming, no other case — or
 /// the field error listing the allowed values. The one rule of every enum a route accepts
 /// (`docs/api/input.md`); serde enums answer the same message through the extractor.
-pub fn one_of(field: &str, raw: &str, allowed: &[&'static str]) -> Result<&'static str, FieldError> {
+pub fn one_of(
+    field: &str,
+    raw: &str,
+    allowed: &[&'static str],
+) -> Result<&'static str, FieldError> {
     allowed
         .iter()
         .find(|a| **a == raw)
@@ -243,7 +247,10 @@ mod tests {
 
     #[test]
     fn enums_are_taken_exactly_as_documented() {
-        assert_eq!(one_of("status", "PAUSED", &["ENABLED", "PAUSED"]), Ok("PAUSED"));
+        assert_eq!(
+            one_of("status", "PAUSED", &["ENABLED", "PAUSED"]),
+            Ok("PAUSED")
+        );
         for lenient in ["paused", " PAUSED", "PAUSED\t", "Paused", ""] {
             assert_eq!(
                 one_of("status", lenient, &["ENABLED", "PAUSED"]),

@@ -4,8 +4,7 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::{
     extract::{
-        ConnectInfo, FromRequest, FromRequestParts, Request,
-        path::ErrorKind,
+        ConnectInfo, FromRequest, FromRequestParts, Request, path::ErrorKind,
         rejection::PathRejection,
     },
     http::{StatusCode, request::Parts},
@@ -40,7 +39,12 @@ fn json_content_type(headers: &axum::http::HeaderMap) -> bool {
     else {
         return false;
     };
-    let essence = value.split(';').next().unwrap_or("").trim().to_ascii_lowercase();
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
     essence == "application/json"
         || essence
             .strip_prefix("application/")
@@ -61,7 +65,10 @@ where
         let bytes = match axum::body::Bytes::from_request(req, state).await {
             Ok(bytes) => bytes,
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                return Err(ApiError::status(StatusCode::PAYLOAD_TOO_LARGE, BODY_TOO_LARGE));
+                return Err(ApiError::status(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    BODY_TOO_LARGE,
+                ));
             }
             Err(_) => return Err(ApiError::bad_request("The request body could not be read")),
         };
@@ -140,7 +147,8 @@ where
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
             Err(PathRejection::FailedToDeserializePathParams(e)) => Err(match e.into_kind() {
-                ErrorKind::ParseErrorAtKey { key, .. } | ErrorKind::InvalidUtf8InPathParam { key } => {
+                ErrorKind::ParseErrorAtKey { key, .. }
+                | ErrorKind::InvalidUtf8InPathParam { key } => {
                     ApiError::field(&key, "Invalid path parameter")
                 }
                 _ => ApiError::bad_request("Invalid path parameter"),

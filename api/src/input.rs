@@ -40,9 +40,8 @@ pub const MUST_BE_OBJECT: &str = "Must be an object";
 /// Whether `text` holds a control character; `breaks` allows tab, line feed and carriage
 /// return (multi-line body text).
 pub fn has_control(text: &str, breaks: bool) -> bool {
-    text.chars().any(|c| {
-        c.is_ascii_control() && !(breaks && matches!(c, '\t' | '\n' | '\r'))
-    })
+    text.chars()
+        .any(|c| c.is_ascii_control() && !(breaks && matches!(c, '\t' | '\n' | '\r')))
 }
 
 /// Parses a JSON body into `T` under the rules of this module.
@@ -122,7 +121,10 @@ pub fn describe(path: &str, raw: &str) -> (String, String) {
             .split_once("expected")
             .map(|(_, e)| e.split('`').skip(1).step_by(2).collect())
             .unwrap_or_default();
-        return (path.to_string(), format!("Must be one of: {}", allowed.join(", ")));
+        return (
+            path.to_string(),
+            format!("Must be one of: {}", allowed.join(", ")),
+        );
     }
     let message = if let Some((_, expected)) = raw
         .strip_prefix("invalid type:")
@@ -149,7 +151,9 @@ pub fn describe(path: &str, raw: &str) -> (String, String) {
 /// serde's name of an expected type in words.
 fn expected_noun(expected: &str) -> String {
     let e = expected.trim();
-    let integer = ["i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "isize"];
+    let integer = [
+        "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "usize", "isize",
+    ];
     if e == "an integer" || integer.iter().any(|t| e.starts_with(t)) {
         "a whole number".into()
     } else if e.starts_with("f32") || e.starts_with("f64") {
@@ -245,7 +249,10 @@ impl<'de> IntoDeserializer<'de, serde_json::Error> for Strict<'de> {
 }
 
 impl<'de> Strict<'de> {
-    fn map<V: Visitor<'de>>(o: &'de Map<String, Value>, v: V) -> Result<V::Value, serde_json::Error> {
+    fn map<V: Visitor<'de>>(
+        o: &'de Map<String, Value>,
+        v: V,
+    ) -> Result<V::Value, serde_json::Error> {
         let mut map = MapDeserializer::new(o.iter().map(|(k, v)| (k.as_str(), Strict(v))));
         let value = v.visit_map(&mut map)?;
         map.end()?;
@@ -371,7 +378,9 @@ mod tests {
     fn fails<T: DeserializeOwned + std::fmt::Debug>(body: &str) -> (String, Vec<FieldError>) {
         match json_body::<T>(body.as_bytes()) {
             Ok(v) => panic!("{body} accepted as {v:?}"),
-            Err(ApiError::Status { message, errors, .. }) => (message, errors),
+            Err(ApiError::Status {
+                message, errors, ..
+            }) => (message, errors),
             Err(e) => panic!("{e:?}"),
         }
     }
@@ -380,19 +389,31 @@ mod tests {
     fn structs_come_from_objects_only() {
         assert_eq!(fails::<Login>(r#"["a@x.io","password"]"#).0, NOT_AN_OBJECT);
         let (_, errors) = fails::<Rule>(r#"{"conditions":[[1,null]]}"#);
-        assert_eq!(errors, vec![FieldError::new("conditions.0", MUST_BE_OBJECT)]);
+        assert_eq!(
+            errors,
+            vec![FieldError::new("conditions.0", MUST_BE_OBJECT)]
+        );
         assert!(json_body::<Rule>(r#"{"conditions":[{"value":1}]}"#.as_bytes()).is_ok());
     }
 
     #[test]
     fn errors_name_the_field_by_its_path() {
         let (message, errors) = fails::<Rule>(r#"{"conditions":[{"value":"1"}]}"#);
-        assert_eq!(errors, vec![FieldError::new("conditions.0.value", "Must be a whole number")]);
+        assert_eq!(
+            errors,
+            vec![FieldError::new(
+                "conditions.0.value",
+                "Must be a whole number"
+            )]
+        );
         assert_eq!(message, "Must be a whole number");
         let (_, errors) = fails::<Rule>(r#"{"conditions":[{"value":1,"status":"enabled"}]}"#);
         assert_eq!(
             errors,
-            vec![FieldError::new("conditions.0.status", "Must be one of: ENABLED, PAUSED")]
+            vec![FieldError::new(
+                "conditions.0.status",
+                "Must be one of: ENABLED, PAUSED"
+            )]
         );
         let (_, errors) = fails::<Login>(r#"{"email":"a@x.io"}"#);
         assert_eq!(errors, vec![FieldError::new("password", REQUIRED)]);
@@ -401,9 +422,14 @@ mod tests {
         let (_, errors) = fails::<Value>(r#"{"a":{"k":1,"k":2}}"#);
         assert_eq!(errors, vec![FieldError::new("a.k", DUPLICATE)]);
         assert_eq!(fails::<Login>("{\"email\":").0, NOT_JSON);
-        assert_eq!(fails::<Login>(r#"{"email":"a","password":"b"} x"#).0, NOT_JSON);
+        assert_eq!(
+            fails::<Login>(r#"{"email":"a","password":"b"} x"#).0,
+            NOT_JSON
+        );
         let invalid_utf8 = json_body::<Login>(b"{\"email\":\"\xff\",\"password\":\"p\"}");
-        assert!(matches!(invalid_utf8, Err(ApiError::Status { message, .. }) if message == NOT_JSON));
+        assert!(
+            matches!(invalid_utf8, Err(ApiError::Status { message, .. }) if message == NOT_JSON)
+        );
     }
 
     #[test]

@@ -412,15 +412,36 @@ fn a_restart_keeps_registered_keys_refresh_tokens_and_codes() {
         (refresh, popup_refresh, code, spent, access)
     };
     let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
-    let kept = s.auth.credential("SEARCHADS.kept").expect("the key is kept");
+    let kept = s
+        .auth
+        .credential("SEARCHADS.kept")
+        .expect("the key is kept");
     assert_eq!(
         (&kept.team_id, &kept.key_id, kept.key, &kept.access),
-        (&credential.team_id, &credential.key_id, credential.key, &credential.access)
+        (
+            &credential.team_id,
+            &credential.key_id,
+            credential.key,
+            &credential.access
+        )
     );
-    assert_eq!(s.auth.refresh_client(&refresh).as_deref(), Some("SEARCHADS.kept"));
-    assert_eq!(s.auth.refresh_client(&popup_refresh).as_deref(), Some("popup-client"));
-    assert_eq!(s.auth.check_token(&access), None, "access tokens are issued again");
-    assert!(!s.auth.take_code(&spent, "popup-client", None), "a spent code stays spent");
+    assert_eq!(
+        s.auth.refresh_client(&refresh).as_deref(),
+        Some("SEARCHADS.kept")
+    );
+    assert_eq!(
+        s.auth.refresh_client(&popup_refresh).as_deref(),
+        Some("popup-client")
+    );
+    assert_eq!(
+        s.auth.check_token(&access),
+        None,
+        "access tokens are issued again"
+    );
+    assert!(
+        !s.auth.take_code(&spent, "popup-client", None),
+        "a spent code stays spent"
+    );
     // Enough clock lines that the next open compacts the journal; the auth lines survive it.
     for _ in 0..=searchdeck_sandbox::journal::COMPACT_AFTER {
         s.world.clock_changed();
@@ -431,10 +452,20 @@ fn a_restart_keeps_registered_keys_refresh_tokens_and_codes() {
     drop(s);
     let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
     assert!(s.auth.credential("SEARCHADS.kept").is_some());
-    assert_eq!(s.auth.refresh_client(&refresh).as_deref(), Some("SEARCHADS.kept"));
-    assert!(s.auth.take_code(&code, "popup-client", Some("http://app/cb")), "an unspent code is kept");
+    assert_eq!(
+        s.auth.refresh_client(&refresh).as_deref(),
+        Some("SEARCHADS.kept")
+    );
+    assert!(
+        s.auth
+            .take_code(&code, "popup-client", Some("http://app/cb")),
+        "an unspent code is kept"
+    );
     drop(s);
     let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
-    assert!(!s.auth.take_code(&code, "popup-client", None), "spent across restarts");
+    assert!(
+        !s.auth.take_code(&code, "popup-client", None),
+        "spent across restarts"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

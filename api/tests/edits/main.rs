@@ -661,7 +661,10 @@ async fn keyword_day(
 async fn serve_kept(
     dir: &std::path::Path,
     addr: std::net::SocketAddr,
-) -> (tokio::sync::oneshot::Sender<()>, tokio::task::JoinHandle<()>) {
+) -> (
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<()>,
+) {
     let sandbox = searchdeck_sandbox::Sandbox::open(searchdeck_sandbox::SandboxConfig {
         data_dir: Some(dir.to_path_buf()),
         ..searchdeck_sandbox::SandboxConfig::default()
@@ -686,7 +689,10 @@ async fn serve_kept(
 /// access tokens (before, 'unknown client_id' and 'unknown refresh token').
 async fn connections_survive_a_sandbox_restart(backend: common::TestBackend) {
     let dir = tempfile::tempdir().unwrap();
-    let addr = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap();
     let base = format!("http://{addr}");
     let (stop, task) = serve_kept(dir.path(), addr).await;
     let app = match backend {
@@ -704,15 +710,30 @@ async fn connections_survive_a_sandbox_restart(backend: common::TestBackend) {
     let back = t.consent(&popup_owner, "Popup", "allow").await;
     let res = t.oauth(&popup_owner, &back).await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-    let popup_account = res.json["result"]["accountId"].as_str().unwrap().to_string();
+    let popup_account = res.json["result"]["accountId"]
+        .as_str()
+        .unwrap()
+        .to_string();
 
     stop.send(()).unwrap();
     task.await.unwrap();
     let (stop, task) = serve_kept(dir.path(), addr).await;
 
     // The key-pair connection edits (its cached access token is unknown now: one refresh).
-    let res = t.call(Method::PUT, &campaign_url(&p), json!({"status": "PAUSED"}), &key_owner).await;
-    assert_eq!(res.status, StatusCode::OK, "an edit after the restart: {:?}", res.json);
+    let res = t
+        .call(
+            Method::PUT,
+            &campaign_url(&p),
+            json!({"status": "PAUSED"}),
+            &key_owner,
+        )
+        .await;
+    assert_eq!(
+        res.status,
+        StatusCode::OK,
+        "an edit after the restart: {:?}",
+        res.json
+    );
     assert_eq!(res.json["result"]["item"]["values"]["status"], "PAUSED");
     // The popup connection's sync (queued at connect, perhaps cut by the restart) completes.
     let mut synced = false;
@@ -725,7 +746,10 @@ async fn connections_survive_a_sandbox_restart(backend: common::TestBackend) {
         .await
         .unwrap()
         .unwrap_or((0, None));
-        assert!(failed.is_none(), "the popup connection's sync failed: {failed:?}");
+        assert!(
+            failed.is_none(),
+            "the popup connection's sync failed: {failed:?}"
+        );
         if done == 1 {
             synced = true;
             break;
@@ -734,8 +758,18 @@ async fn connections_survive_a_sandbox_restart(backend: common::TestBackend) {
     }
     assert!(synced, "the popup connection's sync did not complete");
     for (owner, account) in [(&key_owner, &key_account), (&popup_owner, &popup_account)] {
-        let res = t.get(&format!("/api/asa/getAccountData?accountId={account}"), owner).await;
-        assert_eq!(res.status, StatusCode::OK, "{account} after the restart: {:?}", res.json);
+        let res = t
+            .get(
+                &format!("/api/asa/getAccountData?accountId={account}"),
+                owner,
+            )
+            .await;
+        assert_eq!(
+            res.status,
+            StatusCode::OK,
+            "{account} after the restart: {:?}",
+            res.json
+        );
     }
     stop.send(()).unwrap();
     task.await.unwrap();

@@ -122,7 +122,9 @@ impl AuthStore {
                     }
                 }
                 AuthLine::RefreshToken { token, client_id } => {
-                    inner.refresh_tokens.insert(token.clone(), client_id.clone());
+                    inner
+                        .refresh_tokens
+                        .insert(token.clone(), client_id.clone());
                 }
                 AuthLine::Code {
                     code,

@@ -2,10 +2,7 @@
 //! account clears the active org, spec §4), read, rename, pick the campaign groups in use,
 //! and remove a connection with its data.
 
-use axum::{
-    extract::State,
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids::now_ms,
     store::{self, accounts::Active},
@@ -16,11 +13,11 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::{Account, AccountItem, item, parse_name};
 use crate::{
-    middleware::state_changing_gets,
     access::{EditRoles, InWorkspace, Member},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
+    middleware::state_changing_gets,
     route,
     state::AppState,
 };

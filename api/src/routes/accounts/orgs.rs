@@ -14,10 +14,10 @@ use utoipa_axum::router::OpenApiRouter;
 
 use super::{AccountItem, QueriedAccount, credentials, item};
 use crate::{
-    middleware::state_changing_gets,
     access::InWorkspace,
     envelope::{self, Envelope, Item, Items},
     error::{ApiResult, ErrorBody},
+    middleware::state_changing_gets,
     route,
     state::AppState,
 };

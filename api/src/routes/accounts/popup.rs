@@ -3,10 +3,7 @@
 //! to the app, which calls `account/oauth` to exchange the code and save the connection. A
 //! bad, expired or reused state, a denied consent and a refused code store nothing.
 
-use axum::{
-    extract::State,
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{ids::now_ms, store};
 use searchdeck_provider::Credentials;
 use serde::Serialize;
