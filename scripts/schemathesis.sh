@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Fuzzes the API from its own OpenAPI document (schemathesis, bounded examples) against
-# `searchdeck serve` on a temporary data dir and free ports. Fails on any 5xx, any answer
-# outside the documented schemas (the JSON envelope) and any undocumented status.
-# Installs schemathesis into a virtualenv under the cache dir on first use.
+# Fuzzes the API from its own OpenAPI document (schemathesis, every check, bounded examples)
+# against `searchdeck serve` on a temporary data dir and free ports, with a signed-in caller
+# whose workspace holds a synced sandbox account, so path and query ids hit real data.
+# Fails on any 5xx, any answer outside the documented schemas and statuses, any valid
+# request refused (positive data acceptance) and any invalid one accepted (negative data
+# rejection). Installs schemathesis into a virtualenv under the cache dir on first use.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 venv="${SEARCHDECK_TOOLS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/searchdeck}/schemathesis"
@@ -21,28 +23,87 @@ server=$!
 cleanup() { kill "$server" 2>/dev/null || true; wait "$server" 2>/dev/null || true; rm -rf "$data"; }
 trap cleanup EXIT
 base="http://127.0.0.1:$port"
+sandbox="http://127.0.0.1:$((port + 1))"
 for _ in $(seq 1 60); do
   curl -fsS "$base/health" >/dev/null 2>&1 && break
   kill -0 "$server" 2>/dev/null || { cat "$log"; echo "searchdeck serve exited" >&2; exit 1; }
   sleep 0.5
 done
+fail() { echo "$1" >&2; tail -50 "$log"; exit 1; }
 # A signed-in caller, so routes behind the session are exercised beyond their 401.
 cookie="$(curl -fsS -o /dev/null -D - -H 'content-type: application/json' \
   -d '{"email":"fuzz@example.com","password":"fuzz password","repeatPassword":"fuzz password"}' \
   "$base/api/auth/register" | sed -n 's/^set-cookie: \(sd_session=[^;]*\).*/\1/Ip' | head -1)"
-[ -n "$cookie" ] || { echo "could not register the fuzzing user" >&2; exit 1; }
+[ -n "$cookie" ] || fail "could not register the fuzzing user"
+api() { curl -fsS -H "cookie: $cookie" "$@"; }
+json() { api -H 'content-type: application/json' "$@"; }
+
+# A sandbox account connected by key pair, as a user connects one, and its sync awaited.
+pem="$(json -X POST -d '{}' "$base/api/account/getPublicKey" | jq -r .result.publicKey)"
+keys="$(curl -fsS -X POST --data-binary "$pem" "$sandbox/sandbox/keys")"
+created="$(api -F name=Fuzz -F "clientId=$(jq -r .clientId <<<"$keys")" \
+  -F "teamId=$(jq -r .teamId <<<"$keys")" -F "keyId=$(jq -r .keyId <<<"$keys")" \
+  "$base/api/account/create")" || fail "could not connect the sandbox account"
+account="$(jq -r .result.item._id <<<"$created")"
+org="$(jq -r '.result.item.acls[0].orgId' <<<"$created")"
+started=$(date +%s)
+until [ "$(api "$base/api/tasks" | jq '[.result.items[] | select(.finish == 0)] | length')" = 0 ]; do
+  [ $(( $(date +%s) - started )) -lt 300 ] || fail "the sandbox account's sync did not finish"
+  sleep 1
+done
+echo "sandbox account $account synced in $(( $(date +%s) - started ))s"
+scope="accountId=$account&orgId=$org"
+campaign="$(api "$base/api/asa/campaigns/list?$scope" | jq -r '[.result.items[] | select(.deleted | not)][0].id')"
+group="$(api "$base/api/asa/groups/$campaign?$scope" | jq -r '.result.items[0].id')"
+task="$(api "$base/api/tasks" | jq -r '.result.items[0]._id')"
+tag="$(json -X PUT -d "{\"items\":[{\"name\":\"Fuzz\",\"color\":\"Green\",\"type\":\"CAMPAIGNS\"}]}" \
+  "$base/api/reports/tag/many" | jq -r '.result.items[0]._id')"
+preset="$(json -X PUT -d '{"name":"Fuzz","type":"KEYWORDS","fields":["keyword"]}' \
+  "$base/api/setFields/one" | jq -r '.result.item._id')"
+for v in account org campaign group task tag preset; do
+  [ -n "${!v}" ] && [ "${!v}" != null ] || fail "no $v id for the fuzzing run"
+done
+
 # The token goes in through the document's `session` cookie scheme, so requests generated
-# without credentials (negative auth cases) really go without them.
-printf '[auth.openapi.session]\napi_key = "%s"\n' "${cookie#*=}" >"$data/schemathesis.toml"
+# without credentials (negative auth cases) really go without them. Ids are pinned per
+# operation: `{id}` names an account, a task, a campaign or a preset depending on the route.
+cat >"$data/schemathesis.toml" <<EOF
+[auth.openapi.session]
+api_key = "${cookie#*=}"
+
+[parameters]
+"query.accountId" = "$account"
+"query.orgId" = "$org"
+"path.campaignId" = "$campaign"
+"path.tagId" = "$tag"
+"path.a" = "$campaign"
+"path.b" = "$group"
+
+[[operations]]
+include-path-regex = "^/api/account/"
+parameters = { "path.id" = "$account" }
+
+[[operations]]
+include-path-regex = "^/api/tasks/"
+parameters = { "path.id" = "$task" }
+
+[[operations]]
+include-path-regex = "^/api/setFields/one/"
+parameters = { "path.id" = "$preset" }
+
+[[operations]]
+include-path-regex = "^/api/asa/"
+parameters = { "path.id" = "$campaign" }
+EOF
 fuzz() {
-  "$venv/bin/schemathesis" run "$base/api/openapi.json" \
-    --checks not_a_server_error,status_code_conformance,content_type_conformance,response_schema_conformance,negative_data_rejection \
+  "$venv/bin/schemathesis" run "$base/api/openapi.json" --checks all \
     --phases examples,coverage,fuzzing --max-examples "${SCHEMATHESIS_MAX_EXAMPLES:-25}" \
     --seed "${SCHEMATHESIS_SEED:-1}" --generation-database none --workers 1 \
     --no-color "$@"
 }
-cd "$data"  # schemathesis keeps its state in the working directory
-# Logout last: it ends the session the other routes run with.
-if ! fuzz --exclude-path /api/auth/logout || ! fuzz --include-path /api/auth/logout; then
+cd "$data"  # schemathesis reads its config and keeps its state in the working directory
+# Last, the operations that end what the others use: removing the account, signing out.
+last='^/api/(auth/logout|account/\{id\})$'
+if ! fuzz --exclude-path-regex "$last" || ! fuzz --include-path-regex "$last"; then
   echo "--- server log ---"; tail -50 "$log"; exit 1
 fi

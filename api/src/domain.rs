@@ -111,6 +111,21 @@ impl Password {
     }
 }
 
+/// An enumerated value exactly as the document spells it — no trimming, no other case — or
+/// the field error listing the allowed values. The one rule of every enum a route accepts
+/// (`docs/api/input.md`); serde enums answer the same message through the extractor.
+pub fn one_of(
+    field: &str,
+    raw: &str,
+    allowed: &[&'static str],
+) -> Result<&'static str, FieldError> {
+    allowed
+        .iter()
+        .find(|a| **a == raw)
+        .copied()
+        .ok_or_else(|| FieldError::new(field, format!("Must be one of: {}", allowed.join(", "))))
+}
+
 /// Collects field errors while parsing a request.
 #[derive(Debug, Default)]
 pub struct Fields {
@@ -228,6 +243,21 @@ mod tests {
             format!("{:?}", Password::parse("secret-password").unwrap()),
             "Password(..)"
         );
+    }
+
+    #[test]
+    fn enums_are_taken_exactly_as_documented() {
+        assert_eq!(
+            one_of("status", "PAUSED", &["ENABLED", "PAUSED"]),
+            Ok("PAUSED")
+        );
+        for lenient in ["paused", " PAUSED", "PAUSED\t", "Paused", ""] {
+            assert_eq!(
+                one_of("status", lenient, &["ENABLED", "PAUSED"]),
+                Err(FieldError::new("status", "Must be one of: ENABLED, PAUSED")),
+                "{lenient:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,24 +4,52 @@ use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 
 use axum::{
     extract::{
-        ConnectInfo, FromRequest, FromRequestParts, Request,
-        rejection::{JsonRejection, PathRejection, QueryRejection},
+        ConnectInfo, FromRequest, FromRequestParts, Request, path::ErrorKind,
+        rejection::PathRejection,
     },
     http::{StatusCode, request::Parts},
 };
 use serde::de::DeserializeOwned;
 
-use crate::{error::ApiError, state::AppState};
+use crate::{
+    error::{ApiError, FieldError},
+    input,
+    state::AppState,
+};
 
 /// Largest accepted request body (JSON and forms); larger bodies answer 413.
 pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
 /// Message of a body over [`BODY_LIMIT_BYTES`].
 pub const BODY_TOO_LARGE: &str = "The request body is too large (at most 1 MB)";
 
-/// JSON body whose rejections (wrong content type, malformed JSON, wrong field types)
-/// become 400 errors in the envelope instead of axum's plain-text answers.
+/// JSON body parsed under the rules of [`crate::input`]: a wrong content type, a body that
+/// is not JSON or not an object, a value of the wrong type or shape, a key given twice and
+/// text with control characters answer 400 in the envelope, naming the field by its path.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
+
+/// Message of a body sent without a JSON content type.
+pub const NOT_JSON_CONTENT_TYPE: &str = "Expected a JSON body (Content-Type: application/json)";
+
+/// Whether the request says its body is JSON (`application/json`, `application/*+json`).
+fn json_content_type(headers: &axum::http::HeaderMap) -> bool {
+    let Some(value) = headers
+        .get(axum::http::header::CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+    else {
+        return false;
+    };
+    let essence = value
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase();
+    essence == "application/json"
+        || essence
+            .strip_prefix("application/")
+            .is_some_and(|sub| sub.ends_with("+json"))
+}
 
 impl<T, S> FromRequest<S> for ApiJson<T>
 where
@@ -31,34 +59,26 @@ where
     type Rejection = ApiError;
 
     async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::Json::<T>::from_request(req, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(rejection) => Err(json_rejection(rejection)),
+        if !json_content_type(req.headers()) {
+            return Err(ApiError::bad_request(NOT_JSON_CONTENT_TYPE));
         }
+        let bytes = match axum::body::Bytes::from_request(req, state).await {
+            Ok(bytes) => bytes,
+            Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                return Err(ApiError::status(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    BODY_TOO_LARGE,
+                ));
+            }
+            Err(_) => return Err(ApiError::bad_request("The request body could not be read")),
+        };
+        input::json_body(&bytes).map(ApiJson)
     }
 }
 
-fn json_rejection(rejection: JsonRejection) -> ApiError {
-    if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-        return ApiError::status(StatusCode::PAYLOAD_TOO_LARGE, BODY_TOO_LARGE);
-    }
-    let message = match &rejection {
-        JsonRejection::MissingJsonContentType(_) => {
-            "Expected a JSON body (Content-Type: application/json)".to_string()
-        }
-        JsonRejection::JsonSyntaxError(_) => "The request body is not valid JSON".to_string(),
-        JsonRejection::JsonDataError(e) => format!(
-            "Invalid request body: {}",
-            e.body_text()
-                .trim_start_matches("Failed to deserialize the JSON body into the target type: ")
-        ),
-        _ => "Invalid request body".to_string(),
-    };
-    ApiError::bad_request(message)
-}
-
-/// Query parameters whose rejections (a duplicated or malformed field) answer 400 in the
-/// envelope.
+/// Query parameters under the rules of [`crate::input`]: a parameter given twice, a name
+/// or value with control characters, or a value of the wrong type answers 400 naming the
+/// parameter. An empty value (`orgId=`) is a value, not an absent parameter.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiQuery<T>(pub T);
 
@@ -69,23 +89,39 @@ where
 {
     type Rejection = ApiError;
 
-    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match axum::extract::Query::<T>::from_request_parts(parts, state).await {
-            Ok(axum::extract::Query(value)) => Ok(ApiQuery(value)),
-            Err(QueryRejection::FailedToDeserializeQueryString(e)) => {
-                Err(ApiError::bad_request(format!(
-                    "Invalid query: {}",
-                    e.body_text()
-                        .trim_start_matches("Failed to deserialize query string: ")
-                )))
-            }
-            Err(_) => Err(ApiError::bad_request("Invalid query")),
-        }
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        query(parts.uri.query().unwrap_or("")).map(ApiQuery)
     }
 }
 
-/// Path parameters whose rejections (e.g. a segment that is not valid UTF-8) answer 400 in
-/// the envelope.
+/// Parses a query string under the rules of [`crate::input`].
+pub fn query<T: DeserializeOwned>(raw: &str) -> Result<T, ApiError> {
+    let mut seen = std::collections::HashSet::new();
+    let mut errors = Vec::new();
+    for (name, value) in form_urlencoded::parse(raw.as_bytes()) {
+        if input::has_control(&name, false) || input::has_control(&value, false) {
+            errors.push(FieldError::new(name.clone(), input::CONTROL_CHARACTERS));
+        } else if !seen.insert(name.clone()) {
+            errors.push(FieldError::new(name.clone(), input::DUPLICATE));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(raw.as_bytes()));
+    serde_path_to_error::deserialize(de).map_err(|err| {
+        let path = input::dotted(err.path());
+        let (field, message) = input::describe(&path, &err.inner().to_string());
+        if field.is_empty() {
+            ApiError::bad_request(format!("Invalid query: {message}"))
+        } else {
+            ApiError::validation(vec![FieldError::new(field, message)])
+        }
+    })
+}
+
+/// Path parameters whose rejections (a segment that is not valid UTF-8, holds a control
+/// character or does not parse) answer 400 in the envelope, naming the parameter.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiPath<T>(pub T);
 
@@ -97,11 +133,26 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        let raw = axum::extract::RawPathParams::from_request_parts(parts, state)
+            .await
+            .map_err(|_| ApiError::bad_request("Invalid path parameter"))?;
+        let errors: Vec<FieldError> = raw
+            .iter()
+            .filter(|(_, value)| input::has_control(value, false))
+            .map(|(name, _)| FieldError::new(name, input::CONTROL_CHARACTERS))
+            .collect();
+        if !errors.is_empty() {
+            return Err(ApiError::validation(errors));
+        }
         match axum::extract::Path::<T>::from_request_parts(parts, state).await {
             Ok(axum::extract::Path(value)) => Ok(ApiPath(value)),
-            Err(PathRejection::FailedToDeserializePathParams(_)) => {
-                Err(ApiError::bad_request("Invalid path parameter"))
-            }
+            Err(PathRejection::FailedToDeserializePathParams(e)) => Err(match e.into_kind() {
+                ErrorKind::ParseErrorAtKey { key, .. }
+                | ErrorKind::InvalidUtf8InPathParam { key } => {
+                    ApiError::field(&key, "Invalid path parameter")
+                }
+                _ => ApiError::bad_request("Invalid path parameter"),
+            }),
             Err(other) => Err(ApiError::Internal(anyhow::anyhow!(
                 "path extraction: {other}"
             ))),

@@ -9,6 +9,7 @@ pub mod envelope;
 pub mod error;
 pub mod extract;
 pub mod forwarded;
+pub mod input;
 pub mod members;
 pub mod middleware;
 pub mod openapi;

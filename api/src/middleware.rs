@@ -24,6 +24,9 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{error::ApiError, state::AppState};
 
+/// The OpenAPI extension marking a state-changing GET.
+pub const STATE_CHANGING: &str = "x-state-changing";
+
 /// Message of a refused cross-site request.
 pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 
@@ -111,7 +114,8 @@ async fn state_changing_get(req: Request, next: Next) -> Response {
 }
 
 /// Declares the GET routes of `router` as state-changing (the spec keeps their method):
-/// cross-site calls answer 403 and HEAD answers 405; the OpenAPI document lists the 403.
+/// cross-site calls answer 403 and HEAD answers 405; the OpenAPI document lists the 403 and
+/// marks the operation `x-state-changing: true`, which the access tests read.
 pub fn state_changing_gets<S>(mut router: OpenApiRouter<S>) -> OpenApiRouter<S>
 where
     S: Clone + Send + Sync + 'static,
@@ -119,6 +123,7 @@ where
     for item in router.get_openapi_mut().paths.paths.values_mut() {
         if let Some(op) = item.get.as_mut() {
             add_response(op, 403, CROSS_SITE_REFUSED);
+            crate::access::doc::extension(op, STATE_CHANGING, serde_json::Value::Bool(true));
         }
     }
     router.route_layer(middleware::from_fn(state_changing_get))

@@ -14,7 +14,10 @@
 
 mod common;
 
-use axum::http::{Method, StatusCode};
+use axum::{
+    body::Body,
+    http::{Method, Request, StatusCode},
+};
 use common::{TestApp, TestBackend};
 use searchdeck_api::session::Role;
 use searchdeck_common::{store, tasks::NewTask};
@@ -40,6 +43,18 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     ("put", "/api/setFields/one"),
     ("patch", "/api/setFields/one/{id}"),
     ("delete", "/api/setFields/one/{id}"),
+];
+
+/// GET routes that change state (the spec keeps their method). Each is marked where it is
+/// routed (`middleware::state_changing_gets`, documented as `x-state-changing`), so a
+/// cross-site call is refused before it runs.
+const STATE_CHANGING_GETS: &[&str] = &[
+    "/api/account/oauth",
+    "/api/account/urlOauth",
+    "/api/account/use/{id}",
+    "/api/asa/getAccountData",
+    "/api/auth/logout",
+    "/api/auth/recoveryPassword",
 ];
 
 /// Path parameters that name a value (a table type), not a resource; they are checked by
@@ -293,5 +308,37 @@ backend_tests! {
             checked += 1;
         }
         assert!(checked >= 1, "no resource routes checked");
+    }
+
+    async fn every_state_changing_get_refuses_cross_site_calls(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let doc = app.get("/api/openapi.json", None).await.json;
+        let mut marked: Vec<String> = operations(&doc)
+            .into_iter()
+            .filter(|(m, _, op)| m == "get" && op["x-state-changing"] == json!(true))
+            .map(|(_, path, _)| path)
+            .collect();
+        marked.sort();
+        assert_eq!(marked, STATE_CHANGING_GETS, "the state-changing GETs are marked where routed");
+        let account = resource_in_workspace(&app, "account", &owner).await;
+        let used = app.get("/api/account/getUsed", Some(&owner)).await.json;
+        for path in STATE_CHANGING_GETS {
+            let op = &doc["paths"][*path]["get"];
+            assert!(op["responses"]["403"].is_object(), "{path} documents 403");
+            let url = format!("{}?accountId={account}&email=a%40example.com&accountName=X&code=c&state=s", concrete(path, &account));
+            for cross in [("sec-fetch-site", "cross-site"), ("origin", "https://evil.example")] {
+                let req = Request::get(&url)
+                    .header("host", "localhost:8080")
+                    .header("cookie", format!("sd_session={owner}"))
+                    .header(cross.0, cross.1)
+                    .body(Body::empty())
+                    .unwrap();
+                let res = app.send(req).await;
+                assert_eq!(res.status, StatusCode::FORBIDDEN, "{path} with {cross:?}: {:?}", res.json);
+                assert_eq!(res.message(), "Cross-site requests are not allowed");
+            }
+        }
+        assert_eq!(app.get("/api/account/getUsed", Some(&owner)).await.json, used, "the active account did not change");
+        assert_eq!(app.get("/api/auth/me", Some(&owner)).await.status, StatusCode::OK, "still signed in");
     }
 }

@@ -175,6 +175,57 @@ backend_tests! {
         assert_eq!(res.json["status"], 400, "{:?}", res.json);
     }
 
+    async fn control_characters_are_refused_where_they_are_sent(app: TestApp) {
+        let control = json!([{"field": "fullName", "message": "Must not contain control characters"}]);
+        let res = app.post("/api/auth/register", json!({"email": app.email(), "password": "long password", "repeatPassword": "long password", "fullName": "Ann\u{0}"}), None).await;
+        assert_eq!((res.status, &res.json["errors"]), (StatusCode::BAD_REQUEST, &control), "{:?}", res.json);
+        let session = app.register(&app.email(), "long password").await;
+        let res = app.request(Method::PUT, "/api/setFields/one", Some(json!({"name": "Mine\u{1b}[31m", "type": "KEYWORDS", "fields": ["keyword"]})), Some(&session)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{:?}", res.json);
+        assert_eq!(res.json["errors"][0]["field"], "name");
+        // Multi-line text may hold tabs and line breaks; the rule is the same everywhere else.
+        let res = app.request(Method::PUT, "/api/options/front", Some(json!({"note": "a\tb\nc", "bad": ["x", "\u{0}"]})), Some(&session)).await;
+        assert_eq!(res.json["errors"], json!([{"field": "bad.1", "message": "Must not contain control characters"}]));
+        // Query values and names.
+        let res = app.get("/api/auth/recoveryPassword?email=a%00b%40example.com", None).await;
+        assert_eq!(res.json["errors"], json!([{"field": "email", "message": "Must not contain control characters"}]), "{:?}", res.json);
+        let res = app.get("/api/setFields/all/KEY%00WORDS", Some(&session)).await;
+        assert_eq!(res.json["errors"], json!([{"field": "type", "message": "Must not contain control characters"}]), "{:?}", res.json);
+        // An id that cannot exist is a missing id.
+        for (url, what) in [("/api/tasks/ab%00cd", "Task"), ("/api/account/one/ab%00cd", "Account"), ("/api/asa/getAcls?accountId=ab%00cd", "Account"), ("/api/asa/campaigns/ab%01cd", "Campaign")] {
+            let res = app.get(url, Some(&session)).await;
+            assert_eq!(res.status, StatusCode::NOT_FOUND, "{url}: {:?}", res.json);
+            assert_eq!(res.message(), format!("{what} not found"), "{url}");
+        }
+    }
+
+    async fn bodies_have_the_documented_shape(app: TestApp) {
+        let email = app.email();
+        app.register(&email, "long password").await;
+        let res = app.post("/api/auth/login", json!([email, "long password"]), None).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "an array is no login: {:?}", res.json);
+        assert_eq!(res.message(), "The request body must be a JSON object");
+        assert!(res.session_cookie().is_none());
+        let session = app.register(&app.email(), "long password").await;
+        let res = app.post("/api/asa/reports/calculateForecasts", json!([null, null]), Some(&session)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "{:?}", res.json);
+        // Field errors name the field by its path.
+        let res = app.post("/api/auth/login", json!({"email": email, "password": 12345678}), None).await;
+        assert_eq!(res.json["errors"], json!([{"field": "password", "message": "Must be a string"}]), "{:?}", res.json);
+        let raw = |body: &str, content_type: &str| {
+            let req = Request::post("/api/auth/login").header("host", "localhost:8080").header("content-type", content_type.to_string()).body(Body::from(body.to_string())).unwrap();
+            app.send(req)
+        };
+        let res = raw(&format!(r#"{{"email":"{email}","email":"x@example.com","password":"long password"}}"#), "application/json").await;
+        assert_eq!(res.json["errors"], json!([{"field": "email", "message": "Must be given once"}]), "{:?}", res.json);
+        let res = raw(r#"{"email":"#, "application/json").await;
+        assert_eq!((res.status, res.message()), (StatusCode::BAD_REQUEST, "The request body is not valid JSON"));
+        let res = raw(r#"{"email":"a@example.com","password":"long password"}"#, "text/plain").await;
+        assert_eq!((res.status, res.message()), (StatusCode::BAD_REQUEST, "Expected a JSON body (Content-Type: application/json)"));
+        let res = app.get("/api/auth/recoveryPassword?email=a%40example.com&email=b%40example.com", None).await;
+        assert_eq!(res.json["errors"], json!([{"field": "email", "message": "Must be given once"}]), "{:?}", res.json);
+    }
+
     async fn composed_and_decomposed_emails_are_one_account(app: TestApp) {
         let composed = "jos\u{e9}@example.com";
         let decomposed = "jose\u{301}@example.com";

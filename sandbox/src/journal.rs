@@ -3,7 +3,8 @@
 //! counters) and per clock change, after a header naming the world (seed, size, the day it
 //! was generated for). At start the world is generated again from the header and the lines
 //! are replayed, so a restart keeps every entity, the change history and the clock.
-//! Decisions on recommendations (applied, dismissed) have lines of their own. A journal is
+//! Decisions on recommendations (applied, dismissed) and the auth store's registered keys,
+//! refresh tokens and codes ([`crate::auth::kept`]) have lines of their own. A journal is
 //! compacted to the header, one line with the latest state of every entity ever written,
 //! the whole change history and the counters, the decisions, then the clock: when it is
 //! opened with many lines, and while the sandbox runs, once it has grown to twice its size
@@ -24,6 +25,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use time::{Date, OffsetDateTime};
 
+use crate::auth::kept::{AuthLine, AuthSink};
 use crate::world::audit::AuditEvent;
 use crate::world::{Id, World, WorldConfig, WorldSize};
 
@@ -84,6 +86,8 @@ pub struct Opened {
     pub clock: (OffsetDateTime, bool),
     /// Decisions on recommendations, oldest first.
     pub decisions: Vec<DecisionLine>,
+    /// The auth store's keys, refresh tokens and codes, oldest first.
+    pub auth: Vec<AuthLine>,
     /// Lines read, and lines the journal holds after compaction.
     pub lines: (usize, usize),
 }
@@ -102,6 +106,8 @@ struct Inner {
     written: BTreeSet<(&'static str, Id)>,
     /// The latest decision per recommendation.
     decisions: Vec<DecisionLine>,
+    /// The auth lines a compaction keeps.
+    auth: Vec<AuthLine>,
     /// The last clock line.
     clock: Option<ClockLine>,
     /// Bytes and lines the file holds.
@@ -138,6 +144,7 @@ impl Inner {
             w,
             &self.written,
             &self.decisions,
+            &self.auth,
             self.clock.as_ref(),
         )?;
         self.file = OpenOptions::new().append(true).open(&self.path)?;
@@ -183,6 +190,7 @@ impl Journal {
         let mut header = None;
         let mut clock = None;
         let mut decisions: Vec<DecisionLine> = Vec::new();
+        let mut auth: Vec<AuthLine> = Vec::new();
         // Every entity a line wrote, for compaction.
         let mut written: BTreeSet<(&'static str, Id)> = Default::default();
         let mut lines = 0;
@@ -218,6 +226,10 @@ impl Journal {
                     clock = Some(serde_json::from_value::<ClockLine>(c.clone())?);
                 } else if let Some(d) = v.get("decision") {
                     decisions.push(serde_json::from_value(d.clone())?);
+                } else if let Some(a) = v.get("auth") {
+                    let line: AuthLine = serde_json::from_value(a.clone())
+                        .with_context(|| format!("{} line {}", file_path.display(), n + 1))?;
+                    line.keep(&mut auth);
                 } else if let Some(t) = v.get("txn") {
                     let w = world.as_mut().context("journal line before its header")?;
                     replay(w, serde_json::from_value(t.clone())?, &mut written)
@@ -265,6 +277,7 @@ impl Journal {
             header,
             written,
             decisions: latest,
+            auth: auth.clone(),
             clock,
             bytes,
             lines,
@@ -289,6 +302,7 @@ impl Journal {
             world,
             clock: (now, running),
             decisions,
+            auth,
             lines: (lines, kept),
         })
     }
@@ -299,6 +313,13 @@ impl Journal {
         inner.decisions.retain(|x| x.id != d.id);
         inner.decisions.push(d.clone());
         report(inner.append(&json!({ "decision": d })));
+    }
+
+    /// Records a change of the auth store.
+    pub fn append_auth(&self, line: &AuthLine) {
+        let mut inner = self.inner.lock();
+        line.clone().keep(&mut inner.auth);
+        report(inner.append(&json!({ "auth": line })));
     }
 
     /// Records the clock.
@@ -368,6 +389,12 @@ impl Journal {
     }
 }
 
+impl AuthSink for Journal {
+    fn append_auth(&self, line: &AuthLine) {
+        Journal::append_auth(self, line);
+    }
+}
+
 fn report(written: std::io::Result<()>) {
     if let Err(e) = written {
         tracing::error!(error = %e, "could not write the sandbox journal");
@@ -396,6 +423,7 @@ fn compact(
     w: &World,
     written: &BTreeSet<(&'static str, Id)>,
     decisions: &[DecisionLine],
+    auth: &[AuthLine],
     clock: Option<&ClockLine>,
 ) -> anyhow::Result<(u64, usize)> {
     let (next_id, next_txn) = w.counters();
@@ -413,6 +441,7 @@ fn compact(
     for line in [json!({ "world": header }), json!({ "txn": txn })]
         .into_iter()
         .chain(decisions.iter().map(|d| json!({ "decision": d })))
+        .chain(auth.iter().map(|a| json!({ "auth": a })))
         .chain(clock.map(|c| json!({ "clock": c })))
     {
         out.push_str(&line.to_string());

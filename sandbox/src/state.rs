@@ -47,7 +47,7 @@ impl SandboxConfig {
 pub struct WorldCell {
     inner: RwLock<Arc<World>>,
     clock: Arc<Clock>,
-    journal: Option<Journal>,
+    journal: Option<Arc<Journal>>,
 }
 
 impl WorldCell {
@@ -102,7 +102,7 @@ impl WorldCell {
 
     /// The journal, when writes are kept on disk.
     pub fn journal(&self) -> Option<&Journal> {
-        self.journal.as_ref()
+        self.journal.as_deref()
     }
 }
 
@@ -207,16 +207,17 @@ impl Sandbox {
         let start_now = config.now.unwrap_or_else(OffsetDateTime::now_utc);
         let mut world_config = config.world;
         world_config.today.get_or_insert(start_now.date());
-        let (journal, world, now, running, decisions) = match &config.data_dir {
+        let (journal, world, now, running, decisions, auth) = match &config.data_dir {
             Some(dir) => {
                 let opened = Journal::open(dir, world_config, config.now, !config.frozen_clock)?;
                 let (now, running) = opened.clock;
                 (
-                    Some(opened.journal),
+                    Some(Arc::new(opened.journal)),
                     opened.world,
                     now,
                     running,
                     opened.decisions,
+                    opened.auth,
                 )
             }
             None => (
@@ -224,6 +225,7 @@ impl Sandbox {
                 World::generate(world_config),
                 start_now,
                 !config.frozen_clock,
+                Vec::new(),
                 Vec::new(),
             ),
         };
@@ -246,13 +248,19 @@ impl Sandbox {
         world.days = Some(Arc::new(crate::sim::days::DayCache::new(
             crate::sim::days::DEFAULT_BYTES,
         )));
+        // Keys, refresh tokens and codes are journaled with the world, so a restarted
+        // sandbox still knows every client that connected.
+        let auth_store = match &journal {
+            Some(j) => AuthStore::journaled(clock.clone(), &auth, j.clone())?,
+            None => AuthStore::with_clock(clock.clone()),
+        };
         Ok(Arc::new(Sandbox {
             world: WorldCell {
                 inner: RwLock::new(Arc::new(world)),
-                clock: clock.clone(),
+                clock,
                 journal,
             },
-            auth: AuthStore::with_clock(clock),
+            auth: auth_store,
             faults: Faults::new(config.faults, config.world.seed),
             recommendations: crate::api::recommendations::Decisions::restore(decisions),
             reports: ReportCache::default(),

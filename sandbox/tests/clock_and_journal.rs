@@ -383,3 +383,89 @@ async fn concurrent_writes_across_compactions_are_all_kept() {
     drop(w);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_restart_keeps_registered_keys_refresh_tokens_and_codes() {
+    use searchdeck_sandbox::Sandbox;
+    use searchdeck_sandbox::auth::store::{Access, Credential};
+    let dir = temp_dir("auth");
+    let signing = p256::ecdsa::SigningKey::from_slice(&[7u8; 32]).unwrap();
+    let credential = Credential {
+        client_id: "SEARCHADS.kept".into(),
+        team_id: "SEARCHADS.team".into(),
+        key_id: "key".into(),
+        key: *signing.verifying_key(),
+        access: Access {
+            accounts: Some([1].into()),
+            read_only: true,
+        },
+    };
+    let (refresh, popup_refresh, code, spent, access) = {
+        let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
+        s.auth.register(credential.clone());
+        let refresh = s.auth.issue_refresh_token("SEARCHADS.kept");
+        let popup_refresh = s.auth.issue_refresh_token("popup-client");
+        let code = s.auth.issue_code("popup-client", "http://app/cb");
+        let spent = s.auth.issue_code("popup-client", "http://app/cb");
+        assert!(s.auth.take_code(&spent, "popup-client", None));
+        let (access, _) = s.auth.issue_token("SEARCHADS.kept");
+        (refresh, popup_refresh, code, spent, access)
+    };
+    let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
+    let kept = s
+        .auth
+        .credential("SEARCHADS.kept")
+        .expect("the key is kept");
+    assert_eq!(
+        (&kept.team_id, &kept.key_id, kept.key, &kept.access),
+        (
+            &credential.team_id,
+            &credential.key_id,
+            credential.key,
+            &credential.access
+        )
+    );
+    assert_eq!(
+        s.auth.refresh_client(&refresh).as_deref(),
+        Some("SEARCHADS.kept")
+    );
+    assert_eq!(
+        s.auth.refresh_client(&popup_refresh).as_deref(),
+        Some("popup-client")
+    );
+    assert_eq!(
+        s.auth.check_token(&access),
+        None,
+        "access tokens are issued again"
+    );
+    assert!(
+        !s.auth.take_code(&spent, "popup-client", None),
+        "a spent code stays spent"
+    );
+    // Enough clock lines that the next open compacts the journal; the auth lines survive it.
+    for _ in 0..=searchdeck_sandbox::journal::COMPACT_AFTER {
+        s.world.clock_changed();
+    }
+    drop(s);
+    let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
+    assert!(s.world.journal().unwrap().stats().1 < 20, "compacted");
+    drop(s);
+    let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
+    assert!(s.auth.credential("SEARCHADS.kept").is_some());
+    assert_eq!(
+        s.auth.refresh_client(&refresh).as_deref(),
+        Some("SEARCHADS.kept")
+    );
+    assert!(
+        s.auth
+            .take_code(&code, "popup-client", Some("http://app/cb")),
+        "an unspent code is kept"
+    );
+    drop(s);
+    let s = Sandbox::open(config(Some(dir.clone()))).unwrap();
+    assert!(
+        !s.auth.take_code(&code, "popup-client", None),
+        "spent across restarts"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -63,7 +63,8 @@ fn error_response(op: &mut Operation, status: u16, description: &str) {
         .insert(status.to_string(), error_body(description));
 }
 
-fn extension(op: &mut Operation, key: &str, value: serde_json::Value) {
+/// Sets the vendor extension `key` of an operation.
+pub fn extension(op: &mut Operation, key: &str, value: serde_json::Value) {
     op.extensions
         .get_or_insert_with(Extensions::default)
         .insert(key.to_string(), value);

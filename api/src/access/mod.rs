@@ -9,7 +9,7 @@
 //! [`route!`](crate::route) writes the same rule into the OpenAPI document (security scheme,
 //! 401/403/404 answers), so the document cannot drift from the code.
 
-mod doc;
+pub(crate) mod doc;
 mod resource;
 
 use std::marker::PhantomData;

@@ -75,6 +75,11 @@ impl<T: WorkspaceResource, P: Policy> FromRequestParts<AppState> for InWorkspace
     ) -> Result<Self, Self::Rejection> {
         let caller = Caller::<P>::from_request_parts(parts, state).await?;
         let id = id_param(parts, state, T::PARAM).await?;
+        // An id holding a control character names nothing (and PostgreSQL cannot compare
+        // text with U+0000): answered as any missing id.
+        if crate::input::has_control(&id, false) {
+            return Err(ApiError::not_found(T::NAME));
+        }
         let item = T::find(&state.db, &caller.workspace_id, &id)
             .await?
             .ok_or_else(|| ApiError::not_found(T::NAME))?;

@@ -406,7 +406,11 @@ sandbox_tests! {
             (json!({"ids": ids, "field": "cptBid", "action": "lower", "percent": 150}), "percent", "Percentage must be at most 100"),
             (json!({"ids": ids, "field": "cptBid", "action": "raise", "percent": 10, "floor": "2", "cap": "1"}), "floor", "The floor must not be above the cap"),
             (json!({"ids": ids, "field": "dailyBudget", "action": "set", "value": "1"}), "field", "Field must be one of cptBid, status"),
-            (json!({"ids": ids, "field": "cptBid", "action": "double"}), "action", "Action must be set, raise, lower, pause or enable"),
+            (json!({"ids": ids, "field": "cptBid", "action": "double"}), "action", "Must be one of: set, raise, lower, pause, enable"),
+            // Values are taken exactly as documented: no other case, no spaces, numbers as numbers.
+            (json!({"ids": ids, "field": "cptBid", "action": "RAISE", "percent": 10}), "action", "Must be one of: set, raise, lower, pause, enable"),
+            (json!({"ids": ids, "field": "cptBid", "action": "raise", "percent": "10"}), "percent", "Percentage must be a number"),
+            (json!({"ids": ids, "field": "status", "action": "set", "value": "enabled"}), "value", "Must be one of: ENABLED, PAUSED, ACTIVE"),
             (json!({"ids": [], "action": "pause"}), "ids", "Please complete this field to continue"),
         ] {
             let res = t.call(Method::PUT, &keywords_url(&p), body.clone(), &owner).await;

@@ -3,6 +3,7 @@
 //! bearer check in front of `/v1`.
 
 pub mod jwt;
+pub mod kept;
 pub mod pages;
 pub mod store;
 pub mod token;

@@ -1,5 +1,6 @@
 //! Registered API credentials (public keys), issued access and refresh tokens, and
-//! authorization codes of the consent page.
+//! authorization codes of the consent page. With a journal ([`AuthStore::journaled`]),
+//! every key, refresh token and code is kept across restarts (see [`super::kept`]).
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
@@ -9,6 +10,7 @@ use parking_lot::Mutex;
 use rand::Rng;
 use time::{Duration, OffsetDateTime};
 
+use super::kept::{AuthLine, AuthSink};
 use crate::clock::Clock;
 
 /// Access-token lifetime (Apple issues one-hour tokens).
@@ -79,6 +81,7 @@ struct Inner {
 pub struct AuthStore {
     inner: Mutex<Inner>,
     clock: Arc<Clock>,
+    sink: Option<Arc<dyn AuthSink>>,
 }
 
 /// A fresh random token with a recognisable prefix.
@@ -99,10 +102,64 @@ impl AuthStore {
         AuthStore {
             inner: Mutex::default(),
             clock,
+            sink: None,
+        }
+    }
+
+    /// A store holding what `lines` (a journal's, oldest first) recorded, which records
+    /// its changes to `sink`.
+    pub fn journaled(
+        clock: Arc<Clock>,
+        lines: &[AuthLine],
+        sink: Arc<dyn AuthSink>,
+    ) -> anyhow::Result<Self> {
+        let mut inner = Inner::default();
+        for line in lines {
+            match line {
+                AuthLine::Credential { .. } => {
+                    if let Some(c) = line.to_credential()? {
+                        inner.credentials.insert(c.client_id.clone(), c);
+                    }
+                }
+                AuthLine::RefreshToken { token, client_id } => {
+                    inner
+                        .refresh_tokens
+                        .insert(token.clone(), client_id.clone());
+                }
+                AuthLine::Code {
+                    code,
+                    client_id,
+                    redirect_uri,
+                    expires,
+                } => {
+                    let entry = Code {
+                        client_id: client_id.clone(),
+                        redirect_uri: redirect_uri.clone(),
+                        expires: *expires,
+                    };
+                    inner.codes.insert(code.clone(), entry);
+                }
+                AuthLine::CodeUsed { code } => {
+                    inner.codes.remove(code);
+                }
+            }
+        }
+        Ok(AuthStore {
+            inner: Mutex::new(inner),
+            clock,
+            sink: Some(sink),
+        })
+    }
+
+    /// Records `line` in the journal, if there is one.
+    fn record(&self, line: AuthLine) {
+        if let Some(sink) = &self.sink {
+            sink.append_auth(&line);
         }
     }
 
     pub fn register(&self, credential: Credential) {
+        self.record(AuthLine::credential(&credential));
         self.inner
             .lock()
             .credentials
@@ -127,6 +184,10 @@ impl AuthStore {
     /// Issues a refresh token for `client_id`.
     pub fn issue_refresh_token(&self, client_id: &str) -> String {
         let token = random_token("sbx.rt.");
+        self.record(AuthLine::RefreshToken {
+            token: token.clone(),
+            client_id: client_id.to_string(),
+        });
         self.inner
             .lock()
             .refresh_tokens
@@ -176,6 +237,12 @@ impl AuthStore {
             redirect_uri: redirect_uri.into(),
             expires: self.clock.now() + CODE_LIFETIME,
         };
+        self.record(AuthLine::Code {
+            code: code.clone(),
+            client_id: entry.client_id.clone(),
+            redirect_uri: entry.redirect_uri.clone(),
+            expires: entry.expires,
+        });
         self.inner.lock().codes.insert(code.clone(), entry);
         code
     }
@@ -185,6 +252,9 @@ impl AuthStore {
         let Some(entry) = self.inner.lock().codes.remove(code) else {
             return false;
         };
+        self.record(AuthLine::CodeUsed {
+            code: code.to_string(),
+        });
         entry.client_id == client_id
             && entry.expires > self.clock.now()
             && redirect_uri.is_none_or(|r| r == entry.redirect_uri)

@@ -22,14 +22,21 @@ use secrecy::SecretString;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{credentials, key_pair, orgs, popup};
-use crate::{error::ApiError, route, session::CurrentUser, state::AppState};
+use crate::{
+    error::ApiError, middleware::state_changing_gets, route, session::CurrentUser, state::AppState,
+};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(key_pair::get_public_key))
         .routes(route!(key_pair::create))
-        .routes(route!(popup::url_oauth))
-        .routes(route!(popup::oauth))
+        // GET routes that change state (the spec keeps their method): `urlOauth` stores a
+        // connect state, `oauth` saves the connection.
+        .merge(state_changing_gets(
+            OpenApiRouter::new()
+                .routes(route!(popup::url_oauth))
+                .routes(route!(popup::oauth)),
+        ))
 }
 
 /// What a connect path learnt, secrets in clear until sealed by [`save`].

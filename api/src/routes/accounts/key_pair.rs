@@ -55,6 +55,9 @@ impl<S: Send + Sync> FromRequest<S> for MultipartForm {
             }
             let text = String::from_utf8(bytes.to_vec())
                 .map_err(|_| ApiError::field(&name, "This value must be text"))?;
+            if crate::input::has_control(&name, false) || crate::input::has_control(&text, true) {
+                return Err(ApiError::field(&name, crate::input::CONTROL_CHARACTERS));
+            }
             fields.insert(name, text);
         }
         Ok(MultipartForm(fields))

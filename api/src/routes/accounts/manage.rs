@@ -2,10 +2,7 @@
 //! account clears the active org, spec §4), read, rename, pick the campaign groups in use,
 //! and remove a connection with its data.
 
-use axum::{
-    extract::{Query, State},
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids::now_ms,
     store::{self, accounts::Active},
@@ -19,7 +16,8 @@ use crate::{
     access::{EditRoles, InWorkspace, Member},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
-    extract::ApiJson,
+    extract::{ApiJson, ApiQuery},
+    middleware::state_changing_gets,
     route,
     state::AppState,
 };
@@ -28,7 +26,10 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(get_all))
         .routes(route!(get_used))
-        .routes(route!(use_account))
+        // GET routes that change state (the spec keeps their method).
+        .merge(state_changing_gets(
+            OpenApiRouter::new().routes(route!(use_account)),
+        ))
         .routes(route!(unuse))
         .routes(route!(one))
         .routes(route!(update))
@@ -98,7 +99,7 @@ pub struct UseQuery {
 pub async fn use_account(
     State(state): State<AppState>,
     account: InWorkspace<Account>,
-    Query(query): Query<UseQuery>,
+    ApiQuery(query): ApiQuery<UseQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let row = account.item.0;
     if let Some(org_id) = query.org_id {

@@ -17,6 +17,7 @@ use crate::{
     access::InWorkspace,
     envelope::{self, Envelope, Item, Items},
     error::{ApiResult, ErrorBody},
+    middleware::state_changing_gets,
     route,
     state::AppState,
 };
@@ -24,7 +25,11 @@ use crate::{
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(get_acls))
-        .routes(route!(get_account_data))
+        // A GET that changes state (the spec keeps its method): it rewrites the cached
+        // campaign groups.
+        .merge(state_changing_gets(
+            OpenApiRouter::new().routes(route!(get_account_data)),
+        ))
 }
 
 /// The campaign groups the client's credentials reach, with currency and time zone. New

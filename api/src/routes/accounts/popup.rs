@@ -3,10 +3,7 @@
 //! to the app, which calls `account/oauth` to exchange the code and save the connection. A
 //! bad, expired or reused state, a denied consent and a refused code store nothing.
 
-use axum::{
-    extract::{Query, State},
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{ids::now_ms, store};
 use searchdeck_provider::Credentials;
 use serde::Serialize;
@@ -21,6 +18,7 @@ use crate::{
     domain::{Fields, REQUIRED},
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
+    extract::ApiQuery,
     session::{hash_token, new_token},
     state::AppState,
 };
@@ -50,7 +48,7 @@ pub struct UrlOauthQuery {
 pub async fn url_oauth(
     State(state): State<AppState>,
     user: Editor,
-    Query(query): Query<UrlOauthQuery>,
+    ApiQuery(query): ApiQuery<UrlOauthQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let name = parse_name(query.account_name.as_deref())
         .map_err(|m| ApiError::field("accountName", &m))?;
@@ -109,7 +107,7 @@ pub struct OauthResult {
 pub async fn oauth(
     State(state): State<AppState>,
     user: Editor,
-    Query(query): Query<OauthQuery>,
+    ApiQuery(query): ApiQuery<OauthQuery>,
 ) -> ApiResult<impl IntoResponse> {
     let given = |v: &Option<String>| {
         v.as_deref()

@@ -69,6 +69,7 @@ fn normalize_code(raw: &str) -> String {
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct RecoveryQuery {
     /// The account's email.
     #[serde(default)]

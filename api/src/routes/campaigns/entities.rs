@@ -298,8 +298,8 @@ pub struct AdGroupDetail {
     /// CPC (cost per tap) or CPM.
     pub pricing_model: Option<String>,
     /// The provider's targeting dimensions (age, gender, device class, locality,
-    /// app downloaders, ...), as synced.
-    #[schema(value_type = Object)]
+    /// app downloaders, ...), as synced; null when the ad group has none.
+    #[schema(value_type = Option<Object>)]
     pub targeting_dimensions: Value,
     pub serving_state_reasons: Vec<String>,
 }

@@ -62,10 +62,11 @@ pub struct ScopeQuery {
 }
 
 impl ScopeQuery {
-    /// The `orgId` as a campaign group id; 400 on `orgId` when it is not a number.
+    /// The `orgId` as a campaign group id; 400 on `orgId` when it is not a number (an
+    /// empty `orgId=` included: only an absent parameter means "every campaign group").
     pub fn org_id(&self) -> Result<Option<i64>, ApiError> {
-        match self.org_id.as_deref().map(str::trim) {
-            None | Some("") => Ok(None),
+        match self.org_id.as_deref() {
+            None => Ok(None),
             Some(raw) => raw
                 .parse::<i64>()
                 .map(Some)

@@ -146,6 +146,9 @@ pub struct Scope<'a> {
     pub campaign_id: Option<i64>,
 }
 
+/// The bulk actions, as the document spells them.
+pub const ACTIONS: &[&str] = &["set", "raise", "lower", "pause", "enable"];
+
 /// Validates `body` for `level` in `scope`, computes every item's target from our stored
 /// values, and enqueues the `bulk-edit` job with its task.
 pub async fn start(
@@ -157,17 +160,15 @@ pub async fn start(
 ) -> Result<BulkEditStarted, ApiError> {
     let mut errors = Vec::new();
     let ids = ids(body.ids, "ids", &mut errors);
-    let action = body
-        .action
-        .as_deref()
-        .map(|a| a.trim().to_ascii_lowercase())
-        .unwrap_or_default();
-    if !["set", "raise", "lower", "pause", "enable"].contains(&action.as_str()) {
-        errors.push(FieldError::new(
-            "action",
-            "Action must be set, raise, lower, pause or enable",
-        ));
-    }
+    let action = match body.action.as_deref() {
+        Some(raw) => crate::domain::one_of("action", raw, ACTIONS)
+            .map_err(|e| errors.push(e))
+            .unwrap_or_default(),
+        None => {
+            errors.push(FieldError::new("action", crate::domain::REQUIRED));
+            ""
+        }
+    };
     let field = match body.field.as_deref().map(str::trim) {
         Some(f) if !f.is_empty() => f.to_string(),
         _ if action == "pause" || action == "enable" => "status".to_string(),
@@ -198,7 +199,7 @@ pub async fn start(
     let cap = parse_money("cap", body.cap.as_ref());
     let mut status_target = None;
     let mut change = None;
-    match (action.as_str(), is_status) {
+    match (action, is_status) {
         ("pause", _) | ("enable", _) if !is_status && label.is_some() => errors.push(
             FieldError::new("field", "Pause and enable change the status"),
         ),
@@ -208,7 +209,10 @@ pub async fn start(
             Some(s) => {
                 status_target = parse_status("value", s).map_err(|e| errors.push(e)).ok();
             }
-            None => errors.push(FieldError::new("value", super::STATUS_VALUES)),
+            None => errors.push(FieldError::new(
+                "value",
+                format!("Must be one of: {}", super::STATUSES.join(", ")),
+            )),
         },
         ("raise" | "lower", true) => errors.push(FieldError::new(
             "action",
@@ -271,7 +275,7 @@ pub async fn start(
         })
         .collect();
     let operation = describe(
-        &action,
+        action,
         &field,
         body.value.as_ref(),
         body.percent.as_ref(),
@@ -376,11 +380,10 @@ pub async fn enqueue(
     })
 }
 
-/// A percentage: a number above 0 (at most 100 to lower, 1,000 to raise).
+/// A percentage: a JSON number above 0 (at most 100 to lower, 1,000 to raise).
 fn percent(raw: &Value, up: bool) -> Result<Decimal, FieldError> {
     let err = |m: &str| FieldError::new("percent", m);
     let text = match raw {
-        Value::String(s) => s.trim().to_string(),
         Value::Number(n) => n.to_string(),
         _ => String::new(),
     };

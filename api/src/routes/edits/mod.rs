@@ -55,16 +55,16 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Message of a request that names no field to change.
 pub const NOTHING_TO_CHANGE: &str = "Choose a value to change";
-/// Message of a status that is neither ENABLED nor PAUSED.
-pub const STATUS_VALUES: &str = "Status must be ENABLED or PAUSED";
+/// The statuses a request may set: ENABLED, PAUSED, and ACTIVE, which the keyword and ad
+/// tables show for an enabled one (spec "Statuses shown").
+pub const STATUSES: &[&str] = &["ENABLED", "PAUSED", "ACTIVE"];
 
-/// A user-settable status: ENABLED or PAUSED (any case, trimmed); else 400 on `field`.
+/// A user-settable status, spelt exactly as [`STATUSES`] ([`crate::domain::one_of`]);
+/// ACTIVE means ENABLED. Else 400 on `field`.
 pub fn parse_status(field: &str, raw: &str) -> Result<String, FieldError> {
-    match raw.trim().to_ascii_uppercase().as_str() {
-        s @ ("ENABLED" | "PAUSED") => Ok(s.to_string()),
-        // The keyword table shows ACTIVE for an enabled keyword.
+    match crate::domain::one_of(field, raw, STATUSES)? {
         "ACTIVE" => Ok("ENABLED".to_string()),
-        _ => Err(FieldError::new(field, STATUS_VALUES)),
+        s => Ok(s.to_string()),
     }
 }
 

@@ -39,7 +39,7 @@ pub fn parse(
         Value::Object(o) => {
             if let Some(sent) = o.get("currency").and_then(Value::as_str)
                 && let Some(ours) = currency
-                && !sent.trim().eq_ignore_ascii_case(ours)
+                && sent != ours
             {
                 return Err(err(format!(
                     "{label} must be in {ours}, the campaign group's currency"
