@@ -34,7 +34,7 @@ describe('CSV export', () => {
       ['keyword', 'keywordId', 'localSpend', 'taps', 'ttr'],
       [
         { keyword: 'brand, us', keywordId: '772182579262523445', localSpend: 1255.23, taps: 2947, ttr: 0.05 },
-        { keyword: 'generic', keywordId: 12, localSpend: null, taps: 0, ttr: null },
+        { keyword: 'generic', keywordId: '12', localSpend: null, taps: 0, ttr: null },
       ],
       'EUR',
     );

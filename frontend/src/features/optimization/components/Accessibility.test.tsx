@@ -24,8 +24,8 @@ it('names every control of the table and the bulk bar', async () => {
   window.localStorage.clear();
   mockApi('GET /api/account/getAll', ok({ items: [account] }));
   const items = [
-    { keywordId: 11, keyword: 'fitness app', keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9, cptBid: 1.5, deleted: false, tag: [], localSpend: 1 },
-    { keywordId: 12, keyword: 'workout', keywordStatus: 'PAUSED', campaignId: 7, adGroupId: 9, cptBid: 0.8, deleted: false, tag: [], localSpend: 2 },
+    { keywordId: '11', keyword: 'fitness app', keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9', cptBid: 1.5, deleted: false, tag: [], localSpend: 1 },
+    { keywordId: '12', keyword: 'workout', keywordStatus: 'PAUSED', campaignId: '7', adGroupId: '9', cptBid: 0.8, deleted: false, tag: [], localSpend: 2 },
   ];
   mockApi('POST /api/asa/reports', ok({ items, total: 2, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 }));
   mockApi('GET /api/reports/allTags', ok({ CAMPAIGNS: [], GROUPS: [], KEYWORDS: [], SEARCHTERMS: [] }));

@@ -230,7 +230,7 @@ describe('negatives from the bulk-edit header', () => {
     const bar = await screen.findByTestId('bulk-edit-bar');
     await userEvent.click(within(bar).getByRole('button', { name: 'Add as negatives' }));
     const form = await screen.findByTestId('negatives-form');
-    expect(within(form).getByTestId('negatives-count')).toHaveTextContent('1 keywords to add');
+    expect(within(form).getByTestId('negatives-count')).toHaveTextContent('1 keyword to add');
     expect(within(form).getByTestId('negatives-count')).not.toHaveTextContent('not on this page');
     await userEvent.click(within(form).getByRole('button', { name: 'Add negatives' }));
     await waitFor(() => expect(callsTo('PUT /api/asa/keywords/add/negative/7')).toHaveLength(1));

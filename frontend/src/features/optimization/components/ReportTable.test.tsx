@@ -149,7 +149,7 @@ describe('ReportTable on a long page', () => {
 });
 
 describe('ReportTable on a short page', () => {
-  const campaigns: ReportRow[] = [{ campaignId: 7, campaignName: 'Brand US', servingStatus: 'RUNNING', localSpend: 12.5, taps: 3 }];
+  const campaigns: ReportRow[] = [{ campaignId: '7', campaignName: 'Brand US', servingStatus: 'RUNNING', localSpend: 12.5, taps: 3 }];
   const result = { items: campaigns, total: 1, totals: { localSpend: 12.5, taps: 3 }, currency: 'USD', locked: [] } as unknown as ReportResult;
 
   function table(level: 'CAMPAIGNS' | 'GROUPS', path: string) {

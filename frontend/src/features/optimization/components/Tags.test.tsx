@@ -13,8 +13,8 @@ const CAMPAIGNS = '/optimization/a1/42';
 
 const brand = { _id: 'tg1', name: 'Brand', color: 'Green', type: 'KEYWORDS', items: 1 };
 
-function keyword(id: number, name: string, tag: unknown[] = []) {
-  return { keywordId: id, keyword: name, keywordStatus: 'ACTIVE', campaignId: 7, adGroupId: 9, cptBid: 1, deleted: false, tag, localSpend: 1 };
+function keyword(id: string, name: string, tag: unknown[] = []) {
+  return { keywordId: id, keyword: name, keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9', cptBid: 1, deleted: false, tag, localSpend: 1 };
 }
 
 function report(items: unknown[]) {
@@ -40,7 +40,7 @@ describe('tags from the table', () => {
   });
 
   it("creates a tag on the selected rows from the bulk bar's Tag button, then lists it", async () => {
-    mockApi('POST /api/asa/reports', ok(report([keyword(11, 'fitness app'), keyword(12, 'workout')])));
+    mockApi('POST /api/asa/reports', ok(report([keyword('11', 'fitness app'), keyword('12', 'workout')])));
     mockApi('GET /api/reports/allTags', () => (callsTo('PUT /api/reports/tag/many').length > 0 ? tagsBy([brand]) : tagsBy([])));
     mockApi('PUT /api/reports/tag/many', ok({ items: [brand] }));
     renderApp(KEYWORDS, makeUser());
@@ -72,7 +72,7 @@ describe('tags from the table', () => {
   });
 
   it("adds and removes a row's tag from its tag cell", async () => {
-    mockApi('POST /api/asa/reports', ok(report([keyword(11, 'fitness app'), keyword(12, 'workout', [{ id: 'tg1', name: 'Brand', color: 'Green' }])])));
+    mockApi('POST /api/asa/reports', ok(report([keyword('11', 'fitness app'), keyword('12', 'workout', [{ id: 'tg1', name: 'Brand', color: 'Green' }])])));
     mockApi('GET /api/reports/allTags', tagsBy([brand]));
     mockApi('PATCH /api/reports/tag/many/tg1', ok({ item: brand }));
     mockApi('DELETE /api/reports/tag/many/tg1', ok({ item: brand }));
@@ -98,7 +98,7 @@ describe('tags from the table', () => {
   });
 
   it('renames, recolours and deletes a tag', async () => {
-    mockApi('POST /api/asa/reports', ok(report([keyword(11, 'fitness app')])));
+    mockApi('POST /api/asa/reports', ok(report([keyword('11', 'fitness app')])));
     mockApi('GET /api/reports/allTags', tagsBy([brand]));
     mockApi('PATCH /api/reports/tag/one/tg1', ok({ item: { ...brand, name: 'Core', color: 'Red' } }));
     mockApi('DELETE /api/reports/tag/one/tg1', ok({}));
@@ -124,7 +124,7 @@ describe('tags from the table', () => {
   });
 
   it("opens the Tag button's picker at campaign level too, anchored to the button", async () => {
-    mockApi('POST /api/asa/reports', ok(report([{ campaignId: 7, campaignName: 'Brand US', servingStatus: 'RUNNING', campaignStatus: 'ENABLED', tag: [], dailyBudget: 10 }])));
+    mockApi('POST /api/asa/reports', ok(report([{ campaignId: '7', campaignName: 'Brand US', servingStatus: 'RUNNING', campaignStatus: 'ENABLED', tag: [], dailyBudget: 10 }])));
     mockApi('GET /api/reports/allTags', tagsBy([], [{ ...brand, type: 'CAMPAIGNS' }]));
     renderApp(CAMPAIGNS, makeUser());
     const table = await screen.findByTestId('report-table');
