@@ -53,3 +53,22 @@ test('a signed-out visitor of a protected page is sent to login with a redirect'
   await page.goto('/settings/general');
   await expect(page).toHaveURL(/\/login\?redirect=%2Fsettings%2Fgeneral$/);
 });
+
+test('a signed-out page load logs no console error (no relogin without a sign of a session)', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(message.text());
+  });
+  const relogins: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname === '/api/auth/relogin') relogins.push(request.url());
+  });
+  await page.goto('/settings/general');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Fsettings%2Fgeneral$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole('heading', { name: 'Sign in' })).toBeVisible();
+  expect(relogins).toEqual([]);
+  expect(errors).toEqual([]);
+});

@@ -1,16 +1,41 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { hasSessionHint, setSessionHint } from '@/features/auth';
 import { makeUser } from '@/test/fixtures';
-import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 import { SIDEBAR_STORAGE_KEY } from './layout/AppLayout';
 
 describe('start-up and guard', () => {
-  it('relogs silently and sends a signed-out visitor of a protected page to login', async () => {
+  it('sends a signed-out visitor of a protected page to login without a relogin (no sign of a session, so no 401 in the console)', async () => {
+    const { location } = renderApp('/settings/general');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fsettings%2Fgeneral'));
+    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(callsTo('GET /api/auth/relogin')).toHaveLength(0);
+  });
+
+  it('relogs silently where a session was signed in, and forgets the sign when the server answers 401', async () => {
+    setSessionHint(true);
     const { location } = renderApp('/settings/general');
     await waitFor(() => expect(location()).toBe('/login?redirect=%2Fsettings%2Fgeneral'));
     expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
-    expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
+    expect(hasSessionHint()).toBe(false);
+  });
+
+  it('keeps the sign when the relogin fails for another reason than 401', async () => {
+    setSessionHint(true);
+    mockApi('GET /api/auth/relogin', fail(500, 'Error. Try again later'));
+    const { location } = renderApp('/settings/general');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Fsettings%2Fgeneral'));
+    expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
+    expect(hasSessionHint()).toBe(true);
+  });
+
+  it('restores the session by the relogin', async () => {
+    renderApp('/settings/general', makeUser());
+    expect(await screen.findByRole('button', { name: 'Sign out' })).toBeInTheDocument();
+    expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
+    expect(hasSessionHint()).toBe(true);
   });
 
   it('sends a signed-out visitor of home to login without a redirect', async () => {
@@ -64,6 +89,7 @@ describe('layout', () => {
     await waitFor(() => expect(location()).toBe('/login'));
     expect(callsTo('GET /api/auth/logout')).toHaveLength(1);
     expect(document.cookie).not.toMatch(/email=|vid=/);
+    expect(hasSessionHint()).toBe(false);
     expect(await screen.findByRole('heading', { name: 'Sign in' })).toBeInTheDocument();
   });
 });

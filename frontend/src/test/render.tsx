@@ -3,11 +3,17 @@ import { render } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { Providers } from '@/app/Providers';
 import { toRouteObjects } from '@/app/router';
-import type { User } from '@/features/auth';
+import { setSessionHint, type User } from '@/features/auth';
 import { createQueryClient } from '@/lib/query-client';
 import { fail, mockApiDefault, ok } from './fetch-mock';
 
+/**
+ * A signed-in render also leaves the sign of a session a browser keeps after signing in
+ * (features/auth/api/session-hint), so the start-up relogin runs; a signed-out render
+ * leaves local storage as the test set it.
+ */
 export function renderApp(path: string, user: User | null = null) {
+  if (user) setSessionHint(true);
   mockApiDefault('GET /api/auth/relogin', user ? ok({ item: user }) : fail(401, 'Unauthorized'));
   mockApiDefault('GET /api/tasks', ok({ items: [] }));
   mockApiDefault('GET /api/account/getAll', ok({ items: [] }));

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
+import { setSessionHint } from '@/features/auth';
 import { createQueryClient } from '@/lib/query-client';
 import { makeUser } from '@/test/fixtures';
 import { fail, mockApiDefault, ok } from '@/test/fetch-mock';
@@ -46,6 +47,7 @@ describe('lazy screens in the route table', () => {
 
   function renderRoutes(path: string, routes: AppRoute[], signedIn: boolean) {
     mockApiDefault('GET /api/auth/relogin', signedIn ? ok({ item: makeUser() }) : fail(401, 'Unauthorized'));
+    setSessionHint(signedIn);
     mockApiDefault('GET /api/tasks', ok({ items: [] }));
     const router = createMemoryRouter(toRouteObjects(routes), { initialEntries: [path] });
     render(

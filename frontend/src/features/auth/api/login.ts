@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
 import { emailField, requiredSecret } from '@/lib/validation';
 import { authKeys } from './keys';
+import { setSessionHint } from './session-hint';
 import { userResultSchema, type User } from './user';
 
 export const loginInputSchema = z.object({
@@ -21,6 +22,9 @@ export function useLogin() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: LoginInput) => login(input),
-    onSuccess: (user) => queryClient.setQueryData(authKeys.session(), user),
+    onSuccess: (user) => {
+      setSessionHint(true);
+      queryClient.setQueryData(authKeys.session(), user);
+    },
   });
 }

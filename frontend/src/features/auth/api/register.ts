@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
 import { emailField, passwordField, repeatPasswordRule, requiredText, requiredSecret } from '@/lib/validation';
 import { authKeys } from './keys';
+import { setSessionHint } from './session-hint';
 import { userResultSchema, type User } from './user';
 
 export const registerInputSchema = z
@@ -29,6 +30,9 @@ export function useRegister() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: RegisterInput) => register(input),
-    onSuccess: (user) => queryClient.setQueryData(authKeys.session(), user),
+    onSuccess: (user) => {
+      setSessionHint(true);
+      queryClient.setQueryData(authKeys.session(), user);
+    },
   });
 }

@@ -1,7 +1,9 @@
 /** GET /api/auth/relogin: the silent sign-in on start; the session query of the app. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type CallOptions } from '@/lib/api-client';
+import { ApiError } from '@/lib/api-error';
 import { authKeys } from './keys';
+import { hasSessionHint, setSessionHint } from './session-hint';
 import { userResultSchema, type User } from './user';
 
 export async function relogin({ signal }: CallOptions = {}): Promise<User> {
@@ -9,12 +11,21 @@ export async function relogin({ signal }: CallOptions = {}): Promise<User> {
   return item;
 }
 
-/** The signed-in user, or null when the silent relogin fails (spec §4: then signed out). */
+/**
+ * The signed-in user, or null when the silent relogin fails (spec §4: then signed out).
+ * Without a sign of a session in this browser (./session-hint) nothing is asked: the answer
+ * would be a 401, which the browser logs as an error on every signed-out page load.
+ */
 export async function fetchSession({ signal }: CallOptions = {}): Promise<User | null> {
+  if (!hasSessionHint()) return null;
   try {
-    return await relogin({ signal });
+    const user = await relogin({ signal });
+    setSessionHint(true);
+    return user;
   } catch (error) {
     if (signal?.aborted) throw error;
+    // Only the server's 'no session' forgets the sign; a network error or a 5xx does not.
+    if (error instanceof ApiError && error.status === 401) setSessionHint(false);
     return null;
   }
 }

@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeUser } from '@/test/fixtures';
+import { hasSessionHint } from '../api/session-hint';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 
@@ -38,6 +39,8 @@ describe('login form', () => {
     await fill('Password', 'correct horse');
     await userEvent.click(screen.getByRole('button', { name: 'Sign in' }));
     await waitFor(() => expect(location()).toBe('/settings/password'));
+    // The next page load relogs silently.
+    expect(hasSessionHint()).toBe(true);
   });
 });
 
@@ -83,6 +86,7 @@ describe('register form', () => {
     expect(await screen.findByText('Account was created')).toBeInTheDocument();
     // No ad account yet: Ads Optimization sends a new user to the API connection screen.
     await waitFor(() => expect(location()).toBe('/oauth_v2'));
+    expect(hasSessionHint()).toBe(true);
     expect(callsTo('POST /api/auth/register')[0]?.body).toEqual({
       fullName: 'Ann Lee',
       email: 'ann@example.com',

@@ -10,12 +10,14 @@ import { clearCookies } from '@/lib/cookies';
 import { showSnackbar } from '@/lib/notifications';
 import { authKeys } from '../api/keys';
 import { logout } from '../api/logout';
+import { setSessionHint } from '../api/session-hint';
 
 /** Empties the cache but keeps the session query, now signed out, so nothing refetches it. */
 export function clearSession(queryClient: QueryClient) {
   const sessionHash = JSON.stringify(authKeys.session());
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== sessionHash });
   queryClient.setQueryData(authKeys.session(), null);
+  setSessionHint(false);
 }
 
 export function useSignOut() {
