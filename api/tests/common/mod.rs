@@ -130,9 +130,14 @@ impl TestApp {
 
     /// An app on `backend`, or None (outside CI) when its server is not configured.
     pub async fn on(backend: TestBackend) -> Option<TestApp> {
+        TestApp::on_with(backend, &[]).await
+    }
+
+    /// Like [`TestApp::on`], with extra command-line settings (`--flag value`).
+    pub async fn on_with(backend: TestBackend, extra: &[String]) -> Option<TestApp> {
         match backend {
-            TestBackend::Sqlite => Some(TestApp::build(None, &[]).await),
-            TestBackend::Postgres => TestApp::postgres().await,
+            TestBackend::Sqlite => Some(TestApp::build(None, extra).await),
+            TestBackend::Postgres => TestApp::postgres_with(extra).await,
             TestBackend::Redis => panic!("the API's tests run on SQLite and PostgreSQL"),
         }
     }

@@ -695,12 +695,8 @@ async fn connections_survive_a_sandbox_restart(backend: common::TestBackend) {
         .unwrap();
     let base = format!("http://{addr}");
     let (stop, task) = serve_kept(dir.path(), addr).await;
-    let app = match backend {
-        common::TestBackend::Sqlite => TestApp::sqlite_with(&args(&base)).await,
-        common::TestBackend::Postgres => match TestApp::postgres_with(&args(&base)).await {
-            Some(app) => app,
-            None => return,
-        },
+    let Some(app) = TestApp::on_with(backend, &args(&base)).await else {
+        return;
     };
     let t = Connected::new(app, base);
     let key_owner = t.owner().await;
