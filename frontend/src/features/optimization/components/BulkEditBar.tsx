@@ -206,7 +206,7 @@ function TagMenu({ level, accountId, orgId, ids, rowOf, canEdit }: { level: Leve
         </ReaderGuard>
       </Popover.Target>
       <Popover.Dropdown aria-label={t('bulk.selectedTagged')}>
-        {open && <TagPicker type={type} scope={{ accountId, orgId }} ids={ids} carried={carriedTags(ids.map(rowOf))} />}
+        {open && <TagPicker type={type} scope={{ accountId, orgId }} ids={ids} carried={carriedTags(ids.map(rowOf))} onClose={() => setOpen(false)} />}
       </Popover.Dropdown>
     </Popover>
   );

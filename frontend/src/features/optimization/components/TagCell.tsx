@@ -36,7 +36,7 @@ export function TagCell({ context, row, id, name }: { context: TagCellContext; r
             <IconTag size={14} />
           </ActionIcon>
         </Popover.Target>
-        <Popover.Dropdown>{open && <TagPicker type={context.type} scope={context.scope} ids={[id]} carried={carriedTags([row])} />}</Popover.Dropdown>
+        <Popover.Dropdown>{open && <TagPicker type={context.type} scope={context.scope} ids={[id]} carried={carriedTags([row])} onClose={() => setOpen(false)} />}</Popover.Dropdown>
       </Popover>
     </span>
   );

@@ -4,10 +4,16 @@
  * the tag, mixed when some do; ticking attaches the tag to all of them, unticking detaches
  * it — finds them by name as one types, creates a tag of the typed name in one of the ten
  * colours on the chosen rows, and edits a tag (rename, recolour, delete) in place.
+ *
+ * Escape closes it wherever the focus is: a tick or a new tag re-renders the list under the
+ * focus, and a popover's own Escape only hears keys pressed inside it. The boxes stay
+ * focusable while a change is sent (a disabled box drops the focus to the page), and the
+ * search field takes the focus back once a tag is created.
  */
 import { ActionIcon, Badge, Button, Checkbox, ColorSwatch, Group, ScrollArea, Stack, Text, TextInput } from '@mantine/core';
+import { useWindowEvent } from '@mantine/hooks';
 import { IconCheck, IconChevronLeft, IconPencil } from '@tabler/icons-react';
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import { t } from '@/i18n';
 import { showSnackbar } from '@/lib/notifications';
 import { TAG_NAME_MAX, useAllTags, useChangeTag, type Tag, type TagChange, type TagScope } from '../api/tags';
@@ -22,6 +28,8 @@ export interface TagPickerProps {
   ids: readonly string[];
   /** How many of the chosen rows carry each tag (by tag id), of those whose tags are known. */
   carried: ReadonlyMap<string, number>;
+  /** Closes the picker's popover (Escape). */
+  onClose: () => void;
 }
 
 /** The ten colours as radio swatches under their label. */
@@ -108,9 +116,10 @@ function TagEditor({ tag, onBack, run, pending }: { tag: Tag; onBack: () => void
   );
 }
 
-export function TagPicker({ type, scope, ids, carried }: TagPickerProps) {
+export function TagPicker({ type, scope, ids, carried, onClose }: TagPickerProps) {
   const tags = useAllTags();
   const change = useChangeTag();
+  const search = useRef<HTMLInputElement>(null);
   const [query, setQuery] = useState('');
   const [color, setColor] = useState<string>('Blue');
   const [editing, setEditing] = useState<string | null>(null);
@@ -123,6 +132,9 @@ export function TagPicker({ type, scope, ids, carried }: TagPickerProps) {
       },
       onError: (e) => showSnackbar(refusalOf(e), 'danger'),
     });
+  useWindowEvent('keydown', (event) => {
+    if (event.key === 'Escape') onClose();
+  });
 
   const edited = own.find((tag) => tag._id === editing);
   if (edited) return <TagEditor key={edited._id} tag={edited} onBack={() => setEditing(null)} run={run} pending={change.isPending} />;
@@ -132,7 +144,7 @@ export function TagPicker({ type, scope, ids, carried }: TagPickerProps) {
   const exact = own.some((tag) => tag.name.toLowerCase() === needle);
   return (
     <Stack gap="xs" data-testid="tag-picker">
-      <TextInput size="xs" label={t('tags.find')} placeholder={t('tags.findPlaceholder')} value={query} maxLength={TAG_NAME_MAX} onChange={(e) => setQuery(e.currentTarget.value)} data-autofocus />
+      <TextInput ref={search} size="xs" label={t('tags.find')} placeholder={t('tags.findPlaceholder')} value={query} maxLength={TAG_NAME_MAX} onChange={(e) => setQuery(e.currentTarget.value)} data-autofocus />
       {own.length === 0 && <Text size="xs" c="dimmed">{t('tags.none')}</Text>}
       {shown.length > 0 && (
         <ScrollArea.Autosize mah={220}>
@@ -146,8 +158,11 @@ export function TagPicker({ type, scope, ids, carried }: TagPickerProps) {
                     size="xs"
                     checked={all}
                     indeterminate={count > 0 && !all}
-                    disabled={change.isPending || ids.length === 0}
-                    onChange={() => run({ kind: all ? 'detach' : 'attach', scope, ids, tagId: tag._id })}
+                    disabled={ids.length === 0}
+                    aria-busy={change.isPending}
+                    onChange={() => {
+                      if (!change.isPending) run({ kind: all ? 'detach' : 'attach', scope, ids, tagId: tag._id });
+                    }}
                     label={<TagBadge tag={tag} />}
                     aria-label={tag.name}
                   />
@@ -163,7 +178,10 @@ export function TagPicker({ type, scope, ids, carried }: TagPickerProps) {
       {needle !== '' && !exact && (
         <Stack gap={6} data-testid="tag-create">
           <ColorChoice value={color} onChange={setColor} />
-          <Button size="xs" loading={change.isPending} disabled={ids.length === 0} onClick={() => run({ kind: 'create', scope, ids, name: query.trim(), color, type }, () => setQuery(''))}>
+          <Button size="xs" loading={change.isPending} disabled={ids.length === 0} onClick={() => run({ kind: 'create', scope, ids, name: query.trim(), color, type }, () => {
+                setQuery('');
+                search.current?.focus();
+              })}>
             {t('tags.create')} “{query.trim()}”
           </Button>
         </Stack>

@@ -1,6 +1,6 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { callsTo, mockApi, never, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { carriedTags } from './TagPicker';
@@ -69,6 +69,34 @@ describe('tags from the table', () => {
     });
     // The new tag is listed, ticked for both rows, and the filter builder offers it.
     expect(await within(picker).findByRole('checkbox', { name: 'Brand' })).toBeInTheDocument();
+    // The search field takes the focus back from the vanished Create button; Escape closes.
+    await waitFor(() => expect(within(picker).getByRole('textbox', { name: 'Find or create a tag' })).toHaveFocus());
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('tag-picker')).toBeNull());
+  });
+
+  it("closes a tag cell's picker on Escape wherever the focus went, and keeps its boxes focusable while a change is sent", async () => {
+    mockApi('POST /api/asa/reports', ok(report([keyword('11', 'fitness app')])));
+    mockApi('GET /api/reports/allTags', tagsBy([brand]));
+    mockApi('PATCH /api/reports/tag/many/tg1', never);
+    renderApp(KEYWORDS, makeUser());
+    const table = await screen.findByTestId('report-table');
+    await userEvent.click(await within(table).findByRole('button', { name: 'Edit tags: fitness app' }));
+    const picker = await screen.findByTestId('tag-picker');
+    const box = await within(picker).findByRole('checkbox', { name: 'Brand' });
+    await userEvent.click(box);
+    await waitFor(() => expect(callsTo('PATCH /api/reports/tag/many/tg1')).toHaveLength(1));
+    // A disabled box would throw the focus to the page in a browser.
+    expect(box).toBeEnabled();
+    expect(box).toHaveFocus();
+    // A second tick while the first is sent sends nothing.
+    await userEvent.click(box);
+    expect(callsTo('PATCH /api/reports/tag/many/tg1')).toHaveLength(1);
+    // The page holds the focus, as after a re-render under it: Escape still closes the picker.
+    act(() => box.blur());
+    expect(document.body).toHaveFocus();
+    await userEvent.keyboard('{Escape}');
+    await waitFor(() => expect(screen.queryByTestId('tag-picker')).toBeNull());
   });
 
   it("adds and removes a row's tag from its tag cell", async () => {
