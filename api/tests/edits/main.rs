@@ -381,7 +381,7 @@ sandbox_tests! {
         assert_eq!(records(&t, &owner).await.len(), 8);
 
         // Back on: one more record each.
-        let res = t.call(Method::PUT, &campaign_url(&p), json!({"status": "enabled"}), &writer).await;
+        let res = t.call(Method::PUT, &campaign_url(&p), json!({"status": "ENABLED"}), &writer).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(report_row(&t, &p, &reader, "CAMPAIGNS", "campaignId", p.campaign).await["campaignStatus"], "ENABLED");
         assert_eq!(records(&t, &owner).await.len(), 9);
@@ -480,7 +480,7 @@ sandbox_tests! {
         assert_eq!(res.json["result"]["item"]["level"], "AD");
         let after_first = exchanges();
         assert!(after_first - before <= 1, "at most one token exchange for the first edit");
-        let res = t.call(Method::PUT, &negative_url, json!({"negativeKeywordId": negative_id, "status": "paused"}), &owner).await;
+        let res = t.call(Method::PUT, &negative_url, json!({"negativeKeywordId": negative_id, "status": "PAUSED"}), &owner).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(res.json["result"]["item"]["values"]["status"], "PAUSED");
         // The connection's client (and its token) is reused: no exchange per edit.

@@ -547,7 +547,9 @@ mod tests {
     #[test]
     fn percentages_are_bounded() {
         assert!(percent(&serde_json::json!(10), true).is_ok());
-        assert!(percent(&serde_json::json!("12.5"), false).is_ok());
+        assert!(percent(&serde_json::json!(12.5), false).is_ok());
+        // A percentage is a JSON number, as documented: the string "12.5" is refused.
+        assert!(percent(&serde_json::json!("12.5"), false).is_err());
         assert!(percent(&serde_json::json!(0), true).is_err());
         assert!(percent(&serde_json::json!(101), false).is_err());
         assert!(percent(&serde_json::json!("x"), true).is_err());

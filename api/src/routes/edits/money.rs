@@ -132,8 +132,13 @@ mod tests {
         assert_eq!(p(json!("1.5"), "USD"), Ok(1_500_000));
         assert_eq!(p(json!(1.25), "USD"), Ok(1_250_000));
         assert_eq!(
-            p(json!({"amount": "2", "currency": "usd"}), "USD"),
+            p(json!({"amount": "2", "currency": "USD"}), "USD"),
             Ok(2_000_000)
+        );
+        // Currency codes are taken exactly as documented (one rule for every enum).
+        assert_eq!(
+            p(json!({"amount": "2", "currency": "usd"}), "USD"),
+            Err("Bid must be in USD, the campaign group's currency".into())
         );
         assert_eq!(
             p(json!("1.50"), "USD"),
