@@ -47,7 +47,10 @@ test('the recovery email links to the reset screen by an absolute address', asyn
   test.setTimeout(60_000);
   const email = await register(page, 'e2e-recover');
   await expect(page).toHaveURL(/\/oauth_v2$/);
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  // Sign out from the header's account menu (the connect screen's only way out).
+  await page.getByTestId('account-selector').click();
+  await page.getByTestId('account-popover').getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/login$/);
   await page.goto('/reset');
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send recovery code' }).click();

@@ -12,7 +12,11 @@ import { connectSandbox, register, reloadUntil, shot } from './helpers';
 /** Reloads until the level's table has rows. */
 const untilRows = (page: Page) => reloadUntil(page, page.getByTestId('report-table').locator('tbody tr').first());
 
-/** The fields of one CSV line (quoted fields with doubled quotes; no line breaks in fields here). */
+/**
+ * The fields of one CSV line as RFC 4180 and spreadsheets read them: a quote opens a quoted
+ * field only at the field's start (doubled inside it); elsewhere it is a character, so the id
+ * formula `="772182579262523445"` reads back whole. No line breaks in fields here.
+ */
 function csvFields(line: string): string[] {
   const fields: string[] = [];
   let field = '';
@@ -25,7 +29,7 @@ function csvFields(line: string): string[] {
         i += 1;
       } else if (c === '"') quoted = false;
       else field += c;
-    } else if (c === '"') quoted = true;
+    } else if (c === '"' && field === '') quoted = true;
     else if (c === ',') {
       fields.push(field);
       field = '';
@@ -44,6 +48,9 @@ test('register, connect, tag, filter by tag, refuse bad bids, export a clean CSV
   // To an ad group's keywords.
   const table = page.getByTestId('report-table');
   await table.getByRole('link', { name: 'Cloud Apps' }).click();
+  // The campaign group's campaigns, not the groups' table still on screen (its first link is
+  // another group).
+  await expect(page).toHaveURL(/\/optimization\/[^/]+\/\d+$/);
   await reloadUntil(page, table.getByRole('link').first());
   await table.getByRole('link').first().click();
   await expect(page.getByRole('tab', { name: 'Ad groups', selected: true })).toBeVisible();
@@ -93,7 +100,7 @@ test('register, connect, tag, filter by tag, refuse bad bids, export a clean CSV
   const filters = page.getByRole('dialog', { name: 'Filters' });
   await filters.getByRole('button', { name: 'Add filter' }).click();
   await filters.getByRole('menuitem', { name: 'Tag' }).click();
-  await filters.getByRole('textbox', { name: 'Value' }).click();
+  await filters.getByRole('combobox', { name: 'Value' }).click();
   await page.getByRole('option', { name: 'Walk brand' }).click();
   await filters.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByTestId('totals-row')).toContainText('Total (3 rows)');
