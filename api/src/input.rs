@@ -347,14 +347,16 @@ mod tests {
 
     #[derive(Debug, Deserialize)]
     #[serde(rename_all = "camelCase")]
-    #[allow(dead_code)]
+    #[expect(
+        dead_code,
+        reason = "only the parse is under test; the fields are read through Debug"
+    )]
     struct Login {
         email: String,
         password: String,
     }
 
     #[derive(Debug, Deserialize)]
-    #[allow(dead_code)]
     enum Status {
         #[serde(rename = "ENABLED")]
         Enabled,
@@ -363,14 +365,20 @@ mod tests {
     }
 
     #[derive(Debug, Deserialize)]
-    #[allow(dead_code)]
+    #[expect(
+        dead_code,
+        reason = "only the parse is under test; the fields are read through Debug"
+    )]
     struct Condition {
         value: i64,
         status: Option<Status>,
     }
 
     #[derive(Debug, Deserialize)]
-    #[allow(dead_code)]
+    #[expect(
+        dead_code,
+        reason = "only the parse is under test; the fields are read through Debug"
+    )]
     struct Rule {
         conditions: Vec<Condition>,
     }

@@ -263,7 +263,7 @@ sandbox_tests! {
             let want = raised(*old);
             assert_eq!(ours[id], want, "ours {id}");
             assert_eq!(their_bid(&client, &p, *id).await, want, "sandbox {id}");
-            let item = d["items"].as_array().unwrap().iter().find(|i| i["id"] == id.to_string()).unwrap();
+            let item = d["items"].as_array().unwrap().iter().find(|i| i["id"].as_str().and_then(|s| s.parse::<i64>().ok()) == Some(*id)).unwrap();
             assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
                 (Some("applied"), Some(amount(*old).as_str()), Some(amount(want).as_str())), "{item}");
         }

@@ -162,7 +162,7 @@ async fn report_row(
         .as_array()
         .unwrap()
         .iter()
-        .find(|i| i[id_field] == id.to_string())
+        .find(|i| i[id_field].as_str().and_then(|s| s.parse::<i64>().ok()) == Some(id))
         .unwrap_or_else(|| panic!("{level} {id} in the report: {:?}", res.json))
         .clone()
 }

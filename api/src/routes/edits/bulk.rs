@@ -470,14 +470,31 @@ mod tests {
             "Raise the bid of 4 keywords by 10%"
         );
         assert_eq!(
-            describe("set", "dailyBudget", Some(&json!("5.00")), None, ("Campaign", 1), Some("EUR")),
+            describe(
+                "set",
+                "dailyBudget",
+                Some(&json!("5.00")),
+                None,
+                ("Campaign", 1),
+                Some("EUR")
+            ),
             "Set the daily budget of 1 campaign to 5.00 EUR"
         );
         assert_eq!(
-            describe("lower", "defaultBidAmount", Some(&json!({"amount": "0.2"})), None, ("Ad group", 2), None),
+            describe(
+                "lower",
+                "defaultBidAmount",
+                Some(&json!({"amount": "0.2"})),
+                None,
+                ("Ad group", 2),
+                None
+            ),
             "Lower the default bid of 2 ad groups by 0.2"
         );
-        assert_eq!(describe("pause", "status", None, None, four, None), "Pause 4 keywords");
+        assert_eq!(
+            describe("pause", "status", None, None, four, None),
+            "Pause 4 keywords"
+        );
     }
 
     fn usd() -> MoneyRule {
