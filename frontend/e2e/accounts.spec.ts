@@ -58,7 +58,9 @@ test('a new user connects a sandbox account through the popup, picks a campaign 
   const stored = await page.evaluate((key) => window.localStorage.getItem(key), `searchdeck:active-account:${email}`);
   const choice = JSON.parse(stored ?? '{}') as { accountId?: unknown; orgId?: unknown };
   expect(typeof choice.accountId).toBe('string');
-  expect(typeof choice.orgId).toBe('number');
+  // Ids are strings of digits (lib/ids), in storage as on the wire.
+  expect(typeof choice.orgId).toBe('string');
+  expect(choice.orgId as string).toMatch(/^\d+$/);
 
   // The key-pair tab: the public key registered at the sandbox gives the ids to enter. The
   // sandbox world has one Apple Ads user, so this connects the same user again: the one
@@ -82,7 +84,9 @@ test('a new user connects a sandbox account through the popup, picks a campaign 
   await modal.getByLabel('Team ID').fill(ids.teamId);
   await modal.getByLabel('Key ID').fill(ids.keyId);
   await modal.getByRole('button', { name: 'Connect account' }).click();
-  await expect(page.getByText('New account added')).toBeVisible();
+  // The same Apple Ads user: the connection is renamed, and the snackbar says so (issue 20).
+  await expect(page.getByText('This Apple Ads user is already connected as \u201cSandbox main\u201d; its name was updated to \u201cKey pair account\u201d')).toBeVisible();
+  await expect(page.getByText('New account added')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Key pair account' })).toBeVisible();
   await expect(selector).toContainText('Key pair account');
   await expect(selector).toContainText('All campaign groups');
