@@ -13,6 +13,10 @@ if [ ! -x "$venv/bin/schemathesis" ]; then
   python3 -m venv "$venv"
   "$venv/bin/pip" install -q 'schemathesis>=4.32,<5'
 fi
+if ! command -v jq >/dev/null; then
+  echo "installing Debian's jq"
+  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
+fi
 data="$(mktemp -d)"
 port=$((20000 + RANDOM % 20000))
 log="$data/serve.log"
