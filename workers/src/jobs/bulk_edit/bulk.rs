@@ -2,8 +2,6 @@
 //! call a chunk (up to 1,000 items, partial success allowed); the chunk's accepted items are
 //! written in one transaction.
 
-use std::collections::HashMap;
-
 use searchdeck_common::{
     jobs::{BulkEdit, BulkEditProgress, DELETED, money_text},
     queue::JobError,
@@ -68,11 +66,7 @@ impl Edit<'_> {
             }
             Err(e) => return Err(job_error(e)),
         };
-        let mut by_index: HashMap<usize, Result<Value, ApiErrorBody>> = answers
-            .into_iter()
-            .enumerate()
-            .map(|(i, a)| (a.correlation_id.map_or(i, |c| c as usize), a.outcome))
-            .collect();
+        let mut by_index = super::by_item(answers);
         // The chunk's accepted items are written in one transaction: all or none, and a
         // retry sends the absolute targets of the unwritten ones again.
         let mut tx = ctx.runtime.db.pool.begin().await?;

@@ -129,11 +129,7 @@ impl Edit<'_> {
             }
             Err(e) => return Err(job_error(e)),
         };
-        let mut by_index: HashMap<usize, Result<Value, ApiErrorBody>> = answers
-            .into_iter()
-            .enumerate()
-            .map(|(i, a)| (a.correlation_id.map_or(i, |c| c as usize), a.outcome))
-            .collect();
+        let mut by_index = super::by_item(answers);
         let names = self.names(ctx, &items).await?;
         let mut added = Vec::new();
         let mut results = Vec::with_capacity(items.len());

@@ -384,3 +384,15 @@ fn message_of(e: &ApiErrorBody) -> String {
         .or_else(|| e.message.clone())
         .unwrap_or_else(|| e.code.clone())
 }
+
+/// The outcomes of a bulk call by the index of the item sent: its correlation id where the
+/// provider gave one, else its place in the answer.
+fn by_item(
+    answers: Vec<searchdeck_provider::error::BulkItem<Value>>,
+) -> std::collections::HashMap<usize, Result<Value, searchdeck_provider::error::ApiErrorBody>> {
+    answers
+        .into_iter()
+        .enumerate()
+        .map(|(i, a)| (a.correlation_id.map_or(i, |c| c as usize), a.outcome))
+        .collect()
+}
