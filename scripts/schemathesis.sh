@@ -112,13 +112,15 @@ fuzz() {
 }
 cd "$data"  # schemathesis reads its config and keeps its state in the working directory
 # Last, the operations that end what the others use: removing the account, signing out.
-last='^/api/(auth/logout|account/\{id\})$'
+last='^(GET /api/auth/logout|DELETE /api/account/\{id\})$'
 # A pinned path id replaces the out-of-range id that negative cases generate for these four
 # reads of one campaign or ad group, so the request actually sent is valid and answers 200:
 # they run with every check but negative data rejection.
 pinned='^(GET /api/asa/campaigns/\{id\}|GET /api/asa/groups/\{id\}|GET /api/asa/groups/\{a\}/\{b\}|POST /api/asa/reports/additionalInfo/\{id\})$'
-if ! fuzz "$checks" --exclude-path-regex "$last" --exclude-name-regex "$pinned" \
+# One exclusion pattern: schemathesis requires every given filter of a kind to match.
+rest="${last%)\$}|${pinned#^(}"
+if ! fuzz "$checks" --exclude-name-regex "$rest" \
   || ! fuzz "${checks//,negative_data_rejection/}" --include-name-regex "$pinned" \
-  || ! fuzz "$checks" --include-path-regex "$last"; then
+  || ! fuzz "$checks" --include-name-regex "$last"; then
   echo "--- server log ---"; tail -50 "$log"; exit 1
 fi
