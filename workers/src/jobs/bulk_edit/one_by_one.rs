@@ -54,12 +54,7 @@ impl Edit<'_> {
         };
         let mut tx = ctx.runtime.db.pool.begin().await?;
         let new = if self.level == "CAMPAIGN" {
-            let budget = &after["dailyBudget"];
-            let budget = if budget.get("value").is_some() {
-                &budget["value"]
-            } else {
-                budget
-            };
+            let budget = unwrapped(&after["dailyBudget"]);
             let now = CampaignState {
                 status: text(&after["status"]).unwrap_or_else(|| s.row.status.clone()),
                 display_status: text(&after["displayStatus"]),
@@ -74,12 +69,7 @@ impl Edit<'_> {
                 _ => money_text(now.daily_budget_micros),
             }
         } else {
-            let cpa = &after["cpaCap"];
-            let cpa = if cpa.get("value").is_some() {
-                &cpa["value"]
-            } else {
-                cpa
-            };
+            let cpa = unwrapped(&after["cpaCap"]);
             let now = AdGroupState {
                 status: text(&after["status"]).unwrap_or_else(|| s.row.status.clone()),
                 display_status: text(&after["displayStatus"]),
@@ -129,4 +119,9 @@ impl Edit<'_> {
         tx.commit().await?;
         Ok(applied(&s, new))
     }
+}
+
+/// A money field as Apple answers it: the amount itself, or wrapped as `{"value": …}`.
+fn unwrapped(field: &Value) -> &Value {
+    field.get("value").unwrap_or(field)
 }
