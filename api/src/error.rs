@@ -15,21 +15,7 @@ use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
 
-/// A message about one request field.
-#[derive(Debug, Clone, Serialize, PartialEq, ToSchema)]
-pub struct FieldError {
-    pub field: String,
-    pub message: String,
-}
-
-impl FieldError {
-    pub fn new(field: impl Into<String>, message: impl Into<String>) -> FieldError {
-        FieldError {
-            field: field.into(),
-            message: message.into(),
-        }
-    }
-}
+pub use searchdeck_common::FieldError;
 
 /// The error envelope as serialized.
 #[derive(Debug, Serialize, ToSchema)]
@@ -150,6 +136,26 @@ impl ApiError {
 impl From<anyhow::Error> for ApiError {
     fn from(err: anyhow::Error) -> ApiError {
         ApiError::Internal(err)
+    }
+}
+
+/// A report that has no answer: bad input is 400 with its fields, a caller gone 499, data
+/// replaced while it was read 503 (try again). The report route's and the totals routes'.
+impl From<searchdeck_common::report::ReportError> for ApiError {
+    fn from(err: searchdeck_common::report::ReportError) -> ApiError {
+        use searchdeck_common::report::ReportError;
+        match err {
+            ReportError::Invalid(errors) => ApiError::validation(errors),
+            ReportError::Cancelled => ApiError::status(
+                StatusCode::from_u16(499).expect("499 is a status code"),
+                "Report cancelled",
+            ),
+            ReportError::Changing => ApiError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "The report's data is being updated. Try again in a moment.",
+            ),
+            ReportError::Db(e) => ApiError::from(e),
+        }
     }
 }
 

@@ -15,10 +15,12 @@ pub mod middleware;
 pub mod openapi;
 pub mod passwords;
 pub mod provider;
+pub mod recovery;
 pub mod routes;
 pub mod session;
 pub mod state;
 pub mod throttle;
+pub mod user_item;
 
 use std::{net::SocketAddr, path::Path, sync::Arc, time::Duration};
 

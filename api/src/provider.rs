@@ -1,6 +1,9 @@
 //! The API's side of the Apple Ads provider: one client configuration (endpoints and the
 //! shared rate limiter — Redis or the database row every process uses — behind every client
-//! built from it) and the popup-connect registration, both from the configuration.
+//! built from it), the popup-connect registration, both from the configuration, and the one
+//! way a route reaches a stored connection's client ([`Provider::client_of`],
+//! [`Provider::client_by_id`]) and turns a provider failure into an answer
+//! ([`provider_error`]).
 
 use std::{
     collections::HashMap,
@@ -9,12 +12,19 @@ use std::{
     time::Duration,
 };
 
+use axum::http::StatusCode;
 use searchdeck_common::{
     Config, Db,
     ratelimit::{RateLimitSettings, RateLimiter},
-    store::accounts::AccountRow,
+    secrets::SecretBox,
+    store::{self, accounts::AccountRow},
+    stored_credentials,
 };
-use searchdeck_provider::{Client, ClientConfig, Credentials, ProviderError, oauth::PopupConnect};
+use searchdeck_provider::{
+    AppleAds, Client, ClientConfig, Credentials, ProviderError, oauth::PopupConnect,
+};
+
+use crate::error::ApiError;
 
 /// How the API reaches the provider.
 #[derive(Clone)]
@@ -25,6 +35,8 @@ pub struct Provider {
     pub popup: PopupConnect,
     /// HTTP client of the popup's code exchange.
     pub http: reqwest::Client,
+    /// Opens stored connections' credentials.
+    secrets: SecretBox,
     /// One client per connection, reused by its requests: the client caches the access
     /// token, so a connection exchanges its credentials once per token lifetime instead of
     /// once per edit. Keyed by connection id, with a fingerprint of its stored credentials
@@ -33,7 +45,7 @@ pub struct Provider {
 }
 
 /// Clients by connection id, with the fingerprint of the credentials they were built from.
-type ClientCache = HashMap<String, (u64, Arc<Client>)>;
+type ClientCache = HashMap<String, (u64, Arc<dyn AppleAds>)>;
 
 /// Most connections' clients kept; past it the cache starts over.
 const MAX_CACHED_CLIENTS: usize = 1000;
@@ -43,7 +55,11 @@ pub const OAUTH_RETURN_PATH: &str = "/oauth_v2";
 
 impl Provider {
     /// The provider named by `config` (the sandbox unless configured otherwise).
-    pub async fn from_config(config: &Config, db: &Db) -> anyhow::Result<Provider> {
+    pub async fn from_config(
+        config: &Config,
+        db: &Db,
+        secrets: SecretBox,
+    ) -> anyhow::Result<Provider> {
         let mut api = ClientConfig::apple();
         api.api_base = config.provider_api_url.clone();
         api.token_url = config.provider_token_url.clone();
@@ -62,23 +78,42 @@ impl Provider {
             api,
             popup,
             http,
+            secrets,
             clients: Arc::default(),
         })
     }
 
-    /// A client for one connection's credentials.
-    pub fn client(&self, credentials: Credentials) -> Result<Client, ProviderError> {
-        Client::new(self.api.clone(), credentials)
+    /// A client for one connection's credentials (a connect proving them before they are
+    /// stored; a stored connection's client is [`Provider::client_of`]).
+    pub fn client(&self, credentials: Credentials) -> Result<Arc<dyn AppleAds>, ProviderError> {
+        Ok(Arc::new(Client::new(self.api.clone(), credentials)?))
     }
 
-    /// The client of stored connection `row`, built from `credentials` the first time (or
-    /// when its stored credentials changed) and reused after, with its token cache.
-    pub fn client_for<E>(
+    /// The credentials a client of stored connection `row` uses (opened as the workers open
+    /// them: [`stored_credentials::of`]); a stored secret that does not open is an internal
+    /// error (wrong key or tampering), never shown.
+    pub fn credentials(&self, row: &AccountRow) -> Result<Credentials, ApiError> {
+        let opened = stored_credentials::of(&self.secrets, row)
+            .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))?;
+        Credentials::from_stored(opened).map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
+    }
+
+    /// The provider client of connection `account_id`.
+    pub async fn client_by_id(
         &self,
-        row: &AccountRow,
-        credentials: impl FnOnce() -> Result<Credentials, E>,
-        built: impl FnOnce(ProviderError) -> E,
-    ) -> Result<Arc<Client>, E> {
+        db: &Db,
+        account_id: &str,
+    ) -> Result<Arc<dyn AppleAds>, ApiError> {
+        let row = store::accounts::by_id(&db.pool, account_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Account"))?;
+        self.client_of(&row)
+    }
+
+    /// The client of stored connection `row`: one per connection, shared by its requests, so
+    /// its access token is exchanged once per lifetime rather than per request. Built the
+    /// first time (or when its stored credentials changed) and reused after.
+    pub fn client_of(&self, row: &AccountRow) -> Result<Arc<dyn AppleAds>, ApiError> {
         let mut hasher = std::collections::hash_map::DefaultHasher::new();
         (
             &row.client_id,
@@ -96,11 +131,33 @@ impl Provider {
         {
             return Ok(client.clone());
         }
-        let client = Arc::new(self.client(credentials()?).map_err(built)?);
+        let client = self
+            .client(self.credentials(row)?)
+            .map_err(provider_error)?;
         if clients.len() >= MAX_CACHED_CLIENTS {
             clients.clear();
         }
         clients.insert(row.id.clone(), (fingerprint, client.clone()));
         Ok(client)
+    }
+}
+
+/// A provider failure as the caller should see it: refused credentials and rejected
+/// requests are 400 with the provider's reason; an unreachable or failing provider is 502.
+pub fn provider_error(err: ProviderError) -> ApiError {
+    match err {
+        ProviderError::Auth(reason) => {
+            ApiError::bad_request(format!("Apple Ads refused these credentials: {reason}"))
+        }
+        ProviderError::Permanent { message, .. } => {
+            ApiError::bad_request(format!("Apple Ads refused the request: {message}"))
+        }
+        other => {
+            tracing::warn!(error = %other, "provider call failed");
+            ApiError::status(
+                StatusCode::BAD_GATEWAY,
+                "Apple Ads could not be reached. Please try again later",
+            )
+        }
     }
 }

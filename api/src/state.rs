@@ -1,14 +1,11 @@
 //! Shared state of the API process.
 
-use std::{
-    sync::{Arc, Weak},
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
 use searchdeck_common::{
     Config, Db,
     email::{self, OutgoingEmail},
-    queue::{Job, Queue, outbox},
+    queue::{Job, Queue},
     secrets::SecretBox,
     tasks::{self, NewTask},
 };
@@ -16,8 +13,12 @@ use searchdeck_common::{
 use tokio::sync::mpsc;
 
 use crate::{
-    domain::Email, error::ApiError, passwords::PasswordHasher, provider::Provider,
-    routes::auth::recovery, throttle::Throttles,
+    domain::Email,
+    error::ApiError,
+    passwords::PasswordHasher,
+    provider::Provider,
+    recovery::{self, Mailer},
+    throttle::Throttles,
 };
 
 /// Everything handlers need, cheap to clone.
@@ -51,8 +52,13 @@ impl AppState {
     /// generated), or the provider's rate limiter or HTTP client cannot be set up.
     pub async fn new(db: Db, config: Config, queue: Queue) -> anyhow::Result<AppState> {
         let secrets = SecretBox::from_config(&config)?;
-        let provider = Provider::from_config(&config, &db).await?;
+        let provider = Provider::from_config(&config, &db, secrets.clone()).await?;
         let (recovery, requests) = mpsc::channel(recovery::PENDING_REQUESTS);
+        let mailer = Mailer {
+            db: db.clone(),
+            queue: queue.clone(),
+            public_url: config.public_url.clone(),
+        };
         let inner = Arc::new(Inner {
             db,
             config,
@@ -63,14 +69,9 @@ impl AppState {
             passwords: PasswordHasher::default(),
             recovery,
         });
-        // The recovery task holds the state weakly, so it ends when the state is dropped.
-        tokio::spawn(recovery::serve_requests(Arc::downgrade(&inner), requests));
+        // The recovery task ends when the state, which holds its one sender, is dropped.
+        tokio::spawn(recovery::serve_requests(mailer, requests));
         Ok(AppState(inner))
-    }
-
-    /// The state behind a weak handle, while it is alive (for background tasks).
-    pub fn upgrade(weak: &Weak<Inner>) -> Option<AppState> {
-        weak.upgrade().map(AppState)
     }
 
     /// Hands a recovery request to the background task; 503 when too many are pending.
@@ -97,11 +98,8 @@ impl AppState {
         Ok(id)
     }
 
-    /// Hands committed outbox rows to the queue at once; when that fails the workers' relay
-    /// loop does it later, so the error is only logged.
+    /// Hands committed outbox rows to the queue at once ([`recovery::relay_outbox`]).
     async fn relay_outbox(&self) {
-        if let Err(e) = outbox::relay_once(&self.db, &self.queue, 100).await {
-            tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
-        }
+        recovery::relay_outbox(&self.db, &self.queue).await;
     }
 }

@@ -6,6 +6,7 @@ pub mod config;
 pub mod countries;
 pub mod db;
 pub mod email;
+pub mod field_error;
 pub mod ids;
 pub mod jobs;
 pub mod plan;
@@ -15,9 +16,11 @@ pub mod report;
 pub mod retry;
 pub mod secrets;
 pub mod store;
+pub mod stored_credentials;
 pub mod tasks;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 
 pub use config::{Backend, Config, ConfigArgs};
 pub use db::Db;
+pub use field_error::FieldError;

@@ -145,10 +145,8 @@ impl Client {
         })
     }
 
-    /// The provider's time as of its latest answer (its `Date` header), or None before any
-    /// answer carried one. The days of an ad account are the provider's: a sync asks this
-    /// rather than the local clock, so it follows a sandbox whose clock was moved.
-    pub fn server_time(&self) -> Option<OffsetDateTime> {
+    /// The provider's time as of its latest answer ([`crate::AppleAds::server_time`]).
+    pub(crate) fn server_date(&self) -> Option<OffsetDateTime> {
         match self.server_date.load(std::sync::atomic::Ordering::Relaxed) {
             0 => None,
             at => OffsetDateTime::from_unix_timestamp(at).ok(),

@@ -8,6 +8,7 @@ use p256::ecdsa::signature::Signer;
 use p256::ecdsa::{Signature, SigningKey};
 use p256::pkcs8::{DecodePrivateKey, EncodePrivateKey, EncodePublicKey, LineEnding};
 use rand::RngCore;
+use searchdeck_common::stored_credentials::StoredCredentials;
 use secrecy::{ExposeSecret, SecretString};
 use serde_json::json;
 
@@ -92,6 +93,33 @@ pub enum Credentials {
 }
 
 impl Credentials {
+    /// The credentials of a stored connection, opened by the caller
+    /// ([`searchdeck_common::stored_credentials`]); fails when its private key does not read.
+    pub fn from_stored(stored: StoredCredentials) -> Result<Credentials, String> {
+        Ok(match stored {
+            StoredCredentials::KeyPair {
+                client_id,
+                team_id,
+                key_id,
+                private_key,
+            } => Credentials::ClientCredentials {
+                client_id,
+                team_id,
+                key_id,
+                key: KeyPair::from_pkcs8_pem(private_key.expose_secret())
+                    .map_err(|e| format!("stored private key: {e}"))?,
+            },
+            StoredCredentials::RefreshToken {
+                client_id,
+                refresh_token,
+            } => Credentials::RefreshToken {
+                client_id,
+                refresh_token,
+                key: None,
+            },
+        })
+    }
+
     /// The client id.
     pub fn client_id(&self) -> &str {
         match self {

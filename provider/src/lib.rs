@@ -1,8 +1,8 @@
 //! Client for the Apple Ads Platform API v1: ES256 client-secret signing, token exchange
 //! and caching, typed calls, classified errors, the shared rate limiter in front of every
 //! request, tracing and metrics. Point it at `https://api.ads.apple.com/v1` and
-//! `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents. Workers
-//! use it through the [`AppleAds`] trait. [`AppStore`] reads the public App Store endpoints
+//! `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents. The API
+//! and the workers call it only through the [`AppleAds`] trait (`Arc<dyn AppleAds>`). [`AppStore`] reads the public App Store endpoints
 //! (app lookup, app search, search hints).
 
 pub mod apple_ads;
@@ -20,9 +20,8 @@ pub mod metrics;
 pub mod oauth;
 pub mod recommendations;
 pub mod sandbox_key;
-pub mod stored;
 
-pub use apple_ads::{AppleAds, AppleAdsExt, Entity};
+pub use apple_ads::{Acl, AppleAds, AppleAdsExt, Entity};
 pub use appstore::{AppStore, AppStoreConfig};
 pub use client::{Client, ClientConfig, Observer, RetryPolicy};
 pub use credentials::{Credentials, KeyPair};

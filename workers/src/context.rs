@@ -11,10 +11,10 @@ use searchdeck_common::{
     queue::{Job, JobError, Queue},
     ratelimit::RateLimiter,
     secrets::SecretBox,
-    store,
+    store, stored_credentials,
 };
 use searchdeck_provider::{
-    Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate, stored,
+    AppleAds, Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -24,7 +24,7 @@ pub struct Runtime {
     pub db: Db,
     pub queue: Queue,
     pub email: EmailSender,
-    /// Opens the stored credentials of connections (`searchdeck_provider::stored`).
+    /// Opens the stored credentials of connections (`searchdeck_common::stored_credentials`).
     pub secrets: SecretBox,
     /// The one rate limiter of this process; every provider client built here waits on it.
     gate: Arc<dyn RateGate>,
@@ -75,6 +75,8 @@ impl Runtime {
 
     /// A provider client for one ad account's credentials, over this process's shared
     /// limiter and metrics (build one per job; they share everything that must be shared).
+    /// Jobs call it through [`AppleAds`] ([`Runtime::provider_for`]); the concrete client is
+    /// for what the process shares (its limiter, its counters).
     pub fn provider(&self, credentials: Credentials) -> Result<Client, ProviderError> {
         let mut config = ClientConfig::apple();
         config.api_base = self.provider_api_url.clone();
@@ -84,12 +86,15 @@ impl Runtime {
         Client::new(config, credentials)
     }
 
-    /// A provider client for a stored connection, its sealed credentials opened with this
+    /// The provider of a stored connection, its sealed credentials opened with this
     /// process's key (the same function the API uses).
-    pub fn provider_for(&self, account: &AccountRow) -> Result<Client, JobError> {
-        let credentials =
-            stored::credentials(&self.secrets, account).map_err(JobError::permanent)?;
-        self.provider(credentials).map_err(JobError::permanent)
+    pub fn provider_for(&self, account: &AccountRow) -> Result<Arc<dyn AppleAds>, JobError> {
+        let opened = stored_credentials::of(&self.secrets, account).map_err(JobError::permanent)?;
+        let credentials = Credentials::from_stored(opened)
+            .map_err(|e| JobError::permanent(anyhow::anyhow!(e)))?;
+        Ok(Arc::new(
+            self.provider(credentials).map_err(JobError::permanent)?,
+        ))
     }
 }
 

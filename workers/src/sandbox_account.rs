@@ -9,6 +9,7 @@
 //! and [`synced`] says whether `sync-reports` has finished for the connection.
 
 use anyhow::Context as _;
+use searchdeck_common::stored_credentials;
 use searchdeck_common::{
     Db, ids,
     jobs::SyncAccount,
@@ -22,7 +23,7 @@ use searchdeck_common::{
     tasks::{NewTask, create_with_job},
 };
 pub use searchdeck_provider::sandbox_key::{SandboxKey, register_key};
-use searchdeck_provider::{Client, ClientConfig, Credentials, stored};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Client, ClientConfig, Credentials};
 
 /// Stores a key-pair connection of the sandbox user behind `key` in a new workspace (a new
 /// user owns it), with every campaign group the user can see selected; returns its id.
@@ -58,7 +59,7 @@ pub async fn connect(
     let me = client.me().await?;
     let apple_user = me.user_id.context("/me answered without a user id")?;
     let sealed = secrets.seal_str(
-        &stored::context(&workspace, apple_user, "private_key"),
+        &stored_credentials::context(&workspace, apple_user, "private_key"),
         &key.key.private_pem(),
     );
     let id = store::accounts::upsert(

@@ -8,7 +8,13 @@
 //! outside the guard's gets 403 before the handler runs. Registering the handler with
 //! [`route!`](crate::route) writes the same rule into the OpenAPI document (security scheme,
 //! 401/403/404 answers), so the document cannot drift from the code.
+//!
+//! The resources routes share live here too: connections ([`Account`], [`QueriedAccount`])
+//! and campaigns ([`Campaign`], [`CampaignOfAdGroup`], with [`ScopeQuery`] and [`pick`]
+//! choosing among a campaign's synced copies).
 
+mod account;
+mod campaign;
 pub(crate) mod doc;
 mod resource;
 
@@ -16,6 +22,8 @@ use std::marker::PhantomData;
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 
+pub use account::{Account, QueriedAccount};
+pub use campaign::{Campaign, CampaignOfAdGroup, ScopeQuery, campaign_by_id, first_campaign, pick};
 pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};
 pub use resource::{InWorkspace, WorkspaceResource};

@@ -6,7 +6,6 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::auth::user::{self, UserItem};
 use crate::{
     access::Member,
     domain::Email,
@@ -15,6 +14,7 @@ use crate::{
     extract::ApiJson,
     route,
     state::AppState,
+    user_item::{self as user, UserItem},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -15,7 +15,7 @@ mod common;
 )]
 mod harness;
 
-use std::{collections::HashMap, time::Duration};
+use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use axum::http::{Method, StatusCode};
 use common::TestApp;
@@ -28,7 +28,7 @@ use searchdeck_common::{
     store::{self, changes},
     tasks::NewTask,
 };
-use searchdeck_provider::{Client, stored};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use serde_json::{Value, json};
 
 /// Connects a key-pair account and waits until its entities are synced.
@@ -101,16 +101,12 @@ async fn pick(t: &Connected, account_id: &str) -> Picked {
     }
 }
 
-async fn client(t: &Connected, account_id: &str) -> Client {
+async fn client(t: &Connected, account_id: &str) -> Arc<dyn AppleAds> {
     let row = store::accounts::by_id(&t.app.state.db.pool, account_id)
         .await
         .unwrap()
         .unwrap();
-    t.app
-        .state
-        .provider
-        .client(stored::credentials(&t.app.state.secrets, &row).unwrap())
-        .unwrap()
+    t.app.state.provider.client_of(&row).unwrap()
 }
 
 fn keywords_url(p: &Picked) -> String {
@@ -163,8 +159,8 @@ async fn our_bids(t: &Connected, p: &Picked) -> HashMap<i64, i64> {
     rows.into_iter().collect()
 }
 
-async fn their_bid(client: &Client, p: &Picked, id: i64) -> i64 {
-    let k: Value = client.get(p.org_id, "keywords", id).await.unwrap();
+async fn their_bid(client: &dyn AppleAds, p: &Picked, id: i64) -> i64 {
+    let k: Value = client.get(p.org_id, Entity::Keywords, id).await.unwrap();
     money_micros(&k["bid"])
 }
 
@@ -262,7 +258,7 @@ sandbox_tests! {
         for (id, old) in &chosen {
             let want = raised(*old);
             assert_eq!(ours[id], want, "ours {id}");
-            assert_eq!(their_bid(&client, &p, *id).await, want, "sandbox {id}");
+            assert_eq!(their_bid(client.as_ref(), &p, *id).await, want, "sandbox {id}");
             let item = d["items"].as_array().unwrap().iter().find(|i| i["id"].as_str().and_then(|s| s.parse::<i64>().ok()) == Some(*id)).unwrap();
             assert_eq!((item["result"].as_str(), item["oldValue"].as_str(), item["newValue"].as_str()),
                 (Some("applied"), Some(amount(*old).as_str()), Some(amount(want).as_str())), "{item}");
@@ -315,7 +311,7 @@ sandbox_tests! {
         let ours = our_bids(&t, &p).await;
         for (id, old) in &chosen {
             assert_eq!(ours[id], raised(*old), "ours {id} after the retry");
-            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "sandbox {id} after the retry");
+            assert_eq!(their_bid(client.as_ref(), &p, *id).await, raised(*old), "sandbox {id} after the retry");
         }
         // Keyword 0 recorded again (once), keyword 1 not (no change seen), the rest kept.
         let records = job_records(&t, &job_id).await;
@@ -362,11 +358,11 @@ sandbox_tests! {
         let ours = our_bids(&t, &p).await;
         for (id, old) in &low {
             assert_eq!(ours[id], *old, "refused {id} unchanged here");
-            assert_eq!(their_bid(&client, &p, *id).await, *old, "refused {id} unchanged at the sandbox");
+            assert_eq!(their_bid(client.as_ref(), &p, *id).await, *old, "refused {id} unchanged at the sandbox");
         }
         for (id, old) in &high {
             assert_eq!(ours[id], old - by, "applied {id}");
-            assert_eq!(their_bid(&client, &p, *id).await, old - by, "applied {id} at the sandbox");
+            assert_eq!(their_bid(client.as_ref(), &p, *id).await, old - by, "applied {id} at the sandbox");
         }
         let job_id = job_id_of(&t).await;
         assert_eq!(job_records(&t, &job_id).await.len(), high.len());
@@ -454,7 +450,7 @@ sandbox_tests! {
         let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
         assert_eq!(task["details"]["applied"].as_u64(), Some(groups.len() as u64), "{task}");
         for (id, old) in &groups {
-            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            let g: Value = client.get(p.org_id, Entity::AdGroups, *id).await.unwrap();
             assert_eq!(money_micros(&g["bidStrategy"]["bid"]), (old + 250_000).min(100_000_000), "ad group {id}");
         }
         let res = t.call(Method::PUT, &format!("/api/asa/campaigns/updates?accountId={}&orgId={}", p.account_id, p.org_id),
@@ -462,7 +458,7 @@ sandbox_tests! {
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         let task = finished(&t, &owner, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
         assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
-        let c: Value = client.get(p.org_id, "campaigns", p.campaign).await.unwrap();
+        let c: Value = client.get(p.org_id, Entity::Campaigns, p.campaign).await.unwrap();
         assert_eq!(c["status"], "PAUSED");
         let status: String = sqlx::query_scalar("SELECT status FROM asa_campaigns WHERE org_key = $1 AND id = $2")
             .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
@@ -507,11 +503,11 @@ sandbox_tests! {
         // Each raised once: at Apple and here.
         let ours = our_bids(&t, &p).await;
         for (id, old) in &p.keywords {
-            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id} at the sandbox");
+            assert_eq!(their_bid(client.as_ref(), &p, *id).await, raised(*old), "keyword {id} at the sandbox");
             assert_eq!(ours[id], raised(*old), "keyword {id} here");
         }
         for (id, old) in &groups {
-            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            let g: Value = client.get(p.org_id, Entity::AdGroups, *id).await.unwrap();
             assert_eq!(money_micros(&g["bidStrategy"]["bid"]), raised(*old), "ad group {id}");
         }
         // One change record per item.
@@ -555,7 +551,7 @@ sandbox_tests! {
             all.len(), all.len() as f64 / elapsed.as_secs_f64());
         assert_eq!(task["details"]["applied"].as_u64(), Some(all.len() as u64), "{task}");
         for (id, old) in all.iter().step_by(17) {
-            assert_eq!(their_bid(&client, &p, *id).await, raised(*old), "keyword {id}");
+            assert_eq!(their_bid(client.as_ref(), &p, *id).await, raised(*old), "keyword {id}");
         }
     }
 
@@ -580,7 +576,7 @@ sandbox_tests! {
             json!({"campaignIds": [p.campaign, other], "field": "defaultBidAmount", "action": "raise", "percent": 10}), &owner).await).await;
         assert_eq!((task["details"]["applied"].as_u64(), task["details"]["total"].as_u64()), (Some(groups.len() as u64), Some(groups.len() as u64)), "{task}");
         for (id, _, old) in &groups {
-            let g: Value = client.get(p.org_id, "adgroups", *id).await.unwrap();
+            let g: Value = client.get(p.org_id, Entity::AdGroups, *id).await.unwrap();
             assert_eq!(money_micros(&g["bidStrategy"]["bid"]), raised(*old), "ad group {id}");
         }
 
@@ -592,7 +588,7 @@ sandbox_tests! {
         let rename = format!("/api/asa/campaigns/replacePartName?{q}");
         let task = completed(&t, &owner, t.call(Method::PATCH, &rename, json!({"ids": [p.campaign], "find": find, "replace": "Renamed"}), &owner).await).await;
         assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
-        let c: Value = client.get(p.org_id, "campaigns", p.campaign).await.unwrap();
+        let c: Value = client.get(p.org_id, Entity::Campaigns, p.campaign).await.unwrap();
         assert_eq!(c["name"], want.as_str());
         let ours: String = sqlx::query_scalar("SELECT name FROM asa_campaigns WHERE org_key = $1 AND id = $2")
             .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
@@ -604,7 +600,7 @@ sandbox_tests! {
         let task = completed(&t, &owner, t.call(Method::PATCH, &rename, json!({"level": "AD_GROUP", "campaignId": group_campaign, "ids": [group],
             "find": group_name.clone(), "replace": format!("{group_name} (new)")}), &owner).await).await;
         assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
-        let g: Value = client.get(p.org_id, "adgroups", group).await.unwrap();
+        let g: Value = client.get(p.org_id, Entity::AdGroups, group).await.unwrap();
         assert_eq!(g["name"], format!("{group_name} (new)"));
         // Bad renames are refused before anything is queued.
         for (body, field, says) in [
@@ -632,7 +628,7 @@ sandbox_tests! {
             .bind(p.org_key).bind(p.campaign).fetch_all(pool).await.unwrap();
         assert_eq!(added.iter().map(|a| (a.1.as_str(), a.2)).collect::<Vec<_>>(), vec![("cheap app", None), ("free stuff", None)]);
         for (id, text, _) in &added {
-            let n: Value = client.get(p.org_id, "negative-keywords", *id).await.unwrap();
+            let n: Value = client.get(p.org_id, Entity::NegativeKeywords, *id).await.unwrap();
             assert_eq!((n["text"].as_str(), n["campaignId"].as_i64(), n["matchType"].as_str()), (Some(text.as_str()), Some(p.campaign), Some("EXACT")));
         }
         let task = completed(&t, &owner, t.call(Method::PUT, &add, body, &owner).await).await;
@@ -670,13 +666,13 @@ sandbox_tests! {
         let task = completed(&t, &owner, t.call(Method::DELETE, &del("campaigns"), json!({"campaignIds": [other]}), &owner).await).await;
         assert_eq!(task["details"]["applied"].as_u64(), Some(1), "{task}");
         // Gone at the sandbox and marked deleted here.
-        for (entity, id) in kws.iter().map(|k| ("keywords", *k)).chain(negatives.iter().map(|n| ("negative-keywords", *n)))
-            .chain(other_groups.iter().map(|g| ("adgroups", *g))).chain([("campaigns", other)]) {
+        for (entity, id) in kws.iter().map(|k| (Entity::Keywords, *k)).chain(negatives.iter().map(|n| (Entity::NegativeKeywords, *n)))
+            .chain(other_groups.iter().map(|g| (Entity::AdGroups, *g))).chain([(Entity::Campaigns, other)]) {
             let gone = match client.get::<Value>(p.org_id, entity, id).await {
                 Ok(v) => v["deleted"] == true,
                 Err(e) => matches!(e, searchdeck_provider::ProviderError::Permanent { status: 404, .. }) || e.has_detail("ENTITY_DELETED"),
             };
-            assert!(gone, "{entity} {id} deleted at the sandbox");
+            assert!(gone, "{entity:?} {id} deleted at the sandbox");
         }
         let deleted: i64 = sqlx::query_scalar(
             "SELECT (SELECT COUNT(*) FROM asa_keywords WHERE org_key = $1 AND deleted = 1) \
@@ -821,7 +817,7 @@ mod two_thousand_keywords_under_faults_are_each_raised_exactly_once {
             let page = client
                 .query::<Value>(
                     p.org_id,
-                    "keywords",
+                    Entity::Keywords,
                     &json!({
             "filters": [{"field": "campaignId", "operator": "EQUALS", "value": [p.campaign]}],
             "pagination": {"offset": offset, "pageSize": 1000}}),
@@ -842,7 +838,7 @@ mod two_thousand_keywords_under_faults_are_each_raised_exactly_once {
             assert_eq!(theirs[id], raised(*old), "keyword {id} at the sandbox");
             assert_eq!(ours[id], raised(*old), "keyword {id} here");
         }
-        let updates = bid_updates(&client, &p).await;
+        let updates = bid_updates(client.as_ref(), &p).await;
         for id in &ids {
             assert_eq!(
                 updates.get(id).copied().unwrap_or(0),
@@ -869,7 +865,7 @@ async fn completed(t: &Connected, owner: &str, res: common::TestResponse) -> Val
 
 /// Per keyword of the picked campaign: how many UPDATE events the sandbox's change history
 /// holds (an update that changes nothing is not recorded; no test changed these before).
-async fn bid_updates(client: &Client, p: &Picked) -> HashMap<i64, usize> {
+async fn bid_updates(client: &dyn AppleAds, p: &Picked) -> HashMap<i64, usize> {
     let mut out: HashMap<i64, usize> = HashMap::new();
     let mut offset = 0;
     loop {

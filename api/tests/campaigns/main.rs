@@ -18,6 +18,7 @@ use axum::http::{Method, StatusCode};
 use common::{TestApp, TestBackend};
 use harness::{Connected, args, start_sandbox};
 use searchdeck_api::session::Role;
+use searchdeck_provider::{AppleAdsExt, Entity};
 use serde_json::{Value, json};
 
 use searchdeck_api::routes::campaigns;
@@ -589,13 +590,13 @@ sandbox_tests! {
         let workspace_id = seed::me(&t.app, &owner).await.0;
         let row = store::accounts::in_workspace(&t.app.state.db.pool, &workspace_id, &account_id)
             .await.unwrap().unwrap();
-        let client = t.app.state.provider.client(searchdeck_api::routes::accounts::credentials::of(&t.app.state, &row).unwrap()).unwrap();
+        let client = t.app.state.provider.client_of(&row).unwrap();
         let page: searchdeck_provider::calls::Page<Value> = client
-            .query(org_id, "campaigns", &json!({"pagination": {"offset": 0, "limit": 1}}))
+            .query(org_id, Entity::Campaigns, &json!({"pagination": {"offset": 0, "limit": 1}}))
             .await
             .unwrap();
         let campaign_id = page.items[0]["id"].as_i64().unwrap();
-        let _: Value = client.update(org_id, "campaigns", campaign_id, &json!({"name": "Renamed by the test"})).await.unwrap();
+        let _: Value = client.update(org_id, Entity::Campaigns, campaign_id, &json!({"name": "Renamed by the test"})).await.unwrap();
 
         let today = time::OffsetDateTime::now_utc().date();
         let (from, to) = (today.previous_day().unwrap(), today.next_day().unwrap());

@@ -15,7 +15,7 @@ mod common;
 )]
 mod harness;
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use axum::http::{Method, StatusCode};
 use common::TestApp;
@@ -25,7 +25,7 @@ use searchdeck_common::{
     report::currency::MoneyRule,
     store::{self, changes},
 };
-use searchdeck_provider::{Client, stored};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Client, Entity};
 use serde_json::{Value, json};
 
 /// The synced entities one test edits: a live keyword, its ad group and campaign.
@@ -101,16 +101,12 @@ async fn pick(t: &Connected, account_id: &str) -> Picked {
     }
 }
 
-async fn client(t: &Connected, account_id: &str) -> Client {
+async fn client(t: &Connected, account_id: &str) -> Arc<dyn AppleAds> {
     let row = store::accounts::by_id(&t.app.state.db.pool, account_id)
         .await
         .unwrap()
         .unwrap();
-    t.app
-        .state
-        .provider
-        .client(stored::credentials(&t.app.state.secrets, &row).unwrap())
-        .unwrap()
+    t.app.state.provider.client_of(&row).unwrap()
 }
 
 fn query(p: &Picked) -> String {
@@ -231,10 +227,19 @@ fn micros(money: &Value) -> Value {
 }
 
 /// What the sandbox holds of the same (money in micros).
-async fn theirs(client: &Client, p: &Picked) -> Value {
-    let c: Value = client.get(p.org_id, "campaigns", p.campaign).await.unwrap();
-    let g: Value = client.get(p.org_id, "adgroups", p.group).await.unwrap();
-    let k: Value = client.get(p.org_id, "keywords", p.keyword).await.unwrap();
+async fn theirs(client: &dyn AppleAds, p: &Picked) -> Value {
+    let c: Value = client
+        .get(p.org_id, Entity::Campaigns, p.campaign)
+        .await
+        .unwrap();
+    let g: Value = client
+        .get(p.org_id, Entity::AdGroups, p.group)
+        .await
+        .unwrap();
+    let k: Value = client
+        .get(p.org_id, Entity::Keywords, p.keyword)
+        .await
+        .unwrap();
     json!({
         "campaign": [micros(&c["dailyBudget"]["value"]), c["status"]],
         "group": [micros(&g["bidStrategy"]["bid"]), micros(&g["cpaCap"]["value"]), g["status"], g["automatedKeywordsOptIn"]],
@@ -306,7 +311,7 @@ sandbox_tests! {
         assert_eq!(row["dailyBudget"].to_string().parse::<rust_decimal::Decimal>().unwrap(),
             rust_decimal::Decimal::new(budget, 6), "{row}");
         assert_eq!(row["campaignStatus"], "PAUSED", "{row}");
-        let c: Value = client.get(p.org_id, "campaigns", p.campaign).await.unwrap();
+        let c: Value = client.get(p.org_id, Entity::Campaigns, p.campaign).await.unwrap();
         assert_eq!((micros(&c["dailyBudget"]["value"]), c["status"].as_str()), (json!(budget), Some("PAUSED")));
 
         // Ad group: default bid, CPA goal, Search Match, status (one request).
@@ -337,7 +342,7 @@ sandbox_tests! {
         assert_eq!(ours_now["campaign"], json!([budget, "PAUSED"]));
         assert_eq!(ours_now["group"], json!([bid, 3_500_000, "PAUSED", 0]));
         assert_eq!(ours_now["keyword"], json!([kbid, "PAUSED"]));
-        let sandbox = theirs(&client, &p).await;
+        let sandbox = theirs(client.as_ref(), &p).await;
         assert_eq!(sandbox["campaign"], json!([budget, "PAUSED"]));
         assert_eq!(sandbox["group"], json!([bid, 3_500_000, "PAUSED", false]));
         assert_eq!(sandbox["keyword"], json!([kbid, "PAUSED"]));
@@ -393,7 +398,7 @@ sandbox_tests! {
         let p = pick(&t, &account_id).await;
         let client = client(&t, &account_id).await;
         let reader = t.app.member(&owner, Role::Reader).await;
-        let before = (ours(&t, &p).await, theirs(&client, &p).await);
+        let before = (ours(&t, &p).await, theirs(client.as_ref(), &p).await);
         let digits = MoneyRule::of(Some(&p.currency)).digits;
         assert_eq!(digits, 2);
 
@@ -450,7 +455,7 @@ sandbox_tests! {
         assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
 
         // Nothing changed anywhere, nothing recorded.
-        assert_eq!((ours(&t, &p).await, theirs(&client, &p).await), before);
+        assert_eq!((ours(&t, &p).await, theirs(client.as_ref(), &p).await), before);
         assert!(records(&t, &owner).await.is_empty());
     }
 
@@ -487,9 +492,9 @@ sandbox_tests! {
         assert_eq!(exchanges(), after_first, "the second edit reuses the connection's token");
 
         // Applied at the sandbox and stored here, with a change record each.
-        let ad: Value = client.get(p.org_id, "ads", ad_id).await.unwrap();
+        let ad: Value = client.get(p.org_id, Entity::Ads, ad_id).await.unwrap();
         assert_eq!(ad["status"], "PAUSED");
-        let negative: Value = client.get(p.org_id, "negative-keywords", negative_id).await.unwrap();
+        let negative: Value = client.get(p.org_id, Entity::NegativeKeywords, negative_id).await.unwrap();
         assert_eq!(negative["status"], "PAUSED");
         let ours_ad: String = sqlx::query_scalar("SELECT a.status FROM asa_ads a JOIN sync_orgs o ON o.org_key = a.org_key WHERE o.account_id = $1 AND a.id = $2")
             .bind(&account_id).bind(ad_id).fetch_one(pool).await.unwrap();
@@ -554,8 +559,8 @@ sandbox_tests! {
             .bind(&account_id).bind(p.group).fetch_all(&t.app.state.db.pool).await.unwrap();
         assert!(!keywords.is_empty());
         // A budget no day can spend, in both worlds, so only the bids differ.
-        for c in [&ours, &control] {
-            let _: Value = c.update(p.org_id, "campaigns", p.campaign,
+        for c in [ours.as_ref(), &control as &dyn AppleAds] {
+            let _: Value = c.update(p.org_id, Entity::Campaigns, p.campaign,
                 &json!({"dailyBudget": {"value": {"amount": "100000", "currency": p.currency}}})).await.unwrap();
         }
         // Triple every bid through the quick edit (the new bids serve from the next day).
@@ -571,7 +576,7 @@ sandbox_tests! {
         }
         let next_day = (time::Date::parse(&today, &time::format_description::well_known::Iso8601::DATE).unwrap()
             + time::Duration::days(1)).to_string();
-        let raised = keyword_day(&ours, &p, &next_day).await;
+        let raised = keyword_day(ours.as_ref(), &p, &next_day).await;
         let unraised = keyword_day(&control, &p, &next_day).await;
         let ids: Vec<i64> = keywords.iter().map(|k| k.0).collect();
         let sum = |m: &std::collections::HashMap<i64, (i64, i64)>, f: fn(&(i64, i64)) -> i64| -> i64 {
@@ -622,7 +627,7 @@ async fn control_client(t: &Connected, base: &str) -> Client {
 
 /// Impressions and spend (micros) of each keyword of the picked campaign on `day`.
 async fn keyword_day(
-    client: &Client,
+    client: &dyn AppleAds,
     p: &Picked,
     day: &str,
 ) -> std::collections::HashMap<i64, (i64, i64)> {

@@ -10,12 +10,12 @@ mod common;
 #[expect(dead_code, reason = "the sync tests use part of the accounts harness")]
 mod harness;
 
-use std::{collections::BTreeMap, time::Duration};
+use std::{collections::BTreeMap, sync::Arc, time::Duration};
 
 use axum::http::{Method, StatusCode};
 use common::TestApp;
 use harness::{Connected, args, start_sandbox};
-use searchdeck_provider::{Client, stored};
+use searchdeck_provider::AppleAds;
 use serde_json::{Value, json};
 
 /// (impressions, taps, installs, spend micros).
@@ -128,19 +128,18 @@ async fn resync(t: &Connected, account_id: &str, after: i64) -> i64 {
 }
 
 /// A provider client over the stored connection's credentials (as the jobs build it).
-async fn client(t: &Connected, account_id: &str) -> Client {
+async fn client(t: &Connected, account_id: &str) -> Arc<dyn AppleAds> {
     let row = searchdeck_common::store::accounts::by_id(&t.app.state.db.pool, account_id)
         .await
         .unwrap()
         .unwrap();
-    let creds = stored::credentials(&t.app.state.secrets, &row).unwrap();
-    t.app.state.provider.client(creds).unwrap()
+    t.app.state.provider.client_of(&row).unwrap()
 }
 
 /// Every row of a sandbox report (no granularity: totals over the range), keyed by
 /// `key(metadata)`.
 async fn sandbox_report(
-    client: &Client,
+    client: &dyn AppleAds,
     org: i64,
     level: &str,
     from: time::Date,
@@ -293,8 +292,16 @@ async fn check_against_sandbox(t: &Connected, account_id: &str) {
     assert!(!orgs.is_empty(), "the campaign groups are synced");
     let mut checked_keyword = false;
     for (org_key, org_id) in orgs {
-        let campaigns =
-            sandbox_report(&client, org_id, "campaigns", from, to, Value::Null, false).await;
+        let campaigns = sandbox_report(
+            client.as_ref(),
+            org_id,
+            "campaigns",
+            from,
+            to,
+            Value::Null,
+            false,
+        )
+        .await;
         let org_total = campaigns
             .iter()
             .map(|r| totals(&r["totalMetrics"]))
@@ -317,7 +324,8 @@ async fn check_against_sandbox(t: &Connected, account_id: &str) {
             "campaign {campaign_id}"
         );
         let filter = json!([{"field": "campaignId", "operator": "IN", "value": [campaign_id]}]);
-        let keywords = sandbox_report(&client, org_id, "keywords", from, to, filter, false).await;
+        let keywords =
+            sandbox_report(client.as_ref(), org_id, "keywords", from, to, filter, false).await;
         if let Some(k) = keywords.iter().max_by_key(|r| totals(&r["totalMetrics"]).1) {
             let keyword_id = k["metadata"]["id"].as_i64().unwrap();
             assert_eq!(
@@ -330,7 +338,7 @@ async fn check_against_sandbox(t: &Connected, account_id: &str) {
         // Every campaign-day of the trailing window, today included, as the sandbox says now.
         let window_from = today - time::Duration::days(29);
         let daily = sandbox_report(
-            &client,
+            client.as_ref(),
             org_id,
             "campaigns",
             window_from,

@@ -39,25 +39,11 @@ pub use catalog::{Level, Metric};
 pub use engine::{Report, RowTotals, Stages, run, run_staged, totals};
 pub use filter::{Filter, FilterIn};
 pub use query::{DateRange, Query, ReportBody, SortIn, SortOrder};
-use serde::Serialize;
 
 use crate::store::reports::{EntityScope, SyncOrg};
 
 /// An invalid input field, answered as 400 with the spec's envelope.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
-pub struct FieldError {
-    pub field: String,
-    pub message: String,
-}
-
-impl FieldError {
-    pub fn new(field: impl Into<String>, message: impl Into<String>) -> FieldError {
-        FieldError {
-            field: field.into(),
-            message: message.into(),
-        }
-    }
-}
+pub use crate::field_error::FieldError;
 
 /// Why a report has no answer.
 #[derive(Debug, thiserror::Error)]

@@ -24,6 +24,7 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 pub use child::{ChildReport, ChildSpec};
 pub use store::Backend;
 
+use crate::apple_ads::AppleAdsExt;
 use crate::client::{Client, ClientConfig};
 use crate::credentials::Credentials;
 use crate::limiter::Unlimited;

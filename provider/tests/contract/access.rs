@@ -2,6 +2,7 @@
 //! reads only (Read Only) is answered 403 the way the API answers such users.
 
 use searchdeck_provider::calls::Campaign;
+use searchdeck_provider::{AppleAdsExt, Entity};
 use searchdeck_provider::{KeyPair, ProviderError};
 use serde_json::{Value, json};
 
@@ -46,7 +47,7 @@ async fn limited_and_read_only_keys_are_refused_with_403() {
         "Limited Access: API Read Only"
     );
     let campaigns = c
-        .query::<Campaign>(mine, "campaigns", &json!({}))
+        .query::<Campaign>(mine, Entity::Campaigns, &json!({}))
         .await
         .unwrap();
     assert!(!campaigns.items.is_empty());
@@ -71,7 +72,7 @@ async fn limited_and_read_only_keys_are_refused_with_403() {
         )
         .await;
     assert_eq!(detail(write), (403, vec!["READ_ONLY".to_string()]));
-    let unchanged: Campaign = c.get(mine, "campaigns", id).await.unwrap();
+    let unchanged: Campaign = c.get(mine, Entity::Campaigns, id).await.unwrap();
     assert_eq!(unchanged.status, campaigns.items[0].status);
 
     let refused = reqwest::Client::new()

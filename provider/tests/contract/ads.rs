@@ -2,6 +2,7 @@
 
 use searchdeck_provider::ProviderError;
 use searchdeck_provider::calls::{Ad, AdGroup, Creative, ProductPage};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use serde_json::json;
 
 use crate::support::{start, validate_all};
@@ -12,7 +13,7 @@ async fn ads_creatives_and_product_pages_round_trip() {
     let c = &h.client;
     let account = c.ad_accounts().await.unwrap()[0].0;
     let pages = c
-        .query::<ProductPage>(account, "product-pages", &json!({}))
+        .query::<ProductPage>(account, Entity::ProductPages, &json!({}))
         .await
         .unwrap();
     assert!(pages.items.len() >= 6, "{}", pages.items.len());
@@ -45,7 +46,7 @@ async fn ads_creatives_and_product_pages_round_trip() {
     );
 
     let creative: Creative = c
-        .create(account, "creatives", &json!({
+        .create(account, Entity::Creatives, &json!({
             "name": "Seasonal CPP", "creativeType": "CUSTOM_PRODUCT_PAGE",
             "destination": { "destinationType": "APP_STORE_PRODUCT_PAGE",
                 "parameters": { "adamId": custom.adam_id.to_string(), "productPageId": custom.id } }
@@ -56,14 +57,14 @@ async fn ads_creatives_and_product_pages_round_trip() {
     let renamed: Creative = c
         .update(
             account,
-            "creatives",
+            Entity::Creatives,
             creative.id,
             &json!({ "name": "Seasonal CPP v2" }),
         )
         .await
         .unwrap();
     assert_eq!(renamed.name, "Seasonal CPP v2");
-    let dup = c.create::<Creative>(account, "creatives", &json!({
+    let dup = c.create::<Creative>(account, Entity::Creatives, &json!({
         "name": "Seasonal CPP v2", "creativeType": "DEFAULT_PRODUCT_PAGE",
         "destination": { "destinationType": "APP_STORE_PRODUCT_PAGE", "parameters": { "adamId": custom.adam_id.to_string() } }
     })).await.unwrap_err();
@@ -75,7 +76,7 @@ async fn ads_creatives_and_product_pages_round_trip() {
     let groups = c
         .query::<AdGroup>(
             account,
-            "adgroups",
+            Entity::AdGroups,
             &json!({ "pagination": { "pageSize": 1000 } }),
         )
         .await
@@ -83,7 +84,7 @@ async fn ads_creatives_and_product_pages_round_trip() {
     let campaigns = c
         .query::<searchdeck_provider::calls::Campaign>(
             account,
-            "campaigns",
+            Entity::Campaigns,
             &json!({ "pagination": { "pageSize": 1000 } }),
         )
         .await
@@ -101,35 +102,45 @@ async fn ads_creatives_and_product_pages_round_trip() {
         .iter()
         .find(|g| g.campaign_id == campaign.id && g.deleted != Some(true))
         .unwrap();
-    let ad: Ad = c.create(account, "ads", &json!({ "adGroupId": group.id, "creativeId": creative.id, "name": "Seasonal", "status": "ENABLED" })).await.unwrap();
+    let ad: Ad = c.create(account, Entity::Ads, &json!({ "adGroupId": group.id, "creativeId": creative.id, "name": "Seasonal", "status": "ENABLED" })).await.unwrap();
     assert_eq!(ad.creative_id, creative.id);
-    let again = c.create::<Ad>(account, "ads", &json!({ "adGroupId": group.id, "creativeId": creative.id, "name": "Seasonal 2", "status": "ENABLED" })).await.unwrap_err();
+    let again = c.create::<Ad>(account, Entity::Ads, &json!({ "adGroupId": group.id, "creativeId": creative.id, "name": "Seasonal 2", "status": "ENABLED" })).await.unwrap_err();
     assert!(
         matches!(&again, ProviderError::Permanent { message, .. } if message.contains("already has an ad")),
         "{again:?}"
     );
     let paused: Ad = c
-        .update(account, "ads", ad.id, &json!({ "status": "PAUSED" }))
+        .update(account, Entity::Ads, ad.id, &json!({ "status": "PAUSED" }))
         .await
         .unwrap();
     assert_eq!(paused.status, "PAUSED");
-    let listed = c.query::<Ad>(account, "ads", &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }] })).await.unwrap();
+    let listed = c.query::<Ad>(account, Entity::Ads, &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }] })).await.unwrap();
     assert!(listed.items.iter().any(|a| a.id == ad.id));
-    c.delete(account, "ads", ad.id).await.unwrap();
+    c.delete(account, Entity::Ads, ad.id).await.unwrap();
     assert_eq!(
-        c.get::<Ad>(account, "ads", ad.id).await.unwrap().deleted,
+        c.get::<Ad>(account, Entity::Ads, ad.id)
+            .await
+            .unwrap()
+            .deleted,
         Some(true)
     );
-    c.delete(account, "creatives", creative.id).await.unwrap();
+    c.delete(account, Entity::Creatives, creative.id)
+        .await
+        .unwrap();
     let gone = c
-        .update::<Creative>(account, "creatives", creative.id, &json!({ "name": "x" }))
+        .update::<Creative>(
+            account,
+            Entity::Creatives,
+            creative.id,
+            &json!({ "name": "x" }),
+        )
         .await
         .unwrap_err();
     assert!(matches!(gone, ProviderError::Permanent { status: 400, .. }));
     let bad = c
         .create::<Ad>(
             account,
-            "ads",
+            Entity::Ads,
             &json!({ "adGroupId": group.id, "name": "no creative", "status": "ENABLED" }),
         )
         .await

@@ -2,6 +2,7 @@
 //! auth failures and fault classification.
 
 use searchdeck_provider::calls::{AdGroup, Campaign, Keyword, NegativeKeyword};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -23,18 +24,21 @@ async fn client_calls_validate_against_the_reference() {
     let account = accounts[0].0;
     assert_eq!(c.ad_account(account).await.unwrap().id, account);
 
-    let page = c.query::<Campaign>(account, "campaigns", &json!({ "sorting": [{ "field": "name", "order": "ASC" }], "pagination": { "offset": 0, "pageSize": 2 } })).await.unwrap();
+    let page = c.query::<Campaign>(account, Entity::Campaigns, &json!({ "sorting": [{ "field": "name", "order": "ASC" }], "pagination": { "offset": 0, "pageSize": 2 } })).await.unwrap();
     assert_eq!(page.items.len(), 2);
     assert_eq!(page.total, Some(4));
     let existing = &page.items[0];
     let adam_id = existing.promoted_object_id.clone().unwrap();
-    let got: Campaign = c.get(account, "campaigns", existing.id).await.unwrap();
+    let got: Campaign = c
+        .get(account, Entity::Campaigns, existing.id)
+        .await
+        .unwrap();
     assert_eq!(got.name, existing.name);
 
     let created: Campaign = c
         .create(
             account,
-            "campaigns",
+            Entity::Campaigns,
             &json!({
                 "adAccountId": account, "name": "Contract test", "billingEvent": "TAPS",
                 "promotedObjectType": "APPSTORE_APP", "promotedObjectId": adam_id,
@@ -47,7 +51,7 @@ async fn client_calls_validate_against_the_reference() {
     let paused: Campaign = c
         .update(
             account,
-            "campaigns",
+            Entity::Campaigns,
             created.id,
             &json!({ "status": "PAUSED" }),
         )
@@ -55,7 +59,7 @@ async fn client_calls_validate_against_the_reference() {
         .unwrap();
     assert_eq!(paused.status, "PAUSED");
     let group: AdGroup = c
-        .create(account, "adgroups", &json!({ "name": "Exact", "campaignId": created.id, "pricingModel": "CPT", "bidStrategy": { "bid": { "amount": "1.25", "currency": "USD" } } }))
+        .create(account, Entity::AdGroups, &json!({ "name": "Exact", "campaignId": created.id, "pricingModel": "CPT", "bidStrategy": { "bid": { "amount": "1.25", "currency": "USD" } } }))
         .await
         .unwrap();
     let items = vec![
@@ -64,7 +68,7 @@ async fn client_calls_validate_against_the_reference() {
         json!({ "adGroupId": group.id, "text": "photo editor", "matchType": "EXACT" }),
     ];
     let results = c
-        .bulk::<Keyword>(account, "keywords", "create", &items)
+        .bulk::<Keyword>(account, Entity::Keywords, "create", &items)
         .await
         .unwrap();
     assert!(results[0].outcome.is_ok() && results[1].outcome.is_ok());
@@ -77,7 +81,7 @@ async fn client_calls_validate_against_the_reference() {
     let updated = c
         .bulk::<Keyword>(
             account,
-            "keywords",
+            Entity::Keywords,
             "update",
             &[json!({ "id": kw.id, "bid": { "amount": "2.00" } })],
         )
@@ -97,7 +101,7 @@ async fn client_calls_validate_against_the_reference() {
     let deleted = c
         .bulk::<Keyword>(
             account,
-            "keywords",
+            Entity::Keywords,
             "delete",
             &[json!({ "id": results[1].outcome.as_ref().unwrap().id })],
         )
@@ -107,15 +111,17 @@ async fn client_calls_validate_against_the_reference() {
     let negative: NegativeKeyword = c
         .create(
             account,
-            "negative-keywords",
+            Entity::NegativeKeywords,
             &json!({ "campaignId": created.id, "text": "free" }),
         )
         .await
         .unwrap();
     assert_eq!(negative.ad_group_id, None);
-    let kws = c.query::<Keyword>(account, "keywords", &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }] })).await.unwrap();
+    let kws = c.query::<Keyword>(account, Entity::Keywords, &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }] })).await.unwrap();
     assert_eq!(kws.items.len(), 2);
-    c.delete(account, "campaigns", created.id).await.unwrap();
+    c.delete(account, Entity::Campaigns, created.id)
+        .await
+        .unwrap();
 
     let today = time::OffsetDateTime::now_utc().date();
     let range = json!({ "start": (today - time::Duration::days(30)).to_string(), "end": today.to_string(), "timeZone": "ORTZ", "granularity": "DAILY" });
@@ -147,7 +153,7 @@ async fn client_calls_validate_against_the_reference() {
     let too_big = c
         .query::<Campaign>(
             account,
-            "campaigns",
+            Entity::Campaigns,
             &json!({ "pagination": { "pageSize": 5000 } }),
         )
         .await
@@ -159,7 +165,7 @@ async fn client_calls_validate_against_the_reference() {
     let bad_enum = c
         .update::<Campaign>(
             account,
-            "campaigns",
+            Entity::Campaigns,
             existing.id,
             &json!({ "status": "RUNNING" }),
         )

@@ -8,6 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
 use searchdeck_provider::calls::{AdGroup, Campaign, Keyword};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use searchdeck_provider::{Client, Created, RetryPolicy};
 use serde_json::json;
 
@@ -27,14 +28,14 @@ async fn read(c: &Client, account: i64, campaign: i64, n: usize) {
     match n % 4 {
         0 => drop(c.ad_account(account).await.unwrap()),
         1 => drop(
-            c.get::<Campaign>(account, "campaigns", campaign)
+            c.get::<Campaign>(account, Entity::Campaigns, campaign)
                 .await
                 .unwrap(),
         ),
         2 => drop(
             c.query::<Keyword>(
                 account,
-                "keywords",
+                Entity::Keywords,
                 &json!({ "pagination": { "pageSize": 50 } }),
             )
             .await
@@ -58,7 +59,7 @@ async fn chain(c: &Client, account: i64, group: i64, i: usize, resolved: &Atomic
     let created = c
         .create_once::<Keyword>(
             account,
-            "keywords",
+            Entity::Keywords,
             &json!({ "adGroupId": group, "text": text, "matchType": "EXACT" }),
             &json!([
                 { "field": "adGroupId", "operator": "EQUALS", "value": [group] },
@@ -75,14 +76,14 @@ async fn chain(c: &Client, account: i64, group: i64, i: usize, resolved: &Atomic
     let bid = format!("{}.{:02}", 2 + i % 3, i % 100);
     c.update::<Keyword>(
         account,
-        "keywords",
+        Entity::Keywords,
         id,
         &json!({ "bid": { "amount": bid } }),
     )
     .await
     .unwrap();
     if i.is_multiple_of(3) {
-        c.delete(account, "keywords", id).await.unwrap();
+        c.delete(account, Entity::Keywords, id).await.unwrap();
         return 3;
     }
     2
@@ -110,13 +111,13 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
     let c = Arc::new(client_with(&h.base, &h.seen, &h.ids, h.key.clone(), policy));
     let account = c.ad_accounts().await.unwrap()[0].0;
     let campaign = c
-        .query::<Campaign>(account, "campaigns", &json!({}))
+        .query::<Campaign>(account, Entity::Campaigns, &json!({}))
         .await
         .unwrap()
         .items[0]
         .id;
     let group: AdGroup = c
-        .create(account, "adgroups", &json!({ "name": "Fault run", "campaignId": campaign, "pricingModel": "CPT", "bidStrategy": { "bid": { "amount": "1.00" } } }))
+        .create(account, Entity::AdGroups, &json!({ "name": "Fault run", "campaignId": campaign, "pricingModel": "CPT", "bidStrategy": { "bid": { "amount": "1.00" } } }))
         .await
         .unwrap();
 
@@ -187,7 +188,7 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
 
     // Every keyword exists once, with its bid, deleted when it should be.
     let kws = c
-        .query::<Keyword>(account, "keywords", &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }], "pagination": { "pageSize": 1000 } }))
+        .query::<Keyword>(account, Entity::Keywords, &json!({ "filters": [{ "field": "adGroupId", "operator": "EQUALS", "value": [group.id] }], "pagination": { "pageSize": 1000 } }))
         .await
         .unwrap()
         .items;

@@ -3,6 +3,7 @@
 
 use searchdeck_provider::ProviderError;
 use searchdeck_provider::calls::Keyword;
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use serde_json::json;
 
 use crate::support::{start, validate_all};
@@ -61,23 +62,23 @@ async fn suggestions_insights_search_and_change_history() {
     );
 
     let cities = c
-        .search_geo(account, "san", "Locality", Some("US"))
+        .search_geo(account, "san", Some("Locality"), Some("US"))
         .await
         .unwrap();
     assert_eq!(cities[0]["legacyId"], "US|CA|San Francisco");
     let by_id = c.call(reqwest::Method::POST, "/search/geo", Some(account), Some(&json!({ "geoRequest": [{ "legacyId": "US|CA", "entity": "AdminArea" }], "supplySource": "APPSTORE" }))).await.unwrap();
     assert_eq!(by_id["result"][0]["adminArea"], "CA");
 
-    let kws = c.query::<Keyword>(account, "keywords", &json!({ "filters": [{ "field": "deleted", "operator": "EQUALS", "value": [false] }], "pagination": { "pageSize": 2 } })).await.unwrap();
+    let kws = c.query::<Keyword>(account, Entity::Keywords, &json!({ "filters": [{ "field": "deleted", "operator": "EQUALS", "value": [false] }], "pagination": { "pageSize": 2 } })).await.unwrap();
     let items: Vec<_> = kws
         .items
         .iter()
         .map(|k| json!({ "id": k.id, "bid": { "amount": "3.33" } }))
         .collect();
-    c.bulk::<Keyword>(account, "keywords", "update", &items)
+    c.bulk::<Keyword>(account, Entity::Keywords, "update", &items)
         .await
         .unwrap();
-    c.bulk::<Keyword>(account, "keywords", "update", &items)
+    c.bulk::<Keyword>(account, Entity::Keywords, "update", &items)
         .await
         .unwrap();
     let history = c.change_history(account, &json!({ "filters": [{ "field": "entityType", "operator": "EQUALS", "value": "Keyword" }] })).await.unwrap();

@@ -2,7 +2,7 @@
 //! (and the refresh token works for API calls and refreshes); deny and a forged state fail.
 
 use searchdeck_provider::oauth::PopupConnect;
-use searchdeck_provider::{Client, ClientConfig, Credentials};
+use searchdeck_provider::{AppleAds, Client, ClientConfig, Credentials};
 use secrecy::ExposeSecret;
 
 use crate::support::{start, validate_all};

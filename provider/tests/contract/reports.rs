@@ -3,6 +3,7 @@
 //! restrictions are answered with 400s.
 
 use searchdeck_provider::ProviderError;
+use searchdeck_provider::{AppleAds, AppleAdsExt};
 use serde_json::{Value, json};
 
 use crate::support::{range, start, sum, validate_all};

@@ -5,6 +5,7 @@
 use searchdeck_provider::calls::Campaign;
 use searchdeck_provider::recommendations::{Recommendation, promoted};
 use searchdeck_provider::{AppStore, AppStoreConfig, ProviderError};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use serde_json::{Value, json};
 
 use crate::support::{advance_days, start, validate_all};
@@ -58,7 +59,7 @@ async fn suggestions_popularity_and_change_history_filters() {
     let c = &h.client;
     let account = c.ad_accounts().await.unwrap()[0].0;
     let campaigns = c
-        .query::<Campaign>(account, "campaigns", &json!({}))
+        .query::<Campaign>(account, Entity::Campaigns, &json!({}))
         .await
         .unwrap();
     let campaign = &campaigns.items[0];
@@ -185,7 +186,7 @@ async fn suggestions_popularity_and_change_history_filters() {
     let _: Campaign = c
         .update(
             account,
-            "campaigns",
+            Entity::Campaigns,
             campaign.id,
             &json!({ "status": "PAUSED" }),
         )
@@ -194,7 +195,7 @@ async fn suggestions_popularity_and_change_history_filters() {
     let _: Campaign = c
         .update(
             account,
-            "campaigns",
+            Entity::Campaigns,
             campaign.id,
             &json!({ "status": "ENABLED" }),
         )
@@ -247,7 +248,7 @@ async fn recommendations_are_derived_applied_and_dismissed() {
     // it spends its whole (smaller) budget every day and earns a budget recommendation.
     let first = accounts[0].0;
     let campaigns = c
-        .query::<Campaign>(first, "campaigns", &json!({}))
+        .query::<Campaign>(first, Entity::Campaigns, &json!({}))
         .await
         .unwrap();
     let amount = |c: &Campaign| {
@@ -268,7 +269,7 @@ async fn recommendations_are_derived_applied_and_dismissed() {
     let _: Campaign = c
         .update(
             first,
-            "campaigns",
+            Entity::Campaigns,
             starved.id,
             &json!({ "dailyBudget": budget }),
         )
@@ -309,7 +310,10 @@ async fn recommendations_are_derived_applied_and_dismissed() {
         .await
         .unwrap();
     assert_eq!(applied[0]["state"], "APPLIED");
-    let after: Campaign = c.get(account, "campaigns", campaign_id).await.unwrap();
+    let after: Campaign = c
+        .get(account, Entity::Campaigns, campaign_id)
+        .await
+        .unwrap();
     assert_eq!(
         after.daily_budget.unwrap()["value"]["amount"],
         rec["suggestedDailyBudgetAmount"]["amount"]

@@ -2,6 +2,7 @@
 //! client, with its detail code, and every refusal's body validated against the reference.
 
 use searchdeck_provider::calls::{AdGroup, Campaign};
+use searchdeck_provider::{AppleAdsExt, Entity};
 use searchdeck_provider::{Client, ProviderError};
 use serde_json::{Value, json};
 
@@ -41,7 +42,7 @@ async fn every_rule_is_refused_with_its_detail() {
     let c = &h.client;
     let account = c.ad_accounts().await.unwrap()[0].0;
     let existing = c
-        .query::<Campaign>(account, "campaigns", &json!({}))
+        .query::<Campaign>(account, Entity::Campaigns, &json!({}))
         .await
         .unwrap();
     let adam = existing.items[0].promoted_object_id.clone().unwrap();
@@ -97,7 +98,7 @@ async fn every_rule_is_refused_with_its_detail() {
         let details = refused(c, "POST", "/campaigns", account, body.clone()).await;
         assert_eq!(details, [code], "{body}");
     }
-    let created: Campaign = c.create(account, "campaigns", &base).await.unwrap();
+    let created: Campaign = c.create(account, Entity::Campaigns, &base).await.unwrap();
     let details = refused(
         c,
         "PUT",
@@ -141,7 +142,7 @@ async fn every_rule_is_refused_with_its_detail() {
             "{body}"
         );
     }
-    let g: AdGroup = c.create(account, "adgroups", &group).await.unwrap();
+    let g: AdGroup = c.create(account, Entity::AdGroups, &group).await.unwrap();
 
     let kw = |text: &str, m: &str| json!({ "adGroupId": g.id, "text": text, "matchType": m });
     for (code, body) in [

@@ -9,7 +9,6 @@
 //! rows it did not stamp are marked deleted. A retried or resumed run lists everything again
 //! and ends with the same rows.
 
-use reqwest::Method;
 use searchdeck_common::{
     ids,
     jobs::{SyncAccount, SyncAccountProgress, SyncReports},
@@ -24,7 +23,7 @@ use searchdeck_common::{
     },
     tasks::NewTask,
 };
-use searchdeck_provider::{Client, ProviderError};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError};
 use serde_json::{Value, json};
 
 use crate::{Done, Handler, JobContext};
@@ -235,9 +234,9 @@ fn product_page(v: &Value) -> Result<entities::ProductPage, JobError> {
 /// Lists every `entity` of ad account `org_id` page by page (ascending ids, so pages do not
 /// shift), handing each page to `store`. Returns the rows listed.
 async fn list_all<F, Fut>(
-    client: &Client,
+    client: &dyn AppleAds,
     org_id: i64,
-    entity: &str,
+    entity: Entity,
     mut store: F,
 ) -> Result<u64, JobError>
 where
@@ -322,7 +321,7 @@ impl Handler for SyncAccount {
                     )
                     .await;
                     let started = std::time::Instant::now();
-                    let listed = list_all(&client, org.org_id, $path, |items| {
+                    let listed = list_all(client.as_ref(), org.org_id, $path, |items| {
                         let db = db.clone();
                         async move {
                             let rows = items.iter().map($convert).collect::<Result<Vec<_>, _>>()?;
@@ -339,7 +338,7 @@ impl Handler for SyncAccount {
                         .await?;
                     tracing::info!(
                         org_id = org.org_id,
-                        kind = $path,
+                        kind = $path.path(),
                         listed,
                         ms = started.elapsed().as_millis() as u64,
                         "entities listed"
@@ -347,22 +346,40 @@ impl Handler for SyncAccount {
                 }};
             }
 
-            sync_kind!(1, "campaigns", "campaigns", campaign, entities::Campaign);
-            sync_kind!(2, "ad groups", "adgroups", ad_group, entities::AdGroup);
-            sync_kind!(3, "keywords", "keywords", keyword, entities::Keyword);
+            sync_kind!(
+                1,
+                "campaigns",
+                Entity::Campaigns,
+                campaign,
+                entities::Campaign
+            );
+            sync_kind!(
+                2,
+                "ad groups",
+                Entity::AdGroups,
+                ad_group,
+                entities::AdGroup
+            );
+            sync_kind!(3, "keywords", Entity::Keywords, keyword, entities::Keyword);
             sync_kind!(
                 4,
                 "negative keywords",
-                "negative-keywords",
+                Entity::NegativeKeywords,
                 negative,
                 entities::NegativeKeyword
             );
-            sync_kind!(5, "ads", "ads", ad, entities::Ad);
-            sync_kind!(6, "creatives", "creatives", creative, entities::Creative);
+            sync_kind!(5, "ads", Entity::Ads, ad, entities::Ad);
+            sync_kind!(
+                6,
+                "creatives",
+                Entity::Creatives,
+                creative,
+                entities::Creative
+            );
             sync_kind!(
                 7,
                 "product pages",
-                "product-pages",
+                Entity::ProductPages,
                 product_page,
                 entities::ProductPage
             );
@@ -378,17 +395,8 @@ impl Handler for SyncAccount {
             let adam_ids = synced::app_ids(&db.pool, org_key).await?;
             let mut apps = Vec::new();
             for adam_id in adam_ids {
-                match client
-                    .call(
-                        Method::GET,
-                        &format!("/apps/{adam_id}"),
-                        Some(org.org_id),
-                        None,
-                    )
-                    .await
-                {
-                    Ok(body) => {
-                        let v = &body["result"];
+                match client.app_details(org.org_id, adam_id).await {
+                    Ok(v) => {
                         apps.push(entities::App {
                             adam_id,
                             app_name: text(&v["appName"]).unwrap_or_default(),

@@ -12,7 +12,7 @@ use searchdeck_common::{
     queue::outbox,
     tasks::{NewTask, create_with_job},
 };
-use searchdeck_provider::{Client, ClientConfig, Credentials};
+use searchdeck_provider::{AppleAdsExt, Client, ClientConfig, Credentials, Entity};
 use searchdeck_workers::sandbox_account;
 use serde_json::{Value, json};
 
@@ -188,7 +188,7 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     )
     .unwrap();
     for (id, old) in &groups {
-        let g: Value = client.get(org_id, "adgroups", *id).await.unwrap();
+        let g: Value = client.get(org_id, Entity::AdGroups, *id).await.unwrap();
         assert_eq!(
             micros_of(&g["bidStrategy"]["bid"]),
             raised(*old),

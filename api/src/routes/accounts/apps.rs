@@ -10,19 +10,18 @@
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{self, accounts::AccountRow, accounts::OrgRow};
-use searchdeck_provider::Client;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{QueriedAccount, credentials};
 use crate::{
-    access::InWorkspace,
+    access::{InWorkspace, QueriedAccount},
     domain::REQUIRED,
     envelope::{self, Envelope, Items},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
+    provider::provider_error,
     route,
     state::AppState,
 };
@@ -84,15 +83,6 @@ async fn required_org(
     org_of(state, account, org_id)
         .await?
         .ok_or_else(|| ApiError::field("orgId", REQUIRED))
-}
-
-/// A provider client for `account` (its sealed credentials opened by
-/// [`credentials::of`]).
-fn client(state: &AppState, account: &AccountRow) -> ApiResult<Client> {
-    state
-        .provider
-        .client(credentials::of(state, account)?)
-        .map_err(credentials::provider_error)
 }
 
 /// A search text: trimmed, required, at most [`QUERY_MAX`] characters.
@@ -167,12 +157,12 @@ pub async fn apps(
     };
     let mut items = Vec::new();
     if !orgs.is_empty() {
-        let client = client(&state, &row)?;
+        let client = state.provider.client_of(&row)?;
         for org in orgs {
             let found = client
                 .search_apps(org.org_id, "", true, 1000)
                 .await
-                .map_err(credentials::provider_error)?;
+                .map_err(provider_error)?;
             items.extend(found.into_iter().map(|a| AppItem {
                 adam_id: a.adam_id,
                 app_name: a.app_name,
@@ -206,10 +196,12 @@ pub async fn find_app(
     let row = account.item.0;
     let text = search_text(body.query.as_deref())?;
     let org = required_org(&state, &row, scope.org_id).await?;
-    let found = client(&state, &row)?
+    let found = state
+        .provider
+        .client_of(&row)?
         .search_apps(org.org_id, &text, false, FIND_LIMIT)
         .await
-        .map_err(credentials::provider_error)?;
+        .map_err(provider_error)?;
     let items = found
         .into_iter()
         .map(|a| AppItem {
@@ -277,28 +269,11 @@ pub async fn geo_search(
     };
     let org = required_org(&state, &row, scope.org_id).await?;
     let entity = q.entity.as_deref().map(str::trim).filter(|e| !e.is_empty());
-    let client = client(&state, &row)?;
-    let found = match entity {
-        Some(entity) => {
-            client
-                .search_geo(org.org_id, &text, entity, country.as_deref())
-                .await
-        }
-        None => {
-            // Apple Ads' `entity` is optional; the client always sends one, so ask directly.
-            let mut url = reqwest::Url::parse("http://x/search/geo").expect("static URL");
-            url.query_pairs_mut().append_pair("query", &text);
-            if let Some(c) = &country {
-                url.query_pairs_mut().append_pair("countrycode", c);
-            }
-            let path = format!("/search/geo?{}", url.query().unwrap_or_default());
-            client
-                .call(reqwest::Method::GET, &path, Some(org.org_id), None)
-                .await
-                .map(|body| body["result"].as_array().cloned().unwrap_or_default())
-        }
-    }
-    .map_err(credentials::provider_error)?;
+    let client = state.provider.client_of(&row)?;
+    let found = client
+        .search_geo(org.org_id, &text, entity, country.as_deref())
+        .await
+        .map_err(provider_error)?;
     Ok(envelope::items(
         found.into_iter().take(GEO_MAX).map(Place).collect(),
     ))
@@ -363,15 +338,11 @@ pub async fn geo_lookup(
     }
     let org = required_org(&state, &row, scope.org_id).await?;
     let request = json!({ "geoRequest": refs, "supplySource": "APPSTORE" });
-    let answer = client(&state, &row)?
-        .call(
-            reqwest::Method::POST,
-            "/search/geo",
-            Some(org.org_id),
-            Some(&request),
-        )
+    let found = state
+        .provider
+        .client_of(&row)?
+        .geo_lookup(org.org_id, &request)
         .await
-        .map_err(credentials::provider_error)?;
-    let found = answer["result"].as_array().cloned().unwrap_or_default();
+        .map_err(provider_error)?;
     Ok(envelope::items(found.into_iter().map(Place).collect()))
 }

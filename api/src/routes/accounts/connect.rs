@@ -17,27 +17,11 @@ use searchdeck_common::{
     store::{self, accounts::NewAccount},
     tasks::NewTask,
 };
-use searchdeck_provider::{Client, Credentials};
+use searchdeck_provider::Credentials;
 use secrecy::SecretString;
-use utoipa_axum::router::OpenApiRouter;
 
-use super::{credentials, key_pair, orgs, popup};
-use crate::{
-    error::ApiError, middleware::state_changing_gets, route, session::CurrentUser, state::AppState,
-};
-
-pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new()
-        .routes(route!(key_pair::get_public_key))
-        .routes(route!(key_pair::create))
-        // GET routes that change state (the spec keeps their method): `urlOauth` stores a
-        // connect state, `oauth` saves the connection.
-        .merge(state_changing_gets(
-            OpenApiRouter::new()
-                .routes(route!(popup::url_oauth))
-                .routes(route!(popup::oauth)),
-        ))
-}
+use super::{credentials, orgs};
+use crate::{error::ApiError, provider::provider_error, session::CurrentUser, state::AppState};
 
 /// What a connect path learnt, secrets in clear until sealed by [`save`].
 pub struct Connection<'a> {
@@ -91,11 +75,8 @@ pub async fn save(
     c: Connection<'_>,
     expected_user: Option<i64>,
 ) -> Result<Saved, ApiError> {
-    let client: Client = state
-        .provider
-        .client(creds)
-        .map_err(credentials::provider_error)?;
-    let me = client.me().await.map_err(credentials::provider_error)?;
+    let client = state.provider.client(creds).map_err(provider_error)?;
+    let me = client.me().await.map_err(provider_error)?;
     let apple_user = me.user_id.ok_or_else(|| {
         ApiError::bad_request("Apple Ads did not say which user these credentials belong to")
     })?;
@@ -104,9 +85,7 @@ pub async fn save(
             "These credentials belong to another Apple Ads user than this account's",
         ));
     }
-    let found = orgs::fetch(&client)
-        .await
-        .map_err(credentials::provider_error)?;
+    let found = orgs::fetch(client.as_ref()).await.map_err(provider_error)?;
     let now = now_ms();
     let seal = |field: &str, secret: Option<&SecretString>| {
         secret.map(|s| {

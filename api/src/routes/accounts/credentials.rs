@@ -1,14 +1,14 @@
-//! A connection's provider credentials: sealing them for storage, opening them into
-//! [`Credentials`] for a client, and turning provider failures into clear answers.
+//! A connection's provider credentials as the connect routes handle them: the sealing
+//! contexts of its stored secrets and of a member's pending key, and opening them.
 //!
 //! Every sealed value is bound to its place (`account:<workspace>:<apple user>:<field>`), so a
 //! value copied into another row or field does not open. Opening a connection's credentials
-//! lives in `searchdeck_provider::stored`, shared with the workers.
+//! lives in `searchdeck_common::stored_credentials`, shared with the workers; a route reaches a stored
+//! connection's client through [`crate::provider::Provider::client_of`].
 
-use axum::http::StatusCode;
-use searchdeck_common::store::accounts::AccountRow;
-use searchdeck_provider::{Credentials, KeyPair, ProviderError, stored};
-use secrecy::SecretString;
+use searchdeck_common::stored_credentials as stored;
+use searchdeck_provider::KeyPair;
+use secrecy::{ExposeSecret, SecretString};
 
 use crate::{error::ApiError, state::AppState};
 
@@ -23,10 +23,10 @@ pub fn pending_context(workspace_id: &str, user_id: &str) -> String {
     format!("pending_key:{workspace_id}:{user_id}")
 }
 
-/// A stored secret that does not open is an internal error (wrong key or tampering), never
-/// shown.
-fn internal(e: stored::StoredError) -> ApiError {
-    ApiError::Internal(anyhow::anyhow!(e))
+/// A stored secret that does not open or read is an internal error (wrong key or
+/// tampering), never shown.
+fn internal(e: impl std::fmt::Display) -> ApiError {
+    ApiError::Internal(anyhow::anyhow!("{e}"))
 }
 
 /// Opens a sealed value.
@@ -34,33 +34,8 @@ pub fn open(state: &AppState, context: &str, sealed: &str) -> Result<SecretStrin
     stored::open(&state.secrets, context, sealed).map_err(internal)
 }
 
-/// The credentials a client of connection `row` uses (the same function the sync jobs
-/// use: [`stored::credentials`]).
-pub fn of(state: &AppState, row: &AccountRow) -> Result<Credentials, ApiError> {
-    stored::credentials(&state.secrets, row).map_err(internal)
-}
-
 /// Reads a stored PEM private key.
 pub fn key_pair(pem: &SecretString) -> Result<KeyPair, ApiError> {
-    stored::key_pair(pem).map_err(internal)
-}
-
-/// A provider failure as the caller should see it: refused credentials and rejected
-/// requests are 400 with the provider's reason; an unreachable or failing provider is 502.
-pub fn provider_error(err: ProviderError) -> ApiError {
-    match err {
-        ProviderError::Auth(reason) => {
-            ApiError::bad_request(format!("Apple Ads refused these credentials: {reason}"))
-        }
-        ProviderError::Permanent { message, .. } => {
-            ApiError::bad_request(format!("Apple Ads refused the request: {message}"))
-        }
-        other => {
-            tracing::warn!(error = %other, "provider call failed");
-            ApiError::status(
-                StatusCode::BAD_GATEWAY,
-                "Apple Ads could not be reached. Please try again later",
-            )
-        }
-    }
+    KeyPair::from_pkcs8_pem(pem.expose_secret())
+        .map_err(|e| internal(format!("stored private key: {e}")))
 }

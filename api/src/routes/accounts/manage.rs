@@ -11,9 +11,9 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Account, AccountItem, item, parse_name};
+use super::{AccountItem, item, parse_name};
 use crate::{
-    access::{EditRoles, InWorkspace, Member},
+    access::{Account, EditRoles, InWorkspace, Member},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},

@@ -1,7 +1,8 @@
 //! Apple Ads connections ("accounts", spec §3 Account) and their campaign groups (v1 ad
 //! accounts, spec "orgs"): connecting by key pair (`key_pair`) or popup (`popup`), both
 //! ending in `connect`; listing, choosing, renaming and removing them (`manage`); and the
-//! campaign groups (`orgs`).
+//! campaign groups (`orgs`). The connect routes of both paths are routed here; `connect`
+//! holds the `save` they share.
 //!
 //! Private keys and tokens are sealed with the [`SecretBox`](searchdeck_common::secrets)
 //! before they are stored and are never part of any answer: [`AccountItem`] has no field
@@ -17,7 +18,6 @@ pub mod orgs;
 pub mod popup;
 
 use searchdeck_common::{
-    Db,
     ids::rfc3339,
     store::{self, accounts::AccountRow, accounts::OrgRow},
 };
@@ -25,49 +25,28 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::{access::WorkspaceResource, domain::REQUIRED, error::ApiError, state::AppState};
+use crate::{
+    domain::REQUIRED, error::ApiError, middleware::state_changing_gets, route, state::AppState,
+};
 
 /// Longest account name (spec §9).
 pub const NAME_MAX: usize = 30;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
-        .merge(connect::router())
+        .routes(route!(key_pair::get_public_key))
+        .routes(route!(key_pair::create))
+        // GET routes that change state (the spec keeps their method): `urlOauth` stores a
+        // connect state, `oauth` saves the connection.
+        .merge(state_changing_gets(
+            OpenApiRouter::new()
+                .routes(route!(popup::url_oauth))
+                .routes(route!(popup::oauth)),
+        ))
         .merge(manage::router())
         .merge(orgs::router())
         .merge(apps::router())
         .merge(limits::router())
-}
-
-/// A connection of the caller's workspace, addressed by the `id` path parameter.
-#[derive(Debug)]
-pub struct Account(pub AccountRow);
-
-/// A connection of the caller's workspace, addressed by the `accountId` query parameter.
-#[derive(Debug)]
-pub struct QueriedAccount(pub AccountRow);
-
-impl WorkspaceResource for Account {
-    const NAME: &'static str = "Account";
-    const KIND: &'static str = "account";
-
-    async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
-        Ok(store::accounts::in_workspace(&db.pool, workspace_id, id)
-            .await?
-            .map(Account))
-    }
-}
-
-impl WorkspaceResource for QueriedAccount {
-    const NAME: &'static str = "Account";
-    const KIND: &'static str = "account";
-    const PARAM: &'static str = "accountId";
-
-    async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
-        Ok(store::accounts::in_workspace(&db.pool, workspace_id, id)
-            .await?
-            .map(QueriedAccount))
-    }
 }
 
 /// A connection as the web app sees it (spec §3 Account); never carries a secret.

@@ -4,20 +4,20 @@
 //! `asa/getAccountData` (refreshed first).
 
 use axum::{extract::State, response::IntoResponse};
-use reqwest::Method;
 use searchdeck_common::{
     ids::now_ms,
     store::{self, accounts::OrgRow},
 };
-use searchdeck_provider::{Client, ProviderError};
+use searchdeck_provider::{AppleAds, ProviderError};
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{AccountItem, QueriedAccount, credentials, item};
+use super::{AccountItem, item};
 use crate::{
-    access::InWorkspace,
+    access::{InWorkspace, QueriedAccount},
     envelope::{self, Envelope, Item, Items},
     error::{ApiResult, ErrorBody},
     middleware::state_changing_gets,
+    provider::provider_error,
     route,
     state::AppState,
 };
@@ -34,30 +34,20 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// The campaign groups the client's credentials reach, with currency and time zone. New
 /// ones are selected.
-pub async fn fetch(client: &Client) -> Result<Vec<OrgRow>, ProviderError> {
-    let body = client.call(Method::GET, "/acls", None, None).await?;
-    let acls = body["result"]["acls"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default();
+pub async fn fetch(client: &dyn AppleAds) -> Result<Vec<OrgRow>, ProviderError> {
+    let acls = client.acls().await?;
     let mut orgs = Vec::with_capacity(acls.len());
     for acl in acls {
-        let Some(id) = acl["adAccount"]["id"].as_i64() else {
-            continue;
-        };
+        let id = acl.ad_account_id;
         let details = client.ad_account(id).await?;
-        let permission = acl["roles"]
-            .as_array()
-            .and_then(|roles| roles.first())
-            .and_then(|r| r.as_str())
-            .unwrap_or("API Account Read Only")
-            .to_string();
+        let permission = acl
+            .roles
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| "API Account Read Only".to_string());
         orgs.push(OrgRow {
             org_id: id,
-            display_name: details
-                .name
-                .or_else(|| acl["adAccount"]["name"].as_str().map(str::to_string))
-                .unwrap_or_default(),
+            display_name: details.name.or(acl.name).unwrap_or_default(),
             currency: details.currency,
             time_zone: details.timezone,
             permission,
@@ -102,11 +92,8 @@ pub async fn get_account_data(
     account: InWorkspace<QueriedAccount>,
 ) -> ApiResult<impl IntoResponse> {
     let row = account.item.0;
-    let client = state
-        .provider
-        .client(credentials::of(&state, &row)?)
-        .map_err(credentials::provider_error)?;
-    let orgs = fetch(&client).await.map_err(credentials::provider_error)?;
+    let client = state.provider.client_of(&row)?;
+    let orgs = fetch(client.as_ref()).await.map_err(provider_error)?;
     let mut tx = state.db.pool.begin().await?;
     save(&mut tx, &row.id, &orgs).await?;
     tx.commit().await?;

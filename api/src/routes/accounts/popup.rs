@@ -11,7 +11,7 @@ use utoipa::ToSchema;
 
 use super::{
     connect::{Connection, save},
-    credentials, parse_name,
+    parse_name,
 };
 use crate::{
     access::Editor,
@@ -19,6 +19,7 @@ use crate::{
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     extract::ApiQuery,
+    provider::provider_error,
     session::{hash_token, new_token},
     state::AppState,
 };
@@ -152,7 +153,7 @@ pub async fn oauth(
     let tokens = popup
         .exchange_code(&state.provider.http, code.as_deref().unwrap_or_default())
         .await
-        .map_err(credentials::provider_error)?;
+        .map_err(provider_error)?;
     let refresh_token = tokens.refresh_token.ok_or_else(|| {
         ApiError::bad_request("Apple Ads granted no refresh token. Please connect again")
     })?;

@@ -2,7 +2,6 @@
 
 pub mod recovery;
 pub mod sign_in;
-pub mod user;
 
 use utoipa_axum::router::OpenApiRouter;
 

@@ -2,28 +2,20 @@
 //!
 //! A recovery code is 8 characters from a 32-letter alphabet without look-alikes (40 bits),
 //! stored hashed, valid for 30 minutes, single-use (consumed by one atomic UPDATE), and
-//! replaced by any newer code. Its first [`SELECTOR_LEN`] characters are also stored in
+//! replaced by any newer code. Its first [`SELECTOR_LEN`](crate::recovery::SELECTOR_LEN) characters are also stored in
 //! clear as a selector: a wrong guess that shares a live code's selector counts against that
-//! code, which dies after [`MAX_CODE_ATTEMPTS`] wrong guesses. Wrong codes are throttled per
+//! code, which dies after [`MAX_CODE_ATTEMPTS`](crate::recovery::MAX_CODE_ATTEMPTS) wrong guesses. Wrong codes are throttled per
 //! IP too, and every cheap check runs before the new password is hashed.
 //!
 //! Asking for a code answers the same, in the same time, whether or not the email has an
-//! account: the handler only checks the input and the throttles and hands the address to a
-//! background task, which looks the account up, stores a code and queues the email, one
-//! request after the other. Setting a password ends every other session of the user.
-
-use std::sync::Weak;
+//! account: the handler only checks the input and the throttles and hands the address to the
+//! background task of [`crate::recovery`], which looks the account up, stores a code and
+//! queues the email, one request after the other. Setting a password ends every other session
+//! of the user.
 
 use axum::{extract::State, response::IntoResponse};
-use rand::Rng;
-use searchdeck_common::{
-    Db,
-    email::OutgoingEmail,
-    ids::{new_id, now_ms},
-    store::{self, recovery::NewCode},
-};
+use searchdeck_common::{Db, ids::now_ms, store};
 use serde::{Deserialize, Serialize};
-use tokio::sync::mpsc;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
@@ -32,34 +24,16 @@ use crate::{
     envelope::{self, Empty, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery, ClientIp},
+    recovery::{CODE_LEN, MAX_CODE_ATTEMPTS, SELECTOR_LEN},
     session::hash_token,
-    state::{AppState, Inner},
+    state::AppState,
 };
 
-/// How long a recovery code stays valid.
-pub const CODE_TTL_MS: i64 = 30 * 60 * 1000;
-/// Letters of a recovery code (no 0/O, 1/I).
-const CODE_ALPHABET: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
-const CODE_LEN: usize = 8;
-/// Leading characters of a code stored in clear to find it (15 bits).
-pub const SELECTOR_LEN: usize = 3;
-/// Wrong guesses after which a code no longer works.
-pub const MAX_CODE_ATTEMPTS: i64 = 5;
 /// Message for a wrong, used or expired code.
 pub const CODE_INVALID: &str = "The code is invalid or has expired";
 /// Answer to a recovery request, whether or not the account exists.
 pub const RECOVERY_SENT: &str =
     "If an account exists for this email, a recovery code was sent to it";
-/// Recovery requests waiting for the background task, at most.
-pub const PENDING_REQUESTS: usize = 256;
-
-fn new_code() -> String {
-    let mut rng = rand::rng();
-    (0..CODE_LEN)
-        .map(|_| CODE_ALPHABET[rng.random_range(0..CODE_ALPHABET.len())] as char)
-        .collect()
-}
-
 /// Upper-cases and strips spaces and dashes, as people type codes from emails.
 fn normalize_code(raw: &str) -> String {
     raw.chars()
@@ -97,64 +71,6 @@ pub async fn recovery_password(
         .check(&email.as_str().to_string())?;
     state.request_recovery(email).await?;
     Ok(envelope::ok_with(RECOVERY_SENT, Empty {}))
-}
-
-/// Runs queued recovery requests in order until the API state is dropped.
-pub(crate) async fn serve_requests(state: Weak<Inner>, mut requests: mpsc::Receiver<Email>) {
-    while let Some(email) = requests.recv().await {
-        let Some(state) = AppState::upgrade(&state) else {
-            break;
-        };
-        if let Err(e) = send_code(&state, &email).await {
-            tracing::error!(error = format!("{e:#}"), "recovery request failed");
-        }
-    }
-}
-
-/// The recovery email's text: the code, and an absolute link to the reset screen built from
-/// `SEARCHDECK_PUBLIC_URL` (a mail client has no page to resolve a relative link against).
-fn recovery_body(public_url: &str, code: &str) -> String {
-    let base = public_url.trim_end_matches('/');
-    format!(
-        "Your recovery code is {code}. It is valid for 30 minutes and can be used once.\n\n\
-         Enter it on the password recovery screen, or open {base}/reset?code={code}\n\
-         If you did not ask for it, ignore this email: your password stays as it is."
-    )
-}
-
-/// Stores a fresh code for the account of `email`, if any, and queues its email.
-async fn send_code(state: &AppState, email: &Email) -> anyhow::Result<()> {
-    let user_id = store::users::id_by_email(&state.db.pool, email.as_str()).await?;
-    let Some(user_id) = user_id else {
-        return Ok(());
-    };
-    let code = new_code();
-    let now = now_ms();
-    let (pool, code_hash) = (&state.db.pool, &hash_token(&code));
-    let row = NewCode {
-        id: &new_id(),
-        user_id: &user_id,
-        code_hash,
-        selector: &code[..SELECTOR_LEN],
-        expires_at: now + CODE_TTL_MS,
-        now,
-    };
-    Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
-        store::recovery::retire_open(&mut *tx, row.user_id, now).await?;
-        store::recovery::insert(&mut *tx, row).await?;
-        tx.commit().await
-    })
-    .await?;
-    state
-        .send_email(OutgoingEmail {
-            to: email.as_str().to_string(),
-            subject: "Your Searchdeck password recovery code".into(),
-            body: recovery_body(&state.config.public_url, &code),
-        })
-        .await?;
-    tracing::info!(user.id = %user_id, "recovery code sent");
-    Ok(())
 }
 
 /// The live code matching `code`, as (code id, user id). A wrong guess counts against every
@@ -342,10 +258,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn codes_use_the_alphabet_and_normalise() {
-        let c = new_code();
-        assert_eq!(c.len(), CODE_LEN);
-        assert!(c.bytes().all(|b| CODE_ALPHABET.contains(&b)));
+    fn codes_normalise() {
         assert_eq!(normalize_code(" ab2c-d3ef "), "AB2CD3EF");
     }
 }

@@ -13,7 +13,6 @@ use searchdeck_common::{
 use serde::Deserialize;
 use utoipa::ToSchema;
 
-use super::user::{self, UserItem};
 use crate::{
     access::Member,
     domain::{Email, Fields},
@@ -22,6 +21,7 @@ use crate::{
     extract::{ApiJson, ClientIp},
     session::{self, COOKIE, Role},
     state::AppState,
+    user_item::{self as user, UserItem},
 };
 
 /// Message of a successful registration (spec §8).

@@ -8,14 +8,14 @@ use serde_json::{Value, json};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{ScopeQuery, day_text, parse_range};
+use super::{day_text, parse_range};
 use crate::{
-    access::InWorkspace,
+    access::{InWorkspace, QueriedAccount, ScopeQuery},
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
+    provider::provider_error,
     route,
-    routes::accounts::{QueriedAccount, credentials},
     state::AppState,
 };
 
@@ -219,15 +219,12 @@ pub async fn changes(
             &format!("pageSize must be between 1 and {max}"),
         ));
     }
-    let client = state
-        .provider
-        .client(credentials::of(&state, &row)?)
-        .map_err(credentials::provider_error)?;
+    let client = state.provider.client_of(&row)?;
     let audit = audit_query(&body, from, to, page, size);
     let answer = client
         .change_history(org_id, &audit)
         .await
-        .map_err(credentials::provider_error)?;
+        .map_err(provider_error)?;
     let mut items = Vec::with_capacity(answer.items.len());
     for r in &answer.items {
         let transaction_id = text(&r["transactionId"]).unwrap_or_default();
@@ -236,7 +233,7 @@ pub async fn changes(
             let rows = client
                 .change_details(org_id, &transaction_id)
                 .await
-                .map_err(credentials::provider_error)?;
+                .map_err(provider_error)?;
             Some(
                 rows.iter()
                     .filter(|d| d["entityType"].as_str() == Some(&entity_type))

@@ -13,14 +13,13 @@ use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Campaign, CampaignOfAdGroup, Money, Scope, ScopeQuery, body_of, pick, serving_status};
+use super::{Money, Scope, body_of, serving_status};
 use crate::{
-    access::InWorkspace,
+    access::{Campaign, CampaignOfAdGroup, InWorkspace, QueriedAccount, ScopeQuery, pick},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiPath, ApiQuery},
     route,
-    routes::accounts::QueriedAccount,
     state::AppState,
 };
 

@@ -10,14 +10,13 @@ use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Scope, ScopeQuery, growth_locked};
+use super::{Scope, growth_locked};
 use crate::{
-    access::{EditRoles, InWorkspace},
+    access::{EditRoles, InWorkspace, QueriedAccount, ScopeQuery},
     envelope::{self, Envelope, Items},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::accounts::QueriedAccount,
     state::AppState,
 };
 

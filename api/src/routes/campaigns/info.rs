@@ -8,9 +8,8 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Campaign, ScopeQuery, pick};
 use crate::{
-    access::InWorkspace,
+    access::{Campaign, InWorkspace, ScopeQuery, pick},
     envelope::{self, Envelope, Item},
     error::{ApiResult, ErrorBody},
     extract::ApiQuery,

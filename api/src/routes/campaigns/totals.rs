@@ -26,14 +26,13 @@ use time::Date;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::{Scope, ScopeQuery, day_text, growth_locked, parse_day, parse_range};
+use super::{Scope, day_text, growth_locked, parse_day, parse_range};
 use crate::{
-    access::{InWorkspace, Member},
+    access::{InWorkspace, Member, QueriedAccount, ScopeQuery},
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::{accounts::QueriedAccount, reports::report_error},
     state::AppState,
 };
 
@@ -180,7 +179,7 @@ pub async fn totals_for_all_accounts(
     let q = Query::totals(Level::Accounts, range, Default::default(), Vec::new());
     let rows = report::totals(&state.db, &ctx, &q, &Cancel::new())
         .await
-        .map_err(report_error)?;
+        .map_err(ApiError::from)?;
     Ok(envelope::ok(answer(rows, range)))
 }
 
@@ -213,7 +212,7 @@ pub async fn totals_for_campaign_groups(
     let q = Query::totals(Level::Orgs, range, Default::default(), Vec::new());
     let rows = report::totals(&state.db, &ctx, &q, &Cancel::new())
         .await
-        .map_err(report_error)?
+        .map_err(ApiError::from)?
         .into_iter()
         .filter(|r| org_id.is_none_or(|o| r.id == o.to_string()))
         .collect();
@@ -325,10 +324,10 @@ pub async fn forecasts(
         let cancel = Cancel::new();
         let to_date = report::totals(&state.db, &ctx, &campaigns(month), &cancel)
             .await
-            .map_err(report_error)?;
+            .map_err(ApiError::from)?;
         let last = report::totals(&state.db, &ctx, &campaigns(recent), &cancel)
             .await
-            .map_err(report_error)?;
+            .map_err(ApiError::from)?;
         let money = MoneyRule::of(org.currency.as_deref());
         let remaining = days_in_month(as_of) - i64::from(as_of.day());
         for row in to_date {

@@ -17,7 +17,7 @@ use searchdeck_common::{
     jobs::{BULK_EDIT_MAX_ITEMS, BulkEdit, BulkEditItem, money_text},
     queue::Job,
     report::currency::MoneyRule,
-    store::synced::bulk,
+    store::{synced::bulk, synced_reads::CampaignRow},
     tasks::NewTask,
 };
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,7 @@ use utoipa::ToSchema;
 
 use super::{check, money, parse_status};
 use crate::{
+    access::Editor,
     error::{ApiError, FieldError},
     session::CurrentUser,
     state::AppState,
@@ -454,6 +455,26 @@ fn field_words(field: &str) -> &str {
         "cpaGoal" => "CPA goal",
         "dailyBudget" | "dailyBudgetAmount" => "daily budget",
         other => other,
+    }
+}
+
+/// The scope of campaign `c`: its entities only.
+pub fn campaign_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
+    Scope {
+        campaign_id: Some(c.id),
+        ..group_scope(caller, c)
+    }
+}
+
+/// The scope of the campaign group of `c`, every campaign of it.
+pub fn group_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
+    Scope {
+        user: caller.user(),
+        account_id: &c.account_id,
+        org_key: c.org_key,
+        org_id: c.org_id,
+        currency: c.currency.as_deref(),
+        campaign_id: None,
     }
 }
 

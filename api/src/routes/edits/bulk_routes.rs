@@ -5,17 +5,18 @@
 //! validates, computes the targets and answers the `bulk-edit` task to poll ([`super::bulk`]).
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::bulk::ad_groups_of, synced_reads::CampaignRow};
+use searchdeck_common::store::synced::bulk::ad_groups_of;
 use utoipa_axum::router::OpenApiRouter;
 
-use super::bulk::{BulkEditRequest, BulkEditStarted, Scope, live_rows, start};
+use super::bulk::{
+    BulkEditRequest, BulkEditStarted, campaign_scope, group_scope, live_rows, start,
+};
 use crate::{
-    access::{EditRoles, Editor, InWorkspace},
+    access::{Campaign, EditRoles, Editor, InWorkspace, ScopeQuery, first_campaign, pick},
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::campaigns::{Campaign, ScopeQuery, pick},
     state::AppState,
 };
 
@@ -25,58 +26,6 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(ad_groups))
         .routes(route!(all_ad_groups))
         .routes(route!(keywords))
-}
-
-/// The campaign group of a request naming campaigns by id: the first one's (narrowed by the
-/// query's account and campaign group), 404 when it is not a campaign of the workspace.
-pub async fn first_campaign(
-    state: &AppState,
-    caller: &Editor,
-    query: &ScopeQuery,
-    ids: Option<&Vec<i64>>,
-    field: &str,
-) -> Result<CampaignRow, ApiError> {
-    let Some(first) = ids.and_then(|ids| ids.first().copied()) else {
-        return Err(ApiError::field(field, crate::domain::REQUIRED));
-    };
-    campaign_by_id(state, caller, query, first).await
-}
-
-/// Campaign `id` of the caller's workspace (narrowed by the query's account and campaign
-/// group), 404 when it is not one.
-pub async fn campaign_by_id(
-    state: &AppState,
-    caller: &Editor,
-    query: &ScopeQuery,
-    id: i64,
-) -> Result<CampaignRow, ApiError> {
-    let copies =
-        store::synced_reads::campaign_in_workspace(&state.db.pool, &caller.workspace_id, id)
-            .await?;
-    if copies.is_empty() {
-        return Err(ApiError::not_found("Campaign"));
-    }
-    pick(copies, query)
-}
-
-/// The scope of campaign `c`: its entities only.
-pub fn campaign_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
-    Scope {
-        campaign_id: Some(c.id),
-        ..group_scope(caller, c)
-    }
-}
-
-/// The scope of the campaign group of `c`, every campaign of it.
-pub fn group_scope<'a>(caller: &'a Editor, c: &'a CampaignRow) -> Scope<'a> {
-    Scope {
-        user: caller.user(),
-        account_id: &c.account_id,
-        org_key: c.org_key,
-        org_id: c.org_id,
-        currency: c.currency.as_deref(),
-        campaign_id: None,
-    }
 }
 
 /// Starts the bulk edit of `level` entities (`what` in messages) of the campaign in the

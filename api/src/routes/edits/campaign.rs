@@ -2,6 +2,7 @@
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{self, synced::edits::CampaignState};
+use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
@@ -12,13 +13,12 @@ use super::{
     request_status, text,
 };
 use crate::{
-    access::{EditRoles, InWorkspace},
+    access::{Campaign, EditRoles, InWorkspace, ScopeQuery, pick},
     domain::Fields,
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::campaigns::{Campaign, ScopeQuery, pick},
     state::AppState,
 };
 
@@ -99,7 +99,7 @@ pub async fn update(
 
 impl Level for CampaignState {
     const LEVEL: &'static str = "CAMPAIGN";
-    const ENTITY: &'static str = "campaigns";
+    const ENTITY: Entity = Entity::Campaigns;
     const WHAT: &'static str = "Campaign";
     const FIELDS: &'static [(&'static str, &'static str)] = &[
         ("dailyBudget", "dailyBudgetAmount"),

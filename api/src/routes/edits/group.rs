@@ -3,6 +3,7 @@
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{self, synced::edits::AdGroupState};
+use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use utoipa::ToSchema;
@@ -13,13 +14,12 @@ use super::{
     request_status, text,
 };
 use crate::{
-    access::{EditRoles, InWorkspace},
+    access::{Campaign, EditRoles, InWorkspace, ScopeQuery, pick},
     domain::Fields,
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::campaigns::{Campaign, ScopeQuery, pick},
     state::AppState,
 };
 
@@ -134,7 +134,7 @@ pub async fn update(
 
 impl Level for AdGroupState {
     const LEVEL: &'static str = "AD_GROUP";
-    const ENTITY: &'static str = "adgroups";
+    const ENTITY: Entity = Entity::AdGroups;
     const WHAT: &'static str = "Ad group";
     const FIELDS: &'static [(&'static str, &'static str)] = &[
         ("bidStrategy", "defaultBidAmount"),

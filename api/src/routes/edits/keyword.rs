@@ -3,6 +3,7 @@
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{self, synced::edits::KeywordState};
+use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -13,13 +14,12 @@ use super::{
     parse_status, request_status, text,
 };
 use crate::{
-    access::{EditRoles, InWorkspace},
+    access::{CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery, pick},
     domain::Fields,
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
     route,
-    routes::campaigns::{CampaignOfAdGroup, ScopeQuery, pick},
     state::AppState,
 };
 
@@ -108,7 +108,7 @@ pub async fn update(
 
 impl Level for KeywordState {
     const LEVEL: &'static str = "KEYWORD";
-    const ENTITY: &'static str = "keywords";
+    const ENTITY: Entity = Entity::Keywords;
     const WHAT: &'static str = "Keyword";
     const FIELDS: &'static [(&'static str, &'static str)] = &[
         ("bid", "cptBid"),

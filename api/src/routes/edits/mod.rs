@@ -23,9 +23,7 @@ mod quick;
 pub mod rename;
 pub mod statuses;
 
-use searchdeck_common::store;
-use searchdeck_provider::{Client, ProviderError};
-use std::sync::Arc;
+use searchdeck_provider::ProviderError;
 
 use serde::Serialize;
 use serde_json::{Map, Value, json};
@@ -37,7 +35,7 @@ pub use quick::{Field, Level, Target, apply};
 use crate::{
     domain::Fields,
     error::{ApiError, ErrorBody, FieldError},
-    routes::accounts::credentials,
+    provider::provider_error,
     state::AppState,
 };
 
@@ -73,19 +71,6 @@ pub fn check(errors: Vec<FieldError>) -> Result<(), ApiError> {
     Fields { errors }.finish()
 }
 
-/// The provider client of connection `account_id`: one per connection, shared by its
-/// requests, so its access token is exchanged once per lifetime rather than per edit.
-pub async fn client(state: &AppState, account_id: &str) -> Result<Arc<Client>, ApiError> {
-    let row = store::accounts::by_id(&state.db.pool, account_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Account"))?;
-    state.provider.client_for(
-        &row,
-        || credentials::of(state, &row),
-        credentials::provider_error,
-    )
-}
-
 /// A provider failure of an edit as the caller sees it: a refusal is a 400 with the
 /// provider's message on our name of the field it names (`fields` maps the provider's
 /// request fields to ours), an entity gone at the provider a 404 on `what`, the rate limit a
@@ -109,7 +94,7 @@ pub fn refused(err: ProviderError, fields: &[(&str, &str)], what: &str) -> ApiEr
             "Apple Ads is busy. Try again in a moment",
             retry_after.as_secs().max(1),
         ),
-        other => credentials::provider_error(other),
+        other => provider_error(other),
     }
 }
 

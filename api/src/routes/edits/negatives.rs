@@ -20,17 +20,17 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    bulk::{BulkEditStarted, Scope, TOO_MANY, enqueue, ids, live_rows},
-    bulk_routes::{campaign_scope, first_campaign, group_scope},
+    bulk::{
+        BulkEditStarted, Scope, TOO_MANY, campaign_scope, enqueue, group_scope, ids, live_rows,
+    },
     check,
 };
 use crate::{
-    access::{EditRoles, Editor, InWorkspace, WorkspaceResource},
+    access::{EditRoles, Editor, InWorkspace, ScopeQuery, WorkspaceResource, first_campaign, pick},
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::campaigns::{ScopeQuery, pick},
     state::AppState,
 };
 

@@ -6,9 +6,10 @@ use searchdeck_common::{
     Db, ids,
     store::{changes, synced_reads::CampaignRow},
 };
+use searchdeck_provider::Entity;
 use serde_json::{Map, Value, json};
 
-use super::{Changed, Edited, client, money, refused};
+use super::{Changed, Edited, money, refused};
 use crate::{error::ApiError, session::CurrentUser, state::AppState};
 
 /// The value of one editable field, by its kind, which says how it is compared and recorded
@@ -71,9 +72,8 @@ pub trait Level: Sized + Send + Sync {
     /// The level as the answer and the change records name it (`CAMPAIGN`, `AD_GROUP`,
     /// `KEYWORD`, `AD`, `NEGATIVE_KEYWORD`).
     const LEVEL: &'static str;
-    /// The provider's entity path (`campaigns`, `adgroups`, `keywords`, `ads`,
-    /// `negative-keywords`).
-    const ENTITY: &'static str;
+    /// The provider's entity (campaigns, ad groups, keywords, ads, negative keywords).
+    const ENTITY: Entity;
     /// What a 404 names.
     const WHAT: &'static str;
     /// Our names of the provider's request fields, for its refusals.
@@ -156,9 +156,12 @@ pub async fn apply<L: Level>(
     if request.is_empty() {
         return Ok(answer);
     }
-    let client = client(state, &campaign.account_id).await?;
-    let after: Value = client
-        .update(
+    let client = state
+        .provider
+        .client_by_id(&state.db, &campaign.account_id)
+        .await?;
+    let after = client
+        .update_json(
             campaign.org_id,
             L::ENTITY,
             target.id,

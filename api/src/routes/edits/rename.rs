@@ -13,17 +13,15 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    bulk::{BulkEditStarted, Scope, enqueue, ids, live_rows},
-    bulk_routes::{campaign_by_id, first_campaign, group_scope},
+    bulk::{BulkEditStarted, Scope, enqueue, group_scope, ids, live_rows},
     check,
 };
 use crate::{
-    access::Editor,
+    access::{Editor, ScopeQuery, campaign_by_id, first_campaign},
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     route,
-    routes::campaigns::ScopeQuery,
     state::AppState,
 };
 

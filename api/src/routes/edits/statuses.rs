@@ -12,6 +12,7 @@ use searchdeck_common::store::{
     self,
     synced::edits::{AdState, NegativeState},
 };
+use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value};
 use utoipa::ToSchema;
@@ -22,12 +23,11 @@ use super::{
     request_status, text,
 };
 use crate::{
-    access::{EditRoles, InWorkspace},
+    access::{Campaign, CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery, pick},
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
     route,
-    routes::campaigns::{Campaign, CampaignOfAdGroup, ScopeQuery, pick},
     state::AppState,
 };
 
@@ -159,7 +159,7 @@ pub async fn update_negative(
 
 impl Level for AdState {
     const LEVEL: &'static str = "AD";
-    const ENTITY: &'static str = "ads";
+    const ENTITY: Entity = Entity::Ads;
     const WHAT: &'static str = "Ad";
     const FIELDS: &'static [(&'static str, &'static str)] = &[("status", "status")];
     fn after(&self, answer: &Value) -> Self {
@@ -187,7 +187,7 @@ impl Level for AdState {
 
 impl Level for NegativeState {
     const LEVEL: &'static str = "NEGATIVE_KEYWORD";
-    const ENTITY: &'static str = "negative-keywords";
+    const ENTITY: Entity = Entity::NegativeKeywords;
     const WHAT: &'static str = "Negative keyword";
     const FIELDS: &'static [(&'static str, &'static str)] = &[("status", "status")];
     fn after(&self, answer: &Value) -> Self {

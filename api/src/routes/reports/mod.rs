@@ -3,7 +3,8 @@
 //!
 //! The account comes from the `accountId` query (a connection of the caller's workspace;
 //! another workspace's answers 404), the campaign group from `orgId` (required below
-//! ORGS; it must be one of the connection's). Any role may read. A report whose browser
+//! ORGS; a campaign group id as every route's [`ScopeQuery`] reads it, and one of the
+//! connection's). Any role may read. A report whose browser
 //! request is superseded is aborted by the browser; the handler's future is then dropped,
 //! which sets the engine's [`Cancel`] so its off-thread work stops too.
 
@@ -11,7 +12,7 @@ mod schema;
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
-    report::{self, Cancel, Context, Level, ReportBody, ReportError},
+    report::{self, Cancel, Context, Level, ReportBody},
     store,
 };
 use serde::Deserialize;
@@ -20,11 +21,10 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub use schema::{ReportItem, ReportMetrics, ReportResult};
 
-use super::accounts::QueriedAccount;
 use crate::{
-    access::InWorkspace,
+    access::{InWorkspace, QueriedAccount, ScopeQuery},
     envelope::{self, Envelope},
-    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
     state::AppState,
@@ -34,7 +34,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(route!(reports))
 }
 
-/// The account query (spec §7: "The account query uses accountId and orgId").
+/// The account query (spec §7: "The account query uses accountId and orgId") as the
+/// OpenAPI document lists it: `accountId` required. The handler reads it as the edit routes
+/// do, through [`ScopeQuery`] (`orgId` a campaign group id, else 400 on it).
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]
@@ -57,27 +59,6 @@ impl Drop for CancelOnDrop {
     }
 }
 
-/// A report error as an API error (the report route's and the totals routes').
-pub(crate) fn report_error(e: ReportError) -> ApiError {
-    match e {
-        ReportError::Invalid(errors) => ApiError::validation(
-            errors
-                .into_iter()
-                .map(|e| FieldError::new(e.field, e.message))
-                .collect(),
-        ),
-        ReportError::Cancelled => ApiError::status(
-            axum::http::StatusCode::from_u16(499).expect("499 is a status code"),
-            "Report cancelled",
-        ),
-        ReportError::Changing => ApiError::status(
-            axum::http::StatusCode::SERVICE_UNAVAILABLE,
-            "The report's data is being updated. Try again in a moment.",
-        ),
-        ReportError::Db(e) => ApiError::from(e),
-    }
-}
-
 /// A report of one level over a range of days: rows (ids, names, statuses, the level's
 /// columns and the metrics), the number of matching rows, totals over them, and optionally
 /// one graph point per day. Money is in the campaign group's currency, floored to its
@@ -94,30 +75,17 @@ pub(crate) fn report_error(e: ReportError) -> ApiError {
 pub async fn reports(
     State(state): State<AppState>,
     account: InWorkspace<QueriedAccount>,
-    ApiQuery(params): ApiQuery<AccountQuery>,
+    ApiQuery(scope): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<ReportBody>,
 ) -> ApiResult<impl IntoResponse> {
-    let query = body.parse().map_err(|errors| {
-        ApiError::validation(
-            errors
-                .into_iter()
-                .map(|e| FieldError::new(e.field, e.message))
-                .collect(),
-        )
-    })?;
+    let query = body.parse().map_err(ApiError::validation)?;
     let row = account.item.0;
     let org = match query.level {
         Level::Accounts | Level::Orgs => None,
         _ => {
-            let org_id = params
-                .org_id
-                .as_deref()
-                .map(str::trim)
-                .filter(|s| !s.is_empty())
+            let org_id = scope
+                .org_id()?
                 .ok_or_else(|| ApiError::field("orgId", "Please choose a campaign group"))?;
-            let org_id: i64 = org_id
-                .parse()
-                .map_err(|_| ApiError::field("orgId", "Must be a campaign group id"))?;
             let known = store::accounts::orgs(&state.db.pool, &row.id)
                 .await?
                 .iter()
@@ -135,9 +103,7 @@ pub async fn reports(
         plan: report::plan(&state.db, &account.caller.workspace_id).await?,
     };
     let guard = CancelOnDrop(Cancel::new());
-    let answer = report::run(&state.db, &ctx, &query, &guard.0)
-        .await
-        .map_err(report_error)?;
+    let answer = report::run(&state.db, &ctx, &query, &guard.0).await?;
     drop(guard);
     Ok(envelope::ok(ReportResult::from(answer)))
 }

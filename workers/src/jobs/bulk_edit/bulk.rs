@@ -10,7 +10,7 @@ use searchdeck_common::{
         synced::edits::{KeywordState, NegativeState},
     },
 };
-use searchdeck_provider::{Client, ProviderError, error::ApiErrorBody};
+use searchdeck_provider::{AppleAds, AppleAdsExt, ProviderError, error::ApiErrorBody};
 use serde_json::{Value, json};
 
 use super::{Edit, Send, applied, message_of, refused, text};
@@ -32,7 +32,7 @@ impl Edit<'_> {
     pub(super) async fn send_bulk(
         &self,
         ctx: &JobContext<BulkEdit>,
-        client: &Client,
+        client: &dyn AppleAds,
         items: Vec<Send<'_>>,
         progress: &mut BulkEditProgress,
     ) -> Result<(), JobError> {

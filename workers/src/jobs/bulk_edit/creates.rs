@@ -11,7 +11,7 @@ use searchdeck_common::{
     queue::JobError,
     store::synced::{bulk, entities},
 };
-use searchdeck_provider::{Client, ProviderError, error::ApiErrorBody};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError, error::ApiErrorBody};
 use serde_json::{Value, json};
 
 use super::{Edit, Recorded, message_of};
@@ -88,7 +88,7 @@ impl Edit<'_> {
     pub(super) async fn send_creates(
         &self,
         ctx: &JobContext<BulkEdit>,
-        client: &Client,
+        client: &dyn AppleAds,
         items: Vec<&NewNegative>,
         progress: &mut BulkEditProgress,
     ) -> Result<(), JobError> {
@@ -117,7 +117,7 @@ impl Edit<'_> {
             }
         };
         let answers = match client
-            .bulk::<Value>(self.org_id, "negative-keywords", "create", &data)
+            .bulk::<Value>(self.org_id, Entity::NegativeKeywords, "create", &data)
             .await
         {
             Ok(a) => a,
@@ -196,7 +196,7 @@ impl Edit<'_> {
     /// The live negative `n` at Apple, if it exists.
     async fn find(
         &self,
-        client: &Client,
+        client: &dyn AppleAds,
         n: &NewNegative,
     ) -> Result<Option<entities::NegativeKeyword>, JobError> {
         let query = json!({
@@ -207,7 +207,7 @@ impl Edit<'_> {
             "pagination": { "offset": 0, "pageSize": 1000 },
         });
         let page = client
-            .query::<Value>(self.org_id, "negative-keywords", &query)
+            .query::<Value>(self.org_id, Entity::NegativeKeywords, &query)
             .await
             .map_err(job_error)?;
         for v in &page.items {

@@ -43,7 +43,7 @@ use searchdeck_common::{
         synced::bulk::{self as stored, BulkRow},
     },
 };
-use searchdeck_provider::error::ApiErrorBody;
+use searchdeck_provider::{Entity, error::ApiErrorBody};
 use serde_json::{Value, json};
 
 use crate::{Done, Handler, JobContext};
@@ -98,14 +98,15 @@ impl Handler for BulkEdit {
                     .plan_creates(ctx, chunk, &recorded, &mut progress)
                     .await?;
                 if !to_add.is_empty() {
-                    edit.send_creates(ctx, &client, to_add, &mut progress)
+                    edit.send_creates(ctx, client.as_ref(), to_add, &mut progress)
                         .await?;
                 }
             } else {
                 let to_send = edit.plan(ctx, chunk, &recorded, &mut progress).await?;
                 if edit.in_bulk() {
                     if !to_send.is_empty() {
-                        edit.send_bulk(ctx, &client, to_send, &mut progress).await?;
+                        edit.send_bulk(ctx, client.as_ref(), to_send, &mut progress)
+                            .await?;
                     }
                 } else {
                     // One call an item: the task counts each as it is done (the items that
@@ -113,7 +114,7 @@ impl Handler for BulkEdit {
                     ctx.progress(&label, progress.done as i64, total, Some(&progress))
                         .await;
                     for item in to_send {
-                        let r = edit.send_one(ctx, &client, item).await?;
+                        let r = edit.send_one(ctx, client.as_ref(), item).await?;
                         progress.push(r);
                         ctx.progress(&label, progress.done as i64, total, Some(&progress))
                             .await;
@@ -163,12 +164,12 @@ impl Edit<'_> {
     }
 
     /// The provider's entity path of this level.
-    fn entity(&self) -> &'static str {
+    fn entity(&self) -> Entity {
         match self.level.as_str() {
-            "CAMPAIGN" => "campaigns",
-            "AD_GROUP" => "adgroups",
-            "NEGATIVE_KEYWORD" => "negative-keywords",
-            _ => "keywords",
+            "CAMPAIGN" => Entity::Campaigns,
+            "AD_GROUP" => Entity::AdGroups,
+            "NEGATIVE_KEYWORD" => Entity::NegativeKeywords,
+            _ => Entity::Keywords,
         }
     }
 

@@ -9,7 +9,7 @@ use searchdeck_common::{
         synced::edits::{AdGroupState, CampaignState},
     },
 };
-use searchdeck_provider::{Client, ProviderError};
+use searchdeck_provider::{AppleAds, AppleAdsExt, ProviderError};
 use serde_json::Value;
 
 use super::{Edit, Send, applied, refused, text};
@@ -21,7 +21,7 @@ impl Edit<'_> {
     pub(super) async fn send_one(
         &self,
         ctx: &JobContext<BulkEdit>,
-        client: &Client,
+        client: &dyn AppleAds,
         s: Send<'_>,
     ) -> Result<ItemResult, JobError> {
         let permanent = |e: ProviderError| match e {
@@ -31,7 +31,7 @@ impl Edit<'_> {
             e => Err(job_error(e)),
         };
         if self.field == DELETED {
-            // An entity already deleted counts as deleted (`Client::delete`).
+            // An entity already deleted counts as deleted (`AppleAds::delete`).
             if let Err(e) = client.delete(self.org_id, self.entity(), s.row.id).await {
                 return Ok(refused(&s, permanent(e)?));
             }

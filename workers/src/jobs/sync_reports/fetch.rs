@@ -12,7 +12,7 @@ use searchdeck_common::{
         metrics::{DayRow, Level},
     },
 };
-use searchdeck_provider::Client;
+use searchdeck_provider::{AppleAds, AppleAdsExt};
 use serde::{Deserialize, de::IgnoredAny};
 use serde_json::{Number, Value, json};
 use time::Date;
@@ -180,7 +180,7 @@ fn row_ids(level: Level, meta: &Metadata) -> Option<(i64, i64, i64, Option<Searc
 
 /// Counters of one report call's run: requests and rows.
 pub(super) struct Fetcher<'a> {
-    pub client: &'a Client,
+    pub client: &'a dyn AppleAds,
     pub db: &'a Db,
     pub org_id: i64,
     pub org_key: i64,

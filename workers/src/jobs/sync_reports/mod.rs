@@ -204,7 +204,7 @@ impl Handler for SyncReports {
             );
             let campaigns = synced::campaign_ids(&db.pool, org_key).await?;
             let mut fetcher = Fetcher {
-                client: &client,
+                client: client.as_ref(),
                 db,
                 org_id: org.org_id,
                 org_key,

@@ -1,4 +1,5 @@
-//! The User item of `auth/me` and friends (spec §3 "User").
+//! The User item (spec §3 "User") that the auth routes (`auth/me`, login, register) and
+//! `users/changeValue` answer.
 
 use rust_decimal::Decimal;
 use searchdeck_common::store;

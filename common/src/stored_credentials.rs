@@ -1,12 +1,13 @@
-//! A stored connection's credentials, opened for a client: the one place that knows how a
-//! connection's secrets are sealed (`account:<workspace>:<apple user>:<field>`, so a value
-//! copied into another row or field does not open) and turns them into [`Credentials`]. The
-//! API (connect, campaign-group refresh) and the workers (sync) both use it.
+//! A stored connection's credentials, opened: the one place that knows how a connection's
+//! secrets are sealed (`account:<workspace>:<apple user>:<field>`, so a value copied into
+//! another row or field does not open) and reads them out of its row. The API (connect,
+//! every route that calls Apple for a connection) and the workers (sync, bulk edits) both
+//! use it; the provider client turns the result into its own credentials
+//! (`searchdeck_provider::Credentials::from_stored`) and knows nothing of our tables.
 
-use searchdeck_common::{secrets::SecretBox, store::accounts::AccountRow};
-use secrecy::{ExposeSecret, SecretString};
+use secrecy::SecretString;
 
-use crate::credentials::{Credentials, KeyPair};
+use crate::{secrets::SecretBox, store::accounts::AccountRow};
 
 /// Why stored credentials did not open: always an internal fault (wrong key, tampering, a
 /// row saved without its secrets), never the user's; the message names no secret.
@@ -16,8 +17,24 @@ pub enum StoredError {
     Sealed(String),
     #[error("connection {0} lacks credentials")]
     Missing(String),
-    #[error("stored private key: {0}")]
-    Key(String),
+}
+
+/// A connection's credentials, secrets in clear.
+#[derive(Debug)]
+pub enum StoredCredentials {
+    /// A `key` connection: the API key pair registered with Apple.
+    KeyPair {
+        client_id: String,
+        team_id: String,
+        key_id: String,
+        /// The PKCS#8 PEM private key.
+        private_key: SecretString,
+    },
+    /// A popup connection: its refresh token.
+    RefreshToken {
+        client_id: String,
+        refresh_token: SecretString,
+    },
 }
 
 /// The sealing context of `field` of the connection of `apple_user_id` in `workspace_id`.
@@ -32,33 +49,26 @@ pub fn open(secrets: &SecretBox, context: &str, sealed: &str) -> Result<SecretSt
         .map_err(|e| StoredError::Sealed(e.to_string()))
 }
 
-/// Reads a PEM private key.
-pub fn key_pair(pem: &SecretString) -> Result<KeyPair, StoredError> {
-    KeyPair::from_pkcs8_pem(pem.expose_secret()).map_err(StoredError::Key)
-}
-
-/// The credentials a client of connection `row` uses: its key pair (`key` connections) or
-/// its refresh token (popup connections).
-pub fn credentials(secrets: &SecretBox, row: &AccountRow) -> Result<Credentials, StoredError> {
+/// The credentials of connection `row`: its key pair (`key` connections) or its refresh
+/// token (popup connections).
+pub fn of(secrets: &SecretBox, row: &AccountRow) -> Result<StoredCredentials, StoredError> {
     let field = |name: &str| context(&row.workspace_id, row.provider_user_id, name);
     let missing = || StoredError::Missing(row.id.clone());
     match row.method.as_str() {
         "key" => {
             let sealed = row.private_key_sealed.as_deref().ok_or_else(missing)?;
-            let pem = open(secrets, &field("private_key"), sealed)?;
-            Ok(Credentials::ClientCredentials {
+            Ok(StoredCredentials::KeyPair {
                 client_id: row.client_id.clone(),
                 team_id: row.team_id.clone().ok_or_else(missing)?,
                 key_id: row.key_id.clone().ok_or_else(missing)?,
-                key: key_pair(&pem)?,
+                private_key: open(secrets, &field("private_key"), sealed)?,
             })
         }
         _ => {
             let sealed = row.refresh_token_sealed.as_deref().ok_or_else(missing)?;
-            Ok(Credentials::RefreshToken {
+            Ok(StoredCredentials::RefreshToken {
                 client_id: row.client_id.clone(),
                 refresh_token: open(secrets, &field("refresh_token"), sealed)?,
-                key: None,
             })
         }
     }
