@@ -12,6 +12,31 @@ step "services"
 source scripts/services.sh
 echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-<unset>} TEST_REDIS_URL=${TEST_REDIS_URL:-<unset>}"
 
+# From a fresh clone most of the time goes to compiling the Rust tests and clippy's check
+# build, installing the npm packages and fetching chromium. The tools (chromium, jq,
+# schemathesis) download in the background from the start; the Rust test binaries and then
+# clippy build in the background too, at a lower priority, while the web app installs,
+# bundles and runs its tests: the web step has idle time (downloads, one Jest worker, a
+# single-threaded ESLint) that the compile fills, and keeps the CPU when both want it.
+tools_log="$(mktemp)"
+bash scripts/tools.sh >"$tools_log" 2>&1 &
+tools=$!
+rust_log="$(mktemp)"
+# Its own process group (setsid), so that a failing step stops the whole build on exit.
+# cargo-nextest runs the tests of every binary side by side, each test in its own process
+# (settings in .config/nextest.toml); a fresh machine installs it first.
+setsid bash -c '
+  set -e
+  if ! cargo nextest --version >/dev/null 2>&1; then
+    echo "installing cargo-nextest"
+    nice -n 10 cargo install --locked cargo-nextest
+  fi
+  nice -n 10 cargo nextest run --workspace --all-features --profile ci --no-run
+  nice -n 10 cargo clippy --workspace --all-targets --all-features -- -D warnings
+' >"$rust_log" 2>&1 &
+rust_build=$!
+trap 'kill -- -"$rust_build" 2>/dev/null || true' EXIT
+
 step "web app: install, build, type check + ESLint, unit tests, bundle size budget"
 bash scripts/web.sh --no-type-check
 # The type check and ESLint (one thread) run beside Jest (one worker on two cores): the step
@@ -28,18 +53,15 @@ $lint_ok || { echo "web app: type check or ESLint failed" >&2; exit 1; }
 $jest_ok || { echo "web app: unit tests failed" >&2; exit 1; }
 (cd frontend && npm run size)
 
-step "rust: format and lints"
+step "rust: format, the test build and clippy (started in the background)"
 cargo fmt --all -- --check
-cargo clippy --workspace --all-targets --all-features -- -D warnings
+rust_ok=true
+wait "$rust_build" || rust_ok=false
+cat "$rust_log"; rm -f "$rust_log"
+$rust_ok || { echo "rust: the test build or clippy failed" >&2; exit 1; }
 
 step "rust: tests"
-# cargo-nextest runs the tests of every binary side by side, each test in its own process
-# (settings in .config/nextest.toml); a fresh machine installs it first. It does not run
-# doc-tests: `cargo test --doc` does.
-if ! cargo nextest --version >/dev/null 2>&1; then
-  echo "installing cargo-nextest"
-  cargo install --locked cargo-nextest
-fi
+# nextest does not run doc-tests: `cargo test --doc` does.
 cargo nextest run --workspace --all-features --profile ci --no-fail-fast
 cargo test --workspace --all-features --doc
 
@@ -47,6 +69,11 @@ cargo test --workspace --all-features --doc
 # built for its own binary test (tests/serve.rs) with the same features as every other test:
 # a separate `cargo build` would recompile the workspace for another feature set (~3 min).
 test -x target/debug/searchdeck
+
+tools_ok=true
+wait "$tools" || tools_ok=false
+cat "$tools_log"; rm -f "$tools_log"
+$tools_ok || { echo "installing chromium, jq or schemathesis failed" >&2; exit 1; }
 
 step "API fuzzing (schemathesis over /api/openapi.json)"
 bash scripts/schemathesis.sh

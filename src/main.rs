@@ -54,7 +54,7 @@ enum Command {
     /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
     /// report engine over 100,000 keywords × 365 days; `bench sync`: a first sync of the
     /// large sandbox world through the sync jobs).
-    /// Built only with `--features bench`.
+    /// Built only with `--features bench` (the `searchdeck-bench` crate, `bench/`).
     #[cfg(feature = "bench")]
     #[command(subcommand)]
     Bench(BenchCommand),
@@ -64,22 +64,22 @@ enum Command {
 #[derive(Subcommand)]
 enum BenchCommand {
     #[command(flatten)]
-    Provider(searchdeck_provider::bench::BenchCommand),
+    Provider(searchdeck_bench::ratelimit::BenchCommand),
     /// The sandbox at scale: report and entity query pages of the 100,000-keyword ad
     /// account, `/v1/me` latency during account-wide reports, peak memory.
-    Sandbox(searchdeck_sandbox::bench::SandboxBenchArgs),
+    Sandbox(searchdeck_bench::sandbox::SandboxBenchArgs),
     /// 200 concurrent sign-ups and 200 logins over 2 s against `searchdeck serve`; prints
     /// 5xx, peak server memory, `/health` p50/p95 and throughput.
-    Auth(searchdeck_api::bench::AuthBenchArgs),
+    Auth(searchdeck_bench::auth::AuthBenchArgs),
     /// The report engine at scale: 100,000 keywords × 365 days on SQLite (and PostgreSQL
     /// with `--database-url`); p50/p95 of real report calls against a naive GROUP BY, and
     /// the database size per million metric rows.
-    Reports(searchdeck_common::report::bench::ReportsBenchArgs),
+    Reports(searchdeck_bench::reports::ReportsBenchArgs),
     /// A first sync of the sandbox's large world (100,000 keywords plus the small world)
     /// through the `sync-account` and `sync-reports` jobs on a worker pool, into fresh
     /// SQLite (and PostgreSQL with `--database-url`): provider requests, minutes per phase,
     /// rows per table, database size and peak memory.
-    Sync(searchdeck_workers::bench::SyncBenchArgs),
+    Sync(searchdeck_bench::sync::SyncBenchArgs),
 }
 
 /// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
@@ -142,7 +142,7 @@ async fn open_db(config: &Config, migrate: bool) -> anyhow::Result<Db> {
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     #[cfg(feature = "bench")]
-    let sync_phases = searchdeck_workers::bench::SyncPhases::default();
+    let sync_phases = searchdeck_bench::sync::SyncPhases::default();
     #[cfg(feature = "bench")]
     let (extra, to_stderr) = match &cli.command {
         Command::Bench(BenchCommand::Sync(_)) => (Some(sync_phases.layer().boxed()), true),
@@ -227,19 +227,19 @@ async fn main() -> anyhow::Result<()> {
         }
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Provider(bench)) => {
-            searchdeck_provider::bench::run(bench, &config).await?
+            searchdeck_bench::ratelimit::run(bench, &config).await?
         }
         #[cfg(feature = "bench")]
-        Command::Bench(BenchCommand::Sandbox(args)) => searchdeck_sandbox::bench::run(args).await?,
+        Command::Bench(BenchCommand::Sandbox(args)) => searchdeck_bench::sandbox::run(args).await?,
         #[cfg(feature = "bench")]
-        Command::Bench(BenchCommand::Auth(args)) => searchdeck_api::bench::run(args).await?,
+        Command::Bench(BenchCommand::Auth(args)) => searchdeck_bench::auth::run(args).await?,
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Reports(args)) => {
-            searchdeck_common::report::bench::run_bench(args).await?
+            searchdeck_bench::reports::run_bench(args).await?
         }
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Sync(args)) => {
-            searchdeck_workers::bench::run(args, sync_phases).await?
+            searchdeck_bench::sync::run(args, sync_phases).await?
         }
     }
     Ok(())

@@ -2,8 +2,6 @@
 //! built web app served from the same origin.
 
 pub mod access;
-#[cfg(feature = "bench")]
-pub mod bench;
 pub mod domain;
 pub mod envelope;
 pub mod error;

@@ -7,8 +7,6 @@
 
 pub mod apple_ads;
 pub mod appstore;
-#[cfg(feature = "bench")]
-pub mod bench;
 pub mod calls;
 pub mod client;
 pub mod credentials;

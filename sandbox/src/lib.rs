@@ -10,8 +10,6 @@ pub mod admin;
 pub mod api;
 pub mod args;
 pub mod auth;
-#[cfg(feature = "bench")]
-pub mod bench;
 pub mod clock;
 pub mod faults;
 pub mod journal;

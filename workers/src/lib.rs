@@ -8,15 +8,12 @@
 //! attempt, runs the [`Handler`] and turns the outcome into done, stopped, retry with
 //! backoff, rate-limit snooze or permanent failure.
 
-#[cfg(feature = "bench")]
-pub mod bench;
 mod context;
 pub mod jobs;
 mod name;
 mod pool;
 mod registry;
 pub mod runner;
-#[cfg(any(feature = "test-jobs", feature = "bench"))]
 pub mod sandbox_account;
 mod sqlite;
 

@@ -1,6 +1,5 @@
 //! A connection to the Apple Ads sandbox stored the way `account/create` stores one, and a
-//! first sync queued for it: what the sync tests and `searchdeck bench sync` start from
-//! (features `test-jobs` and `bench`).
+//! first sync queued for it: what the sync tests and `searchdeck bench sync` start from.
 //!
 //! [`register_key`] gives the sandbox a fresh public key and returns its client, team and
 //! key ids; [`connect`] stores a key-pair connection of that sandbox user in a new

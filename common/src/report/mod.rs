@@ -22,8 +22,6 @@
 //! Filtering and sorting run off the async threads (`spawn_blocking`) and stop when the
 //! caller's [`Cancel`] is set (the API sets it when the client goes away).
 
-#[cfg(feature = "bench")]
-pub mod bench;
 pub mod catalog;
 pub mod currency;
 mod engine;

@@ -70,8 +70,9 @@ fn parse_day(s: &str) -> Option<Date> {
     Date::parse(s.get(..10)?, format_description!("[year]-[month]-[day]")).ok()
 }
 
-/// The report path of a level (`/reports/apps/{path}/query`), also its name in logs.
-pub(crate) fn path(level: Level) -> &'static str {
+/// The report path of a level (`/reports/apps/{path}/query`), also its name in logs (and so
+/// in the phases `searchdeck bench sync` reads from them).
+pub fn path(level: Level) -> &'static str {
     match level {
         Level::Campaign => "campaigns",
         Level::AdGroup => "adgroups",

@@ -16,12 +16,12 @@ use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 
 use super::store::StoreSpec;
-use crate::apple_ads::{AppleAds, Entity};
-use crate::client::{Client, ClientConfig, RetryPolicy};
-use crate::credentials::{Credentials, KeyPair};
-use crate::error::ProviderError;
-use crate::limiter::settings;
-use crate::metrics::MetricsSnapshot;
+use searchdeck_provider::apple_ads::{AppleAds, Entity};
+use searchdeck_provider::client::{Client, ClientConfig, RetryPolicy};
+use searchdeck_provider::credentials::{Credentials, KeyPair};
+use searchdeck_provider::error::ProviderError;
+use searchdeck_provider::limiter::settings;
+use searchdeck_provider::metrics::MetricsSnapshot;
 
 /// What a child needs to know.
 #[derive(Debug, Clone, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! Rate-limit benchmark: N processes share one ad account limited to L requests/s.
 //!
 //! ```text
-//! cargo run -p searchdeck-common --example bench_ratelimit -- \
+//! cargo run -p searchdeck-bench --example bench_ratelimit -- \
 //!     --processes 3 --limit 10 --seconds 60 --backend redis|sqlite|postgres|memory|all
 //! ```
 //!

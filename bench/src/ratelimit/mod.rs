@@ -2,7 +2,7 @@
 //! limits to L requests a second. The parent starts the sandbox in-process, registers a key
 //! (`POST /sandbox/keys`), prepares the shared store (Redis, SQLite or PostgreSQL) and
 //! spawns the children (this same executable, a hidden subcommand, see [`child`]); each runs
-//! the real [`crate::Client`] over the shared `RateLimiter` for S seconds. The parent adds
+//! the real [`searchdeck_provider::Client`] over the shared `RateLimiter` for S seconds. The parent adds
 //! up their calls and 429s and prints achieved/L (successful calls per second ÷ L) and the
 //! 429 share. Target: achieved/L ≥ 0.90 with 429s ≤ 1 % of calls.
 
@@ -24,11 +24,11 @@ use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 pub use child::{ChildReport, ChildSpec};
 pub use store::Backend;
 
-use crate::apple_ads::AppleAdsExt;
-use crate::client::{Client, ClientConfig};
-use crate::credentials::Credentials;
-use crate::limiter::Unlimited;
-use crate::sandbox_key::{self, SandboxKey};
+use searchdeck_provider::apple_ads::AppleAdsExt;
+use searchdeck_provider::client::{Client, ClientConfig};
+use searchdeck_provider::credentials::Credentials;
+use searchdeck_provider::limiter::Unlimited;
+use searchdeck_provider::sandbox_key::{self, SandboxKey};
 
 /// `searchdeck bench …`.
 #[derive(Debug, clap::Subcommand)]

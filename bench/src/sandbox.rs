@@ -14,8 +14,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use time::Duration as Days;
 
-use crate::state::{Sandbox, SandboxConfig};
-use crate::world::{WorldConfig, WorldSize};
+use searchdeck_sandbox::{Sandbox, SandboxConfig, WorldConfig, WorldSize};
 
 /// Options of `searchdeck bench sandbox`.
 #[derive(Debug, Clone, clap::Args)]
@@ -128,7 +127,7 @@ pub async fn run(args: SandboxBenchArgs) -> anyhow::Result<()> {
     let (token, _) = sandbox.auth.issue_token("bench");
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let base = format!("http://{}", listener.local_addr()?);
-    let app = crate::app(Arc::clone(&sandbox));
+    let app = searchdeck_sandbox::app(Arc::clone(&sandbox));
     tokio::spawn(async move { axum::serve(listener, app).await });
     let b = Bench {
         http: reqwest::Client::new(),
@@ -146,7 +145,7 @@ pub async fn run(args: SandboxBenchArgs) -> anyhow::Result<()> {
     let baseline = {
         let w = sandbox.world.read();
         let started = Instant::now();
-        let mut sim = crate::sim::Simulation::uncached(&w);
+        let mut sim = searchdeck_sandbox::sim::Simulation::uncached(&w);
         let mut bidder_days = 0usize;
         for back in 0..=90 {
             bidder_days += sim

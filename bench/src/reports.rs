@@ -3,7 +3,7 @@
 //! SQLite (a fresh file) and, with `--database-url`, on PostgreSQL (a fresh database next to
 //! the given one, dropped afterwards), builds the day blobs through the sync's `refresh`
 //! (the oldest 90 days written last, as backfilled history, and the last 30 days restated,
-//! each refresh timed), then times real report calls ([`super::run`]) against a naive `GROUP BY` over
+//! each refresh timed), then times real report calls ([`searchdeck_common::report::run`]) against a naive `GROUP BY` over
 //! the raw daily rows in the same run:
 //!
 //! - `keywords_30d`: KEYWORDS, last 30 days, sorted by localSpend desc, page of 50;
@@ -27,8 +27,8 @@ use anyhow::Context as _;
 use clap::Args;
 use time::{Date, Duration as Days};
 
-use super::{Cancel, Context, Plan, ReportBody, SortIn, run_staged};
-use crate::{
+use searchdeck_common::report::{Cancel, Context, Plan, ReportBody, SortIn, run_staged};
+use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
     store::{
@@ -384,7 +384,7 @@ fn cases(last: Date) -> Vec<Case> {
         field: "localSpend".into(),
         order: Some("desc".into()),
     });
-    let keywords = |from: Date, filters: Vec<super::FilterIn>| ReportBody {
+    let keywords = |from: Date, filters: Vec<searchdeck_common::report::FilterIn>| ReportBody {
         level: Some("KEYWORDS".into()),
         start_date: Some(day(from)),
         end_date: Some(day(last.min(if from == c_from { c_to } else { last }))),
@@ -394,7 +394,7 @@ fn cases(last: Date) -> Vec<Case> {
         page_size: Some(50),
         ..ReportBody::default()
     };
-    let taps = super::FilterIn {
+    let taps = searchdeck_common::report::FilterIn {
         field: Some("taps".into()),
         operator: Some("GREATER_THAN".into()),
         values: Some(vec![serde_json::json!(10)]),
@@ -442,7 +442,7 @@ fn cases(last: Date) -> Vec<Case> {
 /// Bytes the metric tables take: (raw daily rows, day blobs).
 async fn sizes(db: &Db) -> anyhow::Result<(i64, i64)> {
     match &db.native {
-        crate::db::Native::Sqlite(pool) => {
+        searchdeck_common::db::Native::Sqlite(pool) => {
             let size = |t: &'static str| async move {
                 let q = format!(
                     "SELECT SUM(pgsize) FROM dbstat WHERE name = '{t}' OR name LIKE 'sqlite_autoindex_{t}%'"
@@ -465,7 +465,7 @@ async fn sizes(db: &Db) -> anyhow::Result<(i64, i64)> {
                 }
             }
         }
-        crate::db::Native::Postgres(pool) => {
+        searchdeck_common::db::Native::Postgres(pool) => {
             let a: i64 = sqlx::query_scalar("SELECT pg_total_relation_size('asa_day_metrics')")
                 .fetch_one(pool)
                 .await?;
@@ -497,7 +497,7 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
         None => seed(db, args, &say).await?,
     };
     let org: &SyncOrg = seeded.ctx.org.as_ref().expect("seeded org");
-    if let crate::db::Native::Postgres(pool) = &db.native {
+    if let searchdeck_common::db::Native::Postgres(pool) = &db.native {
         sqlx::query("ANALYZE").execute(pool).await?;
     }
     let (raw_bytes, sums_bytes) = sizes(db).await?;
@@ -635,7 +635,7 @@ async fn bench_writes(
             }
         })
         .collect();
-    let baseline = if db.backend == crate::Backend::Postgres {
+    let baseline = if db.backend == searchdeck_common::Backend::Postgres {
         Writes::Values
     } else {
         Writes::RowByRow
@@ -650,7 +650,7 @@ async fn bench_writes(
             // Into empty days, as a first sync and the backfill store most rows: the last
             // run's rows are deleted (and vacuumed away on PostgreSQL) outside the timing.
             metrics::replace_days(&db.pool, org_key, Level::SearchTerm, &from, &to, &[]).await?;
-            if let crate::db::Native::Postgres(pool) = &db.native {
+            if let searchdeck_common::db::Native::Postgres(pool) = &db.native {
                 sqlx::query("VACUUM asa_day_metrics").execute(pool).await?;
             }
             let started = Instant::now();
@@ -750,7 +750,7 @@ pub async fn run_bench(args: ReportsBenchArgs) -> anyhow::Result<()> {
             db.migrate().await?;
             let r = bench_backend("postgres", &db, &args).await;
             db.pool.close().await;
-            if let crate::db::Native::Postgres(p) = &db.native {
+            if let searchdeck_common::db::Native::Postgres(p) = &db.native {
                 p.close().await;
             }
             r
@@ -779,7 +779,7 @@ mod tests {
     #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
     async fn runs_and_checks_itself_at_a_small_scale() {
         run_bench(ReportsBenchArgs {
-            database_url: crate::test_support::backend_url("TEST_DATABASE_URL"),
+            database_url: searchdeck_common::test_support::backend_url("TEST_DATABASE_URL"),
             keywords: 300,
             days: 120,
             iterations: 1,

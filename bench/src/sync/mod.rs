@@ -35,7 +35,7 @@ use serde_json::json;
 use tracing::{Subscriber, field::Visit};
 use tracing_subscriber::{Layer, filter::Targets, layer::Context as LayerContext};
 
-use crate::{Runtime, sandbox_account};
+use searchdeck_workers::{Runtime, sandbox_account};
 
 /// Options of `searchdeck bench sync`.
 #[derive(Debug, Clone, clap::Args)]
@@ -204,7 +204,7 @@ fn level_name(code: i64) -> String {
     Level::ALL
         .into_iter()
         .find(|l| l.code() == code)
-        .map(|l| crate::jobs::sync_reports::path(l).to_string())
+        .map(|l| searchdeck_workers::jobs::sync_reports::path(l).to_string())
         .unwrap_or_else(|| format!("level {code}"))
 }
 
@@ -411,7 +411,7 @@ async fn bench_backend(
     let started = Instant::now();
     let task_id = sandbox_account::queue_sync(&db, &queue, &account).await?;
     let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
-    let worker = tokio::spawn(crate::run_on(
+    let worker = tokio::spawn(searchdeck_workers::run_on(
         runtime.clone(),
         args.concurrency,
         async move {

@@ -1,0 +1,15 @@
+//! The benchmarks behind `searchdeck bench …` (built into the binary with `--features bench`),
+//! kept out of the production crates: each module drives the public surface of the crate it
+//! measures. How to run them and their latest figures: `docs/benchmarks.md`.
+//!
+//! - [`ratelimit`]: N processes sharing one rate-limited Apple Ads account (`bench ratelimit`);
+//! - [`sandbox`]: the sandbox's reports, queries and latency over its large world (`bench sandbox`);
+//! - [`auth`]: a sign-up and login burst against a `searchdeck serve` child (`bench auth`);
+//! - [`reports`]: the report engine over 100,000 keywords × 365 days (`bench reports`);
+//! - [`sync`]: a first sync of the large sandbox world through the real jobs (`bench sync`).
+
+pub mod auth;
+pub mod ratelimit;
+pub mod reports;
+pub mod sandbox;
+pub mod sync;
