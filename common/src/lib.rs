@@ -6,6 +6,7 @@ pub mod config;
 pub mod countries;
 pub mod db;
 pub mod email;
+pub mod fx;
 pub mod ids;
 pub mod jobs;
 pub mod plan;
