@@ -2,7 +2,7 @@
  * The daily chart (uPlot, loaded with this module as its own chunk, see ChartPanel): the
  * lines of the two chosen metrics, the first metric's on the left axis and the second's on
  * the right; money over several currencies has one line per currency (each on a scale of
- * its own, the axis in the first currency's units), converted money is dashed. Days along
+ * its own, the axis in the units of the first currency with data), converted money is dashed. Days along
  * the bottom as DD/MM; values formatted like the table's. The legend shows the hovered
  * day's values, and the period's (the totals') while no day is hovered.
  */
@@ -36,10 +36,16 @@ const WHOLE_STEPS = [1, 10, 100, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9].flatMap((p) 
 /** At most this many day labels along the bottom. */
 const MAX_DAY_TICKS = 12;
 
+/** The line an axis reads in: its first line with data (else its first line). */
+function axisLine(axis: 0 | 1, all: ChartSeries[]): ChartSeries | undefined {
+  const lines = all.filter((o) => o.axis === axis);
+  return lines.find((o) => o.values.some((v) => v !== null && v !== 0)) ?? lines[0];
+}
+
 /** The scale of a line: its axis's, or one per currency when an axis holds several. */
 function scaleOf(s: ChartSeries, all: ChartSeries[]): string {
   const base = s.axis === 0 ? 'y' : 'y2';
-  const first = all.find((o) => o.axis === s.axis);
+  const first = axisLine(s.axis, all);
   return first === s || first?.currency === s.currency ? base : `${base}:${s.currency ?? ''}`;
 }
 
@@ -70,7 +76,7 @@ export default function ReportChart({ days, series, height = 240 }: ReportChartP
     scales.y ??= { auto: true, range };
     scales.y2 ??= { auto: true, range };
     const axisOf = (axis: 0 | 1): uPlot.Axis => {
-      const first = series.find((s) => s.axis === axis);
+      const first = axisLine(axis, series);
       return {
         ...axisStyle,
         scale: axis === 0 ? 'y' : 'y2',
