@@ -82,6 +82,11 @@ pub struct ConfigArgs {
     /// Requests from any other peer are attributed to the peer itself.
     #[arg(long, env = "SEARCHDECK_TRUSTED_PROXIES", value_delimiter = ',')]
     pub trusted_proxies: Vec<String>,
+    /// Feed of daily reference exchange rates in the ECB's `eurofxref` format (XML or CSV),
+    /// read by the `fetch-rates` job. Defaults to the ECB's 90-day XML with Apple's API, else
+    /// the sandbox's stand-in (`<provider base>/eurofxref/eurofxref-hist-90d.xml`).
+    #[arg(long, env = "SEARCHDECK_FX_RATES_URL")]
+    pub fx_rates_url: Option<String>,
 }
 
 /// Which storage engine a URL points at.
@@ -141,6 +146,8 @@ pub struct Config {
     pub redis_url: Option<SecretString>,
     /// Peers whose forwarding headers are believed (SEARCHDECK_TRUSTED_PROXIES).
     pub trusted_proxies: Vec<IpNet>,
+    /// The daily reference-rate feed (SEARCHDECK_FX_RATES_URL).
+    pub fx_rates_url: String,
 }
 
 /// A setting that cannot be used, with the variable it came from.
@@ -160,6 +167,10 @@ fn invalid(variable: &'static str, reason: impl Into<String>) -> ConfigError {
 
 /// Apple's production API base (the client calls `<base>/v1`).
 pub const APPLE_API_BASE: &str = "https://api.ads.apple.com";
+/// The European Central Bank's reference rates of the last 90 days (XML).
+pub const ECB_RATES_URL: &str = "https://www.ecb.europa.eu/stats/eurofxref/eurofxref-hist-90d.xml";
+/// Where the sandbox serves its stand-in feed, under the provider base.
+pub const SANDBOX_RATES_PATH: &str = "/eurofxref/eurofxref-hist-90d.xml";
 /// Apple's OAuth token endpoint for Apple Ads API credentials.
 pub const APPLE_TOKEN_URL: &str = "https://appleid.apple.com/auth/oauth2/token";
 /// Apple's authorize page.
@@ -237,6 +248,13 @@ impl ConfigArgs {
                 }
             },
         )?;
+        let fx_rates_url = endpoint("SEARCHDECK_FX_RATES_URL", &self.fx_rates_url, || {
+            if is_apple {
+                ECB_RATES_URL.into()
+            } else {
+                format!("{provider_base_url}{SANDBOX_RATES_PATH}")
+            }
+        })?;
         if let Some(smtp) = &self.smtp_url {
             let s = smtp.expose_secret();
             if !(s.starts_with("smtp://") || s.starts_with("smtps://")) {
@@ -295,6 +313,7 @@ impl ConfigArgs {
             secret_key: self.secret_key.clone(),
             redis_url,
             trusted_proxies,
+            fx_rates_url,
         })
     }
 }
@@ -344,6 +363,16 @@ mod tests {
     }
 
     #[test]
+    fn the_rates_feed_is_the_ecb_with_apple_and_can_be_set() {
+        let c = parse(&["--provider-base-url", APPLE_API_BASE]).unwrap();
+        assert_eq!(c.fx_rates_url, ECB_RATES_URL);
+        let c = parse(&["--fx-rates-url", "https://rates.example.com/eurofxref.csv"]).unwrap();
+        assert_eq!(c.fx_rates_url, "https://rates.example.com/eurofxref.csv");
+        let e = parse(&["--fx-rates-url", "ftp://x"]).unwrap_err();
+        assert_eq!(e.variable, "SEARCHDECK_FX_RATES_URL");
+    }
+
+    #[test]
     fn embedded_defaults_share_one_sqlite_file() {
         let c = parse(&["--data-dir", "/tmp/sd"]).unwrap();
         assert_eq!(c.database_backend, Backend::Sqlite);
@@ -355,6 +384,10 @@ mod tests {
         assert_eq!(c.queue_url.expose_secret(), c.database_url.expose_secret());
         assert_eq!(c.provider_base_url, format!("http://{}", c.sandbox_bind));
         assert_eq!(c.provider_api_url, format!("http://{}/v1", c.sandbox_bind));
+        assert_eq!(
+            c.fx_rates_url,
+            format!("http://{}/eurofxref/eurofxref-hist-90d.xml", c.sandbox_bind)
+        );
         assert_eq!(
             c.provider_token_url,
             format!("http://{}/auth/oauth2/token", c.sandbox_bind)

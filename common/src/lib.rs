@@ -7,6 +7,7 @@ pub mod countries;
 pub mod db;
 pub mod email;
 pub mod field_error;
+pub mod fx;
 pub mod ids;
 pub mod jobs;
 pub mod plan;

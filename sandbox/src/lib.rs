@@ -2,8 +2,9 @@
 //! deterministic synthetic world, with the token endpoint, an authorize page, admin
 //! endpoints and fault injection. Addresses: the API under `/v1/…`, the token endpoint at
 //! `/auth/oauth2/token`, the consent page at `/auth/oauth2/authorize`, admin under
-//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`, `clock`), and stand-ins for the
-//! public App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`). Writes
+//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`, `clock`), stand-ins for the
+//! public App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`) and for the
+//! ECB's reference-rate feed under `/eurofxref/`. Writes
 //! persist in a journal when a data dir is configured ([`journal`]).
 
 pub mod admin;
@@ -52,6 +53,7 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
         )
         .merge(admin::router())
         .merge(api::appstore::router())
+        .merge(api::eurofxref::router())
         .fallback(api::error::unserved)
         .method_not_allowed_fallback(api::error::wrong_method)
         .layer(axum::middleware::from_fn(api::error::shape_errors))

@@ -16,7 +16,7 @@ use std::{future::Future, time::Duration};
 
 use searchdeck_common::{
     Db, ids,
-    jobs::Cleanup,
+    jobs::{Cleanup, FetchRates},
     queue::{EnqueueOptions, Enqueued, Envelope, Queue},
 };
 
@@ -24,16 +24,22 @@ pub use entries::{Entry, Payload, When, entries, period_start};
 
 /// The built-in periodic jobs of Searchdeck.
 pub fn schedule() -> Vec<Entry> {
-    vec![Entry::every::<Cleanup>(
-        "cleanup",
-        Duration::from_secs(3600),
-        |start| {
+    vec![
+        Entry::every::<Cleanup>("cleanup", Duration::from_secs(3600), |start| {
             serde_json::to_value(Cleanup {
                 period: ids::rfc3339(start),
             })
             .unwrap_or_default()
-        },
-    )]
+        }),
+        // The ECB publishes once a working day around 16:00 CET; four reads a day pick each
+        // publication up within six hours, and the first runs as soon as a scheduler starts.
+        Entry::every::<FetchRates>("fetch-rates", Duration::from_secs(6 * 3600), |start| {
+            serde_json::to_value(FetchRates {
+                period: ids::rfc3339(start),
+            })
+            .unwrap_or_default()
+        }),
+    ]
 }
 
 /// Enqueues the current period's job of every entry (duplicates are dropped by the queue).

@@ -32,6 +32,8 @@ pub struct Runtime {
     pub provider_metrics: Arc<ProviderMetrics>,
     provider_api_url: String,
     provider_token_url: String,
+    /// The daily reference-rate feed the `fetch-rates` job reads.
+    pub fx_rates_url: String,
     /// How often a running job's task is checked for a stop request.
     pub cancel_poll: Duration,
 }
@@ -65,6 +67,7 @@ impl Runtime {
             provider_metrics: Arc::default(),
             provider_api_url: config.provider_api_url.clone(),
             provider_token_url: config.provider_token_url.clone(),
+            fx_rates_url: config.fx_rates_url.clone(),
         }))
     }
 

@@ -199,7 +199,7 @@ backend_tests! {
             };
             let first = report(&app, &w, json!({"level": level, "startDate": s, "endDate": e})).await;
             let item = first["items"][0].as_object().unwrap_or_else(|| panic!("{level} has rows")).clone();
-            for field in item.keys().filter(|k| !["deleted", "currency"].contains(&k.as_str())) {
+            for field in item.keys().filter(|k| !["deleted", "currency", "syncing"].contains(&k.as_str())) {
                 for order in ["asc", "desc"] {
                     let r = report(&app, &w, json!({"level": level, "startDate": s, "endDate": e, "sort": {"field": field, "order": order}})).await;
                     assert_eq!(r["total"], first["total"], "{level} {field} {order}");
@@ -276,6 +276,28 @@ backend_tests! {
         assert_eq!(mixed["totals"]["avgCPT"], Value::Null);
         let points = mixed["graph"].as_array().unwrap();
         assert!(points.iter().all(|p| p["localSpend"].is_null() && p["taps"].is_i64()), "{points:?}");
+        // Instead: money per currency, in the totals and on each day.
+        let subtotals = mixed["subtotals"].as_array().unwrap();
+        assert_eq!(subtotals.iter().map(|s| s["currency"].as_str().unwrap()).collect::<Vec<_>>(), ["JPY", "USD"]);
+        assert_eq!(subtotals[1]["localSpend"], c["totals"]["localSpend"]);
+        assert_eq!(subtotals[1]["avgCPT"], c["totals"]["avgCPT"]);
+        assert_eq!(subtotals[0]["localSpend"], 0);
+        let spent: f64 = points.iter().map(|p| p["byCurrency"]["USD"]["localSpend"].as_f64().unwrap()).sum();
+        assert!((spent - c["totals"]["localSpend"].as_f64().unwrap()).abs() < 0.01 * DAYS as f64, "{spent}");
+        // The yen group has no metrics stored yet: its row says so.
+        assert_eq!(mixed["items"][0]["syncing"], false);
+        assert_eq!(mixed["items"][1]["syncing"], true);
+        assert_eq!(mixed["syncing"], true);
+        // Converted to dollars: the dollars stay as they are, the yen spent nothing; with no
+        // rates stored the answer says so (no rate day, no source).
+        let usd = report(&app, &w, json!({"level": "ORGS", "startDate": s, "endDate": e, "reportingCurrency": "usd"})).await;
+        assert_eq!(usd["converted"]["currency"], "USD");
+        assert_eq!(usd["converted"]["totals"]["localSpend"], c["totals"]["localSpend"]);
+        assert_eq!(usd["converted"]["rateDate"], Value::Null);
+        assert_eq!(usd["converted"]["askedDate"], e);
+        let bad = app.post(&url(&w), json!({"level": "ORGS", "startDate": s, "endDate": e, "reportingCurrency": "XYZ"}), Some(&w.cookie)).await;
+        assert_eq!(bad.status, StatusCode::BAD_REQUEST);
+        assert_eq!(bad.json["errors"][0]["field"], "reportingCurrency");
         // The chart plots what the filters keep: the yen group alone (no metrics) plots zeros,
         // the dollar group alone plots its own taps.
         let graph_taps = |r: &Value| -> i64 { r["graph"].as_array().unwrap().iter().map(|p| p["taps"].as_i64().unwrap()).sum() };

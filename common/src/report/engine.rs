@@ -15,6 +15,8 @@ use super::{
     catalog::{GRAPH_METRICS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, Kind, Level, Metric},
     currency::MoneyRule,
     filter::{Field, Filter},
+    mixed::{self, Conversion, Converted, OrgSum},
+    sync_state,
 };
 use crate::{
     Db,
@@ -59,6 +61,12 @@ struct Prepared {
     /// Whether rows of the scope were left out before the filters (hidden campaigns): the
     /// graph then sums the rows, not the scope's totals.
     left_out: bool,
+    /// ACCOUNTS and ORGS: each synced campaign group's counters over the range, by org key.
+    org_sums: HashMap<i64, Counters>,
+    /// ACCOUNTS and ORGS: the rows whose metrics are not all stored yet.
+    syncing_rows: HashSet<i64>,
+    /// Whether some of the report's metrics are not stored yet ([`sync_state`]).
+    syncing: bool,
 }
 
 fn fact_scope(s: EntityScope) -> FactScope {
@@ -129,10 +137,17 @@ async fn prepare_entities(
         last_synced: ctx.org.as_ref().and_then(|o| o.metrics_synced_at),
         orgs: ctx.org.iter().cloned().collect(),
         left_out: false,
+        org_sums: HashMap::new(),
+        syncing_rows: HashSet::new(),
+        syncing: true,
     };
     let Some(org) = &ctx.org else {
         return Ok(out);
     };
+    out.syncing = q
+        .level
+        .facts()
+        .is_some_and(|l| !sync_state::level_stored(org, l));
     let universe = store::reports::universe(db, kind, org.org_key, q.scope).await?;
     stages.mark("universe");
     cancel.check()?;
@@ -232,6 +247,7 @@ async fn prepare_orgs(
     let mut entities = HashMap::new();
     let mut orgs = Vec::new();
     let mut currencies = HashSet::new();
+    let mut syncing_rows = HashSet::new();
     let entity = |id: i64, name: String, status: &str, columns: Map<String, Value>| Entity {
         id,
         campaign_id: 0,
@@ -252,6 +268,10 @@ async fn prepare_orgs(
                 .clone()
                 .or_else(|| sync.and_then(|s| s.currency.clone()));
             currencies.insert(currency.clone());
+            if o.selected && sync.is_none_or(|s| !sync_state::level_stored(s, FactLevel::Campaign))
+            {
+                syncing_rows.insert(o.org_id);
+            }
             rows.push(Row {
                 id: o.org_id,
                 campaign_id: 0,
@@ -290,6 +310,13 @@ async fn prepare_orgs(
                 None
             };
             currencies.insert(currency.clone());
+            if a.last_synced_at.is_none()
+                || mine
+                    .iter()
+                    .any(|s| !sync_state::level_stored(s, FactLevel::Campaign))
+            {
+                syncing_rows.insert(id);
+            }
             let mut counters = Counters::default();
             for s in &mine {
                 counters.add(&org_sums.get(&s.org_key).copied().unwrap_or_default());
@@ -326,6 +353,9 @@ async fn prepare_orgs(
         last_synced,
         orgs,
         left_out: false,
+        org_sums,
+        syncing: !syncing_rows.is_empty(),
+        syncing_rows,
     })
 }
 
@@ -532,7 +562,7 @@ async fn filter_and_sort(
 }
 
 /// A decimal as a JSON number.
-fn number(d: Decimal) -> Value {
+pub(super) fn number(d: Decimal) -> Value {
     let d = d.normalize();
     if d.scale() == 0
         && let Some(i) = d.to_i64()
@@ -617,6 +647,7 @@ fn present(
     }
     if matches!(p.level, Level::Accounts | Level::Orgs) {
         m.insert("currency".into(), json!(row.currency));
+        m.insert("syncing".into(), json!(p.syncing_rows.contains(&row.id)));
     }
     if p.level.has_metrics() {
         let mixed = mixes_currencies(p.level, &row.currency);
@@ -633,7 +664,11 @@ fn mixes_currencies(level: Level, currency: &Option<String>) -> bool {
 }
 
 /// One graph point: the day and the graph metrics.
-fn graph_point(day: time::Date, c: &Counters, money: Option<&MoneyRule>) -> Map<String, Value> {
+pub(super) fn graph_point(
+    day: time::Date,
+    c: &Counters,
+    money: Option<&MoneyRule>,
+) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("date".into(), json!(day.to_string()));
     let fallback = MoneyRule::of(None);
@@ -655,6 +690,7 @@ async fn graph(
     facts: &Snapshot,
     p: &Prepared,
     q: &Query,
+    conversion: Option<&Conversion>,
 ) -> Result<Vec<Map<String, Value>>, ReportError> {
     if !p.level.has_metrics() {
         return Ok(Vec::new());
@@ -668,29 +704,10 @@ async fn graph(
     let (from, to) = (q.range.from, q.range.to);
     match p.level {
         Level::Accounts | Level::Orgs => {
-            // Only the campaign groups of the rows the filters kept: the chart plots what the
-            // table lists.
-            let kept: HashSet<&str> = p
-                .rows
-                .iter()
-                .filter_map(|r| p.entities.get(&r.id)?.columns.get("accountId")?.as_str())
-                .collect();
-            let kept_orgs: HashSet<i64> = p.rows.iter().map(|r| r.id).collect();
-            for o in p.orgs.iter().filter(|o| match p.level {
-                Level::Orgs => kept_orgs.contains(&o.org_id),
-                _ => kept.contains(o.account_id.as_str()),
-            }) {
-                add(report_facts::daily(
-                    db,
-                    facts,
-                    o.org_key,
-                    FactLevel::Campaign,
-                    from..=to,
-                    FactScope::default(),
-                    None,
-                )
-                .await?);
-            }
+            let money = (!mixes_currencies(p.level, &p.currency)).then_some(p.money);
+            let orgs = kept_orgs(p);
+            let points = mixed::graph(db, facts, &orgs, q.range, money, conversion).await?;
+            return Ok(mark_synced(points, &orgs, FactLevel::Campaign));
         }
         level => {
             let org = p
@@ -744,17 +761,55 @@ async fn graph(
             }
         }
     }
-    let money = (!mixes_currencies(p.level, &p.currency)).then_some(p.money);
-    Ok(q.range
+    let points = q
+        .range
         .days()
         .map(|d| {
             graph_point(
                 d,
                 &per_day.get(&d).copied().unwrap_or_default(),
-                money.as_ref(),
+                Some(&p.money),
             )
         })
-        .collect())
+        .collect();
+    let orgs: Vec<&SyncOrg> = p.orgs.iter().collect();
+    let level = p.level.facts().unwrap_or(FactLevel::Campaign);
+    Ok(mark_synced(points, &orgs, level))
+}
+
+/// The synced campaign groups of the rows the filters kept (ACCOUNTS, ORGS): the chart,
+/// subtotals and conversion cover what the table lists.
+fn kept_orgs(p: &Prepared) -> Vec<&SyncOrg> {
+    let kept: HashSet<&str> = p
+        .rows
+        .iter()
+        .filter_map(|r| p.entities.get(&r.id)?.columns.get("accountId")?.as_str())
+        .collect();
+    let kept_orgs: HashSet<i64> = p.rows.iter().map(|r| r.id).collect();
+    p.orgs
+        .iter()
+        .filter(|o| match p.level {
+            Level::Orgs => kept_orgs.contains(&o.org_id),
+            _ => kept.contains(o.account_id.as_str()),
+        })
+        .collect()
+}
+
+/// Marks each graph point `synced`: whether any of `orgs` has the day of `level` stored
+/// (a day not synced yet is no zero; the chart leaves it out).
+fn mark_synced(
+    mut points: Vec<Map<String, Value>>,
+    orgs: &[&SyncOrg],
+    level: FactLevel,
+) -> Vec<Map<String, Value>> {
+    for point in &mut points {
+        let day = point.get("date").and_then(Value::as_str).and_then(|d| {
+            time::Date::parse(d, time::macros::format_description!("[year]-[month]-[day]")).ok()
+        });
+        let synced = day.is_some_and(|d| orgs.iter().any(|o| sync_state::day_stored(o, level, d)));
+        point.insert("synced".into(), json!(synced));
+    }
+    points
 }
 
 /// A report as answered by `POST /api/asa/reports`.
@@ -771,6 +826,12 @@ pub struct Report {
     pub hidden: Vec<String>,
     pub page: u32,
     pub page_size: u32,
+    /// Whether some of the report's metrics are not stored yet (a first sync running).
+    pub syncing: bool,
+    /// ACCOUNTS and ORGS over several currencies: the totals per currency.
+    pub subtotals: Option<Vec<Map<String, Value>>>,
+    /// ACCOUNTS and ORGS with a reporting currency: the totals converted to it.
+    pub converted: Option<Converted>,
 }
 
 /// How long each stage of one report took, in order (a stage named twice adds up).
@@ -880,6 +941,28 @@ async fn run_in(
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
         m
     });
+    // Several currencies (ACCOUNTS, ORGS): the totals per currency, and converted to the
+    // reporting currency when asked.
+    let mut subtotals = None;
+    let mut conversion = None;
+    let mut converted = None;
+    if matches!(p.level, Level::Accounts | Level::Orgs) {
+        let kept: Vec<OrgSum<'_>> = kept_orgs(&p)
+            .into_iter()
+            .map(|org| OrgSum {
+                org,
+                counters: p.org_sums.get(&org.org_key).copied().unwrap_or_default(),
+            })
+            .collect();
+        if mixes_currencies(p.level, &p.currency) {
+            subtotals = Some(mixed::subtotals(&kept));
+        }
+        if let Some(code) = &q.reporting_currency {
+            let conv = Conversion::load(db, code, q.range.to).await?;
+            converted = Some(conv.totals(&kept, q.range.to));
+            conversion = Some(conv);
+        }
+    }
     stages.mark("totals");
     let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
     let end = (start + q.page_size as usize).min(p.rows.len());
@@ -912,7 +995,7 @@ async fn run_in(
         .collect();
     stages.mark("present");
     let graph = if q.graph {
-        Some(graph(db, facts, &p, q).await?)
+        Some(graph(db, facts, &p, q, conversion.as_ref()).await?)
     } else {
         None
     };
@@ -941,6 +1024,9 @@ async fn run_in(
             .collect(),
         page: q.page,
         page_size: q.page_size,
+        syncing: p.syncing,
+        subtotals,
+        converted,
     })
 }
 

@@ -17,7 +17,10 @@
 //!    names, statuses and the level's columns are loaded for the page only unless a filter
 //!    or the sort needs them for every row;
 //! 4. money floored to the currency's digits ([`currency`]); Growth-only columns locked
-//!    unless the workspace's [`plan`] allows them.
+//!    unless the workspace's [`plan`] allows them;
+//! 5. ACCOUNTS and ORGS over several currencies: per-currency subtotals and graph money, and
+//!    money converted to a reporting currency at stored reference rates ([`mixed`]); what is
+//!    not synced yet flagged rather than shown as zeros ([`sync_state`]).
 //!
 //! Filtering and sorting run off the async threads (`spawn_blocking`) and stop when the
 //! caller's [`Cancel`] is set (the API sets it when the client goes away).
@@ -26,7 +29,9 @@ pub mod catalog;
 pub mod currency;
 mod engine;
 pub mod filter;
+pub mod mixed;
 mod query;
+pub mod sync_state;
 
 use std::sync::{
     Arc,
@@ -36,6 +41,7 @@ use std::sync::{
 pub use catalog::{Level, Metric};
 pub use engine::{Report, RowTotals, Stages, run, run_staged, totals};
 pub use filter::{Filter, FilterIn};
+pub use mixed::{Conversion, Converted};
 pub use query::{DateRange, Query, ReportBody, SortIn, SortOrder};
 
 use crate::store::reports::{EntityScope, SyncOrg};

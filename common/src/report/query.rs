@@ -66,6 +66,11 @@ pub struct ReportBody {
     /// and the graph. Other levels ignore it.
     #[serde(default)]
     pub include_hidden: bool,
+    /// ACCOUNTS and ORGS: also answer the totals and the graph's money converted to this
+    /// currency (ISO 4217) at the stored daily reference rates (`converted`). Other levels
+    /// ignore it.
+    #[serde(default)]
+    pub reporting_currency: Option<String>,
 }
 
 /// An inclusive range of days.
@@ -101,6 +106,8 @@ pub struct Query {
     pub scope: Scope,
     /// Whether CAMPAIGNS lists hidden campaigns too.
     pub include_hidden: bool,
+    /// The currency ACCOUNTS and ORGS money is also converted to (upper case).
+    pub reporting_currency: Option<String>,
 }
 
 fn day(field: &str, value: Option<&str>, errors: &mut Vec<FieldError>) -> Option<Date> {
@@ -199,6 +206,14 @@ impl ReportBody {
                 DEFAULT_PAGE_SIZE
             }
         };
+        let reporting_currency = match self.reporting_currency.as_deref().map(str::trim) {
+            None | Some("") => None,
+            Some(code) if super::currency::of(code).is_some() => Some(code.to_ascii_uppercase()),
+            Some(_) => {
+                errors.push(FieldError::new("reportingCurrency", "Unknown currency"));
+                None
+            }
+        };
         if let Some(level) = level {
             let campaign_ok = !matches!(level, Level::Accounts | Level::Orgs);
             let group_ok = !matches!(
@@ -232,6 +247,7 @@ impl ReportBody {
                     ad_group_id: self.ad_group_id,
                 },
                 include_hidden: self.include_hidden,
+                reporting_currency,
             }),
             _ => Err(errors),
         }
@@ -253,6 +269,7 @@ impl Query {
             graph: false,
             scope,
             include_hidden: true,
+            reporting_currency: None,
         }
     }
 }

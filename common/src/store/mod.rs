@@ -20,6 +20,7 @@ pub mod accounts;
 pub mod catalog;
 pub mod changes;
 pub mod connects;
+pub mod fx_rates;
 pub mod options;
 pub mod presets;
 pub mod recovery;

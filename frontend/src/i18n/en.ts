@@ -430,6 +430,16 @@ export const en = {
   'money.percentMax': 'A percentage is at most {max}%',
   'bulk.floorName': 'Floor',
   'bulk.capName': 'Cap',
+  'currency.reporting': 'Reporting currency',
+  'currency.perCurrency': 'Per currency (no conversion)',
+  'currency.converted': '≈ converted to {currency} at {source} reference rates of {date}',
+  'currency.convertedEarlier': '(the latest published on or before {date})',
+  'currency.noRates': 'No reference rates are stored yet: amounts are not converted',
+  'currency.missing': 'No reference rate for {codes}: converted amounts are left out',
+  'table.subtotal': 'Total in {currency}',
+  'table.syncing': 'Syncing…',
+  'table.syncingHint': 'Still being synced from Apple Ads: numbers appear as they arrive',
+  'chart.daysNotSynced': 'Days not synced yet are left out',
 } as const;
 
 export type MessageKey = keyof typeof en;

@@ -11,6 +11,7 @@ pub mod creatives;
 pub mod crud;
 pub mod entity;
 pub mod error;
+pub mod eurofxref;
 pub mod extract;
 pub mod history;
 pub mod insights;

@@ -4,6 +4,7 @@
 
 pub mod bulk_edit;
 mod cleanup;
+pub mod fetch_rates;
 mod send_email;
 pub mod sync_account;
 pub mod sync_reports;
@@ -21,6 +22,7 @@ pub fn register(registry: &mut Registry) {
     registry
         .add::<jobs::SendEmail>()
         .add::<jobs::Cleanup>()
+        .add::<jobs::FetchRates>()
         .add::<jobs::SyncAccount>()
         .add::<jobs::SyncReports>()
         .add::<jobs::BulkEdit>();

@@ -8,6 +8,7 @@ mod email;
 mod outbox;
 mod provider;
 mod queue;
+mod rates;
 mod scheduler;
 mod support;
 mod sync;

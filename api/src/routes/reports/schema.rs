@@ -69,6 +69,9 @@ pub struct ReportItem {
     pub tag: Option<Vec<searchdeck_common::store::reports::TagRef>>,
     /// ORGS and ACCOUNTS rows: the row's currency (null for an account mixing currencies).
     pub currency: Option<String>,
+    /// ORGS and ACCOUNTS rows: some of the row's metrics are not stored yet (its first sync
+    /// is running): its numbers are partial, or all zero before any is stored.
+    pub syncing: Option<bool>,
     #[serde(flatten)]
     pub metrics: ReportMetrics,
 }
@@ -79,6 +82,14 @@ pub struct ReportItem {
 pub struct GraphPoint {
     /// YYYY-MM-DD.
     pub date: String,
+    /// Whether the day's metrics are stored (false: not synced yet, its zeros are no data).
+    pub synced: bool,
+    /// ACCOUNTS and ORGS mixing currencies: the day's money metrics per currency code.
+    #[schema(value_type = Option<Object>)]
+    pub by_currency: Option<Map<String, Value>>,
+    /// With a reporting currency: the day's money metrics converted to it.
+    #[schema(value_type = Option<Object>)]
+    pub converted: Option<Map<String, Value>>,
     #[serde(flatten)]
     pub metrics: ReportMetrics,
 }
@@ -110,6 +121,16 @@ pub struct ReportResult {
     pub hidden: Vec<String>,
     pub page: u32,
     pub page_size: u32,
+    /// Some of the report's metrics are not stored yet (a first sync is running): rows,
+    /// totals and days without them are no zeros. Read the report again meanwhile.
+    pub syncing: bool,
+    /// ACCOUNTS and ORGS whose rows mix currencies: the totals per currency, each
+    /// `{currency, …metrics}` with money in that currency (the totals leave money null).
+    #[schema(value_type = Option<Vec<Object>>)]
+    pub subtotals: Option<Vec<Map<String, Value>>>,
+    /// ACCOUNTS and ORGS with a `reportingCurrency`: the totals with money converted to it
+    /// at the reference rates of `rateDate`, published by `source`.
+    pub converted: Option<searchdeck_common::report::Converted>,
 }
 
 impl From<Report> for ReportResult {
@@ -125,6 +146,9 @@ impl From<Report> for ReportResult {
             hidden: r.hidden,
             page: r.page,
             page_size: r.page_size,
+            syncing: r.syncing,
+            subtotals: r.subtotals,
+            converted: r.converted,
         }
     }
 }

@@ -19,6 +19,20 @@ export const PAGE_SIZE = 50;
 
 export type ReportRow = Record<string, unknown>;
 
+/** Money converted to the reporting currency (ACCOUNTS and ORGS with a reporting currency). */
+export const convertedSchema = z.object({
+  currency: z.string(),
+  /** The day of the reference rates used (YYYY-MM-DD), null when none is stored. */
+  rateDate: z.string().nullable(),
+  /** The range's last day, whose rates were asked for. */
+  askedDate: z.string(),
+  source: z.string().nullable(),
+  /** Currencies without a rate: converted money is null while any is. */
+  missing: z.array(z.string()),
+  totals: z.record(z.string(), z.unknown()),
+});
+export type Converted = z.infer<typeof convertedSchema>;
+
 export const reportResultSchema = z.object({
   items: z.array(z.record(z.string(), z.unknown())),
   total: z.number(),
@@ -31,6 +45,12 @@ export const reportResultSchema = z.object({
   pageSize: z.number(),
   /** One point per day when the graph was asked for. */
   graph: z.array(z.record(z.string(), z.unknown())).nullish(),
+  /** Some metrics are not stored yet (a first sync is running): their zeros are no data. */
+  syncing: z.boolean().default(false),
+  /** ACCOUNTS and ORGS mixing currencies: the totals per currency (`currency` and metrics). */
+  subtotals: z.array(z.record(z.string(), z.unknown())).nullish(),
+  /** ACCOUNTS and ORGS with a reporting currency: the totals converted to it. */
+  converted: convertedSchema.nullish(),
 });
 export type ReportResult = z.infer<typeof reportResultSchema>;
 
@@ -52,13 +72,15 @@ export interface ReportRequest {
   pageSize?: number;
   /** Whether to answer one graph point per day. */
   graph?: boolean;
+  /** ACCOUNTS and ORGS: also convert money to this currency (the user's reporting currency). */
+  reportingCurrency?: string | null;
 }
 
 /** The largest page the report call answers (the export reads every page with it). */
 export const MAX_PAGE_SIZE = 1000;
 
 export function getReport(request: ReportRequest, { signal }: CallOptions = {}): Promise<ReportResult> {
-  const { accountId, orgId, level, startDate, endDate, campaignId, adGroupId, sort, page, filters, pageSize = PAGE_SIZE, graph = false } = request;
+  const { accountId, orgId, level, startDate, endDate, campaignId, adGroupId, sort, page, filters, pageSize = PAGE_SIZE, graph = false, reportingCurrency = null } = request;
   return api.post(
     `/asa/reports?${new URLSearchParams(orgId === null ? { accountId } : { accountId, orgId }).toString()}`,
     {
@@ -72,15 +94,21 @@ export function getReport(request: ReportRequest, { signal }: CallOptions = {}):
       ...(sort ? { sort } : {}),
       ...(campaignId !== null ? { campaignId } : {}),
       ...(adGroupId !== null ? { adGroupId } : {}),
+      ...(reportingCurrency ? { reportingCurrency } : {}),
     },
     reportResultSchema,
     { signal },
   );
 }
 
+/** How often a report whose metrics are still being stored is read again. */
+export const SYNCING_POLL_MS = 3000;
+
 /**
  * The report of `request`. While a new page, sort or range loads, the previous answer stays
- * on screen (marked as placeholder data) unless the level changed.
+ * on screen (marked as placeholder data) unless the level changed. While its metrics are
+ * still being stored (`syncing`), it is read again every few seconds, so each campaign
+ * group's numbers show as soon as they are in.
  */
 export function useReport(request: ReportRequest) {
   return useQuery({
@@ -93,6 +121,7 @@ export function useReport(request: ReportRequest) {
         : undefined;
     },
     staleTime: 30_000,
+    refetchInterval: (query) => (query.state.data?.syncing ? SYNCING_POLL_MS : false),
   });
 }
 
@@ -109,5 +138,6 @@ export function useGraph(request: ReportRequest, enabled: boolean) {
     placeholderData: keepPreviousData,
     enabled,
     staleTime: 30_000,
+    refetchInterval: (query) => (query.state.data?.syncing ? SYNCING_POLL_MS : false),
   });
 }

@@ -2,8 +2,10 @@
  * The chart card above a level's table (spec §2: graph metrics): two metric choosers (left
  * and right axis, kept in the address) and the daily points of the level's scope, range and
  * filters. With filters the chart sums only the rows they keep (the server's graph does), and
- * says so under its title with the number of rows plotted. The chart itself (uPlot) is a lazy chunk, downloaded the first time a chart has
- * points to draw.
+ * says so under its title with the number of rows plotted. Money over several currencies
+ * is drawn per currency, or converted to the reporting currency with the rates named under
+ * the chart; days not synced yet are left out and said to be. The chart itself (uPlot) is a
+ * lazy chunk, downloaded the first time a chart has points to draw.
  */
 import { Card, Center, Group, Loader, Select, Skeleton, Stack, Text } from '@mantine/core';
 import { lazy, Suspense, useMemo } from 'react';
@@ -12,8 +14,10 @@ import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { useGraph, type ReportRequest } from '../api/report';
 import { GRAPH_METRICS, graphKind, isGraphMetric, type ChartMetrics } from '../chart-metrics';
+import { chartDays, chartSeries } from '../chart-series';
 import { labelKey, mixesCurrencies } from '../columns';
 import { message } from '../format-value';
+import { convertedNote } from '../reporting-currency';
 import { CHART_COLORS } from './chart-colors';
 
 const ReportChart = lazy(() => import('./ReportChart'));
@@ -45,16 +49,15 @@ function MetricSelect({ label, value, other, color, onChange }: { label: string;
 export function ChartPanel({ request, metrics, onMetrics }: { request: ReportRequest; metrics: ChartMetrics; onMetrics: (m: ChartMetrics) => void }) {
   const graph = useGraph(request, true);
   const currency = graph.data?.currency ?? null;
-  // Accounts and campaign groups of several currencies have no daily money sums to draw.
+  // Accounts and campaign groups of several currencies: money per currency, or converted.
   const mixed = mixesCurrencies(request.level, currency);
-  const points = useMemo(() => {
-    const raw = graph.data?.graph ?? null;
-    if (!raw || !mixed) return raw;
-    return raw.map((p) => ({ ...p, ...Object.fromEntries(metrics.filter((m) => graphKind(m) === 'money').map((m) => [m, null])) }));
-  }, [graph.data, mixed, metrics]);
-  const labels = useMemo<[string, string]>(() => [metricLabel(metrics[0]), metricLabel(metrics[1])], [metrics]);
+  const days = useMemo(() => (graph.data ? chartDays(graph.data) : []), [graph.data]);
+  const series = useMemo(() => (graph.data ? chartSeries(graph.data, metrics, metricLabel, mixed) : []), [graph.data, metrics, mixed]);
+  const points = graph.data?.graph ?? null;
+  const money = metrics.some((m) => graphKind(m) === 'money');
+  const unsynced = points?.some((p) => p.synced === false) ?? false;
   // Before the first sync the days are there but hold nothing: say so rather than draw zeros.
-  const hasData = points !== null && points.length > 0 && (graph.data?.lastSyncedAt != null || points.some((p) => metrics.some((m) => Number(p[m] ?? 0) !== 0)));
+  const hasData = points !== null && points.length > 0 && series.some((s) => s.values.some((v) => v !== null)) && (graph.data?.lastSyncedAt != null || graph.data?.syncing === true || series.some((s) => s.values.some((v) => v !== null && v !== 0)));
   return (
     <Card withBorder padding="sm" data-testid="report-chart">
       <Group justify="space-between" mb="xs" wrap="wrap" gap="xs">
@@ -85,7 +88,7 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
       ) : !hasData ? (
         <Center h={HEIGHT}>
           <Text size="sm" c="dimmed" data-testid="chart-empty">
-            {graph.data.lastSyncedAt ? t('chart.empty') : t('chart.notSynced')}
+            {graph.data.lastSyncedAt || graph.data.syncing ? t('chart.empty') : t('chart.notSynced')}
           </Text>
         </Center>
       ) : (
@@ -97,11 +100,23 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
           }
         >
           <div style={{ opacity: graph.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
-            <ReportChart points={points} metrics={metrics} labels={labels} currency={currency} height={HEIGHT} />
+            <ReportChart days={days} series={series} height={HEIGHT} />
           </div>
-          {mixed && metrics.some((m) => graphKind(m) === 'money') && (
-            <Text size="xs" c="dimmed" ta="center" data-testid="chart-mixed-currencies">
-              {t('table.mixedCurrencies')}
+          {money && graph.data.converted ? (
+            <Text size="xs" c="dimmed" ta="center" data-testid="chart-converted">
+              {convertedNote(graph.data.converted)}
+            </Text>
+          ) : (
+            mixed &&
+            money && (
+              <Text size="xs" c="dimmed" ta="center" data-testid="chart-mixed-currencies">
+                {t('table.mixedCurrencies')}
+              </Text>
+            )
+          )}
+          {unsynced && (
+            <Text size="xs" c="dimmed" ta="center" data-testid="chart-unsynced">
+              {t('chart.daysNotSynced')}
             </Text>
           )}
         </Suspense>

@@ -4,6 +4,13 @@
  * columns, a sticky header, selection checkbox and name column, and a totals row. Sorting
  * on a header asks the server (descending first, then ascending, then unsorted). Rows are
  * selected by their checkbox; the header's checkbox selects every row of the page.
+ *
+ * Rows whose metrics are not stored yet (a first sync running: the report's `syncing`, an
+ * account's or campaign group's row `syncing`) show "Syncing…" instead of zeros until
+ * numbers arrive. Over several currencies (All accounts, an account's campaign groups) the
+ * totals row leaves money out and a "Total in <currency>" row follows per currency; with a
+ * reporting currency a "≈ Total in <currency>" row gives the money converted, its cells
+ * titled with the rates used.
  */
 import { Badge, Box, Card, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
@@ -14,10 +21,11 @@ import { Link, useLocation } from 'react-router';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatNumber } from '@/lib/format';
-import type { ReportResult, ReportRow } from '../api/report';
+import type { Converted, ReportResult, ReportRow } from '../api/report';
 import { isEditableMoney, quickEditCall, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
 import { columnOf, labelKey, mixesCurrencies, type ColumnDef } from '../columns';
 import type { Level } from '../paths';
+import { convertedNote } from '../reporting-currency';
 import type { SortOrder, TableState } from '../url-state';
 import { Cell, message } from './cells';
 import { EmptyState } from './EmptyState';
@@ -126,6 +134,8 @@ interface RowContext {
   level: Level;
   defs: ColumnDef[];
   currency: string | null;
+  /** The report's metrics are not all stored yet (entity levels: every row's). */
+  syncing: boolean;
   rowLink: ReportTableProps['rowLink'];
   edit: ReportTableProps['edit'];
   tagging: ReportTableProps['tagging'];
@@ -140,7 +150,25 @@ function editableOf(row: ReportRow, { edit, defs }: RowContext) {
   return { scope: edit.scope, row, canEdit: edit.canEdit, name: rowName(row, defs[0]?.field) ?? '' };
 }
 
-function NameCell({ row, value, to }: { row: ReportRow; value: unknown; to: string | null }) {
+/** Whether any metric of `row` is a non-zero number (the row has data stored). */
+function hasNumbers(row: ReportRow, defs: ColumnDef[]): boolean {
+  return defs.some((def) => numeric(def) && typeof row[def.field] === 'number' && row[def.field] !== 0);
+}
+
+/** Whether `row`'s metrics are still being synced (its own flag on ACCOUNTS and ORGS). */
+function rowSyncing(row: ReportRow, context: RowContext): boolean {
+  return typeof row.syncing === 'boolean' ? row.syncing : context.syncing;
+}
+
+function SyncingText() {
+  return (
+    <span className={css.syncing} title={t('table.syncingHint')} data-testid="cell-syncing">
+      {t('table.syncing')}
+    </span>
+  );
+}
+
+function NameCell({ row, value, to, syncing }: { row: ReportRow; value: unknown; to: string | null; syncing: boolean }) {
   const name = typeof value === 'string' && value !== '' ? value : EMPTY;
   return (
     <span className={css.nameCell}>
@@ -152,6 +180,11 @@ function NameCell({ row, value, to }: { row: ReportRow; value: unknown; to: stri
         <span className={css.name}>{name}</span>
       )}
       {row.deleted === true && <span className={`${css.badge} ${css.badgeOutline}`}>{t('table.deleted')}</span>}
+      {syncing && (
+        <span className={`${css.badge} ${css.badgeOutline}`} title={t('table.syncingHint')} data-testid="row-syncing">
+          {t('table.syncing')}
+        </span>
+      )}
     </span>
   );
 }
@@ -184,6 +217,9 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
   const currency = typeof row.currency === 'string' ? row.currency : context.currency;
   const editable = editableOf(row, context);
   const statusField = STATUS_FIELD[level];
+  // Before any of its numbers is stored, a syncing row shows "Syncing…", not zeros.
+  const syncing = rowSyncing(row, context);
+  const pending = syncing && !hasNumbers(row, context.defs);
   return (
     <tr
       className={sizer ? css.sizer : `${css.row} ${fixedHeight ? css.fixedRow : ''} ${selected ? css.selected : ''}`}
@@ -218,7 +254,8 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
               <Cell level={level} column={def} value={value} currency={currency} />
             </span>
           );
-        else if (def.kind === 'name') content = <NameCell row={row} value={value} to={rowLink(row)} />;
+        else if (def.kind === 'name') content = <NameCell row={row} value={value} to={rowLink(row)} syncing={syncing} />;
+        else if (pending && numeric(def)) content = <SyncingText />;
         else if (def.kind === 'tags' && context.tagging && !sizer)
           content = <TagCell context={context.tagging} row={row} id={id} name={rowName(row, context.defs[0]?.field) ?? id} />;
         else content = <Cell level={level} column={def} value={value} currency={currency} />;
@@ -402,6 +439,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
       level,
       defs,
       currency,
+      syncing: result?.syncing ?? false,
       rowLink,
       edit,
       tagging,
@@ -413,7 +451,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
         status: def.field === STATUS_COLUMN[level],
       })),
     }),
-    [level, defs, currency, rowLink, edit, tagging],
+    [level, defs, currency, result?.syncing, rowLink, edit, tagging],
   );
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.
@@ -556,6 +594,8 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                           ({tn('table.rowCount', result.total, formatNumber(result.total, 0))})
                         </Text>
                       </>
+                    ) : result.syncing && numeric(def) && !hasNumbers(result.totals ?? {}, defs) ? (
+                      <SyncingText />
                     ) : def.kind === 'money' && mixesCurrencies(level, currency) ? (
                       <span title={t('table.mixedCurrencies')}>{EMPTY}</span>
                     ) : numeric(def) && result.totals && def.field in result.totals ? (
@@ -565,10 +605,63 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
                 );
               })}
             </Table.Tr>
+            {(result.subtotals ?? []).map((sub) => {
+              const code = typeof sub.currency === 'string' ? sub.currency : null;
+              return (
+                <Table.Tr key={code ?? 'none'} data-testid="subtotal-row" data-currency={code ?? undefined}>
+                  <Table.Td style={selectCell(HEAD_BG)} />
+                  {visible.map((column, index) => {
+                    const def = defOf(column.id);
+                    return (
+                      <Table.Td
+                        key={column.id}
+                        style={{ ...sticky(index, HEAD_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
+                      >
+                        {index === 0 ? (
+                          <Text span size="sm" fw={600}>
+                            {t('table.subtotal').replace('{currency}', code ?? EMPTY)}
+                          </Text>
+                        ) : numeric(def) && def.field in sub ? (
+                          <Cell level={level} column={def} value={sub[def.field]} currency={code} />
+                        ) : null}
+                      </Table.Td>
+                    );
+                  })}
+                </Table.Tr>
+              );
+            })}
+            {result.converted && <ConvertedRow converted={result.converted} level={level} defs={visible.map((c) => defOf(c.id))} />}
           </Table.Tfoot>
         )}
       </Table>
     </Box>
+  );
+}
+
+/** The totals' money converted to the reporting currency, each amount titled with its rates. */
+function ConvertedRow({ converted, level, defs }: { converted: Converted; level: Level; defs: ColumnDef[] }) {
+  const note = convertedNote(converted);
+  return (
+    <Table.Tr data-testid="converted-row" data-currency={converted.currency}>
+      <Table.Td style={selectCell(HEAD_BG)} />
+      {defs.map((def, index) => (
+        <Table.Td
+          key={def.field}
+          style={{ ...sticky(index, HEAD_BG), whiteSpace: 'nowrap', textAlign: numeric(def) ? 'right' : undefined, fontVariantNumeric: 'tabular-nums' }}
+        >
+          {index === 0 ? (
+            <Text span size="sm" fw={600} fs="italic" title={note}>
+              {`≈ ${t('table.subtotal').replace('{currency}', converted.currency)}`}
+            </Text>
+          ) : def.kind === 'money' ? (
+            <span title={note}>
+              {converted.totals[def.field] === null || converted.totals[def.field] === undefined ? EMPTY : '≈ '}
+              <Cell level={level} column={def} value={converted.totals[def.field]} currency={converted.currency} />
+            </span>
+          ) : null}
+        </Table.Td>
+      ))}
+    </Table.Tr>
   );
 }
 

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
@@ -77,6 +77,78 @@ describe('All accounts and campaign groups', () => {
     const money = within(totals).getAllByTitle('Amounts in different currencies are not added up');
     expect(money).toHaveLength(4);
     for (const cell of money) expect(cell).toHaveTextContent('—');
+  });
+
+  it('gives per-currency subtotals under the total of several currencies', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    const rows = [
+      { orgId: '42', orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 1000, avgCPT: 100, taps: 10 },
+      { orgId: '43', orgName: 'Cloud Media', status: 'SELECTED', currency: 'JPY', localSpend: 111, avgCPT: 5, taps: 20 },
+    ];
+    const subtotals = [
+      { currency: 'JPY', localSpend: 111, avgCPT: 5, taps: 20 },
+      { currency: 'USD', localSpend: 1000, avgCPT: 100, taps: 10 },
+    ];
+    mockApi('POST /api/asa/reports', ok({ ...answer(rows, null), subtotals }));
+    renderApp('/optimization/a1', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    const subs = await within(table).findAllByTestId('subtotal-row');
+    expect(subs.map((r) => r.getAttribute('data-currency'))).toEqual(['JPY', 'USD']);
+    expect(subs[0]).toHaveTextContent('Total in JPY');
+    expect(subs[0]).toHaveTextContent('¥111');
+    expect(subs[1]).toHaveTextContent('Total in USD');
+    expect(subs[1]).toHaveTextContent('$1 000.00');
+    expect(subs[1]).toHaveTextContent('$100.00');
+    expect(screen.queryByTestId('converted-row')).not.toBeInTheDocument();
+  });
+
+  it('converts the totals to the reporting currency the user chooses, saying at which rates', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    mockApi('GET /api/options/front', ok({ item: {}, version: 1 }));
+    mockApi('PUT /api/options/front', ok({ item: { 'reporting-currency': 'EUR' }, version: 2 }));
+    const rows = [
+      { orgId: '42', orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 108.7, taps: 10 },
+      { orgId: '43', orgName: 'Cloud Media', status: 'SELECTED', currency: 'JPY', localSpend: 16304, taps: 20 },
+    ];
+    const converted = { currency: 'EUR', rateDate: '2026-11-20', askedDate: '2026-11-22', source: 'ECB', missing: [], totals: { localSpend: 199.99, avgCPT: 6.66, taps: 30 } };
+    mockApi('POST /api/asa/reports', (call) => ok({ ...answer(rows, null), ...((call.body as { reportingCurrency?: string }).reportingCurrency === 'EUR' ? { converted } : {}) }));
+    renderApp('/optimization/a1', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    await within(table).findByText('$108.70');
+    expect(within(table).queryByTestId('converted-row')).not.toBeInTheDocument();
+
+    const picker = await screen.findByRole('combobox', { name: 'Reporting currency' });
+    await waitFor(() => expect(picker).not.toBeDisabled());
+    fireEvent.click(picker);
+    fireEvent.click(await screen.findByRole('option', { name: 'EUR · Euro' }));
+    await waitFor(() => expect(callsTo('PUT /api/options/front')[0]?.body).toEqual({ 'reporting-currency': 'EUR' }));
+
+    const row = await within(table).findByTestId('converted-row', {}, { timeout: 10_000 });
+    expect(row).toHaveTextContent('≈ Total in EUR');
+    expect(row).toHaveTextContent('≈ €199.99');
+    expect(row).toHaveTextContent('≈ €6.66');
+    const note = '≈ converted to EUR at ECB reference rates of 20/11/2026 (the latest published on or before 22/11/2026)';
+    expect(screen.getByTestId('converted-note')).toHaveTextContent(note);
+    expect(within(row).getAllByTitle(note).length).toBeGreaterThan(0);
+    expect(tableCalls().at(-1)!.body).toMatchObject({ reportingCurrency: 'EUR' });
+  });
+
+  it('shows a campaign group still syncing as syncing, not as zeros, and reads the report again', async () => {
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    const rows = [
+      { orgId: '42', orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 12.5, taps: 10, syncing: false },
+      { orgId: '43', orgName: 'Cloud Media', status: 'SELECTED', currency: 'USD', localSpend: 0, taps: 0, syncing: true },
+    ];
+    mockApi('POST /api/asa/reports', ok({ ...answer(rows, 'USD'), totals: { localSpend: 12.5, taps: 10 }, lastSyncedAt: null, syncing: true }));
+    renderApp('/optimization/a1', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    await within(table).findAllByText('$12.50');
+    const media = within(table).getByRole('link', { name: 'Cloud Media' }).closest('tr')!;
+    expect(within(media).getByTestId('row-syncing')).toHaveTextContent('Syncing…');
+    expect(within(media).getAllByTestId('cell-syncing').length).toBeGreaterThan(0);
+    expect(media).not.toHaveTextContent('$0.00');
+    const apps = within(table).getByRole('link', { name: 'Cloud Apps' }).closest('tr')!;
+    expect(within(apps).queryByTestId('row-syncing')).not.toBeInTheDocument();
   });
 
   it('sends a user without accounts to the API connection screen', async () => {

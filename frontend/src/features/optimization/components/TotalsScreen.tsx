@@ -6,7 +6,9 @@
  * levels; money in the row's own currency), the last sync (or the account's first sync in
  * progress). A row's name opens the level below. The range,
  * sort, page, filters and chart live in the address as on every level; nothing is edited at
- * these levels.
+ * these levels. Campaign groups of several currencies get per-currency subtotals and chart
+ * lines; the reporting-currency picker (saved in the user's options) adds the money
+ * converted to one currency, labelled with the reference rates used.
  */
 import { ActionIcon, Center, Group, Loader, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
@@ -22,13 +24,16 @@ import { showSnackbar } from '@/lib/notifications';
 import { useReport, type ReportRequest, type ReportRow } from '../api/report';
 import { todayIn } from '../date-range';
 import { wireFilters } from '../filters';
+import { useReportingCurrency } from '../hooks/useReportingCurrency';
 import { useVisibleColumns } from '../hooks/useVisibleColumns';
+import { convertedNote } from '../reporting-currency';
 import { useRowId, useSelection, useTableState } from '../hooks/useReportView';
 import { drillSearch } from '../url-state';
 import { ChartPanel } from './ChartPanel';
 import { Crumbs, type Crumb } from './Crumbs';
 import { DateRangePicker } from './DateRangePicker';
 import { FilterPills } from './FilterPills';
+import { ReportingCurrencyPicker } from './ReportingCurrencyPicker';
 import { ReportTableSection } from './ReportTable';
 import { SyncState } from './SyncState';
 import { TableToolbar } from './TableToolbar';
@@ -52,6 +57,7 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
   // days (in its own time zone).
   const today = todayIn(undefined);
   const { search, state, update, onSort } = useTableState(today);
+  const { currency: reportingCurrency } = useReportingCurrency();
   const request: ReportRequest = {
     accountId,
     orgId: null,
@@ -64,6 +70,7 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
     page: state.page,
     pageSize: state.size,
     filters: wireFilters(state.filters),
+    reportingCurrency,
   };
   const report = useReport(request);
   const columns = useVisibleColumns(level, report.data?.locked);
@@ -100,7 +107,10 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
             </Text>
           )}
         </Stack>
-        <DateRangePicker value={state.range} today={today} onChange={(range) => update({ range, page: 1 })} />
+        <Group gap="sm" align="flex-end">
+          <ReportingCurrencyPicker />
+          <DateRangePicker value={state.range} today={today} onChange={(range) => update({ range, page: 1 })} />
+        </Group>
       </Group>
       <ChartPanel request={request} metrics={state.chart} onMetrics={(chart) => update({ chart })} />
       <TableToolbar
@@ -127,6 +137,11 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
         selected={selected}
         onSelect={onSelect}
       />
+      {result?.converted && (
+        <Text size="xs" c="dimmed" data-testid="converted-note">
+          {convertedNote(result.converted)}
+        </Text>
+      )}
     </Stack>
   );
 }
