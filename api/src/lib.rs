@@ -16,6 +16,7 @@ pub mod openapi;
 pub mod passwords;
 pub mod provider;
 pub mod routes;
+pub mod schemas;
 pub mod session;
 pub mod state;
 pub mod throttle;
