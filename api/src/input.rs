@@ -1,10 +1,13 @@
 //! The one set of rules for what a request may carry, applied by the extractors in
 //! [`crate::extract`] (see `docs/api/input.md`).
 //!
-//! - Text: no C0 control character (U+0000–U+001F) nor DEL anywhere — in JSON strings and
-//!   keys, query names and values, path segments and multipart fields — except tab, line
-//!   feed and carriage return inside bodies (JSON and multipart text), which may hold
-//!   multi-line text. PostgreSQL cannot store U+0000, and no field means the others.
+//! - Text: no C0 control character (U+0000–U+001F) nor DEL in anything the server reads —
+//!   JSON strings and kept keys, query names and values, path segments and multipart fields —
+//!   except tab, line feed and carriage return inside bodies (JSON and multipart text), which
+//!   may hold multi-line text. PostgreSQL cannot store U+0000, and no field means the others.
+//!   Members of a JSON body that its type does not know are skipped unread, as serde skips
+//!   them. The OpenAPI document states the rule as a pattern on every such string
+//!   ([`crate::openapi`]).
 //! - JSON bodies: an object wherever the type is a struct or map (serde alone would fill a
 //!   struct from an array), no key twice in one object, numbers as numbers and strings as
 //!   strings, enums by their exact spelling.
@@ -169,7 +172,8 @@ fn expected_noun(expected: &str) -> String {
     }
 }
 
-/// A JSON value parsed under the text and duplicate-key rules.
+/// A JSON value parsed under the duplicate-key rule (the text rule applies as the value is
+/// read into its type, see [`Strict`]).
 struct Checked(Value);
 
 impl<'de> de::Deserialize<'de> for Checked {
@@ -201,9 +205,6 @@ impl<'de> Visitor<'de> for CheckedVisitor {
         ))
     }
     fn visit_str<E: de::Error>(self, v: &str) -> Result<Checked, E> {
-        if has_control(v, true) {
-            return Err(E::custom(CONTROL_CHARACTERS));
-        }
         Ok(Checked(Value::String(v.to_string())))
     }
     fn visit_unit<E: de::Error>(self) -> Result<Checked, E> {
@@ -225,9 +226,6 @@ impl<'de> Visitor<'de> for CheckedVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Checked, A::Error> {
         let mut object = Map::new();
         while let Some(key) = map.next_key::<String>()? {
-            if has_control(&key, false) {
-                return Err(de::Error::custom(CONTROL_CHARACTERS));
-            }
             if object.contains_key(&key) {
                 return Err(de::Error::custom(format!("duplicate field `{key}`")));
             }
@@ -238,7 +236,10 @@ impl<'de> Visitor<'de> for CheckedVisitor {
     }
 }
 
-/// Deserialises a checked value strictly: structs and maps from objects only.
+/// Deserialises a checked value strictly: structs and maps from objects only, and no
+/// control character in a string or key the type reads. Members the type does not know are
+/// skipped unread, as serde skips them, so they are not checked either: nothing of them is
+/// kept.
 struct Strict<'a>(&'a Value);
 
 impl<'de> IntoDeserializer<'de, serde_json::Error> for Strict<'de> {
@@ -253,7 +254,7 @@ impl<'de> Strict<'de> {
         o: &'de Map<String, Value>,
         v: V,
     ) -> Result<V::Value, serde_json::Error> {
-        let mut map = MapDeserializer::new(o.iter().map(|(k, v)| (k.as_str(), Strict(v))));
+        let mut map = MapDeserializer::new(o.iter().map(|(k, v)| (Key(k), Strict(v))));
         let value = v.visit_map(&mut map)?;
         map.end()?;
         Ok(value)
@@ -267,11 +268,17 @@ impl<'de> Deserializer<'de> for Strict<'de> {
         match self.0 {
             Value::Null => v.visit_unit(),
             Value::Bool(b) => v.visit_bool(*b),
-            Value::Number(n) => match (n.as_u64(), n.as_i64()) {
-                (Some(u), _) => v.visit_u64(u),
-                (None, Some(i)) => v.visit_i64(i),
+            Value::Number(n) => match (n.as_u64(), n.as_i64(), n.as_f64()) {
+                (Some(u), _, _) => v.visit_u64(u),
+                (None, Some(i), _) => v.visit_i64(i),
+                // A whole number written with a fraction (`345.0`) is that integer, as JSON
+                // Schema counts it; larger than an i64 it stays a float.
+                (None, None, Some(f)) if f.fract() == 0.0 && f.abs() < 9.0e18 => {
+                    v.visit_i64(f as i64)
+                }
                 _ => v.visit_f64(n.as_f64().unwrap_or(f64::NAN)),
             },
+            Value::String(s) if has_control(s, true) => Err(de::Error::custom(CONTROL_CHARACTERS)),
             Value::String(s) => v.visit_borrowed_str(s),
             Value::Array(a) => {
                 let mut seq = SeqDeserializer::new(a.iter().map(Strict));
@@ -315,7 +322,7 @@ impl<'de> Deserializer<'de> for Strict<'de> {
         match self.0 {
             Value::String(s) => v.visit_enum(s.as_str().into_deserializer()),
             Value::Object(o) if o.len() == 1 => v.visit_enum(MapAccessDeserializer::new(
-                MapDeserializer::new(o.iter().map(|(k, v)| (k.as_str(), Strict(v)))),
+                MapDeserializer::new(o.iter().map(|(k, v)| (Key(k), Strict(v)))),
             )),
             _ => Err(de::Error::custom("Must be a string")),
         }
@@ -336,6 +343,48 @@ impl<'de> Deserializer<'de> for Strict<'de> {
     forward_to_deserialize_any! {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         unit unit_struct seq tuple tuple_struct identifier
+    }
+}
+
+/// An object's key: a struct's field name is matched as it is (an unknown one is skipped
+/// with its value), a key kept as text (a map's) must hold no control character.
+struct Key<'a>(&'a str);
+
+impl<'de> IntoDeserializer<'de, serde_json::Error> for Key<'de> {
+    type Deserializer = Self;
+    fn into_deserializer(self) -> Self {
+        self
+    }
+}
+
+impl<'de> Deserializer<'de> for Key<'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        if has_control(self.0, false) {
+            return Err(de::Error::custom(CONTROL_CHARACTERS));
+        }
+        v.visit_borrowed_str(self.0)
+    }
+
+    fn deserialize_identifier<V: Visitor<'de>>(self, v: V) -> Result<V::Value, Self::Error> {
+        v.visit_borrowed_str(self.0)
+    }
+
+    fn deserialize_enum<V: Visitor<'de>>(
+        self,
+        name: &'static str,
+        variants: &'static [&'static str],
+        v: V,
+    ) -> Result<V::Value, Self::Error> {
+        self.0
+            .into_deserializer()
+            .deserialize_enum(name, variants, v)
+    }
+
+    forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct ignored_any
     }
 }
 
@@ -447,6 +496,15 @@ mod tests {
         let (_, errors) = fails::<Value>(r#"{"tags":["ok","\u001b[31m"]}"#);
         assert_eq!(errors, vec![FieldError::new("tags.1", CONTROL_CHARACTERS)]);
         assert!(json_body::<Value>(r#"{"note":"line\nnext\tcol"}"#.as_bytes()).is_ok());
+        // A key kept as text is checked; a member the type does not read is skipped unread.
+        let (_, errors) = fails::<Value>(r#"{"a":{"b\u0007":1}}"#);
+        assert_eq!(errors, vec![FieldError::new("a", CONTROL_CHARACTERS)]);
+        assert!(
+            json_body::<Login>(
+                r#"{"email":"a","password":"p","x\u0001":"\u0000","y":["\u001b"]}"#.as_bytes()
+            )
+            .is_ok()
+        );
         assert!(has_control("a\u{7f}", true));
         assert!(has_control("a\tb", false));
         assert!(!has_control("a\tb", true));

@@ -15,6 +15,7 @@ pub mod passwords;
 pub mod provider;
 pub mod recovery;
 pub mod routes;
+pub mod schemas;
 pub mod session;
 pub mod state;
 pub mod throttle;

@@ -79,5 +79,108 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
             add_response(op, 500, crate::error::INTERNAL_MESSAGE);
         }
     }
+    text_rules(&mut doc);
     doc
+}
+
+/// Pattern of text in a JSON body: no control character but tab, line feed and carriage
+/// return ([`crate::input`]).
+pub const BODY_TEXT: &str = "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$";
+/// Pattern of JSON keys, query values and path segments: no control character at all.
+pub const PLAIN_TEXT: &str = "^[^\\x00-\\x1F\\x7F]*$";
+/// [`BODY_TEXT`] that is not blank (a required text of a body).
+pub const BODY_WORDS: &str = "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F][^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$";
+/// [`PLAIN_TEXT`] that is not blank (a required query value).
+pub const PLAIN_WORDS: &str = "^[^\\x00-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F][^\\x00-\\x1F\\x7F]*$";
+
+/// Declares [`crate::input`]'s text rule in the document, once for every request: each
+/// string of a request body, query or path without its own enum or pattern gets
+/// the pattern of the text the extractors take (members a body's type does not know are
+/// skipped unread, so their names and values are free; kept maps name their keys' rule
+/// themselves, see [`crate::schemas::KeptJson`]). A field's own pattern already excludes control characters; a format (email,
+/// date, password) keeps the pattern beside it.
+fn text_rules(doc: &mut utoipa::openapi::OpenApi) {
+    use std::collections::BTreeSet;
+
+    use utoipa::openapi::RefOr;
+
+    let mut components = BTreeSet::new();
+    for item in doc.paths.paths.values_mut() {
+        for (_, op) in crate::middleware::operations(item) {
+            for param in op.parameters.iter_mut().flatten() {
+                if let Some(schema) = param.schema.as_mut() {
+                    constrain(schema, PLAIN_TEXT, &mut components);
+                }
+            }
+            if let Some(body) = op.request_body.as_mut() {
+                for content in body.content.values_mut() {
+                    if let Some(schema) = content.schema.as_mut() {
+                        constrain(schema, BODY_TEXT, &mut components);
+                    }
+                }
+            }
+        }
+    }
+    // Components named by request bodies, and those they name in turn.
+    let Some(schemas) = doc.components.as_mut().map(|c| &mut c.schemas) else {
+        return;
+    };
+    let mut done = BTreeSet::new();
+    while let Some(name) = components.iter().find(|n| !done.contains(*n)).cloned() {
+        done.insert(name.clone());
+        if let Some(schema) = schemas.get_mut(&name) {
+            constrain(schema, BODY_TEXT, &mut components);
+        }
+    }
+
+    fn constrain(
+        schema: &mut RefOr<utoipa::openapi::schema::Schema>,
+        text: &str,
+        refs: &mut BTreeSet<String>,
+    ) {
+        use utoipa::openapi::schema::{ArrayItems, Schema, SchemaType, Type};
+        let schema = match schema {
+            RefOr::Ref(r) => {
+                if let Some(name) = r.ref_location.strip_prefix("#/components/schemas/") {
+                    refs.insert(name.to_string());
+                }
+                return;
+            }
+            RefOr::T(schema) => schema,
+        };
+        match schema {
+            Schema::Object(obj) => {
+                let is = |t: Type| match &obj.schema_type {
+                    SchemaType::Type(one) => *one == t,
+                    SchemaType::Array(many) => many.contains(&t),
+                    SchemaType::AnyValue => false,
+                };
+                if is(Type::String) && obj.pattern.is_none() && obj.enum_values.is_none() {
+                    // Text is trimmed before it is checked: a required text (`minLength`)
+                    // needs a character that is not a space.
+                    let blank_refused = obj.min_length.is_some_and(|n| n > 0);
+                    obj.pattern = Some(
+                        match (blank_refused, text == BODY_TEXT) {
+                            (false, _) => text,
+                            (true, true) => BODY_WORDS,
+                            (true, false) => PLAIN_WORDS,
+                        }
+                        .to_string(),
+                    );
+                }
+                for property in obj.properties.values_mut() {
+                    constrain(property, text, refs);
+                }
+            }
+            Schema::Array(array) => {
+                if let ArrayItems::RefOrSchema(items) = &mut array.items {
+                    constrain(items, text, refs);
+                }
+            }
+            Schema::OneOf(one) => one.items.iter_mut().for_each(|s| constrain(s, text, refs)),
+            Schema::AllOf(all) => all.items.iter_mut().for_each(|s| constrain(s, text, refs)),
+            Schema::AnyOf(any) => any.items.iter_mut().for_each(|s| constrain(s, text, refs)),
+            _ => {}
+        }
+    }
 }

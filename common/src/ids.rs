@@ -23,6 +23,56 @@ pub fn rfc3339(ms: i64) -> String {
         .unwrap_or_default()
 }
 
+/// Pattern of an Apple id in a request: decimal digits, at most 18 (every 18-digit number
+/// fits an `i64`; Apple's ids, search-term hashes included, are at most 19 digits, and the
+/// server still takes a 19th digit below 2^63).
+pub const APPLE_ID_PATTERN: &str = "^[0-9]{1,18}$";
+
+/// The OpenAPI schema of an Apple id sent in a request (`#[schema(value_type = AppleId)]`):
+/// a string of digits, or a JSON integer, see [`string_id`]. The document names it once, as
+/// a component.
+pub struct AppleId;
+
+impl utoipa::PartialSchema for AppleId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        use utoipa::openapi::{ObjectBuilder, schema::AnyOfBuilder, schema::Type};
+        AnyOfBuilder::new()
+            .item(
+                ObjectBuilder::new()
+                    .schema_type(Type::String)
+                    .pattern(Some(APPLE_ID_PATTERN)),
+            )
+            .item(ObjectBuilder::new().schema_type(Type::Integer).format(Some(
+                utoipa::openapi::SchemaFormat::KnownFormat(utoipa::openapi::KnownFormat::Int64),
+            )))
+            .description(Some(
+                "An Apple Ads id as a string of digits (ids exceed JavaScript's exact \
+                 integers); a JSON integer is taken too",
+            ))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for AppleId {}
+
+/// The OpenAPI schema of a calendar day in a request (`#[schema(value_type = Day)]`):
+/// `YYYY-MM-DD`, a real date.
+pub struct Day;
+
+impl utoipa::PartialSchema for Day {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .format(Some(utoipa::openapi::SchemaFormat::KnownFormat(
+                utoipa::openapi::KnownFormat::Date,
+            )))
+            .description(Some("A calendar day, YYYY-MM-DD"))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for Day {}
+
 /// Apple Ads ids (campaign groups, campaigns, ad groups, keywords, search terms, ads, apps)
 /// are 64-bit integers; past 2^53 a browser's JSON parser rounds them (search-term ids are
 /// 63-bit hashes, so nearly all of them). Every such id travels as a JSON string of

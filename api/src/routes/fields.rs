@@ -249,7 +249,7 @@ pub async fn default_fields(_user: Member) -> impl IntoResponse {
 
 /// The caller's presets of a type: the Default first, then the saved ones, oldest first.
 #[utoipa::path(get, path = "/api/setFields/all/{type}", tag = "presets",
-    params(("type" = String, Path, description = "CAMPAIGNS, GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS, ADS, ACCOUNTS or ORGS")),
+    params(("type" = searchdeck_common::report::Level, Path, description = "CAMPAIGNS, GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS, ADS, ACCOUNTS or ORGS")),
     responses((status = 200, description = "Default and saved presets of the type", body = Envelope<Items<ColumnPreset>>),
               (status = 400, description = "Unknown type", body = ErrorBody)))]
 pub async fn all_of_type(
@@ -350,7 +350,7 @@ pub fn column_groups(level: Level, plan: Plan) -> Vec<ColumnGroup> {
 
 /// The columns a type's table can show, grouped by group name, each with its plan lock.
 #[utoipa::path(get, path = "/api/setFields/fields/{type}", tag = "presets",
-    params(("type" = String, Path, description = "CAMPAIGNS, GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS, ADS, ACCOUNTS or ORGS")),
+    params(("type" = searchdeck_common::report::Level, Path, description = "CAMPAIGNS, GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS, ADS, ACCOUNTS or ORGS")),
     responses((status = 200, description = "Column groups of the type", body = Envelope<Items<ColumnGroup>>),
               (status = 400, description = "Unknown type", body = ErrorBody)))]
 pub async fn fields_of_type(

@@ -178,8 +178,8 @@ fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
 
 /// Saves the given option keys (merging; `null` removes a key) and returns all options.
 /// With `If-Match`, refused with 412 when a key it writes changed since that version.
-#[utoipa::path(put, path = "/api/options/front", tag = "options", request_body = Object,
-    params(("If-Match" = Option<String>, Header, description = "ETag (version) of the options this save is based on")),
+#[utoipa::path(put, path = "/api/options/front", tag = "options", request_body = crate::schemas::OptionsBody,
+    params(("If-Match" = Option<String>, Header, nullable = false, pattern = r#"^\s*(\*|(W/)?"*[+-]?[0-9]{1,18}"*)\s*$"#, description = "ETag (version) of the options this save is based on")),
     responses((status = 200, description = "Saved options by key, with their new version", body = Envelope<SavedOptions>),
               (status = 400, description = "Invalid options, or over 1 MB in total", body = ErrorBody),
               (status = 412, description = "A key changed since the If-Match version; reload", body = ErrorBody)))]

@@ -136,12 +136,13 @@ pub async fn all_tags(State(state): State<AppState>, user: Member) -> ApiResult<
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct EntityRef {
+    #[schema(required = true, nullable = false, min_length = 1)]
     pub account_id: Option<String>,
     /// The campaign group's id (a string of digits; a JSON integer is accepted too).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = searchdeck_common::ids::AppleId, required = true)]
     pub org_id: Option<Value>,
     /// The entity's Apple id (campaign, ad group or keyword id, or the search term's id).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = searchdeck_common::ids::AppleId, required = true)]
     pub id: Option<Value>,
 }
 
@@ -274,10 +275,13 @@ fn parse_type(raw: Option<&str>) -> Result<(&'static str, i64), String> {
 /// A tag to create.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NewTagBody {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 40)]
     pub name: Option<String>,
+    #[schema(schema_with = crate::schemas::tag_color, required = true)]
     pub color: Option<String>,
     /// CAMPAIGNS, GROUPS, KEYWORDS or SEARCHTERMS.
     #[serde(rename = "type")]
+    #[schema(schema_with = crate::schemas::tag_type, required = true)]
     pub kind: Option<String>,
     /// Entities of that type to attach the new tag to at once.
     pub items: Option<Vec<EntityRef>>,
@@ -287,6 +291,7 @@ pub struct NewTagBody {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CreateTags {
     /// The tags to create (1 to 50).
+    #[schema(required = true, nullable = false, min_items = 1, max_items = 50)]
     pub tags: Option<Vec<NewTagBody>>,
 }
 
@@ -411,6 +416,7 @@ pub async fn create_many(
 /// The body of `PATCH` and `DELETE tag/many/{tagId}`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TagItems {
+    #[schema(required = true, nullable = false, min_items = 1, max_items = 10000)]
     /// Entities of the tag's type.
     pub items: Option<Vec<EntityRef>>,
 }
@@ -484,11 +490,15 @@ async fn answer(state: &AppState, workspace_id: &str, id: &str) -> ApiResult<Jso
 /// The body of `PATCH tag/one/{tagId}`: a new name, a new colour, or both.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct TagChange {
+    /// The new name; absent or null keeps it.
+    #[schema(min_length = 1, max_length = 40)]
     pub name: Option<String>,
+    /// The new colour; absent or null keeps it.
+    #[schema(schema_with = crate::schemas::tag_color_or_null)]
     pub color: Option<String>,
 }
 
-/// Renames or recolours a tag (its type and links stay).
+/// Renames or recolours a tag (its type and links stay); a field absent or null is kept.
 #[utoipa::path(patch, path = "/api/reports/tag/one/{tagId}", tag = "reports",
     params(("tagId" = String, Path, description = "Tag id")), request_body = TagChange,
     responses((status = 200, description = "The tag", body = Envelope<Item<TagItem>>),
@@ -500,9 +510,6 @@ pub async fn update_one(
 ) -> ApiResult<impl IntoResponse> {
     let row = tag.item.0;
     let workspace = &tag.caller.workspace_id;
-    if body.name.is_none() && body.color.is_none() {
-        return Err(ApiError::field("name", REQUIRED));
-    }
     let mut errors = Vec::new();
     let name = match body.name.as_deref() {
         None => Some(row.name.clone()),

@@ -25,6 +25,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ChangeValueRequest {
     /// Where invoices are sent besides the account email; empty or null clears it.
+    #[schema(schema_with = crate::schemas::email_or_blank)]
     pub alternative_invoice_email: Option<String>,
 }
 

@@ -110,7 +110,10 @@ crate::sandbox_tests! {
         let bad = t.call(Method::PATCH, &one, json!({"name": "n".repeat(41), "color": "Grey"}), &owner).await;
         let fields: Vec<&str> = bad.json["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
         assert_eq!(fields, ["name", "color"]);
-        assert_eq!(t.call(Method::PATCH, &one, json!({}), &owner).await.status, StatusCode::BAD_REQUEST);
+        // An empty change (nothing, or nulls) keeps the tag as it is.
+        let unchanged = t.call(Method::PATCH, &one, json!({"name": null}), &owner).await;
+        assert_eq!(unchanged.status, StatusCode::OK, "{:?}", unchanged.json);
+        assert_eq!((&unchanged.json["result"]["item"]["name"], &unchanged.json["result"]["item"]["color"]), (&json!("Competitors"), &json!("Blue")));
 
         // Readers read only; another workspace sees nothing.
         for (m, p, body) in [

@@ -36,17 +36,22 @@ pub struct SortIn {
 #[serde(rename_all = "camelCase")]
 pub struct ReportBody {
     /// ACCOUNTS, ORGS, CAMPAIGNS, GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS or ADS.
+    #[schema(value_type = super::Level, required = true)]
     pub level: Option<String>,
     /// First day, YYYY-MM-DD, in the campaign group's time zone.
+    #[schema(value_type = crate::ids::Day, required = true)]
     pub start_date: Option<String>,
     /// Last day (inclusive), YYYY-MM-DD.
+    #[schema(value_type = crate::ids::Day, required = true)]
     pub end_date: Option<String>,
     #[serde(default)]
     pub filters: Vec<FilterIn>,
     pub sort: Option<SortIn>,
     /// 1-based page (default 1).
+    #[schema(minimum = 1, maximum = 1000000)]
     pub page: Option<i64>,
     /// Rows per page (default 50, at most 1000).
+    #[schema(minimum = 1, maximum = 1000)]
     pub page_size: Option<i64>,
     /// Whether to answer one graph point per day.
     #[serde(default)]
@@ -54,12 +59,12 @@ pub struct ReportBody {
     /// Narrows GROUPS, KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one campaign (an id as a
     /// string of digits; a JSON integer is accepted too).
     #[serde(default, with = "crate::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<crate::ids::AppleId>)]
     pub campaign_id: Option<i64>,
     /// Narrows KEYWORDS, NEGATIVE, SEARCHTERMS and ADS to one ad group (the ad-group views);
     /// a string of digits or a JSON integer.
     #[serde(default, with = "crate::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<crate::ids::AppleId>)]
     pub ad_group_id: Option<i64>,
     /// CAMPAIGNS: also list the campaigns hidden with `asa/campaigns/mark-hidden` (their
     /// rows say `hidden: true`). By default they are left out of the rows, `total`, `totals`

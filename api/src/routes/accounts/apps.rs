@@ -179,6 +179,7 @@ pub async fn apps(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct FindApp {
     /// Text in the app's name.
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 100)]
     pub query: Option<String>,
 }
 
@@ -221,11 +222,14 @@ pub async fn find_app(
 #[serde(rename_all = "camelCase")]
 pub struct GeoQuery {
     /// Text in the place's name (required).
+    #[param(required = true, nullable = false, min_length = 1, max_length = 100)]
     pub query: Option<String>,
     /// Kind of place: Country, AdminArea, Locality or PostalCode (Apple Ads' names; Apple
     /// Ads refuses others with its message). Default: every kind.
+    #[param(schema_with = crate::schemas::geo_entity)]
     pub entity: Option<String>,
     /// Only places in this country or region (a served code, see `country/allWithCodes`).
+    #[param(schema_with = crate::schemas::country)]
     pub country_code: Option<String>,
 }
 

@@ -102,9 +102,13 @@ pub async fn get_public_key(
 #[schema(rename_all = "camelCase")]
 pub struct CreateForm {
     /// The account name (required, at most 30 characters).
+    #[schema(min_length = 1, max_length = 30)]
     pub name: String,
+    #[schema(min_length = 1)]
     pub client_id: String,
+    #[schema(min_length = 1)]
     pub team_id: String,
+    #[schema(min_length = 1)]
     pub key_id: String,
 }
 

@@ -155,6 +155,7 @@ pub async fn one(
 /// The body of `account/update/{id}`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct UpdateBody {
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 30)]
     /// The new name (required, at most 30 characters).
     name: Option<String>,
 }
@@ -193,6 +194,7 @@ pub async fn remove(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AccountIdsBody {
+    #[schema(required = true, nullable = false, min_items = 1)]
     /// Campaign group (ad account) ids the account uses from now on; the others are left out.
     account_ids: Option<Vec<i64>>,
 }

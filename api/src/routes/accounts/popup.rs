@@ -39,6 +39,7 @@ pub struct OauthUrl {
 #[serde(rename_all = "camelCase")]
 pub struct UrlOauthQuery {
     /// The name the new account gets (required, at most 30 characters).
+    #[param(required = true, nullable = false, min_length = 1, max_length = 30)]
     account_name: Option<String>,
 }
 

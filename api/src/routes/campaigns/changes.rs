@@ -45,22 +45,27 @@ pub const ENTITY_TYPES: &[&str] = &[
 #[serde(rename_all = "camelCase")]
 pub struct ChangesBody {
     /// First day (YYYY-MM-DD, UTC), inclusive.
+    #[schema(value_type = searchdeck_common::ids::Day, required = true)]
     start_date: Option<String>,
     /// Last day (YYYY-MM-DD, UTC), inclusive.
+    #[schema(value_type = searchdeck_common::ids::Day, required = true)]
     end_date: Option<String>,
     /// Only changes inside this campaign (its ad groups, keywords and negative keywords).
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<searchdeck_common::ids::AppleId>)]
     campaign_id: Option<i64>,
     /// Only changes inside this ad group (its keywords and negative keywords).
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<searchdeck_common::ids::AppleId>)]
     ad_group_id: Option<i64>,
     /// Only these entity types (Campaign, AdGroup, Keyword, NegativeKeyword, Ad, Creative).
+    #[schema(schema_with = crate::schemas::change_entity_types)]
     entity_types: Option<Vec<String>>,
     /// 1-based page (default 1).
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 4294967295_i64)]
     page: Option<u32>,
     /// Rows per page (default 50, at most 200; at most 20 with `details`).
+    #[schema(value_type = Option<i64>, minimum = 1, maximum = 200)]
     page_size: Option<u32>,
     /// Also fetch each row's field-level changes.
     details: Option<bool>,

@@ -35,7 +35,7 @@ pub const MAX_CAMPAIGN_IDS: usize = 1000;
 pub struct MarkHiddenBody {
     /// Campaigns to hide (or show): at least one, at most 1000, each synced in scope.
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, required = true, min_items = 1, max_items = 1000)]
     campaign_ids: Option<Vec<i64>>,
     /// `true` (default) hides them from the tables, `false` shows them again.
     hidden: Option<bool>,
@@ -139,7 +139,7 @@ pub async fn mark_hidden(
 pub struct ActiveKeywordsBody {
     /// Only these campaigns (at most 1000); every campaign in scope when absent.
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Option<Vec<searchdeck_common::ids::AppleId>>, min_items = 1, max_items = 1000)]
     campaign_ids: Option<Vec<i64>>,
 }
 

@@ -54,8 +54,10 @@ pub const FORECAST_METRICS: [&str; 2] = ["spendForecast", "impressionsForecast"]
 #[serde(rename_all = "camelCase")]
 pub struct TotalsBody {
     /// First day (YYYY-MM-DD, in each campaign group's time zone), inclusive.
+    #[schema(value_type = searchdeck_common::ids::Day, required = true)]
     start_date: Option<String>,
     /// Last day, inclusive; at most two years after `startDate`.
+    #[schema(value_type = searchdeck_common::ids::Day, required = true)]
     end_date: Option<String>,
 }
 
@@ -225,10 +227,11 @@ pub async fn totals_for_campaign_groups(
 pub struct ForecastBody {
     /// Only these campaigns; every campaign of the report's universe when absent.
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Option<Vec<searchdeck_common::ids::AppleId>>)]
     campaign_ids: Option<Vec<i64>>,
     /// The as-of day D (YYYY-MM-DD); the newest synced day of each campaign group when
     /// absent.
+    #[schema(value_type = Option<searchdeck_common::ids::Day>)]
     date: Option<String>,
 }
 

@@ -35,6 +35,7 @@ pub struct CampaignEdit {
     #[schema(value_type = Option<money::MoneyIn>)]
     daily_budget_amount: Option<Value>,
     /// ENABLED or PAUSED.
+    #[schema(schema_with = crate::schemas::status_or_null)]
     status: Option<String>,
 }
 

@@ -42,18 +42,18 @@ pub struct DeleteRequest {
     /// The campaign (Apple's id) whose ad groups or keywords are deleted; not used to delete
     /// campaigns.
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<searchdeck_common::ids::AppleId>)]
     pub campaign_id: Option<i64>,
     /// Apple's ids of the campaigns, ad groups or targeting keywords to delete (per route);
     /// at most 10,000. Also accepted as `campaignIds`, `adGroupIds`, `keywordIds`.
     #[serde(alias = "campaignIds", alias = "adGroupIds", alias = "keywordIds")]
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Option<Vec<searchdeck_common::ids::AppleId>>, min_items = 1, max_items = 10000)]
     pub ids: Option<Vec<i64>>,
     /// `DELETE asa/keywords` only, instead of `ids`: negative keywords (campaign or ad group
     /// level) of the campaign to delete.
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Option<Vec<searchdeck_common::ids::AppleId>>, min_items = 1, max_items = 10000)]
     pub negative_keyword_ids: Option<Vec<i64>>,
 }
 

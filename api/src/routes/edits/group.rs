@@ -33,7 +33,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct AdGroupEdit {
     /// The ad group (Apple's id), of the campaign in the path.
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = searchdeck_common::ids::AppleId, required = true)]
     ad_group_id: Option<i64>,
     /// The new default bid (cost per tap).
     #[schema(value_type = Option<money::MoneyIn>)]
@@ -42,6 +42,7 @@ pub struct AdGroupEdit {
     #[schema(value_type = Option<money::MoneyIn>)]
     cpa_goal: Option<Value>,
     /// ENABLED or PAUSED.
+    #[schema(schema_with = crate::schemas::status_or_null)]
     status: Option<String>,
     /// Search Match on or off.
     automated_keywords_opt_in: Option<bool>,

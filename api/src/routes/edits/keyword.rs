@@ -33,13 +33,14 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct KeywordEdit {
     /// The keyword (Apple's id), of the ad group in the path.
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = searchdeck_common::ids::AppleId, required = true)]
     keyword_id: Option<i64>,
     /// The new bid (cost per tap; also accepted as `bidAmount`).
     #[serde(alias = "bidAmount")]
     #[schema(value_type = Option<money::MoneyIn>)]
     cpt_bid: Option<Value>,
     /// ENABLED (shown ACTIVE) or PAUSED.
+    #[schema(schema_with = crate::schemas::status_or_null)]
     status: Option<String>,
 }
 

@@ -43,9 +43,10 @@ pub fn router() -> OpenApiRouter<AppState> {
 pub struct AdEdit {
     /// The ad (Apple's id), of the ad group in the path.
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = searchdeck_common::ids::AppleId, required = true)]
     ad_id: Option<i64>,
     /// ENABLED or PAUSED.
+    #[schema(schema_with = crate::schemas::status, required = true)]
     status: Option<String>,
 }
 
@@ -55,9 +56,10 @@ pub struct AdEdit {
 pub struct NegativeEdit {
     /// The negative keyword (Apple's id), of the campaign in the path (either level).
     #[serde(default, with = "searchdeck_common::ids::string_id::option")]
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = searchdeck_common::ids::AppleId, required = true)]
     negative_keyword_id: Option<i64>,
     /// ENABLED or PAUSED.
+    #[schema(schema_with = crate::schemas::status, required = true)]
     status: Option<String>,
 }
 
