@@ -3,6 +3,8 @@ export default {
   testEnvironment: '<rootDir>/jest.environment.cjs',
   roots: ['<rootDir>/src'],
   setupFilesAfterEnv: ['<rootDir>/src/test/setup.ts'],
+  // Above the 10 s of findBy/waitFor (src/test/setup.ts), so a slow wait fails as itself.
+  testTimeout: 30_000,
   transform: {
     '^.+\\.(t|j)sx?$': [
       '@swc/jest',

@@ -3,8 +3,10 @@ import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
 import { resetFetchMock } from './fetch-mock';
 
-// The default 1 s of findBy/waitFor is too short on a busy two-core machine.
-configure({ asyncUtilTimeout: 3000 });
+// The default 1 s of findBy/waitFor is too short on a busy two-core machine: `make test`
+// compiles the Rust tests (niced) beside Jest, and a table's first render then takes several
+// seconds. A test that waits for something that never comes still fails, only later.
+configure({ asyncUtilTimeout: 10_000 });
 
 Object.assign(globalThis, { TextEncoder, TextDecoder });
 
