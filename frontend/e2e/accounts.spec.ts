@@ -85,7 +85,9 @@ test('a new user connects a sandbox account through the popup, picks a campaign 
   await modal.getByLabel('Key ID').fill(ids.keyId);
   await modal.getByRole('button', { name: 'Connect account' }).click();
   // The same Apple Ads user: the connection is renamed, and the snackbar says so (issue 20).
-  await expect(page.getByText('This Apple Ads user is already connected as \u201cSandbox main\u201d; its name was updated to \u201cKey pair account\u201d')).toBeVisible();
+  // The connect proves the key pair with a token exchange and reads the campaign groups at
+  // the sandbox: on a loaded two-core machine that can take longer than the default wait.
+  await expect(page.getByText('This Apple Ads user is already connected as \u201cSandbox main\u201d; its name was updated to \u201cKey pair account\u201d')).toBeVisible({ timeout: 45_000 });
   await expect(page.getByText('New account added')).toHaveCount(0);
   await expect(page.getByRole('heading', { name: 'Key pair account' })).toBeVisible();
   await expect(selector).toContainText('Key pair account');
