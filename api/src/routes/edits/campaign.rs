@@ -1,7 +1,7 @@
 //! `PUT asa/campaigns/update/{id}`: a campaign's quick edits — daily budget and status.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::CampaignState};
+use searchdeck_common::store::{self, synced::edits::CampaignState, synced_reads::CampaignRow};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -9,13 +9,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, apply, money, parse_status,
+    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, edit, money, parse_status,
     request_status, text,
 };
 use crate::{
-    access::{Campaign, EditRoles, InWorkspace, ScopeQuery, pick},
+    access::{Campaign, EditRoles, InWorkspace, ScopeQuery},
     domain::Fields,
-    envelope::{self, Envelope, Item},
+    envelope::{Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
@@ -56,49 +56,10 @@ pub async fn update(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<CampaignEdit>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    if c.deleted {
-        return Err(ApiError::not_found("Campaign"));
-    }
-    let currency = c.currency.as_deref();
-    let mut fields = Fields::default();
-    fields.ensure(
-        body.daily_budget_amount.is_some() || body.status.is_some(),
-        "dailyBudgetAmount",
-        NOTHING_TO_CHANGE,
-    );
-    let budget = body.daily_budget_amount.as_ref().and_then(|v| {
-        fields.keep(money::parse(
-            "dailyBudgetAmount",
-            "Daily budget",
-            v,
-            currency,
-        ))
-    });
-    let status = (body.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
-    fields.finish()?;
-
-    let before = CampaignState {
-        status: c.status.clone(),
-        display_status: c.display_status.clone(),
-        daily_budget_micros: c.daily_budget_micros,
-        modification_time: c.modification_time.clone(),
-        body: c.body.clone().unwrap_or_default(),
-    };
-    let mut request = Map::new();
-    if let Some(b) = budget.filter(|b| Some(*b) != c.daily_budget_micros) {
-        request.insert(
-            "dailyBudget".into(),
-            json!({ "value": money::wire(b, currency) }),
-        );
-    }
-    request_status(&mut request, status, &c.status);
-    let user = campaign.caller.user();
-    let edited = apply(&state, user, &c, Target::campaign(&c), before, request).await?;
-    Ok(envelope::item(edited))
+    edit(&state, campaign, &query, (), body).await
 }
 
-impl Level for CampaignState {
+impl Level for CampaignEdit {
     const LEVEL: &'static str = "CAMPAIGN";
     const ENTITY: Entity = Entity::Campaigns;
     const WHAT: &'static str = "Campaign";
@@ -108,9 +69,69 @@ impl Level for CampaignState {
         ("dailyBudget.value.amount", "dailyBudgetAmount"),
         ("status", "status"),
     ];
-    fn after(&self, answer: &Value) -> Self {
+    type State = CampaignState;
+    type Path = ();
+
+    async fn find(
+        &self,
+        _: &AppState,
+        c: &CampaignRow,
+        (): (),
+    ) -> Result<(Target, CampaignState), ApiError> {
+        if c.deleted {
+            return Err(ApiError::not_found("Campaign"));
+        }
+        let before = CampaignState {
+            status: c.status.clone(),
+            display_status: c.display_status.clone(),
+            daily_budget_micros: c.daily_budget_micros,
+            modification_time: c.modification_time.clone(),
+            body: c.body.clone().unwrap_or_default(),
+        };
+        let target = Target {
+            id: c.id,
+            ad_group_id: None,
+            name: c.name.clone(),
+        };
+        Ok((target, before))
+    }
+
+    fn request(
+        self,
+        before: &CampaignState,
+        currency: Option<&str>,
+    ) -> Result<Map<String, Value>, ApiError> {
+        let mut fields = Fields::default();
+        fields.ensure(
+            self.daily_budget_amount.is_some() || self.status.is_some(),
+            "dailyBudgetAmount",
+            NOTHING_TO_CHANGE,
+        );
+        let budget = self.daily_budget_amount.as_ref().and_then(|v| {
+            fields.keep(money::parse(
+                "dailyBudgetAmount",
+                "Daily budget",
+                v,
+                currency,
+            ))
+        });
+        let status = (self.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
+        fields.finish()?;
+
+        let mut request = Map::new();
+        if let Some(b) = budget.filter(|b| Some(*b) != before.daily_budget_micros) {
+            request.insert(
+                "dailyBudget".into(),
+                json!({ "value": money::wire(b, currency) }),
+            );
+        }
+        request_status(&mut request, status, &before.status);
+        Ok(request)
+    }
+
+    fn after(before: &CampaignState, answer: &Value) -> CampaignState {
         CampaignState {
-            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            status: text(&answer["status"]).unwrap_or_else(|| before.status.clone()),
             display_status: text(&answer["displayStatus"]),
             daily_budget_micros: money::wire_micros(&answer["dailyBudget"]),
             modification_time: text(&answer["modificationTime"]),
@@ -118,19 +139,19 @@ impl Level for CampaignState {
         }
     }
 
-    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+    fn editable(state: &CampaignState) -> Vec<(&'static str, Field<'_>)> {
         vec![
-            ("dailyBudget", Field::Money(self.daily_budget_micros)),
-            ("status", Field::Status(&self.status)),
+            ("dailyBudget", Field::Money(state.daily_budget_micros)),
+            ("status", Field::Status(&state.status)),
         ]
     }
 
     async fn store(
-        &self,
+        state: &CampaignState,
         ex: &mut sqlx::AnyConnection,
         org_key: i64,
         id: i64,
     ) -> Result<bool, sqlx::Error> {
-        store::synced::edits::set_campaign(ex, org_key, id, self).await
+        store::synced::edits::set_campaign(ex, org_key, id, state).await
     }
 }

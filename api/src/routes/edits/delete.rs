@@ -6,7 +6,7 @@
 //! record (field `deleted`, `false` → `true`); one Apple already deleted counts as deleted,
 //! so a retried job deletes nothing twice.
 
-use axum::{extract::State, response::IntoResponse};
+use axum::{Json, extract::State, response::IntoResponse};
 use searchdeck_common::{
     jobs::{BulkEditItem, DELETED},
     store::synced_reads::CampaignRow,
@@ -16,12 +16,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    bulk::{BulkEditStarted, Scope, campaign_scope, enqueue, group_scope, ids, live_rows},
+    bulk::{BulkEditStarted, ids},
     check,
+    selection::{Selection, addressed, queue},
 };
 use crate::{
-    access::{Editor, ScopeQuery, campaign_by_id, first_campaign},
-    envelope::{self, Envelope, Item},
+    access::{Editor, ScopeQuery},
+    envelope::{Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     route,
@@ -57,25 +58,34 @@ pub struct DeleteRequest {
     pub negative_keyword_ids: Option<Vec<i64>>,
 }
 
-/// Checks the ids and enqueues the deletion of `level` entities in `scope`.
+/// Checks the ids (sent as `field`) and enqueues the deletion of `level` entities in
+/// campaign `c` (campaigns: in its campaign group).
 async fn delete(
     state: &AppState,
-    scope: Scope<'_>,
-    level: &'static str,
-    what: &'static str,
+    caller: &Editor,
+    c: &CampaignRow,
+    (level, what): (&'static str, &'static str),
     raw: Option<Vec<i64>>,
     field: &str,
-) -> Result<BulkEditStarted, ApiError> {
+) -> ApiResult<Json<Envelope<Item<BulkEditStarted>>>> {
     let mut errors = Vec::new();
     let ids = ids(raw, field, &mut errors);
     check(errors)?;
-    live_rows(state, &scope, level, DELETED, &ids, what).await?;
-    let operation = format!("Delete {} {}", ids.len(), plural(what, ids.len()));
-    let items = ids
-        .iter()
-        .map(|id| BulkEditItem::to(*id, Some(true.to_string())))
-        .collect();
-    enqueue(state, &scope, level, DELETED, operation, items).await
+    let selection = Selection {
+        level,
+        what,
+        field: DELETED,
+        ids: &ids,
+    };
+    queue(state, caller, c, selection, |_| {
+        let operation = format!("Delete {} {}", ids.len(), plural(what, ids.len()));
+        let items = ids
+            .iter()
+            .map(|id| BulkEditItem::to(*id, Some(true.to_string())))
+            .collect();
+        Ok((operation, items))
+    })
+    .await
 }
 
 fn plural(what: &str, n: usize) -> String {
@@ -88,12 +98,10 @@ async fn campaign_of(
     state: &AppState,
     caller: &Editor,
     query: &ScopeQuery,
+    level: &str,
     body: &DeleteRequest,
 ) -> Result<CampaignRow, ApiError> {
-    let Some(id) = body.campaign_id else {
-        return Err(ApiError::field("campaignId", crate::domain::REQUIRED));
-    };
-    let c = campaign_by_id(state, caller, query, id).await?;
+    let c = addressed(state, caller, query, level, body.campaign_id, None).await?;
     if c.deleted {
         return Err(ApiError::not_found("Campaign"));
     }
@@ -116,10 +124,9 @@ pub async fn delete_campaigns(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<DeleteRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = first_campaign(&state, &caller, &query, body.ids.as_ref(), "ids").await?;
-    let scope = group_scope(&caller, &c);
-    let started = delete(&state, scope, "CAMPAIGN", "Campaign", body.ids, "ids").await?;
-    Ok(envelope::item(started))
+    let level = ("CAMPAIGN", "Campaign");
+    let c = addressed(&state, &caller, &query, level.0, None, body.ids.as_ref()).await?;
+    delete(&state, &caller, &c, level, body.ids, "ids").await
 }
 
 /// Deletes ad groups of campaign `campaignId` at Apple Ads (and here). Editors only; at most
@@ -137,10 +144,9 @@ pub async fn delete_ad_groups(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<DeleteRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = campaign_of(&state, &caller, &query, &body).await?;
-    let scope = campaign_scope(&caller, &c);
-    let started = delete(&state, scope, "AD_GROUP", "Ad group", body.ids, "ids").await?;
-    Ok(envelope::item(started))
+    let level = ("AD_GROUP", "Ad group");
+    let c = campaign_of(&state, &caller, &query, level.0, &body).await?;
+    delete(&state, &caller, &c, level, body.ids, "ids").await
 }
 
 /// Deletes targeting keywords (`ids`) or negative keywords (`negativeKeywordIds`) of campaign
@@ -159,27 +165,24 @@ pub async fn delete_keywords(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<DeleteRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = campaign_of(&state, &caller, &query, &body).await?;
-    let scope = campaign_scope(&caller, &c);
-    let started = match (body.ids, body.negative_keyword_ids) {
-        (Some(_), Some(_)) => {
-            return Err(ApiError::validation(vec![FieldError::new(
-                "negativeKeywordIds",
-                "Delete targeting keywords (ids) or negative keywords (negativeKeywordIds), not both",
-            )]));
-        }
+    let c = campaign_of(&state, &caller, &query, "KEYWORD", &body).await?;
+    match (body.ids, body.negative_keyword_ids) {
+        (Some(_), Some(_)) => Err(ApiError::validation(vec![FieldError::new(
+            "negativeKeywordIds",
+            "Delete targeting keywords (ids) or negative keywords (negativeKeywordIds), not both",
+        )])),
         (None, Some(negatives)) => {
+            let level = ("NEGATIVE_KEYWORD", "Negative keyword");
             delete(
                 &state,
-                scope,
-                "NEGATIVE_KEYWORD",
-                "Negative keyword",
+                &caller,
+                &c,
+                level,
                 Some(negatives),
                 "negativeKeywordIds",
             )
-            .await?
+            .await
         }
-        (ids, None) => delete(&state, scope, "KEYWORD", "Keyword", ids, "ids").await?,
-    };
-    Ok(envelope::item(started))
+        (ids, None) => delete(&state, &caller, &c, ("KEYWORD", "Keyword"), ids, "ids").await,
+    }
 }

@@ -2,7 +2,7 @@
 //! and Search Match (`automatedKeywordsOptIn`) — for ad group `adGroupId` of campaign `id`.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::AdGroupState};
+use searchdeck_common::store::{self, synced::edits::AdGroupState, synced_reads::CampaignRow};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -10,13 +10,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, apply, money, parse_status,
+    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, edit, money, parse_status,
     request_status, text,
 };
 use crate::{
-    access::{Campaign, EditRoles, InWorkspace, ScopeQuery, pick},
+    access::{Campaign, EditRoles, InWorkspace, ScopeQuery},
     domain::Fields,
-    envelope::{self, Envelope, Item},
+    envelope::{Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     route,
@@ -64,76 +64,10 @@ pub async fn update(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<AdGroupEdit>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let Some(group_id) = body.ad_group_id else {
-        return Err(ApiError::field("adGroupId", crate::domain::REQUIRED));
-    };
-    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
-        .await?
-        .filter(|g| !g.deleted)
-        .ok_or_else(|| ApiError::not_found("Ad group"))?;
-    let currency = c.currency.as_deref();
-    let mut fields = Fields::default();
-    fields.ensure(
-        body.default_bid_amount.is_some()
-            || body.cpa_goal.is_some()
-            || body.status.is_some()
-            || body.automated_keywords_opt_in.is_some(),
-        "defaultBidAmount",
-        NOTHING_TO_CHANGE,
-    );
-    let mut amount = |field: &str, label: &str, v: Option<&Value>| {
-        v.and_then(|v| fields.keep(money::parse(field, label, v, currency)))
-    };
-    let bid = amount(
-        "defaultBidAmount",
-        "Default bid",
-        body.default_bid_amount.as_ref(),
-    );
-    let cpa = amount("cpaGoal", "CPA goal", body.cpa_goal.as_ref());
-    let status = (body.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
-    fields.finish()?;
-
-    let mut request = Map::new();
-    if let Some(b) = bid.filter(|b| Some(*b) != g.default_bid_micros) {
-        request.insert(
-            "bidStrategy".into(),
-            json!({ "bid": money::wire(b, currency) }),
-        );
-    }
-    if let Some(v) = cpa.filter(|v| Some(*v) != g.cpa_goal_micros) {
-        request.insert(
-            "cpaCap".into(),
-            json!({ "value": money::wire(v, currency) }),
-        );
-    }
-    request_status(&mut request, status, &g.status);
-    if let Some(o) = body
-        .automated_keywords_opt_in
-        .filter(|o| *o != g.automated_keywords_opt_in)
-    {
-        request.insert("automatedKeywordsOptIn".into(), json!(o));
-    }
-    let before = AdGroupState {
-        status: g.status.clone(),
-        display_status: g.display_status.clone(),
-        default_bid_micros: g.default_bid_micros,
-        cpa_goal_micros: g.cpa_goal_micros,
-        automated_keywords_opt_in: g.automated_keywords_opt_in,
-        modification_time: g.modification_time.clone(),
-        body: g.body.clone().unwrap_or_default(),
-    };
-    let target = Target {
-        id: g.id,
-        ad_group_id: Some(g.id),
-        name: &g.name,
-    };
-    let user = campaign.caller.user();
-    let edited = apply(&state, user, &c, target, before, request).await?;
-    Ok(envelope::item(edited))
+    edit(&state, campaign, &query, (), body).await
 }
 
-impl Level for AdGroupState {
+impl Level for AdGroupEdit {
     const LEVEL: &'static str = "AD_GROUP";
     const ENTITY: Entity = Entity::AdGroups;
     const WHAT: &'static str = "Ad group";
@@ -145,39 +79,121 @@ impl Level for AdGroupState {
         ("status", "status"),
         ("automatedKeywordsOptIn", "automatedKeywordsOptIn"),
     ];
-    fn after(&self, answer: &Value) -> Self {
+    type State = AdGroupState;
+    type Path = ();
+
+    async fn find(
+        &self,
+        state: &AppState,
+        c: &CampaignRow,
+        (): (),
+    ) -> Result<(Target, AdGroupState), ApiError> {
+        let Some(group_id) = self.ad_group_id else {
+            return Err(ApiError::field("adGroupId", crate::domain::REQUIRED));
+        };
+        let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+            .await?
+            .filter(|g| !g.deleted)
+            .ok_or_else(|| ApiError::not_found("Ad group"))?;
+        let before = AdGroupState {
+            status: g.status,
+            display_status: g.display_status,
+            default_bid_micros: g.default_bid_micros,
+            cpa_goal_micros: g.cpa_goal_micros,
+            automated_keywords_opt_in: g.automated_keywords_opt_in,
+            modification_time: g.modification_time,
+            body: g.body.unwrap_or_default(),
+        };
+        let target = Target {
+            id: g.id,
+            ad_group_id: Some(g.id),
+            name: g.name,
+        };
+        Ok((target, before))
+    }
+
+    fn request(
+        self,
+        before: &AdGroupState,
+        currency: Option<&str>,
+    ) -> Result<Map<String, Value>, ApiError> {
+        let mut fields = Fields::default();
+        fields.ensure(
+            self.default_bid_amount.is_some()
+                || self.cpa_goal.is_some()
+                || self.status.is_some()
+                || self.automated_keywords_opt_in.is_some(),
+            "defaultBidAmount",
+            NOTHING_TO_CHANGE,
+        );
+        let mut amount = |field: &str, label: &str, v: Option<&Value>| {
+            v.and_then(|v| fields.keep(money::parse(field, label, v, currency)))
+        };
+        let bid = amount(
+            "defaultBidAmount",
+            "Default bid",
+            self.default_bid_amount.as_ref(),
+        );
+        let cpa = amount("cpaGoal", "CPA goal", self.cpa_goal.as_ref());
+        let status = (self.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
+        fields.finish()?;
+
+        let mut request = Map::new();
+        if let Some(b) = bid.filter(|b| Some(*b) != before.default_bid_micros) {
+            request.insert(
+                "bidStrategy".into(),
+                json!({ "bid": money::wire(b, currency) }),
+            );
+        }
+        if let Some(v) = cpa.filter(|v| Some(*v) != before.cpa_goal_micros) {
+            request.insert(
+                "cpaCap".into(),
+                json!({ "value": money::wire(v, currency) }),
+            );
+        }
+        request_status(&mut request, status, &before.status);
+        if let Some(o) = self
+            .automated_keywords_opt_in
+            .filter(|o| *o != before.automated_keywords_opt_in)
+        {
+            request.insert("automatedKeywordsOptIn".into(), json!(o));
+        }
+        Ok(request)
+    }
+
+    fn after(before: &AdGroupState, answer: &Value) -> AdGroupState {
         AdGroupState {
-            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            status: text(&answer["status"]).unwrap_or_else(|| before.status.clone()),
             display_status: text(&answer["displayStatus"]),
             default_bid_micros: money::wire_micros(&answer["bidStrategy"]["bid"])
                 .or_else(|| money::wire_micros(&answer["defaultBidAmount"])),
             cpa_goal_micros: money::wire_micros(&answer["cpaCap"]),
             automated_keywords_opt_in: answer["automatedKeywordsOptIn"]
                 .as_bool()
-                .unwrap_or(self.automated_keywords_opt_in),
+                .unwrap_or(before.automated_keywords_opt_in),
             modification_time: text(&answer["modificationTime"]),
             body: answer.to_string(),
         }
     }
 
-    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+    fn editable(state: &AdGroupState) -> Vec<(&'static str, Field<'_>)> {
         vec![
-            ("defaultBidAmount", Field::Money(self.default_bid_micros)),
-            ("cpaGoal", Field::Money(self.cpa_goal_micros)),
-            ("status", Field::Status(&self.status)),
+            ("defaultBidAmount", Field::Money(state.default_bid_micros)),
+            ("cpaGoal", Field::Money(state.cpa_goal_micros)),
+            ("status", Field::Status(&state.status)),
             (
                 "automatedKeywordsOptIn",
-                Field::Flag(self.automated_keywords_opt_in),
+                Field::Flag(state.automated_keywords_opt_in),
             ),
         ]
     }
 
     async fn store(
-        &self,
+        state: &AdGroupState,
         ex: &mut sqlx::AnyConnection,
         org_key: i64,
         id: i64,
     ) -> Result<bool, sqlx::Error> {
-        store::synced::edits::set_ad_group(ex, org_key, id, self).await
+        store::synced::edits::set_ad_group(ex, org_key, id, state).await
     }
 }

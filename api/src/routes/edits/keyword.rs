@@ -2,7 +2,7 @@
 //! for keyword `keywordId` of ad group `b` of campaign `a`.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::KeywordState};
+use searchdeck_common::store::{self, synced::edits::KeywordState, synced_reads::CampaignRow};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -10,13 +10,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, ad_group_in_path, apply, money,
+    Edited, Field, Level, NOTHING_TO_CHANGE, ProviderBusy, Target, ad_group_in_path, edit, money,
     parse_status, request_status, text,
 };
 use crate::{
-    access::{CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery, pick},
+    access::{CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery},
     domain::Fields,
-    envelope::{self, Envelope, Item},
+    envelope::{Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
     route,
@@ -62,52 +62,10 @@ pub async fn update(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<KeywordEdit>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let group_id = ad_group_in_path(&path)?;
-    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
-        .await?
-        .ok_or_else(|| ApiError::not_found("Ad group"))?;
-    let Some(keyword_id) = body.keyword_id else {
-        return Err(ApiError::field("keywordId", crate::domain::REQUIRED));
-    };
-    let k = store::synced::edits::keyword(&state.db.pool, c.org_key, g.id, keyword_id)
-        .await?
-        .filter(|k| !k.deleted)
-        .ok_or_else(|| ApiError::not_found("Keyword"))?;
-    let currency = c.currency.as_deref();
-    let mut fields = Fields::default();
-    fields.ensure(
-        body.cpt_bid.is_some() || body.status.is_some(),
-        "cptBid",
-        NOTHING_TO_CHANGE,
-    );
-    let bid = (body.cpt_bid.as_ref())
-        .and_then(|v| fields.keep(money::parse("cptBid", "Bid", v, currency)));
-    let status = (body.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
-    fields.finish()?;
-
-    let mut request = Map::new();
-    if let Some(b) = bid.filter(|b| Some(*b) != k.bid_micros) {
-        request.insert("bid".into(), money::wire(b, currency));
-    }
-    request_status(&mut request, status, &k.status);
-    let before = KeywordState {
-        status: k.status.clone(),
-        display_status: k.display_status.clone(),
-        bid_micros: k.bid_micros,
-        modification_time: None,
-    };
-    let target = Target {
-        id: k.id,
-        ad_group_id: Some(g.id),
-        name: &k.text,
-    };
-    let user = campaign.caller.user();
-    let edited = apply(&state, user, &c, target, before, request).await?;
-    Ok(envelope::item(edited))
+    edit(&state, campaign, &query, path, body).await
 }
 
-impl Level for KeywordState {
+impl Level for KeywordEdit {
     const LEVEL: &'static str = "KEYWORD";
     const ENTITY: Entity = Entity::Keywords;
     const WHAT: &'static str = "Keyword";
@@ -116,28 +74,86 @@ impl Level for KeywordState {
         ("bid.amount", "cptBid"),
         ("status", "status"),
     ];
-    fn after(&self, answer: &Value) -> Self {
+    type State = KeywordState;
+    type Path = (String, String);
+
+    async fn find(
+        &self,
+        state: &AppState,
+        c: &CampaignRow,
+        path: (String, String),
+    ) -> Result<(Target, KeywordState), ApiError> {
+        let group_id = ad_group_in_path(&path)?;
+        let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+            .await?
+            .ok_or_else(|| ApiError::not_found("Ad group"))?;
+        let Some(keyword_id) = self.keyword_id else {
+            return Err(ApiError::field("keywordId", crate::domain::REQUIRED));
+        };
+        let k = store::synced::edits::keyword(&state.db.pool, c.org_key, g.id, keyword_id)
+            .await?
+            .filter(|k| !k.deleted)
+            .ok_or_else(|| ApiError::not_found("Keyword"))?;
+        let before = KeywordState {
+            status: k.status,
+            display_status: k.display_status,
+            bid_micros: k.bid_micros,
+            modification_time: None,
+        };
+        let target = Target {
+            id: k.id,
+            ad_group_id: Some(g.id),
+            name: k.text,
+        };
+        Ok((target, before))
+    }
+
+    fn request(
+        self,
+        before: &KeywordState,
+        currency: Option<&str>,
+    ) -> Result<Map<String, Value>, ApiError> {
+        let mut fields = Fields::default();
+        fields.ensure(
+            self.cpt_bid.is_some() || self.status.is_some(),
+            "cptBid",
+            NOTHING_TO_CHANGE,
+        );
+        let bid = (self.cpt_bid.as_ref())
+            .and_then(|v| fields.keep(money::parse("cptBid", "Bid", v, currency)));
+        let status = (self.status.as_deref()).and_then(|s| fields.keep(parse_status("status", s)));
+        fields.finish()?;
+
+        let mut request = Map::new();
+        if let Some(b) = bid.filter(|b| Some(*b) != before.bid_micros) {
+            request.insert("bid".into(), money::wire(b, currency));
+        }
+        request_status(&mut request, status, &before.status);
+        Ok(request)
+    }
+
+    fn after(before: &KeywordState, answer: &Value) -> KeywordState {
         KeywordState {
-            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            status: text(&answer["status"]).unwrap_or_else(|| before.status.clone()),
             display_status: text(&answer["displayStatus"]),
             bid_micros: money::wire_micros(&answer["bid"]),
             modification_time: text(&answer["modificationTime"]),
         }
     }
 
-    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
+    fn editable(state: &KeywordState) -> Vec<(&'static str, Field<'_>)> {
         vec![
-            ("cptBid", Field::Money(self.bid_micros)),
-            ("status", Field::Status(&self.status)),
+            ("cptBid", Field::Money(state.bid_micros)),
+            ("status", Field::Status(&state.status)),
         ]
     }
 
     async fn store(
-        &self,
+        state: &KeywordState,
         ex: &mut sqlx::AnyConnection,
         org_key: i64,
         id: i64,
     ) -> Result<bool, sqlx::Error> {
-        store::synced::edits::set_keyword(ex, org_key, id, self).await
+        store::synced::edits::set_keyword(ex, org_key, id, state).await
     }
 }

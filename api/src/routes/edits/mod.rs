@@ -21,6 +21,7 @@ pub mod money;
 pub mod negatives;
 mod quick;
 pub mod rename;
+mod selection;
 pub mod statuses;
 
 use searchdeck_provider::ProviderError;
@@ -30,7 +31,7 @@ use serde_json::{Map, Value, json};
 use utoipa::{IntoResponses, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
-pub use quick::{Field, Level, Target, apply};
+pub use quick::{Field, Level, Target, apply, edit};
 
 use crate::{
     domain::Fields,

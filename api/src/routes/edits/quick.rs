@@ -1,7 +1,10 @@
-//! The steps every quick edit shares: the level's editable fields ([`Level`]), compared
-//! with the provider's answer, written to the synced row and recorded as change records in
-//! one transaction ([`apply`]).
+//! The steps every quick edit shares. Each route's handler is [`edit`] over its body, whose
+//! [`Level`] declares only what differs between levels (the provider's entity, the editable
+//! fields, how the body finds its entity and becomes the request to Apple, how the answer is
+//! read and stored); [`apply`] compares the provider's answer with the state before, writes
+//! the synced row and the change records in one transaction, and answers.
 
+use axum::Json;
 use searchdeck_common::{
     Db, ids,
     store::{changes, synced_reads::CampaignRow},
@@ -10,7 +13,13 @@ use searchdeck_provider::Entity;
 use serde_json::{Map, Value, json};
 
 use super::{Changed, Edited, money, refused};
-use crate::{error::ApiError, session::CurrentUser, state::AppState};
+use crate::{
+    access::{Campaign, CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery, pick},
+    envelope::{self, Envelope, Item},
+    error::{ApiError, ApiResult},
+    session::CurrentUser,
+    state::AppState,
+};
 
 /// The value of one editable field, by its kind, which says how it is compared and recorded
 /// (as text) and how the answer shows it.
@@ -46,28 +55,19 @@ impl Field<'_> {
 }
 
 /// The entity a quick edit changes, in the campaign its route resolved.
-pub struct Target<'a> {
+pub struct Target {
     pub id: i64,
     /// Its ad group (None for a campaign and a campaign-level negative keyword).
     pub ad_group_id: Option<i64>,
     /// Its name as the change records show it (a keyword's text).
-    pub name: &'a str,
+    pub name: String,
 }
 
-impl<'a> Target<'a> {
-    /// Campaign `c` itself.
-    pub fn campaign(c: &'a CampaignRow) -> Self {
-        Target {
-            id: c.id,
-            ad_group_id: None,
-            name: &c.name,
-        }
-    }
-}
-
-/// One level's side of a quick edit: its provider entity, its editable fields, and how its
-/// state is read from the provider's answer and stored. The steps around it (comparing,
-/// answering, recording) are [`apply`]'s.
+/// One level's quick edit, implemented by its route's body: what the level is at the
+/// provider, how the body finds its entity and becomes the request to Apple, and how the
+/// entity's state is read from the provider's answer and stored. The steps around it
+/// (resolving the campaign, comparing, sending, answering, recording) are [`edit`]'s and
+/// [`apply`]'s.
 pub trait Level: Sized + Send + Sync {
     /// The level as the answer and the change records name it (`CAMPAIGN`, `AD_GROUP`,
     /// `KEYWORD`, `AD`, `NEGATIVE_KEYWORD`).
@@ -78,23 +78,79 @@ pub trait Level: Sized + Send + Sync {
     const WHAT: &'static str;
     /// Our names of the provider's request fields, for its refusals.
     const FIELDS: &'static [(&'static str, &'static str)];
-    /// The state the provider answered (`self` is the state before: fields the answer
-    /// leaves out keep it).
-    fn after(&self, answer: &Value) -> Self;
-    /// The editable fields by the table's column name, in the order the answer lists them.
-    fn editable(&self) -> Vec<(&'static str, Field<'_>)>;
-    /// Writes `self` as entity `id`'s synced row.
-    fn store(
+    /// The entity's editable state as stored.
+    type State: Send + Sync;
+    /// What the route's path names besides the campaign its guard resolved: `()`, or the
+    /// `{a}/{b}` path whose `b` is an ad group of campaign `a`.
+    type Path: Send;
+
+    /// The entity the body names in campaign `c` (and `path`), with its state before the
+    /// edit: a missing id is a 400 on its field, an entity not there (or deleted) a 404.
+    fn find(
         &self,
+        state: &AppState,
+        c: &CampaignRow,
+        path: Self::Path,
+    ) -> impl Future<Output = Result<(Target, Self::State), ApiError>> + Send;
+    /// The provider's request fields of the body that differ from `before` (empty when
+    /// nothing changes), its values checked against the campaign group's `currency`: a
+    /// body naming no field, or an invalid value, is a 400 on the field.
+    fn request(
+        self,
+        before: &Self::State,
+        currency: Option<&str>,
+    ) -> Result<Map<String, Value>, ApiError>;
+    /// The state the provider answered (`before`: fields the answer leaves out keep it).
+    fn after(before: &Self::State, answer: &Value) -> Self::State;
+    /// The editable fields by the table's column name, in the order the answer lists them.
+    fn editable(state: &Self::State) -> Vec<(&'static str, Field<'_>)>;
+    /// Writes `state` as entity `id`'s synced row.
+    fn store(
+        state: &Self::State,
         ex: &mut sqlx::AnyConnection,
         org_key: i64,
         id: i64,
     ) -> impl Future<Output = Result<bool, sqlx::Error>> + Send;
 }
 
+/// The guards of the quick-edit routes: every synced copy of the campaign in the path.
+pub trait CampaignCopies: Send {
+    fn copies(self) -> Vec<CampaignRow>;
+}
+
+impl CampaignCopies for Campaign {
+    fn copies(self) -> Vec<CampaignRow> {
+        self.0
+    }
+}
+
+impl CampaignCopies for CampaignOfAdGroup {
+    fn copies(self) -> Vec<CampaignRow> {
+        self.0
+    }
+}
+
+/// Every quick-edit route's handler: the copy of the guard's campaign the query names,
+/// the entity the body names in it, the body checked and turned into the request to Apple,
+/// then [`apply`]; answers the entity's values after the edit.
+pub async fn edit<L: Level>(
+    state: &AppState,
+    campaign: InWorkspace<impl CampaignCopies, EditRoles>,
+    query: &ScopeQuery,
+    path: L::Path,
+    body: L,
+) -> ApiResult<Json<Envelope<Item<Edited>>>> {
+    let c = pick(campaign.item.copies(), query)?;
+    let (target, before) = body.find(state, &c, path).await?;
+    let request = body.request(&before, c.currency.as_deref())?;
+    let user = campaign.caller.user();
+    let edited = apply::<L>(state, user, &c, target, before, request).await?;
+    Ok(envelope::item(edited))
+}
+
 /// The editable fields of `state` as the answer shows them.
-fn values(state: &impl Level, currency: Option<&str>) -> Value {
-    let fields = state.editable().into_iter();
+fn values<L: Level>(state: &L::State, currency: Option<&str>) -> Value {
+    let fields = L::editable(state).into_iter();
     Value::Object(
         fields
             .map(|(name, value)| (name.to_string(), value.answer(currency)))
@@ -103,11 +159,10 @@ fn values(state: &impl Level, currency: Option<&str>) -> Value {
 }
 
 /// The fields whose values differ between `before` and `now`.
-fn changes<L: Level>(before: &L, now: &L) -> Vec<Changed> {
-    before
-        .editable()
+fn changes<L: Level>(before: &L::State, now: &L::State) -> Vec<Changed> {
+    L::editable(before)
         .into_iter()
-        .zip(now.editable())
+        .zip(L::editable(now))
         .map(|((field, old), (_, new))| (field, old.text(), new.text()))
         .filter(|(_, old, new)| old != new)
         .map(|(field, old, new)| Changed {
@@ -123,7 +178,7 @@ struct Edit<'a> {
     user: &'a CurrentUser,
     campaign: &'a CampaignRow,
     level: &'static str,
-    target: Target<'a>,
+    target: Target,
     /// The fields whose values are money (their change records carry the currency).
     money: Vec<&'static str>,
 }
@@ -137,8 +192,8 @@ pub async fn apply<L: Level>(
     state: &AppState,
     user: &CurrentUser,
     campaign: &CampaignRow,
-    target: Target<'_>,
-    before: L,
+    target: Target,
+    before: L::State,
     request: Map<String, Value>,
 ) -> Result<Edited, ApiError> {
     let currency = campaign.currency.as_deref();
@@ -150,7 +205,7 @@ pub async fn apply<L: Level>(
         org_id: campaign.org_id,
         account_id: campaign.account_id.clone(),
         currency: campaign.currency.clone(),
-        values: values(&before, currency),
+        values: values::<L>(&before, currency),
         changes: Vec::new(),
     };
     if request.is_empty() {
@@ -169,10 +224,9 @@ pub async fn apply<L: Level>(
         )
         .await
         .map_err(|e| refused(e, L::FIELDS, L::WHAT))?;
-    let now = before.after(&after);
-    let changed = changes(&before, &now);
-    let money = before
-        .editable()
+    let now = L::after(&before, &after);
+    let changed = changes::<L>(&before, &now);
+    let money = L::editable(&before)
         .into_iter()
         .filter(|(_, value)| matches!(value, Field::Money(_)))
         .map(|(field, _)| field)
@@ -187,9 +241,13 @@ pub async fn apply<L: Level>(
     let (pool, edit_ref, now_ref, changed_ref) = (&state.db.pool, &edit, &now, &changed);
     Db::retry_busy(move || async move {
         let mut tx = pool.begin().await?;
-        now_ref
-            .store(&mut tx, edit_ref.campaign.org_key, edit_ref.target.id)
-            .await?;
+        L::store(
+            now_ref,
+            &mut tx,
+            edit_ref.campaign.org_key,
+            edit_ref.target.id,
+        )
+        .await?;
         record(&mut tx, edit_ref, changed_ref).await?;
         tx.commit().await
     })
@@ -201,7 +259,7 @@ pub async fn apply<L: Level>(
         changes = changed.len(),
         "quick edit applied"
     );
-    answer.values = values(&now, currency);
+    answer.values = values::<L>(&now, currency);
     answer.changes = changed;
     Ok(answer)
 }
@@ -228,7 +286,7 @@ async fn record(
                 entity_id: edit.target.id,
                 campaign_id: c.id,
                 ad_group_id: edit.target.ad_group_id,
-                entity_name: edit.target.name.to_string(),
+                entity_name: edit.target.name.clone(),
                 campaign_name: c.name.clone(),
                 field: change.field.clone(),
                 old_value: change.old_value.clone(),

@@ -13,12 +13,13 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    bulk::{BulkEditStarted, Scope, enqueue, group_scope, ids, live_rows},
+    bulk::{BulkEditStarted, ids},
     check,
+    selection::{Selection, addressed, queue},
 };
 use crate::{
-    access::{Editor, ScopeQuery, campaign_by_id, first_campaign},
-    envelope::{self, Envelope, Item},
+    access::{Editor, ScopeQuery},
+    envelope::{Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     route,
@@ -119,44 +120,43 @@ pub async fn replace_part_name(
         errors.push(FieldError::new("campaignId", crate::domain::REQUIRED));
     }
     check(errors)?;
-    let (c, what) = match (level, body.campaign_id) {
-        ("AD_GROUP", Some(id)) => (
-            campaign_by_id(&state, &caller, &query, id).await?,
-            "Ad group",
-        ),
-        _ => (
-            first_campaign(&state, &caller, &query, Some(&ids), "ids").await?,
-            "Campaign",
-        ),
+    let c = addressed(&state, &caller, &query, level, body.campaign_id, Some(&ids)).await?;
+    let what = if level == "AD_GROUP" {
+        "Ad group"
+    } else {
+        "Campaign"
     };
-    let scope = Scope {
-        campaign_id: (level == "AD_GROUP").then_some(c.id),
-        ..group_scope(&caller, &c)
+    let selection = Selection {
+        level,
+        what,
+        field: "name",
+        ids: &ids,
     };
-    let rows = live_rows(&state, &scope, level, "name", &ids, what).await?;
-    let mut errors = Vec::new();
-    let items: Vec<BulkEditItem> = ids
-        .iter()
-        .map(|id| match renamed(&rows[id].name, &find, &replace) {
-            Some(Ok(name)) => BulkEditItem::to(*id, Some(name)),
-            Some(Err(reason)) => {
-                errors.push(FieldError::new("replace", reason));
-                BulkEditItem::to(*id, None)
-            }
-            None => BulkEditItem {
-                note: Some(format!("The name does not contain \"{find}\"")),
-                ..BulkEditItem::to(*id, None)
-            },
-        })
-        .collect();
-    if items.iter().all(|i| i.target.is_none()) && errors.is_empty() {
-        errors.push(FieldError::new("find", NOT_FOUND_IN_NAMES));
-    }
-    errors.truncate(1);
-    check(errors)?;
-    let operation = format!("Replace \"{find}\" with \"{replace}\" in names");
-    let started = enqueue(&state, &scope, level, "name", operation, items).await?;
-    Ok(envelope::item(started))
+    queue(&state, &caller, &c, selection, |rows| {
+        let mut errors = Vec::new();
+        let items: Vec<BulkEditItem> = ids
+            .iter()
+            .map(|id| match renamed(&rows[id].name, &find, &replace) {
+                Some(Ok(name)) => BulkEditItem::to(*id, Some(name)),
+                Some(Err(reason)) => {
+                    errors.push(FieldError::new("replace", reason));
+                    BulkEditItem::to(*id, None)
+                }
+                None => BulkEditItem {
+                    note: Some(format!("The name does not contain \"{find}\"")),
+                    ..BulkEditItem::to(*id, None)
+                },
+            })
+            .collect();
+        if items.iter().all(|i| i.target.is_none()) && errors.is_empty() {
+            errors.push(FieldError::new("find", NOT_FOUND_IN_NAMES));
+        }
+        errors.truncate(1);
+        check(errors)?;
+        let operation = format!("Replace \"{find}\" with \"{replace}\" in names");
+        Ok((operation, items))
+    })
+    .await
 }
 
 #[cfg(test)]

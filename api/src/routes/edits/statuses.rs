@@ -4,13 +4,14 @@
 //! - `PUT asa/keywords/update/negative/{id}` `{negativeKeywordId, status}`: a negative keyword
 //!   (campaign or ad group level) of campaign `id`.
 //!
-//! Both run the quick edit's steps ([`super::apply`]): editors only, ENABLED or PAUSED, an
+//! Both run the quick edit's steps ([`super::edit`]): editors only, ENABLED or PAUSED, an
 //! unchanged status not sent, the provider's answer stored with one change record.
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{
     self,
     synced::edits::{AdState, NegativeState},
+    synced_reads::CampaignRow,
 };
 use searchdeck_provider::Entity;
 use serde::Deserialize;
@@ -19,12 +20,12 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use super::{
-    Edited, Field, Level, ProviderBusy, Target, ad_group_in_path, apply, parse_status,
+    Edited, Field, Level, ProviderBusy, Target, ad_group_in_path, edit, parse_status,
     request_status, text,
 };
 use crate::{
-    access::{Campaign, CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery, pick},
-    envelope::{self, Envelope, Item},
+    access::{Campaign, CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery},
+    envelope::{Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
     route,
@@ -92,30 +93,7 @@ pub async fn update_ad(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<AdEdit>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let group_id = ad_group_in_path(&path)?;
-    let Some(ad_id) = body.ad_id else {
-        return Err(ApiError::field("adId", crate::domain::REQUIRED));
-    };
-    let ad = store::synced::edits::ad(&state.db.pool, c.org_key, group_id, ad_id)
-        .await?
-        .filter(|a| !a.deleted && a.campaign_id == c.id)
-        .ok_or_else(|| ApiError::not_found("Ad"))?;
-    let request = status_request(body.status.as_deref(), &ad.status)?;
-    let before = AdState {
-        status: ad.status.clone(),
-        display_status: ad.display_status.clone(),
-        modification_time: ad.modification_time.clone(),
-        body: ad.body.clone().unwrap_or_default(),
-    };
-    let target = Target {
-        id: ad.id,
-        ad_group_id: Some(ad.ad_group_id),
-        name: &ad.name,
-    };
-    let user = campaign.caller.user();
-    let edited = apply(&state, user, &c, target, before, request).await?;
-    Ok(envelope::item(edited))
+    edit(&state, campaign, &query, path, body).await
 }
 
 /// Pauses or enables a negative keyword (campaign or ad group level) at Apple Ads, then
@@ -133,82 +111,133 @@ pub async fn update_negative(
     ApiQuery(query): ApiQuery<ScopeQuery>,
     ApiJson(body): ApiJson<NegativeEdit>,
 ) -> ApiResult<impl IntoResponse> {
-    let c = pick(campaign.item.0, &query)?;
-    let Some(id) = body.negative_keyword_id else {
-        return Err(ApiError::field(
-            "negativeKeywordId",
-            crate::domain::REQUIRED,
-        ));
-    };
-    let n = store::synced::edits::negative(&state.db.pool, c.org_key, c.id, id)
-        .await?
-        .filter(|n| !n.deleted)
-        .ok_or_else(|| ApiError::not_found("Negative keyword"))?;
-    let request = status_request(body.status.as_deref(), &n.status)?;
-    let before = NegativeState {
-        status: n.status.clone(),
-        modification_time: n.modification_time.clone(),
-    };
-    let target = Target {
-        id: n.id,
-        ad_group_id: n.ad_group_id,
-        name: &n.text,
-    };
-    let user = campaign.caller.user();
-    let edited = apply(&state, user, &c, target, before, request).await?;
-    Ok(envelope::item(edited))
+    edit(&state, campaign, &query, (), body).await
 }
 
-impl Level for AdState {
+impl Level for AdEdit {
     const LEVEL: &'static str = "AD";
     const ENTITY: Entity = Entity::Ads;
     const WHAT: &'static str = "Ad";
     const FIELDS: &'static [(&'static str, &'static str)] = &[("status", "status")];
-    fn after(&self, answer: &Value) -> Self {
+    type State = AdState;
+    type Path = (String, String);
+
+    async fn find(
+        &self,
+        state: &AppState,
+        c: &CampaignRow,
+        path: (String, String),
+    ) -> Result<(Target, AdState), ApiError> {
+        let group_id = ad_group_in_path(&path)?;
+        let Some(ad_id) = self.ad_id else {
+            return Err(ApiError::field("adId", crate::domain::REQUIRED));
+        };
+        let ad = store::synced::edits::ad(&state.db.pool, c.org_key, group_id, ad_id)
+            .await?
+            .filter(|a| !a.deleted && a.campaign_id == c.id)
+            .ok_or_else(|| ApiError::not_found("Ad"))?;
+        let before = AdState {
+            status: ad.status,
+            display_status: ad.display_status,
+            modification_time: ad.modification_time,
+            body: ad.body.unwrap_or_default(),
+        };
+        let target = Target {
+            id: ad.id,
+            ad_group_id: Some(ad.ad_group_id),
+            name: ad.name,
+        };
+        Ok((target, before))
+    }
+
+    fn request(self, before: &AdState, _: Option<&str>) -> Result<Map<String, Value>, ApiError> {
+        status_request(self.status.as_deref(), &before.status)
+    }
+
+    fn after(before: &AdState, answer: &Value) -> AdState {
         AdState {
-            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            status: text(&answer["status"]).unwrap_or_else(|| before.status.clone()),
             display_status: text(&answer["displayStatus"]),
             modification_time: text(&answer["modificationTime"]),
             body: answer.to_string(),
         }
     }
 
-    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
-        vec![("status", Field::Status(&self.status))]
+    fn editable(state: &AdState) -> Vec<(&'static str, Field<'_>)> {
+        vec![("status", Field::Status(&state.status))]
     }
 
     async fn store(
-        &self,
+        state: &AdState,
         ex: &mut sqlx::AnyConnection,
         org_key: i64,
         id: i64,
     ) -> Result<bool, sqlx::Error> {
-        store::synced::edits::set_ad(ex, org_key, id, self).await
+        store::synced::edits::set_ad(ex, org_key, id, state).await
     }
 }
 
-impl Level for NegativeState {
+impl Level for NegativeEdit {
     const LEVEL: &'static str = "NEGATIVE_KEYWORD";
     const ENTITY: Entity = Entity::NegativeKeywords;
     const WHAT: &'static str = "Negative keyword";
     const FIELDS: &'static [(&'static str, &'static str)] = &[("status", "status")];
-    fn after(&self, answer: &Value) -> Self {
+    type State = NegativeState;
+    type Path = ();
+
+    async fn find(
+        &self,
+        state: &AppState,
+        c: &CampaignRow,
+        (): (),
+    ) -> Result<(Target, NegativeState), ApiError> {
+        let Some(id) = self.negative_keyword_id else {
+            return Err(ApiError::field(
+                "negativeKeywordId",
+                crate::domain::REQUIRED,
+            ));
+        };
+        let n = store::synced::edits::negative(&state.db.pool, c.org_key, c.id, id)
+            .await?
+            .filter(|n| !n.deleted)
+            .ok_or_else(|| ApiError::not_found("Negative keyword"))?;
+        let before = NegativeState {
+            status: n.status,
+            modification_time: n.modification_time,
+        };
+        let target = Target {
+            id: n.id,
+            ad_group_id: n.ad_group_id,
+            name: n.text,
+        };
+        Ok((target, before))
+    }
+
+    fn request(
+        self,
+        before: &NegativeState,
+        _: Option<&str>,
+    ) -> Result<Map<String, Value>, ApiError> {
+        status_request(self.status.as_deref(), &before.status)
+    }
+
+    fn after(before: &NegativeState, answer: &Value) -> NegativeState {
         NegativeState {
-            status: text(&answer["status"]).unwrap_or_else(|| self.status.clone()),
+            status: text(&answer["status"]).unwrap_or_else(|| before.status.clone()),
             modification_time: text(&answer["modificationTime"]),
         }
     }
 
-    fn editable(&self) -> Vec<(&'static str, Field<'_>)> {
-        vec![("status", Field::Status(&self.status))]
+    fn editable(state: &NegativeState) -> Vec<(&'static str, Field<'_>)> {
+        vec![("status", Field::Status(&state.status))]
     }
 
     async fn store(
-        &self,
+        state: &NegativeState,
         ex: &mut sqlx::AnyConnection,
         org_key: i64,
         id: i64,
     ) -> Result<bool, sqlx::Error> {
-        store::synced::edits::set_negative(ex, org_key, id, self).await
+        store::synced::edits::set_negative(ex, org_key, id, state).await
     }
 }
