@@ -68,7 +68,7 @@ pub async fn update(
     let Some(group_id) = body.ad_group_id else {
         return Err(ApiError::field("adGroupId", crate::domain::REQUIRED));
     };
-    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+    let g = store::campaign_views::ad_group(&state.db.pool, c.org_key, c.id, group_id)
         .await?
         .filter(|g| !g.deleted)
         .ok_or_else(|| ApiError::not_found("Ad group"))?;

@@ -64,7 +64,7 @@ pub async fn update(
 ) -> ApiResult<impl IntoResponse> {
     let c = pick(campaign.item.0, &query)?;
     let group_id = ad_group_in_path(&path)?;
-    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+    let g = store::campaign_views::ad_group(&state.db.pool, c.org_key, c.id, group_id)
         .await?
         .ok_or_else(|| ApiError::not_found("Ad group"))?;
     let Some(keyword_id) = body.keyword_id else {

@@ -4,7 +4,7 @@
 
 use searchdeck_common::{
     Db, ids,
-    store::{changes, synced_reads::CampaignRow},
+    store::{campaign_views::CampaignRow, changes},
 };
 use searchdeck_provider::Entity;
 use serde_json::{Map, Value, json};

@@ -22,8 +22,8 @@ use crate::{
     },
     store::{
         self,
+        report_entities::{CampaignFacts, Entity, EntityScope, SyncOrg, TagRef},
         report_facts::{self, Counters, FactLevel, Scope as FactScope, Snapshot},
-        reports::{CampaignFacts, Entity, EntityScope, SyncOrg, TagRef},
     },
 };
 
@@ -147,7 +147,7 @@ async fn prepare_entities(
         .level
         .facts()
         .is_some_and(|l| !sync_state::level_stored(org, l));
-    let universe = store::reports::universe(db, kind, org.org_key, q.scope).await?;
+    let universe = store::report_entities::universe(db, kind, org.org_key, q.scope).await?;
     stages.mark("universe");
     cancel.check()?;
     // Sums by position in the universe.
@@ -191,7 +191,7 @@ async fn prepare_entities(
     stages.mark("rows");
     if needs_entities(q) {
         stages.mark("rows");
-        out.entities = store::reports::entities(&db.pool, kind, org.org_key, q.scope, None)
+        out.entities = store::report_entities::entities(&db.pool, kind, org.org_key, q.scope, None)
             .await?
             .into_iter()
             .map(|e| (e.id, e))
@@ -199,12 +199,14 @@ async fn prepare_entities(
     }
     if needs_tags(q) {
         out.tags = Some(match q.level.tag_level() {
-            Some(l) => store::reports::tags(&db.pool, &ctx.workspace_id, org.org_key, l).await?,
+            Some(l) => {
+                store::report_entities::tags(&db.pool, &ctx.workspace_id, org.org_key, l).await?
+            }
             None => HashMap::new(),
         });
     }
     if needs_campaigns(q) {
-        out.campaigns = Some(store::reports::campaign_apps(&db.pool, org.org_key).await?);
+        out.campaigns = Some(store::report_entities::campaign_apps(&db.pool, org.org_key).await?);
     }
     stages.mark("filter inputs");
     Ok(out)
@@ -219,7 +221,8 @@ async fn prepare_orgs(
     q: &Query,
     cancel: &Cancel,
 ) -> Result<Prepared, ReportError> {
-    let synced = store::reports::sync_orgs_of_workspace(&db.pool, &ctx.workspace_id).await?;
+    let synced =
+        store::report_entities::sync_orgs_of_workspace(&db.pool, &ctx.workspace_id).await?;
     let mut org_sums: HashMap<i64, Counters> = HashMap::new();
     for org in &synced {
         if q.level == Level::Orgs && org.account_id != ctx.account_id {

@@ -22,8 +22,8 @@ use crate::{
         sync_state,
     },
     store::{
+        report_entities::{SyncOrg, TagRef},
         report_facts::{self, Counters, FactLevel, Scope as FactScope, Snapshot},
-        reports::{SyncOrg, TagRef},
     },
 };
 

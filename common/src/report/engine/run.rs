@@ -198,14 +198,18 @@ async fn run_in(
             .filter(|id| !p.entities.contains_key(id))
             .collect();
         for e in
-            store::reports::entities(&db.pool, kind, org.org_key, q.scope, Some(&missing)).await?
+            store::report_entities::entities(&db.pool, kind, org.org_key, q.scope, Some(&missing))
+                .await?
         {
             p.entities.insert(e.id, e);
         }
         if let Some(l) = p.level.tag_level() {
             tags = match p.tags.take() {
                 Some(t) => t,
-                None => store::reports::tags(&db.pool, &ctx.workspace_id, org.org_key, l).await?,
+                None => {
+                    store::report_entities::tags(&db.pool, &ctx.workspace_id, org.org_key, l)
+                        .await?
+                }
             };
         }
     }
@@ -308,7 +312,9 @@ async fn totals_in(
     if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref())
         && p.entities.is_empty()
     {
-        for e in store::reports::entities(&db.pool, kind, org.org_key, q.scope, None).await? {
+        for e in
+            store::report_entities::entities(&db.pool, kind, org.org_key, q.scope, None).await?
+        {
             p.entities.insert(e.id, e);
         }
     }
