@@ -6,7 +6,7 @@
 //!    async threads, cancellable);
 //! 3. [`present`]: the page's rows, totals and graph points as answered (money floored,
 //!    Growth-only columns locked, days not synced yet flagged);
-//! 4. [`run`]: the run itself — the steps in order with the totals, subtotals and the
+//! 4. [`run`](mod@run): the run itself — the steps in order with the totals, subtotals and the
 //!    page's entities between them, timed by stage, repeated when a refresh swept the day
 //!    blobs it read — and [`totals`] for callers other than the report route.
 
