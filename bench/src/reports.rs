@@ -33,8 +33,8 @@ use searchdeck_common::{
     ids::{new_id, now_ms},
     store::{
         self,
+        report_entities::SyncOrg,
         report_facts::{self, Counters, DayRow, FactLevel, Scope},
-        reports::SyncOrg,
     },
 };
 
@@ -196,7 +196,7 @@ async fn seeded_before(db: &Db, args: &ReportsBenchArgs) -> anyhow::Result<Optio
     let Some((account_id, workspace_id)) = account else {
         return Ok(None);
     };
-    let org = store::reports::sync_org_of(&db.pool, &account_id, 1)
+    let org = store::report_entities::sync_org_of(&db.pool, &account_id, 1)
         .await?
         .context("the kept database has the bench account but not its campaign group")?;
     let keywords: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM asa_keywords WHERE org_key = $1")
@@ -346,7 +346,7 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
             took.as_secs_f64()
         ));
     }
-    let org = store::reports::sync_org_of(&db.pool, &account_id, 1)
+    let org = store::report_entities::sync_org_of(&db.pool, &account_id, 1)
         .await?
         .context("the seeded org")?;
     Ok(Seeded {

@@ -776,7 +776,7 @@ async fn keyword_group(db: &Db, n: i64) -> (searchdeck_common::report::Context, 
     drop(conn);
     let ctx = searchdeck_common::report::Context {
         workspace_id,
-        org: store::reports::sync_org_of(&db.pool, &account_id, 42)
+        org: store::report_entities::sync_org_of(&db.pool, &account_id, 42)
             .await
             .unwrap(),
         account_id,

@@ -6,7 +6,7 @@
 
 use searchdeck_common::{
     Db,
-    store::{self, synced_reads::CampaignRow},
+    store::{self, campaign_views::CampaignRow},
 };
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -61,7 +61,7 @@ async fn campaign_copies(
     let Ok(id) = id.trim().parse::<i64>() else {
         return Ok(None);
     };
-    let rows = store::synced_reads::campaign_in_workspace(&db.pool, workspace_id, id).await?;
+    let rows = store::campaign_views::campaign_in_workspace(&db.pool, workspace_id, id).await?;
     Ok((!rows.is_empty()).then_some(rows))
 }
 
@@ -136,7 +136,7 @@ pub async fn campaign_by_id(
     id: i64,
 ) -> Result<CampaignRow, ApiError> {
     let copies =
-        store::synced_reads::campaign_in_workspace(&state.db.pool, &caller.workspace_id, id)
+        store::campaign_views::campaign_in_workspace(&state.db.pool, &caller.workspace_id, id)
             .await?;
     if copies.is_empty() {
         return Err(ApiError::not_found("Campaign"));

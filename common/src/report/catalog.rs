@@ -6,7 +6,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::currency::MoneyRule;
-use crate::store::{report_facts::Counters, report_facts::FactLevel, reports::EntityKind};
+use crate::store::{report_entities::EntityKind, report_facts::Counters, report_facts::FactLevel};
 
 /// A report level (spec §3 column preset types).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize, utoipa::ToSchema)]

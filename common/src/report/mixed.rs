@@ -29,8 +29,8 @@ use crate::{
     fx::RateSet,
     store::{
         self,
+        report_entities::SyncOrg,
         report_facts::{self, Counters, FactLevel, Scope as FactScope, Snapshot},
-        reports::SyncOrg,
     },
 };
 

@@ -44,7 +44,7 @@ pub use filter::{Filter, FilterIn};
 pub use mixed::{Conversion, Converted};
 pub use query::{DateRange, Query, ReportBody, SortIn, SortOrder};
 
-use crate::store::reports::{EntityScope, SyncOrg};
+use crate::store::report_entities::{EntityScope, SyncOrg};
 
 /// An invalid input field, answered as 400 with the spec's envelope.
 pub use crate::field_error::FieldError;

@@ -13,7 +13,7 @@
 
 use time::{Date, macros::format_description};
 
-use crate::store::{report_facts::FactLevel, reports::SyncOrg};
+use crate::store::{report_entities::SyncOrg, report_facts::FactLevel};
 
 /// Whether the metrics of `level` of `org` are stored.
 pub fn level_stored(org: &SyncOrg, level: FactLevel) -> bool {

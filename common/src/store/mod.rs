@@ -17,6 +17,7 @@
 //! on whichever native pool [`crate::db::Native`] holds: see [`report_facts`].
 
 pub mod accounts;
+pub mod campaign_views;
 pub mod catalog;
 pub mod changes;
 pub mod connects;
@@ -24,11 +25,10 @@ pub mod fx_rates;
 pub mod options;
 pub mod presets;
 pub mod recovery;
+pub mod report_entities;
 pub mod report_facts;
-pub mod reports;
 pub mod sessions;
 pub mod synced;
-pub mod synced_reads;
 pub mod tags;
 pub mod tasks;
 pub mod users;

@@ -6,7 +6,7 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{
     self,
-    synced_reads::{AdGroupRow, CampaignRow},
+    campaign_views::{AdGroupRow, CampaignRow},
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -115,7 +115,7 @@ pub async fn list(
     let mut items = Vec::new();
     for org in &scope.orgs {
         let rows =
-            store::synced_reads::campaigns(&state.db.pool, org.org_key, include_deleted).await?;
+            store::campaign_views::campaigns(&state.db.pool, org.org_key, include_deleted).await?;
         items.extend(rows.iter().map(list_item));
     }
     Ok(envelope::items(items))
@@ -282,7 +282,7 @@ pub async fn ad_groups(
     let include_deleted = flag("includeDeleted", query.include_deleted.as_deref())?;
     let c = pick(campaign.item.0, &query.scope)?;
     let rows =
-        store::synced_reads::ad_groups(&state.db.pool, c.org_key, c.id, include_deleted).await?;
+        store::campaign_views::ad_groups(&state.db.pool, c.org_key, c.id, include_deleted).await?;
     Ok(envelope::items(
         rows.iter().map(|g| ad_group_item(g, &c)).collect(),
     ))
@@ -320,7 +320,7 @@ pub async fn ad_group(
     let c = pick(campaign.item.0, &query)?;
     let not_found = || ApiError::not_found("Ad group");
     let id = path.1.trim().parse::<i64>().map_err(|_| not_found())?;
-    let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, id)
+    let g = store::campaign_views::ad_group(&state.db.pool, c.org_key, c.id, id)
         .await?
         .ok_or_else(not_found)?;
     let body = body_of(g.body.as_deref());

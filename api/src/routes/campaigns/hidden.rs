@@ -93,7 +93,7 @@ pub async fn mark_hidden(
     // Which campaign groups in scope have each campaign (deleted ones included).
     let mut found: BTreeMap<i64, Vec<(i64, i64)>> = BTreeMap::new();
     for org in &scope.orgs {
-        for c in store::synced_reads::campaigns(&state.db.pool, org.org_key, true).await? {
+        for c in store::campaign_views::campaigns(&state.db.pool, org.org_key, true).await? {
             found
                 .entry(c.id)
                 .or_default()
@@ -119,7 +119,7 @@ pub async fn mark_hidden(
     let mut seen = std::collections::HashSet::new();
     for id in ids.iter().filter(|id| seen.insert(**id)) {
         for (org_key, org_id) in &found[id] {
-            store::synced_reads::set_hidden(&mut *tx, *org_key, *id, hidden).await?;
+            store::campaign_views::set_hidden(&mut *tx, *org_key, *id, hidden).await?;
             // The reports' cached row universes carry the flag: make them stale.
             store::synced::entities_changed(&mut *tx, *org_key).await?;
             items.push(HiddenItem {
@@ -211,17 +211,18 @@ pub async fn keyword_counts(
 ) -> Result<Vec<ActiveKeywordsItem>, ApiError> {
     let mut items = Vec::new();
     for org in &scope.orgs {
-        let counts: BTreeMap<i64, store::synced_reads::KeywordCount> =
-            store::synced_reads::keyword_counts(&state.db.pool, org.org_key)
+        let counts: BTreeMap<i64, store::campaign_views::KeywordCount> =
+            store::campaign_views::keyword_counts(&state.db.pool, org.org_key)
                 .await?
                 .into_iter()
                 .map(|k| (k.campaign_id, k))
                 .collect();
-        let mut ids: Vec<i64> = store::synced_reads::campaigns(&state.db.pool, org.org_key, false)
-            .await?
-            .iter()
-            .map(|c| c.id)
-            .collect();
+        let mut ids: Vec<i64> =
+            store::campaign_views::campaigns(&state.db.pool, org.org_key, false)
+                .await?
+                .iter()
+                .map(|c| c.id)
+                .collect();
         ids.sort_unstable();
         for id in ids {
             if wanted.is_some_and(|w| !w.contains(&id)) {

@@ -83,11 +83,11 @@ pub async fn additional_info(
 ) -> ApiResult<impl IntoResponse> {
     let c = pick(campaign.item.0, &query)?;
     let pool = &state.db.pool;
-    let counts = store::synced_reads::campaign_counts(pool, c.org_key, c.id).await?;
+    let counts = store::campaign_views::campaign_counts(pool, c.org_key, c.id).await?;
     let (app, product_pages) = match c.adam_id {
         Some(adam_id) => (
-            store::synced_reads::app(pool, c.org_key, adam_id).await?,
-            store::synced_reads::product_pages(pool, c.org_key, adam_id).await?,
+            store::campaign_views::app(pool, c.org_key, adam_id).await?,
+            store::campaign_views::product_pages(pool, c.org_key, adam_id).await?,
         ),
         None => (None, Vec::new()),
     };

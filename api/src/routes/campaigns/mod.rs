@@ -5,7 +5,7 @@
 //! with spend and impression forecasts (`totals`).
 //!
 //! Everything reads the synced tables (migration `20261123000000_synced_entities`) through
-//! [`store::synced_reads`]. Scope (spec §7: "The account query uses accountId and orgId"):
+//! [`store::campaign_views`]. Scope (spec §7: "The account query uses accountId and orgId"):
 //! - routes addressed by the `accountId` query resolve the connection through
 //!   [`InWorkspace<QueriedAccount>`](crate::access::QueriedAccount) (another
 //!   workspace's account answers 404); `orgId` narrows to one campaign group and must be

@@ -304,7 +304,8 @@ pub async fn forecasts(
             },
         };
         let Some(sync) =
-            store::reports::sync_org_of(&state.db.pool, &org.account_id, org.org_id).await?
+            store::report_entities::sync_org_of(&state.db.pool, &org.account_id, org.org_id)
+                .await?
         else {
             continue;
         };

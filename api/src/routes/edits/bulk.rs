@@ -17,7 +17,7 @@ use searchdeck_common::{
     jobs::{BULK_EDIT_MAX_ITEMS, BulkEdit, BulkEditItem, money_text},
     queue::Job,
     report::currency::MoneyRule,
-    store::{synced::bulk, synced_reads::CampaignRow},
+    store::{campaign_views::CampaignRow, synced::bulk},
     tasks::NewTask,
 };
 use serde::{Deserialize, Serialize};

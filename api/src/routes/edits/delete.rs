@@ -9,7 +9,7 @@
 use axum::{Json, extract::State, response::IntoResponse};
 use searchdeck_common::{
     jobs::{BulkEditItem, DELETED},
-    store::synced_reads::CampaignRow,
+    store::campaign_views::CampaignRow,
 };
 use serde::Deserialize;
 use utoipa::ToSchema;

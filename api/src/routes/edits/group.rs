@@ -2,7 +2,7 @@
 //! and Search Match (`automatedKeywordsOptIn`) — for ad group `adGroupId` of campaign `id`.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::AdGroupState, synced_reads::CampaignRow};
+use searchdeck_common::store::{self, synced::edits::AdGroupState, campaign_views::CampaignRow};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -91,7 +91,7 @@ impl Level for AdGroupEdit {
         let Some(group_id) = self.ad_group_id else {
             return Err(ApiError::field("adGroupId", crate::domain::REQUIRED));
         };
-        let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+        let g = store::campaign_views::ad_group(&state.db.pool, c.org_key, c.id, group_id)
             .await?
             .filter(|g| !g.deleted)
             .ok_or_else(|| ApiError::not_found("Ad group"))?;

@@ -2,7 +2,7 @@
 //! for keyword `keywordId` of ad group `b` of campaign `a`.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::KeywordState, synced_reads::CampaignRow};
+use searchdeck_common::store::{self, synced::edits::KeywordState, campaign_views::CampaignRow};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value};
@@ -84,7 +84,7 @@ impl Level for KeywordEdit {
         path: (String, String),
     ) -> Result<(Target, KeywordState), ApiError> {
         let group_id = ad_group_in_path(&path)?;
-        let g = store::synced_reads::ad_group(&state.db.pool, c.org_key, c.id, group_id)
+        let g = store::campaign_views::ad_group(&state.db.pool, c.org_key, c.id, group_id)
             .await?
             .ok_or_else(|| ApiError::not_found("Ad group"))?;
         let Some(keyword_id) = self.keyword_id else {

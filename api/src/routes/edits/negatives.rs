@@ -12,7 +12,7 @@ use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     Db,
     jobs::{BULK_EDIT_MAX_ITEMS, BulkEditItem, CREATED, NewNegative},
-    store::synced_reads::{CampaignRow, campaign_in_workspace},
+    store::campaign_views::{CampaignRow, campaign_in_workspace},
 };
 use serde::Deserialize;
 use serde_json::Value;

@@ -7,7 +7,7 @@
 use axum::Json;
 use searchdeck_common::{
     Db, ids,
-    store::{changes, synced_reads::CampaignRow},
+    store::{campaign_views::CampaignRow, changes},
 };
 use searchdeck_provider::Entity;
 use serde_json::{Map, Value, json};

@@ -11,7 +11,7 @@ use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{
     self,
     synced::edits::{AdState, NegativeState},
-    synced_reads::CampaignRow,
+    campaign_views::CampaignRow,
 };
 use searchdeck_provider::Entity;
 use serde::Deserialize;

@@ -93,7 +93,7 @@ pub async fn reports(
             if !known {
                 return Err(ApiError::not_found("Campaign group"));
             }
-            store::reports::sync_org_of(&state.db.pool, &row.id, org_id).await?
+            store::report_entities::sync_org_of(&state.db.pool, &row.id, org_id).await?
         }
     };
     let ctx = Context {

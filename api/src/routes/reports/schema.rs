@@ -66,7 +66,7 @@ pub struct ReportItem {
     /// asks `includeHidden`).
     pub hidden: Option<bool>,
     /// The row's report tags (CAMPAIGNS, GROUPS, KEYWORDS, SEARCHTERMS).
-    pub tag: Option<Vec<searchdeck_common::store::reports::TagRef>>,
+    pub tag: Option<Vec<searchdeck_common::store::report_entities::TagRef>>,
     /// ORGS and ACCOUNTS rows: the row's currency (null for an account mixing currencies).
     pub currency: Option<String>,
     /// ORGS and ACCOUNTS rows: some of the row's metrics are not stored yet (its first sync

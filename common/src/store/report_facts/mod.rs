@@ -2,6 +2,12 @@
 //! sync, the source of truth) and the day blobs of `asa_day_blobs` (derived here), which
 //! make the sums of any date range exact and fast.
 //!
+//! One of the four stores over the synced data, each with one role: [`super::synced`]
+//! writes it (the sync; `synced::metrics::replace_days` writes the raw rows), this one
+//! holds the daily metrics and their blobs that reports sum, [`super::report_entities`]
+//! gives the report engine the rows those metrics belong to, and [`super::campaign_views`]
+//! answers the campaign routes' and edits' lookups of single campaigns and ad groups.
+//!
 //! A blob packs a list of entities of one (org_key, level) with their campaign, ad group
 //! and 11 counters ([`codec`]: sorted ids, delta varints, zigzag counters):
 //!

@@ -4,6 +4,12 @@
 //! returns as deleted, the search-term dimension, and [`metrics::replace_days`], the one
 //! writer of `asa_day_metrics`.
 //!
+//! One of the four stores over the synced data, each with one role: this one writes it (the
+//! sync and the edits that write back what Apple answered) and reads the sync's own state,
+//! [`super::report_facts`] holds the daily metrics reports sum, [`super::report_entities`]
+//! gives the report engine the rows of its tables, and [`super::campaign_views`] answers
+//! lookups of single campaigns and ad groups outside the report tables.
+//!
 //! Bulk writes are multi-row `INSERT … ON CONFLICT` statements, the same SQL on both
 //! backends, cut into chunks of at most [`MAX_BINDS`] parameters (under SQLite's limit of
 //! 32,766 variables and PostgreSQL's 65,535). Functions that run several statements take a

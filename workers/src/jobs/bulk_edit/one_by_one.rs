@@ -79,7 +79,7 @@ impl Edit<'_> {
                 automated_keywords_opt_in: match after["automatedKeywordsOptIn"].as_bool() {
                     Some(on) => on,
                     // An answer without it keeps what we hold.
-                    None => store::synced_reads::ad_group(
+                    None => store::campaign_views::ad_group(
                         &mut *tx,
                         self.org_key,
                         s.row.campaign_id,

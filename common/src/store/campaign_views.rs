@@ -1,9 +1,14 @@
-//! Reads of the synced Apple Ads data (migration `20261123000000_synced_entities`) for the
-//! report area's smaller routes: campaign and ad group pickers and settings, hidden
-//! campaigns, keyword counts and a campaign's additional info.
-//! The sync engine owns the writes (`store::synced`); the report engine owns the drill-down
-//! tables. Everything here is scoped by `org_key` (one synced campaign group of one
-//! connection), which callers resolve from the workspace's account first.
+//! Views of the synced campaigns and ad groups (migration `20261123000000_synced_entities`)
+//! for the campaign routes and the edits: campaign and ad group pickers and settings, the
+//! campaign an edit targets, hidden campaigns (the one write here: hiding is ours, not
+//! Apple's), keyword counts and a campaign's additional info. Everything here is scoped by
+//! `org_key` (one synced campaign group of one connection), which callers resolve from the
+//! workspace's account first.
+//!
+//! One of the four stores over the synced data, each with one role: [`super::synced`]
+//! writes it (the sync), [`super::report_facts`] holds the daily metrics reports sum,
+//! [`super::report_entities`] gives the report engine the rows of its tables, and this one
+//! answers lookups of single campaigns and ad groups outside the report tables.
 //!
 //! Metrics are not read here: totals and forecasts go through the report engine
 //! (`crate::report::totals`). Counts are cast to BIGINT, so every statement runs unchanged

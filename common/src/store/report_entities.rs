@@ -2,6 +2,12 @@
 //! the entities of each level (names, statuses and the columns of spec §2 Tables) and their
 //! report tags. Entities are read in two passes: [`ids`] for the whole scope (the row
 //! universe, cheap), then [`entities`] for the rows a filter, a sort or the page needs.
+//!
+//! One of the four stores over the synced data, each with one role: [`super::synced`]
+//! writes it (the sync), [`super::report_facts`] holds the daily metrics reports sum, this
+//! one gives the report engine the rows those metrics belong to (and the report routes the
+//! synced group they ask about), and [`super::campaign_views`] answers the campaign
+//! routes' and edits' lookups of single campaigns and ad groups.
 
 use std::collections::HashMap;
 

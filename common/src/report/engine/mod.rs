@@ -1,0 +1,19 @@
+//! The report pipeline, one file per step, each taking what the step before gave:
+//!
+//! 1. [`prepare`]: the query's row universe with each row's counters over the range, and
+//!    what the filters and sort need for every row;
+//! 2. [`filter_sort`]: the matching rows, those up to the asked page in order (off the
+//!    async threads, cancellable);
+//! 3. [`present`]: the page's rows, totals and graph points as answered (money floored,
+//!    Growth-only columns locked, days not synced yet flagged);
+//! 4. [`run`](mod@run): the run itself — the steps in order with the totals, subtotals and the
+//!    page's entities between them, timed by stage, repeated when a refresh swept the day
+//!    blobs it read — and [`totals`] for callers other than the report route.
+
+mod filter_sort;
+mod prepare;
+mod present;
+mod run;
+
+pub(super) use present::{graph_point, metrics_json, number};
+pub use run::{Report, RowTotals, Stages, run, run_staged, totals};

@@ -1,0 +1,421 @@
+//! Step 4 of the report pipeline, the run and its consistency: takes a [`Db`], the caller's
+//! [`Context`], a [`Query`] and a [`Cancel`], and gives a [`Report`] (or, for callers other
+//! than the report route, every row's [`RowTotals`]). It runs preparation, filtering and
+//! sorting, the totals and per-currency subtotals, the page's entities, presentation and
+//! the graph in order, timing each stage ([`Stages`]), all over one [`Snapshot`] of the day
+//! blobs, and reads again when a refresh swept blobs it read (at most [`READ_ATTEMPTS`]
+//! times, then 503 `Changing`).
+
+use std::{
+    collections::HashMap,
+    time::{Duration, Instant},
+};
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use super::{
+    filter_sort::filter_and_sort,
+    prepare::prepare,
+    present::{graph, kept_orgs, metrics_json, mixes_currencies, present},
+};
+use crate::{
+    Db,
+    ids::rfc3339,
+    report::{
+        Cancel, Context, FieldError, Query, ReportError,
+        catalog::{GROWTH_ONLY, HIDDEN_BY_DEFAULT, Level},
+        filter::Field,
+        mixed::{self, Conversion, Converted, OrgSum},
+    },
+    store::{
+        self,
+        report_facts::{Counters, Snapshot},
+    },
+};
+
+/// A report as answered by `POST /api/asa/reports`.
+#[derive(Debug, Clone, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    pub items: Vec<Map<String, Value>>,
+    pub total: u64,
+    pub totals: Option<Map<String, Value>>,
+    pub graph: Option<Vec<Map<String, Value>>>,
+    pub currency: Option<String>,
+    pub last_synced_at: Option<String>,
+    pub locked: Vec<String>,
+    pub hidden: Vec<String>,
+    pub page: u32,
+    pub page_size: u32,
+    /// Whether some of the report's metrics are not stored yet (a first sync running).
+    pub syncing: bool,
+    /// ACCOUNTS and ORGS over several currencies: the totals per currency.
+    pub subtotals: Option<Vec<Map<String, Value>>>,
+    /// ACCOUNTS and ORGS with a reporting currency: the totals converted to it.
+    pub converted: Option<Converted>,
+}
+
+/// How long each stage of one report took, in order (a stage named twice adds up).
+#[derive(Debug, Clone)]
+pub struct Stages {
+    last: Instant,
+    pub marks: Vec<(&'static str, Duration)>,
+}
+
+impl Default for Stages {
+    fn default() -> Self {
+        Stages {
+            last: Instant::now(),
+            marks: Vec::new(),
+        }
+    }
+}
+
+impl Stages {
+    /// Ends stage `name` now (it began where the previous one ended).
+    pub fn mark(&mut self, name: &'static str) {
+        let now = Instant::now();
+        let took = now - self.last;
+        self.last = now;
+        match self.marks.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, d)) => *d += took,
+            None => self.marks.push((name, took)),
+        }
+    }
+}
+
+/// Runs a report.
+pub async fn run(
+    db: &Db,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+) -> Result<Report, ReportError> {
+    Ok(run_staged(db, ctx, q, cancel).await?.0)
+}
+
+/// Runs a report and times its stages (also logged at debug level, target
+/// `searchdeck_common::report::engine`).
+pub async fn run_staged(
+    db: &Db,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+) -> Result<(Report, Stages), ReportError> {
+    let (report, stages) = consistent(db, cancel, |facts| async move {
+        let mut stages = Stages::default();
+        let report = run_in(db, &facts, ctx, q, cancel, &mut stages).await?;
+        Ok((report, stages))
+    })
+    .await?;
+    tracing::debug!(target: "searchdeck_common::report::engine", level = ?q.level, stages = ?stages.marks, "report stages");
+    Ok((report, stages))
+}
+
+/// How many times a report is read when refreshes keep sweeping the day blobs it reads.
+const READ_ATTEMPTS: usize = 4;
+
+/// Runs `read` with a new [`Snapshot`] of the day blobs until everything it read held
+/// (store::report_facts, "Generations"): in practice once, twice when a report ran across
+/// a whole refresh of the blobs it read.
+async fn consistent<T, F, Fut>(db: &Db, cancel: &Cancel, mut read: F) -> Result<T, ReportError>
+where
+    F: FnMut(std::sync::Arc<Snapshot>) -> Fut,
+    Fut: std::future::Future<Output = Result<T, ReportError>>,
+{
+    for _ in 0..READ_ATTEMPTS {
+        let facts = std::sync::Arc::new(Snapshot::new());
+        let out = read(facts.clone()).await?;
+        if facts.holds(db).await? {
+            return Ok(out);
+        }
+        cancel.check()?;
+        tracing::debug!(target: "searchdeck_common::report::engine", "day blobs swept during a report: reading it again");
+    }
+    Err(ReportError::Changing)
+}
+
+async fn run_in(
+    db: &Db,
+    facts: &Snapshot,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+    stages: &mut Stages,
+) -> Result<Report, ReportError> {
+    let prepared = prepare(db, facts, ctx, q, cancel, stages).await?;
+    stages.mark("prepare");
+    cancel.check()?;
+    let page_end = q.page as usize * q.page_size as usize;
+    let mut p = filter_and_sort(prepared, q, cancel, page_end).await?;
+    stages.mark("filter and sort");
+    cancel.check()?;
+    let total = p.rows.len() as u64;
+    // Totals over every matching row.
+    let totals = p.level.has_metrics().then(|| {
+        let mut sum = Counters::default();
+        for r in &p.rows {
+            sum.add(&r.counters);
+        }
+        let mut m = Map::new();
+        let mixed = mixes_currencies(p.level, &p.currency);
+        metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
+        m
+    });
+    // Several currencies (ACCOUNTS, ORGS): the totals per currency, and converted to the
+    // reporting currency when asked.
+    let mut subtotals = None;
+    let mut conversion = None;
+    let mut converted = None;
+    if matches!(p.level, Level::Accounts | Level::Orgs) {
+        let kept: Vec<OrgSum<'_>> = kept_orgs(&p)
+            .into_iter()
+            .map(|org| OrgSum {
+                org,
+                counters: p.org_sums.get(&org.org_key).copied().unwrap_or_default(),
+            })
+            .collect();
+        if mixes_currencies(p.level, &p.currency) {
+            subtotals = Some(mixed::subtotals(&kept));
+        }
+        if let Some(code) = &q.reporting_currency {
+            let conv = Conversion::load(db, code, q.range.to).await?;
+            converted = Some(conv.totals(&kept, q.range.to));
+            conversion = Some(conv);
+        }
+    }
+    stages.mark("totals");
+    let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
+    let end = (start + q.page_size as usize).min(p.rows.len());
+    let page_ids: Vec<i64> = p.rows[start..end].iter().map(|r| r.id).collect();
+    // Names, statuses and columns of the page's rows, if not loaded for a filter or sort.
+    let mut tags = HashMap::new();
+    if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref()) {
+        let missing: Vec<i64> = page_ids
+            .iter()
+            .copied()
+            .filter(|id| !p.entities.contains_key(id))
+            .collect();
+        for e in
+            store::report_entities::entities(&db.pool, kind, org.org_key, q.scope, Some(&missing))
+                .await?
+        {
+            p.entities.insert(e.id, e);
+        }
+        if let Some(l) = p.level.tag_level() {
+            tags = match p.tags.take() {
+                Some(t) => t,
+                None => {
+                    store::report_entities::tags(&db.pool, &ctx.workspace_id, org.org_key, l)
+                        .await?
+                }
+            };
+        }
+    }
+    stages.mark("page entities");
+    let locked = !ctx.plan.has_growth();
+    let items = p.rows[start..end]
+        .iter()
+        .map(|r| present(&p, r, locked, &tags))
+        .collect();
+    stages.mark("present");
+    let graph = if q.graph {
+        Some(graph(db, facts, &p, q, conversion.as_ref()).await?)
+    } else {
+        None
+    };
+    stages.mark("graph");
+    let columns: Vec<&str> = p.level.columns().to_vec();
+    Ok(Report {
+        items,
+        total,
+        totals,
+        graph,
+        currency: p.currency.clone(),
+        last_synced_at: p.last_synced.map(|s| rfc3339(s * 1000)),
+        locked: if locked {
+            GROWTH_ONLY
+                .iter()
+                .filter(|c| columns.contains(c))
+                .map(|c| c.to_string())
+                .collect()
+        } else {
+            Vec::new()
+        },
+        hidden: HIDDEN_BY_DEFAULT
+            .iter()
+            .filter(|c| columns.contains(c))
+            .map(|c| c.to_string())
+            .collect(),
+        page: q.page,
+        page_size: q.page_size,
+        syncing: p.syncing,
+        subtotals,
+        converted,
+    })
+}
+
+/// One row's totals over a range, for callers other than the report route (accounts
+/// overview, campaign-group totals, rules).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RowTotals {
+    /// The row's id: the campaign's, ad group's, …, the org id for ORGS, the account id
+    /// (text) for ACCOUNTS.
+    pub id: String,
+    pub name: Option<String>,
+    pub currency: Option<String>,
+    pub deleted: bool,
+    /// The summed counters (exact).
+    pub counters: Counters,
+    /// Every metric by its spec name (money floored to the currency).
+    pub metrics: Map<String, Value>,
+}
+
+/// Every matching row's totals over `q.range` at `q.level` (paging and sort ignored; rows by
+/// id), e.g. per campaign of an org (CAMPAIGNS) or per campaign group of an account (ORGS).
+pub async fn totals(
+    db: &Db,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+) -> Result<Vec<RowTotals>, ReportError> {
+    consistent(db, cancel, |facts| async move {
+        totals_in(db, &facts, ctx, q, cancel).await
+    })
+    .await
+}
+
+async fn totals_in(
+    db: &Db,
+    facts: &Snapshot,
+    ctx: &Context,
+    q: &Query,
+    cancel: &Cancel,
+) -> Result<Vec<RowTotals>, ReportError> {
+    let mut q = q.clone();
+    q.sort = None;
+    if let Some(f) = q
+        .filters
+        .iter()
+        .find(|f| matches!(f.field, Field::Metric(_)) && !q.level.has_metrics())
+    {
+        let _ = f;
+        return Err(ReportError::Invalid(vec![FieldError::new(
+            "filters",
+            "This level has no metrics",
+        )]));
+    }
+    let prepared = prepare(db, facts, ctx, &q, cancel, &mut Stages::default()).await?;
+    let mut p = filter_and_sort(prepared, &q, cancel, usize::MAX).await?;
+    if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref())
+        && p.entities.is_empty()
+    {
+        for e in
+            store::report_entities::entities(&db.pool, kind, org.org_key, q.scope, None).await?
+        {
+            p.entities.insert(e.id, e);
+        }
+    }
+    Ok(p.rows
+        .iter()
+        .map(|r| {
+            let e = p.entities.get(&r.id);
+            let mixed = mixes_currencies(p.level, &r.currency);
+            let money = p.money_of(r);
+            let mut metrics = Map::new();
+            metrics_json(&r.counters, (!mixed).then_some(&money), &mut metrics);
+            RowTotals {
+                id: match p.level {
+                    Level::Accounts => e
+                        .and_then(|e| e.columns.get("accountId"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string(),
+                    _ => r.id.to_string(),
+                },
+                name: e.map(|e| e.name.clone()),
+                currency: r.currency.clone().or_else(|| p.currency.clone()),
+                deleted: r.deleted,
+                counters: r.counters,
+                metrics,
+            }
+        })
+        .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use time::macros::date;
+
+    use super::*;
+    use crate::store::report_facts::{self, FactLevel};
+    use crate::test_support::{MigratedDb, connected_org};
+
+    /// A read of the keyword blobs during which `refreshes` refreshes of them run.
+    async fn read_across(
+        db: &Db,
+        org_key: i64,
+        facts: Arc<Snapshot>,
+        refreshes: usize,
+    ) -> Result<(), ReportError> {
+        facts.generation(db, org_key, FactLevel::Keyword).await?;
+        for _ in 0..refreshes {
+            report_facts::refresh(db, org_key, FactLevel::Keyword, date!(2026 - 01 - 01)).await?;
+        }
+        Ok(())
+    }
+
+    /// Runs [`consistent`] over reads the n-th of which (from 1) spans `refreshes(n)`
+    /// refreshes of the keyword blobs; its answer and how many reads it made.
+    async fn reads_across(
+        db: &Db,
+        org_key: i64,
+        cancel: &Cancel,
+        refreshes: impl Fn(usize) -> usize,
+    ) -> (Result<(), ReportError>, usize) {
+        let mut reads = 0;
+        let out = consistent(db, cancel, |facts| {
+            reads += 1;
+            read_across(db, org_key, facts, refreshes(reads))
+        })
+        .await;
+        (out, reads)
+    }
+
+    /// A read that one refresh overlaps still holds (the refresh deleted only blobs older
+    /// than the read's generation); one across two refreshes (the second deletes what the
+    /// first replaced) is read again; when every read spans two, the report gives up with
+    /// `Changing` (503) after [`READ_ATTEMPTS`] reads.
+    #[tokio::test]
+    async fn reads_spanning_a_sweep_are_repeated_then_answer_changing() {
+        let m = MigratedDb::sqlite().await;
+        let db = &m.db;
+        let (_, _, org_key) = connected_org(db, "ann@example.com").await;
+        let cancel = Cancel::new();
+
+        let (out, reads) = reads_across(db, org_key, &cancel, |_| 1).await;
+        out.unwrap();
+        assert_eq!(
+            reads, 1,
+            "one refresh during a read sweeps nothing it reads"
+        );
+
+        let (out, reads) = reads_across(db, org_key, &cancel, |n| if n == 1 { 2 } else { 0 }).await;
+        out.unwrap();
+        assert_eq!(reads, 2, "a read across a sweep is read again, once");
+
+        let (out, reads) = reads_across(db, org_key, &cancel, |_| 2).await;
+        assert!(matches!(out, Err(ReportError::Changing)), "{out:?}");
+        assert_eq!(reads, READ_ATTEMPTS);
+
+        // A report asked to stop between reads stops rather than read again.
+        cancel.cancel();
+        let (out, reads) = reads_across(db, org_key, &cancel, |_| 2).await;
+        assert!(matches!(out, Err(ReportError::Cancelled)), "{out:?}");
+        assert_eq!(reads, 1);
+    }
+}
