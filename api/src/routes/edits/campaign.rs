@@ -1,7 +1,7 @@
 //! `PUT asa/campaigns/update/{id}`: a campaign's quick edits — daily budget and status.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::CampaignState, campaign_views::CampaignRow};
+use searchdeck_common::store::{self, campaign_views::CampaignRow, synced::edits::CampaignState};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};

@@ -2,7 +2,7 @@
 //! and Search Match (`automatedKeywordsOptIn`) — for ad group `adGroupId` of campaign `id`.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::AdGroupState, campaign_views::CampaignRow};
+use searchdeck_common::store::{self, campaign_views::CampaignRow, synced::edits::AdGroupState};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};

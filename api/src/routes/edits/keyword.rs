@@ -2,7 +2,7 @@
 //! for keyword `keywordId` of ad group `b` of campaign `a`.
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::store::{self, synced::edits::KeywordState, campaign_views::CampaignRow};
+use searchdeck_common::store::{self, campaign_views::CampaignRow, synced::edits::KeywordState};
 use searchdeck_provider::Entity;
 use serde::Deserialize;
 use serde_json::{Map, Value};

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use axum::Json;
 use searchdeck_common::{
     jobs::BulkEditItem,
-    store::{synced::bulk::BulkRow, campaign_views::CampaignRow},
+    store::{campaign_views::CampaignRow, synced::bulk::BulkRow},
 };
 
 use super::bulk::{BulkEditStarted, Scope, enqueue, group_scope, live_rows};

@@ -10,8 +10,8 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store::{
     self,
-    synced::edits::{AdState, NegativeState},
     campaign_views::CampaignRow,
+    synced::edits::{AdState, NegativeState},
 };
 use searchdeck_provider::Entity;
 use serde::Deserialize;
