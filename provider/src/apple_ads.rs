@@ -442,10 +442,7 @@ impl AppleAds for Client {
         text: Option<&str>,
         page_size: u32,
     ) -> Result<Vec<KeywordSuggestion>, ProviderError> {
-        let mut filters = vec![
-            json!({ "field": "promotedObjectId", "operator": "EQUALS", "value": [adam_id.to_string()] }),
-            json!({ "field": "promotedObjectType", "operator": "EQUALS", "value": ["APPSTORE_APP"] }),
-        ];
+        let mut filters = promoted(&adam_id.to_string());
         if let Some(t) = text {
             filters.push(json!({ "field": "text", "operator": "LIKE", "value": [t] }));
         }
