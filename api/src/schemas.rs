@@ -13,6 +13,26 @@ fn one_of<'a>(values: impl IntoIterator<Item = &'a str>, description: &str) -> R
         .into()
 }
 
+/// [`one_of`] where the field may be null (left as it is).
+fn one_of_or_null<'a>(
+    values: impl IntoIterator<Item = &'a str>,
+    description: &str,
+) -> RefOr<Schema> {
+    ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
+            Type::String,
+            Type::Null,
+        ]))
+        .enum_values(Some(
+            values
+                .into_iter()
+                .map(serde_json::Value::from)
+                .chain([serde_json::Value::Null]),
+        ))
+        .description(Some(description))
+        .into()
+}
+
 /// One of the spec's ten tag colours.
 pub fn tag_color() -> RefOr<Schema> {
     one_of(
@@ -23,19 +43,10 @@ pub fn tag_color() -> RefOr<Schema> {
 
 /// [`tag_color`] where it may be left out (null keeps the colour).
 pub fn tag_color_or_null() -> RefOr<Schema> {
-    ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
-            Type::String,
-            Type::Null,
-        ]))
-        .enum_values(Some(
-            searchdeck_common::store::tags::COLORS
-                .iter()
-                .map(|s| serde_json::Value::from(*s))
-                .chain([serde_json::Value::Null]),
-        ))
-        .description(Some("One of the ten tag colours; null keeps it"))
-        .into()
+    one_of_or_null(
+        searchdeck_common::store::tags::COLORS.iter().copied(),
+        "One of the ten tag colours; null keeps it",
+    )
 }
 
 /// One of the four table types a tag belongs to.
@@ -48,21 +59,10 @@ pub fn tag_type() -> RefOr<Schema> {
 
 /// [`status`] where it may be left out (absent or null: unchanged).
 pub fn status_or_null() -> RefOr<Schema> {
-    ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::SchemaType::from_iter([
-            Type::String,
-            Type::Null,
-        ]))
-        .enum_values(Some(
-            crate::routes::edits::STATUSES
-                .iter()
-                .map(|s| serde_json::Value::from(*s))
-                .chain([serde_json::Value::Null]),
-        ))
-        .description(Some(
-            "ENABLED or PAUSED (ACTIVE means ENABLED); null leaves it",
-        ))
-        .into()
+    one_of_or_null(
+        crate::routes::edits::STATUSES.iter().copied(),
+        "ENABLED or PAUSED (ACTIVE means ENABLED); null leaves it",
+    )
 }
 
 /// A status a quick or bulk edit sets: ENABLED or PAUSED as Apple spells them (ACTIVE, the
