@@ -1,9 +1,9 @@
-//! The rate-limit benchmark in a short form (`cargo bench -p searchdeck-bench --bench
-//! ratelimit`): three OS processes (this executable, re-run as children) share one sandbox ad account limited to 20 requests/s for a few
+//! The rate-limit benchmark in a short form (`cargo run --release -p searchdeck-bench
+//! --example ratelimit_short`): three OS processes (this executable, re-run as children) share one sandbox ad account limited to 20 requests/s for a few
 //! seconds through the shared limiter on SQLite (and Redis when `TEST_REDIS_URL` is set).
 //! Margins are wider than the benchmark's target (≥ 0.85, ≤ 2 % 429s) for busy machines.
-//! `harness = false`: the same binary is the parent and, with `SEARCHDECK_BENCH_CHILD`
-//! set, a child.
+//! The same executable is the parent and, with `SEARCHDECK_BENCH_CHILD` set, a child. An
+//! example rather than a `cargo bench` target so the test build compiles (and lints) it.
 
 use searchdeck_bench::ratelimit::{self as bench, Backend, BenchOptions, Launcher};
 
