@@ -81,10 +81,14 @@ done
 #   or 731 days with a start before its end and the level's scope (reports, changes, totals),
 #   at least one value to change (quick edits), action, field and value of a bulk edit,
 #   the route's ids (negatives; deleting campaigns, ad groups or keywords), a geo id or
-#   legacy id.
+#   legacy id;
+# - the keyword suggester's collection: the app must be the campaign group's or sold on the
+#   App Store in the country, the required keywords or competitors a suggestion type needs,
+#   a task id to poll (phrase/getListByShuffleTitlesPopularities); a timing's type and
+#   country are enumerations in the path (timings).
 # Their rules are tested in the Rust suite (api/tests): here a 400 is an accepted answer to a
 # schema-valid request of theirs, and every other check still runs on them.
-beyond_schema='^(POST /api/account/create|GET /api/account/oauth|POST /api/account/addAccountIds/\\{id\\}|POST /api/asa/campaigns/calculateActiveKeywords|POST /api/asa/campaigns/mark-hidden|PATCH /api/asa/campaigns/replacePartName|PUT /api/reports/tag/many|PATCH /api/reports/tag/one/\\{tagId\\}|PUT /api/setFields/one|(PATCH|DELETE) /api/setFields/one/\\{id\\}|POST /api/auth/(checkCode|changePasswordByCode|changePassword|register)|PUT /api/asa/campaigns/update/\\{id\\}|PUT /api/asa/groups/updatesV2/\\{id\\}|PUT /api/asa/keywords/update/\\{a\\}/\\{b\\}|POST /api/asa/reports(/changes|/totalsForAllAccounts|/totalsForCampaignsGroups)?|PUT /api/asa/campaigns/updates|PUT /api/asa/groups/updates/\\{id\\}|PUT /api/asa/groups/updatesAllGroupsByCampaigns|PUT /api/asa/keywords/update/targeting/\\{id\\}|PUT /api/asa/keywords/add/negative(/\\{campaignId\\})?|DELETE /api/asa/(campaigns|groups|keywords)|POST /api/asa/geo)$'
+beyond_schema='^(POST /api/account/create|GET /api/account/oauth|POST /api/account/addAccountIds/\\{id\\}|POST /api/asa/campaigns/calculateActiveKeywords|POST /api/asa/campaigns/mark-hidden|PATCH /api/asa/campaigns/replacePartName|PUT /api/reports/tag/many|PATCH /api/reports/tag/one/\\{tagId\\}|PUT /api/setFields/one|(PATCH|DELETE) /api/setFields/one/\\{id\\}|POST /api/auth/(checkCode|changePasswordByCode|changePassword|register)|PUT /api/asa/campaigns/update/\\{id\\}|PUT /api/asa/groups/updatesV2/\\{id\\}|PUT /api/asa/keywords/update/\\{a\\}/\\{b\\}|POST /api/asa/reports(/changes|/totalsForAllAccounts|/totalsForCampaignsGroups)?|PUT /api/asa/campaigns/updates|PUT /api/asa/groups/updates/\\{id\\}|PUT /api/asa/groups/updatesAllGroupsByCampaigns|PUT /api/asa/keywords/update/targeting/\\{id\\}|PUT /api/asa/keywords/add/negative(/\\{campaignId\\})?|DELETE /api/asa/(campaigns|groups|keywords)|POST /api/asa/geo|POST /api/phrase/getListByShuffleTitlesPopularities/\\{adamId\\}|GET /api/timings/\\{type\\}/\\{countryCode\\})$'
 
 # Two configurations: both sign in, through the document's `session` cookie scheme (so
 # requests generated without credentials, the negative auth cases, really go without), and
@@ -118,6 +122,10 @@ parameters = { "path.id" = "$account" }
 
 [[operations]]
 include-path-regex = "^/api/tasks/"
+parameters = { "path.id" = "$task" }
+
+[[operations]]
+include-path-regex = "^/api/phrase/suggesterSearches/"
 parameters = { "path.id" = "$task" }
 
 [[operations]]

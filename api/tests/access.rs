@@ -55,6 +55,7 @@ const STATE_CHANGING_GETS: &[&str] = &[
     "/api/asa/getAccountData",
     "/api/auth/logout",
     "/api/auth/recoveryPassword",
+    "/api/phrase/suggesterSearches/one/stop/{id}",
 ];
 
 /// Path parameters that name a value (a table type), not a resource; they are checked by
@@ -62,6 +63,13 @@ const STATE_CHANGING_GETS: &[&str] = &[
 const VALUE_PARAMS: &[(&str, &str)] = &[
     ("/api/setFields/all/{type}", "type"),
     ("/api/setFields/fields/{type}", "type"),
+    // An App Store app (any app, not only the workspace's), checked by the handler.
+    (
+        "/api/phrase/getListByShuffleTitlesPopularities/{adamId}",
+        "adamId",
+    ),
+    ("/api/timings/{type}/{countryCode}", "type"),
+    ("/api/timings/{type}/{countryCode}", "countryCode"),
 ];
 
 /// Reads sent as POST (a search text, an id list or a report body too large for a query
@@ -296,7 +304,9 @@ backend_tests! {
             }
             let Some(kind) = resource["kind"].as_str() else { continue };
             let param = resource["param"].as_str().unwrap();
-            let url_for = |id: &str| if params.is_empty() { format!("{path}?{param}={id}") } else { concrete(&path, id) };
+            // A resource named in the query (`accountId`) beside value parameters in the path
+            // (an App Store id) takes a valid value there.
+            let url_for = |id: &str| if params.contains(&param) { concrete(&path, id) } else if params.is_empty() { format!("{path}?{param}={id}") } else { format!("{}?{param}={id}", concrete(&path, "1")) };
             let id = resource_in_workspace(&app, kind, &owner).await;
             let missing = app.request(method(&m), &url_for("no-such-id"), Some(json!({})), Some(&stranger)).await;
             assert_eq!(missing.status, StatusCode::NOT_FOUND, "{m} {path}: a missing id");

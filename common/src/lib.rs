@@ -18,6 +18,7 @@ pub mod retry;
 pub mod secrets;
 pub mod store;
 pub mod stored_credentials;
+pub mod suggester;
 pub mod tasks;
 #[cfg(feature = "test-support")]
 pub mod test_support;

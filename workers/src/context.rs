@@ -14,7 +14,8 @@ use searchdeck_common::{
     store, stored_credentials,
 };
 use searchdeck_provider::{
-    AppleAds, Client, ClientConfig, Credentials, ProviderError, ProviderMetrics, RateGate,
+    AppStore, AppStoreConfig, AppleAds, Client, ClientConfig, Credentials, ProviderError,
+    ProviderMetrics, RateGate,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -36,6 +37,10 @@ pub struct Runtime {
     pub fx_rates_url: String,
     /// How often a running job's task is checked for a stop request.
     pub cancel_poll: Duration,
+    /// The public App Store (the keyword suggester's lookups, searches and hints): Apple's
+    /// beside Apple Ads, the sandbox's stand-ins beside the sandbox
+    /// ([`AppStoreConfig::from_env`]).
+    pub appstore: AppStore,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -68,6 +73,7 @@ impl Runtime {
             provider_api_url: config.provider_api_url.clone(),
             provider_token_url: config.provider_token_url.clone(),
             fx_rates_url: config.fx_rates_url.clone(),
+            appstore: AppStore::new(AppStoreConfig::from_env(&config.provider_base_url))?,
         }))
     }
 

@@ -8,6 +8,7 @@ pub mod edits;
 pub mod fields;
 pub mod options;
 pub mod reports;
+pub mod suggester;
 pub mod tags;
 pub mod tasks;
 pub mod users;
@@ -30,4 +31,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(campaigns::router())
         .merge(fields::router())
         .merge(edits::router())
+        .merge(suggester::router())
 }

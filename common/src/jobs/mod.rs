@@ -4,6 +4,7 @@
 
 mod bulk_edit;
 mod cleanup;
+mod collect_keywords;
 mod fetch_rates;
 mod send_email;
 mod sync;
@@ -15,6 +16,7 @@ pub use bulk_edit::{
     MAX_ITEMS as BULK_EDIT_MAX_ITEMS, NewNegative, Outcome, money_text,
 };
 pub use cleanup::Cleanup;
+pub use collect_keywords::CollectKeywords;
 pub use fetch_rates::FetchRates;
 pub use send_email::SendEmail;
 pub use sync::{SYNC_EVERY_MS, SyncAccount, SyncAccountProgress, SyncReports, SyncReportsProgress};

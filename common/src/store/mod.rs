@@ -28,6 +28,7 @@ pub mod recovery;
 pub mod report_entities;
 pub mod report_facts;
 pub mod sessions;
+pub mod suggester;
 pub mod synced;
 pub mod tags;
 pub mod tasks;

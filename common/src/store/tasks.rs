@@ -237,6 +237,31 @@ pub async fn request_cancel(
     Ok(done.rows_affected() == 1)
 }
 
+/// Stops a running task of a workspace at once: asks its job to stop and finishes the task
+/// with `error` (also its message) and these final `details`, so the browser sees it
+/// stopped without waiting for the job. Returns false when the workspace has no running
+/// task with this id (a finished task is never changed).
+pub async fn stop(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    id: &str,
+    error: &str,
+    details: &serde_json::Value,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE tasks SET cancel_requested_at = $3, updated_at = $3, finished_at = $3, finish = 1, \
+         message = $4, error = $4, progress = $5 WHERE workspace_id = $1 AND id = $2 AND finish = 0",
+    )
+    .bind(workspace_id)
+    .bind(id)
+    .bind(ids::now_ms())
+    .bind(error)
+    .bind(details.to_string())
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
 /// Whether a stop has been asked for this task.
 pub async fn cancel_requested(ex: impl Exec<'_>, id: &str) -> Result<bool, sqlx::Error> {
     let at: Option<Option<i64>> =

@@ -18,8 +18,10 @@ use crate::metrics::{mix_pub, popularity, unit};
 use crate::state::Sandbox;
 use crate::world::words::{CATEGORIES, COUNTRIES};
 
-/// Search terms ranked per genre, storefront and period.
-const TERMS_PER_GENRE: usize = 200;
+/// Search terms ranked per genre, storefront and period: the reference's "up to 500
+/// search terms per Country/Genre combination" (`SearchTermPopularityRow.rankInGenre`), so
+/// the terms hints and suggestions offer beyond a genre's top 200 have a popularity too.
+const TERMS_PER_GENRE: usize = 500;
 
 /// Fields of `SearchTermPopularityRow` a filter may name.
 const FIELDS: &[&str] = &[

@@ -1,6 +1,7 @@
 //! `cleanup`: deletes expired sessions, spent recovery codes, old finished task records,
-//! old attempt counters and emails that could not be sent within a day (so no recovery
-//! code outlives its use). Safe to run any number of times.
+//! old attempt counters, keyword suggester results older than 24 h and emails that could
+//! not be sent within a day (so no recovery code outlives its use). Safe to run any number
+//! of times.
 
 use searchdeck_common::{Db, email, ids, jobs::Cleanup, queue::JobError, store};
 
@@ -16,6 +17,8 @@ pub struct Cleaned {
     pub tasks: u64,
     pub job_runs: u64,
     pub emails: u64,
+    /// Keyword suggester results past their 24 h.
+    pub suggester_results: u64,
 }
 
 /// Deletes what has expired as of `now_ms`.
@@ -28,6 +31,7 @@ pub async fn cleanup(db: &Db, now_ms: i64) -> Result<Cleaned, sqlx::Error> {
         tasks: store::tasks::delete_finished(&db.pool, month_ago).await?,
         job_runs: runner::forget_runs(db, month_ago).await?,
         emails: email::delete_queued_before(db, day_ago).await?,
+        suggester_results: store::suggester::delete_expired(&db.pool, now_ms).await?,
     })
 }
 
@@ -42,6 +46,7 @@ impl Handler for Cleanup {
             tasks = cleaned.tasks,
             job_runs = cleaned.job_runs,
             emails = cleaned.emails,
+            suggester_results = cleaned.suggester_results,
             "clean-up done"
         );
         Ok(Done::message("Clean-up done"))

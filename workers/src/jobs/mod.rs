@@ -4,6 +4,7 @@
 
 pub mod bulk_edit;
 mod cleanup;
+pub mod collect_keywords;
 pub mod fetch_rates;
 mod send_email;
 pub mod sync_account;
@@ -25,7 +26,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::FetchRates>()
         .add::<jobs::SyncAccount>()
         .add::<jobs::SyncReports>()
-        .add::<jobs::BulkEdit>();
+        .add::<jobs::BulkEdit>()
+        .add::<jobs::CollectKeywords>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

@@ -1,0 +1,15 @@
+//! The keyword suggester's domain (spec §2 "Keyword suggester", §3, §5; the contract is
+//! docs/api/suggester.md): the search payload and its checks ([`payload`]), the keyword
+//! text rules ([`text`]) and what a collection answers ([`keyword`]). The `collect-keywords`
+//! job ([`crate::jobs::CollectKeywords`]) runs the collection; the API starts and polls it.
+
+pub mod keyword;
+pub mod payload;
+pub mod text;
+
+pub use keyword::{
+    BidOn, COMPLETED, CollectProgress, FAILED, Keyword, NegatedIn, Phase, STOPPED, Source,
+    SourceType, TOTAL_STEPS, apple_popularity,
+};
+pub use payload::{Search, SearchBody, SearchPayload, SuggestionType};
+pub use text::{Negatives, clean, key, parse_list};
