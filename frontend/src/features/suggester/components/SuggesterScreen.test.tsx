@@ -135,7 +135,9 @@ describe('keyword suggester, step 1', () => {
     await userEvent.click(await screen.findByRole('button', { name: 'Add Snapseed' }));
     expect(await screen.findByRole('checkbox', { name: 'Snapseed' })).toBeChecked();
     expect(callsTo('POST /api/suggester/competitors')[0]?.body).toEqual({ adamId: '100', competitorId: '200', country: 'US' });
-    expect(await action('Start collecting keywords')).toBeEnabled();
+    mockCollect(running(1, 'Looking for App Store suggestions'));
+    await userEvent.click(await action('Start collecting keywords'));
+    await waitFor(() => expect(callsTo(COLLECT)[0]?.body).toMatchObject({ suggestionType: 'competitors', competitors: ['200'] }));
   });
 
   it('sends readers to the restricted page', async () => {

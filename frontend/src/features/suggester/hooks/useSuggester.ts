@@ -7,10 +7,11 @@
  * collection and clears the saved place; a campaign group outside the saved account resets
  * everything.
  */
+import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useActiveAccount } from '@/features/accounts';
 import { useFrontOptions, useSaveFrontOptions, type FrontOptions } from '@/features/options';
-import type { Task } from '@/features/tasks';
+import { taskKeys, type Task } from '@/features/tasks';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
@@ -141,7 +142,8 @@ export function payloadOf(form: SearchForm): SearchPayload {
     words: parseKeywordList(form.requiredText),
     excludedWords: parseKeywordList(form.negativeText),
     excludedWordsByPopularities: form.settings.excludedWordsByPopularities,
-    competitors: form.suggestionType === 'keywords' ? [] : form.competitorIds,
+    // Only competitor mode sends its choice; app mode explores the app's saved competitors.
+    competitors: form.suggestionType === 'competitors' ? form.competitorIds : [],
     withoutDescription: form.settings.withoutDescription,
     withAggregation: form.settings.withAggregation,
     withoutApps: form.settings.withoutApps,
@@ -191,6 +193,9 @@ export function useSuggester() {
   const options = useFrontOptions();
   const defaults = useSearchDefaults();
   const save = useSaveFrontOptions();
+  const queryClient = useQueryClient();
+  // The background-tasks popover lists the collection too: it hears of each start and end.
+  const refreshTasks = useCallback(() => void queryClient.invalidateQueries({ queryKey: taskKeys.all }), [queryClient]);
   const saveRef = useRef(save.mutate);
   useEffect(() => {
     saveRef.current = save.mutate;
@@ -259,6 +264,7 @@ export function useSuggester() {
   const finish = useCallback(
     (outcome: PollOutcome, taskId: string) => {
       const now = new Date();
+      refreshTasks();
       if (outcome.kind === 'done') {
         const current = stateRef.current;
         const selected = initialSelection(outcome.items, current.selected);
@@ -289,7 +295,7 @@ export function useSuggester() {
       persist({ [LOADER_KEY]: null, [LAST_ITEM_KEY]: null });
       if (outcome.kind === 'stopped') showSnackbar(t('suggester.stopped'), 'info');
     },
-    [persist],
+    [persist, refreshTasks],
   );
 
   // Poll the running collection, or the saved result after a reload.
@@ -352,6 +358,7 @@ export function useSuggester() {
         removed: [],
       };
       setState(next);
+      refreshTasks();
       persist({
         [ENTRY_KEY]: entryOf(next, now),
         [LOADER_KEY]: { taskId, adamId: app.adamId, country: current.form.country, startedAt: now.toISOString() },
@@ -360,7 +367,7 @@ export function useSuggester() {
     } catch (error) {
       setState((s) => ({ ...s, starting: false, collectionError: errorMessage(error) }));
     }
-  }, [scope, persist]);
+  }, [scope, persist, refreshTasks]);
 
   /** Stops the running collection (after the confirmation); back to step 1. */
   const stop = useCallback(async () => {
@@ -369,6 +376,7 @@ export function useSuggester() {
     setStopping(true);
     try {
       await stopCollection(taskId);
+      refreshTasks();
       setState((s) => ({ ...s, step: 1, collecting: null, items: null, resultId: null, selected: [], removed: [] }));
       persist({ [LOADER_KEY]: null, [LAST_ITEM_KEY]: null });
       setStopOpen(false);
@@ -377,7 +385,7 @@ export function useSuggester() {
     } finally {
       setStopping(false);
     }
-  }, [persist]);
+  }, [persist, refreshTasks]);
 
   /** Back from step 2 (after the confirmation): stops the collection, discards the list, clears the saved place. */
   const confirmBack = useCallback(async () => {
@@ -386,8 +394,8 @@ export function useSuggester() {
     setState((s) => ({ ...s, step: 1, collecting: null, loadingResult: false, items: null, resultId: null, selected: [], removed: [] }));
     setBackOpen(false);
     persist(CLEARED);
-    if (taskId) await stopCollection(taskId).catch(() => undefined);
-  }, [persist]);
+    if (taskId) await stopCollection(taskId).then(refreshTasks, () => undefined);
+  }, [persist, refreshTasks]);
 
   const back = useCallback(() => {
     const { step } = stateRef.current;
