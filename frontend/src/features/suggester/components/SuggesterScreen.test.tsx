@@ -38,9 +38,9 @@ const finished = ok({ task: task({ step: 7, message: 'Keywords collecting comple
 /** The options as saved by the PUTs so far (merged, nulls removing keys). */
 let saved: Record<string, unknown> = {};
 
-function mockStep1({ options = {}, duration = null as number | null } = {}) {
+function mockStep1({ options = {}, duration = null as number | null, accounts = [account] } = {}) {
   saved = { ...options };
-  mockApi('GET /api/account/getAll', ok({ items: [account] }));
+  mockApi('GET /api/account/getAll', ok({ items: accounts }));
   mockApi('GET /api/options/front', ok({ item: options, version: 1 }));
   mockApi('PUT /api/options/front', (call: MockCall) => {
     for (const [key, value] of Object.entries(call.body as Record<string, unknown>)) {
@@ -165,6 +165,7 @@ describe('keyword suggester, collection', () => {
     expect(screen.getByTestId('collect-percent')).toHaveTextContent('50%');
 
     const table = await screen.findByTestId('keyword-table');
+    expect(await screen.findByText('Keywords collecting completed!')).toBeInTheDocument();
     expect(pollsOf()[0]!.url).toContain('id=t1');
     expect(within(table).getAllByRole('row')).toHaveLength(5);
     expect(saved['suggester-loader']).toBeUndefined();
@@ -323,6 +324,21 @@ describe('keyword suggester, saved place', () => {
     expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Select app and country');
     await waitFor(() => expect(saved).toEqual({}));
     expect(callsTo(COLLECT)).toHaveLength(0);
+  });
+
+  it('resets when the active campaign group is outside the account', async () => {
+    mockStep1({ accounts: [account, makeAccount('a2', 'Second', [{ orgId: 7, displayName: 'Games' }])] });
+    mockCollect(finished);
+    await startCollection();
+    await screen.findByTestId('keyword-table');
+    await waitFor(() => expect(saved['suggester-last-item']).toMatchObject({ taskId: 't1' }));
+    act(() => {
+      window.localStorage.setItem('searchdeck:active-account:ann@example.com', JSON.stringify({ accountId: 'a2', orgId: '7' }));
+      window.dispatchEvent(new Event('searchdeck:active-account-changed'));
+    });
+    expect(await action('Start collecting keywords')).toBeDisabled();
+    expect(screen.getByTestId('app-picker')).toHaveValue('');
+    await waitFor(() => expect(saved).toEqual({}));
   });
 
   it("resets another account's saved place", async () => {

@@ -280,6 +280,8 @@ export function useSuggester() {
         };
         setState(next);
         persist({ [ENTRY_KEY]: entryOf(next, now), [LOADER_KEY]: null, [LAST_ITEM_KEY]: { step: next.step, taskId, savedAt: now.toISOString() } });
+        // A collection that ran here says so (spec §8: a default when the task has no text).
+        if (current.collecting) showSnackbar(outcome.task.message || t('suggester.completed'));
         return;
       }
       // Failed or stopped elsewhere: back to step 1, the failure kept as the collection error.
