@@ -500,6 +500,7 @@ export const en = {
   'suggester.competitorsHelp': 'Tick the competitors to explore; they are saved for this app',
   'suggester.competitorsSearch': 'Find a competitor in the App Store',
   'suggester.competitorsSearchPlaceholder': 'App name',
+  'suggester.competitorsSuggested': 'Suggested by the App Store',
   'suggester.competitorsEmpty': 'No competitors saved for this app yet',
   'suggester.competitorAdd': 'Add',
   'suggester.competitorRemove': 'Remove competitor',

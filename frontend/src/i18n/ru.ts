@@ -502,6 +502,7 @@ export const ru: Messages = {
   'suggester.competitorsHelp': 'Отметьте конкурентов для подбора; они сохраняются для этого приложения',
   'suggester.competitorsSearch': 'Найти конкурента в App Store',
   'suggester.competitorsSearchPlaceholder': 'Название приложения',
+  'suggester.competitorsSuggested': 'Предложения App Store',
   'suggester.competitorsEmpty': 'Для этого приложения ещё нет сохранённых конкурентов',
   'suggester.competitorAdd': 'Добавить',
   'suggester.competitorRemove': 'Удалить конкурента',

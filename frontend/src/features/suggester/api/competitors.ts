@@ -2,7 +2,8 @@
  * The app's competitors (one store per workspace and app, shared with Settings): the saved
  * ones (`GET /api/competitors/get/{adamId}`), adding one found by search
  * (`POST /api/suggester/competitors`) and removing one
- * (`DELETE /api/suggester/competitors/{a}/{b}`).
+ * (`DELETE /api/suggester/competitors/{a}/{b}`), and the competitors the App Store suggests
+ * (`POST /api/competitors/find`).
  */
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -54,5 +55,19 @@ export function useRemoveCompetitor(adamId: string | null) {
     onSuccess: (_, competitorId) => {
       queryClient.setQueryData<StoreApp[]>(suggesterKeys.competitors(adamId ?? ''), (list = []) => list.filter((c) => c.adamId !== competitorId));
     },
+  });
+}
+
+/** Apps the App Store search returns for the app's genre and top terms, saved ones left out. */
+export async function findSuggestedCompetitors(adamId: string, country: string, { signal }: CallOptions = {}): Promise<StoreApp[]> {
+  const { items } = await api.post('/competitors/find', { adamId, country }, z.object({ items: z.array(storeAppSchema) }), { signal });
+  return items;
+}
+
+export function useSuggestedCompetitors(adamId: string | null, country: string | null) {
+  return useQuery({
+    queryKey: [...suggesterKeys.competitors(adamId ?? ''), 'suggested', country ?? ''],
+    queryFn: adamId && country ? ({ signal }) => findSuggestedCompetitors(adamId, country, { signal }) : skipToken,
+    staleTime: 5 * 60_000,
   });
 }

@@ -11,7 +11,7 @@ import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
 import { MIN_SEARCH, useFindStoreApps } from '../api/apps';
-import { MAX_COMPETITORS, useAddCompetitor, useCompetitors, useRemoveCompetitor } from '../api/competitors';
+import { MAX_COMPETITORS, useAddCompetitor, useCompetitors, useRemoveCompetitor, useSuggestedCompetitors } from '../api/competitors';
 import type { AppRef } from '../api/types';
 
 function AppLine({ app, children }: { app: AppRef; children?: ReactNode }) {
@@ -43,6 +43,7 @@ export function CompetitorPicker({ app, country, selected, onSelected }: { app: 
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search, 300);
   const found = useFindStoreApps(app ? debounced : '', country);
+  const suggested = useSuggestedCompetitors(adamId, country);
   const competitors = saved.data ?? [];
   const savedIds = new Set(competitors.map((c) => c.adamId));
   const full = competitors.length >= MAX_COMPETITORS;
@@ -69,7 +70,9 @@ export function CompetitorPicker({ app, country, selected, onSelected }: { app: 
       onSuccess: () => onSelected(selected.filter((s) => s !== id)),
       onError: (error) => showSnackbar(errorMessage(error), 'danger'),
     });
-  const results = debounced.trim().length >= MIN_SEARCH ? (found.data ?? []).filter((a) => a.adamId !== app.adamId) : [];
+  const searching = debounced.trim().length >= MIN_SEARCH;
+  // Without a search, the App Store's suggestions for the app (saved ones left out).
+  const results = (searching ? (found.data ?? []) : (suggested.data ?? [])).filter((a) => a.adamId !== app.adamId && (searching || !savedIds.has(a.adamId)));
 
   return (
     <Stack gap="sm" data-testid="competitor-picker">
@@ -111,7 +114,12 @@ export function CompetitorPicker({ app, country, selected, onSelected }: { app: 
         onChange={(e) => setSearch(e.currentTarget.value)}
         description={full ? t('suggester.competitorLimit') : undefined}
       />
-      {debounced.trim().length >= MIN_SEARCH && !found.isFetching && results.length === 0 && (
+      {!searching && results.length > 0 && (
+        <Text size="xs" fw={600} c="dimmed" tt="uppercase">
+          {t('suggester.competitorsSuggested')}
+        </Text>
+      )}
+      {searching && !found.isFetching && results.length === 0 && (
         <Text size="sm" c="dimmed">
           {t('suggester.noResults')}
         </Text>

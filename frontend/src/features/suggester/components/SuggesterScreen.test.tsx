@@ -125,12 +125,16 @@ describe('keyword suggester, step 1', () => {
   it('searches competitors, saves the one added and selects it', async () => {
     mockStep1();
     mockApi('GET /api/competitors/get/100', ok({ items: [] }));
+    mockApi('POST /api/competitors/find', ok({ items: [{ adamId: '300', name: 'VSCO', developer: 'Visual Supply' }] }));
     mockApi('POST /api/suggester/competitors/findApp', ok({ items: [{ adamId: '200', name: 'Snapseed', developer: 'Google' }] }));
     mockApi('POST /api/suggester/competitors', ok({ item: { adamId: '200', name: 'Snapseed', developer: 'Google' } }));
     renderApp(PATH, makeUser());
     await pickAppAndCountry();
     await userEvent.click(screen.getByRole('radio', { name: 'Competitors' }));
     expect(await screen.findByText('No competitors saved for this app yet')).toBeInTheDocument();
+    // The App Store's suggestions show before any search.
+    expect(await screen.findByRole('button', { name: 'Add VSCO' })).toBeEnabled();
+    expect(callsTo('POST /api/competitors/find')[0]?.body).toEqual({ adamId: '100', country: 'US' });
     await userEvent.type(screen.getByLabelText('Find a competitor in the App Store'), 'snap');
     await userEvent.click(await screen.findByRole('button', { name: 'Add Snapseed' }));
     expect(await screen.findByRole('checkbox', { name: 'Snapseed' })).toBeChecked();
