@@ -55,7 +55,7 @@ export function SearchParameters({ suggester }: { suggester: Suggester }) {
   return (
     <Stack gap="md">
       {state.collectionError && (
-        <Alert color="red" icon={<IconAlertTriangle size={18} />} title={t('error.screenTitle')} data-testid="collection-error">
+        <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="collection-error">
           {state.collectionError}
         </Alert>
       )}

@@ -230,6 +230,15 @@ describe('keyword suggester, collection', () => {
     expect(saved['suggester-loader']).toBeUndefined();
   });
 
+  it("shows the server's refusal of a start on step 1", async () => {
+    mockStep1();
+    mockApi(COLLECT, fail(400, 'This country is not served by the campaign group', [{ field: 'country', message: 'This country is not served by the campaign group' }]));
+    await startCollection();
+    expect(await screen.findByTestId('collection-error')).toHaveTextContent('This country is not served by the campaign group');
+    expect(screen.getByText('Search parameters')).toBeInTheDocument();
+    expect(saved['suggester-loader']).toBeUndefined();
+  });
+
   it('skips network errors and METHOD_IS_EXECUTED while polling', async () => {
     mockStep1();
     mockCollect({ raw: '' }, fail(409, 'METHOD_IS_EXECUTED'), finished);
