@@ -12,6 +12,7 @@ const authScreens = () => import('@/features/auth/screens');
 const usersScreens = () => import('@/features/users/screens');
 const accountsScreens = () => import('@/features/accounts/screens');
 const optimizationScreens = () => import('@/features/optimization/screens');
+const suggesterScreens = () => import('@/features/suggester/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -21,6 +22,7 @@ const OptimizationHome = lazyScreen(accountsScreens, 'OptimizationHome');
 const DrillScreen = lazyScreen(optimizationScreens, 'DrillScreen');
 const AllAccountsScreen = lazyScreen(optimizationScreens, 'AllAccountsScreen');
 const OrgsScreen = lazyScreen(optimizationScreens, 'OrgsScreen');
+const SuggesterScreen = lazyScreen(suggesterScreens, 'SuggesterScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -40,6 +42,8 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/optimization/:accountId/:orgId', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   { path: '/optimization/:accountId/:orgId/:campaign/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   { path: '/optimization/:accountId/:orgId/:campaign/:adGroup/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
+  // The keyword suggester (spec §2, §6): editors only, with a connected account.
+  { path: '/keyword-suggester', title: 'title.keywordSuggester', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <SuggesterScreen /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },

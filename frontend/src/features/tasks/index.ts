@@ -2,6 +2,6 @@
 export { useTask } from './api/get-task';
 export { tasksQuery, useTasks } from './api/get-tasks';
 export { taskKeys } from './api/keys';
-export { isRunning, type Task } from './api/task';
+export { isRunning, taskSchema, type Task } from './api/task';
 export { TasksPopover } from './components/TasksPopover';
 export { taskProgress } from './progress';

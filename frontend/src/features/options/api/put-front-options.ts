@@ -62,3 +62,16 @@ export function useUpdateFrontOption() {
     mutationFn: ({ key, update }: { key: string; update: (current: unknown) => unknown }) => updateFrontOption(queryClient, key, update),
   });
 }
+
+/**
+ * Saves several option keys at once, merging them unconditionally (a `null` value removes
+ * a key): for options only this screen writes, such as the suggester's saved place. The
+ * cached options take the answer.
+ */
+export function useSaveFrontOptions() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (options: FrontOptions) => putFrontOptions(options),
+    onSuccess: (answer) => queryClient.setQueryData(optionKeys.front(), answer),
+  });
+}

@@ -27,8 +27,10 @@ export function bulkResultOf(task: Task): z.infer<typeof bulkSchema> | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** What a task does: a bulk edit's operation, else its message. */
+/** What a task does: a keyword collection, a bulk edit's operation, else its message. */
 export function taskTitle(task: Task): string {
+  // A keyword collection names itself; its message is the phase it has reached.
+  if (task.kind === 'collect-keywords') return t('tasks.collectKeywords');
   const operation = task.kind === 'bulk-edit' ? task.details.operation : undefined;
   return typeof operation === 'string' && operation !== '' ? operation : task.message;
 }
@@ -73,6 +75,11 @@ export function TaskItem({ task }: { task: Task }) {
         <Text size="xs" c="dimmed">
           {task.message}
           {dots}
+        </Text>
+      )}
+      {task.kind === 'collect-keywords' && typeof task.details.candidates === 'number' && (
+        <Text size="xs" c="dimmed" data-testid="task-candidates">
+          {formatNumber(task.details.candidates, 0)} {t('tasks.candidates')}
         </Text>
       )}
       {task.error && (

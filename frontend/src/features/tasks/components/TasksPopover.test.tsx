@@ -72,3 +72,17 @@ describe('background tasks popover', () => {
     expect(within(await openPopover()).getByText('No background tasks')).toBeInTheDocument();
   });
 });
+
+describe('background tasks popover, keyword collection', () => {
+  it('names a running keyword collection, its phase and candidates', async () => {
+    const collect = makeTask({ id: 't1', kind: 'collect-keywords', message: 'Exploring your app...', step: 2, totalSteps: 7, details: { candidates: 120 } });
+    mockApi('GET /api/tasks', ok({ items: [collect] }));
+    renderApp('/settings/general', makeUser());
+    const popover = await openPopover();
+    const [item] = within(popover).getAllByTestId('task');
+    expect(item).toHaveTextContent('Keyword collection');
+    expect(item).toHaveTextContent('Exploring your app...');
+    expect(within(item!).getByTestId('task-candidates')).toHaveTextContent('120 candidates found');
+    expect(within(popover).getByRole('progressbar', { name: 'Exploring your app...', hidden: true })).toHaveAttribute('aria-valuenow', '25');
+  });
+});

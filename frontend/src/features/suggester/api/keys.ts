@@ -1,0 +1,12 @@
+/** Query keys of the suggester feature. */
+import type { Scope } from './types';
+
+export const suggesterKeys = {
+  all: ['suggester'] as const,
+  apps: (scope: Scope) => [...suggesterKeys.all, 'apps', scope.accountId, scope.orgId] as const,
+  findApp: (query: string, country: string) => [...suggesterKeys.all, 'findApp', query, country] as const,
+  countries: () => [...suggesterKeys.all, 'countries'] as const,
+  defaults: () => [...suggesterKeys.all, 'defaults'] as const,
+  timing: (type: string, country: string) => [...suggesterKeys.all, 'timing', type, country] as const,
+  competitors: (adamId: string) => [...suggesterKeys.all, 'competitors', adamId] as const,
+};

@@ -1,0 +1,37 @@
+/**
+ * What step 1 shows around the form: its defaults for the user (`GET /api/keyword/default`)
+ * and the expected duration of a collection (`GET /api/timings/{type}/{countryCode}`).
+ */
+import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, type CallOptions } from '@/lib/api-client';
+import type { SuggestionType } from '../wizard';
+import { suggesterKeys } from './keys';
+import { defaultsSchema, type SearchDefaults } from './types';
+
+export async function getSearchDefaults({ signal }: CallOptions = {}): Promise<SearchDefaults> {
+  const { item } = await api.get('/keyword/default', defaultsSchema, { signal });
+  return item;
+}
+
+export function useSearchDefaults() {
+  return useQuery({ queryKey: suggesterKeys.defaults(), queryFn: ({ signal }) => getSearchDefaults({ signal }), staleTime: Infinity });
+}
+
+const timingSchema = z.object({ duration: z.number().nullable().catch(null) });
+
+/** The median duration in ms of past collections of this type and country, or null. */
+export async function getTiming(type: SuggestionType, country: string, { signal }: CallOptions = {}): Promise<number | null> {
+  const { duration } = await api.get(`/timings/${encodeURIComponent(type)}/${encodeURIComponent(country)}`, timingSchema, { signal });
+  return duration;
+}
+
+export function useTiming(type: SuggestionType, country: string | null) {
+  return useQuery(
+    queryOptions({
+      queryKey: suggesterKeys.timing(type, country ?? ''),
+      queryFn: country ? ({ signal }) => getTiming(type, country, { signal }) : skipToken,
+      staleTime: 5 * 60_000,
+    }),
+  );
+}

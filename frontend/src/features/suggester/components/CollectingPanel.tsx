@@ -1,0 +1,77 @@
+/**
+ * The collection under way (spec §2, §4): the phase the job has reached ('Looking for App
+ * Store suggestions' … 'Excluding keywords without traffic...') over a progress bar (the
+ * task's percent, spec §4 Background tasks), the candidates found so far, the expected
+ * duration, and the Stop button (confirmed first).
+ */
+import { Button, Card, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
+import { IconPlayerStop } from '@tabler/icons-react';
+import { taskProgress } from '@/features/tasks';
+import { t } from '@/i18n';
+import { formatNumber } from '@/lib/format';
+import type { Suggester } from '../hooks/useSuggester';
+
+/** The first phase, shown until the first poll answers. */
+const FIRST_PHASE = 'Looking for App Store suggestions';
+
+export function CollectingPanel({ suggester, duration }: { suggester: Suggester; duration: string }) {
+  const { collecting, form } = suggester.state;
+  const task = collecting?.task ?? null;
+  const percent = task ? taskProgress(task) : 0;
+  const phase = task?.message || FIRST_PHASE;
+  const candidates = typeof task?.details.candidates === 'number' ? task.details.candidates : null;
+  return (
+    <Card withBorder padding="xl" data-testid="collecting">
+      <Stack gap="lg" maw={640} mx="auto" w="100%" py="lg">
+        <Stack gap={4} align="center">
+          <Title order={3} size="h4">
+            {collecting ? t('suggester.collecting') : t('common.loading')}
+          </Title>
+          {form.app && (
+            <Text size="sm" c="dimmed">
+              {form.app.name}
+              {form.country ? ` · ${form.country}` : ''}
+            </Text>
+          )}
+        </Stack>
+        {collecting ? (
+          <>
+            <Stack gap={6}>
+              <Group justify="space-between" wrap="nowrap">
+                <Text size="sm" fw={500} data-testid="collect-phase">
+                  {phase}
+                </Text>
+                <Text size="sm" fw={600} c="blue" data-testid="collect-percent">
+                  {percent}%
+                </Text>
+              </Group>
+              <Progress value={percent} size="lg" radius="xl" striped animated aria-label={phase} />
+              <Group justify="space-between">
+                <Text size="xs" c="dimmed">
+                  {t('suggester.hint.inProgress')}
+                </Text>
+                <Text size="xs" c="dimmed" data-testid="collect-duration">
+                  {t('suggester.duration')}: {duration}
+                </Text>
+              </Group>
+              {candidates !== null && (
+                <Text size="xs" c="dimmed" data-testid="collect-candidates">
+                  {formatNumber(candidates, 0)} {t('suggester.candidates')}
+                </Text>
+              )}
+            </Stack>
+            <Group justify="center">
+              <Button color="red" variant="light" leftSection={<IconPlayerStop size={16} />} onClick={suggester.stopModal.open}>
+                {t('suggester.stop')}
+              </Button>
+            </Group>
+          </>
+        ) : (
+          <Group justify="center">
+            <Loader aria-label={t('common.loading')} />
+          </Group>
+        )}
+      </Stack>
+    </Card>
+  );
+}

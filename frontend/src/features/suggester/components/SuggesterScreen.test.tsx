@@ -1,0 +1,363 @@
+import { act, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { callsTo, fail, mockApi, ok, type MockCall } from '@/test/fetch-mock';
+import { renderApp } from '@/test/render';
+
+// The first render compiles the app, and polls wait their 1000 ms; the machine may be busy.
+jest.setTimeout(40_000);
+
+const PATH = '/keyword-suggester';
+const COLLECT = 'POST /api/phrase/getListByShuffleTitlesPopularities/100';
+const STOP = 'GET /api/phrase/suggesterSearches/one/stop/t1';
+const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+
+const keyword = (name: string, popularity: number | null, extra: Record<string, unknown> = {}) => ({
+  name,
+  popularity,
+  applePopularity: popularity === null ? null : Math.ceil(popularity / 20),
+  impressions: 0,
+  sources: [{ type: 'hint' }],
+  required: false,
+  bidOn: [],
+  negatedIn: [],
+  ...extra,
+});
+
+const ITEMS = [
+  keyword('photo editor', 57, { impressions: 1200, sources: [{ type: 'hint' }, { type: 'competitor', adamId: '200', name: 'Snapseed' }] }),
+  keyword('collage maker', 31, { bidOn: [{ campaignId: '1', campaignName: 'US Brand', adGroupId: '2', adGroupName: 'Exact', matchType: 'EXACT' }] }),
+  keyword('selfie camera', 12, { sources: [{ type: 'apple' }], negatedIn: [{ campaignId: '1', campaignName: 'US Brand', adGroupId: null }] }),
+  keyword('my photo app', null, { required: true, sources: [{ type: 'required' }] }),
+];
+
+const task = (overrides: Parameters<typeof makeTask>[0] = {}) => makeTask({ id: 't1', kind: 'collect-keywords', message: 'Looking for App Store suggestions', step: 1, totalSteps: 7, ...overrides });
+const running = (step: number, message: string) => ({ status: 200, body: { status: 200, message: 'METHOD_IS_EXECUTED', result: { task: task({ step, message, details: { candidates: step * 40 } }) } } });
+const finished = ok({ task: task({ step: 7, message: 'Keywords collecting completed!', finish: true }), items: ITEMS });
+
+/** The options as saved by the PUTs so far (merged, nulls removing keys). */
+let saved: Record<string, unknown> = {};
+
+function mockStep1({ options = {}, duration = null as number | null, accounts = [account] } = {}) {
+  saved = { ...options };
+  mockApi('GET /api/account/getAll', ok({ items: accounts }));
+  mockApi('GET /api/options/front', ok({ item: options, version: 1 }));
+  mockApi('PUT /api/options/front', (call: MockCall) => {
+    for (const [key, value] of Object.entries(call.body as Record<string, unknown>)) {
+      if (value === null) delete saved[key];
+      else saved[key] = value;
+    }
+    return ok({ item: saved, version: 2 });
+  });
+  mockApi('GET /api/keyword/default', ok({ item: { suggestionType: 'app', excludedWordsByPopularities: 1, withAggregation: true, withoutDescription: false, withoutApps: false, withoutShuffle: false, negativeKeywords: ['free'] } }));
+  mockApi('GET /api/asa/apps', ok({ items: [{ adamId: '100', appName: 'Snap Photo', developerName: 'Snap Inc', orgId: '42' }] }));
+  mockApi('GET /api/country/allWithCodes', ok({ items: [{ code: 'US', name: 'United States' }, { code: 'GB', name: 'United Kingdom' }] }));
+  mockApi('GET /api/timings/app/US', ok({ duration }));
+  mockApi('GET /api/timings/keywords/US', ok({ duration }));
+  mockApi('GET /api/timings/competitors/US', ok({ duration }));
+}
+
+/** Answers the start, then each poll in turn (the last one for every later poll). */
+function mockCollect(...polls: Parameters<typeof mockApi>[1][]) {
+  const queue = [...polls];
+  mockApi(COLLECT, (call: MockCall) => {
+    if (!call.url.includes('id=')) return ok({ id: 't1' });
+    const next = queue.length > 1 ? queue.shift()! : queue[0]!;
+    return typeof next === 'function' ? next(call) : next;
+  });
+}
+
+const action = (name: RegExp | string) => screen.findByRole('button', { name });
+const pollsOf = () => callsTo(COLLECT).filter((c) => c.url.includes('id='));
+
+async function pickAppAndCountry() {
+  await userEvent.click(await screen.findByTestId('app-picker'));
+  await userEvent.click(await screen.findByRole('option', { name: /Snap Photo/ }));
+  await userEvent.click(screen.getByTestId('country-picker'));
+  await userEvent.click(await screen.findByRole('option', { name: 'United States (US)' }));
+}
+
+async function startCollection() {
+  renderApp(PATH, makeUser());
+  await pickAppAndCountry();
+  await userEvent.click(await action('Start collecting keywords'));
+}
+
+beforeEach(() => {
+  saved = {};
+});
+
+describe('keyword suggester, step 1', () => {
+  it('shows the five steps and disables the action until the form is valid (spec §5)', async () => {
+    mockStep1();
+    renderApp(PATH, makeUser());
+    expect(await screen.findByText('Search parameters')).toBeInTheDocument();
+    for (const name of ['Keyword selection', 'Keyword segmentation', 'Campaign naming', 'Campaign settings']) expect(screen.getByText(name)).toBeInTheDocument();
+    expect(await action('Start collecting keywords')).toBeDisabled();
+    expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Select app and country');
+    expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
+    // The user's defaults fill the negative keywords.
+    expect(screen.getByTestId('negative-keywords')).toHaveValue('free');
+
+    await pickAppAndCountry();
+    expect(await action('Start collecting keywords')).toBeEnabled();
+    expect(await screen.findByText('Estimated time: 5-20 min')).toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Keywords' }));
+    expect(await action('Start collecting keywords')).toBeDisabled();
+    expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Add required keywords');
+    await userEvent.type(screen.getByTestId('required-keywords'), 'Photo Editor!{enter}photo editor{enter}{enter}Collage');
+    expect(screen.getByTestId('required-keywords-count')).toHaveTextContent('2 keywords');
+    expect(await action('Start collecting keywords')).toBeEnabled();
+
+    await userEvent.click(screen.getByRole('radio', { name: 'Competitors' }));
+    expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Add at least one competitor to continue');
+    expect(await action('Start collecting keywords')).toBeDisabled();
+  });
+
+  it('rounds the duration of past runs up to minutes', async () => {
+    mockStep1({ duration: 412_000 });
+    renderApp(PATH, makeUser());
+    await pickAppAndCountry();
+    expect(await screen.findByText('Estimated time: 7 min')).toBeInTheDocument();
+  });
+
+  it('searches competitors, saves the one added and selects it', async () => {
+    mockStep1();
+    mockApi('GET /api/competitors/get/100', ok({ items: [] }));
+    mockApi('POST /api/competitors/find', ok({ items: [{ adamId: '300', name: 'VSCO', developer: 'Visual Supply' }] }));
+    mockApi('POST /api/suggester/competitors/findApp', ok({ items: [{ adamId: '200', name: 'Snapseed', developer: 'Google' }] }));
+    mockApi('POST /api/suggester/competitors', ok({ item: { adamId: '200', name: 'Snapseed', developer: 'Google' } }));
+    renderApp(PATH, makeUser());
+    await pickAppAndCountry();
+    await userEvent.click(screen.getByRole('radio', { name: 'Competitors' }));
+    expect(await screen.findByText('No competitors saved for this app yet')).toBeInTheDocument();
+    // The App Store's suggestions show before any search.
+    expect(await screen.findByRole('button', { name: 'Add VSCO' })).toBeEnabled();
+    expect(callsTo('POST /api/competitors/find')[0]?.body).toEqual({ adamId: '100', country: 'US' });
+    await userEvent.type(screen.getByLabelText('Find a competitor in the App Store'), 'snap');
+    await userEvent.click(await screen.findByRole('button', { name: 'Add Snapseed' }));
+    expect(await screen.findByRole('checkbox', { name: 'Snapseed' })).toBeChecked();
+    expect(callsTo('POST /api/suggester/competitors')[0]?.body).toEqual({ adamId: '100', competitorId: '200', country: 'US' });
+    mockCollect(running(1, 'Looking for App Store suggestions'));
+    await userEvent.click(await action('Start collecting keywords'));
+    await waitFor(() => expect(callsTo(COLLECT)[0]?.body).toMatchObject({ suggestionType: 'competitors', competitors: ['200'] }));
+  });
+
+  it('sends readers to the restricted page', async () => {
+    mockStep1();
+    const { location } = renderApp(PATH, makeUser({ permission: 'reader' }));
+    await waitFor(() => expect(location()).toBe('/restricted'));
+  });
+});
+
+describe('keyword suggester, collection', () => {
+  it('starts, shows each phase with its progress while polling, then lists the keywords', async () => {
+    mockStep1();
+    mockCollect(running(2, 'Exploring your app...'), running(4, 'Doing some magic...'), finished);
+    await startCollection();
+
+    const [start] = callsTo(COLLECT);
+    expect(start!.url).toContain('accountId=a1');
+    expect(start!.body).toMatchObject({ country: 'US', suggestionType: 'app', words: [], excludedWords: ['free'], excludedWordsByPopularities: 1, competitors: [] });
+    expect(await screen.findByText('Exploring your app...')).toBeInTheDocument();
+    expect(screen.getByTestId('collect-percent')).toHaveTextContent('25%');
+    expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Keyword research in progress');
+    expect(await action('Next step')).toBeDisabled();
+    expect(saved['suggester-loader']).toMatchObject({ taskId: 't1', adamId: '100', country: 'US' });
+    expect(await screen.findByText('Doing some magic...')).toBeInTheDocument();
+    expect(screen.getByTestId('collect-percent')).toHaveTextContent('50%');
+
+    const table = await screen.findByTestId('keyword-table');
+    expect(await screen.findByText('Keywords collecting completed!')).toBeInTheDocument();
+    expect(pollsOf()[0]!.url).toContain('id=t1');
+    expect(within(table).getAllByRole('row')).toHaveLength(5);
+    expect(saved['suggester-loader']).toBeUndefined();
+    await waitFor(() => expect(saved['suggester-last-item']).toMatchObject({ step: 2, taskId: 't1' }));
+    // The required keyword comes selected.
+    expect(screen.getByRole('checkbox', { name: 'Select my photo app' })).toBeChecked();
+    expect(screen.getByTestId('keyword-counts')).toHaveTextContent('4 keywords · 4 shown · 1 selected');
+    expect(within(table).getByTestId('bid-on')).toHaveTextContent('Bid on · 1');
+    expect(within(table).getByTestId('negated')).toHaveTextContent('Negative · 1');
+    expect(within(table).getByText('Snapseed')).toBeInTheDocument();
+  });
+
+  it('filters, selects in bulk, removes, and carries the selection to step 3', async () => {
+    mockStep1();
+    mockCollect(finished);
+    await startCollection();
+    await screen.findByTestId('keyword-table');
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select my photo app' }));
+    expect(await action('Next step')).toBeDisabled();
+    expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Select at least one keyword');
+
+    await userEvent.type(screen.getByLabelText('Search keywords'), 'photo');
+    expect(screen.getByTestId('keyword-counts')).toHaveTextContent('4 keywords · 2 shown · 0 selected');
+    await userEvent.click(screen.getByRole('button', { name: 'Select all shown' }));
+    expect(screen.getByTestId('keyword-counts')).toHaveTextContent('2 selected');
+
+    await userEvent.click(screen.getByRole('button', { name: 'Clear selection' }));
+    await userEvent.clear(screen.getByLabelText('Search keywords'));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select selfie camera' }));
+    await userEvent.click(screen.getByRole('button', { name: 'Remove selected' }));
+    expect(screen.getByTestId('keyword-counts')).toHaveTextContent('3 keywords · 3 shown · 0 selected · 1 removed');
+    expect(screen.queryByText('selfie camera')).not.toBeInTheDocument();
+
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select photo editor' }));
+    await userEvent.click(screen.getByRole('checkbox', { name: 'Select collage maker' }));
+    await userEvent.click(await action('Next step'));
+
+    const review = await screen.findByTestId('selection-review');
+    expect(within(review).getByTestId('selection-count')).toHaveTextContent('2 keywords');
+    expect(within(review).getByTestId('selection-impressions')).toHaveTextContent('1 200');
+    expect(within(review).getAllByRole('row').slice(1).map((r) => r.querySelector('td')?.textContent)).toEqual(['photo editor', 'collage maker']);
+    await waitFor(() => expect(saved['suggester-last-item']).toMatchObject({ step: 3, taskId: 't1' }));
+    expect(saved['suggester-entry']).toMatchObject({ selected: [{ name: 'photo editor', impressions: 1200 }, { name: 'collage maker', impressions: 0 }], removed: [{ name: 'selfie camera' }] });
+    // Step 3 goes back to step 2 without asking; segmentation is the next issue's.
+    expect(await action('Next step')).toBeDisabled();
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    expect(await screen.findByTestId('keyword-table')).toBeInTheDocument();
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
+  it("goes back to step 1 with 'Something went wrong' when the collection fails", async () => {
+    mockStep1();
+    mockCollect(running(1, 'Looking for App Store suggestions'), ok({ task: task({ message: 'Something went wrong', error: 'Apple Ads refused' }) }));
+    await startCollection();
+    expect(await screen.findByTestId('collection-error')).toHaveTextContent('Something went wrong');
+    expect(await action('Start collecting keywords')).toBeEnabled();
+    expect(saved['suggester-loader']).toBeUndefined();
+  });
+
+  it("shows the server's refusal of a start on step 1", async () => {
+    mockStep1();
+    mockApi(COLLECT, fail(400, 'This country is not served by the campaign group', [{ field: 'country', message: 'This country is not served by the campaign group' }]));
+    await startCollection();
+    expect(await screen.findByTestId('collection-error')).toHaveTextContent('This country is not served by the campaign group');
+    expect(screen.getByText('Search parameters')).toBeInTheDocument();
+    expect(saved['suggester-loader']).toBeUndefined();
+  });
+
+  it('skips network errors and METHOD_IS_EXECUTED while polling', async () => {
+    mockStep1();
+    mockCollect({ raw: '' }, fail(409, 'METHOD_IS_EXECUTED'), finished);
+    await startCollection();
+    expect(await screen.findByTestId('keyword-table', {}, { timeout: 15_000 })).toBeInTheDocument();
+    expect(pollsOf()).toHaveLength(3);
+  });
+
+  it('stops after the confirmation of spec §2', async () => {
+    mockStep1();
+    mockCollect(running(2, 'Exploring your app...'));
+    mockApi(STOP, ok({ item: task({ error: 'Stopped', details: { stopped: true } }) }));
+    await startCollection();
+    await userEvent.click(await screen.findByRole('button', { name: 'Stop' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Are you sure you want to stop this task?');
+    expect(dialog).toHaveTextContent('Keyword collection will be stopped and all progress will be reset.');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(callsTo(STOP)).toHaveLength(0);
+
+    await userEvent.click(screen.getByRole('button', { name: 'Stop' }));
+    await userEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Stop collection' }));
+    expect(await action('Start collecting keywords')).toBeEnabled();
+    expect(callsTo(STOP)).toHaveLength(1);
+    expect(saved['suggester-loader']).toBeUndefined();
+    const polls = pollsOf().length;
+    await act(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+    expect(pollsOf()).toHaveLength(polls);
+  });
+
+  it('goes back from step 2 after the confirmation: stops the job and clears the saved place', async () => {
+    mockStep1();
+    mockCollect(running(2, 'Exploring your app...'));
+    mockApi(STOP, ok({ item: task({ error: 'Stopped' }) }));
+    await startCollection();
+    await screen.findByText('Exploring your app...');
+    await userEvent.click(screen.getByRole('button', { name: 'Back' }));
+    const dialog = await screen.findByRole('dialog');
+    expect(dialog).toHaveTextContent('Are you sure you want to go back?');
+    expect(dialog).toHaveTextContent('The progress of this step will be reset');
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Return to the previous step' }));
+    expect(await action('Start collecting keywords')).toBeEnabled();
+    await waitFor(() => expect(callsTo(STOP)).toHaveLength(1));
+    await waitFor(() => expect(saved).toEqual({}));
+    // The form is kept.
+    expect(screen.getByTestId('app-picker')).toHaveValue('Snap Photo');
+  });
+});
+
+describe('keyword suggester, saved place', () => {
+  const now = Date.now();
+  const entry = (savedAt: number) => ({
+    accountId: 'a1',
+    orgId: null,
+    app: { adamId: '100', name: 'Snap Photo', developer: 'Snap Inc', icon: null, countries: null },
+    country: 'US',
+    searchParameters: { suggestionType: 'app', requiredKeywords: [], negativeKeywords: [] },
+    settings: null,
+    competitors: [],
+    selected: [{ name: 'collage maker', impressions: 0 }],
+    removed: [],
+    savedAt: new Date(savedAt).toISOString(),
+  });
+
+  it('resumes a running collection after a reload, polling at once', async () => {
+    mockStep1({
+      options: {
+        'suggester-entry': entry(now - 60_000),
+        'suggester-loader': { taskId: 't1', adamId: '100', country: 'US', startedAt: new Date(now - 60_000).toISOString() },
+        'suggester-last-item': { step: 2, taskId: null, savedAt: new Date(now - 60_000).toISOString() },
+      },
+    });
+    mockCollect(running(5, 'Collecting results...'), finished);
+    renderApp(PATH, makeUser());
+    expect(await screen.findByText('Collecting results...')).toBeInTheDocument();
+    expect(callsTo(COLLECT).every((c) => c.url.includes('id=t1'))).toBe(true);
+    await screen.findByTestId('keyword-table');
+    // The saved selection is kept.
+    expect(screen.getByRole('checkbox', { name: 'Select collage maker' })).toBeChecked();
+    expect(screen.getByRole('checkbox', { name: 'Select my photo app' })).not.toBeChecked();
+  });
+
+  it('returns to step 3 with the saved result', async () => {
+    mockStep1({ options: { 'suggester-entry': entry(now - 60_000), 'suggester-last-item': { step: 3, taskId: 't1', savedAt: new Date(now - 60_000).toISOString() } } });
+    mockCollect(finished);
+    renderApp(PATH, makeUser());
+    const review = await screen.findByTestId('selection-review');
+    expect(within(review).getByTestId('selection-count')).toHaveTextContent('1 keyword');
+    expect(within(review).getByText('collage maker')).toBeInTheDocument();
+  });
+
+  it('ignores and clears what is 24 h old', async () => {
+    mockStep1({ options: { 'suggester-entry': entry(now - 25 * 3600_000), 'suggester-loader': { taskId: 't1', adamId: '100', country: 'US', startedAt: new Date(now - 25 * 3600_000).toISOString() } } });
+    renderApp(PATH, makeUser());
+    expect(await action('Start collecting keywords')).toBeDisabled();
+    expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Select app and country');
+    await waitFor(() => expect(saved).toEqual({}));
+    expect(callsTo(COLLECT)).toHaveLength(0);
+  });
+
+  it('resets when the active campaign group is outside the account', async () => {
+    mockStep1({ accounts: [account, makeAccount('a2', 'Second', [{ orgId: 7, displayName: 'Games' }])] });
+    mockCollect(finished);
+    await startCollection();
+    await screen.findByTestId('keyword-table');
+    await waitFor(() => expect(saved['suggester-last-item']).toMatchObject({ taskId: 't1' }));
+    act(() => {
+      window.localStorage.setItem('searchdeck:active-account:ann@example.com', JSON.stringify({ accountId: 'a2', orgId: '7' }));
+      window.dispatchEvent(new Event('searchdeck:active-account-changed'));
+    });
+    expect(await action('Start collecting keywords')).toBeDisabled();
+    expect(screen.getByTestId('app-picker')).toHaveValue('');
+    await waitFor(() => expect(saved).toEqual({}));
+  });
+
+  it("resets another account's saved place", async () => {
+    mockStep1({ options: { 'suggester-entry': { ...entry(now - 60_000), accountId: 'other' } } });
+    renderApp(PATH, makeUser());
+    expect(await action('Start collecting keywords')).toBeDisabled();
+    await waitFor(() => expect(saved).toEqual({}));
+  });
+});

@@ -1,0 +1,467 @@
+/**
+ * The suggester wizard's state and what moves it (spec §4 Suggester): the step-1 form, the
+ * collection (start, poll every 1000 ms, stop), the keywords collected and the selection,
+ * and the place saved per user in options (`suggester-entry`, `suggester-loader`,
+ * `suggester-last-item`, 24 h), read once when the screen opens so a reload or another
+ * browser resumes there, a running collection included. Going back from step 2 stops the
+ * collection and clears the saved place; a campaign group outside the saved account resets
+ * everything.
+ */
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useActiveAccount } from '@/features/accounts';
+import { useFrontOptions, useSaveFrontOptions, type FrontOptions } from '@/features/options';
+import { taskKeys, type Task } from '@/features/tasks';
+import { t } from '@/i18n';
+import { errorMessage } from '@/lib/api-error';
+import { showSnackbar } from '@/lib/notifications';
+import { pollCollection, startCollection, stopCollection } from '../api/collect';
+import { useSearchDefaults } from '../api/search-info';
+import type { AppRef, Keyword, Scope, SearchDefaults, SearchPayload } from '../api/types';
+import { keywordListText, parseKeywordList } from '../keyword-list';
+import { pollUntilDone, type PollOutcome } from '../polling';
+import { CLEARED, ENTRY_KEY, LAST_ITEM_KEY, LOADER_KEY, readSaved, type PickedKeyword, type SavedEntry, type SavedState } from '../saved';
+import { clampStep, nextStep, previousStep, searchBlocker, selectionBlocker, canAdvanceFrom, type Step, type SuggestionType } from '../wizard';
+
+/** The advanced switches of the search payload. */
+export interface SearchSettings {
+  excludedWordsByPopularities: number;
+  withAggregation: boolean;
+  withoutDescription: boolean;
+  withoutApps: boolean;
+  withoutShuffle: boolean;
+}
+
+export interface SearchForm {
+  app: AppRef | null;
+  country: string | null;
+  suggestionType: SuggestionType;
+  /** The fields' text as typed (one keyword per line). */
+  requiredText: string;
+  negativeText: string;
+  competitorIds: string[];
+  settings: SearchSettings;
+}
+
+export const DEFAULT_SETTINGS: SearchSettings = {
+  excludedWordsByPopularities: 1,
+  withAggregation: true,
+  withoutDescription: false,
+  withoutApps: false,
+  withoutShuffle: false,
+};
+
+const EMPTY_FORM: SearchForm = {
+  app: null,
+  country: null,
+  suggestionType: 'app',
+  requiredText: '',
+  negativeText: '',
+  competitorIds: [],
+  settings: DEFAULT_SETTINGS,
+};
+
+/** A collection under way: its task id and the task as last polled. */
+export interface Collecting {
+  taskId: string;
+  task: Task | null;
+  /** Resumed from the saved loader: polled at once. */
+  resumed: boolean;
+}
+
+export interface WizardState {
+  step: Step;
+  form: SearchForm;
+  /** The account scope the form and the collection belong to. */
+  scope: Scope | null;
+  collecting: Collecting | null;
+  starting: boolean;
+  /** Why the last collection failed (shown on step 1). */
+  collectionError: string | null;
+  /** The keywords of the finished collection. */
+  items: Keyword[] | null;
+  /** The finished collection's task id (its result is kept with the task 24 h). */
+  resultId: string | null;
+  /** The selected keywords (step 2), carried to step 3. */
+  selected: PickedKeyword[];
+  /** The keywords removed from the list in step 2. */
+  removed: PickedKeyword[];
+  /** Loading a saved result after a reload. */
+  loadingResult: boolean;
+}
+
+const initialState = (scope: Scope | null, form: SearchForm = EMPTY_FORM): WizardState => ({
+  step: 1,
+  form,
+  scope,
+  collecting: null,
+  starting: false,
+  collectionError: null,
+  items: null,
+  resultId: null,
+  selected: [],
+  removed: [],
+  loadingResult: false,
+});
+
+/** The form the user's defaults give (`GET /api/keyword/default`). */
+export function formFromDefaults(defaults: SearchDefaults | undefined): SearchForm {
+  if (!defaults) return EMPTY_FORM;
+  return {
+    ...EMPTY_FORM,
+    suggestionType: defaults.suggestionType,
+    negativeText: keywordListText(defaults.negativeKeywords),
+    settings: {
+      excludedWordsByPopularities: defaults.excludedWordsByPopularities,
+      withAggregation: defaults.withAggregation,
+      withoutDescription: defaults.withoutDescription,
+      withoutApps: defaults.withoutApps,
+      withoutShuffle: defaults.withoutShuffle,
+    },
+  };
+}
+
+/** The form a saved entry holds. */
+function formFromEntry(entry: SavedEntry): SearchForm {
+  return {
+    app: entry.app,
+    country: entry.country,
+    suggestionType: entry.searchParameters.suggestionType,
+    requiredText: keywordListText(entry.searchParameters.requiredKeywords),
+    negativeText: keywordListText(entry.searchParameters.negativeKeywords),
+    competitorIds: entry.competitors,
+    settings: entry.settings ?? DEFAULT_SETTINGS,
+  };
+}
+
+/** The search payload (first form) of a valid form. */
+export function payloadOf(form: SearchForm): SearchPayload {
+  return {
+    country: form.country ?? '',
+    suggestionType: form.suggestionType,
+    words: parseKeywordList(form.requiredText),
+    excludedWords: parseKeywordList(form.negativeText),
+    excludedWordsByPopularities: form.settings.excludedWordsByPopularities,
+    // Only competitor mode sends its choice; app mode explores the app's saved competitors.
+    competitors: form.suggestionType === 'competitors' ? form.competitorIds : [],
+    withoutDescription: form.settings.withoutDescription,
+    withAggregation: form.settings.withAggregation,
+    withoutApps: form.settings.withoutApps,
+    onlyPopularity: false,
+    withoutShuffle: form.settings.withoutShuffle,
+  };
+}
+
+/** The saved entry of a state (spec §3 Suggester state). */
+export function entryOf(state: WizardState, now: Date): SavedEntry | null {
+  if (!state.scope) return null;
+  const { form } = state;
+  return {
+    accountId: state.scope.accountId,
+    orgId: state.scope.orgId,
+    app: form.app,
+    country: form.country,
+    searchParameters: {
+      suggestionType: form.suggestionType,
+      requiredKeywords: parseKeywordList(form.requiredText),
+      negativeKeywords: parseKeywordList(form.negativeText),
+    },
+    settings: form.settings,
+    competitors: form.competitorIds,
+    selected: state.selected,
+    removed: state.removed,
+    savedAt: now.toISOString(),
+  };
+}
+
+/** The selection after a collection: the saved one where its keywords are there, else the required keywords. */
+export function initialSelection(items: readonly Keyword[], saved: readonly PickedKeyword[]): PickedKeyword[] {
+  const byName = new Map(items.map((k) => [k.name, k]));
+  const kept = saved.filter((p) => byName.has(p.name));
+  if (kept.length > 0 || saved.length > 0) return kept;
+  return items.filter((k) => k.required).map((k) => ({ name: k.name, impressions: k.impressions }));
+}
+
+/** How long selection changes wait before they are saved (one save for a burst of clicks). */
+const SAVE_DEBOUNCE_MS = 800;
+
+export function useSuggester() {
+  const active = useActiveAccount();
+  const accountId = active.account?._id ?? null;
+  const orgId = active.org?.orgId ?? null;
+  const scope = useMemo<Scope | null>(() => (accountId ? { accountId, orgId } : null), [accountId, orgId]);
+  const options = useFrontOptions();
+  const defaults = useSearchDefaults();
+  const save = useSaveFrontOptions();
+  const queryClient = useQueryClient();
+  // The background-tasks popover lists the collection too: it hears of each start and end.
+  const refreshTasks = useCallback(() => void queryClient.invalidateQueries({ queryKey: taskKeys.all }), [queryClient]);
+  const saveRef = useRef(save.mutate);
+  useEffect(() => {
+    saveRef.current = save.mutate;
+  });
+
+  const [state, setState] = useState<WizardState>(() => initialState(null));
+  const stateRef = useRef(state);
+  useEffect(() => {
+    stateRef.current = state;
+  });
+  const [hydrated, setHydrated] = useState(false);
+  const [backOpen, setBackOpen] = useState(false);
+  const [stopOpen, setStopOpen] = useState(false);
+  const [stopping, setStopping] = useState(false);
+
+  const persist = useCallback((values: FrontOptions) => {
+    saveRef.current(values, { onError: (error) => showSnackbar(errorMessage(error), 'danger') });
+  }, []);
+
+  // Read the saved place once, when the options, the defaults and the account are known.
+  const ready = !active.isLoading && (options.isSuccess || options.isError) && (defaults.isSuccess || defaults.isError);
+  useEffect(() => {
+    if (hydrated || !ready) return;
+    const saved: SavedState = readSaved(options.data, accountId, Date.now());
+    if (saved.stale) {
+      const clear: FrontOptions = {};
+      if (!saved.entry) Object.assign(clear, CLEARED);
+      else {
+        if (!saved.loader) clear[LOADER_KEY] = null;
+        if (!saved.lastItem) clear[LAST_ITEM_KEY] = null;
+      }
+      persist(clear);
+    }
+    const { entry, loader, lastItem } = saved;
+    const base = initialState(scope, entry ? formFromEntry(entry) : formFromDefaults(defaults.data));
+    if (entry) {
+      base.scope = { accountId: entry.accountId, orgId: entry.orgId };
+      base.selected = entry.selected;
+      base.removed = entry.removed;
+    }
+    if (loader) {
+      base.step = 2;
+      base.collecting = { taskId: loader.taskId, task: null, resumed: true };
+    } else if (lastItem && lastItem.step >= 2 && lastItem.taskId) {
+      base.step = clampStep(lastItem.step);
+      base.resultId = lastItem.taskId;
+      base.loadingResult = true;
+    }
+    setState(base);
+    setHydrated(true);
+  }, [hydrated, ready, options.data, defaults.data, accountId, scope, persist]);
+
+  // A campaign group outside the account the state belongs to resets it (spec §4).
+  useEffect(() => {
+    if (!hydrated) return;
+    const current = stateRef.current;
+    if (current.scope?.accountId === accountId) {
+      if (current.scope.orgId !== orgId && current.step === 1 && !current.collecting) setState((s) => ({ ...s, scope }));
+      return;
+    }
+    const touched = current.scope !== null && (current.step > 1 || current.collecting !== null || current.form.app !== null);
+    setState(initialState(scope, formFromDefaults(defaults.data)));
+    if (touched) persist(CLEARED);
+  }, [hydrated, accountId, orgId, scope, defaults.data, persist]);
+
+  const finish = useCallback(
+    (outcome: PollOutcome, taskId: string) => {
+      const now = new Date();
+      refreshTasks();
+      if (outcome.kind === 'done') {
+        const current = stateRef.current;
+        const selected = initialSelection(outcome.items, current.selected);
+        const removedNames = new Set(current.removed.map((r) => r.name));
+        const next: WizardState = {
+          ...current,
+          collecting: null,
+          loadingResult: false,
+          items: outcome.items,
+          resultId: taskId,
+          selected: selected.filter((p) => !removedNames.has(p.name)),
+          step: current.step < 2 ? 2 : current.step,
+        };
+        setState(next);
+        persist({ [ENTRY_KEY]: entryOf(next, now), [LOADER_KEY]: null, [LAST_ITEM_KEY]: { step: next.step, taskId, savedAt: now.toISOString() } });
+        // A collection that ran here says so (spec §8: a default when the task has no text).
+        if (current.collecting) showSnackbar(outcome.task.message || t('suggester.completed'));
+        return;
+      }
+      // Failed or stopped elsewhere: back to step 1, the failure kept as the collection error.
+      setState((s) => ({
+        ...s,
+        step: 1,
+        collecting: null,
+        loadingResult: false,
+        items: null,
+        resultId: null,
+        collectionError: outcome.kind === 'failed' ? outcome.error : null,
+      }));
+      persist({ [LOADER_KEY]: null, [LAST_ITEM_KEY]: null });
+      if (outcome.kind === 'stopped') showSnackbar(t('suggester.stopped'), 'info');
+    },
+    [persist, refreshTasks],
+  );
+
+  // Poll the running collection, or the saved result after a reload.
+  const pollId = state.collecting?.taskId ?? (state.loadingResult ? state.resultId : null);
+  const immediate = state.collecting ? state.collecting.resumed : true;
+  useEffect(() => {
+    const current = stateRef.current;
+    const adamId = current.form.app?.adamId;
+    const pollScope = current.scope;
+    if (!pollId || !adamId || !pollScope) return undefined;
+    const controller = new AbortController();
+    pollUntilDone({
+      poll: (signal) => pollCollection(adamId, pollScope, pollId, { signal }),
+      signal: controller.signal,
+      immediate,
+      onTask: (task) => setState((s) => (s.collecting?.taskId === pollId ? { ...s, collecting: { ...s.collecting, task } } : s)),
+    }).then(
+      (outcome) => finish(outcome, pollId),
+      () => undefined,
+    );
+    return () => controller.abort(new DOMException('Polling ended', 'AbortError'));
+    // `immediate` is read when polling begins; it changes only with the task.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [pollId, finish]);
+
+  const setForm = useCallback((change: Partial<SearchForm>) => {
+    setState((s) => ({ ...s, form: { ...s.form, ...change }, collectionError: null }));
+  }, []);
+
+  const requiredKeywords = useMemo(() => parseKeywordList(state.form.requiredText), [state.form.requiredText]);
+  const negativeKeywords = useMemo(() => parseKeywordList(state.form.negativeText), [state.form.negativeText]);
+  const blocker =
+    state.step === 1
+      ? searchBlocker({
+          adamId: state.form.app?.adamId ?? null,
+          country: state.form.country,
+          suggestionType: state.form.suggestionType,
+          requiredKeywords,
+          competitorIds: state.form.competitorIds,
+        })
+      : selectionBlocker(state.step, { collecting: state.collecting !== null || state.loadingResult, selectedCount: state.selected.length });
+
+  const start = useCallback(async () => {
+    const current = stateRef.current;
+    const app = current.form.app;
+    if (!app || !scope || current.starting) return;
+    setState((s) => ({ ...s, starting: true, collectionError: null, scope }));
+    try {
+      const taskId = await startCollection(app.adamId, scope, payloadOf(current.form));
+      const now = new Date();
+      const next: WizardState = {
+        ...stateRef.current,
+        scope,
+        starting: false,
+        step: 2,
+        collecting: { taskId, task: null, resumed: false },
+        items: null,
+        resultId: null,
+        selected: [],
+        removed: [],
+      };
+      setState(next);
+      refreshTasks();
+      persist({
+        [ENTRY_KEY]: entryOf(next, now),
+        [LOADER_KEY]: { taskId, adamId: app.adamId, country: current.form.country, startedAt: now.toISOString() },
+        [LAST_ITEM_KEY]: { step: 2, taskId: null, savedAt: now.toISOString() },
+      });
+    } catch (error) {
+      setState((s) => ({ ...s, starting: false, collectionError: errorMessage(error) }));
+    }
+  }, [scope, persist, refreshTasks]);
+
+  /** Stops the running collection (after the confirmation); back to step 1. */
+  const stop = useCallback(async () => {
+    const taskId = stateRef.current.collecting?.taskId;
+    if (!taskId) return;
+    setStopping(true);
+    try {
+      await stopCollection(taskId);
+      refreshTasks();
+      setState((s) => ({ ...s, step: 1, collecting: null, items: null, resultId: null, selected: [], removed: [] }));
+      persist({ [LOADER_KEY]: null, [LAST_ITEM_KEY]: null });
+      setStopOpen(false);
+    } catch (error) {
+      showSnackbar(errorMessage(error), 'danger');
+    } finally {
+      setStopping(false);
+    }
+  }, [persist, refreshTasks]);
+
+  /** Back from step 2 (after the confirmation): stops the collection, discards the list, clears the saved place. */
+  const confirmBack = useCallback(async () => {
+    const current = stateRef.current;
+    const taskId = current.collecting?.taskId;
+    setState((s) => ({ ...s, step: 1, collecting: null, loadingResult: false, items: null, resultId: null, selected: [], removed: [] }));
+    setBackOpen(false);
+    persist(CLEARED);
+    if (taskId) await stopCollection(taskId).then(refreshTasks, () => undefined);
+  }, [persist, refreshTasks]);
+
+  const back = useCallback(() => {
+    const { step } = stateRef.current;
+    if (step === 2) {
+      setBackOpen(true);
+      return;
+    }
+    if (step < 2) return;
+    const now = new Date();
+    const to = previousStep(step);
+    setState((s) => ({ ...s, step: to }));
+    persist({ [LAST_ITEM_KEY]: { step: to, taskId: stateRef.current.resultId, savedAt: now.toISOString() } });
+  }, [persist]);
+
+  const advance = useCallback(() => {
+    const current = stateRef.current;
+    if (current.step === 1) {
+      void start();
+      return;
+    }
+    if (!canAdvanceFrom(current.step) || current.selected.length === 0) return;
+    const now = new Date();
+    const to = nextStep(current.step);
+    const next = { ...current, step: to };
+    setState(next);
+    persist({ [ENTRY_KEY]: entryOf(next, now), [LAST_ITEM_KEY]: { step: to, taskId: current.resultId, savedAt: now.toISOString() } });
+  }, [start, persist]);
+
+  // Selection changes are saved (debounced) so a reload keeps them.
+  const selectionSaved = useRef<string>('');
+  useEffect(() => {
+    if (!hydrated || state.step !== 2 || !state.items) return undefined;
+    const key = JSON.stringify([state.selected, state.removed]);
+    if (selectionSaved.current === '') {
+      selectionSaved.current = key;
+      return undefined;
+    }
+    if (key === selectionSaved.current) return undefined;
+    const timer = setTimeout(() => {
+      selectionSaved.current = key;
+      persist({ [ENTRY_KEY]: entryOf(stateRef.current, new Date()) });
+    }, SAVE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [hydrated, state.step, state.items, state.selected, state.removed, persist]);
+
+  const setSelection = useCallback((selected: PickedKeyword[], removed?: PickedKeyword[]) => {
+    setState((s) => ({ ...s, selected, removed: removed ?? s.removed }));
+  }, []);
+
+  return {
+    ready: hydrated,
+    hasAccount: scope !== null,
+    scope: state.scope ?? scope,
+    state,
+    requiredKeywords,
+    negativeKeywords,
+    blocker,
+    setForm,
+    setSelection,
+    advance,
+    back,
+    backModal: { opened: backOpen, close: () => setBackOpen(false), confirm: confirmBack },
+    stopModal: { opened: stopOpen, open: () => setStopOpen(true), close: () => setStopOpen(false), confirm: stop, pending: stopping },
+  };
+}
+
+export type Suggester = ReturnType<typeof useSuggester>;

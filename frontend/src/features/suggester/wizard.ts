@@ -1,0 +1,119 @@
+/**
+ * The suggester wizard's rules as pure functions (spec §2 Keyword suggester, §4 Suggester,
+ * §5, §9): the five steps and their action buttons, when the action is disabled and which
+ * hint says why, the time hint and the collection's progress.
+ */
+import type { MessageKey } from '@/i18n';
+
+/** Spec §9: the wizard has 5 steps. */
+export const STEP_COUNT = 5;
+export type Step = 1 | 2 | 3 | 4 | 5;
+
+/** Spec §2: the steps' names, in order. */
+export const STEP_TITLES: Record<Step, MessageKey> = {
+  1: 'suggester.step.searchParameters',
+  2: 'suggester.step.keywordSelection',
+  3: 'suggester.step.keywordSegmentation',
+  4: 'suggester.step.campaignNaming',
+  5: 'suggester.step.campaignSettings',
+};
+
+/** Spec §4: never beyond 5 or below 1. */
+export function clampStep(step: number): Step {
+  if (!Number.isFinite(step)) return 1;
+  return Math.min(STEP_COUNT, Math.max(1, Math.trunc(step))) as Step;
+}
+
+/** The action button's text (spec §2). */
+export function actionLabel(step: Step): MessageKey {
+  if (step === 1) return 'suggester.action.start';
+  if (step === STEP_COUNT) return 'suggester.action.create';
+  return 'suggester.action.next';
+}
+
+/** A back button shows from step 2 (spec §2). */
+export const hasBack = (step: Step): boolean => step >= 2;
+
+/** Going back from step 2 discards the keyword list, so it asks first (spec §2). */
+export const backNeedsConfirm = (step: Step): boolean => step === 2;
+
+/**
+ * The last step this build of the screen has: steps 4 and 5 (campaign naming and settings)
+ * come with campaign creation, so step 3's action stays disabled until they exist.
+ */
+export const LAST_BUILT_STEP: Step = 3;
+
+export type SuggestionType = 'app' | 'keywords' | 'competitors';
+export const SUGGESTION_TYPES: readonly SuggestionType[] = ['app', 'keywords', 'competitors'];
+
+/** What step 1's action depends on. */
+export interface SearchFormState {
+  adamId: string | null;
+  country: string | null;
+  suggestionType: SuggestionType;
+  /** The required keywords as parsed (spec §5). */
+  requiredKeywords: readonly string[];
+  /** Competitors chosen for competitor mode. */
+  competitorIds: readonly string[];
+}
+
+/**
+ * Why step 1's action is disabled (the hint of spec §2 shown beside it), or null when the
+ * search can start: an app and a country first, then required keywords when exploring
+ * only from them, then at least one competitor in competitor mode (spec §5).
+ */
+export function searchBlocker(form: SearchFormState): MessageKey | null {
+  if (!form.adamId || !form.country) return 'suggester.hint.selectAppCountry';
+  if (form.suggestionType === 'keywords' && form.requiredKeywords.length === 0) return 'suggester.hint.addRequired';
+  if (form.suggestionType === 'competitors' && form.competitorIds.length === 0) return 'suggester.hint.addCompetitor';
+  return null;
+}
+
+/** What steps 2 and 3 depend on. */
+export interface SelectionState {
+  collecting: boolean;
+  selectedCount: number;
+}
+
+/**
+ * Why the action of steps 2 and 3 is disabled, or null: step 2 while collecting (the hint
+ * 'Keyword research in progress') or with nothing selected, step 3 with nothing selected
+ * ('Select at least one keyword', spec §5).
+ */
+export function selectionBlocker(step: Step, { collecting, selectedCount }: SelectionState): MessageKey | null {
+  if (step === 2 && collecting) return 'suggester.hint.inProgress';
+  if (selectedCount === 0) return 'suggester.hint.selectKeyword';
+  return null;
+}
+
+/** Whether the action of `step` moves on (steps beyond LAST_BUILT_STEP are not built yet). */
+export function canAdvanceFrom(step: Step): boolean {
+  return step < LAST_BUILT_STEP;
+}
+
+/** The next step (clamped). */
+export const nextStep = (step: Step): Step => clampStep(step + 1);
+/** The previous step (clamped). */
+export const previousStep = (step: Step): Step => clampStep(step - 1);
+
+/** Spec §9: the time hint without past runs. */
+export const DEFAULT_DURATION_HINT = '5-20 min';
+
+/** The time hint: '5-20 min' without a duration, else the duration in ms rounded up to minutes. */
+export function durationHint(durationMs: number | null | undefined): string {
+  if (durationMs === null || durationMs === undefined || !Number.isFinite(durationMs) || durationMs < 0) return DEFAULT_DURATION_HINT;
+  return `${Math.max(1, Math.ceil(durationMs / 60_000))} min`;
+}
+
+/** Spec §9: saved suggester options live 24 h. */
+export const SAVED_TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Whether something saved at `savedAt` (ms, or an ISO date) has expired at `now`. */
+export function isExpired(savedAt: number | string | null | undefined, now: number): boolean {
+  const at = typeof savedAt === 'string' ? Date.parse(savedAt) : savedAt;
+  if (at === null || at === undefined || !Number.isFinite(at)) return true;
+  return now - at >= SAVED_TTL_MS || at > now + SAVED_TTL_MS;
+}
+
+/** Spec §9: the collection is polled every 1000 ms. */
+export const POLL_INTERVAL_MS = 1000;
