@@ -63,7 +63,7 @@ pub struct Started {
 #[serde(untagged)]
 pub enum CollectAnswer {
     Started(Started),
-    Polled(Polled),
+    Polled(Box<Polled>),
 }
 
 /// A polled collection: its task and, once finished, its keywords.
@@ -156,13 +156,13 @@ async fn poll(
     if !task.finish {
         return Ok(envelope::ok_with(
             RUNNING,
-            CollectAnswer::Polled(Polled { task, items: None }),
+            CollectAnswer::Polled(Box::new(Polled { task, items: None })),
         ));
     }
     if task.error.is_some() {
         return Ok(envelope::ok_with(
             FAILED,
-            CollectAnswer::Polled(Polled { task, items: None }),
+            CollectAnswer::Polled(Box::new(Polled { task, items: None })),
         ));
     }
     let items = store::suggester::result(&state.db.pool, workspace_id, task_id, ids::now_ms())
@@ -173,10 +173,10 @@ async fn poll(
     match items {
         Some(items) => Ok(envelope::ok_with(
             COMPLETED,
-            CollectAnswer::Polled(Polled {
+            CollectAnswer::Polled(Box::new(Polled {
                 task,
                 items: Some(items),
-            }),
+            })),
         )),
         // Kept 24 h: an older collection's keywords are gone.
         None => Err(ApiError::not_found("Collection")),
