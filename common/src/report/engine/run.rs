@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::{
     filter_sort::filter_and_sort,
-    prepare::prepare,
+    prepare::{popularity_of, prepare},
     present::{graph, kept_orgs, metrics_json, mixes_currencies, present},
 };
 use crate::{
@@ -212,6 +212,20 @@ async fn run_in(
                 }
             };
         }
+    }
+    // Search popularity of the page's keywords or search terms, unless a filter or the
+    // sort loaded every row's.
+    if p.level.has_popularity()
+        && p.popularity.is_none()
+        && let Some(org) = ctx.org.as_ref()
+    {
+        let campaigns = match p.campaigns.take() {
+            Some(c) => c,
+            None => store::report_entities::campaign_apps(&db.pool, org.org_key).await?,
+        };
+        let page = page_ids.iter().filter_map(|id| p.entities.get(id));
+        p.popularity = Some(popularity_of(db, &campaigns, page).await?);
+        p.campaigns = Some(campaigns);
     }
     stages.mark("page entities");
     let locked = !ctx.plan.has_growth();
