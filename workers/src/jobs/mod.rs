@@ -5,6 +5,7 @@
 pub mod bulk_edit;
 mod cleanup;
 pub mod fetch_rates;
+pub mod refresh_popularity;
 mod send_email;
 pub mod sync_account;
 pub mod sync_reports;
@@ -23,6 +24,7 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::SendEmail>()
         .add::<jobs::Cleanup>()
         .add::<jobs::FetchRates>()
+        .add::<jobs::RefreshPopularity>()
         .add::<jobs::SyncAccount>()
         .add::<jobs::SyncReports>()
         .add::<jobs::BulkEdit>();
