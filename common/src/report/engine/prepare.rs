@@ -96,26 +96,27 @@ fn needs_tags(q: &Query) -> bool {
 }
 
 /// Whether a filter or the sort reads the popularity of every row.
-fn needs_popularity(q: &Query) -> bool {
+pub(super) fn needs_popularity(q: &Query) -> bool {
     q.level.has_popularity()
         && (q.filters.iter().any(|f| f.field == Field::Popularity)
             || q.sort.as_ref().is_some_and(|(f, _)| f == "popularity"))
 }
 
-/// Apple's search popularity of each of `entities` (keywords or search terms, whose name is
-/// their text) by id: the stored popularity of the [normalised](store::popularity::normalise)
-/// text in the storefronts of the row's campaign, the highest when it serves several (the
-/// storefront the text is most searched in). Rows whose text has none are absent.
+/// Apple's search popularity of keyword or search-term `rows` (key, text, campaign id) by
+/// key: the stored popularity of the [normalised](store::popularity::normalise) text in the
+/// storefronts of the row's campaign, the highest when it serves several (the storefront
+/// the text is most searched in). Rows whose text has none are absent. It reads no day
+/// blobs, so the page's is read after the report's consistent read (`run`).
 pub(super) async fn popularity_of<'a>(
     db: &Db,
     campaigns: &CampaignFacts,
-    entities: impl Iterator<Item = &'a Entity>,
+    rows: impl Iterator<Item = (i64, &'a str, i64)>,
 ) -> Result<HashMap<i64, i64>, ReportError> {
     use store::popularity::{GET_MAX, get_many, normalise};
-    let rows: Vec<(i64, String, &[String])> = entities
-        .filter_map(|e| {
-            let countries = campaigns.get(&e.campaign_id)?.0.as_slice();
-            (!countries.is_empty()).then(|| (e.id, normalise(&e.name), countries))
+    let rows: Vec<(i64, String, &[String])> = rows
+        .filter_map(|(key, text, campaign_id)| {
+            let countries = campaigns.get(&campaign_id)?.0.as_slice();
+            (!countries.is_empty()).then(|| (key, normalise(text), countries))
         })
         .collect();
     let mut texts: Vec<String> = rows.iter().map(|(_, t, _)| t.clone()).collect();
@@ -139,13 +140,13 @@ pub(super) async fn popularity_of<'a>(
     if known.is_empty() {
         return Ok(out);
     }
-    for (id, text, cs) in rows {
+    for (key, text, cs) in rows {
         let best = cs
             .iter()
             .filter_map(|c| known.get(&(text.clone(), c.to_uppercase())))
             .max();
         if let Some(v) = best {
-            out.insert(id, *v);
+            out.insert(key, *v);
         }
     }
     Ok(out)
@@ -270,7 +271,11 @@ async fn prepare_entities(
     }
     if needs_popularity(q) {
         let campaigns = out.campaigns.as_ref().expect("loaded above");
-        out.popularity = Some(popularity_of(db, campaigns, out.entities.values()).await?);
+        let rows = out
+            .entities
+            .values()
+            .map(|e| (e.id, e.name.as_str(), e.campaign_id));
+        out.popularity = Some(popularity_of(db, campaigns, rows).await?);
     }
     stages.mark("filter inputs");
     Ok(out)
