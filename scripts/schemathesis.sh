@@ -85,10 +85,14 @@ done
 # - the keyword suggester's collection: the app must be the campaign group's or sold on the
 #   App Store in the country, the required keywords or competitors a suggestion type needs,
 #   a task id to poll (phrase/getListByShuffleTitlesPopularities); a timing's type and
-#   country are enumerations in the path (timings).
+#   country are enumerations in the path (timings);
+# - the keyword suggester: an app's saved competitors (at most 10) and the app itself (not
+#   its own competitor) decide `suggester/competitors` and `competitors/many`; for
+#   `reports/sov` Apple decides whether the app is the campaign group's, and the keywords
+#   text must hold a keyword once parsed (spec §5: a text of only punctuation holds none).
 # Their rules are tested in the Rust suite (api/tests): here a 400 is an accepted answer to a
 # schema-valid request of theirs, and every other check still runs on them.
-beyond_schema='^(POST /api/account/create|GET /api/account/oauth|POST /api/account/addAccountIds/\\{id\\}|POST /api/asa/campaigns/calculateActiveKeywords|POST /api/asa/campaigns/mark-hidden|PATCH /api/asa/campaigns/replacePartName|PUT /api/reports/tag/many|PATCH /api/reports/tag/one/\\{tagId\\}|PUT /api/setFields/one|(PATCH|DELETE) /api/setFields/one/\\{id\\}|POST /api/auth/(checkCode|changePasswordByCode|changePassword|register)|PUT /api/asa/campaigns/update/\\{id\\}|PUT /api/asa/groups/updatesV2/\\{id\\}|PUT /api/asa/keywords/update/\\{a\\}/\\{b\\}|POST /api/asa/reports(/changes|/totalsForAllAccounts|/totalsForCampaignsGroups)?|PUT /api/asa/campaigns/updates|PUT /api/asa/groups/updates/\\{id\\}|PUT /api/asa/groups/updatesAllGroupsByCampaigns|PUT /api/asa/keywords/update/targeting/\\{id\\}|PUT /api/asa/keywords/add/negative(/\\{campaignId\\})?|DELETE /api/asa/(campaigns|groups|keywords)|POST /api/asa/geo|POST /api/phrase/getListByShuffleTitlesPopularities/\\{adamId\\}|GET /api/timings/\\{type\\}/\\{countryCode\\})$'
+beyond_schema='^(POST /api/account/create|GET /api/account/oauth|POST /api/account/addAccountIds/\\{id\\}|POST /api/asa/campaigns/calculateActiveKeywords|POST /api/asa/campaigns/mark-hidden|PATCH /api/asa/campaigns/replacePartName|PUT /api/reports/tag/many|PATCH /api/reports/tag/one/\\{tagId\\}|PUT /api/setFields/one|(PATCH|DELETE) /api/setFields/one/\\{id\\}|POST /api/auth/(checkCode|changePasswordByCode|changePassword|register)|PUT /api/asa/campaigns/update/\\{id\\}|PUT /api/asa/groups/updatesV2/\\{id\\}|PUT /api/asa/keywords/update/\\{a\\}/\\{b\\}|POST /api/asa/reports(/changes|/totalsForAllAccounts|/totalsForCampaignsGroups)?|PUT /api/asa/campaigns/updates|PUT /api/asa/groups/updates/\\{id\\}|PUT /api/asa/groups/updatesAllGroupsByCampaigns|PUT /api/asa/keywords/update/targeting/\\{id\\}|PUT /api/asa/keywords/add/negative(/\\{campaignId\\})?|DELETE /api/asa/(campaigns|groups|keywords)|POST /api/asa/geo|POST /api/phrase/getListByShuffleTitlesPopularities/\\{adamId\\}|GET /api/timings/\\{type\\}/\\{countryCode\\}|POST /api/suggester/competitors(/many)?|POST /api/reports/sov)$'
 
 # Two configurations: both sign in, through the document's `session` cookie scheme (so
 # requests generated without credentials, the negative auth cases, really go without), and

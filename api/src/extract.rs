@@ -1,10 +1,13 @@
 //! Request extractors that answer bad input in the API's envelope.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::{
+    collections::HashMap,
+    net::{IpAddr, Ipv4Addr, SocketAddr},
+};
 
 use axum::{
     extract::{
-        ConnectInfo, FromRequest, FromRequestParts, Request, path::ErrorKind,
+        ConnectInfo, FromRequest, FromRequestParts, Multipart, Request, path::ErrorKind,
         rejection::PathRejection,
     },
     http::{StatusCode, request::Parts},
@@ -186,5 +189,42 @@ impl FromRequestParts<AppState> for ClientIp {
             &parts.headers,
             &state.config.trusted_proxies,
         )))
+    }
+}
+
+/// Largest multipart field accepted.
+const FIELD_MAX_BYTES: usize = 16 * 1024;
+
+/// The text fields of a `multipart/form-data` body; bad bodies answer 400 in the envelope.
+#[derive(Debug, Default)]
+pub struct MultipartForm(pub HashMap<String, String>);
+
+impl crate::access::Documented for MultipartForm {}
+
+impl<S: Send + Sync> FromRequest<S> for MultipartForm {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bad = || ApiError::bad_request("Expected a multipart/form-data body");
+        let mut multipart = Multipart::from_request(req, state)
+            .await
+            .map_err(|_| bad())?;
+        let mut fields = HashMap::new();
+        while let Some(field) = multipart.next_field().await.map_err(|_| bad())? {
+            let Some(name) = field.name().map(str::to_string) else {
+                continue;
+            };
+            let bytes = field.bytes().await.map_err(|_| bad())?;
+            if bytes.len() > FIELD_MAX_BYTES {
+                return Err(ApiError::field(&name, "This value is too long"));
+            }
+            let text = String::from_utf8(bytes.to_vec())
+                .map_err(|_| ApiError::field(&name, "This value must be text"))?;
+            if input::has_control(&name, false) || input::has_control(&text, true) {
+                return Err(ApiError::field(&name, input::CONTROL_CHARACTERS));
+            }
+            fields.insert(name, text);
+        }
+        Ok(MultipartForm(fields))
     }
 }

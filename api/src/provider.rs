@@ -1,6 +1,7 @@
 //! The API's side of the Apple Ads provider: one client configuration (endpoints and the
 //! shared rate limiter — Redis or the database row every process uses — behind every client
-//! built from it), the popup-connect registration, both from the configuration, and the one
+//! built from it), the popup-connect registration and the public App Store client, all from
+//! the configuration, and the one
 //! way a route reaches a stored connection's client ([`Provider::client_of`],
 //! [`Provider::client_by_id`]) and turns a provider failure into an answer
 //! ([`provider_error`]).
@@ -21,7 +22,8 @@ use searchdeck_common::{
     stored_credentials,
 };
 use searchdeck_provider::{
-    AppleAds, Client, ClientConfig, Credentials, ProviderError, oauth::PopupConnect,
+    AppStore, AppStoreConfig, AppleAds, Client, ClientConfig, Credentials, ProviderError,
+    oauth::PopupConnect,
 };
 
 use crate::error::ApiError;
@@ -35,6 +37,10 @@ pub struct Provider {
     pub popup: PopupConnect,
     /// HTTP client of the popup's code exchange.
     pub http: reqwest::Client,
+    /// The public App Store endpoints (app lookup and search) the keyword suggester reads:
+    /// Apple's beside Apple's API, the sandbox's stand-ins beside the sandbox
+    /// (`AppStoreConfig::from_env`).
+    pub app_store: AppStore,
     /// Opens stored connections' credentials.
     secrets: SecretBox,
     /// One client per connection, reused by its requests: the client caches the access
@@ -74,10 +80,13 @@ impl Provider {
         let http = reqwest::Client::builder()
             .timeout(Duration::from_secs(30))
             .build()?;
+        let app_store = AppStore::new(AppStoreConfig::from_env(&config.provider_base_url))
+            .map_err(|e| anyhow::anyhow!("App Store client: {e}"))?;
         Ok(Provider {
             api,
             popup,
             http,
+            app_store,
             secrets,
             clients: Arc::default(),
         })

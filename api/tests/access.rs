@@ -10,7 +10,11 @@
 //! - Every path parameter is a workspace resource id (`x-resource`, from `InWorkspace<T>`)
 //!   or a child looked up within that resource (`x-resource.children`):
 //!   another workspace's id answers exactly like a missing one (404, same body), the
-//!   owner's answers something else.
+//!   owner's answers something else. The one other kind is a public id (`x-public-id`, from
+//!   `AppStoreId`): an App Store app id, not a record of ours, which any workspace may name;
+//!   it answers 400 naming the parameter when it is not one, and what a GET answers for it
+//!   comes from the caller's workspace only: another workspace's saved data for the same
+//!   app answers exactly like an app nobody saved.
 
 mod common;
 
@@ -76,6 +80,13 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
 /// string) that change nothing, so every member, readers included, may make them.
 const READS_BY_POST: &[(&str, &str)] = &[
     ("post", "/api/asa/findApp"),
+    // The keyword suggester's App Store searches, competitor reads and estimates.
+    ("post", "/api/suggester/competitors/findApp"),
+    ("post", "/api/competitors/findApp"),
+    ("post", "/api/competitors/find"),
+    ("post", "/api/competitors/get/many"),
+    ("post", "/api/reports/asa/getEstimatedImpressions"),
+    ("post", "/api/reports/sov"),
     ("post", "/api/asa/geo"),
     ("post", "/api/asa/reports"),
     ("post", "/api/asa/campaigns/calculateActiveKeywords"),
@@ -207,8 +218,36 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
                 .bind(org_key).execute(pool).await.unwrap();
             "4242".to_string()
         }
+        "competitor" => {
+            // App `n` with competitor `n` (so `suggester/competitors/{a}/{b}` finds both
+            // with one id) saved in the workspace's competitor store.
+            let n = fresh_app_id();
+            store::competitors::save(
+                &app.state.db.pool,
+                workspace_id,
+                &store::competitors::Competitor {
+                    adam_id: n,
+                    competitor_id: n,
+                    name: "Fixture".into(),
+                    developer: None,
+                    icon: None,
+                    genre: None,
+                },
+                1,
+            )
+            .await
+            .unwrap();
+            n.to_string()
+        }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }
+}
+
+/// An App Store id no other fixture used.
+fn fresh_app_id() -> i64 {
+    static NEXT: std::sync::atomic::AtomicI64 = std::sync::atomic::AtomicI64::new(0);
+    searchdeck_common::ids::now_ms() * 1000
+        + NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed) % 1000
 }
 
 /// Every documented operation as (method, path, operation).
@@ -299,8 +338,22 @@ backend_tests! {
             // looked up within it; the fixture's id names the resource and its child. A value
             // parameter (`VALUE_PARAMS`, e.g. a table type) is no resource at all.
             let children: Vec<&str> = resource["children"].as_array().map(|c| c.iter().filter_map(Value::as_str).collect()).unwrap_or_default();
+            let public = op["x-public-id"]["param"].as_str();
             for p in params.iter().filter(|p| !VALUE_PARAMS.contains(&(path.as_str(), **p))) {
-                assert!(resource["param"].as_str() == Some(*p) || children.contains(p), "{m} {path}: path parameter {p} is not a workspace resource id");
+                assert!(resource["param"].as_str() == Some(*p) || children.contains(p) || public == Some(*p), "{m} {path}: path parameter {p} is not a workspace resource id");
+            }
+            if let Some(p) = public {
+                assert_eq!(op["x-public-id"]["kind"], "app-store-app", "{m} {path}: the one public kind");
+                let bad = app.request(method(&m), &concrete(&path, "not-an-app"), Some(json!({})), Some(&owner)).await;
+                assert_eq!((bad.status, &bad.json["errors"][0]["field"]), (StatusCode::BAD_REQUEST, &json!(p)), "{m} {path}: not an App Store id");
+                if m == "get" {
+                    // The owner saved data for this app; another workspace sees none of it.
+                    let saved = resource_in_workspace(&app, "competitor", &owner).await;
+                    let seen = app.request(method(&m), &concrete(&path, &saved), None, Some(&stranger)).await;
+                    let unsaved = app.request(method(&m), &concrete(&path, &fresh_app_id().to_string()), None, Some(&stranger)).await;
+                    assert_eq!((seen.status, &seen.json), (unsaved.status, &unsaved.json), "{m} {path}: another workspace's saved app answers like an unsaved one");
+                }
+                checked += 1;
             }
             let Some(kind) = resource["kind"].as_str() else { continue };
             let param = resource["param"].as_str().unwrap();

@@ -16,7 +16,7 @@ use std::{future::Future, time::Duration};
 
 use searchdeck_common::{
     Db, ids,
-    jobs::{Cleanup, FetchRates},
+    jobs::{Cleanup, FetchRates, RefreshPopularity},
     queue::{EnqueueOptions, Enqueued, Envelope, Queue},
 };
 
@@ -39,6 +39,18 @@ pub fn schedule() -> Vec<Entry> {
             })
             .unwrap_or_default()
         }),
+        // Apple publishes search popularity weekly (Mondays): one refresh a week of the
+        // synced keywords' and search terms' texts that are missing or older than 7 days.
+        Entry::every::<RefreshPopularity>(
+            "refresh-popularity",
+            Duration::from_secs(7 * 24 * 3600),
+            |start| {
+                serde_json::to_value(RefreshPopularity {
+                    period: ids::rfc3339(start),
+                })
+                .unwrap_or_default()
+            },
+        ),
     ]
 }
 
@@ -117,4 +129,28 @@ pub async fn run_with(
     }
     tracing::info!("scheduler stopped");
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use searchdeck_common::queue::Job;
+
+    use super::*;
+
+    #[test]
+    fn popularity_is_refreshed_weekly() {
+        let entries = schedule();
+        let entry = entries
+            .iter()
+            .find(|e| e.key == "refresh-popularity")
+            .expect("a built-in entry");
+        assert_eq!(entry.kind, RefreshPopularity::KIND);
+        assert!(
+            matches!(entry.when, When::Every(d) if d == Duration::from_secs(7 * 24 * 3600)),
+            "{:?}",
+            entry.when
+        );
+        let payload = entry.payload_for(0);
+        assert_eq!(payload["period"], ids::rfc3339(0));
+    }
 }

@@ -9,11 +9,13 @@
 //! [`route!`](crate::route) writes the same rule into the OpenAPI document (security scheme,
 //! 401/403/404 answers), so the document cannot drift from the code.
 //!
-//! The resources routes share live here too: connections ([`Account`], [`QueriedAccount`])
-//! and campaigns ([`Campaign`], [`CampaignOfAdGroup`], with [`ScopeQuery`] and [`pick`]
+//! The resources routes share live here too: connections ([`Account`], [`QueriedAccount`]),
+//! App Store apps ([`AppStoreId`], a public id, and [`CompetitorApp`], an app with
+//! competitors saved in the workspace) and campaigns ([`Campaign`], [`CampaignOfAdGroup`], with [`ScopeQuery`] and [`pick`]
 //! choosing among a campaign's synced copies).
 
 mod account;
+mod app_store;
 mod campaign;
 pub(crate) mod doc;
 mod resource;
@@ -23,6 +25,10 @@ use std::marker::PhantomData;
 use axum::{extract::FromRequestParts, http::request::Parts};
 
 pub use account::{Account, QueriedAccount};
+pub use app_store::{
+    AdamIdParam, AppStoreId, AppStoreParam, CompetitorApp, IdParam, NOT_AN_APP_STORE_ID,
+    parse_app_store_id,
+};
 pub use campaign::{Campaign, CampaignOfAdGroup, ScopeQuery, campaign_by_id, first_campaign, pick};
 pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};

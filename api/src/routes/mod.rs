@@ -4,7 +4,9 @@ pub mod accounts;
 pub mod auth;
 pub mod campaigns;
 pub mod catalog;
+pub mod competitors;
 pub mod edits;
+pub mod estimates;
 pub mod fields;
 pub mod options;
 pub mod reports;
@@ -32,4 +34,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(fields::router())
         .merge(edits::router())
         .merge(suggester::router())
+        .merge(competitors::router())
+        .merge(estimates::router())
 }

@@ -6,6 +6,7 @@
 
 #[path = "../common/mod.rs"]
 mod common;
+mod popularity;
 mod seed;
 
 use axum::http::StatusCode;

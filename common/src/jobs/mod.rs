@@ -6,6 +6,7 @@ mod bulk_edit;
 mod cleanup;
 mod collect_keywords;
 mod fetch_rates;
+mod refresh_popularity;
 mod send_email;
 mod sync;
 #[cfg(feature = "test-jobs")]
@@ -18,6 +19,7 @@ pub use bulk_edit::{
 pub use cleanup::Cleanup;
 pub use collect_keywords::CollectKeywords;
 pub use fetch_rates::FetchRates;
+pub use refresh_popularity::RefreshPopularity;
 pub use send_email::SendEmail;
 pub use sync::{SYNC_EVERY_MS, SyncAccount, SyncAccountProgress, SyncReports, SyncReportsProgress};
 #[cfg(feature = "test-jobs")]

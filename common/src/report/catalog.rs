@@ -86,6 +86,12 @@ impl Level {
         self != Level::Negative
     }
 
+    /// Whether rows have a search text with Apple's search popularity (`popularity`
+    /// column, from `store::popularity`): keywords and search terms.
+    pub fn has_popularity(self) -> bool {
+        matches!(self, Level::Keywords | Level::Searchterms)
+    }
+
     /// The level's tag type (tags exist for CAMPAIGNS, GROUPS, KEYWORDS, SEARCHTERMS).
     pub fn tag_level(self) -> Option<i64> {
         match self {

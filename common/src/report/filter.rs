@@ -26,7 +26,8 @@ use super::{FieldError, catalog::Metric};
 #[derive(Debug, Clone, Default, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct FilterIn {
-    /// name, status, tag, country, appName, developerName, or a metric name.
+    /// name, status, tag, country, appName, developerName, popularity (KEYWORDS and
+    /// SEARCHTERMS), or a metric name.
     pub field: Option<String>,
     /// CONTAINS, DOES_NOT_CONTAINS, EQUALS, GREATER_THAN, LESS_THAN, IN, NOT_IN_RANGE,
     /// CONTAINS_ANY.
@@ -101,6 +102,9 @@ pub enum Field {
     Country,
     AppName,
     DeveloperName,
+    /// Apple's search popularity (1–100) of a keyword's or search term's text
+    /// (`store::popularity`; KEYWORDS and SEARCHTERMS only): compared like a metric.
+    Popularity,
     Metric(Metric),
 }
 
@@ -113,6 +117,7 @@ impl Field {
             "country" => Field::Country,
             "appName" => Field::AppName,
             "developerName" => Field::DeveloperName,
+            "popularity" => Field::Popularity,
             other => Field::Metric(Metric::parse(other)?),
         })
     }
@@ -208,7 +213,7 @@ impl Filter {
             return Err(at(value_key, "Please complete this field to continue"));
         }
         match field {
-            Field::Metric(_) => {
+            Field::Metric(_) | Field::Popularity => {
                 let numbers: Vec<Decimal> = values.iter().filter_map(number_of).collect();
                 if numbers.len() != values.len() {
                     return Err(at(value_key, "Must be a number"));

@@ -4,7 +4,7 @@
 use serde::{Deserialize, Serialize};
 use time::{Date, macros::format_description};
 
-use super::{FieldError, Filter, FilterIn, Level, Scope};
+use super::{FieldError, Filter, FilterIn, Level, Scope, filter::Field};
 
 /// Default page size (spec §2 Tables).
 pub const DEFAULT_PAGE_SIZE: u32 = 50;
@@ -170,6 +170,20 @@ impl ReportBody {
         let mut filters = Vec::new();
         for (i, f) in self.filters.iter().enumerate() {
             match Filter::parse(i, f) {
+                Ok(f)
+                    if f.field == Field::Popularity
+                        && level.is_some_and(|l| !l.has_popularity()) =>
+                {
+                    let key = if self.filters[i].field.is_some() {
+                        "field"
+                    } else {
+                        "metric"
+                    };
+                    errors.push(FieldError::new(
+                        format!("filters[{i}].{key}"),
+                        "This level has no popularity",
+                    ));
+                }
                 Ok(f) => filters.push(f),
                 Err(e) => errors.push(e),
             }

@@ -6,6 +6,7 @@ pub mod bulk_edit;
 mod cleanup;
 pub mod collect_keywords;
 pub mod fetch_rates;
+pub mod refresh_popularity;
 mod send_email;
 pub mod sync_account;
 pub mod sync_reports;
@@ -24,6 +25,7 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::SendEmail>()
         .add::<jobs::Cleanup>()
         .add::<jobs::FetchRates>()
+        .add::<jobs::RefreshPopularity>()
         .add::<jobs::SyncAccount>()
         .add::<jobs::SyncReports>()
         .add::<jobs::BulkEdit>()

@@ -1,11 +1,13 @@
 //! The worker's integration tests, one binary: queue semantics, the scheduler, the outbox,
-//! cancellation, emails by reference and the provider clients of the worker runtime. Each
+//! cancellation, emails by reference, the provider clients of the worker runtime and the
+//! search-popularity refresh. Each
 //! runs on SQLite, PostgreSQL and Redis where the backend matters (see `support`).
 
 mod bulk_edit;
 mod cancel;
 mod email;
 mod outbox;
+mod popularity;
 mod provider;
 mod queue;
 mod rates;

@@ -3,12 +3,7 @@
 //! `account/create` (multipart: name, clientId, teamId, keyId) proves the credentials with a
 //! token exchange before saving them. Refused credentials store nothing.
 
-use std::collections::HashMap;
-
-use axum::{
-    extract::{FromRequest, Multipart, Request, State},
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{ids::now_ms, store};
 use searchdeck_provider::{Credentials, KeyPair};
 use serde::Serialize;
@@ -20,49 +15,13 @@ use super::{
     credentials, item, parse_name,
 };
 use crate::{
-    access::{Documented, Editor},
+    access::Editor,
     domain::{Fields, REQUIRED},
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
+    extract::MultipartForm,
     state::AppState,
 };
-
-/// Largest multipart field accepted.
-const FIELD_MAX_BYTES: usize = 16 * 1024;
-
-/// The text fields of a `multipart/form-data` body; bad bodies answer 400 in the envelope.
-#[derive(Debug, Default)]
-pub struct MultipartForm(pub HashMap<String, String>);
-
-impl Documented for MultipartForm {}
-
-impl<S: Send + Sync> FromRequest<S> for MultipartForm {
-    type Rejection = ApiError;
-
-    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
-        let bad = || ApiError::bad_request("Expected a multipart/form-data body");
-        let mut multipart = Multipart::from_request(req, state)
-            .await
-            .map_err(|_| bad())?;
-        let mut fields = HashMap::new();
-        while let Some(field) = multipart.next_field().await.map_err(|_| bad())? {
-            let Some(name) = field.name().map(str::to_string) else {
-                continue;
-            };
-            let bytes = field.bytes().await.map_err(|_| bad())?;
-            if bytes.len() > FIELD_MAX_BYTES {
-                return Err(ApiError::field(&name, "This value is too long"));
-            }
-            let text = String::from_utf8(bytes.to_vec())
-                .map_err(|_| ApiError::field(&name, "This value must be text"))?;
-            if crate::input::has_control(&name, false) || crate::input::has_control(&text, true) {
-                return Err(ApiError::field(&name, crate::input::CONTROL_CHARACTERS));
-            }
-            fields.insert(name, text);
-        }
-        Ok(MultipartForm(fields))
-    }
-}
 
 /// The public key the user registers with Apple.
 #[derive(Debug, Serialize, ToSchema)]

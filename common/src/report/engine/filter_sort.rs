@@ -17,6 +17,14 @@ use crate::report::{
 };
 
 impl Prepared {
+    /// The row's search popularity as a number (None: Apple has none, or not loaded).
+    fn popularity_key(&self, row: &Row) -> Option<Decimal> {
+        self.popularity
+            .as_ref()
+            .and_then(|p| p.get(&row.id))
+            .map(|v| Decimal::from(*v))
+    }
+
     pub(super) fn passes(&self, row: &Row, f: &Filter) -> bool {
         let entity = self.entities.get(&row.id);
         let campaign = || {
@@ -42,6 +50,7 @@ impl Prepared {
             ),
             Field::AppName => f.matches_text(campaign().and_then(|c| c.1.as_deref())),
             Field::DeveloperName => f.matches_text(campaign().and_then(|c| c.2.as_deref())),
+            Field::Popularity => f.matches_number(self.popularity_key(row)),
             Field::Metric(m) => f.matches_number(m.value(&row.counters, &self.money_of(row))),
         }
     }
@@ -129,6 +138,9 @@ fn sort_key<'a>(p: &'a Prepared, field: &str) -> Result<KeyFn<'a>, ReportError> 
                     .filter(|g| !g.is_zero()),
             )
         }));
+    }
+    if field == "popularity" && p.level.has_popularity() {
+        return Ok(Box::new(|r: &Row| Key::Num(p.popularity_key(r))));
     }
     if p.level.columns().contains(&field) {
         let field = field.to_string();

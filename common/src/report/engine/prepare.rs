@@ -51,6 +51,9 @@ pub(super) struct Prepared {
     pub(super) tags: Option<HashMap<i64, Vec<TagRef>>>,
     /// Campaign id → (countries, app name, developer name), when a filter needs them.
     pub(super) campaigns: Option<CampaignFacts>,
+    /// KEYWORDS and SEARCHTERMS: Apple's search popularity by row id (rows without one are
+    /// absent), for every row when a filter or the sort needs it, else filled for the page.
+    pub(super) popularity: Option<HashMap<i64, i64>>,
     /// The report's currency (None when ACCOUNTS rows mix currencies).
     pub(super) currency: Option<String>,
     pub(super) money: MoneyRule,
@@ -79,7 +82,7 @@ fn needs_entities(q: &Query) -> bool {
     let by_filter = q
         .filters
         .iter()
-        .any(|f| matches!(f.field, Field::Name | Field::Status));
+        .any(|f| matches!(f.field, Field::Name | Field::Status | Field::Popularity));
     let by_sort = q
         .sort
         .as_ref()
@@ -90,6 +93,63 @@ fn needs_entities(q: &Query) -> bool {
 fn needs_tags(q: &Query) -> bool {
     q.filters.iter().any(|f| f.field == Field::Tag)
         || q.sort.as_ref().is_some_and(|(f, _)| f == "tag")
+}
+
+/// Whether a filter or the sort reads the popularity of every row.
+pub(super) fn needs_popularity(q: &Query) -> bool {
+    q.level.has_popularity()
+        && (q.filters.iter().any(|f| f.field == Field::Popularity)
+            || q.sort.as_ref().is_some_and(|(f, _)| f == "popularity"))
+}
+
+/// Apple's search popularity of keyword or search-term `rows` (key, text, campaign id) by
+/// key: the stored popularity of the [normalised](store::popularity::normalise) text in the
+/// storefronts of the row's campaign, the highest when it serves several (the storefront
+/// the text is most searched in). Rows whose text has none are absent. It reads no day
+/// blobs, so the page's is read after the report's consistent read (`run`).
+pub(super) async fn popularity_of<'a>(
+    db: &Db,
+    campaigns: &CampaignFacts,
+    rows: impl Iterator<Item = (i64, &'a str, i64)>,
+) -> Result<HashMap<i64, i64>, ReportError> {
+    use store::popularity::{GET_MAX, get_many, normalise};
+    let rows: Vec<(i64, String, &[String])> = rows
+        .filter_map(|(key, text, campaign_id)| {
+            let countries = campaigns.get(&campaign_id)?.0.as_slice();
+            (!countries.is_empty()).then(|| (key, normalise(text), countries))
+        })
+        .collect();
+    let mut texts: Vec<String> = rows.iter().map(|(_, t, _)| t.clone()).collect();
+    texts.sort_unstable();
+    texts.dedup();
+    let mut countries: Vec<String> = rows
+        .iter()
+        .flat_map(|(_, _, c)| c.iter().map(|c| c.to_uppercase()))
+        .collect();
+    countries.sort_unstable();
+    countries.dedup();
+    let mut known: HashMap<(String, String), i64> = HashMap::new();
+    for chunk in texts.chunks(GET_MAX) {
+        for p in get_many(&db.pool, chunk, &countries).await? {
+            if let Some(v) = p.popularity {
+                known.insert((p.text, p.country), v);
+            }
+        }
+    }
+    let mut out = HashMap::new();
+    if known.is_empty() {
+        return Ok(out);
+    }
+    for (key, text, cs) in rows {
+        let best = cs
+            .iter()
+            .filter_map(|c| known.get(&(text.clone(), c.to_uppercase())))
+            .max();
+        if let Some(v) = best {
+            out.insert(key, *v);
+        }
+    }
+    Ok(out)
 }
 
 fn needs_campaigns(q: &Query) -> bool {
@@ -131,6 +191,7 @@ async fn prepare_entities(
         entities: HashMap::new(),
         tags: None,
         campaigns: None,
+        popularity: None,
         currency: ctx.org.as_ref().and_then(|o| o.currency.clone()),
         money: MoneyRule::of(ctx.org.as_ref().and_then(|o| o.currency.as_deref())),
         last_synced: ctx.org.as_ref().and_then(|o| o.metrics_synced_at),
@@ -205,8 +266,16 @@ async fn prepare_entities(
             None => HashMap::new(),
         });
     }
-    if needs_campaigns(q) {
+    if needs_campaigns(q) || needs_popularity(q) {
         out.campaigns = Some(store::report_entities::campaign_apps(&db.pool, org.org_key).await?);
+    }
+    if needs_popularity(q) {
+        let campaigns = out.campaigns.as_ref().expect("loaded above");
+        let rows = out
+            .entities
+            .values()
+            .map(|e| (e.id, e.name.as_str(), e.campaign_id));
+        out.popularity = Some(popularity_of(db, campaigns, rows).await?);
     }
     stages.mark("filter inputs");
     Ok(out)
@@ -350,6 +419,7 @@ async fn prepare_orgs(
         entities,
         tags: None,
         campaigns: None,
+        popularity: None,
         money: MoneyRule::of(currency.as_deref()),
         currency,
         last_synced,

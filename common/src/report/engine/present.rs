@@ -92,6 +92,8 @@ pub(super) fn present(
             Value::Null
         } else if *col == "tag" {
             json!(tags.get(&row.id).cloned().unwrap_or_default())
+        } else if *col == "popularity" {
+            json!(p.popularity.as_ref().and_then(|m| m.get(&row.id)))
         } else if *col == "orgId" {
             string_id::value_opt(p.orgs.first().map(|o| o.org_id))
         } else if *col == "campaignId" {

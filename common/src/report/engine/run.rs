@@ -16,7 +16,7 @@ use serde_json::{Map, Value};
 
 use super::{
     filter_sort::filter_and_sort,
-    prepare::prepare,
+    prepare::{needs_popularity, popularity_of, prepare},
     present::{graph, kept_orgs, metrics_json, mixes_currencies, present},
 };
 use crate::{
@@ -103,14 +103,53 @@ pub async fn run_staged(
     q: &Query,
     cancel: &Cancel,
 ) -> Result<(Report, Stages), ReportError> {
-    let (report, stages) = consistent(db, cancel, |facts| async move {
+    let (mut report, mut stages) = consistent(db, cancel, |facts| async move {
         let mut stages = Stages::default();
         let report = run_in(db, &facts, ctx, q, cancel, &mut stages).await?;
         Ok((report, stages))
     })
     .await?;
+    // The page's search popularity (KEYWORDS, SEARCHTERMS), unless a filter or the sort
+    // read every row's: outside the consistent read, since it reads no day blobs.
+    if q.level.has_popularity() && !needs_popularity(q) {
+        page_popularity(db, ctx, q.level, &mut report.items).await?;
+        stages.mark("popularity");
+    }
     tracing::debug!(target: "searchdeck_common::report::engine", level = ?q.level, stages = ?stages.marks, "report stages");
     Ok((report, stages))
+}
+
+/// Sets the `popularity` of each of the page's `items` (keywords or search terms: their
+/// text is the name field, their campaign `campaignId`).
+async fn page_popularity(
+    db: &Db,
+    ctx: &Context,
+    level: Level,
+    items: &mut [Map<String, Value>],
+) -> Result<(), ReportError> {
+    let Some(org) = ctx.org.as_ref() else {
+        return Ok(());
+    };
+    if items.is_empty() {
+        return Ok(());
+    }
+    let (_, name_field, _) = level.id_fields();
+    let campaigns = store::report_entities::campaign_apps(&db.pool, org.org_key).await?;
+    let rows = items.iter().enumerate().filter_map(|(i, item)| {
+        let text = item.get(name_field)?.as_str()?;
+        let campaign = item.get("campaignId")?.as_str()?.parse().ok()?;
+        Some((i as i64, text, campaign))
+    });
+    let found = popularity_of(db, &campaigns, rows).await?;
+    for (i, item) in items.iter_mut().enumerate() {
+        item.insert(
+            "popularity".into(),
+            found
+                .get(&(i as i64))
+                .map_or(Value::Null, |v| Value::from(*v)),
+        );
+    }
+    Ok(())
 }
 
 /// How many times a report is read when refreshes keep sweeping the day blobs it reads.
