@@ -517,6 +517,7 @@ export const en = {
   'suggester.col.impressions': 'Est. impressions',
   'suggester.col.account': 'In your campaigns',
   'suggester.impressionsHelp': 'Daily impressions estimated from the campaign group’s own keywords over the last 30 days (0 without data)',
+  'suggester.estimating': 'Estimating impressions…',
   'suggester.popularityHelp': 'Apple’s search popularity, 1–100, and the 1–5 scale Apple Ads shows',
   'suggester.bidOn': 'Bid on',
   'suggester.negated': 'Negative',

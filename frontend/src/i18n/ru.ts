@@ -519,6 +519,7 @@ export const ru: Messages = {
   'suggester.col.impressions': 'Показы (оценка)',
   'suggester.col.account': 'В ваших кампаниях',
   'suggester.impressionsHelp': 'Показы в день, оценённые по собственным ключевым словам группы кампаний за последние 30 дней (0 без данных)',
+  'suggester.estimating': 'Оцениваем показы…',
   'suggester.popularityHelp': 'Популярность поиска Apple, 1–100, и шкала 1–5 Apple Ads',
   'suggester.bidOn': 'Есть ставка',
   'suggester.negated': 'Минус-слово',

@@ -9,4 +9,6 @@ export const suggesterKeys = {
   defaults: () => [...suggesterKeys.all, 'defaults'] as const,
   timing: (type: string, country: string) => [...suggesterKeys.all, 'timing', type, country] as const,
   competitors: (adamId: string) => [...suggesterKeys.all, 'competitors', adamId] as const,
+  /** The estimated impressions of one collection's result. */
+  estimates: (scope: Scope, country: string, resultId: string) => [...suggesterKeys.all, 'estimates', scope.accountId, scope.orgId, country, resultId] as const,
 };

@@ -4,10 +4,10 @@
  * range and source filters, a checkbox per row and for every row shown, removal of the
  * selected keywords from the list (restorable), and the counts. Each row shows Apple's
  * popularity (1–100 and the 1–5 dots), where the keyword came from, the estimated
- * impressions and whether the campaign group already bids on it or has it as a negative
+ * impressions (a placeholder while they are asked; sorted by the filled values) and whether the campaign group already bids on it or has it as a negative
  * (where, on hover).
  */
-import { ActionIcon, Badge, Box, Button, Card, Checkbox, Group, MultiSelect, Pagination, RangeSlider, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
+import { ActionIcon, Badge, Box, Button, Card, Checkbox, Group, MultiSelect, Pagination, RangeSlider, Skeleton, Stack, Table, Text, TextInput, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort, IconInfoCircle, IconSearch, IconTableOff, IconTrash, IconX } from '@tabler/icons-react';
 import {
   getCoreRowModel,
@@ -130,6 +130,11 @@ function HeaderLabel({ label, help }: { label: string; help?: string }) {
   );
 }
 
+/** An estimate still being asked: a placeholder, not a figure. */
+export function EstimatePending() {
+  return <Skeleton height={12} width={48} ml="auto" radius="sm" aria-label={t('suggester.estimating')} data-testid="estimate-pending" />;
+}
+
 const columns: ColumnDef<Keyword>[] = [
   { id: 'name', accessorKey: 'name', header: () => t('suggester.col.keyword'), sortDescFirst: false },
   { id: 'popularity', accessorFn: (k) => k.popularity ?? -1, header: () => t('suggester.col.popularity'), sortDescFirst: true },
@@ -142,8 +147,8 @@ const HELP: Partial<Record<string, MessageKey>> = { popularity: 'suggester.popul
 const NUMERIC = new Set(['popularity', 'impressions']);
 
 export function KeywordSelection({ suggester }: { suggester: Suggester }) {
-  const { state, setSelection } = suggester;
-  const items = useMemo(() => state.items ?? [], [state.items]);
+  const { state, setSelection, estimating } = suggester;
+  const items = useMemo(() => suggester.keywords ?? [], [suggester.keywords]);
   const [filter, setFilter] = useState<KeywordFilter>(NO_FILTER);
   const [sorting, setSorting] = useState<SortingState>([{ id: 'popularity', desc: true }]);
   const [pagination, setPagination] = useState<PaginationState>({ pageIndex: 0, pageSize: PAGE_SIZE });
@@ -357,7 +362,7 @@ export function KeywordSelection({ suggester }: { suggester: Suggester }) {
                       </Group>
                     </Table.Td>
                     <Table.Td style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>
-                      <Text size="sm">{formatNumber(keyword.impressions, 0)}</Text>
+                      {estimating ? <EstimatePending /> : <Text size="sm">{formatNumber(keyword.impressions, 0)}</Text>}
                     </Table.Td>
                     <Table.Td>
                       <AccountCell keyword={keyword} />

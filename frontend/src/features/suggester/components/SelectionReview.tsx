@@ -1,6 +1,6 @@
 /**
  * Step 3 as far as this issue goes: the selection step 2 carried on, read-only, with its
- * count and estimated impressions, for the app and country collected for. Keyword
+ * count and estimated impressions (a placeholder while the estimates are asked), for the app and country collected for. Keyword
  * segmentation builds on this list (the next issue).
  */
 import { Badge, Card, Group, Stack, Table, Text } from '@mantine/core';
@@ -9,10 +9,11 @@ import { t, tn } from '@/i18n';
 import { formatNumber } from '@/lib/format';
 import type { Suggester } from '../hooks/useSuggester';
 import { popularityDots } from '../keyword-filter';
-import { PopularityDots } from './KeywordSelection';
+import { EstimatePending, PopularityDots } from './KeywordSelection';
 
 export function SelectionReview({ suggester }: { suggester: Suggester }) {
-  const { selected, items, form } = suggester.state;
+  const { selected, form } = suggester.state;
+  const { keywords: items, estimating } = suggester;
   const rows = useMemo(() => {
     const byName = new Map((items ?? []).map((k) => [k.name, k]));
     return selected
@@ -38,9 +39,15 @@ export function SelectionReview({ suggester }: { suggester: Suggester }) {
           </Badge>
           <Text size="sm" c="dimmed" data-testid="selection-impressions">
             {t('suggester.selection.impressions')}:{' '}
-            <Text span fw={600} c="dark">
-              {formatNumber(impressions, 0)}
-            </Text>
+            {estimating ? (
+              <Text span c="dimmed">
+                —
+              </Text>
+            ) : (
+              <Text span fw={600} c="dark">
+                {formatNumber(impressions, 0)}
+              </Text>
+            )}
           </Text>
         </Group>
       </Group>
@@ -66,7 +73,7 @@ export function SelectionReview({ suggester }: { suggester: Suggester }) {
                   {row.keyword && <PopularityDots value={popularityDots(row.keyword)} />}
                 </Group>
               </Table.Td>
-              <Table.Td style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>{formatNumber(row.impressions, 0)}</Table.Td>
+              <Table.Td style={{ textAlign: 'right', fontVariantNumeric: 'tabular-nums' }}>{estimating ? <EstimatePending /> : formatNumber(row.impressions, 0)}</Table.Td>
             </Table.Tr>
           ))}
         </Table.Tbody>

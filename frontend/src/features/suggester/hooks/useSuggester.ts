@@ -3,7 +3,9 @@
  * collection (start, poll every 1000 ms, stop), the keywords collected and the selection,
  * and the place saved per user in options (`suggester-entry`, `suggester-loader`,
  * `suggester-last-item`, 24 h), read once when the screen opens so a reload or another
- * browser resumes there, a running collection included. Going back from step 2 stops the
+ * browser resumes there, a running collection included. The collection answers no
+ * impressions: the estimates of a result (`getEstimatedImpressions`) are asked once it is
+ * shown and filled into its keywords and into the selection (which is saved with them). Going back from step 2 stops the
  * collection and clears the saved place; a campaign group outside the saved account resets
  * everything.
  */
@@ -16,6 +18,7 @@ import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
 import { pollCollection, startCollection, stopCollection } from '../api/collect';
+import { estimateOf, useEstimatedImpressions, type Estimates } from '../api/estimates';
 import { useSearchDefaults } from '../api/search-info';
 import type { AppRef, Keyword, Scope, SearchDefaults, SearchPayload } from '../api/types';
 import { keywordListText, parseKeywordList } from '../keyword-list';
@@ -180,6 +183,17 @@ export function initialSelection(items: readonly Keyword[], saved: readonly Pick
   const kept = saved.filter((p) => byName.has(p.name));
   if (kept.length > 0 || saved.length > 0) return kept;
   return items.filter((k) => k.required).map((k) => ({ name: k.name, impressions: k.impressions }));
+}
+
+/** The keywords with their estimated impressions (0 where the answer has none). */
+export function withEstimates(items: readonly Keyword[], estimates: Estimates): Keyword[] {
+  return items.map((k) => ({ ...k, impressions: estimateOf(estimates, k.name) }));
+}
+
+/** Picked keywords with their estimates; the same array when none changes (so state settles). */
+export function pickedWithEstimates(picked: PickedKeyword[], estimates: Estimates): PickedKeyword[] {
+  if (picked.every((p) => p.impressions === estimateOf(estimates, p.name))) return picked;
+  return picked.map((p) => ({ ...p, impressions: estimateOf(estimates, p.name) }));
 }
 
 /** How long selection changes wait before they are saved (one save for a burst of clicks). */
@@ -443,6 +457,26 @@ export function useSuggester() {
     return () => clearTimeout(timer);
   }, [hydrated, state.step, state.items, state.selected, state.removed, persist]);
 
+  // The result's estimated impressions: asked once per result, then filled into the list
+  // (sorting and the counts read the filled values) and into the selection. Until they come
+  // the list shows no figure; when they fail it keeps the collection's zeros.
+  const names = useMemo(() => state.items?.map((k) => k.name) ?? null, [state.items]);
+  const estimates = useEstimatedImpressions(state.scope, state.form.country, state.resultId, names);
+  const keywords = useMemo(() => (state.items && estimates.data ? withEstimates(state.items, estimates.data) : state.items), [state.items, estimates.data]);
+  const estimating = names !== null && names.length > 0 && estimates.isLoading;
+  useEffect(() => {
+    const map = estimates.data;
+    if (!map || !state.items) return;
+    const selected = pickedWithEstimates(state.selected, map);
+    const removed = pickedWithEstimates(state.removed, map);
+    if (selected === state.selected && removed === state.removed) return;
+    const next = { ...state, selected, removed };
+    setState((s) => ({ ...s, selected: pickedWithEstimates(s.selected, map), removed: pickedWithEstimates(s.removed, map) }));
+    // Step 2 saves selection changes itself (debounced); elsewhere (a result resumed on
+    // step 3) the saved selection takes its estimates now.
+    if (hydrated && state.step !== 2) persist({ [ENTRY_KEY]: entryOf(next, new Date()) });
+  }, [estimates.data, state, hydrated, persist]);
+
   const setSelection = useCallback((selected: PickedKeyword[], removed?: PickedKeyword[]) => {
     setState((s) => ({ ...s, selected, removed: removed ?? s.removed }));
   }, []);
@@ -452,6 +486,10 @@ export function useSuggester() {
     hasAccount: scope !== null,
     scope: state.scope ?? scope,
     state,
+    /** The result's keywords with their estimated impressions once known (else as collected). */
+    keywords,
+    /** The estimates are being asked: the impressions show no figure yet. */
+    estimating,
     requiredKeywords,
     negativeKeywords,
     blocker,
