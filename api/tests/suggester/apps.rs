@@ -7,9 +7,9 @@
 
 use std::collections::HashSet;
 
-use crate::backend_tests;
 use crate::common::{TestApp, TestBackend};
 use crate::harness::{Connected, args, start_sandbox};
+use crate::{backend_tests, sandbox_tests};
 use axum::http::{Method, StatusCode};
 use searchdeck_api::session::Role;
 use searchdeck_common::{

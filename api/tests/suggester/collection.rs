@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use crate::common::TestApp;
 use crate::harness::{Connected, args, start_sandbox};
+use crate::sandbox_tests;
 use axum::http::{Method, StatusCode};
 use searchdeck_api::session::Role;
 use searchdeck_common::{
@@ -183,6 +184,10 @@ sandbox_tests! {
         assert!(items.iter().all(|k| !k["name"].as_str().unwrap().split(' ').any(|w| w == "free" || w == "frees")));
         assert!(items.iter().all(|k| k["required"] == true || k["popularity"].as_u64().unwrap() >= 1));
         assert!(items.iter().any(|k| !k["bidOn"].as_array().unwrap().is_empty()), "the group's own keywords are marked");
+        // Apple's popularity of the collected keywords is kept for the tables and estimates.
+        let names: Vec<String> = items.iter().filter(|k| k["popularity"].is_u64()).map(|k| k["name"].as_str().unwrap().to_string()).take(50).collect();
+        let kept = store::popularity::get_many(&t.app.state.db.pool, &names, &["US".to_string()]).await.unwrap();
+        assert_eq!(kept.len(), names.len(), "every collected popularity is stored");
         let pops: Vec<i64> = items.iter().map(|k| k["popularity"].as_i64().unwrap_or(-1)).collect();
         assert!(pops.windows(2).all(|w| w[0] >= w[1]), "sorted by popularity");
         // Polling again (second form) answers the same keywords.

@@ -2,7 +2,7 @@
 //! v1 search-term popularity (`searchPopularity1to100`), shared by every workspace. Written
 //! by the weekly `refresh-popularity` job and by the keyword collector ([`put_many`]); read
 //! by the KEYWORDS and SEARCHTERMS report levels' `popularity` column and the suggester
-//! ([`get_many`]). Texts are stored [`normalise`]d, so "Photo-Editor" and "photo editor"
+//! ([`get_many`]). Texts are stored [`normalise`]d, so "Photo-Editor!" and "photoeditor"
 //! are one row.
 
 use std::collections::HashMap;
@@ -20,24 +20,11 @@ pub const PUT_MAX: usize = 500;
 /// Most texts one [`get_many`] or [`fresh`] looks up.
 pub const GET_MAX: usize = 1000;
 
-/// A text as spec §5 parses keyword lists: punctuation and symbols removed (replaced by a
-/// space, so "photo-editor" is "photo editor"), lower-cased, runs of spaces collapsed,
-/// trimmed. Letters and digits of every script are kept.
+/// A text as spec §5 parses keyword lists, the one rule of the suggester's lists and
+/// dedupe ([`crate::suggester::text::clean`]): punctuation and symbols removed, lower-cased,
+/// runs of spaces collapsed, trimmed. Letters and digits of every script are kept.
 pub fn normalise(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut space = false;
-    for c in text.chars() {
-        if c.is_alphanumeric() {
-            if space && !out.is_empty() {
-                out.push(' ');
-            }
-            space = false;
-            out.extend(c.to_lowercase());
-        } else {
-            space = true;
-        }
-    }
-    out
+    crate::suggester::text::clean(text)
 }
 
 /// One stored popularity.
@@ -215,8 +202,8 @@ mod tests {
 
     #[test]
     fn texts_normalise_as_keyword_lists_do() {
-        assert_eq!(normalise("  Photo-Editor!! "), "photo editor");
-        assert_eq!(normalise("B&W   photos"), "b w photos");
+        assert_eq!(normalise("  Photo-Editor!! "), "photoeditor");
+        assert_eq!(normalise("B&W   photos"), "bw photos");
         assert_eq!(normalise("Éditeur photo"), "éditeur photo");
         assert_eq!(normalise("写真 編集"), "写真 編集");
         assert_eq!(normalise("?!"), "");

@@ -11,5 +11,5 @@ pub use keyword::{
     BidOn, COMPLETED, CollectProgress, FAILED, Keyword, NegatedIn, Phase, STOPPED, Source,
     SourceType, TOTAL_STEPS, apple_popularity,
 };
-pub use payload::{Search, SearchBody, SearchPayload, SuggestionType};
+pub use payload::{MAX_COMPETITORS, Search, SearchBody, SearchPayload, SuggestionType};
 pub use text::{Negatives, clean, key, parse_list};

@@ -178,7 +178,7 @@ mod tests {
                 "Photo Editor".to_string(),
                 Some(r#"["US","gb"]"#.to_string()),
             ),
-            ("photo-editor".to_string(), Some(r#"["US"]"#.to_string())),
+            ("PHOTO  editor!".to_string(), Some(r#"["US"]"#.to_string())),
             ("!!".to_string(), Some(r#"["US"]"#.to_string())),
             ("no countries".to_string(), None),
         ];

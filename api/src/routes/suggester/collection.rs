@@ -13,7 +13,10 @@ use searchdeck_common::{
     jobs::CollectKeywords,
     queue::Job,
     store::{self, accounts::AccountRow},
-    suggester::{COMPLETED, FAILED, Keyword, STOPPED, SearchBody, SuggestionType, TOTAL_STEPS},
+    suggester::{
+        COMPLETED, FAILED, Keyword, MAX_COMPETITORS, STOPPED, SearchBody, SuggestionType,
+        TOTAL_STEPS,
+    },
     tasks::{NewTask, TaskRecord},
 };
 use searchdeck_provider::{AppStore, AppStoreConfig};
@@ -102,10 +105,20 @@ pub async fn start(
     if body.adam_id.is_some_and(|a| a != adam_id) {
         return Err(ApiError::field("adamId", "Must be the app of the path"));
     }
-    let search = body.payload().check().map_err(ApiError::validation)?;
+    let mut search = body.payload().check().map_err(ApiError::validation)?;
     let row = account.item.0;
     let org_id = campaign_group(&state, &row, query.org_id).await?;
     app_exists(&state, &row, org_id, adam_id, &search.country).await?;
+    // Exploring the app takes in its saved competitors when none are chosen (the competitor
+    // store the suggester's picker and Settings share).
+    if search.suggestion_type == SuggestionType::App && search.competitors.is_empty() {
+        search.competitors = store::competitors::of_app(&state.db.pool, &workspace_id, adam_id)
+            .await?
+            .into_iter()
+            .map(|c| c.competitor_id)
+            .take(MAX_COMPETITORS)
+            .collect();
+    }
     let negatives = serde_json::to_string(&search.excluded_words)
         .map_err(|e| ApiError::from(anyhow::anyhow!(e)))?;
     store::suggester::set_defaults(

@@ -110,6 +110,23 @@ async fn run(
             let now = ids::now_ms();
             let items = serde_json::to_string(&done.items).map_err(JobError::permanent)?;
             let details = serde_json::to_value(&progress).map_err(JobError::permanent)?;
+            // What Apple answered for popularity serves the optimisation tables' popularity
+            // column and the impression estimates too (the store `refresh-popularity`
+            // keeps); stored before the task reads as finished.
+            let country = job.search.country.to_uppercase();
+            let rows: Vec<store::popularity::Popularity> = done
+                .items
+                .iter()
+                .map(|k| store::popularity::Popularity {
+                    text: store::popularity::normalise(&k.name),
+                    country: country.clone(),
+                    popularity: k.popularity.map(i64::from),
+                    fetched_at: now,
+                })
+                .collect();
+            for chunk in rows.chunks(store::popularity::PUT_MAX) {
+                store::popularity::put_many(&db.pool, chunk).await?;
+            }
             // The result exists exactly when the task finished well: a stop that finished
             // the task first leaves nothing behind.
             let mut tx = db.pool.begin().await?;
