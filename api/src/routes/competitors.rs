@@ -649,9 +649,13 @@ const FIND_TERMS: usize = 3;
 /// least 3 characters, first ones first, at most [`FIND_TERMS`].
 fn top_terms(name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    for word in store::popularity::normalise(name).split(' ') {
-        if word.chars().count() >= 3 && !out.iter().any(|w| w == word) {
-            out.push(word.to_string());
+    // Words of the name: any punctuation or symbol separates them ("Snap-Photo" is two).
+    for word in name
+        .split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+    {
+        if word.chars().count() >= 3 && !out.contains(&word) {
+            out.push(word);
         }
         if out.len() == FIND_TERMS {
             break;
