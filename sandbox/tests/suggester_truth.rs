@@ -111,7 +111,11 @@ async fn every_relevant_term_of_an_app_has_a_row() {
         let terms = truth::relevant_terms(&w, app.adam_id, &rivals, "US");
         (app.adam_id, rivals, terms)
     };
-    assert!(terms.len() >= vocabulary::TERMS_PER_GENRE, "{}", terms.len());
+    assert!(
+        terms.len() >= vocabulary::TERMS_PER_GENRE,
+        "{}",
+        terms.len()
+    );
     let texts: Vec<String> = terms.iter().map(|(t, _)| t.clone()).collect();
     let answered = endpoint(&c, &texts, "US").await;
     for (t, p) in &terms {
