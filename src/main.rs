@@ -53,7 +53,8 @@ enum Command {
     /// `bench sandbox`: reports, queries and latency over the large sandbox world;
     /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
     /// report engine over 100,000 keywords × 365 days; `bench sync`: a first sync of the
-    /// large sandbox world through the sync jobs).
+    /// large sandbox world through the sync jobs; `bench suggester`: the keyword suggester's
+    /// collection against the sandbox, with recall against its ground truth).
     /// Built only with `--features bench` (the `searchdeck-bench` crate, `bench/`).
     #[cfg(feature = "bench")]
     #[command(subcommand)]
@@ -80,6 +81,10 @@ enum BenchCommand {
     /// SQLite (and PostgreSQL with `--database-url`): provider requests, minutes per phase,
     /// rows per table, database size and peak memory.
     Sync(searchdeck_bench::sync::SyncBenchArgs),
+    /// The keyword suggester's collection for a few sandbox apps and countries, with 100 ms
+    /// latency per provider call and the sandbox's rate limit on: wall time, provider calls,
+    /// limiter wait, result size, recall and precision against the sandbox's ground truth.
+    Suggester(searchdeck_bench::suggester::SuggesterBenchArgs),
 }
 
 /// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
@@ -146,6 +151,7 @@ async fn main() -> anyhow::Result<()> {
     #[cfg(feature = "bench")]
     let (extra, to_stderr) = match &cli.command {
         Command::Bench(BenchCommand::Sync(_)) => (Some(sync_phases.layer().boxed()), true),
+        Command::Bench(BenchCommand::Suggester(_)) => (None, true),
         _ => (None, false),
     };
     #[cfg(not(feature = "bench"))]
@@ -240,6 +246,10 @@ async fn main() -> anyhow::Result<()> {
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Sync(args)) => {
             searchdeck_bench::sync::run(args, sync_phases).await?
+        }
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Suggester(args)) => {
+            searchdeck_bench::suggester::run(args).await?
         }
     }
     Ok(())

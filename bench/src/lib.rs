@@ -6,10 +6,13 @@
 //! - [`sandbox`]: the sandbox's reports, queries and latency over its large world (`bench sandbox`);
 //! - [`auth`]: a sign-up and login burst against a `searchdeck serve` child (`bench auth`);
 //! - [`reports`]: the report engine over 100,000 keywords × 365 days (`bench reports`);
-//! - [`sync`]: a first sync of the large sandbox world through the real jobs (`bench sync`).
+//! - [`sync`]: a first sync of the large sandbox world through the real jobs (`bench sync`);
+//! - [`suggester`]: the keyword suggester's collection against the sandbox, with recall
+//!   against its ground truth (`bench suggester`).
 
 pub mod auth;
 pub mod ratelimit;
 pub mod reports;
 pub mod sandbox;
+pub mod suggester;
 pub mod sync;

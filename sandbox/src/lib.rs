@@ -17,6 +17,7 @@ pub mod journal;
 pub mod metrics;
 pub mod sim;
 pub mod state;
+pub mod truth;
 pub mod world;
 
 use std::net::SocketAddr;

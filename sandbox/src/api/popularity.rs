@@ -18,11 +18,6 @@ use crate::metrics::{mix_pub, popularity, unit};
 use crate::state::Sandbox;
 use crate::world::words::{CATEGORIES, COUNTRIES};
 
-/// Search terms ranked per genre, storefront and period: the reference's "up to 500
-/// search terms per Country/Genre combination" (`SearchTermPopularityRow.rankInGenre`), so
-/// the terms hints and suggestions offer beyond a genre's top 200 have a popularity too.
-const TERMS_PER_GENRE: usize = 500;
-
 /// Fields of `SearchTermPopularityRow` a filter may name.
 const FIELDS: &[&str] = &[
     "week",
@@ -182,7 +177,7 @@ fn popularity_rows(s: &Sandbox, q: Query) -> Result<Json<Value>, ApiError> {
         periods.iter().map(|(_, l)| l.clone()).collect(),
         countries,
         (0..CATEGORIES.len())
-            .map(|c| vocabulary::terms(&w, c, TERMS_PER_GENRE))
+            .map(|c| vocabulary::ranked_terms(&w, c))
             .collect(),
         if g == "MONTHLY" { "month" } else { "week" },
     );

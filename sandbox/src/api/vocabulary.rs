@@ -7,6 +7,21 @@ use crate::metrics::popularity;
 use crate::world::World;
 use crate::world::words::{CATEGORIES, PREFIXES, SUFFIXES, keyword_text};
 
+/// Search terms ranked per genre, storefront and period by the search-term popularity
+/// endpoint: the reference's "up to 500 search terms per Country/Genre combination"
+/// (`SearchTermPopularityRow.rankInGenre`), so the terms hints and suggestions offer beyond a
+/// genre's top 200 have a popularity too. A term outside every genre's ranking has no
+/// popularity: Apple publishes none for it, and the sandbox counts it as without traffic
+/// (`crate::truth`).
+pub const TERMS_PER_GENRE: usize = 500;
+
+/// The terms the search-term popularity endpoint ranks for `category` (the first
+/// [`TERMS_PER_GENRE`] of [`terms`]): the one list the endpoint and the suggester's ground
+/// truth (`crate::truth`) read.
+pub fn ranked_terms(w: &World, category: usize) -> Vec<String> {
+    terms(w, category, TERMS_PER_GENRE)
+}
+
 /// How many modifier combinations a category offers beyond its brands.
 pub fn combinations(category: usize) -> usize {
     CATEGORIES[category].1.len() * PREFIXES.len() * SUFFIXES.len()

@@ -33,6 +33,11 @@ const DESCRIPTION_TERMS: usize = 40;
 const MAGIC_TERMS: usize = 12;
 /// Apps an App Store search for the app's top term returns (their names are brand terms).
 const SEARCH_LIMIT: u32 = 25;
+/// Root phrases of Apple Ads' phrase suggestions explored with the keyword suggestions
+/// containing each: Apple's suggestions for the app alone stop at one page of its most
+/// popular terms, and the longer terms around each phrase that still have traffic (the
+/// "… app", "… for iphone" of a genre's ranking) are only on later pages.
+const PHRASE_ROOTS: usize = 8;
 
 /// Where a collection's inputs come from.
 #[derive(Clone)]
@@ -187,6 +192,27 @@ fn app_terms(app: &StoreApp, with_description: bool) -> Vec<String> {
     out
 }
 
+/// Up to `n` root phrases of `phrases` (most popular first): the shortest first, each
+/// unless it holds an earlier root as whole words ('free camera' adds nothing to 'camera':
+/// the keyword suggestions containing 'camera' hold it).
+pub(super) fn roots(phrases: &[String], n: usize) -> Vec<String> {
+    let mut sorted: Vec<String> = phrases.iter().map(|p| text::key(p)).collect();
+    // Stable: phrases of one length keep their popularity order.
+    sorted.sort_by_key(|p| p.split_whitespace().count());
+    let mut out: Vec<String> = Vec::new();
+    for p in sorted {
+        if out.len() == n {
+            break;
+        }
+        let padded = format!(" {p} ");
+        if p.is_empty() || out.iter().any(|r| padded.contains(&format!(" {r} "))) {
+            continue;
+        }
+        out.push(p);
+    }
+    out
+}
+
 /// Collects keywords for app `adam_id` as `search` asks, over `sources`, reporting to
 /// `reporter`; ends with [`Halt::Stopped`] soon after `stop` is cancelled.
 pub async fn collect(
@@ -267,10 +293,15 @@ pub async fn collect(
                 &apple,
             );
             let found = run.call(sources.ads.phrases(adam_id)).await?;
-            run.add_all(
-                &found.iter().map(|f| f.0.clone()).collect::<Vec<_>>(),
-                &apple,
-            );
+            let phrases: Vec<String> = found.iter().map(|f| f.0.clone()).collect();
+            run.add_all(&phrases, &apple);
+            for root in roots(&phrases, PHRASE_ROOTS) {
+                let found = run.call(sources.ads.keywords(adam_id, Some(&root))).await?;
+                run.add_all(
+                    &found.iter().map(|f| f.0.clone()).collect::<Vec<_>>(),
+                    &apple,
+                );
+            }
             let found = run.call(sources.ads.categories(adam_id)).await?;
             run.add_all(
                 &found.iter().map(|f| f.0.clone()).collect::<Vec<_>>(),

@@ -17,6 +17,7 @@ use searchdeck_provider::{ProviderError, appstore::StoreApp};
 use serde_json::json;
 use tokio_util::sync::CancellationToken;
 
+use super::collector::roots;
 use super::{AdsSource, Halt, OwnData, Reporter, Sources, StoreSource, collect, failure};
 use searchdeck_common::queue::JobError;
 
@@ -128,6 +129,7 @@ fn sources(hang: bool, fail: u32) -> (Sources, Arc<Store>) {
         "collage maker",
         "photo camera",
         "picture editor",
+        "picture editor camera",
         "photo video",
         "selfie",
         "photo collage",
@@ -245,6 +247,13 @@ async fn every_phase_runs_in_order_and_each_source_contributes() {
     let pixelo = done.items.iter().find(|k| k.name == "pixelo").unwrap();
     assert_eq!(pixelo.sources[0].adam_id.as_deref(), Some("200"));
     assert!(done.items.iter().any(|k| k.name == "my search term"));
+    // Keyword suggestions around the phrase suggestion 'picture editor'.
+    let around = done
+        .items
+        .iter()
+        .find(|k| k.name == "picture editor camera")
+        .unwrap();
+    assert_eq!(around.sources[0].kind, SourceType::Apple);
     // Sorted by popularity, then name.
     assert!(
         done.items
@@ -362,4 +371,27 @@ async fn a_transient_failure_retries_and_the_next_run_finishes() {
     .await
     .unwrap();
     assert!(!again.items.is_empty());
+}
+
+#[test]
+fn root_phrases_are_the_shortest_that_hold_no_earlier_root() {
+    let phrases: Vec<String> = [
+        "Free Camera",
+        "photo editor",
+        "camera",
+        "best photo editor",
+        "camera app",
+        "cameraman",
+        "video editor",
+        "",
+    ]
+    .iter()
+    .map(|p| p.to_string())
+    .collect();
+    assert_eq!(
+        roots(&phrases, 8),
+        vec!["camera", "cameraman", "photo editor", "video editor"]
+    );
+    assert_eq!(roots(&phrases, 2), vec!["camera", "cameraman"]);
+    assert!(roots(&[], 8).is_empty());
 }

@@ -86,8 +86,8 @@ pub trait AdsSource: Send + Sync {
     ) -> Result<HashMap<String, u8>, ProviderError>;
 }
 
-/// Most keyword suggestions asked for per call.
-const SUGGESTIONS_PAGE: u32 = 200;
+/// Most suggestions asked for per call: the largest page Apple Ads serves.
+const SUGGESTIONS_PAGE: u32 = 1000;
 /// Most terms per search-term popularity call.
 pub const POPULARITY_BATCH: usize = 100;
 /// Weeks of popularity asked for (the newest a term has counts).
