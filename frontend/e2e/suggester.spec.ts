@@ -63,7 +63,8 @@ test('collects keywords for a sandbox app and leaves step 2 with a selection', a
   if (await clear.isEnabled()) await clear.click();
   await expect(next).toBeDisabled();
   await expect(page.getByTestId('wizard-hint')).toHaveText('Select at least one keyword');
-  const boxes = table.getByRole('checkbox', { name: /^Select / });
+  // Row boxes only: the header's 'Select all shown' would take every keyword.
+  const boxes = table.locator('tbody').getByRole('checkbox', { name: /^Select / });
   await boxes.nth(0).check();
   await boxes.nth(1).check();
   await expect(page.getByTestId('keyword-counts')).toContainText('2 selected');
