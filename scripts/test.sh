@@ -27,6 +27,7 @@ echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-<unset>} TEST_REDIS_URL=${TEST_REDI
 # unit tests, binaries, integration tests and examples; the workspace has no `cargo bench`
 # targets). Exported for the whole script so that the test run and the doc-tests reuse
 # these artifacts: a build without the wrapper would compile the workspace's crates again.
+command -v clippy-driver >/dev/null || { echo "clippy-driver is missing: rustup component add clippy" >&2; exit 1; }
 export RUSTC_WORKSPACE_WRAPPER="${RUSTC_WORKSPACE_WRAPPER:-$(command -v clippy-driver)}"
 export CLIPPY_ARGS="-Dwarnings__CLIPPY_HACKERY__"
 tools_log="$(mktemp)"
