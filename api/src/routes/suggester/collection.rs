@@ -19,7 +19,6 @@ use searchdeck_common::{
     },
     tasks::{NewTask, TaskRecord},
 };
-use searchdeck_provider::{AppStore, AppStoreConfig};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
@@ -220,9 +219,9 @@ async fn app_exists(
     if own.iter().any(|a| a.adam_id == adam_id) {
         return Ok(());
     }
-    let appstore = AppStore::new(AppStoreConfig::from_env(&state.config.provider_base_url))
-        .map_err(provider_error)?;
-    let found = appstore
+    let found = state
+        .provider
+        .app_store
         .lookup(&[adam_id], country)
         .await
         .map_err(provider_error)?;
