@@ -195,3 +195,60 @@ async fn health_answers_and_the_web_app_falls_back_to_index() {
             .contains("javascript")
     );
 }
+
+/// The OpenAPI document names a schema after its Rust type, and two types of one name (an
+/// `AppItem` of the accounts' apps and another of the competitor pickers) become one schema:
+/// the second silently replaces the first wherever either is used. Every type deriving
+/// `ToSchema` in the crates the API documents has a name of its own (or an `as = …` rename).
+#[test]
+fn every_documented_type_has_its_own_schema_name() {
+    fn walk(dir: &std::path::Path, files: &mut Vec<std::path::PathBuf>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(&path, files);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let mut files = Vec::new();
+    for krate in ["api/src", "common/src", "provider/src"] {
+        walk(&root.join(krate), &mut files);
+    }
+    let mut seen: std::collections::HashMap<String, String> = std::collections::HashMap::new();
+    let mut clashes = Vec::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            if !(line.trim_start().starts_with("#[derive(") && line.contains("ToSchema")) {
+                continue;
+            }
+            let mut renamed = false;
+            for next in lines.iter().skip(i + 1).take(12) {
+                let t = next.trim_start();
+                if t.starts_with("#[schema(") && t.contains("as = ") {
+                    renamed = true;
+                }
+                let decl = t.strip_prefix("pub ").or(Some(t)).and_then(|t| {
+                    t.strip_prefix("struct ")
+                        .or_else(|| t.strip_prefix("enum "))
+                });
+                if let Some(decl) = decl {
+                    let name: String = decl
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    let place = format!("{}:{}", file.display(), i + 1);
+                    if !renamed && let Some(first) = seen.insert(name.clone(), place.clone()) {
+                        clashes.push(format!("{name}: {first} and {place}"));
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    assert!(clashes.is_empty(), "schema names used twice: {clashes:#?}");
+}

@@ -67,7 +67,7 @@ const DEFAULT_COUNTRY: &str = "US";
 /// An App Store app as the pickers show it.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct AppItem {
+pub struct PickerApp {
     #[serde(with = "searchdeck_common::ids::string_id")]
     #[schema(value_type = String)]
     pub adam_id: i64,
@@ -79,9 +79,9 @@ pub struct AppItem {
     pub genre: Option<String>,
 }
 
-impl From<&StoreApp> for AppItem {
-    fn from(a: &StoreApp) -> AppItem {
-        AppItem {
+impl From<&StoreApp> for PickerApp {
+    fn from(a: &StoreApp) -> PickerApp {
+        PickerApp {
             adam_id: a.track_id,
             name: a.track_name.clone(),
             developer: a.artist_name.clone(),
@@ -91,9 +91,9 @@ impl From<&StoreApp> for AppItem {
     }
 }
 
-impl From<Competitor> for AppItem {
-    fn from(c: Competitor) -> AppItem {
-        AppItem {
+impl From<Competitor> for PickerApp {
+    fn from(c: Competitor) -> PickerApp {
+        PickerApp {
             adam_id: c.competitor_id,
             name: c.name,
             developer: c.developer,
@@ -309,7 +309,7 @@ fn check_room(have: usize, adding: usize, field: &str) -> ApiResult<()> {
 /// Saves one competitor of an app (looked up in the App Store, its details kept); saving
 /// a saved one again refreshes its details.
 #[utoipa::path(post, path = "/api/suggester/competitors", tag = "suggester", request_body = SaveCompetitor,
-    responses((status = 200, description = "The competitor saved", body = Envelope<Item<AppItem>>),
+    responses((status = 200, description = "The competitor saved", body = Envelope<Item<PickerApp>>),
               (status = 400, description = "Invalid ids or country, the app itself, or already 10 competitors", body = ErrorBody),
               (status = 404, description = "The App Store does not know the competitor (`competitorId`)", body = ErrorBody),
               (status = 502, description = "The App Store could not be reached", body = ErrorBody)))]
@@ -337,7 +337,7 @@ pub async fn save_competitor(
         .ok_or_else(|| unknown_app("competitorId"))?;
     let c = competitor(adam_id, app);
     store::competitors::save(&state.db.pool, &user.workspace_id, &c, now_ms()).await?;
-    Ok(envelope::item(AppItem::from(c)))
+    Ok(envelope::item(PickerApp::from(c)))
 }
 
 /// 404 naming `field`: the App Store does not know that app.
@@ -397,7 +397,7 @@ pub async fn delete_competitor(
 
 /// The body of the App Store app searches.
 #[derive(Debug, Deserialize, ToSchema)]
-pub struct FindApp {
+pub struct AppStoreSearch {
     /// Text to search the App Store for (an app name or a term; not only spaces).
     #[schema(
         required = true,
@@ -413,7 +413,7 @@ pub struct FindApp {
 }
 
 /// The App Store apps matching `body` (both findApp routes).
-async fn search_apps(state: &AppState, body: FindApp) -> ApiResult<Vec<AppItem>> {
+async fn search_apps(state: &AppState, body: AppStoreSearch) -> ApiResult<Vec<PickerApp>> {
     let text = body.query.as_deref().unwrap_or_default().trim().to_string();
     let mut errors = Vec::new();
     if text.is_empty() {
@@ -441,32 +441,32 @@ async fn search_apps(state: &AppState, body: FindApp) -> ApiResult<Vec<AppItem>>
         .search(&text, &country.unwrap_or_default(), FIND_LIMIT)
         .await
         .map_err(app_store_error)?;
-    Ok(found.iter().map(AppItem::from).collect())
+    Ok(found.iter().map(PickerApp::from).collect())
 }
 
 /// App Store apps matching `query` in `country`, best first, at most 25 (the suggester's
 /// competitor search).
-#[utoipa::path(post, path = "/api/suggester/competitors/findApp", tag = "suggester", request_body = FindApp,
-    responses((status = 200, description = "Apps found", body = Envelope<Items<AppItem>>),
+#[utoipa::path(post, path = "/api/suggester/competitors/findApp", tag = "suggester", request_body = AppStoreSearch,
+    responses((status = 200, description = "Apps found", body = Envelope<Items<PickerApp>>),
               (status = 400, description = "Missing query or unknown country", body = ErrorBody),
               (status = 502, description = "The App Store could not be reached", body = ErrorBody)))]
 pub async fn suggester_find_app(
     State(state): State<AppState>,
     _user: Member,
-    ApiJson(body): ApiJson<FindApp>,
+    ApiJson(body): ApiJson<AppStoreSearch>,
 ) -> ApiResult<impl IntoResponse> {
     Ok(envelope::items(search_apps(&state, body).await?))
 }
 
 /// As `suggester/competitors/findApp` (Settings' competitor search).
-#[utoipa::path(post, path = "/api/competitors/findApp", tag = "suggester", request_body = FindApp,
-    responses((status = 200, description = "Apps found", body = Envelope<Items<AppItem>>),
+#[utoipa::path(post, path = "/api/competitors/findApp", tag = "suggester", request_body = AppStoreSearch,
+    responses((status = 200, description = "Apps found", body = Envelope<Items<PickerApp>>),
               (status = 400, description = "Missing query or unknown country", body = ErrorBody),
               (status = 502, description = "The App Store could not be reached", body = ErrorBody)))]
 pub async fn find_app(
     State(state): State<AppState>,
     _user: Member,
-    ApiJson(body): ApiJson<FindApp>,
+    ApiJson(body): ApiJson<AppStoreSearch>,
 ) -> ApiResult<impl IntoResponse> {
     Ok(envelope::items(search_apps(&state, body).await?))
 }
@@ -489,7 +489,7 @@ pub struct SaveMany {
 /// Adds competitors to an app (each looked up in the App Store; saved ones refreshed) and
 /// answers the app's competitors after it. All or nothing: an unknown id saves none.
 #[utoipa::path(post, path = "/api/suggester/competitors/many", tag = "suggester", request_body = SaveMany,
-    responses((status = 200, description = "The app's competitors", body = Envelope<Items<AppItem>>),
+    responses((status = 200, description = "The app's competitors", body = Envelope<Items<PickerApp>>),
               (status = 400, description = "Invalid ids or country, the app itself, or more than 10 competitors", body = ErrorBody),
               (status = 404, description = "The App Store does not know a competitor (`competitorIds.<i>`)", body = ErrorBody),
               (status = 502, description = "The App Store could not be reached", body = ErrorBody)))]
@@ -551,7 +551,7 @@ pub async fn save_many(
     tx.commit().await?;
     let items = store::competitors::of_app(&state.db.pool, &user.workspace_id, adam_id).await?;
     Ok(envelope::items(
-        items.into_iter().map(AppItem::from).collect(),
+        items.into_iter().map(PickerApp::from).collect(),
     ))
 }
 
@@ -559,7 +559,7 @@ pub async fn save_many(
 /// (empty when none).
 #[utoipa::path(get, path = "/api/competitors/get/{adamId}", tag = "suggester",
     params(("adamId" = String, Path, description = "App Store app id (digits)")),
-    responses((status = 200, description = "The app's competitors", body = Envelope<Items<AppItem>>)))]
+    responses((status = 200, description = "The app's competitors", body = Envelope<Items<PickerApp>>)))]
 pub async fn competitors_of(
     State(state): State<AppState>,
     user: Member,
@@ -567,7 +567,7 @@ pub async fn competitors_of(
 ) -> ApiResult<impl IntoResponse> {
     let items = store::competitors::of_app(&state.db.pool, &user.workspace_id, app.id).await?;
     Ok(envelope::items(
-        items.into_iter().map(AppItem::from).collect(),
+        items.into_iter().map(PickerApp::from).collect(),
     ))
 }
 
@@ -587,7 +587,7 @@ pub struct AppCompetitors {
     #[serde(with = "searchdeck_common::ids::string_id")]
     #[schema(value_type = String)]
     pub adam_id: i64,
-    pub competitors: Vec<AppItem>,
+    pub competitors: Vec<PickerApp>,
 }
 
 /// The saved competitors of each app, in the order the apps were sent (each once).
@@ -616,9 +616,12 @@ pub async fn competitors_of_many(
             ids.push(id);
         }
     }
-    let mut by_app: HashMap<i64, Vec<AppItem>> = HashMap::new();
+    let mut by_app: HashMap<i64, Vec<PickerApp>> = HashMap::new();
     for c in store::competitors::of_apps(&state.db.pool, &user.workspace_id, &ids).await? {
-        by_app.entry(c.adam_id).or_default().push(AppItem::from(c));
+        by_app
+            .entry(c.adam_id)
+            .or_default()
+            .push(PickerApp::from(c));
     }
     let items = ids
         .into_iter()
@@ -669,7 +672,7 @@ fn top_terms(name: &str) -> Vec<String> {
 /// searches first (then by best position), the app itself and its saved competitors left
 /// out; at most 25. 404 when the App Store does not know the app.
 #[utoipa::path(post, path = "/api/competitors/find", tag = "suggester", request_body = FindCompetitors,
-    responses((status = 200, description = "Suggested competitors", body = Envelope<Items<AppItem>>),
+    responses((status = 200, description = "Suggested competitors", body = Envelope<Items<PickerApp>>),
               (status = 400, description = "Invalid id or country", body = ErrorBody),
               (status = 404, description = "The App Store does not know the app (`adamId`)", body = ErrorBody),
               (status = 502, description = "The App Store could not be reached", body = ErrorBody)))]
@@ -693,7 +696,7 @@ pub async fn suggest_competitors(
             .map(|c| c.competitor_id)
             .collect();
     // Per app: (times found, best position, first seen, the app).
-    let mut seen: HashMap<i64, (usize, usize, usize, AppItem)> = HashMap::new();
+    let mut seen: HashMap<i64, (usize, usize, usize, PickerApp)> = HashMap::new();
     for term in &searches {
         let results = state
             .provider
@@ -708,12 +711,12 @@ pub async fn suggest_competitors(
             let order = seen.len();
             let e = seen
                 .entry(a.track_id)
-                .or_insert_with(|| (0, pos, order, AppItem::from(a)));
+                .or_insert_with(|| (0, pos, order, PickerApp::from(a)));
             e.0 += 1;
             e.1 = e.1.min(pos);
         }
     }
-    let mut ranked: Vec<(usize, usize, usize, AppItem)> = seen.into_values().collect();
+    let mut ranked: Vec<(usize, usize, usize, PickerApp)> = seen.into_values().collect();
     ranked.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2)));
     Ok(envelope::items(
         ranked
