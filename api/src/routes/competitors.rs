@@ -399,13 +399,7 @@ pub async fn delete_competitor(
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct AppStoreSearch {
     /// Text to search the App Store for (an app name or a term; not only spaces).
-    #[schema(
-        required = true,
-        nullable = false,
-        min_length = 1,
-        max_length = 100,
-        pattern = "\\S"
-    )]
+    #[schema(required = true, nullable = false, min_length = 1, max_length = 100)]
     pub query: Option<String>,
     /// Storefront searched.
     #[schema(schema_with = crate::schemas::country, required = true)]
