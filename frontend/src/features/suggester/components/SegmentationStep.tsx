@@ -259,6 +259,7 @@ export function SegmentationStep({ suggester }: { suggester: Suggester }) {
               value={target}
               onChange={setTarget}
               allowDeselect={false}
+              data-testid="segment-move-target"
             />
             <Button size="xs" disabled={ticked.size === 0 || target === null} onClick={() => target && move(target, ticked)}>
               {t('segments.move')}

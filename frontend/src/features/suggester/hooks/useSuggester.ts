@@ -558,10 +558,20 @@ export function useSuggester() {
     [state.selected, groups.segments, state.names.pattern, state.form.app, state.form.country, segmentLabel],
   );
   const campaignNames = useMemo(() => plan.map((c) => nameOf(c, state.names.edits)), [plan, state.names.edits]);
+  // The campaign group the campaigns go to: the one the state was saved under, else the
+  // active one, else the account's first.
+  const { accounts } = active;
+  const creationOrg = useMemo(() => {
+    const base = state.scope ?? scope;
+    const account = base ? accounts.find((a) => a._id === base.accountId) : undefined;
+    if (!base || !account) return null;
+    const wanted = base.orgId ?? orgId;
+    return account.acls.find((o) => o.orgId === wanted) ?? account.acls[0] ?? null;
+  }, [state.scope, scope, orgId, accounts]);
   const creationScope = useMemo<Scope | null>(() => {
     const base = state.scope ?? scope;
-    return base ? { accountId: base.accountId, orgId: base.orgId ?? orgId } : null;
-  }, [state.scope, scope, orgId]);
+    return base ? { accountId: base.accountId, orgId: creationOrg?.orgId ?? base.orgId ?? orgId } : null;
+  }, [state.scope, scope, orgId, creationOrg]);
   const [askedNames] = useDebouncedValue(state.step >= 4 ? campaignNames : [], 400);
   const exists = useCampaignsExist(creationScope, askedNames);
   const existing = useMemo(() => new Set((exists.data ?? []).map(nameKey)), [exists.data]);
@@ -687,7 +697,7 @@ export function useSuggester() {
     naming,
     /** Step 5. */
     creationScope,
-    currency: active.org?.currency ?? null,
+    currency: creationOrg?.currency ?? null,
     create,
     submitting,
     endCreation,
