@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { isProPlan, LimitNotice } from '@/components/LimitNotice';
 import { Form, TextField, useZodForm } from '@/components/form';
 import { useSession } from '@/features/auth';
-import { checkMoney, moneySchema } from '@/features/optimization';
+import { moneySchema, optionalMoneySchema } from '@/features/optimization';
 import { t, tn } from '@/i18n';
 import { ApiError, isLimitError } from '@/lib/api-error';
 import { currencyOf, formatNumber } from '@/lib/format';
@@ -35,15 +35,7 @@ export function settingsSchema(currency: string | null, sold: readonly string[] 
       .refine((codes) => sold === null || codes.every((c) => sold.includes(c)), t('campaignSettings.countriesNotSold')),
     dailyBudget: moneySchema('dailyBudget', currency),
     defaultBid: moneySchema('defaultBidAmount', currency),
-    cpaGoal: z.string().transform((input, ctx) => {
-      if (input.trim() === '') return null;
-      const checked = checkMoney('cpaGoal', currency, input);
-      if ('problem' in checked) {
-        ctx.addIssue({ code: 'custom', message: checked.problem });
-        return z.NEVER;
-      }
-      return checked.amount;
-    }),
+    cpaGoal: optionalMoneySchema('cpaGoal', currency),
     searchMatch: z.boolean(),
     discovery: z.boolean(),
     productPageId: z.string().nullable(),
