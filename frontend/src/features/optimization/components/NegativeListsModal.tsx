@@ -104,10 +104,12 @@ function Editor({ scope, list, canEdit, onDone }: { scope: Scope; list: Negative
 
   // Places elsewhere (another campaign group, another campaign's ad groups) stay as they are.
   const kept = initial.filter((p) => (p.adGroupId === null ? !options.campaignData.some((c) => c.value === p.campaignId) && !options.loading : p.campaignId !== scope.campaignId));
+  // Until the campaigns are known every campaign place counts as picked here.
+  const pickedHere = options.loading ? picked : picked.filter((k) => here(placeOfKey(k)));
   const input = (): ListInput => ({
     name: name.trim(),
     keywords: keywords.map((k) => ({ text: k, matchType })),
-    places: [...picked.map(placeOfKey), ...pickedGroups.map(placeOfKey), ...kept.map((p) => ({ campaignId: p.campaignId, adGroupId: p.adGroupId }))],
+    places: [...pickedHere.map(placeOfKey), ...pickedGroups.map(placeOfKey), ...kept.map((p) => ({ campaignId: p.campaignId, adGroupId: p.adGroupId }))],
   });
   const store = () =>
     save.mutate(
@@ -178,7 +180,7 @@ function Editor({ scope, list, canEdit, onDone }: { scope: Scope; list: Negative
         label={t('negLists.campaigns')}
         description={t('negLists.campaignsHelp')}
         data={options.campaignData}
-        value={picked.filter((k) => here(placeOfKey(k)))}
+        value={pickedHere}
         onChange={setPicked}
         searchable
         disabled={!canEdit}
