@@ -87,8 +87,10 @@ export const lastItemSchema = z.object({
   step: z.number().transform(clampStep),
   taskId: z.string().nullable().catch(null),
   savedAt: z.string(),
+  creating: z.string().nullish().catch(null),
 });
-export type SavedLastItem = { step: Step; taskId: string | null; savedAt: string };
+/** `creating`: the campaign creation started from step 5 and not yet ended well (a reload shows its progress). */
+export type SavedLastItem = { step: Step; taskId: string | null; creating?: string | null; savedAt: string };
 
 export interface SavedState {
   entry: SavedEntry | null;

@@ -54,8 +54,8 @@ function entry(selected: string[]) {
 }
 
 /** The suggester resumed on `step` with `selected` (the collection's result t1). */
-function mockSaved(step: number, selected: string[] = ITEMS.map((k) => k.name)) {
-  const options = { 'suggester-entry': entry(selected), 'suggester-last-item': { step, taskId: 't1', savedAt: new Date(now - 60_000).toISOString() } };
+function mockSaved(step: number, selected: string[] = ITEMS.map((k) => k.name), lastItem: Record<string, unknown> = {}) {
+  const options = { 'suggester-entry': entry(selected), 'suggester-last-item': { step, taskId: 't1', savedAt: new Date(now - 60_000).toISOString(), ...lastItem } };
   saved = { ...options };
   mockApi('GET /api/account/getAll', ok({ items: [account] }));
   mockApi('GET /api/options/front', ok({ item: options, version: 1 }));
@@ -246,6 +246,8 @@ describe('step 5, campaign settings and creation', () => {
 
     await screen.findByTestId('creation');
     expect(callsTo(CREATE)).toHaveLength(1);
+    // A reload from here would show this creation's progress.
+    await waitFor(() => expect(saved['suggester-last-item']).toMatchObject({ step: 5, creating: 'c1' }));
     const call = callsTo(CREATE)[0]!;
     expect(call.url).toContain('accountId=a1');
     expect(call.url).toContain('orgId=42');
@@ -314,5 +316,16 @@ describe('step 5, campaign settings and creation', () => {
     await userEvent.click(await action('Create campaigns'));
     expect(await screen.findByText('Daily budget must be at least 5 USD')).toBeInTheDocument();
     expect(screen.queryByTestId('creation')).not.toBeInTheDocument();
+  });
+
+  it('shows the running creation again after a reload, not the form', async () => {
+    mockSaved(5, undefined, { creating: 'c1' });
+    mockApi(TASK, ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Creating ad groups...', details: { groupsCreated: 2, groupsTotal: 3, campaignsCreated: 1, campaignsTotal: 4 } }) }));
+    renderApp(PATH, makeUser());
+    expect(await screen.findByTestId('creation-groups')).toHaveTextContent('2 / 3');
+    expect(screen.getByTestId('creation-phase')).toHaveTextContent('Creating ad groups...');
+    expect(await action('Create campaigns')).toBeDisabled();
+    expect(screen.queryByRole('button', { name: 'Back' })).not.toBeInTheDocument();
+    expect(callsTo(CREATE)).toHaveLength(0);
   });
 });

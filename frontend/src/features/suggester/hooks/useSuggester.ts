@@ -288,6 +288,7 @@ export function useSuggester() {
       base.step = clampStep(lastItem.step);
       base.resultId = lastItem.taskId;
       base.loadingResult = true;
+      if (lastItem.creating && base.step === 5) base.creating = { taskId: lastItem.creating, failed: false };
     }
     setState(base);
     setHydrated(true);
@@ -637,11 +638,14 @@ export function useSuggester() {
         const taskId = await createCampaigns(creationScope, body);
         setState((s) => ({ ...s, creating: { taskId, failed: false } }));
         refreshTasks();
+        // A reload while it runs shows its progress instead of the form (nothing is sent twice).
+        const current = stateRef.current;
+        persist({ [ENTRY_KEY]: entryOf(current, new Date()), [LAST_ITEM_KEY]: { step: 5, taskId: current.resultId, creating: taskId, savedAt: new Date().toISOString() } });
       } finally {
         setSubmitting(false);
       }
     },
-    [creationScope, refreshTasks],
+    [creationScope, refreshTasks, persist],
   );
   /** The creation ended: on success the state resets (spec §4) and the campaigns are linked. */
   const endCreation = useCallback(
@@ -666,7 +670,10 @@ export function useSuggester() {
     campaignNamesRef.current = campaignNames;
   });
   /** Leaves a failed creation's report, back to the settings. */
-  const dismissCreation = useCallback(() => setState((s) => ({ ...s, creating: null })), []);
+  const dismissCreation = useCallback(() => {
+    setState((s) => ({ ...s, creating: null }));
+    persist({ [LAST_ITEM_KEY]: { step: 5, taskId: stateRef.current.resultId, creating: null, savedAt: new Date().toISOString() } });
+  }, [persist]);
   const dismissCreated = useCallback(() => setState((s) => ({ ...s, created: null })), []);
 
   const setSelection = useCallback((selected: PickedKeyword[], removed?: PickedKeyword[]) => {
