@@ -28,6 +28,8 @@ interface FormProps<TIn extends FieldValues, TOut extends FieldValues> {
   onSubmit: (values: TOut) => Promise<unknown>;
   children: ReactNode;
   name: string;
+  /** The form's id, for a submit button outside it (`<Button type="submit" form={id}>`). */
+  id?: string;
 }
 
 export function Form<TIn extends FieldValues, TOut extends FieldValues>({
@@ -35,6 +37,7 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   onSubmit,
   children,
   name,
+  id,
 }: FormProps<TIn, TOut>) {
   const submit = form.handleSubmit(async (values) => {
     try {
@@ -45,7 +48,7 @@ export function Form<TIn extends FieldValues, TOut extends FieldValues>({
   });
   return (
     <FormProvider {...form}>
-      <form onSubmit={(event) => void submit(event)} noValidate aria-label={name}>
+      <form id={id} onSubmit={(event) => void submit(event)} noValidate aria-label={name}>
         <Stack gap="md">
           <FormError />
           {children}

@@ -36,7 +36,7 @@ export function TextField<T extends FieldValues, TOut extends FieldValues = T>({
   ...props
 }: FieldProps<T, TOut> & { type?: 'text' | 'email' } & Pick<
     TextInputProps,
-    'maxLength' | 'withAsterisk' | 'rightSection' | 'rightSectionWidth'
+    'maxLength' | 'withAsterisk' | 'rightSection' | 'rightSectionWidth' | 'leftSection' | 'inputMode'
   >) {
   const field = useTextField(control, name);
   return <TextInput {...field} {...props} type={type} />;

@@ -3,3 +3,5 @@
  * `screens.ts`, loaded lazily by the route table.
  */
 export { adGroupPath, campaignPath, campaignsPath, type Tab } from './paths';
+/** Money fields checked in the browser with the server's rules (quick edits, creation, copies). */
+export { checkMoney, minimumOf, moneySchema, optionalMoneySchema } from './money';

@@ -113,3 +113,19 @@ export function refusalText(error: unknown, field: string | null, currency: stri
   const raw = error instanceof ApiError ? (error.errors[0]?.message ?? error.message) : errorMessage(error);
   return refusalWords(raw, field, currency);
 }
+
+/**
+ * The schema of an optional money field's text: empty is null (not sent), anything else is
+ * checked as `moneySchema` checks it (CPA goals, the bid of every copied keyword).
+ */
+export function optionalMoneySchema(field: string, currency: string | null) {
+  return z.union([z.number(), z.string()]).transform((input, ctx): string | null => {
+    if (typeof input === 'string' && input.trim() === '') return null;
+    const checked = checkMoney(field, currency, input);
+    if ('problem' in checked) {
+      ctx.addIssue({ code: 'custom', message: checked.problem });
+      return z.NEVER;
+    }
+    return checked.amount;
+  });
+}

@@ -22,8 +22,29 @@ const appSchema = z.object({
   countries: z.array(z.string()).nullable().catch(null),
 });
 
-const pickedSchema = z.object({ name: z.string(), impressions: z.number().catch(0) });
+/** A selected keyword; `group` is its segment's id in step 3 (spec §3: name, impressions, group). */
+const pickedSchema = z.object({ name: z.string(), impressions: z.number().catch(0), group: z.string().nullish().catch(null) });
 export type PickedKeyword = z.infer<typeof pickedSchema>;
+
+const segmentSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['brand', 'competitor', 'generic', 'manual']),
+  name: z.string().catch(''),
+  match: z.enum(['EXACT', 'BROAD', 'BOTH']).catch('EXACT'),
+});
+
+/** Step 3's keyword groups (spec §3: id, segments, manualSegmentation). */
+export const keywordGroupsSchema = z.object({
+  id: z.string(),
+  segments: z.array(segmentSchema).min(1),
+  manualSegmentation: z.boolean().catch(false),
+});
+
+/** Step 4's campaigns to create: the name pattern and the names the user typed over it, by segment. */
+export const campaignNamesSchema = z.object({
+  pattern: z.string(),
+  edits: z.record(z.string(), z.string()).catch({}),
+});
 
 export const entrySchema = z.object({
   accountId: z.string(),
@@ -48,6 +69,8 @@ export const entrySchema = z.object({
   competitors: z.array(z.string()).catch([]),
   selected: z.array(pickedSchema).catch([]),
   removed: z.array(pickedSchema).catch([]),
+  keywordGroups: keywordGroupsSchema.nullish().catch(null),
+  campaigns: campaignNamesSchema.nullish().catch(null),
   savedAt: z.string(),
 });
 export type SavedEntry = z.infer<typeof entrySchema>;
@@ -64,8 +87,10 @@ export const lastItemSchema = z.object({
   step: z.number().transform(clampStep),
   taskId: z.string().nullable().catch(null),
   savedAt: z.string(),
+  creating: z.string().nullish().catch(null),
 });
-export type SavedLastItem = { step: Step; taskId: string | null; savedAt: string };
+/** `creating`: the campaign creation started from step 5 and not yet ended well (a reload shows its progress). */
+export type SavedLastItem = { step: Step; taskId: string | null; creating?: string | null; savedAt: string };
 
 export interface SavedState {
   entry: SavedEntry | null;

@@ -52,7 +52,9 @@ describe('suggester steps', () => {
   it('moves on only to built steps', () => {
     expect(canAdvanceFrom(1)).toBe(true);
     expect(canAdvanceFrom(2)).toBe(true);
-    expect(canAdvanceFrom(3)).toBe(false);
+    expect(canAdvanceFrom(3)).toBe(true);
+    expect(canAdvanceFrom(4)).toBe(true);
+    expect(canAdvanceFrom(5)).toBe(false);
   });
 });
 
@@ -88,6 +90,13 @@ describe('steps 2 and 3 disabled states (spec §5)', () => {
   it('disables step 3 without a selection', () => {
     expect(selectionBlocker(3, { collecting: false, selectedCount: 0 })).toBe('suggester.hint.selectKeyword');
     expect(selectionBlocker(3, { collecting: false, selectedCount: 2 })).toBeNull();
+  });
+
+  it('disables steps 4 and 5 while a campaign name has a problem or there are too many campaigns', () => {
+    expect(selectionBlocker(4, { collecting: false, selectedCount: 2, badNames: true })).toBe('suggester.hint.fixNames');
+    expect(selectionBlocker(5, { collecting: false, selectedCount: 2, tooManyCampaigns: true })).toBe('suggester.hint.tooManyCampaigns');
+    expect(selectionBlocker(3, { collecting: false, selectedCount: 2, badNames: true })).toBeNull();
+    expect(selectionBlocker(4, { collecting: false, selectedCount: 0, badNames: true })).toBe('suggester.hint.selectKeyword');
   });
 });
 

@@ -37,11 +37,8 @@ export const hasBack = (step: Step): boolean => step >= 2;
 /** Going back from step 2 discards the keyword list, so it asks first (spec §2). */
 export const backNeedsConfirm = (step: Step): boolean => step === 2;
 
-/**
- * The last step this build of the screen has: steps 4 and 5 (campaign naming and settings)
- * come with campaign creation, so step 3's action stays disabled until they exist.
- */
-export const LAST_BUILT_STEP: Step = 3;
+/** The last step: its action ('Create campaigns') submits the settings form instead of moving on. */
+export const LAST_BUILT_STEP: Step = 5;
 
 export type SuggestionType = 'app' | 'keywords' | 'competitors';
 export const SUGGESTION_TYPES: readonly SuggestionType[] = ['app', 'keywords', 'competitors'];
@@ -69,10 +66,14 @@ export function searchBlocker(form: SearchFormState): MessageKey | null {
   return null;
 }
 
-/** What steps 2 and 3 depend on. */
+/** What steps 2 to 5 depend on. */
 export interface SelectionState {
   collecting: boolean;
   selectedCount: number;
+  /** Step 4 and on: a campaign name is empty, too long, twice in the list or already used. */
+  badNames?: boolean;
+  /** Step 4 and on: more campaigns than one body takes. */
+  tooManyCampaigns?: boolean;
 }
 
 /**
@@ -80,13 +81,15 @@ export interface SelectionState {
  * 'Keyword research in progress') or with nothing selected, step 3 with nothing selected
  * ('Select at least one keyword', spec §5).
  */
-export function selectionBlocker(step: Step, { collecting, selectedCount }: SelectionState): MessageKey | null {
+export function selectionBlocker(step: Step, { collecting, selectedCount, badNames = false, tooManyCampaigns = false }: SelectionState): MessageKey | null {
   if (step === 2 && collecting) return 'suggester.hint.inProgress';
   if (selectedCount === 0) return 'suggester.hint.selectKeyword';
+  if (step >= 4 && tooManyCampaigns) return 'suggester.hint.tooManyCampaigns';
+  if (step >= 4 && badNames) return 'suggester.hint.fixNames';
   return null;
 }
 
-/** Whether the action of `step` moves on (steps beyond LAST_BUILT_STEP are not built yet). */
+/** Whether the action of `step` moves on (the last step's creates the campaigns instead). */
 export function canAdvanceFrom(step: Step): boolean {
   return step < LAST_BUILT_STEP;
 }

@@ -5,3 +5,5 @@ export { taskKeys } from './api/keys';
 export { isRunning, taskSchema, type Task } from './api/task';
 export { TasksPopover } from './components/TasksPopover';
 export { taskProgress } from './progress';
+export { creationOutcome, creationProgressOf, type CreationOutcome, type CreationProgress } from './creation-progress';
+export { CreationProgressPanel } from './components/CreationProgressPanel';

@@ -7,7 +7,7 @@
  * popover, and once it ends the rows Apple Ads refused are listed with its message.
  */
 import { Alert, Badge, Button, Card, Divider, Group, NumberInput, Popover, Progress, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { IconBan, IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
+import { IconBan, IconCopy, IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useTask, taskProgress } from '@/features/tasks';
@@ -31,6 +31,7 @@ import type { ReportRow } from '../api/report';
 import { optimizationKeys } from '../api/keys';
 import { fill, moneyLabel, moneyProblem, refusalText, refusalWords } from '../money';
 import type { Level } from '../paths';
+import { DuplicateModal } from './DuplicateModal';
 import { amountText, ReaderGuard, refusalOf } from './QuickEdit';
 import { carriedTags, TagPicker } from './TagPicker';
 
@@ -305,6 +306,7 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
   const [floor, setFloor] = useState<number | string>('');
   const [cap, setCap] = useState<number | string>('');
   const [tasks, setTasks] = useState<StartedTask[]>([]);
+  const [duplicating, setDuplicating] = useState(false);
   const edit = useBulkEdit();
   const ids = [...selected].filter(isEntityId);
   const bulk = bulkFields(level).length > 0 && (level === 'CAMPAIGNS' || campaignId !== null);
@@ -413,6 +415,13 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
                     </ReaderGuard>
                   </>
                 )}
+                {level === 'CAMPAIGNS' && (
+                  <ReaderGuard canEdit={canEdit}>
+                    <Button size="xs" variant="default" leftSection={<IconCopy size={14} />} disabled={!canEdit} onClick={() => setDuplicating(true)} data-testid="duplicate-campaigns">
+                      {t('copy.button')}
+                    </Button>
+                  </ReaderGuard>
+                )}
                 <TagMenu level={level} accountId={accountId} orgId={orgId} ids={[...selected]} rowOf={rowOf} canEdit={canEdit} />
                 {NEGATIVE_SOURCES.includes(level) && (
                   <NegativesMenu
@@ -428,6 +437,7 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
             </Stack>
           </Group>
         )}
+        {level === 'CAMPAIGNS' && canEdit && <DuplicateModal opened={duplicating} onClose={() => setDuplicating(false)} accountId={accountId} orgId={orgId} ids={ids} currency={currency} />}
         {tasks.map((task) => (
           <BulkTask key={task.taskId} taskId={task.taskId} title={task.title} field={task.field} currency={currency} nameOf={nameOf} onClose={() => setTasks((all) => all.filter((other) => other.taskId !== task.taskId))} />
         ))}

@@ -1,10 +1,11 @@
 /**
  * The bar above a level's table: the filter builder, the edit-columns button (with the
- * selected column preset's name), how many rows are selected, and the CSV export of the
- * current view (every page of it, or only the selected rows).
+ * selected column preset's name), how many rows are selected, the CSV export of the
+ * current view (every page of it, or only the selected rows), and on the campaigns and
+ * negative keywords levels the negative keyword lists.
  */
 import { Button, Group, Menu, Text } from '@mantine/core';
-import { IconColumns3, IconDownload } from '@tabler/icons-react';
+import { IconColumns3, IconDownload, IconListDetails } from '@tabler/icons-react';
 import { useState } from 'react';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
@@ -17,6 +18,7 @@ import type { VisibleColumns } from '../hooks/useVisibleColumns';
 import type { Level } from '../paths';
 import { EditColumnsModal } from './EditColumnsModal';
 import { FilterBuilder } from './FilterBuilder';
+import { NegativeListsModal } from './NegativeListsModal';
 
 interface Props {
   level: Level;
@@ -31,6 +33,8 @@ interface Props {
 
 export function TableToolbar({ level, filters, onFilters, columns, request, selected, idField, onClearSelection }: Props) {
   const [editing, setEditing] = useState(false);
+  const [lists, setLists] = useState(false);
+  const withLists = (level === 'CAMPAIGNS' || level === 'NEGATIVE') && request.orgId !== null;
   const exporter = useExportCsv();
   const run = (onlySelected: boolean) =>
     exporter.mutate(
@@ -64,6 +68,11 @@ export function TableToolbar({ level, filters, onFilters, columns, request, sele
             </Button>
           </Group>
         )}
+        {withLists && (
+          <Button variant="default" size="sm" leftSection={<IconListDetails size={16} />} onClick={() => setLists(true)} data-testid="negative-lists-button">
+            {t('negLists.button')}
+          </Button>
+        )}
         <Menu position="bottom-end" shadow="md">
           <Menu.Target>
             <Button variant="default" size="sm" leftSection={<IconDownload size={16} />} loading={exporter.isPending}>
@@ -78,6 +87,9 @@ export function TableToolbar({ level, filters, onFilters, columns, request, sele
           </Menu.Dropdown>
         </Menu>
       </Group>
+      {withLists && request.orgId !== null && (
+        <NegativeListsModal opened={lists} onClose={() => setLists(false)} accountId={request.accountId} orgId={request.orgId} campaignId={request.campaignId} />
+      )}
       {columns.selected && (
         <EditColumnsModal opened={editing} onClose={() => setEditing(false)} level={level} presets={columns.presets} selected={columns.selected} onSelect={columns.select} />
       )}

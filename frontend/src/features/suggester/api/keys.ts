@@ -11,4 +11,7 @@ export const suggesterKeys = {
   competitors: (adamId: string) => [...suggesterKeys.all, 'competitors', adamId] as const,
   /** The estimated impressions of one collection's result. */
   estimates: (scope: Scope, country: string, resultId: string) => [...suggesterKeys.all, 'estimates', scope.accountId, scope.orgId, country, resultId] as const,
+  /** Which of these campaign names the campaign group already has. */
+  exists: (scope: Scope, names: readonly string[]) => [...suggesterKeys.all, 'exists', scope.accountId, scope.orgId, ...names] as const,
+  productPages: (scope: Scope, adamId: string) => [...suggesterKeys.all, 'productPages', scope.accountId, scope.orgId, adamId] as const,
 };

@@ -230,7 +230,8 @@ describe('keyword suggester, collection', () => {
 
     const review = await screen.findByTestId('selection-review');
     expect(within(review).getByTestId('selection-count')).toHaveTextContent('2 keywords');
-    expect(within(review).getAllByRole('row').slice(1).map((r) => r.querySelector('td')?.textContent)).toEqual(['photo editor', 'collage maker']);
+    // Both are category terms (a competitor's metadata gave 'photo editor', it names no one).
+    expect(within(screen.getByTestId('segment-generic')).getAllByTestId('segment-keyword').map((r) => r.textContent)).toEqual(['photo editor', 'collage maker']);
     await waitFor(() => expect(saved['suggester-last-item']).toMatchObject({ step: 3, taskId: 't1' }));
     expect(within(review).getByTestId('selection-impressions')).toHaveTextContent(formatNumber(1540, 0));
     expect(saved['suggester-entry']).toMatchObject({
@@ -240,8 +241,8 @@ describe('keyword suggester, collection', () => {
       ],
       removed: [{ name: 'selfie camera', impressions: 55 }],
     });
-    // Step 3 goes back to step 2 without asking; segmentation is the next issue's.
-    expect(await action('Next step')).toBeDisabled();
+    // Step 3 goes on to naming, and back to step 2 without asking.
+    expect(await action('Next step')).toBeEnabled();
     await userEvent.click(screen.getByRole('button', { name: 'Back' }));
     expect(await screen.findByTestId('keyword-table')).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
@@ -467,7 +468,7 @@ describe('keyword suggester, saved place', () => {
     renderApp(PATH, makeUser());
     const review = await screen.findByTestId('selection-review');
     expect(within(review).getByTestId('selection-count')).toHaveTextContent('1 keyword');
-    expect(within(review).getByText('collage maker')).toBeInTheDocument();
+    expect(within(await screen.findByTestId('segment-generic')).getByText('collage maker')).toBeInTheDocument();
     // The resumed result asks its estimates; the saved selection takes them.
     expect(await within(review).findByText(formatNumber(340, 0), { selector: 'span' })).toBeInTheDocument();
     expect(callsTo(ESTIMATE)).toHaveLength(1);

@@ -9,6 +9,7 @@
  * collection and clears the saved place; a campaign group outside the saved account resets
  * everything.
  */
+import { useDebouncedValue } from '@mantine/hooks';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useActiveAccount } from '@/features/accounts';
@@ -17,13 +18,27 @@ import { taskKeys, type Task } from '@/features/tasks';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
+import { DEFAULT_PATTERN, MAX_CAMPAIGNS, nameKey, nameOf, nameProblems, planCampaigns, type CreateBody, type NameEdits } from '../campaign-plan';
 import { pollCollection, startCollection, stopCollection } from '../api/collect';
+import { createCampaigns, useCampaignsExist } from '../api/creation';
 import { estimateOf, useEstimatedImpressions, type Estimates } from '../api/estimates';
 import { useSearchDefaults } from '../api/search-info';
 import type { AppRef, Keyword, Scope, SearchDefaults, SearchPayload } from '../api/types';
 import { keywordListText, parseKeywordList } from '../keyword-list';
 import { pollUntilDone, type PollOutcome } from '../polling';
 import { CLEARED, ENTRY_KEY, LAST_ITEM_KEY, LOADER_KEY, readSaved, type PickedKeyword, type SavedEntry, type SavedState } from '../saved';
+import {
+  assignSegments,
+  classifierOf,
+  defaultSegments,
+  groupsFor,
+  moveKeywords,
+  newSegmentId,
+  removeSegment,
+  type KeywordGroups,
+  type MatchChoice,
+  type Segment,
+} from '../segmentation';
 import { clampStep, nextStep, previousStep, searchBlocker, selectionBlocker, canAdvanceFrom, type Step, type SuggestionType } from '../wizard';
 
 /** The advanced switches of the search payload. */
@@ -91,6 +106,14 @@ export interface WizardState {
   removed: PickedKeyword[];
   /** Loading a saved result after a reload. */
   loadingResult: boolean;
+  /** Step 3's segments (spec §3 keyword groups); each selected keyword's `group` is one of them. */
+  keywordGroups: KeywordGroups | null;
+  /** Step 4's name pattern and the names typed over it (spec §3 campaigns to create). */
+  names: { pattern: string; edits: NameEdits };
+  /** The creation started from step 5: its task, polled every 1000 ms, and whether it failed. */
+  creating: { taskId: string; failed: boolean } | null;
+  /** The last creation that finished without errors: the campaign group its campaigns are in. */
+  created: { accountId: string; orgId: string | null; names: string[] } | null;
 }
 
 const initialState = (scope: Scope | null, form: SearchForm = EMPTY_FORM): WizardState => ({
@@ -105,6 +128,10 @@ const initialState = (scope: Scope | null, form: SearchForm = EMPTY_FORM): Wizar
   selected: [],
   removed: [],
   loadingResult: false,
+  keywordGroups: null,
+  names: { pattern: DEFAULT_PATTERN, edits: {} },
+  creating: null,
+  created: null,
 });
 
 /** The form the user's defaults give (`GET /api/keyword/default`). */
@@ -173,6 +200,8 @@ export function entryOf(state: WizardState, now: Date): SavedEntry | null {
     competitors: form.competitorIds,
     selected: state.selected,
     removed: state.removed,
+    keywordGroups: state.keywordGroups,
+    campaigns: state.names,
     savedAt: now.toISOString(),
   };
 }
@@ -249,6 +278,8 @@ export function useSuggester() {
       base.scope = { accountId: entry.accountId, orgId: entry.orgId };
       base.selected = entry.selected;
       base.removed = entry.removed;
+      base.keywordGroups = entry.keywordGroups ?? null;
+      if (entry.campaigns) base.names = entry.campaigns;
     }
     if (loader) {
       base.step = 2;
@@ -257,6 +288,7 @@ export function useSuggester() {
       base.step = clampStep(lastItem.step);
       base.resultId = lastItem.taskId;
       base.loadingResult = true;
+      if (lastItem.creating && base.step === 5) base.creating = { taskId: lastItem.creating, failed: false };
     }
     setState(base);
     setHydrated(true);
@@ -343,17 +375,6 @@ export function useSuggester() {
 
   const requiredKeywords = useMemo(() => parseKeywordList(state.form.requiredText), [state.form.requiredText]);
   const negativeKeywords = useMemo(() => parseKeywordList(state.form.negativeText), [state.form.negativeText]);
-  const blocker =
-    state.step === 1
-      ? searchBlocker({
-          adamId: state.form.app?.adamId ?? null,
-          country: state.form.country,
-          suggestionType: state.form.suggestionType,
-          requiredKeywords,
-          competitorIds: state.form.competitorIds,
-        })
-      : selectionBlocker(state.step, { collecting: state.collecting !== null || state.loadingResult, selectedCount: state.selected.length });
-
   const start = useCallback(async () => {
     const current = stateRef.current;
     const app = current.form.app;
@@ -372,6 +393,9 @@ export function useSuggester() {
         resultId: null,
         selected: [],
         removed: [],
+        keywordGroups: null,
+        names: { pattern: DEFAULT_PATTERN, edits: {} },
+        created: null,
       };
       setState(next);
       refreshTasks();
@@ -393,7 +417,7 @@ export function useSuggester() {
     try {
       await stopCollection(taskId);
       refreshTasks();
-      setState((s) => ({ ...s, step: 1, collecting: null, items: null, resultId: null, selected: [], removed: [] }));
+      setState((s) => ({ ...s, step: 1, collecting: null, items: null, resultId: null, selected: [], removed: [], keywordGroups: null }));
       persist({ [LOADER_KEY]: null, [LAST_ITEM_KEY]: null });
       setStopOpen(false);
     } catch (error) {
@@ -407,7 +431,7 @@ export function useSuggester() {
   const confirmBack = useCallback(async () => {
     const current = stateRef.current;
     const taskId = current.collecting?.taskId;
-    setState((s) => ({ ...s, step: 1, collecting: null, loadingResult: false, items: null, resultId: null, selected: [], removed: [] }));
+    setState((s) => ({ ...s, step: 1, collecting: null, loadingResult: false, items: null, resultId: null, selected: [], removed: [], keywordGroups: null }));
     setBackOpen(false);
     persist(CLEARED);
     if (taskId) await stopCollection(taskId).then(refreshTasks, () => undefined);
@@ -477,6 +501,181 @@ export function useSuggester() {
     if (hydrated && state.step !== 2) persist({ [ENTRY_KEY]: entryOf(next, new Date()) });
   }, [estimates.data, state, hydrated, persist]);
 
+  // Step 3: the segments, and every selected keyword in one (spec §3 keyword groups).
+  const classifier = useMemo(() => classifierOf(state.form.app, state.items), [state.form.app, state.items]);
+  const groups = useMemo(() => groupsFor(state.keywordGroups, state.resultId), [state.keywordGroups, state.resultId]);
+  useEffect(() => {
+    if (!hydrated || state.step < 3 || !state.items) return;
+    const selected = assignSegments(state.selected, groups.segments, classifier);
+    if (selected === state.selected && groups === state.keywordGroups) return;
+    setState((s) => ({ ...s, keywordGroups: groups, selected }));
+  }, [hydrated, state.step, state.items, state.selected, state.keywordGroups, groups, classifier]);
+
+  const updateGroups = useCallback((change: (groups: KeywordGroups, selected: PickedKeyword[]) => { groups: KeywordGroups; selected: PickedKeyword[] }) => {
+    setState((s) => {
+      const current = groupsFor(s.keywordGroups, s.resultId);
+      const next = change(current, s.selected);
+      return { ...s, keywordGroups: next.groups, selected: next.selected };
+    });
+  }, []);
+
+  const segmentation = useMemo(
+    () => ({
+      /** Moves the keywords `names` to segment `to`. */
+      move: (names: ReadonlySet<string>, to: string) =>
+        updateGroups((g, selected) => ({ groups: { ...g, manualSegmentation: true }, selected: moveKeywords(selected, names, to) })),
+      /** Makes a manual segment named `name`, moving `names` into it. */
+      add: (name: string, names: ReadonlySet<string> = new Set()) =>
+        updateGroups((g, selected) => {
+          const id = newSegmentId(g.segments);
+          const segment: Segment = { id, kind: 'manual', name: name.trim(), match: 'EXACT' };
+          return { groups: { ...g, segments: [...g.segments, segment], manualSegmentation: true }, selected: moveKeywords(selected, names, id) };
+        }),
+      rename: (id: string, name: string) =>
+        updateGroups((g, selected) => ({ groups: { ...g, segments: g.segments.map((x) => (x.id === id && x.kind === 'manual' ? { ...x, name: name.trim() } : x)) }, selected })),
+      remove: (id: string) => updateGroups((g, selected) => removeSegment(g, selected, id, classifier)),
+      setMatch: (id: string, match: MatchChoice) =>
+        updateGroups((g, selected) => ({ groups: { ...g, segments: g.segments.map((x) => (x.id === id ? { ...x, match } : x)) }, selected })),
+      /** Back to the automatic split: the manual segments go, every keyword is classified again. */
+      reset: () =>
+        updateGroups((g, selected) => {
+          const segments = defaultSegments().map((d) => ({ ...d, match: g.segments.find((x) => x.id === d.id)?.match ?? d.match }));
+          return { groups: { ...g, segments, manualSegmentation: false }, selected: assignSegments(selected, segments, classifier, true) };
+        }),
+    }),
+    [updateGroups, classifier],
+  );
+
+  // Step 4: one campaign per segment holding keywords, named from the pattern or as typed.
+  const segmentLabel = useCallback((segment: Segment) => (segment.kind === 'manual' ? segment.name : t(`suggester.segment.${segment.kind}`)), []);
+  const plan = useMemo(
+    () =>
+      planCampaigns(state.selected, groups.segments, state.names.pattern, {
+        app: state.form.app?.name ?? '',
+        country: state.form.country ?? '',
+        segmentLabel,
+        matchLabel: (m) => t(`suggester.match.${m}`),
+      }),
+    [state.selected, groups.segments, state.names.pattern, state.form.app, state.form.country, segmentLabel],
+  );
+  const campaignNames = useMemo(() => plan.map((c) => nameOf(c, state.names.edits)), [plan, state.names.edits]);
+  // The campaign group the campaigns go to: the one the state was saved under, else the
+  // active one, else the account's first.
+  const { accounts } = active;
+  const creationOrg = useMemo(() => {
+    const base = state.scope ?? scope;
+    const account = base ? accounts.find((a) => a._id === base.accountId) : undefined;
+    if (!base || !account) return null;
+    const wanted = base.orgId ?? orgId;
+    return account.acls.find((o) => o.orgId === wanted) ?? account.acls[0] ?? null;
+  }, [state.scope, scope, orgId, accounts]);
+  const creationScope = useMemo<Scope | null>(() => {
+    const base = state.scope ?? scope;
+    return base ? { accountId: base.accountId, orgId: creationOrg?.orgId ?? base.orgId ?? orgId } : null;
+  }, [state.scope, scope, orgId, creationOrg]);
+  const [askedNames] = useDebouncedValue(state.step >= 4 ? campaignNames : [], 400);
+  const exists = useCampaignsExist(creationScope, askedNames);
+  const existing = useMemo(() => new Set((exists.data ?? []).map(nameKey)), [exists.data]);
+  const problems = useMemo(() => nameProblems(campaignNames, existing), [campaignNames, existing]);
+
+  const naming = useMemo(
+    () => ({
+      setPattern: (pattern: string) => setState((s) => ({ ...s, names: { ...s.names, pattern } })),
+      /** The name of campaign `key` as typed (the pattern's again when it equals it). */
+      setName: (key: string, name: string, patternName: string) =>
+        setState((s) => {
+          const edits = { ...s.names.edits };
+          if (name === patternName) delete edits[key];
+          else edits[key] = name;
+          return { ...s, names: { ...s.names, edits } };
+        }),
+      reset: () => setState((s) => ({ ...s, names: { pattern: DEFAULT_PATTERN, edits: {} } })),
+    }),
+    [],
+  );
+
+  // Steps 3 and on: segment, name and pattern changes are saved (debounced) like the selection.
+  const planSaved = useRef<string>('');
+  useEffect(() => {
+    if (!hydrated || state.step < 3 || !state.items || state.creating) return undefined;
+    const key = JSON.stringify([state.selected, state.keywordGroups, state.names]);
+    if (planSaved.current === '') {
+      planSaved.current = key;
+      return undefined;
+    }
+    if (key === planSaved.current) return undefined;
+    const timer = setTimeout(() => {
+      planSaved.current = key;
+      persist({ [ENTRY_KEY]: entryOf(stateRef.current, new Date()) });
+    }, SAVE_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [hydrated, state.step, state.items, state.selected, state.keywordGroups, state.names, state.creating, persist]);
+
+  const blocker =
+    state.step === 1
+      ? searchBlocker({
+          adamId: state.form.app?.adamId ?? null,
+          country: state.form.country,
+          suggestionType: state.form.suggestionType,
+          requiredKeywords,
+          competitorIds: state.form.competitorIds,
+        })
+      : selectionBlocker(state.step, {
+          collecting: state.collecting !== null || state.loadingResult,
+          selectedCount: state.selected.length,
+          badNames: problems.some((p) => p !== null),
+          // Room is kept for the discovery campaign.
+          tooManyCampaigns: plan.length > MAX_CAMPAIGNS - 1,
+        });
+
+  // Step 5: the creation and its end.
+  const [submitting, setSubmitting] = useState(false);
+  const create = useCallback(
+    async (body: CreateBody) => {
+      if (!creationScope) return;
+      setSubmitting(true);
+      try {
+        const taskId = await createCampaigns(creationScope, body);
+        setState((s) => ({ ...s, creating: { taskId, failed: false } }));
+        refreshTasks();
+        // A reload while it runs shows its progress instead of the form (nothing is sent twice).
+        const current = stateRef.current;
+        persist({ [ENTRY_KEY]: entryOf(current, new Date()), [LAST_ITEM_KEY]: { step: 5, taskId: current.resultId, creating: taskId, savedAt: new Date().toISOString() } });
+      } finally {
+        setSubmitting(false);
+      }
+    },
+    [creationScope, refreshTasks, persist],
+  );
+  /** The creation ended: on success the state resets (spec §4) and the campaigns are linked. */
+  const endCreation = useCallback(
+    (ok: boolean) => {
+      refreshTasks();
+      void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'suggester' && q.queryKey[0] !== 'tasks' && q.queryKey[0] !== 'options' });
+      if (!ok) {
+        setState((s) => (s.creating ? { ...s, creating: { ...s.creating, failed: true } } : s));
+        return;
+      }
+      const current = stateRef.current;
+      const created = { accountId: creationScope?.accountId ?? '', orgId: creationScope?.orgId ?? null, names: campaignNamesRef.current };
+      setState({ ...initialState(current.scope, formFromDefaults(defaults.data)), created });
+      planSaved.current = '';
+      selectionSaved.current = '';
+      persist(CLEARED);
+    },
+    [creationScope, defaults.data, persist, queryClient, refreshTasks],
+  );
+  const campaignNamesRef = useRef(campaignNames);
+  useEffect(() => {
+    campaignNamesRef.current = campaignNames;
+  });
+  /** Leaves a failed creation's report, back to the settings. */
+  const dismissCreation = useCallback(() => {
+    setState((s) => ({ ...s, creating: null }));
+    persist({ [LAST_ITEM_KEY]: { step: 5, taskId: stateRef.current.resultId, creating: null, savedAt: new Date().toISOString() } });
+  }, [persist]);
+  const dismissCreated = useCallback(() => setState((s) => ({ ...s, created: null })), []);
+
   const setSelection = useCallback((selected: PickedKeyword[], removed?: PickedKeyword[]) => {
     setState((s) => ({ ...s, selected, removed: removed ?? s.removed }));
   }, []);
@@ -493,6 +692,25 @@ export function useSuggester() {
     requiredKeywords,
     negativeKeywords,
     blocker,
+    /** Step 3. */
+    groups,
+    segmentation,
+    segmentLabel,
+    /** Step 4: the campaigns, their names and each name's problem. */
+    plan,
+    campaignNames,
+    problems,
+    checkingNames: exists.isFetching,
+    naming,
+    /** Step 5. */
+    creationScope,
+    currency: creationOrg?.currency ?? null,
+    create,
+    submitting,
+    endCreation,
+    creationFailed: state.creating?.failed ?? false,
+    dismissCreation,
+    dismissCreated,
     setForm,
     setSelection,
     advance,

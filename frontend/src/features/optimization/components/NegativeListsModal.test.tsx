@@ -1,0 +1,107 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { callsTo, mockApi, ok, type MockCall } from '@/test/fetch-mock';
+import { makeAccount, makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+import { placeKey, placeOfKey } from '../api/negative-lists';
+// The screens' chunk loaded up front, as the route table would have it by the first render.
+import '../screens';
+
+const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
+const CAMPAIGNS = '/optimization/a1/42';
+const campaign = (id: string, name: string) => ({ campaignId: id, campaignName: name, servingStatus: 'RUNNING', campaignStatus: 'ENABLED', tag: [], dailyBudget: 10 });
+const report = (items: unknown[]) => ({ items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 });
+
+jest.setTimeout(30_000);
+
+describe('negative keyword list places', () => {
+  it('key campaigns and ad groups', () => {
+    expect(placeKey({ campaignId: '7', adGroupId: null })).toBe('7');
+    expect(placeKey({ campaignId: '7', adGroupId: '9' })).toBe('7/9');
+    expect(placeOfKey('7/9')).toEqual({ campaignId: '7', adGroupId: '9' });
+    expect(placeOfKey('7')).toEqual({ campaignId: '7', adGroupId: null });
+  });
+});
+
+describe('negative keyword lists modal', () => {
+  beforeEach(() => {
+    window.localStorage.clear();
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report([campaign('7', 'Brand US'), campaign('8', 'Generic US')])));
+  });
+
+  it('creates a list applied to a campaign, showing the conflicts of the dry run before saving', async () => {
+    let lists: unknown[] = [];
+    mockApi('GET /api/list/all/negative', () => ok({ items: lists }));
+    mockApi('POST /api/list/add', (call: MockCall) => {
+      const body = call.body as { dryRun: boolean; name: string };
+      if (body.dryRun) return ok({ conflicts: [{ text: 'free', matchType: 'BROAD', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', text: 'free photo editor', matchType: 'EXACT' } }] });
+      lists = [{ _id: 'l1', name: body.name, keywordsCount: 2, places: [{ campaignId: '7', adGroupId: null }], taskId: 'n1' }];
+      return ok({ item: { ...(lists[0] as object), keywords: [] } });
+    });
+    renderApp(CAMPAIGNS, makeUser());
+    await userEvent.click(await screen.findByTestId('negative-lists-button'));
+    const modal = await screen.findByRole('dialog', { name: 'Negative keyword lists' });
+    expect(await within(modal).findByText('No negative keyword lists yet')).toBeInTheDocument();
+    await userEvent.click(within(modal).getByRole('button', { name: 'New list' }));
+    await userEvent.type(within(modal).getByLabelText('Name'), 'Freebies');
+    await userEvent.type(within(modal).getByTestId('negative-list-keywords'), 'Free!{enter}cheap{enter}free');
+    await userEvent.click(within(modal).getByRole('radio', { name: 'Broad' }));
+    await userEvent.click(within(modal).getByTestId('negative-list-campaigns'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Brand US' }));
+    await userEvent.click(within(modal).getByRole('button', { name: 'Save' }));
+
+    const conflicts = await within(modal).findByTestId('negative-list-conflicts');
+    expect(conflicts).toHaveTextContent('free (BROAD) blocks «free photo editor» · Brand US');
+    expect(callsTo('POST /api/list/add')).toHaveLength(1);
+    expect(callsTo('POST /api/list/add')[0]!.body).toEqual({
+      name: 'Freebies',
+      keywords: [
+        { text: 'free', matchType: 'BROAD' },
+        { text: 'cheap', matchType: 'BROAD' },
+      ],
+      places: [{ campaignId: '7', adGroupId: null }],
+      dryRun: true,
+    });
+    await userEvent.click(within(modal).getByRole('button', { name: 'Save anyway' }));
+    await waitFor(() => expect(callsTo('POST /api/list/add')).toHaveLength(2));
+    expect(callsTo('POST /api/list/add')[1]!.body).toMatchObject({ name: 'Freebies', dryRun: false });
+    expect(await within(modal).findByText('Freebies')).toBeInTheDocument();
+  });
+
+  it('edits a list, keeping places elsewhere, and deletes after a confirmation', async () => {
+    mockApi('GET /api/list/all/negative', ok({ items: [{ _id: 'l1', name: 'Brand safety', keywordsCount: 1, places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] }] }));
+    mockApi('GET /api/list/l1', ok({ item: { _id: 'l1', name: 'Brand safety', keywordsCount: 1, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));
+    mockApi('PUT /api/list/l1', (call: MockCall) => ((call.body as { dryRun: boolean }).dryRun ? ok({ conflicts: [] }) : ok({ item: { _id: 'l1', name: 'Brand safety', keywordsCount: 2, keywords: [], places: [] } })));
+    mockApi('DELETE /api/list/l1', ok({}));
+    renderApp(CAMPAIGNS, makeUser());
+    await userEvent.click(await screen.findByTestId('negative-lists-button'));
+    const modal = await screen.findByRole('dialog', { name: 'Negative keyword lists' });
+    await userEvent.click(await within(modal).findByRole('button', { name: 'Edit: Brand safety' }));
+    const keywords = await within(modal).findByTestId('negative-list-keywords');
+    expect(keywords).toHaveValue('hack');
+    expect(await within(modal).findByText('1 place in other campaign groups or campaigns is kept')).toBeInTheDocument();
+    await userEvent.type(keywords, '{enter}crack');
+    await userEvent.click(within(modal).getByRole('button', { name: 'Save' }));
+    // No conflict: saved at once.
+    await waitFor(() => expect(callsTo('PUT /api/list/l1')).toHaveLength(2));
+    expect(callsTo('PUT /api/list/l1')[1]!.body).toEqual({
+      name: 'Brand safety',
+      keywords: [
+        { text: 'hack', matchType: 'EXACT' },
+        { text: 'crack', matchType: 'EXACT' },
+      ],
+      places: [
+        { campaignId: '7', adGroupId: null },
+        { campaignId: '99', adGroupId: null },
+      ],
+      dryRun: false,
+    });
+
+    await userEvent.click(await within(modal).findByRole('button', { name: 'Delete: Brand safety' }));
+    expect(callsTo('DELETE /api/list/l1')).toHaveLength(0);
+    await userEvent.click(within(modal).getByRole('button', { name: 'Confirm delete: Brand safety' }));
+    await waitFor(() => expect(callsTo('DELETE /api/list/l1')).toHaveLength(1));
+    expect(callsTo('DELETE /api/list/l1')[0]!.url).toContain('removeNegatives=true');
+  });
+});
