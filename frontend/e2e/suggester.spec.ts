@@ -71,11 +71,12 @@ test('collects keywords for a sandbox app and leaves step 2 with a selection', a
   await expect(next).toBeEnabled();
   await shot(page, info, 'suggester-03-keyword-selection');
 
-  // Step 3 receives the selection.
+  // Step 3 receives the selection, split into segments.
   await next.click();
   const review = page.getByTestId('selection-review');
   await expect(review).toBeVisible();
   await expect(review.getByTestId('selection-count')).toHaveText('2 keywords');
-  await expect(review.getByTestId('selection-table').getByRole('row')).toHaveCount(3);
-  await shot(page, info, 'suggester-04-selection');
+  const segmentation = page.getByTestId('segmentation');
+  await expect(segmentation.getByTestId('segment-keyword')).toHaveCount(2);
+  await shot(page, info, 'suggester-04-segmentation');
 });

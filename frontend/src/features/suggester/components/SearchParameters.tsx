@@ -15,13 +15,13 @@ import { SUGGESTION_TYPES } from '../wizard';
 import { AppPicker } from './AppPicker';
 import { CompetitorPicker } from './CompetitorPicker';
 
-function KeywordsField({ label, help, value, count, onChange, testId }: { label: string; help: string; value: string; count: number; onChange: (text: string) => void; testId: string }) {
+function KeywordsField({ label, help, placeholder, value, count, onChange, testId }: { label: string; help: string; placeholder: string; value: string; count: number; onChange: (text: string) => void; testId: string }) {
   return (
     <Stack gap={4}>
       <Textarea
         label={label}
         description={help}
-        placeholder={t('suggester.keywordPlaceholder')}
+        placeholder={placeholder}
         autosize
         minRows={5}
         maxRows={10}
@@ -105,6 +105,7 @@ export function SearchParameters({ suggester }: { suggester: Suggester }) {
               <KeywordsField
                 label={t('suggester.required')}
                 help={t('suggester.requiredHelp')}
+                placeholder={t('suggester.keywordPlaceholder')}
                 value={form.requiredText}
                 count={requiredKeywords.length}
                 onChange={(requiredText) => setForm({ requiredText })}
@@ -113,6 +114,7 @@ export function SearchParameters({ suggester }: { suggester: Suggester }) {
               <KeywordsField
                 label={t('suggester.negative')}
                 help={t('suggester.negativeHelp')}
+                placeholder={t('suggester.negativePlaceholder')}
                 value={form.negativeText}
                 count={negativeKeywords.length}
                 onChange={(negativeText) => setForm({ negativeText })}

@@ -5,7 +5,7 @@
  * the footer the back button from step 2 and the action button with the hint of why it is
  * disabled, how long a collection takes or how many campaigns will be created.
  */
-import { Alert, Button, Card, Group, List, Loader, Stack, Stepper, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, List, Loader, Stack, Stepper, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconRocket, IconSearch } from '@tabler/icons-react';
 import { useCallback, useState } from 'react';
 import { Link } from 'react-router';
@@ -86,11 +86,15 @@ export function SuggesterScreen() {
 
   return (
     <Stack gap="md" data-testid="suggester">
-      <Title order={2} size="h3">
-        {t('title.keywordSuggester')}
-      </Title>
       <Card withBorder padding="md">
-        <Stepper active={step - 1} size="sm" allowNextStepsSelect={false} aria-label={t('title.keywordSuggester')}>
+        {/* Compact, so the five steps stay on one line from a 1280 px window with the sidebar open. */}
+        <Stepper
+          active={step - 1}
+          size="xs"
+          allowNextStepsSelect={false}
+          aria-label={t('title.keywordSuggester')}
+          styles={{ steps: { flexWrap: 'nowrap' }, separator: { marginInline: 'var(--mantine-spacing-xs)', minWidth: 8 } }}
+        >
           {STEPS.map((s) => (
             <Stepper.Step key={s} label={t(STEP_TITLES[s])} aria-current={s === step ? 'step' : undefined} />
           ))}
