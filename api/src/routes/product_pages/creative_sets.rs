@@ -9,13 +9,13 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{
-    AdGroupParam,
+    AdGroupParam, CampaignOfGroup,
     ads::{self, AdItem, StatusItem, Where},
     narrow,
     pages::{StatusBody, status_change},
 };
 use crate::{
-    access::{CampaignOfAdGroup, EditRoles, InWorkspace, ScopeQuery, pick},
+    access::{EditRoles, InWorkspace, ScopeQuery, pick},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiPath, ApiQuery},
@@ -80,15 +80,15 @@ pub async fn details(
     ))
 }
 
-/// The "creative sets" of ad group `{b}` of campaign `{a}`: its live ads (a read sent as
-/// POST).
-#[utoipa::path(post, path = "/api/creativeSet/getDetails/{a}/{b}", tag = "campaigns",
-    params(("a" = String, Path, description = "Campaign id (Apple's)"),
-           ("b" = String, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
+/// The "creative sets" of ad group `{adGroupId}` of campaign `{id}`: its live ads (a read
+/// sent as POST).
+#[utoipa::path(post, path = "/api/creativeSet/getDetails/{id}/{adGroupId}", tag = "campaigns",
+    params(("id" = String, Path, description = "Campaign id (Apple's)"),
+           ("adGroupId" = String, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
     responses((status = 200, description = "The ad group's ads", body = Envelope<Item<CreativeSetDetails>>)))]
 pub async fn details_of(
     State(state): State<AppState>,
-    campaign: InWorkspace<CampaignOfAdGroup>,
+    campaign: InWorkspace<CampaignOfGroup>,
     ApiPath(path): ApiPath<(String, String)>,
     ApiQuery(query): ApiQuery<ScopeQuery>,
 ) -> ApiResult<impl IntoResponse> {

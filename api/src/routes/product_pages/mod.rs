@@ -5,9 +5,9 @@
 //! ad group. Apple retired creative sets: the `creativeSet/*` calls are served from the same
 //! custom product page ads (`creative_sets.rs`).
 //!
-//! The resources these routes address live here: a campaign by `campaignId` (alone, or with
-//! the app and page inside it), a synced product page by `pageId` and a synced ad group by
-//! `id`, each looked up within the caller's workspace.
+//! The resources these routes address live here: a campaign by `campaignId` or `id` (alone,
+//! or with the app and page, or the ad group, inside it), a synced product page and a synced
+//! ad group by `id`, each looked up within the caller's workspace.
 
 mod ads;
 mod checks;
@@ -74,15 +74,15 @@ impl WorkspaceResource for CampaignParam {
     }
 }
 
-/// Like [`CampaignParam`], in `productPages/many/{campaignId}/{adamId}/{pageId}`: the app
-/// and product page are looked up within the campaign (its app, at Apple).
+/// A campaign named by the `id` path parameter of `productPages/many/{id}/{adamId}/{pageId}`:
+/// the app and product page are looked up within the campaign (its app, at Apple). (The
+/// router needs one name for the segment after `many/`, which `many/{id}` also uses.)
 #[derive(Debug)]
 pub struct CampaignOfPage(pub Vec<CampaignRow>);
 
 impl WorkspaceResource for CampaignOfPage {
     const NAME: &'static str = "Campaign";
     const KIND: &'static str = "campaign";
-    const PARAM: &'static str = "campaignId";
     const CHILD_PARAMS: &'static [&'static str] = &["adamId", "pageId"];
 
     async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
@@ -92,15 +92,32 @@ impl WorkspaceResource for CampaignOfPage {
     }
 }
 
-/// A product page synced in a campaign group of the caller's workspace, named by the
-/// `pageId` path parameter (one copy per connection and campaign group reaching it).
+/// A campaign named by the `id` path parameter of `creativeSet/getDetails/{id}/{adGroupId}`,
+/// whose ad group `adGroupId` is looked up within it.
+#[derive(Debug)]
+pub struct CampaignOfGroup(pub Vec<CampaignRow>);
+
+impl WorkspaceResource for CampaignOfGroup {
+    const NAME: &'static str = "Campaign";
+    const KIND: &'static str = "campaign";
+    const CHILD_PARAMS: &'static [&'static str] = &["adGroupId"];
+
+    async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
+        Ok(campaign_copies(db, workspace_id, id)
+            .await?
+            .map(CampaignOfGroup))
+    }
+}
+
+/// A product page synced in a campaign group of the caller's workspace, named by the `id`
+/// path parameter of `productPages/many/{id}` (one copy per connection and campaign group
+/// reaching it).
 #[derive(Debug)]
 pub struct PageParam(pub Vec<PageCopy>);
 
 impl WorkspaceResource for PageParam {
     const NAME: &'static str = "Product page";
     const KIND: &'static str = "product-page";
-    const PARAM: &'static str = "pageId";
 
     async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
         let rows = store::product_ads::page_in_workspace(&db.pool, workspace_id, id.trim()).await?;

@@ -168,7 +168,7 @@ pub async fn of_campaign(
     Ok(envelope::items(ads.into_iter().map(AdItem::from).collect()))
 }
 
-/// The ad groups of `PUT productPages/many/{campaignId}/{adamId}/{pageId}`.
+/// The ad groups of `PUT productPages/many/{id}/{adamId}/{pageId}`.
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct GroupsBody {
     /// 1–500 live ad groups of the campaign.
@@ -176,7 +176,7 @@ pub struct GroupsBody {
     pub groups: Option<Vec<Value>>,
 }
 
-/// The campaigns of `PUT productPages/many/{pageId}`.
+/// The campaigns of `PUT productPages/many/{id}` (a page).
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct CampaignsBody {
     /// 1–50 campaigns of the campaign group promoting the page's app.
@@ -219,11 +219,11 @@ fn missing(field: String, what: &str) -> ApiError {
     }
 }
 
-/// Gives each ad group `groups` of campaign `campaignId` an ad with custom product page
+/// Gives each ad group `groups` of campaign `{id}` an ad with custom product page
 /// `pageId` of app `adamId` (the campaign's app): created once, an ad of the group that
 /// already shows the page is kept. Editors only.
-#[utoipa::path(put, path = "/api/productPages/many/{campaignId}/{adamId}/{pageId}", tag = "campaigns",
-    params(("campaignId" = String, Path, description = "Campaign id (Apple's)"),
+#[utoipa::path(put, path = "/api/productPages/many/{id}/{adamId}/{pageId}", tag = "campaigns",
+    params(("id" = String, Path, description = "Campaign id (Apple's)"),
            ("adamId" = String, Path, description = "The campaign's app (App Store id)"),
            ("pageId" = String, Path, description = "Custom product page id"), ScopeQuery),
     request_body = GroupsBody,
@@ -266,10 +266,10 @@ pub async fn apply_to_groups(
 }
 
 /// Gives every live ad group of campaigns `campaigns` an ad with custom product page
-/// `pageId` (synced in the campaign group the query names): created once, an ad that
+/// `{id}` (synced in the campaign group the query names): created once, an ad that
 /// already shows the page is kept. Every campaign must promote the page's app. Editors only.
-#[utoipa::path(put, path = "/api/productPages/many/{pageId}", tag = "campaigns",
-    params(("pageId" = String, Path, description = "Custom product page id"), ScopeQuery),
+#[utoipa::path(put, path = "/api/productPages/many/{id}", tag = "campaigns",
+    params(("id" = String, Path, description = "Custom product page id"), ScopeQuery),
     request_body = CampaignsBody,
     responses((status = 200, description = "An ad per ad group", body = Envelope<Items<Ensured>>),
               (status = 400, description = "Invalid request (field errors), or refused by Apple Ads", body = ErrorBody)))]
