@@ -39,11 +39,16 @@ CREATE TABLE negative_list_places (
 );
 CREATE INDEX negative_list_places_place ON negative_list_places (account_id, org_id, campaign_id, ad_group_id);
 
--- Negatives the lists created at Apple (provider ids), so removing a term or a place
--- deletes only what a list made, never a negative the user added by hand.
-CREATE TABLE negative_list_created (
+-- The negatives the lists made at each place (text lower-cased, match type), recorded before
+-- the create is sent: removing a term or a place deletes only what a list made, never a
+-- negative the user added by hand or one that was there before a list held it, and a worker
+-- that dies between Apple's answer and our write still knows what it made.
+CREATE TABLE negative_list_made (
     account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
     org_id BIGINT NOT NULL,
-    negative_id BIGINT NOT NULL,
-    PRIMARY KEY (account_id, org_id, negative_id)
+    campaign_id BIGINT NOT NULL,
+    ad_group_id BIGINT NOT NULL,
+    text TEXT NOT NULL,
+    match_type TEXT NOT NULL,
+    PRIMARY KEY (account_id, org_id, campaign_id, ad_group_id, match_type, text)
 );

@@ -4,8 +4,8 @@
 //! reached through one of the workspace's connections), as migration
 //! `20261128002000_negative_lists.sql` keeps them. Apple has no shared lists; the
 //! `apply-negative-lists` job makes Apple's negatives at each place match the lists, and
-//! records here the negatives it created ([`record_created`]) so that it only ever deletes
-//! what a list made.
+//! records here the negatives it makes ([`claim`], before sending the create) so that it
+//! only ever deletes what a list made.
 //!
 //! Also the one read the lists need of the synced data: the keywords a place bids on
 //! ([`bid_keywords`]), for the conflict check before applying.
@@ -332,67 +332,81 @@ pub async fn terms_at(
     .collect()
 }
 
-/// Records negatives `ids` of campaign group `org_id` as created by a list.
-pub async fn record_created(
+/// The key a negative is compared by, as Apple compares it: text trimmed and lower-cased,
+/// match type upper-case.
+pub fn negative_key(text: &str, match_type: &str) -> ListKeyword {
+    ListKeyword {
+        text: text.trim().to_lowercase(),
+        match_type: match_type.trim().to_ascii_uppercase(),
+    }
+}
+
+/// Records that a list makes negatives `terms` at `place` (before the create is sent; a
+/// term recorded already stays once).
+pub async fn claim(
     conn: &mut sqlx::AnyConnection,
-    account_id: &str,
-    org_id: i64,
-    ids: &[i64],
+    place: &Place,
+    terms: &[ListKeyword],
 ) -> Result<(), sqlx::Error> {
-    for id in ids {
+    for t in terms {
+        let k = negative_key(&t.text, &t.match_type);
         sqlx::query(
-            "INSERT INTO negative_list_created (account_id, org_id, negative_id) \
-             VALUES ($1, $2, $3) ON CONFLICT (account_id, org_id, negative_id) DO NOTHING",
+            "INSERT INTO negative_list_made (account_id, org_id, campaign_id, ad_group_id, text, \
+             match_type) VALUES ($1, $2, $3, $4, $5, $6) \
+             ON CONFLICT (account_id, org_id, campaign_id, ad_group_id, match_type, text) DO NOTHING",
         )
-        .bind(account_id)
-        .bind(org_id)
-        .bind(id)
+        .bind(&place.account_id)
+        .bind(place.org_id)
+        .bind(place.campaign_id)
+        .bind(place.ad_group_id.unwrap_or(0))
+        .bind(&k.text)
+        .bind(&k.match_type)
         .execute(&mut *conn)
         .await?;
     }
     Ok(())
 }
 
-/// Which of negatives `ids` of campaign group `org_id` a list created.
-pub async fn created_among(
-    ex: impl Exec<'_>,
-    account_id: &str,
-    org_id: i64,
-    ids: &[i64],
-) -> Result<Vec<i64>, sqlx::Error> {
-    if ids.is_empty() {
-        return Ok(Vec::new());
-    }
-    let list = ids
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
-    sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
-        "SELECT negative_id FROM negative_list_created WHERE account_id = $1 AND org_id = $2 \
-         AND negative_id IN ({list}) ORDER BY negative_id"
-    )))
-    .bind(account_id)
-    .bind(org_id)
+/// The negatives (keys) a list made at `place`.
+pub async fn made_at(ex: impl Exec<'_>, place: &Place) -> Result<Vec<ListKeyword>, sqlx::Error> {
+    sqlx::query(
+        "SELECT text, match_type FROM negative_list_made WHERE account_id = $1 AND org_id = $2 \
+         AND campaign_id = $3 AND ad_group_id = $4 ORDER BY match_type, text",
+    )
+    .bind(&place.account_id)
+    .bind(place.org_id)
+    .bind(place.campaign_id)
+    .bind(place.ad_group_id.unwrap_or(0))
     .fetch_all(ex)
-    .await
+    .await?
+    .iter()
+    .map(|r| {
+        Ok(ListKeyword {
+            text: r.try_get("text")?,
+            match_type: r.try_get("match_type")?,
+        })
+    })
+    .collect()
 }
 
-/// Forgets negatives `ids` of campaign group `org_id` (deleted at Apple).
-pub async fn forget_created(
+/// Forgets that a list made negatives `terms` at `place` (deleted, or never made).
+pub async fn release(
     conn: &mut sqlx::AnyConnection,
-    account_id: &str,
-    org_id: i64,
-    ids: &[i64],
+    place: &Place,
+    terms: &[ListKeyword],
 ) -> Result<(), sqlx::Error> {
-    for id in ids {
+    for t in terms {
+        let k = negative_key(&t.text, &t.match_type);
         sqlx::query(
-            "DELETE FROM negative_list_created WHERE account_id = $1 AND org_id = $2 \
-             AND negative_id = $3",
+            "DELETE FROM negative_list_made WHERE account_id = $1 AND org_id = $2 \
+             AND campaign_id = $3 AND ad_group_id = $4 AND text = $5 AND match_type = $6",
         )
-        .bind(account_id)
-        .bind(org_id)
-        .bind(id)
+        .bind(&place.account_id)
+        .bind(place.org_id)
+        .bind(place.campaign_id)
+        .bind(place.ad_group_id.unwrap_or(0))
+        .bind(&k.text)
+        .bind(&k.match_type)
         .execute(&mut *conn)
         .await?;
     }

@@ -141,29 +141,42 @@ pub async fn negative_lists_terms_places_and_records(db: &Db) {
         (Some("t"), 9, 0)
     );
 
-    // Negatives the lists created, per campaign group.
+    // Negatives the lists made, per place, keyed as Apple compares them.
     let mut conn = pool.acquire().await.unwrap();
-    store::negative_lists::record_created(&mut conn, &account, 42, &[5, 6, 7])
+    store::negative_lists::claim(
+        &mut conn,
+        &places[0],
+        &[term(" Free ", "broad"), term("cheap", "EXACT")],
+    )
+    .await
+    .unwrap();
+    store::negative_lists::claim(&mut conn, &places[0], &[term("free", "BROAD")])
         .await
         .unwrap();
-    store::negative_lists::record_created(&mut conn, &account, 42, &[5])
+    store::negative_lists::claim(&mut conn, &places[1], &[term("free", "BROAD")])
         .await
         .unwrap();
-    store::negative_lists::forget_created(&mut conn, &account, 42, &[6])
+    store::negative_lists::release(&mut conn, &places[0], &[term("CHEAP", "EXACT")])
         .await
         .unwrap();
     drop(conn);
     assert_eq!(
-        store::negative_lists::created_among(pool, &account, 42, &[4, 5, 6, 7])
+        store::negative_lists::made_at(pool, &places[0])
             .await
             .unwrap(),
-        [5, 7]
+        [term("free", "BROAD")]
     );
     assert_eq!(
-        store::negative_lists::created_among(pool, &account, 43, &[5])
+        store::negative_lists::made_at(pool, &places[1])
             .await
             .unwrap(),
-        Vec::<i64>::new()
+        [term("free", "BROAD")]
+    );
+    assert!(
+        store::negative_lists::made_at(pool, &place(&account, 8, None))
+            .await
+            .unwrap()
+            .is_empty()
     );
 
     // Keywords a place bids on (synced, live).

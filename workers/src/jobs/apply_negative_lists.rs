@@ -4,11 +4,11 @@
 //!
 //! At each place (a campaign, or an ad group of one): the terms the lists hold there now
 //! (`store::negative_lists::terms_at`), Apple's live negatives there (a `query`), then one
-//! `bulk-create` of the terms Apple lacks and one `bulk-delete` of the negatives a list
-//! created there (`negative_list_created`) that no list holds any more. Created ones are
-//! recorded as they come back, and everything Apple answered is written to our synced
-//! negative keywords at once, so the NEGATIVE table shows it before the next sync. A rerun
-//! finds Apple already in line and sends nothing.
+//! `bulk-create` of the terms Apple lacks and one `bulk-delete` of the negatives a list made
+//! there (`negative_list_made`, recorded before the create is sent, so a worker that dies
+//! after Apple's answer still knows) that no list holds any more. Everything Apple answered
+//! is written to our synced negative keywords at once, so the NEGATIVE table shows it
+//! before the next sync. A rerun finds Apple already in line and sends nothing.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -153,19 +153,16 @@ async fn apply_at(
     progress: &mut ApplyNegativeListsProgress,
 ) -> Result<(), JobError> {
     let db = &ctx.runtime.db;
-    let wanted: Vec<ListKeyword> = store::negative_lists::terms_at(
-        &db.pool,
-        &job.workspace_id,
-        &Place {
-            account_id: place.account_id.clone(),
-            org_id: place.org_id,
-            campaign_id: place.campaign_id,
-            ad_group_id: place.ad_group_id,
-            campaign_name: String::new(),
-            ad_group_name: None,
-        },
-    )
-    .await?;
+    let at = Place {
+        account_id: place.account_id.clone(),
+        org_id: place.org_id,
+        campaign_id: place.campaign_id,
+        ad_group_id: place.ad_group_id,
+        campaign_name: String::new(),
+        ad_group_name: None,
+    };
+    let wanted: Vec<ListKeyword> =
+        store::negative_lists::terms_at(&db.pool, &job.workspace_id, &at).await?;
     let wanted_keys: HashSet<_> = wanted.iter().map(|k| key(&k.text, &k.match_type)).collect();
     let live = live_at(client, place).await?;
     let live_keys: HashSet<_> = live.iter().map(|n| key(&n.text, &n.match_type)).collect();
@@ -176,13 +173,18 @@ async fn apply_at(
         message,
     };
 
-    // What the lists hold and Apple lacks.
+    // What the lists hold and Apple lacks, recorded as made by a list before it is sent.
     let missing: Vec<&ListKeyword> = wanted
         .iter()
         .filter(|k| !live_keys.contains(&key(&k.text, &k.match_type)))
         .collect();
     let mut created = Vec::new();
+    let mut refused = Vec::new();
     if !missing.is_empty() {
+        let claimed: Vec<ListKeyword> = missing.iter().map(|k| (*k).clone()).collect();
+        let mut conn = db.pool.acquire().await?;
+        store::negative_lists::claim(&mut conn, &at, &claimed).await?;
+        drop(conn);
         let data: Vec<Value> = missing
             .iter()
             .map(|k| {
@@ -210,12 +212,13 @@ async fn apply_at(
             match by_index.remove(&i) {
                 Some(Ok(v)) => created.push(negative(&v)?),
                 // Made by an earlier attempt whose answer was lost: read back below.
-                Some(Err(e)) if duplicate(&e) => {
-                    lost = true;
+                Some(Err(e)) if duplicate(&e) => lost = true,
+                Some(Err(e)) => {
+                    progress
+                        .errors
+                        .push(error(Some(k.text.clone()), message_of(&e)));
+                    refused.push((*k).clone());
                 }
-                Some(Err(e)) => progress
-                    .errors
-                    .push(error(Some(k.text.clone()), message_of(&e))),
                 None => lost = true,
             }
         }
@@ -233,18 +236,23 @@ async fn apply_at(
         }
     }
 
-    // What a list created here and no list holds any more.
+    // What a list made here and no list holds any more (a negative the user added by hand
+    // was never recorded as made, so it stays).
+    let made: HashSet<(String, String)> = store::negative_lists::made_at(&db.pool, &at)
+        .await?
+        .iter()
+        .map(|k| key(&k.text, &k.match_type))
+        .collect();
     let stale: Vec<&entities::NegativeKeyword> = live
         .iter()
-        .filter(|n| !wanted_keys.contains(&key(&n.text, &n.match_type)))
+        .filter(|n| {
+            let k = key(&n.text, &n.match_type);
+            !wanted_keys.contains(&k) && made.contains(&k)
+        })
         .collect();
-    let stale_ids: Vec<i64> = stale.iter().map(|n| n.id).collect();
-    let ours =
-        store::negative_lists::created_among(&db.pool, &place.account_id, place.org_id, &stale_ids)
-            .await?;
     let mut deleted = Vec::new();
-    if !ours.is_empty() {
-        let data: Vec<Value> = ours.iter().map(|id| json!({ "id": id })).collect();
+    if !stale.is_empty() {
+        let data: Vec<Value> = stale.iter().map(|n| json!({ "id": n.id })).collect();
         let answers = client
             .bulk_json(place.org_id, Entity::NegativeKeywords, "delete", &data)
             .await
@@ -254,34 +262,43 @@ async fn apply_at(
             .enumerate()
             .map(|(i, a)| (a.correlation_id.map_or(i, |c| c as usize), a.outcome))
             .collect();
-        for (i, id) in ours.iter().enumerate() {
+        for (i, n) in stale.iter().enumerate() {
             match by_index.remove(&i) {
-                Some(Ok(_)) => deleted.push(*id),
+                Some(Ok(_)) => deleted.push(*n),
                 Some(Err(e)) if e.code.contains("DELETED") || e.code.contains("NOT_FOUND") => {
-                    deleted.push(*id)
+                    deleted.push(*n)
                 }
-                Some(Err(e)) => {
-                    let text = stale.iter().find(|n| n.id == *id).map(|n| n.text.clone());
-                    progress.errors.push(error(text, message_of(&e)));
-                }
-                None => progress
+                Some(Err(e)) => progress
                     .errors
-                    .push(error(None, "Apple Ads did not answer for this item".into())),
+                    .push(error(Some(n.text.clone()), message_of(&e))),
+                None => progress.errors.push(error(
+                    Some(n.text.clone()),
+                    "Apple Ads did not answer for this item".into(),
+                )),
             }
         }
     }
+    // Made negatives that are gone and no longer wanted (deleted here or by hand).
+    let gone: Vec<ListKeyword> = made
+        .iter()
+        .filter(|k| !wanted_keys.contains(*k))
+        .filter(|k| {
+            !live_keys.contains(*k) || deleted.iter().any(|n| key(&n.text, &n.match_type) == **k)
+        })
+        .map(|(text, match_type)| ListKeyword {
+            text: text.clone(),
+            match_type: match_type.clone(),
+        })
+        .chain(refused)
+        .collect();
 
     // Recorded and shown at once, in one transaction.
     let mut tx = db.pool.begin().await?;
-    let created_ids: Vec<i64> = created.iter().map(|n| n.id).collect();
-    store::negative_lists::record_created(&mut tx, &place.account_id, place.org_id, &created_ids)
-        .await?;
-    store::negative_lists::forget_created(&mut tx, &place.account_id, place.org_id, &deleted)
-        .await?;
+    store::negative_lists::release(&mut tx, &at, &gone).await?;
     if let Some(org_key) = org_key {
         entities::upsert(&mut tx, org_key, &created, ids::now_ms() / 1000).await?;
-        for id in &deleted {
-            edits::set_deleted(&mut tx, "NEGATIVE_KEYWORD", org_key, *id).await?;
+        for n in &deleted {
+            edits::set_deleted(&mut tx, "NEGATIVE_KEYWORD", org_key, n.id).await?;
         }
     }
     tx.commit().await?;
