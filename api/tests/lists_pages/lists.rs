@@ -8,6 +8,7 @@ use searchdeck_api::session::Role;
 use searchdeck_common::{
     jobs::{ApplyNegativeLists, PlaceRef},
     queue::Job,
+    store,
     tasks::NewTask,
 };
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
@@ -214,5 +215,27 @@ crate::sandbox_tests! {
         assert!(has(&theirs, 0, "zzmanual", "EXACT"), "a negative added by hand stays");
         assert_eq!(strip(ours(&t, &p).await), strip(theirs));
         assert_eq!(t.get(&format!("/api/list/{id}"), &owner).await.status, StatusCode::NOT_FOUND);
+
+        // A run that died after Apple created "zzlost" (recorded as made before the call,
+        // our rows never written): the next run creates nothing, and removing the list
+        // still deletes it.
+        let campaign_place = store::negative_lists::Place { account_id: account_id.clone(), org_id: p.org_id,
+            campaign_id: p.campaign, ad_group_id: None, campaign_name: String::new(), ad_group_name: None };
+        let mut conn = t.app.state.db.pool.acquire().await.unwrap();
+        store::negative_lists::claim(&mut conn, &campaign_place, &[store::negative_lists::negative_key("zzlost", "EXACT")]).await.unwrap();
+        drop(conn);
+        let made = apple.bulk_json(p.org_id, Entity::NegativeKeywords, "create",
+            &[json!({"campaignId": p.campaign, "text": "zzlost", "matchType": "EXACT", "status": "ENABLED"})]).await.unwrap();
+        assert!(made[0].outcome.is_ok(), "{made:?}");
+        let res = t.call(Method::POST, "/api/list/add", json!({"name": "Lost",
+            "keywords": [{"text": "zzlost"}], "places": [{"campaignId": campaign}]}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let lost = res.json["result"]["item"].clone();
+        let task = finished(&t, &owner, lost["taskId"].as_str().unwrap()).await;
+        assert_eq!(task["details"]["created"], 0, "{task:?}");
+        let res = t.call(Method::DELETE, &format!("/api/list/{}", lost["_id"].as_str().unwrap()), json!({}), &owner).await;
+        let task = finished(&t, &owner, res.json["result"]["taskId"].as_str().unwrap()).await;
+        assert_eq!(task["details"]["deleted"], 1, "{task:?}");
+        assert!(!has(&at_apple(apple.as_ref(), &p).await, 0, "zzlost", "EXACT"));
     }
 }
