@@ -241,6 +241,15 @@ pub struct DryRun {
     pub conflicts: Vec<Conflict>,
 }
 
+/// What `list/add` and `PUT list/{id}` answer: the saved list, or with `dryRun` the
+/// conflicts.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum Saved {
+    Item(Item<ListItem>),
+    DryRun(DryRun),
+}
+
 /// The checked name, or a field error.
 fn checked_name(raw: &str, errors: &mut Vec<FieldError>) -> Option<String> {
     let name = raw.trim();
@@ -518,7 +527,7 @@ fn name_taken(e: sqlx::Error) -> ApiError {
 /// the answer is the conflicts with the keywords the places bid on.
 #[utoipa::path(post, path = "/api/list/add", tag = "lists",
     request_body = ListBody,
-    responses((status = 200, description = "The list (or, with dryRun, the conflicts)", body = Envelope<Item<ListItem>>),
+    responses((status = 200, description = "The list (or, with dryRun, the conflicts)", body = Envelope<Saved>),
               (status = 400, description = "Invalid list (field errors)", body = ErrorBody),
               (status = 404, description = "A place is not a campaign or ad group of the workspace", body = ErrorBody)))]
 pub async fn add(
@@ -544,7 +553,7 @@ pub async fn add(
     .await?;
     if body.dry_run == Some(true) {
         let conflicts = conflicts(&state, &terms, &places).await?;
-        return Ok(envelope::ok(DryRun { conflicts }).into_response());
+        return Ok(envelope::ok(Saved::DryRun(DryRun { conflicts })).into_response());
     }
     let name = name.unwrap_or_default();
     let id = new_id();
@@ -577,7 +586,10 @@ pub async fn add(
         .await?
         .ok_or_else(|| ApiError::not_found(NegativeList::NAME))?;
     tracing::info!(list.id = %id, places = rows.len(), "negative keyword list created");
-    Ok(envelope::item(full(&state, row).await?).into_response())
+    Ok(envelope::ok(Saved::Item(Item {
+        item: full(&state, row).await?,
+    }))
+    .into_response())
 }
 
 /// Changes a list: name, terms, places (each optional). When its terms or places change and
@@ -588,7 +600,7 @@ pub async fn add(
 #[utoipa::path(put, path = "/api/list/{id}", tag = "lists",
     params(("id" = String, Path, description = "List id")),
     request_body = ListBody,
-    responses((status = 200, description = "The list (or, with dryRun, the conflicts)", body = Envelope<Item<ListItem>>),
+    responses((status = 200, description = "The list (or, with dryRun, the conflicts)", body = Envelope<Saved>),
               (status = 400, description = "Invalid list (field errors)", body = ErrorBody)))]
 pub async fn update(
     State(state): State<AppState>,
@@ -630,7 +642,7 @@ pub async fn update(
             }
         };
         let conflicts = conflicts(&state, terms, &places).await?;
-        return Ok(envelope::ok(DryRun { conflicts }).into_response());
+        return Ok(envelope::ok(Saved::DryRun(DryRun { conflicts })).into_response());
     }
     let now = now_ms();
     let new_places: Option<Vec<Place>> = places.map(|p| p.into_iter().map(|(p, _)| p).collect());
@@ -681,7 +693,10 @@ pub async fn update(
     let row = store::negative_lists::in_workspace(&state.db.pool, &caller.workspace_id, &row.id)
         .await?
         .ok_or_else(|| ApiError::not_found(NegativeList::NAME))?;
-    Ok(envelope::item(full(&state, row).await?).into_response())
+    Ok(envelope::ok(Saved::Item(Item {
+        item: full(&state, row).await?,
+    }))
+    .into_response())
 }
 
 /// The query of `DELETE list/{id}`.
