@@ -83,7 +83,6 @@ pub struct ListKeywordItem {
     /// The text (on input, several lines are several terms; cleaned as spec §5 says).
     pub text: String,
     /// EXACT (default) or BROAD.
-    #[schema(value_type = String)]
     pub match_type: Option<String>,
 }
 
