@@ -95,6 +95,14 @@ const READS_BY_POST: &[(&str, &str)] = &[
     ("post", "/api/asa/reports/totalsForAllAccounts"),
     ("post", "/api/asa/reports/totalsForCampaignsGroups"),
     ("post", "/api/asa/reports/calculateForecasts"),
+    // Custom product page ads per campaign or ad group, and an ad group's ads in place of
+    // its retired creative sets (api/src/routes/product_pages).
+    ("post", "/api/asa/campaigns/checkCustomProductPageAds"),
+    (
+        "post",
+        "/api/asa/campaigns/checkCustomProductPageAdsByAdGroups",
+    ),
+    ("post", "/api/creativeSet/getDetails/{id}/{adGroupId}"),
 ];
 
 /// Quick and bulk edits (api/src/routes/edits): editor-only writes addressed by a synced campaign, so
@@ -238,6 +246,39 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
             .await
             .unwrap();
             n.to_string()
+        }
+        "negative-list" => {
+            let id = searchdeck_common::ids::new_id();
+            store::negative_lists::create(
+                &app.state.db.pool,
+                &id,
+                workspace_id,
+                &format!("Fixture {id}"),
+                1,
+            )
+            .await
+            .unwrap();
+            id
+        }
+        "ad-group" => {
+            // The campaign fixture's ad group 4242.
+            Box::pin(resource_in_workspace(app, "campaign", token)).await
+        }
+        "product-page" => {
+            // Product page "4242" synced in the campaign fixture's campaign group.
+            Box::pin(resource_in_workspace(app, "campaign", token)).await;
+            let pool = &app.state.db.pool;
+            let org_key: i64 = sqlx::query_scalar(
+                "SELECT o.org_key FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
+                 WHERE a.workspace_id = $1 AND o.org_id = 100 ORDER BY o.org_key DESC LIMIT 1",
+            )
+            .bind(workspace_id)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+            sqlx::query("INSERT INTO asa_product_pages (org_key, id, adam_id, name, synced_at) VALUES ($1, '4242', 4242, 'Fixture', 1) ON CONFLICT (org_key, id) DO NOTHING")
+                .bind(org_key).execute(pool).await.unwrap();
+            "4242".to_string()
         }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }

@@ -19,6 +19,12 @@ use searchdeck_common::{
 };
 use time::{Date, Month};
 
+#[path = "store_cases/negative_lists.rs"]
+mod negative_lists_cases;
+use negative_lists_cases::{
+    negative_lists_terms_places_and_records, product_ads_join_creatives_pages_and_scope,
+};
+
 async fn sqlite() -> MigratedDb {
     MigratedDb::sqlite().await
 }
@@ -66,6 +72,8 @@ conformance!(
     fx_rates_are_the_latest_on_or_before_a_day,
     reports_over_currencies_give_subtotals_and_convert_at_stored_rates,
     suggester_results_timings_defaults_and_places,
+    negative_lists_terms_places_and_records,
+    product_ads_join_creatives_pages_and_scope,
 );
 
 fn day(d: u8) -> Date {

@@ -8,7 +8,9 @@ pub mod competitors;
 pub mod edits;
 pub mod estimates;
 pub mod fields;
+pub mod lists;
 pub mod options;
+pub mod product_pages;
 pub mod reports;
 pub mod suggester;
 pub mod tags;
@@ -36,4 +38,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(suggester::router())
         .merge(competitors::router())
         .merge(estimates::router())
+        .merge(lists::router())
+        .merge(product_pages::router())
 }

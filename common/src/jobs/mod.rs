@@ -2,6 +2,7 @@
 //! [`Job`](crate::queue::Job). The API and the scheduler build these; the worker runs them
 //! (`searchdeck_workers::jobs`).
 
+mod apply_negative_lists;
 mod bulk_edit;
 mod cleanup;
 mod collect_keywords;
@@ -12,6 +13,9 @@ mod sync;
 #[cfg(feature = "test-jobs")]
 mod test_job;
 
+pub use apply_negative_lists::{
+    ApplyNegativeLists, ApplyProgress as ApplyNegativeListsProgress, PlaceError, PlaceRef, blocks,
+};
 pub use bulk_edit::{
     BulkEdit, BulkEditItem, BulkEditProgress, CREATED, DELETED, ItemResult,
     MAX_ITEMS as BULK_EDIT_MAX_ITEMS, NewNegative, Outcome, money_text,

@@ -2,6 +2,7 @@
 //! worker runs is listed. A new kind is a payload type in `searchdeck_common::jobs`
 //! implementing `Job`, a [`Handler`](crate::Handler) impl here, and one line below.
 
+pub mod apply_negative_lists;
 pub mod bulk_edit;
 mod cleanup;
 pub mod collect_keywords;
@@ -29,7 +30,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::SyncAccount>()
         .add::<jobs::SyncReports>()
         .add::<jobs::BulkEdit>()
-        .add::<jobs::CollectKeywords>();
+        .add::<jobs::CollectKeywords>()
+        .add::<jobs::ApplyNegativeLists>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }
