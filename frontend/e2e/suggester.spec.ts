@@ -3,16 +3,15 @@
  * 22, docs/api/suggester.md): connect an account, open Keyword Suggester from the sidebar,
  * pick one of the campaign group's apps and a country, start collecting, stop the
  * collection (confirmed), start again, follow the phases to the keyword table, reload (the
- * saved place brings step 2 back), select keywords and carry them to step 3. Each step is
- * saved as a screenshot.
- *
- * Written against the contract before the server routes landed: it needs the suggester's
- * routes and the `collect-keywords` job served.
+ * saved place brings step 2 back), select keywords and carry them to step 3's segments,
+ * name the campaigns (step 4), refuse a negative budget and create them paused (step 5,
+ * issue 23, docs/api/creation.md), then find them in the campaign group's table. Each step
+ * is saved as a screenshot.
  */
 import { expect, test } from '@playwright/test';
 import { connectSandbox, register, shot } from './helpers';
 
-test('collects keywords for a sandbox app and leaves step 2 with a selection', async ({ page }, info) => {
+test('collects keywords for a sandbox app and launches paused campaigns from them', async ({ page }, info) => {
   test.setTimeout(180_000);
   await page.setViewportSize({ width: 1280, height: 900 });
   await register(page, 'e2e-suggester');
@@ -79,4 +78,43 @@ test('collects keywords for a sandbox app and leaves step 2 with a selection', a
   const segmentation = page.getByTestId('segmentation');
   await expect(segmentation.getByTestId('segment-keyword')).toHaveCount(2);
   await shot(page, info, 'suggester-04-segmentation');
+
+  // Step 4 names the campaigns from the pattern; the server says none of them exists yet.
+  await next.click();
+  const naming = page.getByTestId('naming-table');
+  await expect(naming).toBeVisible();
+  await expect(page.getByTestId('campaign-total')).toHaveText(/^\d+ campaigns? in total$/);
+  const nameBoxes = naming.getByRole('textbox', { name: /^Campaign name for / });
+  const names: string[] = [];
+  for (const box of await nameBoxes.all()) names.push(await box.inputValue());
+  expect(names.length).toBeGreaterThan(0);
+  await expect(next).toBeEnabled();
+  await shot(page, info, 'suggester-05-naming');
+
+  // Step 5: the settings, validated; creation runs as a job with its progress, paused.
+  await next.click();
+  const settings = page.getByTestId('campaign-settings');
+  await expect(settings).toBeVisible();
+  const create = page.getByRole('button', { name: 'Create campaigns' });
+  await settings.getByRole('textbox', { name: 'Daily budget' }).fill('-5');
+  await create.click();
+  await expect(settings).toContainText('cannot be negative');
+  await settings.getByRole('textbox', { name: 'Daily budget' }).fill('50');
+  await settings.getByRole('textbox', { name: 'Default CPT bid' }).fill('1.25');
+  await expect(settings.getByRole('switch', { name: 'Create paused' })).toBeChecked();
+  await shot(page, info, 'suggester-06-settings');
+  await create.click();
+  await expect(page.getByTestId('creation-progress').or(page.getByTestId('creation-done'))).toBeVisible();
+  await expect(page.getByTestId('creation-done')).toBeVisible({ timeout: 120_000 });
+  await shot(page, info, 'suggester-07-created');
+
+  // The new campaigns are in the campaign group's table at once, paused.
+  await page.getByRole('link', { name: 'Open the campaigns' }).click();
+  const campaigns = page.getByTestId('report-table');
+  for (const name of names) {
+    const row = campaigns.locator('tbody tr').filter({ hasText: name });
+    await expect(row).toBeVisible();
+    await expect(row).toContainText(/Paused/i);
+  }
+  await shot(page, info, 'suggester-08-campaigns');
 });
