@@ -5,6 +5,7 @@ pub mod auth;
 pub mod campaigns;
 pub mod catalog;
 pub mod competitors;
+pub mod creation;
 pub mod edits;
 pub mod estimates;
 pub mod fields;
@@ -36,4 +37,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(suggester::router())
         .merge(competitors::router())
         .merge(estimates::router())
+        .merge(creation::router())
 }

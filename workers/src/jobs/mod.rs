@@ -5,6 +5,7 @@
 pub mod bulk_edit;
 mod cleanup;
 pub mod collect_keywords;
+pub mod create_campaigns;
 pub mod fetch_rates;
 pub mod refresh_popularity;
 mod send_email;
@@ -29,7 +30,9 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::SyncAccount>()
         .add::<jobs::SyncReports>()
         .add::<jobs::BulkEdit>()
-        .add::<jobs::CollectKeywords>();
+        .add::<jobs::CollectKeywords>()
+        .add::<jobs::CreateCampaigns>()
+        .add::<jobs::CopyCampaigns>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }
