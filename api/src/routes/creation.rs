@@ -294,7 +294,7 @@ pub async fn create_by_list(
     if c.deleted {
         return Err(ApiError::not_found("Campaign"));
     }
-    let (org, currency) = campaign_group(&state, &c.account_id, Some(&c.org_id.to_string())).await?;
+    let (org, currency) = campaign_group(&state, &c.account_id, Some(c.org_id.to_string().as_str())).await?;
     let taken: HashSet<String> = campaign_views::ad_groups(&state.db.pool, c.org_key, c.id, false)
         .await?
         .iter()

@@ -22,6 +22,7 @@ use searchdeck_common::{
     jobs::{
         CampaignMapping, CreationPlan, CreationProgress, CreationScope, DISCOVERY_GROUP,
         GroupMapping, MethodError, PlannedGroup, PlannedKeyword, PlannedNegative, RejectedItem,
+        money_text,
     },
     queue::{Job, JobError},
     store::{
@@ -185,16 +186,10 @@ struct Executor<'a, J> {
     fresh: HashSet<i64>,
 }
 
-/// What a bulk step ended with: items in place and those refused.
-struct BulkDone {
-    present: u64,
-    rejected: Vec<RejectedItem>,
-}
-
 impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
     fn money(&self, micros: i64) -> Value {
         json!({
-            "amount": rust_decimal::Decimal::new(micros, 6).normalize().to_string(),
+            "amount": money_text(Some(micros)),
             "currency": self.scope.currency,
         })
     }
@@ -257,6 +252,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
 
     /// Creates (once) an entity by its natural key: recorded → its id; else
     /// `create_once_json`, then recorded with its synced row.
+    #[expect(clippy::too_many_arguments, reason = "one entity's what, where and whose")]
     async fn create<T: Stored>(
         &mut self,
         key: String,
@@ -377,8 +373,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             })
             .collect();
         let filter = json!({ "field": "adGroupId", "operator": "EQUALS", "value": [id] });
-        let done = self
-            .bulk(
+        self.bulk(
                 format!("k:{id}"),
                 Entity::Keywords,
                 id,
@@ -388,8 +383,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
                 (campaign, Some(group)),
                 "createKeywords",
             )
-            .await?;
-        Ok(done.present)
+            .await
     }
 
     /// Negatives of ad group `group` (or of the campaign when None).
@@ -473,8 +467,9 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
     }
 
     /// A bulk step: queries what is held, sends the missing (1,000 a call), resolves lost
-    /// answers by querying again, records the step with its refusals.
-    #[allow(clippy::too_many_arguments)]
+    /// answers by querying again, records the step with its refusals; the plan's items in
+    /// place at Apple.
+    #[expect(clippy::too_many_arguments, reason = "one step's what, where and whose")]
     async fn bulk(
         &mut self,
         key: String,
@@ -485,18 +480,16 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
         items: Vec<(String, String, Value)>,
         (campaign, group): (&str, Option<&str>),
         method: &str,
-    ) -> Result<BulkDone, JobError> {
+    ) -> Result<u64, JobError> {
         if let Some(r) = self.recorded.get(&key) {
             let rejected: Vec<RejectedItem> = r
                 .detail
                 .as_deref()
                 .and_then(|d| serde_json::from_str(d).ok())
                 .unwrap_or_default();
-            self.progress.rejected.extend(rejected.iter().cloned());
-            return Ok(BulkDone {
-                present: r.provider_id as u64,
-                rejected,
-            });
+            let present = r.provider_id as u64;
+            self.progress.rejected.extend(rejected);
+            return Ok(present);
         }
         let name = group.unwrap_or(campaign).to_string();
         let mut rejected: HashMap<(String, String), String> = HashMap::new();
@@ -593,8 +586,8 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
                 self.save(&key, present as i64, detail.as_deref(), &rows).await?;
             }
         }
-        self.progress.rejected.extend(rejected.iter().cloned());
-        Ok(BulkDone { present, rejected })
+        self.progress.rejected.extend(rejected);
+        Ok(present)
     }
 
     /// The creative of custom product page `page`: one the ad account has, else made once.
@@ -640,7 +633,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
         creative: i64,
     ) -> Result<i64, JobError> {
         let key = format!("a:{group_id}:{creative}");
-        let name = format!("{campaign} {group}");
+        let name: String = format!("{campaign} {group}").chars().take(200).collect();
         let body = json!({
             "adGroupId": group_id,
             "creativeId": creative,
