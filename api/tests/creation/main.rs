@@ -50,12 +50,12 @@ async fn connect_and_sync(t: &Connected, owner: &str) -> String {
     panic!("the sync did not complete within 10 minutes");
 }
 
-/// A USD campaign group, an app of it and that app's custom product page without a
-/// creative yet ('Seasonal offer').
-async fn group_app_page(t: &Connected, account_id: &str) -> (i64, i64, i64, String) {
-    let (org_key, org_id, adam_id): (i64, i64, i64) = sqlx::query_as(
-        "SELECT o.org_key, o.org_id, c.adam_id FROM asa_campaigns c JOIN sync_orgs o ON o.org_key = c.org_key \
-         WHERE o.account_id = $1 AND o.currency = 'USD' AND c.adam_id IS NOT NULL \
+/// A USD campaign group, an app of it, a country the app is sold in (its campaign's) and
+/// that app's custom product page without a creative yet ('Seasonal offer').
+async fn group_app_page(t: &Connected, account_id: &str) -> (i64, i64, i64, String, String) {
+    let (org_key, org_id, adam_id, countries): (i64, i64, i64, String) = sqlx::query_as(
+        "SELECT o.org_key, o.org_id, c.adam_id, c.countries FROM asa_campaigns c JOIN sync_orgs o ON o.org_key = c.org_key \
+         WHERE o.account_id = $1 AND o.currency = 'USD' AND c.adam_id IS NOT NULL AND c.countries IS NOT NULL \
          ORDER BY o.org_id, c.adam_id LIMIT 1",
     )
     .bind(account_id)
@@ -70,7 +70,8 @@ async fn group_app_page(t: &Connected, account_id: &str) -> (i64, i64, i64, Stri
     .fetch_one(&t.app.state.db.pool)
     .await
     .unwrap();
-    (org_key, org_id, adam_id, page)
+    let countries: Vec<String> = serde_json::from_str(&countries).unwrap();
+    (org_key, org_id, adam_id, countries[0].clone(), page)
 }
 
 fn group(name: &str, keywords: &[&str], match_type: &str) -> Value {
@@ -82,9 +83,9 @@ fn group(name: &str, keywords: &[&str], match_type: &str) -> Value {
     })
 }
 
-fn campaign(name: &str, adam_id: i64, groups: Vec<Value>) -> Value {
+fn campaign(name: &str, (adam_id, country): (i64, &str), groups: Vec<Value>) -> Value {
     json!({
-        "adChannelType": "SEARCH", "adamId": adam_id.to_string(), "countriesOrRegions": ["US"],
+        "adChannelType": "SEARCH", "adamId": adam_id.to_string(), "countriesOrRegions": [country],
         "name": name, "status": "PAUSED", "supplySources": ["APPSTORE_SEARCH_RESULTS"],
         "billingEvent": "TAPS", "dailyBudgetAmount": {"amount": "50", "currency": "USD"},
         "creativeSets": [], "ruleIds": [], "groups": groups,
@@ -136,7 +137,8 @@ async fn tasks_of(t: &Connected, kind: &str) -> i64 {
 async fn run(t: Connected) {
     let owner = t.owner().await;
     let account = connect_and_sync(&t, &owner).await;
-    let (org_key, org_id, adam_id, page) = group_app_page(&t, &account).await;
+    let (org_key, org_id, adam_id, country, page) = group_app_page(&t, &account).await;
+    let app = (adam_id, country.as_str());
     let q = format!("accountId={account}&orgId={org_id}");
     let reader = t.app.member(&owner, Role::Reader).await;
     let writer = t.app.member(&owner, Role::Writer).await;
@@ -161,10 +163,10 @@ async fn run(t: Connected) {
     let body = json!({
         "adamId": adam_id.to_string(),
         "campaigns": [
-            campaign("T Brand Exact", adam_id, vec![exact, group("Broad", &k[..5], "BROAD")]),
-            campaign("T Generic", adam_id, vec![group("Exact", &k[10..], "EXACT")]),
+            campaign("T Brand Exact", app, vec![exact, group("Broad", &k[..5], "BROAD")]),
+            campaign("T Generic", app, vec![group("Exact", &k[10..], "EXACT")]),
         ],
-        "discovery": {"name": "T Discovery", "countriesOrRegions": ["US"],
+        "discovery": {"name": "T Discovery", "countriesOrRegions": [country],
             "dailyBudgetAmount": {"amount": "20", "currency": "USD"}, "defaultBidAmount": "1", "cpaGoal": null},
         "productPageId": page,
     });
@@ -228,7 +230,7 @@ async fn run(t: Connected) {
     let mut big = body.clone();
     let groups: Vec<Value> = (0..40).map(|i| group(&format!("G{i}"), &k[..1], "EXACT")).collect();
     big["campaigns"] = json!((0..3)
-        .map(|i| campaign(&format!("T Big {i}"), adam_id, groups.clone()))
+        .map(|i| campaign(&format!("T Big {i}"), app, groups.clone()))
         .collect::<Vec<_>>());
     big["discovery"] = json!(null);
     let res = put(big, writer.clone()).await;

@@ -41,12 +41,12 @@ enum Point {
     LostAnswers,
 }
 
-fn plan(tag: &str, adam_id: i64, page: &str) -> CreationPlan {
+fn plan(tag: &str, adam_id: i64, country: &str, page: &str) -> CreationPlan {
     let campaigns = (0..CAMPAIGNS)
         .map(|c| PlannedCampaign {
             name: format!("{tag} campaign {c}"),
             existing_id: None,
-            countries: vec!["US".into()],
+            countries: vec![country.into()],
             status: "PAUSED".into(),
             daily_budget_micros: 50_000_000,
             negatives: vec![
@@ -89,7 +89,7 @@ fn plan(tag: &str, adam_id: i64, page: &str) -> CreationPlan {
         campaigns,
         discovery: Some(PlannedDiscovery {
             name: format!("{tag} discovery"),
-            countries: vec!["US".into()],
+            countries: vec![country.into()],
             daily_budget_micros: 20_000_000,
             default_bid_micros: 1_000_000,
             cpa_goal_micros: None,
@@ -217,11 +217,11 @@ async fn killed_at_every_point(kind: Kind) {
         (done == Some(1)).then_some(())
     })
     .await;
-    let (org_key, org_id, workspace, adam_id): (i64, i64, String, i64) = sqlx::query_as(
-        "SELECT o.org_key, o.org_id, a.workspace_id, c.adam_id FROM sync_orgs o \
+    let (org_key, org_id, workspace, adam_id, countries): (i64, i64, String, i64, String) = sqlx::query_as(
+        "SELECT o.org_key, o.org_id, a.workspace_id, c.adam_id, c.countries FROM sync_orgs o \
          JOIN accounts a ON a.id = o.account_id JOIN asa_campaigns c ON c.org_key = o.org_key \
          WHERE o.account_id = $1 AND o.currency = 'USD' AND c.adam_id IS NOT NULL \
-         ORDER BY o.org_id, c.adam_id LIMIT 1",
+         AND c.countries IS NOT NULL ORDER BY o.org_id, c.adam_id LIMIT 1",
     )
     .bind(&account)
     .fetch_one(&env.db.pool)
@@ -235,6 +235,7 @@ async fn killed_at_every_point(kind: Kind) {
     .fetch_one(&env.db.pool)
     .await
     .unwrap();
+    let country: String = serde_json::from_str::<Vec<String>>(&countries).unwrap()[0].clone();
     let client = Client::new(
         ClientConfig::sandbox(&sandbox),
         Credentials::ClientCredentials {
@@ -265,7 +266,7 @@ async fn killed_at_every_point(kind: Kind) {
     .enumerate()
     {
         let tag = format!("K{i}");
-        let plan = plan(&tag, adam_id, &page);
+        let plan = plan(&tag, adam_id, &country, &page);
         match point {
             Point::LostAnswers => {
                 faults(&http, &sandbox, json!({"errorRate": 0.15})).await;
