@@ -145,7 +145,10 @@ pub fn name_key(name: &str) -> String {
 
 /// An adam id as sent (string of digits or number).
 pub fn adam_id(raw: Option<&Value>, field: &str, errors: &mut Vec<FieldError>) -> Option<i64> {
-    match raw.and_then(searchdeck_common::ids::string_id::parse).filter(|id| *id > 0) {
+    match raw
+        .and_then(searchdeck_common::ids::string_id::parse)
+        .filter(|id| *id > 0)
+    {
         Some(id) => Some(id),
         None => {
             errors.push(FieldError::new(field, "Must be an App Store app id"));
@@ -182,7 +185,7 @@ fn countries(raw: Option<&Vec<String>>, field: &str, errors: &mut Vec<FieldError
             Some(country) if !out.contains(&country.code) => out.push(country.code.clone()),
             Some(_) => {}
             None => errors.push(FieldError::new(
-                &format!("{field}.{i}"),
+                format!("{field}.{i}"),
                 "Must be a country or region Apple Ads serves",
             )),
         }
@@ -258,7 +261,7 @@ pub fn groups(
         let at = |f: &str| format!("{prefix}.{i}.{f}");
         let group_name = name(g.name.as_deref(), &at("name"), errors);
         if !group_name.is_empty() && !names.insert(name_key(&group_name)) {
-            errors.push(FieldError::new(&at("name"), GROUP_NAME_TAKEN));
+            errors.push(FieldError::new(at("name"), GROUP_NAME_TAKEN));
         }
         let bid = amount(
             g.default_bid_amount.as_ref(),
@@ -281,7 +284,7 @@ pub fn groups(
         let raw_keywords = g.keywords.as_deref().unwrap_or_default();
         if raw_keywords.len() > CREATION_MAX_KEYWORDS {
             errors.push(FieldError::new(
-                &at("keywords"),
+                at("keywords"),
                 format!("An ad group takes at most {CREATION_MAX_KEYWORDS} keywords"),
             ));
         }
@@ -290,7 +293,11 @@ pub fn groups(
         for (j, k) in raw_keywords.iter().enumerate() {
             let field = at(&format!("keywords.{j}"));
             let text = clean(k.text.as_deref().unwrap_or_default());
-            let m = match_type(k.match_type.as_deref(), &format!("{field}.matchType"), errors);
+            let m = match_type(
+                k.match_type.as_deref(),
+                &format!("{field}.matchType"),
+                errors,
+            );
             let bid = amount(
                 k.bid_amount.as_ref(),
                 &format!("{field}.bidAmount"),
@@ -301,7 +308,7 @@ pub fn groups(
                 errors,
             );
             if text.is_empty() {
-                errors.push(FieldError::new(&format!("{field}.text"), REQUIRED));
+                errors.push(FieldError::new(format!("{field}.text"), REQUIRED));
             } else if seen.insert((text.clone(), m.clone())) {
                 keywords.push(PlannedKeyword {
                     text,
@@ -316,9 +323,13 @@ pub fn groups(
         for (j, n) in g.negative_keywords.iter().flatten().enumerate() {
             let field = at(&format!("negativeKeywords.{j}"));
             let text = clean(n.text.as_deref().unwrap_or_default());
-            let m = match_type(n.match_type.as_deref(), &format!("{field}.matchType"), errors);
+            let m = match_type(
+                n.match_type.as_deref(),
+                &format!("{field}.matchType"),
+                errors,
+            );
             if text.is_empty() {
-                errors.push(FieldError::new(&format!("{field}.text"), REQUIRED));
+                errors.push(FieldError::new(format!("{field}.text"), REQUIRED));
             } else if seen.insert((text.clone(), m.clone())) {
                 negatives.push(PlannedNegative {
                     text,
@@ -358,32 +369,31 @@ pub fn plan(body: &CreateRequest, cx: &Context<'_>, errors: &mut Vec<FieldError>
         let at = |f: &str| format!("campaigns.{i}.{f}");
         let campaign_name = name(c.name.as_deref(), &at("name"), errors);
         if !campaign_name.is_empty() && !names.insert(name_key(&campaign_name)) {
-            errors.push(FieldError::new(&at("name"), NAME_TAKEN));
+            errors.push(FieldError::new(at("name"), NAME_TAKEN));
         }
         if c.ad_channel_type.as_deref().is_some_and(|t| t != "SEARCH") {
-            errors.push(FieldError::new(&at("adChannelType"), "Must be SEARCH"));
+            errors.push(FieldError::new(at("adChannelType"), "Must be SEARCH"));
         }
         if c.billing_event.as_deref().is_some_and(|t| t != "TAPS") {
-            errors.push(FieldError::new(&at("billingEvent"), "Must be TAPS"));
+            errors.push(FieldError::new(at("billingEvent"), "Must be TAPS"));
         }
-        if c
-            .supply_sources
+        if c.supply_sources
             .as_ref()
             .is_some_and(|s| s.iter().any(|x| x != "APPSTORE_SEARCH_RESULTS"))
         {
             errors.push(FieldError::new(
-                &at("supplySources"),
+                at("supplySources"),
                 "Must be APPSTORE_SEARCH_RESULTS",
             ));
         }
         if let Some(raw) = c.adam_id.as_ref().filter(|v| !v.is_null())
             && searchdeck_common::ids::string_id::parse(raw) != Some(adam)
         {
-            errors.push(FieldError::new(&at("adamId"), "Must be the body's app"));
+            errors.push(FieldError::new(at("adamId"), "Must be the body's app"));
         }
         if c.rule_ids.as_ref().is_some_and(|r| !r.is_empty()) {
             errors.push(FieldError::new(
-                &at("ruleIds"),
+                at("ruleIds"),
                 "Rules cannot be attached yet",
             ));
         }
@@ -391,11 +401,18 @@ pub fn plan(body: &CreateRequest, cx: &Context<'_>, errors: &mut Vec<FieldError>
             None | Some("") | Some("PAUSED") => "PAUSED",
             Some("ENABLED") => "ENABLED",
             Some(_) => {
-                errors.push(FieldError::new(&at("status"), "Must be one of: ENABLED, PAUSED"));
+                errors.push(FieldError::new(
+                    at("status"),
+                    "Must be one of: ENABLED, PAUSED",
+                ));
                 "PAUSED"
             }
         };
-        let countries = countries(c.countries_or_regions.as_ref(), &at("countriesOrRegions"), errors);
+        let countries = countries(
+            c.countries_or_regions.as_ref(),
+            &at("countriesOrRegions"),
+            errors,
+        );
         let budget = amount(
             c.daily_budget_amount.as_ref(),
             &at("dailyBudgetAmount"),
@@ -522,7 +539,10 @@ mod tests {
         let (plan, errors) = check(body());
         assert!(errors.is_empty(), "{errors:?}");
         let c = &plan.campaigns[0];
-        assert_eq!((c.status.as_str(), c.countries.as_slice()), ("PAUSED", &["US".to_string()][..]));
+        assert_eq!(
+            (c.status.as_str(), c.countries.as_slice()),
+            ("PAUSED", &["US".to_string()][..])
+        );
         assert_eq!(c.daily_budget_micros, 50_000_000);
         // Parsed as spec §5 lists and deduplicated per match type.
         let k: Vec<(&str, &str, Option<i64>)> = c.groups[0]
@@ -530,7 +550,13 @@ mod tests {
             .iter()
             .map(|k| (k.text.as_str(), k.match_type.as_str(), k.bid_micros))
             .collect();
-        assert_eq!(k, [("photoeditor", "EXACT", None), ("x", "BROAD", Some(2_000_000))]);
+        assert_eq!(
+            k,
+            [
+                ("photoeditor", "EXACT", None),
+                ("x", "BROAD", Some(2_000_000))
+            ]
+        );
         assert_eq!(plan.discovery.unwrap().default_bid_micros, 1_000_000);
     }
 

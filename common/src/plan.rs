@@ -131,8 +131,16 @@ pub struct CreationLimits {
 impl CreationLimits {
     /// The limit a creation of `new_campaigns` campaigns (with `existing` in the group) and
     /// `new_groups` ad groups passes, if any: spec §8's meta type.
-    pub fn exceeded(self, existing: u64, new_campaigns: u64, new_groups: u64) -> Option<&'static str> {
-        if self.campaigns.is_some_and(|max| existing + new_campaigns > max) {
+    pub fn exceeded(
+        self,
+        existing: u64,
+        new_campaigns: u64,
+        new_groups: u64,
+    ) -> Option<&'static str> {
+        if self
+            .campaigns
+            .is_some_and(|max| existing + new_campaigns > max)
+        {
             Some("AVAILABLECAMPAIGNS")
         } else if self.ad_groups.is_some_and(|max| new_groups > max) {
             Some("AVAILABLETARGETINGKEYWORDSGROUPS")
@@ -192,7 +200,12 @@ mod tests {
         );
         assert_eq!(Plan::Pro.creation_limits().campaigns, Some(500));
         assert_eq!(Plan::Growth.creation_limits().ad_groups, Some(2_500));
-        assert_eq!(Plan::Agency.creation_limits().exceeded(1 << 40, 50, 1 << 20), None);
+        assert_eq!(
+            Plan::Agency
+                .creation_limits()
+                .exceeded(1 << 40, 50, 1 << 20),
+            None
+        );
     }
 
     #[test]

@@ -1827,8 +1827,18 @@ async fn creation_entities_are_recorded_once_per_job(db: &Db) {
         .await
         .unwrap();
     tx.rollback().await.unwrap();
-    assert!(creation::of_job(&db.pool, "job-c").await.unwrap().is_empty());
+    assert!(
+        creation::of_job(&db.pool, "job-c")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(creation::delete_before(&db.pool, 4_000).await.unwrap(), 2);
-    assert!(creation::of_job(&db.pool, "job-a").await.unwrap().is_empty());
+    assert!(
+        creation::of_job(&db.pool, "job-a")
+            .await
+            .unwrap()
+            .is_empty()
+    );
     assert_eq!(creation::of_job(&db.pool, "job-b").await.unwrap().len(), 1);
 }

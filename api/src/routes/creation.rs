@@ -162,7 +162,8 @@ pub async fn create_all(
     ApiQuery(query): ApiQuery<GroupQuery>,
     ApiJson(body): ApiJson<CreateRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let (org, currency) = campaign_group(&state, &account.item.0.id, query.org_id.as_deref()).await?;
+    let (org, currency) =
+        campaign_group(&state, &account.item.0.id, query.org_id.as_deref()).await?;
     let existing = campaign_views::campaigns(&state.db.pool, org.org_key, false).await?;
     let cx = Context {
         currency: &currency,
@@ -187,7 +188,16 @@ pub async fn create_all(
         scope: scope(&account.caller, &org, &currency),
         plan,
     };
-    let started = start(&state, &account.caller, &org, "create-campaigns", "Creating campaigns...", total, &job).await?;
+    let started = start(
+        &state,
+        &account.caller,
+        &org,
+        "create-campaigns",
+        "Creating campaigns...",
+        total,
+        &job,
+    )
+    .await?;
     Ok(envelope::ok(started))
 }
 
@@ -202,7 +212,8 @@ async fn check_app(state: &AppState, org: &SyncOrg, plan: &CreationPlan) -> ApiR
         ));
     }
     if let Some(page) = &plan.product_page_id {
-        let pages = campaign_views::product_pages(&state.db.pool, org.org_key, plan.adam_id).await?;
+        let pages =
+            campaign_views::product_pages(&state.db.pool, org.org_key, plan.adam_id).await?;
         if !pages.iter().any(|p| &p.id == page) {
             return Err(ApiError::field(
                 "productPageId",
@@ -249,11 +260,12 @@ pub async fn exists(
         return Err(ApiError::field("names", "Send 1 to 200 names"));
     }
     let (org, _) = campaign_group(&state, &account.item.0.id, query.org_id.as_deref()).await?;
-    let by_name: HashMap<String, i64> = campaign_views::campaigns(&state.db.pool, org.org_key, false)
-        .await?
-        .into_iter()
-        .map(|c| (name_key(&c.name), c.id))
-        .collect();
+    let by_name: HashMap<String, i64> =
+        campaign_views::campaigns(&state.db.pool, org.org_key, false)
+            .await?
+            .into_iter()
+            .map(|c| (name_key(&c.name), c.id))
+            .collect();
     let items = names
         .into_iter()
         .map(|name| {
@@ -294,14 +306,21 @@ pub async fn create_by_list(
     if c.deleted {
         return Err(ApiError::not_found("Campaign"));
     }
-    let (org, currency) = campaign_group(&state, &c.account_id, Some(c.org_id.to_string().as_str())).await?;
+    let (org, currency) =
+        campaign_group(&state, &c.account_id, Some(c.org_id.to_string().as_str())).await?;
     let taken: HashSet<String> = campaign_views::ad_groups(&state.db.pool, c.org_key, c.id, false)
         .await?
         .iter()
         .map(|g| name_key(&g.name))
         .collect();
     let mut errors = Vec::new();
-    let groups = creation::groups(body.groups.as_ref(), "groups", &currency, &taken, &mut errors);
+    let groups = creation::groups(
+        body.groups.as_ref(),
+        "groups",
+        &currency,
+        &taken,
+        &mut errors,
+    );
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
@@ -325,7 +344,16 @@ pub async fn create_by_list(
         scope: scope(&campaign.caller, &org, &currency),
         plan,
     };
-    let started = start(&state, &campaign.caller, &org, "create-campaigns", "Creating ad groups...", total, &job).await?;
+    let started = start(
+        &state,
+        &campaign.caller,
+        &org,
+        "create-campaigns",
+        "Creating ad groups...",
+        total,
+        &job,
+    )
+    .await?;
     Ok(envelope::ok(started))
 }
 
@@ -382,7 +410,10 @@ pub async fn check_cpa_goals(
             return Err(ApiError::not_found("Campaign"));
         }
         let groups = campaign_views::ad_groups(&state.db.pool, org.org_key, id, false).await?;
-        let with = groups.iter().filter(|g| g.cpa_goal_micros.is_some()).count() as u64;
+        let with = groups
+            .iter()
+            .filter(|g| g.cpa_goal_micros.is_some())
+            .count() as u64;
         items.push(CpaGoals {
             campaign_id: id,
             ad_groups: groups.len() as u64,
@@ -444,7 +475,8 @@ pub async fn copy(
     ApiQuery(query): ApiQuery<GroupQuery>,
     ApiJson(body): ApiJson<CopyRequest>,
 ) -> ApiResult<impl IntoResponse> {
-    let (org, currency) = campaign_group(&state, &account.item.0.id, query.org_id.as_deref()).await?;
+    let (org, currency) =
+        campaign_group(&state, &account.item.0.id, query.org_id.as_deref()).await?;
     let mut errors = Vec::new();
     let ids = body.campaigns.clone().unwrap_or_default();
     if ids.is_empty() || ids.len() > CREATION_MAX_CAMPAIGNS {
@@ -516,7 +548,14 @@ pub async fn copy(
     } else {
         0
     };
-    within_limits(&state, &account.caller, existing.len() as u64, copies.len() as u64, groups).await?;
+    within_limits(
+        &state,
+        &account.caller,
+        existing.len() as u64,
+        copies.len() as u64,
+        groups,
+    )
+    .await?;
     let total = copies.len() as i64 + groups as i64;
     let job = CopyCampaigns {
         scope: scope(&account.caller, &org, &currency),
@@ -530,7 +569,16 @@ pub async fn copy(
             status: status.into(),
         },
     };
-    let started = start(&state, &account.caller, &org, "copy-campaigns", "Copying campaigns...", total, &job).await?;
+    let started = start(
+        &state,
+        &account.caller,
+        &org,
+        "copy-campaigns",
+        "Copying campaigns...",
+        total,
+        &job,
+    )
+    .await?;
     Ok(envelope::ok(started))
 }
 

@@ -106,7 +106,7 @@ async fn finished(t: &Connected, cookie: &str, id: &str) -> Value {
     panic!("task {id} did not finish");
 }
 
-async fn count(t: &Connected, sql: &str, org_key: i64, name: &str) -> i64 {
+async fn count(t: &Connected, sql: &'static str, org_key: i64, name: &str) -> i64 {
     sqlx::query_scalar(sql)
         .bind(org_key)
         .bind(name)
@@ -197,7 +197,10 @@ async fn run(t: Connected) {
         .collect();
     assert_eq!(
         fields,
-        ["campaigns.0.dailyBudgetAmount", "campaigns.1.groups.0.defaultBidAmount"]
+        [
+            "campaigns.0.dailyBudgetAmount",
+            "campaigns.1.groups.0.defaultBidAmount"
+        ]
     );
     assert_eq!(
         res.json["errors"][0]["message"],
@@ -210,7 +213,11 @@ async fn run(t: Connected) {
         }
     }
     let res = put(bad, writer.clone()).await;
-    assert_eq!(res.json["errors"][0]["field"], "campaigns", "{:?}", res.json);
+    assert_eq!(
+        res.json["errors"][0]["field"], "campaigns",
+        "{:?}",
+        res.json
+    );
     let existing_name: String = sqlx::query_scalar(
         "SELECT name FROM asa_campaigns WHERE org_key = $1 AND deleted = 0 ORDER BY id LIMIT 1",
     )
@@ -228,10 +235,14 @@ async fn run(t: Connected) {
     );
     // Limits, before anything is queued: ad groups of one creation, campaigns of the group.
     let mut big = body.clone();
-    let groups: Vec<Value> = (0..40).map(|i| group(&format!("G{i}"), &k[..1], "EXACT")).collect();
-    big["campaigns"] = json!((0..3)
-        .map(|i| campaign(&format!("T Big {i}"), app, groups.clone()))
-        .collect::<Vec<_>>());
+    let groups: Vec<Value> = (0..40)
+        .map(|i| group(&format!("G{i}"), &k[..1], "EXACT"))
+        .collect();
+    big["campaigns"] = json!(
+        (0..3)
+            .map(|i| campaign(&format!("T Big {i}"), app, groups.clone()))
+            .collect::<Vec<_>>()
+    );
     big["discovery"] = json!(null);
     let res = put(big, writer.clone()).await;
     assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
@@ -253,7 +264,11 @@ async fn run(t: Connected) {
             .unwrap();
     }
     let res = put(body.clone(), writer.clone()).await;
-    assert_eq!(res.json["meta"]["type"], "AVAILABLECAMPAIGNS", "{:?}", res.json);
+    assert_eq!(
+        res.json["meta"]["type"], "AVAILABLECAMPAIGNS",
+        "{:?}",
+        res.json
+    );
     sqlx::query("DELETE FROM asa_campaigns WHERE org_key = $1 AND id >= 9000000000")
         .bind(org_key)
         .execute(&t.app.state.db.pool)
@@ -293,7 +308,15 @@ async fn run(t: Connected) {
             &d["keywordsCreated"],
             &d["finish"],
         ),
-        (&json!(3), &json!(3), &json!(4), &json!(4), &json!(36), &json!(35), &json!(true)),
+        (
+            &json!(3),
+            &json!(3),
+            &json!(4),
+            &json!(4),
+            &json!(36),
+            &json!(35),
+            &json!(true)
+        ),
         "{d}"
     );
     assert_eq!(d["errorsMethod"], json!([]));
@@ -310,10 +333,16 @@ async fn run(t: Connected) {
         .map(|m| m["name"].as_str().unwrap())
         .collect();
     assert_eq!(names, ["T Brand Exact", "T Generic", "T Discovery"]);
-    assert_eq!(d["discoveryCampaignId"], d["campaignsMapping"][2]["campaignId"]);
+    assert_eq!(
+        d["discoveryCampaignId"],
+        d["campaignsMapping"][2]["campaignId"]
+    );
     assert_eq!(d["campaignsMapping"][2]["adGroups"][0]["name"], "General");
     // In our synced tables at once.
-    assert_eq!(count(&t, CAMPAIGNS_NAMED, org_key, "T Brand Exact").await, 1);
+    assert_eq!(
+        count(&t, CAMPAIGNS_NAMED, org_key, "T Brand Exact").await,
+        1
+    );
     assert_eq!(count(&t, GROUPS_OF, org_key, "T Brand Exact").await, 2);
     assert_eq!(count(&t, KEYWORDS_OF, org_key, "T Brand Exact").await, 25);
     assert_eq!(count(&t, NEGATIVES_OF, org_key, "T Brand Exact").await, 2);
@@ -344,15 +373,34 @@ async fn run(t: Connected) {
     // Ad groups from a list in the existing campaign; a taken name is a field error.
     let path = format!("/api/asa/groups/createByList/{brand}?{q}");
     let res = t
-        .call(Method::POST, &path, json!({"groups": [group("exact", &k[..2], "EXACT")]}), &writer)
+        .call(
+            Method::POST,
+            &path,
+            json!({"groups": [group("exact", &k[..2], "EXACT")]}),
+            &writer,
+        )
         .await;
-    assert_eq!(res.json["errors"][0]["field"], "groups.0.name", "{:?}", res.json);
+    assert_eq!(
+        res.json["errors"][0]["field"], "groups.0.name",
+        "{:?}",
+        res.json
+    );
     let res = t
-        .call(Method::POST, &path, json!({"groups": [group("Extra", &k[..3], "EXACT")]}), &reader)
+        .call(
+            Method::POST,
+            &path,
+            json!({"groups": [group("Extra", &k[..3], "EXACT")]}),
+            &reader,
+        )
         .await;
     assert_eq!(res.status, StatusCode::FORBIDDEN);
     let res = t
-        .call(Method::POST, &path, json!({"groups": [group("Extra", &k[..3], "EXACT")]}), &writer)
+        .call(
+            Method::POST,
+            &path,
+            json!({"groups": [group("Extra", &k[..3], "EXACT")]}),
+            &writer,
+        )
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
     let task = finished(&t, &writer, res.json["result"]["id"].as_str().unwrap()).await;
@@ -398,7 +446,11 @@ async fn run(t: Connected) {
         assert_eq!(count(&t, GROUPS_OF, org_key, name).await, 3, "{name}");
         assert_eq!(count(&t, KEYWORDS_OF, org_key, name).await, 28, "{name}");
         assert_eq!(count(&t, NEGATIVES_OF, org_key, name).await, 3, "{name}");
-        assert_eq!(count(&t, ADS_OF, org_key, name).await, 2, "{name}: the ads of the original");
+        assert_eq!(
+            count(&t, ADS_OF, org_key, name).await,
+            2,
+            "{name}: the ads of the original"
+        );
     }
     let status: String = sqlx::query_scalar(
         "SELECT status FROM asa_campaigns WHERE org_key = $1 AND name = 'T Brand Exact copy 1'",
@@ -431,7 +483,11 @@ async fn run(t: Connected) {
     .fetch_all(&t.app.state.db.pool)
     .await
     .unwrap();
-    assert!(bids.iter().all(|b| *b == (Some(2_500_000), Some(3_000_000))), "{bids:?}");
+    assert!(
+        bids.iter()
+            .all(|b| *b == (Some(2_500_000), Some(3_000_000))),
+        "{bids:?}"
+    );
     let kw_bids: Vec<Option<i64>> = sqlx::query_scalar(
         "SELECT k.bid_micros FROM asa_keywords k JOIN asa_campaigns c ON c.org_key = k.org_key AND c.id = k.campaign_id \
          WHERE k.org_key = $1 AND c.name = $2",

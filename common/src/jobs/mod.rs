@@ -20,11 +20,11 @@ pub use bulk_edit::{
 pub use cleanup::Cleanup;
 pub use collect_keywords::CollectKeywords;
 pub use create_campaigns::{
-    CampaignMapping, CopyCampaigns, CopySettings, CreateCampaigns, CreationPlan,
-    CreationProgress, CreationScope, DISCOVERY_GROUP, GroupMapping, MAX_CAMPAIGNS as
-    CREATION_MAX_CAMPAIGNS, MAX_GROUPS as CREATION_MAX_GROUPS, MAX_KEYWORDS as
-    CREATION_MAX_KEYWORDS, MethodError, PlannedCampaign, PlannedCopy, PlannedDiscovery,
-    PlannedGroup, PlannedKeyword, PlannedNegative, RejectedItem,
+    CampaignMapping, CopyCampaigns, CopySettings, CreateCampaigns, CreationPlan, CreationProgress,
+    CreationScope, DISCOVERY_GROUP, GroupMapping, MAX_CAMPAIGNS as CREATION_MAX_CAMPAIGNS,
+    MAX_GROUPS as CREATION_MAX_GROUPS, MAX_KEYWORDS as CREATION_MAX_KEYWORDS, MethodError,
+    PlannedCampaign, PlannedCopy, PlannedDiscovery, PlannedGroup, PlannedKeyword, PlannedNegative,
+    RejectedItem,
 };
 pub use fetch_rates::FetchRates;
 pub use refresh_popularity::RefreshPopularity;

@@ -153,35 +153,52 @@ async fn exactly_once(client: &Client, org: i64, plan: &CreationPlan) {
         })
     };
     let mut every_keyword = HashSet::new();
-    let mut check_campaign = async |name: &str, groups: Vec<(String, usize, usize)>, negatives: usize| {
-        let found = client
-            .query_json(org, Entity::Campaigns, &named(name))
-            .await
-            .unwrap()
-            .items;
-        assert_eq!(found.len(), 1, "campaign {name} once: {found:?}");
-        let id = found[0]["id"].as_i64().unwrap();
-        let ad_groups = all(client, org, Entity::AdGroups, "campaignId", id).await;
-        assert_eq!(ad_groups.len(), groups.len(), "ad groups of {name}");
-        let keywords = all(client, org, Entity::Keywords, "campaignId", id).await;
-        let negs = all(client, org, Entity::NegativeKeywords, "campaignId", id).await;
-        let ads = all(client, org, Entity::Ads, "campaignId", id).await;
-        for (group, n_keywords, n_negatives) in groups {
-            let g: Vec<&Value> = ad_groups.iter().filter(|g| g["name"] == json!(group)).collect();
-            assert_eq!(g.len(), 1, "ad group {group} of {name} once");
-            let gid = g[0]["id"].as_i64();
-            let k: Vec<&Value> = keywords.iter().filter(|k| k["adGroupId"].as_i64() == gid).collect();
-            assert_eq!(k.len(), n_keywords, "keywords of {name}/{group}");
-            let texts: HashSet<&str> = k.iter().map(|k| k["text"].as_str().unwrap()).collect();
-            assert_eq!(texts.len(), n_keywords, "no keyword twice in {name}/{group}");
-            let n = negs.iter().filter(|n| n["adGroupId"].as_i64() == gid).count();
-            assert_eq!(n, n_negatives, "negatives of {name}/{group}");
-            let a = ads.iter().filter(|a| a["adGroupId"].as_i64() == gid).count();
-            assert_eq!(a, 1, "one product page ad in {name}/{group}");
-        }
-        let campaign_level = negs.iter().filter(|n| n["adGroupId"].is_null()).count();
-        assert_eq!(campaign_level, negatives, "campaign negatives of {name}");
-    };
+    let check_campaign =
+        async |name: &str, groups: Vec<(String, usize, usize)>, negatives: usize| {
+            let found = client
+                .query_json(org, Entity::Campaigns, &named(name))
+                .await
+                .unwrap()
+                .items;
+            assert_eq!(found.len(), 1, "campaign {name} once: {found:?}");
+            let id = found[0]["id"].as_i64().unwrap();
+            let ad_groups = all(client, org, Entity::AdGroups, "campaignId", id).await;
+            assert_eq!(ad_groups.len(), groups.len(), "ad groups of {name}");
+            let keywords = all(client, org, Entity::Keywords, "campaignId", id).await;
+            let negs = all(client, org, Entity::NegativeKeywords, "campaignId", id).await;
+            let ads = all(client, org, Entity::Ads, "campaignId", id).await;
+            for (group, n_keywords, n_negatives) in groups {
+                let g: Vec<&Value> = ad_groups
+                    .iter()
+                    .filter(|g| g["name"] == json!(group))
+                    .collect();
+                assert_eq!(g.len(), 1, "ad group {group} of {name} once");
+                let gid = g[0]["id"].as_i64();
+                let k: Vec<&Value> = keywords
+                    .iter()
+                    .filter(|k| k["adGroupId"].as_i64() == gid)
+                    .collect();
+                assert_eq!(k.len(), n_keywords, "keywords of {name}/{group}");
+                let texts: HashSet<&str> = k.iter().map(|k| k["text"].as_str().unwrap()).collect();
+                assert_eq!(
+                    texts.len(),
+                    n_keywords,
+                    "no keyword twice in {name}/{group}"
+                );
+                let n = negs
+                    .iter()
+                    .filter(|n| n["adGroupId"].as_i64() == gid)
+                    .count();
+                assert_eq!(n, n_negatives, "negatives of {name}/{group}");
+                let a = ads
+                    .iter()
+                    .filter(|a| a["adGroupId"].as_i64() == gid)
+                    .count();
+                assert_eq!(a, 1, "one product page ad in {name}/{group}");
+            }
+            let campaign_level = negs.iter().filter(|n| n["adGroupId"].is_null()).count();
+            assert_eq!(campaign_level, negatives, "campaign negatives of {name}");
+        };
     for c in &plan.campaigns {
         for g in &c.groups {
             every_keyword.extend(g.keywords.iter().map(|k| k.text.clone()));
@@ -203,7 +220,9 @@ async fn killed_at_every_point(kind: Kind) {
         return;
     };
     let http = reqwest::Client::new();
-    let key: SandboxKey = sandbox_account::register_key(&http, &sandbox).await.unwrap();
+    let key: SandboxKey = sandbox_account::register_key(&http, &sandbox)
+        .await
+        .unwrap();
     let account = connection(&env, &sandbox, &key).await;
     let mut worker = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
@@ -217,16 +236,17 @@ async fn killed_at_every_point(kind: Kind) {
         (done == Some(1)).then_some(())
     })
     .await;
-    let (org_key, org_id, workspace, adam_id, countries): (i64, i64, String, i64, String) = sqlx::query_as(
-        "SELECT o.org_key, o.org_id, a.workspace_id, c.adam_id, c.countries FROM sync_orgs o \
+    let (org_key, org_id, workspace, adam_id, countries): (i64, i64, String, i64, String) =
+        sqlx::query_as(
+            "SELECT o.org_key, o.org_id, a.workspace_id, c.adam_id, c.countries FROM sync_orgs o \
          JOIN accounts a ON a.id = o.account_id JOIN asa_campaigns c ON c.org_key = o.org_key \
          WHERE o.account_id = $1 AND o.currency = 'USD' AND c.adam_id IS NOT NULL \
          AND c.countries IS NOT NULL ORDER BY o.org_id, c.adam_id LIMIT 1",
-    )
-    .bind(&account)
-    .fetch_one(&env.db.pool)
-    .await
-    .unwrap();
+        )
+        .bind(&account)
+        .fetch_one(&env.db.pool)
+        .await
+        .unwrap();
     let page: String = sqlx::query_scalar(
         "SELECT id FROM asa_product_pages WHERE org_key = $1 AND adam_id = $2 AND name LIKE '%Seasonal offer'",
     )
@@ -325,7 +345,11 @@ async fn killed_at_every_point(kind: Kind) {
         faults(&http, &sandbox, json!({})).await;
         assert_eq!(error, None, "{point:?}: {details}");
         let d: Value = serde_json::from_str(&details).unwrap();
-        assert_eq!(d["campaignsCreated"], json!(CAMPAIGNS + 1), "{point:?}: {d}");
+        assert_eq!(
+            d["campaignsCreated"],
+            json!(CAMPAIGNS + 1),
+            "{point:?}: {d}"
+        );
         assert_eq!(d["groupsCreated"], json!(CAMPAIGNS * GROUPS + 1));
         assert_eq!(d["keywordsCreated"], json!(CAMPAIGNS * GROUPS * KEYWORDS));
         assert_eq!(d["rejected"], json!([]));

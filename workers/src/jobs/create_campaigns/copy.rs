@@ -6,8 +6,7 @@
 
 use searchdeck_common::{
     jobs::{
-        CopyCampaigns, CreationPlan, PlannedCampaign, PlannedGroup, PlannedKeyword,
-        PlannedNegative,
+        CopyCampaigns, CreationPlan, PlannedCampaign, PlannedGroup, PlannedKeyword, PlannedNegative,
     },
     queue::JobError,
 };
@@ -56,13 +55,13 @@ fn text(v: &Value) -> String {
 /// gone or not readable), the rest retry.
 fn read_error(e: ProviderError) -> JobError {
     match e {
-        ProviderError::Permanent { message, .. } => JobError::permanent(anyhow::anyhow!(
-            if message.is_empty() {
+        ProviderError::Permanent { message, .. } => {
+            JobError::permanent(anyhow::anyhow!(if message.is_empty() {
                 super::executor::FAILURE.to_string()
             } else {
                 message
-            }
-        )),
+            }))
+        }
         other => job_error(other),
     }
 }
@@ -83,7 +82,11 @@ pub async fn plan(client: &dyn AppleAds, job: &CopyCampaigns) -> Result<Creation
             .or_else(|| c["promotedObjectId"].as_i64())
             .unwrap_or(plan.adam_id);
         let budget = &c["dailyBudget"];
-        let budget = if budget.get("value").is_some() { &budget["value"] } else { budget };
+        let budget = if budget.get("value").is_some() {
+            &budget["value"]
+        } else {
+            budget
+        };
         let mut campaign = PlannedCampaign {
             name: copy.name.clone(),
             existing_id: None,
@@ -99,9 +102,15 @@ pub async fn plan(client: &dyn AppleAds, job: &CopyCampaigns) -> Result<Creation
             groups: Vec::new(),
         };
         let negatives = if s.campaign_negative_keywords || s.ad_group {
-            all_of(client, org, Entity::NegativeKeywords, "campaignId", copy.source_id)
-                .await
-                .map_err(read_error)?
+            all_of(
+                client,
+                org,
+                Entity::NegativeKeywords,
+                "campaignId",
+                copy.source_id,
+            )
+            .await
+            .map_err(read_error)?
         } else {
             Vec::new()
         };
@@ -133,7 +142,11 @@ pub async fn plan(client: &dyn AppleAds, job: &CopyCampaigns) -> Result<Creation
             for g in &groups {
                 let id = g["id"].as_i64();
                 let cpa = &g["cpaCap"];
-                let cpa = if cpa.get("value").is_some() { &cpa["value"] } else { cpa };
+                let cpa = if cpa.get("value").is_some() {
+                    &cpa["value"]
+                } else {
+                    cpa
+                };
                 let targeting = g.get("targeting").filter(|t| t.is_object()).map(|t| {
                     let mut t = t.clone();
                     if let Some(o) = t.as_object_mut() {

@@ -30,7 +30,9 @@ use searchdeck_common::{
         synced::entities::{self, Entity as Stored},
     },
 };
-use searchdeck_provider::{AppleAds, Entity, ProviderError, error::ApiErrorBody, idempotent::Created};
+use searchdeck_provider::{
+    AppleAds, Entity, ProviderError, error::ApiErrorBody, idempotent::Created,
+};
 use serde_json::{Value, json};
 
 use crate::JobContext;
@@ -84,7 +86,8 @@ pub async fn execute<J: Job<Progress = CreationProgress>>(
                         "countryOrRegion": { "include": campaign.countries },
                     },
                 });
-                run.campaign(&campaign.name, &body, "createCampaign").await?
+                run.campaign(&campaign.name, &body, "createCampaign")
+                    .await?
             }
         };
         run.progress.campaigns_mapping.push(CampaignMapping {
@@ -252,7 +255,10 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
 
     /// Creates (once) an entity by its natural key: recorded → its id; else
     /// `create_once_json`, then recorded with its synced row.
-    #[expect(clippy::too_many_arguments, reason = "one entity's what, where and whose")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one entity's what, where and whose"
+    )]
     async fn create<T: Stored>(
         &mut self,
         key: String,
@@ -290,8 +296,16 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
     async fn campaign(&mut self, name: &str, body: &Value, method: &str) -> Result<i64, JobError> {
         let key = format!("c:{name}");
         let natural = json!([{ "field": "name", "operator": "EQUALS", "value": [name] }]);
-        self.create(key, Entity::Campaigns, body, natural, method, name, wire::campaign)
-            .await
+        self.create(
+            key,
+            Entity::Campaigns,
+            body,
+            natural,
+            method,
+            name,
+            wire::campaign,
+        )
+        .await
     }
 
     /// An ad group, its keywords and its negatives.
@@ -322,7 +336,15 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             { "field": "name", "operator": "EQUALS", "value": [g.name] },
         ]);
         let id = self
-            .create(key, Entity::AdGroups, &body, natural, method, &g.name, wire::ad_group)
+            .create(
+                key,
+                Entity::AdGroups,
+                &body,
+                natural,
+                method,
+                &g.name,
+                wire::ad_group,
+            )
             .await?;
         if let Some(m) = self.progress.campaigns_mapping.last_mut() {
             m.ad_groups.push(GroupMapping {
@@ -374,16 +396,16 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             .collect();
         let filter = json!({ "field": "adGroupId", "operator": "EQUALS", "value": [id] });
         self.bulk(
-                format!("k:{id}"),
-                Entity::Keywords,
-                id,
-                filter,
-                None,
-                items,
-                (campaign, Some(group)),
-                "createKeywords",
-            )
-            .await
+            format!("k:{id}"),
+            Entity::Keywords,
+            id,
+            filter,
+            None,
+            items,
+            (campaign, Some(group)),
+            "createKeywords",
+        )
+        .await
     }
 
     /// Negatives of ad group `group` (or of the campaign when None).
@@ -469,7 +491,10 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
     /// A bulk step: queries what is held, sends the missing (1,000 a call), resolves lost
     /// answers by querying again, records the step with its refusals; the plan's items in
     /// place at Apple.
-    #[expect(clippy::too_many_arguments, reason = "one step's what, where and whose")]
+    #[expect(
+        clippy::too_many_arguments,
+        reason = "one step's what, where and whose"
+    )]
     async fn bulk(
         &mut self,
         key: String,
@@ -558,10 +583,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
         };
         let wanted: HashSet<(String, String)> =
             items.iter().map(|(t, m, _)| item_key(t, m)).collect();
-        let present = held
-            .iter()
-            .filter(|v| wanted.contains(&key_of(v)))
-            .count() as u64;
+        let present = held.iter().filter(|v| wanted.contains(&key_of(v))).count() as u64;
         let rejected: Vec<RejectedItem> = items
             .iter()
             .filter_map(|(t, m, _)| {
@@ -574,16 +596,24 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
                 })
             })
             .collect();
-        let detail = (!rejected.is_empty())
-            .then(|| serde_json::to_string(&rejected).unwrap_or_default());
+        let detail =
+            (!rejected.is_empty()).then(|| serde_json::to_string(&rejected).unwrap_or_default());
         match entity {
             Entity::Keywords => {
-                let rows = held.iter().map(wire::keyword).collect::<Result<Vec<_>, _>>()?;
-                self.save(&key, present as i64, detail.as_deref(), &rows).await?;
+                let rows = held
+                    .iter()
+                    .map(wire::keyword)
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.save(&key, present as i64, detail.as_deref(), &rows)
+                    .await?;
             }
             _ => {
-                let rows = held.iter().map(wire::negative).collect::<Result<Vec<_>, _>>()?;
-                self.save(&key, present as i64, detail.as_deref(), &rows).await?;
+                let rows = held
+                    .iter()
+                    .map(wire::negative)
+                    .collect::<Result<Vec<_>, _>>()?;
+                self.save(&key, present as i64, detail.as_deref(), &rows)
+                    .await?;
             }
         }
         self.progress.rejected.extend(rejected);
@@ -620,8 +650,16 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             },
         });
         let natural = json!([{ "field": "name", "operator": "EQUALS", "value": [name] }]);
-        self.create(key, Entity::Creatives, &body, natural, "createAd", page, wire::creative)
-            .await
+        self.create(
+            key,
+            Entity::Creatives,
+            &body,
+            natural,
+            "createAd",
+            page,
+            wire::creative,
+        )
+        .await
     }
 
     /// The ad of ad group `group_id` with `creative`, once.
@@ -644,8 +682,16 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             { "field": "adGroupId", "operator": "EQUALS", "value": [group_id] },
             { "field": "creativeId", "operator": "EQUALS", "value": [creative] },
         ]);
-        self.create(key, Entity::Ads, &body, natural, "createAd", &name, wire::ad)
-            .await
+        self.create(
+            key,
+            Entity::Ads,
+            &body,
+            natural,
+            "createAd",
+            &name,
+            wire::ad,
+        )
+        .await
     }
 }
 
