@@ -365,6 +365,27 @@ async fn run(t: Connected) {
     .await
     .unwrap();
     assert_eq!(status, "PAUSED");
+    // In the campaigns report at once (paused, no metrics yet), before any sync.
+    let today = time::OffsetDateTime::now_utc().date();
+    let res = t
+        .call(
+            Method::POST,
+            &format!("/api/asa/reports?{q}"),
+            json!({"level": "CAMPAIGNS", "startDate": (today - time::Duration::days(7)).to_string(),
+                   "endDate": today.to_string(), "pageSize": 1000}),
+            &reader,
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    let listed: Vec<&str> = res.json["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|i| i["campaignName"].as_str())
+        .collect();
+    for name in ["T Brand Exact", "T Generic", "T Discovery"] {
+        assert!(listed.contains(&name), "{name} in the report: {listed:?}");
+    }
     let brand: String = d["campaignsMapping"][0]["campaignId"]
         .as_str()
         .unwrap()
