@@ -85,6 +85,10 @@ enum BenchCommand {
     /// latency per provider call and the sandbox's rate limit on: wall time, provider calls,
     /// limiter wait, result size, recall and precision against the sandbox's ground truth.
     Suggester(searchdeck_bench::suggester::SuggesterBenchArgs),
+    /// Campaign creation (3 campaigns × 4 ad groups × 100 keywords plus discovery) against
+    /// the sandbox with 100 ms latency: wall time, Apple calls against the minimum, and the
+    /// extra calls of a run whose worker is SIGKILLed mid keywords.
+    Create(searchdeck_bench::create::CreateBenchArgs),
 }
 
 /// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
@@ -152,6 +156,7 @@ async fn main() -> anyhow::Result<()> {
     let (extra, to_stderr) = match &cli.command {
         Command::Bench(BenchCommand::Sync(_)) => (Some(sync_phases.layer().boxed()), true),
         Command::Bench(BenchCommand::Suggester(_)) => (None, true),
+        Command::Bench(BenchCommand::Create(_)) => (None, true),
         _ => (None, false),
     };
     #[cfg(not(feature = "bench"))]
@@ -251,6 +256,8 @@ async fn main() -> anyhow::Result<()> {
         Command::Bench(BenchCommand::Suggester(args)) => {
             searchdeck_bench::suggester::run(args).await?
         }
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Create(args)) => searchdeck_bench::create::run(args).await?,
     }
     Ok(())
 }

@@ -2,6 +2,7 @@
 //! built web app served from the same origin.
 
 pub mod access;
+pub mod creation;
 pub mod domain;
 pub mod envelope;
 pub mod error;
@@ -10,6 +11,7 @@ pub mod forwarded;
 pub mod input;
 pub mod members;
 pub mod middleware;
+pub mod money;
 pub mod openapi;
 pub mod passwords;
 pub mod provider;

@@ -103,6 +103,9 @@ const READS_BY_POST: &[(&str, &str)] = &[
         "/api/asa/campaigns/checkCustomProductPageAdsByAdGroups",
     ),
     ("post", "/api/creativeSet/getDetails/{id}/{adGroupId}"),
+    // Campaign creation's name check and CPA-goal check (api/src/routes/creation.rs).
+    ("post", "/api/asa/campaigns/exists"),
+    ("post", "/api/asa/groups/checkCampaignGroupsCPAGoals"),
 ];
 
 /// Quick and bulk edits (api/src/routes/edits): editor-only writes addressed by a synced campaign, so

@@ -8,9 +8,12 @@
 //! - [`reports`]: the report engine over 100,000 keywords × 365 days (`bench reports`);
 //! - [`sync`]: a first sync of the large sandbox world through the real jobs (`bench sync`);
 //! - [`suggester`]: the keyword suggester's collection against the sandbox, with recall
-//!   against its ground truth (`bench suggester`).
+//!   against its ground truth (`bench suggester`);
+//! - [`create`]: campaign creation against the sandbox, calls against the minimum and a
+//!   killed run's extra calls (`bench create`).
 
 pub mod auth;
+pub mod create;
 pub mod ratelimit;
 pub mod reports;
 pub mod sandbox;

@@ -15,6 +15,19 @@
 //! | growth, growth_trial                   | 100  | 30         |
 //! | agency                                 | no limit | no limit |
 //!
+//! Campaign creation (spec §8 `AVAILABLECAMPAIGNS`, `AVAILABLETARGETINGKEYWORDSGROUPS`;
+//! [`Plan::creation_limits`]):
+//!
+//! | plan                                   | campaigns per campaign group | ad groups per creation |
+//! |----------------------------------------|------------------------------|------------------------|
+//! | pro_free, pro_limited                  | 100                          | 100                    |
+//! | pro_trial, pro_free_trial, pro         | 500                          | 500                    |
+//! | growth, growth_trial                   | 2,000                        | 2,500                  |
+//! | agency                                 | no limit                     | no limit               |
+//!
+//! Campaigns count those of the campaign group not deleted plus those a creation or copy
+//! makes (discovery included); ad groups those one creation, copy or `createByList` makes.
+//!
 //! Apps are the distinct App Store apps synced for the workspace's connections; developers
 //! the distinct developer names of those apps. The marketing copy's "free plan with 1
 //! campaign and 50 keywords" (spec §9) is *not* enforced: the spec's own plan list makes the
@@ -86,6 +99,57 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The campaign-creation limits of the plan (see the module's table).
+    pub fn creation_limits(self) -> CreationLimits {
+        let (campaigns, ad_groups) = match self {
+            Plan::Agency => {
+                return CreationLimits {
+                    campaigns: None,
+                    ad_groups: None,
+                };
+            }
+            Plan::Growth | Plan::GrowthTrial => (2_000, 2_500),
+            Plan::Pro | Plan::ProTrial | Plan::ProFreeTrial => (500, 500),
+            Plan::ProFree | Plan::ProLimited => (100, 100),
+        };
+        CreationLimits {
+            campaigns: Some(campaigns),
+            ad_groups: Some(ad_groups),
+        }
+    }
+}
+
+/// How many campaigns a campaign group may hold and ad groups one creation may make
+/// (`None`: no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CreationLimits {
+    pub campaigns: Option<u64>,
+    pub ad_groups: Option<u64>,
+}
+
+impl CreationLimits {
+    /// The limit a creation of `new_campaigns` campaigns (with `existing` in the group) and
+    /// `new_groups` ad groups passes, if any: spec §8's meta type.
+    pub fn exceeded(
+        self,
+        existing: u64,
+        new_campaigns: u64,
+        new_groups: u64,
+    ) -> Option<&'static str> {
+        if self
+            .campaigns
+            .is_some_and(|max| existing + new_campaigns > max)
+        {
+            Some("AVAILABLECAMPAIGNS")
+        } else if self.ad_groups.is_some_and(|max| new_groups > max) {
+            Some("AVAILABLETARGETINGKEYWORDSGROUPS")
+        } else {
+            None
+        }
+    }
+}
+
 /// The plan of `workspace_id`: the one place every caller asks (report locks, column
 /// presets, app limits). Billing has not landed, so every workspace is on `pro_free`; the
 /// database handle is here for when the plan is read from the workspace's purchase.
@@ -122,6 +186,25 @@ mod tests {
                 apps: None,
                 developers: None
             }
+        );
+    }
+
+    #[test]
+    fn creation_limits_follow_the_table() {
+        let free = Plan::ProFree.creation_limits();
+        assert_eq!(free.exceeded(90, 10, 100), None);
+        assert_eq!(free.exceeded(91, 10, 1), Some("AVAILABLECAMPAIGNS"));
+        assert_eq!(
+            free.exceeded(0, 1, 101),
+            Some("AVAILABLETARGETINGKEYWORDSGROUPS")
+        );
+        assert_eq!(Plan::Pro.creation_limits().campaigns, Some(500));
+        assert_eq!(Plan::Growth.creation_limits().ad_groups, Some(2_500));
+        assert_eq!(
+            Plan::Agency
+                .creation_limits()
+                .exceeded(1 << 40, 50, 1 << 20),
+            None
         );
     }
 

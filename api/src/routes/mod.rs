@@ -5,6 +5,7 @@ pub mod auth;
 pub mod campaigns;
 pub mod catalog;
 pub mod competitors;
+pub mod creation;
 pub mod edits;
 pub mod estimates;
 pub mod fields;
@@ -40,4 +41,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(estimates::router())
         .merge(lists::router())
         .merge(product_pages::router())
+        .merge(creation::router())
 }

@@ -6,6 +6,7 @@ mod apply_negative_lists;
 mod bulk_edit;
 mod cleanup;
 mod collect_keywords;
+mod create_campaigns;
 mod fetch_rates;
 mod refresh_popularity;
 mod send_email;
@@ -22,6 +23,13 @@ pub use bulk_edit::{
 };
 pub use cleanup::Cleanup;
 pub use collect_keywords::CollectKeywords;
+pub use create_campaigns::{
+    CampaignMapping, CopyCampaigns, CopySettings, CreateCampaigns, CreationPlan, CreationProgress,
+    CreationScope, DISCOVERY_GROUP, GroupMapping, MAX_CAMPAIGNS as CREATION_MAX_CAMPAIGNS,
+    MAX_GROUPS as CREATION_MAX_GROUPS, MAX_KEYWORDS as CREATION_MAX_KEYWORDS, MethodError,
+    PlannedCampaign, PlannedCopy, PlannedDiscovery, PlannedGroup, PlannedKeyword, PlannedNegative,
+    RejectedItem,
+};
 pub use fetch_rates::FetchRates;
 pub use refresh_popularity::RefreshPopularity;
 pub use send_email::SendEmail;

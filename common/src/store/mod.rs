@@ -22,6 +22,7 @@ pub mod catalog;
 pub mod changes;
 pub mod competitors;
 pub mod connects;
+pub mod creation;
 pub mod fx_rates;
 pub mod negative_lists;
 pub mod options;

@@ -1,5 +1,6 @@
 //! `cleanup`: deletes expired sessions, spent recovery codes, old finished task records,
-//! old attempt counters, keyword suggester results older than 24 h and emails that could
+//! old attempt counters, the creation jobs' records of what they made at Apple (with their
+//! tasks, after 30 days), keyword suggester results older than 24 h and emails that could
 //! not be sent within a day (so no recovery code outlives its use). Safe to run any number
 //! of times.
 
@@ -19,6 +20,8 @@ pub struct Cleaned {
     pub emails: u64,
     /// Keyword suggester results past their 24 h.
     pub suggester_results: u64,
+    /// The creation jobs' records (`creation_entities`) older than 30 days.
+    pub creation_records: u64,
 }
 
 /// Deletes what has expired as of `now_ms`.
@@ -32,6 +35,7 @@ pub async fn cleanup(db: &Db, now_ms: i64) -> Result<Cleaned, sqlx::Error> {
         job_runs: runner::forget_runs(db, month_ago).await?,
         emails: email::delete_queued_before(db, day_ago).await?,
         suggester_results: store::suggester::delete_expired(&db.pool, now_ms).await?,
+        creation_records: store::creation::delete_before(&db.pool, month_ago).await?,
     })
 }
 
@@ -47,6 +51,7 @@ impl Handler for Cleanup {
             job_runs = cleaned.job_runs,
             emails = cleaned.emails,
             suggester_results = cleaned.suggester_results,
+            creation_records = cleaned.creation_records,
             "clean-up done"
         );
         Ok(Done::message("Clean-up done"))

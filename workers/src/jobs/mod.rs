@@ -6,6 +6,7 @@ pub mod apply_negative_lists;
 pub mod bulk_edit;
 mod cleanup;
 pub mod collect_keywords;
+pub mod create_campaigns;
 pub mod fetch_rates;
 pub mod refresh_popularity;
 mod send_email;
@@ -31,7 +32,9 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::SyncReports>()
         .add::<jobs::BulkEdit>()
         .add::<jobs::CollectKeywords>()
-        .add::<jobs::ApplyNegativeLists>();
+        .add::<jobs::ApplyNegativeLists>()
+        .add::<jobs::CreateCampaigns>()
+        .add::<jobs::CopyCampaigns>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

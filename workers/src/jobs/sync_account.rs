@@ -111,7 +111,7 @@ fn deleted(v: &Value) -> bool {
     v["deleted"].as_bool().unwrap_or(false)
 }
 
-fn campaign(v: &Value) -> Result<entities::Campaign, JobError> {
+pub(crate) fn campaign(v: &Value) -> Result<entities::Campaign, JobError> {
     let budget = &v["dailyBudget"];
     let budget = if budget.get("value").is_some() {
         &budget["value"]
@@ -138,7 +138,7 @@ fn campaign(v: &Value) -> Result<entities::Campaign, JobError> {
     })
 }
 
-fn ad_group(v: &Value) -> Result<entities::AdGroup, JobError> {
+pub(crate) fn ad_group(v: &Value) -> Result<entities::AdGroup, JobError> {
     let cpa = &v["cpaCap"];
     let cpa = if cpa.get("value").is_some() {
         &cpa["value"]
@@ -164,7 +164,7 @@ fn ad_group(v: &Value) -> Result<entities::AdGroup, JobError> {
     })
 }
 
-fn keyword(v: &Value) -> Result<entities::Keyword, JobError> {
+pub(crate) fn keyword(v: &Value) -> Result<entities::Keyword, JobError> {
     Ok(entities::Keyword {
         id: req_int(v, "id")?,
         campaign_id: req_int(v, "campaignId")?,
@@ -192,7 +192,7 @@ pub(crate) fn negative(v: &Value) -> Result<entities::NegativeKeyword, JobError>
     })
 }
 
-fn ad(v: &Value) -> Result<entities::Ad, JobError> {
+pub(crate) fn ad(v: &Value) -> Result<entities::Ad, JobError> {
     Ok(entities::Ad {
         id: req_int(v, "id")?,
         campaign_id: req_int(v, "campaignId")?,
@@ -208,7 +208,7 @@ fn ad(v: &Value) -> Result<entities::Ad, JobError> {
     })
 }
 
-fn creative(v: &Value) -> Result<entities::Creative, JobError> {
+pub(crate) fn creative(v: &Value) -> Result<entities::Creative, JobError> {
     Ok(entities::Creative {
         id: req_int(v, "id")?,
         name: text(&v["name"]).unwrap_or_default(),

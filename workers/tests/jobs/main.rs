@@ -5,6 +5,7 @@
 
 mod bulk_edit;
 mod cancel;
+mod creation;
 mod email;
 mod outbox;
 mod popularity;

@@ -220,6 +220,12 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
         .await
         .unwrap();
     }
+    // The creation jobs' records: one from 31 days ago, one from now.
+    for (key, at) in [("c:old", now - 31 * day), ("c:fresh", now - 1000)] {
+        searchdeck_common::store::creation::record(&db.pool, "job", key, 1, None, at)
+            .await
+            .unwrap();
+    }
     let old_task = env.new_task().await;
     let recent_task = env.new_task().await;
     let running_task = env.new_task().await;
@@ -281,5 +287,9 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     assert_eq!(
         ids_of("SELECT id FROM emails").await,
         vec!["e-fresh".to_string()]
+    );
+    assert_eq!(
+        ids_of("SELECT natural_key FROM creation_entities").await,
+        vec!["c:fresh".to_string()]
     );
 }

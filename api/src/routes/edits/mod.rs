@@ -17,7 +17,7 @@ pub mod campaign;
 pub mod delete;
 pub mod group;
 pub mod keyword;
-pub mod money;
+pub use crate::money;
 pub mod negatives;
 mod quick;
 pub mod rename;

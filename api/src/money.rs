@@ -1,7 +1,9 @@
-//! Money of an edit (spec §5 editable money field: a number, minimum 0, in the campaign
-//! group's currency): the request's amount parsed exactly into micros, refused when it is
-//! not a number, negative, in another currency or more precise than the currency (JPY has no
-//! decimals, USD two, KWD three); and amounts of the provider's answers read back exactly.
+//! Money of an edit or a creation (spec §5 editable money field: a number, minimum 0, in the
+//! campaign group's currency): the request's amount parsed exactly into micros, refused when
+//! it is not a number, negative, in another currency or more precise than the currency (JPY
+//! has no decimals, USD two, KWD three); Apple's smallest bid and daily budget per currency
+//! ([`minimum`], the table the sandbox and the web app use); and amounts of the provider's
+//! answers read back exactly.
 
 use std::str::FromStr;
 
@@ -85,6 +87,41 @@ pub fn parse(
     (number * Decimal::from(1_000_000))
         .to_i64()
         .ok_or_else(|| err(format!("{label} must be a number")))
+}
+
+/// Apple's smallest amounts (`sandbox/data/apple-minimums.json`: the one table the sandbox
+/// enforces and the web app checks with).
+static MINIMUMS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
+    serde_json::from_str(include_str!("../../sandbox/data/apple-minimums.json"))
+        .expect("apple-minimums.json is JSON")
+});
+
+/// Which of Apple's minimums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Minimum {
+    /// A CPT bid (keyword or ad group default).
+    Bid,
+    /// A campaign's daily budget.
+    DailyBudget,
+}
+
+/// Apple's smallest `kind` in `currency`, in micros: the US-dollar minimum times the
+/// currency's rate, rounded up to its minor unit (as the sandbox computes it).
+pub fn minimum(kind: Minimum, currency: &str) -> i64 {
+    let table = &*MINIMUMS;
+    let usd = match kind {
+        Minimum::Bid => &table["minimumsUsd"]["bid"],
+        Minimum::DailyBudget => &table["minimumsUsd"]["dailyBudget"],
+    }
+    .as_f64()
+    .unwrap_or(0.0);
+    let rate = table["usdRates"][currency].as_f64().unwrap_or(1.0);
+    let whole = table["wholeUnits"]
+        .as_array()
+        .is_some_and(|w| w.iter().any(|c| c.as_str() == Some(currency)));
+    let minor: i64 = if whole { 1_000_000 } else { 10_000 };
+    let micros = usd * rate * 1_000_000.0;
+    ((micros / minor as f64).ceil() as i64) * minor
 }
 
 /// Exact micros of an amount in a provider answer: a `Money` object, a `{"value": Money}`
@@ -178,6 +215,15 @@ mod tests {
         }
         assert!(p(json!({"amount": "1", "currency": "EUR"}), "USD").is_err());
         assert!(p(json!("10000000000"), "USD").is_err());
+    }
+
+    #[test]
+    fn minimums_follow_the_shared_table() {
+        assert_eq!(minimum(Minimum::DailyBudget, "USD"), 1_000_000);
+        assert_eq!(minimum(Minimum::Bid, "USD"), 100_000);
+        assert_eq!(minimum(Minimum::DailyBudget, "JPY"), 150_000_000);
+        assert_eq!(minimum(Minimum::Bid, "JPY"), 15_000_000);
+        assert_eq!(minimum(Minimum::DailyBudget, "EUR"), 920_000);
     }
 
     #[test]
