@@ -228,6 +228,7 @@ async fn check_app(state: &AppState, org: &SyncOrg, plan: &CreationPlan) -> ApiR
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct NamesRequest {
     /// 1–200 campaign names.
+    #[schema(required = true, nullable = false, min_items = 1, max_items = 200)]
     pub names: Option<Vec<String>>,
 }
 
@@ -363,7 +364,7 @@ pub async fn create_by_list(
 pub struct CampaignIdsRequest {
     /// 1–500 campaigns of the campaign group.
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, required = true, min_items = 1, max_items = 500)]
     pub campaign_ids: Option<Vec<i64>>,
 }
 
@@ -430,9 +431,10 @@ pub async fn check_cpa_goals(
 pub struct CopyRequest {
     /// 1–50 campaigns of the campaign group.
     #[serde(default, with = "searchdeck_common::ids::string_id::option_list")]
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, required = true, min_items = 1, max_items = 50)]
     pub campaigns: Option<Vec<i64>>,
     /// 1–10, default 1.
+    #[schema(minimum = 1, maximum = 10)]
     pub number_of_copies: Option<i64>,
     /// Copy the ad groups, their keywords and negatives (default true).
     pub ad_group: Option<bool>,
@@ -447,6 +449,7 @@ pub struct CopyRequest {
     #[schema(value_type = Option<money::MoneyIn>)]
     pub cpa_goal: Option<Value>,
     /// PAUSED (default) or ENABLED.
+    #[schema(pattern = "^(ENABLED|PAUSED)$")]
     pub status: Option<String>,
 }
 
