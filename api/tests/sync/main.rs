@@ -263,6 +263,22 @@ async fn synced_after(t: &Connected, account_id: &str, after: i64) -> i64 {
     panic!("the sync did not complete within 10 minutes: {tasks:?}");
 }
 
+/// Waits (up to 30 s) until no task is running: a job sets what a test waits for (the sync
+/// time) a moment before it finishes its task.
+async fn tasks_settled(t: &Connected) {
+    for _ in 0..300 {
+        let running: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM tasks WHERE finish = 0")
+            .fetch_one(&t.app.state.db.pool)
+            .await
+            .unwrap();
+        if running == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("a task was still running 30 s after the sync");
+}
+
 async fn connect(t: &Connected, owner: &str) -> String {
     let ids = t.registered_key(owner).await;
     let res = t.create(owner, "Synced", &ids).await;
@@ -381,6 +397,8 @@ sandbox_tests! {
         assert!(newest.values().all(|d| *d == day.to_string()), "{day}: {newest:?}");
 
         // Progress on the task records: the entity sync, then the metrics sync, both done.
+        // The metrics job stamps the connection's sync time just before it finishes its task.
+        tasks_settled(&t).await;
         let tasks: Vec<(String, i64, Option<String>, String, i64, i64)> = sqlx::query_as(
             "SELECT kind, finish, error, message, step, total_steps FROM tasks ORDER BY created_at, kind",
         )
