@@ -183,12 +183,7 @@ pub async fn keywords(ex: impl Exec<'_>, id: &str) -> Result<Vec<ListKeyword>, s
     .fetch_all(ex)
     .await?
     .iter()
-    .map(|r| {
-        Ok(ListKeyword {
-            text: r.try_get("text")?,
-            match_type: r.try_get("match_type")?,
-        })
-    })
+    .map(keyword_row)
     .collect()
 }
 
@@ -237,6 +232,13 @@ pub async fn insert_keywords(
         q.execute(&mut *conn).await?;
     }
     Ok(())
+}
+
+fn keyword_row(r: &sqlx::any::AnyRow) -> Result<ListKeyword, sqlx::Error> {
+    Ok(ListKeyword {
+        text: r.try_get("text")?,
+        match_type: r.try_get("match_type")?,
+    })
 }
 
 fn place_row(r: &sqlx::any::AnyRow) -> Result<Place, sqlx::Error> {
@@ -323,12 +325,7 @@ pub async fn terms_at(
     .fetch_all(ex)
     .await?
     .iter()
-    .map(|r| {
-        Ok(ListKeyword {
-            text: r.try_get("text")?,
-            match_type: r.try_get("match_type")?,
-        })
-    })
+    .map(keyword_row)
     .collect()
 }
 
@@ -380,12 +377,7 @@ pub async fn made_at(ex: impl Exec<'_>, place: &Place) -> Result<Vec<ListKeyword
     .fetch_all(ex)
     .await?
     .iter()
-    .map(|r| {
-        Ok(ListKeyword {
-            text: r.try_get("text")?,
-            match_type: r.try_get("match_type")?,
-        })
-    })
+    .map(keyword_row)
     .collect()
 }
 
