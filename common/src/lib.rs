@@ -15,6 +15,7 @@ pub mod queue;
 pub mod ratelimit;
 pub mod report;
 pub mod retry;
+pub mod rules;
 pub mod secrets;
 pub mod store;
 pub mod stored_credentials;

@@ -7,6 +7,7 @@ mod bulk_edit;
 mod cleanup;
 mod collect_keywords;
 mod create_campaigns;
+mod deliver_alert;
 mod fetch_rates;
 mod refresh_popularity;
 mod send_email;
@@ -30,6 +31,7 @@ pub use create_campaigns::{
     PlannedCampaign, PlannedCopy, PlannedDiscovery, PlannedGroup, PlannedKeyword, PlannedNegative,
     RejectedItem,
 };
+pub use deliver_alert::DeliverAlert;
 pub use fetch_rates::FetchRates;
 pub use refresh_popularity::RefreshPopularity;
 pub use send_email::SendEmail;

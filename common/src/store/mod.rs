@@ -17,6 +17,7 @@
 //! on whichever native pool [`crate::db::Native`] holds: see [`report_facts`].
 
 pub mod accounts;
+pub mod alerts;
 pub mod campaign_views;
 pub mod catalog;
 pub mod changes;
@@ -32,6 +33,7 @@ pub mod product_ads;
 pub mod recovery;
 pub mod report_entities;
 pub mod report_facts;
+pub mod rules;
 pub mod sessions;
 pub mod suggester;
 pub mod synced;

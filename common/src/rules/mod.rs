@@ -1,0 +1,8 @@
+//! Automated rules (issue 24, contract `docs/api/rules.md`): the typed, versioned rule
+//! schema the API stores and the browser mirrors ([`schema`]). Validation, evaluation over
+//! the report engine's rows, action planning with guardrails and due times build on it in
+//! sibling modules.
+
+pub mod schema;
+
+pub use schema::*;
