@@ -9,6 +9,7 @@ pub mod email;
 pub mod field_error;
 pub mod fx;
 pub mod ids;
+pub mod money;
 pub mod jobs;
 pub mod plan;
 pub mod queue;
