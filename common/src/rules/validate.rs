@@ -12,9 +12,7 @@ use std::collections::HashSet;
 
 use rust_decimal::Decimal;
 
-use super::schema::{
-    Action, ChangeBy, Condition, Guardrails, Rule, RuleLevel, VERSION, Window,
-};
+use super::schema::{Action, ChangeBy, Condition, Guardrails, Rule, RuleLevel, VERSION, Window};
 use crate::{
     FieldError,
     money::{self, Sign},
@@ -116,7 +114,11 @@ pub fn statuses(level: RuleLevel) -> &'static [&'static str] {
 /// The levels an action of type `kind` is valid at (the contract's table).
 pub fn action_levels(kind: &str) -> &'static [RuleLevel] {
     match kind {
-        "pause" | "enable" => &[RuleLevel::Campaigns, RuleLevel::Adgroups, RuleLevel::Keywords],
+        "pause" | "enable" => &[
+            RuleLevel::Campaigns,
+            RuleLevel::Adgroups,
+            RuleLevel::Keywords,
+        ],
         "setBid" | "changeBid" | "bidToTarget" => &[RuleLevel::Adgroups, RuleLevel::Keywords],
         "setBudget" | "changeBudget" => &[RuleLevel::Campaigns],
         "addKeyword" | "addNegative" => &[RuleLevel::Searchterms],
@@ -257,9 +259,7 @@ impl Check<'_> {
 
     fn condition(&mut self, at: &str, c: &Condition, level: RuleLevel) {
         match c {
-            Condition::Metric {
-                metric, value, ..
-            } => {
+            Condition::Metric { metric, value, .. } => {
                 if let Some(m) = self.metric(&format!("{at}.metric"), metric, level) {
                     self.metric_value(&format!("{at}.value"), m, value);
                 }
@@ -274,7 +274,10 @@ impl Check<'_> {
                 let amount = AMOUNTS.iter().find(|(name, _)| name == other);
                 match amount {
                     Some((_, levels)) if !levels.contains(&level) => {
-                        self.err(format!("{at}.other"), format!("Not available at {}", level.as_str()));
+                        self.err(
+                            format!("{at}.other"),
+                            format!("Not available at {}", level.as_str()),
+                        );
                     }
                     Some(_) => {}
                     None => {
@@ -299,7 +302,10 @@ impl Check<'_> {
             }
             Condition::Name { value, .. } => {
                 if value.trim().is_empty() || value.chars().count() > TEXT_MAX {
-                    self.err(format!("{at}.value"), format!("Enter 1 to {TEXT_MAX} characters"));
+                    self.err(
+                        format!("{at}.value"),
+                        format!("Enter 1 to {TEXT_MAX} characters"),
+                    );
                 }
             }
             Condition::Tag { values } => self.values(&format!("{at}.values"), values, None),
@@ -307,7 +313,10 @@ impl Check<'_> {
                 if matches!(level, RuleLevel::Keywords | RuleLevel::Searchterms) {
                     self.values(&format!("{at}.values"), values, Some(MATCH_TYPES));
                 } else {
-                    self.err(format!("{at}.type"), format!("Not available at {}", level.as_str()));
+                    self.err(
+                        format!("{at}.type"),
+                        format!("Not available at {}", level.as_str()),
+                    );
                 }
             }
         }
@@ -360,7 +369,10 @@ impl Check<'_> {
                     .as_ref()
                     .is_none_or(|ids| ids.iter().any(|c| c == campaign_id));
                 if !digits(campaign_id) || !attached {
-                    self.err(format!("{at}.campaignId"), "Choose one of the rule's campaigns");
+                    self.err(
+                        format!("{at}.campaignId"),
+                        "Choose one of the rule's campaigns",
+                    );
                 }
                 if !digits(ad_group_id) {
                     self.err(format!("{at}.adGroupId"), "Choose an ad group");
@@ -384,7 +396,10 @@ impl Check<'_> {
                     self.err(format!("{at}.channels"), "Name each channel once");
                 }
                 if emails.len() > LIST_MAX {
-                    self.err(format!("{at}.emails"), format!("At most {LIST_MAX} addresses"));
+                    self.err(
+                        format!("{at}.emails"),
+                        format!("At most {LIST_MAX} addresses"),
+                    );
                 }
                 for (i, e) in emails.iter().enumerate() {
                     if !looks_like_email(e) {
@@ -403,12 +418,12 @@ impl Check<'_> {
         names: (&str, &str),
         what: &str,
     ) {
-        let lo = min.as_deref().and_then(|t| {
-            self.money(&format!("guardrails.{}", names.0), t, Sign::NonNegative)
-        });
-        let hi = max.as_deref().and_then(|t| {
-            self.money(&format!("guardrails.{}", names.1), t, Sign::NonNegative)
-        });
+        let lo = min
+            .as_deref()
+            .and_then(|t| self.money(&format!("guardrails.{}", names.0), t, Sign::NonNegative));
+        let hi = max
+            .as_deref()
+            .and_then(|t| self.money(&format!("guardrails.{}", names.1), t, Sign::NonNegative));
         if let (Some(lo), Some(hi)) = (lo, hi)
             && lo > hi
         {
@@ -433,7 +448,10 @@ impl Check<'_> {
         if let Some(n) = g.max_entities
             && !(1..=ENTITIES_MAX).contains(&n)
         {
-            self.err("guardrails.maxEntities", format!("Enter 1 to {ENTITIES_MAX}"));
+            self.err(
+                "guardrails.maxEntities",
+                format!("Enter 1 to {ENTITIES_MAX}"),
+            );
         }
         if g.min_data.len() > LIST_MAX {
             self.err("guardrails.minData", format!("At most {LIST_MAX} entries"));
@@ -444,7 +462,10 @@ impl Check<'_> {
                 Some(m) if m.kind() == Kind::Count && m != MetricRef::Popularity => {
                     self.number(&format!("{at}.value"), &d.value, Sign::NonNegative, 0);
                 }
-                _ => self.err(format!("{at}.metric"), "Choose a counter (impressions, taps, installs…)"),
+                _ => self.err(
+                    format!("{at}.metric"),
+                    "Choose a counter (impressions, taps, installs…)",
+                ),
             }
         }
     }
@@ -502,7 +523,10 @@ pub fn validate(rule: &Rule, currency: &str) -> Result<(), Vec<FieldError>> {
     }
     let groups = &rule.conditions.groups;
     if groups.is_empty() || groups.len() > GROUPS_MAX {
-        c.err("conditions.groups", format!("Add 1 to {GROUPS_MAX} groups of conditions"));
+        c.err(
+            "conditions.groups",
+            format!("Add 1 to {GROUPS_MAX} groups of conditions"),
+        );
     }
     for (g, group) in groups.iter().enumerate().take(GROUPS_MAX) {
         let at = format!("conditions.groups.{g}.conditions");
@@ -529,7 +553,10 @@ pub fn validate(rule: &Rule, currency: &str) -> Result<(), Vec<FieldError>> {
             if !(1..=DAYS_MAX).contains(from_days_ago) {
                 c.err("window.fromDaysAgo", format!("Enter 1 to {DAYS_MAX} days"));
             } else if from_days_ago < to_days_ago {
-                c.err("window.fromDaysAgo", "Must be at least the end of the window");
+                c.err(
+                    "window.fromDaysAgo",
+                    "Must be at least the end of the window",
+                );
             }
         }
     }
@@ -550,7 +577,10 @@ pub fn validate(rule: &Rule, currency: &str) -> Result<(), Vec<FieldError>> {
         if !kinds.insert(a.kind()) {
             c.err(format!("{at}.type"), "Only one action of each type");
         } else if !action_levels(a.kind()).contains(&level) {
-            c.err(format!("{at}.type"), format!("Not available at {}", level.as_str()));
+            c.err(
+                format!("{at}.type"),
+                format!("Not available at {}", level.as_str()),
+            );
         } else {
             c.action(&at, a, rule);
         }
@@ -691,7 +721,9 @@ mod tests {
             "counts are whole"
         );
         assert_eq!(
-            set(r#"{"type": "metric", "metric": "localSpend", "operator": "EQUALS", "value": "1.555"}"#),
+            set(
+                r#"{"type": "metric", "metric": "localSpend", "operator": "EQUALS", "value": "1.555"}"#
+            ),
             ["conditions.groups.1.conditions.0.value"],
             "money has the currency's digits"
         );
@@ -706,16 +738,18 @@ mod tests {
         // No popularity at CAMPAIGNS (and the example's KEYWORDS status values are wrong there).
         let mut r = example();
         r.level = RuleLevel::Campaigns;
-        r.conditions.groups[1].conditions =
-            vec![cond(r#"{"type": "metric", "metric": "popularity", "operator": "LESS_THAN", "value": "5"}"#)];
+        r.conditions.groups[1].conditions = vec![cond(
+            r#"{"type": "metric", "metric": "popularity", "operator": "LESS_THAN", "value": "5"}"#,
+        )];
         r.guardrails = Guardrails::default();
         assert_eq!(fields(&r), ["conditions.groups.1.conditions.0.metric"]);
         // JPY has no decimals.
         let mut r = example();
         r.guardrails = Guardrails::default();
         assert_eq!(validate(&r, "JPY"), Ok(()));
-        r.conditions.groups[0].conditions[0] =
-            cond(r#"{"type": "metric", "metric": "localSpend", "operator": "GREATER_THAN", "value": "20.5"}"#);
+        r.conditions.groups[0].conditions[0] = cond(
+            r#"{"type": "metric", "metric": "localSpend", "operator": "GREATER_THAN", "value": "20.5"}"#,
+        );
         assert_eq!(
             validate(&r, "JPY").unwrap_err()[0].field,
             "conditions.groups.0.conditions.0.value"
@@ -726,7 +760,9 @@ mod tests {
     fn compare_status_name_tag_and_match_type() {
         let set = |c: &str| with(|r| r.conditions.groups[1].conditions[0] = cond(c));
         assert_eq!(
-            set(r#"{"type": "compare", "metric": "avgCPA", "operator": "GREATER_THAN", "other": "budget", "coefficient": "1"}"#),
+            set(
+                r#"{"type": "compare", "metric": "avgCPA", "operator": "GREATER_THAN", "other": "budget", "coefficient": "1"}"#
+            ),
             ["conditions.groups.1.conditions.0.other"]
         );
         assert!(
@@ -739,7 +775,9 @@ mod tests {
             "another metric"
         );
         assert_eq!(
-            set(r#"{"type": "compare", "metric": "avgCPA", "operator": "GREATER_THAN", "other": "cpaGoal", "coefficient": "0"}"#),
+            set(
+                r#"{"type": "compare", "metric": "avgCPA", "operator": "GREATER_THAN", "other": "cpaGoal", "coefficient": "0"}"#
+            ),
             ["conditions.groups.1.conditions.0.coefficient"]
         );
         assert_eq!(
@@ -768,7 +806,9 @@ mod tests {
         r.level = RuleLevel::Adgroups;
         r.guardrails = Guardrails::default();
         r.conditions.groups[1].conditions = vec![
-            cond(r#"{"type": "compare", "metric": "avgCPT", "operator": "GREATER_THAN", "other": "bid", "coefficient": "1"}"#),
+            cond(
+                r#"{"type": "compare", "metric": "avgCPT", "operator": "GREATER_THAN", "other": "bid", "coefficient": "1"}"#,
+            ),
             cond(r#"{"type": "matchType", "values": ["EXACT"]}"#),
             cond(r#"{"type": "status", "values": ["ENABLED", "PAUSED"]}"#),
         ];
@@ -781,27 +821,46 @@ mod tests {
         );
         r.level = RuleLevel::Searchterms;
         r.actions = vec![action(r#"{"type": "addNegative", "where": "CAMPAIGN"}"#)];
-        r.conditions.groups[1].conditions = vec![cond(r#"{"type": "status", "values": ["ACTIVE"]}"#)];
+        r.conditions.groups[1].conditions =
+            vec![cond(r#"{"type": "status", "values": ["ACTIVE"]}"#)];
         assert_eq!(fields(&r), ["conditions.groups.1.conditions.0.type"]);
     }
 
     #[test]
     fn windows_and_frequencies() {
         assert_eq!(
-            with(|r| r.window = Window::Last { days: 0, exclude_today: true }),
+            with(|r| r.window = Window::Last {
+                days: 0,
+                exclude_today: true
+            }),
             ["window.days"]
         );
         assert_eq!(
-            with(|r| r.window = Window::Last { days: 366, exclude_today: false }),
+            with(|r| r.window = Window::Last {
+                days: 366,
+                exclude_today: false
+            }),
             ["window.days"]
         );
-        assert!(with(|r| r.window = Window::Between { from_days_ago: 14, to_days_ago: 3 }).is_empty());
+        assert!(
+            with(|r| r.window = Window::Between {
+                from_days_ago: 14,
+                to_days_ago: 3
+            })
+            .is_empty()
+        );
         assert_eq!(
-            with(|r| r.window = Window::Between { from_days_ago: 3, to_days_ago: 14 }),
+            with(|r| r.window = Window::Between {
+                from_days_ago: 3,
+                to_days_ago: 14
+            }),
             ["window.fromDaysAgo"]
         );
         assert_eq!(
-            with(|r| r.window = Window::Between { from_days_ago: 3, to_days_ago: 0 }),
+            with(|r| r.window = Window::Between {
+                from_days_ago: 3,
+                to_days_ago: 0
+            }),
             ["window.toDaysAgo"]
         );
         assert_eq!(
@@ -831,26 +890,39 @@ mod tests {
             with(|r| r.actions[0] = action(r#"{"type": "setBid", "amount": "1.234"}"#)),
             ["actions.0.amount"]
         );
-        assert!(with(|r| r.actions[0] = action(r#"{"type": "changeBid", "by": "AMOUNT", "value": "-0.10"}"#)).is_empty());
+        assert!(
+            with(|r| r.actions[0] =
+                action(r#"{"type": "changeBid", "by": "AMOUNT", "value": "-0.10"}"#))
+            .is_empty()
+        );
         assert_eq!(
-            with(|r| r.actions[0] = action(r#"{"type": "changeBid", "by": "PERCENT", "value": "0"}"#)),
+            with(|r| r.actions[0] =
+                action(r#"{"type": "changeBid", "by": "PERCENT", "value": "0"}"#)),
             ["actions.0.value"]
         );
         assert_eq!(
-            with(|r| r.actions[0] = action(r#"{"type": "changeBid", "by": "PERCENT", "value": "-100"}"#)),
+            with(|r| r.actions[0] =
+                action(r#"{"type": "changeBid", "by": "PERCENT", "value": "-100"}"#)),
             ["actions.0.value"]
         );
         assert_eq!(
-            with(|r| r.actions[0] = action(r#"{"type": "bidToTarget", "target": "CPA", "maxStepPercent": "101"}"#)),
+            with(|r| r.actions[0] =
+                action(r#"{"type": "bidToTarget", "target": "CPA", "maxStepPercent": "101"}"#)),
             ["actions.0.maxStepPercent"]
         );
-        assert!(with(|r| r.actions[0] = action(r#"{"type": "bidToTarget", "target": "CPT", "amount": null}"#)).is_empty());
+        assert!(
+            with(|r| r.actions[0] =
+                action(r#"{"type": "bidToTarget", "target": "CPT", "amount": null}"#))
+            .is_empty()
+        );
         assert_eq!(
             with(|r| r.actions[1] = action(r#"{"type": "alert", "channels": []}"#)),
             ["actions.1.channels"]
         );
         assert_eq!(
-            with(|r| r.actions[1] = action(r#"{"type": "alert", "channels": ["EMAIL"], "emails": ["ok@example.com", "nope"]}"#)),
+            with(|r| r.actions[1] = action(
+                r#"{"type": "alert", "channels": ["EMAIL"], "emails": ["ok@example.com", "nope"]}"#
+            )),
             ["actions.1.emails.1"]
         );
         let mut r = example();
@@ -858,17 +930,29 @@ mod tests {
         r.guardrails = Guardrails::default();
         r.conditions.groups.truncate(1);
         r.actions = vec![
-            action(r#"{"type": "addKeyword", "campaignId": "1870001", "adGroupId": "2870001", "bid": "1.00"}"#),
+            action(
+                r#"{"type": "addKeyword", "campaignId": "1870001", "adGroupId": "2870001", "bid": "1.00"}"#,
+            ),
             action(r#"{"type": "addNegative", "where": "AD_GROUP", "matchType": "BROAD"}"#),
         ];
         assert_eq!(validate(&r, "USD"), Ok(()));
-        r.actions[0] = action(r#"{"type": "addKeyword", "campaignId": "999", "adGroupId": "x", "matchType": "PHRASE"}"#);
+        r.actions[0] = action(
+            r#"{"type": "addKeyword", "campaignId": "999", "adGroupId": "x", "matchType": "PHRASE"}"#,
+        );
         assert_eq!(
             fields(&r),
-            ["actions.0.campaignId", "actions.0.adGroupId", "actions.0.matchType"]
+            [
+                "actions.0.campaignId",
+                "actions.0.adGroupId",
+                "actions.0.matchType"
+            ]
         );
         r.actions = vec![action(r#"{"type": "pause"}"#)];
-        assert_eq!(fields(&r), ["actions.0.type"], "a search term has no status");
+        assert_eq!(
+            fields(&r),
+            ["actions.0.type"],
+            "a search term has no status"
+        );
     }
 
     #[test]
@@ -880,7 +964,10 @@ mod tests {
             }),
             ["guardrails.maxBid"]
         );
-        assert_eq!(with(|r| r.guardrails.max_bid = Some("-1".into())), ["guardrails.maxBid"]);
+        assert_eq!(
+            with(|r| r.guardrails.max_bid = Some("-1".into())),
+            ["guardrails.maxBid"]
+        );
         assert_eq!(
             with(|r| r.guardrails.min_budget = Some("1.001".into())),
             ["guardrails.minBudget"]
@@ -893,7 +980,10 @@ mod tests {
             with(|r| r.guardrails.max_change_percent = Some("1001".into())),
             ["guardrails.maxChangePercent"]
         );
-        assert_eq!(with(|r| r.guardrails.max_entities = Some(0)), ["guardrails.maxEntities"]);
+        assert_eq!(
+            with(|r| r.guardrails.max_entities = Some(0)),
+            ["guardrails.maxEntities"]
+        );
         assert_eq!(
             with(|r| r.guardrails.max_entities = Some(10_001)),
             ["guardrails.maxEntities"]
@@ -913,7 +1003,10 @@ mod tests {
     fn every_problem_is_answered_at_once() {
         let errors = with(|r| {
             r.name = String::new();
-            r.window = Window::Last { days: 0, exclude_today: true };
+            r.window = Window::Last {
+                days: 0,
+                exclude_today: true,
+            };
             r.guardrails.max_entities = Some(0);
         });
         assert_eq!(errors, ["name", "window.days", "guardrails.maxEntities"]);

@@ -120,7 +120,12 @@ pub async fn campaigns(ex: impl Exec<'_>, rule_id: &str) -> Result<Vec<(i64, boo
     .fetch_all(ex)
     .await?;
     rows.iter()
-        .map(|r| Ok((r.try_get("campaign_id")?, r.try_get::<i64, _>("enabled")? != 0)))
+        .map(|r| {
+            Ok((
+                r.try_get("campaign_id")?,
+                r.try_get::<i64, _>("enabled")? != 0,
+            ))
+        })
         .collect()
 }
 
@@ -158,7 +163,10 @@ fn placeholders(from: usize, n: usize) -> String {
 
 /// Integer ids inlined into SQL (no bind limit to mind).
 fn id_list(ids: &[i64]) -> String {
-    ids.iter().map(i64::to_string).collect::<Vec<_>>().join(", ")
+    ids.iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// What [`list`] narrows the workspace's rules to (every field optional).
@@ -347,7 +355,10 @@ pub async fn detach_campaign_except(
                    (SELECT id FROM rules WHERE workspace_id = $1)"
         .to_string();
     if !keep.is_empty() {
-        sql.push_str(&format!(" AND rule_id NOT IN ({})", placeholders(3, keep.len())));
+        sql.push_str(&format!(
+            " AND rule_id NOT IN ({})",
+            placeholders(3, keep.len())
+        ));
     }
     let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(workspace_id)
