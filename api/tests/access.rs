@@ -307,7 +307,9 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
             }))
             .unwrap();
             rule.id = searchdeck_common::ids::new_id();
-            store::rules::insert(pool, workspace_id, None, &rule, 100).await.unwrap();
+            store::rules::insert(pool, workspace_id, None, &rule, 100)
+                .await
+                .unwrap();
             rule.id
         }
         other => panic!("no fixture for resource kind {other:?}: add one here"),

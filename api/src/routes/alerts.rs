@@ -137,14 +137,14 @@ pub struct AlertIds {
 
 /// How many alerts were dismissed.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Dismissed {
+pub struct AlertsDismissed {
     pub deleted: u64,
 }
 
 /// Dismisses alerts for the workspace (an id that is not an open alert of the workspace is
 /// not counted).
 #[utoipa::path(delete, path = "/api/alerts", tag = "alerts", request_body = AlertIds,
-    responses((status = 200, description = "How many were dismissed", body = Envelope<Dismissed>),
+    responses((status = 200, description = "How many were dismissed", body = Envelope<AlertsDismissed>),
               (status = 400, description = "No ids, or too many", body = ErrorBody)))]
 pub async fn dismiss(
     State(state): State<AppState>,
@@ -161,7 +161,7 @@ pub async fn dismiss(
         .collect();
     let deleted =
         store::alerts::dismiss(&state.db.pool, &caller.workspace_id, &ids, now_ms() / 1000).await?;
-    Ok(envelope::ok(Dismissed { deleted }))
+    Ok(envelope::ok(AlertsDismissed { deleted }))
 }
 
 /// The workspace's Slack webhook as shown: whether one is set, and its URL masked.

@@ -6,7 +6,10 @@ use searchdeck_common::store::{self, alerts::NewAlert};
 use serde_json::json;
 
 use super::{CAMPAIGNS, OTHER_GROUP_CAMPAIGN, delete, fields, fixture, put};
-use crate::common::TestApp;
+use crate::{
+    backend_tests,
+    common::{TestApp, TestBackend},
+};
 
 backend_tests! {
     async fn goal_optimisation_is_set_listed_and_turned_off(app: TestApp) {

@@ -5,7 +5,10 @@ use searchdeck_api::session::Role;
 use serde_json::{Value, json};
 
 use super::{CAMPAIGNS, OTHER_GROUP_CAMPAIGN, create, delete, example, fields, fixture, put};
-use crate::common::TestApp;
+use crate::{
+    backend_tests,
+    common::{TestApp, TestBackend},
+};
 
 fn campaign_ids(rule: &Value) -> Value {
     rule["campaignIds"].clone()

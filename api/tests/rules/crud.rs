@@ -5,7 +5,10 @@ use searchdeck_api::session::Role;
 use serde_json::json;
 
 use super::{create, delete, example, fields, fixture, put};
-use crate::common::TestApp;
+use crate::{
+    backend_tests,
+    common::{TestApp, TestBackend},
+};
 
 backend_tests! {
     async fn a_rule_round_trips_as_the_contract_shows_it(app: TestApp) {

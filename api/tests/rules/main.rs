@@ -57,6 +57,17 @@ async fn fixture(app: &TestApp) -> Fixture {
         (4_500_123_i64, "USD", CAMPAIGNS.to_vec()),
         (4_500_999, "JPY", vec![OTHER_GROUP_CAMPAIGN]),
     ] {
+        let row = store::accounts::OrgRow {
+            org_id: org,
+            display_name: format!("Group {org}"),
+            currency: Some(currency.into()),
+            time_zone: Some("UTC".into()),
+            permission: "ADMIN".into(),
+            selected: true,
+        };
+        store::accounts::upsert_org(pool, &account_id, &row, 1)
+            .await
+            .unwrap();
         let org_key =
             store::synced::ensure_org(pool, &account_id, org, Some(currency), Some("UTC"))
                 .await
@@ -111,11 +122,13 @@ fn example(f: &Fixture) -> Value {
 }
 
 async fn put(app: &TestApp, path: &str, body: Value, cookie: &str) -> TestResponse {
-    app.request(Method::PUT, path, Some(body), Some(cookie)).await
+    app.request(Method::PUT, path, Some(body), Some(cookie))
+        .await
 }
 
 async fn delete(app: &TestApp, path: &str, body: Value, cookie: &str) -> TestResponse {
-    app.request(Method::DELETE, path, Some(body), Some(cookie)).await
+    app.request(Method::DELETE, path, Some(body), Some(cookie))
+        .await
 }
 
 /// Creates `rule` and answers the stored rule.

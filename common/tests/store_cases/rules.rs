@@ -54,11 +54,20 @@ pub async fn rules_attachments_limits_and_lists(db: &Db) {
     store::rules::insert(pool, &ws, None, &rule("r2", &account, "Second", 20), 42)
         .await
         .unwrap();
-    store::rules::insert(pool, &other_ws, None, &rule("x1", &other_account, "Theirs", 30), 42)
-        .await
-        .unwrap();
+    store::rules::insert(
+        pool,
+        &other_ws,
+        None,
+        &rule("x1", &other_account, "Theirs", 30),
+        42,
+    )
+    .await
+    .unwrap();
     assert_eq!(store::rules::count(pool, &ws).await.unwrap(), 2);
-    assert!(store::rules::get(pool, &ws, "x1").await.unwrap().is_none(), "scoped");
+    assert!(
+        store::rules::get(pool, &ws, "x1").await.unwrap().is_none(),
+        "scoped"
+    );
 
     let mut tx = pool.begin().await.unwrap();
     for c in [100, 200, 300] {
@@ -70,7 +79,9 @@ pub async fn rules_attachments_limits_and_lists(db: &Db) {
     tx.commit().await.unwrap();
 
     // The list: newest first, with the org's currency; filters narrow it.
-    let all = store::rules::list(pool, &ws, &RuleFilter::default()).await.unwrap();
+    let all = store::rules::list(pool, &ws, &RuleFilter::default())
+        .await
+        .unwrap();
     let ids: Vec<&str> = all.iter().map(|r| r.rule.id.as_str()).collect();
     assert_eq!(ids, ["r2", "r1"]);
     assert_eq!(all[0].rule.currency.as_deref(), Some("USD"));
@@ -84,10 +95,29 @@ pub async fn rules_attachments_limits_and_lists(db: &Db) {
             .map(|r| r.rule.id)
             .collect::<Vec<_>>()
     };
-    assert_eq!(only(RuleFilter { campaign_id: Some(300), ..Default::default() }).await, ["r1"]);
-    assert_eq!(only(RuleFilter { org_id: Some(7), ..Default::default() }).await, Vec::<String>::new());
     assert_eq!(
-        only(RuleFilter { account_id: Some(account.clone()), org_id: Some(42), campaign_id: Some(200) }).await,
+        only(RuleFilter {
+            campaign_id: Some(300),
+            ..Default::default()
+        })
+        .await,
+        ["r1"]
+    );
+    assert_eq!(
+        only(RuleFilter {
+            org_id: Some(7),
+            ..Default::default()
+        })
+        .await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        only(RuleFilter {
+            account_id: Some(account.clone()),
+            org_id: Some(42),
+            campaign_id: Some(200)
+        })
+        .await,
         ["r2", "r1"]
     );
     assert_eq!(
@@ -99,50 +129,134 @@ pub async fn rules_attachments_limits_and_lists(db: &Db) {
             ("r2".to_string(), 200, true)
         ]
     );
-    assert_eq!(store::rules::attached_campaigns(pool, &ws).await.unwrap(), [100, 200, 300]);
+    assert_eq!(
+        store::rules::attached_campaigns(pool, &ws).await.unwrap(),
+        [100, 200, 300]
+    );
 
     // Toggle, detach, keep only some, and the rules of one campaign.
     assert!(store::rules::toggle(pool, "r1", 200, false).await.unwrap());
     assert!(!store::rules::toggle(pool, "r1", 999, false).await.unwrap());
-    assert_eq!(store::rules::campaigns(pool, "r1").await.unwrap(), [(100, true), (200, false), (300, true)]);
     assert_eq!(
-        store::rules::rules_of_campaigns(pool, &ws, &account, 42, &[200, 900]).await.unwrap(),
+        store::rules::campaigns(pool, "r1").await.unwrap(),
+        [(100, true), (200, false), (300, true)]
+    );
+    assert_eq!(
+        store::rules::rules_of_campaigns(pool, &ws, &account, 42, &[200, 900])
+            .await
+            .unwrap(),
         [
-            (200, RuleRef { id: "r1".into(), name: "First".into(), enabled: false }),
-            (200, RuleRef { id: "r2".into(), name: "Second".into(), enabled: true }),
+            (
+                200,
+                RuleRef {
+                    id: "r1".into(),
+                    name: "First".into(),
+                    enabled: false
+                }
+            ),
+            (
+                200,
+                RuleRef {
+                    id: "r2".into(),
+                    name: "Second".into(),
+                    enabled: true
+                }
+            ),
         ],
         "another workspace's rule of campaign 900 is not ours"
     );
     assert!(store::rules::detach(pool, "r1", 300).await.unwrap());
     assert!(!store::rules::detach(pool, "r1", 300).await.unwrap());
-    assert_eq!(store::rules::detach_except(pool, "r1", &[200]).await.unwrap(), 1);
-    assert_eq!(store::rules::campaigns(pool, "r1").await.unwrap(), [(200, false)]);
     assert_eq!(
-        store::rules::detach_campaign_except(pool, &ws, 200, &["r2".to_string()]).await.unwrap(),
+        store::rules::detach_except(pool, "r1", &[200])
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store::rules::campaigns(pool, "r1").await.unwrap(),
+        [(200, false)]
+    );
+    assert_eq!(
+        store::rules::detach_campaign_except(pool, &ws, 200, &["r2".to_string()])
+            .await
+            .unwrap(),
         1
     );
     assert_eq!(store::rules::campaigns(pool, "r1").await.unwrap(), []);
-    assert_eq!(store::rules::detach_campaign_except(pool, &other_ws, 200, &[]).await.unwrap(), 0, "scoped");
-    assert_eq!(store::rules::detach_except(pool, "r2", &[]).await.unwrap(), 1);
+    assert_eq!(
+        store::rules::detach_campaign_except(pool, &other_ws, 200, &[])
+            .await
+            .unwrap(),
+        0,
+        "scoped"
+    );
+    assert_eq!(
+        store::rules::detach_except(pool, "r2", &[]).await.unwrap(),
+        1
+    );
 
     // Replace: disabled, then enabled again moves enabled_at to now.
     let mut r1 = store::rules::get(pool, &ws, "r1").await.unwrap().unwrap();
     assert_eq!(r1.enabled_at, 10);
     r1.rule.enabled = false;
     r1.rule.name = "Renamed".into();
-    assert!(store::rules::replace(pool, &ws, &r1.rule, 42, 50).await.unwrap());
+    assert!(
+        store::rules::replace(pool, &ws, &r1.rule, 42, 50)
+            .await
+            .unwrap()
+    );
     let stored = store::rules::get(pool, &ws, "r1").await.unwrap().unwrap();
-    assert_eq!((stored.rule.name.as_str(), stored.rule.enabled, stored.enabled_at, stored.rule.updated_at), ("Renamed", false, 10, 50));
+    assert_eq!(
+        (
+            stored.rule.name.as_str(),
+            stored.rule.enabled,
+            stored.enabled_at,
+            stored.rule.updated_at
+        ),
+        ("Renamed", false, 10, 50)
+    );
     r1.rule.enabled = true;
-    assert!(store::rules::replace(pool, &ws, &r1.rule, 42, 60).await.unwrap());
-    assert_eq!(store::rules::get(pool, &ws, "r1").await.unwrap().unwrap().enabled_at, 60);
-    assert!(store::rules::replace(pool, &ws, &r1.rule, 42, 70).await.unwrap());
-    assert_eq!(store::rules::get(pool, &ws, "r1").await.unwrap().unwrap().enabled_at, 60, "enabled already");
-    assert!(!store::rules::replace(pool, &other_ws, &r1.rule, 42, 70).await.unwrap(), "scoped");
+    assert!(
+        store::rules::replace(pool, &ws, &r1.rule, 42, 60)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store::rules::get(pool, &ws, "r1")
+            .await
+            .unwrap()
+            .unwrap()
+            .enabled_at,
+        60
+    );
+    assert!(
+        store::rules::replace(pool, &ws, &r1.rule, 42, 70)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store::rules::get(pool, &ws, "r1")
+            .await
+            .unwrap()
+            .unwrap()
+            .enabled_at,
+        60,
+        "enabled already"
+    );
+    assert!(
+        !store::rules::replace(pool, &other_ws, &r1.rule, 42, 70)
+            .await
+            .unwrap(),
+        "scoped"
+    );
 
     // Delete many: only the workspace's.
     let ids = ["r1".to_string(), "x1".to_string(), "r2".to_string()];
-    assert_eq!(store::rules::existing(pool, &ws, &ids).await.unwrap(), ["r1", "r2"]);
+    assert_eq!(
+        store::rules::existing(pool, &ws, &ids).await.unwrap(),
+        ["r1", "r2"]
+    );
     assert_eq!(store::rules::delete_many(pool, &ws, &ids).await.unwrap(), 2);
     assert_eq!(store::rules::count(pool, &ws).await.unwrap(), 0);
     assert_eq!(store::rules::count(pool, &other_ws).await.unwrap(), 1);
@@ -164,17 +278,56 @@ pub async fn optimizations_alerts_and_slack(db: &Db) {
         enabled_at: now,
         updated_at: now,
     };
-    store::optimizations::set(pool, &goal(1, "CPA_GOAL", None, 10)).await.unwrap();
-    store::optimizations::set(pool, &goal(2, "CPT_GOAL", Some(1_500_000), 10)).await.unwrap();
+    store::optimizations::set(pool, &goal(1, "CPA_GOAL", None, 10))
+        .await
+        .unwrap();
+    store::optimizations::set(pool, &goal(2, "CPT_GOAL", Some(1_500_000), 10))
+        .await
+        .unwrap();
     // Same type again keeps enabled_at; another type restarts it.
-    store::optimizations::set(pool, &goal(1, "CPA_GOAL", Some(2_500_000), 20)).await.unwrap();
-    let one = store::optimizations::get(pool, &ws, &account, 42, 1).await.unwrap().unwrap();
-    assert_eq!((one.target_micros, one.enabled_at, one.updated_at), (Some(2_500_000), 10, 20));
-    store::optimizations::set(pool, &goal(1, "CPT_GOAL", Some(100_000), 30)).await.unwrap();
-    assert_eq!(store::optimizations::get(pool, &ws, &account, 42, 1).await.unwrap().unwrap().enabled_at, 30);
-    assert_eq!(store::optimizations::list(pool, &ws, None, None).await.unwrap().len(), 2);
-    assert_eq!(store::optimizations::list(pool, &ws, Some(&account), Some(7)).await.unwrap().len(), 0);
-    assert_eq!(store::optimizations::list(pool, &other_ws, None, None).await.unwrap().len(), 0);
+    store::optimizations::set(pool, &goal(1, "CPA_GOAL", Some(2_500_000), 20))
+        .await
+        .unwrap();
+    let one = store::optimizations::get(pool, &ws, &account, 42, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (one.target_micros, one.enabled_at, one.updated_at),
+        (Some(2_500_000), 10, 20)
+    );
+    store::optimizations::set(pool, &goal(1, "CPT_GOAL", Some(100_000), 30))
+        .await
+        .unwrap();
+    assert_eq!(
+        store::optimizations::get(pool, &ws, &account, 42, 1)
+            .await
+            .unwrap()
+            .unwrap()
+            .enabled_at,
+        30
+    );
+    assert_eq!(
+        store::optimizations::list(pool, &ws, None, None)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        store::optimizations::list(pool, &ws, Some(&account), Some(7))
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
+    assert_eq!(
+        store::optimizations::list(pool, &other_ws, None, None)
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
     let of: Vec<i64> = store::optimizations::of_campaigns(pool, &ws, &account, 42, &[2, 3])
         .await
         .unwrap()
@@ -182,10 +335,28 @@ pub async fn optimizations_alerts_and_slack(db: &Db) {
         .map(|o| o.campaign_id)
         .collect();
     assert_eq!(of, [2]);
-    assert!(!store::optimizations::delete(pool, &ws, &account, 42, 2, Some("CPA_GOAL")).await.unwrap(), "another type");
-    assert!(store::optimizations::delete(pool, &ws, &account, 42, 2, Some("CPT_GOAL")).await.unwrap());
-    assert!(store::optimizations::delete(pool, &ws, &account, 42, 1, None).await.unwrap());
-    assert!(store::optimizations::list(pool, &ws, None, None).await.unwrap().is_empty());
+    assert!(
+        !store::optimizations::delete(pool, &ws, &account, 42, 2, Some("CPA_GOAL"))
+            .await
+            .unwrap(),
+        "another type"
+    );
+    assert!(
+        store::optimizations::delete(pool, &ws, &account, 42, 2, Some("CPT_GOAL"))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::optimizations::delete(pool, &ws, &account, 42, 1, None)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::optimizations::list(pool, &ws, None, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
 
     // Alerts: one per cause; listed newest first, by campaign; dismissed for the workspace.
     let alert = |id: &str, cause: &str, campaign: Option<i64>, at: i64| NewAlert {
@@ -205,34 +376,104 @@ pub async fn optimizations_alerts_and_slack(db: &Db) {
         slack: false,
         created_at: at,
     };
-    assert!(store::alerts::insert(pool, &alert("a1", "k1", Some(1), 10)).await.unwrap());
-    assert!(!store::alerts::insert(pool, &alert("a1b", "k1", Some(1), 11)).await.unwrap(), "one per cause");
-    assert!(store::alerts::insert(pool, &alert("a2", "k2", Some(2), 20)).await.unwrap());
-    assert!(store::alerts::insert(pool, &alert("a3", "k3", None, 30)).await.unwrap());
-    let ids = |rows: Vec<store::alerts::AlertRow>| rows.into_iter().map(|a| a.id).collect::<Vec<_>>();
-    assert_eq!(ids(store::alerts::list(pool, &ws, None).await.unwrap()), ["a3", "a2", "a1"]);
-    assert_eq!(ids(store::alerts::list(pool, &ws, Some(&[1, 2])).await.unwrap()), ["a2", "a1"]);
-    assert_eq!(ids(store::alerts::list(pool, &ws, Some(&[])).await.unwrap()), Vec::<String>::new());
-    assert!(store::alerts::list(pool, &other_ws, None).await.unwrap().is_empty());
+    assert!(
+        store::alerts::insert(pool, &alert("a1", "k1", Some(1), 10))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store::alerts::insert(pool, &alert("a1b", "k1", Some(1), 11))
+            .await
+            .unwrap(),
+        "one per cause"
+    );
+    assert!(
+        store::alerts::insert(pool, &alert("a2", "k2", Some(2), 20))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::alerts::insert(pool, &alert("a3", "k3", None, 30))
+            .await
+            .unwrap()
+    );
+    let ids =
+        |rows: Vec<store::alerts::AlertRow>| rows.into_iter().map(|a| a.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, None).await.unwrap()),
+        ["a3", "a2", "a1"]
+    );
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, Some(&[1, 2])).await.unwrap()),
+        ["a2", "a1"]
+    );
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, Some(&[])).await.unwrap()),
+        Vec::<String>::new()
+    );
+    assert!(
+        store::alerts::list(pool, &other_ws, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
     let a1 = store::alerts::get(pool, "a1").await.unwrap().unwrap();
-    assert_eq!((a1.emails.clone(), a1.email, a1.slack, a1.emailed_at), (vec!["ops@example.com".to_string()], true, false, None));
+    assert_eq!(
+        (a1.emails.clone(), a1.email, a1.slack, a1.emailed_at),
+        (vec!["ops@example.com".to_string()], true, false, None)
+    );
     store::alerts::mark_emailed(pool, "a1", 40).await.unwrap();
-    store::alerts::mark_slack_sent(pool, "a1", 41).await.unwrap();
+    store::alerts::mark_slack_sent(pool, "a1", 41)
+        .await
+        .unwrap();
     let a1 = store::alerts::get(pool, "a1").await.unwrap().unwrap();
     assert_eq!((a1.emailed_at, a1.slack_sent_at), (Some(40), Some(41)));
     let both = ["a1".to_string(), "a2".to_string(), "zz".to_string()];
-    assert_eq!(store::alerts::dismiss(pool, &other_ws, &both, 50).await.unwrap(), 0, "scoped");
-    assert_eq!(store::alerts::open_ids(pool, &ws, &both).await.unwrap(), ["a1", "a2"]);
-    assert_eq!(store::alerts::dismiss(pool, &ws, &both, 50).await.unwrap(), 2);
-    assert_eq!(store::alerts::dismiss(pool, &ws, &both, 51).await.unwrap(), 0, "once");
-    assert_eq!(ids(store::alerts::list(pool, &ws, None).await.unwrap()), ["a3"]);
-    assert_eq!(store::alerts::get(pool, "a1").await.unwrap().unwrap().dismissed_at, Some(50));
+    assert_eq!(
+        store::alerts::dismiss(pool, &other_ws, &both, 50)
+            .await
+            .unwrap(),
+        0,
+        "scoped"
+    );
+    assert_eq!(
+        store::alerts::open_ids(pool, &ws, &both).await.unwrap(),
+        ["a1", "a2"]
+    );
+    assert_eq!(
+        store::alerts::dismiss(pool, &ws, &both, 50).await.unwrap(),
+        2
+    );
+    assert_eq!(
+        store::alerts::dismiss(pool, &ws, &both, 51).await.unwrap(),
+        0,
+        "once"
+    );
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, None).await.unwrap()),
+        ["a3"]
+    );
+    assert_eq!(
+        store::alerts::get(pool, "a1")
+            .await
+            .unwrap()
+            .unwrap()
+            .dismissed_at,
+        Some(50)
+    );
 
     // The Slack webhook: set, replaced, cleared; per workspace.
     assert_eq!(store::slack::sealed(pool, &ws).await.unwrap(), None);
-    store::slack::set(pool, &ws, "sealed-1", Some("ann@example.com"), 1).await.unwrap();
-    store::slack::set(pool, &ws, "sealed-2", None, 2).await.unwrap();
-    assert_eq!(store::slack::sealed(pool, &ws).await.unwrap().as_deref(), Some("sealed-2"));
+    store::slack::set(pool, &ws, "sealed-1", Some("ann@example.com"), 1)
+        .await
+        .unwrap();
+    store::slack::set(pool, &ws, "sealed-2", None, 2)
+        .await
+        .unwrap();
+    assert_eq!(
+        store::slack::sealed(pool, &ws).await.unwrap().as_deref(),
+        Some("sealed-2")
+    );
     assert_eq!(store::slack::sealed(pool, &other_ws).await.unwrap(), None);
     assert!(store::slack::clear(pool, &ws).await.unwrap());
     assert!(!store::slack::clear(pool, &ws).await.unwrap());
@@ -246,9 +487,15 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
     let pool = &db.pool;
     campaign(db, org_key, 501, "Brand").await;
     campaign(db, org_key, 502, "Generic").await;
-    store::rules::insert(pool, &ws, None, &rule("c1", &account, "Pause losers", 1), 42)
-        .await
-        .unwrap();
+    store::rules::insert(
+        pool,
+        &ws,
+        None,
+        &rule("c1", &account, "Pause losers", 1),
+        42,
+    )
+    .await
+    .unwrap();
     store::rules::attach(pool, "c1", 501, 1).await.unwrap();
     store::optimizations::set(
         pool,
@@ -278,7 +525,9 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
     for plan in [Plan::Growth, Plan::ProFree] {
         let ctx = Context {
             workspace_id: ws.clone(),
-            org: store::report_entities::sync_org_of(pool, &account, 42).await.unwrap(),
+            org: store::report_entities::sync_org_of(pool, &account, 42)
+                .await
+                .unwrap(),
             account_id: account.clone(),
             plan,
         };
@@ -290,7 +539,10 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
                 .unwrap_or_else(|| panic!("campaign {id} in {:?}", r.items))
                 .clone()
         };
-        assert_eq!(row("501")["rules"], json!([{"id": "c1", "name": "Pause losers", "enabled": true}]));
+        assert_eq!(
+            row("501")["rules"],
+            json!([{"id": "c1", "name": "Pause losers", "enabled": true}])
+        );
         assert_eq!(row("502")["rules"], json!(null));
         assert_eq!(row("501")["optimizationTypes"], json!(null));
         if plan == Plan::Growth {

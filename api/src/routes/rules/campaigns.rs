@@ -41,7 +41,7 @@ pub struct RuleCampaigns {
 /// The campaigns a rule is set to (`PUT rulesCampaigns/many/{id}`).
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct CampaignIds {
+pub struct RuleCampaignIds {
     /// 0–1,000 campaigns of the rule's campaign group (none detaches them all).
     #[serde(with = "string_id::list")]
     #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, max_items = 1000)]
@@ -60,7 +60,7 @@ pub struct RulesOfCampaign {
 /// `toggleRule`'s body.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Toggle {
+pub struct RuleToggle {
     pub rule_id: String,
     /// A campaign the rule is attached to.
     #[serde(with = "string_id")]
@@ -187,14 +187,14 @@ pub async fn detach(
 /// `AVAILABLERULESCAMPAIGNS`.
 #[utoipa::path(put, path = "/api/rules/rulesCampaigns/many/{id}", tag = "rules",
     params(("id" = String, Path, description = "Rule id")),
-    request_body = CampaignIds,
+    request_body = RuleCampaignIds,
     responses((status = 200, description = "The rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "A campaign is not of the rule's campaign group", body = ErrorBody),
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULESCAMPAIGNS)", body = ErrorBody)))]
 pub async fn set_campaigns(
     State(state): State<AppState>,
     rule: InWorkspace<RuleOf, EditRoles>,
-    ApiJson(body): ApiJson<CampaignIds>,
+    ApiJson(body): ApiJson<RuleCampaignIds>,
 ) -> ApiResult<impl IntoResponse> {
     let ws = rule.caller.workspace_id.clone();
     let row = rule.item.0;
@@ -278,14 +278,14 @@ pub async fn set_rules_of_campaign(
 }
 
 /// Turns a rule off or on for one campaign it is attached to, without detaching it.
-#[utoipa::path(put, path = "/api/rules/rulesCampaigns/toggleRule", tag = "rules", request_body = Toggle,
+#[utoipa::path(put, path = "/api/rules/rulesCampaigns/toggleRule", tag = "rules", request_body = RuleToggle,
     responses((status = 200, description = "The rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "The rule is not attached to the campaign", body = ErrorBody),
               (status = 404, description = "Not a rule of the workspace", body = ErrorBody)))]
 pub async fn toggle(
     State(state): State<AppState>,
     caller: Editor,
-    ApiJson(body): ApiJson<Toggle>,
+    ApiJson(body): ApiJson<RuleToggle>,
 ) -> ApiResult<impl IntoResponse> {
     let ws = &caller.workspace_id;
     let rule = rule_in_body(&state, ws, &body.rule_id).await?;

@@ -252,7 +252,7 @@ pub struct RulesIds {
 
 /// How many rules were deleted.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Deleted {
+pub struct RulesDeleted {
     pub deleted: u64,
 }
 
@@ -279,7 +279,7 @@ pub fn rule_ids(ids: &[String], field: &str) -> ApiResult<Vec<String>> {
 /// Deletes rules of the workspace (with their attachments). An id that is not a rule of the
 /// workspace answers 404 and nothing is deleted.
 #[utoipa::path(delete, path = "/api/rules/user/many", tag = "rules", request_body = RulesIds,
-    responses((status = 200, description = "How many were deleted", body = Envelope<Deleted>),
+    responses((status = 200, description = "How many were deleted", body = Envelope<RulesDeleted>),
               (status = 400, description = "No ids, or too many", body = ErrorBody),
               (status = 404, description = "An id is not a rule of the workspace", body = ErrorBody)))]
 pub async fn delete_many(
@@ -296,5 +296,5 @@ pub async fn delete_many(
     }
     tx.commit().await?;
     tracing::info!(deleted, "rules deleted");
-    Ok(envelope::ok(Deleted { deleted }))
+    Ok(envelope::ok(RulesDeleted { deleted }))
 }

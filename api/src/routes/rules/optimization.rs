@@ -189,7 +189,7 @@ fn setting(
 /// `PUT optimization/one/{id}`'s body.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct OneBody {
+pub struct OptimizationBody {
     /// CPA_GOAL, CPT_GOAL, or null (absent) to turn it off.
     #[serde(rename = "type", default)]
     pub kind: Option<OptimizationType>,
@@ -206,14 +206,14 @@ pub struct OneBody {
 /// setting, null when off.
 #[utoipa::path(put, path = "/api/optimization/one/{id}", tag = "optimization",
     params(("id" = String, Path, description = "Campaign id"), ScopeQuery),
-    request_body = OneBody,
+    request_body = OptimizationBody,
     responses((status = 200, description = "The setting (null when off)", body = Envelope<Item<Option<OptimizationItem>>>),
               (status = 400, description = "Invalid target or step (field errors)", body = ErrorBody)))]
 pub async fn one(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,
     ApiQuery(query): ApiQuery<ScopeQuery>,
-    ApiJson(body): ApiJson<OneBody>,
+    ApiJson(body): ApiJson<OptimizationBody>,
 ) -> ApiResult<impl IntoResponse> {
     let caller = campaign.caller;
     let c = pick(campaign.item.0, &query)?;
@@ -244,20 +244,20 @@ pub async fn one(
 /// A goal optimisation type with its description and defaults.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TypeItem {
+pub struct OptimizationTypeItem {
     #[serde(rename = "type")]
     pub kind: OptimizationType,
     pub name: String,
     pub description: String,
     /// Whether a target must be given.
     pub target_required: bool,
-    pub defaults: Defaults,
+    pub defaults: OptimizationDefaults,
 }
 
 /// What every goal optimisation runs with.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct Defaults {
+pub struct OptimizationDefaults {
     /// Largest bid step per run, in percent.
     pub max_step_percent: String,
     /// Days of metrics read (today excluded).
@@ -271,7 +271,7 @@ pub struct Defaults {
 /// The answer of `GET optimization/all/rules`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AllOptimizations {
-    pub items: Vec<TypeItem>,
+    pub items: Vec<OptimizationTypeItem>,
     pub campaigns: Vec<OptimizationItem>,
 }
 
@@ -287,15 +287,15 @@ pub struct AllQuery {
     pub org_id: Option<String>,
 }
 
-fn types() -> Vec<TypeItem> {
-    let defaults = || Defaults {
+fn types() -> Vec<OptimizationTypeItem> {
+    let defaults = || OptimizationDefaults {
         max_step_percent: STEP_DEFAULT.to_string(),
         window_days: 14,
         hour: 6,
         min_taps: 10,
     };
     vec![
-        TypeItem {
+        OptimizationTypeItem {
             kind: OptimizationType::CpaGoal,
             name: "CPA goal".into(),
             description: "Moves each keyword's bid toward the target cost per install (the ad \
@@ -304,7 +304,7 @@ fn types() -> Vec<TypeItem> {
             target_required: false,
             defaults: defaults(),
         },
-        TypeItem {
+        OptimizationTypeItem {
             kind: OptimizationType::CptGoal,
             name: "CPT goal".into(),
             description: "Moves each keyword's bid toward the target cost per tap, daily, from \
@@ -361,7 +361,7 @@ pub async fn all(
 /// The body of `POST optimization/rulesCampaigns/{id}`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TurnOn {
+pub struct OptimizationOn {
     /// 1–1,000 campaigns of the workspace.
     #[serde(with = "string_id::list")]
     #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, min_items = 1, max_items = 1000)]
@@ -377,7 +377,7 @@ pub struct TurnOn {
 /// The body of `DELETE optimization/rulesCampaigns/{id}`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
-pub struct TurnOff {
+pub struct OptimizationOff {
     /// 1–1,000 campaigns of the workspace.
     #[serde(with = "string_id::list")]
     #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, min_items = 1, max_items = 1000)]
@@ -386,13 +386,13 @@ pub struct TurnOff {
 
 /// The settings stored.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct TurnedOn {
+pub struct OptimizationsSet {
     pub items: Vec<OptimizationItem>,
 }
 
 /// How many campaigns' optimisation was turned off.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct TurnedOff {
+pub struct OptimizationsOff {
     pub deleted: u64,
 }
 
@@ -410,8 +410,8 @@ fn bounded(ids: &[i64]) -> ApiResult<()> {
 /// campaigns of the workspace (replacing another type there), all in one transaction.
 #[utoipa::path(post, path = "/api/optimization/rulesCampaigns/{id}", tag = "optimization",
     params(("id" = OptimizationType, Path, description = "The optimisation type: CPA_GOAL or CPT_GOAL"), ScopeQuery),
-    request_body = TurnOn,
-    responses((status = 200, description = "The settings", body = Envelope<TurnedOn>),
+    request_body = OptimizationOn,
+    responses((status = 200, description = "The settings", body = Envelope<OptimizationsSet>),
               (status = 400, description = "Unknown type, or invalid target or step", body = ErrorBody),
               (status = 404, description = "A campaign is not of the workspace", body = ErrorBody)))]
 pub async fn turn_on(
@@ -419,7 +419,7 @@ pub async fn turn_on(
     caller: Editor,
     ApiPath(kind): ApiPath<String>,
     ApiQuery(query): ApiQuery<ScopeQuery>,
-    ApiJson(body): ApiJson<TurnOn>,
+    ApiJson(body): ApiJson<OptimizationOn>,
 ) -> ApiResult<impl IntoResponse> {
     let kind = OptimizationType::from_path(&kind)?;
     bounded(&body.campaigns_ids)?;
@@ -465,15 +465,15 @@ pub async fn turn_on(
             items.push(item(o, currency));
         }
     }
-    Ok(envelope::ok(TurnedOn { items }))
+    Ok(envelope::ok(OptimizationsSet { items }))
 }
 
 /// Turns goal optimisation type `{id}` off for campaigns of the workspace (a campaign
 /// optimised with the other type keeps it).
 #[utoipa::path(delete, path = "/api/optimization/rulesCampaigns/{id}", tag = "optimization",
     params(("id" = OptimizationType, Path, description = "The optimisation type: CPA_GOAL or CPT_GOAL"), ScopeQuery),
-    request_body = TurnOff,
-    responses((status = 200, description = "How many were turned off", body = Envelope<TurnedOff>),
+    request_body = OptimizationOff,
+    responses((status = 200, description = "How many were turned off", body = Envelope<OptimizationsOff>),
               (status = 400, description = "Unknown type", body = ErrorBody),
               (status = 404, description = "A campaign is not of the workspace", body = ErrorBody)))]
 pub async fn turn_off(
@@ -481,7 +481,7 @@ pub async fn turn_off(
     caller: Editor,
     ApiPath(kind): ApiPath<String>,
     ApiQuery(query): ApiQuery<ScopeQuery>,
-    ApiJson(body): ApiJson<TurnOff>,
+    ApiJson(body): ApiJson<OptimizationOff>,
 ) -> ApiResult<impl IntoResponse> {
     let kind = OptimizationType::from_path(&kind)?;
     bounded(&body.campaigns_ids)?;
@@ -506,5 +506,5 @@ pub async fn turn_off(
         }
     }
     tx.commit().await?;
-    Ok(envelope::ok(TurnedOff { deleted }))
+    Ok(envelope::ok(OptimizationsOff { deleted }))
 }

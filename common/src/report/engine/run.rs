@@ -184,9 +184,7 @@ async fn page_rules(
         };
         item.insert(
             "rules".into(),
-            rules
-                .get(&id)
-                .map_or(Value::Null, |r| serde_json::json!(r)),
+            rules.get(&id).map_or(Value::Null, |r| serde_json::json!(r)),
         );
         if !locked {
             item.insert(
