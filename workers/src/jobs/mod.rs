@@ -4,6 +4,7 @@
 
 pub mod apply_negative_lists;
 pub mod bulk_edit;
+pub mod campaign_alerts;
 mod cleanup;
 pub mod collect_keywords;
 pub mod create_campaigns;

@@ -181,3 +181,133 @@ async fn alerts_reach_email_and_slack_retrying_a_failed_post(kind: Kind) {
         .unwrap();
     assert_eq!(runs, 0, "every queued email was sent and erased");
 }
+
+searchdeck_common::per_backend!([sqlite, postgres] the_sync_raises_an_alert_once_per_appearance_of_a_reason);
+
+/// Runs one entity sync of `account_id` to its end.
+async fn sync_once(env: &TestEnv, account_id: &str) {
+    let task = searchdeck_workers::sandbox_account::queue_sync(&env.db, &env.queue, account_id)
+        .await
+        .unwrap();
+    let (_, error, _) = eventually(Duration::from_secs(120), "the entity sync", || async {
+        let state = env.task_state(&task).await;
+        state.0.then_some(state)
+    })
+    .await;
+    assert_eq!(error, None, "the sync failed");
+}
+
+/// Sets what the sandbox holds campaign `id` back for.
+async fn hold_back(sandbox: &str, id: i64, reasons: &[&str]) {
+    let res = reqwest::Client::new()
+        .put(format!("{sandbox}/sandbox/campaigns/{id}/systemStatus"))
+        .json(&serde_json::json!({ "reasons": reasons }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), reqwest::StatusCode::OK);
+}
+
+/// The alerts stored: (kind, campaign, cause), oldest first.
+async fn alerts(env: &TestEnv) -> Vec<(String, i64, String)> {
+    sqlx::query_as("SELECT kind, campaign_id, cause_key FROM alerts ORDER BY created_at, cause_key")
+        .fetch_all(&env.db.pool)
+        .await
+        .unwrap()
+}
+
+async fn the_sync_raises_an_alert_once_per_appearance_of_a_reason(kind: Kind) {
+    let sandbox = crate::sync::start_sandbox().await;
+    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+        return;
+    };
+    let http = reqwest::Client::new();
+    let key = searchdeck_workers::sandbox_account::register_key(&http, &sandbox)
+        .await
+        .unwrap();
+    let account = crate::sync::connection(&env, &sandbox, &key).await;
+    let worker = env.start_worker();
+    sync_once(&env, &account).await;
+    assert_eq!(alerts(&env).await, [], "a first sync raises nothing");
+    let (org_id, campaign): (i64, i64) = sqlx::query_as(
+        "SELECT o.org_id, c.id FROM asa_campaigns c JOIN sync_orgs o ON o.org_key = c.org_key \
+         WHERE o.account_id = $1 AND c.deleted = 0 AND c.status = 'ENABLED' ORDER BY c.id LIMIT 1",
+    )
+    .bind(&account)
+    .fetch_one(&env.db.pool)
+    .await
+    .unwrap();
+
+    hold_back(
+        &sandbox,
+        campaign,
+        &["LIFETIME_BUDGET_EXHAUSTED", "AD_GROUPS_MISSING"],
+    )
+    .await;
+    sync_once(&env, &account).await;
+    let first = alerts(&env).await;
+    let kinds: Vec<(&str, i64)> = first.iter().map(|(k, c, _)| (k.as_str(), *c)).collect();
+    assert_eq!(
+        kinds,
+        [
+            ("AD_GROUP_MISSING", campaign),
+            ("BUDGET_EXHAUSTED", campaign)
+        ]
+    );
+    assert!(
+        first[1]
+            .2
+            .starts_with(&format!("BUDGET_EXHAUSTED:{org_id}:{campaign}:")),
+        "{first:?}"
+    );
+    let stored: String = sqlx::query_scalar("SELECT body FROM asa_campaigns WHERE id = $1")
+        .bind(campaign)
+        .fetch_one(&env.db.pool)
+        .await
+        .unwrap();
+    assert!(
+        stored.contains("\"ON_HOLD\""),
+        "the sandbox answers the campaign held back: {stored}"
+    );
+
+    // Still there at the next sync: nothing new. Cleared, then back: raised again.
+    sync_once(&env, &account).await;
+    assert_eq!(alerts(&env).await, first, "a reason that stays raises once");
+    hold_back(&sandbox, campaign, &[]).await;
+    sync_once(&env, &account).await;
+    assert_eq!(alerts(&env).await, first);
+    // A later listing stamp (whole seconds) than the one that first saw it.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    hold_back(
+        &sandbox,
+        campaign,
+        &["MONTHLY_BUDGET_EXHAUSTED", "PAUSED_BY_SYSTEM"],
+    )
+    .await;
+    sync_once(&env, &account).await;
+    let after: Vec<(String, i64)> = alerts(&env)
+        .await
+        .into_iter()
+        .map(|(k, c, _)| (k, c))
+        .collect();
+    assert_eq!(
+        after,
+        [
+            ("AD_GROUP_MISSING".to_string(), campaign),
+            ("BUDGET_EXHAUSTED".to_string(), campaign),
+            ("BUDGET_EXHAUSTED".to_string(), campaign),
+            ("PAUSED_BY_SYSTEM".to_string(), campaign),
+        ]
+    );
+    // Every alert has its delivery job, which delivered it (no members to email, no Slack).
+    eventually(Duration::from_secs(30), "the deliveries", || async {
+        let undelivered: i64 =
+            sqlx::query_scalar("SELECT COUNT(*) FROM alerts WHERE emailed_at IS NULL")
+                .fetch_one(&env.db.pool)
+                .await
+                .unwrap();
+        (undelivered == 0).then_some(())
+    })
+    .await;
+    worker.stop().await;
+}
