@@ -8,7 +8,7 @@
 use std::str::FromStr;
 
 use rust_decimal::{Decimal, prelude::ToPrimitive};
-use searchdeck_common::report::currency::MoneyRule;
+use searchdeck_common::money::{self, Sign};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use utoipa::ToSchema;
@@ -24,9 +24,6 @@ pub struct MoneyIn {
     pub amount: Value,
     pub currency: Option<String>,
 }
-
-/// Largest amount accepted (a billion in any currency; Apple's own limits are far lower).
-const MAX_AMOUNT: i64 = 1_000_000_000;
 
 /// Micros of the amount `raw` sent for `field` (labelled `label` in messages), in
 /// `currency` (the campaign group's).
@@ -56,37 +53,9 @@ pub fn parse(
         Value::Number(n) => n.to_string(),
         _ => String::new(),
     };
-    let plain = |s: &str| {
-        let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-        !int.is_empty()
-            && int.chars().all(|c| c.is_ascii_digit())
-            && frac.chars().all(|c| c.is_ascii_digit())
-            && (frac.is_empty() != s.contains('.'))
-    };
-    if let Some(rest) = text.strip_prefix('-')
-        && plain(rest)
-    {
-        return Err(err(format!("{label} must not be negative")));
-    }
-    let number = plain(&text)
-        .then(|| Decimal::from_str(&text).ok())
-        .flatten()
-        .ok_or_else(|| err(format!("{label} must be a number")))?;
-    let rule = MoneyRule::of(currency);
-    if number.normalize().scale() > rule.digits {
-        let code = currency.unwrap_or("this currency");
-        return Err(err(if rule.digits == 0 {
-            format!("{label} must be a whole amount in {code}")
-        } else {
-            format!("{label} has at most {} decimals in {code}", rule.digits)
-        }));
-    }
-    if number > Decimal::from(MAX_AMOUNT) {
-        return Err(err(format!("{label} must be at most {MAX_AMOUNT}")));
-    }
-    (number * Decimal::from(1_000_000))
-        .to_i64()
-        .ok_or_else(|| err(format!("{label} must be a number")))
+    // The one rule of typed money (`searchdeck_common::money`), shared with the rules.
+    let number = money::parse_text(field, label, &text, currency, Sign::NonNegative)?;
+    money::micros(number).ok_or_else(|| err(format!("{label} must be a number")))
 }
 
 /// Apple's smallest amounts (`sandbox/data/apple-minimums.json`: the one table the sandbox

@@ -74,6 +74,9 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     ),
     ("/api/timings/{type}/{countryCode}", "type"),
     ("/api/timings/{type}/{countryCode}", "countryCode"),
+    // The goal optimisation type (CPA_GOAL, CPT_GOAL) the campaigns in the body turn on or
+    // off (spec §7 keeps it in the path); the campaigns are resolved in the workspace.
+    ("/api/optimization/rulesCampaigns/{id}", "id"),
 ];
 
 /// Reads sent as POST (a search text, an id list or a report body too large for a query
@@ -282,6 +285,32 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
             sqlx::query("INSERT INTO asa_product_pages (org_key, id, adam_id, name, synced_at) VALUES ($1, '4242', 4242, 'Fixture', 1) ON CONFLICT (org_key, id) DO NOTHING")
                 .bind(org_key).execute(pool).await.unwrap();
             "4242".to_string()
+        }
+        "rule" => {
+            // A rule acting in the campaign fixture's campaign group 100.
+            Box::pin(resource_in_workspace(app, "campaign", token)).await;
+            let pool = &app.state.db.pool;
+            let account_id: String = sqlx::query_scalar(
+                "SELECT o.account_id FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
+                 WHERE a.workspace_id = $1 AND o.org_id = 100 ORDER BY o.org_key DESC LIMIT 1",
+            )
+            .bind(workspace_id)
+            .fetch_one(pool)
+            .await
+            .unwrap();
+            let mut rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({
+                "name": "Fixture", "accountId": account_id, "orgId": "100", "level": "CAMPAIGNS",
+                "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [
+                    {"type": "metric", "metric": "taps", "operator": "GREATER_THAN", "value": "1"}]}]},
+                "window": {"type": "last", "days": 7}, "frequency": {"type": "hourly"},
+                "actions": [{"type": "pause"}]
+            }))
+            .unwrap();
+            rule.id = searchdeck_common::ids::new_id();
+            store::rules::insert(pool, workspace_id, None, &rule, 100)
+                .await
+                .unwrap();
+            rule.id
         }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }

@@ -131,8 +131,19 @@ impl EmailSender {
 /// Stores `email` and queues its sending through the outbox, both in one transaction;
 /// returns the email's id. The queue only ever sees that id.
 pub async fn enqueue(db: &Db, email: &OutgoingEmail) -> Result<String, sqlx::Error> {
-    let id = ids::new_id();
     let mut tx = db.pool.begin().await?;
+    let id = enqueue_in(&mut tx, email).await?;
+    tx.commit().await?;
+    Ok(id)
+}
+
+/// As [`enqueue`], inside the caller's transaction `conn` (the write that causes the email
+/// commits with it, e.g. an alert marked emailed).
+pub async fn enqueue_in(
+    conn: &mut sqlx::AnyConnection,
+    email: &OutgoingEmail,
+) -> Result<String, sqlx::Error> {
+    let id = ids::new_id();
     sqlx::query(
         "INSERT INTO emails (id, to_address, subject, body, created_at) VALUES ($1, $2, $3, $4, $5)",
     )
@@ -141,13 +152,12 @@ pub async fn enqueue(db: &Db, email: &OutgoingEmail) -> Result<String, sqlx::Err
     .bind(&email.subject)
     .bind(&email.body)
     .bind(ids::now_ms())
-    .execute(&mut *tx)
+    .execute(&mut *conn)
     .await?;
     let job = SendEmail {
         email_id: id.clone(),
     };
-    outbox::push(&mut *tx, &job, OutboxOptions::default()).await?;
-    tx.commit().await?;
+    outbox::push(&mut *conn, &job, OutboxOptions::default()).await?;
     Ok(id)
 }
 

@@ -10,6 +10,7 @@ pub mod field_error;
 pub mod fx;
 pub mod ids;
 pub mod jobs;
+pub mod money;
 pub mod plan;
 pub mod queue;
 pub mod ratelimit;

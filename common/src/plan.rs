@@ -28,6 +28,17 @@
 //! Campaigns count those of the campaign group not deleted plus those a creation or copy
 //! makes (discovery included); ad groups those one creation, copy or `createByList` makes.
 //!
+//! Automated rules (spec §8 `AVAILABLERULES`, `AVAILABLERULESCAMPAIGNS`; docs/api/rules.md;
+//! [`Plan::rule_limits`]): the workspace's rules, and the distinct campaigns with at least one
+//! rule attached:
+//!
+//! | plan                                   | rules | campaigns with rules |
+//! |----------------------------------------|-------|----------------------|
+//! | pro_free, pro_limited                  | 10    | 20                   |
+//! | pro_trial, pro_free_trial, pro         | 50    | 200                  |
+//! | growth, growth_trial                   | 200   | 1,000                |
+//! | agency                                 | no limit | no limit          |
+//!
 //! Apps are the distinct App Store apps synced for the workspace's connections; developers
 //! the distinct developer names of those apps. The marketing copy's "free plan with 1
 //! campaign and 50 keywords" (spec §9) is *not* enforced: the spec's own plan list makes the
@@ -120,6 +131,52 @@ impl Plan {
     }
 }
 
+impl Plan {
+    /// The automated-rule limits of the plan (see the module's table).
+    pub fn rule_limits(self) -> RuleLimits {
+        let (rules, campaigns) = match self {
+            Plan::Agency => {
+                return RuleLimits {
+                    rules: None,
+                    campaigns: None,
+                };
+            }
+            Plan::Growth | Plan::GrowthTrial => (200, 1_000),
+            Plan::Pro | Plan::ProTrial | Plan::ProFreeTrial => (50, 200),
+            Plan::ProFree | Plan::ProLimited => (10, 20),
+        };
+        RuleLimits {
+            rules: Some(rules),
+            campaigns: Some(campaigns),
+        }
+    }
+}
+
+/// How many rules a workspace may hold and how many distinct campaigns may have a rule
+/// attached (`None`: no limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RuleLimits {
+    pub rules: Option<u64>,
+    pub campaigns: Option<u64>,
+}
+
+impl RuleLimits {
+    /// Spec §8's meta type when `rules` rules would pass the limit.
+    pub fn rules_exceeded(self, rules: u64) -> Option<&'static str> {
+        self.rules
+            .is_some_and(|max| rules > max)
+            .then_some("AVAILABLERULES")
+    }
+
+    /// Spec §8's meta type when `campaigns` distinct campaigns with rules would pass the
+    /// limit.
+    pub fn campaigns_exceeded(self, campaigns: u64) -> Option<&'static str> {
+        self.campaigns
+            .is_some_and(|max| campaigns > max)
+            .then_some("AVAILABLERULESCAMPAIGNS")
+    }
+}
+
 /// How many campaigns a campaign group may hold and ad groups one creation may make
 /// (`None`: no limit).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -206,6 +263,27 @@ mod tests {
                 .exceeded(1 << 40, 50, 1 << 20),
             None
         );
+    }
+
+    #[test]
+    fn rule_limits_follow_the_table() {
+        let free = Plan::ProLimited.rule_limits();
+        assert_eq!(free.rules_exceeded(10), None);
+        assert_eq!(free.rules_exceeded(11), Some("AVAILABLERULES"));
+        assert_eq!(free.campaigns_exceeded(20), None);
+        assert_eq!(free.campaigns_exceeded(21), Some("AVAILABLERULESCAMPAIGNS"));
+        assert_eq!(
+            Plan::ProTrial.rule_limits(),
+            RuleLimits {
+                rules: Some(50),
+                campaigns: Some(200)
+            }
+        );
+        assert_eq!(Plan::GrowthTrial.rule_limits().campaigns, Some(1_000));
+        assert_eq!(Plan::Growth.rule_limits().rules, Some(200));
+        let agency = Plan::Agency.rule_limits();
+        assert_eq!(agency.rules_exceeded(1 << 40), None);
+        assert_eq!(agency.campaigns_exceeded(1 << 40), None);
     }
 
     #[test]

@@ -19,6 +19,13 @@ use searchdeck_common::{
 };
 use time::{Date, Month};
 
+#[path = "store_cases/rules.rs"]
+mod rules_cases;
+use rules_cases::{
+    campaigns_report_shows_rules_and_goals, optimizations_alerts_and_slack,
+    rules_attachments_limits_and_lists,
+};
+
 #[path = "store_cases/negative_lists.rs"]
 mod negative_lists_cases;
 use negative_lists_cases::{
@@ -75,6 +82,9 @@ conformance!(
     negative_lists_terms_places_and_records,
     product_ads_join_creatives_pages_and_scope,
     creation_entities_are_recorded_once_per_job,
+    rules_attachments_limits_and_lists,
+    optimizations_alerts_and_slack,
+    campaigns_report_shows_rules_and_goals,
 );
 
 fn day(d: u8) -> Date {

@@ -1,6 +1,7 @@
 //! Admin endpoints under `/sandbox/`: health, key registration (returns clientId, teamId,
 //! keyId the way Apple's UI does; optionally limited to some ad accounts and to reads),
-//! fault settings and token revocation.
+//! fault settings, token revocation, the clock, and a campaign's system status (what Apple
+//! holds a campaign back for: a budget exhausted, ad groups missing, paused by the system).
 
 use std::sync::Arc;
 
@@ -34,6 +35,98 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .route("/sandbox/faults", get(get_faults).put(put_faults))
         .route("/sandbox/tokens/revoke", post(revoke_tokens))
         .route("/sandbox/clock", get(get_clock).put(put_clock))
+        .route(
+            "/sandbox/campaigns/{id}/systemStatus",
+            axum::routing::put(put_system_status),
+        )
+}
+
+/// The reasons Apple gives for holding a campaign back (the reference's
+/// `CampaignSystemStatusReason`), without those a user's own pause or deletion gives.
+const SYSTEM_REASONS: &[&str] = &[
+    "PROCESSING",
+    "PAUSED_BY_SYSTEM",
+    "FEATURE_NOT_YET_AVAILABLE",
+    "FEATURE_NO_LONGER_AVAILABLE",
+    "USER_REQUESTED_ACCOUNT_SUSPENSION",
+    "CAMPAIGN_DELETED_FOR_BASIC_MSF_MIGRATION",
+    "SCHEDULE_PENDING",
+    "SCHEDULE_EXPIRED",
+    "APP_DOC_APPROVAL_REJECTED",
+    "APP_NOT_CATEGORIZED",
+    "APP_NOT_ELIGIBLE",
+    "APP_NOT_ELIGIBLE_SEARCHADS",
+    "APP_NOT_ELIGIBLE_SUPPLY_PLACEMENT",
+    "APP_NOT_PUBLISHED_YET",
+    "APP_SENSITIVE_CONTENT",
+    "COUNTRIES_OR_REGIONS_NOT_ELIGIBLE",
+    "SAPIN_LAW_AGENT_UNKNOWN",
+    "SAPIN_LAW_FRENCH_BIZ",
+    "SAPIN_LAW_FRENCH_BIZ_UNKNOWN",
+    "LIFETIME_BUDGET_EXHAUSTED",
+    "MONTHLY_BUDGET_EXHAUSTED",
+    "BUDGET_ORDER_EXHAUSTED",
+    "BUDGET_ORDER_SCHEDULE_PENDING",
+    "BUDGET_ORDER_SCHEDULE_EXPIRED",
+    "BUDGET_ORDER_CANCELED",
+    "BUDGET_ORDER_OR_INVOICE_DETAIL_MISSING",
+    "ORG_PAYMENT_TYPE_DECLINED",
+    "LINE_OF_CREDIT_EXHAUSTED",
+    "TAX_VERIFICATION_PENDING",
+    "AD_ACCOUNT_PAYMENT_ISSUES",
+    "ORG_NO_PAYMENT_METHOD_ON_FILE",
+    "ORG_CHARGE_BACK_DISPUTED",
+    "ORG_PAYMENT_METHOD_CHANGED",
+    "ORG_SUSPENDED_FRAUD",
+    "ORG_SUSPENDED_POLICY_VIOLATION",
+    "CONTENT_PROVIDER_UNLINKED",
+    "AD_ACCOUNT_BRAND_DELEGATION_ISSUES",
+    "AD_GROUPS_MISSING",
+    "AD_GROUPS_NOT_RUNNING",
+    "AUTOMATED_KEYWORDS_REQUIRED_AD_GROUP_MISSING",
+    "AUTOMATED_KEYWORDS_REQUIRED_AD_GROUP_NOT_RUNNING",
+];
+
+/// `PUT /sandbox/campaigns/{id}/systemStatus` body: the reasons Apple holds the campaign
+/// back for (empty: it runs again).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SystemStatus {
+    reasons: Vec<String>,
+}
+
+async fn put_system_status(
+    State(sandbox): State<Arc<Sandbox>>,
+    axum::extract::Path(id): axum::extract::Path<Id>,
+    body: Bytes,
+) -> Response {
+    let change: SystemStatus = match serde_json::from_slice(&body) {
+        Ok(c) => c,
+        Err(e) => return bad_request(format!("invalid system status: {e}")),
+    };
+    if let Some(bad) = change
+        .reasons
+        .iter()
+        .find(|r| !SYSTEM_REASONS.contains(&r.as_str()))
+    {
+        return bad_request(format!(
+            "reasons: {bad} is not a CampaignSystemStatusReason"
+        ));
+    }
+    let mut w = sandbox.world.write();
+    let now = w.now;
+    let Some(c) = w.campaigns.get_mut(&id) else {
+        return (
+            StatusCode::NOT_FOUND,
+            Json(json!({ "error": { "code": "NOT_FOUND", "message": format!("campaign {id} does not exist") } })),
+        )
+            .into_response();
+    };
+    c.system_reasons = change.reasons.clone();
+    c.life.modified = now;
+    w.touch("Campaign", id);
+    tracing::info!(campaign = id, reasons = ?change.reasons, "sandbox campaign system status set");
+    Json(json!({ "id": id, "reasons": change.reasons })).into_response()
 }
 
 fn bad_request(message: impl Into<String>) -> Response {

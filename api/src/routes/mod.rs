@@ -1,6 +1,7 @@
 //! Every API route, by area. Each area exposes `router()`; they are merged here.
 
 pub mod accounts;
+pub mod alerts;
 pub mod auth;
 pub mod campaigns;
 pub mod catalog;
@@ -13,6 +14,7 @@ pub mod lists;
 pub mod options;
 pub mod product_pages;
 pub mod reports;
+pub mod rules;
 pub mod suggester;
 pub mod tags;
 pub mod tasks;
@@ -42,4 +44,6 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(lists::router())
         .merge(product_pages::router())
         .merge(creation::router())
+        .merge(rules::router())
+        .merge(alerts::router())
 }

@@ -4,5 +4,6 @@
 //! sibling modules.
 
 pub mod schema;
+pub mod validate;
 
 pub use schema::*;

@@ -33,3 +33,17 @@ pub async fn add_member(
     .await?;
     Ok(())
 }
+
+/// The emails of the owners and admins of `workspace_id` (who receive its alerts), by email.
+pub async fn manager_emails(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+) -> Result<Vec<String>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT u.email FROM memberships m JOIN users u ON u.id = m.user_id \
+         WHERE m.workspace_id = $1 AND m.role IN ('owner', 'admin') ORDER BY u.email",
+    )
+    .bind(workspace_id)
+    .fetch_all(ex)
+    .await
+}

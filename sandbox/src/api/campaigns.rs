@@ -273,6 +273,7 @@ pub async fn create(
         end_time: end,
         life,
         countries_before: Vec::new(),
+        system_reasons: Vec::new(),
     };
     w.begin_txn();
     let after = entity::insert(&mut w, id, campaign);

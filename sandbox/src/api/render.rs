@@ -21,11 +21,18 @@ fn status(life: &Lifecycle) -> &'static str {
 }
 
 /// `(systemStatus, reasons, displayStatus)` of a campaign as of the simulated today.
-fn campaign_state(c: &Campaign) -> (&'static str, Vec<&'static str>, &'static str) {
+fn campaign_state(c: &Campaign) -> (&'static str, Vec<&str>, &'static str) {
     if c.life.deleted() {
         ("NOT_RUNNING", vec!["DELETED_BY_USER"], "DELETED")
     } else if c.life.status.current() == Status::Paused {
         ("NOT_RUNNING", vec!["PAUSED_BY_USER"], "PAUSED")
+    } else if !c.system_reasons.is_empty() {
+        // Held back by Apple (`PUT /sandbox/campaigns/{id}/systemStatus`).
+        (
+            "NOT_RUNNING",
+            c.system_reasons.iter().map(String::as_str).collect(),
+            "ON_HOLD",
+        )
     } else {
         ("RUNNING", vec![], "RUNNING")
     }

@@ -265,6 +265,7 @@ impl World {
             end_time: None,
             life,
             countries_before: Vec::new(),
+            system_reasons: Vec::new(),
         };
         self.campaigns.insert(id, campaign);
         let phrases = CATEGORIES[category].1;

@@ -165,6 +165,12 @@ pub struct Campaign {
     /// before it keep the reach they had.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub countries_before: Vec<(Date, Vec<String>)>,
+    /// Why Apple holds the campaign back (`CampaignSystemStatusReason`s such as
+    /// `LIFETIME_BUDGET_EXHAUSTED`, `AD_GROUPS_MISSING`, `PAUSED_BY_SYSTEM`), set through
+    /// `PUT /sandbox/campaigns/{id}/systemStatus`; a live campaign with any is `NOT_RUNNING`
+    /// and `ON_HOLD`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub system_reasons: Vec<String>,
 }
 
 impl Campaign {

@@ -4,9 +4,11 @@
 
 pub mod apply_negative_lists;
 pub mod bulk_edit;
+pub mod campaign_alerts;
 mod cleanup;
 pub mod collect_keywords;
 pub mod create_campaigns;
+mod deliver_alert;
 pub mod fetch_rates;
 pub mod refresh_popularity;
 mod send_email;
@@ -34,7 +36,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::CollectKeywords>()
         .add::<jobs::ApplyNegativeLists>()
         .add::<jobs::CreateCampaigns>()
-        .add::<jobs::CopyCampaigns>();
+        .add::<jobs::CopyCampaigns>()
+        .add::<jobs::DeliverAlert>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

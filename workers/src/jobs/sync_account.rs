@@ -7,7 +7,9 @@
 //! (the largest page the sandbox and Apple accept for queries), and upserted page by page by
 //! provider id, every row stamped with this listing's start; once a listing is complete, the
 //! rows it did not stamp are marked deleted. A retried or resumed run lists everything again
-//! and ends with the same rows.
+//! and ends with the same rows. A page of campaigns also raises, in the transaction that
+//! stores it, the alerts of serving-state reasons that newly appeared on them
+//! ([`super::campaign_alerts`]).
 
 use searchdeck_common::{
     ids,
@@ -26,7 +28,41 @@ use searchdeck_common::{
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError};
 use serde_json::{Value, json};
 
+use super::campaign_alerts::{self, Group};
 use crate::{Done, Handler, JobContext};
+
+/// How a listed page of one entity kind is stored: upserted; campaigns also raise the alerts
+/// of their newly appeared serving-state reasons ([`campaign_alerts::store_campaigns`]).
+trait Listed: entities::Entity + Sized + Send + Sync {
+    async fn store(
+        db: &searchdeck_common::Db,
+        group: &Group,
+        rows: &[Self],
+        listed_at: i64,
+    ) -> Result<(), JobError> {
+        let mut conn = db.pool.acquire().await?;
+        entities::upsert(&mut conn, group.org_key, rows, listed_at).await?;
+        Ok(())
+    }
+}
+
+impl Listed for entities::Campaign {
+    async fn store(
+        db: &searchdeck_common::Db,
+        group: &Group,
+        rows: &[Self],
+        listed_at: i64,
+    ) -> Result<(), JobError> {
+        campaign_alerts::store_campaigns(db, group, rows, listed_at).await?;
+        Ok(())
+    }
+}
+impl Listed for entities::AdGroup {}
+impl Listed for entities::Keyword {}
+impl Listed for entities::NegativeKeyword {}
+impl Listed for entities::Ad {}
+impl Listed for entities::Creative {}
+impl Listed for entities::ProductPage {}
 
 /// Largest page of an entity query.
 pub const QUERY_PAGE: u64 = 1000;
@@ -309,6 +345,12 @@ impl Handler for SyncAccount {
             .await?;
             // This listing's stamp: rows a complete listing leaves older are gone at Apple.
             let listed_at = ids::now_ms() / 1000;
+            let group = Group {
+                workspace_id: account.workspace_id.clone(),
+                account_id: account.id.clone(),
+                org_id: org.org_id,
+                org_key,
+            };
 
             macro_rules! sync_kind {
                 ($k:expr, $label:expr, $path:expr, $convert:ident, $entity:ty) => {{
@@ -323,12 +365,10 @@ impl Handler for SyncAccount {
                     let started = std::time::Instant::now();
                     let listed = list_all(client.as_ref(), org.org_id, $path, |items| {
                         let db = db.clone();
+                        let group = group.clone();
                         async move {
                             let rows = items.iter().map($convert).collect::<Result<Vec<_>, _>>()?;
-                            let mut conn = db.pool.acquire().await?;
-                            entities::upsert::<$entity>(&mut conn, org_key, &rows, listed_at)
-                                .await?;
-                            Ok(())
+                            <$entity as Listed>::store(&db, &group, &rows, listed_at).await
                         }
                     })
                     .await?;

@@ -1,8 +1,10 @@
 //! The worker's integration tests, one binary: queue semantics, the scheduler, the outbox,
-//! cancellation, emails by reference, the provider clients of the worker runtime and the
+//! cancellation, emails by reference, alert delivery (email and Slack), the provider clients
+//! of the worker runtime and the
 //! search-popularity refresh. Each
 //! runs on SQLite, PostgreSQL and Redis where the backend matters (see `support`).
 
+mod alerts;
 mod bulk_edit;
 mod cancel;
 mod creation;

@@ -115,8 +115,91 @@ pub async fn run_staged(
         page_popularity(db, ctx, q.level, &mut report.items).await?;
         stages.mark("popularity");
     }
+    // The page's automated rules and goal optimisation (CAMPAIGNS): our settings, not
+    // metrics, so outside the consistent read too.
+    if q.level == Level::Campaigns {
+        page_rules(db, ctx, &mut report.items).await?;
+        stages.mark("rules");
+    }
     tracing::debug!(target: "searchdeck_common::report::engine", level = ?q.level, stages = ?stages.marks, "report stages");
     Ok((report, stages))
+}
+
+/// The CAMPAIGNS columns `rules` (the workspace's rules of the campaign group attached to the
+/// row's campaign, `[{id, name, enabled}]`, null when none; `enabled` is whether the rule
+/// acts on the campaign) and `optimizationTypes` (the campaign's goal optimisation,
+/// `{type, target, currency}`, null when off; left null when the plan locks it, spec §6) of
+/// the page's rows.
+async fn page_rules(
+    db: &Db,
+    ctx: &Context,
+    items: &mut [Map<String, Value>],
+) -> Result<(), ReportError> {
+    let Some(org) = ctx.org.as_ref() else {
+        return Ok(());
+    };
+    let ids: Vec<i64> = items
+        .iter()
+        .filter_map(|item| item.get("campaignId")?.as_str()?.parse().ok())
+        .collect();
+    if ids.is_empty() {
+        return Ok(());
+    }
+    let mut rules: HashMap<i64, Vec<store::rules::RuleRef>> = HashMap::new();
+    for (campaign, rule) in store::rules::rules_of_campaigns(
+        &db.pool,
+        &ctx.workspace_id,
+        &ctx.account_id,
+        org.org_id,
+        &ids,
+    )
+    .await?
+    {
+        rules.entry(campaign).or_default().push(rule);
+    }
+    let locked = !ctx.plan.has_growth();
+    let goals: HashMap<i64, store::optimizations::Optimization> = if locked {
+        HashMap::new()
+    } else {
+        store::optimizations::of_campaigns(
+            &db.pool,
+            &ctx.workspace_id,
+            &ctx.account_id,
+            org.org_id,
+            &ids,
+        )
+        .await?
+        .into_iter()
+        .map(|o| (o.campaign_id, o))
+        .collect()
+    };
+    let money = crate::report::currency::MoneyRule::of(org.currency.as_deref());
+    for item in items.iter_mut() {
+        let Some(id) = item
+            .get("campaignId")
+            .and_then(Value::as_str)
+            .and_then(|s| s.parse::<i64>().ok())
+        else {
+            continue;
+        };
+        item.insert(
+            "rules".into(),
+            rules.get(&id).map_or(Value::Null, |r| serde_json::json!(r)),
+        );
+        if !locked {
+            item.insert(
+                "optimizationTypes".into(),
+                goals.get(&id).map_or(Value::Null, |o| {
+                    serde_json::json!({
+                        "type": o.kind,
+                        "target": o.target_micros.map(|m| money.micros(m).to_string()),
+                        "currency": org.currency,
+                    })
+                }),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// Sets the `popularity` of each of the page's `items` (keywords or search terms: their

@@ -452,3 +452,27 @@ pub async fn set_metrics_checkpoint(
         .await?;
     Ok(())
 }
+
+/// The provider JSON last synced for campaigns `ids` of `org_key` (those stored): (id, body),
+/// by id. The sync reads it before it stores a listed page, to see which serving-state
+/// reasons newly appear (`workers::jobs::campaign_alerts`).
+pub async fn campaign_bodies(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    ids: &[i64],
+) -> Result<Vec<(i64, Option<String>)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let list = ids
+        .iter()
+        .map(i64::to_string)
+        .collect::<Vec<_>>()
+        .join(", ");
+    sqlx::query_as(sqlx::AssertSqlSafe(format!(
+        "SELECT id, body FROM asa_campaigns WHERE org_key = $1 AND id IN ({list}) ORDER BY id"
+    )))
+    .bind(org_key)
+    .fetch_all(ex)
+    .await
+}

@@ -1,0 +1,559 @@
+//! Conformance cases of `store::rules`, `store::optimizations`, `store::alerts` and
+//! `store::slack` (run on both backends by `store.rs`), and the campaigns report's `rules`
+//! and `optimizationTypes` columns they feed.
+
+use searchdeck_common::{
+    Db,
+    report::{self, Cancel, Context, Plan, ReportBody},
+    rules::Rule,
+    store::{
+        self,
+        alerts::NewAlert,
+        optimizations::Optimization,
+        rules::{RuleFilter, RuleRef},
+    },
+    test_support::connected_org,
+};
+use serde_json::json;
+
+fn rule(id: &str, account_id: &str, name: &str, created_at: i64) -> Rule {
+    let mut r: Rule = serde_json::from_value(json!({
+        "name": name, "accountId": account_id, "orgId": "42", "level": "CAMPAIGNS",
+        "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [
+            {"type": "metric", "metric": "taps", "operator": "GREATER_THAN", "value": "1"}]}]},
+        "window": {"type": "last", "days": 7}, "frequency": {"type": "hourly"},
+        "actions": [{"type": "pause"}]
+    }))
+    .unwrap();
+    r.id = id.into();
+    r.created_by = Some("ann@example.com".into());
+    r.created_at = created_at;
+    r.updated_at = created_at;
+    r
+}
+
+async fn campaign(db: &Db, org_key: i64, id: i64, name: &str) {
+    sqlx::query(
+        "INSERT INTO asa_campaigns (org_key, id, name, status, synced_at) VALUES ($1, $2, $3, 'ENABLED', 1)",
+    )
+    .bind(org_key)
+    .bind(id)
+    .bind(name)
+    .execute(&db.pool)
+    .await
+    .unwrap();
+}
+
+pub async fn rules_attachments_limits_and_lists(db: &Db) {
+    let (ws, account, _) = connected_org(db, "rules@example.com").await;
+    let (other_ws, other_account, _) = connected_org(db, "rules-other@example.com").await;
+    let pool = &db.pool;
+    store::rules::insert(pool, &ws, None, &rule("r1", &account, "First", 10), 42)
+        .await
+        .unwrap();
+    store::rules::insert(pool, &ws, None, &rule("r2", &account, "Second", 20), 42)
+        .await
+        .unwrap();
+    store::rules::insert(
+        pool,
+        &other_ws,
+        None,
+        &rule("x1", &other_account, "Theirs", 30),
+        42,
+    )
+    .await
+    .unwrap();
+    assert_eq!(store::rules::count(pool, &ws).await.unwrap(), 2);
+    assert!(
+        store::rules::get(pool, &ws, "x1").await.unwrap().is_none(),
+        "scoped"
+    );
+
+    let mut tx = pool.begin().await.unwrap();
+    for c in [100, 200, 300] {
+        store::rules::attach(&mut *tx, "r1", c, 1).await.unwrap();
+    }
+    store::rules::attach(&mut *tx, "r1", 100, 2).await.unwrap();
+    store::rules::attach(&mut *tx, "r2", 200, 1).await.unwrap();
+    store::rules::attach(&mut *tx, "x1", 900, 1).await.unwrap();
+    tx.commit().await.unwrap();
+
+    // The list: newest first, with the org's currency; filters narrow it.
+    let all = store::rules::list(pool, &ws, &RuleFilter::default())
+        .await
+        .unwrap();
+    let ids: Vec<&str> = all.iter().map(|r| r.rule.id.as_str()).collect();
+    assert_eq!(ids, ["r2", "r1"]);
+    assert_eq!(all[0].rule.currency.as_deref(), Some("USD"));
+    assert_eq!(all[0].rule.created_by.as_deref(), Some("ann@example.com"));
+    let ws_ref = ws.as_str();
+    let only = |f: RuleFilter| async move {
+        store::rules::list(pool, ws_ref, &f)
+            .await
+            .unwrap()
+            .into_iter()
+            .map(|r| r.rule.id)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        only(RuleFilter {
+            campaign_id: Some(300),
+            ..Default::default()
+        })
+        .await,
+        ["r1"]
+    );
+    assert_eq!(
+        only(RuleFilter {
+            org_id: Some(7),
+            ..Default::default()
+        })
+        .await,
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        only(RuleFilter {
+            account_id: Some(account.clone()),
+            org_id: Some(42),
+            campaign_id: Some(200)
+        })
+        .await,
+        ["r2", "r1"]
+    );
+    assert_eq!(
+        store::rules::links(pool, &ws).await.unwrap(),
+        [
+            ("r1".to_string(), 100, true),
+            ("r1".to_string(), 200, true),
+            ("r1".to_string(), 300, true),
+            ("r2".to_string(), 200, true)
+        ]
+    );
+    assert_eq!(
+        store::rules::attached_campaigns(pool, &ws).await.unwrap(),
+        [100, 200, 300]
+    );
+
+    // Toggle, detach, keep only some, and the rules of one campaign.
+    assert!(store::rules::toggle(pool, "r1", 200, false).await.unwrap());
+    assert!(!store::rules::toggle(pool, "r1", 999, false).await.unwrap());
+    assert_eq!(
+        store::rules::campaigns(pool, "r1").await.unwrap(),
+        [(100, true), (200, false), (300, true)]
+    );
+    assert_eq!(
+        store::rules::rules_of_campaigns(pool, &ws, &account, 42, &[200, 900])
+            .await
+            .unwrap(),
+        [
+            (
+                200,
+                RuleRef {
+                    id: "r1".into(),
+                    name: "First".into(),
+                    enabled: false
+                }
+            ),
+            (
+                200,
+                RuleRef {
+                    id: "r2".into(),
+                    name: "Second".into(),
+                    enabled: true
+                }
+            ),
+        ],
+        "another workspace's rule of campaign 900 is not ours"
+    );
+    assert!(store::rules::detach(pool, "r1", 300).await.unwrap());
+    assert!(!store::rules::detach(pool, "r1", 300).await.unwrap());
+    assert_eq!(
+        store::rules::detach_except(pool, "r1", &[200])
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(
+        store::rules::campaigns(pool, "r1").await.unwrap(),
+        [(200, false)]
+    );
+    assert_eq!(
+        store::rules::detach_campaign_except(pool, &ws, 200, &["r2".to_string()])
+            .await
+            .unwrap(),
+        1
+    );
+    assert_eq!(store::rules::campaigns(pool, "r1").await.unwrap(), []);
+    assert_eq!(
+        store::rules::detach_campaign_except(pool, &other_ws, 200, &[])
+            .await
+            .unwrap(),
+        0,
+        "scoped"
+    );
+    assert_eq!(
+        store::rules::detach_except(pool, "r2", &[]).await.unwrap(),
+        1
+    );
+
+    // Replace: disabled, then enabled again moves enabled_at to now.
+    let mut r1 = store::rules::get(pool, &ws, "r1").await.unwrap().unwrap();
+    assert_eq!(r1.enabled_at, 10);
+    r1.rule.enabled = false;
+    r1.rule.name = "Renamed".into();
+    assert!(
+        store::rules::replace(pool, &ws, &r1.rule, 42, 50)
+            .await
+            .unwrap()
+    );
+    let stored = store::rules::get(pool, &ws, "r1").await.unwrap().unwrap();
+    assert_eq!(
+        (
+            stored.rule.name.as_str(),
+            stored.rule.enabled,
+            stored.enabled_at,
+            stored.rule.updated_at
+        ),
+        ("Renamed", false, 10, 50)
+    );
+    r1.rule.enabled = true;
+    assert!(
+        store::rules::replace(pool, &ws, &r1.rule, 42, 60)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store::rules::get(pool, &ws, "r1")
+            .await
+            .unwrap()
+            .unwrap()
+            .enabled_at,
+        60
+    );
+    assert!(
+        store::rules::replace(pool, &ws, &r1.rule, 42, 70)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        store::rules::get(pool, &ws, "r1")
+            .await
+            .unwrap()
+            .unwrap()
+            .enabled_at,
+        60,
+        "enabled already"
+    );
+    assert!(
+        !store::rules::replace(pool, &other_ws, &r1.rule, 42, 70)
+            .await
+            .unwrap(),
+        "scoped"
+    );
+
+    // Delete many: only the workspace's.
+    let ids = ["r1".to_string(), "x1".to_string(), "r2".to_string()];
+    assert_eq!(
+        store::rules::existing(pool, &ws, &ids).await.unwrap(),
+        ["r1", "r2"]
+    );
+    assert_eq!(store::rules::delete_many(pool, &ws, &ids).await.unwrap(), 2);
+    assert_eq!(store::rules::count(pool, &ws).await.unwrap(), 0);
+    assert_eq!(store::rules::count(pool, &other_ws).await.unwrap(), 1);
+}
+
+pub async fn optimizations_alerts_and_slack(db: &Db) {
+    let (ws, account, _) = connected_org(db, "goals@example.com").await;
+    let (other_ws, _, _) = connected_org(db, "goals-other@example.com").await;
+    let pool = &db.pool;
+    let goal = |campaign_id: i64, kind: &str, target: Option<i64>, now: i64| Optimization {
+        workspace_id: ws.clone(),
+        account_id: account.clone(),
+        org_id: 42,
+        campaign_id,
+        kind: kind.into(),
+        target_micros: target,
+        max_step_percent: 20,
+        created_by_email: Some("ann@example.com".into()),
+        enabled_at: now,
+        updated_at: now,
+    };
+    store::optimizations::set(pool, &goal(1, "CPA_GOAL", None, 10))
+        .await
+        .unwrap();
+    store::optimizations::set(pool, &goal(2, "CPT_GOAL", Some(1_500_000), 10))
+        .await
+        .unwrap();
+    // Same type again keeps enabled_at; another type restarts it.
+    store::optimizations::set(pool, &goal(1, "CPA_GOAL", Some(2_500_000), 20))
+        .await
+        .unwrap();
+    let one = store::optimizations::get(pool, &ws, &account, 42, 1)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (one.target_micros, one.enabled_at, one.updated_at),
+        (Some(2_500_000), 10, 20)
+    );
+    store::optimizations::set(pool, &goal(1, "CPT_GOAL", Some(100_000), 30))
+        .await
+        .unwrap();
+    assert_eq!(
+        store::optimizations::get(pool, &ws, &account, 42, 1)
+            .await
+            .unwrap()
+            .unwrap()
+            .enabled_at,
+        30
+    );
+    assert_eq!(
+        store::optimizations::list(pool, &ws, None, None)
+            .await
+            .unwrap()
+            .len(),
+        2
+    );
+    assert_eq!(
+        store::optimizations::list(pool, &ws, Some(&account), Some(7))
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
+    assert_eq!(
+        store::optimizations::list(pool, &other_ws, None, None)
+            .await
+            .unwrap()
+            .len(),
+        0
+    );
+    let of: Vec<i64> = store::optimizations::of_campaigns(pool, &ws, &account, 42, &[2, 3])
+        .await
+        .unwrap()
+        .iter()
+        .map(|o| o.campaign_id)
+        .collect();
+    assert_eq!(of, [2]);
+    assert!(
+        !store::optimizations::delete(pool, &ws, &account, 42, 2, Some("CPA_GOAL"))
+            .await
+            .unwrap(),
+        "another type"
+    );
+    assert!(
+        store::optimizations::delete(pool, &ws, &account, 42, 2, Some("CPT_GOAL"))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::optimizations::delete(pool, &ws, &account, 42, 1, None)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::optimizations::list(pool, &ws, None, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+
+    // Alerts: one per cause; listed newest first, by campaign; dismissed for the workspace.
+    let alert = |id: &str, cause: &str, campaign: Option<i64>, at: i64| NewAlert {
+        id: id.into(),
+        workspace_id: ws.clone(),
+        kind: store::alerts::BUDGET_EXHAUSTED,
+        cause_key: cause.into(),
+        account_id: Some(account.clone()),
+        org_id: Some(42),
+        campaign_id: campaign,
+        rule_id: None,
+        run_id: None,
+        title: "Budget exhausted".into(),
+        message: "Campaign C spent its budget".into(),
+        emails: vec!["ops@example.com".into()],
+        email: true,
+        slack: false,
+        created_at: at,
+    };
+    assert!(
+        store::alerts::insert(pool, &alert("a1", "k1", Some(1), 10))
+            .await
+            .unwrap()
+    );
+    assert!(
+        !store::alerts::insert(pool, &alert("a1b", "k1", Some(1), 11))
+            .await
+            .unwrap(),
+        "one per cause"
+    );
+    assert!(
+        store::alerts::insert(pool, &alert("a2", "k2", Some(2), 20))
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::alerts::insert(pool, &alert("a3", "k3", None, 30))
+            .await
+            .unwrap()
+    );
+    let ids =
+        |rows: Vec<store::alerts::AlertRow>| rows.into_iter().map(|a| a.id).collect::<Vec<_>>();
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, None).await.unwrap()),
+        ["a3", "a2", "a1"]
+    );
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, Some(&[1, 2])).await.unwrap()),
+        ["a2", "a1"]
+    );
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, Some(&[])).await.unwrap()),
+        Vec::<String>::new()
+    );
+    assert!(
+        store::alerts::list(pool, &other_ws, None)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let a1 = store::alerts::get(pool, "a1").await.unwrap().unwrap();
+    assert_eq!(
+        (a1.emails.clone(), a1.email, a1.slack, a1.emailed_at),
+        (vec!["ops@example.com".to_string()], true, false, None)
+    );
+    store::alerts::mark_emailed(pool, "a1", 40).await.unwrap();
+    store::alerts::mark_slack_sent(pool, "a1", 41)
+        .await
+        .unwrap();
+    let a1 = store::alerts::get(pool, "a1").await.unwrap().unwrap();
+    assert_eq!((a1.emailed_at, a1.slack_sent_at), (Some(40), Some(41)));
+    let both = ["a1".to_string(), "a2".to_string(), "zz".to_string()];
+    assert_eq!(
+        store::alerts::dismiss(pool, &other_ws, &both, 50)
+            .await
+            .unwrap(),
+        0,
+        "scoped"
+    );
+    assert_eq!(
+        store::alerts::open_ids(pool, &ws, &both).await.unwrap(),
+        ["a1", "a2"]
+    );
+    assert_eq!(
+        store::alerts::dismiss(pool, &ws, &both, 50).await.unwrap(),
+        2
+    );
+    assert_eq!(
+        store::alerts::dismiss(pool, &ws, &both, 51).await.unwrap(),
+        0,
+        "once"
+    );
+    assert_eq!(
+        ids(store::alerts::list(pool, &ws, None).await.unwrap()),
+        ["a3"]
+    );
+    assert_eq!(
+        store::alerts::get(pool, "a1")
+            .await
+            .unwrap()
+            .unwrap()
+            .dismissed_at,
+        Some(50)
+    );
+
+    // The Slack webhook: set, replaced, cleared; per workspace.
+    assert_eq!(store::slack::sealed(pool, &ws).await.unwrap(), None);
+    store::slack::set(pool, &ws, "sealed-1", Some("ann@example.com"), 1)
+        .await
+        .unwrap();
+    store::slack::set(pool, &ws, "sealed-2", None, 2)
+        .await
+        .unwrap();
+    assert_eq!(
+        store::slack::sealed(pool, &ws).await.unwrap().as_deref(),
+        Some("sealed-2")
+    );
+    assert_eq!(store::slack::sealed(pool, &other_ws).await.unwrap(), None);
+    assert!(store::slack::clear(pool, &ws).await.unwrap());
+    assert!(!store::slack::clear(pool, &ws).await.unwrap());
+    assert_ne!(store::slack::context(&ws), store::slack::context(&other_ws));
+}
+
+/// The campaigns report shows each row's attached rules and, on a Growth plan, its goal
+/// optimisation; on Pro the optimisation is locked (null, listed in `locked`).
+pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
+    let (ws, account, org_key) = connected_org(db, "columns@example.com").await;
+    let pool = &db.pool;
+    campaign(db, org_key, 501, "Brand").await;
+    campaign(db, org_key, 502, "Generic").await;
+    store::rules::insert(
+        pool,
+        &ws,
+        None,
+        &rule("c1", &account, "Pause losers", 1),
+        42,
+    )
+    .await
+    .unwrap();
+    store::rules::attach(pool, "c1", 501, 1).await.unwrap();
+    store::optimizations::set(
+        pool,
+        &Optimization {
+            workspace_id: ws.clone(),
+            account_id: account.clone(),
+            org_id: 42,
+            campaign_id: 502,
+            kind: "CPA_GOAL".into(),
+            target_micros: Some(2_500_000),
+            max_step_percent: 15,
+            created_by_email: None,
+            enabled_at: 1,
+            updated_at: 1,
+        },
+    )
+    .await
+    .unwrap();
+    let q = ReportBody {
+        level: Some("CAMPAIGNS".into()),
+        start_date: Some("2026-01-01".into()),
+        end_date: Some("2026-01-02".into()),
+        ..ReportBody::default()
+    }
+    .parse()
+    .unwrap();
+    for plan in [Plan::Growth, Plan::ProFree] {
+        let ctx = Context {
+            workspace_id: ws.clone(),
+            org: store::report_entities::sync_org_of(pool, &account, 42)
+                .await
+                .unwrap(),
+            account_id: account.clone(),
+            plan,
+        };
+        let r = report::run(db, &ctx, &q, &Cancel::new()).await.unwrap();
+        let row = |id: &str| {
+            r.items
+                .iter()
+                .find(|i| i["campaignId"] == json!(id))
+                .unwrap_or_else(|| panic!("campaign {id} in {:?}", r.items))
+                .clone()
+        };
+        assert_eq!(
+            row("501")["rules"],
+            json!([{"id": "c1", "name": "Pause losers", "enabled": true}])
+        );
+        assert_eq!(row("502")["rules"], json!(null));
+        assert_eq!(row("501")["optimizationTypes"], json!(null));
+        if plan == Plan::Growth {
+            assert_eq!(
+                row("502")["optimizationTypes"],
+                json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD"})
+            );
+            assert!(!r.locked.contains(&"optimizationTypes".to_string()));
+        } else {
+            assert_eq!(row("502")["optimizationTypes"], json!(null));
+            assert!(r.locked.contains(&"optimizationTypes".to_string()));
+        }
+    }
+}
