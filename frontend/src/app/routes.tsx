@@ -48,12 +48,12 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/optimization/:accountId/:orgId/:campaign/:adGroup/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   // The keyword suggester (spec §2, §6): editors only, with a connected account.
   { path: '/keyword-suggester', title: 'title.keywordSuggester', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <SuggesterScreen /> },
-  // Automated rules (spec §2, §6): editors only, with a connected account; the list, the
-  // create / edit form and a rule's run history.
-  { path: '/auto-rules', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <RulesScreen /> },
-  { path: '/auto-rules/new', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <RuleEditor /> },
-  { path: '/auto-rules/:ruleId/edit', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <RuleEditor /> },
-  { path: '/auto-rules/:ruleId/runs', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <RunHistory /> },
+  // Automated rules (spec §2, §6): editors only; the list, the create / edit form and a
+  // rule's run history (in the header's campaign group).
+  { path: '/auto-rules', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RulesScreen /> },
+  { path: '/auto-rules/new', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
+  { path: '/auto-rules/:ruleId/edit', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
+  { path: '/auto-rules/:ruleId/runs', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RunHistory /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },

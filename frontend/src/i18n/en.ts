@@ -708,6 +708,8 @@ export const en = {
   'title.autoRules': 'Automated Rules',
   'rules.inGroup': 'Rules of the campaign group {group}',
   'rules.noGroup': 'Choose an account and a campaign group in the header to see its rules.',
+  'rules.pickGroup': 'Rules act in one campaign group. Choose which:',
+  'rules.group': 'Campaign group',
   'rules.create': 'Create rule',
   'rules.createTitle': 'Create rule',
   'rules.editTitle': 'Edit rule',

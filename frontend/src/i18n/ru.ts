@@ -710,6 +710,8 @@ export const ru: Messages = {
   'title.autoRules': 'Автоматические правила',
   'rules.inGroup': 'Правила группы кампаний {group}',
   'rules.noGroup': 'Выберите аккаунт и группу кампаний в шапке, чтобы увидеть её правила.',
+  'rules.pickGroup': 'Правила действуют в одной группе кампаний. Выберите её:',
+  'rules.group': 'Группа кампаний',
   'rules.create': 'Создать правило',
   'rules.createTitle': 'Новое правило',
   'rules.editTitle': 'Изменить правило',

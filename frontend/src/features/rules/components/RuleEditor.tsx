@@ -312,10 +312,11 @@ function RuleEditorForm({ group, ruleId, initial, campaigns }: EditorProps) {
 
 export function RuleEditor() {
   const { ruleId } = useParams();
-  const { group, isLoading } = useRuleScope();
+  const scope = useRuleScope();
+  const { group } = scope;
   const rules = useRules(group);
   const campaigns = useGroupCampaigns(group);
-  if (!group) return <NoGroup loading={isLoading} />;
+  if (!group) return <NoGroup scope={scope} />;
   const id = ruleId ?? null;
   const rule = id === null ? null : (rules.data?.find((r) => r.id === id) ?? null);
   const title = id === null ? t('rules.createTitle') : t('rules.editTitle');

@@ -256,21 +256,17 @@ function EmptyRules() {
 }
 
 export function RulesScreen() {
-  const { group, isLoading } = useRuleScope();
+  const scope = useRuleScope();
+  const { group } = scope;
   const { user } = useSession();
   const rules = useRules(group);
   const manager = user?.permission === 'owner' || user?.permission === 'admin';
   return (
     <Stack gap="md">
       <Group justify="space-between">
-        <Stack gap={0}>
-          <Title order={2}>{t('title.autoRules')}</Title>
-          {group && (
-            <Text size="sm" c="dimmed">
-              {t('rules.inGroup').replace('{group}', group.orgName)}
-            </Text>
-          )}
-        </Stack>
+        <Text size="sm" c="dimmed">
+          {group ? t('rules.inGroup').replace('{group}', group.orgName) : ''}
+        </Text>
         {group && (
           <Button component={Link} to={NEW_RULE_PATH} leftSection={<IconPlus size={16} />}>
             {t('rules.create')}
@@ -278,7 +274,7 @@ export function RulesScreen() {
         )}
       </Group>
       {!group ? (
-        <NoGroup loading={isLoading} />
+        <NoGroup scope={scope} />
       ) : rules.error ? (
         <Text c="red" role="alert">
           {errorMessage(rules.error)}

@@ -133,13 +133,14 @@ function RunDetail({ runId, ruleId, currency, campaigns }: { runId: string; rule
 
 export function RunHistory() {
   const { ruleId = '' } = useParams();
-  const { group, isLoading } = useRuleScope();
+  const scope = useRuleScope();
+  const { group } = scope;
   const rules = useRules(group);
   const campaigns = useGroupCampaigns(group);
   const [page, setPage] = useState(1);
   const runs = useRuns(ruleId, page);
   const [open, setOpen] = useState<string | null>(null);
-  if (!group) return <NoGroup loading={isLoading} />;
+  if (!group) return <NoGroup scope={scope} />;
   const rule = rules.data?.find((r) => r.id === ruleId);
   const total = runs.data?.total ?? 0;
   return (

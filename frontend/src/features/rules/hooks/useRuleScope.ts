@@ -1,8 +1,9 @@
 /**
- * The campaign group the rules screen works in: the header's active account and campaign
- * group (rules act in one group, in its currency and time zone).
+ * The campaign group the rules screens work in (rules act in one group, in its currency and
+ * time zone): the header's active campaign group; with "All campaign groups" chosen, the
+ * account's only one, or none until the user picks one (`choose`).
  */
-import { useActiveAccount } from '@/features/accounts';
+import { useActiveAccount, type Org } from '@/features/accounts';
 import type { RuleScope } from '../schema';
 
 export interface ActiveGroup extends RuleScope {
@@ -10,8 +11,26 @@ export interface ActiveGroup extends RuleScope {
   orgName: string;
 }
 
-export function useRuleScope(): { group: ActiveGroup | null; isLoading: boolean } {
-  const { account, org, isLoading } = useActiveAccount();
-  if (!account || !org) return { group: null, isLoading };
-  return { group: { accountId: account._id, orgId: org.orgId, currency: org.currency, timeZone: org.timeZone, orgName: org.displayName }, isLoading };
+export interface RuleScopeState {
+  group: ActiveGroup | null;
+  isLoading: boolean;
+  /** The campaign groups to pick from when none is chosen (the active account's). */
+  choices: Org[];
+  choose: (orgId: string) => void;
+}
+
+export function useRuleScope(): RuleScopeState {
+  const { account, org, isLoading, setChoice } = useActiveAccount();
+  const choices = account?.acls ?? [];
+  const choose = (orgId: string) => {
+    if (account) setChoice({ accountId: account._id, orgId });
+  };
+  const active = org ?? (choices.length === 1 ? choices[0]! : null);
+  if (!account || !active) return { group: null, isLoading, choices, choose };
+  return {
+    group: { accountId: account._id, orgId: active.orgId, currency: active.currency, timeZone: active.timeZone, orgName: active.displayName },
+    isLoading,
+    choices,
+    choose,
+  };
 }
