@@ -51,12 +51,23 @@ export function HourField({ control, name, label, w }: BaseProps) {
   return <Select label={label} {...bound} w={w} allowDeselect={false} data={HOURS} />;
 }
 
+/** The first message among a list's item errors (`campaignIds.2`: one of the values chosen). */
+function useItemError(control: RuleControl, name: Path<RuleForm>): string | undefined {
+  const { errors } = useFormState({ control, name });
+  const error: unknown = get(errors, name);
+  if (!Array.isArray(error)) return undefined;
+  const first = (error as unknown[]).find((e): e is { message: string } => typeof e === 'object' && e !== null && typeof (e as { message?: unknown }).message === 'string');
+  return first?.message;
+}
+
 export function MultiSelectField({ control, name, label, hiddenLabel, data, w, searchable, placeholder, description }: BaseProps & { data: ComboboxData; searchable?: boolean; placeholder?: string }) {
   const bound = useBound<string[]>(control, name, readList);
+  const itemError = useItemError(control, name);
   return (
     <MultiSelect
       {...labelProps(label, hiddenLabel)}
       {...bound}
+      error={bound.error ?? itemError}
       data={data}
       w={w}
       description={description}
