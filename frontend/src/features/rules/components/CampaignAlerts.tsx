@@ -6,7 +6,7 @@
  */
 import { ActionIcon, Button, Group, Popover, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { t } from '@/i18n';
+import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
@@ -25,7 +25,7 @@ export function CampaignAlerts({ alerts, campaignName }: { alerts: Alert[]; camp
   return (
     <Popover width={340} position="bottom-start" withArrow shadow="md" withinPortal>
       <Popover.Target>
-        <ActionIcon size="sm" variant="subtle" color="orange" aria-label={t('alerts.open').replace('{count}', String(alerts.length)).replace('{name}', campaignName)}>
+        <ActionIcon size="sm" variant="subtle" color="orange" aria-label={tn('alerts.open', alerts.length).replace('{name}', campaignName)}>
           <IconAlertTriangle size={16} />
         </ActionIcon>
       </Popover.Target>
