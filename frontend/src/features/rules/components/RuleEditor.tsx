@@ -180,7 +180,8 @@ interface EditorProps {
 }
 
 function RuleEditorForm({ group, ruleId, initial, campaigns }: EditorProps) {
-  const schema = useMemo(() => ruleSchema(group), [group]);
+  const { accountId, orgId, currency } = group;
+  const schema = useMemo(() => ruleSchema({ accountId, orgId, currency }), [accountId, orgId, currency]);
   const form = useZodForm(schema, initial);
   const { control } = form;
   const navigate = useNavigate();
