@@ -102,7 +102,10 @@ export function useUndoRun() {
   return useMutation({ mutationFn: (runId: string) => undoRun(runId) });
 }
 
-/** Whether a run changed something that an undo can restore. */
+/**
+ * Whether a run changed something that an undo can restore: it applied changes, is over
+ * (done, or failed part way), is no undo itself and was not undone.
+ */
 export function canUndo(run: Run): boolean {
-  return run.trigger !== 'UNDO' && !run.undoneBy && run.applied > 0 && run.status === 'DONE';
+  return run.trigger !== 'UNDO' && !run.undoneBy && run.applied > 0 && (run.status === 'DONE' || run.status === 'FAILED');
 }

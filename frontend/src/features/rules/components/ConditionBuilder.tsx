@@ -7,7 +7,6 @@
 import { ActionIcon, Button, Card, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, useWatch, type Path } from 'react-hook-form';
-import { TextField } from '@/components/form';
 import { t } from '@/i18n';
 import { conditionTypeLabel, levelLabel, metricLabel } from '../describe';
 import { newCondition } from '../form-values';
@@ -29,7 +28,7 @@ import {
   type RuleLevel,
 } from '../schema';
 import { messageOr } from '../messages';
-import { ListError, MultiSelectField, SelectField, TagsField, useBound, useErrorAt, type RuleControl } from './fields';
+import { InlineTextField, ListError, MultiSelectField, SelectField, TagsField, useBound, useErrorAt, type RuleControl } from './fields';
 
 const operatorData = OPERATORS.map((op) => ({ value: op, label: OPERATOR_SYMBOL[op] }));
 
@@ -82,18 +81,25 @@ function ConditionRow({ control, level, currency, g, i, onRemove, onType }: { co
         </>
       )}
       {condition.type === 'metric' && (
-        <TextField
+        <InlineTextField
           control={control}
           name={`${path}.value`}
           label={`${row}: ${t('rules.value')}`}
-          inputMode="decimal"
-          rightSection={unitOf(condition.metric, currency) && <Text size="xs" c="dimmed">{unitOf(condition.metric, currency)}</Text>}
-          rightSectionWidth={48}
+          hiddenLabel
+          w={150}
+          unit={unitOf(condition.metric, currency) && (
+            <Text size="xs" c="dimmed">
+              {unitOf(condition.metric, currency)}
+            </Text>
+          )}
         />
       )}
       {condition.type === 'compare' && (
         <>
-          <TextField control={control} name={`${path}.coefficient`} label={`${row}: ${t('rules.cond.coefficient')}`} inputMode="decimal" rightSection={<Text size="xs">×</Text>} />
+          <InlineTextField control={control} name={`${path}.coefficient`} label={`${row}: ${t('rules.cond.coefficient')}`} hiddenLabel w={90} />
+          <Text mt={6} aria-hidden>
+            ×
+          </Text>
           <SelectField
             control={control}
             name={`${path}.other`}
@@ -122,7 +128,7 @@ function ConditionRow({ control, level, currency, g, i, onRemove, onType }: { co
             w={170}
             data={NAME_OPERATORS.map((op) => ({ value: op, label: messageOr(`rules.nameOp.${op}`, op) }))}
           />
-          <TextField control={control} name={`${path}.value`} label={`${row}: ${t('rules.cond.text')}`} />
+          <InlineTextField control={control} name={`${path}.value`} label={`${row}: ${t('rules.cond.text')}`} hiddenLabel w={220} />
         </>
       )}
       <ActionIcon variant="subtle" color="gray" mt={4} aria-label={t('rules.removeCondition').replace('{n}', String(i + 1))} onClick={onRemove}>

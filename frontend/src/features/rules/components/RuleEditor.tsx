@@ -26,7 +26,7 @@ import { actionsAt, COUNTER_METRICS, LEVELS, NAME_MAX, ruleSchema, WEEKDAYS, typ
 import { useRuleScope, type ActiveGroup } from '../hooks/useRuleScope';
 import { ActionsEditor } from './ActionsEditor';
 import { ConditionBuilder } from './ConditionBuilder';
-import { CheckboxField, HourField, MultiSelectField, SelectField, type RuleControl } from './fields';
+import { CheckboxField, HourField, InlineTextField, MultiSelectField, SelectField, type RuleControl } from './fields';
 import { NoGroup, RULES_PATH } from './common';
 import { BacktestPanel, PreviewPanel } from './Results';
 
@@ -154,7 +154,7 @@ function GuardrailsFields({ control, currency }: { control: RuleControl; currenc
               <Group key={field.id} align="flex-start" gap="xs">
                 <SelectField control={control} name={`guardrails.minData.${i}.metric`} label={t('rules.guard.minDataMetric').replace('{n}', String(i + 1))} hiddenLabel w={200} data={COUNTER_METRICS.map((m) => ({ value: m, label: metricLabel(m) }))} />
                 <Text mt={6}>≥</Text>
-                <TextField control={control} name={`guardrails.minData.${i}.value`} label={t('rules.guard.minDataValue').replace('{n}', String(i + 1))} inputMode="numeric" />
+                <InlineTextField control={control} name={`guardrails.minData.${i}.value`} label={t('rules.guard.minDataValue').replace('{n}', String(i + 1))} hiddenLabel w={120} />
                 <Button variant="subtle" color="gray" size="xs" mt={4} onClick={() => remove(i)} aria-label={t('rules.guard.removeMinData').replace('{n}', String(i + 1))}>
                   <IconTrash size={14} />
                 </Button>
@@ -273,8 +273,8 @@ function RuleEditorForm({ group, ruleId, initial, campaigns }: EditorProps) {
           <ActionsEditor control={control} level={level} currency={group.currency} scope={group} campaigns={campaigns} />
         </Section>
         <GuardrailsFields control={control} currency={group.currency} />
-        <Group justify="space-between" wrap="wrap">
-          <Group>
+        <Group justify="space-between" wrap="wrap" align="flex-end">
+          <Group align="flex-end">
             <Button variant="default" onClick={() => void onPreview()} loading={preview.isPending}>
               {t('rules.preview')}
             </Button>

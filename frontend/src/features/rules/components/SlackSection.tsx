@@ -61,9 +61,9 @@ export function SlackSection() {
           </Group>
         )}
         <Form form={form} onSubmit={onSave} name={t('rules.slack.title')}>
-          <Group align="flex-start">
+          <Group align="flex-start" grow maw={720}>
             <TextField control={form.control} name="url" label={slack.data?.configured ? t('rules.slack.replace') : t('rules.slack.url')} />
-            <SubmitButton mt={25}>{t('rules.slack.save')}</SubmitButton>
+            <SubmitButton mt={25} style={{ flexGrow: 0 }}>{t('rules.slack.save')}</SubmitButton>
           </Group>
         </Form>
       </Stack>

@@ -3,7 +3,8 @@
  * components/form): selects, multi-selects, tags, checkboxes and the hour picker, each
  * showing its field's error (a client rule's or the server's at the same path).
  */
-import { Checkbox, MultiSelect, Select, TagsInput, Text, type ComboboxData } from '@mantine/core';
+import { Checkbox, MultiSelect, Select, TagsInput, Text, TextInput, type ComboboxData } from '@mantine/core';
+import type { ReactNode } from 'react';
 import { get, useController, useFormState, type Control, type Path } from 'react-hook-form';
 import type { RuleBody, RuleForm } from '../schema';
 
@@ -37,6 +38,23 @@ export function useBound<V>(control: RuleControl, name: Path<RuleForm>, read: (v
 
 const readText = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
 const readList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Text typed in a row of inputs (a condition's value), its label for screen readers only when `hiddenLabel`. */
+export function InlineTextField({ control, name, label, hiddenLabel, w, unit }: BaseProps & { unit?: ReactNode }) {
+  const bound = useBound<string>(control, name, (v) => readText(v) ?? '', (next) => next);
+  const { onChange, ...rest } = bound;
+  return (
+    <TextInput
+      {...labelProps(label, hiddenLabel)}
+      {...rest}
+      w={w}
+      inputMode="decimal"
+      onChange={(event) => onChange(event.currentTarget.value)}
+      rightSection={unit}
+      rightSectionWidth={unit ? 48 : undefined}
+    />
+  );
+}
 
 export function SelectField({ control, name, label, hiddenLabel, data, w, description, searchable }: BaseProps & { data: ComboboxData; searchable?: boolean }) {
   const bound = useBound<string | null>(control, name, readText, (next) => next ?? '');
