@@ -6,7 +6,7 @@ import { renderApp } from '@/test/render';
 import { storedRule } from '../rule-fixtures';
 
 // The editor is a large form; typing and picking through it takes a while in jsdom.
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
 const CAMPAIGNS = [
