@@ -33,6 +33,10 @@ const SPEC_TABLE: SpecRow[] = [
   { path: '/campaign-lab', access: 'signedIn', needsAccount: true },
   { path: '/aso-builder', access: 'signedIn', roles: EDITORS },
   { path: '/auto-rules', access: 'signedIn', roles: EDITORS },
+  // The screen's own pages: a rule's editor (new or saved) and its run history.
+  { path: '/auto-rules/new', access: 'signedIn', roles: EDITORS },
+  { path: '/auto-rules/:ruleId/edit', access: 'signedIn', roles: EDITORS },
+  { path: '/auto-rules/:ruleId/runs', access: 'signedIn', roles: EDITORS },
   { path: '/activity-log', access: 'signedIn', needsAccount: true },
   { path: '/optimization', access: 'signedIn' },
   // optimization_accounts (All accounts), then optimization_orgs.

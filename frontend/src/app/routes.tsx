@@ -13,6 +13,7 @@ const usersScreens = () => import('@/features/users/screens');
 const accountsScreens = () => import('@/features/accounts/screens');
 const optimizationScreens = () => import('@/features/optimization/screens');
 const suggesterScreens = () => import('@/features/suggester/screens');
+const rulesScreens = () => import('@/features/rules/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -23,6 +24,9 @@ const DrillScreen = lazyScreen(optimizationScreens, 'DrillScreen');
 const AllAccountsScreen = lazyScreen(optimizationScreens, 'AllAccountsScreen');
 const OrgsScreen = lazyScreen(optimizationScreens, 'OrgsScreen');
 const SuggesterScreen = lazyScreen(suggesterScreens, 'SuggesterScreen');
+const RulesScreen = lazyScreen(rulesScreens, 'RulesScreen');
+const RuleEditor = lazyScreen(rulesScreens, 'RuleEditor');
+const RunHistory = lazyScreen(rulesScreens, 'RunHistory');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -44,6 +48,12 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/optimization/:accountId/:orgId/:campaign/:adGroup/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   // The keyword suggester (spec §2, §6): editors only, with a connected account.
   { path: '/keyword-suggester', title: 'title.keywordSuggester', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <SuggesterScreen /> },
+  // Automated rules (spec §2, §6): editors only; the list, the create / edit form and a
+  // rule's run history (in the header's campaign group).
+  { path: '/auto-rules', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RulesScreen /> },
+  { path: '/auto-rules/new', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
+  { path: '/auto-rules/:ruleId/edit', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
+  { path: '/auto-rules/:ruleId/runs', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RunHistory /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },

@@ -6,7 +6,7 @@
 import type { MessageKey } from '@/i18n';
 import type { Level } from './paths';
 
-export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text';
+export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text' | 'rules' | 'optimization';
 
 export interface ColumnDef {
   field: string;
@@ -40,10 +40,12 @@ const LEVEL_COLUMNS: Partial<Record<Level, ColumnDef[]>> = {
     c('tag', 'tags'),
     c('campaignId', 'id'),
     c('countriesOrRegions', 'list'),
-    c('optimizationTypes', 'list'),
+    // The goal optimisation's type and target (docs/api/rules.md; Growth-locked: null then).
+    c('optimizationTypes', 'optimization'),
     c('dailyBudget', 'money'),
     c('orgId', 'id'),
-    c('rules', 'count'),
+    // The rules attached: `[{id, name, enabled}]`, or null.
+    c('rules', 'rules'),
     c('totalRevenue', 'money'),
     c('trackedInstalls', 'count'),
   ],

@@ -25,6 +25,40 @@ function plain(value: unknown): string {
   return JSON.stringify(value) ?? EMPTY;
 }
 
+interface RuleRef {
+  id: string;
+  name: string;
+  enabled: boolean;
+}
+
+/** The rules of a campaign as the report answers them (`[{id, name, enabled}]`). */
+export function rulesOf(value: unknown): RuleRef[] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v) => {
+    if (typeof v !== 'object' || v === null) return [];
+    const r = v as Record<string, unknown>;
+    return typeof r.name === 'string' ? [{ id: typeof r.id === 'string' || typeof r.id === 'number' ? String(r.id) : r.name, name: r.name, enabled: r.enabled !== false }] : [];
+  });
+}
+
+/**
+ * A campaign's goal optimisation as words ("CPA goal $2.50"): the report answers its type
+ * and target (an object, or a list of them), null when off or Growth-locked.
+ */
+export function optimizationText(value: unknown, currency: string | null): string {
+  const list: unknown[] = Array.isArray(value) ? value : [value];
+  const parts = list.flatMap((v) => {
+    if (typeof v === 'string' && v !== '') return [message(`cell.optimization.${v}`, v).replace(' {target}', '')];
+    if (typeof v !== 'object' || v === null) return [];
+    const o = v as Record<string, unknown>;
+    const type = typeof o.type === 'string' ? o.type : null;
+    if (!type) return [];
+    const target = typeof o.target === 'string' || typeof o.target === 'number' ? formatMoney(o.target, currency) : '';
+    return [message(`cell.optimization.${type}`, `${type} {target}`).replace('{target}', target).trim()];
+  });
+  return parts.join(', ') || EMPTY;
+}
+
 /** The text of a plain (non-badge) value of column `column`. */
 export function formatValue(column: ColumnDef, value: unknown, currency: string | null): string {
   if (value === null || value === undefined || value === '') return EMPTY;
@@ -41,6 +75,10 @@ export function formatValue(column: ColumnDef, value: unknown, currency: string 
       return formatDateTime(value as string);
     case 'bool':
       return value === true ? message('common.on', 'On') : message('common.off', 'Off');
+    case 'rules':
+      return rulesOf(value).map((r) => (r.enabled ? r.name : `${r.name} (${message('cell.rulesDisabled', 'off')})`)).join(', ') || EMPTY;
+    case 'optimization':
+      return optimizationText(value, currency);
     case 'list':
       return Array.isArray(value) ? value.map(plain).join(', ') || EMPTY : plain(value);
     default:

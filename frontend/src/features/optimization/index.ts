@@ -4,4 +4,4 @@
  */
 export { adGroupPath, campaignPath, campaignsPath, type Tab } from './paths';
 /** Money fields checked in the browser with the server's rules (quick edits, creation, copies). */
-export { checkMoney, minimumOf, moneySchema, optionalMoneySchema } from './money';
+export { checkMoney, minimumOf, moneyProblem, moneySchema, optionalMoneySchema, type MoneyOptions, type MoneySign } from './money';

@@ -52,14 +52,29 @@ export function moneyLabel(field: string): string {
 /** `text` with its `{name}` placeholders filled in. */
 export const fill = (text: string, values: Record<string, string>): string => text.replace(/\{(\w+)\}/g, (_, key: string) => values[key] ?? '');
 
+/**
+ * What a money field takes: an amount above 0 (bids, budgets, goals), 0 or more (a rule's
+ * guardrail bounds), or a signed amount other than 0 (a rule's change "by −0.10").
+ */
+export type MoneySign = 'positive' | 'zeroOrMore' | 'nonZero';
+
+export interface MoneyOptions {
+  /** The field's name in the messages (by default the table's label of `field`). */
+  label?: string;
+  /** Whether Apple's minimum of `field` applies (where it has one). */
+  minimum?: boolean;
+  sign?: MoneySign;
+}
+
 /** Why `input` cannot be sent as `field` in `currency`, or null when it can. */
-export function moneyProblem(field: string, currency: string | null, input: number | string, { label = moneyLabel(field), minimum = true }: { label?: string; minimum?: boolean } = {}): string | null {
+export function moneyProblem(field: string, currency: string | null, input: number | string, { label = moneyLabel(field), minimum = true, sign = 'positive' }: MoneyOptions = {}): string | null {
   const text = typeof input === 'number' ? String(input) : input.replace(/[\s\u00a0]/g, '');
   if (text === '') return fill(t('money.required'), { label });
   const value = Number(text);
   if (!/^-?\d+(\.\d*)?$/.test(text) || Number.isNaN(value)) return fill(t('money.number'), { label });
-  if (value < 0 || text.startsWith('-')) return fill(t('money.negative'), { label });
-  if (value === 0) return fill(t('money.positive'), { label });
+  if (sign !== 'nonZero' && (value < 0 || text.startsWith('-'))) return fill(t('money.negative'), { label });
+  if (sign === 'positive' && value === 0) return fill(t('money.positive'), { label });
+  if (sign === 'nonZero' && value === 0) return fill(t('money.nonZero'), { label });
   const digits = currencyDigits(currency);
   const decimals = (text.split('.')[1] ?? '').replace(/0+$/, '').length;
   if (decimals > digits) return fill(digits === 0 ? t('money.whole') : t('money.decimals'), { label, digits: String(digits), currency: currency ?? '' });
@@ -72,10 +87,10 @@ export function moneyProblem(field: string, currency: string | null, input: numb
  * The schema of a money field's input (a number or the typed text): its problem as the
  * issue's message, else the amount as the exact decimal text the server takes.
  */
-export function moneySchema(field: string, currency: string | null) {
+export function moneySchema(field: string, currency: string | null, options: MoneyOptions = {}) {
   const digits = currencyDigits(currency);
   return z.union([z.number(), z.string()]).transform((input, ctx) => {
-    const problem = moneyProblem(field, currency, input);
+    const problem = moneyProblem(field, currency, input, options);
     if (problem !== null) {
       ctx.addIssue({ code: 'custom', message: problem });
       return z.NEVER;

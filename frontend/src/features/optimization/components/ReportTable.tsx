@@ -18,6 +18,7 @@ import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
+import { CampaignAlerts, useCampaignAlerts, type Alert } from '@/features/rules';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatNumber } from '@/lib/format';
@@ -139,6 +140,8 @@ interface RowContext {
   rowLink: ReportTableProps['rowLink'];
   edit: ReportTableProps['edit'];
   tagging: ReportTableProps['tagging'];
+  /** The alerts of the page's campaigns by campaign id (CAMPAIGNS only), shown by their names. */
+  alerts: ReadonlyMap<string, Alert[]> | null;
   /** Per column, built once per column set: its class names and label. */
   columns: { def: ColumnDef; className: string; label: string; money: boolean; status: boolean }[];
 }
@@ -168,10 +171,11 @@ function SyncingText() {
   );
 }
 
-function NameCell({ row, value, to, syncing }: { row: ReportRow; value: unknown; to: string | null; syncing: boolean }) {
+function NameCell({ row, value, to, syncing, alerts }: { row: ReportRow; value: unknown; to: string | null; syncing: boolean; alerts: Alert[] | undefined }) {
   const name = typeof value === 'string' && value !== '' ? value : EMPTY;
   return (
     <span className={css.nameCell}>
+      {alerts && alerts.length > 0 && <CampaignAlerts alerts={alerts} campaignName={name} />}
       {to ? (
         <Link to={to} className={css.name}>
           {name}
@@ -254,7 +258,8 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
               <Cell level={level} column={def} value={value} currency={currency} />
             </span>
           );
-        else if (def.kind === 'name') content = <NameCell row={row} value={value} to={rowLink(row)} syncing={syncing} />;
+        else if (def.kind === 'name')
+          content = <NameCell row={row} value={value} to={rowLink(row)} syncing={syncing} alerts={sizer ? undefined : context.alerts?.get(id)} />;
         else if (pending && numeric(def)) content = <SyncingText />;
         else if (def.kind === 'tags' && context.tagging && !sizer)
           content = <TagCell context={context.tagging} row={row} id={id} name={rowName(row, context.defs[0]?.field) ?? id} />;
@@ -434,6 +439,17 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
   const someOnPage = pageIds.some((id) => selected.has(id));
   const currency = result?.currency ?? null;
+  // The campaigns' alerts (docs/api/rules.md Alerts), asked once for the page.
+  const alertsQuery = useCampaignAlerts(level === 'CAMPAIGNS' ? pageIds : []);
+  const alerts = useMemo(() => {
+    if (level !== 'CAMPAIGNS' || !alertsQuery.data) return null;
+    const byCampaign = new Map<string, Alert[]>();
+    for (const alert of alertsQuery.data) {
+      if (!alert.campaignId) continue;
+      byCampaign.set(alert.campaignId, [...(byCampaign.get(alert.campaignId) ?? []), alert]);
+    }
+    return byCampaign;
+  }, [level, alertsQuery.data]);
   const context = useMemo<RowContext>(
     () => ({
       level,
@@ -443,6 +459,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
       rowLink,
       edit,
       tagging,
+      alerts,
       columns: defs.map((def, index) => ({
         def,
         className: [Table.classes.td, css.cell, index === 0 ? css.sticky : '', numeric(def) ? css.numeric : ''].join(' '),
@@ -451,7 +468,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
         status: def.field === STATUS_COLUMN[level],
       })),
     }),
-    [level, defs, currency, result?.syncing, rowLink, edit, tagging],
+    [level, defs, currency, result?.syncing, rowLink, edit, tagging, alerts],
   );
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.

@@ -6,7 +6,7 @@
 import type { CSSProperties } from 'react';
 import { EMPTY } from '@/lib/format';
 import { statusView, type ColumnDef, type StatusTone } from '../columns';
-import { formatValue, message } from '../format-value';
+import { formatValue, message, rulesOf } from '../format-value';
 import type { Level } from '../paths';
 import { tagStyle } from '../tag-colors';
 import css from './cells.module.css';
@@ -60,6 +60,24 @@ export function Cell({ level, column, value, currency }: { level: Level; column:
         {value.map((tag) => (
           <span key={tag.id} className={css.badge} style={tagStyle(tag.color)}>
             {tag.name}
+          </span>
+        ))}
+      </span>
+    );
+  }
+  if (column.kind === 'rules') {
+    const rules = rulesOf(value);
+    if (rules.length === 0) return <>{EMPTY}</>;
+    return (
+      <span className={css.tags} data-testid="rules-cell">
+        {rules.map((rule) => (
+          <span
+            key={rule.id}
+            className={`${css.badge} ${rule.enabled ? '' : css.badgeOutline}`}
+            style={light(rule.enabled ? 'indigo' : 'gray')}
+            title={rule.enabled ? rule.name : `${rule.name} (${message('cell.rulesDisabled', 'off')})`}
+          >
+            {rule.name}
           </span>
         ))}
       </span>

@@ -1,0 +1,72 @@
+/**
+ * Alerts (docs/api/rules.md Alerts): `GET alerts?campaignIds=…` (those of some campaigns),
+ * `DELETE alerts` {alertIds} (dismissed for the workspace); and the workspace's Slack
+ * incoming webhook, `GET`/`PUT alerts/slack` (masked when read; managers write it).
+ */
+import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, apiRequest, type CallOptions } from '@/lib/api-client';
+import { entityIdSchema } from '@/lib/ids';
+import { ruleKeys } from './keys';
+
+export const alertSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  campaignId: entityIdSchema.nullish(),
+  orgId: entityIdSchema.nullish(),
+  accountId: z.string().nullish(),
+  ruleId: z.string().nullish(),
+  runId: z.string().nullish(),
+  title: z.string(),
+  message: z.string().nullish(),
+  createdAt: z.number(),
+});
+export type Alert = z.infer<typeof alertSchema>;
+
+export async function getAlerts(campaignIds: readonly string[], { signal }: CallOptions = {}): Promise<Alert[]> {
+  const { items } = await api.get('/alerts', z.object({ items: z.array(alertSchema) }), { query: { campaignIds: campaignIds.join(',') }, signal });
+  return items;
+}
+
+/** The alerts of these campaigns (none asked without campaigns). */
+export function useCampaignAlerts(campaignIds: readonly string[]) {
+  const ids = [...campaignIds].sort();
+  return useQuery({
+    queryKey: ruleKeys.alerts(ids),
+    queryFn: ids.length > 0 ? ({ signal }) => getAlerts(ids, { signal }) : skipToken,
+    staleTime: 60_000,
+  });
+}
+
+export async function dismissAlerts(alertIds: string[]): Promise<number> {
+  const { deleted } = await apiRequest('/alerts', { method: 'DELETE', body: { alertIds }, schema: z.object({ deleted: z.number() }) });
+  return deleted;
+}
+
+export function useDismissAlerts() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (alertIds: string[]) => dismissAlerts(alertIds),
+    onSuccess: () => client.invalidateQueries({ queryKey: ruleKeys.alertsAll }),
+  });
+}
+
+const slackSchema = z.object({ configured: z.boolean(), url: z.string().nullish() });
+export type SlackSetting = z.infer<typeof slackSchema>;
+
+export async function getSlack({ signal }: CallOptions = {}): Promise<SlackSetting> {
+  const { item } = await api.get('/alerts/slack', z.object({ item: slackSchema }), { signal });
+  return item;
+}
+
+export function useSlack(enabled: boolean) {
+  return useQuery({ queryKey: ruleKeys.slack(), queryFn: enabled ? ({ signal }) => getSlack({ signal }) : skipToken });
+}
+
+export function useSaveSlack() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (url: string | null) => api.put('/alerts/slack', { url }, z.unknown()),
+    onSuccess: () => client.invalidateQueries({ queryKey: ruleKeys.slack() }),
+  });
+}

@@ -1,0 +1,172 @@
+/**
+ * The rule form's values: a new rule's defaults, a new condition or action of a type, and a
+ * stored rule turned back into what the user edits (fractions as percentages, money and
+ * numbers as text, nulls as empty fields).
+ */
+import {
+  DEFAULT_STEP_PERCENT,
+  fractionToPercent,
+  isRatio,
+  STATUSES,
+  WEEKDAYS,
+  type ActionForm,
+  type ActionType,
+  type ConditionForm,
+  type ConditionType,
+  type FrequencyForm,
+  type Rule,
+  type RuleForm,
+  type RuleLevel,
+  type WindowForm,
+} from './schema';
+
+export function newCondition(type: ConditionType, level: RuleLevel): ConditionForm {
+  switch (type) {
+    case 'metric':
+      return { type, metric: 'localSpend', operator: 'GREATER_THAN', value: '' };
+    case 'compare':
+      return { type, metric: 'avgCPA', operator: 'GREATER_THAN', other: level === 'ADGROUPS' || level === 'KEYWORDS' ? 'cpaGoal' : 'targetCpa', coefficient: '1' };
+    case 'status':
+      return { type, values: STATUSES[level].slice(0, 1) };
+    case 'name':
+      return { type, operator: 'CONTAINS', value: '' };
+    case 'tag':
+      return { type, values: [] };
+    case 'matchType':
+      return { type, values: ['EXACT'] };
+  }
+}
+
+export function newAction(type: ActionType, campaignIds: readonly string[]): ActionForm {
+  switch (type) {
+    case 'pause':
+    case 'enable':
+      return { type };
+    case 'setBid':
+    case 'setBudget':
+      return { type, amount: '' };
+    case 'changeBid':
+    case 'changeBudget':
+      return { type, by: 'PERCENT', value: '' };
+    case 'bidToTarget':
+      return { type, target: 'CPA', amount: '', maxStepPercent: DEFAULT_STEP_PERCENT };
+    case 'addKeyword':
+      return { type, campaignId: campaignIds[0] ?? '', adGroupId: '', matchType: 'EXACT', bid: '' };
+    case 'addNegative':
+      return { type, where: 'AD_GROUP', matchType: 'EXACT' };
+    case 'alert':
+      return { type, channels: ['EMAIL'], emails: [] };
+  }
+}
+
+export function newWindow(type: WindowForm['type']): WindowForm {
+  return type === 'last' ? { type, days: '7', excludeToday: true } : { type, fromDaysAgo: '14', toDaysAgo: '7' };
+}
+
+export function newFrequency(type: FrequencyForm['type'], hour = 6): FrequencyForm {
+  if (type === 'hourly') return { type };
+  return type === 'daily' ? { type, hour } : { type, weekday: 'MONDAY', hour };
+}
+
+export function emptyRule(campaignIds: string[] = []): RuleForm {
+  return {
+    name: '',
+    enabled: true,
+    level: 'KEYWORDS',
+    campaignIds,
+    conditions: { operator: 'AND', groups: [{ operator: 'AND', conditions: [newCondition('metric', 'KEYWORDS')] }] },
+    window: newWindow('last'),
+    frequency: newFrequency('daily'),
+    actions: [],
+    guardrails: { minBid: '', maxBid: '', minBudget: '', maxBudget: '', maxChangePercent: '', maxEntities: '', minData: [] },
+  };
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const list = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+function oneOf<T extends string>(value: unknown, options: readonly T[], fallback: T): T {
+  return options.includes(value as T) ? (value as T) : fallback;
+}
+
+function conditionOf(raw: Rule['conditions']['groups'][number]['conditions'][number], level: RuleLevel): ConditionForm {
+  const operator = oneOf(raw.operator, ['GREATER_THAN', 'GREATER_THAN_OR_EQUAL', 'LESS_THAN', 'LESS_THAN_OR_EQUAL', 'EQUALS', 'NOT_EQUALS'] as const, 'GREATER_THAN');
+  switch (raw.type) {
+    case 'metric': {
+      const metric = raw.metric ?? 'localSpend';
+      const value = text(raw.value);
+      return { type: 'metric', metric, operator, value: isRatio(metric) && value !== '' ? fractionToPercent(value) : value };
+    }
+    case 'compare':
+      return { type: 'compare', metric: raw.metric ?? 'avgCPA', operator, other: raw.other ?? '', coefficient: text(raw.coefficient) };
+    case 'name':
+      return { type: 'name', operator: oneOf(raw.operator, ['CONTAINS', 'DOES_NOT_CONTAIN', 'EQUALS'] as const, 'CONTAINS'), value: text(raw.value) };
+    case 'status':
+    case 'tag':
+    case 'matchType':
+      return { type: raw.type, values: list(raw.values) };
+    default:
+      return newCondition('metric', level);
+  }
+}
+
+function actionOf(raw: Rule['actions'][number]): ActionForm | null {
+  const r = raw as Record<string, unknown>;
+  switch (raw.type) {
+    case 'pause':
+    case 'enable':
+      return { type: raw.type };
+    case 'setBid':
+    case 'setBudget':
+      return { type: raw.type, amount: text(r.amount) };
+    case 'changeBid':
+    case 'changeBudget':
+      return { type: raw.type, by: oneOf(r.by, ['PERCENT', 'AMOUNT'] as const, 'PERCENT'), value: text(r.value) };
+    case 'bidToTarget':
+      return { type: 'bidToTarget', target: oneOf(r.target, ['CPA', 'CPT'] as const, 'CPA'), amount: text(r.amount), maxStepPercent: text(r.maxStepPercent) || DEFAULT_STEP_PERCENT };
+    case 'addKeyword':
+      return { type: 'addKeyword', campaignId: text(r.campaignId), adGroupId: text(r.adGroupId), matchType: oneOf(r.matchType, ['EXACT', 'BROAD'] as const, 'EXACT'), bid: text(r.bid) };
+    case 'addNegative':
+      return { type: 'addNegative', where: oneOf(r.where, ['AD_GROUP', 'CAMPAIGN'] as const, 'AD_GROUP'), matchType: oneOf(r.matchType, ['EXACT', 'BROAD'] as const, 'EXACT') };
+    case 'alert':
+      return { type: 'alert', channels: list(r.channels).filter((c): c is 'EMAIL' | 'SLACK' => c === 'EMAIL' || c === 'SLACK'), emails: list(r.emails) };
+    default:
+      return null;
+  }
+}
+
+/** A stored rule as the form edits it. */
+export function ruleToForm(rule: Rule): RuleForm {
+  const w = rule.window;
+  const f = rule.frequency;
+  const g = rule.guardrails;
+  return {
+    name: rule.name,
+    enabled: rule.enabled,
+    level: rule.level,
+    campaignIds: rule.campaignIds,
+    conditions: {
+      operator: rule.conditions.operator,
+      groups: rule.conditions.groups.map((group) => ({ operator: group.operator, conditions: group.conditions.map((c) => conditionOf(c, rule.level)) })),
+    },
+    window:
+      w.type === 'between'
+        ? { type: 'between', fromDaysAgo: text(w.fromDaysAgo), toDaysAgo: text(w.toDaysAgo) }
+        : { type: 'last', days: text(w.days), excludeToday: w.excludeToday ?? true },
+    frequency:
+      f.type === 'hourly'
+        ? { type: 'hourly' }
+        : f.type === 'weekly'
+          ? { type: 'weekly', weekday: oneOf(f.weekday, WEEKDAYS, 'MONDAY'), hour: f.hour ?? 6 }
+          : { type: 'daily', hour: f.hour ?? 6 },
+    actions: rule.actions.map(actionOf).filter((a): a is ActionForm => a !== null),
+    guardrails: {
+      minBid: text(g?.minBid),
+      maxBid: text(g?.maxBid),
+      minBudget: text(g?.minBudget),
+      maxBudget: text(g?.maxBudget),
+      maxChangePercent: text(g?.maxChangePercent),
+      maxEntities: text(g?.maxEntities),
+      minData: (g?.minData ?? []).map((m) => ({ metric: m.metric, value: m.value })),
+    },
+  };
+}

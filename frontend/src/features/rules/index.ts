@@ -1,0 +1,7 @@
+/**
+ * The public face of the rules feature (automated rules, their runs, alerts). Its screens
+ * are in `screens.ts`, which only the route table imports, lazily; the campaigns table shows
+ * a campaign's alerts with `CampaignAlerts`, asked for its page by `useCampaignAlerts`.
+ */
+export { useCampaignAlerts, type Alert } from './api/alerts';
+export { CampaignAlerts } from './components/CampaignAlerts';
