@@ -335,12 +335,13 @@ pub async fn all(
                 .ok_or_else(|| ApiError::field("orgId", "Must be an id"))?,
         ),
     };
-    let account = query
-        .account_id
-        .as_deref()
-        .filter(|a| !crate::input::has_control(a, false));
-    let rows =
-        store::optimizations::list(&state.db.pool, &user.workspace_id, account, org_id).await?;
+    let account = query.account_id.as_deref();
+    // An account id holding a control character names no connection: nothing is optimised.
+    let rows = if account.is_some_and(|a| crate::input::has_control(a, false)) {
+        Vec::new()
+    } else {
+        store::optimizations::list(&state.db.pool, &user.workspace_id, account, org_id).await?
+    };
     let orgs = store::synced::orgs_of_workspace(&state.db.pool, &user.workspace_id).await?;
     let campaigns = rows
         .into_iter()
