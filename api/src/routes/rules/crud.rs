@@ -45,7 +45,7 @@ pub struct RulesQuery {
 fn id_filter(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
     match raw {
         None => Ok(None),
-        Some(s) if validate::digits(s) => s
+        Some(s) if s.len() <= 18 && validate::digits(s) => s
             .parse()
             .map(Some)
             .map_err(|_| ApiError::field(field, "Must be an id")),
