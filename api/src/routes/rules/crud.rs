@@ -211,7 +211,8 @@ pub async fn replace(
         campaigns,
     } = checked(&state, &ws, rule, &current).await?;
     // A rule moved to another campaign group leaves the campaigns of the old one.
-    let moved = rule.account_id != old.rule.account_id || rule.org_id != old.rule.org_id;
+    let moved = rule.account_id != old.rule.account_id
+        || old.rule.org_id.parse::<i64>().ok() != Some(org_id);
     let campaigns = match campaigns {
         Some(c) => Some(c),
         None if moved => Some(Vec::new()),
