@@ -133,6 +133,14 @@ common >"$data/unpinned.toml"
 { common; cat <<EOF
 
 [[operations]]
+include-name-regex = "^(PUT /api/optimization/one/|POST /api/rules/rulesCampaigns/many/)"
+parameters = { "path.id" = "$campaign" }
+
+[[operations]]
+include-name-regex = "^PUT /api/rules/(user|rulesCampaigns/many)/"
+parameters = { "path.id" = "$rule" }
+
+[[operations]]
 include-path-regex = "[{]"
 parameters = { "path.campaignId" = "$campaign", "path.tagId" = "$tag", "path.a" = "$campaign", "path.b" = "$group" }
 
@@ -155,14 +163,6 @@ parameters = { "path.id" = "$preset" }
 [[operations]]
 include-path-regex = "^/api/asa/"
 parameters = { "path.id" = "$campaign" }
-
-[[operations]]
-include-name-regex = "^(PUT /api/optimization/one/|POST /api/rules/rulesCampaigns/many/)"
-parameters = { "path.id" = "$campaign" }
-
-[[operations]]
-include-name-regex = "^PUT /api/rules/(user|rulesCampaigns/many)/"
-parameters = { "path.id" = "$rule" }
 EOF
 } >"$data/pinned.toml"
 # Every check (`SCHEMATHESIS_CHECKS` narrows them, e.g. to not_a_server_error).
