@@ -64,7 +64,9 @@ tag="$(json -X PUT -d "{\"tags\":[{\"name\":\"Fuzz\",\"color\":\"Green\",\"type\
   "$base/api/reports/tag/many" | jq -r '.result.items[0]._id')"
 preset="$(json -X PUT -d '{"name":"Fuzz","type":"KEYWORDS","fields":["keyword"]}' \
   "$base/api/setFields/one" | jq -r '.result.item._id')"
-for v in account org campaign group task tag preset; do
+rule="$(json -X PUT -d "{\"name\":\"Fuzz\",\"accountId\":\"$account\",\"orgId\":\"$org\",\"level\":\"CAMPAIGNS\",\"campaignIds\":[\"$campaign\"],\"conditions\":{\"operator\":\"AND\",\"groups\":[{\"operator\":\"AND\",\"conditions\":[{\"type\":\"metric\",\"metric\":\"taps\",\"operator\":\"GREATER_THAN\",\"value\":\"1\"}]}]},\"window\":{\"type\":\"last\",\"days\":7},\"frequency\":{\"type\":\"daily\",\"hour\":6},\"actions\":[{\"type\":\"pause\"}]}" \
+  "$base/api/rules/user" | jq -r '.result.item.id')"
+for v in account org campaign group task tag preset rule; do
   [ -n "${!v}" ] && [ "${!v}" != null ] || fail "no $v id for the fuzzing run"
 done
 
@@ -99,15 +101,20 @@ done
 # - campaign creation and copies: the app must be the campaign group's, names new in it,
 #   money in its currency at or above Apple's minimums (`asa/campaigns/asa/all`,
 #   `asa/groups/createByList`, `asa/campaigns/copy`);
+# - automated rules, goal optimisation and alerts (docs/api/rules.md): a rule's connection
+#   and synced campaign group, its metrics and actions at its level, money in the group's
+#   currency, campaigns of the group, rules and campaigns of the workspace, the plan's
+#   limits (`rules/user*`, `rules/rulesCampaigns*`, `optimization/one/{id}`,
+#   `optimization/rulesCampaigns/{id}`), a Slack webhook URL that parses (`alerts/slack`);
 # Their rules are tested in the Rust suite (api/tests): here a 400 is an accepted answer to a
 # schema-valid request of theirs, and every other check still runs on them.
-beyond_schema='^(PUT /api/asa/campaigns/(asa/all|copy)|POST /api/asa/groups/createByList/\\{id\\}|POST /api/account/create|GET /api/account/oauth|POST /api/account/addAccountIds/\\{id\\}|POST /api/asa/campaigns/calculateActiveKeywords|POST /api/asa/campaigns/mark-hidden|PATCH /api/asa/campaigns/replacePartName|PUT /api/reports/tag/many|PATCH /api/reports/tag/one/\\{tagId\\}|PUT /api/setFields/one|(PATCH|DELETE) /api/setFields/one/\\{id\\}|POST /api/auth/(checkCode|changePasswordByCode|changePassword|register)|PUT /api/asa/campaigns/update/\\{id\\}|PUT /api/asa/groups/updatesV2/\\{id\\}|PUT /api/asa/keywords/update/\\{a\\}/\\{b\\}|POST /api/asa/reports(/changes|/totalsForAllAccounts|/totalsForCampaignsGroups)?|PUT /api/asa/campaigns/updates|PUT /api/asa/groups/updates/\\{id\\}|PUT /api/asa/groups/updatesAllGroupsByCampaigns|PUT /api/asa/keywords/update/targeting/\\{id\\}|PUT /api/asa/keywords/add/negative(/\\{campaignId\\})?|DELETE /api/asa/(campaigns|groups|keywords)|POST /api/asa/geo|POST /api/phrase/getListByShuffleTitlesPopularities/\\{adamId\\}|GET /api/timings/\\{type\\}/\\{countryCode\\}|POST /api/suggester/competitors(/many)?|POST /api/reports/sov|POST /api/reports/asa/getEstimatedImpressions|POST /api/list/add|PUT /api/list/\\{id\\}|GET /api/productPages/all/adam/\\{appId\\}|PUT /api/productPages/many/\\{id\\}(/\\{adamId\\}/\\{pageId\\})?|PATCH /api/productPages/many/\\{id\\}|POST /api/asa/campaigns/checkCustomProductPageAds(ByAdGroups)?|PUT /api/creativeSet/updates/\\{id\\})$'
+beyond_schema='^(PUT /api/asa/campaigns/(asa/all|copy)|POST /api/asa/groups/createByList/\\{id\\}|POST /api/account/create|GET /api/account/oauth|POST /api/account/addAccountIds/\\{id\\}|POST /api/asa/campaigns/calculateActiveKeywords|POST /api/asa/campaigns/mark-hidden|PATCH /api/asa/campaigns/replacePartName|PUT /api/reports/tag/many|PATCH /api/reports/tag/one/\\{tagId\\}|PUT /api/setFields/one|(PATCH|DELETE) /api/setFields/one/\\{id\\}|POST /api/auth/(checkCode|changePasswordByCode|changePassword|register)|PUT /api/asa/campaigns/update/\\{id\\}|PUT /api/asa/groups/updatesV2/\\{id\\}|PUT /api/asa/keywords/update/\\{a\\}/\\{b\\}|POST /api/asa/reports(/changes|/totalsForAllAccounts|/totalsForCampaignsGroups)?|PUT /api/asa/campaigns/updates|PUT /api/asa/groups/updates/\\{id\\}|PUT /api/asa/groups/updatesAllGroupsByCampaigns|PUT /api/asa/keywords/update/targeting/\\{id\\}|PUT /api/asa/keywords/add/negative(/\\{campaignId\\})?|DELETE /api/asa/(campaigns|groups|keywords)|POST /api/asa/geo|POST /api/phrase/getListByShuffleTitlesPopularities/\\{adamId\\}|GET /api/timings/\\{type\\}/\\{countryCode\\}|POST /api/suggester/competitors(/many)?|POST /api/reports/sov|POST /api/reports/asa/getEstimatedImpressions|POST /api/list/add|PUT /api/list/\\{id\\}|GET /api/productPages/all/adam/\\{appId\\}|PUT /api/productPages/many/\\{id\\}(/\\{adamId\\}/\\{pageId\\})?|PATCH /api/productPages/many/\\{id\\}|POST /api/asa/campaigns/checkCustomProductPageAds(ByAdGroups)?|PUT /api/creativeSet/updates/\\{id\\}|PUT /api/rules/user(/\\{id\\})?|DELETE /api/rules/user/many|(PUT|DELETE) /api/rules/rulesCampaigns|(PUT|POST) /api/rules/rulesCampaigns/many/\\{id\\}|PUT /api/rules/rulesCampaigns/toggleRule|PUT /api/optimization/one/\\{id\\}|(POST|DELETE) /api/optimization/rulesCampaigns/\\{id\\}|PUT /api/alerts/slack)$'
 
 # Two configurations: both sign in, through the document's `session` cookie scheme (so
 # requests generated without credentials, the negative auth cases, really go without), and
 # name the account and campaign group in every query; `pinned.toml` also puts real ids in
 # the paths, so those requests reach the data (`{id}` names an account, a task, a campaign
-# or a preset depending on the route).
+# a preset or a rule depending on the route).
 common() {
   cat <<EOF
 [auth.openapi.session]
@@ -124,6 +131,14 @@ EOF
 }
 common >"$data/unpinned.toml"
 { common; cat <<EOF
+
+[[operations]]
+include-name-regex = "^(PUT /api/optimization/one/|POST /api/rules/rulesCampaigns/many/)"
+parameters = { "path.id" = "$campaign" }
+
+[[operations]]
+include-name-regex = "^PUT /api/rules/(user|rulesCampaigns/many)/"
+parameters = { "path.id" = "$rule" }
 
 [[operations]]
 include-path-regex = "[{]"

@@ -99,11 +99,11 @@ pub async fn list(
     let campaigns = match query.campaign_ids.as_deref() {
         None => None,
         Some(raw) => {
+            // Exactly the documented pattern: 1–18 digits each, no spaces.
             let ids: Option<Vec<i64>> = raw
                 .split(',')
                 .map(|s| {
-                    let s = s.trim();
-                    (searchdeck_common::rules::validate::digits(s))
+                    (s.len() <= 18 && searchdeck_common::rules::validate::digits(s))
                         .then(|| s.parse().ok())
                         .flatten()
                 })
@@ -227,13 +227,13 @@ pub async fn set_slack(
     ApiJson(body): ApiJson<SlackBody>,
 ) -> ApiResult<impl IntoResponse> {
     let ws = &caller.workspace_id;
-    match body.url.as_deref().map(str::trim) {
+    match body.url.as_deref() {
         None => {
             store::slack::clear(&state.db.pool, ws).await?;
             tracing::info!("Slack webhook cleared");
         }
         Some(raw) => {
-            let ok = raw.len() <= URL_MAX
+            let ok = raw.chars().count() <= URL_MAX
                 && Url::parse(raw).is_ok_and(|u| {
                     u.scheme() == "https"
                         && u.host_str().is_some_and(|h| !h.is_empty())

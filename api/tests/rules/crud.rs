@@ -70,6 +70,17 @@ backend_tests! {
         assert_eq!(res.json["result"]["item"]["campaignIds"], json!(["1870003"]), "without campaignIds the attachments stay");
         assert!(enabled_at(&app).await > 1_700_000_000);
 
+        // Moved to the other campaign group (JPY) without campaignIds: it leaves the old
+        // group's campaigns.
+        let mut moved = sent.clone();
+        moved.as_object_mut().unwrap().remove("campaignIds");
+        moved["orgId"] = json!("4500999");
+        moved["guardrails"] = json!({});
+        let res = put(&app, &format!("/api/rules/user/{id}"), moved, &f.cookie).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["item"]["campaignIds"], json!([]));
+        assert_eq!(res.json["result"]["item"]["currency"], "JPY");
+
         // Delete: an unknown id deletes nothing (404), then the rule goes.
         let res = delete(&app, "/api/rules/user/many", json!({"rulesIds": [id, "nope"]}), &f.cookie).await;
         assert_eq!(res.status, StatusCode::NOT_FOUND);

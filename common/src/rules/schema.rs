@@ -21,6 +21,8 @@ pub struct Rule {
     /// Schema version; omitted means 1.
     #[serde(default = "version")]
     pub version: u32,
+    /// 1–100 characters.
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     #[serde(default = "yes")]
     pub enabled: bool,
@@ -35,10 +37,13 @@ pub struct Rule {
     pub level: RuleLevel,
     /// Attached campaigns (ids as strings of digits). Sent on create/update, it replaces them.
     #[serde(default)]
+    #[schema(max_items = 1000)]
     pub campaign_ids: Option<Vec<String>>,
     pub conditions: Conditions,
     pub window: Window,
     pub frequency: Frequency,
+    /// 1–5, at most one of each type.
+    #[schema(min_items = 1, max_items = 5)]
     pub actions: Vec<Action>,
     #[serde(default)]
     pub guardrails: Guardrails,
@@ -98,6 +103,7 @@ pub enum Logic {
 pub struct Conditions {
     pub operator: Logic,
     /// 1–10 groups.
+    #[schema(min_items = 1, max_items = 10)]
     pub groups: Vec<ConditionGroup>,
 }
 
@@ -106,6 +112,8 @@ pub struct Conditions {
 #[serde(rename_all = "camelCase")]
 pub struct ConditionGroup {
     pub operator: Logic,
+    /// 1–20 conditions.
+    #[schema(min_items = 1, max_items = 20)]
     pub conditions: Vec<Condition>,
 }
 
@@ -167,6 +175,7 @@ pub enum Window {
     /// The last `days` days (1–365), today excluded by default.
     #[serde(rename_all = "camelCase")]
     Last {
+        #[schema(minimum = 1, maximum = 365)]
         days: u32,
         #[serde(default = "yes")]
         exclude_today: bool,
@@ -174,7 +183,9 @@ pub enum Window {
     /// From `fromDaysAgo` to `toDaysAgo` days ago (1 ≤ to ≤ from ≤ 365).
     #[serde(rename_all = "camelCase")]
     Between {
+        #[schema(minimum = 1, maximum = 365)]
         from_days_ago: u32,
+        #[schema(minimum = 1, maximum = 365)]
         to_days_ago: u32,
     },
 }
@@ -186,9 +197,16 @@ pub enum Frequency {
     /// On the hour, every hour.
     Hourly,
     /// Every day at `hour` (0–23).
-    Daily { hour: u32 },
+    Daily {
+        #[schema(maximum = 23)]
+        hour: u32,
+    },
     /// Every week on `weekday` at `hour`.
-    Weekly { weekday: Weekday, hour: u32 },
+    Weekly {
+        weekday: Weekday,
+        #[schema(maximum = 23)]
+        hour: u32,
+    },
 }
 
 /// A day of the week.
@@ -333,9 +351,11 @@ pub struct Guardrails {
     pub max_change_percent: Option<String>,
     /// 1–10,000 (default 1,000): entities acted on per run, largest spenders first.
     #[serde(default)]
+    #[schema(minimum = 1, maximum = 10000)]
     pub max_entities: Option<u32>,
     /// Counters an entity must reach before the rule acts on it.
     #[serde(default)]
+    #[schema(max_items = 50)]
     pub min_data: Vec<MinData>,
 }
 

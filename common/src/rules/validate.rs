@@ -471,9 +471,9 @@ impl Check<'_> {
     }
 }
 
-/// Whether `s` is a string of 1–19 digits (an Apple id).
+/// Whether `s` is an Apple id: a string of 1–19 digits below 2^63.
 pub fn digits(s: &str) -> bool {
-    (1..=19).contains(&s.len()) && s.chars().all(|c| c.is_ascii_digit())
+    (1..=19).contains(&s.len()) && s.chars().all(|c| c.is_ascii_digit()) && s.parse::<i64>().is_ok()
 }
 
 /// One `@` with text on both sides and a dot in the domain, no spaces.
@@ -678,6 +678,14 @@ mod tests {
         assert_eq!(
             with(|r| r.campaign_ids = Some(vec!["1".into(), "1".into(), "x".into()])),
             ["campaignIds.1", "campaignIds.2"]
+        );
+        assert_eq!(
+            with(|r| r.campaign_ids = Some(vec![
+                "9223372036854775807".into(),
+                "9223372036854775808".into()
+            ])),
+            ["campaignIds.1"],
+            "past 2^63 is no id"
         );
     }
 

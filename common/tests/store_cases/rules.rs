@@ -462,6 +462,20 @@ pub async fn optimizations_alerts_and_slack(db: &Db) {
         Some(50)
     );
 
+    // Who receives a workspace's alerts: its owners and admins.
+    let (writer, _) = searchdeck_common::test_support::owner(db, "writer@example.com").await;
+    store::workspaces::add_member(pool, &ws, &writer, "writer", 1)
+        .await
+        .unwrap();
+    let (admin, _) = searchdeck_common::test_support::owner(db, "admin@example.com").await;
+    store::workspaces::add_member(pool, &ws, &admin, "admin", 1)
+        .await
+        .unwrap();
+    assert_eq!(
+        store::workspaces::manager_emails(pool, &ws).await.unwrap(),
+        ["admin@example.com", "goals@example.com"]
+    );
+
     // The Slack webhook: set, replaced, cleared; per workspace.
     assert_eq!(store::slack::sealed(pool, &ws).await.unwrap(), None);
     store::slack::set(pool, &ws, "sealed-1", Some("ann@example.com"), 1)
@@ -497,6 +511,17 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
     .await
     .unwrap();
     store::rules::attach(pool, "c1", 501, 1).await.unwrap();
+    sqlx::query("UPDATE asa_campaigns SET body = '{\"id\": 501}' WHERE id = 501")
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        store::synced::campaign_bodies(pool, org_key, &[501, 502, 999])
+            .await
+            .unwrap(),
+        [(501, Some(r#"{"id": 501}"#.to_string())), (502, None)],
+        "the bodies the sync compares with"
+    );
     store::optimizations::set(
         pool,
         &Optimization {

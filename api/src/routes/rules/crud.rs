@@ -45,7 +45,7 @@ pub struct RulesQuery {
 fn id_filter(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
     match raw {
         None => Ok(None),
-        Some(s) if validate::digits(s) => s
+        Some(s) if s.len() <= 18 && validate::digits(s) => s
             .parse()
             .map(Some)
             .map_err(|_| ApiError::field(field, "Must be an id")),
@@ -211,7 +211,8 @@ pub async fn replace(
         campaigns,
     } = checked(&state, &ws, rule, &current).await?;
     // A rule moved to another campaign group leaves the campaigns of the old one.
-    let moved = rule.account_id != old.rule.account_id || rule.org_id != old.rule.org_id;
+    let moved = rule.account_id != old.rule.account_id
+        || old.rule.org_id.parse::<i64>().ok() != Some(org_id);
     let campaigns = match campaigns {
         Some(c) => Some(c),
         None if moved => Some(Vec::new()),

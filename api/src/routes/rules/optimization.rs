@@ -143,7 +143,7 @@ fn settings(
             }
         }
     };
-    let step = match step.map(str::trim) {
+    let step = match step {
         None => STEP_DEFAULT,
         Some(s) => match s.parse::<i64>() {
             Ok(n) if (1..=STEP_MAX).contains(&n) && s.chars().all(|c| c.is_ascii_digit()) => n,
@@ -193,9 +193,8 @@ pub struct OptimizationBody {
     /// CPA_GOAL, CPT_GOAL, or null (absent) to turn it off.
     #[serde(rename = "type", default)]
     pub kind: Option<OptimizationType>,
-    /// Decimal in the campaign group's currency, greater than 0 (required for CPT_GOAL;
-    /// null for CPA_GOAL: each ad group's CPA goal).
-    #[schema(pattern = "^[0-9]{1,10}(\\.[0-9]{1,3})?$")]
+    /// Decimal in the campaign group's currency, greater than 0, with at most its decimals
+    /// (required for CPT_GOAL; null for CPA_GOAL: each ad group's CPA goal).
     pub target: Option<String>,
     /// 1–100 (default 20).
     #[schema(pattern = "^[0-9]{1,3}$")]
@@ -331,16 +330,17 @@ pub async fn all(
         Some(s) => Some(
             s.parse::<i64>()
                 .ok()
-                .filter(|_| searchdeck_common::rules::validate::digits(s))
+                .filter(|_| s.len() <= 18 && searchdeck_common::rules::validate::digits(s))
                 .ok_or_else(|| ApiError::field("orgId", "Must be an id"))?,
         ),
     };
-    let account = query
-        .account_id
-        .as_deref()
-        .filter(|a| !crate::input::has_control(a, false));
-    let rows =
-        store::optimizations::list(&state.db.pool, &user.workspace_id, account, org_id).await?;
+    let account = query.account_id.as_deref();
+    // An account id holding a control character names no connection: nothing is optimised.
+    let rows = if account.is_some_and(|a| crate::input::has_control(a, false)) {
+        Vec::new()
+    } else {
+        store::optimizations::list(&state.db.pool, &user.workspace_id, account, org_id).await?
+    };
     let orgs = store::synced::orgs_of_workspace(&state.db.pool, &user.workspace_id).await?;
     let campaigns = rows
         .into_iter()
@@ -366,8 +366,8 @@ pub struct OptimizationOn {
     #[serde(with = "string_id::list")]
     #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, min_items = 1, max_items = 1000)]
     pub campaigns_ids: Vec<i64>,
-    /// Decimal in each campaign group's currency, greater than 0 (required for CPT_GOAL).
-    #[schema(pattern = "^[0-9]{1,10}(\\.[0-9]{1,3})?$")]
+    /// Decimal in each campaign group's currency, greater than 0, with at most its
+    /// decimals (required for CPT_GOAL).
     pub target: Option<String>,
     /// 1–100 (default 20).
     #[schema(pattern = "^[0-9]{1,3}$")]
