@@ -173,7 +173,10 @@ pub enum Window {
     },
     /// From `fromDaysAgo` to `toDaysAgo` days ago (1 ≤ to ≤ from ≤ 365).
     #[serde(rename_all = "camelCase")]
-    Between { from_days_ago: u32, to_days_ago: u32 },
+    Between {
+        from_days_ago: u32,
+        to_days_ago: u32,
+    },
 }
 
 /// When a rule runs, in the org's time zone.
@@ -244,9 +247,14 @@ pub enum Action {
     Pause,
     Enable,
     /// Bid (KEYWORDS) or default bid (ADGROUPS) = `amount`.
-    SetBid { amount: String },
+    SetBid {
+        amount: String,
+    },
     /// Bid × (1 + value/100) or bid + value; `value` signed, ≠ 0.
-    ChangeBid { by: ChangeBy, value: String },
+    ChangeBid {
+        by: ChangeBy,
+        value: String,
+    },
     /// Bid × target / actual, moved at most `maxStepPercent` (default 20).
     #[serde(rename_all = "camelCase")]
     BidToTarget {
@@ -257,9 +265,14 @@ pub enum Action {
         max_step_percent: Option<String>,
     },
     /// Daily budget (CAMPAIGNS) = `amount`.
-    SetBudget { amount: String },
+    SetBudget {
+        amount: String,
+    },
     /// As `changeBid`, on the daily budget.
-    ChangeBudget { by: ChangeBy, value: String },
+    ChangeBudget {
+        by: ChangeBy,
+        value: String,
+    },
     /// The search term becomes a keyword of this ad group.
     #[serde(rename_all = "camelCase")]
     AddKeyword {
@@ -396,7 +409,10 @@ mod tests {
         let back = serde_json::to_value(&rule).expect("writes");
         assert_eq!(back["actions"][0]["type"], "changeBid");
         assert_eq!(back["actions"][1]["where"], "AD_GROUP");
-        assert_eq!(back["conditions"]["groups"][0]["conditions"][4]["type"], "matchType");
+        assert_eq!(
+            back["conditions"]["groups"][0]["conditions"][4]["type"],
+            "matchType"
+        );
         assert_eq!(back["window"]["fromDaysAgo"], 14);
         assert_eq!(back["frequency"]["weekday"], "MONDAY");
     }

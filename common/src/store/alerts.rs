@@ -41,7 +41,8 @@ pub struct NewAlert {
 /// Stores `alert` unless one of the same cause exists in its workspace; returns whether it
 /// was stored (the caller then pushes its delivery job in the same transaction).
 pub async fn insert(ex: impl Exec<'_>, alert: &NewAlert) -> Result<bool, sqlx::Error> {
-    let emails = serde_json::to_string(&alert.emails).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
+    let emails =
+        serde_json::to_string(&alert.emails).map_err(|e| sqlx::Error::Encode(Box::new(e)))?;
     let done = sqlx::query(
         "INSERT INTO alerts (id, workspace_id, kind, cause_key, account_id, org_id, campaign_id, \
            rule_id, run_id, title, message, emails, email, slack, created_at) \

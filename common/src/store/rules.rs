@@ -3,7 +3,7 @@
 //! back into [`Rule`] with the columns the server owns (id, enabled, author, times); the
 //! attached campaigns live in `rule_campaigns`.
 
-use sqlx::Row;
+use sqlx::{AssertSqlSafe, Row};
 
 use super::Exec;
 use crate::rules::{Rule, RuleLevel};
@@ -91,9 +91,9 @@ pub async fn get(
     workspace_id: &str,
     id: &str,
 ) -> Result<Option<RuleRow>, sqlx::Error> {
-    sqlx::query(&format!(
+    sqlx::query(AssertSqlSafe(format!(
         "SELECT {COLUMNS} FROM rules WHERE workspace_id = $1 AND id = $2"
-    ))
+    )))
     .bind(workspace_id)
     .bind(id)
     .fetch_optional(ex)
@@ -112,7 +112,12 @@ pub async fn campaigns(ex: impl Exec<'_>, rule_id: &str) -> Result<Vec<(i64, boo
     .fetch_all(ex)
     .await?;
     rows.iter()
-        .map(|r| Ok((r.try_get("campaign_id")?, r.try_get::<i64, _>("enabled")? != 0)))
+        .map(|r| {
+            Ok((
+                r.try_get("campaign_id")?,
+                r.try_get::<i64, _>("enabled")? != 0,
+            ))
+        })
         .collect()
 }
 
