@@ -5,6 +5,7 @@
 
 pub mod evaluate;
 pub mod plan;
+pub mod run;
 pub mod schedule;
 pub mod schema;
 pub mod window;

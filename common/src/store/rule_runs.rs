@@ -626,3 +626,39 @@ pub async fn negatives_in(
         })
         .collect()
 }
+
+/// The workspace of rule `rule_id`, if it exists (the job knows rules by id only).
+pub async fn rule_workspace(
+    ex: impl Exec<'_>,
+    rule_id: &str,
+) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT workspace_id FROM rules WHERE id = $1")
+        .bind(rule_id)
+        .fetch_optional(ex)
+        .await
+}
+
+/// The non-deleted keywords of ad group `ad_group_id` of `org_key`: (lower-case text, match
+/// type) → id.
+pub async fn keyword_ids_in(
+    ex: impl Exec<'_>,
+    org_key: i64,
+    ad_group_id: i64,
+) -> Result<std::collections::HashMap<(String, String), i64>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT id, text, match_type FROM asa_keywords \
+         WHERE org_key = $1 AND ad_group_id = $2 AND deleted = 0",
+    )
+    .bind(org_key)
+    .bind(ad_group_id)
+    .fetch_all(ex)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok((
+                (r.try_get::<String, _>(1)?.to_lowercase(), r.try_get(2)?),
+                r.try_get(0)?,
+            ))
+        })
+        .collect()
+}

@@ -9,6 +9,7 @@ pub mod collect_keywords;
 pub mod create_campaigns;
 pub mod fetch_rates;
 pub mod refresh_popularity;
+pub mod run_rule;
 mod send_email;
 pub mod sync_account;
 pub mod sync_reports;
@@ -34,7 +35,9 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::CollectKeywords>()
         .add::<jobs::ApplyNegativeLists>()
         .add::<jobs::CreateCampaigns>()
-        .add::<jobs::CopyCampaigns>();
+        .add::<jobs::CopyCampaigns>()
+        .add::<jobs::RunRule>()
+        .add::<jobs::UndoRuleRun>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

@@ -335,7 +335,11 @@ impl Edit<'_> {
                 continue;
             };
             if old.as_deref() == Some(target) {
-                let note = if deleting { "Already deleted" } else { UNCHANGED };
+                let note = if deleting {
+                    "Already deleted"
+                } else {
+                    UNCHANGED
+                };
                 progress.push(result(Outcome::Skipped, old.clone(), old, note));
                 continue;
             }
@@ -392,8 +396,7 @@ impl Edit<'_> {
             name: s.row.name.clone(),
             campaign_name: s.row.campaign_name.clone(),
         };
-        self.insert_record(tx, entity, s.old.clone(), new)
-            .await
+        self.insert_record(tx, entity, s.old.clone(), new).await
     }
 
     async fn insert_record(
