@@ -12,6 +12,7 @@ mod popularity;
 mod provider;
 mod queue;
 mod rates;
+mod rule_run;
 mod scheduler;
 mod support;
 mod sync;
