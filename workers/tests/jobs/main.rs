@@ -13,6 +13,7 @@ mod provider;
 mod queue;
 mod rates;
 mod rule_run;
+mod rule_schedule;
 mod scheduler;
 mod support;
 mod sync;
