@@ -13,6 +13,7 @@ pub mod lists;
 pub mod options;
 pub mod product_pages;
 pub mod reports;
+pub mod rule_runs;
 pub mod suggester;
 pub mod tags;
 pub mod tasks;
@@ -42,4 +43,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(lists::router())
         .merge(product_pages::router())
         .merge(creation::router())
+        .merge(rule_runs::router())
 }

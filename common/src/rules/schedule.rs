@@ -80,6 +80,17 @@ fn last_at(now: &Zoned, tz: &TimeZone, hour: u32, weekday: Option<civil::Weekday
     None
 }
 
+/// The first instant (Unix seconds) of `day` in `time_zone`.
+pub fn start_of(day: time::Date, time_zone: Option<&str>) -> Option<i64> {
+    let date = civil::date(
+        i16::try_from(day.year()).ok()?,
+        day.month() as i8,
+        i8::try_from(day.day()).ok()?,
+    );
+    let start = date.to_zoned(zone(time_zone)).ok()?;
+    Some(start.timestamp().as_second())
+}
+
 /// A due time as the period of a run and its uniqueness key: `2026-11-27T06:00:00Z`.
 pub fn period(due: i64) -> String {
     Timestamp::from_second(due)
@@ -203,6 +214,16 @@ mod tests {
         // A due time equal to the enabling instant counts.
         let due = latest_due(&daily(9), None, at("2026-11-27T09:00:00Z"), enabled);
         assert_eq!(due, Some(enabled));
+    }
+
+    #[test]
+    fn days_start_at_local_midnight() {
+        let day = time::macros::date!(2026 - 11 - 27);
+        assert_eq!(start_of(day, None), Some(at("2026-11-27T00:00:00Z")));
+        assert_eq!(
+            start_of(day, Some("America/New_York")),
+            Some(at("2026-11-27T05:00:00Z"))
+        );
     }
 
     #[test]
