@@ -283,6 +283,73 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
                 .bind(org_key).execute(pool).await.unwrap();
             "4242".to_string()
         }
+        "rule" => {
+            // A rule of the connection fixture's campaign group 100 (store::rules; the CRUD
+            // routes may add this fixture too: one is enough).
+            let account = Box::pin(resource_in_workspace(app, "account", token)).await;
+            let mut rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({
+                "name": "Fixture", "accountId": account, "orgId": "100", "level": "KEYWORDS",
+                "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [
+                    {"type": "metric", "metric": "taps", "operator": "GREATER_THAN", "value": "1"}]}]},
+                "window": {"type": "last", "days": 7},
+                "frequency": {"type": "daily", "hour": 6},
+                "actions": [{"type": "pause"}]
+            }))
+            .unwrap();
+            rule.id = searchdeck_common::ids::new_id();
+            rule.created_at = 1;
+            rule.updated_at = 1;
+            store::rules::insert(&app.state.db.pool, workspace_id, None, &rule, 100)
+                .await
+                .unwrap();
+            rule.id
+        }
+        "rule_run" => {
+            // A finished run of the rule fixture that changed one keyword.
+            let rule = Box::pin(resource_in_workspace(app, "rule", token)).await;
+            let account: String = sqlx::query_scalar("SELECT account_id FROM rules WHERE id = $1")
+                .bind(&rule)
+                .fetch_one(&app.state.db.pool)
+                .await
+                .unwrap();
+            let id = searchdeck_common::ids::new_id();
+            store::rule_runs::insert_run(
+                &app.state.db.pool,
+                &store::rule_runs::RunRow {
+                    id: id.clone(),
+                    workspace_id: workspace_id.to_string(),
+                    rule_key: rule.clone(),
+                    rule_id: Some(rule.clone()),
+                    account_id: account,
+                    org_id: 100,
+                    source: "auto_rules".into(),
+                    rule_name: "Fixture".into(),
+                    body: "{}".into(),
+                    currency: Some("USD".into()),
+                    trigger: "MANUAL".into(),
+                    period: format!("manual:{id}"),
+                    status: "DONE".into(),
+                    reason: None,
+                    window_start: None,
+                    window_end: None,
+                    newest_complete_day: None,
+                    matched: 1,
+                    applied: 1,
+                    refused: 0,
+                    skipped: 0,
+                    undo_of: None,
+                    undone_by: None,
+                    user_id: None,
+                    user_email: None,
+                    created_at: 1,
+                    started_at: 1,
+                    finished_at: Some(1),
+                },
+            )
+            .await
+            .unwrap();
+            id
+        }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }
 }

@@ -9,10 +9,7 @@
 
 use std::collections::{BTreeMap, HashMap};
 
-use axum::{
-    extract::State,
-    response::IntoResponse,
-};
+use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     Db, ids,
     jobs::{RunRule, UndoRuleRun},
@@ -79,7 +76,9 @@ impl WorkspaceResource for StoredRun {
     const KIND: &'static str = "rule_run";
 
     async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
-        Ok(rule_runs::get(&db.pool, workspace_id, id).await?.map(StoredRun))
+        Ok(rule_runs::get(&db.pool, workspace_id, id)
+            .await?
+            .map(StoredRun))
     }
 }
 
@@ -250,7 +249,10 @@ async fn subject_of(state: &AppState, user: &CurrentUser, rule: &Rule) -> ApiRes
         return Err(ApiError::validation(errors));
     }
     if campaigns.is_empty() {
-        return Err(ApiError::field("rule.campaignIds", "Choose at least one campaign"));
+        return Err(ApiError::field(
+            "rule.campaignIds",
+            "Choose at least one campaign",
+        ));
     }
     // Validation of the rule's schema (searchdeck_common::rules::validate) is added here at
     // merge; until then bad amounts plan nothing and bad conditions match nothing.
@@ -472,7 +474,11 @@ pub async fn backtest(
             })
         })
         .collect();
-    entities.sort_by(|a, b| b.times_changed.cmp(&a.times_changed).then(a.entity_id.cmp(&b.entity_id)));
+    entities.sort_by(|a, b| {
+        b.times_changed
+            .cmp(&a.times_changed)
+            .then(a.entity_id.cmp(&b.entity_id))
+    });
     Ok(envelope::item(Backtest {
         points,
         entities,
