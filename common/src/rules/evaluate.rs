@@ -98,12 +98,18 @@ pub fn condition(c: &Condition, row: &EntityRow, scope: &Scope) -> bool {
             _ => false,
         },
         Condition::Status { values } => {
-            let status = row.status.as_deref();
-            // Keywords say ACTIVE where campaigns and ad groups say ENABLED.
-            any_of(values, status)
-                || (scope.level == RuleLevel::Keywords
-                    && status == Some("ACTIVE")
-                    && any_of(values, Some("ENABLED")))
+            // Keywords say ACTIVE where campaigns and ad groups say ENABLED (and a synced
+            // keyword may say either): one status for a keyword.
+            let keyword = |s: &str| {
+                if scope.level == RuleLevel::Keywords && s.eq_ignore_ascii_case("ENABLED") {
+                    "ACTIVE".to_string()
+                } else {
+                    s.trim().to_ascii_uppercase()
+                }
+            };
+            row.status
+                .as_deref()
+                .is_some_and(|s| values.iter().any(|v| keyword(v) == keyword(s)))
         }
         Condition::Name { operator, value } => {
             let name = row.name.to_lowercase();
@@ -326,6 +332,12 @@ mod tests {
             "ENABLED reads as a keyword's ACTIVE"
         );
         assert!(!one(s(&["PAUSED"]), &row));
+        let mut synced_enabled = row.clone();
+        synced_enabled.status = Some("ENABLED".into());
+        assert!(
+            one(s(&["ACTIVE"]), &synced_enabled),
+            "a keyword synced as ENABLED is ACTIVE"
+        );
         let name = |op, v: &str| Condition::Name {
             operator: op,
             value: v.into(),
