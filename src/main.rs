@@ -263,7 +263,9 @@ async fn main() -> anyhow::Result<()> {
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Create(args)) => searchdeck_bench::create::run(args).await?,
         #[cfg(feature = "bench")]
-        Command::Bench(BenchCommand::Rules(args)) => searchdeck_bench::rules::run_bench(args).await?,
+        Command::Bench(BenchCommand::Rules(args)) => {
+            searchdeck_bench::rules::run_bench(args).await?
+        }
     }
     Ok(())
 }

@@ -189,7 +189,10 @@ fn last_day() -> Date {
 
 /// The campaign group a kept database was seeded with, when it holds one (`--keep`). Errs
 /// when it was seeded with other `--keywords` / `--days` or its blobs are incomplete.
-pub(crate) async fn seeded_before(db: &Db, args: &ReportsBenchArgs) -> anyhow::Result<Option<Seeded>> {
+pub(crate) async fn seeded_before(
+    db: &Db,
+    args: &ReportsBenchArgs,
+) -> anyhow::Result<Option<Seeded>> {
     let account: Option<(String, String)> =
         sqlx::query_as("SELECT id, workspace_id FROM accounts WHERE client_id = 'bench' LIMIT 1")
             .fetch_optional(&db.pool)
@@ -230,7 +233,11 @@ pub(crate) async fn seeded_before(db: &Db, args: &ReportsBenchArgs) -> anyhow::R
     }))
 }
 
-pub(crate) async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::Result<Seeded> {
+pub(crate) async fn seed(
+    db: &Db,
+    args: &ReportsBenchArgs,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<Seeded> {
     let now = now_ms();
     let (user_id, workspace_id, account_id) = (new_id(), new_id(), new_id());
     store::users::insert(

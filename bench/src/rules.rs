@@ -106,7 +106,11 @@ where
     Ok((p50, p95, last.expect("at least one run")))
 }
 
-async fn bench_backend(backend: &str, db: &Db, args: &RulesBenchArgs) -> anyhow::Result<Vec<serde_json::Value>> {
+async fn bench_backend(
+    backend: &str,
+    db: &Db,
+    args: &RulesBenchArgs,
+) -> anyhow::Result<Vec<serde_json::Value>> {
     let say = |m: &str| {
         if args.json {
             eprintln!("[{backend}] {m}");
@@ -166,7 +170,10 @@ async fn bench_backend(backend: &str, db: &Db, args: &RulesBenchArgs) -> anyhow:
     let read = EntityRead {
         level: Level::Keywords,
         campaigns: campaigns.clone(),
-        range: DateRange { from, to: seeded.last },
+        range: DateRange {
+            from,
+            to: seeded.last,
+        },
         tags: false,
         popularity: false,
     };
@@ -174,7 +181,11 @@ async fn bench_backend(backend: &str, db: &Db, args: &RulesBenchArgs) -> anyhow:
         Ok(entity_rows(db, &seeded.ctx.workspace_id, &org, &read, &cancel).await?)
     })
     .await?;
-    anyhow::ensure!(rows.len() as i64 == args.keywords, "{} rows read", rows.len());
+    anyhow::ensure!(
+        rows.len() as i64 == args.keywords,
+        "{} rows read",
+        rows.len()
+    );
     let body = ReportBody {
         level: Some("KEYWORDS".into()),
         start_date: Some(from.to_string()),
@@ -194,13 +205,31 @@ async fn bench_backend(backend: &str, db: &Db, args: &RulesBenchArgs) -> anyhow:
         Ok(run_staged(db, &seeded.ctx, &query, &cancel).await?.0)
     })
     .await?;
-    anyhow::ensure!(report.total as i64 == args.keywords, "the report has {} rows", report.total);
-    let planned = evaluated.items.iter().filter(|i| i.result == "PLANNED").count();
+    anyhow::ensure!(
+        report.total as i64 == args.keywords,
+        "the report has {} rows",
+        report.total
+    );
+    let planned = evaluated
+        .items
+        .iter()
+        .filter(|i| i.result == "PLANNED")
+        .count();
     let rows_read = rows.len();
     for (name, p50, p95, extra) in [
-        ("rule_evaluate_30d", e50, e95, json!({"matched": evaluated.matched, "planned": planned})),
+        (
+            "rule_evaluate_30d",
+            e50,
+            e95,
+            json!({"matched": evaluated.matched, "planned": planned}),
+        ),
         ("entity_rows_30d", r50, r95, json!({"rows": rows_read})),
-        ("report_keywords_30d", q50, q95, json!({"total": report.total})),
+        (
+            "report_keywords_30d",
+            q50,
+            q95,
+            json!({"total": report.total}),
+        ),
     ] {
         let line = json!({
             "backend": backend, "case": name, "keywords": args.keywords,
@@ -210,13 +239,18 @@ async fn bench_backend(backend: &str, db: &Db, args: &RulesBenchArgs) -> anyhow:
         if args.json {
             println!("{line}");
         } else {
-            say(&format!("{name:<22} p50 {p50:>7.1} ms  p95 {p95:>7.1} ms  {extra}"));
+            say(&format!(
+                "{name:<22} p50 {p50:>7.1} ms  p95 {p95:>7.1} ms  {extra}"
+            ));
         }
         out.push(line);
     }
     let ratio = e95 / q95;
     if args.json {
-        println!("{}", json!({"backend": backend, "case": "ratio_rule_to_report_p95", "ratio": (ratio * 100.0).round() / 100.0}));
+        println!(
+            "{}",
+            json!({"backend": backend, "case": "ratio_rule_to_report_p95", "ratio": (ratio * 100.0).round() / 100.0})
+        );
     } else {
         say(&format!(
             "rule / report p95: {ratio:.2}× (target: the rule ≤ 200 ms: {})",
@@ -228,7 +262,10 @@ async fn bench_backend(backend: &str, db: &Db, args: &RulesBenchArgs) -> anyhow:
 
 /// Runs the benchmark.
 pub async fn run_bench(args: RulesBenchArgs) -> anyhow::Result<()> {
-    anyhow::ensure!(args.days >= 30, "--days must be at least 30 (the rule's window)");
+    anyhow::ensure!(
+        args.days >= 30,
+        "--days must be at least 30 (the rule's window)"
+    );
     let suffix = match &args.keep {
         Some(name) => name.clone(),
         None => format!("rules_{}", std::process::id()),
