@@ -488,14 +488,14 @@ pub async fn backtest(
 
 /// `{"id": "<task id>"}`.
 #[derive(Debug, Serialize, ToSchema)]
-pub struct Started {
+pub struct RuleTaskStarted {
     pub id: String,
 }
 
 /// Runs the rule now: a task and its `run-rule` job (trigger MANUAL). Editors only.
 #[utoipa::path(post, path = "/api/rules/user/{id}/run", tag = "rules",
     params(("id" = String, Path, description = "Rule id")),
-    responses((status = 200, description = "The run is queued: its task id", body = Envelope<Started>)))]
+    responses((status = 200, description = "The run is queued: its task id", body = Envelope<RuleTaskStarted>)))]
 pub async fn run_now(
     State(state): State<AppState>,
     rule: InWorkspace<StoredRule, EditRoles>,
@@ -523,7 +523,7 @@ pub async fn run_now(
         )
         .await
         .map_err(ApiError::from)?;
-    Ok(envelope::ok(Started { id }))
+    Ok(envelope::ok(RuleTaskStarted { id }))
 }
 
 /// `page` (from 1), `pageSize` (1–100, default 20).
@@ -593,7 +593,7 @@ pub async fn one(
 /// (job `undo-rule-run`). 400 when the run changed nothing, is an undo, or was undone.
 #[utoipa::path(post, path = "/api/rules/runs/{id}/undo", tag = "rules",
     params(("id" = String, Path, description = "Run id")),
-    responses((status = 200, description = "The undo is queued: its task id", body = Envelope<Started>),
+    responses((status = 200, description = "The undo is queued: its task id", body = Envelope<RuleTaskStarted>),
               (status = 400, description = "Nothing to undo", body = ErrorBody)))]
 pub async fn undo(
     State(state): State<AppState>,
@@ -634,5 +634,5 @@ pub async fn undo(
         )
         .await
         .map_err(ApiError::from)?;
-    Ok(envelope::ok(Started { id }))
+    Ok(envelope::ok(RuleTaskStarted { id }))
 }
