@@ -54,7 +54,8 @@ enum Command {
     /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
     /// report engine over 100,000 keywords × 365 days; `bench sync`: a first sync of the
     /// large sandbox world through the sync jobs; `bench suggester`: the keyword suggester's
-    /// collection against the sandbox, with recall against its ground truth).
+    /// collection against the sandbox, with recall against its ground truth; `bench rules`:
+    /// one automated rule over 100,000 keywords).
     /// Built only with `--features bench` (the `searchdeck-bench` crate, `bench/`).
     #[cfg(feature = "bench")]
     #[command(subcommand)]
@@ -89,6 +90,9 @@ enum BenchCommand {
     /// the sandbox with 100 ms latency: wall time, Apple calls against the minimum, and the
     /// extra calls of a run whose worker is SIGKILLed mid keywords.
     Create(searchdeck_bench::create::CreateBenchArgs),
+    /// One automated rule over 100,000 keywords with a 30-day window (evaluation p50/p95 on
+    /// SQLite and PostgreSQL), the report engine's keyword query timed beside it.
+    Rules(searchdeck_bench::rules::RulesBenchArgs),
 }
 
 /// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
@@ -258,6 +262,10 @@ async fn main() -> anyhow::Result<()> {
         }
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Create(args)) => searchdeck_bench::create::run(args).await?,
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Rules(args)) => {
+            searchdeck_bench::rules::run_bench(args).await?
+        }
     }
     Ok(())
 }

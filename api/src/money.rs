@@ -58,40 +58,9 @@ pub fn parse(
     money::micros(number).ok_or_else(|| err(format!("{label} must be a number")))
 }
 
-/// Apple's smallest amounts (`sandbox/data/apple-minimums.json`: the one table the sandbox
-/// enforces and the web app checks with).
-static MINIMUMS: std::sync::LazyLock<Value> = std::sync::LazyLock::new(|| {
-    serde_json::from_str(include_str!("../../sandbox/data/apple-minimums.json"))
-        .expect("apple-minimums.json is JSON")
-});
-
-/// Which of Apple's minimums.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Minimum {
-    /// A CPT bid (keyword or ad group default).
-    Bid,
-    /// A campaign's daily budget.
-    DailyBudget,
-}
-
-/// Apple's smallest `kind` in `currency`, in micros: the US-dollar minimum times the
-/// currency's rate, rounded up to its minor unit (as the sandbox computes it).
-pub fn minimum(kind: Minimum, currency: &str) -> i64 {
-    let table = &*MINIMUMS;
-    let usd = match kind {
-        Minimum::Bid => &table["minimumsUsd"]["bid"],
-        Minimum::DailyBudget => &table["minimumsUsd"]["dailyBudget"],
-    }
-    .as_f64()
-    .unwrap_or(0.0);
-    let rate = table["usdRates"][currency].as_f64().unwrap_or(1.0);
-    let whole = table["wholeUnits"]
-        .as_array()
-        .is_some_and(|w| w.iter().any(|c| c.as_str() == Some(currency)));
-    let minor: i64 = if whole { 1_000_000 } else { 10_000 };
-    let micros = usd * rate * 1_000_000.0;
-    ((micros / minor as f64).ceil() as i64) * minor
-}
+/// Apple's smallest bid and daily budget per currency: the table lives in
+/// `searchdeck_common::report::currency` (automated rules keep computed amounts above it too).
+pub use searchdeck_common::report::currency::{Minimum, minimum};
 
 /// Exact micros of an amount in a provider answer: a `Money` object, a `{"value": Money}`
 /// wrapper, or a decimal string.

@@ -312,6 +312,52 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
                 .unwrap();
             rule.id
         }
+        "rule_run" => {
+            // A finished run of the rule fixture that changed one keyword.
+            let rule = Box::pin(resource_in_workspace(app, "rule", token)).await;
+            let account: String = sqlx::query_scalar("SELECT account_id FROM rules WHERE id = $1")
+                .bind(&rule)
+                .fetch_one(&app.state.db.pool)
+                .await
+                .unwrap();
+            let id = searchdeck_common::ids::new_id();
+            store::rule_runs::insert_run(
+                &app.state.db.pool,
+                &store::rule_runs::RunRow {
+                    id: id.clone(),
+                    workspace_id: workspace_id.to_string(),
+                    rule_key: rule.clone(),
+                    rule_id: Some(rule.clone()),
+                    account_id: account,
+                    org_id: 100,
+                    source: "auto_rules".into(),
+                    rule_name: "Fixture".into(),
+                    body: "{}".into(),
+                    currency: Some("USD".into()),
+                    trigger: "MANUAL".into(),
+                    period: format!("manual:{id}"),
+                    status: "DONE".into(),
+                    reason: None,
+                    window_start: None,
+                    window_end: None,
+                    newest_complete_day: None,
+                    matched: 1,
+                    applied: 1,
+                    refused: 0,
+                    skipped: 0,
+                    undo_of: None,
+                    undone_by: None,
+                    user_id: None,
+                    user_email: None,
+                    created_at: 1,
+                    started_at: 1,
+                    finished_at: Some(1),
+                },
+            )
+            .await
+            .unwrap();
+            id
+        }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }
 }

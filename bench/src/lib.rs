@@ -10,12 +10,15 @@
 //! - [`suggester`]: the keyword suggester's collection against the sandbox, with recall
 //!   against its ground truth (`bench suggester`);
 //! - [`create`]: campaign creation against the sandbox, calls against the minimum and a
-//!   killed run's extra calls (`bench create`).
+//!   killed run's extra calls (`bench create`);
+//! - [`rules`]: one automated rule over 100,000 keywords with a 30-day window, beside the
+//!   report engine's own keyword query (`bench rules`).
 
 pub mod auth;
 pub mod create;
 pub mod ratelimit;
 pub mod reports;
+pub mod rules;
 pub mod sandbox;
 pub mod suggester;
 pub mod sync;

@@ -175,10 +175,11 @@ fn day_rows(
     rows
 }
 
-struct Seeded {
-    ctx: Context,
-    last: Date,
-    raw_rows: i64,
+/// A seeded campaign group (shared with `bench rules`).
+pub(crate) struct Seeded {
+    pub(crate) ctx: Context,
+    pub(crate) last: Date,
+    pub(crate) raw_rows: i64,
 }
 
 /// The last seeded day (the first is `--days` before it).
@@ -188,7 +189,10 @@ fn last_day() -> Date {
 
 /// The campaign group a kept database was seeded with, when it holds one (`--keep`). Errs
 /// when it was seeded with other `--keywords` / `--days` or its blobs are incomplete.
-async fn seeded_before(db: &Db, args: &ReportsBenchArgs) -> anyhow::Result<Option<Seeded>> {
+pub(crate) async fn seeded_before(
+    db: &Db,
+    args: &ReportsBenchArgs,
+) -> anyhow::Result<Option<Seeded>> {
     let account: Option<(String, String)> =
         sqlx::query_as("SELECT id, workspace_id FROM accounts WHERE client_id = 'bench' LIMIT 1")
             .fetch_optional(&db.pool)
@@ -229,7 +233,11 @@ async fn seeded_before(db: &Db, args: &ReportsBenchArgs) -> anyhow::Result<Optio
     }))
 }
 
-async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::Result<Seeded> {
+pub(crate) async fn seed(
+    db: &Db,
+    args: &ReportsBenchArgs,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<Seeded> {
     let now = now_ms();
     let (user_id, workspace_id, account_id) = (new_id(), new_id(), new_id());
     store::users::insert(
@@ -361,7 +369,7 @@ async fn seed(db: &Db, args: &ReportsBenchArgs, say: &dyn Fn(&str)) -> anyhow::R
     })
 }
 
-fn percentile(samples: &mut [Duration], p: f64) -> f64 {
+pub(crate) fn percentile(samples: &mut [Duration], p: f64) -> f64 {
     samples.sort();
     let i = ((samples.len() as f64 - 1.0) * p).round() as usize;
     samples[i].as_secs_f64() * 1000.0

@@ -25,6 +25,9 @@ use rules_cases::{
     campaigns_report_shows_rules_and_goals, optimizations_alerts_and_slack,
     rules_attachments_limits_and_lists,
 };
+#[path = "store_cases/rule_runs.rs"]
+mod rule_runs_cases;
+use rule_runs_cases::rule_runs_plan_once_results_and_schedule;
 
 #[path = "store_cases/negative_lists.rs"]
 mod negative_lists_cases;
@@ -62,6 +65,7 @@ macro_rules! conformance {
 }
 
 conformance!(
+    rule_runs_plan_once_results_and_schedule,
     facts_sum_exactly_for_every_range_and_scope,
     facts_refresh_follows_restatements_and_backfilled_history,
     facts_write_large_batches_and_daily_series,

@@ -9,8 +9,12 @@
 //! key, so any number of schedulers (several processes, or a restart inside a period) fire
 //! each period exactly once, and a scheduler that was down catches up with the current
 //! period as soon as it starts.
+//!
+//! Automated rules and goal optimisations are triggered on the same tick ([`rules`]): each
+//! one's latest due time in its campaign group's time zone, keyed `rule:<id>:<due time>`.
 
 mod entries;
+pub mod rules;
 
 use std::{future::Future, time::Duration};
 
@@ -21,6 +25,7 @@ use searchdeck_common::{
 };
 
 pub use entries::{Entry, Payload, When, entries, period_start};
+pub use rules::tick_rules;
 
 /// The built-in periodic jobs of Searchdeck.
 pub fn schedule() -> Vec<Entry> {
@@ -124,6 +129,9 @@ pub async fn run_with(
                     Err(e) => tracing::error!(error = %format!("{e:#}"), "could not read the schedules table"),
                 }
                 tick(&queue, &all, ids::now_ms()).await;
+                if let Err(e) = tick_rules(&db, &queue, ids::now_ms() / 1000).await {
+                    tracing::error!(error = %format!("{e:#}"), "could not read the rules to trigger");
+                }
             }
         }
     }

@@ -19,6 +19,7 @@ mod app_store;
 mod campaign;
 pub(crate) mod doc;
 mod resource;
+mod rule;
 
 use std::marker::PhantomData;
 
@@ -33,6 +34,7 @@ pub use campaign::{Campaign, CampaignOfAdGroup, ScopeQuery, campaign_by_id, firs
 pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};
 pub use resource::{InWorkspace, WorkspaceResource};
+pub use rule::{StoredRule, StoredRun};
 
 use crate::{
     error::{ApiError, UNAUTHORIZED_MESSAGE},

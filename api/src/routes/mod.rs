@@ -15,6 +15,7 @@ pub mod options;
 pub mod product_pages;
 pub mod reports;
 pub mod rules;
+pub mod rule_runs;
 pub mod suggester;
 pub mod tags;
 pub mod tasks;
@@ -46,4 +47,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(creation::router())
         .merge(rules::router())
         .merge(alerts::router())
+        .merge(rule_runs::router())
 }

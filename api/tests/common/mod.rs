@@ -346,6 +346,13 @@ async fn failed_jobs(queue_url: &str) -> Vec<String> {
         .expect("read the test queue")
 }
 
+impl TestApp {
+    /// The URL of the test's queue (tests that look at queued jobs themselves).
+    pub fn queue_url(&self) -> &str {
+        &self.queue_url
+    }
+}
+
 impl Drop for TestApp {
     /// Stops the worker and fails the test if it left a failed job in the queue.
     fn drop(&mut self) {

@@ -10,6 +10,7 @@ mod create_campaigns;
 mod deliver_alert;
 mod fetch_rates;
 mod refresh_popularity;
+mod run_rule;
 mod send_email;
 mod sync;
 #[cfg(feature = "test-jobs")]
@@ -34,6 +35,7 @@ pub use create_campaigns::{
 pub use deliver_alert::DeliverAlert;
 pub use fetch_rates::FetchRates;
 pub use refresh_popularity::RefreshPopularity;
+pub use run_rule::{RunRule, RunRuleProgress, UndoRuleRun};
 pub use send_email::SendEmail;
 pub use sync::{SYNC_EVERY_MS, SyncAccount, SyncAccountProgress, SyncReports, SyncReportsProgress};
 #[cfg(feature = "test-jobs")]

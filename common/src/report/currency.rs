@@ -84,6 +84,41 @@ impl MoneyRule {
     }
 }
 
+/// Apple's smallest amounts (`sandbox/data/apple-minimums.json`: the one table the sandbox
+/// enforces and the web app checks with).
+static MINIMUMS: LazyLock<serde_json::Value> = LazyLock::new(|| {
+    serde_json::from_str(include_str!("../../../sandbox/data/apple-minimums.json"))
+        .expect("apple-minimums.json is JSON")
+});
+
+/// Which of Apple's minimums.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Minimum {
+    /// A CPT bid (keyword or ad group default).
+    Bid,
+    /// A campaign's daily budget.
+    DailyBudget,
+}
+
+/// Apple's smallest `kind` in `currency`, in micros: the US-dollar minimum times the
+/// currency's rate, rounded up to its minor unit (as the sandbox computes it).
+pub fn minimum(kind: Minimum, currency: &str) -> i64 {
+    let table = &*MINIMUMS;
+    let usd = match kind {
+        Minimum::Bid => &table["minimumsUsd"]["bid"],
+        Minimum::DailyBudget => &table["minimumsUsd"]["dailyBudget"],
+    }
+    .as_f64()
+    .unwrap_or(0.0);
+    let rate = table["usdRates"][currency].as_f64().unwrap_or(1.0);
+    let whole = table["wholeUnits"]
+        .as_array()
+        .is_some_and(|w| w.iter().any(|c| c.as_str() == Some(currency)));
+    let minor: i64 = if whole { 1_000_000 } else { 10_000 };
+    let micros = usd * rate * 1_000_000.0;
+    ((micros / minor as f64).ceil() as i64) * minor
+}
+
 #[cfg(test)]
 mod tests {
     use std::str::FromStr;

@@ -39,7 +39,9 @@ use std::sync::{
 };
 
 pub use catalog::{Level, Metric};
-pub use engine::{Report, RowTotals, Stages, run, run_staged, totals};
+pub use engine::{
+    EntityRead, EntityRow, Report, RowTotals, Stages, entity_rows, run, run_staged, totals,
+};
 pub use filter::{Filter, FilterIn};
 pub use mixed::{Conversion, Converted};
 pub use query::{DateRange, Query, ReportBody, SortIn, SortOrder};

@@ -3,7 +3,12 @@
 //! the report engine's rows, action planning with guardrails and due times build on it in
 //! sibling modules.
 
+pub mod evaluate;
+pub mod plan;
+pub mod run;
+pub mod schedule;
 pub mod schema;
 pub mod validate;
+pub mod window;
 
 pub use schema::*;

@@ -15,6 +15,10 @@ pub const LEVELS: &[&str] = &["CAMPAIGN", "AD_GROUP", "KEYWORD", "NEGATIVE_KEYWO
 /// A change a member made by hand (quick edit or bulk edit): the activity log's
 /// "Manual change" filter (spec §3 Notification tag `manual_change`).
 pub const MANUAL: &str = "manual_change";
+/// A change an automated rule made (`auto_rules`).
+pub const AUTO_RULES: &str = "auto_rules";
+/// A change a campaign's goal optimisation made (`goal_optimization`).
+pub const GOAL_OPTIMIZATION: &str = "goal_optimization";
 
 /// One change to record.
 #[derive(Debug, Clone, PartialEq)]
@@ -102,16 +106,10 @@ fn level_of(stored: &str) -> &'static str {
 }
 
 fn source_of(stored: &str) -> &'static str {
-    [
-        MANUAL,
-        "auto_rules",
-        "goal_optimization",
-        "quick_start",
-        "team",
-    ]
-    .into_iter()
-    .find(|s| *s == stored)
-    .unwrap_or(MANUAL)
+    [MANUAL, AUTO_RULES, GOAL_OPTIMIZATION, "quick_start", "team"]
+        .into_iter()
+        .find(|s| *s == stored)
+        .unwrap_or(MANUAL)
 }
 
 fn change(r: &sqlx::any::AnyRow) -> Result<ChangeRow, sqlx::Error> {

@@ -34,6 +34,7 @@ pub mod product_ads;
 pub mod recovery;
 pub mod report_entities;
 pub mod report_facts;
+pub mod rule_runs;
 pub mod rules;
 pub mod sessions;
 pub mod slack;

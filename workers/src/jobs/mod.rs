@@ -11,6 +11,7 @@ pub mod create_campaigns;
 mod deliver_alert;
 pub mod fetch_rates;
 pub mod refresh_popularity;
+pub mod run_rule;
 mod send_email;
 pub mod sync_account;
 pub mod sync_reports;
@@ -37,7 +38,9 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::ApplyNegativeLists>()
         .add::<jobs::CreateCampaigns>()
         .add::<jobs::CopyCampaigns>()
-        .add::<jobs::DeliverAlert>();
+        .add::<jobs::DeliverAlert>()
+        .add::<jobs::RunRule>()
+        .add::<jobs::UndoRuleRun>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

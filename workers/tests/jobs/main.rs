@@ -14,6 +14,8 @@ mod popularity;
 mod provider;
 mod queue;
 mod rates;
+mod rule_run;
+mod rule_schedule;
 mod scheduler;
 mod support;
 mod sync;

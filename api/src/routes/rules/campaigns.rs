@@ -15,7 +15,7 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::{
-    IDS_MAX, RuleOf, check_campaigns_limit, crud::rule_ids, foreign_campaigns, rule_scope,
+    IDS_MAX, StoredRule, check_campaigns_limit, crud::rule_ids, foreign_campaigns, rule_scope,
     stored_rule,
 };
 use crate::{
@@ -76,11 +76,11 @@ async fn rule_in_body(
     id: &str,
 ) -> ApiResult<store::rules::RuleRow> {
     if crate::input::has_control(id, false) || id.trim().is_empty() {
-        return Err(ApiError::not_found(RuleOf::NAME));
+        return Err(ApiError::not_found(StoredRule::NAME));
     }
     store::rules::get(&state.db.pool, workspace_id, id)
         .await?
-        .ok_or_else(|| ApiError::not_found(RuleOf::NAME))
+        .ok_or_else(|| ApiError::not_found(StoredRule::NAME))
 }
 
 /// Checks that `ids` (1–1,000 when `required`, else at most 1,000, each once) are campaigns
@@ -193,7 +193,7 @@ pub async fn detach(
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULESCAMPAIGNS)", body = ErrorBody)))]
 pub async fn set_campaigns(
     State(state): State<AppState>,
-    rule: InWorkspace<RuleOf, EditRoles>,
+    rule: InWorkspace<StoredRule, EditRoles>,
     ApiJson(body): ApiJson<RuleCampaignIds>,
 ) -> ApiResult<impl IntoResponse> {
     let ws = rule.caller.workspace_id.clone();

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    IDS_MAX, RuleOf, check_campaigns_limit, check_rules_limit, foreign_campaigns, parsed_ids,
-    rule_item, rule_scope, stored_rule,
+    IDS_MAX, StoredRule, check_campaigns_limit, check_rules_limit, foreign_campaigns, parsed_ids,
+    last_run, rule_item, rule_scope, stored_rule,
 };
 use crate::{
     access::{EditRoles, Editor, InWorkspace, Member, WorkspaceResource},
@@ -75,14 +75,13 @@ pub async fn all(
     for (rule, campaign, _) in store::rules::links(&state.db.pool, &user.workspace_id).await? {
         campaigns.entry(rule).or_default().push(campaign);
     }
-    let items = rows
-        .into_iter()
-        .map(|row| {
-            let ids = campaigns.remove(&row.rule.id).unwrap_or_default();
-            let currency = row.rule.currency.clone();
-            rule_item(row, &ids, currency)
-        })
-        .collect();
+    let mut items = Vec::with_capacity(rows.len());
+    for row in rows {
+        let ids = campaigns.remove(&row.rule.id).unwrap_or_default();
+        let currency = row.rule.currency.clone();
+        let last = last_run(&state, &row.rule.id).await?;
+        items.push(rule_item(row, &ids, currency, last));
+    }
     Ok(envelope::items(items))
 }
 
@@ -194,7 +193,7 @@ pub async fn create(
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULESCAMPAIGNS)", body = ErrorBody)))]
 pub async fn replace(
     State(state): State<AppState>,
-    stored: InWorkspace<RuleOf, EditRoles>,
+    stored: InWorkspace<StoredRule, EditRoles>,
     ApiJson(rule): ApiJson<Rule>,
 ) -> ApiResult<impl IntoResponse> {
     let ws = stored.caller.workspace_id.clone();
@@ -230,7 +229,7 @@ pub async fn replace(
     rule.name = rule.name.trim().to_string();
     let mut tx = state.db.pool.begin().await?;
     if !store::rules::replace(&mut *tx, &ws, &rule, org_id, now).await? {
-        return Err(ApiError::not_found(RuleOf::NAME));
+        return Err(ApiError::not_found(StoredRule::NAME));
     }
     if let Some(new) = &campaigns {
         store::rules::detach_except(&mut *tx, &id, new).await?;
@@ -268,7 +267,7 @@ pub fn rule_ids(ids: &[String], field: &str) -> ApiResult<Vec<String>> {
     let mut out: Vec<String> = Vec::new();
     for id in ids {
         if crate::input::has_control(id, false) || id.trim().is_empty() {
-            return Err(ApiError::not_found(RuleOf::NAME));
+            return Err(ApiError::not_found(StoredRule::NAME));
         }
         if !out.contains(id) {
             out.push(id.clone());
@@ -293,7 +292,7 @@ pub async fn delete_many(
     let deleted = store::rules::delete_many(&mut *tx, &caller.workspace_id, &ids).await?;
     if deleted != ids.len() as u64 {
         // Dropping the transaction rolls the deletion back.
-        return Err(ApiError::not_found(RuleOf::NAME));
+        return Err(ApiError::not_found(StoredRule::NAME));
     }
     tx.commit().await?;
     tracing::info!(deleted, "rules deleted");

@@ -10,7 +10,7 @@
 //! stored, then stored in one transaction.
 //!
 //! Running rules (preview, backtest, runs, undo) lives in the rules engine's own route
-//! module; it reads the `rules` table and the helpers here ([`RuleOf`], [`rule_item`]).
+//! module; it reads the `rules` table and the helpers here ([`StoredRule`], [`rule_item`]).
 
 mod campaigns;
 mod crud;
@@ -20,13 +20,13 @@ use std::collections::{HashMap, HashSet};
 
 use searchdeck_common::{
     Db, plan,
-    rules::{Rule, validate},
+    rules::{LastRun, Rule, validate},
     store::{self, rules::RuleRow, synced::SyncOrg},
 };
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    access::WorkspaceResource,
+    access::{StoredRule, WorkspaceResource},
     error::{ApiError, ApiResult, FieldError},
     route,
     state::AppState,
@@ -52,37 +52,43 @@ pub fn router() -> OpenApiRouter<AppState> {
 /// Most ids one request names (rules, campaigns).
 pub const IDS_MAX: usize = 1_000;
 
-/// A rule of the caller's workspace, addressed by the `id` path parameter.
-#[derive(Debug)]
-pub struct RuleOf(pub RuleRow);
-
-impl WorkspaceResource for RuleOf {
-    const NAME: &'static str = "Rule";
-    const KIND: &'static str = "rule";
-
-    async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
-        Ok(store::rules::get(&db.pool, workspace_id, id)
-            .await?
-            .map(RuleOf))
-    }
-}
-
 /// `rule` as answered: its attached campaigns (`campaigns`, as strings of digits), its
-/// currency (the synced org's) and `lastRun`. The rules engine's runs table feeds `lastRun`;
-/// until it lands, the answer is null (the one place it is set).
-pub fn rule_item(row: RuleRow, campaigns: &[i64], currency: Option<String>) -> Rule {
+/// currency (the synced org's) and `lastRun` (its newest run, [`last_run`]).
+pub fn rule_item(
+    row: RuleRow,
+    campaigns: &[i64],
+    currency: Option<String>,
+    last: Option<LastRun>,
+) -> Rule {
     let mut rule = row.rule;
     rule.campaign_ids = Some(campaigns.iter().map(i64::to_string).collect());
     rule.currency = currency.or(rule.currency);
-    rule.last_run = None;
+    rule.last_run = last;
     rule
+}
+
+/// The newest run of rule `rule_id` as the rules list shows it.
+pub async fn last_run(state: &AppState, rule_id: &str) -> ApiResult<Option<LastRun>> {
+    let Some(run) = store::rule_runs::latest(&state.db.pool, rule_id).await? else {
+        return Ok(None);
+    };
+    let count = |n: i64| u32::try_from(n).unwrap_or(u32::MAX);
+    Ok(Some(LastRun {
+        at: run.finished_at.unwrap_or(run.started_at),
+        status: run.status,
+        matched: count(run.matched),
+        applied: count(run.applied),
+        refused: count(run.refused),
+        skipped: count(run.skipped),
+        id: run.id,
+    }))
 }
 
 /// Rule `id` of `workspace_id` as answered (404 when gone).
 pub async fn stored_rule(state: &AppState, workspace_id: &str, id: &str) -> ApiResult<Rule> {
     let row = store::rules::get(&state.db.pool, workspace_id, id)
         .await?
-        .ok_or_else(|| ApiError::not_found(RuleOf::NAME))?;
+        .ok_or_else(|| ApiError::not_found(StoredRule::NAME))?;
     let campaigns: Vec<i64> = store::rules::campaigns(&state.db.pool, id)
         .await?
         .into_iter()
@@ -92,7 +98,8 @@ pub async fn stored_rule(state: &AppState, workspace_id: &str, id: &str) -> ApiR
     let currency = store::synced::org_of(&state.db.pool, &row.rule.account_id, org_id)
         .await?
         .and_then(|o| o.currency);
-    Ok(rule_item(row, &campaigns, currency))
+    let last = last_run(state, &row.rule.id).await?;
+    Ok(rule_item(row, &campaigns, currency, last))
 }
 
 /// The campaign group a rule names: the workspace's connection `account_id` and its synced

@@ -16,4 +16,6 @@ mod present;
 mod run;
 
 pub(super) use present::{graph_point, metrics_json, number};
-pub use run::{Report, RowTotals, Stages, run, run_staged, totals};
+pub use run::{
+    EntityRead, EntityRow, Report, RowTotals, Stages, entity_rows, run, run_staged, totals,
+};

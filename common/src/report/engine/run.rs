@@ -30,6 +30,7 @@ use crate::{
     },
     store::{
         self,
+        report_entities::SyncOrg,
         report_facts::{Counters, Snapshot},
     },
 };
@@ -465,6 +466,155 @@ async fn totals_in(
             }
         })
         .collect())
+}
+
+/// One entity as an automated rule reads it (`docs/api/report-engine.md` "Rules"): its
+/// counters over the rule's window and the attributes conditions and actions need. Money in
+/// micros of the campaign group's currency.
+#[derive(Debug, Clone, PartialEq)]
+pub struct EntityRow {
+    pub id: i64,
+    pub campaign_id: i64,
+    /// The ad group (0 for campaigns).
+    pub ad_group_id: i64,
+    /// The campaign's or ad group's name, the keyword's or search term's text.
+    pub name: String,
+    /// `ENABLED`/`PAUSED` (campaigns, ad groups), `ACTIVE`/`PAUSED` (keywords); None for
+    /// search terms.
+    pub status: Option<String>,
+    /// The keyword's match type; a search term's keyword's (None for Search Match).
+    pub match_type: Option<String>,
+    /// Report tag names on the entity (read when asked).
+    pub tags: Vec<String>,
+    /// The keyword's bid (KEYWORDS).
+    pub bid_micros: Option<i64>,
+    /// The ad group's default bid and CPA goal (ADGROUPS and below).
+    pub default_bid_micros: Option<i64>,
+    pub cpa_goal_micros: Option<i64>,
+    /// The campaign's daily budget.
+    pub daily_budget_micros: Option<i64>,
+    /// Apple's search popularity (KEYWORDS, SEARCHTERMS; read when asked).
+    pub popularity: Option<i64>,
+    pub counters: Counters,
+}
+
+/// What a rule reads: every non-deleted row of `level` (CAMPAIGNS, GROUPS, KEYWORDS,
+/// SEARCHTERMS) in `campaigns` over `range`.
+#[derive(Debug, Clone)]
+pub struct EntityRead {
+    pub level: Level,
+    pub campaigns: Vec<i64>,
+    pub range: crate::report::DateRange,
+    /// Whether to read each row's report tags (a tag condition).
+    pub tags: bool,
+    /// Whether to read each row's popularity (a condition on it).
+    pub popularity: bool,
+}
+
+/// Every non-deleted entity of `read.level` in `read.campaigns` of campaign group `org` (of
+/// `workspace_id`, for the tags) with its counters over `read.range`, by id: the one read of
+/// automated rules, their preview and backtest. Entities without metrics in the range have
+/// zero counters. Costs what a report's preparation does (the cached row universe, one
+/// consistent read of the day blobs) plus one native query of the level's attributes; no
+/// filter, sort or page.
+pub async fn entity_rows(
+    db: &Db,
+    workspace_id: &str,
+    org: &SyncOrg,
+    read: &EntityRead,
+    cancel: &Cancel,
+) -> Result<Vec<EntityRow>, ReportError> {
+    let (Some(kind), Some(level)) = (read.level.entity(), read.level.facts()) else {
+        return Err(ReportError::field(
+            "level",
+            "Rules act on campaigns, ad groups, keywords or search terms",
+        ));
+    };
+    let mut campaigns = read.campaigns.clone();
+    campaigns.sort_unstable();
+    campaigns.dedup();
+    let attrs = store::report_entities::rule_entities(db, kind, org.org_key, &campaigns).await?;
+    cancel.check()?;
+    let sums = consistent(db, cancel, |facts| async move {
+        let universe =
+            store::report_entities::universe(db, kind, org.org_key, Default::default()).await?;
+        let sums = store::report_facts::range_for(
+            db,
+            &facts,
+            org.org_key,
+            level,
+            read.range.from,
+            read.range.to,
+            universe.clone(),
+        )
+        .await?;
+        Ok((universe, sums))
+    })
+    .await?;
+    let (universe, sums) = sums;
+    cancel.check()?;
+    let groups = if matches!(read.level, Level::Campaigns) {
+        HashMap::new()
+    } else {
+        store::report_entities::ad_group_money(&db.pool, org.org_key).await?
+    };
+    let budgets = store::report_entities::campaign_budgets(&db.pool, org.org_key).await?;
+    let mut tags: HashMap<i64, Vec<String>> = HashMap::new();
+    if read.tags
+        && let Some(l) = read.level.tag_level()
+    {
+        for (id, refs) in
+            store::report_entities::tags(&db.pool, workspace_id, org.org_key, l).await?
+        {
+            tags.insert(id, refs.into_iter().map(|t| t.name).collect());
+        }
+    }
+    let popularity = if read.popularity && read.level.has_popularity() {
+        let apps = store::report_entities::campaign_apps(&db.pool, org.org_key).await?;
+        popularity_of(
+            db,
+            &apps,
+            attrs.iter().map(|e| (e.id, e.name.as_str(), e.campaign_id)),
+        )
+        .await?
+    } else {
+        HashMap::new()
+    };
+    // Both sides are ordered by id: one merge pass.
+    let mut out = Vec::with_capacity(attrs.len());
+    let mut at = 0usize;
+    for e in attrs {
+        while at < universe.ids.len() && universe.ids[at] < e.id {
+            at += 1;
+        }
+        let counters = if universe.ids.get(at) == Some(&e.id) {
+            sums.get(at).copied().unwrap_or_default()
+        } else {
+            Counters::default()
+        };
+        let (default_bid, cpa_goal) = match read.level {
+            Level::Groups => groups.get(&e.id).copied().unwrap_or_default(),
+            _ => groups.get(&e.ad_group_id).copied().unwrap_or_default(),
+        };
+        out.push(EntityRow {
+            bid_micros: (read.level == Level::Keywords)
+                .then_some(e.money_micros)
+                .flatten(),
+            default_bid_micros: default_bid,
+            cpa_goal_micros: cpa_goal,
+            daily_budget_micros: budgets.get(&e.campaign_id).copied().flatten(),
+            tags: tags.remove(&e.id).unwrap_or_default(),
+            popularity: popularity.get(&e.id).copied(),
+            id: e.id,
+            campaign_id: e.campaign_id,
+            ad_group_id: e.ad_group_id,
+            name: e.name,
+            status: e.status,
+            match_type: e.match_type,
+            counters,
+        });
+    }
+    Ok(out)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 //! written in one transaction.
 
 use searchdeck_common::{
-    jobs::{BulkEdit, BulkEditProgress, DELETED, money_text},
+    jobs::{BulkEditProgress, DELETED, money_text},
     queue::JobError,
     store::{
         self,
@@ -14,7 +14,7 @@ use searchdeck_provider::{AppleAds, AppleAdsExt, ProviderError, error::ApiErrorB
 use serde_json::{Value, json};
 
 use super::{Edit, Send, applied, message_of, refused, text};
-use crate::JobContext;
+use crate::JobRun;
 use crate::jobs::sync_account::{job_error, micros};
 
 /// Whether a refusal says the entity is already deleted.
@@ -31,7 +31,7 @@ impl Edit<'_> {
     /// chunk.
     pub(super) async fn send_bulk(
         &self,
-        ctx: &JobContext<BulkEdit>,
+        ctx: &JobRun,
         client: &dyn AppleAds,
         items: Vec<Send<'_>>,
         progress: &mut BulkEditProgress,
@@ -74,9 +74,9 @@ impl Edit<'_> {
         for (i, s) in items.into_iter().enumerate() {
             let r = match by_index.remove(&i) {
                 Some(Err(e)) if deleting && already_deleted(&e) => {
-                    self.write_deleted(&mut tx, ctx, &s).await?
+                    self.write_deleted(&mut tx, &s).await?
                 }
-                Some(Ok(_)) if deleting => self.write_deleted(&mut tx, ctx, &s).await?,
+                Some(Ok(_)) if deleting => self.write_deleted(&mut tx, &s).await?,
                 Some(Ok(after)) => {
                     let new = if self.level == "NEGATIVE_KEYWORD" {
                         let now = NegativeState {
@@ -101,7 +101,7 @@ impl Edit<'_> {
                             Some(now.status)
                         }
                     };
-                    self.record(&mut tx, ctx, &s, new.clone()).await?;
+                    self.record(&mut tx, &s, new.clone()).await?;
                     applied(&s, new)
                 }
                 Some(Err(e)) => refused(&s, message_of(&e)),

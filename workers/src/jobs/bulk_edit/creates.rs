@@ -7,7 +7,7 @@ use std::collections::HashMap;
 
 use searchdeck_common::{
     ids,
-    jobs::{BulkEdit, BulkEditItem, BulkEditProgress, ItemResult, NewNegative, Outcome},
+    jobs::{BulkEditItem, BulkEditProgress, ItemResult, NewNegative, Outcome},
     queue::JobError,
     store::synced::{bulk, entities},
 };
@@ -15,7 +15,7 @@ use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError, error::A
 use serde_json::{Value, json};
 
 use super::{Edit, Recorded, message_of};
-use crate::JobContext;
+use crate::JobRun;
 use crate::jobs::sync_account::{job_error, negative};
 
 /// Whether a refusal says the entity already exists.
@@ -32,7 +32,7 @@ impl Edit<'_> {
     /// job, or already there) and returns the others.
     pub(super) async fn plan_creates<'a>(
         &self,
-        ctx: &JobContext<BulkEdit>,
+        ctx: &JobRun,
         chunk: &'a [BulkEditItem],
         recorded: &HashMap<i64, (Option<String>, Option<String>)>,
         progress: &mut BulkEditProgress,
@@ -87,7 +87,7 @@ impl Edit<'_> {
     /// chunk; each added one stored and recorded.
     pub(super) async fn send_creates(
         &self,
-        ctx: &JobContext<BulkEdit>,
+        ctx: &JobRun,
         client: &dyn AppleAds,
         items: Vec<&NewNegative>,
         progress: &mut BulkEditProgress,
@@ -175,7 +175,7 @@ impl Edit<'_> {
                 },
                 campaign_name,
             };
-            self.insert_record(&mut tx, ctx, entity, None, Some(row.match_type.clone()))
+            self.insert_record(&mut tx, entity, None, Some(row.match_type.clone()))
                 .await?;
             results.push(ItemResult {
                 id: row.id,
@@ -229,7 +229,7 @@ impl Edit<'_> {
     /// Campaign and ad group names of the negatives' levels, for their change records.
     async fn names(
         &self,
-        ctx: &JobContext<BulkEdit>,
+        ctx: &JobRun,
         items: &[&NewNegative],
     ) -> Result<HashMap<(i64, Option<i64>), (String, String)>, JobError> {
         let mut campaigns: Vec<i64> = items.iter().map(|n| n.campaign_id).collect();

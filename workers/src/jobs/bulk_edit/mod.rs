@@ -46,7 +46,7 @@ use searchdeck_common::{
 use searchdeck_provider::{Entity, error::ApiErrorBody};
 use serde_json::{Value, json};
 
-use crate::{Done, Handler, JobContext};
+use crate::{Done, Handler, JobContext, JobRun};
 
 /// Keywords per bulk-update call (Apple's maximum).
 const KEYWORD_CHUNK: usize = searchdeck_provider::calls::BULK_CHUNK;
@@ -69,12 +69,7 @@ impl Handler for BulkEdit {
             return Ok(Done::message("Connection removed"));
         };
         let client = ctx.runtime.provider_for(&account)?;
-        let recorded: HashMap<i64, (Option<String>, Option<String>)> =
-            changes::of_job(&db.pool, &ctx.job_id, &self.level, &self.field)
-                .await?
-                .into_iter()
-                .map(|(id, old, new)| (id, (old, new)))
-                .collect();
+        let recorded = recorded(ctx, &ctx.job_id, self).await?;
         let mut progress = BulkEditProgress {
             level: self.level.clone(),
             field: self.field.clone(),
@@ -83,7 +78,7 @@ impl Handler for BulkEdit {
             ..Default::default()
         };
         let total = self.items.len() as i64;
-        let edit = Edit(self);
+        let edit = Edit::new(self, &ctx.job_id);
         let chunk_size = if edit.in_bulk() {
             KEYWORD_CHUNK
         } else {
@@ -142,14 +137,119 @@ impl Handler for BulkEdit {
     }
 }
 
-/// A bulk edit being run (the payload type lives in another crate).
+/// The items of `edit` job `job_id` already recorded (by an earlier run of it): id → (old,
+/// new).
+async fn recorded(
+    ctx: &JobRun,
+    job_id: &str,
+    edit: &BulkEdit,
+) -> Result<HashMap<i64, (Option<String>, Option<String>)>, JobError> {
+    Ok(
+        changes::of_job(&ctx.runtime.db.pool, job_id, &edit.level, &edit.field)
+            .await?
+            .into_iter()
+            .map(|(id, old, new)| (id, (old, new)))
+            .collect(),
+    )
+}
+
+/// How a caller other than the bulk-edit job sends a [`BulkEdit`]'s items ([`apply`]):
+/// automated rules (`run_rule`) send their planned items through the same sends.
 #[derive(Clone, Copy)]
-struct Edit<'a>(&'a BulkEdit);
+pub struct SendOptions<'a> {
+    /// The id change records carry, by which items an earlier attempt applied are found
+    /// (a rule run's id).
+    pub job_id: &'a str,
+    /// The change records' source (`store::changes::AUTO_RULES`, `GOAL_OPTIMIZATION`).
+    pub source: &'static str,
+    /// Item id → the value it must still have (as [`BulkEdit`] targets are written); an item
+    /// whose current value is neither that nor its target is skipped with
+    /// [`CHANGED_SINCE`].
+    pub expected: Option<&'a HashMap<i64, Option<String>>>,
+}
+
+/// The message of an item skipped because someone changed it since it was planned.
+pub const CHANGED_SINCE: &str = "Changed since the rule evaluated it";
+/// The message of an item already at its target (and not recorded by this job).
+pub const UNCHANGED: &str = "Unchanged";
+
+/// Sends every item of `edit` as the bulk-edit job does (chunks, per-item results, synced
+/// rows and change records written from the answers, items recorded by an earlier attempt
+/// of `options.job_id` reported applied without a call), without a task to report to.
+pub async fn apply(
+    ctx: &JobRun,
+    client: &dyn searchdeck_provider::AppleAds,
+    edit: &BulkEdit,
+    options: SendOptions<'_>,
+) -> Result<BulkEditProgress, JobError> {
+    let recorded = recorded(ctx, options.job_id, edit).await?;
+    let e = Edit {
+        edit,
+        job_id: options.job_id,
+        source: options.source,
+        expected: options.expected,
+    };
+    let mut progress = BulkEditProgress {
+        level: edit.level.clone(),
+        field: edit.field.clone(),
+        operation: edit.operation.clone(),
+        total: edit.items.len() as u64,
+        ..Default::default()
+    };
+    let size = if e.in_bulk() {
+        KEYWORD_CHUNK
+    } else {
+        ONE_BY_ONE_CHUNK
+    };
+    for chunk in edit.items.chunks(size) {
+        if edit.field == CREATED {
+            let to_add = e.plan_creates(ctx, chunk, &recorded, &mut progress).await?;
+            if !to_add.is_empty() {
+                e.send_creates(ctx, client, to_add, &mut progress).await?;
+            }
+            continue;
+        }
+        let to_send = e.plan(ctx, chunk, &recorded, &mut progress).await?;
+        if e.in_bulk() {
+            if !to_send.is_empty() {
+                e.send_bulk(ctx, client, to_send, &mut progress).await?;
+            }
+        } else {
+            for item in to_send {
+                let r = e.send_one(ctx, client, item).await?;
+                progress.push(r);
+            }
+        }
+    }
+    Ok(progress)
+}
+
+/// A bulk edit being run (the payload type lives in another crate), with who sends it.
+#[derive(Clone, Copy)]
+struct Edit<'a> {
+    edit: &'a BulkEdit,
+    /// The job id of its change records.
+    job_id: &'a str,
+    source: &'static str,
+    expected: Option<&'a HashMap<i64, Option<String>>>,
+}
 
 impl std::ops::Deref for Edit<'_> {
     type Target = BulkEdit;
     fn deref(&self) -> &BulkEdit {
-        self.0
+        self.edit
+    }
+}
+
+impl<'a> Edit<'a> {
+    /// The bulk-edit job's own sends (source manual, its job id).
+    fn new(edit: &'a BulkEdit, job_id: &'a str) -> Edit<'a> {
+        Edit {
+            edit,
+            job_id,
+            source: changes::MANUAL,
+            expected: None,
+        }
     }
 }
 
@@ -189,7 +289,7 @@ impl Edit<'_> {
     /// gone, without a target, already at it) and returns the others.
     async fn plan<'a>(
         &self,
-        ctx: &JobContext<BulkEdit>,
+        ctx: &JobRun,
         chunk: &'a [BulkEditItem],
         recorded: &HashMap<i64, (Option<String>, Option<String>)>,
         progress: &mut BulkEditProgress,
@@ -238,9 +338,15 @@ impl Edit<'_> {
                 let note = if deleting {
                     "Already deleted"
                 } else {
-                    "Unchanged"
+                    UNCHANGED
                 };
                 progress.push(result(Outcome::Skipped, old.clone(), old, note));
+                continue;
+            }
+            if let Some(expected) = self.expected.and_then(|e| e.get(&item.id))
+                && *expected != old
+            {
+                progress.push(result(Outcome::Skipped, old.clone(), old, CHANGED_SINCE));
                 continue;
             }
             out.push(Send { row, old, target });
@@ -265,12 +371,11 @@ impl Edit<'_> {
     async fn write_deleted(
         &self,
         tx: &mut sqlx::AnyConnection,
-        ctx: &JobContext<BulkEdit>,
         s: &Send<'_>,
     ) -> Result<ItemResult, JobError> {
         store::synced::edits::set_deleted(&mut *tx, &self.level, self.org_key, s.row.id).await?;
         let new = Some(true.to_string());
-        self.record(tx, ctx, s, new.clone()).await?;
+        self.record(tx, s, new.clone()).await?;
         Ok(applied(s, new))
     }
 
@@ -278,7 +383,6 @@ impl Edit<'_> {
     async fn record(
         &self,
         tx: &mut sqlx::AnyConnection,
-        ctx: &JobContext<BulkEdit>,
         s: &Send<'_>,
         new: Option<String>,
     ) -> Result<(), sqlx::Error> {
@@ -292,14 +396,12 @@ impl Edit<'_> {
             name: s.row.name.clone(),
             campaign_name: s.row.campaign_name.clone(),
         };
-        self.insert_record(tx, ctx, entity, s.old.clone(), new)
-            .await
+        self.insert_record(tx, entity, s.old.clone(), new).await
     }
 
     async fn insert_record(
         &self,
         tx: &mut sqlx::AnyConnection,
-        ctx: &JobContext<BulkEdit>,
         entity: Recorded,
         old: Option<String>,
         new: Option<String>,
@@ -323,8 +425,8 @@ impl Edit<'_> {
                 old_value: old,
                 new_value: new,
                 currency: self.is_money().then(|| self.currency.clone()).flatten(),
-                source: changes::MANUAL,
-                job_id: Some(ctx.job_id.clone()),
+                source: self.source,
+                job_id: Some(self.job_id.to_string()),
                 created_at: ids::now_ms() / 1000,
             },
         )

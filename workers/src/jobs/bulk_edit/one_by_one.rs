@@ -2,7 +2,7 @@
 //! its synced row and change record written in one transaction from Apple's answer.
 
 use searchdeck_common::{
-    jobs::{BulkEdit, DELETED, ItemResult, money_text},
+    jobs::{DELETED, ItemResult, money_text},
     queue::JobError,
     store::{
         self,
@@ -13,14 +13,14 @@ use searchdeck_provider::{AppleAds, AppleAdsExt, ProviderError};
 use serde_json::Value;
 
 use super::{Edit, Send, applied, refused, text};
-use crate::JobContext;
+use crate::JobRun;
 use crate::jobs::sync_account::{job_error, micros};
 
 impl Edit<'_> {
     /// A campaign or an ad group, one `PUT` (or `DELETE`).
     pub(super) async fn send_one(
         &self,
-        ctx: &JobContext<BulkEdit>,
+        ctx: &JobRun,
         client: &dyn AppleAds,
         s: Send<'_>,
     ) -> Result<ItemResult, JobError> {
@@ -36,7 +36,7 @@ impl Edit<'_> {
                 return Ok(refused(&s, permanent(e)?));
             }
             let mut tx = ctx.runtime.db.pool.begin().await?;
-            let r = self.write_deleted(&mut tx, ctx, &s).await?;
+            let r = self.write_deleted(&mut tx, &s).await?;
             tx.commit().await?;
             return Ok(r);
         }
@@ -115,7 +115,7 @@ impl Edit<'_> {
                 Some(name)
             }
         };
-        self.record(&mut tx, ctx, &s, new.clone()).await?;
+        self.record(&mut tx, &s, new.clone()).await?;
         tx.commit().await?;
         Ok(applied(&s, new))
     }

@@ -1,0 +1,448 @@
+//! Sends a stored plan (a rule run's or an undo's `PLANNED` items) and records each item's
+//! result. Changes of campaigns, ad groups and keywords, deletions and added negative
+//! keywords go through the bulk-edit sends (`bulk_edit::apply`: chunks, per-item results,
+//! synced rows and change records written from Apple's answers, items this run already
+//! recorded reported applied without a call, an item whose current value is no longer its
+//! planned old value skipped). Added keywords go through `POST /keywords/bulk-create` here,
+//! per ad group: one already there is applied when this run's change record says it added
+//! it, else skipped; a duplicate Apple reports for one we did not hold is read back (an
+//! earlier attempt's lost answer). Results are written per group, after its sends: a worker
+//! killed in between finds the items still `PLANNED` and the sends answer them from the
+//! change records.
+
+use std::collections::{BTreeMap, HashMap};
+
+use searchdeck_common::{
+    ids,
+    jobs::{BulkEdit, BulkEditItem, CREATED, NewNegative, Outcome},
+    queue::JobError,
+    store::{
+        self, changes,
+        rule_runs::{self, ItemRow, RunRow},
+        synced::{bulk, entities},
+    },
+};
+use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError, error::ApiErrorBody};
+use serde_json::{Value, json};
+
+use crate::JobRun;
+use crate::jobs::bulk_edit::{self, CHANGED_SINCE, SendOptions, UNCHANGED};
+use crate::jobs::sync_account::{job_error, keyword};
+
+/// The message of a run's item someone changed since the rule evaluated it.
+pub const CHANGED_SINCE_RULE: &str = CHANGED_SINCE;
+/// The message of an undo's item someone changed since the run.
+pub const CHANGED_SINCE_RUN: &str = "Changed since the run";
+
+/// A stored value as the bulk-edit sends write it (a keyword's ACTIVE is ENABLED there).
+fn wire(level: &str, field: &str, v: Option<&str>) -> Option<String> {
+    match (level, field, v) {
+        ("KEYWORD", "status", Some("ACTIVE")) => Some("ENABLED".into()),
+        (_, _, v) => v.map(str::to_string),
+    }
+}
+
+fn source_of(run: &RunRow) -> &'static str {
+    if run.source == changes::GOAL_OPTIMIZATION {
+        changes::GOAL_OPTIMIZATION
+    } else {
+        changes::AUTO_RULES
+    }
+}
+
+/// `Err(Cancelled)` once the task was asked to stop (between groups).
+fn stop(ctx: &JobRun) -> Result<(), JobError> {
+    if ctx.cancel.is_cancelled() {
+        Err(JobError::Cancelled)
+    } else {
+        Ok(())
+    }
+}
+
+/// A result to write: (seq, result, message, detail).
+type Written = (i64, &'static str, Option<String>, Option<Value>);
+
+async fn write(ctx: &JobRun, run_id: &str, results: &[Written]) -> Result<(), JobError> {
+    let mut tx = ctx.runtime.db.pool.begin().await?;
+    for (seq, result, message, detail) in results {
+        rule_runs::set_item(
+            &mut *tx,
+            run_id,
+            *seq,
+            result,
+            message.as_deref(),
+            detail.as_ref(),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Sends every `PLANNED` item of `run` and records the results; `changed` is the message of
+/// an item whose value moved since it was planned.
+pub async fn apply(
+    ctx: &JobRun,
+    client: &dyn AppleAds,
+    run: &RunRow,
+    changed: &str,
+) -> Result<(), JobError> {
+    let db = &ctx.runtime.db;
+    let items = rule_runs::items(&db.pool, &run.id).await?;
+    let pending: Vec<&ItemRow> = items
+        .iter()
+        .filter(|i| i.result == rule_runs::ITEM_PLANNED)
+        .collect();
+    if pending.is_empty() {
+        return Ok(());
+    }
+    let Some(org) = store::synced::org_of(&db.pool, &run.account_id, run.org_id).await? else {
+        let gone: Vec<Written> = pending
+            .iter()
+            .map(|i| {
+                (
+                    i.seq,
+                    rule_runs::ITEM_SKIPPED,
+                    Some("The campaign group is no longer synced".into()),
+                    None,
+                )
+            })
+            .collect();
+        return write(ctx, &run.id, &gone).await;
+    };
+    let mut updates: BTreeMap<(String, String), Vec<&ItemRow>> = BTreeMap::new();
+    let mut negatives: BTreeMap<(i64, Option<i64>), Vec<&ItemRow>> = BTreeMap::new();
+    let mut keywords: BTreeMap<i64, Vec<&ItemRow>> = BTreeMap::new();
+    for i in pending {
+        let d = i.detail.clone().unwrap_or(Value::Null);
+        let id_of = |v: &Value| v.as_str().and_then(|s| s.parse::<i64>().ok());
+        match i.field.as_str() {
+            "negative" => {
+                let campaign = id_of(&d["campaignId"]).unwrap_or(i.campaign_id);
+                negatives
+                    .entry((campaign, id_of(&d["adGroupId"])))
+                    .or_default()
+                    .push(i);
+            }
+            "keyword" => {
+                if let Some(g) = id_of(&d["adGroupId"]) {
+                    keywords.entry(g).or_default().push(i);
+                }
+            }
+            _ => updates
+                .entry((i.level.clone(), i.field.clone()))
+                .or_default()
+                .push(i),
+        }
+    }
+    let edit = |level: &str, field: &str, items: Vec<BulkEditItem>| BulkEdit {
+        workspace_id: run.workspace_id.clone(),
+        user_id: run.user_id.clone(),
+        user_email: run.user_email.clone(),
+        account_id: run.account_id.clone(),
+        org_key: org.org_key,
+        org_id: run.org_id,
+        currency: run.currency.clone(),
+        level: level.to_string(),
+        field: field.to_string(),
+        operation: format!("Rule '{}'", run.rule_name),
+        items,
+    };
+    let source = source_of(run);
+    for ((level, field), group) in updates {
+        stop(ctx)?;
+        let items = group
+            .iter()
+            .map(|i| BulkEditItem::to(i.entity_id, wire(&level, &field, i.new_value.as_deref())))
+            .collect();
+        let expected: HashMap<i64, Option<String>> = group
+            .iter()
+            .filter(|_| field != "deleted")
+            .map(|i| (i.entity_id, wire(&level, &field, i.old_value.as_deref())))
+            .collect();
+        let options = SendOptions {
+            job_id: &run.id,
+            source,
+            expected: Some(&expected),
+        };
+        let done = bulk_edit::apply(ctx, client, &edit(&level, &field, items), options).await?;
+        let by_id: HashMap<i64, _> = done.items.iter().map(|r| (r.id, r)).collect();
+        let results: Vec<Written> = group
+            .iter()
+            .map(|i| {
+                let (result, message) = match by_id.get(&i.entity_id) {
+                    Some(r) => match (r.result, r.message.as_deref()) {
+                        (Outcome::Applied, _) => (rule_runs::ITEM_APPLIED, None),
+                        (Outcome::Refused, m) => (rule_runs::ITEM_REFUSED, m.map(str::to_string)),
+                        // At the target already: an earlier attempt's lost answer, or
+                        // someone did it.
+                        (Outcome::Skipped, Some(UNCHANGED)) => (rule_runs::ITEM_APPLIED, None),
+                        (Outcome::Skipped, Some(CHANGED_SINCE) | Some("Already deleted")) => {
+                            (rule_runs::ITEM_SKIPPED, Some(changed.to_string()))
+                        }
+                        (Outcome::Skipped, m) => (rule_runs::ITEM_SKIPPED, m.map(str::to_string)),
+                    },
+                    None => (rule_runs::ITEM_SKIPPED, Some("No longer exists".into())),
+                };
+                (i.seq, result, message, None)
+            })
+            .collect();
+        write(ctx, &run.id, &results).await?;
+    }
+    for ((campaign, group_id), group) in negatives {
+        stop(ctx)?;
+        let items = group
+            .iter()
+            .map(|i| {
+                let d = i.detail.clone().unwrap_or(Value::Null);
+                BulkEditItem {
+                    id: 0,
+                    target: None,
+                    note: None,
+                    negative: Some(NewNegative {
+                        campaign_id: campaign,
+                        ad_group_id: group_id,
+                        text: d["text"].as_str().unwrap_or(&i.name).to_string(),
+                        match_type: d["matchType"].as_str().unwrap_or("EXACT").to_string(),
+                    }),
+                }
+            })
+            .collect();
+        let options = SendOptions {
+            job_id: &run.id,
+            source,
+            expected: None,
+        };
+        let done = bulk_edit::apply(
+            ctx,
+            client,
+            &edit("NEGATIVE_KEYWORD", CREATED, items),
+            options,
+        )
+        .await?;
+        let by_text: HashMap<String, _> = done
+            .items
+            .iter()
+            .filter_map(|r| Some((r.text.as_ref()?.to_lowercase(), r)))
+            .collect();
+        let results: Vec<Written> = group
+            .iter()
+            .map(|i| {
+                let detail = |id: i64| {
+                    let mut d = i.detail.clone().unwrap_or(json!({}));
+                    d["id"] = json!(id.to_string());
+                    Some(d)
+                };
+                match by_text.get(&i.name.to_lowercase()) {
+                    Some(r) if r.result == Outcome::Applied => {
+                        (i.seq, rule_runs::ITEM_APPLIED, None, detail(r.id))
+                    }
+                    Some(r) if r.result == Outcome::Refused => {
+                        (i.seq, rule_runs::ITEM_REFUSED, r.message.clone(), None)
+                    }
+                    Some(_) => (
+                        i.seq,
+                        rule_runs::ITEM_SKIPPED,
+                        Some("Already a negative keyword there".into()),
+                        None,
+                    ),
+                    None => (
+                        i.seq,
+                        rule_runs::ITEM_SKIPPED,
+                        Some("Apple Ads did not answer for this item".into()),
+                        None,
+                    ),
+                }
+            })
+            .collect();
+        write(ctx, &run.id, &results).await?;
+    }
+    for (ad_group_id, group) in keywords {
+        stop(ctx)?;
+        let results = add_keywords(ctx, client, run, org.org_key, ad_group_id, &group).await?;
+        write(ctx, &run.id, &results).await?;
+    }
+    Ok(())
+}
+
+fn duplicate(e: &ApiErrorBody) -> bool {
+    e.code.starts_with("DUPLICATE_")
+        || e.details
+            .iter()
+            .flatten()
+            .any(|d| d.code.starts_with("DUPLICATE_"))
+}
+
+fn message_of(e: &ApiErrorBody) -> String {
+    e.details
+        .as_ref()
+        .and_then(|d| d.iter().find_map(|d| d.message.clone()))
+        .or_else(|| e.message.clone())
+        .unwrap_or_else(|| e.code.clone())
+}
+
+/// Search terms added as keywords of ad group `ad_group_id` (items of `group`).
+async fn add_keywords(
+    ctx: &JobRun,
+    client: &dyn AppleAds,
+    run: &RunRow,
+    org_key: i64,
+    ad_group_id: i64,
+    group: &[&ItemRow],
+) -> Result<Vec<Written>, JobError> {
+    let db = &ctx.runtime.db;
+    let existing = rule_runs::keyword_ids_in(&db.pool, org_key, ad_group_id).await?;
+    let recorded: Vec<i64> = changes::of_job(&db.pool, &run.id, "KEYWORD", "created")
+        .await?
+        .into_iter()
+        .map(|(id, _, _)| id)
+        .collect();
+    let key = |i: &ItemRow| {
+        let d = i.detail.clone().unwrap_or(Value::Null);
+        (
+            d["text"].as_str().unwrap_or(&i.name).to_lowercase(),
+            d["matchType"].as_str().unwrap_or("EXACT").to_string(),
+        )
+    };
+    let with_id = |i: &ItemRow, id: i64| {
+        let mut d = i.detail.clone().unwrap_or(json!({}));
+        d["id"] = json!(id.to_string());
+        Some(d)
+    };
+    let mut out = Vec::new();
+    let mut to_send: Vec<&ItemRow> = Vec::new();
+    for &i in group {
+        match existing.get(&key(i)) {
+            Some(id) if recorded.contains(id) => {
+                out.push((i.seq, rule_runs::ITEM_APPLIED, None, with_id(i, *id)))
+            }
+            Some(_) => out.push((
+                i.seq,
+                rule_runs::ITEM_SKIPPED,
+                Some("Already a keyword there".into()),
+                None,
+            )),
+            None => to_send.push(i),
+        }
+    }
+    if to_send.is_empty() {
+        return Ok(out);
+    }
+    let data: Vec<Value> = to_send
+        .iter()
+        .map(|i| {
+            let (text, match_type) = key(i);
+            let d = i.detail.clone().unwrap_or(Value::Null);
+            let text = d["text"].as_str().map_or(text, str::to_string);
+            let mut v = json!({ "adGroupId": ad_group_id, "text": text, "matchType": match_type });
+            if let Some(bid) = d["bid"].as_str() {
+                v["bid"] = json!({ "amount": bid, "currency": run.currency });
+            }
+            v
+        })
+        .collect();
+    let answers = match client
+        .bulk::<Value>(run.org_id, Entity::Keywords, "create", &data)
+        .await
+    {
+        Ok(a) => a,
+        Err(ProviderError::Permanent {
+            status, message, ..
+        }) if status != 401 && status != 403 => {
+            for i in to_send {
+                out.push((i.seq, rule_runs::ITEM_REFUSED, Some(message.clone()), None));
+            }
+            return Ok(out);
+        }
+        Err(e) => return Err(job_error(e)),
+    };
+    let mut by_index: HashMap<usize, Result<Value, ApiErrorBody>> = answers
+        .into_iter()
+        .enumerate()
+        .map(|(n, a)| (a.correlation_id.map_or(n, |c| c as usize), a.outcome))
+        .collect();
+    let mut lost: Option<Vec<Value>> = None;
+    let mut added: Vec<(&ItemRow, entities::Keyword)> = Vec::new();
+    for (n, i) in to_send.iter().enumerate() {
+        match by_index.remove(&n) {
+            Some(Ok(v)) => added.push((i, keyword(&v)?)),
+            Some(Err(e)) if duplicate(&e) => {
+                // Added by an earlier attempt whose answer was lost: read it back.
+                if lost.is_none() {
+                    let query = json!({
+                        "filters": [
+                            { "field": "adGroupId", "operator": "EQUALS", "value": [ad_group_id] },
+                            { "field": "deleted", "operator": "EQUALS", "value": [false] },
+                        ],
+                        "pagination": { "offset": 0, "pageSize": 1000 },
+                    });
+                    let page = client
+                        .query::<Value>(run.org_id, Entity::Keywords, &query)
+                        .await
+                        .map_err(job_error)?;
+                    lost = Some(page.items);
+                }
+                let found = lost.iter().flatten().find(|v| {
+                    v["text"].as_str().map(str::to_lowercase).as_deref() == Some(key(i).0.as_str())
+                        && v["matchType"].as_str() == Some(key(i).1.as_str())
+                });
+                match found {
+                    Some(v) => added.push((i, keyword(v)?)),
+                    None => out.push((i.seq, rule_runs::ITEM_REFUSED, Some(message_of(&e)), None)),
+                }
+            }
+            Some(Err(e)) => out.push((i.seq, rule_runs::ITEM_REFUSED, Some(message_of(&e)), None)),
+            None => out.push((
+                i.seq,
+                rule_runs::ITEM_REFUSED,
+                Some("Apple Ads did not answer for this item".into()),
+                None,
+            )),
+        }
+    }
+    if added.is_empty() {
+        return Ok(out);
+    }
+    let mut conn = db.pool.acquire().await?;
+    let campaign_ids: Vec<i64> = added.iter().map(|(_, k)| k.campaign_id).collect();
+    let names: HashMap<i64, String> =
+        bulk::rows(&mut conn, org_key, "CAMPAIGN", "name", None, &campaign_ids)
+            .await?
+            .into_iter()
+            .map(|r| (r.id, r.name))
+            .collect();
+    drop(conn);
+    let mut tx = db.pool.begin().await?;
+    let rows: Vec<entities::Keyword> = added.iter().map(|(_, k)| k.clone()).collect();
+    entities::upsert(&mut tx, org_key, &rows, ids::now_ms() / 1000).await?;
+    for (i, k) in &added {
+        changes::insert(
+            &mut *tx,
+            &changes::NewChange {
+                id: ids::new_id(),
+                workspace_id: run.workspace_id.clone(),
+                user_id: run.user_id.clone(),
+                user_email: run.user_email.clone(),
+                account_id: Some(run.account_id.clone()),
+                org_id: run.org_id,
+                level: "KEYWORD",
+                entity_id: k.id,
+                campaign_id: k.campaign_id,
+                ad_group_id: Some(k.ad_group_id),
+                entity_name: k.text.clone(),
+                campaign_name: names.get(&k.campaign_id).cloned().unwrap_or_default(),
+                field: "created".into(),
+                old_value: None,
+                new_value: Some(k.match_type.clone()),
+                currency: None,
+                source: source_of(run),
+                job_id: Some(run.id.clone()),
+                created_at: ids::now_ms() / 1000,
+            },
+        )
+        .await?;
+        out.push((i.seq, rule_runs::ITEM_APPLIED, None, with_id(i, k.id)));
+    }
+    tx.commit().await?;
+    Ok(out)
+}

@@ -1,0 +1,309 @@
+//! `run-rule` and `undo-rule-run` (docs/api/rules.md "A run"; payloads in
+//! `searchdeck_common::jobs::run_rule`).
+//!
+//! `run-rule` finds the run of its (rule, period); when there is none it loads the rule (or
+//! the goal optimisation run as its built-in rule), checks the data is complete — the
+//! window must end on or before the campaign group's newest complete day; when it does not,
+//! the group's reports are synced first (the `sync-reports` handler, run inline) and the run
+//! is `SKIPPED` with the reason if the day is still missing —, evaluates it
+//! (`searchdeck_common::rules::run`) and stores the run with every planned item, absolute
+//! old and new values, in one transaction (with the alert of an `alert` action). Then it
+//! applies the plan ([`apply`]) through the bulk-edit sends. A job that starts again finds
+//! the stored plan and only sends what is not applied: the sends report items whose change
+//! record (job id = the run id) exists as applied without a call, and compare each item's
+//! current synced value with its planned old value ('Changed since the rule evaluated it'),
+//! so a 10 % raise is applied once.
+//!
+//! A run with at least 20 refused items making at least half of its sent ones disables its
+//! rule and raises `RULE_PAUSED`. `undo-rule-run` ([`undo`]) stores the reverse of a run's
+//! applied items as a run of trigger UNDO and applies it the same way.
+
+mod apply;
+mod undo;
+
+use searchdeck_common::{
+    ids,
+    jobs::{DeliverAlert, RunRule, RunRuleProgress, SyncReports},
+    queue::{JobError, outbox},
+    report::Cancel,
+    rules::{Action, Channel, run as rule_run, schedule, window},
+    store::{self, alerts, rule_runs},
+};
+use time::Date;
+
+use crate::{Done, Handler, JobContext, JobRun};
+
+pub use apply::apply;
+
+/// Refused items from which a run may pause its rule, and the share of sent items.
+pub const SELF_PAUSE_REFUSED: i64 = 20;
+
+impl Handler for RunRule {
+    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<RunRuleProgress>, JobError> {
+        let db = &ctx.runtime.db;
+        let run = match rule_runs::by_period(&db.pool, &self.rule, &self.period).await? {
+            Some(run) => run,
+            None => match plan(self, ctx).await? {
+                Some(run) => run,
+                None => {
+                    return Ok(Done::message(
+                        "The rule is gone or its campaign group is not synced",
+                    ));
+                }
+            },
+        };
+        let run = if matches!(
+            run.status.as_str(),
+            rule_runs::PLANNED | rule_runs::APPLYING
+        ) {
+            finish(ctx, run).await?
+        } else {
+            run
+        };
+        let progress = RunRuleProgress {
+            run_id: Some(run.id.clone()),
+            status: Some(run.status.clone()),
+            matched: run.matched as u64,
+            applied: run.applied as u64,
+            refused: run.refused as u64,
+            skipped: run.skipped as u64,
+        };
+        let message = match run.status.as_str() {
+            rule_runs::SKIPPED => format!("Skipped: {}", run.reason.as_deref().unwrap_or("")),
+            _ => format!(
+                "Done: {} matched, {} applied, {} refused, {} skipped",
+                run.matched, run.applied, run.refused, run.skipped
+            ),
+        };
+        Ok(Done::with_progress(message, progress))
+    }
+}
+
+/// The newest complete day of the group and whether the window ends after it.
+fn incomplete(org: &store::report_entities::SyncOrg, end: Date) -> (Option<Date>, bool) {
+    let newest = rule_run::newest_complete_day(org);
+    (newest, newest.is_none_or(|n| end > n))
+}
+
+/// Evaluates and stores the run of `job` (or finds the one a concurrent attempt stored);
+/// None when the rule is gone.
+async fn plan(
+    job: &RunRule,
+    ctx: &JobContext<RunRule>,
+) -> Result<Option<rule_runs::RunRow>, JobError> {
+    let db = &ctx.runtime.db;
+    let Some(mut loaded) = rule_run::load(db, &job.rule).await? else {
+        return Ok(None);
+    };
+    let now = ids::now_ms() / 1000;
+    // A scheduled run reads the days as of its due time; a manual one as of now.
+    let at = schedule::parse_period(&job.period).unwrap_or(now);
+    let tz = loaded.subject.org.time_zone.clone();
+    let today = window::today(at, tz.as_deref());
+    let (start, end) = window::days(&loaded.subject.rule.window, today);
+    let mut run = rule_runs::RunRow {
+        id: ids::new_id(),
+        workspace_id: loaded.subject.workspace_id.clone(),
+        rule_key: job.rule.clone(),
+        rule_id: loaded.rule_id.clone(),
+        account_id: loaded.account_id.clone(),
+        org_id: loaded.org_id,
+        source: loaded.source.to_string(),
+        rule_name: loaded.subject.rule.name.clone(),
+        body: serde_json::to_string(&loaded.subject.rule).map_err(JobError::permanent)?,
+        currency: Some(loaded.subject.currency.clone()),
+        trigger: job.trigger.clone(),
+        period: job.period.clone(),
+        status: rule_runs::PLANNED.into(),
+        reason: None,
+        window_start: Some(start.to_string()),
+        window_end: Some(end.to_string()),
+        newest_complete_day: None,
+        matched: 0,
+        applied: 0,
+        refused: 0,
+        skipped: 0,
+        undo_of: None,
+        undone_by: None,
+        user_id: job.user_id.clone(),
+        user_email: job.user_email.clone(),
+        created_at: now,
+        started_at: now,
+        finished_at: None,
+    };
+    let skip = if !loaded.enabled && job.trigger == "SCHEDULE" {
+        Some("The rule is disabled".to_string())
+    } else if loaded.subject.campaigns.is_empty() {
+        Some("The rule has no enabled campaigns".to_string())
+    } else {
+        let (_, missing) = incomplete(&loaded.subject.org, end);
+        if missing {
+            // Sync the group's reports first (inline, reporting to no task).
+            let mut sync_run: JobRun = (**ctx).clone();
+            sync_run.task_id = None;
+            let sync = SyncReports {
+                account_id: loaded.account_id.clone(),
+            };
+            crate::Handler::run(&sync, &JobContext::<SyncReports>::new(sync_run)).await?;
+            if let Some(org) = store::synced::org(&db.pool, loaded.subject.org.org_key).await? {
+                loaded.subject.org = org;
+            }
+        }
+        let (newest, missing) = incomplete(&loaded.subject.org, end);
+        run.newest_complete_day = newest.map(|d| d.to_string());
+        missing.then(|| format!("Metrics for {end} are not synced yet"))
+    };
+    let mut items = Vec::new();
+    let mut alert = None;
+    if let Some(reason) = skip {
+        run.status = rule_runs::SKIPPED.into();
+        run.reason = Some(reason);
+        run.finished_at = Some(now);
+    } else {
+        let evaluated = rule_run::evaluate(db, &loaded.subject, today, &Cancel::new())
+            .await
+            .map_err(|e| JobError::retryable(anyhow::anyhow!(e)))?;
+        run.matched = evaluated.matched as i64;
+        items = evaluated.items;
+        alert = alert_of(&loaded, &run, &evaluated.entities);
+    }
+    let mut tx = db.pool.begin().await?;
+    if !rule_runs::insert_run(&mut *tx, &run).await? {
+        // Stored meanwhile by another attempt: that plan stands.
+        drop(tx);
+        return Ok(rule_runs::by_period(&db.pool, &job.rule, &job.period).await?);
+    }
+    rule_runs::insert_items(&mut tx, &run.id, &items).await?;
+    if let Some(a) = alert
+        && alerts::insert(&mut *tx, &a).await?
+    {
+        outbox::push(
+            &mut *tx,
+            &DeliverAlert {
+                alert_id: a.id.clone(),
+            },
+            Default::default(),
+        )
+        .await?;
+    }
+    tx.commit().await?;
+    tracing::info!(rule = %job.rule, period = %job.period, run.id = %run.id, status = %run.status,
+            matched = run.matched, items = items.len(), "rule run planned");
+    Ok(Some(run))
+}
+
+/// The alert of an `alert` action: one per run listing the matched entities.
+fn alert_of(
+    loaded: &rule_run::Loaded,
+    run: &rule_runs::RunRow,
+    entities: &[(String, i64, String)],
+) -> Option<alerts::NewAlert> {
+    let rule = &loaded.subject.rule;
+    let (channels, emails) = rule.actions.iter().find_map(|a| match a {
+        Action::Alert { channels, emails } => Some((channels, emails)),
+        _ => None,
+    })?;
+    if entities.is_empty() {
+        return None;
+    }
+    let mut lines: Vec<String> = entities
+        .iter()
+        .take(50)
+        .map(|(level, id, name)| format!("{level} {name} ({id})"))
+        .collect();
+    if entities.len() > 50 {
+        lines.push(format!("and {} more", entities.len() - 50));
+    }
+    let emails = if emails.is_empty() {
+        rule.created_by.iter().cloned().collect()
+    } else {
+        emails.clone()
+    };
+    Some(alerts::NewAlert {
+        id: ids::new_id(),
+        workspace_id: run.workspace_id.clone(),
+        kind: alerts::RULE,
+        cause_key: format!("rule-run:{}", run.id),
+        account_id: Some(run.account_id.clone()),
+        org_id: Some(run.org_id),
+        campaign_id: (loaded.subject.campaigns.len() == 1).then(|| loaded.subject.campaigns[0]),
+        rule_id: loaded.rule_id.clone(),
+        run_id: Some(run.id.clone()),
+        title: format!("Rule '{}' matched {} entities", rule.name, entities.len()),
+        message: lines.join("\n"),
+        emails,
+        email: channels.contains(&Channel::Email),
+        slack: channels.contains(&Channel::Slack),
+        created_at: run.created_at,
+    })
+}
+
+/// Applies a stored plan and ends the run (with the self-pause).
+async fn finish(ctx: &JobRun, run: rule_runs::RunRow) -> Result<rule_runs::RunRow, JobError> {
+    let db = &ctx.runtime.db;
+    let Some(account) = store::accounts::by_id(&db.pool, &run.account_id).await? else {
+        let mut conn = db.pool.acquire().await?;
+        let done = rule_runs::finish(
+            &mut conn,
+            &run.id,
+            rule_runs::FAILED,
+            Some("Connection removed"),
+            ids::now_ms() / 1000,
+        )
+        .await?;
+        return Ok(done);
+    };
+    let client = ctx.runtime.provider_for(&account)?;
+    rule_runs::set_status(&db.pool, &run.id, rule_runs::APPLYING, None).await?;
+    apply(ctx, client.as_ref(), &run, apply::CHANGED_SINCE_RULE).await?;
+    let mut tx = db.pool.begin().await?;
+    let done = rule_runs::finish(
+        &mut tx,
+        &run.id,
+        rule_runs::DONE,
+        None,
+        ids::now_ms() / 1000,
+    )
+    .await?;
+    let sent = done.applied + done.refused;
+    if let Some(rule_id) = &done.rule_id
+        && done.refused >= SELF_PAUSE_REFUSED
+        && done.refused * 2 >= sent
+        && done.undo_of.is_none()
+    {
+        rule_runs::disable_rule(&mut *tx, rule_id, ids::now_ms() / 1000).await?;
+        let a = alerts::NewAlert {
+            id: ids::new_id(),
+            workspace_id: done.workspace_id.clone(),
+            kind: alerts::RULE_PAUSED,
+            cause_key: format!("rule-paused:{}", done.id),
+            account_id: Some(done.account_id.clone()),
+            org_id: Some(done.org_id),
+            campaign_id: None,
+            rule_id: Some(rule_id.clone()),
+            run_id: Some(done.id.clone()),
+            title: format!("Rule '{}' paused itself", done.rule_name),
+            message: format!(
+                "Apple Ads refused {} of the {} changes it sent; the rule is disabled until you enable it again.",
+                done.refused, sent
+            ),
+            emails: Vec::new(),
+            email: true,
+            slack: true,
+            created_at: ids::now_ms() / 1000,
+        };
+        if alerts::insert(&mut *tx, &a).await? {
+            outbox::push(
+                &mut *tx,
+                &DeliverAlert {
+                    alert_id: a.id.clone(),
+                },
+                Default::default(),
+            )
+            .await?;
+        }
+        tracing::warn!(rule = %rule_id, run.id = %done.id, refused = done.refused, sent, "rule paused itself");
+    }
+    tx.commit().await?;
+    Ok(done)
+}
