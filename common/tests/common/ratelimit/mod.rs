@@ -2,15 +2,16 @@
 //! processes) sharing one key keep to the pace, a 429 seen by one pauses the others, the
 //! headers lower and raise the pace, and the shared state never moves backwards in time.
 
-mod ratelimit_support;
+#[macro_use]
+mod support;
 
 use std::{
     sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
-use ratelimit_support::{Fixture, Kind};
 use searchdeck_common::ratelimit::{RateLimitInfo, RateLimitSettings, RateLimiter, account_key};
+use support::{Fixture, Kind};
 
 fn limit(n: u64) -> RateLimitInfo {
     RateLimitInfo {

@@ -1,5 +1,5 @@
 //! Conformance cases of `store::negative_lists` and `store::product_ads` (run on both
-//! backends by `store.rs`).
+//! backends by the `store` suite).
 
 use searchdeck_common::{
     Db,

@@ -19,7 +19,6 @@ use searchdeck_common::{
 };
 use time::{Date, Month};
 
-#[path = "store_cases/negative_lists.rs"]
 mod negative_lists_cases;
 use negative_lists_cases::{
     negative_lists_terms_places_and_records, product_ads_join_creatives_pages_and_scope,
