@@ -3,11 +3,9 @@
 //! WEEKLY buckets are Sunday-to-Saturday weeks and MONTHLY ones calendar months (both
 //! labelled YYYY-MM-DD), keyword rows carry a bid recommendation; entity query pages.
 
-mod support;
-
+use crate::support::Client;
 use searchdeck_sandbox::SandboxConfig;
 use serde_json::{Value, json};
-use support::Client;
 use time::macros::datetime;
 use time::{Date, Duration, Weekday};
 

@@ -1,5 +1,4 @@
 //! Calls into a sandbox's router without a socket: a token, the ad account header and JSON.
-#![allow(dead_code, reason = "each test binary uses part of the helpers")]
 
 use std::sync::Arc;
 

@@ -4,15 +4,13 @@
 //! popularity stays within the ±10 % drift of the truth's. So the recall `bench suggester`
 //! prints cannot drift away from what a collector can observe.
 
-mod support;
-
 use std::collections::HashMap;
 
+use crate::support::Client;
 use searchdeck_sandbox::SandboxConfig;
 use searchdeck_sandbox::api::vocabulary;
 use searchdeck_sandbox::truth;
 use serde_json::json;
-use support::Client;
 use time::Duration;
 use time::macros::datetime;
 

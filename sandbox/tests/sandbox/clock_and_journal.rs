@@ -1,12 +1,10 @@
 //! The simulated clock (timestamps, forward-only moves) and the journal (a restart keeps
 //! every write, the change history and the clock), through the HTTP routes.
 
-mod support;
-
+use crate::support::Client;
 use axum::http::{Method, StatusCode};
 use searchdeck_sandbox::SandboxConfig;
 use serde_json::{Value, json};
-use support::Client;
 use time::macros::datetime;
 
 fn config(dir: Option<std::path::PathBuf>) -> SandboxConfig {
