@@ -30,6 +30,10 @@ echo "TEST_DATABASE_URL=${TEST_DATABASE_URL:-<unset>} TEST_REDIS_URL=${TEST_REDI
 command -v clippy-driver >/dev/null || { echo "clippy-driver is missing: rustup component add clippy" >&2; exit 1; }
 export RUSTC_WORKSPACE_WRAPPER="${RUSTC_WORKSPACE_WRAPPER:-$(command -v clippy-driver)}"
 export CLIPPY_ARGS="-Dwarnings__CLIPPY_HACKERY__"
+# CI builds from a fresh clone, once: rustc's incremental cache of the workspace's crates
+# (written beside every artifact) is work and disk for a rebuild that never comes. A
+# developer's `make test` keeps it, for the edit-and-rerun loop.
+if [ "${CI:-}" = true ]; then export CARGO_INCREMENTAL=0; fi
 tools_log="$(mktemp)"
 bash scripts/tools.sh >"$tools_log" 2>&1 &
 tools=$!

@@ -11,7 +11,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
-    Db, ids,
+    ids,
     jobs::{RunRule, UndoRuleRun},
     report::{Cancel, DateRange, EntityRead, Metric, currency::MoneyRule},
     rules::{
@@ -22,7 +22,6 @@ use searchdeck_common::{
     store::{
         self,
         rule_runs::{self, ItemRow, RunRow},
-        rules::RuleRow,
         tasks::NewTask,
     },
 };
@@ -33,7 +32,7 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    access::{EditRoles, Editor, InWorkspace, StoredRule, StoredRun, WorkspaceResource},
+    access::{EditRoles, Editor, InWorkspace, StoredRule, StoredRun},
     envelope::{self, Envelope, Item},
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
@@ -225,9 +224,10 @@ async fn subject_of(state: &AppState, user: &CurrentUser, rule: &Rule) -> ApiRes
         ));
     }
     // The schema's rules, as saving the rule checks them (the body's rule is `rule`).
-    if let Err(found) =
-        searchdeck_common::rules::validate::validate(rule, org.currency.as_deref().unwrap_or_default())
-    {
+    if let Err(found) = searchdeck_common::rules::validate::validate(
+        rule,
+        org.currency.as_deref().unwrap_or_default(),
+    ) {
         return Err(ApiError::validation(
             found
                 .into_iter()

@@ -16,8 +16,8 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use super::{
-    IDS_MAX, StoredRule, check_campaigns_limit, check_rules_limit, foreign_campaigns, parsed_ids,
-    last_run, rule_item, rule_scope, stored_rule,
+    IDS_MAX, StoredRule, check_campaigns_limit, check_rules_limit, foreign_campaigns, last_run,
+    parsed_ids, rule_item, rule_scope, stored_rule,
 };
 use crate::{
     access::{EditRoles, Editor, InWorkspace, Member, WorkspaceResource},

@@ -19,7 +19,7 @@ mod optimization;
 use std::collections::{HashMap, HashSet};
 
 use searchdeck_common::{
-    Db, plan,
+    plan,
     rules::{LastRun, Rule, validate},
     store::{self, rules::RuleRow, synced::SyncOrg},
 };

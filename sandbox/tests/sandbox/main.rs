@@ -1,0 +1,10 @@
+//! The sandbox's integration tests, in one test binary (`--test sandbox`): each suite is a
+//! module over the shared `support` client, so the crate links once instead of once per suite
+//! (docs/benchmarks.md, "The test suite's time"). A new suite is a file here and one `mod`
+//! line below.
+
+mod support;
+
+mod clock_and_journal;
+mod report_pages;
+mod suggester_truth;
