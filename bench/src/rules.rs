@@ -5,9 +5,11 @@
 //!
 //! - `rule_evaluate_30d`: a whole evaluation of a rule over every keyword of every campaign
 //!   with a 30-day window (`searchdeck_common::rules::run::evaluate`: the report engine's
-//!   read for rules, the conditions — spend above a value AND no installs, OR CPA above
-//!   1.5 × the ad group's CPA goal —, the minimum data, and the plan of a 10 % bid cut of the
-//!   largest spenders), exactly what `run-rule`, preview and backtest call;
+//!   read for rules, the conditions — spend above a value AND no installs, OR a CPA above
+//!   5 × the CPT (a conversion rate under 20 %, about half of the seeded keywords) —, the
+//!   minimum data, and the plan of a 10 % bid cut of the 1,000 largest spenders, the other
+//!   matches listed as over the entity limit), exactly what `run-rule`, preview and
+//!   backtest call;
 //! - `entity_rows_30d`: the report engine's read alone (`report::entity_rows`);
 //! - `report_keywords_30d`: the report engine's own KEYWORDS page over the same 30 days
 //!   (sorted by spend, page of 50), as `bench reports` times it,
@@ -75,7 +77,7 @@ fn rule(seeded: &Seeded, campaigns: &[i64]) -> Rule {
                 {"type": "metric", "metric": "localSpend", "operator": "GREATER_THAN", "value": "20"},
                 {"type": "metric", "metric": "installs", "operator": "EQUALS", "value": "0"}]},
             {"operator": "AND", "conditions": [
-                {"type": "compare", "metric": "avgCPA", "operator": "GREATER_THAN", "other": "cpaGoal", "coefficient": "1.5"},
+                {"type": "compare", "metric": "avgCPA", "operator": "GREATER_THAN", "other": "avgCPT", "coefficient": "5"},
                 {"type": "status", "values": ["ACTIVE"]}]}]},
         "window": {"type": "last", "days": 30},
         "frequency": {"type": "daily", "hour": 6},
