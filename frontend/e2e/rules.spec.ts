@@ -1,0 +1,113 @@
+/**
+ * Automated rules in the built app against `searchdeck serve` and its sandbox (issue 24,
+ * docs/api/rules.md): once the connect's sync has stored a week of metrics, write a rule that
+ * pauses a campaign's keywords which spent without an install yesterday, preview
+ * it (entity by entity, nothing sent), save it, run it now, find the previewed keyword paused
+ * in the keywords table, and undo the run from its history: the keyword is active again.
+ * Each step is saved as a screenshot.
+ */
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { connectSandbox, register, reloadUntil, shot } from './helpers';
+
+/** The input labelled `label` within `scope` (Mantine labels a select's option list too). */
+function input(scope: Locator | Page, label: string): Locator {
+  return scope.getByRole('textbox', { name: label }).or(scope.getByRole('combobox', { name: label })).first();
+}
+
+/** Opens the select labelled `label` within `scope` and picks `option`. */
+async function pick(page: Page, scope: Locator | Page, label: string, option: string) {
+  await input(scope, label).click();
+  await page.getByRole('option', { name: option, exact: true }).click();
+}
+
+test('writes, previews, runs and undoes a rule that pauses keywords spending without installs', async ({ page }, info) => {
+  test.setTimeout(600_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await register(page, 'e2e-rules');
+  await connectSandbox(page, 'Rules account');
+
+  // The campaign group's campaigns once the first sync (entities, then metrics) is done.
+  const table = page.getByTestId('report-table');
+  await expect(page.getByTestId('report-last-synced')).not.toHaveText(/Not synced yet|Syncing/, { timeout: 300_000 });
+  await table.getByRole('link', { name: 'Cloud Apps' }).click();
+  await expect(page.getByTestId('breadcrumbs')).toContainText('Cloud Apps');
+  await reloadUntil(page, table.getByRole('link').first());
+  await expect(page.getByTestId('report-last-synced')).not.toHaveText(/Not synced yet|Syncing/, { timeout: 300_000 });
+  const campaignUrl = page.url();
+
+  // The rule: keywords of that campaign with spend > 0 and no installs over the last 7 days → pause.
+  await page.getByRole('link', { name: 'Automated Rules' }).click();
+  await expect(page).toHaveURL(/\/auto-rules/);
+  await page.getByRole('link', { name: 'Create rule' }).or(page.getByRole('button', { name: 'Create rule' })).first().click();
+  await page.getByLabel('Rule name').fill('E2E pause spenders without installs');
+  await page.getByRole('radio', { name: 'Keywords' }).check();
+  // Every campaign of the group.
+  await input(page, 'Campaigns').click();
+  const options = page.getByRole('option');
+  await expect(options.first()).toBeVisible();
+  for (const name of await options.allTextContents()) {
+    if (name.trim()) await page.getByRole('option', { name: name.trim(), exact: true }).click();
+  }
+  await page.keyboard.press('Escape');
+  const group = page.getByRole('region', { name: 'Group 1' });
+  // A new condition reads "Spend >": its value only.
+  await group.getByLabel('Condition 1: Value').fill('0');
+  await group.getByRole('button', { name: 'Add condition' }).click();
+  await pick(page, group, 'Condition 2: Metric', 'Installs');
+  await pick(page, group, 'Condition 2: Operator', '=');
+  await group.getByLabel('Condition 2: Value').fill('0');
+  // Yesterday's figures: the sandbox's recent installs arrive late, as Apple's do.
+  await page.getByRole('textbox', { name: 'Days', exact: true }).fill('1');
+  await page.getByRole('button', { name: 'Add action' }).click();
+  await page.getByRole('menuitem', { name: 'Pause' }).click();
+  await shot(page, info, 'rules-01-form');
+
+  // Preview: what it would change now, nothing sent.
+  await page.getByRole('button', { name: 'Preview' }).click();
+  const preview = page.getByRole('region', { name: 'Preview: what the rule would change now' });
+  await expect(preview.getByTestId('preview-summary')).toBeVisible({ timeout: 60_000 });
+  const firstItem = preview.locator('tbody tr').first();
+  await expect(firstItem).toBeVisible();
+  const keyword = (await firstItem.locator('td').nth(0).textContent())!.trim();
+  const where = (await firstItem.locator('td').nth(2).textContent())!;
+  expect(keyword.length).toBeGreaterThan(0);
+  // The previewed keyword's campaign (the column reads "campaign / ad group").
+  const campaign = where.split(' / ')[0]!.trim();
+  await shot(page, info, 'rules-02-preview');
+
+  // Save, then run it now from the list.
+  await page.getByRole('button', { name: 'Save rule' }).click();
+  await expect(page).toHaveURL(/\/auto-rules$/);
+  const row = page.getByRole('row').filter({ hasText: 'E2E pause spenders without installs' });
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: 'Actions of E2E pause spenders without installs' }).click();
+  await page.getByRole('menuitem', { name: 'Run now' }).click();
+  await expect(page.getByText('E2E pause spenders without installs has run')).toBeVisible({ timeout: 180_000 });
+  await expect(row).toContainText(/[1-9]\d* applied/, { timeout: 30_000 });
+  await shot(page, info, 'rules-03-ran');
+
+  // The previewed keyword is paused in the campaign's keywords table.
+  await page.goto(campaignUrl);
+  await table.getByRole('link', { name: campaign }).click();
+  await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
+  const keywordRow = table.locator('tbody tr').filter({ hasText: keyword }).first();
+  await expect(keywordRow).toContainText(/Paused/i, { timeout: 30_000 });
+  await shot(page, info, 'rules-04-keyword-paused');
+
+  // Undo from the run history: the keyword is active again.
+  await page.getByRole('link', { name: 'Automated Rules' }).click();
+  await row.getByRole('button', { name: 'Actions of E2E pause spenders without installs' }).click();
+  await page.getByRole('menuitem', { name: 'History' }).click();
+  await expect(page.getByText('Run history')).toBeVisible();
+  await page.getByRole('button', { name: 'Details' }).first().click();
+  await shot(page, info, 'rules-05-run-details');
+  await page.getByRole('dialog', { name: 'Run details' }).getByRole('button', { name: 'Undo' }).click();
+  await page.getByRole('button', { name: 'Undo run' }).click();
+  await expect(page.getByText('The run is undone')).toBeVisible({ timeout: 180_000 });
+  await shot(page, info, 'rules-06-undone');
+  await page.goto(campaignUrl);
+  await table.getByRole('link', { name: campaign }).click();
+  await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
+  await expect(table.locator('tbody tr').filter({ hasText: keyword }).first()).not.toContainText(/Paused/i, { timeout: 30_000 });
+  await shot(page, info, 'rules-07-keyword-active');
+});
