@@ -263,7 +263,8 @@ fn report_error(e: searchdeck_common::report::ReportError) -> ApiError {
 #[utoipa::path(post, path = "/api/rules/preview", tag = "rules",
     request_body = PreviewBody,
     responses((status = 200, description = "The run as it would be now", body = Envelope<Item<RunOut>>),
-              (status = 400, description = "Invalid rule, campaign group not synced, campaigns not of it", body = ErrorBody)))]
+              (status = 400, description = "Invalid rule, campaign group not synced, campaigns not of it", body = ErrorBody),
+              (status = 404, description = "The rule's account is not a connection of the workspace", body = ErrorBody)))]
 pub async fn preview(
     State(state): State<AppState>,
     user: Editor,
@@ -358,7 +359,8 @@ fn due_on(frequency: &Frequency, tz: Option<&str>, day: time::Date) -> Option<i6
 #[utoipa::path(post, path = "/api/rules/backtest", tag = "rules",
     request_body = BacktestBody,
     responses((status = 200, description = "The replayed runs and the entities they would have changed", body = Envelope<Item<Backtest>>),
-              (status = 400, description = "Invalid rule or days", body = ErrorBody)))]
+              (status = 400, description = "Invalid rule or days", body = ErrorBody),
+              (status = 404, description = "The rule's account is not a connection of the workspace", body = ErrorBody)))]
 pub async fn backtest(
     State(state): State<AppState>,
     user: Editor,
