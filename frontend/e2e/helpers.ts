@@ -21,12 +21,31 @@ export async function shot(page: Page, info: TestInfo, name: string) {
 /** Registers a new user (signed in afterwards) and answers its email. */
 export async function register(page: Page, prefix = 'e2e-acc') {
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  await page.goto('/register');
-  await page.getByLabel('Full name').fill('E2E Accounts');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByLabel('Repeat password').fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
+  // The server allows 10 sign-ups a minute from one address (api/src/throttle.rs), and the
+  // suite signs up more often than that: when it says so, wait as long as it asks and again.
+  const throttled = page.getByRole('alert').filter({ hasText: 'Too many sign-ups from this address' });
+  for (let attempt = 0; attempt < 5; attempt += 1) {
+    await page.goto('/register');
+    await page.getByLabel('Full name').fill('E2E Accounts');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByLabel('Repeat password').fill(password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const outcome = await Promise.race([
+      page
+        .waitForURL((url) => !url.pathname.endsWith('/register'), { timeout: 15_000 })
+        .then(() => 'signed-up' as const)
+        .catch(() => 'waiting' as const),
+      throttled
+        .waitFor({ timeout: 15_000 })
+        .then(() => 'throttled' as const)
+        .catch(() => 'waiting' as const),
+    ]);
+    if (outcome !== 'throttled') break;
+    const seconds = Number(/in (\d+) seconds?/.exec((await throttled.textContent()) ?? '')?.[1] ?? '60');
+    await page.waitForTimeout((seconds + 1) * 1000);
+  }
+  await expect(page).not.toHaveURL(/\/register$/);
   return email;
 }
 
