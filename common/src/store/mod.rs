@@ -67,3 +67,11 @@ pub async fn ping(ex: impl Exec<'_>) -> Result<(), sqlx::Error> {
     sqlx::query("SELECT 1").execute(ex).await?;
     Ok(())
 }
+
+/// `n` bind placeholders from `$from`: `$from, $from+1, …` (an `IN (…)` list of binds).
+pub(crate) fn placeholders(from: usize, n: usize) -> String {
+    (from..from + n)
+        .map(|i| format!("${i}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use sqlx::Row;
 
-use super::Exec;
+use super::{Exec, placeholders};
 
 /// How long a fetched popularity stays fresh (Apple publishes weekly).
 pub const FRESH_MS: i64 = 7 * 24 * 3600 * 1000;
@@ -186,14 +186,6 @@ pub async fn synced_orgs(ex: impl Exec<'_>) -> Result<Vec<(i64, String, i64)>, s
     rows.iter()
         .map(|r| Ok((r.try_get(0)?, r.try_get(1)?, r.try_get(2)?)))
         .collect()
-}
-
-/// `$from, $from+1, …` (`n` placeholders).
-fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@
 
 use sqlx::Row;
 
-use super::Exec;
+use super::{Exec, placeholders};
 use crate::rules::{Rule, RuleLevel};
 
 /// A stored rule with what only the store knows.
@@ -151,14 +151,6 @@ pub async fn attach(
 /// The level stored for a rule, by its wire name.
 pub fn level(text: &str) -> Option<RuleLevel> {
     serde_json::from_value(serde_json::Value::String(text.to_string())).ok()
-}
-
-/// `n` bind placeholders from `$from`: `$from, $from+1, …`.
-fn placeholders(from: usize, n: usize) -> String {
-    (from..from + n)
-        .map(|i| format!("${i}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// Integer ids inlined into SQL (no bind limit to mind).
