@@ -7,7 +7,7 @@
 
 use sqlx::Row;
 
-use super::Exec;
+use super::{Exec, notifications};
 
 /// Entity levels a change record can name.
 pub const LEVELS: &[&str] = &["CAMPAIGN", "AD_GROUP", "KEYWORD", "NEGATIVE_KEYWORD", "AD"];
@@ -45,6 +45,8 @@ pub struct NewChange {
     pub job_id: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
+    /// The notification of the action that made it (`store::notifications::record`).
+    pub notification_id: Option<String>,
 }
 
 /// A stored change record.
@@ -52,13 +54,15 @@ pub type ChangeRow = NewChange;
 
 /// Records one change. A bulk-edit job's item already recorded for the same field is kept
 /// (the unique `(job_id, level, entity_id, field)` index): a retried job does not record
-/// twice. Returns whether a row was written.
-pub async fn insert(ex: impl Exec<'_>, c: &NewChange) -> Result<bool, sqlx::Error> {
+/// twice. A written change adds its campaign to its notification's. Returns whether a row
+/// was written.
+pub async fn insert(ex: &mut sqlx::AnyConnection, c: &NewChange) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "INSERT INTO change_records (id, workspace_id, user_id, user_email, account_id, org_id, \
            level, entity_id, campaign_id, ad_group_id, entity_name, campaign_name, field, \
-           old_value, new_value, currency, source, job_id, created_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19) \
+           old_value, new_value, currency, source, job_id, created_at, notification_id) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, \
+           $20) \
          ON CONFLICT DO NOTHING",
     )
     .bind(&c.id)
@@ -80,9 +84,14 @@ pub async fn insert(ex: impl Exec<'_>, c: &NewChange) -> Result<bool, sqlx::Erro
     .bind(c.source)
     .bind(&c.job_id)
     .bind(c.created_at)
-    .execute(ex)
+    .bind(&c.notification_id)
+    .execute(&mut *ex)
     .await?;
-    Ok(done.rows_affected() == 1)
+    let written = done.rows_affected() == 1;
+    if let (true, Some(n)) = (written, &c.notification_id) {
+        notifications::add_campaign(&mut *ex, n, c.campaign_id, &c.campaign_name).await?;
+    }
+    Ok(written)
 }
 
 /// Which records to list: a workspace's, within `[from, to)` unix seconds, optionally of one
@@ -133,6 +142,7 @@ fn change(r: &sqlx::any::AnyRow) -> Result<ChangeRow, sqlx::Error> {
         source: source_of(&r.try_get::<String, _>("source")?),
         job_id: r.try_get("job_id")?,
         created_at: r.try_get("created_at")?,
+        notification_id: r.try_get("notification_id")?,
     })
 }
 

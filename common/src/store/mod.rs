@@ -26,6 +26,7 @@ pub mod connects;
 pub mod creation;
 pub mod fx_rates;
 pub mod negative_lists;
+pub mod notifications;
 pub mod optimizations;
 pub mod options;
 pub mod popularity;

@@ -113,6 +113,7 @@ fn change(
         currency: Some("USD".into()),
         source: changes::MANUAL,
         job_id: None,
+        notification_id: None,
         created_at: at,
     }
 }
@@ -141,7 +142,7 @@ async fn records_are_listed_newest_first_and_filtered(db: &Db) {
         auto,
         change(&other, "CAMPAIGN", 11, "status", 150),
     ] {
-        assert!(changes::insert(&db.pool, &c).await.unwrap());
+        assert!(changes::insert(&mut *db.pool.acquire().await.unwrap(), &c).await.unwrap());
     }
     let base = Filter {
         workspace_id: &w.0,
@@ -208,35 +209,35 @@ async fn a_retried_job_records_each_item_once(db: &Db) {
         c
     };
     assert!(
-        changes::insert(&db.pool, &with_job("cptBid", "job-1"))
+        changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("cptBid", "job-1"))
             .await
             .unwrap()
     );
     assert!(
-        !changes::insert(&db.pool, &with_job("cptBid", "job-1"))
+        !changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("cptBid", "job-1"))
             .await
             .unwrap(),
         "a retry records nothing more"
     );
     assert!(
-        changes::insert(&db.pool, &with_job("status", "job-1"))
+        changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("status", "job-1"))
             .await
             .unwrap()
     );
     assert!(
-        changes::insert(&db.pool, &with_job("cptBid", "job-2"))
+        changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("cptBid", "job-2"))
             .await
             .unwrap(),
         "another job records again"
     );
     // Quick edits (no job) record every time.
     assert!(
-        changes::insert(&db.pool, &change(&w, "KEYWORD", 1001, "cptBid", 100))
+        changes::insert(&mut *db.pool.acquire().await.unwrap(), &change(&w, "KEYWORD", 1001, "cptBid", 100))
             .await
             .unwrap()
     );
     assert!(
-        changes::insert(&db.pool, &change(&w, "KEYWORD", 1001, "cptBid", 100))
+        changes::insert(&mut *db.pool.acquire().await.unwrap(), &change(&w, "KEYWORD", 1001, "cptBid", 100))
             .await
             .unwrap()
     );
@@ -250,7 +251,7 @@ async fn a_retried_job_records_each_item_once(db: &Db) {
 async fn records_outlive_the_member_and_the_connection(db: &Db) {
     let w = workspace(db).await;
     assert!(
-        changes::insert(&db.pool, &change(&w, "AD_GROUP", 111, "cpaGoal", 100))
+        changes::insert(&mut *db.pool.acquire().await.unwrap(), &change(&w, "AD_GROUP", 111, "cpaGoal", 100))
             .await
             .unwrap()
     );

@@ -298,6 +298,7 @@ async fn record(
                     .flatten(),
                 source: changes::MANUAL,
                 job_id: None,
+                notification_id: None,
                 created_at: now,
             },
         )

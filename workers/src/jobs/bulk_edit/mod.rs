@@ -427,6 +427,7 @@ impl Edit<'_> {
                 currency: self.is_money().then(|| self.currency.clone()).flatten(),
                 source: self.source,
                 job_id: Some(self.job_id.to_string()),
+                notification_id: None,
                 created_at: ids::now_ms() / 1000,
             },
         )

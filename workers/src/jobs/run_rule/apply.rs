@@ -437,6 +437,7 @@ async fn add_keywords(
                 currency: None,
                 source: source_of(run),
                 job_id: Some(run.id.clone()),
+                notification_id: None,
                 created_at: ids::now_ms() / 1000,
             },
         )
