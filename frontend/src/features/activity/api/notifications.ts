@@ -5,7 +5,7 @@
  * (spec §5); the search is trimmed and sent only when non-empty; `GMT` is the browser's
  * offset east of UTC in minutes, so the server's days are the browser's.
  */
-import { infiniteQueryOptions, skipToken, useInfiniteQuery } from '@tanstack/react-query';
+import { infiniteQueryOptions, keepPreviousData, skipToken, useInfiniteQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions, type Query } from '@/lib/api-client';
 import { activityKeys } from './keys';
@@ -132,6 +132,9 @@ export const notificationsInfiniteQuery = (filters: NotificationFilters) =>
         ? ({ pageParam, signal }) => getNotifications(notificationsQuery(filters, pageParam), { signal })
         : skipToken,
     initialPageParam: 0,
+    // The previous filters' answer stands in while new ones load: the screen shows skeletons
+    // in place of its items but keeps its counts, so the type list does not blink.
+    placeholderData: keepPreviousData,
     getNextPageParam: (last, pages) => {
       const loaded = pages.reduce((n, page) => n + page.items.length, 0);
       return last.items.length > 0 && loaded < last.total ? loaded : undefined;

@@ -67,21 +67,22 @@ export function ActivityScreen() {
   const markRead = useMarkRead();
   useFailureToast(list.error);
 
-  const pages = list.data?.pages ?? [];
-  const items = pages.flatMap((page) => page.items);
+  const datesSet = range.start !== null && range.end !== null;
+  const pages = datesSet ? (list.data?.pages ?? []) : [];
   const first = pages[0];
+  const loading = datesSet && (list.isPending || list.isPlaceholderData);
+  const items = loading ? [] : pages.flatMap((page) => page.items);
   const loadMore = () => {
     if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
   };
   useInfiniteScroll(loadMore, list.hasNextPage && !list.isFetchingNextPage);
   const highlighted = useDeepLink({
     items,
-    settled: list.isSuccess || list.isError,
+    settled: !loading && (list.isSuccess || list.isError),
     isFetching: list.isFetching,
     hasNextPage: list.hasNextPage,
     fetchNextPage: loadMore,
   });
-  const datesSet = range.start !== null && range.end !== null;
 
   const read = (n: Notification) => {
     markRead.mutate([n._id], { onError: (error) => showSnackbar(errorMessage(error), 'danger') });
@@ -113,7 +114,7 @@ export function ActivityScreen() {
         <Stack gap="lg" flex={1} miw={0} aria-label={t('activity.listLabel')} component="section">
           {!datesSet ? (
             <Text c="dimmed">{t('activity.needDates')}</Text>
-          ) : list.isPending ? (
+          ) : loading ? (
             <ItemSkeletons count={5} />
           ) : items.length === 0 ? (
             list.isError ? (

@@ -48,22 +48,24 @@ export function UndoButton({ notification }: { notification: Notification }) {
       >
         {t('activity.undo')}
       </Button>
-      <Modal opened={confirming} onClose={() => setConfirming(false)} title={t('activity.undo.title')} closeButtonProps={{ 'aria-label': t('common.close') }}>
-        <Stack gap="md">
-          <Text size="sm" fw={600}>
-            {notification.title}
-          </Text>
-          <Text size="sm">{t('activity.undo.text')}</Text>
-          <Group justify="flex-end">
-            <Button variant="default" onClick={() => setConfirming(false)}>
-              {t('common.cancel')}
-            </Button>
-            <Button color="orange" onClick={() => void confirm()} loading={undo.isPending}>
-              {t('activity.undo.confirm')}
-            </Button>
-          </Group>
-        </Stack>
-      </Modal>
+      {confirming && (
+        <Modal opened onClose={() => setConfirming(false)} title={t('activity.undo.title')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+          <Stack gap="md">
+            <Text size="sm" fw={600}>
+              {notification.title}
+            </Text>
+            <Text size="sm">{t('activity.undo.text')}</Text>
+            <Group justify="flex-end">
+              <Button variant="default" onClick={() => setConfirming(false)}>
+                {t('common.cancel')}
+              </Button>
+              <Button color="orange" onClick={() => void confirm()} loading={undo.isPending}>
+                {t('activity.undo.confirm')}
+              </Button>
+            </Group>
+          </Stack>
+        </Modal>
+      )}
     </>
   );
 }
