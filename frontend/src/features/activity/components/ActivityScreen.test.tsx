@@ -219,21 +219,31 @@ describe('the activity log', () => {
     renderApp('/activity-log', makeUser());
     await screen.findByTestId('notification-n49');
     expect(screen.queryByTestId('notification-n50')).not.toBeInTheDocument();
-    Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: 5000 });
-    Object.defineProperty(window, 'innerHeight', { configurable: true, value: 800 });
+    const props = [[document.documentElement, 'scrollHeight'], [window, 'innerHeight'], [window, 'scrollY']] as const;
+    const saved = props.map(([target, key]) => Object.getOwnPropertyDescriptor(target, key));
+    try {
+      Object.defineProperty(document.documentElement, 'scrollHeight', { configurable: true, value: 5000 });
+      Object.defineProperty(window, 'innerHeight', { configurable: true, value: 800 });
 
-    // 201 px from the bottom: nothing.
-    Object.defineProperty(window, 'scrollY', { configurable: true, value: 3999 });
-    fireEvent.scroll(window);
-    await act(() => new Promise((resolve) => setTimeout(resolve, 250)));
-    expect(listCalls()).toHaveLength(1);
+      // 201 px from the bottom: nothing.
+      Object.defineProperty(window, 'scrollY', { configurable: true, value: 3999 });
+      fireEvent.scroll(window);
+      await act(() => new Promise((resolve) => setTimeout(resolve, 250)));
+      expect(listCalls()).toHaveLength(1);
 
-    // 200 px from the bottom: the next 50.
-    Object.defineProperty(window, 'scrollY', { configurable: true, value: 4000 });
-    fireEvent.scroll(window);
-    expect(await screen.findByTestId('notification-n50')).toBeInTheDocument();
-    expect(params(listCalls()[1]!).get('skip')).toBe('50');
-    expect(params(listCalls()[1]!).get('limit')).toBe('50');
+      // 200 px from the bottom: the next 50.
+      Object.defineProperty(window, 'scrollY', { configurable: true, value: 4000 });
+      fireEvent.scroll(window);
+      expect(await screen.findByTestId('notification-n50')).toBeInTheDocument();
+      expect(params(listCalls()[1]!).get('skip')).toBe('50');
+      expect(params(listCalls()[1]!).get('limit')).toBe('50');
+    } finally {
+      props.forEach(([target, key], i) => {
+        const descriptor = saved[i];
+        if (descriptor) Object.defineProperty(target, key, descriptor);
+        else Reflect.deleteProperty(target, key);
+      });
+    }
   });
 
   it('scrolls to the linked notification, highlights it for 600 ms, then drops the query', async () => {
@@ -259,6 +269,26 @@ describe('the activity log', () => {
     } finally {
       jest.useRealTimers();
     }
+  });
+
+  it('reads on page by page until the linked notification is found', async () => {
+    const items = Array.from({ length: 120 }, (_, i) => notification(`n${i}`));
+    mockList((call) => {
+      const skip = Number(params(call).get('skip'));
+      return ok({ items: items.slice(skip, skip + 50), total: 120, unread: 0, counts: COUNTS });
+    });
+    const { location } = renderApp('/activity-log?notificationId=n110', makeUser());
+    expect(await screen.findByTestId('notification-n110')).toHaveAttribute('data-highlighted', 'true');
+    expect(listCalls().map((c) => params(c).get('skip'))).toEqual(['0', '50', '100']);
+    await waitFor(() => expect(location()).toBe('/activity-log'));
+  });
+
+  it('drops the query when the linked notification is not in the list', async () => {
+    mockList(() => page([notification('n1')]));
+    const { location } = renderApp('/activity-log?notificationId=gone', makeUser());
+    await screen.findByTestId('notification-n1');
+    await waitFor(() => expect(location()).toBe('/activity-log'));
+    expect(screen.getByTestId('notification-n1')).not.toHaveAttribute('data-highlighted');
   });
 
   it('undoes a change after a confirmation, follows its task and reads the log again (editors only)', async () => {
@@ -343,5 +373,22 @@ describe('the sidebar', () => {
     expect(await within(entry).findByTestId('unread-badge')).toHaveTextContent('7');
     const call = callsTo('GET /api/accountsActions/all').find(isBadge)!;
     expect(Object.fromEntries(params(call))).toEqual({ limit: '1', new: 'true' });
+  });
+
+  it('asks the unread count again every minute', async () => {
+    jest.useFakeTimers();
+    try {
+      mockList(() => page([]), 3);
+      renderApp('/settings/general', makeUser());
+      await screen.findByTestId('unread-badge');
+      const asked = () => callsTo('GET /api/accountsActions/all').filter(isBadge).length;
+      expect(asked()).toBe(1);
+      await act(() => jest.advanceTimersByTimeAsync(59_000));
+      expect(asked()).toBe(1);
+      await act(() => jest.advanceTimersByTimeAsync(1_000));
+      expect(asked()).toBe(2);
+    } finally {
+      jest.useRealTimers();
+    }
   });
 });
