@@ -1,12 +1,13 @@
 /**
  * One notification (spec §2, §3): its title and type, who made it (a member's name and email,
  * the rule's name, or Apple Ads), when, its campaign (or 'N campaigns') with the search text
- * marked, and its changes old → new. Unread ones are marked and bolder; clicking one marks
- * it read. Details opens the drawer of its changes entity by entity; editors can undo what
+ * marked, and its changes old → new. Unread ones are marked and bolder; clicking one (or
+ * Enter on it) marks it read. Details opens the drawer of its changes entity by entity; editors can undo what
  * can be set back.
  */
 import { Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconRobot, IconUser, IconWorld } from '@tabler/icons-react';
+import type { KeyboardEvent } from 'react';
 import { t } from '@/i18n';
 import { formatDateTime } from '@/lib/format';
 import type { Notification } from '../api/notifications';
@@ -102,6 +103,17 @@ export function NotificationItem({ n, search, highlighted, canUndo, onRead, onDe
       aria-label={n.title}
       component="article"
       onClick={unread ? () => onRead(n) : undefined}
+      tabIndex={unread ? 0 : undefined}
+      onKeyDown={
+        unread
+          ? (event: KeyboardEvent) => {
+              if (event.target === event.currentTarget && (event.key === 'Enter' || event.key === ' ')) {
+                event.preventDefault();
+                onRead(n);
+              }
+            }
+          : undefined
+      }
       style={{
         cursor: unread ? 'pointer' : undefined,
         borderLeft: unread ? '3px solid var(--mantine-color-blue-6)' : undefined,
