@@ -103,7 +103,7 @@ test('edits a bid, finds it in the activity log, opens it, undoes it and sees th
   await item.getByRole('button', { name: 'Undo' }).click();
   const confirm = page.getByRole('dialog', { name: 'Undo this change' });
   await confirm.getByRole('button', { name: 'Undo change' }).click();
-  await expect(page.getByText(/^The change is undone\./)).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByText(/^Undo finished\./)).toBeVisible({ timeout: 180_000 });
   // The original is marked undone, and the undo itself is listed.
   await expect(today.getByRole('article').filter({ hasText: keyword }).filter({ hasText: 'Undone' }).first()).toBeVisible({ timeout: 30_000 });
   await shot(page, info, 'activity-05-undone');

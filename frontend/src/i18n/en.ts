@@ -1061,7 +1061,7 @@ export const en = {
   'activity.undo.text': 'Searchdeck sets each changed entity back to its old value where nobody has changed it since; the others are reported as changed since. The undo shows in the activity log too.',
   'activity.undo.confirm': 'Undo change',
   'activity.undo.started': 'Undoing the change…',
-  'activity.undo.done': 'The change is undone.',
+  'activity.undo.done': 'Undo finished.',
   'activity.drawer.title': 'Changes',
   'activity.drawer.table': 'Changes entity by entity',
   'activity.col.entity': 'Entity',
@@ -1071,6 +1071,10 @@ export const en = {
   'activity.col.change': 'Old → new',
   'activity.col.date': 'Date',
   'activity.export': 'Export CSV',
+  'activity.undo.resultTitle': 'Undo finished',
+  'activity.undo.leftText': 'These were left as they are:',
+  'activity.undo.leftTable': 'Left as they are',
+  'activity.col.why': 'Why',
 } as const;
 
 export type MessageKey = keyof typeof en;

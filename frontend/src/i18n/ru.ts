@@ -1063,7 +1063,7 @@ export const ru: Messages = {
   'activity.undo.text': 'Searchdeck вернёт каждому объекту прежнее значение, если его никто не менял с тех пор; остальные будут отмечены как изменённые позже. Отмена тоже появится в журнале.',
   'activity.undo.confirm': 'Отменить изменение',
   'activity.undo.started': 'Изменение отменяется…',
-  'activity.undo.done': 'Изменение отменено.',
+  'activity.undo.done': 'Отмена завершена.',
   'activity.drawer.title': 'Изменения',
   'activity.drawer.table': 'Изменения по объектам',
   'activity.col.entity': 'Объект',
@@ -1073,4 +1073,8 @@ export const ru: Messages = {
   'activity.col.change': 'Было → стало',
   'activity.col.date': 'Дата',
   'activity.export': 'Выгрузить CSV',
+  'activity.undo.resultTitle': 'Отмена завершена',
+  'activity.undo.leftText': 'Эти объекты оставлены как есть:',
+  'activity.undo.leftTable': 'Оставлены как есть',
+  'activity.col.why': 'Причина',
 };

@@ -291,18 +291,50 @@ describe('the activity log', () => {
     expect(screen.getByTestId('notification-n1')).not.toHaveAttribute('data-highlighted');
   });
 
-  it('undoes a change after a confirmation, follows its task and reads the log again (editors only)', async () => {
-    mockList(() => page([notification('n1')]));
+  it('undoes a change after a confirmation, follows its task, reads the log again and lists what it left (editors only)', async () => {
+    mockList(() => page([notification('n1', { count: 2, oldData: null, saveData: null })]));
     mockApi('POST /api/accountsActions/n1/undo', { status: 202, body: { status: 202, message: 'Accepted', result: { taskId: 't9' } } });
-    mockApi('GET /api/tasks/t9', ok({ item: makeTask({ id: 't9', kind: 'undo-notification', finish: true, message: '1 set back, 0 changed since', percent: 100 }) }));
+    mockApi(
+      'GET /api/tasks/t9',
+      ok({ item: makeTask({ id: 't9', kind: 'undo-notification', finish: false, message: 'Undoing', percent: 10 }) }),
+      ok({
+        item: makeTask({
+          id: 't9',
+          kind: 'undo-notification',
+          finish: true,
+          message: 'Undone: 1 restored, 1 skipped',
+          percent: 100,
+          details: {
+            undoId: 'u1',
+            restored: 1,
+            skipped: 1,
+            refused: 0,
+            left: [{ level: 'KEYWORD', entityId: '9870002', entityName: 'trail shoes', field: 'cptBid', message: 'Changed since' }],
+          },
+        }),
+      }),
+    );
     renderApp('/activity-log', makeUser({ permission: 'writer' }));
     const item = await screen.findByTestId('notification-n1');
     await userEvent.click(within(item).getByRole('button', { name: 'Undo' }));
     const dialog = await screen.findByRole('dialog', { name: 'Undo this change' });
     await userEvent.click(within(dialog).getByRole('button', { name: 'Undo change' }));
-    expect(await screen.findByText('The change is undone. 1 set back, 0 changed since')).toBeInTheDocument();
+    expect(await screen.findByText('Undo finished. Undone: 1 restored, 1 skipped')).toBeInTheDocument();
     expect(callsTo('POST /api/accountsActions/n1/undo')).toHaveLength(1);
+    expect(callsTo('GET /api/tasks/t9').length).toBeGreaterThanOrEqual(2);
     await waitFor(() => expect(listCalls().length).toBeGreaterThan(1));
+    const left = await screen.findByRole('table', { name: 'Left as they are' });
+    expect(within(left).getAllByRole('row').map((r) => r.textContent)).toEqual(['EntityLevelFieldWhy', 'trail shoesKeywordBidChanged since']);
+  });
+
+  it('tells an undo the server refuses', async () => {
+    mockList(() => page([notification('n1')]));
+    mockApi('POST /api/accountsActions/n1/undo', fail(409, 'ALREADY_UNDONE'));
+    renderApp('/activity-log', makeUser({ permission: 'admin' }));
+    await userEvent.click(within(await screen.findByTestId('notification-n1')).getByRole('button', { name: 'Undo' }));
+    await userEvent.click(within(await screen.findByRole('dialog', { name: 'Undo this change' })).getByRole('button', { name: 'Undo change' }));
+    expect(await screen.findByText('ALREADY_UNDONE')).toBeInTheDocument();
+    expect(callsTo('GET /api/tasks/t9')).toHaveLength(0);
   });
 
   it('offers no undo to readers, nor for what cannot be set back', async () => {

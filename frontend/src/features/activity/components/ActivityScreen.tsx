@@ -20,10 +20,12 @@ import { browserGmt, useNotifications, type Notification, type Tag } from '../ap
 import { defaultRange, groupByDay } from '../days';
 import { useDeepLink } from '../hooks/useDeepLink';
 import { useInfiniteScroll } from '../hooks/useInfiniteScroll';
+import { useUndo } from '../hooks/useUndo';
 import { ActivityDateRange, type DayRangeValue } from './ActivityDateRange';
 import { ChangesDrawer } from './ChangesDrawer';
 import { NotificationItem } from './NotificationItem';
 import { TypeFilter } from './TypeFilter';
+import { UndoResultModal } from './UndoResultModal';
 
 /** How long typing rests before the search is sent. */
 export const SEARCH_DEBOUNCE_MS = 300;
@@ -65,6 +67,7 @@ export function ActivityScreen() {
   const [details, setDetails] = useState<Notification | null>(null);
   const list = useNotifications({ tag, search: sent, fromDate: range.start, toDate: range.end, gmt });
   const markRead = useMarkRead();
+  const undo = useUndo();
   useFailureToast(list.error);
 
   const datesSet = range.start !== null && range.end !== null;
@@ -133,7 +136,7 @@ export function ActivityScreen() {
               <Stack gap="sm" key={section.group} component="section" aria-label={t(`activity.group.${section.group}`)}>
                 <Title order={4}>{t(`activity.group.${section.group}`)}</Title>
                 {section.items.map((n) => (
-                  <NotificationItem key={n._id} n={n} search={sent} highlighted={highlighted === n._id} canUndo={canUndo} onRead={read} onDetails={setDetails} />
+                  <NotificationItem key={n._id} n={n} search={sent} highlighted={highlighted === n._id} canUndo={canUndo} undoing={undo.undoing} onUndoStarted={undo.start} onRead={read} onDetails={setDetails} />
                 ))}
               </Stack>
             ))
@@ -142,6 +145,7 @@ export function ActivityScreen() {
         </Stack>
       </Group>
       <ChangesDrawer notification={details} onClose={() => setDetails(null)} />
+      <UndoResultModal result={undo.result} onClose={undo.closeResult} />
     </Stack>
   );
 }

@@ -8,6 +8,7 @@
 import { Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconRobot, IconUser, IconWorld } from '@tabler/icons-react';
 import type { KeyboardEvent } from 'react';
+import type { Task } from '@/features/tasks';
 import { t } from '@/i18n';
 import { formatDateTime } from '@/lib/format';
 import type { Notification } from '../api/notifications';
@@ -86,11 +87,14 @@ interface Props {
   search: string;
   highlighted: boolean;
   canUndo: boolean;
+  /** The notification whose undo is running, if any. */
+  undoing: string | null;
+  onUndoStarted: (taskId: Task['id'], notificationId: string) => void;
   onRead: (n: Notification) => void;
   onDetails: (n: Notification) => void;
 }
 
-export function NotificationItem({ n, search, highlighted, canUndo, onRead, onDetails }: Props) {
+export function NotificationItem({ n, search, highlighted, canUndo, undoing, onUndoStarted, onRead, onDetails }: Props) {
   const unread = !n.read;
   return (
     <Card
@@ -150,7 +154,7 @@ export function NotificationItem({ n, search, highlighted, canUndo, onRead, onDe
               {t('activity.details')}
             </Button>
           )}
-          {canUndo && n.undo?.possible && !n.undo.undoneBy && <UndoButton notification={n} />}
+          {canUndo && n.undo?.possible && !n.undo.undoneBy && <UndoButton notification={n} running={undoing === n._id} busy={undoing !== null} onStarted={onUndoStarted} />}
         </Group>
       </Group>
     </Card>

@@ -1,33 +1,33 @@
 /**
  * Undo from the activity log (editors): after a confirmation, `POST accountsActions/{id}/undo`
- * answers a task, followed through the tasks feature's poll to its end; then the log and the
- * unread count are read again and the task's outcome is shown (what was set back, and what
- * was skipped because it changed since).
+ * answers a task, which the screen follows to its end (`useUndo`); the button spins
+ * meanwhile.
  */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconArrowBackUp } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useTaskOutcome } from '@/features/tasks';
+import type { Task } from '@/features/tasks';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
-import { activityKeys } from '../api/keys';
 import type { Notification } from '../api/notifications';
 import { useUndoNotification } from '../api/undo';
 
-export function UndoButton({ notification }: { notification: Notification }) {
-  const client = useQueryClient();
+interface Props {
+  notification: Notification;
+  /** This notification's undo is running. */
+  running: boolean;
+  /** Another undo is running: one at a time. */
+  busy: boolean;
+  onStarted: (taskId: Task['id'], notificationId: string) => void;
+}
+
+export function UndoButton({ notification, running, busy, onStarted }: Props) {
   const undo = useUndoNotification();
   const [confirming, setConfirming] = useState(false);
-  const outcome = useTaskOutcome((task) => {
-    void client.invalidateQueries({ queryKey: activityKeys.all });
-    if (task.error) showSnackbar(task.error, 'danger');
-    else showSnackbar(task.message ? `${t('activity.undo.done')} ${task.message}` : t('activity.undo.done'));
-  });
   const confirm = async () => {
     try {
-      outcome.start(await undo.mutateAsync(notification._id));
+      onStarted(await undo.mutateAsync(notification._id), notification._id);
       setConfirming(false);
       showSnackbar(t('activity.undo.started'), 'info');
     } catch (error) {
@@ -37,15 +37,7 @@ export function UndoButton({ notification }: { notification: Notification }) {
   };
   return (
     <>
-      <Button
-        size="xs"
-        variant="light"
-        color="orange"
-        leftSection={<IconArrowBackUp size={14} />}
-        loading={outcome.running}
-        disabled={outcome.running}
-        onClick={() => setConfirming(true)}
-      >
+      <Button size="xs" variant="light" color="orange" leftSection={<IconArrowBackUp size={14} />} loading={running} disabled={running || busy} onClick={() => setConfirming(true)}>
         {t('activity.undo')}
       </Button>
       {confirming && (
