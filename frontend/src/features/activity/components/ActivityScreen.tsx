@@ -78,7 +78,7 @@ export function ActivityScreen() {
   const loadMore = () => {
     if (list.hasNextPage && !list.isFetchingNextPage) void list.fetchNextPage();
   };
-  useInfiniteScroll(loadMore, list.hasNextPage && !list.isFetchingNextPage);
+  useInfiniteScroll(loadMore, !loading && list.hasNextPage && !list.isFetchingNextPage);
   const highlighted = useDeepLink({
     items,
     settled: !loading && (list.isSuccess || list.isError),
