@@ -3,8 +3,8 @@
  * docs/api/activity.md, docs/screens/activity.md): once the connect's sync has stored the
  * entities, quick-edit a keyword's bid in the table, open the activity log from the sidebar,
  * find the change by searching its campaign's name (the name marked in the result), open it
- * (read, its changes in the drawer, the CSV of them), undo it, and find the old bid in the
- * keywords table again. Each step is saved as a screenshot.
+ * (read, its changes in the drawer, the CSV of them), follow a link to it, undo it, and find
+ * the old bid in the keywords table again. Each step is saved as a screenshot.
  */
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
@@ -98,6 +98,15 @@ test('edits a bid, finds it in the activity log, opens it, undoes it and sees th
   expect(csv.filter((line) => line.includes(keyword) && line.includes('KEYWORD'))).toHaveLength(1);
   await drawer.getByRole('button', { name: 'Close' }).click();
   await expect(drawer).toBeHidden();
+
+  // A link to it (`?notificationId=`) opens the log scrolled to it, then drops the query.
+  const testId = (await item.getAttribute('data-testid'))!;
+  await page.goto(`/activity-log?notificationId=${encodeURIComponent(testId.replace(/^notification-/, ''))}`);
+  await expect(page.getByTestId(testId)).toBeInViewport();
+  await expect(page).toHaveURL(/\/activity-log$/);
+  await expect(page.getByTestId(testId)).not.toHaveAttribute('data-highlighted');
+  await page.getByRole('textbox', { name: 'Search by campaign name' }).fill(campaign);
+  await expect(item).toBeVisible();
 
   // Undone after a confirmation, the task followed to its end.
   await item.getByRole('button', { name: 'Undo' }).click();
