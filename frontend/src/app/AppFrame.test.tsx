@@ -67,14 +67,14 @@ describe('layout', () => {
     renderApp('/settings/general', makeUser());
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.getAttribute('aria-label'));
-    expect(links).toEqual(['Ads Optimization', 'Keyword Suggester', 'Automated Rules', 'Account Settings', 'Help center']);
+    expect(links).toEqual(['Ads Optimization', 'Keyword Suggester', 'Automated Rules', 'Activity Log', 'Account Settings', 'Help center']);
   });
 
-  it('hides Keyword Suggester and Automated Rules from readers (spec §2 layout)', async () => {
+  it('hides Keyword Suggester and Automated Rules from readers, who keep Activity Log (spec §2 layout)', async () => {
     renderApp('/settings/general', makeUser({ permission: 'reader' }));
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     const links = Array.from(nav.querySelectorAll('a')).map((a) => a.getAttribute('aria-label'));
-    expect(links).toEqual(['Ads Optimization', 'Account Settings', 'Help center']);
+    expect(links).toEqual(['Ads Optimization', 'Activity Log', 'Account Settings', 'Help center']);
   });
 
   it('keeps the sidebar collapsed after a reload', async () => {

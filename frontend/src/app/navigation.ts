@@ -1,7 +1,7 @@
 /**
  * Sidebar entries in the order of spec §2. An entry shows once its route renders a screen in
  * the route table, and only for roles the route allows (readers lose Keyword Suggester and
- * Automated Rules that way).
+ * Automated Rules that way). Activity Log carries the unread count.
  */
 import {
   IconBulb,
@@ -22,6 +22,8 @@ export interface NavItem {
   /** The entry is active on every path under this one. */
   section: string;
   icon: Icon;
+  /** A count shown on the entry: the activity log's unread notifications. */
+  badge?: 'unread';
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
@@ -29,7 +31,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   { label: 'nav.keywordSuggester', path: '/keyword-suggester', section: '/keyword-suggester', icon: IconBulb },
   { label: 'nav.campaignLab', path: '/campaign-lab', section: '/campaign-lab', icon: IconFlask },
   { label: 'nav.autoRules', path: '/auto-rules', section: '/auto-rules', icon: IconRobot },
-  { label: 'nav.activityLog', path: '/activity-log', section: '/activity-log', icon: IconHistory },
+  { label: 'nav.activityLog', path: '/activity-log', section: '/activity-log', icon: IconHistory, badge: 'unread' },
   { label: 'nav.settings', path: '/settings/general', section: '/settings', icon: IconSettings },
 ];
 

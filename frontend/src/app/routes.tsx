@@ -14,6 +14,7 @@ const accountsScreens = () => import('@/features/accounts/screens');
 const optimizationScreens = () => import('@/features/optimization/screens');
 const suggesterScreens = () => import('@/features/suggester/screens');
 const rulesScreens = () => import('@/features/rules/screens');
+const activityScreens = () => import('@/features/activity/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -27,6 +28,7 @@ const SuggesterScreen = lazyScreen(suggesterScreens, 'SuggesterScreen');
 const RulesScreen = lazyScreen(rulesScreens, 'RulesScreen');
 const RuleEditor = lazyScreen(rulesScreens, 'RuleEditor');
 const RunHistory = lazyScreen(rulesScreens, 'RunHistory');
+const ActivityScreen = lazyScreen(activityScreens, 'ActivityScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -54,6 +56,8 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/auto-rules/new', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
   { path: '/auto-rules/:ruleId/edit', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
   { path: '/auto-rules/:ruleId/runs', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RunHistory /> },
+  // The activity log (spec §2, §4): every member, with a connected account.
+  { path: '/activity-log', title: 'title.activityLog', access: 'signedIn', needsAccount: true, element: <ActivityScreen /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },

@@ -17,6 +17,8 @@ export function renderApp(path: string, user: User | null = null) {
   mockApiDefault('GET /api/auth/relogin', user ? ok({ item: user }) : fail(401, 'Unauthorized'));
   mockApiDefault('GET /api/tasks', ok({ items: [] }));
   mockApiDefault('GET /api/account/getAll', ok({ items: [] }));
+  // The sidebar's unread count (features/activity): none.
+  mockApiDefault('GET /api/accountsActions/all', ok({ items: [], total: 0, unread: 0 }));
   const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });

@@ -1,7 +1,11 @@
-/** Navigation links of the sidebar, derived from the route table, plus the help center. */
+/**
+ * Navigation links of the sidebar, derived from the route table, plus the help center; the
+ * Activity Log entry shows the unread notifications' count.
+ */
 import { NavLink, Tooltip } from '@mantine/core';
 import { IconBook } from '@tabler/icons-react';
 import { Link, useLocation } from 'react-router';
+import { UnreadBadge, UnreadIndicator } from '@/features/activity';
 import type { Role } from '@/features/auth';
 import { t } from '@/i18n';
 import { HELP_CENTER_URL, isActive, visibleNavItems } from '../navigation';
@@ -20,6 +24,7 @@ export function SidebarNav({ role, opened, disabled = false }: SidebarNavProps) 
     <nav aria-label="Main">
       {visibleNavItems(appRoutes, role).map((item) => {
         const ItemIcon = item.icon;
+        const icon = <ItemIcon size={18} />;
         return (
           <Tooltip key={item.path} label={t(item.label)} position="right" disabled={opened}>
             <NavLink
@@ -27,7 +32,8 @@ export function SidebarNav({ role, opened, disabled = false }: SidebarNavProps) 
               to={item.path}
               label={opened ? t(item.label) : null}
               aria-label={t(item.label)}
-              leftSection={<ItemIcon size={18} />}
+              leftSection={item.badge === 'unread' && !opened ? <UnreadIndicator>{icon}</UnreadIndicator> : icon}
+              rightSection={item.badge === 'unread' && opened ? <UnreadBadge /> : undefined}
               active={isActive(item, pathname)}
               disabled={disabled}
               aria-disabled={disabled || undefined}

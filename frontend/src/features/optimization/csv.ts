@@ -10,22 +10,14 @@
  * they hold a comma, quote or line break; other text that a spreadsheet would run as a
  * formula is prefixed with an apostrophe.
  */
+import { csvField, csvId } from '@/lib/csv';
 import { floorMoney } from '@/lib/format';
 import type { ReportRow } from './api/report';
 import { columnOf, labelKey } from './columns';
 import { message } from './format-value';
 import type { Level } from './paths';
 
-/** A CSV field: quoted when needed, formulas defused. */
-export function csvField(text: string): string {
-  const safe = /^[=+@\t\r]/.test(text) || (/^-/.test(text) && !/^-[\d.]/.test(text)) ? `'${text}` : text;
-  return /[",\n\r]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
-
-/** An id as spreadsheet text: a formula of the string, so no digit is lost. */
-export function csvId(value: string): string {
-  return /^\d+$/.test(value) ? `="${value}"` : csvField(value);
-}
+export { csvField, csvId };
 
 function numberOf(value: unknown): number | null {
   if (typeof value === 'number') return Number.isFinite(value) ? value : null;

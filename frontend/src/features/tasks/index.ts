@@ -1,5 +1,6 @@
 /** The public face of the tasks feature. */
 export { useTask } from './api/get-task';
+export { useTaskOutcome } from './hooks/useTaskOutcome';
 export { tasksQuery, useTasks } from './api/get-tasks';
 export { taskKeys } from './api/keys';
 export { isRunning, taskSchema, type Task } from './api/task';

@@ -4,6 +4,7 @@
  * columns, downloaded as a file. Optionally only the selected rows (by id).
  */
 import { useMutation } from '@tanstack/react-query';
+import { downloadCsv } from '@/lib/csv';
 import { getReport, MAX_PAGE_SIZE, type ReportRequest, type ReportRow } from '../api/report';
 import { buildCsv, csvFileName } from '../csv';
 
@@ -22,18 +23,6 @@ export async function fetchAllRows(request: ReportRequest): Promise<{ rows: Repo
   return { rows, currency };
 }
 
-function download(text: string, fileName: string) {
-  const blob = new Blob(['\ufeff', text], { type: 'text/csv;charset=utf-8' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 export interface ExportInput {
   request: ReportRequest;
   columns: string[];
@@ -46,7 +35,7 @@ export function useExportCsv() {
     mutationFn: async ({ request, columns, only }: ExportInput) => {
       const { rows, currency } = await fetchAllRows(request);
       const kept = only ? rows.filter((row) => only.ids.has(String(row[only.field]))) : rows;
-      download(buildCsv(request.level, columns, kept, currency), csvFileName(request.level, request.startDate, request.endDate));
+      downloadCsv(buildCsv(request.level, columns, kept, currency), csvFileName(request.level, request.startDate, request.endDate));
       return kept.length;
     },
   });

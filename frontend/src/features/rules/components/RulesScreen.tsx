@@ -12,6 +12,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { useSession } from '@/features/auth';
+import { useTaskOutcome } from '@/features/tasks';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatDateTime, formatNumber } from '@/lib/format';
@@ -21,7 +22,6 @@ import { useDeleteRules, useRules, useToggleRule, type GroupScope } from '../api
 import { useRunRuleNow } from '../api/runs';
 import { frequencyText, levelLabel, outcomeColor, statusLabel, windowText } from '../describe';
 import { useRuleScope } from '../hooks/useRuleScope';
-import { useTaskOutcome } from '../hooks/useTaskOutcome';
 import type { Rule } from '../schema';
 import { editPath, NEW_RULE_PATH, NoGroup, runsPath } from './common';
 import { SlackSection } from './SlackSection';

@@ -9,6 +9,7 @@ import { Anchor, Badge, Button, Card, Drawer, Group, Modal, Pagination, Stack, T
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link, useParams } from 'react-router';
+import { useTaskOutcome } from '@/features/tasks';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatDate, formatDateTime, formatNumber } from '@/lib/format';
@@ -19,7 +20,6 @@ import { useRules } from '../api/rules';
 import { canUndo, RUNS_PAGE_SIZE, useRun, useRuns, useUndoRun, type Run } from '../api/runs';
 import { outcomeColor, statusLabel, triggerLabel } from '../describe';
 import { useRuleScope } from '../hooks/useRuleScope';
-import { useTaskOutcome } from '../hooks/useTaskOutcome';
 import { NoGroup, RULES_PATH } from './common';
 import { ItemsTable } from './Results';
 

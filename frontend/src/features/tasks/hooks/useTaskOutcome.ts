@@ -1,9 +1,10 @@
 /**
- * Follows a started task (a rule run now, an undo) through the tasks feature's poll until it
+ * Follows a started task (a rule run now, an undo of a run or of a notification) through the tasks feature's poll until it
  * finishes or fails, then tells the caller once.
  */
 import { useEffect, useRef, useState } from 'react';
-import { isRunning, useTask, type Task } from '@/features/tasks';
+import { isRunning, type Task } from '../api/task';
+import { useTask } from '../api/get-task';
 
 export function useTaskOutcome(onDone: (task: Task) => void) {
   const [taskId, setTaskId] = useState<Task['id'] | null>(null);
