@@ -21,6 +21,7 @@ use time::OffsetDateTime;
 use crate::calls::{AdAccount, BULK_CHUNK, Me, Page, ProductPage, bulk_items, result};
 use crate::client::Client;
 use crate::error::{BulkItem, ProviderError};
+use crate::history::{AuditQuery, AuditSummary, ChangeDetails};
 use crate::idempotent::Created;
 use crate::insights::{AppInfo, KeywordSuggestion, encode, page_of};
 use crate::metrics::MetricsSnapshot;
@@ -198,18 +199,24 @@ pub trait AppleAds: Send + Sync {
     ) -> Result<Vec<Value>, ProviderError>;
     /// `POST /search/geo`: the places of a `geoRequest` list (ids or legacy ids).
     async fn geo_lookup(&self, account: i64, request: &Value) -> Result<Vec<Value>, ProviderError>;
-    /// `POST /change-history/query` (`AuditQuery`): change summaries, newest first.
+    /// `POST /change-history/query` (`query_audit_summary`; body `AuditQuery`, which must
+    /// filter `eventTime`): `AuditSummary` rows as JSON (see
+    /// [`AppleAdsExt::audit_summaries`] for them typed).
     async fn change_history(
         &self,
         account: i64,
         query: &Value,
     ) -> Result<Page<Value>, ProviderError>;
-    /// `GET /change-history/{detailId}`: field-level changes of a transaction or event.
+    /// `GET /change-history/{detailId}?limit=&offset=` (`get_change_details`): the
+    /// `ChangeDetails` of one changed entity as JSON, its field changes paged by `limit` /
+    /// `offset` (see [`AppleAdsExt::change_details_of`]).
     async fn change_details(
         &self,
         account: i64,
         detail_id: &str,
-    ) -> Result<Vec<Value>, ProviderError>;
+        limit: Option<u32>,
+        offset: Option<u32>,
+    ) -> Result<Page<Value>, ProviderError>;
     /// `POST /recommendations/{daily-budgets,target-cpas}/query`
     /// (`RecommendationQueryRequest`).
     async fn recommendations(
@@ -569,10 +576,19 @@ impl AppleAds for Client {
         &self,
         account: i64,
         detail_id: &str,
-    ) -> Result<Vec<Value>, ProviderError> {
-        let path = format!("/change-history/{detail_id}");
+        limit: Option<u32>,
+        offset: Option<u32>,
+    ) -> Result<Page<Value>, ProviderError> {
+        let mut pairs = Vec::new();
+        if let Some(l) = limit {
+            pairs.push(("limit", l.to_string()));
+        }
+        if let Some(o) = offset {
+            pairs.push(("offset", o.to_string()));
+        }
+        let path = format!("/change-history/{}{}", segment(detail_id), encode(&pairs));
         let body = self.call(Method::GET, &path, Some(account), None).await?;
-        Ok(body["result"].as_array().cloned().unwrap_or_default())
+        Ok(page_of(&body, &body["result"]))
     }
 
     async fn recommendations(
@@ -616,6 +632,19 @@ impl AppleAds for Client {
     fn metrics_snapshot(&self) -> MetricsSnapshot {
         self.metrics().snapshot()
     }
+}
+
+/// `s` as one path segment: every byte but unreserved ones percent-encoded (a detail id
+/// is `EntityType.entityId.txnId`, but it is Apple's to shape).
+fn segment(s: &str) -> String {
+    s.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'.' | b'_' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 fn decode<T: DeserializeOwned>(value: Value) -> Result<T, ProviderError> {
@@ -750,6 +779,72 @@ pub trait AppleAdsExt: AppleAds {
                     })
                 })
                 .collect()
+        }
+    }
+
+    /// [`AppleAds::change_history`] with Apple's types: one page of `AuditSummary` rows.
+    fn audit_summaries(
+        &self,
+        account: i64,
+        query: &AuditQuery,
+    ) -> impl Future<Output = Result<Page<AuditSummary>, ProviderError>> + Send {
+        async move {
+            let body = serde_json::to_value(query)
+                .map_err(|e| ProviderError::Decode(format!("audit query: {e}")))?;
+            decode_page(self.change_history(account, &body).await?)
+        }
+    }
+
+    /// [`AppleAds::change_details`] with Apple's types: one page.
+    fn change_details_of(
+        &self,
+        account: i64,
+        detail_id: &str,
+        limit: Option<u32>,
+        offset: Option<u32>,
+    ) -> impl Future<Output = Result<Page<ChangeDetails>, ProviderError>> + Send {
+        async move {
+            decode_page(
+                self.change_details(account, detail_id, limit, offset)
+                    .await?,
+            )
+        }
+    }
+
+    /// Every `ChangeDetails` of `detail_id`, its field changes read `page` at a time
+    /// (the pages of one entity's change are merged into one).
+    fn all_change_details(
+        &self,
+        account: i64,
+        detail_id: &str,
+        page: u32,
+    ) -> impl Future<Output = Result<Vec<ChangeDetails>, ProviderError>> + Send {
+        async move {
+            let mut out: Vec<ChangeDetails> = Vec::new();
+            let mut offset = 0u32;
+            loop {
+                let got = self
+                    .change_details_of(account, detail_id, Some(page), Some(offset))
+                    .await?;
+                let fields: usize = got.items.iter().map(|d| d.changes().count()).sum();
+                for d in got.items {
+                    match out
+                        .iter_mut()
+                        .find(|o| o.detail_id == d.detail_id && o.entity_id == d.entity_id)
+                    {
+                        Some(o) => o.details.extend(d.details),
+                        None => out.push(d),
+                    }
+                }
+                offset += fields as u32;
+                let more = match got.total {
+                    Some(total) => u64::from(offset) < total,
+                    None => fields as u32 == page,
+                };
+                if !more || fields == 0 {
+                    return Ok(out);
+                }
+            }
         }
     }
 

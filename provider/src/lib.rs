@@ -11,6 +11,7 @@ pub mod calls;
 pub mod client;
 pub mod credentials;
 pub mod error;
+pub mod history;
 pub mod idempotent;
 pub mod insights;
 pub mod limiter;

@@ -1,7 +1,10 @@
 //! Admin endpoints under `/sandbox/`: health, key registration (returns clientId, teamId,
 //! keyId the way Apple's UI does; optionally limited to some ad accounts and to reads),
 //! fault settings, token revocation, the clock, and a campaign's system status (what Apple
-//! holds a campaign back for: a budget exhausted, ad groups missing, paused by the system).
+//! holds a campaign back for: a budget exhausted, ad groups missing, paused by the system),
+//! and Apple's own UI standing in: `/sandbox/ui/v1/…` serves the API without a token, its
+//! writes recorded in the change history as made by a person (`userType` `CUSTOMER`,
+//! `modifiedBy` the `X-Sandbox-User` header, default [`UI_PERSON`]).
 
 use std::sync::Arc;
 
@@ -39,6 +42,27 @@ pub fn router() -> Router<Arc<Sandbox>> {
             "/sandbox/campaigns/{id}/systemStatus",
             axum::routing::put(put_system_status),
         )
+}
+
+/// Who the UI stand-in's writes are by when the request names nobody.
+pub const UI_PERSON: &str = "owner@sandbox.example";
+
+/// Serves a request of `/sandbox/ui/v1/…` as the person its `X-Sandbox-User` names.
+pub async fn as_ui_person(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    let person = request
+        .headers()
+        .get("x-sandbox-user")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .unwrap_or(UI_PERSON)
+        .to_string();
+    crate::world::audit::ACTOR
+        .scope(crate::world::audit::Actor::ui(&person), next.run(request))
+        .await
 }
 
 /// The reasons Apple gives for holding a campaign back (the reference's

@@ -2,7 +2,8 @@
 //! deterministic synthetic world, with the token endpoint, an authorize page, admin
 //! endpoints and fault injection. Addresses: the API under `/v1/…`, the token endpoint at
 //! `/auth/oauth2/token`, the consent page at `/auth/oauth2/authorize`, admin under
-//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`, `clock`), stand-ins for the
+//! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`, `clock`, and `ui/v1/…`: the
+//! API as Apple's own UI, whose writes a person makes), stand-ins for the
 //! public App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`) and for the
 //! ECB's reference-rate feed under `/eurofxref/`. Writes
 //! persist in a journal when a data dir is configured ([`journal`]).
@@ -45,8 +46,16 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
         .layer(from_fn_with_state(sandbox.clone(), auth::require_bearer))
         .layer(from_fn_with_state(sandbox.clone(), faults::apply))
         .layer(axum::middleware::from_fn(api::error::shape_errors));
+    // Apple's own UI, standing in: the same API without a token, its writes made by a
+    // person (`CUSTOMER` in the change history).
+    let ui = api::router()
+        .fallback(api::error::unserved)
+        .method_not_allowed_fallback(api::error::wrong_method)
+        .layer(axum::middleware::from_fn(admin::as_ui_person))
+        .layer(axum::middleware::from_fn(api::error::shape_errors));
     Router::new()
         .nest("/v1", v1)
+        .nest("/sandbox/ui/v1", ui)
         .route("/auth/oauth2/token", post(auth::token::token))
         .route(
             "/auth/oauth2/authorize",

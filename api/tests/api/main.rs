@@ -31,6 +31,7 @@ mod domain;
 mod edits;
 mod hardening;
 mod lists_pages;
+mod outside_changes;
 mod platform;
 mod presets;
 mod reports;

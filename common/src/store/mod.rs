@@ -20,6 +20,7 @@ pub mod accounts;
 pub mod alerts;
 pub mod campaign_views;
 pub mod catalog;
+pub mod change_history;
 pub mod changes;
 pub mod competitors;
 pub mod connects;

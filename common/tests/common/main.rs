@@ -8,6 +8,7 @@
 //! `cargo nextest run -p searchdeck-common --all-features --test common -E 'test(/^store::/)'`.
 //! A new suite is a file (or a directory with a `mod.rs`) here and one `mod` line below.
 
+mod change_history;
 mod changes;
 mod email;
 mod migrations;

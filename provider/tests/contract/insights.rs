@@ -81,7 +81,8 @@ async fn suggestions_insights_search_and_change_history() {
     c.bulk::<Keyword>(account, Entity::Keywords, "update", &items)
         .await
         .unwrap();
-    let history = c.change_history(account, &json!({ "filters": [{ "field": "entityType", "operator": "EQUALS", "value": "Keyword" }] })).await.unwrap();
+    let since = json!({ "field": "eventTime", "operator": "GREATER_THAN", "value": "2000-01-01T00:00:00Z" });
+    let history = c.change_history(account, &json!({ "filters": [since, { "field": "entityType", "operator": "EQUALS", "value": "Keyword" }], "options": { "metadata": "snapshot" } })).await.unwrap();
     assert_eq!(
         history.items.len(),
         1,
@@ -89,14 +90,17 @@ async fn suggestions_insights_search_and_change_history() {
         history.items
     );
     assert_eq!(history.items[0]["count"], 2);
-    let details = c
-        .change_details(account, history.items[0]["transactionId"].as_str().unwrap())
+    assert_eq!(history.items[0]["userType"], "CUSTOMER_API");
+    let detail_id = history.items[0]["metas"][0]["detailId"].as_str().unwrap();
+    let details = c.change_details(account, detail_id, None, None).await.unwrap();
+    let changes = &details.items[0]["details"][0]["changes"];
+    assert_eq!(changes[0]["field"], "bid");
+    assert_eq!(changes[0]["newValues"][0], "3.33");
+    // Without an eventTime filter Apple refuses the query.
+    let refused = c
+        .change_history(account, &json!({ "filters": [] }))
         .await
-        .unwrap();
-    assert_eq!(details[0]["details"][0]["changes"][0]["field"], "bid");
-    assert_eq!(
-        details[0]["details"][0]["changes"][0]["newValues"][0],
-        "3.33"
-    );
+        .unwrap_err();
+    assert!(matches!(refused, ProviderError::Permanent { status: 400, .. }));
     assert!(validate_all(&h.seen) >= 12);
 }

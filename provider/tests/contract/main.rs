@@ -5,6 +5,7 @@ mod access;
 mod ads;
 mod core;
 mod faults;
+mod history;
 mod insights;
 mod oauth;
 mod reports;

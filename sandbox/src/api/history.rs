@@ -1,6 +1,10 @@
-//! Change history: `POST /change-history/query` (one row per transaction, event type and
-//! entity type; filters on the event fields with the reference's operators, `eventTime`
-//! ranges, sorting) and `GET /change-history/{detailId}`.
+//! Change history: `POST /change-history/query` (one row per actor — `userType` and
+//! `modifiedBy` —, transaction, event type and entity type; an `eventTime` filter is
+//! required, as Apple requires it; filters on the event fields with the reference's
+//! operators, sorting, paging; `options.metadata` `latest` or `snapshot` fills each row's
+//! `metas` with its entities and their `detailId`s, empty otherwise) and
+//! `GET /change-history/{detailId}` (one entity's field changes, paged by `limit` /
+//! `offset`; a transaction id is also accepted, for all of its entities).
 
 use std::cmp::Ordering;
 use std::collections::BTreeMap;
@@ -54,11 +58,9 @@ struct AuditPagination {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 struct AuditOptions {
-    #[serde(rename = "needTotals")]
-    _need_totals: Option<IgnoredAny>,
+    need_totals: Option<String>,
     time_zone: Option<String>,
-    #[serde(rename = "metadata")]
-    _metadata: Option<IgnoredAny>,
+    metadata: Option<String>,
 }
 
 /// `AuditOperator`.
@@ -92,6 +94,7 @@ struct AuditSorting {
 /// Fields a filter may name besides `eventTime`.
 const FIELDS: &[&str] = &[
     "entityType",
+    "eventType",
     "entityId",
     "userId",
     "userType",
@@ -228,12 +231,13 @@ fn check(i: usize, f: &AuditFilter, zone: Option<&str>) -> Result<Check, ApiErro
 }
 
 /// The value of filter field `field` on event `e`.
-fn field_of(w: &World, e: &AuditEvent, field: &str) -> Option<String> {
+fn field_of(_: &World, e: &AuditEvent, field: &str) -> Option<String> {
     match field {
         "entityType" => Some(e.entity_type.to_string()),
+        "eventType" => Some(e.event.to_string()),
         "entityId" => Some(e.entity_id.to_string()),
-        "userId" => Some(w.user_id.to_string()),
-        "userType" => Some("CUSTOMER_API".into()),
+        "userId" => Some(e.modified_by.clone()),
+        "userType" => Some(e.user_type.clone()),
         "txnId" => Some(e.txn.clone()),
         "adAccountId" => Some(e.ad_account_id.to_string()),
         "campaignId" => e.campaign_id.map(|v| v.to_string()),
@@ -270,17 +274,17 @@ fn sorts(q: &AuditQuery) -> Result<Vec<(&'static str, bool)>, ApiError> {
         .collect()
 }
 
-/// Orders two rows (with their event times) by the checked sorts.
-fn order(
-    a: &(OffsetDateTime, Value),
-    b: &(OffsetDateTime, Value),
-    sorts: &[(&str, bool)],
-) -> Ordering {
+/// A row with its event time and the position of its first event in the history (events
+/// of the same instant keep the order they were made in).
+type Row = (OffsetDateTime, usize, Value);
+
+/// Orders two rows by the checked sorts.
+fn order(a: &Row, b: &Row, sorts: &[(&str, bool)]) -> Ordering {
     for (f, desc) in sorts {
         let o = match *f {
-            "eventTime" => a.0.cmp(&b.0),
-            "count" => a.1[f].as_i64().cmp(&b.1[f].as_i64()),
-            _ => a.1[f].as_str().cmp(&b.1[f].as_str()),
+            "eventTime" => (a.0, a.1).cmp(&(b.0, b.1)),
+            "count" => a.2[f].as_i64().cmp(&b.2[f].as_i64()),
+            _ => a.2[f].as_str().cmp(&b.2[f].as_str()),
         };
         let o = if *desc { o.reverse() } else { o };
         if o.is_ne() {
@@ -324,6 +328,36 @@ fn history_rows(
         .enumerate()
         .map(|(i, f)| check(i, f, zone))
         .collect::<Result<_, _>>()?;
+    if !checks.iter().any(|c| matches!(c, Check::Time(..))) {
+        return Err(ApiError::invalid(
+            "INVALID_VALUE",
+            "filters",
+            "the change history needs an eventTime filter (BETWEEN, GREATER_THAN or LESS_THAN)",
+        ));
+    }
+    let options = q.options.as_ref();
+    let metadata = match options.and_then(|o| o.metadata.as_deref()) {
+        None | Some("none") => None,
+        Some(m @ ("latest" | "snapshot")) => Some(m),
+        Some(other) => {
+            return Err(ApiError::invalid(
+                "INVALID_ENUM_VALUE",
+                "options.metadata",
+                format!("unknown metadata {other}; expected none, latest or snapshot"),
+            ));
+        }
+    };
+    let totals = match options.and_then(|o| o.need_totals.as_deref()) {
+        None | Some("true") => true,
+        Some("false") => false,
+        Some(other) => {
+            return Err(ApiError::invalid(
+                "INVALID_VALUE",
+                "options.needTotals",
+                format!("needTotals is \"true\" or \"false\", not {other:?}"),
+            ));
+        }
+    };
     let sorts = sorts(q)?;
     let p = q.pagination.as_ref().map(|p| QueryPagination {
         page_size: p.page_size,
@@ -331,62 +365,141 @@ fn history_rows(
         fetch_total_count: None,
     });
     let (offset, size) = page(p.as_ref())?;
-    let mut groups: BTreeMap<(&str, &str, &str), Vec<&AuditEvent>> = BTreeMap::new();
-    for e in w.audit.iter().filter(|e| e.ad_account_id == account) {
+    type Key<'a> = (&'a str, &'a str, &'a str, &'a str, &'a str);
+    let mut groups: BTreeMap<Key<'_>, (usize, Vec<&AuditEvent>)> = BTreeMap::new();
+    // The entity's state as last recorded, for `latest`.
+    let mut latest: BTreeMap<(&str, i64), &AuditEvent> = BTreeMap::new();
+    for (seq, e) in w
+        .audit
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| e.ad_account_id == account)
+    {
+        latest.insert((e.entity_type, e.entity_id), e);
         if passes(&w, e, &checks) {
             groups
-                .entry((e.txn.as_str(), e.event, e.entity_type))
-                .or_default()
+                .entry((
+                    e.txn.as_str(),
+                    e.event,
+                    e.entity_type,
+                    e.user_type.as_str(),
+                    e.modified_by.as_str(),
+                ))
+                .or_insert_with(|| (seq, Vec::new()))
+                .1
                 .push(e);
         }
     }
-    let mut rows: Vec<(OffsetDateTime, Value)> = groups
+    let metas = |events: &[&AuditEvent]| -> Vec<Value> {
+        let Some(kind) = metadata else {
+            return vec![];
+        };
+        events
+            .iter()
+            .map(|e| {
+                let meta = match kind {
+                    "latest" => &latest[&(e.entity_type, e.entity_id)].meta,
+                    _ => &e.meta,
+                };
+                json!({ e.entity_type: e.entity_id.to_string(), "detailId": e.detail_id, "meta": meta })
+            })
+            .collect()
+    };
+    let mut rows: Vec<Row> = groups
         .into_iter()
-        .map(|((txn, event, kind), events)| (events[0].time, json!({
+        .map(|((txn, event, kind, user_type, by), (seq, events))| (events[0].time, seq, json!({
             "transactionId": txn, "eventType": event, "eventTime": timestamp(events[0].time), "entityType": kind,
-            "count": events.len(), "metas": events.iter().map(|e| json!({ "entityId": e.entity_id, "meta": e.meta })).collect::<Vec<_>>(),
-            "userType": "CUSTOMER_API", "modifiedBy": "api",
+            "count": events.len(), "metas": metas(&events), "userType": user_type, "modifiedBy": by,
         })))
         .collect();
-    // Ties keep the newest transaction first.
-    rows.reverse();
     rows.sort_by(|a, b| order(a, b, &sorts));
-    let total = rows.len();
+    let total = if totals { rows.len() } else { 0 };
     let page: Vec<Value> = rows
         .into_iter()
         .skip(offset as usize)
         .take(size as usize)
-        .map(|(_, v)| v)
+        .map(|(_, _, v)| v)
         .collect();
     Ok(Json(
         json!({ "result": page, "pagination": { "offset": offset, "pageSize": size, "totalCount": total }, "error": null }),
     ))
 }
 
-/// `GET /change-history/{detailId}`: the field changes of a transaction (by its id) or of
-/// one event (by its detail id).
+/// `limit` / `offset` of `GET /change-history/{detailId}`.
+#[derive(Debug, Deserialize)]
+pub struct DetailPage {
+    limit: Option<String>,
+    offset: Option<String>,
+}
+
+/// `GET /change-history/{detailId}`: the field changes of one event (by its detail id; a
+/// transaction id also answers each of its events), `limit` (1–1000, default 1000) of them
+/// from `offset`; `totalCount` counts the field changes.
 async fn history_detail(
     State(s): State<Arc<Sandbox>>,
     ctx: AdAccountContext,
     Path(id): Path<String>,
+    axum::extract::Query(p): axum::extract::Query<DetailPage>,
 ) -> Result<Json<Value>, ApiError> {
+    let number = |v: &Option<String>, field: &str, min: i64, max: i64, default: i64| {
+        match v.as_deref() {
+            None => Ok(default),
+            Some(t) => t
+                .trim()
+                .parse::<i64>()
+                .ok()
+                .filter(|n| (min..=max).contains(n))
+                .ok_or_else(|| {
+                    ApiError::invalid(
+                        "INVALID_VALUE",
+                        field,
+                        format!("{field} must be a whole number from {min} to {max}"),
+                    )
+                }),
+        }
+    };
+    let limit = number(&p.limit, "limit", 1, 1000, 1000)? as usize;
+    let offset = number(&p.offset, "offset", 0, i64::MAX, 0)? as usize;
     let w = s.world.read();
-    let details: Vec<Value> = w
+    let events: Vec<&AuditEvent> = w
         .audit
         .iter()
         .filter(|e| e.ad_account_id == ctx.0 && (e.txn == id || e.detail_id == id))
-        .map(|e| json!({
-            "transactionId": e.txn, "detailId": e.detail_id, "eventType": e.event, "entityType": e.entity_type,
-            "entityId": e.entity_id.to_string(), "eventTime": timestamp(e.time), "userType": "CUSTOMER_API", "modifiedBy": "api",
-            "entityMetaData": e.meta,
-            "details": [{ "transactionId": e.txn, "changes": e.changes.iter().map(|(f, o, n)| json!({ "field": f, "oldValues": o, "newValues": n })).collect::<Vec<_>>() }],
-        }))
         .collect();
-    if details.is_empty() {
+    if events.is_empty() {
         return Err(ApiError::not_found("change detail", id));
     }
-    let n = details.len();
+    let total: usize = events.iter().map(|e| e.changes.len()).sum();
+    // The field changes `offset..offset + limit`, counted across the events in order.
+    let mut skip = offset;
+    let mut left = limit;
+    let mut details = Vec::new();
+    for e in events {
+        let n = e.changes.len();
+        if skip >= n && n > 0 {
+            skip -= n;
+            continue;
+        }
+        let changes: Vec<Value> = e
+            .changes
+            .iter()
+            .skip(skip)
+            .take(left)
+            .map(|(f, o, n)| json!({ "field": f, "oldValues": o, "newValues": n }))
+            .collect();
+        skip = 0;
+        left -= changes.len();
+        details.push(json!({
+            "transactionId": e.txn, "detailId": e.detail_id, "eventType": e.event, "entityType": e.entity_type,
+            "entityId": e.entity_id.to_string(), "eventTime": timestamp(e.time), "userType": e.user_type,
+            "modifiedBy": e.modified_by, "entityMetaData": e.meta,
+            "details": [{ "transactionId": e.txn, "changes": changes }],
+        }));
+        if left == 0 {
+            break;
+        }
+    }
     Ok(Json(
-        json!({ "result": details, "pagination": { "offset": 0, "pageSize": n, "totalCount": n }, "error": null }),
+        json!({ "result": details, "pagination": { "offset": offset, "pageSize": limit, "totalCount": total }, "error": null }),
     ))
 }

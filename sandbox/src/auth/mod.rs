@@ -66,7 +66,10 @@ pub async fn require_bearer(
                 .into_response();
             }
             request.extensions_mut().insert(access);
-            next.run(request).await
+            let actor = crate::world::audit::Actor::api(&client_id);
+            crate::world::audit::ACTOR
+                .scope(actor, next.run(request))
+                .await
         }
     }
 }

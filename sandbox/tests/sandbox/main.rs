@@ -5,6 +5,7 @@
 
 mod support;
 
+mod change_history;
 mod clock_and_journal;
 mod report_pages;
 mod suggester_truth;

@@ -9,7 +9,10 @@
 //! rows it did not stamp are marked deleted. A retried or resumed run lists everything again
 //! and ends with the same rows. A page of campaigns also raises, in the transaction that
 //! stores it, the alerts of serving-state reasons that newly appeared on them
-//! ([`super::campaign_alerts`]).
+//! ([`super::campaign_alerts`]). Once a group's entities are stored, Apple's change history
+//! is read on from where the last sync stopped ([`super::change_history`]): changes made
+//! outside Searchdeck become notifications of the activity log; a failure of that read is
+//! logged and does not fail the sync.
 
 use searchdeck_common::{
     ids,
@@ -29,6 +32,7 @@ use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError};
 use serde_json::{Value, json};
 
 use super::campaign_alerts::{self, Group};
+use super::change_history;
 use crate::{Done, Handler, JobContext};
 
 /// How a listed page of one entity kind is stored: upserted; campaigns also raise the alerts
@@ -451,7 +455,20 @@ impl Handler for SyncAccount {
             }
             let mut conn = db.pool.acquire().await?;
             entities::upsert(&mut conn, org_key, &apps, listed_at).await?;
+            drop(conn);
             progress.entities += apps.len() as u64;
+            // Changes made outside Searchdeck, into the activity log; a failed read is
+            // retried by the next sync from where this one stopped.
+            ctx.check_cancelled()?;
+            if let Err(e) =
+                change_history::import(db, client.as_ref(), &group, currency.as_deref()).await
+            {
+                tracing::warn!(
+                    org_id = org.org_id,
+                    error = %format!("{e:#}"),
+                    "change history not read"
+                );
+            }
             synced::set_entities_synced(&db.pool, org_key, listed_at).await?;
             progress.orgs_done += 1;
         }

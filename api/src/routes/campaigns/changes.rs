@@ -95,7 +95,7 @@ pub struct ChangeItem {
     /// How many entities changed.
     pub count: i64,
     /// The changed entities with their names as the provider gives them
-    /// (`{entityId, meta: {name|text: ...}}`; `entityId` a string of digits).
+    /// (`{entityId, detailId, meta: {name|text: ...}}`; `entityId` a string of digits).
     #[schema(value_type = Vec<Object>)]
     pub entities: Vec<Value>,
     /// APPLE_SUPPORT, CUSTOMER or CUSTOMER_API.
@@ -117,13 +117,15 @@ pub struct ChangesPage {
     pub page_size: u32,
 }
 
-/// A changed entity with its `entityId` as a string (ids past 2^53 would be rounded by the
-/// browser as numbers; see `ids::string_id`).
-fn id_as_string(mut entity: Value) -> Value {
-    if let Some(id) = entity.get("entityId").and_then(Value::as_i64) {
-        entity["entityId"] = searchdeck_common::ids::string_id::value(id);
-    }
-    entity
+/// A changed entity of a summary's `metas` (`{"<EntityType>": "<id>", "detailId", "meta"}`)
+/// as the answer shows it: `{entityId, detailId, meta}`, `entityId` a string (ids past 2^53
+/// would be rounded by the browser as numbers; see `ids::string_id`).
+fn entity_of(meta: Value, entity_type: &str) -> Value {
+    let id = meta
+        .get(entity_type)
+        .or_else(|| meta.get("entityId"))
+        .map(|v| v.as_str().map_or_else(|| v.to_string(), str::to_string));
+    json!({"entityId": id, "detailId": meta.get("detailId"), "meta": meta.get("meta").cloned().unwrap_or_else(|| json!({}))})
 }
 
 fn text(v: &Value) -> Option<String> {
@@ -168,6 +170,8 @@ fn audit_query(
         "filters": filters,
         "sorting": [{"field": "eventTime", "order": "DESC"}],
         "pagination": {"offset": u64::from(page - 1) * u64::from(size), "pageSize": size},
+        // Each row's `metas` then names its entities with their detail ids.
+        "options": {"metadata": "snapshot"},
     })
 }
 
@@ -234,32 +238,38 @@ pub async fn changes(
     for r in &answer.items {
         let transaction_id = text(&r["transactionId"]).unwrap_or_default();
         let entity_type = text(&r["entityType"]).unwrap_or_default();
-        let changes = if details && !transaction_id.is_empty() {
-            let rows = client
-                .change_details(org_id, &transaction_id)
-                .await
-                .map_err(provider_error)?;
-            Some(
-                rows.iter()
-                    .filter(|d| d["entityType"].as_str() == Some(&entity_type))
-                    .flat_map(|d| {
-                        let entity_id = d["entityId"]
-                            .as_str()
-                            .map_or_else(|| d["entityId"].to_string(), str::to_string);
-                        d["details"]
-                            .as_array()
-                            .into_iter()
-                            .flatten()
-                            .flat_map(|x| x["changes"].as_array().cloned().unwrap_or_default())
-                            .map(move |c| FieldChange {
-                                entity_id: entity_id.clone(),
-                                field: text(&c["field"]).unwrap_or_default(),
-                                old_values: strings(&c["oldValues"]),
-                                new_values: strings(&c["newValues"]),
-                            })
-                    })
-                    .collect(),
-            )
+        let entities: Vec<Value> = r["metas"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|m| entity_of(m, &entity_type))
+            .collect();
+        let changes = if details {
+            let mut out = Vec::new();
+            for detail_id in entities.iter().filter_map(|e| e["detailId"].as_str()) {
+                let rows = client
+                    .change_details(org_id, detail_id, None, None)
+                    .await
+                    .map_err(provider_error)?;
+                out.extend(rows.items.iter().flat_map(|d| {
+                    let entity_id = d["entityId"]
+                        .as_str()
+                        .map_or_else(|| d["entityId"].to_string(), str::to_string);
+                    d["details"]
+                        .as_array()
+                        .into_iter()
+                        .flatten()
+                        .flat_map(|x| x["changes"].as_array().cloned().unwrap_or_default())
+                        .map(move |c| FieldChange {
+                            entity_id: entity_id.clone(),
+                            field: text(&c["field"]).unwrap_or_default(),
+                            old_values: strings(&c["oldValues"]),
+                            new_values: strings(&c["newValues"]),
+                        })
+                }));
+            }
+            Some(out)
         } else {
             None
         };
@@ -269,13 +279,7 @@ pub async fn changes(
             event_time: text(&r["eventTime"]).unwrap_or_default(),
             entity_type,
             count: r["count"].as_i64().unwrap_or(0),
-            entities: r["metas"]
-                .as_array()
-                .cloned()
-                .unwrap_or_default()
-                .into_iter()
-                .map(id_as_string)
-                .collect(),
+            entities,
             user_type: text(&r["userType"]),
             modified_by: text(&r["modifiedBy"]),
             changes,

@@ -821,10 +821,12 @@ async fn bid_updates(client: &dyn AppleAds, p: &Picked) -> HashMap<i64, usize> {
     loop {
         let page = client.change_history(p.org_id, &json!({
             "filters": [
+                {"field": "eventTime", "operator": "GREATER_THAN", "value": "2000-01-01"},
                 {"field": "entityType", "operator": "EQUALS", "value": ["Keyword"]},
                 {"field": "campaignId", "operator": "EQUALS", "value": [p.campaign.to_string()]},
             ],
             "pagination": {"offset": offset, "pageSize": 1000},
+            "options": {"metadata": "snapshot"},
         })).await.unwrap();
         let n = page.items.len();
         for row in &page.items {
@@ -832,7 +834,7 @@ async fn bid_updates(client: &dyn AppleAds, p: &Picked) -> HashMap<i64, usize> {
                 continue;
             }
             for m in row["metas"].as_array().into_iter().flatten() {
-                *out.entry(m["entityId"].as_i64().unwrap()).or_default() += 1;
+                *out.entry(m["Keyword"].as_str().unwrap().parse().unwrap()).or_default() += 1;
             }
         }
         offset += n;

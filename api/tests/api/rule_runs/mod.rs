@@ -195,7 +195,10 @@ async fn sandbox_writes(client: &dyn AppleAds, org_id: i64) -> usize {
         let page = client
             .change_history(
                 org_id,
-                &json!({"pagination": {"offset": offset, "pageSize": 1000}}),
+                &json!({
+                    "filters": [{"field": "eventTime", "operator": "GREATER_THAN", "value": "2000-01-01"}],
+                    "pagination": {"offset": offset, "pageSize": 1000},
+                }),
             )
             .await
             .unwrap();
