@@ -205,7 +205,7 @@ async fn creations_deletions_and_nested_fields_are_recorded() {
         .iter()
         .map(|c| (c["field"].as_str().unwrap().to_string(), c["newValues"].clone()))
         .collect();
-    assert_eq!(fields, [("bidStrategy.bid".to_string(), json!(["3.1"]))]);
+    assert_eq!(fields, [("bidStrategy.bid".to_string(), json!(["3.10"]))], "as the sandbox renders the amount");
     let created = detail(1).await;
     assert_eq!(created["entityMetaData"]["text"], "free stuff");
     assert_eq!(created["entityMetaData"]["campaignId"], campaign.to_string());
