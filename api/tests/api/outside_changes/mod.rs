@@ -13,7 +13,7 @@ use crate::harness::{Connected, args, start_sandbox};
 use axum::http::{Method, StatusCode};
 use searchdeck_common::store;
 use searchdeck_provider::{AppleAds, Entity};
-use serde_json::{Value, json};
+use serde_json::json;
 
 /// A live keyword with a bid, its ad group with a default bid and its campaign, of a USD
 /// campaign group: (org id, campaign, group, group bid, keyword, keyword bid, keyword text).
