@@ -321,9 +321,10 @@ mod tests {
                 meta: json!({"name": "Brand"}).as_object().unwrap().clone(),
             }]
         );
-        let bare: AuditSummary =
-            serde_json::from_value(json!({"transactionId": "1", "metas": null, "userType": "SOMEONE"}))
-                .unwrap();
+        let bare: AuditSummary = serde_json::from_value(
+            json!({"transactionId": "1", "metas": null, "userType": "SOMEONE"}),
+        )
+        .unwrap();
         assert!(bare.entities().is_empty());
         assert_eq!(bare.user_type, Some(AuditUserType::Other));
         let d: ChangeDetails = serde_json::from_value(json!({

@@ -93,7 +93,10 @@ async fn workspace(db: &Db) -> (String, String, String) {
 async fn the_mark_moves_forward_only(db: &Db) {
     let (_, _, account) = workspace(db).await;
     let (_, _, other) = workspace(db).await;
-    assert_eq!(change_history::mark(&db.pool, &account, 7).await.unwrap(), None);
+    assert_eq!(
+        change_history::mark(&db.pool, &account, 7).await.unwrap(),
+        None
+    );
     let at = |ms: i64, txn: &str| Mark {
         event_time_ms: ms,
         transaction_id: Some(txn.into()),
@@ -117,15 +120,24 @@ async fn the_mark_moves_forward_only(db: &Db) {
         Some(at(3_000, "c"))
     );
     // Per campaign group and per connection.
-    assert_eq!(change_history::mark(&db.pool, &account, 8).await.unwrap(), None);
-    assert_eq!(change_history::mark(&db.pool, &other, 7).await.unwrap(), None);
+    assert_eq!(
+        change_history::mark(&db.pool, &account, 8).await.unwrap(),
+        None
+    );
+    assert_eq!(
+        change_history::mark(&db.pool, &other, 7).await.unwrap(),
+        None
+    );
     // Removing the connection removes its marks.
     sqlx::query("DELETE FROM accounts WHERE id = $1")
         .bind(&account)
         .execute(&db.pool)
         .await
         .unwrap();
-    assert_eq!(change_history::mark(&db.pool, &account, 7).await.unwrap(), None);
+    assert_eq!(
+        change_history::mark(&db.pool, &account, 7).await.unwrap(),
+        None
+    );
 }
 
 fn record(
@@ -201,43 +213,89 @@ async fn a_detail_is_ours_when_our_record_set_the_same_value_nearby(db: &Db) {
     drop(conn);
 
     let ws = w.0.as_str();
-    let detail = |entity_id: i64, field: &'static str, value: Option<&'static str>, at: i64| Detail {
-        workspace_id: ws,
-        org_id: 100,
-        level: "KEYWORD",
-        entity_id,
-        field,
-        new_value: value,
-        at,
-    };
+    let detail =
+        |entity_id: i64, field: &'static str, value: Option<&'static str>, at: i64| Detail {
+            workspace_id: ws,
+            org_id: 100,
+            level: "KEYWORD",
+            entity_id,
+            field,
+            new_value: value,
+            at,
+        };
     let cases = [
-        (detail(1001, "cptBid", Some("1.50"), t + 30), true, "amounts compare as numbers"),
-        (detail(1001, "cptBid", Some("1.5"), t - 600), true, "ten minutes early"),
-        (detail(1001, "cptBid", Some("1.5"), t + 600), true, "ten minutes late"),
-        (detail(1001, "cptBid", Some("1.5"), t + 601), false, "past the window"),
-        (detail(1001, "cptBid", Some("1.6"), t), false, "another value"),
-        (detail(1001, "status", Some("1.5"), t), false, "another field"),
-        (detail(1004, "cptBid", Some("1.5"), t), false, "another entity"),
         (
-            Detail { workspace_id: &other.0, ..detail(1001, "cptBid", Some("1.5"), t) },
+            detail(1001, "cptBid", Some("1.50"), t + 30),
+            true,
+            "amounts compare as numbers",
+        ),
+        (
+            detail(1001, "cptBid", Some("1.5"), t - 600),
+            true,
+            "ten minutes early",
+        ),
+        (
+            detail(1001, "cptBid", Some("1.5"), t + 600),
+            true,
+            "ten minutes late",
+        ),
+        (
+            detail(1001, "cptBid", Some("1.5"), t + 601),
+            false,
+            "past the window",
+        ),
+        (
+            detail(1001, "cptBid", Some("1.6"), t),
+            false,
+            "another value",
+        ),
+        (
+            detail(1001, "status", Some("1.5"), t),
+            false,
+            "another field",
+        ),
+        (
+            detail(1004, "cptBid", Some("1.5"), t),
+            false,
+            "another entity",
+        ),
+        (
+            Detail {
+                workspace_id: &other.0,
+                ..detail(1001, "cptBid", Some("1.5"), t)
+            },
             false,
             "another workspace",
         ),
         (
-            Detail { org_id: 101, ..detail(1001, "cptBid", Some("1.5"), t) },
+            Detail {
+                org_id: 101,
+                ..detail(1001, "cptBid", Some("1.5"), t)
+            },
             false,
             "another campaign group",
         ),
         (
-            Detail { level: "AD_GROUP", ..detail(1001, "cptBid", Some("1.5"), t) },
+            Detail {
+                level: "AD_GROUP",
+                ..detail(1001, "cptBid", Some("1.5"), t)
+            },
             false,
             "another level",
         ),
         (detail(1002, "status", None, t), true, "a cleared value"),
-        (detail(1003, "cptBid", Some("2"), t), false, "read from the history: not ours"),
+        (
+            detail(1003, "cptBid", Some("2"), t),
+            false,
+            "read from the history: not ours",
+        ),
     ];
     for (d, expected, why) in cases {
-        assert_eq!(change_history::is_ours(&db.pool, &d).await.unwrap(), expected, "{why}");
+        assert_eq!(
+            change_history::is_ours(&db.pool, &d).await.unwrap(),
+            expected,
+            "{why}"
+        );
     }
 }
 

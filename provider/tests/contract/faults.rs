@@ -203,7 +203,7 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
     }
     // The change history saw each write exactly once.
     let history = c
-        .change_history(account, &json!({ "filters": [{ "field": "entityType", "operator": "EQUALS", "value": "Keyword" }], "pagination": { "pageSize": 1000 } }))
+        .change_history(account, &json!({ "filters": [{ "field": "eventTime", "operator": "GREATER_THAN", "value": "2000-01-01" }, { "field": "entityType", "operator": "EQUALS", "value": "Keyword" }], "pagination": { "pageSize": 1000 }, "options": { "metadata": "snapshot" } }))
         .await
         .unwrap()
         .items;
@@ -211,7 +211,7 @@ async fn a_thousand_calls_under_faults_apply_every_write_exactly_once() {
     for row in &history {
         for meta in row["metas"].as_array().unwrap() {
             let key = (
-                meta["entityId"].as_i64().unwrap(),
+                meta["Keyword"].as_str().unwrap().parse::<i64>().unwrap(),
                 row["eventType"].as_str().unwrap().to_string(),
             );
             *events.entry(key).or_default() += 1;

@@ -91,15 +91,34 @@ async fn change_history_calls_use_apples_wire_names() {
     let (base, seen) = stub().await;
     let responses = Arc::default();
     let ids = ("client".to_string(), "team".to_string(), "key".to_string());
-    let client = client_from(ClientConfig::sandbox(&base), &responses, &ids, KeyPair::generate());
+    let client = client_from(
+        ClientConfig::sandbox(&base),
+        &responses,
+        &ids,
+        KeyPair::generate(),
+    );
     let query = AuditQuery {
         filters: vec![
-            AuditFilter::new("eventTime", AuditOperator::GreaterThan, json!("2025-03-01T00:00:00.000Z")),
+            AuditFilter::new(
+                "eventTime",
+                AuditOperator::GreaterThan,
+                json!("2025-03-01T00:00:00.000Z"),
+            ),
             AuditFilter::new("userType", AuditOperator::In, json!(["CUSTOMER"])),
         ],
-        sorting: vec![AuditSorting { field: "eventTime".into(), order: AuditSortOrder::Asc }],
-        pagination: Some(AuditPagination { offset: 0, page_size: 50 }),
-        options: Some(AuditQueryOptions { metadata: Some("snapshot".into()), need_totals: Some("true".into()), time_zone: None }),
+        sorting: vec![AuditSorting {
+            field: "eventTime".into(),
+            order: AuditSortOrder::Asc,
+        }],
+        pagination: Some(AuditPagination {
+            offset: 0,
+            page_size: 50,
+        }),
+        options: Some(AuditQueryOptions {
+            metadata: Some("snapshot".into()),
+            need_totals: Some("true".into()),
+            time_zone: None,
+        }),
     };
     let page = client.audit_summaries(4500, &query).await.unwrap();
     assert_eq!(page.total, Some(1));
@@ -107,14 +126,20 @@ async fn change_history_calls_use_apples_wire_names() {
     assert_eq!(row.user_type, Some(AuditUserType::Customer));
     assert_eq!(row.event_type, Some(AuditEventType::Update));
     let entities = row.entities();
-    assert_eq!((entities[0].entity_id, entities[0].detail_id.as_str()), (Some(5512), "AdGroup.5512.998877665"));
+    assert_eq!(
+        (entities[0].entity_id, entities[0].detail_id.as_str()),
+        (Some(5512), "AdGroup.5512.998877665")
+    );
 
     let details = client
         .all_change_details(4500, &entities[0].detail_id, 1)
         .await
         .unwrap();
     assert_eq!(details.len(), 1, "the pages of one entity's change are one");
-    let fields: Vec<_> = details[0].changes().map(|c| c.field.clone().unwrap()).collect();
+    let fields: Vec<_> = details[0]
+        .changes()
+        .map(|c| c.field.clone().unwrap())
+        .collect();
     assert_eq!(fields, ["status", "bidStrategy.bid"]);
     assert_eq!(details[0].entity_meta_data["name"], "Brand");
 
@@ -136,12 +161,23 @@ async fn change_history_calls_use_apples_wire_names() {
             }),
         )
     );
-    let gets: Vec<_> = seen[1..].iter().map(|(m, p, c, _)| (m.as_str(), p.as_str(), c.as_deref())).collect();
+    let gets: Vec<_> = seen[1..]
+        .iter()
+        .map(|(m, p, c, _)| (m.as_str(), p.as_str(), c.as_deref()))
+        .collect();
     assert_eq!(
         gets,
         [
-            ("GET", "/v1/change-history/AdGroup.5512.998877665?limit=1&offset=0", Some("adAccountId=4500")),
-            ("GET", "/v1/change-history/AdGroup.5512.998877665?limit=1&offset=1", Some("adAccountId=4500")),
+            (
+                "GET",
+                "/v1/change-history/AdGroup.5512.998877665?limit=1&offset=0",
+                Some("adAccountId=4500")
+            ),
+            (
+                "GET",
+                "/v1/change-history/AdGroup.5512.998877665?limit=1&offset=1",
+                Some("adAccountId=4500")
+            ),
         ]
     );
 }

@@ -92,7 +92,10 @@ async fn suggestions_insights_search_and_change_history() {
     assert_eq!(history.items[0]["count"], 2);
     assert_eq!(history.items[0]["userType"], "CUSTOMER_API");
     let detail_id = history.items[0]["metas"][0]["detailId"].as_str().unwrap();
-    let details = c.change_details(account, detail_id, None, None).await.unwrap();
+    let details = c
+        .change_details(account, detail_id, None, None)
+        .await
+        .unwrap();
     let changes = &details.items[0]["details"][0]["changes"];
     assert_eq!(changes[0]["field"], "bid");
     assert_eq!(changes[0]["newValues"][0], "3.33");
@@ -101,6 +104,9 @@ async fn suggestions_insights_search_and_change_history() {
         .change_history(account, &json!({ "filters": [] }))
         .await
         .unwrap_err();
-    assert!(matches!(refused, ProviderError::Permanent { status: 400, .. }));
+    assert!(matches!(
+        refused,
+        ProviderError::Permanent { status: 400, .. }
+    ));
     assert!(validate_all(&h.seen) >= 12);
 }

@@ -441,8 +441,8 @@ async fn history_detail(
     Path(id): Path<String>,
     axum::extract::Query(p): axum::extract::Query<DetailPage>,
 ) -> Result<Json<Value>, ApiError> {
-    let number = |v: &Option<String>, field: &str, min: i64, max: i64, default: i64| {
-        match v.as_deref() {
+    let number =
+        |v: &Option<String>, field: &str, min: i64, max: i64, default: i64| match v.as_deref() {
             None => Ok(default),
             Some(t) => t
                 .trim()
@@ -456,8 +456,7 @@ async fn history_detail(
                         format!("{field} must be a whole number from {min} to {max}"),
                     )
                 }),
-        }
-    };
+        };
     let limit = number(&p.limit, "limit", 1, 1000, 1000)? as usize;
     let offset = number(&p.offset, "offset", 0, i64::MAX, 0)? as usize;
     let w = s.world.read();

@@ -222,7 +222,12 @@ mod tests {
         );
         assert_eq!(
             out.keys().collect::<Vec<_>>(),
-            ["bidStrategy.bid", "bidStrategy.bidStrategyType", "cpaCap", "status"]
+            [
+                "bidStrategy.bid",
+                "bidStrategy.bidStrategyType",
+                "cpaCap",
+                "status"
+            ]
         );
         assert_eq!(values(&out["bidStrategy.bid"]), ["1.5"]);
         assert!(values(&out["cpaCap"]).is_empty());

@@ -30,7 +30,13 @@ async fn history(c: &Client, body: Value) -> (StatusCode, Value) {
 }
 
 /// `method /sandbox/ui/v1{path}` as `person` (no token): status and answer.
-async fn ui(c: &Client, method: Method, path: &str, person: &str, body: Value) -> (StatusCode, Value) {
+async fn ui(
+    c: &Client,
+    method: Method,
+    path: &str,
+    person: &str,
+    body: Value,
+) -> (StatusCode, Value) {
     let request = Request::builder()
         .method(method)
         .uri(format!("/sandbox/ui/v1{path}"))
@@ -44,7 +50,10 @@ async fn ui(c: &Client, method: Method, path: &str, person: &str, body: Value) -
     let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
         .await
         .unwrap();
-    (status, serde_json::from_slice(&bytes).unwrap_or(Value::Null))
+    (
+        status,
+        serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+    )
 }
 
 /// A live keyword and a live campaign of the first ad account, and the account's currency.
@@ -63,7 +72,10 @@ async fn some_entities(c: &Client) -> (Value, Value, String) {
 async fn api_and_ui_writes_are_recorded_with_who_made_them() {
     let c = Client::new(SandboxConfig::default());
     let (keyword, campaign, currency) = some_entities(&c).await;
-    let (kid, cid) = (keyword["id"].as_i64().unwrap(), campaign["id"].as_i64().unwrap());
+    let (kid, cid) = (
+        keyword["id"].as_i64().unwrap(),
+        campaign["id"].as_i64().unwrap(),
+    );
     let old_bid = keyword["bid"]["amount"].as_str().unwrap().to_string();
     let (s, v) = c
         .call(
@@ -74,24 +86,43 @@ async fn api_and_ui_writes_are_recorded_with_who_made_them() {
         )
         .await;
     assert!(s.is_success(), "{v}");
-    let (s, v) = ui(&c, Method::PUT, &format!("/campaigns/{cid}"), "ann@example.com", json!({ "status": "PAUSED" })).await;
+    let (s, v) = ui(
+        &c,
+        Method::PUT,
+        &format!("/campaigns/{cid}"),
+        "ann@example.com",
+        json!({ "status": "PAUSED" }),
+    )
+    .await;
     assert!(s.is_success(), "{v}");
     // Without an eventTime filter the query is refused, as Apple refuses it.
     let (s, _) = history(&c, json!({ "filters": [] })).await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 
-    let (s, all) = history(&c, json!({ "filters": [since()], "options": { "metadata": "snapshot" } })).await;
+    let (s, all) = history(
+        &c,
+        json!({ "filters": [since()], "options": { "metadata": "snapshot" } }),
+    )
+    .await;
     assert_eq!(s, StatusCode::OK, "{all}");
     let rows = all["result"].as_array().unwrap();
     assert_eq!(rows.len(), 2, "{rows:?}");
     // Newest first by default: the UI's pause, then the API's bid.
     let (pause, bid) = (&rows[0], &rows[1]);
     assert_eq!(
-        (pause["userType"].as_str(), pause["modifiedBy"].as_str(), pause["entityType"].as_str()),
+        (
+            pause["userType"].as_str(),
+            pause["modifiedBy"].as_str(),
+            pause["entityType"].as_str()
+        ),
         (Some("CUSTOMER"), Some("ann@example.com"), Some("Campaign"))
     );
     assert_eq!(
-        (bid["userType"].as_str(), bid["modifiedBy"].as_str(), bid["eventType"].as_str()),
+        (
+            bid["userType"].as_str(),
+            bid["modifiedBy"].as_str(),
+            bid["eventType"].as_str()
+        ),
         (Some("CUSTOMER_API"), Some("test"), Some("UPDATE"))
     );
     let meta = &bid["metas"][0];
@@ -102,7 +133,12 @@ async fn api_and_ui_writes_are_recorded_with_who_made_them() {
         format!("Keyword.{kid}.{}", bid["transactionId"].as_str().unwrap())
     );
     let (s, detail) = c
-        .call(Method::GET, &format!("/v1/change-history/{detail_id}"), Some(c.account()), None)
+        .call(
+            Method::GET,
+            &format!("/v1/change-history/{detail_id}"),
+            Some(c.account()),
+            None,
+        )
         .await;
     assert_eq!(s, StatusCode::OK, "{detail}");
     let d = &detail["result"][0];
@@ -114,7 +150,12 @@ async fn api_and_ui_writes_are_recorded_with_who_made_them() {
     );
     let pause_id = pause["metas"][0]["detailId"].as_str().unwrap();
     let (_, detail) = c
-        .call(Method::GET, &format!("/v1/change-history/{pause_id}"), Some(c.account()), None)
+        .call(
+            Method::GET,
+            &format!("/v1/change-history/{pause_id}"),
+            Some(c.account()),
+            None,
+        )
         .await;
     assert_eq!(
         detail["result"][0]["details"][0]["changes"],
@@ -124,9 +165,16 @@ async fn api_and_ui_writes_are_recorded_with_who_made_them() {
     // Filters by actor, entity and event; metas only with metadata.
     let (_, only_ui) = history(&c, json!({ "filters": [since(), { "field": "userType", "operator": "IN", "value": ["CUSTOMER"] }] })).await;
     assert_eq!(only_ui["result"].as_array().unwrap().len(), 1);
-    assert_eq!(only_ui["result"][0]["metas"], json!([]), "no metadata asked");
+    assert_eq!(
+        only_ui["result"][0]["metas"],
+        json!([]),
+        "no metadata asked"
+    );
     let (_, by_entity) = history(&c, json!({ "filters": [since(), { "field": "entityId", "operator": "EQUALS", "value": kid.to_string() }] })).await;
-    assert_eq!(by_entity["result"][0]["transactionId"], bid["transactionId"]);
+    assert_eq!(
+        by_entity["result"][0]["transactionId"],
+        bid["transactionId"]
+    );
     let (_, created) = history(&c, json!({ "filters": [since(), { "field": "eventType", "operator": "IN", "value": ["CREATE"] }] })).await;
     assert_eq!(created["result"], json!([]));
     // A time window after both: nothing.
@@ -138,9 +186,17 @@ async fn api_and_ui_writes_are_recorded_with_who_made_them() {
     assert_eq!(oldest["pagination"]["totalCount"], 2);
     let (_, second) = history(&c, json!({ "filters": [since()], "sorting": [{ "field": "eventTime", "order": "ASC" }], "pagination": { "offset": 1, "pageSize": 1 } })).await;
     assert_eq!(second["result"][0]["transactionId"], pause["transactionId"]);
-    let (_, no_totals) = history(&c, json!({ "filters": [since()], "options": { "needTotals": "false" } })).await;
+    let (_, no_totals) = history(
+        &c,
+        json!({ "filters": [since()], "options": { "needTotals": "false" } }),
+    )
+    .await;
     assert_eq!(no_totals["pagination"]["totalCount"], 0);
-    let (s, _) = history(&c, json!({ "filters": [since()], "options": { "metadata": "everything" } })).await;
+    let (s, _) = history(
+        &c,
+        json!({ "filters": [since()], "options": { "metadata": "everything" } }),
+    )
+    .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
 }
 
@@ -171,14 +227,27 @@ async fn creations_deletions_and_nested_fields_are_recorded() {
     .await;
     assert!(s.is_success(), "{made}");
     let nid = made["result"]["id"].as_i64().unwrap();
-    let (s, v) = ui(&c, Method::DELETE, &format!("/negative-keywords/{nid}"), "bob@example.com", Value::Null).await;
+    let (s, v) = ui(
+        &c,
+        Method::DELETE,
+        &format!("/negative-keywords/{nid}"),
+        "bob@example.com",
+        Value::Null,
+    )
+    .await;
     assert!(s.is_success(), "{v}");
 
     let (_, rows) = history(&c, json!({ "filters": [since()], "sorting": [{ "field": "eventTime", "order": "ASC" }], "options": { "metadata": "snapshot" } })).await;
     let rows = rows["result"].as_array().unwrap().clone();
     let events: Vec<_> = rows
         .iter()
-        .map(|r| (r["eventType"].as_str().unwrap(), r["entityType"].as_str().unwrap(), r["userType"].as_str().unwrap()))
+        .map(|r| {
+            (
+                r["eventType"].as_str().unwrap(),
+                r["entityType"].as_str().unwrap(),
+                r["userType"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(
         events,
@@ -189,11 +258,19 @@ async fn creations_deletions_and_nested_fields_are_recorded() {
         ]
     );
     let detail = |i: usize| {
-        let id = rows[i]["metas"][0]["detailId"].as_str().unwrap().to_string();
+        let id = rows[i]["metas"][0]["detailId"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let c = &c;
         async move {
             let (_, d) = c
-                .call(Method::GET, &format!("/v1/change-history/{id}"), Some(c.account()), None)
+                .call(
+                    Method::GET,
+                    &format!("/v1/change-history/{id}"),
+                    Some(c.account()),
+                    None,
+                )
                 .await;
             d["result"][0].clone()
         }
@@ -203,49 +280,94 @@ async fn creations_deletions_and_nested_fields_are_recorded() {
         .as_array()
         .unwrap()
         .iter()
-        .map(|c| (c["field"].as_str().unwrap().to_string(), c["newValues"].clone()))
+        .map(|c| {
+            (
+                c["field"].as_str().unwrap().to_string(),
+                c["newValues"].clone(),
+            )
+        })
         .collect();
-    assert_eq!(fields, [("bidStrategy.bid".to_string(), json!(["3.10"]))], "as the sandbox renders the amount");
+    assert_eq!(
+        fields,
+        [("bidStrategy.bid".to_string(), json!(["3.10"]))],
+        "as the sandbox renders the amount"
+    );
     let created = detail(1).await;
     assert_eq!(created["entityMetaData"]["text"], "free stuff");
-    assert_eq!(created["entityMetaData"]["campaignId"], campaign.to_string());
+    assert_eq!(
+        created["entityMetaData"]["campaignId"],
+        campaign.to_string()
+    );
     let new_fields: Vec<_> = created["details"][0]["changes"]
         .as_array()
         .unwrap()
         .iter()
         .map(|c| c["field"].as_str().unwrap())
         .collect();
-    assert!(new_fields.contains(&"text") && new_fields.contains(&"status"), "{new_fields:?}");
-    assert!(created["details"][0]["changes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .all(|c| c["oldValues"] == json!([])));
+    assert!(
+        new_fields.contains(&"text") && new_fields.contains(&"status"),
+        "{new_fields:?}"
+    );
+    assert!(
+        created["details"][0]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|c| c["oldValues"] == json!([]))
+    );
     let deleted = detail(2).await;
-    assert!(deleted["details"][0]["changes"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .any(|c| c["field"] == "deleted" && c["newValues"] == json!(["true"])));
+    assert!(
+        deleted["details"][0]["changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|c| c["field"] == "deleted" && c["newValues"] == json!(["true"]))
+    );
 
     // A detail pages its field changes.
     let id = rows[1]["metas"][0]["detailId"].as_str().unwrap();
     let total = created["details"][0]["changes"].as_array().unwrap().len();
     let (_, first) = c
-        .call(Method::GET, &format!("/v1/change-history/{id}?limit=1&offset=0"), Some(c.account()), None)
+        .call(
+            Method::GET,
+            &format!("/v1/change-history/{id}?limit=1&offset=0"),
+            Some(c.account()),
+            None,
+        )
         .await;
     let (_, next) = c
-        .call(Method::GET, &format!("/v1/change-history/{id}?limit=1&offset=1"), Some(c.account()), None)
+        .call(
+            Method::GET,
+            &format!("/v1/change-history/{id}?limit=1&offset=1"),
+            Some(c.account()),
+            None,
+        )
         .await;
     assert_eq!(first["pagination"]["totalCount"], total);
-    assert_eq!(first["result"][0]["details"][0]["changes"], json!([created["details"][0]["changes"][0]]));
-    assert_eq!(next["result"][0]["details"][0]["changes"], json!([created["details"][0]["changes"][1]]));
+    assert_eq!(
+        first["result"][0]["details"][0]["changes"],
+        json!([created["details"][0]["changes"][0]])
+    );
+    assert_eq!(
+        next["result"][0]["details"][0]["changes"],
+        json!([created["details"][0]["changes"][1]])
+    );
     let (s, _) = c
-        .call(Method::GET, &format!("/v1/change-history/{id}?limit=0"), Some(c.account()), None)
+        .call(
+            Method::GET,
+            &format!("/v1/change-history/{id}?limit=0"),
+            Some(c.account()),
+            None,
+        )
         .await;
     assert_eq!(s, StatusCode::BAD_REQUEST);
     let (s, _) = c
-        .call(Method::GET, "/v1/change-history/Keyword.1.nothing", Some(c.account()), None)
+        .call(
+            Method::GET,
+            "/v1/change-history/Keyword.1.nothing",
+            Some(c.account()),
+            None,
+        )
         .await;
     assert_eq!(s, StatusCode::NOT_FOUND);
 }

@@ -33,8 +33,8 @@ use searchdeck_common::{
 use searchdeck_provider::{
     AppleAds, AppleAdsExt,
     history::{
-        AuditFilter, AuditOperator, AuditPagination, AuditQuery, AuditQueryOptions,
-        AuditSortOrder, AuditSorting, AuditSummary, ChangeDetails,
+        AuditFilter, AuditOperator, AuditPagination, AuditQuery, AuditQueryOptions, AuditSortOrder,
+        AuditSorting, AuditSummary, ChangeDetails,
     },
 };
 use time::OffsetDateTime;
@@ -179,8 +179,7 @@ fn changes_of(d: &ChangeDetails, row_event: &'static str) -> Vec<Change> {
             continue;
         };
         let (field, money) = field_of(level, apple);
-        if field == "deleted" || (event == "CREATE" && !CREATED_FIELDS.contains(&field.as_str()))
-        {
+        if field == "deleted" || (event == "CREATE" && !CREATED_FIELDS.contains(&field.as_str())) {
             continue;
         }
         if out.iter().any(|o| o.field == field) {
@@ -236,7 +235,9 @@ fn title(changes: &[Change], action: &str, target: &str) -> String {
                 (true, "cpaGoal") => "CPA goal changed".into(),
                 (true, "name") => "Renamed".into(),
                 (true, "status") => match changes[0].new_value.as_deref() {
-                    Some("PAUSED") if changes.iter().all(|c| c.new_value == changes[0].new_value) => {
+                    Some("PAUSED")
+                        if changes.iter().all(|c| c.new_value == changes[0].new_value) =>
+                    {
                         format!("{} paused", noun(target, entities))
                     }
                     Some("ENABLED" | "ACTIVE")
@@ -281,10 +282,11 @@ pub async fn import(
     // Apple's times moved onto our clock (a sandbox's clock may be set elsewhere).
     let skew_secs = (local_ms - provider_ms) / 1000;
     let mark = change_history::mark(&db.pool, &group.account_id, group.org_id).await?;
-    let from_ms = mark.as_ref().map_or(
-        provider_ms - FIRST_READ_DAYS * 86_400_000,
-        |m| m.event_time_ms,
-    );
+    let from_ms = mark
+        .as_ref()
+        .map_or(provider_ms - FIRST_READ_DAYS * 86_400_000, |m| {
+            m.event_time_ms
+        });
     let from = OffsetDateTime::from_unix_timestamp_nanos(i128::from(from_ms - 1) * 1_000_000)?;
     let mut summaries: Vec<AuditSummary> = Vec::new();
     let mut offset = 0;
@@ -387,10 +389,7 @@ async fn transaction(
     t: &Transaction,
     skew_secs: i64,
 ) -> anyhow::Result<Outcome> {
-    let key = format!(
-        "history:{}:{}:{}",
-        group.account_id, group.org_id, t.id
-    );
+    let key = format!("history:{}:{}:{}", group.account_id, group.org_id, t.id);
     if notifications::by_key(&db.pool, &group.workspace_id, &key)
         .await?
         .is_some()
@@ -592,10 +591,34 @@ mod tests {
         assert_eq!(
             got,
             vec![
-                ("AD_GROUP", "defaultBidAmount".into(), true, Some("1.5".into()), Some("2".into())),
-                ("AD_GROUP", "cpaGoal".into(), true, None, Some("3.25".into())),
-                ("AD_GROUP", "status".into(), false, Some("ENABLED".into()), Some("PAUSED".into())),
-                ("AD_GROUP", "startTime".into(), false, Some("a".into()), Some("b".into())),
+                (
+                    "AD_GROUP",
+                    "defaultBidAmount".into(),
+                    true,
+                    Some("1.5".into()),
+                    Some("2".into())
+                ),
+                (
+                    "AD_GROUP",
+                    "cpaGoal".into(),
+                    true,
+                    None,
+                    Some("3.25".into())
+                ),
+                (
+                    "AD_GROUP",
+                    "status".into(),
+                    false,
+                    Some("ENABLED".into()),
+                    Some("PAUSED".into())
+                ),
+                (
+                    "AD_GROUP",
+                    "startTime".into(),
+                    false,
+                    Some("a".into()),
+                    Some("b".into())
+                ),
             ]
         );
         let created = details(json!({
@@ -611,10 +634,13 @@ mod tests {
             .map(|c| c.field)
             .collect();
         assert_eq!(fields, ["name", "cptBid"]);
-        let deleted = details(json!({"entityType": "Ad", "entityId": "3", "eventType": "DELETE",
-            "details": [{"changes": [{"field": "deleted", "oldValues": ["false"], "newValues": ["true"]}]}]}));
+        let deleted = details(
+            json!({"entityType": "Ad", "entityId": "3", "eventType": "DELETE",
+            "details": [{"changes": [{"field": "deleted", "oldValues": ["false"], "newValues": ["true"]}]}]}),
+        );
         assert_eq!(changes_of(&deleted, "DELETE")[0].field, "deleted");
-        let creative = details(json!({"entityType": "Creative", "entityId": "3", "eventType": "UPDATE"}));
+        let creative =
+            details(json!({"entityType": "Creative", "entityId": "3", "eventType": "UPDATE"}));
         assert!(changes_of(&creative, "UPDATE").is_empty());
     }
 
@@ -636,7 +662,10 @@ mod tests {
         );
         assert_eq!(
             title(
-                &[c("KEYWORD", 1, "status", "PAUSED"), c("KEYWORD", 2, "status", "PAUSED")],
+                &[
+                    c("KEYWORD", 1, "status", "PAUSED"),
+                    c("KEYWORD", 2, "status", "PAUSED")
+                ],
                 "UPDATE",
                 "KEYWORD"
             ),
@@ -648,7 +677,10 @@ mod tests {
         );
         assert_eq!(
             title(
-                &[c("CAMPAIGN", 1, "dailyBudget", "5"), c("AD_GROUP", 2, "status", "PAUSED")],
+                &[
+                    c("CAMPAIGN", 1, "dailyBudget", "5"),
+                    c("AD_GROUP", 2, "status", "PAUSED")
+                ],
                 "UPDATE",
                 "MIXED"
             ),

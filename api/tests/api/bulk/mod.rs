@@ -834,7 +834,8 @@ async fn bid_updates(client: &dyn AppleAds, p: &Picked) -> HashMap<i64, usize> {
                 continue;
             }
             for m in row["metas"].as_array().into_iter().flatten() {
-                *out.entry(m["Keyword"].as_str().unwrap().parse().unwrap()).or_default() += 1;
+                *out.entry(m["Keyword"].as_str().unwrap().parse().unwrap())
+                    .or_default() += 1;
             }
         }
         offset += n;

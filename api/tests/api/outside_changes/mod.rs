@@ -89,13 +89,27 @@ async fn outside(t: &Connected, account_id: &str) -> Vec<Outside> {
 }
 
 /// Old, new, currency and email of a change record.
-type Values = (Option<String>, Option<String>, Option<String>, Option<String>);
+type Values = (
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
 
 /// A change record: (level, entity, field, values, from Apple's history).
 type Record = (String, i64, String, Values, bool);
 
 /// A change record as read: level, entity, field, old, new, currency, email, source.
-type Stored = (String, i64, String, Option<String>, Option<String>, Option<String>, Option<String>, Option<String>);
+type Stored = (
+    String,
+    i64,
+    String,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+    Option<String>,
+);
 
 /// Every change record of the connection, oldest first.
 async fn records(t: &Connected, account_id: &str) -> Vec<Record> {
@@ -110,7 +124,15 @@ async fn records(t: &Connected, account_id: &str) -> Vec<Record> {
         .await
         .unwrap();
     rows.into_iter()
-        .map(|r| (r.0, r.1, r.2, (r.3, r.4, r.5, r.6), r.7.as_deref() == Some("apple_ads")))
+        .map(|r| {
+            (
+                r.0,
+                r.1,
+                r.2,
+                (r.3, r.4, r.5, r.6),
+                r.7.as_deref() == Some("apple_ads"),
+            )
+        })
         .collect()
 }
 
