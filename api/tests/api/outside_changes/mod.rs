@@ -230,5 +230,43 @@ sandbox_tests! {
         sync(&t, &account_id).await;
         assert_eq!(t.count("notifications").await, notifications);
         assert_eq!(t.count("change_records").await, change_records);
+
+        // A failed read does not fail the sync, and the next sync reads on from the mark: the
+        // mark made unreadable (past any date), a change in Apple's UI, a sync that finishes
+        // cleanly without it; the mark readable again, the next sync records it.
+        let mark: i64 = sqlx::query_scalar("SELECT event_time_ms FROM change_history_marks WHERE account_id = $1")
+            .bind(&account_id)
+            .fetch_one(&t.app.state.db.pool)
+            .await
+            .unwrap();
+        let set_mark = |ms: i64| {
+            let (pool, account_id) = (t.app.state.db.pool.clone(), account_id.clone());
+            async move {
+                sqlx::query("UPDATE change_history_marks SET event_time_ms = $1 WHERE account_id = $2")
+                    .bind(ms)
+                    .bind(&account_id)
+                    .execute(&pool)
+                    .await
+                    .unwrap();
+            }
+        };
+        set_mark(i64::MAX / 2).await;
+        let ui = t
+            .http
+            .put(format!("{}/sandbox/ui/v1/campaigns/{campaign}", t.sandbox))
+            .header("x-ap-context", format!("adAccountId={org_id}"))
+            .header("x-sandbox-user", "ann@example.com")
+            .json(&json!({"status": "ENABLED"}))
+            .send()
+            .await
+            .unwrap();
+        assert!(ui.status().is_success());
+        sync(&t, &account_id).await;
+        assert_eq!(outside(&t, &account_id).await.len(), 2, "not read, and the sync went on");
+        set_mark(mark).await;
+        sync(&t, &account_id).await;
+        let listed = outside(&t, &account_id).await;
+        assert_eq!(listed.len(), 3, "{listed:?}");
+        assert_eq!(listed[2].1, "Campaign enabled in Apple Ads");
     }
 }
