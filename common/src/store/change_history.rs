@@ -12,6 +12,12 @@
 //! [`WINDOW_SECS`] of it: Apple's history lists our own writes too (as an API client's), and
 //! they are in the log already. Values compare as the change records write them, amounts as
 //! numbers (`1.5` is `1.50`). [`entity`] names a changed entity from the synced tables.
+//!
+//! Reading a change's fields costs one call per changed entity, so a transaction made
+//! through Apple's API whose every entity one of our records changed within the window
+//! ([`entity_changed_by_us`]) is taken as ours without reading its fields: a bulk edit of
+//! 2,000 keywords costs no detail call at the next sync. A transaction made in Apple's UI
+//! (or by Apple support) is always read field by field.
 
 use std::str::FromStr;
 
@@ -119,19 +125,45 @@ pub fn same_value(a: Option<&str>, b: Option<&str>) -> bool {
     }
 }
 
+/// Our own change records (not ones read from Apple's history) of workspace `$1`, level
+/// `$2`, entity `$3`, made between `$4` and `$5` in campaign group `$6`.
+const OURS_NEARBY: &str = "WHERE c.workspace_id = $1 AND c.level = $2 AND c.entity_id = $3 \
+       AND c.created_at >= $4 AND c.created_at <= $5 AND c.org_id = $6 \
+       AND (c.notification_id IS NULL OR NOT EXISTS ( \
+         SELECT 1 FROM notifications n WHERE n.id = c.notification_id \
+           AND n.source = 'apple_ads'))";
+
+/// Whether one of our own change records changed entity `entity_id` at `level` of campaign
+/// group `org_id` within [`WINDOW_SECS`] of `at` (unix seconds, our clock), whatever field.
+pub async fn entity_changed_by_us(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    org_id: i64,
+    level: &str,
+    entity_id: i64,
+    at: i64,
+) -> Result<bool, sqlx::Error> {
+    let found = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT 1 FROM change_records c {OURS_NEARBY} LIMIT 1"
+    )))
+    .bind(workspace_id)
+    .bind(level)
+    .bind(entity_id)
+    .bind(at - WINDOW_SECS)
+    .bind(at + WINDOW_SECS)
+    .bind(org_id)
+    .fetch_optional(ex)
+    .await?;
+    Ok(found.is_some())
+}
+
 /// Whether `d` is ours: one of our own change records (not one read from Apple's history)
 /// of the same workspace, campaign group, level, entity and field set the same new value
 /// within [`WINDOW_SECS`] of it.
 pub async fn is_ours(ex: impl Exec<'_>, d: &Detail<'_>) -> Result<bool, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT c.new_value FROM change_records c \
-         WHERE c.workspace_id = $1 AND c.level = $2 AND c.entity_id = $3 \
-           AND c.created_at >= $4 AND c.created_at <= $5 \
-           AND c.org_id = $6 AND c.field = $7 \
-           AND (c.notification_id IS NULL OR NOT EXISTS ( \
-             SELECT 1 FROM notifications n WHERE n.id = c.notification_id \
-               AND n.source = 'apple_ads'))",
-    )
+    let rows = sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT c.new_value FROM change_records c {OURS_NEARBY} AND c.field = $7"
+    )))
     .bind(d.workspace_id)
     .bind(d.level)
     .bind(d.entity_id)

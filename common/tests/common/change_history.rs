@@ -297,6 +297,47 @@ async fn a_detail_is_ours_when_our_record_set_the_same_value_nearby(db: &Db) {
             "{why}"
         );
     }
+    // The entity-level question (any field) the sync asks before reading an API
+    // transaction's fields.
+    let changed = |ws: &str, org: i64, level: &'static str, id: i64, at: i64| {
+        let (pool, ws) = (db.pool.clone(), ws.to_string());
+        async move {
+            change_history::entity_changed_by_us(&pool, &ws, org, level, id, at)
+                .await
+                .unwrap()
+        }
+    };
+    assert!(
+        changed(&w.0, 100, "KEYWORD", 1001, t + 30).await,
+        "any field, nearby"
+    );
+    assert!(
+        !changed(
+            &w.0,
+            100,
+            "KEYWORD",
+            1001,
+            t + change_history::WINDOW_SECS + 1
+        )
+        .await,
+        "too late"
+    );
+    assert!(
+        !changed(&w.0, 100, "KEYWORD", 1004, t).await,
+        "another entity"
+    );
+    assert!(
+        !changed(&w.0, 101, "KEYWORD", 1001, t).await,
+        "another campaign group"
+    );
+    assert!(
+        !changed(&other.0, 100, "KEYWORD", 1001, t).await,
+        "another workspace"
+    );
+    assert!(
+        !changed(&w.0, 100, "KEYWORD", 1003, t).await,
+        "read from the history: not ours"
+    );
 }
 
 async fn synced_entities_are_named_with_their_campaign(db: &Db) {
