@@ -11,6 +11,7 @@
 mod changes;
 mod email;
 mod migrations;
+mod notifications;
 mod presets;
 mod ratelimit;
 mod secrets;
