@@ -5,7 +5,8 @@
 //! like missing ones; readers reading but not undoing. Against the sandbox: a quick edit and
 //! a bulk edit each appear once with who made them and their values, the bulk edit as one
 //! notification with its changes grouped; undo restores the old values, skipping an entity
-//! changed since, and is itself a notification; undoing twice is a 409.
+//! changed since, and is itself a notification; undoing twice is a 409; a rule run is one
+//! notification by the rule, undone from the log through the rules' own undo.
 
 use std::collections::HashMap;
 
@@ -457,5 +458,68 @@ sandbox_tests! {
         let task = t.task_finished(&owner, res.json["result"]["taskId"].as_str().unwrap()).await;
         assert_eq!(task["details"]["restored"], 1, "{task}");
         assert_eq!(bids(&t, &account_id).await[&k0], bid0);
+    }
+}
+
+sandbox_tests! {
+    async fn a_rule_run_is_one_notification_undone_through_the_rules_undo(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = t.connect_until_entities_synced(&owner, "Rules").await;
+        // Metrics complete through yesterday: a rule on statuses and amounts may run.
+        sqlx::query("UPDATE sync_orgs SET metrics_synced_at = $2, time_zone = 'UTC' WHERE account_id = $1")
+            .bind(&account_id).bind(now_ms() / 1000).execute(&t.app.state.db.pool).await.unwrap();
+        let (org_id, campaign, _, _) = keywords(&t, &account_id).await;
+        let (workspace_id, _) = me(&t.app, &owner).await;
+        let rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({
+            "name": "Raise winners", "accountId": account_id, "orgId": org_id.to_string(),
+            "level": "KEYWORDS", "campaignIds": [campaign.to_string()],
+            "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [{"type": "status", "values": ["ACTIVE"]}]}]},
+            "window": {"type": "last", "days": 7}, "frequency": {"type": "daily", "hour": 6},
+            "actions": [{"type": "changeBid", "by": "PERCENT", "value": "10"}],
+            "guardrails": {"maxEntities": 3}
+        })).unwrap();
+        let mut rule = rule;
+        rule.id = new_id();
+        rule.created_at = now_ms() / 1000;
+        rule.updated_at = rule.created_at;
+        let pool = &t.app.state.db.pool;
+        searchdeck_common::store::rules::insert(pool, &workspace_id, None, &rule, org_id).await.unwrap();
+        searchdeck_common::store::rules::attach(pool, &rule.id, campaign, rule.created_at).await.unwrap();
+        let res = t.call(Method::POST, &format!("/api/rules/user/{}/run", rule.id), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = t.task_finished(&owner, res.json["result"]["id"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        let run_id = task["details"]["runId"].as_str().unwrap().to_string();
+        let before = bids(&t, &account_id).await;
+
+        let log = items(&t, &owner).await;
+        assert_eq!(log.len(), 1, "{log:?}");
+        let n = &log[0];
+        assert_eq!((n["tag"].as_str(), n["source"].as_str(), n["sourceName"].as_str(), n["ruleId"].as_str()),
+            (Some("auto_rules"), Some("rule"), Some("Raise winners"), Some(rule.id.as_str())), "{n}");
+        assert_eq!(n["key"], format!("rule-run:{run_id}"));
+        assert_eq!(n["title"], "Rule 'Raise winners' changed 3 keywords");
+        assert_eq!(n["count"], 3);
+        assert_eq!(n["undo"]["possible"], true);
+
+        let id = n["_id"].as_str().unwrap().to_string();
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{id}/undo"), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::ACCEPTED, "{:?}", res.json);
+        let task = t.task_finished(&owner, res.json["result"]["taskId"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        assert_eq!(task["details"]["restored"], 3, "{task}");
+        let run = t.get(&format!("/api/rules/runs/{run_id}"), &owner).await.json["result"]["item"].clone();
+        let undo_run = run["undoneBy"].as_str().unwrap_or_else(|| panic!("{run}")).to_string();
+        let after = bids(&t, &account_id).await;
+        let restored = before.iter().filter(|(k, b)| after[*k] != **b).count();
+        assert_eq!(restored, 3, "three bids set back");
+        let log = items(&t, &owner).await;
+        let undo = log.iter().find(|i| i["type"] == "undo").unwrap_or_else(|| panic!("{log:?}"));
+        assert_eq!(undo["key"], format!("rule-run:{undo_run}"));
+        assert_eq!((undo["undo"]["undoOf"].as_str(), undo["tag"].as_str()), (Some(id.as_str()), Some("auto_rules")));
+        let original = log.iter().find(|i| i["_id"] == id.as_str()).unwrap();
+        assert_eq!(original["undo"]["undoneBy"], undo["_id"]);
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{id}/undo"), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::CONFLICT);
     }
 }
