@@ -449,6 +449,26 @@ sandbox_tests! {
         assert_eq!(original["undo"]["possible"], false);
         let res = t.call(Method::POST, &format!("/api/accountsActions/{grouped_id}/undo"), json!({}), &writer).await;
         assert_eq!((res.status, res.json["message"].as_str()), (StatusCode::CONFLICT, Some("ALREADY_UNDONE")));
+        // The same undo again (a retried job): nothing is sent twice, no second notification.
+        let (workspace_id, writer_id) = me(&t.app, &writer).await;
+        let payload = searchdeck_common::jobs::UndoNotification {
+            workspace_id: workspace_id.clone(),
+            notification_id: grouped_id.clone(),
+            user_id: Some(writer_id.clone()),
+            user_email: None,
+        };
+        let task_id = searchdeck_common::store::tasks::create(&t.app.state.db.pool, searchdeck_common::tasks::NewTask {
+            workspace_id: &workspace_id, user_id: Some(&writer_id), kind: "undo-notification",
+            message: "Retry", total_steps: 1, account_id: None, org_id: None }).await.unwrap();
+        let envelope = searchdeck_common::queue::Envelope::with_id(new_id(), &payload, Some(task_id.clone())).unwrap();
+        t.app.state.queue.enqueue_envelope(&envelope, &searchdeck_common::queue::EnqueueOptions {
+            task_id: Some(task_id.clone()), ..Default::default() }).await.unwrap();
+        let again = t.task_finished(&writer, &task_id).await;
+        assert!(again["error"].is_null(), "{again}");
+        assert_eq!((again["details"]["restored"].as_u64(), again["details"]["skipped"].as_u64()), (Some(2), Some(1)), "{again}");
+        assert_eq!(again["details"]["undoId"], undo["_id"], "the same undo notification");
+        assert_eq!(items(&t, &owner).await.len(), log.len(), "no second notification");
+        assert_eq!(bids(&t, &account_id).await, now, "nothing moved");
         let res = t.call(Method::POST, &format!("/api/accountsActions/{}/undo", undo["_id"].as_str().unwrap()), json!({}), &writer).await;
         assert_eq!((res.status, res.json["message"].as_str()), (StatusCode::BAD_REQUEST, Some("NOT_UNDOABLE")));
 
