@@ -372,8 +372,9 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             }
             _ => Vec::new(),
         };
-        self.save(&key, id, None, &[stored], if new { &made } else { &[] })
-            .await?;
+        // Found existing: made by an earlier attempt whose answer was lost (the plan's names
+        // are new), so it is recorded as made too.
+        self.save(&key, id, None, &[stored], &made).await?;
         if new {
             self.fresh.insert(id);
         }
