@@ -93,6 +93,8 @@ enum BenchCommand {
     /// One automated rule over 100,000 keywords with a 30-day window (evaluation p50/p95 on
     /// SQLite and PostgreSQL), the report engine's keyword query timed beside it.
     Rules(searchdeck_bench::rules::RulesBenchArgs),
+    /// The activity log over 1,000,000 change records (issue 25).
+    Activity(searchdeck_bench::activity::ActivityBenchArgs),
 }
 
 /// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
@@ -265,6 +267,10 @@ async fn main() -> anyhow::Result<()> {
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Rules(args)) => {
             searchdeck_bench::rules::run_bench(args).await?
+        }
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Activity(args)) => {
+            searchdeck_bench::activity::run_bench(args).await?
         }
     }
     Ok(())

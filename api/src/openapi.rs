@@ -30,6 +30,7 @@ use crate::{
         (name = "campaigns", description = "Campaigns, ad groups, change history, totals and forecasts of the report area"),
         (name = "edits", description = "Quick edits of campaigns, ad groups and keywords through Apple Ads"),
         (name = "creation", description = "Campaign creation and copies (jobs create-campaigns and copy-campaigns)"),
+        (name = "activity", description = "The activity log: notifications of every change, read state and undo"),
         (name = "system", description = "Process health"),
     )
 )]

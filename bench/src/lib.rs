@@ -11,9 +11,12 @@
 //!   against its ground truth (`bench suggester`);
 //! - [`create`]: campaign creation against the sandbox, calls against the minimum and a
 //!   killed run's extra calls (`bench create`);
+//! - [`activity`]: the activity log's first page, search and type filter over 1,000,000
+//!   change records, beside the same reads without the log's indexes (`bench activity`);
 //! - [`rules`]: one automated rule over 100,000 keywords with a 30-day window, beside the
 //!   report engine's own keyword query (`bench rules`).
 
+pub mod activity;
 pub mod auth;
 pub mod create;
 pub mod ratelimit;

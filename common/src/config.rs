@@ -87,6 +87,14 @@ pub struct ConfigArgs {
     /// the sandbox's stand-in (`<provider base>/eurofxref/eurofxref-hist-90d.xml`).
     #[arg(long, env = "SEARCHDECK_FX_RATES_URL")]
     pub fx_rates_url: Option<String>,
+    /// Days the activity log keeps notifications and their change records; the daily
+    /// clean-up deletes older ones.
+    #[arg(
+        long,
+        env = "SEARCHDECK_ACTIVITY_RETENTION_DAYS",
+        default_value_t = 400
+    )]
+    pub activity_retention_days: u32,
 }
 
 /// Which storage engine a URL points at.
@@ -148,6 +156,8 @@ pub struct Config {
     pub trusted_proxies: Vec<IpNet>,
     /// The daily reference-rate feed (SEARCHDECK_FX_RATES_URL).
     pub fx_rates_url: String,
+    /// Days the activity log keeps (SEARCHDECK_ACTIVITY_RETENTION_DAYS).
+    pub activity_retention_days: u32,
 }
 
 /// A setting that cannot be used, with the variable it came from.
@@ -285,6 +295,12 @@ impl ConfigArgs {
                 "must be at least 1",
             ));
         }
+        if self.activity_retention_days == 0 {
+            return Err(invalid(
+                "SEARCHDECK_ACTIVITY_RETENTION_DAYS",
+                "must be at least 1",
+            ));
+        }
         let trusted_proxies = self
             .trusted_proxies
             .iter()
@@ -314,6 +330,7 @@ impl ConfigArgs {
             redis_url,
             trusted_proxies,
             fx_rates_url,
+            activity_retention_days: self.activity_retention_days,
         })
     }
 }

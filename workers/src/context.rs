@@ -35,6 +35,8 @@ pub struct Runtime {
     provider_token_url: String,
     /// The daily reference-rate feed the `fetch-rates` job reads.
     pub fx_rates_url: String,
+    /// Days the activity log keeps (the clean-up deletes older notifications).
+    pub activity_retention_days: u32,
     /// How often a running job's task is checked for a stop request.
     pub cancel_poll: Duration,
     /// The public App Store (the keyword suggester's lookups, searches and hints): Apple's
@@ -73,6 +75,7 @@ impl Runtime {
             provider_api_url: config.provider_api_url.clone(),
             provider_token_url: config.provider_token_url.clone(),
             fx_rates_url: config.fx_rates_url.clone(),
+            activity_retention_days: config.activity_retention_days,
             appstore: AppStore::new(AppStoreConfig::from_env(&config.provider_base_url))?,
         }))
     }

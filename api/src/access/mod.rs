@@ -18,6 +18,7 @@ mod account;
 mod app_store;
 mod campaign;
 pub(crate) mod doc;
+mod notification;
 mod resource;
 mod rule;
 
@@ -33,6 +34,7 @@ pub use app_store::{
 pub use campaign::{Campaign, CampaignOfAdGroup, ScopeQuery, campaign_by_id, first_campaign, pick};
 pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};
+pub use notification::StoredNotification;
 pub use resource::{InWorkspace, WorkspaceResource};
 pub use rule::{StoredRule, StoredRun};
 

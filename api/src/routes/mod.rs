@@ -1,6 +1,7 @@
 //! Every API route, by area. Each area exposes `router()`; they are merged here.
 
 pub mod accounts;
+pub mod activity;
 pub mod alerts;
 pub mod auth;
 pub mod campaigns;
@@ -48,4 +49,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(rules::router())
         .merge(alerts::router())
         .merge(rule_runs::router())
+        .merge(activity::router())
 }

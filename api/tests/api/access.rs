@@ -45,6 +45,9 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     ("put", "/api/setFields/one"),
     ("patch", "/api/setFields/one/{id}"),
     ("delete", "/api/setFields/one/{id}"),
+    // The activity log's read state is each member's own (readers mark too).
+    ("patch", "/api/accountsActions/notifications/{type}"),
+    ("patch", "/api/accountsActions/notifications/{type}/all"),
 ];
 
 /// GET routes that change state (the spec keeps their method). Each is marked where it is
@@ -75,6 +78,10 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     // The goal optimisation type (CPA_GOAL, CPT_GOAL) the campaigns in the body turn on or
     // off (spec §7 keeps it in the path); the campaigns are resolved in the workspace.
     ("/api/optimization/rulesCampaigns/{id}", "id"),
+    // Whether the activity log marks read or unread; the ids in the body are resolved in
+    // the workspace (unknown ones ignored).
+    ("/api/accountsActions/notifications/{type}", "type"),
+    ("/api/accountsActions/notifications/{type}/all", "type"),
 ];
 
 /// Reads sent as POST (a search text, an id list or a report body too large for a query
@@ -309,6 +316,29 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
                 .await
                 .unwrap();
             rule.id
+        }
+        "notification" => {
+            // A notification of the activity log without changes (its undo is a 400).
+            let mut conn = app.state.db.pool.acquire().await.unwrap();
+            let n = store::notifications::NewNotification {
+                workspace_id: workspace_id.to_string(),
+                key: format!("edit:{}", searchdeck_common::ids::new_id()),
+                tag: store::notifications::TAG_MANUAL,
+                kind: store::notifications::TYPE_CHANGE,
+                title: "Fixture".into(),
+                action: "UPDATE".into(),
+                target: "KEYWORD".into(),
+                source: store::notifications::SOURCE_USER,
+                source_name: "Fixture".into(),
+                user_id: None,
+                email: None,
+                rule_id: None,
+                account_id: None,
+                org_id: None,
+                undo_of: None,
+                created_at: searchdeck_common::ids::now_ms() / 1000,
+            };
+            store::notifications::record(&mut conn, &n).await.unwrap()
         }
         "rule_run" => {
             // A finished run of the rule fixture that changed one keyword.

@@ -23,6 +23,7 @@ mod harness;
 
 mod access;
 mod accounts;
+mod activity;
 mod auth;
 mod bulk;
 mod campaigns;

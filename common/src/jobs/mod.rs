@@ -15,6 +15,7 @@ mod send_email;
 mod sync;
 #[cfg(feature = "test-jobs")]
 mod test_job;
+mod undo_notification;
 
 pub use apply_negative_lists::{
     ApplyNegativeLists, ApplyProgress as ApplyNegativeListsProgress, PlaceError, PlaceRef, blocks,
@@ -40,3 +41,4 @@ pub use send_email::SendEmail;
 pub use sync::{SYNC_EVERY_MS, SyncAccount, SyncAccountProgress, SyncReports, SyncReportsProgress};
 #[cfg(feature = "test-jobs")]
 pub use test_job::{TestJob, TestProgress};
+pub use undo_notification::{UndoNotification, UndoProgress, UndoSkipped};

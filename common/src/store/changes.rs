@@ -19,6 +19,8 @@ pub const MANUAL: &str = "manual_change";
 pub const AUTO_RULES: &str = "auto_rules";
 /// A change a campaign's goal optimisation made (`goal_optimization`).
 pub const GOAL_OPTIMIZATION: &str = "goal_optimization";
+/// Campaigns, ad groups and keywords created or copied (`quick_start`).
+pub const QUICK_START: &str = "quick_start";
 
 /// One change to record.
 #[derive(Debug, Clone, PartialEq)]
@@ -115,13 +117,14 @@ fn level_of(stored: &str) -> &'static str {
 }
 
 fn source_of(stored: &str) -> &'static str {
-    [MANUAL, AUTO_RULES, GOAL_OPTIMIZATION, "quick_start", "team"]
+    [MANUAL, AUTO_RULES, GOAL_OPTIMIZATION, QUICK_START, "team"]
         .into_iter()
         .find(|s| *s == stored)
         .unwrap_or(MANUAL)
 }
 
-fn change(r: &sqlx::any::AnyRow) -> Result<ChangeRow, sqlx::Error> {
+/// Reads a `change_records` row.
+pub fn row(r: &sqlx::any::AnyRow) -> Result<ChangeRow, sqlx::Error> {
     Ok(ChangeRow {
         id: r.try_get("id")?,
         workspace_id: r.try_get("workspace_id")?,
@@ -171,7 +174,7 @@ pub async fn list(
     .bind(limit)
     .fetch_all(ex)
     .await?;
-    rows.iter().map(change).collect()
+    rows.iter().map(row).collect()
 }
 
 /// What bulk-edit job `job_id` recorded for `field` of `level`: entity id, old and new value

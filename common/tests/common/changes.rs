@@ -50,7 +50,7 @@ conformance!(
 );
 
 /// A workspace with one member and one connection: (workspace, user, account).
-async fn workspace(db: &Db) -> (String, String, String) {
+pub(crate) async fn workspace(db: &Db) -> (String, String, String) {
     let (user, ws, account) = (new_id(), new_id(), new_id());
     let email = format!("{user}@example.com");
     let now = now_ms();
@@ -87,7 +87,7 @@ async fn workspace(db: &Db) -> (String, String, String) {
     (ws, user, account)
 }
 
-fn change(
+pub(crate) fn change(
     (ws, user, account): &(String, String, String),
     level: &'static str,
     entity_id: i64,

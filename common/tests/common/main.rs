@@ -12,6 +12,7 @@ mod change_history;
 mod changes;
 mod email;
 mod migrations;
+mod notifications;
 mod presets;
 mod ratelimit;
 mod secrets;

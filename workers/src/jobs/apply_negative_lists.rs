@@ -8,7 +8,9 @@
 //! there (`negative_list_made`, recorded before the create is sent, so a worker that dies
 //! after Apple's answer still knows) that no list holds any more. Everything Apple answered
 //! is written to our synced negative keywords at once, so the NEGATIVE table shows it
-//! before the next sync. A rerun finds Apple already in line and sends nothing.
+//! before the next sync, with a change record per negative added or deleted in the job's
+//! activity-log notification (key `job:<job id>`, by the member who saved the list). A rerun
+//! finds Apple already in line and sends nothing.
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 
@@ -17,9 +19,10 @@ use searchdeck_common::{
     jobs::{ApplyNegativeLists, ApplyNegativeListsProgress, PlaceError, PlaceRef},
     queue::JobError,
     store::{
-        self,
+        self, changes,
         negative_lists::{ListKeyword, Place},
-        synced::{edits, entities},
+        notifications::{self, NewNotification},
+        synced::{bulk, edits, entities},
     },
 };
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, error::ApiErrorBody};
@@ -46,6 +49,7 @@ impl Handler for ApplyNegativeLists {
                 .push(p);
         }
         let total = self.places.len() as i64;
+        let notification = notification_of(self, ctx).await?;
         ctx.progress("Applying negative keyword lists", 0, total, Some(&progress))
             .await;
         for ((account_id, org_id), places) in groups {
@@ -61,7 +65,8 @@ impl Handler for ApplyNegativeLists {
                 .map(|o| o.org_key);
             for place in places {
                 ctx.check_cancelled()?;
-                apply_at(self, ctx, client.as_ref(), org_key, place, &mut progress).await?;
+                let scope = (client.as_ref(), org_key, &notification);
+                apply_at(self, ctx, scope, place, &mut progress).await?;
                 progress.places_done += 1;
                 ctx.progress(
                     "Applying negative keyword lists",
@@ -72,6 +77,11 @@ impl Handler for ApplyNegativeLists {
                 .await;
             }
         }
+        let (added, removed) = (progress.created, progress.deleted);
+        crate::jobs::bulk_edit::retitle(ctx, &notification, |_| {
+            format!("Negative keyword lists: {added} added, {removed} removed")
+        })
+        .await?;
         tracing::info!(
             job.id = %ctx.job_id,
             created = progress.created,
@@ -85,6 +95,109 @@ impl Handler for ApplyNegativeLists {
         };
         Ok(Done::with_progress(message, progress))
     }
+}
+
+/// The job's notification (key `job:<job id>`, tag manual change, by the member who saved the
+/// list), written with its first change record.
+async fn notification_of(
+    job: &ApplyNegativeLists,
+    ctx: &JobContext<ApplyNegativeLists>,
+) -> Result<NewNotification, JobError> {
+    let member = match &job.user_id {
+        Some(user) => notifications::member_name(&ctx.runtime.db.pool, user).await?,
+        None => None,
+    };
+    let (name, email) = member.map_or((String::new(), None), |(n, e)| (n, Some(e)));
+    let one = |f: fn(&PlaceRef) -> String| {
+        let all: HashSet<String> = job.places.iter().map(f).collect();
+        (all.len() == 1).then(|| all.into_iter().next()).flatten()
+    };
+    Ok(NewNotification {
+        workspace_id: job.workspace_id.clone(),
+        key: format!("job:{}", ctx.job_id),
+        tag: notifications::TAG_MANUAL,
+        kind: notifications::TYPE_CHANGE,
+        title: "Negative keyword lists applied".into(),
+        action: "UPDATE".into(),
+        target: "NEGATIVE_KEYWORD".into(),
+        source: notifications::SOURCE_USER,
+        source_name: name,
+        user_id: job.user_id.clone(),
+        email,
+        rule_id: None,
+        account_id: one(|p| p.account_id.clone()),
+        org_id: one(|p| p.org_id.to_string()).and_then(|o| o.parse().ok()),
+        undo_of: None,
+        created_at: ids::now_ms() / 1000,
+    })
+}
+
+/// Writes one change record per negative added (`created`) or deleted (`deleted`) at `place`,
+/// in `notification`.
+async fn record(
+    tx: &mut sqlx::AnyConnection,
+    (job_id, org_key, notification): (&str, i64, &NewNotification),
+    place: &PlaceRef,
+    created: &[entities::NegativeKeyword],
+    deleted: &[&entities::NegativeKeyword],
+) -> Result<(), JobError> {
+    if created.is_empty() && deleted.is_empty() {
+        return Ok(());
+    }
+    let campaign_name = bulk::rows(
+        &mut *tx,
+        org_key,
+        "CAMPAIGN",
+        "name",
+        None,
+        &[place.campaign_id],
+    )
+    .await?
+    .into_iter()
+    .next()
+    .map(|r| r.name)
+    .unwrap_or_default();
+    let notification_id = notifications::record(&mut *tx, notification).await?;
+    let changed = created
+        .iter()
+        .map(|n| (n, "created", None, Some(n.match_type.clone())))
+        .chain(deleted.iter().map(|n| {
+            (
+                *n,
+                "deleted",
+                Some(false.to_string()),
+                Some(true.to_string()),
+            )
+        }));
+    for (n, field, old, new) in changed {
+        changes::insert(
+            &mut *tx,
+            &changes::NewChange {
+                id: ids::new_id(),
+                workspace_id: notification.workspace_id.clone(),
+                user_id: notification.user_id.clone(),
+                user_email: notification.email.clone(),
+                account_id: Some(place.account_id.clone()),
+                org_id: place.org_id,
+                level: "NEGATIVE_KEYWORD",
+                entity_id: n.id,
+                campaign_id: place.campaign_id,
+                ad_group_id: place.ad_group_id,
+                entity_name: n.text.clone(),
+                campaign_name: campaign_name.clone(),
+                field: field.into(),
+                old_value: old,
+                new_value: new,
+                currency: None,
+                source: changes::MANUAL,
+                job_id: Some(job_id.to_string()),
+                notification_id: Some(notification_id.clone()),
+                created_at: ids::now_ms() / 1000,
+            },
+        )
+        .await?;
+    }
+    Ok(())
 }
 
 /// The key Apple compares negatives by: text (case-insensitive) and match type.
@@ -147,8 +260,7 @@ async fn live_at(
 async fn apply_at(
     job: &ApplyNegativeLists,
     ctx: &JobContext<ApplyNegativeLists>,
-    client: &dyn AppleAds,
-    org_key: Option<i64>,
+    (client, org_key, notification): (&dyn AppleAds, Option<i64>, &NewNotification),
     place: &PlaceRef,
     progress: &mut ApplyNegativeListsProgress,
 ) -> Result<(), JobError> {
@@ -300,6 +412,8 @@ async fn apply_at(
         for n in &deleted {
             edits::set_deleted(&mut tx, "NEGATIVE_KEYWORD", org_key, n.id).await?;
         }
+        let scope = (ctx.job_id.as_str(), org_key, notification);
+        record(&mut tx, scope, place, &created, &deleted).await?;
     }
     tx.commit().await?;
     progress.created += created.len() as u64;

@@ -18,6 +18,7 @@ pub mod sync_account;
 pub mod sync_reports;
 #[cfg(feature = "test-jobs")]
 mod test_job;
+pub mod undo_notification;
 
 use searchdeck_common::jobs;
 
@@ -41,7 +42,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::CopyCampaigns>()
         .add::<jobs::DeliverAlert>()
         .add::<jobs::RunRule>()
-        .add::<jobs::UndoRuleRun>();
+        .add::<jobs::UndoRuleRun>()
+        .add::<jobs::UndoNotification>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

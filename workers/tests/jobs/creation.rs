@@ -366,6 +366,45 @@ async fn killed_at_every_point(kind: Kind) {
         .await
         .unwrap();
         assert_eq!(ours as usize, CAMPAIGNS * GROUPS * KEYWORDS, "{point:?}");
+        // One activity-log notification, with one CREATE change per campaign, ad group and
+        // keyword, however often the job was killed.
+        let n = searchdeck_common::store::notifications::by_key(
+            &env.db.pool,
+            &workspace,
+            &format!("creation:{job_id}"),
+        )
+        .await
+        .unwrap()
+        .unwrap_or_else(|| panic!("{point:?}: the creation's notification"));
+        assert_eq!(
+            (n.tag.as_str(), n.action.as_str(), n.title.clone()),
+            (
+                "quick_start",
+                "CREATE",
+                format!("{} campaigns created", CAMPAIGNS + 1)
+            ),
+            "{point:?}"
+        );
+        let made: Vec<(String, i64)> = sqlx::query_as(
+            "SELECT level, COUNT(*) FROM change_records WHERE notification_id = $1 \
+             AND field = 'created' GROUP BY level ORDER BY level",
+        )
+        .bind(&n.id)
+        .fetch_all(&env.db.pool)
+        .await
+        .unwrap();
+        assert_eq!(
+            made,
+            vec![
+                ("AD_GROUP".to_string(), (CAMPAIGNS * GROUPS + 1) as i64),
+                ("CAMPAIGN".to_string(), (CAMPAIGNS + 1) as i64),
+                (
+                    "KEYWORD".to_string(),
+                    (CAMPAIGNS * GROUPS * KEYWORDS) as i64
+                ),
+            ],
+            "{point:?}"
+        );
     }
     signal(&worker, "TERM");
     worker.wait().unwrap();

@@ -248,6 +248,46 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
         .await
         .unwrap();
 
+    // The activity log: a notification (with a change) past the 400 days kept by default,
+    // and one just inside them.
+    for (key, age_days) in [("old", 401), ("kept", 399)] {
+        let mut conn = db.pool.acquire().await.unwrap();
+        let at = (now - age_days * day) / 1000;
+        let n = searchdeck_common::store::notifications::NewNotification {
+            workspace_id: env.workspace_id.clone(),
+            key: key.into(),
+            tag: "manual_change",
+            kind: "change",
+            title: key.into(),
+            action: "UPDATE".into(),
+            target: "KEYWORD".into(),
+            source: "user",
+            source_name: "Ann".into(),
+            user_id: None,
+            email: None,
+            rule_id: None,
+            account_id: None,
+            org_id: None,
+            undo_of: None,
+            created_at: at,
+        };
+        let id = searchdeck_common::store::notifications::record(&mut conn, &n)
+            .await
+            .unwrap();
+        sqlx::query(
+            "INSERT INTO change_records (id, workspace_id, org_id, level, entity_id, campaign_id, \
+               entity_name, campaign_name, field, source, created_at, notification_id) \
+             VALUES ($1, $2, 1, 'KEYWORD', 1, 1, 'k', 'c', 'status', 'manual_change', $3, $4)",
+        )
+        .bind(format!("change-{key}"))
+        .bind(&env.workspace_id)
+        .bind(at)
+        .bind(&id)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
+
     // Through the queue, as the scheduler does it.
     let worker = env.start_worker();
     tick(&env.queue, &searchdeck_scheduler::schedule(), now)
@@ -291,5 +331,15 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     assert_eq!(
         ids_of("SELECT natural_key FROM creation_entities").await,
         vec!["c:fresh".to_string()]
+    );
+    assert_eq!(
+        ids_of("SELECT key FROM notifications").await,
+        vec!["kept".to_string()],
+        "the activity log keeps 400 days"
+    );
+    assert_eq!(
+        ids_of("SELECT id FROM change_records").await,
+        vec!["change-kept".to_string()],
+        "a notification's changes go with it"
     );
 }

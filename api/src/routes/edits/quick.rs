@@ -7,7 +7,7 @@
 use axum::Json;
 use searchdeck_common::{
     Db, ids,
-    store::{campaign_views::CampaignRow, changes},
+    store::{campaign_views::CampaignRow, changes, notifications},
 };
 use searchdeck_provider::Entity;
 use serde_json::{Map, Value, json};
@@ -264,14 +264,41 @@ pub async fn apply<L: Level>(
     Ok(answer)
 }
 
-/// Writes one change record per changed field (source: manual change).
+/// Writes the edit's notification (key `edit:<uuid>`, tag manual change, by the member) and
+/// one change record per changed field in it.
 async fn record(
     ex: &mut sqlx::AnyConnection,
     edit: &Edit<'_>,
     changed: &[Changed],
 ) -> Result<(), sqlx::Error> {
+    if changed.is_empty() {
+        return Ok(());
+    }
     let now = ids::now_ms() / 1000;
     let c = edit.campaign;
+    let user = edit.user;
+    let fields: Vec<&str> = changed.iter().map(|c| c.field.as_str()).collect();
+    let notification = notifications::NewNotification {
+        workspace_id: user.workspace_id.clone(),
+        key: format!("edit:{}", ids::new_id()),
+        tag: notifications::TAG_MANUAL,
+        kind: notifications::TYPE_CHANGE,
+        title: notifications::titles::quick(edit.level, &fields),
+        action: "UPDATE".into(),
+        target: edit.level.into(),
+        source: notifications::SOURCE_USER,
+        source_name: notifications::member_name(&mut *ex, &user.user_id)
+            .await?
+            .map_or_else(|| user.email.clone(), |(name, _)| name),
+        user_id: Some(user.user_id.clone()),
+        email: Some(user.email.clone()),
+        rule_id: None,
+        account_id: Some(c.account_id.clone()),
+        org_id: Some(c.org_id),
+        undo_of: None,
+        created_at: now,
+    };
+    let notification_id = notifications::record(&mut *ex, &notification).await?;
     for change in changed {
         changes::insert(
             &mut *ex,
@@ -298,7 +325,7 @@ async fn record(
                     .flatten(),
                 source: changes::MANUAL,
                 job_id: None,
-                notification_id: None,
+                notification_id: Some(notification_id.clone()),
                 created_at: now,
             },
         )

@@ -40,6 +40,7 @@ use searchdeck_common::{
     queue::JobError,
     store::{
         self, changes,
+        notifications::{self, NewNotification},
         synced::bulk::{self as stored, BulkRow},
     },
 };
@@ -78,7 +79,8 @@ impl Handler for BulkEdit {
             ..Default::default()
         };
         let total = self.items.len() as i64;
-        let edit = Edit::new(self, &ctx.job_id);
+        let notification = notification_of(ctx, &ctx.job_id, self).await?;
+        let edit = Edit::new(self, &ctx.job_id, &notification);
         let chunk_size = if edit.in_bulk() {
             KEYWORD_CHUNK
         } else {
@@ -131,6 +133,10 @@ impl Handler for BulkEdit {
                 progress.applied, progress.skipped
             )
         };
+        retitle(ctx, &notification, |n| {
+            notifications::titles::manual(&self.level, &self.field, n)
+        })
+        .await?;
         tracing::info!(job.id = %ctx.job_id, level = %self.level, field = %self.field,
             applied = progress.applied, refused = progress.refused, skipped = progress.skipped, "bulk edit done");
         Ok(Done::with_progress(message, progress))
@@ -153,6 +159,58 @@ async fn recorded(
     )
 }
 
+/// The notification of bulk-edit job `job_id` (key `job:<job id>`, tag manual change, by
+/// the member who asked), titled by the items it was asked to change; written with its first
+/// change record.
+async fn notification_of(
+    ctx: &JobRun,
+    job_id: &str,
+    edit: &BulkEdit,
+) -> Result<NewNotification, JobError> {
+    let name = match &edit.user_id {
+        Some(user) => notifications::member_name(&ctx.runtime.db.pool, user)
+            .await?
+            .map(|(name, _)| name),
+        None => None,
+    };
+    Ok(NewNotification {
+        workspace_id: edit.workspace_id.clone(),
+        key: format!("job:{job_id}"),
+        tag: notifications::TAG_MANUAL,
+        kind: notifications::TYPE_CHANGE,
+        title: notifications::titles::manual(&edit.level, &edit.field, edit.items.len() as i64),
+        action: notifications::action_of(&edit.field).into(),
+        target: level(&edit.level).into(),
+        source: notifications::SOURCE_USER,
+        source_name: name.or_else(|| edit.user_email.clone()).unwrap_or_default(),
+        user_id: edit.user_id.clone(),
+        email: edit.user_email.clone(),
+        rule_id: None,
+        account_id: Some(edit.account_id.clone()),
+        org_id: Some(edit.org_id),
+        undo_of: None,
+        created_at: ids::now_ms() / 1000,
+    })
+}
+
+/// Once a job is done: titles its notification (when it changed anything) by how many
+/// changes it holds.
+pub async fn retitle(
+    ctx: &JobRun,
+    n: &NewNotification,
+    title: impl Fn(i64) -> String,
+) -> Result<(), JobError> {
+    let pool = &ctx.runtime.db.pool;
+    if let Some(row) = notifications::by_key(pool, &n.workspace_id, &n.key).await? {
+        let count = notifications::change_count(pool, &row.id).await?;
+        let title = title(count);
+        if title != row.title {
+            notifications::set_title(pool, &row.id, &title).await?;
+        }
+    }
+    Ok(())
+}
+
 /// How a caller other than the bulk-edit job sends a [`BulkEdit`]'s items ([`apply`]):
 /// automated rules (`run_rule`) send their planned items through the same sends.
 #[derive(Clone, Copy)]
@@ -166,6 +224,8 @@ pub struct SendOptions<'a> {
     /// whose current value is neither that nor its target is skipped with
     /// [`CHANGED_SINCE`].
     pub expected: Option<&'a HashMap<i64, Option<String>>>,
+    /// The notification every change record belongs to (written with the first of them).
+    pub notification: &'a NewNotification,
 }
 
 /// The message of an item skipped because someone changed it since it was planned.
@@ -188,6 +248,7 @@ pub async fn apply(
         job_id: options.job_id,
         source: options.source,
         expected: options.expected,
+        notification: options.notification,
     };
     let mut progress = BulkEditProgress {
         level: edit.level.clone(),
@@ -232,6 +293,7 @@ struct Edit<'a> {
     job_id: &'a str,
     source: &'static str,
     expected: Option<&'a HashMap<i64, Option<String>>>,
+    notification: &'a NewNotification,
 }
 
 impl std::ops::Deref for Edit<'_> {
@@ -243,12 +305,13 @@ impl std::ops::Deref for Edit<'_> {
 
 impl<'a> Edit<'a> {
     /// The bulk-edit job's own sends (source manual, its job id).
-    fn new(edit: &'a BulkEdit, job_id: &'a str) -> Edit<'a> {
+    fn new(edit: &'a BulkEdit, job_id: &'a str, notification: &'a NewNotification) -> Edit<'a> {
         Edit {
             edit,
             job_id,
             source: changes::MANUAL,
             expected: None,
+            notification,
         }
     }
 }
@@ -406,6 +469,7 @@ impl Edit<'_> {
         old: Option<String>,
         new: Option<String>,
     ) -> Result<(), sqlx::Error> {
+        let notification_id = notifications::record(&mut *tx, self.notification).await?;
         changes::insert(
             &mut *tx,
             &changes::NewChange {
@@ -427,7 +491,7 @@ impl Edit<'_> {
                 currency: self.is_money().then(|| self.currency.clone()).flatten(),
                 source: self.source,
                 job_id: Some(self.job_id.to_string()),
-                notification_id: None,
+                notification_id: Some(notification_id),
                 created_at: ids::now_ms() / 1000,
             },
         )

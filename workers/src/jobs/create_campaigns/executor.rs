@@ -26,7 +26,9 @@ use searchdeck_common::{
     },
     queue::{Job, JobError},
     store::{
+        changes,
         creation::{self, Recorded},
+        notifications::{self, NewNotification},
         synced::entities::{self, Entity as Stored},
     },
 };
@@ -45,12 +47,14 @@ const PAGE: u64 = 1000;
 /// Tries of one bulk step within a run (a lost answer is resolved by querying again).
 const BULK_TRIES: usize = 3;
 
-/// Runs `plan` in `scope` for the job of `ctx`, resuming from what it recorded.
+/// Runs `plan` in `scope` for the job of `ctx`, resuming from what it recorded; each created
+/// campaign, ad group and keyword is a change record (action CREATE) of `notification`.
 pub async fn execute<J: Job<Progress = CreationProgress>>(
     ctx: &JobContext<J>,
     client: &dyn AppleAds,
     scope: &CreationScope,
     plan: &CreationPlan,
+    notification: &NewNotification,
 ) -> Result<CreationProgress, JobError> {
     let recorded = creation::of_job(&ctx.runtime.db.pool, &ctx.job_id).await?;
     let mut run = Executor {
@@ -66,6 +70,8 @@ pub async fn execute<J: Job<Progress = CreationProgress>>(
         },
         ads: Vec::new(),
         fresh: HashSet::new(),
+        notification,
+        campaign_names: HashMap::new(),
     };
     run.report("Creating campaigns...").await;
     for campaign in &plan.campaigns {
@@ -187,6 +193,27 @@ struct Executor<'a, J> {
     ads: Vec<(String, String, i64, Vec<i64>)>,
     /// Campaigns and ad groups this run created (not found existing): they hold nothing.
     fresh: HashSet<i64>,
+    /// The activity log's notification of the job.
+    notification: &'a NewNotification,
+    /// Campaign names by id, for the change records of what is made in them.
+    campaign_names: HashMap<i64, String>,
+}
+
+/// An entity the job made, as its change record names it.
+struct Made {
+    level: &'static str,
+    id: i64,
+    campaign_id: i64,
+    ad_group_id: Option<i64>,
+    name: String,
+    campaign_name: String,
+    /// The recorded new value: a keyword's match type, else the entity's name.
+    value: String,
+}
+
+fn id_of(v: &Value) -> Option<i64> {
+    v.as_i64()
+        .or_else(|| v.as_str().and_then(|s| s.parse().ok()))
 }
 
 impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
@@ -229,19 +256,51 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
         }
     }
 
-    /// Records `key` with Apple's `id` and writes `rows` to our synced tables, in one
-    /// transaction.
+    /// Records `key` with Apple's `id`, writes `rows` to our synced tables and the change
+    /// records of what was `made`, in one transaction.
     async fn save<T: Stored>(
         &mut self,
         key: &str,
         id: i64,
         detail: Option<&str>,
         rows: &[T],
+        made: &[Made],
     ) -> Result<(), JobError> {
         let mut tx = self.ctx.runtime.db.pool.begin().await?;
         let now = ids::now_ms();
         entities::upsert(&mut tx, self.scope.org_key, rows, now / 1000).await?;
         creation::record(&mut *tx, &self.ctx.job_id, key, id, detail, now).await?;
+        if !made.is_empty() {
+            let n = notifications::record(&mut tx, self.notification).await?;
+            for m in made {
+                changes::insert(
+                    &mut tx,
+                    &changes::NewChange {
+                        id: ids::new_id(),
+                        workspace_id: self.scope.workspace_id.clone(),
+                        user_id: self.scope.user_id.clone(),
+                        user_email: self.notification.email.clone(),
+                        account_id: Some(self.scope.account_id.clone()),
+                        org_id: self.scope.org_id,
+                        level: m.level,
+                        entity_id: m.id,
+                        campaign_id: m.campaign_id,
+                        ad_group_id: m.ad_group_id,
+                        entity_name: m.name.clone(),
+                        campaign_name: m.campaign_name.clone(),
+                        field: "created".into(),
+                        old_value: None,
+                        new_value: Some(m.value.clone()),
+                        currency: None,
+                        source: changes::QUICK_START,
+                        job_id: Some(self.ctx.job_id.clone()),
+                        notification_id: Some(n.clone()),
+                        created_at: now / 1000,
+                    },
+                )
+                .await?;
+            }
+        }
         tx.commit().await?;
         self.recorded.insert(
             key.to_string(),
@@ -282,11 +341,40 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
             Err(e) => return Err(self.failed(method, name, e).await),
         };
         let stored = row(&created)?;
-        let id = created["id"]
-            .as_i64()
-            .or_else(|| created["id"].as_str().and_then(|s| s.parse().ok()))
+        let id = id_of(&created["id"])
             .ok_or_else(|| JobError::retryable(anyhow::anyhow!("created without id: {created}")))?;
-        self.save(&key, id, None, &[stored]).await?;
+        let name = created["name"].as_str().unwrap_or(name).to_string();
+        let made = match entity {
+            Entity::Campaigns => vec![Made {
+                level: "CAMPAIGN",
+                id,
+                campaign_id: id,
+                ad_group_id: None,
+                campaign_name: name.clone(),
+                value: name.clone(),
+                name,
+            }],
+            Entity::AdGroups => {
+                let campaign_id = id_of(&created["campaignId"]).unwrap_or_default();
+                vec![Made {
+                    level: "AD_GROUP",
+                    id,
+                    campaign_id,
+                    ad_group_id: Some(id),
+                    campaign_name: self
+                        .campaign_names
+                        .get(&campaign_id)
+                        .cloned()
+                        .unwrap_or_default(),
+                    value: name.clone(),
+                    name,
+                }]
+            }
+            _ => Vec::new(),
+        };
+        // Found existing: made by an earlier attempt whose answer was lost (the plan's names
+        // are new), so it is recorded as made too.
+        self.save(&key, id, None, &[stored], &made).await?;
         if new {
             self.fresh.insert(id);
         }
@@ -296,16 +384,19 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
     async fn campaign(&mut self, name: &str, body: &Value, method: &str) -> Result<i64, JobError> {
         let key = format!("c:{name}");
         let natural = json!([{ "field": "name", "operator": "EQUALS", "value": [name] }]);
-        self.create(
-            key,
-            Entity::Campaigns,
-            body,
-            natural,
-            method,
-            name,
-            wire::campaign,
-        )
-        .await
+        let id = self
+            .create(
+                key,
+                Entity::Campaigns,
+                body,
+                natural,
+                method,
+                name,
+                wire::campaign,
+            )
+            .await?;
+        self.campaign_names.insert(id, name.to_string());
+        Ok(id)
     }
 
     /// An ad group, its keywords and its negatives.
@@ -604,7 +695,23 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
                     .iter()
                     .map(wire::keyword)
                     .collect::<Result<Vec<_>, _>>()?;
-                self.save(&key, present as i64, detail.as_deref(), &rows)
+                // The plan's keywords in place: made by this job.
+                let made: Vec<Made> = held
+                    .iter()
+                    .filter(|v| wanted.contains(&key_of(v)))
+                    .filter_map(|v| {
+                        Some(Made {
+                            level: "KEYWORD",
+                            id: id_of(&v["id"])?,
+                            campaign_id: id_of(&v["campaignId"]).unwrap_or_default(),
+                            ad_group_id: Some(parent),
+                            name: v["text"].as_str().unwrap_or_default().to_string(),
+                            campaign_name: campaign.to_string(),
+                            value: v["matchType"].as_str().unwrap_or_default().to_string(),
+                        })
+                    })
+                    .collect();
+                self.save(&key, present as i64, detail.as_deref(), &rows, &made)
                     .await?;
             }
             _ => {
@@ -612,7 +719,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
                     .iter()
                     .map(wire::negative)
                     .collect::<Result<Vec<_>, _>>()?;
-                self.save(&key, present as i64, detail.as_deref(), &rows)
+                self.save(&key, present as i64, detail.as_deref(), &rows, &[])
                     .await?;
             }
         }
@@ -637,7 +744,7 @@ impl<J: Job<Progress = CreationProgress>> Executor<'_, J> {
         }) {
             let row = wire::creative(c)?;
             let id = row.id;
-            self.save(&key, id, None, &[row]).await?;
+            self.save(&key, id, None, &[row], &[]).await?;
             return Ok(id);
         }
         let name = format!("Custom product page {page}");

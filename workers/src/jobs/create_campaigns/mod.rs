@@ -7,12 +7,16 @@ mod copy;
 pub mod executor;
 
 use searchdeck_common::{
+    ids,
     jobs::{CopyCampaigns, CreateCampaigns, CreationProgress, CreationScope},
     queue::JobError,
-    store,
+    store::{
+        self,
+        notifications::{self, NewNotification},
+    },
 };
 
-use crate::{Done, Handler, JobContext};
+use crate::{Done, Handler, JobContext, JobRun};
 
 /// The final message of a creation that finished.
 pub const CREATED: &str = "Campaigns created";
@@ -22,7 +26,10 @@ impl Handler for CreateCampaigns {
         let Some(client) = client(ctx, &self.scope).await? else {
             return Ok(Done::message("Connection removed"));
         };
-        let progress = executor::execute(ctx, client.as_ref(), &self.scope, &self.plan).await?;
+        let n = notification_of(ctx, &self.scope, "created").await?;
+        let progress = executor::execute(ctx, client.as_ref(), &self.scope, &self.plan, &n).await?;
+        let made = progress.campaigns_created as i64;
+        crate::jobs::bulk_edit::retitle(ctx, &n, |_| notifications::titles::created(made)).await?;
         tracing::info!(job.id = %ctx.job_id, campaigns = progress.campaigns_created,
             groups = progress.groups_created, keywords = progress.keywords_created,
             rejected = progress.rejected.len(), "campaigns created");
@@ -37,10 +44,48 @@ impl Handler for CopyCampaigns {
         };
         ctx.progress("Reading the campaigns...", 0, 1, None).await;
         let plan = copy::plan(client.as_ref(), self).await?;
-        let progress = executor::execute(ctx, client.as_ref(), &self.scope, &plan).await?;
+        let n = notification_of(ctx, &self.scope, "copied").await?;
+        let progress = executor::execute(ctx, client.as_ref(), &self.scope, &plan, &n).await?;
+        let made = progress.campaigns_created as i64;
+        crate::jobs::bulk_edit::retitle(ctx, &n, |_| {
+            notifications::titles::created(made).replace("created", "copied")
+        })
+        .await?;
         tracing::info!(job.id = %ctx.job_id, copies = progress.campaigns_created, "campaigns copied");
         Ok(Done::with_progress("Campaigns copied", progress))
     }
+}
+
+/// The notification of creation job `ctx` (key `creation:<job id>`, tag Quick Start, by the
+/// member who asked), written with its first change record; `verb` is "created" or "copied".
+async fn notification_of(
+    ctx: &JobRun,
+    scope: &CreationScope,
+    verb: &str,
+) -> Result<NewNotification, JobError> {
+    let member = match &scope.user_id {
+        Some(user) => notifications::member_name(&ctx.runtime.db.pool, user).await?,
+        None => None,
+    };
+    let (name, email) = member.map_or((String::new(), None), |(n, e)| (n, Some(e)));
+    Ok(NewNotification {
+        workspace_id: scope.workspace_id.clone(),
+        key: format!("creation:{}", ctx.job_id),
+        tag: notifications::TAG_QUICK_START,
+        kind: notifications::TYPE_CHANGE,
+        title: format!("Campaigns {verb}"),
+        action: "CREATE".into(),
+        target: "CAMPAIGN".into(),
+        source: notifications::SOURCE_USER,
+        source_name: name,
+        user_id: scope.user_id.clone(),
+        email,
+        rule_id: None,
+        account_id: Some(scope.account_id.clone()),
+        org_id: Some(scope.org_id),
+        undo_of: None,
+        created_at: ids::now_ms() / 1000,
+    })
 }
 
 /// The connection's provider, or None when the connection was removed meanwhile.

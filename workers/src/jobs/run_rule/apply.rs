@@ -18,6 +18,7 @@ use searchdeck_common::{
     queue::JobError,
     store::{
         self, changes,
+        notifications::{self, NewNotification},
         rule_runs::{self, ItemRow, RunRow},
         synced::{bulk, entities},
     },
@@ -48,6 +49,84 @@ fn source_of(run: &RunRow) -> &'static str {
     } else {
         changes::AUTO_RULES
     }
+}
+
+/// The level an item changes (an added keyword or negative keyword is one).
+fn level_of(i: &ItemRow) -> &str {
+    match i.field.as_str() {
+        "keyword" => "KEYWORD",
+        "negative" => "NEGATIVE_KEYWORD",
+        _ => &i.level,
+    }
+}
+
+/// The notification of `run` (key `rule-run:<run id>`, tag the run's source, by the rule):
+/// titled by the `items` it sends; an undo run's is the undo of the original run's.
+async fn notification_of(
+    ctx: &JobRun,
+    run: &RunRow,
+    items: &[&ItemRow],
+) -> Result<NewNotification, JobError> {
+    let mut levels: Vec<&str> = items.iter().map(|i| level_of(i)).collect();
+    levels.sort_unstable();
+    levels.dedup();
+    let target = match levels.as_slice() {
+        [one] => *one,
+        _ => "MIXED",
+    };
+    let original = match (&run.undo_of, run.trigger.as_str()) {
+        (Some(of), "UNDO") => {
+            notifications::by_key(
+                &ctx.runtime.db.pool,
+                &run.workspace_id,
+                &format!("rule-run:{of}"),
+            )
+            .await?
+        }
+        _ => None,
+    };
+    let undo = run.trigger == "UNDO";
+    let (action, title) = if undo {
+        let of = original
+            .as_ref()
+            .map_or_else(|| format!("Rule '{}'", run.rule_name), |o| o.title.clone());
+        ("UNDO".to_string(), notifications::titles::undo(&of))
+    } else {
+        let mut fields: Vec<&str> = items.iter().map(|i| i.field.as_str()).collect();
+        fields.sort_unstable();
+        fields.dedup();
+        let action = match fields.as_slice() {
+            ["keyword" | "negative"] => "CREATE",
+            ["deleted"] => "DELETE",
+            _ => "UPDATE",
+        };
+        (
+            action.to_string(),
+            notifications::titles::rule(&run.rule_name, target, items.len() as i64),
+        )
+    };
+    Ok(NewNotification {
+        workspace_id: run.workspace_id.clone(),
+        key: format!("rule-run:{}", run.id),
+        tag: source_of(run),
+        kind: if undo {
+            notifications::TYPE_UNDO
+        } else {
+            notifications::TYPE_CHANGE
+        },
+        title,
+        action,
+        target: target.to_string(),
+        source: notifications::SOURCE_RULE,
+        source_name: run.rule_name.clone(),
+        user_id: run.user_id.clone(),
+        email: run.user_email.clone(),
+        rule_id: run.rule_id.clone(),
+        account_id: Some(run.account_id.clone()),
+        org_id: Some(run.org_id),
+        undo_of: original.map(|o| o.id),
+        created_at: ids::now_ms() / 1000,
+    })
 }
 
 /// `Err(Cancelled)` once the task was asked to stop (between groups).
@@ -110,6 +189,7 @@ pub async fn apply(
             .collect();
         return write(ctx, &run.id, &gone).await;
     };
+    let notification = notification_of(ctx, run, &pending).await?;
     let mut updates: BTreeMap<(String, String), Vec<&ItemRow>> = BTreeMap::new();
     let mut negatives: BTreeMap<(i64, Option<i64>), Vec<&ItemRow>> = BTreeMap::new();
     let mut keywords: BTreeMap<i64, Vec<&ItemRow>> = BTreeMap::new();
@@ -164,6 +244,7 @@ pub async fn apply(
             job_id: &run.id,
             source,
             expected: Some(&expected),
+            notification: &notification,
         };
         let done = bulk_edit::apply(ctx, client, &edit(&level, &field, items), options).await?;
         let by_id: HashMap<i64, _> = done.items.iter().map(|r| (r.id, r)).collect();
@@ -212,6 +293,7 @@ pub async fn apply(
             job_id: &run.id,
             source,
             expected: None,
+            notification: &notification,
         };
         let done = bulk_edit::apply(
             ctx,
@@ -259,8 +341,22 @@ pub async fn apply(
     }
     for (ad_group_id, group) in keywords {
         stop(ctx)?;
-        let results = add_keywords(ctx, client, run, org.org_key, ad_group_id, &group).await?;
+        let results = add_keywords(
+            ctx,
+            client,
+            (run, &notification),
+            org.org_key,
+            ad_group_id,
+            &group,
+        )
+        .await?;
         write(ctx, &run.id, &results).await?;
+    }
+    if run.trigger != "UNDO" {
+        bulk_edit::retitle(ctx, &notification, |n| {
+            notifications::titles::rule(&run.rule_name, &notification.target, n)
+        })
+        .await?;
     }
     Ok(())
 }
@@ -281,11 +377,12 @@ fn message_of(e: &ApiErrorBody) -> String {
         .unwrap_or_else(|| e.code.clone())
 }
 
-/// Search terms added as keywords of ad group `ad_group_id` (items of `group`).
+/// Search terms added as keywords of ad group `ad_group_id` (items of `group`), recorded in
+/// the run's notification.
 async fn add_keywords(
     ctx: &JobRun,
     client: &dyn AppleAds,
-    run: &RunRow,
+    (run, notification): (&RunRow, &NewNotification),
     org_key: i64,
     ad_group_id: i64,
     group: &[&ItemRow],
@@ -415,6 +512,7 @@ async fn add_keywords(
     let mut tx = db.pool.begin().await?;
     let rows: Vec<entities::Keyword> = added.iter().map(|(_, k)| k.clone()).collect();
     entities::upsert(&mut tx, org_key, &rows, ids::now_ms() / 1000).await?;
+    let notification_id = notifications::record(&mut tx, notification).await?;
     for (i, k) in &added {
         changes::insert(
             &mut tx,
@@ -437,7 +535,7 @@ async fn add_keywords(
                 currency: None,
                 source: source_of(run),
                 job_id: Some(run.id.clone()),
-                notification_id: None,
+                notification_id: Some(notification_id.clone()),
                 created_at: ids::now_ms() / 1000,
             },
         )

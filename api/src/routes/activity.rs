@@ -1,0 +1,722 @@
+//! The activity log (docs/api/activity.md; spec §2 Activity log, §3 Notification, §7
+//! `accountsActions`): the notifications of every change made in Searchdeck or outside it,
+//! newest first with the screen's filters, counts per tag and the caller's unread count; one
+//! notification's changes entity by entity; read state per member (by ids, or all); and the
+//! undo of a notification (job `undo-notification`). Members read and mark; editors undo.
+//! Notification ids are resolved within the caller's workspace.
+
+use std::collections::HashMap;
+
+use axum::{Json, extract::State, http::StatusCode, response::IntoResponse};
+use searchdeck_common::{
+    ids,
+    jobs::UndoNotification,
+    store::{
+        self,
+        changes::ChangeRow,
+        notifications::{self, Filter, Group, Listed, TAGS},
+        tasks::NewTask,
+    },
+};
+use serde::{Deserialize, Serialize};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{
+    access::{EditRoles, InWorkspace, Member, StoredNotification},
+    envelope::{self, Envelope},
+    error::{ApiError, ApiResult, ErrorBody, FieldError},
+    extract::{ApiJson, ApiPath, ApiQuery},
+    route,
+    state::AppState,
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(route!(list))
+        .routes(route!(changes))
+        .routes(route!(mark))
+        .routes(route!(mark_all))
+        .routes(route!(undo))
+}
+
+/// Fields a notification's undo can set back (an added keyword or negative keyword is
+/// deleted).
+pub const UNDOABLE_FIELDS: &[&str] = &[
+    "status",
+    "cptBid",
+    "defaultBidAmount",
+    "dailyBudget",
+    "cpaGoal",
+    "name",
+    "created",
+];
+
+/// The query of `GET /api/accountsActions/all`.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ListQuery {
+    /// Page size (1–200, default 50).
+    #[param(minimum = 1, maximum = 200)]
+    pub limit: Option<i64>,
+    /// Notifications to skip (≥ 0, default 0).
+    #[param(minimum = 0)]
+    pub skip: Option<i64>,
+    /// `manual_change`, `quick_start`, `auto_rules`, `goal_optimization` or `team`; omitted
+    /// for all.
+    pub tag: Option<String>,
+    /// Matched case-insensitively anywhere in the name of a campaign it touched (trimmed).
+    #[serde(rename = "campaignName")]
+    pub campaign_name: Option<String>,
+    /// YYYY-MM-DD, the caller's day (with `toDate`).
+    #[serde(rename = "fromDate")]
+    pub from_date: Option<String>,
+    /// YYYY-MM-DD, inclusive (with `fromDate`).
+    #[serde(rename = "toDate")]
+    pub to_date: Option<String>,
+    /// The caller's offset from UTC in minutes (120 for UTC+2; −840…840, default 0).
+    #[serde(rename = "GMT")]
+    #[param(rename = "GMT", minimum = -840, maximum = 840)]
+    pub gmt: Option<i64>,
+    /// `true`: only those the caller has not read.
+    #[serde(rename = "new")]
+    #[param(rename = "new")]
+    pub new_only: Option<bool>,
+    /// One connection.
+    #[serde(rename = "accountId")]
+    pub account_id: Option<String>,
+    /// One campaign group (Apple's id).
+    #[serde(rename = "orgId")]
+    #[param(pattern = "^[0-9]{1,19}$")]
+    pub org_id: Option<String>,
+}
+
+/// One change's value as `oldData` / `saveData` show it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangeValue {
+    pub entity: Option<String>,
+    pub field: String,
+    pub value: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// The changes of a notification sharing a field (spec §3 `notificationsData`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ChangeGroup {
+    /// `user`, `rule` or `apple_ads`.
+    pub source: String,
+    /// The field (`cptBid`, `status`, …; `created`, `deleted`).
+    pub type_of_change: String,
+    /// UPDATE, CREATE or DELETE.
+    pub action: String,
+    pub count: i64,
+    /// The old value when every change of the group shares it, else null.
+    pub old_data: Option<String>,
+    /// The new value when every change of the group shares it, else null.
+    pub save_data: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// Whether the notification can be undone, and its undo links.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoState {
+    pub possible: bool,
+    pub undone_by: Option<String>,
+    pub undo_of: Option<String>,
+}
+
+/// A notification (spec §3).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NotificationOut {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub title: String,
+    pub tag: String,
+    /// UPDATE, CREATE, DELETE or UNDO.
+    pub action: String,
+    /// CAMPAIGN, AD_GROUP, KEYWORD, NEGATIVE_KEYWORD, AD or MIXED.
+    pub target: String,
+    /// `user`, `rule` or `apple_ads`.
+    pub source: String,
+    /// The member's or the rule's name, or "Apple Ads".
+    pub source_name: String,
+    pub email: Option<String>,
+    pub rule_id: Option<String>,
+    pub key: String,
+    /// `change` or `undo`.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// RFC 3339.
+    pub date_created: String,
+    pub read: bool,
+    pub account_id: Option<String>,
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub org_id: Option<String>,
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub campaign_id: Option<String>,
+    /// The one campaign's name, or "3 campaigns".
+    pub campaign_name: Option<String>,
+    pub campaign_names: Vec<String>,
+    /// The single change when `count` is 1, else null.
+    pub old_data: Option<ChangeValue>,
+    pub save_data: Option<ChangeValue>,
+    pub count: i64,
+    pub notifications_data: Vec<ChangeGroup>,
+    pub undo: UndoState,
+}
+
+/// Notifications per tag within the same dates, search and account filters.
+#[derive(Debug, Default, Serialize, ToSchema)]
+pub struct TagCounts {
+    pub all: i64,
+    pub manual_change: i64,
+    pub quick_start: i64,
+    pub auto_rules: i64,
+    pub goal_optimization: i64,
+    pub team: i64,
+}
+
+/// A page of the log.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct NotificationPage {
+    pub items: Vec<NotificationOut>,
+    /// Every notification the filters select.
+    pub total: i64,
+    /// The caller's unread notifications within the filters, whatever the dates.
+    pub unread: i64,
+    pub counts: TagCounts,
+}
+
+/// A date of the query, `YYYY-MM-DD`.
+fn date(field: &str, v: &str, errors: &mut Vec<FieldError>) -> Option<time::Date> {
+    let format = time::macros::format_description!("[year]-[month]-[day]");
+    match time::Date::parse(v.trim(), &format) {
+        Ok(d) => Some(d),
+        Err(_) => {
+            errors.push(FieldError::new(field, "Must be a date YYYY-MM-DD"));
+            None
+        }
+    }
+}
+
+/// The checked query: page, filter parts.
+struct Checked {
+    limit: i64,
+    skip: i64,
+    tag: Option<&'static str>,
+    search: Option<String>,
+    bounds: Option<(i64, i64)>,
+    unread: bool,
+    account_id: Option<String>,
+    org_id: Option<i64>,
+}
+
+fn check(q: &ListQuery) -> ApiResult<Checked> {
+    let mut errors = Vec::new();
+    let limit = q.limit.unwrap_or(50);
+    if !(1..=200).contains(&limit) {
+        errors.push(FieldError::new("limit", "Between 1 and 200"));
+    }
+    let skip = q.skip.unwrap_or(0);
+    if skip < 0 {
+        errors.push(FieldError::new("skip", "Must be at least 0"));
+    }
+    let tag = match q.tag.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some(t) => match TAGS.iter().find(|k| **k == t) {
+            Some(k) => Some(*k),
+            None => {
+                errors.push(FieldError::new(
+                    "tag",
+                    "One of manual_change, quick_start, auto_rules, goal_optimization, team",
+                ));
+                None
+            }
+        },
+    };
+    let gmt = q.gmt.unwrap_or(0);
+    if !(-840..=840).contains(&gmt) {
+        errors.push(FieldError::new("GMT", "Between -840 and 840 minutes"));
+    }
+    let bounds = match (q.from_date.as_deref(), q.to_date.as_deref()) {
+        (None, None) => None,
+        (Some(from), Some(to)) => {
+            let from = date("fromDate", from, &mut errors);
+            let to = date("toDate", to, &mut errors);
+            match (from, to) {
+                (Some(f), Some(t)) if f > t => {
+                    errors.push(FieldError::new("fromDate", "Must not be after toDate"));
+                    None
+                }
+                (Some(f), Some(t)) => Some(notifications::day_bounds(f, t, gmt)),
+                _ => None,
+            }
+        }
+        (None, Some(_)) => {
+            errors.push(FieldError::new("fromDate", "Give both dates or neither"));
+            None
+        }
+        (Some(_), None) => {
+            errors.push(FieldError::new("toDate", "Give both dates or neither"));
+            None
+        }
+    };
+    let org_id = match q.org_id.as_deref() {
+        None => None,
+        Some(o) => match o.trim().parse::<i64>() {
+            Ok(id) if id > 0 => Some(id),
+            _ => {
+                errors.push(FieldError::new("orgId", "Must be a campaign group id"));
+                None
+            }
+        },
+    };
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    Ok(Checked {
+        limit,
+        skip,
+        tag,
+        search: q
+            .campaign_name
+            .as_deref()
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_string),
+        bounds,
+        unread: q.new_only.unwrap_or(false),
+        account_id: q.account_id.clone().filter(|a| !a.trim().is_empty()),
+        org_id,
+    })
+}
+
+/// The log: a page of the caller's workspace's notifications, newest first, with the
+/// filters' total, the counts per tag and the caller's unread count.
+#[utoipa::path(get, path = "/api/accountsActions/all", tag = "activity",
+    params(ListQuery),
+    responses((status = 200, description = "A page of notifications", body = Envelope<NotificationPage>),
+              (status = 400, description = "Invalid tag, date, dates, limit or skip", body = ErrorBody)))]
+pub async fn list(
+    State(state): State<AppState>,
+    user: Member,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> ApiResult<impl IntoResponse> {
+    let q = check(&query)?;
+    let f = Filter {
+        workspace_id: &user.workspace_id,
+        user_id: &user.user_id,
+        tag: q.tag,
+        campaign_name: q.search.as_deref(),
+        from: q.bounds.map(|b| b.0),
+        to: q.bounds.map(|b| b.1),
+        unread: q.unread,
+        account_id: q.account_id.as_deref(),
+        org_id: q.org_id,
+    };
+    let mut conn = state.db.pool.acquire().await?;
+    let seq = notifications::read_seq(&mut *conn, &user.workspace_id, &user.user_id).await?;
+    let page = notifications::list(&mut *conn, &f, seq, q.limit, q.skip).await?;
+    let total = if q.skip == 0 && (page.len() as i64) < q.limit {
+        page.len() as i64
+    } else {
+        notifications::total(&mut *conn, &f, seq).await?
+    };
+    let mut counts = TagCounts::default();
+    for (tag, n) in notifications::counts(&mut *conn, &f).await? {
+        counts.all += n;
+        match tag.as_str() {
+            notifications::TAG_MANUAL => counts.manual_change = n,
+            notifications::TAG_QUICK_START => counts.quick_start = n,
+            notifications::TAG_AUTO_RULES => counts.auto_rules = n,
+            notifications::TAG_GOAL_OPTIMIZATION => counts.goal_optimization = n,
+            _ => counts.team = n,
+        }
+    }
+    let unread = notifications::unread(&mut *conn, &f, seq).await?;
+    let ids: Vec<String> = page.iter().map(|l| l.row.id.clone()).collect();
+    let mut groups: HashMap<String, Vec<Group>> = HashMap::new();
+    for g in notifications::groups(&mut *conn, &ids).await? {
+        groups.entry(g.notification_id.clone()).or_default().push(g);
+    }
+    let mut names: HashMap<String, Vec<String>> = HashMap::new();
+    for (id, name) in notifications::campaign_names(&mut *conn, &ids).await? {
+        names.entry(id).or_default().push(name);
+    }
+    let items = page
+        .into_iter()
+        .map(|l| {
+            let g = groups.remove(&l.row.id).unwrap_or_default();
+            let n = names.remove(&l.row.id).unwrap_or_default();
+            notification_out(l, g, n)
+        })
+        .collect();
+    Ok(envelope::ok(NotificationPage {
+        items,
+        total,
+        unread,
+        counts,
+    }))
+}
+
+/// Whether a notification with `groups` can be undone.
+pub fn undoable(row: &notifications::NotificationRow, groups: &[Group]) -> bool {
+    row.kind == notifications::TYPE_CHANGE
+        && row.undone_by.is_none()
+        && row.tag != notifications::TAG_QUICK_START
+        && row.tag != notifications::TAG_TEAM
+        && groups
+            .iter()
+            .any(|g| UNDOABLE_FIELDS.contains(&g.field.as_str()))
+}
+
+fn notification_out(l: Listed, groups: Vec<Group>, names: Vec<String>) -> NotificationOut {
+    let r = l.row;
+    let count: i64 = groups.iter().map(|g| g.count).sum();
+    let single = match groups.as_slice() {
+        [g] if g.count == 1 => Some(g),
+        _ => None,
+    };
+    let value = |g: &Group, v: &Option<Option<String>>| ChangeValue {
+        entity: g.entity_name.clone(),
+        field: g.field.clone(),
+        value: v.clone().flatten(),
+        currency: g.currency.clone(),
+    };
+    let possible = undoable(&r, &groups);
+    NotificationOut {
+        old_data: single.map(|g| value(g, &g.old_value)),
+        save_data: single.map(|g| value(g, &g.new_value)),
+        count,
+        notifications_data: groups
+            .iter()
+            .map(|g| ChangeGroup {
+                source: r.source.clone(),
+                type_of_change: g.field.clone(),
+                action: g.action.to_string(),
+                count: g.count,
+                old_data: g.old_value.clone().flatten(),
+                save_data: g.new_value.clone().flatten(),
+                currency: g.currency.clone(),
+            })
+            .collect(),
+        undo: UndoState {
+            possible,
+            undone_by: r.undone_by,
+            undo_of: r.undo_of,
+        },
+        campaign_name: match r.campaign_count {
+            0 | 1 => r.campaign_name,
+            n => Some(format!("{n} campaigns")),
+        },
+        campaign_names: names,
+        id: r.id,
+        title: r.title,
+        tag: r.tag,
+        action: r.action,
+        target: r.target,
+        source: r.source,
+        source_name: r.source_name,
+        email: r.email,
+        rule_id: r.rule_id,
+        key: r.key,
+        kind: r.kind,
+        date_created: ids::rfc3339(r.created_at * 1000),
+        read: l.read,
+        account_id: r.account_id,
+        org_id: r.org_id.map(|o| o.to_string()),
+        campaign_id: r.campaign_id.map(|c| c.to_string()),
+    }
+}
+
+/// `limit` (1–1000, default 200), `skip` (≥ 0).
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct ChangesQuery {
+    #[param(minimum = 1, maximum = 1000)]
+    pub limit: Option<i64>,
+    #[param(minimum = 0)]
+    pub skip: Option<i64>,
+}
+
+/// One entity's change of a notification.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct EntityChange {
+    /// CAMPAIGN, AD_GROUP, KEYWORD, NEGATIVE_KEYWORD, AD.
+    pub level: String,
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub entity_id: String,
+    pub entity_name: String,
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub campaign_id: String,
+    pub campaign_name: String,
+    pub ad_group_id: Option<String>,
+    pub field: String,
+    pub old_value: Option<String>,
+    pub new_value: Option<String>,
+    pub currency: Option<String>,
+    /// RFC 3339.
+    pub date_created: String,
+}
+
+/// A page of a notification's changes.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ChangePage {
+    pub items: Vec<EntityChange>,
+    pub total: i64,
+}
+
+fn change_out(c: ChangeRow) -> EntityChange {
+    EntityChange {
+        level: c.level.to_string(),
+        entity_id: c.entity_id.to_string(),
+        entity_name: c.entity_name,
+        campaign_id: c.campaign_id.to_string(),
+        campaign_name: c.campaign_name,
+        ad_group_id: c.ad_group_id.map(|g| g.to_string()),
+        field: c.field,
+        old_value: c.old_value,
+        new_value: c.new_value,
+        currency: c.currency,
+        date_created: ids::rfc3339(c.created_at * 1000),
+    }
+}
+
+/// One notification's changes entity by entity, in the order they were applied (the detail
+/// drawer and its CSV export).
+#[utoipa::path(get, path = "/api/accountsActions/{id}/changes", tag = "activity",
+    params(("id" = String, Path, description = "Notification id"), ChangesQuery),
+    responses((status = 200, description = "A page of the notification's changes", body = Envelope<ChangePage>),
+              (status = 400, description = "Invalid limit or skip", body = ErrorBody)))]
+pub async fn changes(
+    State(state): State<AppState>,
+    n: InWorkspace<StoredNotification>,
+    ApiQuery(query): ApiQuery<ChangesQuery>,
+) -> ApiResult<impl IntoResponse> {
+    let limit = query.limit.unwrap_or(200);
+    let skip = query.skip.unwrap_or(0);
+    let mut errors = Vec::new();
+    if !(1..=1000).contains(&limit) {
+        errors.push(FieldError::new("limit", "Between 1 and 1000"));
+    }
+    if skip < 0 {
+        errors.push(FieldError::new("skip", "Must be at least 0"));
+    }
+    if !errors.is_empty() {
+        return Err(ApiError::validation(errors));
+    }
+    let mut conn = state.db.pool.acquire().await?;
+    let (rows, total) = notifications::changes_of(&mut conn, &n.item.0.id, limit, skip).await?;
+    Ok(envelope::ok(ChangePage {
+        items: rows.into_iter().map(change_out).collect(),
+        total,
+    }))
+}
+
+/// `{"ids": [...]}` (1–500 notification ids); without `ids`, every notification.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct MarkBody {
+    #[schema(min_items = 1, max_items = 500)]
+    pub ids: Option<Vec<String>>,
+}
+
+/// `{"updated": n}`: how many changed state.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Marked {
+    pub updated: u64,
+}
+
+/// Whether `{type}` marks read (`read`) or unread (`unread`).
+fn read_of(kind: &str) -> ApiResult<bool> {
+    match kind {
+        "read" => Ok(true),
+        "unread" => Ok(false),
+        _ => Err(ApiError::field("type", "One of read, unread")),
+    }
+}
+
+/// Marks the caller's workspace's notifications `ids` read (or unread) for the caller;
+/// another workspace's or unknown ids are ignored. Without `ids`: every notification.
+#[utoipa::path(patch, path = "/api/accountsActions/notifications/{type}", tag = "activity",
+    params(("type" = String, Path, description = "`read` or `unread`")),
+    request_body = MarkBody,
+    responses((status = 200, description = "How many notifications changed state", body = Envelope<Marked>),
+              (status = 400, description = "Invalid type or ids", body = ErrorBody)))]
+pub async fn mark(
+    State(state): State<AppState>,
+    user: Member,
+    ApiPath(kind): ApiPath<String>,
+    ApiJson(body): ApiJson<MarkBody>,
+) -> ApiResult<impl IntoResponse> {
+    let read = read_of(&kind)?;
+    let updated = match body.ids {
+        None => mark_everything(&state, &user, read).await?,
+        Some(ids) => {
+            if ids.is_empty() || ids.len() > 500 {
+                return Err(ApiError::field("ids", "Between 1 and 500 ids"));
+            }
+            let ids: Vec<String> = ids
+                .into_iter()
+                .filter(|id| !crate::input::has_control(id, false))
+                .collect();
+            let mut tx = state.db.pool.begin().await?;
+            let n =
+                notifications::mark(&mut tx, &user.workspace_id, &user.user_id, &ids, read).await?;
+            tx.commit().await?;
+            n
+        }
+    };
+    Ok(envelope::ok(Marked { updated }))
+}
+
+async fn mark_everything(state: &AppState, user: &Member, read: bool) -> ApiResult<u64> {
+    let mut tx = state.db.pool.begin().await?;
+    let n = notifications::mark_all(&mut tx, &user.workspace_id, &user.user_id, read).await?;
+    tx.commit().await?;
+    Ok(n)
+}
+
+/// Marks every notification of the workspace read (or unread) for the caller.
+#[utoipa::path(patch, path = "/api/accountsActions/notifications/{type}/all", tag = "activity",
+    params(("type" = String, Path, description = "`read` or `unread`")),
+    responses((status = 200, description = "How many notifications changed state", body = Envelope<Marked>),
+              (status = 400, description = "Invalid type", body = ErrorBody)))]
+pub async fn mark_all(
+    State(state): State<AppState>,
+    user: Member,
+    ApiPath(kind): ApiPath<String>,
+) -> ApiResult<impl IntoResponse> {
+    let read = read_of(&kind)?;
+    let updated = mark_everything(&state, &user, read).await?;
+    Ok(envelope::ok(Marked { updated }))
+}
+
+/// `{"taskId": "…"}`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UndoStarted {
+    pub task_id: String,
+}
+
+/// Undoes a notification (job `undo-notification`): a rule run's through the rules' own
+/// undo, any other by setting each entity back where it still has the notification's new
+/// value. Editors only.
+#[utoipa::path(post, path = "/api/accountsActions/{id}/undo", tag = "activity",
+    params(("id" = String, Path, description = "Notification id")),
+    responses((status = 202, description = "The undo is queued: its task id", body = Envelope<UndoStarted>),
+              (status = 400, description = "NOT_UNDOABLE: nothing in it can be set back", body = ErrorBody),
+              (status = 409, description = "ALREADY_UNDONE: it was undone", body = ErrorBody)))]
+pub async fn undo(
+    State(state): State<AppState>,
+    n: InWorkspace<StoredNotification, EditRoles>,
+) -> ApiResult<impl IntoResponse> {
+    let row = &n.item.0;
+    if row.undone_by.is_some() || already_undone(&state, row).await? {
+        return Err(ApiError::status(StatusCode::CONFLICT, "ALREADY_UNDONE"));
+    }
+    let groups = notifications::groups(&state.db.pool, std::slice::from_ref(&row.id)).await?;
+    if !undoable(row, &groups) {
+        return Err(ApiError::bad_request("NOT_UNDOABLE"));
+    }
+    let job = UndoNotification {
+        workspace_id: n.caller.workspace_id.clone(),
+        notification_id: row.id.clone(),
+        user_id: Some(n.caller.user_id.clone()),
+        user_email: Some(n.caller.email.clone()),
+    };
+    let task_id = state
+        .start_task(
+            NewTask {
+                workspace_id: &n.caller.workspace_id,
+                user_id: Some(&n.caller.user_id),
+                kind: "undo-notification",
+                message: "Undoing...",
+                total_steps: 1,
+                account_id: row.account_id.as_deref(),
+                org_id: row.org_id,
+            },
+            &job,
+        )
+        .await
+        .map_err(ApiError::from)?;
+    Ok((
+        StatusCode::ACCEPTED,
+        Json(Envelope {
+            status: 202,
+            message: envelope::SUCCESS_MESSAGE.into(),
+            result: UndoStarted { task_id },
+        }),
+    ))
+}
+
+/// Whether a rule run's notification was undone through the rules' own undo (which writes
+/// no notification when it restored nothing).
+async fn already_undone(state: &AppState, row: &notifications::NotificationRow) -> ApiResult<bool> {
+    let Some(run_id) = row.key.strip_prefix("rule-run:") else {
+        return Ok(false);
+    };
+    let Some(run) = store::rule_runs::get(&state.db.pool, &row.workspace_id, run_id).await? else {
+        return Ok(false);
+    };
+    Ok(run.undone_by.is_some()
+        || store::rule_runs::by_period(&state.db.pool, &run.rule_key, &format!("undo:{run_id}"))
+            .await?
+            .is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fields(q: ListQuery) -> Vec<String> {
+        match check(&q) {
+            Err(ApiError::Status { errors, .. }) => errors.into_iter().map(|e| e.field).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    fn dates(from: &str, to: &str) -> ListQuery {
+        ListQuery {
+            from_date: Some(from.into()),
+            to_date: Some(to.into()),
+            ..ListQuery::default()
+        }
+    }
+
+    #[test]
+    fn the_query_is_checked_field_by_field() {
+        let tag = ListQuery {
+            tag: Some("nope".into()),
+            ..ListQuery::default()
+        };
+        assert_eq!(fields(tag), ["tag"]);
+        let single = ListQuery {
+            from_date: Some("2026-11-01".into()),
+            ..ListQuery::default()
+        };
+        assert_eq!(fields(single), ["toDate"]);
+        assert_eq!(fields(dates("2026-11-30", "2026-11-01")), ["fromDate"]);
+        assert_eq!(fields(dates("2026-13-01", "2026-11-01")), ["fromDate"]);
+        let gmt = ListQuery {
+            gmt: Some(900),
+            limit: Some(0),
+            ..ListQuery::default()
+        };
+        assert_eq!(fields(gmt), ["limit", "GMT"]);
+        let ok = ListQuery {
+            gmt: Some(120),
+            campaign_name: Some("  br  ".into()),
+            ..dates("2026-11-27", "2026-11-27")
+        };
+        let ok = check(&ok).unwrap_or_else(|_| panic!("a valid query"));
+        assert_eq!(
+            ok.bounds,
+            Some((1_795_737_600 - 7_200, 1_795_737_600 + 86_400 - 7_200))
+        );
+        assert_eq!(ok.search.as_deref(), Some("br"));
+    }
+}

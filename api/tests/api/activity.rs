@@ -1,0 +1,545 @@
+//! The activity log (docs/api/activity.md) on SQLite and PostgreSQL. Against a seeded log:
+//! the list newest first with its total, counts per tag and unread count; the tag filter,
+//! the campaign-name search, a date range in the caller's day (GMT) and paging; read state
+//! per member (ids, all, unread again); the query's 400s; another workspace's ids answering
+//! like missing ones; readers reading but not undoing. Against the sandbox: a quick edit and
+//! a bulk edit each appear once with who made them and their values, the bulk edit as one
+//! notification with its changes grouped; undo restores the old values, skipping an entity
+//! changed since, and is itself a notification; undoing twice is a 409; a rule run is one
+//! notification by the rule, undone from the log through the rules' own undo.
+
+use std::collections::HashMap;
+
+use crate::common::{TestApp, TestBackend};
+use crate::harness::{Connected, args, start_sandbox};
+use axum::http::{Method, StatusCode};
+use searchdeck_api::session::Role;
+use searchdeck_common::{
+    ids::{new_id, now_ms},
+    store::{
+        changes::{self, NewChange},
+        notifications::{self, NewNotification},
+    },
+};
+use serde_json::{Value, json};
+
+const ALL: &str = "/api/accountsActions/all";
+
+/// The caller's workspace and user ids.
+async fn me(app: &TestApp, cookie: &str) -> (String, String) {
+    let me = app.get("/api/auth/me", Some(cookie)).await.json["result"]["item"].clone();
+    (
+        me["workspaceId"].as_str().unwrap().to_string(),
+        me["id"].as_str().unwrap().to_string(),
+    )
+}
+
+/// Writes a notification of `workspace` made at `at` (unix seconds) with one change per
+/// `(entity, campaign name, field, old, new)`; returns its id.
+async fn seed(
+    app: &TestApp,
+    workspace: &str,
+    (key, tag, at): (&str, &'static str, i64),
+    changes: &[(i64, &str, &str, &str, &str)],
+) -> String {
+    let mut conn = app.state.db.pool.acquire().await.unwrap();
+    let n = NewNotification {
+        workspace_id: workspace.to_string(),
+        key: key.to_string(),
+        tag,
+        kind: notifications::TYPE_CHANGE,
+        title: format!("Change {key}"),
+        action: "UPDATE".into(),
+        target: "KEYWORD".into(),
+        source: notifications::SOURCE_USER,
+        source_name: "Ann Lee".into(),
+        user_id: None,
+        email: Some("ann@example.com".into()),
+        rule_id: None,
+        account_id: None,
+        org_id: Some(4_500_123),
+        undo_of: None,
+        created_at: at,
+    };
+    let id = notifications::record(&mut conn, &n).await.unwrap();
+    for (entity, campaign, field, old, new) in changes {
+        changes::insert(
+            &mut conn,
+            &NewChange {
+                id: new_id(),
+                workspace_id: workspace.to_string(),
+                user_id: None,
+                user_email: None,
+                account_id: None,
+                org_id: 4_500_123,
+                level: "KEYWORD",
+                entity_id: *entity,
+                campaign_id: 1_870_000 + campaign.len() as i64,
+                ad_group_id: Some(77),
+                entity_name: format!("keyword {entity}"),
+                campaign_name: campaign.to_string(),
+                field: field.to_string(),
+                old_value: Some(old.to_string()),
+                new_value: Some(new.to_string()),
+                currency: (*field == "cptBid").then(|| "USD".to_string()),
+                source: tag,
+                job_id: None,
+                notification_id: Some(id.clone()),
+                created_at: at,
+            },
+        )
+        .await
+        .unwrap();
+    }
+    // Distinct insertion order for the read watermark (milliseconds).
+    tokio::time::sleep(std::time::Duration::from_millis(2)).await;
+    id
+}
+
+fn keys(res: &Value) -> Vec<String> {
+    res["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["key"].as_str().unwrap().to_string())
+        .collect()
+}
+
+async fn list(app: &TestApp, cookie: &str, query: &str) -> Value {
+    let res = app.get(&format!("{ALL}?{query}"), Some(cookie)).await;
+    assert_eq!(res.status, StatusCode::OK, "{query}: {:?}", res.json);
+    res.json
+}
+
+/// `day` (YYYY-MM-DD) of unix seconds `at` in UTC.
+fn day_of(at: i64) -> String {
+    time::OffsetDateTime::from_unix_timestamp(at)
+        .unwrap()
+        .date()
+        .to_string()
+}
+
+backend_tests! {
+    async fn the_log_is_listed_filtered_searched_and_paged(app: TestApp) {
+        let owner = app.register(&app.email(), "owner password").await;
+        let (ws, _) = me(&app, &owner).await;
+        let now = now_ms() / 1000;
+        let midnight = now - now.rem_euclid(86_400);
+        // 23:30 UTC two days ago: the next day at UTC+2.
+        let late = midnight - 86_400 - 1_800;
+        seed(&app, &ws, ("a", notifications::TAG_MANUAL, now - 60),
+            &[(1, "US — Brand", "cptBid", "1.20", "1.50")]).await;
+        seed(&app, &ws, ("b", notifications::TAG_AUTO_RULES, late),
+            &[(2, "50%_off Generic", "status", "ENABLED", "PAUSED"), (3, "UK", "status", "ENABLED", "PAUSED")]).await;
+        seed(&app, &ws, ("c", notifications::TAG_MANUAL, now - 10 * 86_400),
+            &[(4, "Brand DE", "cptBid", "1.00", "2.00"), (5, "Brand DE", "cptBid", "1.10", "2.00")]).await;
+        seed(&app, &ws, ("d", notifications::TAG_QUICK_START, now - 40 * 86_400),
+            &[(6, "Generic", "created", "", "EXACT")]).await;
+        let other = app.register(&app.email(), "other password").await;
+        let (other_ws, _) = me(&app, &other).await;
+        seed(&app, &other_ws, ("x", notifications::TAG_MANUAL, now), &[(9, "US — Brand", "status", "ENABLED", "PAUSED")]).await;
+
+        let all = list(&app, &owner, "").await;
+        assert_eq!(keys(&all), ["a", "b", "c", "d"], "newest first, the workspace's only");
+        let r = &all["result"];
+        assert_eq!((r["total"].as_i64(), r["unread"].as_i64()), (Some(4), Some(4)));
+        assert_eq!(r["counts"], json!({"all": 4, "manual_change": 2, "quick_start": 1, "auto_rules": 1, "goal_optimization": 0, "team": 0}));
+        let a = &r["items"][0];
+        assert_eq!(a["title"], "Change a");
+        assert_eq!((a["source"].as_str(), a["sourceName"].as_str(), a["type"].as_str()), (Some("user"), Some("Ann Lee"), Some("change")));
+        assert_eq!(a["count"], 1);
+        assert_eq!(a["campaignName"], "US — Brand");
+        assert_eq!(a["orgId"], "4500123");
+        assert_eq!(a["read"], false);
+        assert_eq!(a["oldData"], json!({"entity": "keyword 1", "field": "cptBid", "value": "1.20", "currency": "USD"}));
+        assert_eq!(a["saveData"]["value"], "1.50");
+        assert!(a["dateCreated"].as_str().unwrap().ends_with('Z'), "{a}");
+        let b = &r["items"][1];
+        assert_eq!(b["campaignName"], "2 campaigns");
+        assert_eq!(b["campaignNames"], json!(["50%_off Generic", "UK"]));
+        assert_eq!(b["oldData"], Value::Null);
+        assert_eq!(b["notificationsData"], json!([{"source": "user", "typeOfChange": "status", "action": "UPDATE",
+            "count": 2, "oldData": "ENABLED", "saveData": "PAUSED", "currency": null}]));
+        let c = &r["items"][2];
+        assert_eq!((c["notificationsData"][0]["oldData"].clone(), c["notificationsData"][0]["saveData"].clone()),
+            (Value::Null, json!("2.00")), "old values differ, the new one is shared");
+        assert_eq!(c["undo"], json!({"possible": true, "undoneBy": null, "undoOf": null}));
+        assert_eq!(r["items"][3]["undo"]["possible"], false, "campaigns created are not undone from the log");
+
+        assert_eq!(keys(&list(&app, &owner, "tag=manual_change").await), ["a", "c"]);
+        let rules = list(&app, &owner, "tag=auto_rules").await;
+        assert_eq!(rules["result"]["total"], 1);
+        assert_eq!(rules["result"]["counts"]["all"], 4, "the counts ignore the tag");
+        assert_eq!(keys(&list(&app, &owner, "campaignName=%20bRaNd%20").await), ["a", "c"], "trimmed, any case");
+        assert_eq!(keys(&list(&app, &owner, "campaignName=50%25_").await), ["b"], "% and _ literally");
+        assert!(keys(&list(&app, &owner, "campaignName=nothing").await).is_empty());
+        assert_eq!(keys(&list(&app, &owner, "limit=2&skip=1").await), ["b", "c"]);
+        let paged = list(&app, &owner, "limit=1&skip=3").await;
+        assert_eq!((keys(&paged), paged["result"]["total"].as_i64()), (vec!["d".to_string()], Some(4)));
+
+        // `late` is 23:30 UTC: the same day at GMT, the next at UTC+2.
+        let utc_day = day_of(late);
+        let next_day = day_of(late + 86_400);
+        let at_gmt = list(&app, &owner, &format!("fromDate={utc_day}&toDate={utc_day}&GMT=0")).await;
+        assert_eq!(keys(&at_gmt), ["b"]);
+        let plus_two = list(&app, &owner, &format!("fromDate={next_day}&toDate={next_day}&GMT=120")).await;
+        assert_eq!(keys(&plus_two), ["b"]);
+        let plus_two_before = list(&app, &owner, &format!("fromDate={utc_day}&toDate={utc_day}&GMT=120")).await;
+        assert!(keys(&plus_two_before).is_empty());
+        assert_eq!(plus_two_before["result"]["unread"], 4, "the unread count ignores the dates");
+        let month = list(&app, &owner, &format!("fromDate={}&toDate={}", day_of(now - 30 * 86_400), day_of(now))).await;
+        assert_eq!(keys(&month), ["a", "b", "c"]);
+        assert_eq!(month["result"]["counts"]["all"], 3);
+        assert_eq!(keys(&list(&app, &owner, "orgId=4500123&limit=1").await), ["a"]);
+        assert!(keys(&list(&app, &owner, "orgId=1").await).is_empty());
+
+        for (query, field) in [("tag=nope", "tag"), ("fromDate=2026-11-01", "toDate"), ("toDate=2026-11-01", "fromDate"),
+            ("fromDate=2026-11-02&toDate=2026-11-01", "fromDate"), ("fromDate=2026-02-30&toDate=2026-03-01", "fromDate"),
+            ("limit=0", "limit"), ("limit=201", "limit"), ("skip=-1", "skip"), ("GMT=900", "GMT"), ("orgId=abc", "orgId")] {
+            let res = app.get(&format!("{ALL}?{query}"), Some(&owner)).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "{query}: {:?}", res.json);
+            assert_eq!(res.json["errors"][0]["field"], field, "{query}");
+        }
+        assert_eq!(app.get(ALL, None).await.status, StatusCode::UNAUTHORIZED);
+    }
+
+    async fn read_state_is_per_member_and_scoped_to_the_workspace(app: TestApp) {
+        let owner = app.register(&app.email(), "owner password").await;
+        let reader = app.member(&owner, Role::Reader).await;
+        let (ws, _) = me(&app, &owner).await;
+        let now = now_ms() / 1000;
+        let mut ids = Vec::new();
+        for (i, key) in ["a", "b", "c"].into_iter().enumerate() {
+            ids.push(seed(&app, &ws, (key, notifications::TAG_MANUAL, now - 100 + i as i64),
+                &[(i as i64 + 1, "US", "cptBid", "1.00", "2.00")]).await);
+        }
+        let other = app.register(&app.email(), "other password").await;
+        let unread = |cookie: String| {
+            let app = &app;
+            async move { list(app, &cookie, "limit=1&new=true").await["result"]["unread"].as_i64().unwrap() }
+        };
+        let patch = |path: String, body: Value, cookie: String| {
+            let app = &app;
+            async move { app.request(Method::PATCH, &path, Some(body), Some(&cookie)).await }
+        };
+        let read = "/api/accountsActions/notifications/read".to_string();
+        let res = patch(read.clone(), json!({"ids": [ids[0]]}), owner.clone()).await;
+        assert_eq!((res.status, res.json["result"]["updated"].as_u64()), (StatusCode::OK, Some(1)), "{:?}", res.json);
+        assert_eq!((unread(owner.clone()).await, unread(reader.clone()).await), (2, 3), "per member");
+        assert_eq!(keys(&list(&app, &owner, "new=true").await), ["c", "b"]);
+        let items = list(&app, &owner, "").await;
+        assert_eq!(items["result"]["items"][2]["read"], true);
+
+        // Another workspace's member: our ids are unknown ids there.
+        let res = patch(read.clone(), json!({"ids": [ids[1]]}), other.clone()).await;
+        assert_eq!(res.json["result"]["updated"], 0);
+        assert_eq!(unread(owner.clone()).await, 2);
+        for path in [format!("/api/accountsActions/{}/changes", ids[1]), "/api/accountsActions/nope/changes".into()] {
+            assert_eq!(app.get(&path, Some(&other)).await.status, StatusCode::NOT_FOUND, "{path}");
+        }
+        let res = app.post(&format!("/api/accountsActions/{}/undo", ids[1]), json!({}), Some(&other)).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+
+        // Readers read, mark and page the changes; they do not undo.
+        let res = app.get(&format!("/api/accountsActions/{}/changes?limit=1", ids[1]), Some(&reader)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["total"], 1);
+        let change = &res.json["result"]["items"][0];
+        assert_eq!((change["entityId"].as_str(), change["field"].as_str(), change["oldValue"].as_str(), change["newValue"].as_str()),
+            (Some("2"), Some("cptBid"), Some("1.00"), Some("2.00")));
+        let res = app.post(&format!("/api/accountsActions/{}/undo", ids[1]), json!({}), Some(&reader)).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN);
+        let res = patch(format!("{read}/all"), json!({}), reader.clone()).await;
+        assert_eq!(res.json["result"]["updated"], 3, "{:?}", res.json);
+        assert_eq!((unread(owner.clone()).await, unread(reader.clone()).await), (2, 0));
+        // Unread again: one, then all.
+        let res = patch("/api/accountsActions/notifications/unread".into(), json!({"ids": [ids[2]]}), reader.clone()).await;
+        assert_eq!(res.json["result"]["updated"], 1);
+        assert_eq!(keys(&list(&app, &reader, "new=true").await), ["c"]);
+        let res = patch("/api/accountsActions/notifications/read".into(), json!({}), owner.clone()).await;
+        assert_eq!(res.json["result"]["updated"], 2, "without ids: all");
+        assert_eq!(unread(owner.clone()).await, 0);
+        let res = patch("/api/accountsActions/notifications/unread/all".into(), json!({}), owner.clone()).await;
+        assert_eq!(res.json["result"]["updated"], 3);
+        assert_eq!(unread(owner.clone()).await, 3);
+        for (path, body, field) in [("/api/accountsActions/notifications/seen", json!({"ids": [ids[0]]}), "type"),
+            ("/api/accountsActions/notifications/read", json!({"ids": []}), "ids")] {
+            let res = patch(path.into(), body, owner.clone()).await;
+            assert_eq!((res.status, res.json["errors"][0]["field"].as_str()), (StatusCode::BAD_REQUEST, Some(field)), "{path}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn activity_routes_are_documented() {
+    let app = TestApp::sqlite_with(&[]).await;
+    let doc = app.get("/api/openapi.json", None).await.json;
+    for (method, path, statuses) in [
+        (
+            "get",
+            "/api/accountsActions/all",
+            &["200", "400", "401"][..],
+        ),
+        (
+            "get",
+            "/api/accountsActions/{id}/changes",
+            &["200", "400", "401", "404"][..],
+        ),
+        (
+            "patch",
+            "/api/accountsActions/notifications/{type}",
+            &["200", "400", "401"][..],
+        ),
+        (
+            "patch",
+            "/api/accountsActions/notifications/{type}/all",
+            &["200", "400", "401"][..],
+        ),
+        (
+            "post",
+            "/api/accountsActions/{id}/undo",
+            &["202", "400", "401", "403", "404", "409"][..],
+        ),
+    ] {
+        let op = &doc["paths"][path][method];
+        for status in statuses {
+            assert!(
+                op["responses"][status].is_object(),
+                "{method} {path} documents {status}: {op}"
+            );
+        }
+        assert_eq!(op["tags"], json!(["activity"]));
+    }
+}
+
+/// A USD ad group's live keywords with bids: (campaign, ad group, [(keyword, bid micros)]).
+async fn keywords(t: &Connected, account_id: &str) -> (i64, i64, i64, Vec<(i64, i64)>) {
+    let pool = &t.app.state.db.pool;
+    let (org_id, campaign, group): (i64, i64, i64) = sqlx::query_as(
+        "SELECT o.org_id, k.campaign_id, k.ad_group_id FROM asa_keywords k \
+         JOIN sync_orgs o ON o.org_key = k.org_key \
+         WHERE o.account_id = $1 AND o.currency = 'USD' AND k.deleted = 0 AND k.bid_micros IS NOT NULL \
+           AND k.status = 'ENABLED' \
+         GROUP BY o.org_id, k.campaign_id, k.ad_group_id ORDER BY COUNT(*) DESC, k.ad_group_id LIMIT 1",
+    )
+    .bind(account_id)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT k.id, k.bid_micros FROM asa_keywords k JOIN sync_orgs o ON o.org_key = k.org_key \
+         WHERE o.account_id = $1 AND k.ad_group_id = $2 AND k.deleted = 0 AND k.bid_micros IS NOT NULL \
+           AND k.status = 'ENABLED' ORDER BY k.id",
+    )
+    .bind(account_id)
+    .bind(group)
+    .fetch_all(pool)
+    .await
+    .unwrap();
+    assert!(rows.len() >= 4, "an ad group with keywords: {rows:?}");
+    (org_id, campaign, group, rows)
+}
+
+async fn bids(t: &Connected, account_id: &str) -> HashMap<i64, i64> {
+    let rows: Vec<(i64, i64)> = sqlx::query_as(
+        "SELECT k.id, k.bid_micros FROM asa_keywords k JOIN sync_orgs o ON o.org_key = k.org_key \
+         WHERE o.account_id = $1 AND k.bid_micros IS NOT NULL",
+    )
+    .bind(account_id)
+    .fetch_all(&t.app.state.db.pool)
+    .await
+    .unwrap();
+    rows.into_iter().collect()
+}
+
+fn amount(micros: i64) -> String {
+    rust_decimal::Decimal::new(micros, 6)
+        .normalize()
+        .to_string()
+}
+
+/// The log's items of changes made through Searchdeck as `cookie` sees them.
+async fn items(t: &Connected, cookie: &str) -> Vec<Value> {
+    let res = t.get(&format!("{ALL}?limit=200"), cookie).await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    res.json["result"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["source"] != "apple_ads")
+        .cloned()
+        .collect()
+}
+
+sandbox_tests! {
+    async fn edits_appear_once_and_undo_sets_them_back(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = t.connect_until_entities_synced(&owner, "Activity").await;
+        let (org_id, campaign, group, kws) = keywords(&t, &account_id).await;
+        let scope = format!("accountId={account_id}&orgId={org_id}");
+        let writer = t.app.member(&owner, Role::Writer).await;
+        let reader = t.app.member(&owner, Role::Reader).await;
+        assert!(items(&t, &owner).await.is_empty(), "the sync makes no change of ours");
+
+        // A quick edit: one notification, by the writer, with its old and new bid.
+        let (k0, bid0) = kws[0];
+        let new0 = bid0 + 130_000;
+        let res = t.call(Method::PUT, &format!("/api/asa/keywords/update/{campaign}/{group}?{scope}"),
+            json!({"keywordId": k0, "cptBid": amount(new0)}), &writer).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let log = items(&t, &owner).await;
+        assert_eq!(log.len(), 1, "{log:?}");
+        let quick = &log[0];
+        assert_eq!((quick["title"].as_str(), quick["tag"].as_str(), quick["source"].as_str(), quick["sourceName"].as_str(), quick["target"].as_str()),
+            (Some("Bid changed"), Some("manual_change"), Some("user"), Some("Test User"), Some("KEYWORD")), "{quick}");
+        assert!(quick["key"].as_str().unwrap().starts_with("edit:"));
+        assert_eq!(quick["oldData"]["value"], amount(bid0));
+        assert_eq!(quick["saveData"]["value"], amount(new0));
+        assert_eq!(quick["saveData"]["currency"], "USD");
+        assert_eq!(quick["undo"]["possible"], true);
+
+        // A bulk edit of three keywords' bids: one notification, its changes grouped.
+        let bulk: Vec<(i64, i64)> = kws[1..4].to_vec();
+        let res = t.call(Method::PUT, &format!("/api/asa/keywords/update/targeting/{campaign}?{scope}"),
+            json!({"keywordIds": bulk.iter().map(|k| k.0).collect::<Vec<_>>(), "field": "cptBid", "action": "set", "value": "2.22"}), &writer).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = t.task_finished(&writer, res.json["result"]["item"]["taskId"].as_str().unwrap()).await;
+        assert_eq!(task["details"]["applied"], 3, "{task}");
+        let log = items(&t, &owner).await;
+        assert_eq!(log.len(), 2, "{log:?}");
+        let grouped = &log[0];
+        assert!(grouped["key"].as_str().unwrap().starts_with("job:"), "{grouped}");
+        assert_eq!(grouped["title"], "Bid changed on 3 keywords");
+        assert_eq!(grouped["count"], 3);
+        assert_eq!(grouped["notificationsData"].as_array().unwrap().len(), 1);
+        let data = &grouped["notificationsData"][0];
+        assert_eq!((data["typeOfChange"].as_str(), data["count"].as_i64(), data["saveData"].as_str()),
+            (Some("cptBid"), Some(3), Some("2.22")), "{data}");
+        let res = t.get(&format!("/api/accountsActions/{}/changes", grouped["_id"].as_str().unwrap()), &reader).await;
+        assert_eq!(res.json["result"]["total"], 3);
+
+        // One of them changed since (a quick edit to a third bid): the undo skips it.
+        let (k1, _) = bulk[0];
+        let res = t.call(Method::PUT, &format!("/api/asa/keywords/update/{campaign}/{group}?{scope}"),
+            json!({"keywordId": k1, "cptBid": "3.33"}), &writer).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let grouped_id = grouped["_id"].as_str().unwrap().to_string();
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{grouped_id}/undo"), json!({}), &reader).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN);
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{grouped_id}/undo"), json!({}), &writer).await;
+        assert_eq!(res.status, StatusCode::ACCEPTED, "{:?}", res.json);
+        let task = t.task_finished(&writer, res.json["result"]["taskId"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        let d = &task["details"];
+        assert_eq!((d["restored"].as_u64(), d["skipped"].as_u64()), (Some(2), Some(1)), "{task}");
+        assert_eq!(d["left"][0]["entityId"], k1.to_string());
+        assert_eq!(d["left"][0]["message"], "Changed since");
+        let now = bids(&t, &account_id).await;
+        assert_eq!(now[&k1], 3_330_000, "changed since: left as it is");
+        for (k, old) in &bulk[1..] {
+            assert_eq!(now[k], *old, "keyword {k} set back");
+        }
+        let log = items(&t, &owner).await;
+        let undo = log.iter().find(|i| i["type"] == "undo").unwrap_or_else(|| panic!("{log:?}"));
+        assert_eq!(undo["undo"]["undoOf"], grouped_id);
+        assert_eq!(undo["count"], 2);
+        assert_eq!(undo["title"], "Undone: Bid changed on 3 keywords");
+        let original = log.iter().find(|i| i["_id"] == grouped_id.as_str()).unwrap();
+        assert_eq!(original["undo"]["undoneBy"], undo["_id"]);
+        assert_eq!(original["undo"]["possible"], false);
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{grouped_id}/undo"), json!({}), &writer).await;
+        assert_eq!((res.status, res.json["message"].as_str()), (StatusCode::CONFLICT, Some("ALREADY_UNDONE")));
+        // The same undo again (a retried job): nothing is sent twice, no second notification.
+        let (workspace_id, writer_id) = me(&t.app, &writer).await;
+        let payload = searchdeck_common::jobs::UndoNotification {
+            workspace_id: workspace_id.clone(),
+            notification_id: grouped_id.clone(),
+            user_id: Some(writer_id.clone()),
+            user_email: None,
+        };
+        let task_id = searchdeck_common::store::tasks::create(&t.app.state.db.pool, searchdeck_common::tasks::NewTask {
+            workspace_id: &workspace_id, user_id: Some(&writer_id), kind: "undo-notification",
+            message: "Retry", total_steps: 1, account_id: None, org_id: None }).await.unwrap();
+        let envelope = searchdeck_common::queue::Envelope::with_id(new_id(), &payload, Some(task_id.clone())).unwrap();
+        t.app.state.queue.enqueue_envelope(&envelope, &searchdeck_common::queue::EnqueueOptions {
+            task_id: Some(task_id.clone()), ..Default::default() }).await.unwrap();
+        let again = t.task_finished(&writer, &task_id).await;
+        assert!(again["error"].is_null(), "{again}");
+        assert_eq!((again["details"]["restored"].as_u64(), again["details"]["skipped"].as_u64()), (Some(2), Some(1)), "{again}");
+        assert_eq!(again["details"]["undoId"], undo["_id"], "the same undo notification");
+        assert_eq!(items(&t, &owner).await.len(), log.len(), "no second notification");
+        assert_eq!(bids(&t, &account_id).await, now, "nothing moved");
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{}/undo", undo["_id"].as_str().unwrap()), json!({}), &writer).await;
+        assert_eq!((res.status, res.json["message"].as_str()), (StatusCode::BAD_REQUEST, Some("NOT_UNDOABLE")));
+
+        // The quick edit's undo sets its bid back, at Apple too.
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{}/undo", quick["_id"].as_str().unwrap()), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::ACCEPTED, "{:?}", res.json);
+        let task = t.task_finished(&owner, res.json["result"]["taskId"].as_str().unwrap()).await;
+        assert_eq!(task["details"]["restored"], 1, "{task}");
+        assert_eq!(bids(&t, &account_id).await[&k0], bid0);
+    }
+}
+
+sandbox_tests! {
+    async fn a_rule_run_is_one_notification_undone_through_the_rules_undo(t: Connected) {
+        let owner = t.owner().await;
+        let account_id = t.connect_until_entities_synced(&owner, "Rules").await;
+        // Metrics complete through yesterday: a rule on statuses and amounts may run.
+        sqlx::query("UPDATE sync_orgs SET metrics_synced_at = $2, time_zone = 'UTC' WHERE account_id = $1")
+            .bind(&account_id).bind(now_ms() / 1000).execute(&t.app.state.db.pool).await.unwrap();
+        let (org_id, campaign, _, _) = keywords(&t, &account_id).await;
+        let (workspace_id, _) = me(&t.app, &owner).await;
+        let rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({
+            "name": "Raise winners", "accountId": account_id, "orgId": org_id.to_string(),
+            "level": "KEYWORDS", "campaignIds": [campaign.to_string()],
+            "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [{"type": "status", "values": ["ACTIVE"]}]}]},
+            "window": {"type": "last", "days": 7}, "frequency": {"type": "daily", "hour": 6},
+            "actions": [{"type": "changeBid", "by": "PERCENT", "value": "10"}],
+            "guardrails": {"maxEntities": 3}
+        })).unwrap();
+        let mut rule = rule;
+        rule.id = new_id();
+        rule.created_at = now_ms() / 1000;
+        rule.updated_at = rule.created_at;
+        let pool = &t.app.state.db.pool;
+        searchdeck_common::store::rules::insert(pool, &workspace_id, None, &rule, org_id).await.unwrap();
+        searchdeck_common::store::rules::attach(pool, &rule.id, campaign, rule.created_at).await.unwrap();
+        let res = t.call(Method::POST, &format!("/api/rules/user/{}/run", rule.id), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let task = t.task_finished(&owner, res.json["result"]["id"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        let run_id = task["details"]["runId"].as_str().unwrap().to_string();
+        let before = bids(&t, &account_id).await;
+
+        let log = items(&t, &owner).await;
+        assert_eq!(log.len(), 1, "{log:?}");
+        let n = &log[0];
+        assert_eq!((n["tag"].as_str(), n["source"].as_str(), n["sourceName"].as_str(), n["ruleId"].as_str()),
+            (Some("auto_rules"), Some("rule"), Some("Raise winners"), Some(rule.id.as_str())), "{n}");
+        assert_eq!(n["key"], format!("rule-run:{run_id}"));
+        assert_eq!(n["title"], "Rule 'Raise winners' changed 3 keywords");
+        assert_eq!(n["count"], 3);
+        assert_eq!(n["undo"]["possible"], true);
+
+        let id = n["_id"].as_str().unwrap().to_string();
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{id}/undo"), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::ACCEPTED, "{:?}", res.json);
+        let task = t.task_finished(&owner, res.json["result"]["taskId"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        assert_eq!(task["details"]["restored"], 3, "{task}");
+        let run = t.get(&format!("/api/rules/runs/{run_id}"), &owner).await.json["result"]["item"].clone();
+        let undo_run = run["undoneBy"].as_str().unwrap_or_else(|| panic!("{run}")).to_string();
+        let after = bids(&t, &account_id).await;
+        let restored = before.iter().filter(|(k, b)| after[*k] != **b).count();
+        assert_eq!(restored, 3, "three bids set back");
+        let log = items(&t, &owner).await;
+        let undo = log.iter().find(|i| i["type"] == "undo").unwrap_or_else(|| panic!("{log:?}"));
+        assert_eq!(undo["key"], format!("rule-run:{undo_run}"));
+        assert_eq!((undo["undo"]["undoOf"].as_str(), undo["tag"].as_str()), (Some(id.as_str()), Some("auto_rules")));
+        let original = log.iter().find(|i| i["_id"] == id.as_str()).unwrap();
+        assert_eq!(original["undo"]["undoneBy"], undo["_id"]);
+        let res = t.call(Method::POST, &format!("/api/accountsActions/{id}/undo"), json!({}), &owner).await;
+        assert_eq!(res.status, StatusCode::CONFLICT);
+    }
+}
