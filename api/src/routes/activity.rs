@@ -9,7 +9,7 @@ use std::collections::HashMap;
 
 use axum::{Json, extract::State, http::StatusCode, response::IntoResponse};
 use searchdeck_common::{
-    ids,
+    Db, ids,
     jobs::UndoNotification,
     store::{
         self,
@@ -563,20 +563,30 @@ pub async fn mark(
                 .into_iter()
                 .filter(|id| !crate::input::has_control(id, false))
                 .collect();
-            let mut tx = state.db.pool.begin().await?;
-            let n =
-                notifications::mark(&mut tx, &user.workspace_id, &user.user_id, &ids, read).await?;
-            tx.commit().await?;
-            n
+            let (pool, user, ids) = (&state.db.pool, &user, &ids);
+            // Reads then writes: on SQLite a concurrent writer can end the transaction busy.
+            Db::retry_busy(move || async move {
+                let mut tx = pool.begin().await?;
+                let n = notifications::mark(&mut tx, &user.workspace_id, &user.user_id, ids, read)
+                    .await?;
+                tx.commit().await?;
+                Ok::<_, sqlx::Error>(n)
+            })
+            .await?
         }
     };
     Ok(envelope::ok(Marked { updated }))
 }
 
 async fn mark_everything(state: &AppState, user: &Member, read: bool) -> ApiResult<u64> {
-    let mut tx = state.db.pool.begin().await?;
-    let n = notifications::mark_all(&mut tx, &user.workspace_id, &user.user_id, read).await?;
-    tx.commit().await?;
+    let pool = &state.db.pool;
+    let n = Db::retry_busy(move || async move {
+        let mut tx = pool.begin().await?;
+        let n = notifications::mark_all(&mut tx, &user.workspace_id, &user.user_id, read).await?;
+        tx.commit().await?;
+        Ok::<_, sqlx::Error>(n)
+    })
+    .await?;
     Ok(n)
 }
 
