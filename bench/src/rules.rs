@@ -10,7 +10,14 @@
 //!   minimum data, and the plan of a 10 % bid cut of the 1,000 largest spenders, the other
 //!   matches listed as over the entity limit), exactly what `run-rule`, preview and
 //!   backtest call;
-//! - `entity_rows_30d`: the report engine's read alone (`report::entity_rows`);
+//! - `entity_rows_30d`: the report engine's read alone (`report::entity_rows`), and of it
+//!   `rule_attributes_30d`, the keywords' attributes (text, status, match type, bid) as the
+//!   rule reads them (`store::report_entities::rule_attributes`: cached while the group's
+//!   entities are unchanged), beside `rule_attributes_uncached`, the same read from the
+//!   database (`rule_entities`, what each evaluation paid before the cache); the rest of the
+//!   read is the counters the report page reads too;
+//! - `rule_conditions_30d`: the evaluation alone over the rows read (conditions, minData,
+//!   the plan and its items: `rules::run::evaluate_rows`);
 //! - `report_keywords_30d`: the report engine's own KEYWORDS page over the same 30 days
 //!   (sorted by spend, page of 50), as `bench reports` times it,
 //!
@@ -183,6 +190,41 @@ async fn bench_backend(
         Ok(entity_rows(db, &seeded.ctx.workspace_id, &org, &read, &cancel).await?)
     })
     .await?;
+    // The read's attribute part alone — as the rule reads it (cached while the group's
+    // entities are unchanged) and read afresh from the database (what every rule paid before
+    // the cache) —, and the evaluation alone over the rows read.
+    use searchdeck_common::store::report_entities::{EntityKind, rule_attributes, rule_entities};
+    let mut sorted = campaigns.clone();
+    sorted.sort_unstable();
+    let (a50, a95, attrs) = timed(args.iterations, || async {
+        Ok(rule_attributes(db, EntityKind::Keyword, org.org_key)
+            .await?
+            .map_or(0, |a| a.len()))
+    })
+    .await?;
+    let (u50, u95, fresh) = timed(args.iterations, || async {
+        Ok(rule_entities(db, EntityKind::Keyword, org.org_key, Some(&sorted)).await?)
+    })
+    .await?;
+    anyhow::ensure!(
+        fresh.len() == attrs,
+        "{} attributes read, {attrs} cached",
+        fresh.len()
+    );
+    let (c50, c95, conditions) = timed(args.iterations, || async {
+        Ok(rule_run::evaluate_rows(
+            &subject,
+            (from, seeded.last),
+            &rows,
+            &mut Default::default(),
+            &mut Default::default(),
+        ))
+    })
+    .await?;
+    anyhow::ensure!(
+        conditions == evaluated,
+        "the evaluation over the rows read differs from the whole one"
+    );
     anyhow::ensure!(
         rows.len() as i64 == args.keywords,
         "{} rows read",
@@ -226,6 +268,19 @@ async fn bench_backend(
             json!({"matched": evaluated.matched, "planned": planned}),
         ),
         ("entity_rows_30d", r50, r95, json!({"rows": rows_read})),
+        ("rule_attributes_30d", a50, a95, json!({"rows": attrs})),
+        (
+            "rule_attributes_uncached",
+            u50,
+            u95,
+            json!({"rows": fresh.len()}),
+        ),
+        (
+            "rule_conditions_30d",
+            c50,
+            c95,
+            json!({"items": conditions.items.len()}),
+        ),
         (
             "report_keywords_30d",
             q50,

@@ -3,7 +3,8 @@
  * docs/api/rules.md): once the connect's sync has stored a week of metrics, write a rule that
  * pauses a campaign's keywords which spent without an install yesterday, preview
  * it (entity by entity, nothing sent), save it, run it now, find the previewed keyword paused
- * in the keywords table, and undo the run from its history: the keyword is active again.
+ * in the keywords table, and undo the run from its history: the keyword is active again; in
+ * the campaigns table, the Rules column shows the rule on the campaign and detaches it there.
  * Each step is saved as a screenshot.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
@@ -100,7 +101,17 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await page.getByRole('menuitem', { name: 'History' }).click();
   await expect(page.getByText('Run history')).toBeVisible();
   await page.getByRole('button', { name: 'Details' }).first().click();
+  const details = page.getByRole('dialog', { name: 'Run details' });
+  // The entity's campaign and ad group by name, as the preview showed them.
+  await expect(details.locator('tbody tr').first()).toContainText(where.trim());
   await shot(page, info, 'rules-05-run-details');
+  // On a narrower window the drawer stays below nothing and its table scrolls within it.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const box = (await details.boundingBox())!;
+  expect(box.y).toBe(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(1024);
+  await shot(page, info, 'rules-05b-run-details-narrow');
+  await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole('dialog', { name: 'Run details' }).getByRole('button', { name: 'Undo' }).click();
   await page.getByRole('button', { name: 'Undo run' }).click();
   await expect(page.getByText('The run is undone')).toBeVisible({ timeout: 180_000 });
@@ -110,4 +121,23 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
   await expect(table.locator('tbody tr').filter({ hasText: keyword }).first()).not.toContainText(/Paused/i, { timeout: 30_000 });
   await shot(page, info, 'rules-07-keyword-active');
+
+  // From the campaigns table: the Rules column lists the rule on the campaign; detaching it
+  // there leaves the campaign without it.
+  await page.goto(campaignUrl);
+  await page.getByRole('button', { name: /^Columns/ }).click();
+  const columns = page.getByRole('dialog', { name: 'Edit columns' });
+  await columns.getByRole('checkbox', { name: 'Rules', exact: true }).check();
+  await columns.getByLabel('Save as preset').check();
+  await columns.getByLabel('Preset name').fill('With rules');
+  await columns.getByRole('button', { name: 'Apply' }).click();
+  await expect(columns).toBeHidden();
+  const campaignRow = table.locator('tbody tr').filter({ has: page.getByRole('link', { name: campaign, exact: true }) });
+  await expect(campaignRow.getByTestId('rules-cell')).toContainText('E2E pause spenders without installs');
+  await campaignRow.getByRole('button', { name: `Rules of ${campaign}` }).click();
+  const rulesForm = page.getByRole('form', { name: `Rules of ${campaign}` });
+  await rulesForm.getByRole('checkbox', { name: 'E2E pause spenders without installs' }).uncheck();
+  await shot(page, info, 'rules-08-campaign-rules');
+  await rulesForm.getByRole('button', { name: 'Save' }).click();
+  await expect(campaignRow.getByTestId('rules-cell')).toBeHidden({ timeout: 30_000 });
 });

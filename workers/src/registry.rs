@@ -7,7 +7,7 @@ use futures::future::BoxFuture;
 use searchdeck_common::queue::{DecodeError, Envelope, Job, JobError};
 use serde_json::Value;
 
-use crate::context::{Done, JobContext, JobRun};
+use crate::context::{Done, JobContext, JobRun, Runtime};
 
 /// A job type the worker can run: its payload's [`Job`] declaration plus the handler.
 pub trait Handler: Job {
@@ -18,6 +18,16 @@ pub trait Handler: Job {
         &self,
         ctx: &JobContext<Self>,
     ) -> impl Future<Output = Result<Done<Self::Progress>, JobError>> + Send;
+
+    /// Called once when the job is given up for good — a permanent error, its attempts
+    /// spent on errors, or its last attempts lost with their workers — with the reason the
+    /// task shows: a job that leaves a record in progress (a rule run `APPLYING`) ends it
+    /// here, so nothing shows as running forever. Errors are the hook's to log. The default
+    /// does nothing.
+    fn gave_up(&self, runtime: &Runtime, reason: &str) -> impl Future<Output = ()> + Send {
+        let _ = (runtime, reason);
+        async {}
+    }
 }
 
 /// The outcome of a run that ended well: the task's message and its details.
@@ -30,6 +40,7 @@ pub(crate) struct Finished {
 pub(crate) trait Runnable: Send + Sync {
     fn max_attempts(&self) -> u32;
     fn run(&self, run: JobRun) -> BoxFuture<'_, Result<Finished, JobError>>;
+    fn gave_up<'a>(&'a self, runtime: &'a Runtime, reason: &'a str) -> BoxFuture<'a, ()>;
 }
 
 impl<J: Handler> Runnable for J {
@@ -49,6 +60,10 @@ impl<J: Handler> Runnable for J {
                     .and_then(|p| serde_json::to_value(p).ok()),
             })
         })
+    }
+
+    fn gave_up<'a>(&'a self, runtime: &'a Runtime, reason: &'a str) -> BoxFuture<'a, ()> {
+        Box::pin(Handler::gave_up(self, runtime, reason))
     }
 }
 

@@ -8,7 +8,8 @@
 //! - rate limited: the same, after `retry_after`, and the attempt is given back;
 //! - permanent error, attempts exhausted, unknown kind or undecodable payload: the task
 //!   record is failed and the run ends with apalis' `AbortError` (status `Killed`), which
-//!   no store ever re-runs.
+//!   no store ever re-runs; a decoded job's `Handler::gave_up` ends what it left in
+//!   progress (a rule run becomes `FAILED` with the reason).
 //!
 //! Attempts are counted in `job_runs` at the start of each run, so runs lost to a killed
 //! worker (which apalis re-enqueues as orphans) spend attempts too and cannot loop.
@@ -146,6 +147,7 @@ pub async fn handle(
         );
         tracing::error!(job.id = %envelope.id, job.kind = kind, attempt, "{msg}");
         fail_task(&runtime.db, task_id.as_deref(), &msg).await;
+        job.gave_up(&runtime, &msg).await;
         return Err(abort(msg));
     }
     if let Some(task_id) = &task_id
@@ -233,12 +235,14 @@ pub async fn handle(
             let msg = format!("gave up after {attempt} attempts: {e:#}");
             tracing::error!(job.id = %envelope.id, job.kind = kind, attempt, "{msg}");
             fail_task(&runtime.db, task_id.as_deref(), &format!("{e:#}")).await;
+            job.gave_up(&runtime, &msg).await;
             Err(abort(msg))
         }
         Err(JobError::Permanent(e)) => {
             let msg = format!("{e:#}");
             tracing::error!(job.id = %envelope.id, job.kind = kind, attempt, error = %msg, "job failed permanently");
             fail_task(&runtime.db, task_id.as_deref(), &msg).await;
+            job.gave_up(&runtime, &msg).await;
             Err(abort(msg))
         }
     }

@@ -72,7 +72,11 @@ pub struct RunItem {
     pub name: String,
     #[schema(pattern = "^[0-9]{1,19}$")]
     pub campaign_id: String,
+    /// The campaign's name as synced (null when the campaign is not known any more).
+    pub campaign_name: Option<String>,
     pub ad_group_id: Option<String>,
+    /// The ad group's name as synced (null without an ad group, or when it is not known).
+    pub ad_group_name: Option<String>,
     /// The metric values that matched (decimal strings; null: a ratio without denominator).
     #[schema(value_type = Object)]
     pub values: BTreeMap<String, Value>,
@@ -121,13 +125,43 @@ pub struct RunOut {
     pub items: Option<Vec<RunItem>>,
 }
 
-fn item_out(i: ItemRow) -> RunItem {
+/// The campaign and ad group names of a run's items, by id.
+#[derive(Debug, Default)]
+struct Names {
+    campaigns: HashMap<i64, String>,
+    ad_groups: HashMap<i64, String>,
+}
+
+/// The names of the campaigns and ad groups `items` name, in campaign group `org_key`
+/// (none when the group is not synced any more).
+async fn names_of(state: &AppState, org_key: Option<i64>, items: &[ItemRow]) -> ApiResult<Names> {
+    let Some(org_key) = org_key else {
+        return Ok(Names::default());
+    };
+    let mut campaigns: Vec<i64> = items.iter().map(|i| i.campaign_id).collect();
+    let mut groups: Vec<i64> = items.iter().filter_map(|i| i.ad_group_id).collect();
+    for ids in [&mut campaigns, &mut groups] {
+        ids.sort_unstable();
+        ids.dedup();
+    }
+    let mut conn = state.db.pool.acquire().await?;
+    let (campaigns, ad_groups) =
+        rule_runs::entity_names(&mut conn, org_key, &campaigns, &groups).await?;
+    Ok(Names {
+        campaigns,
+        ad_groups,
+    })
+}
+
+fn item_out(i: ItemRow, names: &Names) -> RunItem {
     RunItem {
         level: i.level,
         entity_id: i.entity_id.to_string(),
         name: i.name,
         campaign_id: i.campaign_id.to_string(),
+        campaign_name: names.campaigns.get(&i.campaign_id).cloned(),
         ad_group_id: i.ad_group_id.map(|g| g.to_string()),
+        ad_group_name: i.ad_group_id.and_then(|g| names.ad_groups.get(&g).cloned()),
         values: i.values,
         action: i.action,
         field: i.field,
@@ -139,7 +173,7 @@ fn item_out(i: ItemRow) -> RunItem {
     }
 }
 
-fn run_out(r: RunRow, items: Option<Vec<ItemRow>>) -> RunOut {
+fn run_out(r: RunRow, items: Option<(Vec<ItemRow>, Names)>) -> RunOut {
     RunOut {
         id: Some(r.id),
         rule_id: r.rule_id,
@@ -164,7 +198,7 @@ fn run_out(r: RunRow, items: Option<Vec<ItemRow>>) -> RunOut {
         skipped: r.skipped,
         undo_of: r.undo_of,
         undone_by: r.undone_by,
-        items: items.map(|items| items.into_iter().map(item_out).collect()),
+        items: items.map(|(items, names)| items.into_iter().map(|i| item_out(i, &names)).collect()),
     }
 }
 
@@ -277,6 +311,7 @@ pub async fn preview(
         .await
         .map_err(report_error)?;
     let count = |r: &str| evaluated.items.iter().filter(|i| i.result == r).count() as i64;
+    let names = names_of(&state, Some(subject.org.org_key), &evaluated.items).await?;
     let newest = rule_run::newest_complete_day(&subject.org);
     let incomplete = newest.is_none_or(|n| evaluated.window.1 > n);
     Ok(envelope::item(RunOut {
@@ -301,7 +336,13 @@ pub async fn preview(
         skipped: count(rule_runs::ITEM_SKIPPED),
         undo_of: None,
         undone_by: None,
-        items: Some(evaluated.items.into_iter().map(item_out).collect()),
+        items: Some(
+            evaluated
+                .items
+                .into_iter()
+                .map(|i| item_out(i, &names))
+                .collect(),
+        ),
     }))
 }
 
@@ -558,7 +599,7 @@ pub async fn runs(
     }))
 }
 
-/// One run with its items.
+/// One run with its items, each with its campaign's and ad group's names.
 #[utoipa::path(get, path = "/api/rules/runs/{id}", tag = "rules",
     params(("id" = String, Path, description = "Run id")),
     responses((status = 200, description = "The run", body = Envelope<Item<RunOut>>)))]
@@ -566,8 +607,11 @@ pub async fn one(
     State(state): State<AppState>,
     run: InWorkspace<StoredRun>,
 ) -> ApiResult<impl IntoResponse> {
-    let items = rule_runs::items(&state.db.pool, &run.item.0.id).await?;
-    Ok(envelope::item(run_out(run.item.0, Some(items))))
+    let r = run.item.0;
+    let items = rule_runs::items(&state.db.pool, &r.id).await?;
+    let org = store::synced::org_of(&state.db.pool, &r.account_id, r.org_id).await?;
+    let names = names_of(&state, org.map(|o| o.org_key), &items).await?;
+    Ok(envelope::item(run_out(r, Some((items, names)))))
 }
 
 /// Undoes a run: its applied items still at their new value go back to their old one
@@ -591,7 +635,7 @@ pub async fn undo(
     {
         return Err(ApiError::bad_request("This run was undone already"));
     }
-    if r.status != rule_runs::DONE || r.applied == 0 {
+    if !matches!(r.status.as_str(), rule_runs::DONE | rule_runs::FAILED) || r.applied == 0 {
         return Err(ApiError::bad_request("This run changed nothing"));
     }
     let job = UndoRuleRun {

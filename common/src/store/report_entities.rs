@@ -443,16 +443,17 @@ pub struct RuleEntity {
 }
 
 /// The non-deleted entities of `kind` (campaigns, ad groups, keywords or search terms) of
-/// `org_key` in `campaigns`, ordered by id, with what rules read of them. On the native
-/// pool, as [`ids`]: a rule over a large account reads every keyword of its campaigns.
+/// `org_key` — in `campaigns` when given, else all of the group's —, ordered by id, with what
+/// rules read of them. On the native pool, as [`ids`]: a rule over a large account reads
+/// every keyword of its campaigns. Uncached: [`rule_attributes`] keeps a level's.
 pub async fn rule_entities(
     db: &crate::Db,
     kind: EntityKind,
     org_key: i64,
-    campaigns: &[i64],
+    campaigns: Option<&[i64]>,
 ) -> Result<Vec<RuleEntity>, sqlx::Error> {
     use crate::{db::Native, store::report_facts::on_native};
-    if campaigns.is_empty() {
+    if campaigns.is_some_and(<[i64]>::is_empty) {
         return Ok(Vec::new());
     }
     let own = match kind {
@@ -470,18 +471,15 @@ pub async fn rule_entities(
         EntityKind::Negative | EntityKind::Ad => return Ok(Vec::new()),
     };
     // Campaign ids are integers: inlined, no bind limit to mind.
-    let list = campaigns
-        .iter()
-        .map(i64::to_string)
-        .collect::<Vec<_>>()
-        .join(", ");
+    let only = campaigns.map_or(String::new(), |c| {
+        let list = c.iter().map(i64::to_string).collect::<Vec<_>>().join(", ");
+        format!(" AND {} IN ({list})", kind.campaign_col())
+    });
     let sql = format!(
-        "SELECT t.id, {} AS c, {} AS g, {own} WHERE t.org_key = $1 AND {} = 0 AND {} IN ({list}) \
-         ORDER BY t.id",
+        "SELECT t.id, {} AS c, {} AS g, {own} WHERE t.org_key = $1 AND {} = 0{only} ORDER BY t.id",
         kind.campaign_col(),
         kind.ad_group_col(),
         kind.deleted_col(),
-        kind.campaign_col(),
     );
     type Tuple = (
         i64,
@@ -509,6 +507,34 @@ pub async fn rule_entities(
             })
             .collect())
     })
+}
+
+/// Every non-deleted campaign, ad group or keyword of `org_key` with what rules read of it
+/// ([`rule_entities`] of the whole group), from the database handle's cache while the
+/// group's `entities_version` is unchanged — every writer of these rows sets it anew, the
+/// sync and the edits written back after Apple accepted a change alike
+/// (`store::synced::edits`) —, else read and kept. None for other kinds (search terms are
+/// too many to keep: [`rule_entities`] reads the campaigns a rule names).
+pub async fn rule_attributes(
+    db: &crate::Db,
+    kind: EntityKind,
+    org_key: i64,
+) -> Result<Option<std::sync::Arc<crate::store::report_facts::cache::Attributes>>, sqlx::Error> {
+    if !matches!(
+        kind,
+        EntityKind::Campaign | EntityKind::AdGroup | EntityKind::Keyword
+    ) {
+        return Ok(None);
+    }
+    // The version first: a write committed after it makes the next call read again.
+    let version = crate::store::synced::entities_version(db, org_key).await?;
+    let key = (org_key, kind as u8);
+    if let Some(a) = db.report_caches.attributes(key, version) {
+        return Ok(Some(a));
+    }
+    let a = std::sync::Arc::new(rule_entities(db, kind, org_key, None).await?);
+    db.report_caches.put_attributes(key, version, a.clone());
+    Ok(Some(a))
 }
 
 /// Ad group id → (default bid, CPA goal) in micros, of `org_key`: what rules

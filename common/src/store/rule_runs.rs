@@ -7,7 +7,7 @@
 //! its worker died resumes that plan, never plans twice). Items keep absolute old and new
 //! values; their results move from `PLANNED` as the job sends them.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use sqlx::{AssertSqlSafe, Row};
 
@@ -390,6 +390,65 @@ pub async fn finish(
     .fetch_one(&mut *ex)
     .await?;
     run_row(&row)
+}
+
+/// Ends the run of (`rule_key`, `period`) `FAILED` with `reason` when it is still
+/// `PLANNED` or `APPLYING` (its job was given up: nothing will send the rest); answers the
+/// run so ended, None when there is no such run or it had ended. Items keep their results:
+/// those applied stay applied (and undoable), those never sent stay `PLANNED`.
+pub async fn fail_unfinished(
+    conn: &mut sqlx::AnyConnection,
+    rule_key: &str,
+    period: &str,
+    reason: &str,
+    at: i64,
+) -> Result<Option<RunRow>, sqlx::Error> {
+    let id: Option<String> = sqlx::query_scalar(
+        "SELECT id FROM rule_runs WHERE rule_key = $1 AND period = $2 \
+         AND status IN ('PLANNED', 'APPLYING')",
+    )
+    .bind(rule_key)
+    .bind(period)
+    .fetch_optional(&mut *conn)
+    .await?;
+    match id {
+        Some(id) => Ok(Some(finish(conn, &id, FAILED, Some(reason), at).await?)),
+        None => Ok(None),
+    }
+}
+
+/// Ids per bound `IN` list of [`entity_names`] (far under either backend's bind limit).
+const NAMES_CHUNK: usize = 500;
+
+/// The names of campaigns `campaigns` and ad groups `ad_groups` of campaign group `org_key`
+/// by id (deleted ones included: a run's history names what it touched even after Apple
+/// deleted it) — what a run's items show beside their ids. Unknown ids are absent.
+pub async fn entity_names(
+    conn: &mut sqlx::AnyConnection,
+    org_key: i64,
+    campaigns: &[i64],
+    ad_groups: &[i64],
+) -> Result<(HashMap<i64, String>, HashMap<i64, String>), sqlx::Error> {
+    let mut out = (HashMap::new(), HashMap::new());
+    for (table, ids, names) in [
+        ("asa_campaigns", campaigns, &mut out.0),
+        ("asa_ad_groups", ad_groups, &mut out.1),
+    ] {
+        for chunk in ids.chunks(NAMES_CHUNK) {
+            let sql = format!(
+                "SELECT id, name FROM {table} WHERE org_key = $1 AND id IN ({})",
+                super::placeholders(2, chunk.len())
+            );
+            let mut q = sqlx::query(AssertSqlSafe(sql)).bind(org_key);
+            for id in chunk {
+                q = q.bind(*id);
+            }
+            for r in q.fetch_all(&mut *conn).await? {
+                names.insert(r.try_get::<i64, _>(0)?, r.try_get::<String, _>(1)?);
+            }
+        }
+    }
+    Ok(out)
 }
 
 /// Marks run `id` undone by run `undo_id`, and its items `seqs` UNDONE.

@@ -8,7 +8,8 @@
 //! ([`delete_many`]), the attachments (attach, [`detach`], [`detach_except`],
 //! [`detach_campaign_except`], [`toggle`]), what they feed (the campaigns of the rules of a
 //! list, [`links`]; the rules of campaigns for the campaigns table, [`rules_of_campaigns`])
-//! and the counts the plan limits read ([`count`], [`attached_campaigns`]). A rule's
+//! and the counts the plan limits read ([`count`], [`attached_campaigns`]) after
+//! [`lock_workspace`] in the writer's transaction. A rule's
 //! `lastRun` is not here: it comes from the runs the rules engine stores.
 
 use sqlx::Row;
@@ -451,6 +452,18 @@ pub async fn rules_of_campaigns(
             ))
         })
         .collect()
+}
+
+/// Serialises the rule writes of one workspace that plan limits bound: a no-op update of
+/// the workspace's row, which takes its row lock on PostgreSQL and the write lock on SQLite,
+/// so that a count of rules or attached campaigns and the insert after it, in the same
+/// transaction, cannot be raced past the limit by a concurrent request.
+pub async fn lock_workspace(ex: impl Exec<'_>, workspace_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE workspaces SET name = name WHERE id = $1")
+        .bind(workspace_id)
+        .execute(ex)
+        .await?;
+    Ok(())
 }
 
 /// How many rules `workspace_id` has (plan limit `AVAILABLERULES`).

@@ -15,6 +15,7 @@ mod provider;
 mod queue;
 mod rates;
 mod rule_run;
+mod rule_run_ends;
 mod rule_schedule;
 mod scheduler;
 mod support;

@@ -7,6 +7,7 @@
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
+    Db,
     ids::{now_ms, string_id},
     rules::Rule,
     store,
@@ -15,8 +16,8 @@ use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::{
-    IDS_MAX, StoredRule, check_campaigns_limit, crud::rule_ids, foreign_campaigns, rule_scope,
-    stored_rule,
+    IDS_MAX, StoredRule, check_campaigns_limit, crud::rule_ids, foreign_campaigns, lock_limits,
+    rule_scope, stored_rule,
 };
 use crate::{
     access::{Campaign, EditRoles, Editor, InWorkspace, WorkspaceResource},
@@ -139,20 +140,26 @@ pub async fn attach(
     let rule = rule_in_body(&state, ws, &body.rule_id).await?;
     check_campaigns(&state, ws, &rule, &body.campaign_ids, true).await?;
     let id = rule.rule.id.clone();
-    check_campaigns_limit(&state, ws, |links| {
-        links
-            .entry(id.clone())
-            .or_default()
-            .extend(body.campaign_ids.iter().copied());
+    let now = now_ms() / 1000;
+    let (state, ids) = (&state, &body.campaign_ids);
+    Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        let plan = lock_limits(state, &mut tx, ws).await?;
+        check_campaigns_limit(&mut tx, plan, ws, |links| {
+            links
+                .entry(id.clone())
+                .or_default()
+                .extend(ids.iter().copied());
+        })
+        .await?;
+        for c in ids {
+            store::rules::attach(&mut *tx, &id, *c, now).await?;
+        }
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
     })
     .await?;
-    let now = now_ms() / 1000;
-    let mut tx = state.db.pool.begin().await?;
-    for c in &body.campaign_ids {
-        store::rules::attach(&mut *tx, &id, *c, now).await?;
-    }
-    tx.commit().await?;
-    Ok(envelope::item(stored_rule(&state, ws, &id).await?))
+    Ok(envelope::item(stored_rule(state, ws, &id).await?))
 }
 
 /// Detaches a rule from campaigns (ones not attached are ignored).
@@ -200,18 +207,24 @@ pub async fn set_campaigns(
     let row = rule.item.0;
     check_campaigns(&state, &ws, &row, &body.campaign_ids, false).await?;
     let id = row.rule.id.clone();
-    check_campaigns_limit(&state, &ws, |links| {
-        links.insert(id.clone(), body.campaign_ids.iter().copied().collect());
+    let now = now_ms() / 1000;
+    let (state, ids) = (&state, &body.campaign_ids);
+    Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        let plan = lock_limits(state, &mut tx, &ws).await?;
+        check_campaigns_limit(&mut tx, plan, &ws, |links| {
+            links.insert(id.clone(), ids.iter().copied().collect());
+        })
+        .await?;
+        store::rules::detach_except(&mut *tx, &id, ids).await?;
+        for c in ids {
+            store::rules::attach(&mut *tx, &id, *c, now).await?;
+        }
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
     })
     .await?;
-    let now = now_ms() / 1000;
-    let mut tx = state.db.pool.begin().await?;
-    store::rules::detach_except(&mut *tx, &id, &body.campaign_ids).await?;
-    for c in &body.campaign_ids {
-        store::rules::attach(&mut *tx, &id, *c, now).await?;
-    }
-    tx.commit().await?;
-    Ok(envelope::item(stored_rule(&state, &ws, &id).await?))
+    Ok(envelope::item(stored_rule(state, &ws, &id).await?))
 }
 
 /// Sets the rules applied to one campaign to exactly these (the campaigns table's `rules`
@@ -252,27 +265,33 @@ pub async fn set_rules_of_campaign(
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
-    check_campaigns_limit(&state, &ws, |links| {
-        for (rule, campaigns) in links.iter_mut() {
-            if !ids.contains(rule) {
-                campaigns.remove(&campaign_id);
+    let now = now_ms() / 1000;
+    let (state, ids) = (&state, &ids);
+    Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        let plan = lock_limits(state, &mut tx, &ws).await?;
+        check_campaigns_limit(&mut tx, plan, &ws, |links| {
+            for (rule, campaigns) in links.iter_mut() {
+                if !ids.contains(rule) {
+                    campaigns.remove(&campaign_id);
+                }
             }
+            for id in ids {
+                links.entry(id.clone()).or_default().insert(campaign_id);
+            }
+        })
+        .await?;
+        store::rules::detach_campaign_except(&mut *tx, &ws, campaign_id, ids).await?;
+        for id in ids {
+            store::rules::attach(&mut *tx, id, campaign_id, now).await?;
         }
-        for id in &ids {
-            links.entry(id.clone()).or_default().insert(campaign_id);
-        }
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
     })
     .await?;
-    let now = now_ms() / 1000;
-    let mut tx = state.db.pool.begin().await?;
-    store::rules::detach_campaign_except(&mut *tx, &ws, campaign_id, &ids).await?;
-    for id in &ids {
-        store::rules::attach(&mut *tx, id, campaign_id, now).await?;
-    }
-    tx.commit().await?;
     let mut items = Vec::new();
-    for id in &ids {
-        items.push(stored_rule(&state, &ws, id).await?);
+    for id in ids {
+        items.push(stored_rule(state, &ws, id).await?);
     }
     Ok(envelope::items(items))
 }

@@ -1,13 +1,14 @@
 //! The rules of a workspace: `GET rules/all` (filters `accountId`, `orgId`, `campaignId`),
 //! `PUT rules/user` (create), `PUT rules/user/{id}` (replace) and `DELETE rules/user/many`.
 //! A rule sent is validated whole with its campaign group's currency, its campaigns checked
-//! against that group and the plan's limits checked, before one transaction stores the rule
-//! and its attachments.
+//! against that group, then one transaction checks the plan's limits (after the workspace's
+//! lock, `super::lock_limits`) and stores the rule and its attachments.
 
 use std::collections::HashMap;
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
+    Db,
     ids::{new_id, now_ms},
     rules::{Rule, VERSION, validate},
     store::{self, rules::RuleFilter},
@@ -17,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use super::{
     IDS_MAX, StoredRule, check_campaigns_limit, check_rules_limit, foreign_campaigns, last_run,
-    parsed_ids, rule_item, rule_scope, stored_rule,
+    lock_limits, parsed_ids, rule_item, rule_scope, stored_rule,
 };
 use crate::{
     access::{EditRoles, Editor, InWorkspace, Member, WorkspaceResource},
@@ -158,13 +159,8 @@ pub async fn create(
         org_id,
         campaigns,
     } = checked(&state, &ws, rule, &[]).await?;
-    check_rules_limit(&state, &ws).await?;
     let id = new_id();
     let campaigns = campaigns.unwrap_or_default();
-    check_campaigns_limit(&state, &ws, |links| {
-        links.insert(id.clone(), campaigns.iter().copied().collect());
-    })
-    .await?;
     let now = now_ms() / 1000;
     rule.id = id.clone();
     rule.version = VERSION;
@@ -172,14 +168,25 @@ pub async fn create(
     rule.created_by = Some(caller.email.clone());
     rule.created_at = now;
     rule.updated_at = now;
-    let mut tx = state.db.pool.begin().await?;
-    store::rules::insert(&mut *tx, &ws, Some(&caller.user_id), &rule, org_id).await?;
-    for c in &campaigns {
-        store::rules::attach(&mut *tx, &id, *c, now).await?;
-    }
-    tx.commit().await?;
+    let (state, rule, campaigns) = (&state, &rule, &campaigns);
+    Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        let plan = lock_limits(state, &mut tx, &ws).await?;
+        check_rules_limit(&mut tx, plan, &ws).await?;
+        check_campaigns_limit(&mut tx, plan, &ws, |links| {
+            links.insert(id.clone(), campaigns.iter().copied().collect());
+        })
+        .await?;
+        store::rules::insert(&mut *tx, &ws, Some(&caller.user_id), rule, org_id).await?;
+        for c in campaigns {
+            store::rules::attach(&mut *tx, &id, *c, now).await?;
+        }
+        tx.commit().await?;
+        Ok::<(), ApiError>(())
+    })
+    .await?;
     tracing::info!(rule.id = %id, campaigns = campaigns.len(), "rule created");
-    Ok(envelope::item(stored_rule(&state, &ws, &id).await?))
+    Ok(envelope::item(stored_rule(state, &ws, &id).await?))
 }
 
 /// Replaces a rule with the one sent (its author and creation time stay); with
@@ -217,28 +224,34 @@ pub async fn replace(
         None if moved => Some(Vec::new()),
         None => None,
     };
-    if let Some(new) = &campaigns {
-        check_campaigns_limit(&state, &ws, |links| {
-            links.insert(id.clone(), new.iter().copied().collect());
-        })
-        .await?;
-    }
     let now = now_ms() / 1000;
     rule.id = id.clone();
     rule.version = VERSION;
     rule.name = rule.name.trim().to_string();
-    let mut tx = state.db.pool.begin().await?;
-    if !store::rules::replace(&mut *tx, &ws, &rule, org_id, now).await? {
-        return Err(ApiError::not_found(StoredRule::NAME));
-    }
-    if let Some(new) = &campaigns {
-        store::rules::detach_except(&mut *tx, &id, new).await?;
-        for c in new {
-            store::rules::attach(&mut *tx, &id, *c, now).await?;
+    let (state, rule, campaigns) = (&state, &rule, &campaigns);
+    Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        if let Some(new) = campaigns {
+            let plan = lock_limits(state, &mut tx, &ws).await?;
+            check_campaigns_limit(&mut tx, plan, &ws, |links| {
+                links.insert(id.clone(), new.iter().copied().collect());
+            })
+            .await?;
         }
-    }
-    tx.commit().await?;
-    Ok(envelope::item(stored_rule(&state, &ws, &id).await?))
+        if !store::rules::replace(&mut *tx, &ws, rule, org_id, now).await? {
+            return Err(ApiError::not_found(StoredRule::NAME));
+        }
+        if let Some(new) = campaigns {
+            store::rules::detach_except(&mut *tx, &id, new).await?;
+            for c in new {
+                store::rules::attach(&mut *tx, &id, *c, now).await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(())
+    })
+    .await?;
+    Ok(envelope::item(stored_rule(state, &ws, &id).await?))
 }
 
 /// The body of `DELETE rules/user/many`.

@@ -6,8 +6,10 @@
 //! `accountId` and its synced org `orgId`, whose currency the rule's money is in; its
 //! campaigns are campaigns of that group. Every write is validated whole
 //! (`searchdeck_common::rules::validate`, 400 with field errors) and checked against the
-//! plan's limits (`AVAILABLERULES`, `AVAILABLERULESCAMPAIGNS`, 403) before anything is
-//! stored, then stored in one transaction.
+//! plan's limits (`AVAILABLERULES`, `AVAILABLERULESCAMPAIGNS`, 403), then stored. The
+//! limits are counted inside the write's transaction, after a lock on the workspace's row
+//! ([`lock_limits`]): concurrent creations or attachments of one workspace take turns
+//! (SQLite's busy writer retried, `Db::retry_busy`) and cannot pass a limit together.
 //!
 //! Running rules (preview, backtest, runs, undo) lives in the rules engine's own route
 //! module; it reads the `rules` table and the helpers here ([`StoredRule`], [`rule_item`]).
@@ -19,7 +21,7 @@ mod optimization;
 use std::collections::{HashMap, HashSet};
 
 use searchdeck_common::{
-    plan,
+    plan::{self, Plan},
     rules::{LastRun, Rule, validate},
     store::{self, rules::RuleRow, synced::SyncOrg},
 };
@@ -168,10 +170,15 @@ pub async fn foreign_campaigns(
         .collect())
 }
 
-/// 403 `AVAILABLERULES` when the workspace has as many rules as its plan allows.
-pub async fn check_rules_limit(state: &AppState, workspace_id: &str) -> ApiResult<()> {
-    let plan = plan::current(&state.db, workspace_id).await?;
-    let count = store::rules::count(&state.db.pool, workspace_id).await?;
+/// 403 `AVAILABLERULES` when the workspace has as many rules as `plan` allows. Called in
+/// the write's transaction after [`lock_limits`], so two concurrent creations cannot both
+/// pass it.
+pub async fn check_rules_limit(
+    conn: &mut sqlx::AnyConnection,
+    plan: Plan,
+    workspace_id: &str,
+) -> ApiResult<()> {
+    let count = store::rules::count(&mut *conn, workspace_id).await?;
     match plan.rule_limits().rules_exceeded(count as u64 + 1) {
         Some(kind) => Err(ApiError::limit_reached(kind)),
         None => Ok(()),
@@ -179,15 +186,17 @@ pub async fn check_rules_limit(state: &AppState, workspace_id: &str) -> ApiResul
 }
 
 /// 403 `AVAILABLERULESCAMPAIGNS` when, after `change` to the workspace's attachments
-/// (rule id → campaigns), more distinct campaigns would have a rule than the plan allows, and
-/// more than before (a workspace over its limit may still detach).
+/// (rule id → campaigns), more distinct campaigns would have a rule than `plan` allows, and
+/// more than before (a workspace over its limit may still detach). Called in the write's
+/// transaction after [`lock_limits`].
 pub async fn check_campaigns_limit(
-    state: &AppState,
+    conn: &mut sqlx::AnyConnection,
+    plan: Plan,
     workspace_id: &str,
     change: impl FnOnce(&mut HashMap<String, HashSet<i64>>),
 ) -> ApiResult<()> {
     let mut links: HashMap<String, HashSet<i64>> = HashMap::new();
-    for (rule, campaign, _) in store::rules::links(&state.db.pool, workspace_id).await? {
+    for (rule, campaign, _) in store::rules::links(&mut *conn, workspace_id).await? {
         links.entry(rule).or_default().insert(campaign);
     }
     let distinct = |l: &HashMap<String, HashSet<i64>>| {
@@ -196,11 +205,22 @@ pub async fn check_campaigns_limit(
     let before = distinct(&links);
     change(&mut links);
     let after = distinct(&links);
-    let plan = plan::current(&state.db, workspace_id).await?;
     match plan.rule_limits().campaigns_exceeded(after) {
         Some(kind) if after > before => Err(ApiError::limit_reached(kind)),
         _ => Ok(()),
     }
+}
+
+/// The plan of `workspace_id`, and the workspace's rule writes serialised from here to the
+/// end of `conn`'s transaction (`store::rules::lock_workspace`): what the limit checks need
+/// before they count.
+pub async fn lock_limits(
+    state: &AppState,
+    conn: &mut sqlx::AnyConnection,
+    workspace_id: &str,
+) -> ApiResult<Plan> {
+    store::rules::lock_workspace(&mut *conn, workspace_id).await?;
+    Ok(plan::current(&state.db, workspace_id).await?)
 }
 
 /// Campaign ids sent as strings of digits (`campaignIds`), parsed; field errors for the rest

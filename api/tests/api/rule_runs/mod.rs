@@ -268,6 +268,17 @@ sandbox_tests! {
         assert_eq!(run["status"], "DONE", "{run}");
         assert_eq!(run["trigger"], "MANUAL");
         assert_eq!(changes(&run, "APPLIED"), planned, "the run applied what the preview showed");
+        // Items name their campaign and ad group as synced, in the preview and the run.
+        let campaign_name: String = sqlx::query_scalar("SELECT name FROM asa_campaigns WHERE org_key = $1 AND id = $2")
+            .bind(p.org_key).bind(p.campaign).fetch_one(&t.app.state.db.pool).await.unwrap();
+        let groups: HashMap<String, String> = sqlx::query_as::<_, (i64, String)>("SELECT id, name FROM asa_ad_groups WHERE org_key = $1 AND campaign_id = $2")
+            .bind(p.org_key).bind(p.campaign).fetch_all(&t.app.state.db.pool).await.unwrap()
+            .into_iter().map(|(id, name)| (id.to_string(), name)).collect();
+        for item in preview["items"].as_array().unwrap().iter().chain(run["items"].as_array().unwrap()) {
+            assert_eq!(item["campaignName"].as_str(), Some(campaign_name.as_str()), "{item}");
+            let group = item["adGroupId"].as_str().unwrap();
+            assert_eq!(item["adGroupName"].as_str(), Some(groups[group].as_str()), "{item}");
+        }
         let old: HashMap<i64, i64> = p.keywords.iter().copied().collect();
         let applied: Vec<i64> = planned.iter().map(|(id, _, _)| id.parse().unwrap()).collect();
         for id in &applied {

@@ -169,6 +169,54 @@ backend_tests! {
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
     }
 
+    async fn concurrent_writes_cannot_pass_the_plan_limits_together(app: TestApp) {
+        let f = fixture(&app).await;
+        // pro_free: 10 rules. Eight exist; four concurrent creations: two stored.
+        for i in 0..8 {
+            let mut rule = example(&f);
+            rule["name"] = json!(format!("Rule {i}"));
+            rule["campaignIds"] = json!([]);
+            create(&app, &f, rule).await;
+        }
+        let tries = (0..4).map(|i| {
+            let mut rule = example(&f);
+            rule["name"] = json!(format!("Race {i}"));
+            rule["campaignIds"] = json!([]);
+            put(&app, "/api/rules/user", rule, &f.cookie)
+        });
+        let answers = futures::future::join_all(tries).await;
+        let stored = answers.iter().filter(|r| r.status == StatusCode::OK).count();
+        assert_eq!(stored, 2, "{answers:?}");
+        assert!(answers.iter().filter(|r| r.status != StatusCode::OK).all(|r| r.status == StatusCode::FORBIDDEN && r.json["meta"]["type"] == "AVAILABLERULES"), "{answers:?}");
+        let count: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM rules").fetch_one(&app.state.db.pool).await.unwrap();
+        assert_eq!(count, 10);
+
+        // 20 campaigns with rules: one rule on 18 of the group's 21, then three rules each
+        // attached concurrently to another new campaign: two pass.
+        let org_key: i64 = sqlx::query_scalar("SELECT org_key FROM sync_orgs WHERE account_id = $1 AND org_id = 4500123")
+            .bind(&f.account_id).fetch_one(&app.state.db.pool).await.unwrap();
+        let mut ids: Vec<String> = super::CAMPAIGNS.iter().map(|c| c.to_string()).collect();
+        for c in 1_871_000..1_871_018_i64 {
+            sqlx::query("INSERT INTO asa_campaigns (org_key, id, name, status, synced_at) VALUES ($1, $2, 'More', 'ENABLED', 1)")
+                .bind(org_key).bind(c).execute(&app.state.db.pool).await.unwrap();
+            ids.push(c.to_string());
+        }
+        let rules: Vec<String> = app.get("/api/rules/all", Some(&f.cookie)).await.json["result"]["items"]
+            .as_array().unwrap().iter().map(|r| r["id"].as_str().unwrap().to_string()).collect();
+        let first: Vec<String> = ids[..18].to_vec();
+        let res = put(&app, &format!("/api/rules/rulesCampaigns/many/{}", rules[0]), json!({"campaignIds": first}), &f.cookie).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let tries = (0..3).map(|i| {
+            put(&app, "/api/rules/rulesCampaigns", json!({"ruleId": rules[i + 1], "campaignIds": [ids[18 + i]]}), &f.cookie)
+        });
+        let answers = futures::future::join_all(tries).await;
+        let attached = answers.iter().filter(|r| r.status == StatusCode::OK).count();
+        assert_eq!(attached, 2, "{answers:?}");
+        assert!(answers.iter().filter(|r| r.status != StatusCode::OK).all(|r| r.json["meta"]["type"] == "AVAILABLERULESCAMPAIGNS"), "{answers:?}");
+        let distinct: i64 = sqlx::query_scalar("SELECT COUNT(DISTINCT campaign_id) FROM rule_campaigns").fetch_one(&app.state.db.pool).await.unwrap();
+        assert_eq!(distinct, 20);
+    }
+
     async fn readers_read_and_other_workspaces_see_nothing(app: TestApp) {
         let f = fixture(&app).await;
         let stored = create(&app, &f, example(&f)).await;

@@ -515,8 +515,10 @@ pub struct EntityRead {
 /// `workspace_id`, for the tags) with its counters over `read.range`, by id: the one read of
 /// automated rules, their preview and backtest. Entities without metrics in the range have
 /// zero counters. Costs what a report's preparation does (the cached row universe, one
-/// consistent read of the day blobs) plus one native query of the level's attributes; no
-/// filter, sort or page.
+/// consistent read of the day blobs) plus the level's attributes; no
+/// filter, sort or page. The attributes of campaigns, ad groups and keywords come from the
+/// handle's cache while the group's entities are unchanged
+/// (`store::report_entities::rule_attributes`).
 pub async fn entity_rows(
     db: &Db,
     workspace_id: &str,
@@ -533,7 +535,21 @@ pub async fn entity_rows(
     let mut campaigns = read.campaigns.clone();
     campaigns.sort_unstable();
     campaigns.dedup();
-    let attrs = store::report_entities::rule_entities(db, kind, org.org_key, &campaigns).await?;
+    // The level's attributes from the cache (campaigns, ad groups, keywords), or read for the
+    // rule's campaigns (search terms); either way filtered to those campaigns, by id.
+    let cached = store::report_entities::rule_attributes(db, kind, org.org_key).await?;
+    let read_now;
+    let attrs: &[store::report_entities::RuleEntity] = match &cached {
+        Some(all) => all,
+        None => {
+            read_now =
+                store::report_entities::rule_entities(db, kind, org.org_key, Some(&campaigns))
+                    .await?;
+            &read_now
+        }
+    };
+    let in_scope =
+        |e: &&store::report_entities::RuleEntity| campaigns.binary_search(&e.campaign_id).is_ok();
     cancel.check()?;
     let sums = consistent(db, cancel, |facts| async move {
         let universe =
@@ -574,7 +590,10 @@ pub async fn entity_rows(
         popularity_of(
             db,
             &apps,
-            attrs.iter().map(|e| (e.id, e.name.as_str(), e.campaign_id)),
+            attrs
+                .iter()
+                .filter(in_scope)
+                .map(|e| (e.id, e.name.as_str(), e.campaign_id)),
         )
         .await?
     } else {
@@ -583,7 +602,7 @@ pub async fn entity_rows(
     // Both sides are ordered by id: one merge pass.
     let mut out = Vec::with_capacity(attrs.len());
     let mut at = 0usize;
-    for e in attrs {
+    for e in attrs.iter().filter(in_scope) {
         while at < universe.ids.len() && universe.ids[at] < e.id {
             at += 1;
         }
@@ -608,9 +627,9 @@ pub async fn entity_rows(
             id: e.id,
             campaign_id: e.campaign_id,
             ad_group_id: e.ad_group_id,
-            name: e.name,
-            status: e.status,
-            match_type: e.match_type,
+            name: e.name.clone(),
+            status: e.status.clone(),
+            match_type: e.match_type.clone(),
             counters,
         });
     }

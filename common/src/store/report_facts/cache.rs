@@ -6,6 +6,10 @@
 //!   flag), valid while `sync_orgs.entities_version` of the group is unchanged: every writer
 //!   of synced entities sets it anew ([`crate::store::synced::entities_changed`]), in the
 //!   same transaction as its write, so another process's write is seen on the next report;
+//! - the **rule attributes** of a level (every non-deleted campaign, ad group or keyword with
+//!   its name or text, status, match type and own money: what automated rules read besides
+//!   metrics), valid while the same `entities_version` is unchanged: the edits written back
+//!   after Apple accepted a change set it too (`store::synced::edits`);
 //! - **decoded day blobs** (ids and counters in the compact columnar form of
 //!   [`super::decoded`]), valid while the blob's `stamp` is unchanged: every blob is written
 //!   with a fresh random stamp, read in the same row as its bytes.
@@ -59,16 +63,33 @@ pub type BlobKey = (i64, i64, i64, i32);
 /// The key of a universe: (org_key, entity kind, campaign scope, ad group scope).
 pub type UniverseKey = (i64, u8, Option<i64>, Option<i64>);
 
+/// The key of a level's rule attributes: (org_key, entity kind).
+pub type AttributesKey = (i64, u8);
+
+/// The rule attributes of a level, by ascending id.
+pub type Attributes = Vec<crate::store::report_entities::RuleEntity>;
+
+fn attributes_bytes(a: &Attributes) -> usize {
+    let text = |s: &Option<String>| s.as_ref().map_or(0, String::capacity);
+    a.capacity() * std::mem::size_of::<crate::store::report_entities::RuleEntity>()
+        + a.iter()
+            .map(|e| e.name.capacity() + text(&e.status) + text(&e.match_type))
+            .sum::<usize>()
+        + 64
+}
+
 #[derive(Debug)]
 enum Value {
     Blob(Arc<DecodedBlob>),
     Universe(Arc<Universe>),
+    Attributes(Arc<Attributes>),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 enum Key {
     Blob(BlobKey),
     Universe(UniverseKey),
+    Attributes(AttributesKey),
 }
 
 #[derive(Debug)]
@@ -124,6 +145,7 @@ impl Caches {
         Some(match &e.value {
             Value::Blob(b) => Value::Blob(b.clone()),
             Value::Universe(u) => Value::Universe(u.clone()),
+            Value::Attributes(a) => Value::Attributes(a.clone()),
         })
     }
 
@@ -160,7 +182,7 @@ impl Caches {
     pub fn blob(&self, key: BlobKey, stamp: i64) -> Option<Arc<DecodedBlob>> {
         match self.get(Key::Blob(key), stamp)? {
             Value::Blob(b) => Some(b),
-            Value::Universe(_) => None,
+            _ => None,
         }
     }
 
@@ -174,7 +196,7 @@ impl Caches {
     pub fn universe(&self, key: UniverseKey, version: i64) -> Option<Arc<Universe>> {
         match self.get(Key::Universe(key), version)? {
             Value::Universe(u) => Some(u),
-            Value::Blob(_) => None,
+            _ => None,
         }
     }
 
@@ -185,6 +207,25 @@ impl Caches {
             Key::Universe(key),
             version,
             Value::Universe(universe),
+            bytes,
+        );
+    }
+
+    /// The rule attributes `key` if cached under entities version `version`.
+    pub fn attributes(&self, key: AttributesKey, version: i64) -> Option<Arc<Attributes>> {
+        match self.get(Key::Attributes(key), version)? {
+            Value::Attributes(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// Keeps the rule attributes `key` read under entities version `version`.
+    pub fn put_attributes(&self, key: AttributesKey, version: i64, attributes: Arc<Attributes>) {
+        let bytes = attributes_bytes(&attributes);
+        self.put(
+            Key::Attributes(key),
+            version,
+            Value::Attributes(attributes),
             bytes,
         );
     }
@@ -230,6 +271,25 @@ mod tests {
         assert!(c.universe((1, 2, None, None), 5).is_some());
         assert!(c.universe((1, 2, None, None), 6).is_none());
         assert!(c.universe((1, 2, Some(1), None), 5).is_none());
+        let attributes = Arc::new(vec![crate::store::report_entities::RuleEntity {
+            id: 7,
+            campaign_id: 1,
+            ad_group_id: 2,
+            name: "photo editor".into(),
+            status: Some("ACTIVE".into()),
+            match_type: Some("EXACT".into()),
+            money_micros: Some(1_000_000),
+        }]);
+        c.put_attributes((1, 2), 5, attributes.clone());
+        assert_eq!(c.attributes((1, 2), 5).as_deref(), Some(&*attributes));
+        assert!(c.attributes((1, 2), 6).is_none(), "another version");
+        assert!(c.attributes((1, 3), 5).is_none(), "another level");
+        assert!(
+            c.universe((1, 2, None, None), 5).is_some(),
+            "apart from the universe"
+        );
+        c.put_attributes((1, 4), 0, attributes);
+        assert!(c.attributes((1, 4), 0).is_none());
     }
 
     #[test]

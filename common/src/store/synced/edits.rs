@@ -2,7 +2,10 @@
 //! bulk-edit item), the fields it answers for are stored at once, so the report tables show
 //! the new value before the next sync (which then writes the same values). Only the edited
 //! columns, the provider's status and modification time and its JSON body change; the sync's
-//! `synced_at` stamp is left alone.
+//! `synced_at` stamp is left alone. A write that changes what automated rules read of an
+//! entity (a campaign's, ad group's or keyword's name, status, bid or budget) sets the
+//! group's `entities_version` anew in the same transaction ([`super::entities_changed`]),
+//! so every process's cached rule attributes of the group are read again.
 
 use crate::store::{Exec, Flag};
 
@@ -39,7 +42,7 @@ pub struct KeywordState {
 
 /// Stores campaign `id` of `org_key` as the provider answered it; false when not synced.
 pub async fn set_campaign(
-    ex: impl Exec<'_>,
+    ex: &mut sqlx::AnyConnection,
     org_key: i64,
     id: i64,
     s: &CampaignState,
@@ -55,14 +58,18 @@ pub async fn set_campaign(
     .bind(s.daily_budget_micros)
     .bind(&s.modification_time)
     .bind(&s.body)
-    .execute(ex)
+    .execute(&mut *ex)
     .await?;
-    Ok(done.rows_affected() > 0)
+    if done.rows_affected() == 0 {
+        return Ok(false);
+    }
+    super::entities_changed(&mut *ex, org_key).await?;
+    Ok(true)
 }
 
 /// Stores ad group `id` of `org_key` as the provider answered it; false when not synced.
 pub async fn set_ad_group(
-    ex: impl Exec<'_>,
+    ex: &mut sqlx::AnyConnection,
     org_key: i64,
     id: i64,
     s: &AdGroupState,
@@ -81,14 +88,18 @@ pub async fn set_ad_group(
     .bind(i64::from(s.automated_keywords_opt_in))
     .bind(&s.modification_time)
     .bind(&s.body)
-    .execute(ex)
+    .execute(&mut *ex)
     .await?;
-    Ok(done.rows_affected() > 0)
+    if done.rows_affected() == 0 {
+        return Ok(false);
+    }
+    super::entities_changed(&mut *ex, org_key).await?;
+    Ok(true)
 }
 
 /// Stores keyword `id` of `org_key` as the provider answered it; false when not synced.
 pub async fn set_keyword(
-    ex: impl Exec<'_>,
+    ex: &mut sqlx::AnyConnection,
     org_key: i64,
     id: i64,
     s: &KeywordState,
@@ -103,9 +114,13 @@ pub async fn set_keyword(
     .bind(&s.display_status)
     .bind(s.bid_micros)
     .bind(&s.modification_time)
-    .execute(ex)
+    .execute(&mut *ex)
     .await?;
-    Ok(done.rows_affected() > 0)
+    if done.rows_affected() == 0 {
+        return Ok(false);
+    }
+    super::entities_changed(&mut *ex, org_key).await?;
+    Ok(true)
 }
 
 /// A synced targeting keyword.
@@ -240,7 +255,7 @@ pub async fn set_deleted(
 /// Renames campaign or ad group `id` as the provider answered; false when not synced or the
 /// level has no name.
 pub async fn set_name(
-    ex: impl Exec<'_>,
+    ex: &mut sqlx::AnyConnection,
     level: &str,
     org_key: i64,
     id: i64,
@@ -255,9 +270,13 @@ pub async fn set_name(
         .bind(org_key)
         .bind(id)
         .bind(name)
-        .execute(ex)
+        .execute(&mut *ex)
         .await?;
-    Ok(done.rows_affected() > 0)
+    if done.rows_affected() == 0 {
+        return Ok(false);
+    }
+    super::entities_changed(&mut *ex, org_key).await?;
+    Ok(true)
 }
 
 /// A synced ad, as its quick edit reads it.

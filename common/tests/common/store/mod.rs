@@ -25,7 +25,9 @@ use rules_cases::{
     rules_attachments_limits_and_lists,
 };
 mod rule_runs_cases;
-use rule_runs_cases::rule_runs_plan_once_results_and_schedule;
+use rule_runs_cases::{
+    rule_runs_given_up_end_failed_once, rule_runs_plan_once_results_and_schedule,
+};
 
 mod negative_lists_cases;
 use negative_lists_cases::{
@@ -62,7 +64,9 @@ macro_rules! conformance {
 }
 
 conformance!(
+    rule_attributes_follow_edits_of_other_processes,
     rule_runs_plan_once_results_and_schedule,
+    rule_runs_given_up_end_failed_once,
     facts_sum_exactly_for_every_range_and_scope,
     facts_refresh_follows_restatements_and_backfilled_history,
     facts_write_large_batches_and_daily_series,
@@ -886,6 +890,159 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     assert!(fourth[&1].1 && fourth[&2].1, "{fourth:?}");
     // Keyword 3 was upserted as listed (not deleted) again.
     assert!(!fourth[&3].1);
+}
+
+/// Automated rules read a level's attributes (text, status, bid) from the process's cache:
+/// an edit another process writes back after Apple accepted it (bid and status of a
+/// keyword, a campaign's budget, an ad group's name) shows in the next read, and a read
+/// with nothing changed is served from the cache.
+async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
+    use searchdeck_common::report::{Cancel, DateRange, EntityRead, Level, entity_rows};
+    use store::report_entities::{EntityKind, rule_attributes};
+    let (ctx, org_key) = keyword_group(db, 3).await;
+    let org = ctx.org.clone().unwrap();
+    for (id, name) in [(10, "Even"), (11, "Odd")] {
+        sqlx::query(
+            "INSERT INTO asa_campaigns (org_key, id, name, status, daily_budget_micros, synced_at) \
+             VALUES ($1, $2, $3, 'ENABLED', 50000000, 1)",
+        )
+        .bind(org_key)
+        .bind(id)
+        .bind(name)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
+    let other = Db {
+        report_caches: Default::default(),
+        ..db.clone()
+    };
+    let read = |level: Level| EntityRead {
+        level,
+        campaigns: vec![10, 11],
+        range: DateRange {
+            from: day(1),
+            to: day(5),
+        },
+        tags: false,
+        popularity: false,
+    };
+    let rows = |level: Level| {
+        let read = read(level);
+        let (ctx, org) = (&ctx, &org);
+        async move {
+            entity_rows(db, &ctx.workspace_id, org, &read, &Cancel::new())
+                .await
+                .unwrap()
+        }
+    };
+    let keywords = rows(Level::Keywords).await;
+    assert_eq!(keywords.len(), 3);
+    assert!(
+        keywords
+            .iter()
+            .all(|k| k.status.as_deref() == Some("ACTIVE"))
+    );
+    let cached = rule_attributes(db, EntityKind::Keyword, org_key)
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        std::sync::Arc::ptr_eq(
+            &cached,
+            &rule_attributes(db, EntityKind::Keyword, org_key)
+                .await
+                .unwrap()
+                .unwrap()
+        ),
+        "nothing changed: the cached attributes"
+    );
+    assert!(
+        rule_attributes(db, EntityKind::SearchTerm, org_key)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // Only the rule's campaigns.
+    let mut one = read(Level::Keywords);
+    one.campaigns = vec![11];
+    let odd = entity_rows(db, &ctx.workspace_id, &org, &one, &Cancel::new())
+        .await
+        .unwrap();
+    assert_eq!(odd.iter().map(|k| k.id).collect::<Vec<_>>(), [1, 3]);
+
+    // Another process writes back a paused keyword with a new bid, a campaign's new budget
+    // and an ad group renamed.
+    let mut tx = other.pool.begin().await.unwrap();
+    let state = store::synced::edits::KeywordState {
+        status: "PAUSED".into(),
+        bid_micros: Some(2_500_000),
+        ..Default::default()
+    };
+    assert!(
+        store::synced::edits::set_keyword(&mut tx, org_key, 2, &state)
+            .await
+            .unwrap()
+    );
+    let budget = store::synced::edits::CampaignState {
+        status: "ENABLED".into(),
+        daily_budget_micros: Some(70_000_000),
+        body: "{}".into(),
+        ..Default::default()
+    };
+    assert!(
+        store::synced::edits::set_campaign(&mut tx, org_key, 10, &budget)
+            .await
+            .unwrap()
+    );
+    tx.commit().await.unwrap();
+    let keywords = rows(Level::Keywords).await;
+    let two = keywords.iter().find(|k| k.id == 2).unwrap();
+    assert_eq!(
+        (
+            two.status.as_deref(),
+            two.bid_micros,
+            two.daily_budget_micros
+        ),
+        (Some("PAUSED"), Some(2_500_000), Some(70_000_000))
+    );
+    let campaigns = rows(Level::Campaigns).await;
+    assert_eq!(
+        campaigns
+            .iter()
+            .map(|c| c.daily_budget_micros)
+            .collect::<Vec<_>>(),
+        [Some(70_000_000), Some(50_000_000)]
+    );
+    // A rename: the next read names it anew.
+    let mut tx = other.pool.begin().await.unwrap();
+    assert!(
+        store::synced::edits::set_name(&mut tx, "CAMPAIGN", org_key, 11, "Odd renamed")
+            .await
+            .unwrap()
+    );
+    tx.commit().await.unwrap();
+    let campaigns = rows(Level::Campaigns).await;
+    assert_eq!(campaigns[1].name, "Odd renamed");
+    // An edit of an entity not synced changes nothing (and keeps the cache).
+    let before = rule_attributes(db, EntityKind::Keyword, org_key)
+        .await
+        .unwrap()
+        .unwrap();
+    let mut tx = other.pool.begin().await.unwrap();
+    assert!(
+        !store::synced::edits::set_keyword(&mut tx, org_key, 99, &state)
+            .await
+            .unwrap()
+    );
+    tx.commit().await.unwrap();
+    assert!(std::sync::Arc::ptr_eq(
+        &before,
+        &rule_attributes(db, EntityKind::Keyword, org_key)
+            .await
+            .unwrap()
+            .unwrap()
+    ));
 }
 
 /// Reports run while another process restates days 1..=5 back and forth, refreshing after

@@ -296,3 +296,84 @@ pub async fn rule_runs_plan_once_results_and_schedule(db: &Db) {
             .is_empty()
     );
 }
+
+/// A run its job gave up on ends FAILED once (`fail_unfinished`), with its item counts; an
+/// ended run, or none, is left alone.
+pub async fn rule_runs_given_up_end_failed_once(db: &Db) {
+    let (workspace, account, _) = connected_org(db, "given-up@example.com").await;
+    let pool = &db.pool;
+    store::rules::insert(pool, &workspace, None, &rule("g", &account, 100), 42)
+        .await
+        .unwrap();
+    let mut applying = run("g1", &workspace, &account, "g", "manual:1", 1000);
+    applying.status = rule_runs::APPLYING.into();
+    let mut done = run("g2", &workspace, &account, "g", "manual:2", 1000);
+    done.status = rule_runs::DONE.into();
+    let mut tx = pool.begin().await.unwrap();
+    assert!(rule_runs::insert_run(&mut *tx, &applying).await.unwrap());
+    assert!(rule_runs::insert_run(&mut *tx, &done).await.unwrap());
+    rule_runs::insert_items(
+        &mut tx,
+        "g1",
+        &[
+            item(0, 501, "APPLIED"),
+            item(1, 502, "REFUSED"),
+            item(2, 503, "PLANNED"),
+        ],
+    )
+    .await
+    .unwrap();
+    tx.commit().await.unwrap();
+
+    let mut conn = pool.acquire().await.unwrap();
+    let ended = rule_runs::fail_unfinished(&mut conn, "g", "manual:1", "lost", 2000)
+        .await
+        .unwrap()
+        .expect("the APPLYING run ends");
+    assert_eq!(
+        (
+            ended.id.as_str(),
+            ended.status.as_str(),
+            ended.reason.as_deref(),
+            ended.finished_at
+        ),
+        ("g1", "FAILED", Some("lost"), Some(2000))
+    );
+    assert_eq!((ended.applied, ended.refused, ended.skipped), (1, 1, 0));
+    assert!(
+        rule_runs::fail_unfinished(&mut conn, "g", "manual:1", "again", 3000)
+            .await
+            .unwrap()
+            .is_none(),
+        "an ended run stays as it ended"
+    );
+    assert!(
+        rule_runs::fail_unfinished(&mut conn, "g", "manual:2", "lost", 3000)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert!(
+        rule_runs::fail_unfinished(&mut conn, "g", "manual:3", "lost", 3000)
+            .await
+            .unwrap()
+            .is_none()
+    );
+    let kept = rule_runs::by_period(pool, "g", "manual:2")
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((kept.status.as_str(), kept.reason), ("DONE", None));
+
+    // The workspace lock of the rule writes composes with counting and inserting.
+    let mut tx = pool.begin().await.unwrap();
+    store::rules::lock_workspace(&mut *tx, &workspace)
+        .await
+        .unwrap();
+    assert_eq!(store::rules::count(&mut *tx, &workspace).await.unwrap(), 1);
+    store::rules::insert(&mut *tx, &workspace, None, &rule("locked", &account, 5), 42)
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+    assert_eq!(store::rules::count(pool, &workspace).await.unwrap(), 2);
+}

@@ -93,7 +93,7 @@ impl Edit<'_> {
                             bid_micros: micros(&after["bid"]).or(s.row.money),
                             modification_time: text(&after["modificationTime"]),
                         };
-                        store::synced::edits::set_keyword(&mut *tx, self.org_key, s.row.id, &now)
+                        store::synced::edits::set_keyword(&mut tx, self.org_key, s.row.id, &now)
                             .await?;
                         if self.is_money() {
                             money_text(now.bid_micros)

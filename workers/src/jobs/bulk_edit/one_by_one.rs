@@ -62,7 +62,7 @@ impl Edit<'_> {
                 modification_time: text(&after["modificationTime"]),
                 body: after.to_string(),
             };
-            store::synced::edits::set_campaign(&mut *tx, self.org_key, s.row.id, &now).await?;
+            store::synced::edits::set_campaign(&mut tx, self.org_key, s.row.id, &now).await?;
             match self.field.as_str() {
                 "status" => Some(now.status),
                 "name" => None,
@@ -91,7 +91,7 @@ impl Edit<'_> {
                 modification_time: text(&after["modificationTime"]),
                 body: after.to_string(),
             };
-            store::synced::edits::set_ad_group(&mut *tx, self.org_key, s.row.id, &now).await?;
+            store::synced::edits::set_ad_group(&mut tx, self.org_key, s.row.id, &now).await?;
             match self.field.as_str() {
                 "status" => Some(now.status),
                 "cpaGoal" => money_text(now.cpa_goal_micros),
@@ -104,14 +104,8 @@ impl Edit<'_> {
             // A rename: the name Apple answered (ours if it left it out).
             None => {
                 let name = text(&after["name"]).unwrap_or_else(|| s.target.to_string());
-                store::synced::edits::set_name(
-                    &mut *tx,
-                    &self.level,
-                    self.org_key,
-                    s.row.id,
-                    &name,
-                )
-                .await?;
+                store::synced::edits::set_name(&mut tx, &self.level, self.org_key, s.row.id, &name)
+                    .await?;
                 Some(name)
             }
         };

@@ -14,6 +14,10 @@
 //! current synced value with its planned old value ('Changed since the rule evaluated it'),
 //! so a 10 % raise is applied once.
 //!
+//! A rule whose campaign group is not synced stores a `SKIPPED` run saying so. A job given
+//! up for good (`Handler::gave_up`: its attempts spent, or lost with killed workers) ends
+//! the run it left `PLANNED` or `APPLYING` as `FAILED` with the reason.
+//!
 //! A run with at least 20 refused items making at least half of its sent ones disables its
 //! rule and raises `RULE_PAUSED`. `undo-rule-run` ([`undo`]) stores the reverse of a run's
 //! applied items as a run of trigger UNDO and applies it the same way.
@@ -31,7 +35,7 @@ use searchdeck_common::{
 };
 use time::Date;
 
-use crate::{Done, Handler, JobContext, JobRun};
+use crate::{Done, Handler, JobContext, JobRun, context::Runtime};
 
 pub use apply::apply;
 
@@ -45,11 +49,7 @@ impl Handler for RunRule {
             Some(run) => run,
             None => match plan(self, ctx).await? {
                 Some(run) => run,
-                None => {
-                    return Ok(Done::message(
-                        "The rule is gone or its campaign group is not synced",
-                    ));
-                }
+                None => return Ok(Done::message("The rule is gone")),
             },
         };
         let run = if matches!(
@@ -77,6 +77,38 @@ impl Handler for RunRule {
         };
         Ok(Done::with_progress(message, progress))
     }
+
+    /// The job is given up (its last attempts failed or were lost with their workers): a
+    /// run it left `PLANNED` or `APPLYING` ends `FAILED` with the reason, so the rule's
+    /// history does not show it running forever. What it applied stays applied (undoable).
+    async fn gave_up(&self, runtime: &Runtime, reason: &str) {
+        end_unfinished(runtime, &self.rule, &self.period, reason).await;
+    }
+}
+
+/// Ends the run of (`rule_key`, `period`) `FAILED` when it is unfinished (see
+/// [`Handler::gave_up`]); logs what happened.
+pub(crate) async fn end_unfinished(runtime: &Runtime, rule_key: &str, period: &str, reason: &str) {
+    let db = &runtime.db;
+    let reason = format!("The run stopped before it finished: {reason}");
+    let ended = async {
+        let mut tx = db.pool.begin().await?;
+        let run =
+            rule_runs::fail_unfinished(&mut tx, rule_key, period, &reason, ids::now_ms() / 1000)
+                .await?;
+        tx.commit().await?;
+        Ok::<_, sqlx::Error>(run)
+    }
+    .await;
+    match ended {
+        Ok(Some(run)) => {
+            tracing::warn!(rule = %rule_key, period, run.id = %run.id, applied = run.applied, "rule run given up: ended FAILED")
+        }
+        Ok(None) => {}
+        Err(e) => {
+            tracing::error!(rule = %rule_key, period, error = %e, "could not end the given-up rule run")
+        }
+    }
 }
 
 /// The newest complete day of the group and whether the window ends after it.
@@ -93,7 +125,7 @@ async fn plan(
 ) -> Result<Option<rule_runs::RunRow>, JobError> {
     let db = &ctx.runtime.db;
     let Some(mut loaded) = rule_run::load(db, &job.rule).await? else {
-        return Ok(None);
+        return unsynced(job, db).await;
     };
     let now = ids::now_ms() / 1000;
     // A scheduled run reads the days as of its due time; a manual one as of now.
@@ -189,6 +221,67 @@ async fn plan(
     tx.commit().await?;
     tracing::info!(rule = %job.rule, period = %job.period, run.id = %run.id, status = %run.status,
             matched = run.matched, items = items.len(), "rule run planned");
+    Ok(Some(run))
+}
+
+/// The reason of a run whose rule's campaign group is not synced.
+pub const NOT_SYNCED: &str = "The rule's campaign group has not been synced: \
+    its connection's first sync has not finished, or the group is no longer selected";
+
+/// The run of a rule that exists but cannot be evaluated because its campaign group is not
+/// synced (never synced, or no longer selected): stored `SKIPPED` with the reason, so the
+/// rule's history says why it did nothing. None when the rule is gone (or is a goal
+/// optimisation, which exists only on synced campaigns).
+async fn unsynced(
+    job: &RunRule,
+    db: &searchdeck_common::Db,
+) -> Result<Option<rule_runs::RunRow>, JobError> {
+    let Some(workspace_id) = rule_runs::rule_workspace(&db.pool, &job.rule).await? else {
+        return Ok(None);
+    };
+    let Some(row) = store::rules::get(&db.pool, &workspace_id, &job.rule).await? else {
+        return Ok(None);
+    };
+    let now = ids::now_ms() / 1000;
+    let reason = if !row.rule.enabled && job.trigger == "SCHEDULE" {
+        "The rule is disabled"
+    } else {
+        NOT_SYNCED
+    };
+    let run = rule_runs::RunRow {
+        id: ids::new_id(),
+        workspace_id,
+        rule_key: job.rule.clone(),
+        rule_id: Some(row.rule.id.clone()),
+        account_id: row.rule.account_id.clone(),
+        org_id: row.rule.org_id.parse().unwrap_or_default(),
+        source: store::changes::AUTO_RULES.to_string(),
+        rule_name: row.rule.name.clone(),
+        body: serde_json::to_string(&row.rule).map_err(JobError::permanent)?,
+        currency: row.rule.currency.clone(),
+        trigger: job.trigger.clone(),
+        period: job.period.clone(),
+        status: rule_runs::SKIPPED.into(),
+        reason: Some(reason.to_string()),
+        window_start: None,
+        window_end: None,
+        newest_complete_day: None,
+        matched: 0,
+        applied: 0,
+        refused: 0,
+        skipped: 0,
+        undo_of: None,
+        undone_by: None,
+        user_id: job.user_id.clone(),
+        user_email: job.user_email.clone(),
+        created_at: now,
+        started_at: now,
+        finished_at: Some(now),
+    };
+    if !rule_runs::insert_run(&db.pool, &run).await? {
+        return Ok(rule_runs::by_period(&db.pool, &job.rule, &job.period).await?);
+    }
+    tracing::info!(rule = %job.rule, period = %job.period, run.id = %run.id, "rule run skipped: its campaign group is not synced");
     Ok(Some(run))
 }
 

@@ -2,7 +2,8 @@
 //! (`undoOf` the original, period `undo:<run id>`, the same item numbers) and applied like
 //! any plan: each item still at the run's new value is set back to its old value (an added
 //! keyword or negative keyword is deleted); one changed since is skipped 'Changed since the
-//! run'. The original's undone items become `UNDONE` and its `undoneBy` the undo run.
+//! run'. The original's undone items become `UNDONE` and its `undoneBy` the undo run. A
+//! job given up for good ends its undo run `FAILED` with the reason.
 
 use searchdeck_common::{
     ids,
@@ -15,7 +16,7 @@ use searchdeck_common::{
 };
 
 use super::apply::{CHANGED_SINCE_RUN, apply};
-use crate::{Done, Handler, JobContext};
+use crate::{Done, Handler, JobContext, context::Runtime};
 
 /// The reverse of an applied item (None when it cannot be undone).
 fn reverse(i: &ItemRow) -> Option<ItemRow> {
@@ -140,5 +141,19 @@ impl Handler for UndoRuleRun {
             ),
             progress,
         ))
+    }
+
+    /// The undo run left unfinished by a job given up ends `FAILED` with the reason.
+    async fn gave_up(&self, runtime: &Runtime, reason: &str) {
+        match rule_runs::get(&runtime.db.pool, &self.workspace_id, &self.run_id).await {
+            Ok(Some(original)) => {
+                let period = format!("undo:{}", original.id);
+                super::end_unfinished(runtime, &original.rule_key, &period, reason).await;
+            }
+            Ok(None) => {}
+            Err(e) => {
+                tracing::error!(run.id = %self.run_id, error = %e, "could not end the given-up undo run")
+            }
+        }
     }
 }

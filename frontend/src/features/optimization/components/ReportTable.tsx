@@ -15,13 +15,15 @@
 import { Badge, Box, Card, Checkbox, Group, Skeleton, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
 import { getCoreRowModel, useReactTable, type ColumnDef as TableColumn, type Row as TableRow, type RowSelectionState } from '@tanstack/react-table';
+import { useQueryClient } from '@tanstack/react-query';
 import { useVirtualizer, type Range } from '@tanstack/react-virtual';
 import { memo, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
-import { CampaignAlerts, useCampaignAlerts, type Alert } from '@/features/rules';
+import { CampaignAlerts, CampaignGoalEditor, CampaignRulesEditor, useCampaignAlerts, type Alert } from '@/features/rules';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { EMPTY, formatNumber } from '@/lib/format';
+import { optimizationKeys } from '../api/keys';
 import type { Converted, ReportResult, ReportRow } from '../api/report';
 import { isEditableMoney, quickEditCall, STATUS_COLUMN, STATUS_FIELD, type QuickEditScope } from '../api/quick-edit';
 import { columnOf, labelKey, mixesCurrencies, type ColumnDef } from '../columns';
@@ -142,6 +144,12 @@ interface RowContext {
   tagging: ReportTableProps['tagging'];
   /** The alerts of the page's campaigns by campaign id (CAMPAIGNS only), shown by their names. */
   alerts: ReadonlyMap<string, Alert[]> | null;
+  /**
+   * Where editors change a campaign's goal optimisation and rules from its `optimizationTypes`
+   * and `rules` cells (CAMPAIGNS of one campaign group only); `goal` false where the plan
+   * locks the column (Growth).
+   */
+  automation: { scope: { accountId: string; orgId: string }; goal: boolean; onSaved: () => void } | null;
   /** Per column, built once per column set: its class names and label. */
   columns: { def: ColumnDef; className: string; label: string; money: boolean; status: boolean }[];
 }
@@ -261,7 +269,15 @@ const BodyRow = memo(function BodyRow({ context, row, id, index, selected, canSe
         else if (def.kind === 'name')
           content = <NameCell row={row} value={value} to={rowLink(row)} syncing={syncing} alerts={sizer ? undefined : context.alerts?.get(id)} />;
         else if (pending && numeric(def)) content = <SyncingText />;
-        else if (def.kind === 'tags' && context.tagging && !sizer)
+        else if (context.automation && !sizer && (def.field === 'rules' || (def.field === 'optimizationTypes' && context.automation.goal))) {
+          const target = { scope: context.automation.scope, campaignId: id, campaignName: rowName(row, context.defs[0]?.field) ?? id, onSaved: context.automation.onSaved };
+          content = (
+            <span className={css.inline}>
+              <Cell level={level} column={def} value={value} currency={currency} />
+              {def.field === 'rules' ? <CampaignRulesEditor target={target} value={value} /> : <CampaignGoalEditor target={target} value={value} />}
+            </span>
+          );
+        } else if (def.kind === 'tags' && context.tagging && !sizer)
           content = <TagCell context={context.tagging} row={row} id={id} name={rowName(row, context.defs[0]?.field) ?? id} />;
         else content = <Cell level={level} column={def} value={value} currency={currency} />;
         return (
@@ -450,6 +466,20 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
     }
     return byCampaign;
   }, [level, alertsQuery.data]);
+  const queryClient = useQueryClient();
+  const canAutomate = level === 'CAMPAIGNS' && edit?.canEdit === true && edit.scope.orgId !== '';
+  const goalLocked = locked.has('optimizationTypes');
+  const automation = useMemo<RowContext['automation']>(
+    () =>
+      canAutomate && edit
+        ? {
+            scope: { accountId: edit.scope.accountId, orgId: String(edit.scope.orgId) },
+            goal: !goalLocked,
+            onSaved: () => void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] }),
+          }
+        : null,
+    [canAutomate, edit, goalLocked, queryClient],
+  );
   const context = useMemo<RowContext>(
     () => ({
       level,
@@ -460,6 +490,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
       edit,
       tagging,
       alerts,
+      automation,
       columns: defs.map((def, index) => ({
         def,
         className: [Table.classes.td, css.cell, index === 0 ? css.sticky : '', numeric(def) ? css.numeric : ''].join(' '),
@@ -468,7 +499,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
         status: def.field === STATUS_COLUMN[level],
       })),
     }),
-    [level, defs, currency, result?.syncing, rowLink, edit, tagging, alerts],
+    [level, defs, currency, result?.syncing, rowLink, edit, tagging, alerts, automation],
   );
   // Columns carry only ids and accessors; headers and cells are rendered below from the
   // column definitions, so a new sort or answer never remounts them.

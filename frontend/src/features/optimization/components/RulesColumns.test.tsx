@@ -75,3 +75,128 @@ describe("the campaigns' alerts", () => {
     await waitFor(() => expect(within(table).queryByRole('button', { name: '1 alert of Brand US' })).not.toBeInTheDocument());
   });
 });
+
+/** A stored rule of the group as `GET rules/all` answers it (docs/api/rules.md "A rule"). */
+function storedRule({ id = 'r1', name = 'Pause wasters', enabled = true }: { id?: string; name?: string; enabled?: boolean } = {}) {
+  return {
+    id,
+    version: 1,
+    name,
+    enabled,
+    accountId: 'a1',
+    orgId: '42',
+    currency: 'USD',
+    level: 'KEYWORDS',
+    campaignIds: ['7'],
+    conditions: { operator: 'AND', groups: [{ operator: 'AND', conditions: [{ type: 'metric', metric: 'taps', operator: 'GREATER_THAN', value: '1' }] }] },
+    window: { type: 'last', days: 7, excludeToday: true },
+    frequency: { type: 'daily', hour: 6 },
+    actions: [{ type: 'pause' }],
+    guardrails: { minBid: null, maxBid: null, minBudget: null, maxBudget: null, maxChangePercent: null, maxEntities: null, minData: [] },
+    createdBy: 'ann@example.com',
+    createdAt: 1764200000,
+    updatedAt: 1764200000,
+    lastRun: null,
+  };
+}
+
+describe("a campaign's goal optimisation and rules, edited from the campaigns table", () => {
+  const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
+  const fields = ['campaignName', 'servingStatus', 'optimizationTypes', 'rules', 'localSpend'];
+  const report = (locked: string[] = []) => ({
+    items: [
+      {
+        campaignId: '7',
+        campaignName: 'Brand US',
+        servingStatus: 'RUNNING',
+        deleted: false,
+        tag: [],
+        localSpend: 10,
+        optimizationTypes: null,
+        rules: [{ id: 'r1', name: 'Pause wasters', enabled: true }],
+      },
+    ],
+    total: 1,
+    totals: { localSpend: 10 },
+    currency: 'USD',
+    lastSyncedAt: '2026-11-19T10:00:00Z',
+    locked,
+    hidden: [],
+    page: 1,
+    pageSize: 50,
+  });
+  const types = {
+    items: [
+      { type: 'CPA_GOAL', name: 'CPA goal', description: 'Moves bids toward the target CPA', targetRequired: false, defaults: { maxStepPercent: '20', windowDays: 14, hour: 6, minTaps: 10 } },
+      { type: 'CPT_GOAL', name: 'CPT goal', description: 'Moves bids toward the target CPT', targetRequired: true, defaults: { maxStepPercent: '20', windowDays: 14, hour: 6, minTaps: 10 } },
+    ],
+    campaigns: [],
+  };
+
+  function setup(locked: string[] = []) {
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    mockApi('POST /api/asa/reports', ok(report(locked)));
+    mockApi('GET /api/setFields/all/CAMPAIGNS', ok({ items: [{ _id: 'p1', name: 'Automation', type: 'CAMPAIGNS', fields, isDefault: false }] }));
+    mockApi('GET /api/options/front', ok({ item: { 'optimization-column-presets': { CAMPAIGNS: 'p1' } }, version: 1 }));
+    mockApi('GET /api/alerts', ok({ items: [] }));
+    mockApi('GET /api/optimization/all/rules', ok(types));
+    mockApi('GET /api/rules/all', ok({ items: [storedRule({ id: 'r1', name: 'Pause wasters' }), storedRule({ id: 'r2', name: 'Raise winners', enabled: false })] }));
+  }
+
+  const reportCalls = () => callsTo('POST /api/asa/reports').filter((c) => !(c.body as { graph?: boolean }).graph).length;
+
+  it("sets the campaign's optimisation type, target and step", async () => {
+    setup();
+    mockApi('PUT /api/optimization/one/7', ok({ item: { campaignId: '7', type: 'CPA_GOAL', target: '2.5', maxStepPercent: '15' } }));
+    renderApp('/optimization/a1/42', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
+    await userEvent.click(await within(table).findByRole('button', { name: 'Goal optimization of Brand US' }));
+    const form = await screen.findByRole('form', { name: 'Goal optimization of Brand US' });
+    await userEvent.click(within(form).getByRole('combobox', { name: 'Optimization' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'CPA goal' }));
+    expect(within(form).getByText('Moves bids toward the target CPA')).toBeInTheDocument();
+    await userEvent.type(within(form).getByRole('textbox', { name: /^Target/ }), '2.50');
+    await userEvent.type(within(form).getByRole('textbox', { name: /Largest bid step/ }), '15');
+    const before = reportCalls();
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo('PUT /api/optimization/one/7')).toHaveLength(1));
+    const call = callsTo('PUT /api/optimization/one/7')[0]!;
+    expect(call.url).toBe('/api/optimization/one/7?accountId=a1&orgId=42');
+    expect(call.body).toEqual({ type: 'CPA_GOAL', target: '2.50', maxStepPercent: '15' });
+    await waitFor(() => expect(reportCalls()).toBeGreaterThan(before));
+  });
+
+  it('attaches a rule and turns an attached one off for the campaign', async () => {
+    setup();
+    mockApi('POST /api/rules/rulesCampaigns/many/7', ok({ items: [] }));
+    mockApi('PUT /api/rules/rulesCampaigns/toggleRule', ok({ item: storedRule() }));
+    renderApp('/optimization/a1/42', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
+    await userEvent.click(await within(table).findByRole('button', { name: 'Rules of Brand US' }));
+    const form = await screen.findByRole('form', { name: 'Rules of Brand US' });
+    expect(await within(form).findByRole('checkbox', { name: 'Pause wasters' })).toBeChecked();
+    await userEvent.click(within(form).getByRole('checkbox', { name: 'Raise winners' }));
+    expect(within(form).getByText('The rule itself is off')).toBeInTheDocument();
+    await userEvent.click(within(form).getByRole('switch', { name: 'On for this campaign: Pause wasters' }));
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo('PUT /api/rules/rulesCampaigns/toggleRule')).toHaveLength(1));
+    expect(callsTo('POST /api/rules/rulesCampaigns/many/7')[0]!.body).toEqual({ rulesIds: ['r1', 'r2'] });
+    expect(callsTo('PUT /api/rules/rulesCampaigns/toggleRule')[0]!.body).toEqual({ ruleId: 'r1', campaignId: '7', enabled: false });
+  });
+
+  it('offers no goal editor where the plan locks the column (Growth)', async () => {
+    setup(['optimizationTypes']);
+    renderApp('/optimization/a1/42', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
+    expect(await within(table).findByRole('button', { name: 'Rules of Brand US' })).toBeInTheDocument();
+    expect(within(table).queryByRole('button', { name: 'Goal optimization of Brand US' })).not.toBeInTheDocument();
+  });
+
+  it('offers no editor to readers', async () => {
+    setup();
+    renderApp('/optimization/a1/42', makeUser({ permission: 'reader' }));
+    const readers = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
+    await within(readers).findByText('Pause wasters');
+    expect(within(readers).queryByRole('button', { name: 'Rules of Brand US' })).not.toBeInTheDocument();
+  });
+});

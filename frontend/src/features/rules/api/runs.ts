@@ -16,7 +16,10 @@ export const runItemSchema = z.object({
   entityId: z.string(),
   name: z.string().nullish(),
   campaignId: entityIdSchema.nullish(),
+  /** The campaign's and ad group's names as synced (null when no longer known). */
+  campaignName: z.string().nullish(),
   adGroupId: entityIdSchema.nullish(),
+  adGroupName: z.string().nullish(),
   /** The metric values that matched (ratios as fractions). */
   values: z.record(z.string(), decimalText.nullable()).nullish(),
   action: z.string().nullish(),

@@ -1,6 +1,6 @@
 /**
  * What a rule did or would do, entity by entity (TanStack Table like the report tables):
- * the run items of a preview or a past run (name, campaign / ad group, the metric values
+ * the run items of a preview or a past run (name, campaign / ad group by name, the metric values
  * that matched, the action, old → new, the result), and the backtest's points and entities.
  */
 import { Badge, Card, Group, ScrollArea, Stack, Table, Text, Title } from '@mantine/core';
@@ -52,7 +52,10 @@ function DataTable<T>({ data, columns, label }: { data: T[]; columns: ColumnDef<
 
 export function ItemsTable({ items, currency, campaigns, label }: { items: RunItem[]; currency: string | null; campaigns: PickerCampaign[]; label: string }) {
   const columns = useMemo<ColumnDef<RunItem>[]>(() => {
-    const campaignName = (id: string | null | undefined) => (id ? (campaigns.find((c) => c.campaignId === id)?.campaignName ?? id) : EMPTY);
+    // The server's names first; the picker's campaigns, then the id, for older answers.
+    const campaignName = (item: RunItem) =>
+      item.campaignName ?? (item.campaignId ? (campaigns.find((c) => c.campaignId === item.campaignId)?.campaignName ?? item.campaignId) : EMPTY);
+    const adGroupName = (item: RunItem) => item.adGroupName ?? item.adGroupId;
     return [
       { id: 'name', header: t('rules.items.name'), cell: ({ row }) => row.original.name ?? row.original.entityId },
       { id: 'level', header: t('rules.items.level'), cell: ({ row }) => levelLabel(`${row.original.level}S`) },
@@ -61,8 +64,8 @@ export function ItemsTable({ items, currency, campaigns, label }: { items: RunIt
         header: t('rules.items.where'),
         cell: ({ row }) => (
           <Text size="sm">
-            {campaignName(row.original.campaignId)}
-            {row.original.adGroupId ? ` / ${row.original.adGroupId}` : ''}
+            {campaignName(row.original)}
+            {row.original.adGroupId ? ` / ${adGroupName(row.original)}` : ''}
           </Text>
         ),
       },

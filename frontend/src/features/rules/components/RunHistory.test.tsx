@@ -38,7 +38,9 @@ const ITEMS = [
     entityId: '9870001',
     name: 'photo editor',
     campaignId: '1870001',
+    campaignName: 'Brand US (renamed)',
     adGroupId: '2870001',
+    adGroupName: 'Exact terms',
     values: { localSpend: '23.10', installs: '0', taps: '31' },
     action: 'pause',
     field: 'status',
@@ -113,7 +115,9 @@ describe('/auto-rules/{id}/runs: run history', () => {
     expect(rows).toHaveLength(3);
     expect(within(table).getAllByRole('columnheader').map((h) => h.textContent)).toEqual(['Name', 'Level', 'Campaign / ad group', 'Spend', 'Installs', 'Taps', 'Action', 'Old → new', 'Result']);
     expect(rows[1]).toHaveTextContent('photo editor');
-    expect(rows[1]).toHaveTextContent('Brand US / 2870001');
+    // The server's names; without them (older runs), the picker's campaign name and the id.
+    expect(rows[1]).toHaveTextContent('Brand US (renamed) / Exact terms');
+    expect(rows[2]).toHaveTextContent('Brand US / 2870001');
     expect(rows[1]).toHaveTextContent('$23.10');
     expect(rows[1]).toHaveTextContent('Active → Paused');
     expect(rows[1]).toHaveTextContent('Applied');

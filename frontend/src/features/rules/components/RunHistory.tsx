@@ -206,7 +206,7 @@ export function RunHistory() {
         </Card>
       )}
       {total > RUNS_PAGE_SIZE && <Pagination total={Math.ceil(total / RUNS_PAGE_SIZE)} value={page} onChange={setPage} />}
-      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="80%" title={t('rules.run.detailTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
+      <Drawer opened={open !== null} onClose={() => setOpen(null)} position="right" size="min(100%, 1200px)" title={t('rules.run.detailTitle')} closeButtonProps={{ 'aria-label': t('common.close') }}>
         {open && <RunDetail runId={open} ruleId={ruleId} currency={group.currency} campaigns={campaigns.data} />}
       </Drawer>
     </Stack>

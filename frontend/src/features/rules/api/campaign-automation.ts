@@ -1,0 +1,97 @@
+/**
+ * What the campaigns table changes of one campaign's automation (docs/api/rules.md Routes):
+ * its goal optimisation — the types (`GET optimization/all/rules?accountId&orgId`) and the
+ * setting (`PUT optimization/one/{campaignId}?accountId&orgId` with `{type, target,
+ * maxStepPercent}`, `type` null turning it off) — and the rules attached to it: `POST
+ * rules/rulesCampaigns/many/{campaignId}` sets them exactly, `PUT
+ * rules/rulesCampaigns/toggleRule` turns an attached rule off or on for the campaign only.
+ */
+import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { api, apiRequest, emptyResultSchema } from '@/lib/api-client';
+import { ruleKeys } from './keys';
+import type { GroupScope } from './rules';
+
+const optimizationTypeSchema = z.object({
+  type: z.enum(['CPA_GOAL', 'CPT_GOAL']),
+  name: z.string(),
+  description: z.string(),
+  targetRequired: z.boolean(),
+  defaults: z.object({ maxStepPercent: z.string() }).loose(),
+});
+export type OptimizationType = z.infer<typeof optimizationTypeSchema>;
+
+const settingSchema = z
+  .object({
+    campaignId: z.string(),
+    type: z.string(),
+    target: z.string().nullish(),
+    maxStepPercent: z.string(),
+  })
+  .loose();
+export type GoalSetting = z.infer<typeof settingSchema>;
+
+const allSchema = z.object({ items: z.array(optimizationTypeSchema), campaigns: z.array(settingSchema) });
+
+export const optimizationKeys = {
+  all: (scope: GroupScope) => [...ruleKeys.all, 'optimization', scope.accountId, scope.orgId] as const,
+};
+
+/** The optimisation types and the group's optimised campaigns. */
+export function useOptimizations(scope: GroupScope | null) {
+  return useQuery(
+    queryOptions({
+      queryKey: optimizationKeys.all(scope ?? { accountId: '', orgId: '' }),
+      queryFn: scope ? ({ signal }) => api.get('/optimization/all/rules', allSchema, { query: { accountId: scope.accountId, orgId: scope.orgId }, signal }) : skipToken,
+    }),
+  );
+}
+
+export interface GoalChange {
+  /** Null turns the optimisation off. */
+  type: OptimizationType['type'] | null;
+  target: string | null;
+  maxStepPercent: string | null;
+}
+
+/** Sets (or turns off) campaign `campaignId`'s goal optimisation. */
+export async function putGoal(scope: GroupScope, campaignId: string, change: GoalChange): Promise<GoalSetting | null> {
+  const body = change.type === null ? { type: null } : { type: change.type, target: change.target, maxStepPercent: change.maxStepPercent };
+  const { item } = await apiRequest(`/optimization/one/${encodeURIComponent(campaignId)}`, {
+    method: 'PUT',
+    body,
+    schema: z.object({ item: settingSchema.nullable() }),
+    query: { accountId: scope.accountId, orgId: scope.orgId },
+  });
+  return item;
+}
+
+export function usePutGoal(scope: GroupScope, campaignId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (change: GoalChange) => putGoal(scope, campaignId, change),
+    onSuccess: () => client.invalidateQueries({ queryKey: optimizationKeys.all(scope) }),
+  });
+}
+
+/** Sets the rules attached to campaign `campaignId` to exactly `ruleIds`. */
+export async function setCampaignRules(campaignId: string, ruleIds: string[]): Promise<void> {
+  await api.post(`/rules/rulesCampaigns/many/${encodeURIComponent(campaignId)}`, { rulesIds: ruleIds }, emptyResultSchema);
+}
+
+/** Turns rule `ruleId` off or on for campaign `campaignId` only (it stays attached). */
+export async function toggleCampaignRule(ruleId: string, campaignId: string, enabled: boolean): Promise<void> {
+  await api.put('/rules/rulesCampaigns/toggleRule', { ruleId, campaignId, enabled }, emptyResultSchema);
+}
+
+export function useCampaignRules(scope: GroupScope) {
+  const client = useQueryClient();
+  const onSuccess = () => client.invalidateQueries({ queryKey: ruleKeys.list(scope.accountId, scope.orgId) });
+  return {
+    set: useMutation({ mutationFn: ({ campaignId, ruleIds }: { campaignId: string; ruleIds: string[] }) => setCampaignRules(campaignId, ruleIds), onSuccess }),
+    toggle: useMutation({
+      mutationFn: ({ ruleId, campaignId, enabled }: { ruleId: string; campaignId: string; enabled: boolean }) => toggleCampaignRule(ruleId, campaignId, enabled),
+      onSuccess,
+    }),
+  };
+}
