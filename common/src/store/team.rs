@@ -109,6 +109,18 @@ pub async fn is_member_email(
     Ok(found.is_some())
 }
 
+/// Takes the workspace's row lock for the rest of the transaction (a no-op update): team
+/// changes of one workspace run one after the other, so two managers demoting the two last
+/// owners at once cannot leave it with none. Works alike on SQLite (one writer) and
+/// PostgreSQL (the row lock).
+pub async fn lock_workspace(ex: impl Exec<'_>, workspace_id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE workspaces SET name = name WHERE id = $1")
+        .bind(workspace_id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
 /// How many owners `workspace_id` has.
 pub async fn owners(ex: impl Exec<'_>, workspace_id: &str) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
