@@ -324,6 +324,7 @@ pub async fn invite(
 #[serde(deny_unknown_fields)]
 pub struct RoleBody {
     /// owner, admin, writer or reader.
+    #[schema(value_type = Role)]
     pub role: String,
 }
 
@@ -419,8 +420,10 @@ pub async fn change_role(
 #[serde(deny_unknown_fields)]
 pub struct RolesBody {
     /// Member user ids (1–200, distinct).
+    #[schema(min_items = 1, max_items = 200)]
     pub ids: Vec<String>,
     /// owner, admin, writer or reader.
+    #[schema(value_type = Role)]
     pub role: String,
 }
 
@@ -579,6 +582,7 @@ pub async fn remove(
 #[serde(deny_unknown_fields)]
 pub struct IdsBody {
     /// Member user ids (1–200, distinct).
+    #[schema(min_items = 1, max_items = 200)]
     pub ids: Vec<String>,
 }
 
@@ -758,8 +762,10 @@ pub async fn users(State(state): State<AppState>, user: Member) -> ApiResult<imp
 #[serde(deny_unknown_fields)]
 pub struct MessageBody {
     /// The greeting's name (1–100 characters).
+    #[schema(min_length = 1, max_length = 100)]
     pub name: String,
     /// The message (1–5,000 characters).
+    #[schema(min_length = 1, max_length = 5000)]
     pub text: String,
 }
 
