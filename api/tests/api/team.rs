@@ -288,6 +288,28 @@ backend_tests! {
         assert_eq!((res.status, res.message()), (StatusCode::CONFLICT, "LAST_OWNER"));
     }
 
+    async fn two_owners_demoting_each_other_at_once_leave_one(app: TestApp) {
+        let first = app.register(&app.email(), "long password").await;
+        let second = app.member(&first, Role::Owner).await;
+        let (first_id, ws, _) = me(&app, &first).await;
+        let (second_id, _, _) = me(&app, &second).await;
+        let (to_second, to_first) = (format!("/api/team/one/{second_id}"), format!("/api/team/one/{first_id}"));
+        let (a, b) = tokio::join!(
+            call(&app, Method::PATCH, &to_second, Some(json!({"role": "admin"})), &first),
+            call(&app, Method::PATCH, &to_first, Some(json!({"role": "admin"})), &second),
+        );
+        // One wins; the other is refused: 409 when it ran beside the first, 403 when its
+        // caller was already demoted when its session was read.
+        let mut statuses = [a.status, b.status];
+        statuses.sort();
+        assert_eq!(statuses[0], StatusCode::OK, "{:?} {:?}", a.json, b.json);
+        assert!(matches!(statuses[1], StatusCode::FORBIDDEN | StatusCode::CONFLICT), "{:?} {:?}", a.json, b.json);
+        let owners: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM memberships WHERE role = 'owner' AND workspace_id = $1")
+            .bind(&ws)
+            .fetch_one(&app.state.db.pool).await.unwrap();
+        assert_eq!(owners, 1);
+    }
+
     async fn removal_ends_the_member_sessions_there_at_once(app: TestApp) {
         let owner = app.register(&app.email(), "long password").await;
         let writer_email = app.email();
