@@ -1,8 +1,9 @@
 //! Operator tools over workspace memberships, behind the binary's `searchdeck members`
 //! subcommands: listing a user's workspaces with their roles, and setting a member's role
 //! from the server's shell, on the same database the server uses (also while it runs), for
-//! the operator (the team settings of spec §2, where owners and admins manage members, are a
-//! screen of their own).
+//! the operator. Owners and admins manage their team themselves through the team routes
+//! (`routes::team`, docs/api/team.md), which also hold the role rules (the last owner, an
+//! admin and the owners); this operator tool is above them.
 
 use searchdeck_common::Db;
 use sqlx::Row;

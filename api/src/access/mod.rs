@@ -11,7 +11,8 @@
 //!
 //! The resources routes share live here too: connections ([`Account`], [`QueriedAccount`]),
 //! App Store apps ([`AppStoreId`], a public id, and [`CompetitorApp`], an app with
-//! competitors saved in the workspace) and campaigns ([`Campaign`], [`CampaignOfAdGroup`], with [`ScopeQuery`] and [`pick`]
+//! competitors saved in the workspace), team members and invitations ([`Teammate`],
+//! [`TeamEntry`]) and campaigns ([`Campaign`], [`CampaignOfAdGroup`], with [`ScopeQuery`] and [`pick`]
 //! choosing among a campaign's synced copies).
 
 mod account;
@@ -21,6 +22,7 @@ pub(crate) mod doc;
 mod notification;
 mod resource;
 mod rule;
+mod team;
 
 use std::marker::PhantomData;
 
@@ -37,6 +39,7 @@ pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};
 pub use notification::StoredNotification;
 pub use resource::{InWorkspace, WorkspaceResource};
 pub use rule::{StoredRule, StoredRun};
+pub use team::{TeamEntry, Teammate};
 
 use crate::{
     error::{ApiError, UNAUTHORIZED_MESSAGE},

@@ -20,6 +20,7 @@ pub mod rules;
 pub mod suggester;
 pub mod tags;
 pub mod tasks;
+pub mod team;
 pub mod users;
 
 use utoipa_axum::router::OpenApiRouter;
@@ -50,4 +51,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(alerts::router())
         .merge(rule_runs::router())
         .merge(activity::router())
+        .merge(team::router())
 }

@@ -48,6 +48,9 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     // The activity log's read state is each member's own (readers mark too).
     ("patch", "/api/accountsActions/notifications/{type}"),
     ("patch", "/api/accountsActions/notifications/{type}/all"),
+    // Accepting an invitation adds a workspace to the caller; it changes none of the current
+    // workspace's things (docs/api/team.md).
+    ("post", "/api/team/checkCode"),
 ];
 
 /// GET routes that change state (the spec keeps their method). Each is marked where it is
@@ -82,6 +85,13 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     // the workspace (unknown ones ignored).
     ("/api/accountsActions/notifications/{type}", "type"),
     ("/api/accountsActions/notifications/{type}/all", "type"),
+    // An invitation's email and role (POST), and what `{b}` names — member or invitation —
+    // for DELETE, whose `{b}` is the workspace resource (docs/api/team.md).
+    ("/api/team/one/{a}/{b}", "a"),
+    ("/api/team/one/{a}/{b}", "b"),
+    // A teammate's email, checked against the workspace's members and invitations (404 for
+    // any other).
+    ("/api/emails/one/{email}", "email"),
 ];
 
 /// Reads sent as POST (a search text, an id list or a report body too large for a query
@@ -385,6 +395,14 @@ async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> String
             .await
             .unwrap();
             id
+        }
+        "team-member" | "team-entry" => {
+            // A reader of the workspace, addressed by their user id (docs/api/team.md).
+            let member = app.member(token, Role::Reader).await;
+            app.get("/api/auth/me", Some(&member)).await.json["result"]["item"]["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
         }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }

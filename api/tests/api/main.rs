@@ -41,3 +41,4 @@ mod rules;
 mod snapshots;
 mod suggester;
 mod sync;
+mod team;

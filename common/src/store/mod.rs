@@ -44,6 +44,7 @@ pub mod suggester;
 pub mod synced;
 pub mod tags;
 pub mod tasks;
+pub mod team;
 pub mod users;
 pub mod workspaces;
 

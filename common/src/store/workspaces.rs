@@ -47,3 +47,11 @@ pub async fn manager_emails(
     .fetch_all(ex)
     .await
 }
+
+/// The name of workspace `id`, if it exists.
+pub async fn name(ex: impl Exec<'_>, id: &str) -> Result<Option<String>, sqlx::Error> {
+    sqlx::query_scalar("SELECT name FROM workspaces WHERE id = $1")
+        .bind(id)
+        .fetch_optional(ex)
+        .await
+}

@@ -20,3 +20,4 @@ mod store;
 mod suggester_store;
 mod synced;
 mod tags;
+mod team;
