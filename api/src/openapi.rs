@@ -31,6 +31,7 @@ use crate::{
         (name = "edits", description = "Quick edits of campaigns, ad groups and keywords through Apple Ads"),
         (name = "creation", description = "Campaign creation and copies (jobs create-campaigns and copy-campaigns)"),
         (name = "activity", description = "The activity log: notifications of every change, read state and undo"),
+        (name = "billing", description = "Plans, trials and purchases (docs/api/plans.md)"),
         (name = "system", description = "Process health"),
     )
 )]

@@ -13,6 +13,7 @@ pub mod estimates;
 pub mod fields;
 pub mod lists;
 pub mod options;
+pub mod plans;
 pub mod product_pages;
 pub mod reports;
 pub mod rule_runs;
@@ -50,4 +51,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(alerts::router())
         .merge(rule_runs::router())
         .merge(activity::router())
+        .merge(plans::router())
 }
