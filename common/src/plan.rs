@@ -46,6 +46,7 @@
 //! free tier Pro (pro_free), and nothing in it shows such a limit being applied.
 
 pub mod derive;
+pub mod prompts;
 
 pub mod spend;
 
