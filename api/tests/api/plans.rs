@@ -1,6 +1,7 @@
 //! Plans and trials through the real router (docs/api/plans.md), on SQLite and PostgreSQL:
 //! the Pro trial started once per workspace by an owner or admin (`pay/giveMeTrial`), its
-//! refusals, the purchases list (`purchase/all`), who may call them.
+//! refusals, the purchases list (`purchase/all`), who may call them; the plan with its
+//! limits, banner and modal as the trial runs and ends (`plan/current`).
 
 use crate::common::{TestApp, TestBackend};
 use axum::http::StatusCode;
@@ -14,6 +15,30 @@ use serde_json::Value;
 
 const TRIAL: &str = "/api/pay/giveMeTrial";
 const PURCHASES: &str = "/api/purchase/all";
+const CURRENT: &str = "/api/plan/current";
+
+/// Moves the workspace's purchases so the newest ends `left_ms` from now.
+async fn end_in(app: &TestApp, left_ms: i64) {
+    let end: i64 = sqlx::query_scalar("SELECT MAX(off_account_time) FROM purchases")
+        .fetch_one(&app.state.db.pool)
+        .await
+        .unwrap();
+    let shift = end - (now_ms() + left_ms);
+    sqlx::query("UPDATE purchases SET started_at = started_at - $1, off_account_time = off_account_time - $1")
+        .bind(shift)
+        .execute(&app.state.db.pool)
+        .await
+        .unwrap();
+}
+
+fn kinds(json: &Value) -> (String, Option<String>, Option<String>) {
+    let r = &json["result"];
+    (
+        r["plan"].as_str().unwrap().to_string(),
+        r["banner"]["type"].as_str().map(str::to_string),
+        r["modal"]["type"].as_str().map(str::to_string),
+    )
+}
 
 async fn workspace_of(app: &TestApp, token: &str) -> String {
     app.get("/api/auth/me", Some(token)).await.json["result"]["item"]["workspaceId"]
@@ -125,5 +150,49 @@ backend_tests! {
         statuses.sort();
         assert_eq!(statuses, [StatusCode::OK, StatusCode::CONFLICT], "{:?} {:?}", a.json, b.json);
         assert_eq!(purchases(&app.get(PURCHASES, Some(&owner)).await.json).len(), 1);
+    }
+
+    async fn plans_current_follows_the_trial_through_its_windows(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let reader = app.member(&owner, Role::Reader).await;
+        let res = app.get(CURRENT, Some(&owner)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let r = &res.json["result"];
+        assert_eq!(kinds(&res.json), ("pro_free".into(), None, Some("proTrial".into())));
+        assert_eq!((r["freeTrialStatus"].as_str(), r["lastMonthSpend"].as_str(), r["spendThreshold"].as_str()), (Some("NoTrial"), Some("0.00"), Some("10000")));
+        assert_eq!((r["limits"]["apps"].as_u64(), r["limits"]["rules"].as_u64(), r["canUpgrade"].as_bool()), (Some(5), Some(10), Some(true)));
+        assert_eq!((r["modal"]["confirm"].as_str(), r["modal"]["confirmEnabled"].as_bool()), (Some("Start trial"), Some(true)));
+        let res = app.get(CURRENT, Some(&reader)).await;
+        let m = &res.json["result"]["modal"];
+        assert_eq!((m["confirmEnabled"].as_bool(), m["info"].as_str()), (Some(false), Some("Please contact your admin to start the trial")));
+        assert_eq!(res.json["result"]["canUpgrade"], false);
+        let res = app.get(&format!("{CURRENT}?context=integrations"), Some(&owner)).await;
+        assert_eq!(res.json["result"]["modal"]["variant"], "mmp");
+        let res = app.get(&format!("{CURRENT}?context=billing"), Some(&owner)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST);
+        assert_eq!(res.json["errors"][0]["field"], "context");
+
+        assert_eq!(app.get(TRIAL, Some(&owner)).await.status, StatusCode::OK);
+        let res = app.get(CURRENT, Some(&reader)).await;
+        let r = &res.json["result"];
+        assert_eq!(kinds(&res.json), ("pro_trial".into(), None, None));
+        assert_eq!((r["freeTrialStatus"].as_str(), r["daysLeft"].as_i64(), r["limits"]["apps"].as_u64()), (Some("TrialStarted"), Some(14), Some(35)));
+
+        end_in(&app, 30 * 3_600_000).await;
+        let res = app.get(CURRENT, Some(&owner)).await;
+        assert_eq!(kinds(&res.json), ("pro_trial".into(), Some("proTrialEnding".into()), Some("proTrialEnding2day".into())));
+        assert_eq!(res.json["result"]["daysLeft"], 2);
+        assert_eq!(res.json["result"]["banner"]["button"], "Upgrade");
+        let res = app.get(CURRENT, Some(&reader)).await;
+        let r = &res.json["result"];
+        assert_eq!((r["banner"]["button"].as_str(), r["banner"]["contactAdmin"].as_str()), (None, Some("Please contact your admin to upgrade plan")));
+        assert_eq!(r["modal"]["confirm"], "Got it");
+
+        end_in(&app, -1).await;
+        let res = app.get(CURRENT, Some(&owner)).await;
+        assert_eq!(kinds(&res.json), ("pro_free".into(), Some("proTrialEnd".into()), Some("proTrialEnd".into())));
+        let r = &res.json["result"];
+        assert_eq!((r["freeTrialStatus"].as_str(), r["previousStatus"].as_str(), r["limits"]["apps"].as_u64()), (Some("TrialEnded"), Some("trial"), Some(5)));
+        assert_eq!(app.get(CURRENT, None).await.status, StatusCode::UNAUTHORIZED);
     }
 }
