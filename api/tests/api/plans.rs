@@ -195,4 +195,51 @@ backend_tests! {
         assert_eq!((r["freeTrialStatus"].as_str(), r["previousStatus"].as_str(), r["limits"]["apps"].as_u64()), (Some("TrialEnded"), Some("trial"), Some(5)));
         assert_eq!(app.get(CURRENT, None).await.status, StatusCode::UNAUTHORIZED);
     }
+
+    async fn plans_last_months_spend_in_dollars_decides_pro_free_or_limited(app: TestApp) {
+        use crate::campaigns::seed::{self, Campaign, Day};
+        let owner = app.register(&app.email(), "long password").await;
+        let account = seed::account(&app, &owner, 1).await;
+        let usd = seed::org(&app, &account, 100, "Group A", "USD").await;
+        let eur = seed::org(&app, &account, 200, "Group B", "EUR").await;
+        for (org, id) in [(usd, 11), (eur, 21)] {
+            seed::campaign(&app, org, Campaign { id, name: "C", adam_id: 900, status: "ENABLED", display_status: "RUNNING", budget_micros: 1_000_000, countries: r#"["US"]"#, deleted: false, body: "{}" }).await;
+        }
+        let month = searchdeck_common::plan::spend::last_month(now_ms());
+        let spend = |org, id, date: String, micros| {
+            let app = &app;
+            async move {
+                seed::day(app, org, &date, Day { level: 1, entity_id: id, campaign_id: id, impressions: 10, taps: 1, spend_micros: micros, ..Day::default() }).await;
+            }
+        };
+        spend(usd, 11, month.from.to_string(), 6_000_000_000).await; // $6,000
+        spend(usd, 11, month.to.to_string(), 10_000).await; // $0.01
+        spend(eur, 21, month.to.to_string(), 4_000_000_000).await; // €4,000
+        // This month's spend does not count.
+        let this_month = month.to.next_day().unwrap();
+        spend(usd, 11, this_month.to_string(), 90_000_000_000).await;
+        for org in [usd, eur] {
+            store::report_facts::refresh(&app.state.db, org, store::report_facts::FactLevel::Campaign, month.from).await.unwrap();
+        }
+
+        // No rate for the euro yet: its spend is left out.
+        let res = app.get(CURRENT, Some(&owner)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!((res.json["result"]["plan"].as_str(), res.json["result"]["lastMonthSpend"].as_str()), (Some("pro_free"), Some("6000.01")));
+
+        // At 1.25 dollars per euro (the ECB rate of the month's last day): $11,000.01.
+        for (currency, rate) in [("USD", "1.25"), ("GBP", "0.85")] {
+            let r = store::fx_rates::StoredRate { day: month.to.to_string(), currency: currency.into(), rate: rate.into(), source: "ECB".into() };
+            store::fx_rates::upsert(&app.state.db.pool, &r, now_ms()).await.unwrap();
+        }
+        let res = app.get(CURRENT, Some(&owner)).await;
+        let r = &res.json["result"];
+        assert_eq!((r["plan"].as_str(), r["lastMonthSpend"].as_str()), (Some("pro_limited"), Some("11000.01")));
+        assert_eq!((r["modal"]["type"].as_str(), r["modal"]["confirm"].as_str()), (Some("upgrade"), Some("Start trial")));
+        assert_eq!(r["limits"]["apps"], 5);
+
+        // A trial lifts the plan whatever the spend.
+        assert_eq!(app.get(TRIAL, Some(&owner)).await.status, StatusCode::OK);
+        assert_eq!(app.get(CURRENT, Some(&owner)).await.json["result"]["plan"], "pro_trial");
+    }
 }
