@@ -139,7 +139,8 @@ pub struct Standing {
     pub current: Option<Purchase>,
     /// When on a free plan: the newest paid plan or trial, ended.
     pub ended: Option<Purchase>,
-    /// Last month's spend in US dollars the free plans were decided by.
+    /// Last month's spend in US dollars the free plans were decided by (zero when
+    /// `plan::standing` did not need to read it: a paid plan or trial in force).
     pub spend_usd: Decimal,
 }
 
