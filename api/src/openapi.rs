@@ -32,6 +32,7 @@ use crate::{
         (name = "creation", description = "Campaign creation and copies (jobs create-campaigns and copy-campaigns)"),
         (name = "activity", description = "The activity log: notifications of every change, read state and undo"),
         (name = "team", description = "Members, roles and invitations of the workspace (docs/api/team.md)"),
+        (name = "billing", description = "Plans, trials and purchases (docs/api/plans.md)"),
         (name = "system", description = "Process health"),
     )
 )]

@@ -1,8 +1,9 @@
 //! The workspace's plan (spec §4 Plans) and what each plan allows.
 //!
-//! Billing has not landed: [`current`] answers `pro_free` for every workspace (spec §9:
-//! Pro is free while the monthly ad spend is at most $10,000). When billing lands it derives
-//! the plan from the workspace's purchase flags; every caller already asks this one function.
+//! [`current`] is the one function every caller asks: it derives the plan from the
+//! workspace's purchases ([`crate::store::purchases`]) and last month's ad spend in US
+//! dollars ([`spend`]) with the pure [`derive::derive`] (docs/api/plans.md). The banner and
+//! upsell modal that apply follow from the result in [`prompts`].
 //!
 //! Limits per plan are our decision, written down here because the spec shows only the
 //! limit-reached answer (spec §8: `LIMIT_HAS_BEEN_REACHED` with meta type `AVAILABLEAPPS` or
@@ -43,6 +44,11 @@
 //! the distinct developer names of those apps. The marketing copy's "free plan with 1
 //! campaign and 50 keywords" (spec §9) is *not* enforced: the spec's own plan list makes the
 //! free tier Pro (pro_free), and nothing in it shows such a limit being applied.
+
+pub mod derive;
+pub mod prompts;
+
+pub mod spend;
 
 /// A workspace's plan (spec §4 Plans), spelt as the spec spells it on the wire.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
@@ -207,11 +213,29 @@ impl CreationLimits {
     }
 }
 
-/// The plan of `workspace_id`: the one place every caller asks (report locks, column
-/// presets, app limits). Billing has not landed, so every workspace is on `pro_free`; the
-/// database handle is here for when the plan is read from the workspace's purchase.
-pub async fn current(_db: &crate::Db, _workspace_id: &str) -> Result<Plan, sqlx::Error> {
-    Ok(Plan::ProFree)
+/// The plan of `workspace_id` now: the one place every caller asks (report locks, column
+/// presets, app, campaign and rule limits).
+pub async fn current(
+    db: &crate::Db,
+    workspace_id: &str,
+) -> Result<Plan, crate::report::ReportError> {
+    Ok(standing(db, workspace_id, crate::ids::now_ms()).await?.plan)
+}
+
+/// Where `workspace_id` stands at `now` (ms): its plan, trial status and the purchases
+/// behind them. Last month's spend is read only when a free plan depends on it.
+pub async fn standing(
+    db: &crate::Db,
+    workspace_id: &str,
+    now: i64,
+) -> Result<derive::Standing, crate::report::ReportError> {
+    let purchases = crate::store::purchases::all(&db.pool, workspace_id).await?;
+    let paid = derive::derive(&purchases, rust_decimal::Decimal::ZERO, now);
+    if paid.plan != Plan::ProFree {
+        return Ok(paid);
+    }
+    let spend = spend::last_month_usd(db, workspace_id, now).await?;
+    Ok(derive::derive(&purchases, spend, now))
 }
 
 /// How many apps and developers a plan allows (`None`: no limit).

@@ -13,6 +13,7 @@ pub mod estimates;
 pub mod fields;
 pub mod lists;
 pub mod options;
+pub mod plans;
 pub mod product_pages;
 pub mod reports;
 pub mod rule_runs;
@@ -52,4 +53,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(rule_runs::router())
         .merge(activity::router())
         .merge(team::router())
+        .merge(plans::router())
 }

@@ -63,6 +63,7 @@ const STATE_CHANGING_GETS: &[&str] = &[
     "/api/asa/getAccountData",
     "/api/auth/logout",
     "/api/auth/recoveryPassword",
+    "/api/pay/giveMeTrial",
     "/api/phrase/suggesterSearches/one/stop/{id}",
 ];
 

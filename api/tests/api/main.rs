@@ -33,6 +33,7 @@ mod edits;
 mod hardening;
 mod lists_pages;
 mod outside_changes;
+mod plans;
 mod platform;
 mod presets;
 mod reports;

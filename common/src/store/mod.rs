@@ -33,6 +33,7 @@ pub mod options;
 pub mod popularity;
 pub mod presets;
 pub mod product_ads;
+pub mod purchases;
 pub mod recovery;
 pub mod report_entities;
 pub mod report_facts;

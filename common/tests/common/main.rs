@@ -14,6 +14,7 @@ mod email;
 mod migrations;
 mod notifications;
 mod presets;
+mod purchases;
 mod ratelimit;
 mod secrets;
 mod store;

@@ -4,7 +4,7 @@
 //! workspace's account or campaign answers 404; and the change history read from the
 //! sandbox after a real change.
 
-mod seed;
+pub(crate) mod seed;
 
 use crate::common::{TestApp, TestBackend};
 use crate::harness::{Connected, args, start_sandbox};

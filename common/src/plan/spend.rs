@@ -1,0 +1,194 @@
+//! Last month's ad spend of a workspace in US dollars, which decides `pro_free` against
+//! `pro_limited` (spec §4, §9; docs/api/plans.md "Last month's spend").
+//!
+//! The month is the previous calendar month (UTC) before the clock's `now`. The report
+//! engine answers each connection's campaign groups' spend over it (ORGS totals, each in its
+//! group's currency); amounts are converted to US dollars at the stored reference rates
+//! (`fx_rates`, the ECB's euro rates) in force on the month's last day, a currency without
+//! one there at the newest stored rate, and a currency without any rate is left out and
+//! logged. The sum is floored to cents.
+
+use rust_decimal::Decimal;
+use time::{Date, OffsetDateTime};
+
+use crate::{
+    Db,
+    fx::RateSet,
+    plan::Plan,
+    report::{self, Cancel, Context, DateRange, Level, Query, ReportError},
+    store,
+};
+
+/// The currency the free-plan threshold is in.
+pub const USD: &str = "USD";
+
+/// The calendar month before the one holding `now` (ms, UTC).
+pub fn last_month(now: i64) -> DateRange {
+    let today = OffsetDateTime::from_unix_timestamp_nanos(i128::from(now) * 1_000_000)
+        .map_or(Date::MIN, OffsetDateTime::date);
+    let first_of_this = today.replace_day(1).unwrap_or(today);
+    let to = first_of_this.previous_day().unwrap_or(first_of_this);
+    let from = to.replace_day(1).unwrap_or(to);
+    DateRange { from, to }
+}
+
+/// The sum in US dollars of `amounts` (currency, micros), and the currencies left out for
+/// want of a rate: each at `rates`, else at `fallback`.
+pub fn sum_usd(
+    amounts: &[(Option<String>, i64)],
+    rates: &RateSet,
+    fallback: &RateSet,
+) -> (Decimal, Vec<String>) {
+    let mut micros: i128 = 0;
+    let mut missing: Vec<String> = Vec::new();
+    for (currency, amount) in amounts {
+        if *amount == 0 {
+            continue;
+        }
+        let converted = currency.as_deref().and_then(|c| {
+            rates
+                .convert_micros(*amount, c, USD)
+                .or_else(|| fallback.convert_micros(*amount, c, USD))
+        });
+        match converted {
+            Some(m) => micros += i128::from(m),
+            None => {
+                let code = currency.clone().unwrap_or_else(|| "?".into());
+                if !missing.contains(&code) {
+                    missing.push(code);
+                }
+            }
+        }
+    }
+    missing.sort();
+    let usd = Decimal::from_i128_with_scale(micros, 6);
+    (
+        usd.round_dp_with_strategy(2, rust_decimal::RoundingStrategy::ToZero),
+        missing,
+    )
+}
+
+/// Last month's spend of `workspace_id` in US dollars at `now`.
+pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Decimal, ReportError> {
+    let range = last_month(now);
+    let mut amounts = Vec::new();
+    for account in store::accounts::all(&db.pool, workspace_id).await? {
+        let ctx = Context {
+            workspace_id: workspace_id.to_string(),
+            account_id: account.id.clone(),
+            org: None,
+            // Spend is never locked, so the plan of this read does not matter (and asking
+            // for it here would ask this very function).
+            plan: Plan::ProFree,
+        };
+        let q = Query::totals(Level::Orgs, range, Default::default(), Vec::new());
+        for row in report::totals(db, &ctx, &q, &Cancel::new()).await? {
+            amounts.push((row.currency, row.counters.spend_micros()));
+        }
+    }
+    if amounts
+        .iter()
+        .all(|(c, m)| *m == 0 || c.as_deref() == Some(USD))
+    {
+        return Ok(sum_usd(&amounts, &RateSet::default(), &RateSet::default()).0);
+    }
+    let rates = store::fx_rates::rate_set(&db.pool, range.to).await?;
+    let fallback = match store::fx_rates::latest_day(&db.pool).await? {
+        Some(day) => match Date::parse(
+            &day,
+            time::macros::format_description!("[year]-[month]-[day]"),
+        ) {
+            Ok(day) => store::fx_rates::rate_set(&db.pool, day).await?,
+            Err(_) => RateSet::default(),
+        },
+        None => RateSet::default(),
+    };
+    let (usd, missing) = sum_usd(&amounts, &rates, &fallback);
+    if !missing.is_empty() {
+        tracing::warn!(
+            workspace.id = workspace_id,
+            ?missing,
+            "last month's spend: currencies without a rate left out"
+        );
+    }
+    Ok(usd)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::{collections::BTreeMap, str::FromStr};
+
+    use time::macros::{date, datetime};
+
+    use super::*;
+
+    fn ms(t: OffsetDateTime) -> i64 {
+        (t.unix_timestamp_nanos() / 1_000_000) as i64
+    }
+
+    #[test]
+    fn last_month_is_the_previous_calendar_month_in_utc() {
+        for (now, from, to) in [
+            (
+                datetime!(2026-03-01 00:00 UTC),
+                date!(2026 - 02 - 01),
+                date!(2026 - 02 - 28),
+            ),
+            (
+                datetime!(2026-02-28 23:59:59 UTC),
+                date!(2026 - 01 - 01),
+                date!(2026 - 01 - 31),
+            ),
+            (
+                datetime!(2027-01-15 12:00 UTC),
+                date!(2026 - 12 - 01),
+                date!(2026 - 12 - 31),
+            ),
+            (
+                datetime!(2028-03-31 23:59 UTC),
+                date!(2028 - 02 - 01),
+                date!(2028 - 02 - 29),
+            ),
+        ] {
+            assert_eq!(last_month(ms(now)), DateRange { from, to }, "{now}");
+        }
+    }
+
+    #[test]
+    fn amounts_convert_to_dollars_through_the_euro_and_floor_to_cents() {
+        let rates = RateSet {
+            rates: BTreeMap::from([
+                (
+                    "USD".to_string(),
+                    (Decimal::from_str("1.25").unwrap(), date!(2026 - 02 - 27)),
+                ),
+                (
+                    "JPY".to_string(),
+                    (Decimal::from_str("160").unwrap(), date!(2026 - 02 - 27)),
+                ),
+            ]),
+            source: None,
+        };
+        let mut fallback = rates.clone();
+        fallback.rates.insert(
+            "GBP".into(),
+            (Decimal::from_str("0.8").unwrap(), date!(2026 - 03 - 20)),
+        );
+        let amounts = vec![
+            (Some("USD".to_string()), 5_000_000_000),   // $5,000
+            (Some("EUR".to_string()), 2_000_000_000),   // €2,000 = $2,500
+            (Some("JPY".to_string()), 320_000_000_000), // ¥320,000 = €2,000 = $2,500
+            (Some("GBP".to_string()), 8_000_000),       // £8 = €10 = $12.50 (fallback)
+            (Some("XYZ".to_string()), 1_000_000),       // no rate: left out
+            (None, 0),
+        ];
+        let (usd, missing) = sum_usd(&amounts, &rates, &fallback);
+        assert_eq!(usd, Decimal::from_str("10012.50").unwrap());
+        assert_eq!(missing, ["XYZ"]);
+        // Fractions of a cent are floored: exactly at the threshold stays pro_free.
+        let (usd, _) = sum_usd(&[(Some("USD".into()), 10_000_009_999)], &rates, &fallback);
+        assert_eq!(usd, Decimal::from(10_000));
+        let (none, missing) = sum_usd(&[], &RateSet::default(), &RateSet::default());
+        assert_eq!((none, missing.len()), (Decimal::ZERO, 0));
+    }
+}

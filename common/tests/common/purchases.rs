@@ -1,0 +1,166 @@
+//! Conformance of the purchases store (`store::purchases`) on SQLite and, with
+//! `TEST_DATABASE_URL`, PostgreSQL: flags and ends round-trip, newest first per workspace,
+//! each trial kind once per workspace (the database refuses a second), a failed payment
+//! marked, purchases going with their workspace; and the plan derived from what is stored.
+
+use searchdeck_common::{
+    Db,
+    ids::{new_id, now_ms},
+    plan::{
+        self, Plan,
+        derive::{DAY_MS, PRO_TRIAL_MS, Purchase, TrialKind},
+    },
+    store::{self, purchases},
+    test_support::MigratedDb,
+};
+
+async fn sqlite() -> MigratedDb {
+    MigratedDb::sqlite().await
+}
+
+async fn postgres() -> Option<MigratedDb> {
+    MigratedDb::postgres("sd_purchases").await
+}
+
+macro_rules! conformance {
+    ($($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test]
+            async fn $case() {
+                let f = super::sqlite().await;
+                super::$case(&f.db).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test]
+            async fn $case() {
+                if let Some(f) = super::postgres().await {
+                    super::$case(&f.db).await;
+                }
+            })*
+        }
+    };
+}
+
+conformance!(
+    purchases_round_trip_newest_first_per_workspace,
+    each_trial_kind_is_had_once_per_workspace,
+    a_failed_payment_is_marked_and_purchases_go_with_the_workspace,
+    the_plan_follows_the_stored_purchases,
+);
+
+async fn workspace(db: &Db) -> String {
+    let ws = new_id();
+    store::workspaces::insert(&db.pool, &ws, "Acme", now_ms())
+        .await
+        .unwrap();
+    ws
+}
+
+fn pro_trial(now: i64) -> Purchase {
+    Purchase {
+        id: new_id(),
+        name: "pro".into(),
+        free: false,
+        trial: true,
+        full: false,
+        organization: false,
+        trial_kind: Some(TrialKind::Pro),
+        suggester: true,
+        payment_failed: false,
+        started_at: now,
+        off_account_time: Some(now + PRO_TRIAL_MS),
+    }
+}
+
+fn growth(now: i64) -> Purchase {
+    Purchase {
+        id: new_id(),
+        name: "growth".into(),
+        free: false,
+        trial: false,
+        full: true,
+        organization: true,
+        trial_kind: None,
+        suggester: false,
+        payment_failed: false,
+        started_at: now,
+        off_account_time: None,
+    }
+}
+
+async fn purchases_round_trip_newest_first_per_workspace(db: &Db) {
+    let (a, b) = (workspace(db).await, workspace(db).await);
+    let now = now_ms();
+    let trial = pro_trial(now - 20 * DAY_MS);
+    let bought = growth(now - DAY_MS);
+    purchases::insert(&db.pool, &a, &trial, now).await.unwrap();
+    purchases::insert(&db.pool, &a, &bought, now).await.unwrap();
+    assert_eq!(purchases::all(&db.pool, &a).await.unwrap(), [bought, trial]);
+    assert!(purchases::all(&db.pool, &b).await.unwrap().is_empty());
+}
+
+async fn each_trial_kind_is_had_once_per_workspace(db: &Db) {
+    let (a, b) = (workspace(db).await, workspace(db).await);
+    let now = now_ms();
+    purchases::insert(&db.pool, &a, &pro_trial(now), now)
+        .await
+        .unwrap();
+    let again = purchases::insert(&db.pool, &a, &pro_trial(now + 1), now).await;
+    assert!(
+        again.as_ref().is_err_and(Db::is_unique_violation),
+        "{again:?}"
+    );
+    // Another kind, and the same kind in another workspace, are fine; paid plans repeat.
+    let pre = Purchase {
+        trial_kind: Some(TrialKind::Pre),
+        ..pro_trial(now + 2)
+    };
+    purchases::insert(&db.pool, &a, &pre, now).await.unwrap();
+    purchases::insert(&db.pool, &b, &pro_trial(now), now)
+        .await
+        .unwrap();
+    purchases::insert(&db.pool, &a, &growth(now), now)
+        .await
+        .unwrap();
+    purchases::insert(&db.pool, &a, &growth(now + 3), now)
+        .await
+        .unwrap();
+    assert_eq!(purchases::all(&db.pool, &a).await.unwrap().len(), 4);
+}
+
+async fn a_failed_payment_is_marked_and_purchases_go_with_the_workspace(db: &Db) {
+    let a = workspace(db).await;
+    let now = now_ms();
+    let p = growth(now);
+    purchases::insert(&db.pool, &a, &p, now).await.unwrap();
+    assert!(
+        purchases::set_payment_failed(&db.pool, &a, &p.id, true)
+            .await
+            .unwrap()
+    );
+    assert!(
+        !purchases::set_payment_failed(&db.pool, "elsewhere", &p.id, true)
+            .await
+            .unwrap()
+    );
+    assert!(purchases::all(&db.pool, &a).await.unwrap()[0].payment_failed);
+    sqlx::query("DELETE FROM workspaces WHERE id = $1")
+        .bind(&a)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    assert!(purchases::all(&db.pool, &a).await.unwrap().is_empty());
+}
+
+async fn the_plan_follows_the_stored_purchases(db: &Db) {
+    let a = workspace(db).await;
+    let now = now_ms();
+    assert_eq!(plan::current(db, &a).await.unwrap(), Plan::ProFree);
+    let trial = pro_trial(now - DAY_MS);
+    purchases::insert(&db.pool, &a, &trial, now).await.unwrap();
+    assert_eq!(plan::current(db, &a).await.unwrap(), Plan::ProTrial);
+    let after = plan::standing(db, &a, now + PRO_TRIAL_MS).await.unwrap();
+    assert_eq!(after.plan, Plan::ProFree);
+    assert_eq!(after.ended.map(|p| p.id), Some(trial.id));
+}
