@@ -77,7 +77,10 @@ pub struct NewNotification {
 }
 
 /// Writes `n`, or finds the notification already written under its key; returns its id.
-pub async fn record(ex: &mut sqlx::AnyConnection, n: &NewNotification) -> Result<String, sqlx::Error> {
+pub async fn record(
+    ex: &mut sqlx::AnyConnection,
+    n: &NewNotification,
+) -> Result<String, sqlx::Error> {
     sqlx::query(
         "INSERT INTO notifications (id, workspace_id, key, tag, type, title, action, target, \
            source, source_name, user_id, email, rule_id, account_id, org_id, undo_of, \

@@ -142,7 +142,11 @@ async fn records_are_listed_newest_first_and_filtered(db: &Db) {
         auto,
         change(&other, "CAMPAIGN", 11, "status", 150),
     ] {
-        assert!(changes::insert(&mut *db.pool.acquire().await.unwrap(), &c).await.unwrap());
+        assert!(
+            changes::insert(&mut *db.pool.acquire().await.unwrap(), &c)
+                .await
+                .unwrap()
+        );
     }
     let base = Filter {
         workspace_id: &w.0,
@@ -209,37 +213,55 @@ async fn a_retried_job_records_each_item_once(db: &Db) {
         c
     };
     assert!(
-        changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("cptBid", "job-1"))
-            .await
-            .unwrap()
+        changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &with_job("cptBid", "job-1")
+        )
+        .await
+        .unwrap()
     );
     assert!(
-        !changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("cptBid", "job-1"))
-            .await
-            .unwrap(),
+        !changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &with_job("cptBid", "job-1")
+        )
+        .await
+        .unwrap(),
         "a retry records nothing more"
     );
     assert!(
-        changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("status", "job-1"))
-            .await
-            .unwrap()
+        changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &with_job("status", "job-1")
+        )
+        .await
+        .unwrap()
     );
     assert!(
-        changes::insert(&mut *db.pool.acquire().await.unwrap(), &with_job("cptBid", "job-2"))
-            .await
-            .unwrap(),
+        changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &with_job("cptBid", "job-2")
+        )
+        .await
+        .unwrap(),
         "another job records again"
     );
     // Quick edits (no job) record every time.
     assert!(
-        changes::insert(&mut *db.pool.acquire().await.unwrap(), &change(&w, "KEYWORD", 1001, "cptBid", 100))
-            .await
-            .unwrap()
+        changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &change(&w, "KEYWORD", 1001, "cptBid", 100)
+        )
+        .await
+        .unwrap()
     );
     assert!(
-        changes::insert(&mut *db.pool.acquire().await.unwrap(), &change(&w, "KEYWORD", 1001, "cptBid", 100))
-            .await
-            .unwrap()
+        changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &change(&w, "KEYWORD", 1001, "cptBid", 100)
+        )
+        .await
+        .unwrap()
     );
     let f = Filter {
         workspace_id: &w.0,
@@ -251,9 +273,12 @@ async fn a_retried_job_records_each_item_once(db: &Db) {
 async fn records_outlive_the_member_and_the_connection(db: &Db) {
     let w = workspace(db).await;
     assert!(
-        changes::insert(&mut *db.pool.acquire().await.unwrap(), &change(&w, "AD_GROUP", 111, "cpaGoal", 100))
-            .await
-            .unwrap()
+        changes::insert(
+            &mut *db.pool.acquire().await.unwrap(),
+            &change(&w, "AD_GROUP", 111, "cpaGoal", 100)
+        )
+        .await
+        .unwrap()
     );
     sqlx::query("DELETE FROM accounts WHERE id = $1")
         .bind(&w.2)

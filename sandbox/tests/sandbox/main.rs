@@ -7,4 +7,5 @@ mod support;
 
 mod clock_and_journal;
 mod report_pages;
+mod set_metrics;
 mod suggester_truth;

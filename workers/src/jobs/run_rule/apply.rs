@@ -417,7 +417,7 @@ async fn add_keywords(
     entities::upsert(&mut tx, org_key, &rows, ids::now_ms() / 1000).await?;
     for (i, k) in &added {
         changes::insert(
-            &mut *tx,
+            &mut tx,
             &changes::NewChange {
                 id: ids::new_id(),
                 workspace_id: run.workspace_id.clone(),
