@@ -37,9 +37,10 @@ for p in "$port" "$((port + 2))"; do
   done
 done
 cd "$root/frontend"
+# E2E_SANDBOX_URL is the small world's sandbox (its control endpoints, docs/sandbox.md).
 # E2E_SEARCHDECK_BIN and E2E_DATA_DIR let a test run the operator's commands on the small
 # world's server (`searchdeck members set-role` makes a user a reader).
 if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_MID_BASE_URL="http://127.0.0.1:$((port + 2))" \
-  E2E_SEARCHDECK_BIN="$root/target/debug/searchdeck" E2E_DATA_DIR="$data/small" npm run e2e -- "$@"; then
+  E2E_SANDBOX_URL="http://127.0.0.1:$((port + 1))" E2E_SEARCHDECK_BIN="$root/target/debug/searchdeck" E2E_DATA_DIR="$data/small" npm run e2e -- "$@"; then
   echo "--- server log ---"; tail -50 "$log"; echo "--- mid-world server log ---"; tail -20 "$mid_log"; exit 1
 fi

@@ -91,3 +91,84 @@ export function setRole(email: string, role: 'owner' | 'admin' | 'writer' | 'rea
     encoding: 'utf8',
   });
 }
+
+/**
+ * The sandbox's own address (scripts/e2e.sh sets E2E_SANDBOX_URL to the small world's
+ * sandbox): tests call its control endpoints (docs/sandbox.md) to give themselves the data
+ * they need whatever the date.
+ */
+export function sandboxUrl(): string {
+  const url = process.env.E2E_SANDBOX_URL;
+  if (!url) throw new Error('E2E_SANDBOX_URL must name the sandbox (scripts/e2e.sh sets it)');
+  return url;
+}
+
+/** A keyword report's rows as the sandbox answers them (`{result: {rows}}`). */
+type KeywordRows = { result: { rows: { metadata: { id: number | string }; totalMetrics: { taps: number; totalInstalls: number } }[] } };
+
+/** `method path` on the sandbox with JSON `body` (and a bearer `token`); answers the JSON. */
+async function sandboxCall<T>(method: string, path: string, body?: unknown, token?: string, account?: number): Promise<T> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  if (account !== undefined) headers['x-ap-context'] = `adAccountId=${account}`;
+  const response = await fetch(`${sandboxUrl()}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${text}`);
+  return JSON.parse(text) as T;
+}
+
+/** A bearer token of the sandbox's own, through its consent form (as a user allowing it). */
+async function sandboxToken(): Promise<string> {
+  const client = 'e2e-setup';
+  const redirect = 'http://127.0.0.1/e2e-setup';
+  const form = new URLSearchParams({ client_id: client, redirect_uri: redirect, state: 'e2e', decision: 'allow' });
+  const allowed = await fetch(`${sandboxUrl()}/auth/oauth2/authorize`, { method: 'POST', body: form, redirect: 'manual' });
+  const code = new URL(allowed.headers.get('location')!).searchParams.get('code');
+  if (!code) throw new Error(`the sandbox's consent answered ${allowed.status} without a code`);
+  const grant = new URLSearchParams({ grant_type: 'authorization_code', code, client_id: client, redirect_uri: redirect });
+  const answer = await fetch(`${sandboxUrl()}/auth/oauth2/token`, { method: 'POST', body: grant });
+  if (!answer.ok) throw new Error(`the sandbox's token endpoint answered ${answer.status}`);
+  return ((await answer.json()) as { access_token: string }).access_token;
+}
+
+/**
+ * Makes one keyword of the sandbox's ad account `accountName` that served yesterday (in the
+ * account's time zone) spend without an install that day, through `PUT
+ * /sandbox/keywords/{id}/metrics`; answers its id. Called before connecting, so the first
+ * sync stores that day as set.
+ */
+export async function keywordSpendingWithoutInstallsYesterday(accountName: string): Promise<string> {
+  const token = await sandboxToken();
+  const acls = (await sandboxCall<{ result: { acls: { adAccount: { id: number; name: string } }[] } }>('GET', '/v1/acls', undefined, token)).result.acls;
+  const account = acls.find((a) => a.adAccount.name === accountName)?.adAccount.id;
+  if (account === undefined) throw new Error(`no sandbox ad account named ${accountName}`);
+  const clock = await sandboxCall<{ today: string }>('GET', '/sandbox/clock');
+  // A week back to tomorrow in UTC covers the account's yesterday in any zone.
+  const today = new Date(`${clock.today}T00:00:00Z`);
+  const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  const campaigns = await sandboxCall<{ result: { id: number }[] }>('POST', '/v1/campaigns/query', { pagination: { pageSize: 1000 } }, token, account);
+  const filters = [{ field: 'campaignId', operator: 'IN', value: campaigns.result.map((c) => c.id) }];
+  const report = await sandboxCall<KeywordRows>(
+    'POST',
+    '/v1/reports/apps/keywords/query',
+    { timeRange: { start: day(-7), end: day(0), granularity: 'DAILY' }, filters, pagination: { pageSize: 1000 } },
+    token,
+    account,
+  );
+  const rows = report.result.rows;
+  // The first keyword that served last week and still serves on the account's yesterday.
+  for (const row of rows.filter((r) => r.totalMetrics.taps > 0)) {
+    const id = String(row.metadata.id);
+    const set = await sandboxCall<{ day: string }>('PUT', `/sandbox/keywords/${id}/metrics`, { daysAgo: 1, impressions: 400, taps: 20, installs: 0, spendMicros: 20_000_000 });
+    const served = await sandboxCall<KeywordRows>(
+      'POST',
+      '/v1/reports/apps/keywords/query',
+      { timeRange: { start: set.day, end: set.day, granularity: 'DAILY' }, filters, pagination: { pageSize: 1000 } },
+      token,
+      account,
+    );
+    const mine = served.result.rows.find((r) => String(r.metadata.id) === id);
+    if (mine && mine.totalMetrics.taps > 0 && mine.totalMetrics.totalInstalls === 0) return id;
+  }
+  throw new Error(`no keyword of ${accountName} serves on its yesterday`);
+}

@@ -1,6 +1,9 @@
 /**
  * Automated rules in the built app against `searchdeck serve` and its sandbox (issue 24,
- * docs/api/rules.md): once the connect's sync has stored a week of metrics, write a rule that
+ * docs/api/rules.md): before connecting, the sandbox is told that one keyword of the
+ * account spent without an install yesterday (`PUT /sandbox/keywords/{id}/metrics`), so the
+ * test does not depend on the date the sandbox's data is seeded for; once the connect's sync
+ * has stored that day, write a rule that
  * pauses a campaign's keywords which spent without an install yesterday, preview
  * it (entity by entity, nothing sent), save it, run it now, find the previewed keyword paused
  * in the keywords table, and undo the run from its history: the keyword is active again; in
@@ -8,7 +11,7 @@
  * Each step is saved as a screenshot.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { connectSandbox, register, reloadUntil, shot } from './helpers';
+import { connectSandbox, keywordSpendingWithoutInstallsYesterday, register, reloadUntil, shot } from './helpers';
 
 /** The input labelled `label` within `scope` (Mantine labels a select's option list too). */
 function input(scope: Locator | Page, label: string): Locator {
@@ -25,6 +28,8 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   test.setTimeout(600_000);
   await page.setViewportSize({ width: 1440, height: 900 });
   await register(page, 'e2e-rules');
+  // One keyword that spent without an install yesterday, whatever the date.
+  await keywordSpendingWithoutInstallsYesterday('Cloud Apps');
   await connectSandbox(page, 'Rules account');
 
   // The campaign group's campaigns once the first sync (entities, then metrics) is done.

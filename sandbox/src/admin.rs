@@ -2,9 +2,11 @@
 //! keyId the way Apple's UI does; optionally limited to some ad accounts and to reads),
 //! fault settings, token revocation, the clock, and a campaign's system status (what Apple
 //! holds a campaign back for: a budget exhausted, ad groups missing, paused by the system),
-//! and Apple's own UI standing in: `/sandbox/ui/v1/…` serves the API without a token, its
-//! writes recorded in the change history as made by a person (`userType` `CUSTOMER`,
-//! `modifiedBy` the `X-Sandbox-User` header, default [`UI_PERSON`]).
+//! a keyword's metrics on one day (so a test gets a known day, e.g. one that spent without
+//! an install, whatever the date the world was seeded for), and Apple's own UI standing in:
+//! `/sandbox/ui/v1/…` serves the API without a token, its writes recorded in the change
+//! history as made by a person (`userType` `CUSTOMER`, `modifiedBy` the `X-Sandbox-User`
+//! header, default [`UI_PERSON`]).
 
 use std::sync::Arc;
 
@@ -42,6 +44,80 @@ pub fn router() -> Router<Arc<Sandbox>> {
             "/sandbox/campaigns/{id}/systemStatus",
             axum::routing::put(put_system_status),
         )
+        .route(
+            "/sandbox/keywords/{id}/metrics",
+            axum::routing::put(put_keyword_metrics),
+        )
+}
+
+/// `PUT /sandbox/keywords/{id}/metrics` body: the day (`day`, or `daysAgo` from the ad
+/// account's today) and the keyword's whole-day figures on it; spend in micros of the ad
+/// account's currency. Installs are new downloads after a tap.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+struct KeywordMetrics {
+    day: Option<String>,
+    days_ago: Option<i64>,
+    impressions: u64,
+    taps: u64,
+    installs: u64,
+    spend_micros: i64,
+}
+
+async fn put_keyword_metrics(
+    State(sandbox): State<Arc<Sandbox>>,
+    axum::extract::Path(id): axum::extract::Path<Id>,
+    body: Bytes,
+) -> Response {
+    let set: KeywordMetrics = match serde_json::from_slice(&body) {
+        Ok(c) => c,
+        Err(e) => return bad_request(format!("invalid keyword metrics: {e}")),
+    };
+    if set.taps > set.impressions {
+        return bad_request("taps: more taps than impressions");
+    }
+    if set.installs > set.taps {
+        return bad_request("installs: more installs than taps");
+    }
+    if set.spend_micros < 0 || (set.taps == 0 && set.spend_micros > 0) {
+        return bad_request("spendMicros: spend needs taps and is never negative");
+    }
+    let mut w = sandbox.world.write();
+    let Some(keyword) = w.keywords.get(&id) else {
+        return (
+            StatusCode::NOT_FOUND,
+            Json(json!({ "error": { "code": "NOT_FOUND", "message": format!("keyword {id} does not exist") } })),
+        )
+            .into_response();
+    };
+    let today = w.account_now(keyword.ad_account_id).today;
+    let day = match (&set.day, set.days_ago) {
+        (Some(d), None) => match crate::args::parse_day(d) {
+            Ok(d) => d,
+            Err(e) => return bad_request(format!("day: {e}")),
+        },
+        (None, Some(n)) if n >= 0 => today - time::Duration::days(n),
+        _ => return bad_request("give one of day (YYYY-MM-DD) or daysAgo (≥ 0)"),
+    };
+    if day > today || day < w.first_day() {
+        return bad_request(format!("day: {day} has no metrics (today is {today})"));
+    }
+    let totals = crate::metrics::Totals {
+        impressions: set.impressions,
+        taps: set.taps,
+        tap_new_downloads: set.installs,
+        spend: set.spend_micros,
+        ..Default::default()
+    };
+    w.set_days.entry(id).or_default().insert(day, totals);
+    // Served days kept for the keyword's campaign are stale from now.
+    w.touch("Keyword", id);
+    tracing::info!(keyword = id, %day, ?totals, "sandbox keyword metrics set");
+    Json(json!({
+        "id": id, "day": day.to_string(), "impressions": set.impressions, "taps": set.taps,
+        "installs": set.installs, "spendMicros": set.spend_micros,
+    }))
+    .into_response()
 }
 
 /// Who the UI stand-in's writes are by when the request names nobody.

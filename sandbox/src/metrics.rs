@@ -166,6 +166,8 @@ pub struct KeywordModel {
     conversion: f64,
     /// `(bid, win share, second price)` of the last bid seen.
     auction: std::cell::Cell<(i64, f64, f64)>,
+    /// Days whose metrics a test set ([`World::set_days`]), served as they are.
+    set_days: std::collections::BTreeMap<Date, Totals>,
 }
 
 impl KeywordModel {
@@ -221,6 +223,7 @@ impl KeywordModel {
             relevance: 0.03 + 0.09 * unit(mix(&[seed, id as u64, 3])),
             conversion: 0.35 + 0.35 * unit(mix(&[seed, id as u64, 8])),
             auction: std::cell::Cell::new((0, 0.0, 0.0)),
+            set_days: world.set_days.get(&id).cloned().unwrap_or_default(),
         }
     }
 
@@ -261,6 +264,9 @@ impl KeywordModel {
 
     /// Metrics of a whole `day`, given that the bidder and its parents serve that day.
     pub fn serving_day(&self, day: Date) -> Totals {
+        if let Some(set) = self.set_days.get(&day) {
+            return *set;
+        }
         let day_n = i64::from(day.to_julian_day()) as u64;
         let base = mix(&[self.seed, self.id as u64, day_n]);
         let noise = |salt: u64| unit(mix(&[base, salt]));

@@ -118,6 +118,7 @@ impl World {
             version: 0,
             written: Default::default(),
             days: None,
+            set_days: Default::default(),
         };
         for i in 0..8 {
             world.add_app(&mut rng, i % CATEGORIES.len(), None);

@@ -396,6 +396,9 @@ pub struct World {
     /// Settled campaign-days as served, shared by every snapshot of this world (`None`:
     /// simulate every day, as worlds made for tests do).
     pub days: Option<std::sync::Arc<crate::sim::days::DayCache>>,
+    /// A keyword's whole-day metrics set through `PUT /sandbox/keywords/{id}/metrics`
+    /// (tests that need a known day), served instead of the model's for that day.
+    pub set_days: std::collections::HashMap<Id, BTreeMap<Date, crate::metrics::Totals>>,
 }
 
 impl World {

@@ -8,4 +8,5 @@ mod support;
 mod change_history;
 mod clock_and_journal;
 mod report_pages;
+mod set_metrics;
 mod suggester_truth;
