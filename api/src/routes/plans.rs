@@ -191,6 +191,7 @@ async fn start_trial(db: &Db, workspace_id: &str, now: i64) -> ApiResult<(Plan, 
 pub struct CurrentQuery {
     /// `integrations` for the integrations page's modals (the MMP variants); omitted
     /// elsewhere.
+    #[param(pattern = "^(integrations)?$")]
     pub context: Option<String>,
 }
 
