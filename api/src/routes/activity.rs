@@ -542,7 +542,7 @@ fn read_of(kind: &str) -> ApiResult<bool> {
 /// Marks the caller's workspace's notifications `ids` read (or unread) for the caller;
 /// another workspace's or unknown ids are ignored. Without `ids`: every notification.
 #[utoipa::path(patch, path = "/api/accountsActions/notifications/{type}", tag = "activity",
-    params(("type" = String, Path, description = "`read` or `unread`")),
+    params(("type" = String, Path, description = "`read` or `unread`", pattern = "^(read|unread)$")),
     request_body = MarkBody,
     responses((status = 200, description = "How many notifications changed state", body = Envelope<Marked>),
               (status = 400, description = "Invalid type or ids", body = ErrorBody)))]
@@ -592,7 +592,7 @@ async fn mark_everything(state: &AppState, user: &Member, read: bool) -> ApiResu
 
 /// Marks every notification of the workspace read (or unread) for the caller.
 #[utoipa::path(patch, path = "/api/accountsActions/notifications/{type}/all", tag = "activity",
-    params(("type" = String, Path, description = "`read` or `unread`")),
+    params(("type" = String, Path, description = "`read` or `unread`", pattern = "^(read|unread)$")),
     responses((status = 200, description = "How many notifications changed state", body = Envelope<Marked>),
               (status = 400, description = "Invalid type", body = ErrorBody)))]
 pub async fn mark_all(
