@@ -69,7 +69,7 @@ test('edits a bid, finds it in the activity log, opens it, undoes it and sees th
 
   // Found by its campaign's name, the name marked in the result.
   await page.getByRole('textbox', { name: 'Search by campaign name' }).fill(`  ${campaign.toLowerCase()} `);
-  const item = today.getByRole('article').filter({ hasText: keyword }).filter({ hasText: shown(next) }).first();
+  const item = today.getByRole('article').filter({ hasText: keyword }).filter({ hasText: shown(next) }).filter({ hasText: 'E2E Accounts' }).first();
   await expect(item).toBeVisible();
   await expect(item.getByTestId('notification-campaign').locator('mark').first()).toHaveText(campaign);
   await expect(item.getByTestId('notification-who')).toContainText('E2E Accounts');

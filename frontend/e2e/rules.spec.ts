@@ -94,7 +94,7 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
 
   // The previewed keyword is paused in the campaign's keywords table.
   await page.goto(campaignUrl);
-  await table.getByRole('link', { name: campaign }).click();
+  await table.getByRole('link', { name: campaign, exact: true }).click();
   await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
   const keywordRow = table.locator('tbody tr').filter({ hasText: keyword }).first();
   await expect(keywordRow).toContainText(/Paused/i, { timeout: 30_000 });
@@ -122,7 +122,7 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await expect(page.getByText('The run is undone')).toBeVisible({ timeout: 180_000 });
   await shot(page, info, 'rules-06-undone');
   await page.goto(campaignUrl);
-  await table.getByRole('link', { name: campaign }).click();
+  await table.getByRole('link', { name: campaign, exact: true }).click();
   await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
   await expect(table.locator('tbody tr').filter({ hasText: keyword }).first()).not.toContainText(/Paused/i, { timeout: 30_000 });
   await shot(page, info, 'rules-07-keyword-active');
