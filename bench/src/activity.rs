@@ -574,46 +574,18 @@ async fn bench_backend(
 /// Runs the benchmark.
 pub async fn run_bench(args: ActivityBenchArgs) -> anyhow::Result<()> {
     anyhow::ensure!(args.days >= 31, "--days must be more than the 30-day view");
-    let suffix = format!("activity_{}", std::process::id());
-    if !args.no_sqlite {
-        let dir = std::env::temp_dir().join(format!("searchdeck-bench-{suffix}"));
-        std::fs::create_dir_all(&dir)?;
-        let url = format!("sqlite://{}", dir.join("bench.db").display());
-        let db = Db::connect_url(&url).await?;
-        db.migrate().await?;
-        let result = bench_backend("sqlite", &db, &args).await;
-        db.pool.close().await;
-        std::fs::remove_dir_all(&dir).ok();
-        result?;
-    }
-    if let Some(base) = &args.database_url {
-        let name = format!("searchdeck_bench_{suffix}");
-        let admin = sqlx::PgPool::connect(base).await?;
-        sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&admin)
-            .await?;
-        let url = match base.rsplit_once('/') {
-            Some((server, _)) => format!("{server}/{name}"),
-            None => anyhow::bail!("--database-url needs a database path"),
-        };
-        let result = async {
-            let db = Db::connect_url(&url).await?;
-            db.migrate().await?;
-            let r = bench_backend("postgres", &db, &args).await;
-            db.pool.close().await;
-            if let searchdeck_common::db::Native::Postgres(p) = &db.native {
-                p.close().await;
-            }
-            r
-        }
-        .await;
-        sqlx::query(sqlx::AssertSqlSafe(format!(
-            "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-        )))
-        .execute(&admin)
-        .await?;
-        result?;
-    }
+    let scratch = crate::scratch::Scratch {
+        name: format!("activity_{}", std::process::id()),
+        sqlite: !args.no_sqlite,
+        postgres: args.database_url.as_deref(),
+        keep: false,
+        quiet: args.json,
+    };
+    let args = &args;
+    crate::scratch::each_backend(&scratch, |backend, db| async move {
+        bench_backend(backend, &db, args).await
+    })
+    .await?;
     Ok(())
 }
 

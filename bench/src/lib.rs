@@ -23,5 +23,6 @@ pub mod ratelimit;
 pub mod reports;
 pub mod rules;
 pub mod sandbox;
+pub mod scratch;
 pub mod suggester;
 pub mod sync;

@@ -717,64 +717,21 @@ async fn bench_writes(
 
 /// Runs the benchmark.
 pub async fn run_bench(args: ReportsBenchArgs) -> anyhow::Result<()> {
-    let suffix = match &args.keep {
-        Some(name) => name.clone(),
-        None => std::process::id().to_string(),
+    let scratch = crate::scratch::Scratch {
+        name: args
+            .keep
+            .clone()
+            .unwrap_or_else(|| format!("reports_{}", std::process::id())),
+        sqlite: !args.no_sqlite,
+        postgres: args.database_url.as_deref(),
+        keep: args.keep.is_some(),
+        quiet: args.json,
     };
-    if !args.no_sqlite {
-        let dir = std::env::temp_dir().join(format!("searchdeck-bench-reports-{suffix}"));
-        std::fs::create_dir_all(&dir)?;
-        let url = format!("sqlite://{}", dir.join("bench.db").display());
-        let db = Db::connect_url(&url).await?;
-        db.migrate().await?;
-        let result = bench_backend("sqlite", &db, &args).await;
-        db.pool.close().await;
-        if args.keep.is_none() {
-            std::fs::remove_dir_all(&dir).ok();
-        } else if !args.json {
-            println!("[sqlite] kept {}", dir.display());
-        }
-        result?;
-    }
-    if let Some(base) = &args.database_url {
-        let name = format!("searchdeck_bench_{suffix}");
-        let admin = sqlx::PgPool::connect(base).await?;
-        let exists: bool =
-            sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1)")
-                .bind(&name)
-                .fetch_one(&admin)
-                .await?;
-        if !exists {
-            sqlx::query(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-                .execute(&admin)
-                .await?;
-        }
-        let url = match base.rsplit_once('/') {
-            Some((server, _)) => format!("{server}/{name}"),
-            None => anyhow::bail!("--database-url needs a database path"),
-        };
-        let result = async {
-            let db = Db::connect_url(&url).await?;
-            db.migrate().await?;
-            let r = bench_backend("postgres", &db, &args).await;
-            db.pool.close().await;
-            if let searchdeck_common::db::Native::Postgres(p) = &db.native {
-                p.close().await;
-            }
-            r
-        }
-        .await;
-        if args.keep.is_none() {
-            sqlx::query(sqlx::AssertSqlSafe(format!(
-                "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-            )))
-            .execute(&admin)
-            .await?;
-        } else if !args.json {
-            println!("[postgres] kept database {name}");
-        }
-        result?;
-    }
+    let args = &args;
+    crate::scratch::each_backend(&scratch, |backend, db| async move {
+        bench_backend(backend, &db, args).await
+    })
+    .await?;
     Ok(())
 }
 
