@@ -6,17 +6,16 @@
 
 use searchdeck_common::{
     Db,
-    ids::{new_id, now_ms},
     store::{
-        self,
         change_history::{self, Detail, Mark},
         changes::{self, NewChange},
         notifications::{self, NewNotification},
         synced::{self, entities},
-        users::NewUser,
     },
     test_support::MigratedDb,
 };
+
+use crate::changes::{change, workspace};
 
 async fn sqlite() -> MigratedDb {
     MigratedDb::sqlite().await
@@ -51,44 +50,6 @@ conformance!(
     a_detail_is_ours_when_our_record_set_the_same_value_nearby,
     synced_entities_are_named_with_their_campaign,
 );
-
-/// A workspace with one member and one connection: (workspace, user, account).
-async fn workspace(db: &Db) -> (String, String, String) {
-    let (user, ws, account) = (new_id(), new_id(), new_id());
-    let email = format!("{user}@example.com");
-    let now = now_ms();
-    store::users::insert(
-        &db.pool,
-        NewUser {
-            id: &user,
-            email: &email,
-            password_hash: "h",
-            full_name: "",
-            source: "",
-            now,
-        },
-    )
-    .await
-    .unwrap();
-    store::workspaces::insert(&db.pool, &ws, "W", now)
-        .await
-        .unwrap();
-    store::workspaces::add_member(&db.pool, &ws, &user, "owner", now)
-        .await
-        .unwrap();
-    store::accounts::upsert(
-        &db.pool,
-        store::accounts::NewAccount {
-            name: "A",
-            method: "oauth",
-            refresh_token_sealed: Some("v1:x"),
-            ..store::accounts::NewAccount::without_credentials(&account, &ws, &user, "c", now)
-        },
-    )
-    .await
-    .unwrap();
-    (ws, user, account)
-}
 
 async fn the_mark_moves_forward_only(db: &Db) {
     let (_, _, account) = workspace(db).await;
@@ -141,33 +102,15 @@ async fn the_mark_moves_forward_only(db: &Db) {
 }
 
 fn record(
-    (ws, user, account): &(String, String, String),
+    w: &(String, String, String),
     entity_id: i64,
     field: &str,
     new_value: Option<&str>,
     at: i64,
 ) -> NewChange {
     NewChange {
-        id: new_id(),
-        workspace_id: ws.clone(),
-        user_id: Some(user.clone()),
-        user_email: Some("editor@example.com".into()),
-        account_id: Some(account.clone()),
-        org_id: 100,
-        level: "KEYWORD",
-        entity_id,
-        campaign_id: 11,
-        ad_group_id: Some(111),
-        entity_name: format!("keyword {entity_id}"),
-        campaign_name: "Alpha".into(),
-        field: field.into(),
-        old_value: Some("1".into()),
         new_value: new_value.map(str::to_string),
-        currency: Some("USD".into()),
-        source: changes::MANUAL,
-        job_id: None,
-        notification_id: None,
-        created_at: at,
+        ..change(w, "KEYWORD", entity_id, field, at)
     }
 }
 
