@@ -33,12 +33,17 @@ test('edits a bid, finds it in the activity log, opens it, undoes it and sees th
   // Down to an ad group's keywords, keeping the campaign's name.
   const table = page.getByTestId('report-table');
   await table.getByRole('link', { name: 'Cloud Apps' }).click();
+  // The campaigns level, not the campaign groups' table still on screen.
+  await expect(page.getByTestId('breadcrumbs')).toContainText('Cloud Apps');
+  await expect(page.getByRole('heading', { name: 'Campaigns' })).toBeVisible();
   await untilLinks(page);
   const campaignLink = table.getByRole('link').first();
   const campaign = (await campaignLink.textContent())!.trim();
   expect(campaign.length).toBeGreaterThan(0);
-  await campaignLink.click();
+  // By its name: the rows may reorder meanwhile (the sync's metrics arrive after the entities).
+  await table.getByRole('link', { name: campaign, exact: true }).click();
   await expect(page.getByRole('tab', { name: 'Ad groups', selected: true })).toBeVisible();
+  await expect(page.getByTestId('breadcrumbs')).toContainText(campaign);
   await untilLinks(page);
   await table.getByRole('link').first().click();
   await expect(page.getByRole('tab', { name: 'Keywords', selected: true })).toBeVisible();
@@ -106,7 +111,9 @@ test('edits a bid, finds it in the activity log, opens it, undoes it and sees th
   await expect(page).toHaveURL(/\/activity-log$/);
   await expect(page.getByTestId(testId)).not.toHaveAttribute('data-highlighted');
   await page.getByRole('textbox', { name: 'Search by campaign name' }).fill(campaign);
-  await expect(item).toBeVisible();
+  // The search is sent once typing pauses, and the list reloads (skeletons) for it: the
+  // marked name says the searched list is the one shown before anything in it is clicked.
+  await expect(item.getByTestId('notification-campaign').locator('mark').first()).toHaveText(campaign);
 
   // Undone after a confirmation, the task followed to its end.
   await item.getByRole('button', { name: 'Undo' }).click();

@@ -26,7 +26,7 @@ mod apply;
 mod undo;
 
 use searchdeck_common::{
-    ids,
+    Db, ids,
     jobs::{DeliverAlert, RunRule, RunRuleProgress, SyncReports},
     queue::{JobError, outbox},
     report::Cancel,
@@ -91,14 +91,16 @@ impl Handler for RunRule {
 pub(crate) async fn end_unfinished(runtime: &Runtime, rule_key: &str, period: &str, reason: &str) {
     let db = &runtime.db;
     let reason = format!("The run stopped before it finished: {reason}");
-    let ended = async {
+    // The transaction reads before it writes: on SQLite a concurrent writer (the queue's
+    // own bookkeeping, at exactly this moment) fails it busy at once, so it is retried.
+    let ended = Db::retry_busy(|| async {
         let mut tx = db.pool.begin().await?;
         let run =
             rule_runs::fail_unfinished(&mut tx, rule_key, period, &reason, ids::now_ms() / 1000)
                 .await?;
         tx.commit().await?;
         Ok::<_, sqlx::Error>(run)
-    }
+    })
     .await;
     match ended {
         Ok(Some(run)) => {
