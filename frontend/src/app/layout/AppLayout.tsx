@@ -3,8 +3,10 @@ import { AppShell, Skeleton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { Suspense, type ReactNode } from 'react';
 import type { User } from '@/features/auth';
+import { PlanBanner, PlanPrompts, UpgradeButton } from '@/features/plans';
 import { lazyScreen } from '../lazy/lazy-screen';
 import { Header } from './Header';
+import { SettingsNav } from './SettingsNav';
 import { Sidebar } from './Sidebar';
 
 /** The selector comes with the accounts screens' chunk, fetched with the layout. */
@@ -41,12 +43,19 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
               <AccountSelector />
             </Suspense>
           }
+          upgradeButton={<UpgradeButton />}
         />
       </AppShell.Header>
       <AppShell.Navbar>
         <Sidebar role={user.permission} opened={opened} menuDisabled={menuDisabled} onToggle={() => setOpened(!opened)} />
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        {/* Spec §2, §4: the top banner, the settings sections, and the plan's modals. */}
+        <PlanBanner />
+        <SettingsNav role={user.permission} />
+        {children}
+        <PlanPrompts />
+      </AppShell.Main>
     </AppShell>
   );
 }
