@@ -63,7 +63,7 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   // Settings › Subscription (spec §2, §6): owner and admin.
-  { path: '/settings/subscription', title: 'title.settingsSubscription', access: 'signedIn', roles: ['owner', 'admin'], element: <SubscriptionSettings /> },
+  { path: '/settings/subscription', title: 'title.settings', access: 'signedIn', roles: ['owner', 'admin'], element: <SubscriptionSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },
   { path: '/restricted', title: 'title.restricted', access: 'any', element: <RestrictedPage /> },
   { path: '*', title: 'title.notFound', access: 'any', hideLayout: true, element: <NotFoundPage /> },

@@ -15,6 +15,7 @@ import { useCurrentPlan } from '../api/get-current-plan';
 import { limitText, SUBSCRIPTION_PATH } from '../prompts';
 
 export const LIMIT_MODAL_WIDTH = 380;
+const LIMIT_MODAL_STYLES = { title: { fontWeight: 700 } } as const;
 
 export function LimitModal() {
   const [type, setType] = useState<string | null>(null);
@@ -24,7 +25,7 @@ export function LimitModal() {
   if (type === null) return null;
   const close = () => setType(null);
   return (
-    <Modal opened onClose={close} title={limitTitle(type)} size={LIMIT_MODAL_WIDTH} centered>
+    <Modal opened onClose={close} title={limitTitle(type)} size={LIMIT_MODAL_WIDTH} centered styles={LIMIT_MODAL_STYLES}>
       <Stack gap="md" data-testid="limit-modal" data-type={type}>
         <Text size="sm">{limitText(data?.plan)}</Text>
         {data && !data.canUpgrade && (

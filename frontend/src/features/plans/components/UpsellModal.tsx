@@ -13,8 +13,15 @@ import { useStartTrial } from '../api/give-me-trial';
 import type { UpsellModal as Upsell } from '../api/plan';
 import { markModalSeen, modalConfirm, shownModal, SUBSCRIPTION_PATH } from '../prompts';
 
-/** Spec §9: modals are 500 px wide, at least 300 px and at most 85 % of the window high. */
-const MODAL_STYLES = { content: { minHeight: 300, maxHeight: '85vh' } };
+/**
+ * Spec §9: modals are 500 px wide, at least 300 px and at most 85 % of the window high; the
+ * buttons stay at the bottom however short the text.
+ */
+const MODAL_STYLES = {
+  content: { minHeight: 300, maxHeight: '85vh', display: 'flex', flexDirection: 'column' },
+  body: { flex: 1, display: 'flex', flexDirection: 'column' },
+  title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' },
+} as const;
 
 export function UpsellModal() {
   const { pathname } = useLocation();
@@ -44,7 +51,7 @@ function UpsellDialog({ modal, onClose }: { modal: Upsell; onClose: () => void }
   };
   return (
     <Modal opened onClose={onClose} title={modal.title} size={500} centered styles={MODAL_STYLES} data-testid="upsell-modal">
-      <Stack gap="md" data-testid="upsell-modal-body" data-type={modal.type}>
+      <Stack gap="md" flex={1} data-testid="upsell-modal-body" data-type={modal.type}>
         {modal.daysLeft !== null && (
           <Badge color="orange" variant="light" size="lg">
             {tn('plans.daysLeft', modal.daysLeft)}
@@ -61,7 +68,7 @@ function UpsellDialog({ modal, onClose }: { modal: Upsell; onClose: () => void }
             {modal.footer}
           </Text>
         )}
-        <Group justify="flex-end" mt="md">
+        <Group justify="flex-end" mt="auto" pt="md">
           {modal.cancel && (
             <Button variant="default" onClick={onClose}>
               {modal.cancel}
