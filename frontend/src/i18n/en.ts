@@ -622,6 +622,7 @@ export const en = {
   'plans.startTrial': 'Start 14-day Pro trial',
   'plans.upgradeTitle': 'Upgrade',
   'plans.upgradeSoon': 'Buying Pro or Growth online comes with billing, which is not in Searchdeck yet. Until then, start the free Pro trial or ask our team to set up your plan.',
+  'plans.upgradeSoonNoTrial': 'Buying Pro or Growth online comes with billing, which is not in Searchdeck yet. Until then, ask our team to set up your plan.',
   'plans.upgradeSoonShort': 'Online upgrades arrive with billing',
   'plans.upgradeTop': 'You are on our highest plan.',
   'plans.upgradeComing': 'Upgrade (coming with billing)',

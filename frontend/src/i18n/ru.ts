@@ -624,6 +624,7 @@ export const ru: Messages = {
   'plans.startTrial': 'Начать 14-дневный пробный Pro',
   'plans.upgradeTitle': 'Смена плана',
   'plans.upgradeSoon': 'Купить Pro или Growth онлайн можно будет с появлением оплаты, которой в Searchdeck пока нет. До тех пор начните бесплатный пробный Pro или попросите нашу команду настроить план.',
+  'plans.upgradeSoonNoTrial': 'Купить Pro или Growth онлайн можно будет с появлением оплаты, которой в Searchdeck пока нет. До тех пор попросите нашу команду настроить план.',
   'plans.upgradeSoonShort': 'Онлайн-смена плана появится вместе с оплатой',
   'plans.upgradeTop': 'У вас самый старший план.',
   'plans.upgradeComing': 'Улучшить (появится с оплатой)',

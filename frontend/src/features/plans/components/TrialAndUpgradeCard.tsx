@@ -49,7 +49,7 @@ export function TrialAndUpgradeCard({ plan }: { plan: PlanAnswer }) {
           <Stack gap={4}>
             <Text fw={600}>{t('plans.upgradeTitle')}</Text>
             <Text size="sm" c="dimmed">
-              {isTopPlan(plan.plan) ? t('plans.upgradeTop') : t('plans.upgradeSoon')}
+              {isTopPlan(plan.plan) ? t('plans.upgradeTop') : t(state === 'available' ? 'plans.upgradeSoon' : 'plans.upgradeSoonNoTrial')}
             </Text>
           </Stack>
           {!isTopPlan(plan.plan) && (
