@@ -18,8 +18,29 @@ export async function shot(page: Page, info: TestInfo, name: string) {
   }
 }
 
-/** Registers a new user (signed in afterwards) and answers its email. */
-export async function register(page: Page, prefix = 'e2e-acc') {
+/** Every upsell modal type (docs/api/plans.md "Upsell modals"). */
+const UPSELL_MODALS = [
+  'proFree', 'proTrial', 'proTrialEnding3days', 'proTrialEnding2day', 'proTrialEnding1day', 'proTrialEnding',
+  'proTrialEnd', 'growthTrial', 'growthTrialEnding', 'growthTrialEnd', 'blockedMmp', 'upgrade',
+];
+
+/**
+ * Marks every upsell modal seen in this page's browser (as after closing them), from its next
+ * navigation on: a new workspace is offered the Pro trial in a modal on its first page, which
+ * would stand in front of the screen a test drives.
+ */
+export async function skipUpsells(page: Page) {
+  await page.addInitScript((types) => {
+    for (const type of types) window.localStorage.setItem(`searchdeck:upsell-seen:${type}`, '1');
+  }, UPSELL_MODALS);
+}
+
+/**
+ * Registers a new user (signed in afterwards) and answers its email. Unless `upsell` is set,
+ * the upsell modals are skipped (`skipUpsells`; e2e/plans.spec.ts sets it).
+ */
+export async function register(page: Page, prefix = 'e2e-acc', { upsell = false }: { upsell?: boolean } = {}) {
+  if (!upsell) await skipUpsells(page);
   const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
   // The server allows 10 sign-ups a minute from one address (api/src/throttle.rs), and the
   // suite signs up more often than that: when it says so, wait as long as it asks and again.

@@ -44,6 +44,27 @@ export function visibleNavItems(routes: readonly AppRoute[], role: Role): NavIte
   });
 }
 
+/** The Settings sections, in the order of spec §2, shown above each settings screen. */
+export interface SettingsItem {
+  label: MessageKey;
+  path: string;
+}
+
+export const SETTINGS_ITEMS: readonly SettingsItem[] = [
+  { label: 'settingsNav.general', path: '/settings/general' },
+  { label: 'settingsNav.team', path: '/settings/team' },
+  { label: 'settingsNav.subscription', path: '/settings/subscription' },
+  { label: 'settingsNav.password', path: '/settings/password' },
+];
+
+/** The sections whose route renders a screen and allows `role` (Team: owners and admins). */
+export function visibleSettingsItems(routes: readonly AppRoute[], role: Role): SettingsItem[] {
+  return SETTINGS_ITEMS.filter((item) => {
+    const route = routes.find((r) => r.path === item.path && r.element !== undefined);
+    return route !== undefined && (!route.roles || route.roles.includes(role));
+  });
+}
+
 export function isActive(item: NavItem, pathname: string): boolean {
   return pathname === item.section || pathname.startsWith(`${item.section}/`);
 }

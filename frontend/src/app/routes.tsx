@@ -15,6 +15,7 @@ const optimizationScreens = () => import('@/features/optimization/screens');
 const suggesterScreens = () => import('@/features/suggester/screens');
 const rulesScreens = () => import('@/features/rules/screens');
 const activityScreens = () => import('@/features/activity/screens');
+const plansScreens = () => import('@/features/plans/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -29,6 +30,7 @@ const RulesScreen = lazyScreen(rulesScreens, 'RulesScreen');
 const RuleEditor = lazyScreen(rulesScreens, 'RuleEditor');
 const RunHistory = lazyScreen(rulesScreens, 'RunHistory');
 const ActivityScreen = lazyScreen(activityScreens, 'ActivityScreen');
+const SubscriptionSettings = lazyScreen(plansScreens, 'SubscriptionSettings');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -60,6 +62,8 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/activity-log', title: 'title.activityLog', access: 'signedIn', needsAccount: true, element: <ActivityScreen /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
+  // Settings › Subscription (spec §2, §6): owner and admin.
+  { path: '/settings/subscription', title: 'title.settings', access: 'signedIn', roles: ['owner', 'admin'], element: <SubscriptionSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },
   { path: '/restricted', title: 'title.restricted', access: 'any', element: <RestrictedPage /> },
   { path: '*', title: 'title.notFound', access: 'any', hideLayout: true, element: <NotFoundPage /> },

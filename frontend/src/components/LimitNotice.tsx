@@ -2,8 +2,9 @@
  * A plan limit reached (spec §8: error message LIMIT_HAS_BEEN_REACHED with `meta.type`): the
  * title of the limit, the text for the user's plan ('Do you want to expand the limits?' on
  * pro or pro-trial plans, else 'Upgrade to full or pro, or buy another demo') and the
- * 'Expand' button to settings/subscription. The app has no limits modal yet; screens that
- * start a limited action show this notice where the action failed.
+ * 'Expand' button to settings/subscription. Any limit reached also opens the layout's limit
+ * modal (features/plans); screens that start a limited action show this notice too, where the
+ * action failed, so the reason stays in view once the modal is closed.
  */
 import { Alert, Button, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';

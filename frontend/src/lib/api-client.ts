@@ -2,10 +2,12 @@
  * The one fetch wrapper: sends JSON with the session cookie, unwraps the server envelope
  * `{status, message, result}` and turns every failure into an `ApiError` (spec §8).
  * Every call takes an `AbortSignal`: an aborted call rejects with the abort reason (never an
- * `ApiError`), so TanStack Query treats it as cancelled rather than failed.
+ * `ApiError`), so TanStack Query treats it as cancelled rather than failed. A plan limit
+ * reached (`LIMIT_HAS_BEEN_REACHED`) is also reported to `lib/limit-events` before it throws.
  */
 import { z } from 'zod';
-import { ApiError, defaultMessage, type ErrorMeta, type FieldError } from './api-error';
+import { ApiError, defaultMessage, isLimitError, type ErrorMeta, type FieldError } from './api-error';
+import { reportLimitReached } from './limit-events';
 
 export const API_PREFIX = '/api';
 
@@ -98,7 +100,12 @@ export async function apiRequest<S extends z.ZodType>(
   const envelope = await readEnvelope(response, signal);
   if (!envelope) throw noData();
   const status = response.ok ? (envelope.status ?? response.status) : response.status;
-  if (status >= 400) throw toApiError(status, envelope);
+  if (status >= 400) {
+    const error = toApiError(status, envelope);
+    // Spec §8: a plan limit reached by any call opens the limit modal (lib/limit-events).
+    if (isLimitError(error)) reportLimitReached(path, error.meta.type, error);
+    throw error;
+  }
   const result = schema.safeParse(envelope.result ?? {});
   if (!result.success) {
     throw new ApiError(502, defaultMessage(502), [], { issues: result.error.issues });

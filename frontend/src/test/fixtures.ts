@@ -1,6 +1,7 @@
 /** Test data shaped like the server's. */
 import type { Account } from '@/features/accounts';
 import type { Role, User } from '@/features/auth';
+import type { PlanAnswer } from '@/features/plans';
 import type { Task } from '@/features/tasks';
 
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -61,6 +62,24 @@ export function makeAccount(id: string, name: string, orgs: { orgId: number | st
     })),
     createdAt: '2026-01-01T00:00:00Z',
     lastSyncedAt: null,
+    ...overrides,
+  };
+}
+
+/** `plan/current` of a free workspace without a trial: no banner, no modal. */
+export function makePlanAnswer(overrides: Partial<PlanAnswer> = {}): PlanAnswer {
+  return {
+    plan: 'pro_free',
+    freeTrialStatus: 'NoTrial',
+    previousStatus: null,
+    lastMonthSpend: '0.00',
+    spendThreshold: '10000',
+    offAccountTime: null,
+    daysLeft: null,
+    canUpgrade: true,
+    limits: { apps: 5, developers: 2, campaigns: 100, keywordGroups: 100, rules: 10, rulesCampaigns: 20 },
+    banner: null,
+    modal: null,
     ...overrides,
   };
 }

@@ -2,9 +2,12 @@
 import { AppShell, Skeleton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { Suspense, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import type { User } from '@/features/auth';
+import { PlanBanner, PlanPrompts, UpgradeButton } from '@/features/plans';
 import { lazyScreen } from '../lazy/lazy-screen';
 import { Header } from './Header';
+import { SETTINGS_SECTION, SettingsNav } from './SettingsNav';
 import { Sidebar } from './Sidebar';
 
 /** The selector comes with the accounts screens' chunk, fetched with the layout. */
@@ -27,6 +30,7 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
     defaultValue: true,
     getInitialValueInEffect: false,
   });
+  const { pathname } = useLocation();
   return (
     <AppShell
       header={{ height: 56 }}
@@ -41,12 +45,19 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
               <AccountSelector />
             </Suspense>
           }
+          upgradeButton={<UpgradeButton />}
         />
       </AppShell.Header>
       <AppShell.Navbar>
         <Sidebar role={user.permission} opened={opened} menuDisabled={menuDisabled} onToggle={() => setOpened(!opened)} />
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        {/* Spec §2, §4: the top banner, the settings sections, and the plan's modals. */}
+        <PlanBanner />
+        {pathname.startsWith(SETTINGS_SECTION) && <SettingsNav role={user.permission} />}
+        {children}
+        <PlanPrompts />
+      </AppShell.Main>
     </AppShell>
   );
 }

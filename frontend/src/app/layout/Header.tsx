@@ -1,7 +1,7 @@
 /**
  * The header: the page title, or breadcrumbs once a page provides them, the account
- * selector, and the slot of the upgrade button, which stays empty until plans and billing
- * arrive.
+ * selector, and the upgrade button (features/plans: owners and admins, hidden on the
+ * subscription page).
  */
 import { Group, Title } from '@mantine/core';
 import type { ReactNode } from 'react';

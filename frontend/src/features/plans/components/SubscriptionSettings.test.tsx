@@ -1,0 +1,81 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { makePlanAnswer, makeUser } from '@/test/fixtures';
+import { renderApp } from '@/test/render';
+
+const trialPurchase = {
+  id: 'p1', name: 'pro', free: false, trial: true, full: false, organization: false, usedTrial: true,
+  usedPreTrial: false, usedGrowthTrial: false, startedAt: Date.UTC(2026, 10, 20), offAccountTime: Date.UTC(2026, 11, 4),
+  paymentFailed: false, suggester: true,
+};
+
+describe('settings › subscription', () => {
+  it('shows the plan, the trial status, last month’s spend against $10,000 and the limits', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({ plan: 'pro_limited', lastMonthSpend: '12345.67', freeTrialStatus: 'NoTrial' })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }));
+    renderApp('/settings/subscription', makeUser());
+    expect(await screen.findByTestId('plan-name')).toHaveTextContent('Pro (limited)');
+    expect(screen.getByTestId('trial-status')).toHaveTextContent('No trial yet');
+    expect(screen.getByTestId('spend-card')).toHaveTextContent('$12 345.67');
+    expect(screen.getByTestId('spend-card')).toHaveTextContent('$10 000.00');
+    expect(screen.getByTestId('limit-apps')).toHaveTextContent('5');
+    expect(screen.getByTestId('limit-rulesCampaigns')).toHaveTextContent('20');
+    expect(await screen.findByText('No purchases yet.')).toBeInTheDocument();
+    // The upgrade entry says honestly that it comes with billing.
+    expect(screen.getByTestId('upgrade-disabled')).toBeDisabled();
+    expect(screen.getByText(/comes with billing/)).toBeInTheDocument();
+    // The header's upgrade button is hidden here; Settings shows its sections.
+    expect(screen.queryByRole('link', { name: 'Upgrade' })).not.toBeInTheDocument();
+    expect(screen.getByRole('tab', { name: 'Subscription', selected: true })).toBeInTheDocument();
+  });
+
+  it('starts the Pro trial: the success message, then the plan and purchases as they are now', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer()), ok(makePlanAnswer({
+      plan: 'pro_trial', freeTrialStatus: 'TrialStarted', offAccountTime: trialPurchase.offAccountTime, daysLeft: 14,
+      limits: { apps: 35, developers: 10, campaigns: 500, keywordGroups: 500, rules: 50, rulesCampaigns: 200 },
+    })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }), ok({ items: [trialPurchase] }));
+    mockApi('GET /api/pay/giveMeTrial', ok({ status: 'ok', plan: 'pro_trial', purchase: trialPurchase }));
+    renderApp('/settings/subscription', makeUser({ permission: 'admin' }));
+    await userEvent.click(await screen.findByRole('button', { name: 'Start 14-day Pro trial' }));
+    expect(await screen.findByText('Congratulations! Your 14-day Pro Plan trial has begun')).toBeInTheDocument();
+    await waitFor(() => expect(screen.getByTestId('plan-name')).toHaveTextContent('Pro trial'));
+    expect(screen.getByTestId('trial-status')).toHaveTextContent('Trial running');
+    expect(screen.getByTestId('plan-end')).toHaveTextContent('04/12/2026 (14 days left)');
+    expect(screen.getByTestId('limit-apps')).toHaveTextContent('35');
+    const row = within(await screen.findByTestId('purchases')).getByRole('row', { name: /Pro trial/ });
+    expect(row).toHaveTextContent('20/11/2026');
+    expect(screen.queryByRole('button', { name: 'Start 14-day Pro trial' })).not.toBeInTheDocument();
+    expect(callsTo('GET /api/pay/giveMeTrial')).toHaveLength(1);
+  });
+
+  it('says when the trial was had already, and when purchases fail to load', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({ freeTrialStatus: 'TrialEnded' })));
+    mockApi('GET /api/purchase/all', fail(500, 'Error. Try again later'));
+    renderApp('/settings/subscription', makeUser());
+    expect(await screen.findByText('An error has occurred while fetching purchases. Error. Try again later')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Start 14-day Pro trial' })).not.toBeInTheDocument();
+  });
+
+  it('is for owners and admins: others go to /restricted and the section is hidden', async () => {
+    renderApp('/settings/subscription', makeUser({ permission: 'writer' }));
+    expect(await screen.findByText("Your role doesn't give you access to this page.")).toBeInTheDocument();
+    expect(screen.queryByRole('tab', { name: 'Subscription' })).not.toBeInTheDocument();
+  });
+
+  it('lists Subscription in the settings sections and shows the upgrade button elsewhere, for owners', async () => {
+    renderApp('/settings/general', makeUser());
+    expect(await screen.findByRole('tab', { name: 'Subscription' })).toBeInTheDocument();
+    expect(await screen.findByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/settings/subscription');
+  });
+
+  it('hides Subscription and the upgrade button from readers', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({ canUpgrade: false })));
+    renderApp('/settings/general', makeUser({ permission: 'reader' }));
+    expect(await screen.findByRole('tab', { name: 'General' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo('GET /api/plan/current').length).toBeGreaterThan(0));
+    expect(screen.queryByRole('tab', { name: 'Subscription' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Upgrade' })).not.toBeInTheDocument();
+  });
+});

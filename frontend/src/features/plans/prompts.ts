@@ -1,0 +1,90 @@
+/**
+ * What the web app shows of the banner and upsell modal that `plan/current` answers (spec §4
+ * Banners, Upsell modals): the server decides which one applies; the browser remembers which
+ * banners were closed and which modals were seen (per type, in local storage) and where none
+ * is shown. Pure functions over an explicit storage, so the rules are tested without a page.
+ */
+import { t } from '@/i18n';
+import type { Banner, Plan, UpsellModal } from './api/plan';
+
+export const SUBSCRIPTION_PATH = '/settings/subscription';
+/** Spec §2: the API connection screen disables the menu; no upsell interrupts it. */
+const NO_MODAL_PATHS = [SUBSCRIPTION_PATH, '/oauth_v2'];
+
+export const BANNER_CLOSED_PREFIX = 'searchdeck:banner-closed:';
+export const MODAL_SEEN_PREFIX = 'searchdeck:upsell-seen:';
+
+/** The part of `Storage` the rules use (local storage in the browser). */
+export type KeyStore = Pick<Storage, 'getItem' | 'setItem'>;
+
+export function isBannerClosed(store: KeyStore, type: string): boolean {
+  return store.getItem(BANNER_CLOSED_PREFIX + type) !== null;
+}
+
+/** Saves the closing of a banner type; banners that cannot be closed are never saved. */
+export function closeBanner(store: KeyStore, banner: Banner) {
+  if (banner.closable) store.setItem(BANNER_CLOSED_PREFIX + banner.type, String(Date.now()));
+}
+
+export function isModalSeen(store: KeyStore, type: string): boolean {
+  return store.getItem(MODAL_SEEN_PREFIX + type) !== null;
+}
+
+export function markModalSeen(store: KeyStore, type: string) {
+  store.setItem(MODAL_SEEN_PREFIX + type, String(Date.now()));
+}
+
+/**
+ * The banner to show: the server's, unless it can be closed and its type was closed here
+ * (appleDataIssues and addCreditLine are answered `closable: false` and always show).
+ */
+export function shownBanner(banner: Banner | null | undefined, store: KeyStore): Banner | null {
+  if (!banner) return null;
+  if (banner.closable && isBannerClosed(store, banner.type)) return null;
+  return banner;
+}
+
+/**
+ * The upsell modal to open: the server's, unless its type was seen here, or the page is the
+ * subscription page (which offers the same) or the API connection screen.
+ */
+export function shownModal(modal: UpsellModal | null | undefined, store: KeyStore, pathname: string): UpsellModal | null {
+  if (!modal) return null;
+  if (NO_MODAL_PATHS.includes(pathname)) return null;
+  if (isModalSeen(store, modal.type)) return null;
+  return modal;
+}
+
+/** What a banner offers the user: a link to the subscription page, the contact text, or nothing. */
+export type BannerAction = { kind: 'link'; label: string; to: string } | { kind: 'contact'; text: string } | null;
+
+/**
+ * The banner's button leads to Settings › Subscription (where upgrades and billing start);
+ * a user whose role cannot open that page reads the contact-your-admin text instead of a
+ * button that would only lead to /restricted.
+ */
+export function bannerAction(banner: Banner, mayOpenSubscription: boolean): BannerAction {
+  if (banner.button && mayOpenSubscription) return { kind: 'link', label: banner.button, to: SUBSCRIPTION_PATH };
+  if (banner.contactAdmin) return { kind: 'contact', text: banner.contactAdmin };
+  if (banner.button) return { kind: 'contact', text: t('plans.contactAdminUpgrade') };
+  return null;
+}
+
+/** What the modal's confirm does. */
+export type ModalConfirm = 'startTrial' | 'upgrade' | 'close';
+
+/**
+ * 'Start trial' starts the Pro trial, 'Upgrade' leads to the subscription page, anything else
+ * ('Got it') only closes. A disabled confirm (other roles' offers) does nothing.
+ */
+export function modalConfirm(modal: UpsellModal): ModalConfirm {
+  if (!modal.confirmEnabled) return 'close';
+  if (modal.confirm === 'Start trial') return 'startTrial';
+  if (modal.confirm === 'Upgrade') return 'upgrade';
+  return 'close';
+}
+
+/** The limit modal's text (spec §8): expand on pro and pro_trial, else upgrade. */
+export function limitText(plan: Plan | undefined): string {
+  return t(plan === 'pro' || plan === 'pro_trial' ? 'limit.expandText' : 'limit.upgradeText');
+}
