@@ -44,6 +44,26 @@ export function visibleNavItems(routes: readonly AppRoute[], role: Role): NavIte
   });
 }
 
+/** The Settings sections, in the order of spec §2, shown above each settings screen. */
+export interface SettingsItem {
+  label: MessageKey;
+  path: string;
+}
+
+export const SETTINGS_ITEMS: readonly SettingsItem[] = [
+  { label: 'settings.general', path: '/settings/general' },
+  { label: 'settings.team', path: '/settings/team' },
+  { label: 'settings.password', path: '/settings/password' },
+];
+
+/** The sections whose route renders a screen and allows `role` (Team: owners and admins). */
+export function visibleSettingsItems(routes: readonly AppRoute[], role: Role): SettingsItem[] {
+  return SETTINGS_ITEMS.filter((item) => {
+    const route = routes.find((r) => r.path === item.path && r.element !== undefined);
+    return route !== undefined && (!route.roles || route.roles.includes(role));
+  });
+}
+
 export function isActive(item: NavItem, pathname: string): boolean {
   return pathname === item.section || pathname.startsWith(`${item.section}/`);
 }

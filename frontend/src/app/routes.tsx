@@ -15,6 +15,7 @@ const optimizationScreens = () => import('@/features/optimization/screens');
 const suggesterScreens = () => import('@/features/suggester/screens');
 const rulesScreens = () => import('@/features/rules/screens');
 const activityScreens = () => import('@/features/activity/screens');
+const teamScreens = () => import('@/features/team/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -29,6 +30,8 @@ const RulesScreen = lazyScreen(rulesScreens, 'RulesScreen');
 const RuleEditor = lazyScreen(rulesScreens, 'RuleEditor');
 const RunHistory = lazyScreen(rulesScreens, 'RunHistory');
 const ActivityScreen = lazyScreen(activityScreens, 'ActivityScreen');
+const TeamScreen = lazyScreen(teamScreens, 'TeamScreen');
+const AcceptInviteScreen = lazyScreen(teamScreens, 'AcceptInviteScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -61,6 +64,11 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },
+  // Settings › Team (spec §2, §6): owners and admins.
+  { path: '/settings/team', title: 'title.settingsTeam', access: 'signedIn', roles: ['owner', 'admin'], element: <TeamScreen /> },
+  // The invitation email's link (docs/api/team.md): accepts signed in, else leads through
+  // login or register and back.
+  { path: '/invite', title: 'title.invite', access: 'any', hideLayout: true, element: <AcceptInviteScreen /> },
   { path: '/restricted', title: 'title.restricted', access: 'any', element: <RestrictedPage /> },
   { path: '*', title: 'title.notFound', access: 'any', hideLayout: true, element: <NotFoundPage /> },
 ];

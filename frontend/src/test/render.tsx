@@ -19,6 +19,8 @@ export function renderApp(path: string, user: User | null = null) {
   mockApiDefault('GET /api/account/getAll', ok({ items: [] }));
   // The sidebar's unread count (features/activity): none.
   mockApiDefault('GET /api/accountsActions/all', ok({ items: [], total: 0, unread: 0 }));
+  // The header's workspace switcher (features/team): one workspace, so it stays hidden.
+  mockApiDefault('GET /api/workspaces/all', ok({ items: [] }));
   const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });

@@ -2,9 +2,12 @@
 import { AppShell, Skeleton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { Suspense, type ReactNode } from 'react';
+import { useLocation } from 'react-router';
 import type { User } from '@/features/auth';
+import { WorkspaceSwitcher } from '@/features/team';
 import { lazyScreen } from '../lazy/lazy-screen';
 import { Header } from './Header';
+import { SETTINGS_SECTION, SettingsNav } from './SettingsNav';
 import { Sidebar } from './Sidebar';
 
 /** The selector comes with the accounts screens' chunk, fetched with the layout. */
@@ -27,6 +30,7 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
     defaultValue: true,
     getInitialValueInEffect: false,
   });
+  const { pathname } = useLocation();
   return (
     <AppShell
       header={{ height: 56 }}
@@ -36,6 +40,7 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
       <AppShell.Header>
         <Header
           title={title}
+          workspaceSwitcher={<WorkspaceSwitcher />}
           accountSelector={
             <Suspense fallback={<Skeleton w={200} h={40} radius="md" />}>
               <AccountSelector />
@@ -46,7 +51,10 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
       <AppShell.Navbar>
         <Sidebar role={user.permission} opened={opened} menuDisabled={menuDisabled} onToggle={() => setOpened(!opened)} />
       </AppShell.Navbar>
-      <AppShell.Main>{children}</AppShell.Main>
+      <AppShell.Main>
+        {pathname.startsWith(SETTINGS_SECTION) && <SettingsNav role={user.permission} />}
+        {children}
+      </AppShell.Main>
     </AppShell>
   );
 }
