@@ -52,11 +52,14 @@ describe('workspace switcher', () => {
       ok({ items: [{ id: '1', name: 'Own', role: 'owner', current: true }, { id: 'team', name: 'Acme', role: 'reader', current: false }] }),
     );
     mockApi('POST /api/workspaces/switch', ok({ item: makeUser({ workspaceId: 'team', permission: 'reader' }) }));
+    // The active account the server keeps for the caller in the workspace switched to.
+    mockApi('GET /api/account/getUsed', ok({ item: { _id: 'a9' }, orgId: '7' }));
     const { location } = renderApp('/settings/general', makeUser());
     await userEvent.click(await screen.findByTestId('workspace-switcher'));
     await userEvent.click(await screen.findByRole('menuitem', { name: /Acme/ }));
     expect(await screen.findByText('Workspace changed to Acme')).toBeInTheDocument();
     expect(callsTo('POST /api/workspaces/switch')[0]?.body).toEqual({ workspaceId: 'team' });
+    expect(JSON.parse(window.localStorage.getItem('searchdeck:active-account:ann@example.com')!)).toEqual({ accountId: 'a9', orgId: '7' });
     await waitFor(() => expect(location()).not.toBe('/settings/general'));
     // The reader's sidebar: no Automated Rules.
     await waitFor(() => expect(screen.queryByRole('link', { name: 'Automated Rules' })).not.toBeInTheDocument());
