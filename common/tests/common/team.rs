@@ -438,7 +438,10 @@ async fn sessions_move_between_the_user_workspaces_only(db: &Db) {
         .iter()
         .map(|w| (w.id.as_str(), w.role.as_str(), w.joined_at))
         .collect();
-    assert_eq!(got, [(ws.as_str(), "owner", 10), (other.as_str(), "reader", 20)]);
+    assert_eq!(
+        got,
+        [(ws.as_str(), "owner", 10), (other.as_str(), "reader", 20)]
+    );
     assert_eq!(listed[0].name, "W");
     assert!(
         store::workspaces::of_user(&db.pool, "nobody")
@@ -467,7 +470,10 @@ async fn sessions_move_between_the_user_workspaces_only(db: &Db) {
         .await
         .unwrap()
         .unwrap();
-    assert_eq!((row.workspace_id.as_str(), row.role.as_str()), (other.as_str(), "reader"));
+    assert_eq!(
+        (row.workspace_id.as_str(), row.role.as_str()),
+        (other.as_str(), "reader")
+    );
     assert!(
         !store::sessions::move_to_workspace(&db.pool, "no-such-session", &ws)
             .await
