@@ -1103,7 +1103,7 @@ export const en = {
   'team.col.invitedBy': 'Invited by',
   'team.col.expires': 'Expires',
   'team.you': 'You',
-  'team.never': 'Not signed in',
+  'team.never': 'Not signed in here',
   'team.selectAll': 'Select all members',
   'team.selectRow': 'Select {name}',
   'team.roleOf': 'Role of {name}',

@@ -30,7 +30,7 @@ function Row({ invitation, caller }: { invitation: Invitation; caller: Role }) {
           {invitation.invitedBy ?? EMPTY}
         </Text>
       </Table.Td>
-      <Table.Td>{formatDateTime(invitation.expiresAt * 1000)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(invitation.expiresAt * 1000)}</Table.Td>
       <Table.Td>
         <Group gap="xs" justify="flex-end" wrap="nowrap">
           <Button

@@ -42,7 +42,7 @@ describe('Settings › Team', () => {
     expect(within(members).getByText('Ann')).toBeInTheDocument();
     expect(within(members).getByText('You')).toBeInTheDocument();
     expect(within(members).getByRole('combobox', { name: 'Role of Bob' })).toHaveValue('Editor');
-    expect(within(members).getByText('Not signed in')).toBeInTheDocument();
+    expect(within(members).getByText('Not signed in here')).toBeInTheDocument();
     // The only owner can neither leave nor be demoted.
     expect(within(members).getByRole('button', { name: 'Leave Ann' })).toBeDisabled();
     const invitations = screen.getByRole('table', { name: 'Pending invitations' });
