@@ -23,6 +23,7 @@ pub mod tags;
 pub mod tasks;
 pub mod team;
 pub mod users;
+pub mod workspaces;
 
 use utoipa_axum::router::OpenApiRouter;
 
@@ -54,4 +55,5 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(activity::router())
         .merge(team::router())
         .merge(plans::router())
+        .merge(workspaces::router())
 }

@@ -233,11 +233,23 @@ fn invitation_body(
     let base = public_url.trim_end_matches('/');
     format!(
         "{inviter} invited you to join {workspace} on Searchdeck as {role}.\n\n\
-         Open {base}/invite?code={code} and sign in or register with {email}, or enter the \
+         Open {link} and sign in or register with {email}, or enter the \
          code {code}. It is valid for 7 days and can be used once.\n\
          If you did not expect it, ignore this email.",
-        role = role_name(role)
+        role = role_name(role),
+        link = invitation_link(base, email, code),
     )
+}
+
+/// The link of an invitation email: the web app's `/invite` screen (frontend
+/// `features/team`), with the invited email (to prefill sign-in or register) and the code
+/// last, so the code ends the link.
+pub fn invitation_link(base: &str, email: &str, code: &str) -> String {
+    let query = form_urlencoded::Serializer::new(String::new())
+        .append_pair("email", email)
+        .append_pair("code", code)
+        .finish();
+    format!("{}/invite?{query}", base.trim_end_matches('/'))
 }
 
 /// Invites `{a}` (an email) with role `{b}`: stores the invitation (replacing a pending one
@@ -853,6 +865,14 @@ mod tests {
         assert_eq!(c.len(), INVITATION_CODE_LEN);
         assert!(c.bytes().all(|b| CODE_ALPHABET.contains(&b)));
         assert_ne!(new_code(), c);
+    }
+
+    #[test]
+    fn the_link_carries_the_email_and_ends_with_the_code() {
+        assert_eq!(
+            invitation_link("https://app.example/", "bob+1@example.com", "ABCD"),
+            "https://app.example/invite?email=bob%2B1%40example.com&code=ABCD"
+        );
     }
 
     #[test]

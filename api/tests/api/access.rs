@@ -51,6 +51,9 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     // Accepting an invitation adds a workspace to the caller; it changes none of the current
     // workspace's things (docs/api/team.md).
     ("post", "/api/team/checkCode"),
+    // Switching moves the caller's own session to another of their workspaces
+    // (docs/api/team.md, "Workspaces").
+    ("post", "/api/workspaces/switch"),
 ];
 
 /// GET routes that change state (the spec keeps their method). Each is marked where it is

@@ -393,4 +393,60 @@ backend_tests! {
         assert_eq!(roles, ["owner", "reader"]);
         assert!(res.json["result"]["items"][0].get("lastActive").is_none(), "activity is the managers' view");
     }
+
+    async fn a_member_of_several_workspaces_switches_between_them(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let (_, team_ws, _) = me(&app, &owner).await;
+        let email = app.email();
+        let code = invite(&app, &owner, &email, "reader", 1).await;
+        let mail = app.emails(1).await.into_iter().find(|m| m.to == email).unwrap();
+        let link = format!("/invite?email={}&code={code}", email.replace('@', "%40"));
+        assert!(mail.body.contains(&link), "the link names the email and ends with the code: {}", mail.body);
+        let reader = app.register(&email, "long password").await;
+        let (reader_id, own_ws, _) = me(&app, &reader).await;
+        assert_eq!(check_code(&app, &reader, &code).await.status, StatusCode::OK);
+        let list = app.get("/api/workspaces/all", Some(&reader)).await;
+        assert_eq!(list.status, StatusCode::OK, "{:?}", list.json);
+        let rows: Vec<(String, String, bool)> = list.json["result"]["items"].as_array().unwrap().iter()
+            .map(|w| (w["id"].as_str().unwrap().to_string(), w["role"].as_str().unwrap().to_string(), w["current"].as_bool().unwrap()))
+            .collect();
+        assert_eq!(rows, [(own_ws.clone(), "owner".to_string(), true), (team_ws.clone(), "reader".to_string(), false)]);
+        // Switching answers the user there and moves the session: every call is that workspace's.
+        let res = app.post("/api/workspaces/switch", json!({"workspaceId": team_ws}), Some(&reader)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!((res.json["result"]["item"]["workspaceId"].as_str(), res.json["result"]["item"]["permission"].as_str()), (Some(team_ws.as_str()), Some("reader")));
+        assert_eq!(me(&app, &reader).await.1, team_ws);
+        assert_eq!(app.get("/api/team/all", Some(&reader)).await.status, StatusCode::FORBIDDEN, "a reader there");
+        assert_eq!(app.get("/api/permission/all", Some(&reader)).await.json["result"]["current"], "reader");
+        let list = app.get("/api/workspaces/all", Some(&reader)).await.json;
+        assert_eq!(list["result"]["items"][1]["current"], true);
+        // The owner sees the reader active in the team's workspace.
+        let team = app.get("/api/team/all", Some(&owner)).await.json;
+        let row = team["result"]["items"].as_array().unwrap().iter().find(|m| m["id"] == reader_id.as_str()).unwrap().clone();
+        assert!(row["lastActive"].is_i64(), "{row:?}");
+        // Switching to the current workspace changes nothing; another's, or none, is refused.
+        let res = app.post("/api/workspaces/switch", json!({"workspaceId": team_ws}), Some(&reader)).await;
+        assert_eq!(res.status, StatusCode::OK);
+        let stranger = app.register(&app.email(), "long password").await;
+        let (_, foreign_ws, _) = me(&app, &stranger).await;
+        for id in [foreign_ws.as_str(), "no-such-workspace"] {
+            let res = app.post("/api/workspaces/switch", json!({"workspaceId": id}), Some(&reader)).await;
+            assert_eq!((res.status, res.message()), (StatusCode::NOT_FOUND, "Workspace not found"), "{id}");
+        }
+        assert_eq!(me(&app, &reader).await.1, team_ws, "a refused switch leaves the session");
+        let res = app.post("/api/workspaces/switch", json!({"workspaceId": " "}), Some(&reader)).await;
+        assert_eq!(field_error(&res), (StatusCode::BAD_REQUEST, "workspaceId".into(), "Please complete this field to continue".into()));
+        let res = app.post("/api/workspaces/switch", json!({"workspaceId": own_ws, "role": "owner"}), Some(&reader)).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "unknown fields are refused");
+        // Back to their own workspace, as its owner.
+        let res = app.post("/api/workspaces/switch", json!({"workspaceId": own_ws}), Some(&reader)).await;
+        assert_eq!(res.json["result"]["item"]["permission"], "owner");
+        assert_eq!(app.get("/api/team/all", Some(&reader)).await.status, StatusCode::OK);
+        // Removed from the team while working there: that session ends at once.
+        app.post("/api/workspaces/switch", json!({"workspaceId": team_ws}), Some(&reader)).await;
+        let res = call(&app, Method::DELETE, &format!("/api/team/one/member/{reader_id}"), None, &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(app.get("/api/auth/me", Some(&reader)).await.status, StatusCode::UNAUTHORIZED);
+        assert_eq!(app.post("/api/workspaces/switch", json!({"workspaceId": own_ws}), Some(&reader)).await.status, StatusCode::UNAUTHORIZED);
+    }
 }

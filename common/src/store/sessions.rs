@@ -114,3 +114,22 @@ pub async fn delete_expired(ex: impl Exec<'_>, now: i64) -> Result<u64, sqlx::Er
         .await?;
     Ok(done.rows_affected())
 }
+
+/// Moves session `id` to `workspace_id` when its user is a member there (the one statement
+/// checks the membership, so a removal cannot slip between check and move); returns whether
+/// it moved.
+pub async fn move_to_workspace(
+    ex: impl Exec<'_>,
+    id: &str,
+    workspace_id: &str,
+) -> Result<bool, sqlx::Error> {
+    let done = sqlx::query(
+        "UPDATE sessions SET workspace_id = $2 WHERE id = $1 AND EXISTS \
+         (SELECT 1 FROM memberships m WHERE m.user_id = sessions.user_id AND m.workspace_id = $2)",
+    )
+    .bind(id)
+    .bind(workspace_id)
+    .execute(ex)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}

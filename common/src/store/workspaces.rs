@@ -1,5 +1,7 @@
 //! Workspaces and their memberships (who belongs, with which role).
 
+use sqlx::Row;
+
 use super::Exec;
 
 /// Creates a workspace.
@@ -54,4 +56,37 @@ pub async fn name(ex: impl Exec<'_>, id: &str) -> Result<Option<String>, sqlx::E
         .bind(id)
         .fetch_optional(ex)
         .await
+}
+
+/// One workspace a user belongs to, with their role there.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct UserWorkspace {
+    pub id: String,
+    pub name: String,
+    /// `owner`, `admin`, `writer` or `reader`.
+    pub role: String,
+    /// When the user joined it (ms).
+    pub joined_at: i64,
+}
+
+/// The workspaces `user_id` is a member of, in the order they joined them (then by id).
+pub async fn of_user(ex: impl Exec<'_>, user_id: &str) -> Result<Vec<UserWorkspace>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT w.id, w.name, m.role, m.created_at FROM memberships m \
+         JOIN workspaces w ON w.id = m.workspace_id \
+         WHERE m.user_id = $1 ORDER BY m.created_at, w.id",
+    )
+    .bind(user_id)
+    .fetch_all(ex)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(UserWorkspace {
+                id: r.try_get("id")?,
+                name: r.try_get("name")?,
+                role: r.try_get("role")?,
+                joined_at: r.try_get("created_at")?,
+            })
+        })
+        .collect()
 }

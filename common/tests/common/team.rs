@@ -1,7 +1,8 @@
 //! Conformance of the team store (`store::team`) on SQLite and, with `TEST_DATABASE_URL`,
 //! PostgreSQL: members with their last activity, role changes, removal ending the member's
 //! sessions in that workspace only, and invitations — replaced by a resend, single use,
-//! expiring, revoked, scoped to their workspace.
+//! expiring, revoked, scoped to their workspace; a user's workspaces and a session moving
+//! between them (`store::workspaces::of_user`, `store::sessions::move_to_workspace`).
 
 use searchdeck_common::{
     Db,
@@ -49,6 +50,7 @@ conformance!(
     removal_ends_the_sessions_in_that_workspace_only,
     invitations_are_single_use_expire_and_are_replaced,
     invitations_are_revoked_within_their_workspace,
+    sessions_move_between_the_user_workspaces_only,
 );
 
 /// A user; returns their id.
@@ -417,5 +419,64 @@ async fn invitations_are_revoked_within_their_workspace(db: &Db) {
     assert_eq!(
         team::pending(&mut *conn, &ws, 1_000).await.unwrap()[0].invited_by,
         None
+    );
+}
+
+async fn sessions_move_between_the_user_workspaces_only(db: &Db) {
+    let ws = workspace(db).await;
+    let other = workspace(db).await;
+    let foreign = workspace(db).await;
+    let bob = user(db, "bob@example.com", "Bob").await;
+    store::workspaces::add_member(&db.pool, &ws, &bob, "owner", 10)
+        .await
+        .unwrap();
+    store::workspaces::add_member(&db.pool, &other, &bob, "reader", 20)
+        .await
+        .unwrap();
+    let listed = store::workspaces::of_user(&db.pool, &bob).await.unwrap();
+    let got: Vec<(&str, &str, i64)> = listed
+        .iter()
+        .map(|w| (w.id.as_str(), w.role.as_str(), w.joined_at))
+        .collect();
+    assert_eq!(
+        got,
+        [(ws.as_str(), "owner", 10), (other.as_str(), "reader", 20)]
+    );
+    assert_eq!(listed[0].name, "W");
+    assert!(
+        store::workspaces::of_user(&db.pool, "nobody")
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    let hash = session(db, &bob, &ws, 100).await;
+    let id = store::sessions::find_valid(&db.pool, &hash, 0)
+        .await
+        .unwrap()
+        .unwrap()
+        .id;
+    // Not a member of `foreign`: the session stays.
+    assert!(
+        !store::sessions::move_to_workspace(&db.pool, &id, &foreign)
+            .await
+            .unwrap()
+    );
+    assert!(
+        store::sessions::move_to_workspace(&db.pool, &id, &other)
+            .await
+            .unwrap()
+    );
+    let row = store::sessions::find_valid(&db.pool, &hash, 0)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (row.workspace_id.as_str(), row.role.as_str()),
+        (other.as_str(), "reader")
+    );
+    assert!(
+        !store::sessions::move_to_workspace(&db.pool, "no-such-session", &ws)
+            .await
+            .unwrap()
     );
 }

@@ -53,6 +53,8 @@ const SPEC_TABLE: SpecRow[] = [
   { path: '/settings/invoice', access: 'signedIn', roles: EDITORS },
   { path: '/settings/password', access: 'signedIn' },
   { path: '/restricted', access: 'any' },
+  // The invitation email's link (docs/api/team.md): signed in or out, without the layout.
+  { path: '/invite', access: 'any', hideLayout: true },
   { path: '*', access: 'any', hideLayout: true },
 ];
 

@@ -16,6 +16,7 @@ const suggesterScreens = () => import('@/features/suggester/screens');
 const rulesScreens = () => import('@/features/rules/screens');
 const activityScreens = () => import('@/features/activity/screens');
 const plansScreens = () => import('@/features/plans/screens');
+const teamScreens = () => import('@/features/team/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -31,6 +32,8 @@ const RuleEditor = lazyScreen(rulesScreens, 'RuleEditor');
 const RunHistory = lazyScreen(rulesScreens, 'RunHistory');
 const ActivityScreen = lazyScreen(activityScreens, 'ActivityScreen');
 const SubscriptionSettings = lazyScreen(plansScreens, 'SubscriptionSettings');
+const TeamScreen = lazyScreen(teamScreens, 'TeamScreen');
+const AcceptInviteScreen = lazyScreen(teamScreens, 'AcceptInviteScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -65,6 +68,11 @@ export const appRoutes: readonly AppRoute[] = [
   // Settings › Subscription (spec §2, §6): owner and admin.
   { path: '/settings/subscription', title: 'title.settings', access: 'signedIn', roles: ['owner', 'admin'], element: <SubscriptionSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },
+  // Settings › Team (spec §2, §6): owners and admins.
+  { path: '/settings/team', title: 'title.settingsTeam', access: 'signedIn', roles: ['owner', 'admin'], element: <TeamScreen /> },
+  // The invitation email's link (docs/api/team.md): accepts signed in, else leads through
+  // login or register and back.
+  { path: '/invite', title: 'title.invite', access: 'any', hideLayout: true, element: <AcceptInviteScreen /> },
   { path: '/restricted', title: 'title.restricted', access: 'any', element: <RestrictedPage /> },
   { path: '*', title: 'title.notFound', access: 'any', hideLayout: true, element: <NotFoundPage /> },
 ];

@@ -22,6 +22,8 @@ export function renderApp(path: string, user: User | null = null) {
   mockApiDefault('GET /api/accountsActions/all', ok({ items: [], total: 0, unread: 0 }));
   // The plan (features/plans): free, no banner, no modal.
   mockApiDefault('GET /api/plan/current', ok(makePlanAnswer()));
+  // The header's workspace switcher (features/team): one workspace, so it stays hidden.
+  mockApiDefault('GET /api/workspaces/all', ok({ items: [] }));
   const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });

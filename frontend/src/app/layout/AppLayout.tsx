@@ -5,6 +5,7 @@ import { Suspense, type ReactNode } from 'react';
 import { useLocation } from 'react-router';
 import type { User } from '@/features/auth';
 import { PlanBanner, PlanPrompts, UpgradeButton } from '@/features/plans';
+import { WorkspaceSwitcher } from '@/features/team';
 import { lazyScreen } from '../lazy/lazy-screen';
 import { Header } from './Header';
 import { SETTINGS_SECTION, SettingsNav } from './SettingsNav';
@@ -40,6 +41,7 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
       <AppShell.Header>
         <Header
           title={title}
+          workspaceSwitcher={<WorkspaceSwitcher />}
           accountSelector={
             <Suspense fallback={<Skeleton w={200} h={40} radius="md" />}>
               <AccountSelector />

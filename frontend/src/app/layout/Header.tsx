@@ -11,9 +11,11 @@ interface HeaderProps {
   breadcrumbs?: ReactNode;
   accountSelector?: ReactNode;
   upgradeButton?: ReactNode;
+  /** The workspaces of a member of several (features/team); nothing for one workspace. */
+  workspaceSwitcher?: ReactNode;
 }
 
-export function Header({ title, breadcrumbs, accountSelector, upgradeButton }: HeaderProps) {
+export function Header({ title, breadcrumbs, accountSelector, upgradeButton, workspaceSwitcher }: HeaderProps) {
   return (
     <Group h="100%" px="lg" justify="space-between" wrap="nowrap">
       {breadcrumbs ?? (
@@ -22,6 +24,7 @@ export function Header({ title, breadcrumbs, accountSelector, upgradeButton }: H
         </Title>
       )}
       <Group gap="sm" wrap="nowrap">
+        {workspaceSwitcher}
         {accountSelector}
         {upgradeButton}
       </Group>

@@ -7,5 +7,6 @@ export type { Account, Org } from './api/account';
 export { accountsQuery, useAccounts } from './api/get-accounts';
 export { accountKeys } from './api/keys';
 export { useRefreshOrgs } from './api/refresh-orgs';
-export { useActiveAccount, type ActiveAccount } from './hooks/useActiveAccount';
+export { saveActiveChoice, useActiveAccount, type ActiveAccount } from './hooks/useActiveAccount';
+export type { ActiveChoice } from './active';
 export { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath } from './paths';

@@ -5,5 +5,5 @@
 export { authKeys } from './api/keys';
 export { sessionQuery, useSession } from './api/relogin';
 export { hasSessionHint, setSessionHint } from './api/session-hint';
-export { ROLES, userResultSchema, type Role, type User } from './api/user';
+export { ROLES, roleSchema, userResultSchema, type Role, type User } from './api/user';
 export { useSignOut } from './hooks/useSignOut';

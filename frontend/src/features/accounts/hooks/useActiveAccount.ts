@@ -20,15 +20,22 @@ function subscribe(onChange: () => void) {
   };
 }
 
+/**
+ * Stores `email`'s choice and tells every component using it (a workspace switch restores the
+ * choice the server keeps for the workspace switched to this way).
+ */
+export function saveActiveChoice(email: string, choice: ActiveChoice | null) {
+  writeActive(window.localStorage, email, choice);
+  window.dispatchEvent(new Event(CHANGED));
+}
+
 /** The stored choice of `email` and its setter (null email: nothing stored, nothing saved). */
 export function useStoredChoice(email: string | null) {
   const raw = useSyncExternalStore(subscribe, () => (email ? window.localStorage.getItem(activeStorageKey(email)) : null));
   const stored = useMemo(() => parseActive(raw), [raw]);
   const save = useCallback(
     (choice: ActiveChoice | null) => {
-      if (!email) return;
-      writeActive(window.localStorage, email, choice);
-      window.dispatchEvent(new Event(CHANGED));
+      if (email) saveActiveChoice(email, choice);
     },
     [email],
   );

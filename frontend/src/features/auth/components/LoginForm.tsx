@@ -1,12 +1,16 @@
-/** Sign in with email and password; the route guard then honours the redirect query. */
+/**
+ * Sign in with email and password; the route guard then honours the redirect query. An
+ * `email` query (an invitation link's invited address) fills the email in.
+ */
 import { Anchor } from '@mantine/core';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Form, PasswordField, SubmitButton, TextField, useZodForm } from '@/components/form';
 import { t } from '@/i18n';
 import { loginInputSchema, useLogin } from '../api/login';
 
 export function LoginForm() {
-  const form = useZodForm(loginInputSchema, { email: '', password: '' });
+  const [params] = useSearchParams();
+  const form = useZodForm(loginInputSchema, { email: params.get('email') ?? '', password: '' });
   const { mutateAsync } = useLogin();
   return (
     <Form form={form} onSubmit={mutateAsync} name={t('title.login')}>

@@ -1,11 +1,16 @@
-/** Create an account; on success the user is signed in and told 'Account was created'. */
+/**
+ * Create an account; on success the user is signed in and told 'Account was created'. An
+ * `email` query (an invitation link's invited address) fills the email in.
+ */
+import { useSearchParams } from 'react-router';
 import { Form, PasswordField, SubmitButton, TextField, useZodForm } from '@/components/form';
 import { t } from '@/i18n';
 import { showSnackbar } from '@/lib/notifications';
 import { registerInputSchema, useRegister, type RegisterInput } from '../api/register';
 
 export function RegisterForm() {
-  const form = useZodForm(registerInputSchema, { fullName: '', email: '', password: '', repeatPassword: '' });
+  const [params] = useSearchParams();
+  const form = useZodForm(registerInputSchema, { fullName: '', email: params.get('email') ?? '', password: '', repeatPassword: '' });
   const { mutateAsync } = useRegister();
   const onSubmit = async (values: RegisterInput) => {
     await mutateAsync(values);

@@ -1,0 +1,100 @@
+//! The caller's workspaces (contract `docs/api/team.md`, "Workspaces"): a user who accepted
+//! invitations belongs to several, each with its own role, active account and activity. The
+//! header lists them (`GET workspaces/all`) and moves the caller's session to another one
+//! (`POST workspaces/switch`), after which every call answers for that workspace.
+//!
+//! The session row carries the workspace (`sessions.workspace_id`), so switching moves the
+//! caller's own session, in one statement that also checks the membership: a workspace the
+//! caller does not belong to answers 404 exactly like one that does not exist. It changes
+//! no workspace's things, only the caller's own session, so every member may switch.
+
+use axum::{extract::State, response::IntoResponse};
+use searchdeck_common::store;
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{
+    access::Member,
+    envelope::{self, Envelope, Item, Items},
+    error::{ApiError, ApiResult, ErrorBody},
+    extract::ApiJson,
+    route,
+    session::Role,
+    state::AppState,
+    user_item::{self as user, UserItem},
+};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(route!(all))
+        .routes(route!(switch))
+}
+
+/// 404: not a workspace of the caller.
+pub const WORKSPACE: &str = "Workspace";
+
+/// One workspace of the caller.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkspaceItem {
+    pub id: String,
+    pub name: String,
+    /// The caller's role there.
+    pub role: Role,
+    /// Whether the caller's session is in it.
+    pub current: bool,
+}
+
+/// The workspaces the caller belongs to, in the order they joined them, the session's one
+/// marked `current`. Any member.
+#[utoipa::path(get, path = "/api/workspaces/all", tag = "team",
+    responses((status = 200, description = "The caller's workspaces", body = Envelope<Items<WorkspaceItem>>)))]
+pub async fn all(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
+    let rows = store::workspaces::of_user(&state.db.pool, &user.user_id).await?;
+    Ok(envelope::items(
+        rows.into_iter()
+            .map(|w| WorkspaceItem {
+                current: w.id == user.workspace_id,
+                role: Role::parse(&w.role).unwrap_or(Role::Reader),
+                id: w.id,
+                name: w.name,
+            })
+            .collect(),
+    ))
+}
+
+/// `{"workspaceId": "…"}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SwitchBody {
+    /// A workspace the caller belongs to (an id of `workspaces/all`).
+    pub workspace_id: String,
+}
+
+/// Moves the caller's session to another of their workspaces and answers the user item
+/// there (its role, connections and spend). Switching to the current workspace changes
+/// nothing. Any member; 404 for a workspace the caller does not belong to.
+#[utoipa::path(post, path = "/api/workspaces/switch", tag = "team", request_body = SwitchBody,
+    responses((status = 200, description = "The user in the workspace switched to", body = Envelope<Item<UserItem>>),
+              (status = 400, description = "workspaceId missing or blank", body = ErrorBody),
+              (status = 404, description = "Workspace not found: not one of the caller's", body = ErrorBody)))]
+pub async fn switch(
+    State(state): State<AppState>,
+    caller: Member,
+    ApiJson(body): ApiJson<SwitchBody>,
+) -> ApiResult<impl IntoResponse> {
+    let target = body.workspace_id.trim();
+    if target.is_empty() {
+        return Err(ApiError::field("workspaceId", crate::domain::REQUIRED));
+    }
+    if target != caller.workspace_id
+        && !store::sessions::move_to_workspace(&state.db.pool, &caller.session_id, target).await?
+    {
+        return Err(ApiError::not_found(WORKSPACE));
+    }
+    tracing::info!(user.id = %caller.user_id, workspace.id = %target, "workspace switched");
+    Ok(envelope::item(
+        user::load(&state, &caller.user_id, target).await?,
+    ))
+}
