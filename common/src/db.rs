@@ -77,6 +77,9 @@ pub struct Db {
     /// The report engine's in-process caches of this database (bounded; validated against
     /// the database on every use, see `store::report_facts::cache`).
     pub report_caches: crate::store::report_facts::cache::Caches,
+    /// Last month's spend per workspace, which free plans depend on (validated against the
+    /// database on every use, see `plan::spend`).
+    pub plan_memo: crate::plan::spend::Memo,
 }
 
 /// A native pool on the application database (connections open on first use).
@@ -152,6 +155,7 @@ impl Db {
             backend,
             native,
             report_caches: Default::default(),
+            plan_memo: Default::default(),
         })
     }
 

@@ -5,40 +5,26 @@
 //! dollars ([`spend`]) with the pure [`derive::derive`] (docs/api/plans.md). The banner and
 //! upsell modal that apply follow from the result in [`prompts`].
 //!
-//! Limits per plan are our decision, written down here because the spec shows only the
-//! limit-reached answer (spec §8: `LIMIT_HAS_BEEN_REACHED` with meta type `AVAILABLEAPPS` or
-//! `AVAILABLEDEVS`) and the upselling ranges (spec §9: 5-5, 6-35, 36-50, 51-100):
+//! Limits per plan are our decision, written down here (and in docs/api/plans.md "Limits
+//! per plan") because the spec shows only the limit-reached answer (spec §8:
+//! `LIMIT_HAS_BEEN_REACHED` with a meta type) and the upselling ranges (spec §9: 5-5, 6-35,
+//! 36-50, 51-100). They are **one table**, [`LIMITS`], one row per plan; every check and
+//! every answer ([`Plan::limits`] and its views [`Plan::app_limits`],
+//! [`Plan::creation_limits`], [`Plan::rule_limits`]) reads it:
 //!
-//! | plan                                   | apps | developers |
-//! |----------------------------------------|------|------------|
-//! | pro_free, pro_limited                  | 5    | 2          |
-//! | pro_trial, pro_free_trial, pro         | 35   | 10         |
-//! | growth, growth_trial                   | 100  | 30         |
-//! | agency                                 | no limit | no limit |
+//! | plan                           | apps | developers | campaigns per campaign group | keyword groups per creation | rules | campaigns with rules |
+//! |--------------------------------|------|------------|------------------------------|-----------------------------|-------|----------------------|
+//! | pro_free, pro_limited          | 5    | 2          | 100                          | 100                         | 10    | 20                   |
+//! | pro_trial, pro_free_trial, pro | 35   | 10         | 500                          | 500                         | 50    | 200                  |
+//! | growth, growth_trial           | 100  | 30         | 2,000                        | 2,500                       | 200   | 1,000                |
+//! | agency                         | no limit | no limit | no limit                   | no limit                    | no limit | no limit          |
 //!
-//! Campaign creation (spec §8 `AVAILABLECAMPAIGNS`, `AVAILABLETARGETINGKEYWORDSGROUPS`;
-//! [`Plan::creation_limits`]):
-//!
-//! | plan                                   | campaigns per campaign group | ad groups per creation |
-//! |----------------------------------------|------------------------------|------------------------|
-//! | pro_free, pro_limited                  | 100                          | 100                    |
-//! | pro_trial, pro_free_trial, pro         | 500                          | 500                    |
-//! | growth, growth_trial                   | 2,000                        | 2,500                  |
-//! | agency                                 | no limit                     | no limit               |
-//!
+//! Meta types (spec §8): `AVAILABLEAPPS`, `AVAILABLEDEVS`, `AVAILABLECAMPAIGNS`,
+//! `AVAILABLETARGETINGKEYWORDSGROUPS`, `AVAILABLERULES`, `AVAILABLERULESCAMPAIGNS`.
 //! Campaigns count those of the campaign group not deleted plus those a creation or copy
-//! makes (discovery included); ad groups those one creation, copy or `createByList` makes.
-//!
-//! Automated rules (spec §8 `AVAILABLERULES`, `AVAILABLERULESCAMPAIGNS`; docs/api/rules.md;
-//! [`Plan::rule_limits`]): the workspace's rules, and the distinct campaigns with at least one
-//! rule attached:
-//!
-//! | plan                                   | rules | campaigns with rules |
-//! |----------------------------------------|-------|----------------------|
-//! | pro_free, pro_limited                  | 10    | 20                   |
-//! | pro_trial, pro_free_trial, pro         | 50    | 200                  |
-//! | growth, growth_trial                   | 200   | 1,000                |
-//! | agency                                 | no limit | no limit          |
+//! makes (discovery included) and those creations still running will make; keyword groups
+//! (ad groups) those one creation, copy or `createByList` makes. Rules are the workspace's
+//! rules; campaigns with rules the distinct campaigns with at least one rule attached.
 //!
 //! Apps are the distinct App Store apps synced for the workspace's connections; developers
 //! the distinct developer names of those apps. The marketing copy's "free plan with 1
@@ -96,67 +82,106 @@ impl Plan {
         matches!(self, Plan::Growth | Plan::GrowthTrial | Plan::Agency)
     }
 
-    /// The app and developer limits of the plan (see the module's table).
+    /// Everything the plan limits: its row of [`LIMITS`].
+    pub fn limits(self) -> Limits {
+        LIMITS
+            .iter()
+            .find(|(plans, _)| plans.contains(&self))
+            .map_or(Limits::NONE, |(_, limits)| *limits)
+    }
+
+    /// The app and developer limits of the plan (a view of [`Plan::limits`]).
     pub fn app_limits(self) -> AppLimits {
-        let (apps, developers) = match self {
-            Plan::Agency => {
-                return AppLimits {
-                    apps: None,
-                    developers: None,
-                };
-            }
-            Plan::Growth | Plan::GrowthTrial => (100, 30),
-            Plan::Pro | Plan::ProTrial | Plan::ProFreeTrial => (35, 10),
-            Plan::ProFree | Plan::ProLimited => (5, 2),
-        };
+        let l = self.limits();
         AppLimits {
+            apps: l.apps,
+            developers: l.developers,
+        }
+    }
+
+    /// The campaign-creation limits of the plan (a view of [`Plan::limits`]).
+    pub fn creation_limits(self) -> CreationLimits {
+        let l = self.limits();
+        CreationLimits {
+            campaigns: l.campaigns,
+            ad_groups: l.keyword_groups,
+        }
+    }
+
+    /// The automated-rule limits of the plan (a view of [`Plan::limits`]).
+    pub fn rule_limits(self) -> RuleLimits {
+        let l = self.limits();
+        RuleLimits {
+            rules: l.rules,
+            campaigns: l.rules_campaigns,
+        }
+    }
+}
+
+/// Everything a plan limits (`None`: no limit): one row of [`LIMITS`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Distinct App Store apps synced for the workspace's connections (`AVAILABLEAPPS`).
+    pub apps: Option<u32>,
+    /// Distinct developers of those apps (`AVAILABLEDEVS`).
+    pub developers: Option<u32>,
+    /// Campaigns per campaign group (`AVAILABLECAMPAIGNS`).
+    pub campaigns: Option<u64>,
+    /// Keyword groups (ad groups) one creation makes (`AVAILABLETARGETINGKEYWORDSGROUPS`).
+    pub keyword_groups: Option<u64>,
+    /// Rules of the workspace (`AVAILABLERULES`).
+    pub rules: Option<u64>,
+    /// Distinct campaigns with a rule attached (`AVAILABLERULESCAMPAIGNS`).
+    pub rules_campaigns: Option<u64>,
+}
+
+impl Limits {
+    /// No limit at all (agency).
+    pub const NONE: Limits = Limits {
+        apps: None,
+        developers: None,
+        campaigns: None,
+        keyword_groups: None,
+        rules: None,
+        rules_campaigns: None,
+    };
+
+    const fn of(
+        apps: u32,
+        developers: u32,
+        campaigns: u64,
+        keyword_groups: u64,
+        rules: u64,
+        rules_campaigns: u64,
+    ) -> Limits {
+        Limits {
             apps: Some(apps),
             developers: Some(developers),
-        }
-    }
-}
-
-impl Plan {
-    /// The campaign-creation limits of the plan (see the module's table).
-    pub fn creation_limits(self) -> CreationLimits {
-        let (campaigns, ad_groups) = match self {
-            Plan::Agency => {
-                return CreationLimits {
-                    campaigns: None,
-                    ad_groups: None,
-                };
-            }
-            Plan::Growth | Plan::GrowthTrial => (2_000, 2_500),
-            Plan::Pro | Plan::ProTrial | Plan::ProFreeTrial => (500, 500),
-            Plan::ProFree | Plan::ProLimited => (100, 100),
-        };
-        CreationLimits {
             campaigns: Some(campaigns),
-            ad_groups: Some(ad_groups),
-        }
-    }
-}
-
-impl Plan {
-    /// The automated-rule limits of the plan (see the module's table).
-    pub fn rule_limits(self) -> RuleLimits {
-        let (rules, campaigns) = match self {
-            Plan::Agency => {
-                return RuleLimits {
-                    rules: None,
-                    campaigns: None,
-                };
-            }
-            Plan::Growth | Plan::GrowthTrial => (200, 1_000),
-            Plan::Pro | Plan::ProTrial | Plan::ProFreeTrial => (50, 200),
-            Plan::ProFree | Plan::ProLimited => (10, 20),
-        };
-        RuleLimits {
+            keyword_groups: Some(keyword_groups),
             rules: Some(rules),
-            campaigns: Some(campaigns),
+            rules_campaigns: Some(rules_campaigns),
         }
     }
 }
+
+/// The one table of limits per plan (module docs): apps, developers, campaigns per campaign
+/// group, keyword groups per creation, rules, campaigns with rules.
+pub const LIMITS: [(&[Plan], Limits); 4] = [
+    (
+        &[Plan::ProFree, Plan::ProLimited],
+        Limits::of(5, 2, 100, 100, 10, 20),
+    ),
+    (
+        &[Plan::ProTrial, Plan::ProFreeTrial, Plan::Pro],
+        Limits::of(35, 10, 500, 500, 50, 200),
+    ),
+    (
+        &[Plan::Growth, Plan::GrowthTrial],
+        Limits::of(100, 30, 2_000, 2_500, 200, 1_000),
+    ),
+    (&[Plan::Agency], Limits::NONE),
+];
 
 /// How many rules a workspace may hold and how many distinct campaigns may have a rule
 /// attached (`None`: no limit).
@@ -245,9 +270,41 @@ pub struct AppLimits {
     pub developers: Option<u32>,
 }
 
+impl AppLimits {
+    /// Spec §8's meta type when `apps` apps or `developers` developers already reach the
+    /// limits, so no more may be added (apps checked first).
+    pub fn reached(self, apps: u64, developers: u64) -> Option<&'static str> {
+        if self.apps.is_some_and(|max| apps >= u64::from(max)) {
+            Some("AVAILABLEAPPS")
+        } else if self
+            .developers
+            .is_some_and(|max| developers >= u64::from(max))
+        {
+            Some("AVAILABLEDEVS")
+        } else {
+            None
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_plan_has_one_row_of_the_limits_table() {
+        for plan in Plan::ALL {
+            let rows = LIMITS.iter().filter(|(p, _)| p.contains(&plan)).count();
+            assert_eq!(rows, 1, "{plan:?}");
+        }
+        assert_eq!(
+            Plan::ProLimited.limits(),
+            Limits::of(5, 2, 100, 100, 10, 20)
+        );
+        assert_eq!(Plan::ProFreeTrial.limits(), Plan::Pro.limits());
+        assert_eq!(Plan::GrowthTrial.limits().keyword_groups, Some(2_500));
+        assert_eq!(Plan::Agency.limits(), Limits::NONE);
+    }
 
     #[test]
     fn limits_grow_with_the_plan() {
@@ -268,6 +325,16 @@ mod tests {
                 developers: None
             }
         );
+    }
+
+    #[test]
+    fn app_limits_are_reached_at_the_limit() {
+        let free = Plan::ProFree.app_limits();
+        assert_eq!(free.reached(4, 1), None);
+        assert_eq!(free.reached(5, 0), Some("AVAILABLEAPPS"));
+        assert_eq!(free.reached(9, 9), Some("AVAILABLEAPPS"));
+        assert_eq!(free.reached(1, 2), Some("AVAILABLEDEVS"));
+        assert_eq!(Plan::Agency.app_limits().reached(1 << 40, 1 << 40), None);
     }
 
     #[test]

@@ -10,16 +10,21 @@
 //! with field errors, money as the quick edits check it, Apple's minimum budget and bid),
 //! the app of the campaign group, the plan's limits (`LIMIT_HAS_BEEN_REACHED` with
 //! `meta.type`) — then record the task with its job in one transaction and answer its id.
+//! That transaction locks the workspace's row and checks the campaign limit again, counting
+//! the campaigns of creations still running ([`crate::plan_limits`]), so two concurrent
+//! creations cannot both pass it.
 
 use std::collections::{HashMap, HashSet};
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
+    Db,
     jobs::{
         CREATION_MAX_CAMPAIGNS, CopyCampaigns, CopySettings, CreateCampaigns, CreationPlan,
-        CreationScope, PlannedCampaign, PlannedCopy,
+        CreationProgress, CreationScope, PlannedCampaign, PlannedCopy,
     },
     plan,
+    queue::outbox::{self, OutboxOptions},
     store::{self, campaign_views, synced::SyncOrg},
     tasks::NewTask,
 };
@@ -36,7 +41,7 @@ use crate::{
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     money::{self, Minimum},
-    route,
+    plan_limits, route,
     session::CurrentUser,
     state::AppState,
 };
@@ -102,23 +107,22 @@ fn scope(user: &CurrentUser, org: &SyncOrg, currency: &str) -> CreationScope {
     }
 }
 
-/// The plan's limits (spec §8), before anything is queued.
-async fn within_limits(
-    state: &AppState,
-    user: &CurrentUser,
-    existing: u64,
-    new_campaigns: u64,
-    new_groups: u64,
-) -> ApiResult<()> {
-    let limits = plan::current(&state.db, &user.workspace_id)
-        .await?
-        .creation_limits();
-    match limits.exceeded(existing, new_campaigns, new_groups) {
-        Some(kind) => Err(ApiError::limit_reached(kind)),
-        None => Ok(()),
-    }
+/// What a creation or copy will make (spec §8 limits: campaigns of the campaign group, ad
+/// groups of one creation).
+struct Making {
+    campaigns: u64,
+    groups: u64,
 }
 
+/// Records the task with its job in one transaction, within the plan's limits: the
+/// workspace's row locked first (`plan_limits::lock`), the campaign group's campaigns
+/// counted again there, with those creations still running will make, so two concurrent
+/// creations cannot both pass (docs/api/plans.md "Limits per plan"). The task starts with
+/// the Creation progress's totals, which is what the next creation's count reads.
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one call per route; the arguments are what differs between them"
+)]
 async fn start<J: searchdeck_common::queue::Job>(
     state: &AppState,
     user: &CurrentUser,
@@ -126,10 +130,32 @@ async fn start<J: searchdeck_common::queue::Job>(
     kind: &'static str,
     message: &str,
     total: i64,
+    making: Making,
     job: &J,
 ) -> ApiResult<TaskStarted> {
-    let id = state
-        .start_task(
+    let plan = plan::current(&state.db, &user.workspace_id).await?;
+    let progress = serde_json::to_value(CreationProgress {
+        campaigns_total: making.campaigns,
+        groups_total: making.groups,
+        ..Default::default()
+    })
+    .map_err(anyhow::Error::from)?;
+    let id = Db::retry_busy(|| async {
+        let mut tx = state.db.pool.begin().await?;
+        plan_limits::lock(&mut tx, &user.workspace_id).await?;
+        let existing = campaign_views::campaigns(&mut *tx, org.org_key, false)
+            .await?
+            .len() as u64;
+        let reserved = plan_limits::reserved_campaigns(
+            &mut tx,
+            &user.workspace_id,
+            &org.account_id,
+            org.org_id,
+        )
+        .await?;
+        plan_limits::check_creation(plan, existing + reserved, making.campaigns, making.groups)?;
+        let id = store::tasks::create(
+            &mut *tx,
             NewTask {
                 workspace_id: &user.workspace_id,
                 user_id: Some(&user.user_id),
@@ -139,10 +165,25 @@ async fn start<J: searchdeck_common::queue::Job>(
                 account_id: Some(&org.account_id),
                 org_id: Some(org.org_id),
             },
-            job,
         )
-        .await
-        .map_err(ApiError::from)?;
+        .await?;
+        store::tasks::set_details(&mut *tx, &id, &progress).await?;
+        outbox::push(
+            &mut *tx,
+            job,
+            OutboxOptions {
+                task_id: Some(id.clone()),
+                ..Default::default()
+            },
+        )
+        .await?;
+        tx.commit().await?;
+        Ok::<_, ApiError>(id)
+    })
+    .await?;
+    if let Err(e) = outbox::relay_once(&state.db, &state.queue, 100).await {
+        tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
+    }
     Ok(TaskStarted { id })
 }
 
@@ -175,15 +216,18 @@ pub async fn create_all(
         return Err(ApiError::validation(errors));
     }
     check_app(&state, &org, &plan).await?;
-    within_limits(
-        &state,
-        &account.caller,
+    // Checked before anything is queued, then again with the workspace locked (`start`).
+    plan_limits::check_creation(
+        plan::current(&state.db, &account.caller.workspace_id).await?,
         existing.len() as u64,
         plan.campaigns_total(),
         plan.groups_total(),
-    )
-    .await?;
+    )?;
     let total = (plan.campaigns_total() + plan.groups_total()) as i64;
+    let making = Making {
+        campaigns: plan.campaigns_total(),
+        groups: plan.groups_total(),
+    };
     let job = CreateCampaigns {
         scope: scope(&account.caller, &org, &currency),
         plan,
@@ -195,6 +239,7 @@ pub async fn create_all(
         "create-campaigns",
         "Creating campaigns...",
         total,
+        making,
         &job,
     )
     .await?;
@@ -325,7 +370,10 @@ pub async fn create_by_list(
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
-    within_limits(&state, &campaign.caller, 0, 0, groups.len() as u64).await?;
+    let making = Making {
+        campaigns: 0,
+        groups: groups.len() as u64,
+    };
     let plan = CreationPlan {
         adam_id: c.adam_id.unwrap_or_default(),
         campaigns: vec![PlannedCampaign {
@@ -352,6 +400,7 @@ pub async fn create_by_list(
         "create-campaigns",
         "Creating ad groups...",
         total,
+        making,
         &job,
     )
     .await?;
@@ -551,15 +600,11 @@ pub async fn copy(
     } else {
         0
     };
-    within_limits(
-        &state,
-        &account.caller,
-        existing.len() as u64,
-        copies.len() as u64,
-        groups,
-    )
-    .await?;
     let total = copies.len() as i64 + groups as i64;
+    let making = Making {
+        campaigns: copies.len() as u64,
+        groups,
+    };
     let job = CopyCampaigns {
         scope: scope(&account.caller, &org, &currency),
         copies,
@@ -579,6 +624,7 @@ pub async fn copy(
         "copy-campaigns",
         "Copying campaigns...",
         total,
+        making,
         &job,
     )
     .await?;

@@ -59,7 +59,7 @@ pub const DEFAULT_READ_ONLY: &str =
 /// Message of a delete of the built-in Default preset.
 pub const DEFAULT_UNDELETABLE: &str = "The Default preset cannot be deleted";
 /// Message of a Pro-locked (Conversions) column on the pro_limited plan (spec §6).
-pub const PRO_LOCK_MESSAGE: &str = "Upgrade to Pro to track events from your MMP.";
+pub const PRO_LOCK_MESSAGE: &str = searchdeck_common::report::catalog::PRO_LOCK_MESSAGE;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -1,7 +1,8 @@
 //! Plans and trials through the real router (docs/api/plans.md), on SQLite and PostgreSQL:
 //! the Pro trial started once per workspace by an owner or admin (`pay/giveMeTrial`), its
 //! refusals, the purchases list (`purchase/all`), who may call them; the plan with its
-//! limits, banner and modal as the trial runs and ends (`plan/current`).
+//! limits, banner and modal as the trial runs and ends (`plan/current`); the User item's plan
+//! fields (`auth/me`); pro_limited's locked Conversions and Cohort groups in reports.
 
 use crate::common::{TestApp, TestBackend};
 use axum::http::StatusCode;
@@ -120,6 +121,22 @@ backend_tests! {
         let first = &purchases(&app.get(PURCHASES, Some(&owner)).await.json)[0];
         assert_eq!((first["organization"].as_bool(), first["full"].as_bool(), first["usedTrial"].as_bool()), (Some(true), Some(true), Some(false)));
 
+        // The User item (spec §3): the purchase in force, the one bought to follow it.
+        let next = Purchase { id: new_id(), started_at: now + 30 * DAY_MS, off_account_time: Some(now + 60 * DAY_MS), ..growth.clone() };
+        store::purchases::insert(&app.state.db.pool, &ws, &next, now).await.unwrap();
+        let me = app.get("/api/auth/me", Some(&owner)).await;
+        assert_eq!(me.status, StatusCode::OK, "{:?}", me.json);
+        let item = &me.json["result"]["item"];
+        assert_eq!((item["permission"].as_str(), item["purchase"]["id"].as_str(), item["purchase"]["name"].as_str()), (Some("owner"), Some(growth.id.as_str()), Some("growth")));
+        assert_eq!((item["nextPurchaseId"].as_str(), item["previousStatus"].as_str(), item["paymentFailed"].as_bool()), (Some(next.id.as_str()), None, Some(false)));
+        assert_eq!(item["lastMonthSpend"], serde_json::json!(0.0));
+        // Billing blocked: the paid plan's payment failed and its grace is over.
+        sqlx::query("UPDATE purchases SET payment_failed = 1, off_account_time = $1, started_at = $2 WHERE workspace_id = $3")
+            .bind(now - 8 * DAY_MS).bind(now - 40 * DAY_MS).bind(&ws)
+            .execute(&app.state.db.pool).await.unwrap();
+        let item = app.get("/api/auth/me", Some(&owner)).await.json["result"]["item"].clone();
+        assert_eq!((item["previousStatus"].as_str(), item["paymentFailed"].as_bool(), item["purchase"].is_null(), item["nextPurchaseId"].is_null()), (Some("full"), Some(true), true, true));
+
         // Another workspace sees none of them.
         let other = app.register(&app.email(), "long password").await;
         assert!(purchases(&app.get(PURCHASES, Some(&other)).await.json).is_empty());
@@ -237,9 +254,29 @@ backend_tests! {
         assert_eq!((r["plan"].as_str(), r["lastMonthSpend"].as_str()), (Some("pro_limited"), Some("11000.01")));
         assert_eq!((r["modal"]["type"].as_str(), r["modal"]["confirm"].as_str()), (Some("upgrade"), Some("Start trial")));
         assert_eq!(r["limits"]["apps"], 5);
+        // The User item carries the same spend (memoised: the rates changed, so read again).
+        let me = app.get("/api/auth/me", Some(&owner)).await;
+        assert_eq!(me.json["result"]["item"]["lastMonthSpend"], serde_json::json!(11000.01));
+        // pro_limited locks the Conversions and Cohort groups in reports (spec §6).
+        let report = app.post(&format!("/api/asa/reports?accountId={account}&orgId=100"), serde_json::json!({"level": "CAMPAIGNS", "startDate": month.from.to_string(), "endDate": month.to.to_string()}), Some(&owner)).await;
+        assert_eq!(report.status, StatusCode::OK, "{:?}", report.json);
+        let result = &report.json["result"];
+        let locked: Vec<&str> = result["locked"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        for column in ["totalRevenue", "trackedInstalls", "optimizationTypes"] {
+            assert!(locked.contains(&column), "{column} locked on pro_limited: {locked:?}");
+        }
+        assert_eq!(result["items"][0]["totalRevenue"], Value::Null);
+        let message = "Upgrade to Pro to track events from your MMP.";
+        assert_eq!(result["lockedGroups"], serde_json::json!([{"name": "Conversions", "message": message}, {"name": "Cohort", "message": message}]));
 
         // A trial lifts the plan whatever the spend.
         assert_eq!(app.get(TRIAL, Some(&owner)).await.status, StatusCode::OK);
         assert_eq!(app.get(CURRENT, Some(&owner)).await.json["result"]["plan"], "pro_trial");
+        // Pro unlocks the Conversions group; Growth-only columns stay locked.
+        let report = app.post(&format!("/api/asa/reports?accountId={account}&orgId=100"), serde_json::json!({"level": "CAMPAIGNS", "startDate": month.from.to_string(), "endDate": month.to.to_string()}), Some(&owner)).await;
+        let result = &report.json["result"];
+        let locked: Vec<&str> = result["locked"].as_array().unwrap().iter().filter_map(Value::as_str).collect();
+        assert_eq!(locked, ["optimizationTypes"]);
+        assert_eq!(result["lockedGroups"], serde_json::json!([]));
     }
 }

@@ -7,6 +7,25 @@
 //! (`fx_rates`, the ECB's euro rates) in force on the month's last day, a currency without
 //! one there at the newest stored rate, and a currency without any rate is left out and
 //! logged. The sum is floored to cents.
+//!
+//! # The memo
+//!
+//! Every report, campaigns, totals, fields and estimates request of a free workspace asks
+//! the plan, and a free plan depends on this sum, which is a report over every connection.
+//! [`last_month_usd`] therefore keeps each workspace's sum in [`Memo`] (one per
+//! [`Db`](crate::Db) handle, `Db::plan_memo`), keyed by the month and by what the sum was
+//! read from: the published generation of the campaign-level day blobs of every synced
+//! campaign group of the workspace
+//! ([`store::report_facts::campaign_generations_of_workspace`]: one indexed query; each
+//! refresh after the sync stored new metrics publishes a new generation, in whichever
+//! process ran it) and, when a currency was converted, the newest stored rate day. A
+//! request then costs that query and a map lookup; a connection added or removed, new
+//! synced metrics, a new month or new rates read the sum again.
+
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex},
+};
 
 use rust_decimal::Decimal;
 use time::{Date, OffsetDateTime};
@@ -68,9 +87,94 @@ pub fn sum_usd(
     )
 }
 
-/// Last month's spend of `workspace_id` in US dollars at `now`.
+/// The most workspaces a [`Memo`] holds; past it, it starts again empty (an entry is a few
+/// dozen bytes, and a miss costs one report of the workspace).
+pub const MEMO_ENTRIES: usize = 10_000;
+
+/// What one memoised sum was read from (module docs, "The memo").
+#[derive(Debug, Clone, PartialEq, Eq)]
+struct MemoKey {
+    month: DateRange,
+    generations: Vec<(i64, i64)>,
+}
+
+#[derive(Debug, Clone)]
+struct MemoEntry {
+    key: MemoKey,
+    /// The newest stored rate day when the sum converted a currency (None: all US dollars,
+    /// the rates do not matter).
+    rates_day: Option<Option<String>>,
+    usd: Decimal,
+}
+
+/// Last month's spend per workspace, valid while what it was read from is unchanged
+/// (module docs, "The memo"). Cheap to clone: shared.
+#[derive(Debug, Clone, Default)]
+pub struct Memo {
+    entries: Arc<Mutex<HashMap<String, MemoEntry>>>,
+    reads: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Memo {
+    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<String, MemoEntry>> {
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Forgets every sum (the benchmark's uncached baseline).
+    pub fn clear(&self) {
+        self.lock().clear();
+    }
+
+    /// How many times a sum was read from the reports rather than the memo (tests).
+    pub fn reads(&self) -> u64 {
+        self.reads.load(std::sync::atomic::Ordering::Relaxed)
+    }
+}
+
+/// Last month's spend of `workspace_id` in US dollars at `now`, from the memo when nothing
+/// it was read from changed (module docs, "The memo").
 pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Decimal, ReportError> {
-    let range = last_month(now);
+    let key = MemoKey {
+        month: last_month(now),
+        generations: store::report_facts::campaign_generations_of_workspace(db, workspace_id)
+            .await?,
+    };
+    let cached = db.plan_memo.lock().get(workspace_id).cloned();
+    if let Some(entry) = cached.filter(|e| e.key == key) {
+        let rates_unchanged = match &entry.rates_day {
+            None => true,
+            Some(day) => *day == store::fx_rates::latest_day(&db.pool).await?,
+        };
+        if rates_unchanged {
+            return Ok(entry.usd);
+        }
+    }
+    db.plan_memo
+        .reads
+        .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let (usd, rates_day) = read_last_month_usd(db, workspace_id, key.month).await?;
+    let mut entries = db.plan_memo.lock();
+    if entries.len() >= MEMO_ENTRIES && !entries.contains_key(workspace_id) {
+        entries.clear();
+    }
+    entries.insert(
+        workspace_id.to_string(),
+        MemoEntry {
+            key,
+            rates_day,
+            usd,
+        },
+    );
+    Ok(usd)
+}
+
+/// Last month's spend of `workspace_id` over `range`, read from the reports, and the newest
+/// stored rate day when a currency was converted.
+async fn read_last_month_usd(
+    db: &Db,
+    workspace_id: &str,
+    range: DateRange,
+) -> Result<(Decimal, Option<Option<String>>), ReportError> {
     let mut amounts = Vec::new();
     for account in store::accounts::all(&db.pool, workspace_id).await? {
         let ctx = Context {
@@ -90,12 +194,16 @@ pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Dec
         .iter()
         .all(|(c, m)| *m == 0 || c.as_deref() == Some(USD))
     {
-        return Ok(sum_usd(&amounts, &RateSet::default(), &RateSet::default()).0);
+        return Ok((
+            sum_usd(&amounts, &RateSet::default(), &RateSet::default()).0,
+            None,
+        ));
     }
     let rates = store::fx_rates::rate_set(&db.pool, range.to).await?;
-    let fallback = match store::fx_rates::latest_day(&db.pool).await? {
+    let latest = store::fx_rates::latest_day(&db.pool).await?;
+    let fallback = match &latest {
         Some(day) => match Date::parse(
-            &day,
+            day,
             time::macros::format_description!("[year]-[month]-[day]"),
         ) {
             Ok(day) => store::fx_rates::rate_set(&db.pool, day).await?,
@@ -111,7 +219,7 @@ pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Dec
             "last month's spend: currencies without a rate left out"
         );
     }
-    Ok(usd)
+    Ok((usd, Some(latest)))
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
 use super::currency::MoneyRule;
+use crate::plan::Plan;
 use crate::store::{report_entities::EntityKind, report_facts::Counters, report_facts::FactLevel};
 
 /// A report level (spec §3 column preset types).
@@ -258,6 +259,31 @@ pub const GROWTH_ONLY: &[&str] = &[
     "impressionsForecast",
 ];
 
+/// The message of the column groups the pro_limited plan locks (spec §6).
+pub const PRO_LOCK_MESSAGE: &str = "Upgrade to Pro to track events from your MMP.";
+
+/// The column groups the pro_limited plan locks (spec §6): Conversions (the MMP-fed
+/// columns, [`CONVERSION_COLUMNS`]) and Cohort (no column of ours belongs to it yet; the
+/// report answers it locked so the web app shows the group's lock).
+pub const PRO_LOCKED_GROUPS: [&str; 2] = ["Conversions", "Cohort"];
+
+/// Whether `plan` locks `column` (spec §6): the Growth-only columns unless the plan has
+/// Growth, and the pro_limited plan's groups on that plan. A locked column is answered
+/// null and listed in the report's `locked`.
+pub fn locks(plan: Plan, column: &str) -> bool {
+    (GROWTH_ONLY.contains(&column) && !plan.has_growth())
+        || (plan == Plan::ProLimited && PRO_LOCKED_GROUPS.contains(&group_of(column)))
+}
+
+/// The column groups `plan` locks with their message (spec §6): pro_limited's.
+pub fn locked_groups(plan: Plan) -> &'static [&'static str] {
+    if plan == Plan::ProLimited {
+        &PRO_LOCKED_GROUPS
+    } else {
+        &[]
+    }
+}
+
 /// How a metric's value is shown.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
@@ -481,6 +507,24 @@ mod tests {
         c.0[3] = 1;
         assert_eq!(AvgCpa.value(&c, &usd).unwrap().to_string(), "0.33");
         assert_eq!(Ipm.value(&c, &usd).unwrap().to_string(), "1000");
+    }
+
+    #[test]
+    fn plans_lock_growth_columns_and_pro_limited_conversions() {
+        for plan in Plan::ALL {
+            assert_eq!(
+                locks(plan, "auctionInsights"),
+                !plan.has_growth(),
+                "{plan:?}"
+            );
+            assert_eq!(locks(plan, "activeShare"), !plan.has_growth(), "{plan:?}");
+            let pro_limited = plan == Plan::ProLimited;
+            assert_eq!(locks(plan, "totalRevenue"), pro_limited, "{plan:?}");
+            assert_eq!(locks(plan, "trackedInstalls"), pro_limited, "{plan:?}");
+            assert!(!locks(plan, "localSpend") && !locks(plan, "campaignName"));
+            assert_eq!(locked_groups(plan).len(), if pro_limited { 2 } else { 0 });
+        }
+        assert_eq!(locked_groups(Plan::ProLimited), ["Conversions", "Cohort"]);
     }
 
     #[test]

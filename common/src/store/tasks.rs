@@ -180,6 +180,35 @@ pub async fn in_workspace(
     row.as_ref().map(from_row).transpose()
 }
 
+/// The unfinished tasks of `kinds` in campaign group `org_id` of connection `account_id` of
+/// `workspace_id`, oldest first (what running creations will still make: the campaign
+/// limit counts it).
+pub async fn unfinished_in_org(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    account_id: &str,
+    org_id: i64,
+    kinds: &[&str],
+) -> Result<Vec<TaskRecord>, sqlx::Error> {
+    if kinds.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT {COLUMNS} FROM tasks WHERE workspace_id = $1 AND account_id = $2 AND org_id = $3 \
+         AND finish = 0 AND kind IN ({}) ORDER BY created_at, id",
+        super::placeholders(4, kinds.len())
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(workspace_id)
+        .bind(account_id)
+        .bind(org_id);
+    for kind in kinds {
+        q = q.bind(*kind);
+    }
+    let rows = q.fetch_all(ex).await?;
+    rows.iter().map(from_row).collect()
+}
+
 /// The caller's running tasks and those that finished in the last `recent_ms`,
 /// newest first (the sidebar's background-tasks popover).
 pub async fn for_user(

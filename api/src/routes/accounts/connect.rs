@@ -1,7 +1,10 @@
 //! Connecting an Apple Ads account ends the same way on both paths ([`key_pair`] and
 //! [`popup`]): the credentials are proved with the provider, then the connection is saved
 //! sealed, one per (workspace, Apple Ads user), with its campaign groups, and made the
-//! caller's active account, in one transaction.
+//! caller's active account, in one transaction. A new connection is refused with
+//! `LIMIT_HAS_BEEN_REACHED` (`AVAILABLEAPPS`, `AVAILABLEDEVS`) once the workspace's synced
+//! apps or developers reach the plan's limits, checked in that transaction with the
+//! workspace's row locked ([`crate::plan_limits`]).
 //!
 //! [`key_pair`]: super::key_pair
 //! [`popup`]: super::popup
@@ -10,6 +13,7 @@ use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
     jobs::{SYNC_EVERY_MS, SyncAccount},
+    plan,
     queue::{
         Job,
         outbox::{self, OutboxOptions},
@@ -21,7 +25,9 @@ use searchdeck_provider::Credentials;
 use secrecy::SecretString;
 
 use super::{credentials, orgs};
-use crate::{error::ApiError, provider::provider_error, session::CurrentUser, state::AppState};
+use crate::{
+    error::ApiError, plan_limits, provider::provider_error, session::CurrentUser, state::AppState,
+};
 
 /// What a connect path learnt, secrets in clear until sealed by [`save`].
 pub struct Connection<'a> {
@@ -99,11 +105,17 @@ pub async fn save(
     let refresh_token = seal("refresh_token", c.refresh_token);
     let access_token = seal("access_token", c.access_token.map(|(t, _)| t));
     let new = new_id();
+    let plan = plan::current(&state.db, &user.workspace_id).await?;
     // One transaction, run again if SQLite was busy with another writer (a sync).
     let saved = Db::retry_busy(|| async {
         let mut tx = state.db.pool.begin().await?;
         let before =
             store::accounts::by_provider_user(&mut *tx, &user.workspace_id, apple_user).await?;
+        if before.is_none() {
+            // A new connection brings its apps: refused once the plan's are reached.
+            plan_limits::lock(&mut tx, &user.workspace_id).await?;
+            plan_limits::check_apps(&mut tx, plan, &user.workspace_id).await?;
+        }
         let id = store::accounts::upsert(
             &mut *tx,
             NewAccount {

@@ -90,6 +90,7 @@ pub struct Created {
     request_body(content = CreateForm, content_type = "multipart/form-data"),
     responses((status = 200, description = "The connected account", body = Envelope<Created>),
               (status = 400, description = "Invalid fields or credentials refused by Apple Ads", body = ErrorBody),
+              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLEAPPS or AVAILABLEDEVS): a new connection past the plan's apps", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,

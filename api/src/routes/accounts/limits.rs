@@ -37,7 +37,10 @@ pub struct Usage {
 /// The workspace's plan and its app and developer usage, when more may be added.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct AppsLimit {
-    /// The plan (spec §4), `pro_free` until billing lands.
+    /// The plan (spec §4).
+    #[schema(
+        pattern = "^(pro_free|pro_limited|pro_trial|pro_free_trial|pro|growth|growth_trial|agency)$"
+    )]
     pub plan: String,
     pub apps: Usage,
     pub developers: Usage,

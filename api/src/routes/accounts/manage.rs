@@ -5,6 +5,7 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids::now_ms,
+    plan,
     store::{self, accounts::Active},
 };
 use serde::{Deserialize, Serialize};
@@ -18,7 +19,7 @@ use crate::{
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     middleware::state_changing_gets,
-    route,
+    plan_limits, route,
     state::AppState,
 };
 
@@ -200,10 +201,14 @@ pub struct AccountIdsBody {
 }
 
 /// Chooses the campaign groups the account uses (each must be one of its cached groups).
+/// Adding a group the account did not use is refused with `LIMIT_HAS_BEEN_REACHED`
+/// (`AVAILABLEAPPS`, `AVAILABLEDEVS`) once the workspace's apps or developers reach the
+/// plan's limits; leaving groups out always passes.
 #[utoipa::path(post, path = "/api/account/addAccountIds/{id}", tag = "accounts",
     params(("id" = String, Path, description = "Account id")), request_body = AccountIdsBody,
     responses((status = 200, description = "The account with its campaign groups", body = Envelope<Item<AccountItem>>),
-              (status = 400, description = "No or unknown campaign groups", body = ErrorBody)))]
+              (status = 400, description = "No or unknown campaign groups", body = ErrorBody),
+              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLEAPPS or AVAILABLEDEVS)", body = ErrorBody)))]
 pub async fn add_account_ids(
     State(state): State<AppState>,
     account: InWorkspace<Account, EditRoles>,
@@ -232,7 +237,18 @@ pub async fn add_account_ids(
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
+    let adds = orgs.iter().any(|o| !o.selected && ids.contains(&o.org_id));
+    let plan = if adds {
+        Some(plan::current(&state.db, &account.caller.workspace_id).await?)
+    } else {
+        None
+    };
     let mut tx = state.db.pool.begin().await?;
+    if let Some(plan) = plan {
+        // More campaign groups bring more apps: refused once the plan's are reached.
+        plan_limits::lock(&mut tx, &account.caller.workspace_id).await?;
+        plan_limits::check_apps(&mut tx, plan, &account.caller.workspace_id).await?;
+    }
     for org in &orgs {
         store::accounts::select_org(&mut *tx, &row.id, org.org_id, ids.contains(&org.org_id))
             .await?;

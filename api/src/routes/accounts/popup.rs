@@ -105,6 +105,7 @@ pub struct OauthResult {
 #[utoipa::path(get, path = "/api/account/oauth", tag = "accounts", params(OauthQuery),
     responses((status = 200, description = "Connected", body = Envelope<OauthResult>),
               (status = 400, description = "Bad, expired or used state, denied consent, refused code", body = ErrorBody),
+              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLEAPPS or AVAILABLEDEVS): a new connection past the plan's apps", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
 pub async fn oauth(
     State(state): State<AppState>,

@@ -115,8 +115,13 @@ pub struct ReportResult {
     pub currency: Option<String>,
     /// When the campaign group's metrics were last synced (RFC 3339).
     pub last_synced_at: Option<String>,
-    /// Growth-only columns of the level locked by the plan (spec §6).
+    /// Columns of the level the plan locks, answered null (spec §6): the Growth-only ones
+    /// unless the plan is growth, growth_trial or agency; on pro_limited also the
+    /// Conversions group's (`totalRevenue`, `trackedInstalls`).
     pub locked: Vec<String>,
+    /// Column groups the plan locks with the upsell message: on pro_limited, Conversions
+    /// and Cohort with 'Upgrade to Pro to track events from your MMP.'; empty otherwise.
+    pub locked_groups: Vec<searchdeck_common::report::LockedGroup>,
     /// Columns of the level hidden by default (spec §2).
     pub hidden: Vec<String>,
     pub page: u32,
@@ -143,6 +148,7 @@ impl From<Report> for ReportResult {
             currency: r.currency,
             last_synced_at: r.last_synced_at,
             locked: r.locked,
+            locked_groups: r.locked_groups,
             hidden: r.hidden,
             page: r.page,
             page_size: r.page_size,

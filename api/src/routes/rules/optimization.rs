@@ -3,11 +3,18 @@
 //! (`CPA_GOAL`: the target, else each ad group's CPA goal; `CPT_GOAL`: a target, required),
 //! a target in the campaign group's currency and the largest step per run. The settings are
 //! ours (`store::optimizations`); the rules engine runs them.
+//!
+//! Goal optimisation is Growth-only: spec §6 locks the campaigns' `optimizationTypes` unless
+//! the plan is growth, growth_trial or agency, so turning one on (`optimization/one` with a
+//! type, `POST optimization/rulesCampaigns/{id}`) answers 403 [`GROWTH_ONLY`] on the other
+//! plans. Turning off and reading are open to every plan (a workspace that fell back from
+//! a Growth trial can still stop what it set).
 
-use axum::{extract::State, response::IntoResponse};
+use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use searchdeck_common::{
     ids::{now_ms, string_id},
     money::{self, Sign},
+    plan,
     report::currency::MoneyRule,
     store::{self, campaign_views::CampaignRow, optimizations::Optimization},
 };
@@ -22,6 +29,18 @@ use crate::{
     extract::{ApiJson, ApiPath, ApiQuery},
     state::AppState,
 };
+
+/// The answer to turning goal optimisation on without Growth (403).
+pub const GROWTH_ONLY: &str = "Goal optimisation is included in the Growth plan";
+
+/// 403 [`GROWTH_ONLY`] unless the workspace's plan has Growth (module docs).
+async fn growth_only(state: &AppState, workspace_id: &str) -> ApiResult<()> {
+    if plan::current(&state.db, workspace_id).await?.has_growth() {
+        Ok(())
+    } else {
+        Err(ApiError::status(StatusCode::FORBIDDEN, GROWTH_ONLY))
+    }
+}
 
 /// The default and the bounds of the largest bid step per run, in percent.
 const STEP_DEFAULT: i64 = 20;
@@ -202,12 +221,14 @@ pub struct OptimizationBody {
 }
 
 /// Sets (or with `type` null turns off) a campaign's goal optimisation; answers the
-/// setting, null when off.
+/// setting, null when off. Setting one is Growth-only (403 on other plans); turning off is
+/// not.
 #[utoipa::path(put, path = "/api/optimization/one/{id}", tag = "optimization",
     params(("id" = String, Path, description = "Campaign id"), ScopeQuery),
     request_body = OptimizationBody,
     responses((status = 200, description = "The setting (null when off)", body = Envelope<Item<Option<OptimizationItem>>>),
-              (status = 400, description = "Invalid target or step (field errors)", body = ErrorBody)))]
+              (status = 400, description = "Invalid target or step (field errors)", body = ErrorBody),
+              (status = 403, description = "Goal optimisation is included in the Growth plan (the plan is not growth, growth_trial or agency)", body = ErrorBody)))]
 pub async fn one(
     State(state): State<AppState>,
     campaign: InWorkspace<Campaign, EditRoles>,
@@ -222,6 +243,7 @@ pub async fn one(
             .await?;
         return Ok(envelope::item(None));
     };
+    growth_only(&state, ws).await?;
     let (target, step) = settings(
         kind,
         body.target.as_deref(),
@@ -413,6 +435,7 @@ fn bounded(ids: &[i64]) -> ApiResult<()> {
     request_body = OptimizationOn,
     responses((status = 200, description = "The settings", body = Envelope<OptimizationsSet>),
               (status = 400, description = "Unknown type, or invalid target or step", body = ErrorBody),
+              (status = 403, description = "Goal optimisation is included in the Growth plan (the plan is not growth, growth_trial or agency)", body = ErrorBody),
               (status = 404, description = "A campaign is not of the workspace", body = ErrorBody)))]
 pub async fn turn_on(
     State(state): State<AppState>,
@@ -423,6 +446,7 @@ pub async fn turn_on(
 ) -> ApiResult<impl IntoResponse> {
     let kind = OptimizationType::from_path(&kind)?;
     bounded(&body.campaigns_ids)?;
+    growth_only(&state, &caller.workspace_id).await?;
     let now = now_ms() / 1000;
     let mut settings_of = Vec::new();
     for id in &body.campaigns_ids {

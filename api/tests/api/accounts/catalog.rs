@@ -107,6 +107,36 @@ crate::sandbox_tests! {
         t.synced_app(key, 15, "Epsilon", Some("Acme")).await;
         let full = t.get("/api/account/checkAppsLimit", &owner).await;
         assert_eq!(full.json["meta"], json!({"type": "AVAILABLEAPPS"}));
+        // At the limit no campaign group may be added (the ones in use may be chosen again).
+        let pool = &t.app.state.db.pool;
+        let add = format!("/api/account/addAccountIds/{account}");
+        let res = t.call(Method::POST, &add, json!({"accountIds": [org]}), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "already in use: {:?}", res.json);
+        sqlx::query("UPDATE account_orgs SET selected = 0 WHERE account_id = $1").bind(&account).execute(pool).await.unwrap();
+        let res = t.call(Method::POST, &add, json!({"accountIds": [org]}), &owner).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
+        assert_eq!((res.message(), res.json["meta"].clone()), ("LIMIT_HAS_BEEN_REACHED", json!({"type": "AVAILABLEAPPS"})));
+        let selected: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM account_orgs WHERE account_id = $1 AND selected = 1").bind(&account).fetch_one(pool).await.unwrap();
+        assert_eq!(selected, 0, "nothing changed");
+        sqlx::query("UPDATE account_orgs SET selected = 1 WHERE account_id = $1").bind(&account).execute(pool).await.unwrap();
+        // A workspace whose connection's apps reach the limit cannot add another connection.
+        let full_owner = t.owner().await;
+        let me = t.get("/api/auth/me", &full_owner).await.json["result"]["item"].clone();
+        let other = searchdeck_common::ids::new_id();
+        let other = searchdeck_common::store::accounts::upsert(pool, searchdeck_common::store::accounts::NewAccount {
+            provider_user_id: 777_000_001,
+            ..searchdeck_common::store::accounts::NewAccount::without_credentials(&other, me["workspaceId"].as_str().unwrap(), me["id"].as_str().unwrap(), "other", 1)
+        }).await.unwrap();
+        let other_key = t.synced_org(&other, 4_242).await;
+        for i in 0..5 {
+            t.synced_app(other_key, 100 + i, &format!("App {i}"), Some("Acme")).await;
+        }
+        let ids = t.registered_key(&full_owner).await;
+        let res = t.create(&full_owner, "Second", &ids).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
+        assert_eq!(res.json["meta"], json!({"type": "AVAILABLEAPPS"}));
+        let connections: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM accounts WHERE workspace_id = $1").bind(me["workspaceId"].as_str().unwrap()).fetch_one(pool).await.unwrap();
+        assert_eq!(connections, 1, "nothing stored");
         // Another workspace counts only its own.
         let stranger = t.owner().await;
         assert!(items(&t.get("/api/developer/all", &stranger).await).is_empty());

@@ -226,6 +226,48 @@ async fn run(t: Connected) {
         .await
         .unwrap();
     assert_eq!(tasks_of(&t, "create-campaigns").await, 0);
+    // A creation still running reserves the campaigns it has yet to make: the next one
+    // counts them (checked with the workspace locked, so two cannot both pass).
+    let pool = &t.app.state.db.pool;
+    let (workspace_id, account_id, org_id): (String, String, i64) = sqlx::query_as(
+        "SELECT a.workspace_id, a.id, o.org_id FROM sync_orgs o JOIN accounts a ON a.id = o.account_id WHERE o.org_key = $1",
+    )
+    .bind(org_key)
+    .fetch_one(pool)
+    .await
+    .unwrap();
+    let running = searchdeck_common::store::tasks::create(
+        pool,
+        searchdeck_common::tasks::NewTask {
+            workspace_id: &workspace_id,
+            user_id: None,
+            kind: "copy-campaigns",
+            message: "Copying campaigns...",
+            total_steps: 1,
+            account_id: Some(&account_id),
+            org_id: Some(org_id),
+        },
+    )
+    .await
+    .unwrap();
+    let reserve = |left: i64| searchdeck_common::jobs::CreationProgress {
+        campaigns_created: 1,
+        campaigns_total: (left + 1) as u64,
+        ..Default::default()
+    };
+    let details = serde_json::to_value(reserve(100 - live)).unwrap();
+    searchdeck_common::store::tasks::set_details(pool, &running, &details)
+        .await
+        .unwrap();
+    let res = put(body.clone(), writer.clone()).await;
+    assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
+    assert_eq!(res.json["meta"]["type"], "AVAILABLECAMPAIGNS");
+    sqlx::query("DELETE FROM tasks WHERE id = $1")
+        .bind(&running)
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(tasks_of(&t, "create-campaigns").await, 0);
 
     // The name check (any member).
     let res = t

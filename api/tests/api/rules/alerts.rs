@@ -2,17 +2,51 @@
 
 use axum::http::{Method, StatusCode};
 use searchdeck_api::session::Role;
-use searchdeck_common::store::{self, alerts::NewAlert};
+use searchdeck_common::{
+    plan::derive::{DAY_MS, Purchase, TrialKind},
+    store::{self, alerts::NewAlert},
+};
 use serde_json::json;
 
 use super::{CAMPAIGNS, OTHER_GROUP_CAMPAIGN, delete, fields, fixture, put};
 use crate::common::{TestApp, TestBackend};
 
+/// Gives `workspace_id` a running Growth trial.
+async fn growth_trial(app: &TestApp, workspace_id: &str) {
+    let now = searchdeck_common::ids::now_ms();
+    let trial = Purchase {
+        id: searchdeck_common::ids::new_id(),
+        name: "growth".into(),
+        free: false,
+        trial: true,
+        full: true,
+        organization: true,
+        trial_kind: Some(TrialKind::Growth),
+        suggester: true,
+        payment_failed: false,
+        started_at: now - DAY_MS,
+        off_account_time: Some(now + 29 * DAY_MS),
+    };
+    store::purchases::insert(&app.state.db.pool, workspace_id, &trial, now)
+        .await
+        .unwrap();
+}
+
 backend_tests! {
     async fn goal_optimisation_is_set_listed_and_turned_off(app: TestApp) {
         let f = fixture(&app).await;
         let one = format!("/api/optimization/one/{}", CAMPAIGNS[0]);
-        let res = put(&app, &one, json!({"type": "CPA_GOAL", "target": "2.50", "maxStepPercent": "15"}), &f.cookie).await;
+        // Growth-only (spec §6 locks optimizationTypes below Growth): 403 on the free plan,
+        // turning off passes.
+        let goal = json!({"type": "CPA_GOAL", "target": "2.50", "maxStepPercent": "15"});
+        let res = put(&app, &one, goal.clone(), &f.cookie).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
+        assert_eq!(res.message(), "Goal optimisation is included in the Growth plan");
+        let res = app.request(Method::POST, "/api/optimization/rulesCampaigns/CPA_GOAL", Some(json!({"campaignsIds": [CAMPAIGNS[1].to_string()]})), Some(&f.cookie)).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
+        assert_eq!(put(&app, &one, json!({"type": null}), &f.cookie).await.status, StatusCode::OK);
+        growth_trial(&app, &f.workspace_id).await;
+        let res = put(&app, &one, goal, &f.cookie).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         let item = &res.json["result"]["item"];
         assert_eq!(

@@ -17,5 +17,6 @@ mod run;
 
 pub(super) use present::{graph_point, metrics_json, number};
 pub use run::{
-    EntityRead, EntityRow, Report, RowTotals, Stages, entity_rows, run, run_staged, totals,
+    EntityRead, EntityRow, LockedGroup, Report, RowTotals, Stages, entity_rows, run, run_staged,
+    totals,
 };

@@ -14,9 +14,10 @@ use super::prepare::{Prepared, Row, fact_scope};
 use crate::{
     Db,
     ids::string_id,
+    plan::Plan,
     report::{
         Query, ReportError,
-        catalog::{GRAPH_METRICS, GROWTH_ONLY, Kind, Level, Metric},
+        catalog::{self, GRAPH_METRICS, Kind, Level, Metric},
         currency::MoneyRule,
         mixed::{self, Conversion},
         sync_state,
@@ -61,7 +62,7 @@ pub(in crate::report) fn metrics_json(
 pub(super) fn present(
     p: &Prepared,
     row: &Row,
-    locked: bool,
+    plan: Plan,
     tags: &HashMap<i64, Vec<TagRef>>,
 ) -> Map<String, Value> {
     let (id_field, name_field, status_field) = p.level.id_fields();
@@ -88,7 +89,7 @@ pub(super) fn present(
     }
     let money = p.money_of(row);
     for col in p.level.columns() {
-        let value = if locked && GROWTH_ONLY.contains(col) {
+        let value = if catalog::locks(plan, col) {
             Value::Null
         } else if *col == "tag" {
             json!(tags.get(&row.id).cloned().unwrap_or_default())

@@ -24,7 +24,7 @@ use crate::{
     ids::rfc3339,
     report::{
         Cancel, Context, FieldError, Query, ReportError,
-        catalog::{GROWTH_ONLY, HIDDEN_BY_DEFAULT, Level},
+        catalog::{self, HIDDEN_BY_DEFAULT, Level},
         filter::Field,
         mixed::{self, Conversion, Converted, OrgSum},
     },
@@ -45,7 +45,11 @@ pub struct Report {
     pub graph: Option<Vec<Map<String, Value>>>,
     pub currency: Option<String>,
     pub last_synced_at: Option<String>,
+    /// Columns of the level the plan locks (spec §6; `catalog::locks`), answered null.
     pub locked: Vec<String>,
+    /// Column groups the plan locks, with the upsell message (pro_limited: Conversions and
+    /// Cohort, spec §6).
+    pub locked_groups: Vec<LockedGroup>,
     pub hidden: Vec<String>,
     pub page: u32,
     pub page_size: u32,
@@ -55,6 +59,16 @@ pub struct Report {
     pub subtotals: Option<Vec<Map<String, Value>>>,
     /// ACCOUNTS and ORGS with a reporting currency: the totals converted to it.
     pub converted: Option<Converted>,
+}
+
+/// A column group the plan locks (spec §6).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, utoipa::ToSchema)]
+pub struct LockedGroup {
+    /// `Conversions` or `Cohort`.
+    #[schema(pattern = "^(Conversions|Cohort)$")]
+    pub name: String,
+    /// 'Upgrade to Pro to track events from your MMP.'
+    pub message: String,
 }
 
 /// How long each stage of one report took, in order (a stage named twice adds up).
@@ -337,10 +351,9 @@ async fn run_in(
         }
     }
     stages.mark("page entities");
-    let locked = !ctx.plan.has_growth();
     let items = p.rows[start..end]
         .iter()
-        .map(|r| present(&p, r, locked, &tags))
+        .map(|r| present(&p, r, ctx.plan, &tags))
         .collect();
     stages.mark("present");
     let graph = if q.graph {
@@ -357,15 +370,18 @@ async fn run_in(
         graph,
         currency: p.currency.clone(),
         last_synced_at: p.last_synced.map(|s| rfc3339(s * 1000)),
-        locked: if locked {
-            GROWTH_ONLY
-                .iter()
-                .filter(|c| columns.contains(c))
-                .map(|c| c.to_string())
-                .collect()
-        } else {
-            Vec::new()
-        },
+        locked: columns
+            .iter()
+            .filter(|c| catalog::locks(ctx.plan, c))
+            .map(|c| c.to_string())
+            .collect(),
+        locked_groups: catalog::locked_groups(ctx.plan)
+            .iter()
+            .map(|g| LockedGroup {
+                name: g.to_string(),
+                message: catalog::PRO_LOCK_MESSAGE.to_string(),
+            })
+            .collect(),
         hidden: HIDDEN_BY_DEFAULT
             .iter()
             .filter(|c| columns.contains(c))

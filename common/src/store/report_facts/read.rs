@@ -49,6 +49,28 @@ pub(crate) async fn published(
     Ok(row.unwrap_or((0, 0)))
 }
 
+/// The published generation of the campaign-level facts of every synced campaign group of
+/// `workspace_id`'s connections, by org key ascending (0 for a group never refreshed):
+/// what changes when synced metrics arrive, so a memo of sums over those facts (last
+/// month's spend, `plan::spend`) is valid while this list is unchanged.
+pub async fn campaign_generations_of_workspace(
+    db: &Db,
+    workspace_id: &str,
+) -> Result<Vec<(i64, i64)>, sqlx::Error> {
+    let sql = "SELECT s.org_key, COALESCE(g.generation, 0) FROM accounts a \
+        JOIN sync_orgs s ON s.account_id = a.id \
+        LEFT JOIN asa_blob_generations g ON g.org_key = s.org_key AND g.level = $2 \
+        WHERE a.workspace_id = $1 ORDER BY s.org_key";
+    let rows: Vec<(i64, i64)> = on_native!(db, pool => {
+        sqlx::query_as(sql)
+            .bind(workspace_id)
+            .bind(FactLevel::Campaign.code())
+            .fetch_all(pool)
+            .await?
+    });
+    Ok(rows)
+}
+
 /// The generations one report reads: each (org, level) is read at the generation published
 /// when the report first touched it, whatever a refresh publishes meanwhile (module docs,
 /// "Generations"). Cheap; one per report.

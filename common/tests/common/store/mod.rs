@@ -90,6 +90,7 @@ conformance!(
     rules_attachments_limits_and_lists,
     optimizations_alerts_and_slack,
     campaigns_report_shows_rules_and_goals,
+    last_month_spend_is_memoised_until_new_synced_data,
 );
 
 fn day(d: u8) -> Date {
@@ -1406,6 +1407,19 @@ async fn options_versions_count_saves(db: &Db) {
     );
 }
 
+/// A task of connection `connection-1`'s campaign group 4200000123.
+fn scoped_task(workspace_id: &str) -> NewTask<'_> {
+    NewTask {
+        workspace_id,
+        user_id: None,
+        kind: "sync-reports",
+        message: "Syncing metrics",
+        total_steps: 1,
+        account_id: Some("connection-1"),
+        org_id: Some(4_200_000_123),
+    }
+}
+
 async fn tasks_are_scoped_and_finish_once(db: &Db) {
     let (user_id, workspace_id) = owner(db, "task@example.com").await;
     let task = NewTask {
@@ -1448,6 +1462,56 @@ async fn tasks_are_scoped_and_finish_once(db: &Db) {
                 .unwrap()
         ),
         (None, None)
+    );
+    // The unfinished tasks of some kinds in one campaign group (running creations).
+    let creation = store::tasks::create(
+        &db.pool,
+        NewTask {
+            kind: "create-campaigns",
+            message: "Creating campaigns...",
+            ..scoped_task(&workspace_id)
+        },
+    )
+    .await
+    .unwrap();
+    let in_org = |kinds: &'static [&'static str], org_id: i64| {
+        let workspace_id = workspace_id.clone();
+        async move {
+            store::tasks::unfinished_in_org(&db.pool, &workspace_id, "connection-1", org_id, kinds)
+                .await
+                .unwrap()
+                .into_iter()
+                .map(|t| t.id)
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect::<Vec<_>>()
+        }
+    };
+    let both: &[&str] = &["create-campaigns", "sync-reports"];
+    let mut two = vec![scoped.clone(), creation.clone()];
+    two.sort();
+    assert_eq!(in_org(both, 4_200_000_123).await, two);
+    assert_eq!(
+        in_org(&["create-campaigns"], 4_200_000_123).await,
+        std::slice::from_ref(&creation)
+    );
+    assert!(in_org(both, 7).await.is_empty(), "another campaign group");
+    assert!(in_org(&[], 4_200_000_123).await.is_empty());
+    assert!(
+        store::tasks::unfinished_in_org(&db.pool, "other", "connection-1", 4_200_000_123, both)
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert!(
+        store::tasks::finish(&db.pool, &creation, "Done", None)
+            .await
+            .unwrap()
+    );
+    assert_eq!(
+        in_org(both, 4_200_000_123).await,
+        std::slice::from_ref(&scoped),
+        "finished: gone"
     );
     store::tasks::progress(
         &db.pool,
@@ -2017,4 +2081,130 @@ async fn creation_entities_are_recorded_once_per_job(db: &Db) {
             .is_empty()
     );
     assert_eq!(creation::of_job(&db.pool, "job-b").await.unwrap().len(), 1);
+}
+
+/// Last month's spend (`plan::spend::last_month_usd`) is read from the reports once and then
+/// answered from the memo, until a refresh publishes new synced metrics of one of the
+/// workspace's campaign groups, the month turns or a connection goes.
+async fn last_month_spend_is_memoised_until_new_synced_data(db: &Db) {
+    use searchdeck_common::plan::{self, Plan, spend};
+    use time::macros::datetime;
+
+    let (workspace_id, account_id, org_key) = connected_org(db, "spend@example.com").await;
+    let org = store::accounts::OrgRow {
+        org_id: 42,
+        display_name: "Acme".into(),
+        currency: Some("USD".into()),
+        time_zone: None,
+        permission: "ADMIN".into(),
+        selected: true,
+    };
+    store::accounts::upsert_org(&db.pool, &account_id, &org, now_ms())
+        .await
+        .unwrap();
+    let spent = |d: u8, dollars: i64| {
+        let mut counters = Counters::default();
+        counters.0[10] = dollars * 1_000_000;
+        DayRow {
+            org_key,
+            level: FactLevel::Campaign,
+            day: day(d),
+            entity_id: 7,
+            campaign_id: 7,
+            ad_group_id: 0,
+            counters,
+        }
+    };
+    let december = datetime!(2026-12-15 12:00 UTC).unix_timestamp() * 1000;
+    report_facts::insert_days(db, &[spent(3, 4_000)])
+        .await
+        .unwrap();
+    report_facts::refresh(db, org_key, FactLevel::Campaign, day(3))
+        .await
+        .unwrap();
+    let reads = db.plan_memo.reads();
+    let usd = |n: i64| rust_decimal::Decimal::from(n);
+    assert_eq!(
+        spend::last_month_usd(db, &workspace_id, december)
+            .await
+            .unwrap(),
+        usd(4_000)
+    );
+    assert_eq!(db.plan_memo.reads(), reads + 1);
+    for _ in 0..3 {
+        assert_eq!(
+            spend::last_month_usd(db, &workspace_id, december)
+                .await
+                .unwrap(),
+            usd(4_000)
+        );
+        assert_eq!(
+            plan::standing(db, &workspace_id, december)
+                .await
+                .unwrap()
+                .plan,
+            Plan::ProFree
+        );
+    }
+    assert_eq!(db.plan_memo.reads(), reads + 1, "answered from the memo");
+
+    // The sync stores new metrics and refreshes: the memo is read again, the plan follows.
+    report_facts::insert_days(db, &[spent(10, 6_000), spent(11, 1)])
+        .await
+        .unwrap();
+    report_facts::refresh(db, org_key, FactLevel::Campaign, day(10))
+        .await
+        .unwrap();
+    assert_eq!(
+        plan::standing(db, &workspace_id, december)
+            .await
+            .unwrap()
+            .plan,
+        Plan::ProLimited
+    );
+    assert_eq!(
+        spend::last_month_usd(db, &workspace_id, december)
+            .await
+            .unwrap(),
+        usd(10_001)
+    );
+    assert_eq!(
+        db.plan_memo.reads(),
+        reads + 2,
+        "read once after the refresh"
+    );
+
+    // A restatement of a day already stored is new synced data too.
+    report_facts::insert_days(db, &[spent(11, 0)])
+        .await
+        .unwrap();
+    report_facts::refresh(db, org_key, FactLevel::Campaign, day(11))
+        .await
+        .unwrap();
+    assert_eq!(
+        spend::last_month_usd(db, &workspace_id, december)
+            .await
+            .unwrap(),
+        usd(10_000)
+    );
+    assert_eq!(db.plan_memo.reads(), reads + 3);
+
+    // Another month is another sum; a connection removed takes its groups' spend with it.
+    let january = datetime!(2027-01-02 00:00 UTC).unix_timestamp() * 1000;
+    assert_eq!(
+        spend::last_month_usd(db, &workspace_id, january)
+            .await
+            .unwrap(),
+        usd(0)
+    );
+    store::accounts::delete(&db.pool, &account_id)
+        .await
+        .unwrap();
+    assert_eq!(
+        spend::last_month_usd(db, &workspace_id, december)
+            .await
+            .unwrap(),
+        usd(0)
+    );
+    assert_eq!(db.plan_memo.reads(), reads + 5);
 }

@@ -1,0 +1,80 @@
+//! The plan's limits (docs/api/plans.md "Limits per plan"; the one table
+//! `searchdeck_common::plan::LIMITS`) checked in the transaction that creates the limited
+//! thing, after the workspace's row is locked: of two concurrent creations the second
+//! waits for the first to commit and counts what it made or reserved, so no two both pass.
+//! The automated rules' checks (`routes/rules`) take the same lock.
+//!
+//! Each check answers 403 `LIMIT_HAS_BEEN_REACHED` with spec §8's `meta.type`.
+
+use searchdeck_common::{jobs::CreationProgress, plan::Plan, store};
+
+use crate::error::{ApiError, ApiResult};
+
+/// The task kinds that make campaigns (their progress is spec §3 Creation progress).
+pub const CREATION_KINDS: [&str; 2] = ["create-campaigns", "copy-campaigns"];
+
+/// Serialises the workspace's limited creations from here to the end of `conn`'s
+/// transaction (a write of the workspace's row).
+pub async fn lock(conn: &mut sqlx::AnyConnection, workspace_id: &str) -> ApiResult<()> {
+    store::rules::lock_workspace(&mut *conn, workspace_id).await?;
+    Ok(())
+}
+
+/// 403 `AVAILABLEAPPS` or `AVAILABLEDEVS` when the apps or developers synced for the
+/// workspace already reach `plan`'s limits: no connection or campaign group may be added.
+/// Apps arrive with a connection's syncs, after it was added, so the connection that takes
+/// the workspace past a limit is allowed and the next one is refused.
+pub async fn check_apps(
+    conn: &mut sqlx::AnyConnection,
+    plan: Plan,
+    workspace_id: &str,
+) -> ApiResult<()> {
+    let (apps, developers) = store::catalog::usage(&mut *conn, workspace_id).await?;
+    let used = |n: i64| u64::try_from(n).unwrap_or(0);
+    match plan.app_limits().reached(used(apps), used(developers)) {
+        Some(kind) => Err(ApiError::limit_reached(kind)),
+        None => Ok(()),
+    }
+}
+
+/// The campaigns the creations and copies still running in campaign group `org_id` of
+/// connection `account_id` will make (their Creation progress: total less created; the
+/// created are in the synced tables already).
+pub async fn reserved_campaigns(
+    conn: &mut sqlx::AnyConnection,
+    workspace_id: &str,
+    account_id: &str,
+    org_id: i64,
+) -> ApiResult<u64> {
+    let running = store::tasks::unfinished_in_org(
+        &mut *conn,
+        workspace_id,
+        account_id,
+        org_id,
+        &CREATION_KINDS,
+    )
+    .await?;
+    Ok(running
+        .into_iter()
+        .filter_map(|t| serde_json::from_value::<CreationProgress>(t.details).ok())
+        .map(|p| p.campaigns_total.saturating_sub(p.campaigns_created))
+        .sum())
+}
+
+/// 403 `AVAILABLECAMPAIGNS` or `AVAILABLETARGETINGKEYWORDSGROUPS` when a creation of
+/// `new_campaigns` campaigns and `new_groups` ad groups, beside `existing` campaigns of the
+/// group (synced and reserved), passes `plan`'s limits.
+pub fn check_creation(
+    plan: Plan,
+    existing: u64,
+    new_campaigns: u64,
+    new_groups: u64,
+) -> ApiResult<()> {
+    match plan
+        .creation_limits()
+        .exceeded(existing, new_campaigns, new_groups)
+    {
+        Some(kind) => Err(ApiError::limit_reached(kind)),
+        None => Ok(()),
+    }
+}
