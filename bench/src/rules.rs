@@ -341,36 +341,35 @@ async fn bench_backend(
 /// `--database-url`) PostgreSQL.
 pub async fn run_bench(args: RulesBenchArgs) -> anyhow::Result<()> {
     let args = &args;
+    let scratch = crate::scratch::Scratch {
+        name: args
+            .keep
+            .clone()
+            .unwrap_or_else(|| format!("rules_{}", std::process::id())),
+        sqlite: !args.no_sqlite,
+        postgres: args.database_url.as_deref(),
+        keep: args.keep.is_some(),
+        quiet: args.json,
+    };
+    // The scheduled part's databases are its own and never kept: its rules must be the only
+    // ones scheduled.
+    let own = crate::scratch::Scratch {
+        name: format!("rules_scheduled_{}", std::process::id()),
+        keep: false,
+        ..scratch
+    };
     if args.part != Part::Scheduled {
         anyhow::ensure!(
             args.days >= 30,
             "--days must be at least 30 (the rule's window)"
         );
-        let scratch = crate::scratch::Scratch {
-            name: args
-                .keep
-                .clone()
-                .unwrap_or_else(|| format!("rules_{}", std::process::id())),
-            sqlite: !args.no_sqlite,
-            postgres: args.database_url.as_deref(),
-            keep: args.keep.is_some(),
-            quiet: args.json,
-        };
         crate::scratch::each_backend(&scratch, |backend, db| async move {
             bench_backend(backend, &db, args).await
         })
         .await?;
     }
     if args.part != Part::Evaluate {
-        // Databases of its own, never kept: its rules must be the only ones scheduled.
-        let scratch = crate::scratch::Scratch {
-            name: format!("rules_scheduled_{}", std::process::id()),
-            sqlite: !args.no_sqlite,
-            postgres: args.database_url.as_deref(),
-            keep: false,
-            quiet: args.json,
-        };
-        crate::scratch::each_backend(&scratch, |backend, db| async move {
+        crate::scratch::each_backend(&own, |backend, db| async move {
             scheduled::run(backend, &db, &args.scheduled, args.json).await
         })
         .await?;

@@ -28,7 +28,6 @@
 
 use std::{
     collections::{BTreeMap, BTreeSet},
-    path::Path,
     sync::{
         Arc, Mutex,
         atomic::{AtomicBool, Ordering},
@@ -37,9 +36,8 @@ use std::{
 };
 
 use anyhow::Context as _;
-use clap::Parser;
 use searchdeck_common::{
-    ConfigArgs, Db, ids,
+    Db, ids,
     jobs::SyncAccount,
     queue::{Queue, QueueSettings},
     rules::Rule,
@@ -51,6 +49,8 @@ use searchdeck_sandbox::{
 use searchdeck_workers::{Handler, JobContext, JobRun, Runtime, sandbox_account};
 use serde_json::{Value, json};
 use tokio_util::sync::CancellationToken;
+
+use crate::scratch::worker_config;
 
 /// The scheduled part's options (flattened into `bench rules`).
 #[derive(Debug, Clone, clap::Args)]
@@ -64,8 +64,9 @@ pub struct ScheduledArgs {
     /// Requests per second the sandbox allows per ad account (its `RateLimit-Limit`).
     #[arg(long, default_value_t = 2)]
     pub requests_per_second: u32,
-    /// Jobs the worker pool runs at once.
-    #[arg(long, default_value_t = 64)]
+    /// Jobs the worker pool runs at once (most wait on the limiter: about three per ad
+    /// account keep each one's next call ready).
+    #[arg(long, default_value_t = 150)]
     pub concurrency: usize,
     /// Give up when the runs have not ended after this many seconds.
     #[arg(long, default_value_t = 1800)]
@@ -78,7 +79,7 @@ impl Default for ScheduledArgs {
             rules: 1000,
             accounts: 50,
             requests_per_second: 2,
-            concurrency: 64,
+            concurrency: 150,
             timeout_seconds: 1800,
         }
     }
@@ -147,35 +148,6 @@ async fn serve(sandbox: Arc<Sandbox>, recorder: Arc<Recorder>) -> anyhow::Result
     ));
     tokio::spawn(async move { axum::serve(listener, app).await });
     Ok(base)
-}
-
-/// A configuration of the worker runtime over `database_url`, its queue at `queue_url`.
-fn config(
-    dir: &Path,
-    database_url: &str,
-    queue_url: &str,
-    base: &str,
-) -> anyhow::Result<searchdeck_common::Config> {
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        config: ConfigArgs,
-    }
-    let data_dir = dir.display().to_string();
-    let cli = Cli::try_parse_from([
-        "searchdeck",
-        "--data-dir",
-        &data_dir,
-        "--database-url",
-        database_url,
-        "--queue-url",
-        queue_url,
-        "--provider-base-url",
-        base,
-    ])?;
-    let mut config = cli.config.resolve()?;
-    config.redis_url = None;
-    Ok(config)
 }
 
 /// The benchmark's rule `n`: every ad group's default bid up by 1 %, hourly (attached to its
@@ -546,7 +518,7 @@ pub async fn run(
     let url = db.pool.connect_options().database_url.to_string();
     let setup_queue_url = format!("sqlite://{}?mode=rwc", dir.join("setup-queue.db").display());
     let result = async {
-        let setup_config = config(&dir, &url, &setup_queue_url, &base)?;
+        let setup_config = worker_config(&dir, &url, &setup_queue_url, &base)?;
         let setup_queue = Queue::connect(&setup_config).await?;
         let setup = set_up(args, db, &sandbox, &base, &setup_config, setup_queue, &say).await?;
         // Apple's kind of limit from now on, and a limiter that has learnt nothing yet (the
@@ -565,7 +537,7 @@ pub async fn run(
             args.requests_per_second,
             args.concurrency
         ));
-        let config = config(&dir, &url, &url, &base)?;
+        let config = worker_config(&dir, &url, &url, &base)?;
         let measured = timed_run(args, db, &config, &url, &recorder, &setup).await?;
         anyhow::Ok(figures(backend, args, &setup, &measured))
     }
