@@ -282,7 +282,7 @@ async fn run_with(
             .arg("worker")
             .env("DATABASE_URL", &url)
             .env("QUEUE_URL", &url)
-            .env("SEARCHDECK_DATA_DIR", &data_dir)
+            .env("SEARCHDECK_DATA_DIR", dir)
             .env("PROVIDER_BASE_URL", base)
             .env_remove("REDIS_URL")
             .env("SEARCHDECK_QUEUE_POLL_MS", "50")
