@@ -55,7 +55,8 @@ enum Command {
     /// report engine over 100,000 keywords × 365 days; `bench sync`: a first sync of the
     /// large sandbox world through the sync jobs; `bench suggester`: the keyword suggester's
     /// collection against the sandbox, with recall against its ground truth; `bench rules`:
-    /// one automated rule over 100,000 keywords).
+    /// one automated rule over 100,000 keywords, and 1,000 scheduled rules across 50 sandbox
+    /// ad accounts within their rate limits).
     /// Built only with `--features bench` (the `searchdeck-bench` crate, `bench/`).
     #[cfg(feature = "bench")]
     #[command(subcommand)]
@@ -91,7 +92,9 @@ enum BenchCommand {
     /// extra calls of a run whose worker is SIGKILLed mid keywords.
     Create(searchdeck_bench::create::CreateBenchArgs),
     /// One automated rule over 100,000 keywords with a 30-day window (evaluation p50/p95 on
-    /// SQLite and PostgreSQL), the report engine's keyword query timed beside it.
+    /// SQLite and PostgreSQL), the report engine's keyword query timed beside it; then 1,000
+    /// rules due in the same minute across 50 sandbox ad accounts, run by the scheduler and
+    /// workers within the sandbox's per-ad-account rate limit (`--part` picks one).
     Rules(searchdeck_bench::rules::RulesBenchArgs),
     /// The activity log over 1,000,000 change records (issue 25).
     Activity(searchdeck_bench::activity::ActivityBenchArgs),

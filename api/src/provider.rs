@@ -6,12 +6,7 @@
 //! [`Provider::client_by_id`]) and turns a provider failure into an answer
 //! ([`provider_error`]).
 
-use std::{
-    collections::HashMap,
-    hash::{Hash, Hasher},
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::{sync::Arc, time::Duration};
 
 use axum::http::StatusCode;
 use searchdeck_common::{
@@ -22,8 +17,8 @@ use searchdeck_common::{
     stored_credentials,
 };
 use searchdeck_provider::{
-    AppStore, AppStoreConfig, AppleAds, Client, ClientConfig, Credentials, ProviderError,
-    oauth::PopupConnect,
+    AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials,
+    ProviderError, oauth::PopupConnect,
 };
 
 use crate::error::ApiError;
@@ -47,14 +42,8 @@ pub struct Provider {
     /// token, so a connection exchanges its credentials once per token lifetime instead of
     /// once per edit. Keyed by connection id, with a fingerprint of its stored credentials
     /// (a reconnect with new ones builds a new client).
-    clients: Arc<Mutex<ClientCache>>,
+    clients: Arc<ClientCache>,
 }
-
-/// Clients by connection id, with the fingerprint of the credentials they were built from.
-type ClientCache = HashMap<String, (u64, Arc<dyn AppleAds>)>;
-
-/// Most connections' clients kept; past it the cache starts over.
-const MAX_CACHED_CLIENTS: usize = 1000;
 
 /// Path of the web app's page the popup returns to (spec §2: `/oauth_v2`).
 pub const OAUTH_RETURN_PATH: &str = "/oauth_v2";
@@ -123,31 +112,10 @@ impl Provider {
     /// its access token is exchanged once per lifetime rather than per request. Built the
     /// first time (or when its stored credentials changed) and reused after.
     pub fn client_of(&self, row: &AccountRow) -> Result<Arc<dyn AppleAds>, ApiError> {
-        let mut hasher = std::collections::hash_map::DefaultHasher::new();
-        (
-            &row.client_id,
-            &row.team_id,
-            &row.key_id,
-            &row.private_key_sealed,
-            &row.refresh_token_sealed,
-            row.updated_at,
-        )
-            .hash(&mut hasher);
-        let fingerprint = hasher.finish();
-        let mut clients = self.clients.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((f, client)) = clients.get(&row.id)
-            && *f == fingerprint
-        {
-            return Ok(client.clone());
-        }
-        let client = self
-            .client(self.credentials(row)?)
-            .map_err(provider_error)?;
-        if clients.len() >= MAX_CACHED_CLIENTS {
-            clients.clear();
-        }
-        clients.insert(row.id.clone(), (fingerprint, client.clone()));
-        Ok(client)
+        self.clients
+            .get_or_build(&row.id, stored_credentials::fingerprint(row), || {
+                self.client(self.credentials(row)?).map_err(provider_error)
+            })
     }
 }
 

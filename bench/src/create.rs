@@ -11,11 +11,10 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use clap::Parser;
 use serde_json::{Value, json};
 
 use searchdeck_common::{
-    ConfigArgs, Db,
+    Db,
     jobs::{
         CreateCampaigns, CreationPlan, CreationScope, PlannedCampaign, PlannedDiscovery,
         PlannedGroup, PlannedKeyword,
@@ -148,26 +147,8 @@ async fn run_with(
     dir: &std::path::Path,
     calls: &AtomicU64,
 ) -> anyhow::Result<()> {
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        config: ConfigArgs,
-    }
     let url = format!("sqlite://{}?mode=rwc", dir.join("bench.db").display());
-    let data_dir = dir.display().to_string();
-    let cli = Cli::try_parse_from([
-        "searchdeck",
-        "--data-dir",
-        &data_dir,
-        "--database-url",
-        &url,
-        "--queue-url",
-        &url,
-        "--provider-base-url",
-        base,
-    ])?;
-    let mut config = cli.config.resolve()?;
-    config.redis_url = None;
+    let config = crate::scratch::worker_config(dir, &url, &url, base)?;
     let db = Db::connect(&config).await?;
     db.migrate().await?;
     let queue = Queue::connect(&config).await?;
@@ -301,7 +282,7 @@ async fn run_with(
             .arg("worker")
             .env("DATABASE_URL", &url)
             .env("QUEUE_URL", &url)
-            .env("SEARCHDECK_DATA_DIR", &data_dir)
+            .env("SEARCHDECK_DATA_DIR", dir)
             .env("PROVIDER_BASE_URL", base)
             .env_remove("REDIS_URL")
             .env("SEARCHDECK_QUEUE_POLL_MS", "50")

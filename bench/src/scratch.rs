@@ -2,10 +2,44 @@
 //! folder, then (with a PostgreSQL server URL) a migrated database of its own on that
 //! server, each dropped afterwards unless the run is asked to keep them (`--keep NAME`: the
 //! next run with the same name reuses the PostgreSQL database and finds the seeded data).
+//! [`worker_config`] is the configuration a benchmark's in-process worker runtime runs with.
 
 use std::future::Future;
 
-use searchdeck_common::{Db, db::Native};
+use clap::Parser;
+use searchdeck_common::{Config, ConfigArgs, Db, db::Native};
+
+/// The configuration of an in-process worker runtime (`searchdeck_workers::Runtime`): its
+/// data dir (the generated secret key) `dir`, database `database_url`, queue `queue_url`
+/// and provider (the sandbox) `provider_base`; no Redis, so the rate limiter's shared state
+/// is the database's `rate_limits` table.
+pub fn worker_config(
+    dir: &std::path::Path,
+    database_url: &str,
+    queue_url: &str,
+    provider_base: &str,
+) -> anyhow::Result<Config> {
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: ConfigArgs,
+    }
+    let data_dir = dir.display().to_string();
+    let cli = Cli::try_parse_from([
+        "searchdeck",
+        "--data-dir",
+        &data_dir,
+        "--database-url",
+        database_url,
+        "--queue-url",
+        queue_url,
+        "--provider-base-url",
+        provider_base,
+    ])?;
+    let mut config = cli.config.resolve()?;
+    config.redis_url = None;
+    Ok(config)
+}
 
 /// Where a benchmark runs.
 pub struct Scratch<'a> {

@@ -42,6 +42,24 @@ pub fn context(workspace_id: &str, apple_user_id: i64, field: &str) -> String {
     format!("account:{workspace_id}:{apple_user_id}:{field}")
 }
 
+/// A fingerprint of what connection `row`'s credentials are built from (ids, sealed secrets,
+/// last update): a cached client of the connection is reused while it is unchanged, and a
+/// reconnect with new credentials gets a new one (`searchdeck_provider::ClientCache`).
+pub fn fingerprint(row: &AccountRow) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    (
+        &row.client_id,
+        &row.team_id,
+        &row.key_id,
+        &row.private_key_sealed,
+        &row.refresh_token_sealed,
+        row.updated_at,
+    )
+        .hash(&mut hasher);
+    hasher.finish()
+}
+
 /// Opens one sealed value.
 pub fn open(secrets: &SecretBox, context: &str, sealed: &str) -> Result<SecretString, StoredError> {
     secrets

@@ -20,8 +20,9 @@ pub struct SandboxArgs {
     #[arg(long, env = "SEARCHDECK_SANDBOX_SEED", default_value_t = 42)]
     pub seed: u64,
     /// World size: small (3 ad accounts, demos and tests), mid (adds one ad account whose
-    /// one ad group holds 2,200 keywords, for bulk edits) or large (adds one ad account
-    /// with 100,000 keywords, for sync and report benchmarks).
+    /// one ad group holds 2,200 keywords, for bulk edits), large (adds one ad account
+    /// with 100,000 keywords, for sync and report benchmarks) or agency (adds 50 ad
+    /// accounts of 20 campaigns each, for rate limits across many ad accounts).
     #[arg(
         long,
         env = "SEARCHDECK_SANDBOX_WORLD",

@@ -161,6 +161,7 @@ fn size_name(size: WorldSize) -> &'static str {
         WorldSize::Small => "small",
         WorldSize::Mid => "mid",
         WorldSize::Large => "large",
+        WorldSize::Agency => "agency",
     }
 }
 

@@ -31,7 +31,9 @@ use axum::routing::{get, post};
 pub use args::SandboxArgs;
 pub use faults::FaultConfig;
 pub use state::{Sandbox, SandboxConfig};
-pub use world::{MID_KEYWORDS, WorldConfig, WorldSize};
+pub use world::{
+    AGENCY_ACCOUNTS, AGENCY_CAMPAIGNS, AGENCY_GROUPS, MID_KEYWORDS, WorldConfig, WorldSize,
+};
 
 /// The sandbox's HTTP routes over the default world (seed 42, small).
 pub fn router() -> Router {

@@ -14,8 +14,8 @@ use searchdeck_common::{
     store, stored_credentials,
 };
 use searchdeck_provider::{
-    AppStore, AppStoreConfig, AppleAds, Client, ClientConfig, Credentials, ProviderError,
-    ProviderMetrics, RateGate,
+    AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials,
+    ProviderError, ProviderMetrics, RateGate,
 };
 use tokio_util::sync::CancellationToken;
 
@@ -31,6 +31,8 @@ pub struct Runtime {
     gate: Arc<dyn RateGate>,
     /// Counters of every provider client of this process, added up.
     pub provider_metrics: Arc<ProviderMetrics>,
+    /// The client of each connection, shared by its jobs ([`Runtime::provider_for`]).
+    clients: Arc<ClientCache>,
     provider_api_url: String,
     provider_token_url: String,
     /// The daily reference-rate feed the `fetch-rates` job reads.
@@ -72,6 +74,7 @@ impl Runtime {
             queue,
             gate: Arc::new(limiter),
             provider_metrics: Arc::default(),
+            clients: Arc::default(),
             provider_api_url: config.provider_api_url.clone(),
             provider_token_url: config.provider_token_url.clone(),
             fx_rates_url: config.fx_rates_url.clone(),
@@ -99,14 +102,23 @@ impl Runtime {
     }
 
     /// The provider of a stored connection, its sealed credentials opened with this
-    /// process's key (the same function the API uses).
+    /// process's key (the same function the API uses): one client per connection, shared by
+    /// the process's jobs, so a connection exchanges its credentials once per token lifetime
+    /// rather than once per job (built again when its stored credentials change).
     pub fn provider_for(&self, account: &AccountRow) -> Result<Arc<dyn AppleAds>, JobError> {
-        let opened = stored_credentials::of(&self.secrets, account).map_err(JobError::permanent)?;
-        let credentials = Credentials::from_stored(opened)
-            .map_err(|e| JobError::permanent(anyhow::anyhow!(e)))?;
-        Ok(Arc::new(
-            self.provider(credentials).map_err(JobError::permanent)?,
-        ))
+        self.clients.get_or_build(
+            &account.id,
+            stored_credentials::fingerprint(account),
+            || {
+                let opened =
+                    stored_credentials::of(&self.secrets, account).map_err(JobError::permanent)?;
+                let credentials = Credentials::from_stored(opened)
+                    .map_err(|e| JobError::permanent(anyhow::anyhow!(e)))?;
+                Ok(Arc::new(
+                    self.provider(credentials).map_err(JobError::permanent)?,
+                ))
+            },
+        )
     }
 }
 
@@ -136,7 +148,10 @@ pub struct JobContext<J> {
 }
 
 impl<J> JobContext<J> {
-    pub(crate) fn new(run: JobRun) -> JobContext<J> {
+    /// The context of `run` for a job of type `J`: what the worker pool hands a handler, and
+    /// what a caller running a handler inline builds (a benchmark's setup, a job running
+    /// another's handler as one of its steps).
+    pub fn new(run: JobRun) -> JobContext<J> {
         JobContext {
             run,
             job: PhantomData,

@@ -84,6 +84,15 @@ impl LocalKeys {
         });
     }
 
+    /// Whether `interval_us` differs from the pace this process last wrote to the store
+    /// for `key` (none written yet: true).
+    pub(super) fn unwritten(&self, key: &str, interval_us: i64) -> bool {
+        self.with(key, |l| {
+            l.written_interval_us
+                .is_none_or(|w| differs(w, interval_us))
+        })
+    }
+
     /// Records a pace learned from a response; true when the store should be told.
     pub(super) fn learned(&self, key: &str, interval_us: i64) -> bool {
         self.follow(key, Some(interval_us));

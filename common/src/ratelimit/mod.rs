@@ -189,25 +189,11 @@ impl RateLimiter {
     /// every process for the key until `Retry-After`.
     pub async fn observe(&self, key: &str, info: &RateLimitInfo) -> Result<(), RateLimitError> {
         let (s, keys) = (&self.inner.settings, &self.inner.keys);
+        // The pace goes to the store before this process calls it known and lets the
+        // requests waiting behind its probe reserve their slots.
+        let learned = self.learn(key, info).await;
         keys.answered(key);
-        if let Some(limit) = info.limit.filter(|l| *l > 0) {
-            let window = info.window.unwrap_or(s.window);
-            let per_request = micros(window) as f64 / (limit as f64 * s.safety);
-            let interval = (per_request.ceil() as i64).max(1);
-            if keys.learned(key, interval) {
-                tracing::info!(
-                    rate_limit.key = key,
-                    limit,
-                    window_s = window.as_secs_f64(),
-                    interval_us = interval,
-                    "rate-limit pace learned"
-                );
-                if let Err(e) = self.inner.store.set_interval(key, interval).await {
-                    keys.follow(key, None); // written again with the next response
-                    return Err(e);
-                }
-            }
-        }
+        learned?;
         let pause = if info.is_rate_limited() {
             Some(
                 info.retry_after
@@ -229,6 +215,38 @@ impl RateLimiter {
             keys.pause(key, Instant::now() + pause);
             self.inner.store.pause(key, pause).await?;
         }
+        Ok(())
+    }
+
+    /// Learns the pace of `key` from a response's limit: written to the store when it is
+    /// new to this process, then followed here.
+    async fn learn(&self, key: &str, info: &RateLimitInfo) -> Result<(), RateLimitError> {
+        let (s, keys) = (&self.inner.settings, &self.inner.keys);
+        let Some(limit) = info.limit.filter(|l| *l > 0) else {
+            return Ok(());
+        };
+        let window = info.window.unwrap_or(s.window);
+        let per_request = micros(window) as f64 / (limit as f64 * s.safety);
+        let interval = (per_request.ceil() as i64).max(1);
+        if keys.unwritten(key, interval) {
+            tracing::info!(
+                rate_limit.key = key,
+                limit,
+                window_s = window.as_secs_f64(),
+                interval_us = interval,
+                "rate-limit pace learned"
+            );
+            self.inner.store.set_interval(key, interval).await?;
+            // The slot after this response's request was reserved at the pace known then
+            // (the initial one, before a first answer): when the learned pace is slower,
+            // that slot comes too early, and the request in it can be one too many in the
+            // provider's window. Skipping one slot spaces the next request by the learned
+            // interval at least (a slot lost once per process and key).
+            if interval > interval_for_rate(s.initial_rate) {
+                self.inner.store.reserve(key, interval, 0).await?;
+            }
+        }
+        keys.learned(key, interval);
         Ok(())
     }
 

@@ -28,10 +28,21 @@ pub enum WorldSize {
     Mid,
     /// The small world plus one ad account with 100,000 keywords: sync and report benchmarks.
     Large,
+    /// The small world plus [`AGENCY_ACCOUNTS`] ad accounts of one app each, every one with
+    /// [`AGENCY_CAMPAIGNS`] campaigns of [`AGENCY_GROUPS`] ad groups of 5 keywords: many ad
+    /// accounts, each under its own rate limit (`searchdeck bench rules`: scheduled rules
+    /// across 50 ad accounts).
+    Agency,
 }
 
 /// Keywords in the mid-size world's one large ad group.
 pub const MID_KEYWORDS: usize = 2_200;
+/// Ad accounts the agency world adds to the small world's three.
+pub const AGENCY_ACCOUNTS: usize = 50;
+/// Campaigns of each of the agency world's added ad accounts.
+pub const AGENCY_CAMPAIGNS: usize = 20;
+/// Ad groups of each of those campaigns.
+pub const AGENCY_GROUPS: usize = 3;
 
 /// What to build.
 #[derive(Debug, Clone, Copy)]
@@ -145,6 +156,14 @@ impl World {
                 let mut big_rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5eed_b16b_a7c4_0000);
                 let big = Shape::established(20, 50, 100);
                 world.add_account(&mut big_rng, 3, "USD", "America/New_York", "US", 1, &big);
+            }
+            WorldSize::Agency => {
+                let mut agency_rng = ChaCha8Rng::seed_from_u64(config.seed ^ 0x5eed_a6e7_c000_0000);
+                let shape = Shape::established(AGENCY_CAMPAIGNS, AGENCY_GROUPS, 5);
+                for i in 0..AGENCY_ACCOUNTS {
+                    let (currency, tz, home) = ACCOUNTS[i % ACCOUNTS.len()];
+                    world.add_account(&mut agency_rng, 3 + i, currency, tz, home, 1, &shape);
+                }
             }
         }
         world.rebuild_index();

@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use serde::{Deserialize, Serialize};
 use time::{Date, OffsetDateTime, Time};
 
-pub use generate::{MID_KEYWORDS, WorldConfig, WorldSize};
+pub use generate::{
+    AGENCY_ACCOUNTS, AGENCY_CAMPAIGNS, AGENCY_GROUPS, MID_KEYWORDS, WorldConfig, WorldSize,
+};
 use timeline::Timeline;
 
 /// Identifier of any entity; one counter serves all kinds so ids never collide.

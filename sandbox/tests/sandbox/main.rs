@@ -7,6 +7,7 @@ mod support;
 
 mod change_history;
 mod clock_and_journal;
+mod rate_limits;
 mod report_pages;
 mod set_metrics;
 mod suggester_truth;
