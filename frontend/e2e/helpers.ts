@@ -125,7 +125,17 @@ export function sandboxUrl(): string {
 }
 
 /** A keyword report's rows as the sandbox answers them (`{result: {rows}}`). */
-type KeywordRows = { result: { rows: { metadata: { id: number | string }; totalMetrics: { taps: number; totalInstalls: number } }[] } };
+type KeywordRows = {
+  result: { rows: { metadata: { id: number | string; text: string; status: string; campaignId: number; adGroup: { name: string } }; totalMetrics: { taps: number; totalInstalls: number } }[] };
+};
+
+/** A keyword of the sandbox: its id, its text, its campaign's and its ad group's names. */
+export interface SandboxKeyword {
+  id: string;
+  text: string;
+  campaign: string;
+  adGroup: string;
+}
 
 /** `method path` on the sandbox with JSON `body` (and a bearer `token`); answers the JSON. */
 async function sandboxCall<T>(method: string, path: string, body?: unknown, token?: string, account?: number): Promise<T> {
@@ -158,7 +168,7 @@ async function sandboxToken(): Promise<string> {
  * /sandbox/keywords/{id}/metrics`; answers its id. Called before connecting, so the first
  * sync stores that day as set.
  */
-export async function keywordSpendingWithoutInstallsYesterday(accountName: string): Promise<string> {
+export async function keywordSpendingWithoutInstallsYesterday(accountName: string): Promise<SandboxKeyword> {
   const token = await sandboxToken();
   const acls = (await sandboxCall<{ result: { acls: { adAccount: { id: number; name: string } }[] } }>('GET', '/v1/acls', undefined, token)).result.acls;
   const account = acls.find((a) => a.adAccount.name === accountName)?.adAccount.id;
@@ -167,7 +177,7 @@ export async function keywordSpendingWithoutInstallsYesterday(accountName: strin
   // A week back to tomorrow in UTC covers the account's yesterday in any zone.
   const today = new Date(`${clock.today}T00:00:00Z`);
   const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
-  const campaigns = await sandboxCall<{ result: { id: number }[] }>('POST', '/v1/campaigns/query', { pagination: { pageSize: 1000 } }, token, account);
+  const campaigns = await sandboxCall<{ result: { id: number; name: string }[] }>('POST', '/v1/campaigns/query', { pagination: { pageSize: 1000 } }, token, account);
   const filters = [{ field: 'campaignId', operator: 'IN', value: campaigns.result.map((c) => c.id) }];
   const report = await sandboxCall<KeywordRows>(
     'POST',
@@ -177,8 +187,9 @@ export async function keywordSpendingWithoutInstallsYesterday(accountName: strin
     account,
   );
   const rows = report.result.rows;
-  // The first keyword that served last week and still serves on the account's yesterday.
-  for (const row of rows.filter((r) => r.totalMetrics.taps > 0)) {
+  // The first active keyword (another test may have paused some) that served last week and
+  // still serves on the account's yesterday.
+  for (const row of rows.filter((r) => r.totalMetrics.taps > 0 && r.metadata.status !== 'PAUSED')) {
     const id = String(row.metadata.id);
     const set = await sandboxCall<{ day: string }>('PUT', `/sandbox/keywords/${id}/metrics`, { daysAgo: 1, impressions: 400, taps: 20, installs: 0, spendMicros: 20_000_000 });
     const served = await sandboxCall<KeywordRows>(
@@ -189,7 +200,8 @@ export async function keywordSpendingWithoutInstallsYesterday(accountName: strin
       account,
     );
     const mine = served.result.rows.find((r) => String(r.metadata.id) === id);
-    if (mine && mine.totalMetrics.taps > 0 && mine.totalMetrics.totalInstalls === 0) return id;
+    const campaign = campaigns.result.find((c) => c.id === row.metadata.campaignId)?.name;
+    if (mine && mine.totalMetrics.taps > 0 && mine.totalMetrics.totalInstalls === 0 && campaign) return { id, text: row.metadata.text, campaign, adGroup: row.metadata.adGroup.name };
   }
   throw new Error(`no keyword of ${accountName} serves on its yesterday`);
 }

@@ -11,11 +11,34 @@
  * Each step is saved as a screenshot.
  */
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { connectSandbox, keywordSpendingWithoutInstallsYesterday, register, reloadUntil, shot } from './helpers';
+import { connectSandbox, keywordSpendingWithoutInstallsYesterday, register, reloadUntil, shot, type SandboxKeyword } from './helpers';
 
 /** The input labelled `label` within `scope` (Mantine labels a select's option list too). */
 function input(scope: Locator | Page, label: string): Locator {
   return scope.getByRole('textbox', { name: label }).or(scope.getByRole('combobox', { name: label })).first();
+}
+
+/** `text` as a regular expression matching itself. */
+const literal = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The row of keyword `keyword` of campaign `campaign` in a rule's items table (`scope`). */
+function itemRow(scope: Locator, page: Page, keyword: string, campaign: string): Locator {
+  return scope
+    .locator('tbody tr')
+    .filter({ has: page.getByRole('cell', { name: keyword, exact: true }) })
+    .filter({ has: page.getByRole('cell', { name: new RegExp(`^${literal(campaign)} / `) }) })
+    .first();
+}
+
+/** From the campaigns table at `campaignUrl`, the keywords of `keyword`'s ad group. */
+async function openKeywordsOf(page: Page, campaignUrl: string, keyword: SandboxKeyword) {
+  const table = page.getByTestId('report-table');
+  await page.goto(campaignUrl);
+  await table.getByRole('link', { name: keyword.campaign, exact: true }).click();
+  await expect(page.getByTestId('breadcrumbs')).toContainText(keyword.campaign);
+  await table.getByRole('link', { name: keyword.adGroup, exact: true }).click();
+  await expect(page.getByRole('tab', { name: 'Keywords', selected: true })).toBeVisible();
+  await expect(page.getByTestId('breadcrumbs')).toContainText(keyword.adGroup);
 }
 
 /** Opens the select labelled `label` within `scope` and picks `option`. */
@@ -29,7 +52,7 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await page.setViewportSize({ width: 1440, height: 900 });
   await register(page, 'e2e-rules');
   // One keyword that spent without an install yesterday, whatever the date.
-  await keywordSpendingWithoutInstallsYesterday('Cloud Apps');
+  const spender = await keywordSpendingWithoutInstallsYesterday('Cloud Apps');
   await connectSandbox(page, 'Rules account');
 
   // The campaign group's campaigns once the first sync (entities, then metrics) is done.
@@ -72,13 +95,13 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await page.getByRole('button', { name: 'Preview' }).click();
   const preview = page.getByRole('region', { name: 'Preview: what the rule would change now' });
   await expect(preview.getByTestId('preview-summary')).toBeVisible({ timeout: 60_000 });
-  const firstItem = preview.locator('tbody tr').first();
-  await expect(firstItem).toBeVisible();
-  const keyword = (await firstItem.locator('td').nth(0).textContent())!.trim();
-  const where = (await firstItem.locator('td').nth(2).textContent())!;
-  expect(keyword.length).toBeGreaterThan(0);
-  // The previewed keyword's campaign (the column reads "campaign / ad group").
-  const campaign = where.split(' / ')[0]!.trim();
+  // The keyword the sandbox was told about, among those previewed (its text may recur in
+  // other ad groups: the one in its campaign; the column reads "campaign / ad group").
+  const campaign = spender.campaign;
+  const keyword = spender.text;
+  const previewed = itemRow(preview, page, keyword, campaign);
+  await expect(previewed).toBeVisible();
+  const where = (await previewed.locator('td').nth(2).textContent())!;
   await shot(page, info, 'rules-02-preview');
 
   // Save, then run it now from the list.
@@ -92,11 +115,9 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await expect(row).toContainText(/[1-9]\d* applied/, { timeout: 30_000 });
   await shot(page, info, 'rules-03-ran');
 
-  // The previewed keyword is paused in the campaign's keywords table.
-  await page.goto(campaignUrl);
-  await table.getByRole('link', { name: campaign, exact: true }).click();
-  await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
-  const keywordRow = table.locator('tbody tr').filter({ hasText: keyword }).first();
+  // The previewed keyword is paused in its ad group's keywords table.
+  await openKeywordsOf(page, campaignUrl, spender);
+  const keywordRow = table.locator('tbody tr').filter({ hasText: spender.id });
   await expect(keywordRow).toContainText(/Paused/i, { timeout: 30_000 });
   await shot(page, info, 'rules-04-keyword-paused');
 
@@ -108,7 +129,7 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await page.getByRole('button', { name: 'Details' }).first().click();
   const details = page.getByRole('dialog', { name: 'Run details' });
   // The entity's campaign and ad group by name, as the preview showed them.
-  await expect(details.locator('tbody tr').first()).toContainText(where.trim());
+  await expect(itemRow(details, page, keyword, campaign)).toContainText(where.trim());
   await shot(page, info, 'rules-05-run-details');
   // On a narrower window the drawer stays below nothing and its table scrolls within it.
   await page.setViewportSize({ width: 1024, height: 700 });
@@ -121,10 +142,8 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await page.getByRole('button', { name: 'Undo run' }).click();
   await expect(page.getByText('The run is undone')).toBeVisible({ timeout: 180_000 });
   await shot(page, info, 'rules-06-undone');
-  await page.goto(campaignUrl);
-  await table.getByRole('link', { name: campaign, exact: true }).click();
-  await page.getByRole('tab', { name: 'Keywords', exact: true }).click();
-  await expect(table.locator('tbody tr').filter({ hasText: keyword }).first()).not.toContainText(/Paused/i, { timeout: 30_000 });
+  await openKeywordsOf(page, campaignUrl, spender);
+  await expect(table.locator('tbody tr').filter({ hasText: spender.id })).not.toContainText(/Paused/i, { timeout: 30_000 });
   await shot(page, info, 'rules-07-keyword-active');
 
   // From the campaigns table: the Rules column lists the rule on the campaign; detaching it

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectSandbox, password, register, reloadUntil, shot } from './helpers';
+import { connectSandbox, password, register, reloadUntil, shot, skipUpsells } from './helpers';
 
 /** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
 function lastEmailTo(to: string): { subject: string; body: string } | null {
@@ -65,6 +65,7 @@ test('an owner invites a reader, who joins by the email link and reads without e
   // The reader, in a browser of their own, signed out: register with the invited email.
   const readerContext = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const reader = await readerContext.newPage();
+  await skipUpsells(reader);
   await reader.goto(link!);
   await expect(reader.getByText(`Sign in or create an account with ${readerEmail} to accept.`, { exact: false })).toBeVisible();
   await shot(reader, info, 'team-02-invitation-signed-out');
