@@ -36,21 +36,13 @@ export async function skipUpsells(page: Page) {
 }
 
 /**
- * Registers a new user (signed in afterwards) and answers its email. Unless `upsell` is set,
- * the upsell modals are skipped (`skipUpsells`; e2e/plans.spec.ts sets it).
+ * Submits the filled sign-up form. The server allows 10 sign-ups a minute from one address
+ * (api/src/throttle.rs), and the suite signs up more often than that: when it says so, waits
+ * as long as it asks and submits again.
  */
-export async function register(page: Page, prefix = 'e2e-acc', { upsell = false }: { upsell?: boolean } = {}) {
-  if (!upsell) await skipUpsells(page);
-  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-  // The server allows 10 sign-ups a minute from one address (api/src/throttle.rs), and the
-  // suite signs up more often than that: when it says so, wait as long as it asks and again.
+export async function createAccount(page: Page) {
   const throttled = page.getByRole('alert').filter({ hasText: 'Too many sign-ups from this address' });
   for (let attempt = 0; attempt < 5; attempt += 1) {
-    await page.goto('/register');
-    await page.getByLabel('Full name').fill('E2E Accounts');
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password', { exact: true }).fill(password);
-    await page.getByLabel('Repeat password').fill(password);
     await page.getByRole('button', { name: 'Create account' }).click();
     const outcome = await Promise.race([
       page
@@ -66,6 +58,21 @@ export async function register(page: Page, prefix = 'e2e-acc', { upsell = false 
     const seconds = Number(/in (\d+) seconds?/.exec((await throttled.textContent()) ?? '')?.[1] ?? '60');
     await page.waitForTimeout((seconds + 1) * 1000);
   }
+}
+
+/**
+ * Registers a new user (signed in afterwards) and answers its email. Unless `upsell` is set,
+ * the upsell modals are skipped (`skipUpsells`; e2e/plans.spec.ts sets it).
+ */
+export async function register(page: Page, prefix = 'e2e-acc', { upsell = false }: { upsell?: boolean } = {}) {
+  if (!upsell) await skipUpsells(page);
+  const email = `${prefix}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+  await page.goto('/register');
+  await page.getByLabel('Full name').fill('E2E Accounts');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Repeat password').fill(password);
+  await createAccount(page);
   await expect(page).not.toHaveURL(/\/register$/);
   return email;
 }

@@ -9,7 +9,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectSandbox, password, register, reloadUntil, shot, skipUpsells } from './helpers';
+import { connectSandbox, createAccount, password, register, reloadUntil, shot, skipUpsells } from './helpers';
 
 /** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
 function lastEmailTo(to: string): { subject: string; body: string } | null {
@@ -74,7 +74,7 @@ test('an owner invites a reader, who joins by the email link and reads without e
   await reader.getByLabel('Full name').fill('E2E Reader');
   await reader.getByLabel('Password', { exact: true }).fill(password);
   await reader.getByLabel('Repeat password').fill(password);
-  await reader.getByRole('button', { name: 'Create account' }).click();
+  await createAccount(reader);
   await expect(reader).toHaveURL(/\/invite\?/);
   await expect(reader.getByText(/You joined .+ as Viewer\./)).toBeVisible();
   await shot(reader, info, 'team-03-joined');

@@ -68,7 +68,8 @@ pub async fn all(State(state): State<AppState>, user: Member) -> ApiResult<impl 
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SwitchBody {
-    /// A workspace the caller belongs to (an id of `workspaces/all`).
+    /// A workspace the caller belongs to (an id of `workspaces/all`; not blank).
+    #[schema(pattern = "^[0-9A-Za-z_-]+$")]
     pub workspace_id: String,
 }
 
