@@ -1,6 +1,6 @@
 /** What the browser tests share: screenshots and a fresh user, and connecting the sandbox. */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, type Locator, type Page, type TestInfo } from '@playwright/test';
 
@@ -211,4 +211,22 @@ export async function keywordSpendingWithoutInstallsYesterday(accountName: strin
     if (mine && mine.totalMetrics.taps > 0 && mine.totalMetrics.totalInstalls === 0 && campaign) return { id, text: row.metadata.text, campaign, adGroup: row.metadata.adGroup.name };
   }
   throw new Error(`no keyword of ${accountName} serves on its yesterday`);
+}
+
+/** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
+export function lastEmailTo(to: string): { subject: string; body: string } | null {
+  const dir = process.env.E2E_DATA_DIR;
+  if (!dir) throw new Error('E2E_DATA_DIR must name the served data dir (scripts/e2e.sh sets it)');
+  let text: string;
+  try {
+    text = readFileSync(join(dir, 'outbox.jsonl'), 'utf8');
+  } catch {
+    return null;
+  }
+  const mails = text
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l) as { to: string; subject: string; body: string })
+    .filter((m) => m.to === to);
+  return mails.at(-1) ?? null;
 }

@@ -3,10 +3,8 @@
  * another name says it was already connected and renamed (never 'New account added'), and
  * the recovery email's absolute link opens the reset screen with its code.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectSandbox, password, register, shot } from './helpers';
+import { connectSandbox, lastEmailTo, password, register, shot } from './helpers';
 
 test('reconnecting under another name says what happened', async ({ page }, info) => {
   test.setTimeout(90_000);
@@ -24,24 +22,6 @@ test('reconnecting under another name says what happened', async ({ page }, info
   await expect(page.getByText('New account added')).toHaveCount(0);
   await shot(page, info, 'reconnect-renamed');
 });
-
-/** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
-function lastEmailTo(to: string): { body: string } | null {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR must name the served data dir (scripts/e2e.sh sets it)');
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'outbox.jsonl'), 'utf8');
-  } catch {
-    return null;
-  }
-  const mails = text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { to: string; body: string })
-    .filter((m) => m.to === to);
-  return mails.at(-1) ?? null;
-}
 
 test('the recovery email links to the reset screen by an absolute address', async ({ page, baseURL }, info) => {
   test.setTimeout(60_000);

@@ -6,28 +6,8 @@
  * disabled, no Keyword Suggester or Automated Rules in the sidebar, /restricted on
  * /auto-rules and on /settings/team, and switches workspaces in the header.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { connectSandbox, createAccount, password, register, reloadUntil, shot, skipUpsells } from './helpers';
-
-/** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
-function lastEmailTo(to: string): { subject: string; body: string } | null {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR must name the served data dir (scripts/e2e.sh sets it)');
-  let text: string;
-  try {
-    text = readFileSync(join(dir, 'outbox.jsonl'), 'utf8');
-  } catch {
-    return null;
-  }
-  const mails = text
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l) as { to: string; subject: string; body: string })
-    .filter((m) => m.to === to);
-  return mails.at(-1) ?? null;
-}
+import { connectSandbox, createAccount, lastEmailTo, password, register, reloadUntil, shot, skipUpsells } from './helpers';
 
 test('an owner invites a reader, who joins by the email link and reads without editing', async ({ page, browser, baseURL }, info) => {
   test.setTimeout(420_000);
