@@ -118,8 +118,11 @@ impl Plan {
     }
 }
 
-/// Everything a plan limits (`None`: no limit): one row of [`LIMITS`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Everything a plan limits (`None`: no limit): one row of [`LIMITS`]. On the wire (the
+/// `limits` of `plan/current`) as `PlanLimits`, null for no limit (docs/api/plans.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = PlanLimits)]
 pub struct Limits {
     /// Distinct App Store apps synced for the workspace's connections (`AVAILABLEAPPS`).
     pub apps: Option<u32>,

@@ -195,39 +195,6 @@ pub struct CurrentQuery {
     pub context: Option<String>,
 }
 
-/// A plan's limits (null: no limit; docs/api/plans.md "Limits per plan").
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct PlanLimits {
-    pub apps: Option<u32>,
-    pub developers: Option<u32>,
-    /// Campaigns per campaign group.
-    pub campaigns: Option<u64>,
-    /// Ad groups per creation.
-    pub keyword_groups: Option<u64>,
-    pub rules: Option<u64>,
-    /// Distinct campaigns with a rule attached.
-    pub rules_campaigns: Option<u64>,
-}
-
-impl PlanLimits {
-    fn of(plan: Plan) -> PlanLimits {
-        let (apps, creation, rules) = (
-            plan.app_limits(),
-            plan.creation_limits(),
-            plan.rule_limits(),
-        );
-        PlanLimits {
-            apps: apps.apps,
-            developers: apps.developers,
-            campaigns: creation.campaigns,
-            keyword_groups: creation.ad_groups,
-            rules: rules.rules,
-            rules_campaigns: rules.campaigns,
-        }
-    }
-}
-
 /// The workspace's plan now, with what the web app shows for it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -248,7 +215,7 @@ pub struct PlanAnswer {
     pub days_left: Option<i64>,
     /// Whether the caller may start a trial or upgrade (owner, admin).
     pub can_upgrade: bool,
-    pub limits: PlanLimits,
+    pub limits: plan::Limits,
     /// The top banner that applies now, if any.
     pub banner: Option<Banner>,
     /// The upsell modal that applies now, if any.
@@ -295,7 +262,7 @@ pub async fn plan_current(
         off_account_time,
         days_left: off_account_time.map(|end| prompts::days_left(end - now)),
         can_upgrade: situation.can_manage,
-        limits: PlanLimits::of(standing.plan),
+        limits: standing.plan.limits(),
         banner: prompts::banner(&situation),
         modal: prompts::modal(&situation),
     }))
