@@ -12,40 +12,11 @@ use searchdeck_common::{
         notifications::{self, NewNotification},
         synced::{self, entities},
     },
-    test_support::MigratedDb,
 };
 
 use crate::changes::{change, workspace};
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_change_history").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_change_history";
     the_mark_moves_forward_only,
     a_detail_is_ours_when_our_record_set_the_same_value_nearby,
     synced_entities_are_named_with_their_campaign,

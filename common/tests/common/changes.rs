@@ -12,38 +12,9 @@ use searchdeck_common::{
         changes::{self, Filter, NewChange},
         users::NewUser,
     },
-    test_support::MigratedDb,
 };
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_changes").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_changes";
     records_are_listed_newest_first_and_filtered,
     a_retried_job_records_each_item_once,
     records_outlive_the_member_and_the_connection,

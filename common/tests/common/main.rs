@@ -8,6 +8,30 @@
 //! `cargo nextest run -p searchdeck-common --all-features --test common -E 'test(/^store::/)'`.
 //! A new suite is a file (or a directory with a `mod.rs`) here and one `mod` line below.
 
+/// One store conformance suite: `conformance!("sd_prefix"; case, …)` runs each
+/// `async fn case(db: &Db)` of the calling module as `sqlite::case` and `postgres::case`
+/// (the latter on a fresh database named after the prefix, with `TEST_DATABASE_URL`).
+/// Defined before the suites' `mod` lines, so every suite below can use it.
+macro_rules! conformance {
+    ($prefix:literal; $($case:ident),* $(,)?) => {
+        mod sqlite {
+            $(#[tokio::test]
+            async fn $case() {
+                let f = searchdeck_common::test_support::MigratedDb::sqlite().await;
+                super::$case(&f.db).await;
+            })*
+        }
+        mod postgres {
+            $(#[tokio::test]
+            async fn $case() {
+                if let Some(f) = searchdeck_common::test_support::MigratedDb::postgres($prefix).await {
+                    super::$case(&f.db).await;
+                }
+            })*
+        }
+    };
+}
+
 mod change_history;
 mod changes;
 mod email;

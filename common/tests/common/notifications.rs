@@ -14,40 +14,11 @@ use searchdeck_common::{
         changes,
         notifications::{self, Filter, NewNotification},
     },
-    test_support::MigratedDb,
 };
 
 use super::changes::{change, workspace};
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_notifications").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_notifications";
     a_notification_is_written_once_per_key_with_its_campaigns,
     the_log_is_listed_newest_first_and_filtered,
     read_state_is_per_member,

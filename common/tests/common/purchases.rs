@@ -11,38 +11,9 @@ use searchdeck_common::{
         derive::{DAY_MS, PRO_TRIAL_MS, Purchase, TrialKind},
     },
     store::{self, purchases},
-    test_support::MigratedDb,
 };
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_purchases").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_purchases";
     purchases_round_trip_newest_first_per_workspace,
     each_trial_kind_is_had_once_per_workspace,
     a_failed_payment_is_marked_and_purchases_go_with_the_workspace,

@@ -9,38 +9,10 @@ use searchdeck_common::{
         competitors::{self, Competitor},
         popularity::{self, Popularity},
     },
-    test_support::{MigratedDb, connected_org, owner},
+    test_support::{connected_org, owner},
 };
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_suggester").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_suggester";
     competitors_are_per_workspace_and_app,
     popularity_is_kept_per_text_and_storefront,
     popularity_reads_the_synced_texts,

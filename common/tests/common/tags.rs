@@ -7,38 +7,9 @@ use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
     store::{self, catalog, tags, tags::NewTag, users::NewUser},
-    test_support::MigratedDb,
 };
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_tags").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_tags";
     tag_names_are_unique_per_workspace_and_type,
     links_are_idempotent_and_deleted_with_the_tag,
     entities_are_found_per_level_and_campaign_group,

@@ -13,38 +13,9 @@ use searchdeck_common::{
         team::{self, NewInvitation},
         users::NewUser,
     },
-    test_support::MigratedDb,
 };
 
-async fn sqlite() -> MigratedDb {
-    MigratedDb::sqlite().await
-}
-
-async fn postgres() -> Option<MigratedDb> {
-    MigratedDb::postgres("sd_team").await
-}
-
-macro_rules! conformance {
-    ($($case:ident),* $(,)?) => {
-        mod sqlite {
-            $(#[tokio::test]
-            async fn $case() {
-                let f = super::sqlite().await;
-                super::$case(&f.db).await;
-            })*
-        }
-        mod postgres {
-            $(#[tokio::test]
-            async fn $case() {
-                if let Some(f) = super::postgres().await {
-                    super::$case(&f.db).await;
-                }
-            })*
-        }
-    };
-}
-
-conformance!(
+conformance!("sd_team";
     members_are_listed_with_role_and_last_activity,
     roles_change_and_owners_are_counted,
     removal_ends_the_sessions_in_that_workspace_only,
