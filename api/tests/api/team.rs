@@ -453,7 +453,7 @@ backend_tests! {
     }
 
     async fn options_follow_the_workspace_and_sign_in_opens_the_last_one(app: TestApp) {
-        let app = &app;
+        let app_ref = &app;
         let owner = app.register(&app.email(), "long password").await;
         let (_, team_ws, _) = me(&app, &owner).await;
         let email = app.email();
@@ -461,7 +461,7 @@ backend_tests! {
         let ann = app.register(&email, "long password").await;
         let (ann_id, own_ws, _) = me(&app, &ann).await;
         assert_eq!(check_code(&app, &ann, &code).await.status, StatusCode::OK);
-        let options = |cookie: String| async move { app.get("/api/options/front", Some(&cookie)).await.json["result"]["item"].clone() };
+        let options = |cookie: String| async move { app_ref.get("/api/options/front", Some(&cookie)).await.json["result"]["item"].clone() };
         let put = |body: Value| app.request(Method::PUT, "/api/options/front", Some(body), Some(&ann));
         // Saved in her own workspace: columns per workspace, the theme hers everywhere.
         let res = put(json!({"optimization-column-presets": {"KEYWORDS": "mine"}, "theme": "dark"})).await;
@@ -507,7 +507,7 @@ backend_tests! {
     }
 
     async fn expired_invitations_are_listed_as_expired_until_resent_or_revoked(app: TestApp) {
-        let app = &app;
+        let app_ref = &app;
         let owner = app.register(&app.email(), "long password").await;
         let (bob, eve) = (app.email(), app.email());
         invite(&app, &owner, &bob, "writer", 1).await;
@@ -515,7 +515,7 @@ backend_tests! {
         let day = 24 * 3600 * 1000;
         let set_expiry = |email: String, at: i64| async move {
             sqlx::query("UPDATE team_invitations SET expires_at = $2 WHERE email = $1")
-                .bind(email).bind(at).execute(&app.state.db.pool).await.unwrap();
+                .bind(email).bind(at).execute(&app_ref.state.db.pool).await.unwrap();
         };
         // Bob's expired a day ago (listed as expired), Eve's 31 days ago (no longer listed).
         set_expiry(bob.clone(), now_ms() - day).await;
