@@ -1,6 +1,6 @@
 //! The team's members and invitations as resources of the caller's workspace
 //! (docs/api/team.md): a member is addressed by their user id (`team/one/{id}`), and
-//! `team/one/{a}/{b}`'s `{b}` names a member or a pending invitation. Another workspace's
+//! `team/one/{a}/{b}`'s `{b}` names a member or an invitation. Another workspace's
 //! id answers 404 exactly like a missing one.
 
 use searchdeck_common::{
@@ -27,7 +27,7 @@ impl WorkspaceResource for Teammate {
 }
 
 /// What `{b}` of `team/one/{a}/{b}` names in the caller's workspace: a member (by user id)
-/// or a pending invitation (by its id).
+/// or an unused invitation, pending or expired but still listed (by its id).
 #[derive(Debug)]
 pub enum TeamEntry {
     Member(TeamMember),
@@ -43,8 +43,10 @@ impl WorkspaceResource for TeamEntry {
         if let Some(m) = team::member(&db.pool, workspace_id, id).await? {
             return Ok(Some(TeamEntry::Member(m)));
         }
-        Ok(team::pending_one(&db.pool, workspace_id, id, now_ms())
-            .await?
-            .map(TeamEntry::Invitation))
+        Ok(
+            team::unused_one(&db.pool, workspace_id, id, now_ms() - team::EXPIRED_KEPT_MS)
+                .await?
+                .map(TeamEntry::Invitation),
+        )
     }
 }

@@ -1,7 +1,10 @@
-//! Options saved per user for the web app (`options/front`, spec §3).
+//! Options saved for the web app (`options/front`, spec §3), per user and workspace.
 //!
 //! Keys are short names (`suggester-entry`, `optimization-filters-presets`, onboarding
-//! flags…) holding any JSON value. A PUT merges its keys into the saved set (a `null` value
+//! flags…) holding any JSON value. A user in several workspaces has a separate set in each
+//! (the session's workspace's); the personal keys (`language`, `theme`, `onboarding-*`:
+//! `store::options::is_personal`) are the same in all of them (docs/api/team.md, "Options
+//! per workspace"). A PUT merges its keys into the saved set (a `null` value
 //! removes the key). The suggester's saved entry, loader and last item expire after 24 hours
 //! (spec §4) and are dropped when read after that.
 //!
@@ -9,8 +12,9 @@
 //! `ETag`), and a PUT with `If-Match: "<version>"` is refused with 412 when a key it writes
 //! was changed by another save since that version (two tabs appending filter presets:
 //! the second is told to reload instead of silently dropping the first's preset). A PUT
-//! without `If-Match` merges unconditionally, as before. One user's options hold at most
-//! [`MAX_TOTAL_BYTES`] of JSON.
+//! without `If-Match` merges unconditionally, as before. The version counts the user's saves
+//! in every workspace; only a key written since in the same set makes a 412. A user's
+//! options in one workspace (personal ones included) hold at most [`MAX_TOTAL_BYTES`] of JSON.
 
 use std::collections::BTreeMap;
 
@@ -19,7 +23,7 @@ use axum::{
     http::{HeaderMap, HeaderValue, StatusCode, header},
     response::IntoResponse,
 };
-use searchdeck_common::{Db, ids::now_ms, store};
+use searchdeck_common::{Db, ids::now_ms, store, store::options::Owner};
 use serde::Serialize;
 use serde_json::Value;
 use utoipa::ToSchema;
@@ -74,9 +78,17 @@ fn respond(saved: SavedOptions) -> impl IntoResponse {
     ([(header::ETAG, etag)], envelope::ok(saved))
 }
 
-async fn load(state: &AppState, user_id: &str) -> Result<SavedOptions, ApiError> {
-    let version = store::options::version(&state.db.pool, user_id).await?;
-    let rows = store::options::all(&state.db.pool, user_id).await?;
+/// Whose options a call of `user` reads and writes: theirs in the session's workspace.
+fn owner(user: &Member) -> Owner<'_> {
+    Owner {
+        user_id: &user.user_id,
+        workspace_id: &user.workspace_id,
+    }
+}
+
+async fn load(state: &AppState, owner: Owner<'_>) -> Result<SavedOptions, ApiError> {
+    let version = store::options::version(&state.db.pool, owner.user_id).await?;
+    let rows = store::options::all(&state.db.pool, owner).await?;
     let cutoff = now_ms() - EXPIRY_MS;
     let mut options = Options::new();
     let mut expired = Vec::new();
@@ -91,7 +103,7 @@ async fn load(state: &AppState, user_id: &str) -> Result<SavedOptions, ApiError>
         );
     }
     for key in expired {
-        store::options::delete(&state.db.pool, user_id, &key).await?;
+        store::options::delete(&state.db.pool, owner, &key).await?;
     }
     Ok(SavedOptions {
         item: options,
@@ -125,14 +137,14 @@ fn stale(current: i64) -> ApiError {
     }
 }
 
-/// The caller's saved options.
+/// The caller's saved options in the session's workspace (with their personal ones).
 #[utoipa::path(get, path = "/api/options/front", tag = "options",
     responses((status = 200, description = "Saved options by key, with their version (also the ETag)", body = Envelope<SavedOptions>)))]
 pub async fn get_front(
     State(state): State<AppState>,
     user: Member,
 ) -> ApiResult<impl IntoResponse> {
-    Ok(respond(load(&state, &user.user_id).await?))
+    Ok(respond(load(&state, owner(&user)).await?))
 }
 
 fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
@@ -191,14 +203,14 @@ pub async fn put_front(
 ) -> ApiResult<impl IntoResponse> {
     let map = validate(&body)?;
     let expected = if_match(&headers)?;
-    let (pool, user_id) = (&state.db.pool, &user.user_id);
+    let (pool, owner) = (&state.db.pool, owner(&user));
     Db::retry_busy(move || async move {
         let mut tx = pool.begin().await?;
         // Bumping the version first serialises concurrent saves of one user.
-        let version = store::options::bump_version(&mut *tx, user_id).await?;
+        let version = store::options::bump_version(&mut *tx, owner.user_id).await?;
         if let Some(expected) = expected {
             for key in map.keys() {
-                if store::options::changed_since(&mut *tx, user_id, key, expected).await? {
+                if store::options::changed_since(&mut *tx, owner, key, expected).await? {
                     return Err(stale(version - 1));
                 }
             }
@@ -206,13 +218,13 @@ pub async fn put_front(
         let now = now_ms();
         for (key, value) in map {
             if value.is_null() {
-                store::options::delete(&mut *tx, user_id, key).await?;
+                store::options::delete(&mut *tx, owner, key).await?;
             } else {
                 let json = value.to_string();
-                store::options::upsert(&mut *tx, user_id, key, &json, now, version).await?;
+                store::options::upsert(&mut *tx, owner, key, &json, now, version).await?;
             }
         }
-        let saved = store::options::all(&mut *tx, user_id).await?;
+        let saved = store::options::all(&mut *tx, owner).await?;
         if saved.iter().map(|r| r.value.len()).sum::<usize>() > MAX_TOTAL_BYTES {
             return Err(ApiError::bad_request(OPTIONS_TOO_LARGE));
         }
@@ -220,5 +232,5 @@ pub async fn put_front(
         Ok::<(), ApiError>(())
     })
     .await?;
-    Ok(respond(load(&state, &user.user_id).await?))
+    Ok(respond(load(&state, owner).await?))
 }

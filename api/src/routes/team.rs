@@ -136,7 +136,7 @@ fn member_item(m: TeamMember, caller: &CurrentUser) -> MemberItem {
     }
 }
 
-/// A pending invitation.
+/// An unused invitation: pending, or expired within the last 30 days (`expired`).
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct InvitationItem {
@@ -148,10 +148,13 @@ pub struct InvitationItem {
     /// Unix seconds.
     pub created_at: i64,
     pub expires_at: i64,
+    /// Whether it has expired (its code no longer works; resend or revoke it).
+    pub expired: bool,
 }
 
-fn invitation_item(i: Invitation) -> InvitationItem {
+fn invitation_item(i: Invitation, now: i64) -> InvitationItem {
     InvitationItem {
+        expired: i.expires_at <= now,
         role: stored_role(&i.role),
         created_at: secs(i.created_at),
         expires_at: secs(i.expires_at),
@@ -161,23 +164,29 @@ fn invitation_item(i: Invitation) -> InvitationItem {
     }
 }
 
-/// The members and pending invitations.
+/// The members and unused invitations.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct TeamList {
     pub items: Vec<MemberItem>,
     pub invitations: Vec<InvitationItem>,
 }
 
-/// The members (oldest first) with role and last activity, and the pending invitations
-/// (newest first). Owners and admins.
+/// The members (oldest first) with role and last activity, and the unused invitations
+/// (newest first): pending ones and those expired within the last 30 days, marked
+/// `expired` (the clean-up deletes them after that). Owners and admins.
 #[utoipa::path(get, path = "/api/team/all", tag = "team",
     responses((status = 200, description = "The team", body = Envelope<TeamList>)))]
 pub async fn all(State(state): State<AppState>, user: Manager) -> ApiResult<impl IntoResponse> {
     let members = store::team::members(&state.db.pool, &user.workspace_id).await?;
-    let invitations = store::team::pending(&state.db.pool, &user.workspace_id, now_ms()).await?;
+    let now = now_ms();
+    let listed_after = now - store::team::EXPIRED_KEPT_MS;
+    let invitations = store::team::unused(&state.db.pool, &user.workspace_id, listed_after).await?;
     Ok(envelope::ok(TeamList {
         items: members.into_iter().map(|m| member_item(m, &user)).collect(),
-        invitations: invitations.into_iter().map(invitation_item).collect(),
+        invitations: invitations
+            .into_iter()
+            .map(|i| invitation_item(i, now))
+            .collect(),
     }))
 }
 
@@ -252,8 +261,8 @@ pub fn invitation_link(base: &str, email: &str, code: &str) -> String {
     format!("{}/invite?{query}", base.trim_end_matches('/'))
 }
 
-/// Invites `{a}` (an email) with role `{b}`: stores the invitation (replacing a pending one
-/// for the same email: a resend) and emails its code. Owners and admins; only an owner
+/// Invites `{a}` (an email) with role `{b}`: stores the invitation (replacing an unused one,
+/// pending or expired, for the same email: a resend) and emails its code. Owners and admins; only an owner
 /// invites an owner.
 #[utoipa::path(post, path = "/api/team/one/{a}/{b}", tag = "team",
     params(("a" = String, Path, description = "The email address to invite"),
@@ -292,7 +301,7 @@ pub async fn invite(
         now,
         expires_at: now + INVITATION_TTL_MS,
     };
-    store::team::replace_pending(&mut tx, row).await?;
+    store::team::replace_unused(&mut tx, row).await?;
     let title = format!("{} invited as {}", email.as_str(), role_name(role));
     notify(&mut tx, &user, "CREATE", title).await?;
     let inviter = notifications::member_name(&mut *tx, &user.user_id)
@@ -301,7 +310,7 @@ pub async fn invite(
     let workspace = store::workspaces::name(&mut *tx, &user.workspace_id)
         .await?
         .unwrap_or_default();
-    let stored = store::team::pending_one(&mut *tx, &user.workspace_id, &id, now)
+    let stored = store::team::unused_one(&mut *tx, &user.workspace_id, &id, now)
         .await?
         .ok_or_else(|| ApiError::Internal(anyhow::anyhow!("invitation {id} not stored")))?;
     tx.commit().await?;
@@ -325,7 +334,7 @@ pub async fn invite(
             status: 201,
             message: SUCCESS_MESSAGE.into(),
             result: envelope::Item {
-                item: invitation_item(stored),
+                item: invitation_item(stored, now),
             },
         }),
     ))
@@ -548,7 +557,8 @@ async fn remove_members(
 }
 
 /// Removes a member (`{a}` = `member`, `{b}` their user id; their sessions in the workspace
-/// end at once) or revokes a pending invitation (`{a}` = `invitation`, `{b}` its id). Owners
+/// end at once) or revokes an unused invitation, pending or expired (`{a}` = `invitation`,
+/// `{b}` its id). Owners
 /// and admins; an admin cannot remove an owner; the last owner cannot leave.
 #[utoipa::path(delete, path = "/api/team/one/{a}/{b}", tag = "team",
     params(("a" = String, Path, description = "What b is: member or invitation"),
@@ -569,7 +579,8 @@ pub async fn remove(
         ("invitation", TeamEntry::Invitation(i)) => {
             let mut tx = state.db.pool.begin().await?;
             store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
-            if !store::team::revoke(&mut *tx, &caller.workspace_id, &i.id, now_ms()).await? {
+            let listed_after = now_ms() - store::team::EXPIRED_KEPT_MS;
+            if !store::team::revoke(&mut *tx, &caller.workspace_id, &i.id, listed_after).await? {
                 return Err(ApiError::not_found(TeamEntry::NAME));
             }
             notify(

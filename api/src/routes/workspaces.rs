@@ -7,6 +7,10 @@
 //! caller's own session, in one statement that also checks the membership: a workspace the
 //! caller does not belong to answers 404 exactly like one that does not exist. It changes
 //! no workspace's things, only the caller's own session, so every member may switch.
+//!
+//! A switch also records the workspace as the user's last one (`users.last_workspace_id`):
+//! their next sign-in opens it while they are still a member there. Saved options
+//! (`options/front`) follow the session's workspace, personal ones aside.
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store;
@@ -74,8 +78,8 @@ pub struct SwitchBody {
 }
 
 /// Moves the caller's session to another of their workspaces and answers the user item
-/// there (its role, connections and spend). Switching to the current workspace changes
-/// nothing. Any member; 404 for a workspace the caller does not belong to.
+/// there (its role, connections and spend); the next sign-in opens this workspace.
+/// Switching to the current workspace moves nothing. Any member; 404 for a workspace the caller does not belong to.
 #[utoipa::path(post, path = "/api/workspaces/switch", tag = "team", request_body = SwitchBody,
     responses((status = 200, description = "The user in the workspace switched to", body = Envelope<Item<UserItem>>),
               (status = 400, description = "workspaceId missing or blank", body = ErrorBody),
@@ -94,6 +98,7 @@ pub async fn switch(
     {
         return Err(ApiError::not_found(WORKSPACE));
     }
+    store::users::set_last_workspace(&state.db.pool, &caller.user_id, target).await?;
     tracing::info!(user.id = %caller.user_id, workspace.id = %target, "workspace switched");
     Ok(envelope::item(
         user::load(&state, &caller.user_id, target).await?,

@@ -39,7 +39,7 @@ backend_tests! {
     async fn suggester_options_expire_after_a_day(app: TestApp) {
         let t = app.register(&app.email(), "long password").await;
         app.request(Method::PUT, "/api/options/front", Some(json!({"suggester-entry": {"step": 3}, "suggester-last-item": 1, "onboarding": 1})), Some(&t)).await;
-        sqlx::query("UPDATE user_options SET updated_at = updated_at - 86400001").execute(&app.state.db.pool).await.unwrap();
+        sqlx::query("UPDATE member_options SET updated_at = updated_at - 86400001").execute(&app.state.db.pool).await.unwrap();
         let item = app.get("/api/options/front", Some(&t)).await.json["result"]["item"].clone();
         assert_eq!(item, json!({"onboarding": 1}));
     }

@@ -3,7 +3,9 @@
 //! managers manage, an admin cannot change, remove or make an owner, the last owner cannot be
 //! demoted or leave, bulk changes all or nothing); removal ending the member's sessions in
 //! that workspace at once; ids of another workspace answering like missing ones; the role
-//! list, the member list and messages to teammates; a `team` notification for every change.
+//! list, the member list and messages to teammates; a `team` notification for every change;
+//! saved options per workspace (personal ones shared) and sign-in opening the workspace last
+//! switched to; expired invitations listed as expired, resent or revoked.
 
 use crate::common::{TestApp, TestBackend};
 use axum::http::{Method, StatusCode};
@@ -448,5 +450,98 @@ backend_tests! {
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         assert_eq!(app.get("/api/auth/me", Some(&reader)).await.status, StatusCode::UNAUTHORIZED);
         assert_eq!(app.post("/api/workspaces/switch", json!({"workspaceId": own_ws}), Some(&reader)).await.status, StatusCode::UNAUTHORIZED);
+    }
+
+    async fn options_follow_the_workspace_and_sign_in_opens_the_last_one(app: TestApp) {
+        let app_ref = &app;
+        let owner = app.register(&app.email(), "long password").await;
+        let (_, team_ws, _) = me(&app, &owner).await;
+        let email = app.email();
+        let code = invite(&app, &owner, &email, "writer", 1).await;
+        let ann = app.register(&email, "long password").await;
+        let (ann_id, own_ws, _) = me(&app, &ann).await;
+        assert_eq!(check_code(&app, &ann, &code).await.status, StatusCode::OK);
+        let options = |cookie: String| async move { app_ref.get("/api/options/front", Some(&cookie)).await.json["result"]["item"].clone() };
+        let put = |body: Value| app.request(Method::PUT, "/api/options/front", Some(body), Some(&ann));
+        // Saved in her own workspace: columns per workspace, the theme hers everywhere.
+        let res = put(json!({"optimization-column-presets": {"KEYWORDS": "mine"}, "theme": "dark"})).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let switch = |ws: String| app.post("/api/workspaces/switch", json!({"workspaceId": ws}), Some(&ann));
+        assert_eq!(switch(team_ws.clone()).await.status, StatusCode::OK);
+        assert_eq!(options(ann.clone()).await, json!({"theme": "dark"}), "the team's workspace has its own options");
+        let stale_etag = res.json["result"]["version"].as_i64().unwrap();
+        put(json!({"optimization-column-presets": {"KEYWORDS": "team"}})).await;
+        // A save based on the version read in her own workspace is not refused for a key
+        // written in the other one.
+        assert_eq!(switch(own_ws.clone()).await.status, StatusCode::OK);
+        let res = app.request(Method::PUT, "/api/options/front", Some(json!({"reporting-currency": "EUR"})), Some(&ann)).await;
+        assert_eq!(res.status, StatusCode::OK);
+        let conditional = axum::http::Request::put("/api/options/front")
+            .header("content-type", "application/json")
+            .header("if-match", format!("\"{stale_etag}\""))
+            .header("cookie", format!("sd_session={ann}"));
+        let res = app.send(conditional.body(axum::body::Body::from(r#"{"optimization-column-presets": {"KEYWORDS": "mine2"}}"#)).unwrap()).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(
+            options(ann.clone()).await,
+            json!({"optimization-column-presets": {"KEYWORDS": "mine2"}, "reporting-currency": "EUR", "theme": "dark"})
+        );
+        assert_eq!(switch(team_ws.clone()).await.status, StatusCode::OK);
+        assert_eq!(options(ann.clone()).await, json!({"optimization-column-presets": {"KEYWORDS": "team"}, "theme": "dark"}));
+        // She last switched to the team's workspace: signing in opens it.
+        let login = || app.post("/api/auth/login", json!({"email": email, "password": "long password"}), None);
+        let res = login().await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["item"]["workspaceId"], team_ws.as_str());
+        let fresh = res.session_cookie().unwrap();
+        assert_eq!(me(&app, &fresh).await.1, team_ws);
+        // Removed from it: sign-in opens the workspace she joined first; the team's
+        // options went with the membership.
+        let res = call(&app, Method::DELETE, &format!("/api/team/one/member/{ann_id}"), None, &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let res = login().await;
+        assert_eq!(res.json["result"]["item"]["workspaceId"], own_ws.as_str());
+        let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM member_options WHERE user_id = $1 AND workspace_id = $2")
+            .bind(&ann_id).bind(&team_ws).fetch_one(&app.state.db.pool).await.unwrap();
+        assert_eq!(left, 0);
+    }
+
+    async fn expired_invitations_are_listed_as_expired_until_resent_or_revoked(app: TestApp) {
+        let app_ref = &app;
+        let owner = app.register(&app.email(), "long password").await;
+        let (bob, eve) = (app.email(), app.email());
+        invite(&app, &owner, &bob, "writer", 1).await;
+        invite(&app, &owner, &eve, "reader", 2).await;
+        let day = 24 * 3600 * 1000;
+        let set_expiry = |email: String, at: i64| async move {
+            sqlx::query("UPDATE team_invitations SET expires_at = $2 WHERE email = $1")
+                .bind(email).bind(at).execute(&app_ref.state.db.pool).await.unwrap();
+        };
+        // Bob's expired a day ago (listed as expired), Eve's 31 days ago (no longer listed).
+        set_expiry(bob.clone(), now_ms() - day).await;
+        set_expiry(eve.clone(), now_ms() - 31 * day).await;
+        let listed = || async {
+            let list = app.get("/api/team/all", Some(&owner)).await.json;
+            list["result"]["invitations"].as_array().unwrap().iter()
+                .map(|i| (i["email"].as_str().unwrap().to_string(), i["expired"].as_bool().unwrap(), i["id"].as_str().unwrap().to_string()))
+                .collect::<Vec<_>>()
+        };
+        let rows = listed().await;
+        assert_eq!(rows.iter().map(|r| (r.0.as_str(), r.1)).collect::<Vec<_>>(), [(bob.as_str(), true)]);
+        // An expired one is revoked like a pending one; Eve's is gone from the screen's reach.
+        let res = call(&app, Method::DELETE, &format!("/api/team/one/invitation/{}", rows[0].2), None, &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let eve_id: String = sqlx::query_scalar("SELECT id FROM team_invitations WHERE email = $1")
+            .bind(&eve).fetch_one(&app.state.db.pool).await.unwrap();
+        let res = call(&app, Method::DELETE, &format!("/api/team/one/invitation/{eve_id}"), None, &owner).await;
+        assert_eq!(res.status, StatusCode::NOT_FOUND);
+        // Resending replaces an expired invitation: one pending row for the email.
+        invite(&app, &owner, &bob, "writer", 3).await;
+        set_expiry(bob.clone(), now_ms() - day).await;
+        let code = invite(&app, &owner, &bob, "admin", 4).await;
+        let rows = listed().await;
+        assert_eq!(rows.iter().map(|r| (r.0.as_str(), r.1)).collect::<Vec<_>>(), [(bob.as_str(), false)]);
+        let invitee = app.register(&bob, "long password").await;
+        assert_eq!(check_code(&app, &invitee, &code).await.status, StatusCode::OK);
     }
 }

@@ -4,7 +4,8 @@
 //!
 //! An invitation's code is stored only as its hash (as session tokens), is single use
 //! ([`consume`] is one atomic update) and expires; a new invitation for the same email
-//! replaces the workspace's pending one ([`replace_pending`]). Removing a member
+//! replaces the workspace's unused one ([`replace_unused`]); expired and used ones are
+//! kept [`EXPIRED_KEPT_MS`], then the clean-up deletes them ([`delete_stale`]). Removing a member
 //! ([`remove_member`]) deletes the membership and every session of that member in that
 //! workspace in one go, so their next request there is refused. The role rules (who may
 //! change whom, the last owner) are the API's; [`owners`] gives it the count they need.
@@ -185,19 +186,17 @@ pub struct NewInvitation<'a> {
     pub expires_at: i64,
 }
 
-/// Stores `inv`, first deleting the workspace's pending invitation for the same email (a
-/// resend: the old code stops working).
-pub async fn replace_pending(
+/// Stores `inv`, first deleting the workspace's unused invitation for the same email,
+/// pending or expired (a resend: the old code stops working, and the list shows one row).
+pub async fn replace_unused(
     ex: &mut sqlx::AnyConnection,
     inv: NewInvitation<'_>,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "DELETE FROM team_invitations WHERE workspace_id = $1 AND email = $2 \
-         AND used_at IS NULL AND expires_at > $3",
+        "DELETE FROM team_invitations WHERE workspace_id = $1 AND email = $2 AND used_at IS NULL",
     )
     .bind(inv.workspace_id)
     .bind(inv.email)
-    .bind(inv.now)
     .execute(&mut *ex)
     .await?;
     sqlx::query(
@@ -216,6 +215,11 @@ pub async fn replace_pending(
     .await?;
     Ok(())
 }
+
+/// How long an unused invitation is kept after it expired: the team screen lists it as
+/// expired (to resend or revoke) meanwhile, and the clean-up deletes it then; a used one is
+/// kept as long after its use ([`delete_stale`]).
+pub const EXPIRED_KEPT_MS: i64 = 30 * 24 * 3600 * 1000;
 
 /// A stored invitation.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -248,45 +252,51 @@ fn invitation_of(r: &sqlx::any::AnyRow) -> Result<Invitation, sqlx::Error> {
     })
 }
 
-/// The pending (unused, unexpired) invitations of `workspace_id`, newest first.
-pub async fn pending(
+/// The unused invitations of `workspace_id` that expire after `expires_after` (unix ms):
+/// with `now`, the pending ones; with `now - EXPIRED_KEPT_MS`, the recently expired too.
+/// Newest first; with `id`, that one only.
+async fn unused_where(
     ex: impl Exec<'_>,
     workspace_id: &str,
-    now: i64,
+    id: Option<&str>,
+    expires_after: i64,
 ) -> Result<Vec<Invitation>, sqlx::Error> {
     let sql = format!(
         "SELECT {INVITATION_COLUMNS} FROM team_invitations i \
          LEFT JOIN users u ON u.id = i.invited_by \
          WHERE i.workspace_id = $1 AND i.used_at IS NULL AND i.expires_at > $2 \
+         AND ($3 IS NULL OR i.id = $3) \
          ORDER BY i.created_at DESC, i.id DESC"
     );
     let rows = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(workspace_id)
-        .bind(now)
+        .bind(expires_after)
+        .bind(id)
         .fetch_all(ex)
         .await?;
     rows.iter().map(invitation_of).collect()
 }
 
-/// The pending invitation `id` of `workspace_id`, if there is one.
-pub async fn pending_one(
+/// The unused invitations of `workspace_id` that expire after `expires_after`, newest
+/// first (see [`unused_where`]).
+pub async fn unused(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    expires_after: i64,
+) -> Result<Vec<Invitation>, sqlx::Error> {
+    unused_where(ex, workspace_id, None, expires_after).await
+}
+
+/// The unused invitation `id` of `workspace_id` if it expires after `expires_after`.
+pub async fn unused_one(
     ex: impl Exec<'_>,
     workspace_id: &str,
     id: &str,
-    now: i64,
+    expires_after: i64,
 ) -> Result<Option<Invitation>, sqlx::Error> {
-    let sql = format!(
-        "SELECT {INVITATION_COLUMNS} FROM team_invitations i \
-         LEFT JOIN users u ON u.id = i.invited_by \
-         WHERE i.workspace_id = $1 AND i.id = $2 AND i.used_at IS NULL AND i.expires_at > $3"
-    );
-    let row = sqlx::query(sqlx::AssertSqlSafe(sql))
-        .bind(workspace_id)
-        .bind(id)
-        .bind(now)
-        .fetch_optional(ex)
-        .await?;
-    row.as_ref().map(invitation_of).transpose()
+    Ok(unused_where(ex, workspace_id, Some(id), expires_after)
+        .await?
+        .pop())
 }
 
 /// Whether `email` has a pending invitation to `workspace_id`.
@@ -345,13 +355,13 @@ pub async fn consume(
     Ok(done.rows_affected() == 1)
 }
 
-/// Revokes (deletes) the pending invitation `id` of `workspace_id`; false when there was
-/// none.
+/// Revokes (deletes) the unused invitation `id` of `workspace_id` that expires after
+/// `expires_after` (pending, or expired but still listed); false when there was none.
 pub async fn revoke(
     ex: impl Exec<'_>,
     workspace_id: &str,
     id: &str,
-    now: i64,
+    expires_after: i64,
 ) -> Result<bool, sqlx::Error> {
     let done = sqlx::query(
         "DELETE FROM team_invitations WHERE workspace_id = $1 AND id = $2 \
@@ -359,8 +369,18 @@ pub async fn revoke(
     )
     .bind(workspace_id)
     .bind(id)
-    .bind(now)
+    .bind(expires_after)
     .execute(ex)
     .await?;
     Ok(done.rows_affected() == 1)
+}
+
+/// Deletes the invitations that expired, or were used, before `before` (the clean-up passes
+/// `now - EXPIRED_KEPT_MS`); returns how many.
+pub async fn delete_stale(ex: impl Exec<'_>, before: i64) -> Result<u64, sqlx::Error> {
+    let done = sqlx::query("DELETE FROM team_invitations WHERE expires_at < $1 OR used_at < $1")
+        .bind(before)
+        .execute(ex)
+        .await?;
+    Ok(done.rows_affected())
 }

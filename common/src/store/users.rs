@@ -48,12 +48,15 @@ pub struct LoginRow {
     pub workspace_id: String,
 }
 
-/// The account with this email and its first workspace (by join date).
+/// The account with this email and the workspace its session opens: the one it last
+/// switched to ([`set_last_workspace`]) while it is still a member there, else its first
+/// workspace (by join date).
 pub async fn for_login(ex: impl Exec<'_>, email: &str) -> Result<Option<LoginRow>, sqlx::Error> {
     let row = sqlx::query(
         "SELECT u.id, u.password_hash, m.workspace_id FROM users u \
          JOIN memberships m ON m.user_id = u.id WHERE u.email = $1 \
-         ORDER BY m.created_at, m.workspace_id LIMIT 1",
+         ORDER BY CASE WHEN m.workspace_id = u.last_workspace_id THEN 0 ELSE 1 END, \
+         m.created_at, m.workspace_id LIMIT 1",
     )
     .bind(email)
     .fetch_optional(ex)
@@ -66,6 +69,20 @@ pub async fn for_login(ex: impl Exec<'_>, email: &str) -> Result<Option<LoginRow
         })
     })
     .transpose()
+}
+
+/// Records the workspace the user last switched to (where their next sign-in opens).
+pub async fn set_last_workspace(
+    ex: impl Exec<'_>,
+    user_id: &str,
+    workspace_id: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE users SET last_workspace_id = $2 WHERE id = $1")
+        .bind(user_id)
+        .bind(workspace_id)
+        .execute(ex)
+        .await?;
+    Ok(())
 }
 
 /// The stored password hash of an account.

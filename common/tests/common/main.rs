@@ -37,6 +37,7 @@ mod changes;
 mod email;
 mod migrations;
 mod notifications;
+mod options;
 mod presets;
 mod purchases;
 mod ratelimit;

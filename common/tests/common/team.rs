@@ -2,7 +2,9 @@
 //! PostgreSQL: members with their last activity, role changes, removal ending the member's
 //! sessions in that workspace only, and invitations — replaced by a resend, single use,
 //! expiring, revoked, scoped to their workspace; a user's workspaces and a session moving
-//! between them (`store::workspaces::of_user`, `store::sessions::move_to_workspace`).
+//! between them (`store::workspaces::of_user`, `store::sessions::move_to_workspace`);
+//! expired invitations listed for `EXPIRED_KEPT_MS`, then deleted by the clean-up's
+//! `delete_stale`; sign-in opening the workspace last switched to (`users::for_login`).
 
 use searchdeck_common::{
     Db,
@@ -22,6 +24,8 @@ conformance!("sd_team";
     invitations_are_single_use_expire_and_are_replaced,
     invitations_are_revoked_within_their_workspace,
     sessions_move_between_the_user_workspaces_only,
+    expired_invitations_stay_listed_then_are_cleaned_up,
+    sign_in_opens_the_last_workspace_while_a_member,
 );
 
 /// A user; returns their id.
@@ -233,7 +237,7 @@ async fn invitations_are_single_use_expire_and_are_replaced(db: &Db) {
     let ann = user(db, "ann@example.com", "Ann").await;
     let bob = user(db, "bob@example.com", "Bob").await;
     let mut conn = db.pool.acquire().await.unwrap();
-    team::replace_pending(
+    team::replace_unused(
         &mut conn,
         invitation(&ws, "bob@example.com", "h1", "i1", &ann),
     )
@@ -264,9 +268,9 @@ async fn invitations_are_single_use_expire_and_are_replaced(db: &Db) {
         expires_at: 2_500,
         ..invitation(&ws, "bob@example.com", "h2", "i2", &ann)
     };
-    team::replace_pending(&mut conn, resend).await.unwrap();
+    team::replace_unused(&mut conn, resend).await.unwrap();
     assert_eq!(team::by_code_hash(&mut *conn, "h1").await.unwrap(), None);
-    let pending = team::pending(&mut *conn, &ws, 1_600).await.unwrap();
+    let pending = team::unused(&mut *conn, &ws, 1_600).await.unwrap();
     assert_eq!(
         pending.iter().map(|i| i.id.as_str()).collect::<Vec<_>>(),
         ["i2"]
@@ -285,7 +289,7 @@ async fn invitations_are_single_use_expire_and_are_replaced(db: &Db) {
     let used = team::by_code_hash(&mut *conn, "h2").await.unwrap().unwrap();
     assert_eq!(used.used_at, Some(1_600));
     assert!(
-        team::pending(&mut *conn, &ws, 1_600)
+        team::unused(&mut *conn, &ws, 1_600)
             .await
             .unwrap()
             .is_empty()
@@ -296,7 +300,7 @@ async fn invitations_are_single_use_expire_and_are_replaced(db: &Db) {
             .unwrap()
     );
     // A used invitation is not replaced by a new one (it stays as the record).
-    team::replace_pending(
+    team::replace_unused(
         &mut conn,
         NewInvitation {
             now: 1_700,
@@ -313,12 +317,9 @@ async fn invitations_are_single_use_expire_and_are_replaced(db: &Db) {
             .is_some()
     );
     // Expiry: pending until `expires_at`, then neither listed nor consumable.
-    assert_eq!(
-        team::pending(&mut *conn, &ws, 2_999).await.unwrap().len(),
-        1
-    );
+    assert_eq!(team::unused(&mut *conn, &ws, 2_999).await.unwrap().len(), 1);
     assert!(
-        team::pending(&mut *conn, &ws, 3_000)
+        team::unused(&mut *conn, &ws, 3_000)
             .await
             .unwrap()
             .is_empty()
@@ -330,7 +331,7 @@ async fn invitations_are_single_use_expire_and_are_replaced(db: &Db) {
     // The code hash is unique across workspaces.
     let other = workspace(db).await;
     assert!(
-        team::replace_pending(
+        team::replace_unused(
             &mut conn,
             invitation(&other, "eve@example.com", "h3", "i4", &ann)
         )
@@ -344,14 +345,14 @@ async fn invitations_are_revoked_within_their_workspace(db: &Db) {
     let other = workspace(db).await;
     let ann = user(db, "ann@example.com", "Ann").await;
     let mut conn = db.pool.acquire().await.unwrap();
-    team::replace_pending(
+    team::replace_unused(
         &mut conn,
         invitation(&ws, "bob@example.com", "h1", "i1", &ann),
     )
     .await
     .unwrap();
     assert_eq!(
-        team::pending_one(&mut *conn, &other, "i1", 1_000)
+        team::unused_one(&mut *conn, &other, "i1", 1_000)
             .await
             .unwrap(),
         None
@@ -361,7 +362,7 @@ async fn invitations_are_revoked_within_their_workspace(db: &Db) {
         "another workspace's"
     );
     assert_eq!(
-        team::pending_one(&mut *conn, &ws, "i1", 1_000)
+        team::unused_one(&mut *conn, &ws, "i1", 1_000)
             .await
             .unwrap()
             .unwrap()
@@ -376,7 +377,7 @@ async fn invitations_are_revoked_within_their_workspace(db: &Db) {
         "its code stops working"
     );
     // The inviter gone, the invitation stays without its name.
-    team::replace_pending(
+    team::replace_unused(
         &mut conn,
         invitation(&ws, "eve@example.com", "h2", "i2", &ann),
     )
@@ -388,7 +389,7 @@ async fn invitations_are_revoked_within_their_workspace(db: &Db) {
         .await
         .unwrap();
     assert_eq!(
-        team::pending(&mut *conn, &ws, 1_000).await.unwrap()[0].invited_by,
+        team::unused(&mut *conn, &ws, 1_000).await.unwrap()[0].invited_by,
         None
     );
 }
@@ -449,5 +450,126 @@ async fn sessions_move_between_the_user_workspaces_only(db: &Db) {
         !store::sessions::move_to_workspace(&db.pool, "no-such-session", &ws)
             .await
             .unwrap()
+    );
+}
+
+async fn expired_invitations_stay_listed_then_are_cleaned_up(db: &Db) {
+    const KEPT: i64 = team::EXPIRED_KEPT_MS;
+    let ws = workspace(db).await;
+    let ann = user(db, "ann@example.com", "Ann").await;
+    let bob = user(db, "bob@example.com", "Bob").await;
+    let mut conn = db.pool.acquire().await.unwrap();
+    // i1 expires at 2 000 unused; i2 (another email) is used at 1 500.
+    team::replace_unused(
+        &mut conn,
+        invitation(&ws, "bob@example.com", "h1", "i1", &ann),
+    )
+    .await
+    .unwrap();
+    team::replace_unused(
+        &mut conn,
+        invitation(&ws, "eve@example.com", "h2", "i2", &ann),
+    )
+    .await
+    .unwrap();
+    assert!(team::consume(&mut *conn, "i2", &bob, 1_500).await.unwrap());
+    let ids = |list: Vec<team::Invitation>| list.into_iter().map(|i| i.id).collect::<Vec<_>>();
+    // Past its expiry it is no longer pending, but listed while the kept period runs.
+    let now = 2_000 + KEPT - 1;
+    assert!(team::unused(&mut *conn, &ws, now).await.unwrap().is_empty());
+    assert_eq!(
+        ids(team::unused(&mut *conn, &ws, now - KEPT).await.unwrap()),
+        ["i1"]
+    );
+    assert_eq!(
+        team::unused_one(&mut *conn, &ws, "i1", now - KEPT)
+            .await
+            .unwrap()
+            .map(|i| i.expires_at),
+        Some(2_000)
+    );
+    assert_eq!(
+        team::unused_one(&mut *conn, &ws, "i2", 0).await.unwrap(),
+        None,
+        "used"
+    );
+    // The clean-up keeps both until their 30 days are over…
+    assert_eq!(team::delete_stale(&mut *conn, 1_500).await.unwrap(), 0);
+    // …then deletes the used one (30 days after its use) and the expired one.
+    assert_eq!(team::delete_stale(&mut *conn, 1_501).await.unwrap(), 1);
+    assert!(
+        team::by_code_hash(&mut *conn, "h2")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    assert_eq!(team::delete_stale(&mut *conn, 2_001).await.unwrap(), 1);
+    assert!(
+        team::by_code_hash(&mut *conn, "h1")
+            .await
+            .unwrap()
+            .is_none()
+    );
+    // A resend replaces an expired invitation too (one row per email), and an expired one
+    // can be revoked while it is listed.
+    team::replace_unused(
+        &mut conn,
+        invitation(&ws, "bob@example.com", "h3", "i3", &ann),
+    )
+    .await
+    .unwrap();
+    let resend = NewInvitation {
+        now: 5_000,
+        expires_at: 6_000,
+        ..invitation(&ws, "bob@example.com", "h4", "i4", &ann)
+    };
+    team::replace_unused(&mut conn, resend).await.unwrap();
+    assert_eq!(ids(team::unused(&mut *conn, &ws, 0).await.unwrap()), ["i4"]);
+    assert!(
+        !team::revoke(&mut *conn, &ws, "i4", 6_000).await.unwrap(),
+        "past the cut-off"
+    );
+    assert!(team::revoke(&mut *conn, &ws, "i4", 5_999).await.unwrap());
+}
+
+async fn sign_in_opens_the_last_workspace_while_a_member(db: &Db) {
+    let first = workspace(db).await;
+    let second = workspace(db).await;
+    let bob = user(db, "bob@example.com", "Bob").await;
+    store::workspaces::add_member(&db.pool, &second, &bob, "reader", 20)
+        .await
+        .unwrap();
+    store::workspaces::add_member(&db.pool, &first, &bob, "owner", 10)
+        .await
+        .unwrap();
+    let opens = || async {
+        store::users::for_login(&db.pool, "bob@example.com")
+            .await
+            .unwrap()
+            .unwrap()
+            .workspace_id
+    };
+    assert_eq!(opens().await, first, "never switched: the first joined");
+    store::users::set_last_workspace(&db.pool, &bob, &second)
+        .await
+        .unwrap();
+    assert_eq!(opens().await, second, "the one last switched to");
+    let mut conn = db.pool.acquire().await.unwrap();
+    assert!(team::remove_member(&mut conn, &second, &bob).await.unwrap());
+    drop(conn);
+    assert_eq!(
+        opens().await,
+        first,
+        "no longer a member there: the first again"
+    );
+    store::users::set_last_workspace(&db.pool, &bob, "no-such-workspace")
+        .await
+        .unwrap();
+    assert_eq!(opens().await, first);
+    assert!(
+        store::users::for_login(&db.pool, "nobody@example.com")
+            .await
+            .unwrap()
+            .is_none()
     );
 }

@@ -1193,6 +1193,7 @@ export const en = {
   'team.inviteEmail': 'Email',
   'team.inviteRole': 'Role',
   'team.invited': 'Invitation sent to {email}',
+  'team.expired': 'Expired',
   'team.resend': 'Resend',
   'team.resent': 'Invitation sent again to {email}',
   'team.revoke': 'Revoke',

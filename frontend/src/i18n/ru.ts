@@ -1195,6 +1195,7 @@ export const ru: Messages = {
   'team.inviteEmail': 'Email',
   'team.inviteRole': 'Роль',
   'team.invited': 'Приглашение отправлено на {email}',
+  'team.expired': 'Истекло',
   'team.resend': 'Отправить снова',
   'team.resent': 'Приглашение снова отправлено на {email}',
   'team.revoke': 'Отозвать',

@@ -1,7 +1,8 @@
 //! `cleanup`: deletes expired sessions, spent recovery codes, old finished task records,
 //! old attempt counters, the creation jobs' records of what they made at Apple (with their
 //! tasks, after 30 days), keyword suggester results older than 24 h and emails that could
-//! not be sent within a day (so no recovery code outlives its use), and the activity log's
+//! not be sent within a day (so no recovery code outlives its use), team invitations 30
+//! days after they expired or were used (`store::team::EXPIRED_KEPT_MS`), and the activity log's
 //! notifications (with their change records) older than `SEARCHDECK_ACTIVITY_RETENTION_DAYS`,
 //! 5,000 at a time. Safe to run any number of times.
 
@@ -25,6 +26,8 @@ pub struct Cleaned {
     pub suggester_results: u64,
     /// The creation jobs' records (`creation_entities`) older than 30 days.
     pub creation_records: u64,
+    /// Team invitations expired or used more than 30 days ago.
+    pub invitations: u64,
     /// Notifications and change records past the activity log's retention.
     pub activity: u64,
 }
@@ -60,6 +63,8 @@ pub async fn cleanup(db: &Db, now_ms: i64, retention_days: u32) -> Result<Cleane
         emails: email::delete_queued_before(db, day_ago).await?,
         suggester_results: store::suggester::delete_expired(&db.pool, now_ms).await?,
         creation_records: store::creation::delete_before(&db.pool, month_ago).await?,
+        invitations: store::team::delete_stale(&db.pool, now_ms - store::team::EXPIRED_KEPT_MS)
+            .await?,
         activity: delete_old_activity(db, now_ms, retention_days).await?,
     })
 }
@@ -82,6 +87,7 @@ impl Handler for Cleanup {
             emails = cleaned.emails,
             suggester_results = cleaned.suggester_results,
             creation_records = cleaned.creation_records,
+            invitations = cleaned.invitations,
             activity = cleaned.activity,
             "clean-up done"
         );

@@ -288,6 +288,30 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
         .unwrap();
     }
 
+    // Team invitations: (id, expires_at, used_at). Expired or used more than 30 days ago
+    // go; expired recently (still listed as expired), used recently and pending stay.
+    let invitations: [(&str, i64, Option<i64>); 5] = [
+        ("i-expired-old", now - 31 * day, None),
+        ("i-used-old", now + day, Some(now - 31 * day)),
+        ("i-expired-recent", now - 29 * day, None),
+        ("i-used-recent", now - day, Some(now - 8 * day)),
+        ("i-pending", now + day, None),
+    ];
+    for (id, expires, used) in invitations {
+        sqlx::query(
+            "INSERT INTO team_invitations (id, workspace_id, email, role, code_hash, created_at, \
+               expires_at, used_at) VALUES ($1, $2, 'bob@example.com', 'reader', $1, $3, $4, $5)",
+        )
+        .bind(id)
+        .bind(&env.workspace_id)
+        .bind(now - 40 * day)
+        .bind(expires)
+        .bind(used)
+        .execute(&db.pool)
+        .await
+        .unwrap();
+    }
+
     // Through the queue, as the scheduler does it.
     let worker = env.start_worker();
     tick(&env.queue, &searchdeck_scheduler::schedule(), now)
@@ -327,6 +351,11 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     assert_eq!(
         ids_of("SELECT id FROM emails").await,
         vec!["e-fresh".to_string()]
+    );
+    assert_eq!(
+        ids_of("SELECT id FROM team_invitations ORDER BY id").await,
+        ["i-expired-recent", "i-pending", "i-used-recent"],
+        "invitations are kept 30 days after they expired or were used"
     );
     assert_eq!(
         ids_of("SELECT natural_key FROM creation_entities").await,

@@ -158,7 +158,8 @@ pub async fn login(
     let email = email.expect("checked");
     let attempt = state.throttles.login(email.as_str(), ip)?;
 
-    // The user's first workspace (by join date) is where the session starts.
+    // The session opens the workspace the user last switched to, if still a member there,
+    // else their first (by join date).
     let row = store::users::for_login(&state.db.pool, email.as_str()).await?;
     let stored = row.as_ref().map(|r| r.password_hash.clone());
     if !state.passwords.verify(req.password, stored).await? {

@@ -77,8 +77,6 @@ conformance!(
     users_sessions_and_workspaces,
     recovery_codes_are_single_use,
     recovery_codes_die_after_wrong_guesses,
-    options_upsert_and_delete,
-    options_versions_count_saves,
     tasks_are_scoped_and_finish_once,
     store_functions_compose_in_one_transaction,
     fx_rates_are_the_latest_on_or_before_a_day,
@@ -1347,66 +1345,6 @@ async fn recovery_codes_die_after_wrong_guesses(db: &Db) {
     );
 }
 
-async fn options_upsert_and_delete(db: &Db) {
-    let (user_id, _) = owner(db, "opt@example.com").await;
-    store::options::upsert(&db.pool, &user_id, "a", "1", 5, 1)
-        .await
-        .unwrap();
-    store::options::upsert(&db.pool, &user_id, "a", "[2]", 6, 2)
-        .await
-        .unwrap();
-    store::options::upsert(&db.pool, &user_id, "b", "true", 7, 3)
-        .await
-        .unwrap();
-    store::options::delete(&db.pool, &user_id, "b")
-        .await
-        .unwrap();
-    let rows = store::options::all(&db.pool, &user_id).await.unwrap();
-    assert_eq!(rows.len(), 1);
-    assert_eq!(
-        (
-            rows[0].key.as_str(),
-            rows[0].value.as_str(),
-            rows[0].updated_at
-        ),
-        ("a", "[2]", 6)
-    );
-    assert!(
-        store::options::changed_since(&db.pool, &user_id, "a", 1)
-            .await
-            .unwrap()
-    );
-    assert!(
-        !store::options::changed_since(&db.pool, &user_id, "a", 2)
-            .await
-            .unwrap()
-    );
-}
-
-async fn options_versions_count_saves(db: &Db) {
-    let (user_id, _) = owner(db, "optv@example.com").await;
-    assert_eq!(
-        store::options::version(&db.pool, &user_id).await.unwrap(),
-        0
-    );
-    assert_eq!(
-        store::options::bump_version(&db.pool, &user_id)
-            .await
-            .unwrap(),
-        1
-    );
-    assert_eq!(
-        store::options::bump_version(&db.pool, &user_id)
-            .await
-            .unwrap(),
-        2
-    );
-    assert_eq!(
-        store::options::version(&db.pool, &user_id).await.unwrap(),
-        2
-    );
-}
-
 /// A task of connection `connection-1`'s campaign group 4200000123.
 fn scoped_task(workspace_id: &str) -> NewTask<'_> {
     NewTask {
@@ -1576,7 +1514,11 @@ async fn store_functions_compose_in_one_transaction(db: &Db) {
     store::users::set_password(&mut *tx, &user_id, "changed", now_ms())
         .await
         .unwrap();
-    store::options::upsert(&mut *tx, &user_id, "k", "1", 1, 1)
+    let options = store::options::Owner {
+        user_id: &user_id,
+        workspace_id: &workspace_id,
+    };
+    store::options::upsert(&mut *tx, options, "k", "1", 1, 1)
         .await
         .unwrap();
     let task = NewTask {
@@ -1597,7 +1539,7 @@ async fn store_functions_compose_in_one_transaction(db: &Db) {
         "h"
     );
     assert!(
-        store::options::all(&db.pool, &user_id)
+        store::options::all(&db.pool, options)
             .await
             .unwrap()
             .is_empty()

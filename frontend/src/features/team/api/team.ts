@@ -29,6 +29,8 @@ export const invitationSchema = z.object({
   invitedBy: z.string().nullable(),
   createdAt: z.number(),
   expiresAt: z.number(),
+  /** Expired (within the last 30 days; the server deletes older ones): its link no longer works. */
+  expired: z.boolean().default(false),
 });
 export type Invitation = z.infer<typeof invitationSchema>;
 

@@ -1,8 +1,10 @@
 /**
- * The pending invitations (newest first): email, role, who invited, when it expires, and
- * Resend (the same email and role invited again: the old code stops working) or Revoke.
+ * The unused invitations: pending ones (newest first), then those that expired in the last
+ * 30 days, marked *Expired* (the server lists them that long, then deletes them), each with
+ * email, role, who invited, when it expires, and Resend (the same email and role invited
+ * again: the old code stops working, an expired row becomes pending) or Revoke.
  */
-import { Button, Group, ScrollArea, Table, Text } from '@mantine/core';
+import { Badge, Button, Group, ScrollArea, Table, Text } from '@mantine/core';
 import type { Role } from '@/features/auth';
 import { roleLabel } from '@/features/users';
 import { t } from '@/i18n';
@@ -30,7 +32,15 @@ function Row({ invitation, caller }: { invitation: Invitation; caller: Role }) {
           {invitation.invitedBy ?? EMPTY}
         </Text>
       </Table.Td>
-      <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatDateTime(invitation.expiresAt * 1000)}</Table.Td>
+      <Table.Td style={{ whiteSpace: 'nowrap' }}>
+        {invitation.expired ? (
+          <Badge color="red" variant="light" title={formatDateTime(invitation.expiresAt * 1000)}>
+            {t('team.expired')}
+          </Badge>
+        ) : (
+          formatDateTime(invitation.expiresAt * 1000)
+        )}
+      </Table.Td>
       <Table.Td>
         <Group gap="xs" justify="flex-end" wrap="nowrap">
           <Button
@@ -97,7 +107,7 @@ export function InvitationsList({ invitations, caller }: { invitations: Invitati
           </Table.Tr>
         </Table.Thead>
         <Table.Tbody>
-          {invitations.map((i) => (
+          {[...invitations.filter((i) => !i.expired), ...invitations.filter((i) => i.expired)].map((i) => (
             <Row key={i.id} invitation={i} caller={caller} />
           ))}
         </Table.Tbody>

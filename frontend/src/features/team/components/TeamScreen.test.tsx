@@ -121,6 +121,23 @@ describe('Settings › Team', () => {
     expect(await screen.findByText('An admin cannot change an owner')).toBeInTheDocument();
   });
 
+  it('shows expired invitations as Expired, after the pending ones, to resend or revoke', async () => {
+    const pending = { id: 'i1', email: 'cat@example.com', role: 'reader', invitedBy: null, createdAt: 1, expiresAt: 1764824800, expired: false };
+    const expired = { id: 'i2', email: 'dan@example.com', role: 'writer', invitedBy: null, createdAt: 2, expiresAt: 1764000000, expired: true };
+    mockApi('GET /api/team/all', team([member('ann', 'owner', { you: true })], [expired, pending]));
+    mockApi('POST /api/team/one/dan%40example.com/writer', { status: 201, body: { status: 201, message: 'Request success', result: { item: { ...expired, expired: false } } } });
+    renderApp('/settings/team', makeUser());
+    const table = await screen.findByRole('table', { name: 'Pending invitations' });
+    const rows = within(table).getAllByRole('row').slice(1);
+    expect(rows.map((r) => within(r).getAllByRole('cell')[0]?.textContent)).toEqual(['cat@example.com', 'dan@example.com']);
+    expect(within(rows[1]!).getByText('Expired')).toBeInTheDocument();
+    expect(within(rows[0]!).queryByText('Expired')).not.toBeInTheDocument();
+    expect(within(rows[1]!).getByRole('button', { name: 'Revoke dan@example.com' })).toBeEnabled();
+    await userEvent.click(within(rows[1]!).getByRole('button', { name: 'Resend dan@example.com' }));
+    expect(await screen.findByText('Invitation sent again to dan@example.com')).toBeInTheDocument();
+    expect(callsTo('POST /api/team/one/dan%40example.com/writer')).toHaveLength(1);
+  });
+
   it('resends and revokes invitations', async () => {
     const invitation = { id: 'i1', email: 'cat@example.com', role: 'reader', invitedBy: null, createdAt: 1, expiresAt: 2 };
     mockApi('GET /api/team/all', team([member('ann', 'owner', { you: true })], [invitation]));
