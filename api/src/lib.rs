@@ -14,6 +14,7 @@ pub mod middleware;
 pub mod money;
 pub mod openapi;
 pub mod passwords;
+pub mod plan_clock;
 pub mod plan_limits;
 pub mod provider;
 pub mod recovery;

@@ -4,9 +4,17 @@
 //! waits for the first to commit and counts what it made or reserved, so no two both pass.
 //! The automated rules' checks (`routes/rules`) take the same lock.
 //!
-//! Each check answers 403 `LIMIT_HAS_BEEN_REACHED` with spec §8's `meta.type`.
+//! Each check answers 403 `LIMIT_HAS_BEEN_REACHED` with spec §8's `meta.type`. What the
+//! checks count is counted here ([`app_usage`], [`group_campaigns`], and the rules' store
+//! counts), and [`usage`] answers the same counts for the Subscription page.
 
-use searchdeck_common::{jobs::CreationProgress, plan::Plan, store};
+use searchdeck_common::{
+    jobs::CreationProgress,
+    plan::Plan,
+    store::{self, campaign_views, synced::SyncOrg},
+};
+use serde::Serialize;
+use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 
@@ -29,12 +37,81 @@ pub async fn check_apps(
     plan: Plan,
     workspace_id: &str,
 ) -> ApiResult<()> {
-    let (apps, developers) = store::catalog::usage(&mut *conn, workspace_id).await?;
-    let used = |n: i64| u64::try_from(n).unwrap_or(0);
-    match plan.app_limits().reached(used(apps), used(developers)) {
+    let (apps, developers) = app_usage(&mut *conn, workspace_id).await?;
+    match plan.app_limits().reached(apps, developers) {
         Some(kind) => Err(ApiError::limit_reached(kind)),
         None => Ok(()),
     }
+}
+
+/// The distinct apps and developers synced for the workspace's connections.
+pub async fn app_usage(
+    conn: &mut sqlx::AnyConnection,
+    workspace_id: &str,
+) -> ApiResult<(u64, u64)> {
+    let (apps, developers) = store::catalog::usage(&mut *conn, workspace_id).await?;
+    Ok((count(apps), count(developers)))
+}
+
+fn count(n: i64) -> u64 {
+    u64::try_from(n).unwrap_or(0)
+}
+
+/// The campaigns campaign group `org` holds for its limit: those not deleted plus those the
+/// creations and copies still running there will make ([`reserved_campaigns`]).
+pub async fn group_campaigns(
+    conn: &mut sqlx::AnyConnection,
+    workspace_id: &str,
+    org: &SyncOrg,
+) -> ApiResult<u64> {
+    let existing = campaign_views::campaigns(&mut *conn, org.org_key, false)
+        .await?
+        .len() as u64;
+    let reserved = reserved_campaigns(conn, workspace_id, &org.account_id, org.org_id).await?;
+    Ok(existing + reserved)
+}
+
+/// What the workspace uses of each limit of `plan::LIMITS` (`plan/current`'s `usage`),
+/// counted as the checks count.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = PlanUsage)]
+pub struct Usage {
+    /// Distinct App Store apps synced for the workspace's connections.
+    pub apps: u64,
+    /// Distinct developers of those apps.
+    pub developers: u64,
+    /// The campaigns of the workspace's fullest campaign group (the limit is per campaign
+    /// group), running creations' campaigns included.
+    pub campaigns: u64,
+    /// Always null: the keyword-group limit is per creation, nothing stands against it.
+    #[schema(value_type = Option<u64>)]
+    pub keyword_groups: Option<u64>,
+    /// The workspace's automated rules.
+    pub rules: u64,
+    /// Distinct campaigns with at least one rule attached.
+    pub rules_campaigns: u64,
+}
+
+/// The workspace's [`Usage`] now.
+pub async fn usage(conn: &mut sqlx::AnyConnection, workspace_id: &str) -> ApiResult<Usage> {
+    let (apps, developers) = app_usage(&mut *conn, workspace_id).await?;
+    let mut campaigns = 0;
+    for org in store::synced::orgs_of_workspace(&mut *conn, workspace_id).await? {
+        campaigns = campaigns.max(group_campaigns(&mut *conn, workspace_id, &org).await?);
+    }
+    let rules = count(store::rules::count(&mut *conn, workspace_id).await?);
+    let rules_campaigns = store::rules::attached_campaigns(&mut *conn, workspace_id)
+        .await?
+        .len() as u64;
+    Ok(Usage {
+        apps,
+        developers,
+        campaigns,
+        keyword_groups: None,
+        rules,
+        rules_campaigns,
+    })
 }
 
 /// The campaigns the creations and copies still running in campaign group `org_id` of

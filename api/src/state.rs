@@ -16,6 +16,7 @@ use crate::{
     domain::Email,
     error::ApiError,
     passwords::PasswordHasher,
+    plan_clock::PlanClock,
     provider::Provider,
     recovery::{self, Mailer},
     throttle::Throttles,
@@ -38,6 +39,8 @@ pub struct Inner {
     pub passwords: PasswordHasher,
     /// Recovery requests for the background task that answers them.
     recovery: mpsc::Sender<Email>,
+    /// The plan's per-workspace test clock (beside the sandbox only).
+    pub plan_clock: PlanClock,
 }
 
 impl std::ops::Deref for AppState {
@@ -59,6 +62,7 @@ impl AppState {
             queue: queue.clone(),
             public_url: config.public_url.clone(),
         };
+        let plan_clock = PlanClock::new(&config);
         let inner = Arc::new(Inner {
             db,
             config,
@@ -68,6 +72,7 @@ impl AppState {
             provider,
             passwords: PasswordHasher::default(),
             recovery,
+            plan_clock,
         });
         // The recovery task ends when the state, which holds its one sender, is dropped.
         tokio::spawn(recovery::serve_requests(mailer, requests));

@@ -4,7 +4,10 @@
  * closes it, opens Account Settings › Subscription (free plan, no trial, free limits), starts
  * the 14-day Pro trial there and sees the success message, the plan, trial, limits and
  * purchases change, and no second trial. A reader of a workspace is told to contact their
- * admin and is sent to /restricted from the subscription page. Each step is a screenshot.
+ * admin and is sent to /restricted from the subscription page. A trial's last 72 hours and
+ * its end, seen by moving the workspace's plan clock (`PUT /api/plan/testClock`, beside the
+ * sandbox only; per workspace, so the other tests on this server are not moved, and put back
+ * at the end). Each step is a screenshot.
  */
 import { expect, test } from '@playwright/test';
 import { register, setRole, shot } from './helpers';
@@ -32,7 +35,7 @@ test('an owner opens Settings › Subscription and starts the Pro trial', async 
   await expect(page.getByTestId('trial-status')).toHaveText('No trial yet');
   await expect(page.getByTestId('spend-card')).toContainText('$0.00');
   await expect(page.getByTestId('spend-card')).toContainText('$10 000.00');
-  await expect(page.getByTestId('limit-apps')).toHaveText('5');
+  await expect(page.getByTestId('limit-apps')).toHaveText('0 / 5');
   await expect(page.getByText('No purchases yet.')).toBeVisible();
   await expect(page.getByTestId('upgrade-disabled')).toBeDisabled();
   await expect(upgrade).toBeHidden();
@@ -45,8 +48,8 @@ test('an owner opens Settings › Subscription and starts the Pro trial', async 
   await expect(page.getByTestId('plan-name')).toHaveText('Pro trial');
   await expect(page.getByTestId('trial-status')).toHaveText('Trial running');
   await expect(page.getByTestId('plan-end')).toContainText('14 days left');
-  await expect(page.getByTestId('limit-apps')).toHaveText('35');
-  await expect(page.getByTestId('limit-rulesCampaigns')).toHaveText('200');
+  await expect(page.getByTestId('limit-apps')).toHaveText('0 / 35');
+  await expect(page.getByTestId('limit-rulesCampaigns')).toHaveText('0 / 200');
   const row = page.getByTestId('purchases').getByRole('row').filter({ hasText: 'Pro trial' });
   await expect(row).toContainText('Active');
   await expect(page.getByRole('button', { name: 'Start 14-day Pro trial' })).toHaveCount(0);
@@ -86,4 +89,60 @@ test('a reader is told to contact their admin and cannot open Subscription', asy
   await expect(page.getByRole('banner').getByRole('link', { name: 'Upgrade' })).toHaveCount(0);
   await page.goto('/settings/subscription');
   await expect(page).toHaveURL(/\/restricted$/);
+});
+
+const DAY = 24 * 3600 * 1000;
+
+test('the Pro trial’s last 72 hours and its end show their banners', async ({ page }, info) => {
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await register(page, 'e2e-plans-clock', { upsell: true });
+  const moveClock = async (offsetMs: number) => {
+    const res = await page.request.put('/api/plan/testClock', { data: { offsetMs } });
+    expect(res.status()).toBe(200);
+  };
+  try {
+    await page.goto('/settings/subscription');
+    await page.getByRole('button', { name: 'Start 14-day Pro trial' }).click();
+    await expect(page.getByTestId('plan-name')).toHaveText('Pro trial');
+    await expect(page.getByTestId('plan-banner')).toHaveCount(0);
+
+    // 11.5 days on, 60 hours are left: the ending banner with its Upgrade button, and the
+    // 3-days modal once.
+    await moveClock(11.5 * DAY);
+    await page.goto('/settings/general');
+    const banner = page.getByTestId('plan-banner');
+    await expect(banner).toHaveAttribute('data-type', 'proTrialEnding');
+    await expect(banner).toContainText('Your Pro trial ends in less than 3 days.');
+    await expect(banner.getByRole('link', { name: 'Upgrade' })).toBeVisible();
+    const ending = page.getByRole('dialog', { name: 'Your Pro trial ends in 3 days' });
+    await expect(ending).toBeVisible();
+    await shot(page, info, 'plans-05-trial-ending');
+    await ending.getByRole('button', { name: 'Later' }).click();
+    await expect(ending).toBeHidden();
+
+    // Past the end the workspace is back on the free plan: the ended banner and modal.
+    await moveClock(15 * DAY);
+    await page.goto('/settings/subscription');
+    await expect(page.getByTestId('plan-name')).toHaveText('Pro (free)');
+    await expect(page.getByTestId('trial-status')).toHaveText('Trial ended');
+    await expect(page.getByTestId('limit-apps')).toHaveText('0 / 5');
+    await page.goto('/settings/general');
+    await expect(banner).toHaveAttribute('data-type', 'proTrialEnd');
+    await expect(banner).toContainText('Your Pro trial has ended.');
+    const ended = page.getByRole('dialog', { name: 'Your Pro trial has ended' });
+    await expect(ended).toBeVisible();
+    await shot(page, info, 'plans-06-trial-ended');
+    await ended.getByRole('button', { name: 'Later' }).click();
+
+    // Closing the banner is remembered per type in this browser.
+    await banner.getByRole('button', { name: 'Close banner' }).click();
+    await expect(banner).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByRole('heading', { name: 'General' })).toBeVisible();
+    await expect(banner).toHaveCount(0);
+  } finally {
+    await moveClock(0);
+  }
+  const back = ((await (await page.request.get('/api/plan/current')).json()) as { result: { plan: string } }).result;
+  expect(back.plan).toBe('pro_trial');
 });

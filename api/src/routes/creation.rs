@@ -143,17 +143,8 @@ async fn start<J: searchdeck_common::queue::Job>(
     let id = Db::retry_busy(|| async {
         let mut tx = state.db.pool.begin().await?;
         plan_limits::lock(&mut tx, &user.workspace_id).await?;
-        let existing = campaign_views::campaigns(&mut *tx, org.org_key, false)
-            .await?
-            .len() as u64;
-        let reserved = plan_limits::reserved_campaigns(
-            &mut tx,
-            &user.workspace_id,
-            &org.account_id,
-            org.org_id,
-        )
-        .await?;
-        plan_limits::check_creation(plan, existing + reserved, making.campaigns, making.groups)?;
+        let existing = plan_limits::group_campaigns(&mut tx, &user.workspace_id, org).await?;
+        plan_limits::check_creation(plan, existing, making.campaigns, making.groups)?;
         let id = store::tasks::create(
             &mut *tx,
             NewTask {

@@ -3,8 +3,10 @@
 //! (`purchase/all`). Both are the subscription's, so owners and admins only (spec §6: only
 //! owner or admin can start a trial or upgrade; subscription settings are owner and admin).
 //! And the one call every member's web app asks for the plan, its limits, and the banner
-//! and upsell modal that apply now (`plan/current`). The plan itself is derived in
-//! `searchdeck_common::plan`; the banner and modal rules live in `plan::prompts`.
+//! and upsell modal that apply now (`plan/current`), with what the workspace uses of each
+//! limit. The plan itself is derived in `searchdeck_common::plan`; the banner and modal
+//! rules live in `plan::prompts`. Beside the sandbox only, `plan/testClock` moves the clock
+//! `plan/current` reads for the caller's workspace (`crate::plan_clock`).
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use rust_decimal::Decimal;
@@ -27,8 +29,10 @@ use crate::{
     access::{Manager, Member},
     envelope::{self, Envelope, Items},
     error::{ApiError, ApiResult, ErrorBody},
-    extract::ApiQuery,
+    extract::{ApiJson, ApiQuery},
     middleware::state_changing_gets,
+    plan_clock::MAX_OFFSET_MS,
+    plan_limits::{self, Usage},
     route,
     session::Role,
     state::AppState,
@@ -38,6 +42,7 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(purchase_all))
         .routes(route!(plan_current))
+        .routes(route!(plan_test_clock))
         // A GET that changes state (the spec keeps its method).
         .merge(state_changing_gets(
             OpenApiRouter::new().routes(route!(give_me_trial)),
@@ -216,6 +221,8 @@ pub struct PlanAnswer {
     /// Whether the caller may start a trial or upgrade (owner, admin).
     pub can_upgrade: bool,
     pub limits: plan::Limits,
+    /// What the workspace uses of each limit, counted as the limit checks count.
+    pub usage: Usage,
     /// The top banner that applies now, if any.
     pub banner: Option<Banner>,
     /// The upsell modal that applies now, if any.
@@ -238,16 +245,22 @@ pub async fn plan_current(
         Some("integrations") => true,
         Some(_) => return Err(ApiError::field("context", "Must be integrations")),
     };
-    let now = now_ms();
+    // The plan's clock: now, unless a test moved it for this workspace (sandbox only).
+    let now = state.plan_clock.now(&user.workspace_id);
     let purchases = store::purchases::all(&state.db.pool, &user.workspace_id).await?;
     let spend = spend::last_month_usd(&state.db, &user.workspace_id, now).await?;
     let standing = derive::derive(&purchases, spend, now);
+    // Syncs happen in real time: their lateness is read against the real clock.
+    let syncs = store::accounts::sync_states(&state.db.pool, &user.workspace_id).await?;
+    let usage = {
+        let mut conn = state.db.pool.acquire().await?;
+        plan_limits::usage(&mut conn, &user.workspace_id).await?
+    };
     let situation = Situation {
         standing: &standing,
         can_manage: matches!(user.role, Role::Owner | Role::Admin),
-        // Neither a connection's failing syncs nor credit lines are stored yet: these two
-        // banners wait for that state (docs/api/plans.md "Banners").
-        data_issues: false,
+        data_issues: prompts::data_issues(&syncs, now_ms()),
+        // Credit lines come with billing (docs/api/plans.md "Banners").
         credit_line_missing: false,
         integrations,
         now,
@@ -263,7 +276,58 @@ pub async fn plan_current(
         days_left: off_account_time.map(|end| prompts::days_left(end - now)),
         can_upgrade: situation.can_manage,
         limits: standing.plan.limits(),
+        usage,
         banner: prompts::banner(&situation),
         modal: prompts::modal(&situation),
+    }))
+}
+
+/// The body of `plan/testClock`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct TestClockRequest {
+    /// How far to move the plan's clock from now (ms, either way, at most 400 days); 0 puts
+    /// it back.
+    #[schema(minimum = -34560000000.0, maximum = 34560000000.0)]
+    pub offset_ms: i64,
+}
+
+/// The plan's clock of the workspace after the move.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TestClock {
+    /// The offset in force (ms).
+    pub offset_ms: i64,
+    /// The clock `plan/current` reads now (ms).
+    pub now: i64,
+}
+
+/// Testing beside the sandbox only: moves the clock `plan/current` reads (plan, trial,
+/// banner, modal) for the caller's workspace by `offsetMs` from now, so a test sees a
+/// trial's end without waiting. 404 when the provider is Apple's API (production).
+#[utoipa::path(put, path = "/api/plan/testClock", tag = "billing",
+    request_body = TestClockRequest,
+    responses((status = 200, description = "The plan's clock was moved", body = Envelope<TestClock>),
+              (status = 400, description = "Invalid offset", body = ErrorBody),
+              (status = 404, description = "Not beside the sandbox", body = ErrorBody)))]
+pub async fn plan_test_clock(
+    State(state): State<AppState>,
+    user: Manager,
+    ApiJson(body): ApiJson<TestClockRequest>,
+) -> ApiResult<impl IntoResponse> {
+    if !state.plan_clock.enabled() {
+        return Err(ApiError::not_found("Test clock"));
+    }
+    if body.offset_ms.abs() > MAX_OFFSET_MS {
+        return Err(ApiError::field(
+            "offsetMs",
+            "Must be at most 400 days either way",
+        ));
+    }
+    state.plan_clock.set(&user.workspace_id, body.offset_ms);
+    tracing::info!(workspace.id = %user.workspace_id, offset_ms = body.offset_ms, "plan test clock moved");
+    Ok(envelope::ok(TestClock {
+        offset_ms: state.plan_clock.offset(&user.workspace_id),
+        now: state.plan_clock.now(&user.workspace_id),
     }))
 }

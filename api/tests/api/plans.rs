@@ -2,7 +2,9 @@
 //! the Pro trial started once per workspace by an owner or admin (`pay/giveMeTrial`), its
 //! refusals, the purchases list (`purchase/all`), who may call them; the plan with its
 //! limits, banner and modal as the trial runs and ends (`plan/current`); the User item's plan
-//! fields (`auth/me`); pro_limited's locked Conversions and Cohort groups in reports.
+//! fields (`auth/me`); pro_limited's locked Conversions and Cohort groups in reports; the
+//! usage of each limit; the appleDataIssues banner from the connections' syncs; the plan's
+//! test clock (`plan/testClock`, beside the sandbox only).
 
 use crate::common::{TestApp, TestBackend};
 use axum::http::StatusCode;
@@ -17,6 +19,8 @@ use serde_json::Value;
 const TRIAL: &str = "/api/pay/giveMeTrial";
 const PURCHASES: &str = "/api/purchase/all";
 const CURRENT: &str = "/api/plan/current";
+const CLOCK: &str = "/api/plan/testClock";
+const HOUR: i64 = 3_600_000;
 
 /// Moves the workspace's purchases so the newest ends `left_ms` from now.
 async fn end_in(app: &TestApp, left_ms: i64) {
@@ -279,4 +283,138 @@ backend_tests! {
         assert_eq!(locked, ["optimizationTypes"]);
         assert_eq!(result["lockedGroups"], serde_json::json!([]));
     }
+
+    async fn plans_usage_counts_what_the_limit_checks_count(app: TestApp) {
+        use crate::campaigns::seed::{self, Campaign};
+        let owner = app.register(&app.email(), "long password").await;
+        let res = app.get(CURRENT, Some(&owner)).await;
+        assert_eq!(res.json["result"]["usage"], serde_json::json!({"apps": 0, "developers": 0, "campaigns": 0, "keywordGroups": null, "rules": 0, "rulesCampaigns": 0}));
+        let account = seed::account(&app, &owner, 1).await;
+        let a = seed::org(&app, &account, 100, "Group A", "USD").await;
+        let b = seed::org(&app, &account, 200, "Group B", "USD").await;
+        let campaign = |id, deleted| Campaign { id, name: "C", adam_id: 900, status: "ENABLED", display_status: "RUNNING", budget_micros: 1_000_000, countries: r#"["US"]"#, deleted, body: "{}" };
+        for (org, id, deleted) in [(a, 1, false), (a, 2, false), (a, 3, true), (b, 4, false), (b, 5, false), (b, 6, false)] {
+            seed::campaign(&app, org, Campaign { name: if id % 2 == 0 { "Even" } else { "Odd" }, ..campaign(id, deleted) }).await;
+        }
+        for (org, adam, developer) in [(a, 900, "Healthy Apps"), (b, 900, "Healthy Apps"), (a, 901, "Healthy Apps"), (b, 902, "Quiet Co")] {
+            sqlx::query("INSERT INTO asa_apps (org_key, adam_id, app_name, developer_name, synced_at) VALUES ($1, $2, 'App', $3, 1)")
+                .bind(org).bind(adam).bind(developer).execute(&app.state.db.pool).await.unwrap();
+        }
+        // Group B holds 3 campaigns; group A 2 (one deleted) and a running creation that
+        // will make 4 more, 1 of them made already: 5.
+        let workspace = workspace_of(&app, &owner).await;
+        let task = store::tasks::create(&app.state.db.pool, searchdeck_common::tasks::NewTask {
+            workspace_id: &workspace, user_id: None, kind: "create-campaigns", message: "Creating campaigns...", total_steps: 4,
+            account_id: Some(&account), org_id: Some(100),
+        }).await.unwrap();
+        store::tasks::set_details(&app.state.db.pool, &task, &serde_json::to_value(searchdeck_common::jobs::CreationProgress { campaigns_total: 4, campaigns_created: 1, ..Default::default() }).unwrap()).await.unwrap();
+        let res = app.get(CURRENT, Some(&owner)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let usage = &res.json["result"]["usage"];
+        assert_eq!(usage, &serde_json::json!({"apps": 3, "developers": 2, "campaigns": 5, "keywordGroups": null, "rules": 0, "rulesCampaigns": 0}));
+        // The apps limit check reads the same count: at 5 apps the next connection is refused.
+        for adam in [903, 904] {
+            sqlx::query("INSERT INTO asa_apps (org_key, adam_id, app_name, developer_name, synced_at) VALUES ($1, $2, 'App', 'Quiet Co', 1)")
+                .bind(b).bind(adam).execute(&app.state.db.pool).await.unwrap();
+        }
+        assert_eq!(app.get(CURRENT, Some(&owner)).await.json["result"]["usage"]["apps"], 5);
+        let check = app.get("/api/account/checkAppsLimit", Some(&owner)).await;
+        assert_eq!(check.json["meta"]["type"], "AVAILABLEAPPS", "{:?}", check.json);
+        // Every member reads it; another workspace counts its own.
+        let reader = app.member(&owner, Role::Reader).await;
+        assert_eq!(app.get(CURRENT, Some(&reader)).await.json["result"]["usage"]["campaigns"], 5);
+        let stranger = app.register(&app.email(), "long password").await;
+        assert_eq!(app.get(CURRENT, Some(&stranger)).await.json["result"]["usage"]["apps"], 0);
+    }
+
+    async fn plans_data_issues_banner_follows_the_connections_syncs(app: TestApp) {
+        use crate::campaigns::seed;
+        let owner = app.register(&app.email(), "long password").await;
+        let reader = app.member(&owner, Role::Reader).await;
+        let banner = |json: &Value| json["result"]["banner"].clone();
+        let account = seed::account(&app, &owner, 1).await;
+        // A connection whose first sync runs is not late.
+        assert_eq!(banner(&app.get(CURRENT, Some(&owner)).await.json), Value::Null);
+        let pool = &app.state.db.pool;
+        store::synced::set_last_synced(pool, &account, now_ms() - HOUR).await.unwrap();
+        assert_eq!(banner(&app.get(CURRENT, Some(&owner)).await.json), Value::Null);
+        // Its latest sync given up: every member sees the banner, which cannot be closed, even
+        // before a trial's banner.
+        store::accounts::record_sync_failure(pool, &account, now_ms()).await.unwrap();
+        assert_eq!(app.get(TRIAL, Some(&owner)).await.status, StatusCode::OK);
+        end_in(&app, 30 * HOUR).await;
+        let expected = serde_json::json!({"type": "appleDataIssues", "closable": false, "message": "We are currently experiencing issues receiving data from the provider. Our team is actively working to resolve the problem.", "button": null, "contactAdmin": null});
+        for who in [&owner, &reader] {
+            assert_eq!(banner(&app.get(CURRENT, Some(who)).await.json), expected);
+        }
+        // A later sync stored the data: the trial's banner again.
+        store::synced::set_last_synced(pool, &account, now_ms()).await.unwrap();
+        assert_eq!(banner(&app.get(CURRENT, Some(&owner)).await.json)["type"], "proTrialEnding");
+        // A last sync more than 24 hours old is late; a second, fresh connection does not hide it.
+        let fresh = seed::account(&app, &owner, 2).await;
+        store::synced::set_last_synced(pool, &fresh, now_ms()).await.unwrap();
+        store::synced::set_last_synced(pool, &account, now_ms() - 25 * HOUR).await.unwrap();
+        assert_eq!(banner(&app.get(CURRENT, Some(&owner)).await.json)["type"], "appleDataIssues");
+        // Another workspace's connections are not this one's.
+        let stranger = app.register(&app.email(), "long password").await;
+        assert_eq!(banner(&app.get(CURRENT, Some(&stranger)).await.json), Value::Null);
+    }
+
+    async fn plans_test_clock_moves_one_workspace_plan(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let other = app.register(&app.email(), "long password").await;
+        let reader = app.member(&owner, Role::Reader).await;
+        for who in [&owner, &other] {
+            assert_eq!(app.get(TRIAL, Some(who)).await.status, StatusCode::OK);
+        }
+        let put = |offset: Value, who: &str| {
+            let (app, who) = (&app, who.to_string());
+            async move { app.request(axum::http::Method::PUT, CLOCK, Some(serde_json::json!({"offsetMs": offset})), Some(&who)).await }
+        };
+        // 12 days on: 48 hours left.
+        let res = put(serde_json::json!(12 * DAY_MS), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["offsetMs"], 12 * DAY_MS);
+        assert!((res.json["result"]["now"].as_i64().unwrap() - (now_ms() + 12 * DAY_MS)).abs() < 60_000);
+        let res = app.get(CURRENT, Some(&reader)).await;
+        assert_eq!(kinds(&res.json), ("pro_trial".into(), Some("proTrialEnding".into()), Some("proTrialEnding2day".into())));
+        assert_eq!(res.json["result"]["daysLeft"], 2);
+        // The other workspace's clock did not move.
+        assert_eq!(kinds(&app.get(CURRENT, Some(&other)).await.json), ("pro_trial".into(), None, None));
+        // Past the end: the free plan and the ended prompts.
+        assert_eq!(put(serde_json::json!(15 * DAY_MS), &owner).await.status, StatusCode::OK);
+        assert_eq!(kinds(&app.get(CURRENT, Some(&owner)).await.json), ("pro_free".into(), Some("proTrialEnd".into()), Some("proTrialEnd".into())));
+        // Only owners and admins move it; at most 400 days either way; 0 puts it back.
+        assert_eq!(put(serde_json::json!(0), &reader).await.status, StatusCode::FORBIDDEN);
+        let far = put(serde_json::json!(401 * DAY_MS), &owner).await;
+        assert_eq!((far.status, far.json["errors"][0]["field"].as_str()), (StatusCode::BAD_REQUEST, Some("offsetMs")));
+        assert_eq!(put(serde_json::json!("soon"), &owner).await.status, StatusCode::BAD_REQUEST);
+        assert_eq!(put(serde_json::json!(0), &owner).await.json["result"]["offsetMs"], 0);
+        assert_eq!(kinds(&app.get(CURRENT, Some(&owner)).await.json), ("pro_trial".into(), None, None));
+    }
+}
+
+/// Beside Apple's API (production) the plan's clock cannot be moved: 404, and nothing moves.
+#[tokio::test]
+async fn plans_test_clock_is_off_beside_apple() {
+    let app = TestApp::sqlite_with(&[
+        "--provider-base-url".into(),
+        "https://api.ads.apple.com".into(),
+    ])
+    .await;
+    let owner = app.register(&app.email(), "long password").await;
+    assert_eq!(app.get(TRIAL, Some(&owner)).await.status, StatusCode::OK);
+    let res = app
+        .request(
+            axum::http::Method::PUT,
+            CLOCK,
+            Some(serde_json::json!({"offsetMs": 15 * DAY_MS})),
+            Some(&owner),
+        )
+        .await;
+    assert_eq!(res.status, StatusCode::NOT_FOUND, "{:?}", res.json);
+    assert_eq!(
+        kinds(&app.get(CURRENT, Some(&owner)).await.json).0,
+        "pro_trial"
+    );
 }

@@ -15,6 +15,7 @@ use super::{
     Plan,
     derive::{DAY_MS, FreeTrialStatus, HOUR_MS, PreviousStatus, Standing, TrialKind},
 };
+use crate::store::accounts::SyncState;
 
 /// Spec §4's banner types (the spec's spelling, `Trail` included).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
@@ -109,6 +110,25 @@ pub const CONTACT_UPGRADE: &str = "Please contact your admin to upgrade plan";
 pub const DATA_ISSUES: &str = "We are currently experiencing issues receiving data from the provider. Our team is actively working to resolve the problem.";
 /// After a trial ended, its "…End" modal is offered this long; `proFree` after.
 pub const TRIAL_END_MODAL_MS: i64 = 30 * DAY_MS;
+
+/// A connection whose last stored sync is older than this, while syncs run every 3 hours,
+/// is not getting its data (8 syncs missed): the appleDataIssues banner shows.
+pub const STALE_SYNC_MS: i64 = 24 * HOUR_MS;
+
+/// Whether the provider has trouble delivering the workspace's data (the appleDataIssues
+/// banner), from its connections' syncs at `now`: a connection's latest sync was given up
+/// (its failure is newer than its last stored sync), or its last stored sync is older than
+/// [`STALE_SYNC_MS`]. A connection not synced yet and not failed is not late (its first sync
+/// is running).
+pub fn data_issues(syncs: &[SyncState], now: i64) -> bool {
+    syncs.iter().any(|s| {
+        let failed = s
+            .sync_failed_at
+            .is_some_and(|f| s.last_synced_at.is_none_or(|ok| f > ok));
+        let stale = s.last_synced_at.is_some_and(|ok| now - ok > STALE_SYNC_MS);
+        failed || stale
+    })
+}
 
 /// Milliseconds left to the end of the purchase in force, if it has an end.
 fn left(s: &Situation<'_>) -> Option<i64> {

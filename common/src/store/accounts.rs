@@ -389,3 +389,47 @@ pub async fn clear_active(
         .await?;
     Ok(())
 }
+
+/// How a connection's syncs went: its last finished one and its last given up (unix ms).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct SyncState {
+    /// The last sync that stored the connection's metrics.
+    pub last_synced_at: Option<i64>,
+    /// The last sync given up (its attempts spent on provider errors, or refused).
+    pub sync_failed_at: Option<i64>,
+}
+
+/// Records that a sync of connection `account_id` was given up at `at_ms`.
+pub async fn record_sync_failure(
+    ex: impl Exec<'_>,
+    account_id: &str,
+    at_ms: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE accounts SET sync_failed_at = $2 WHERE id = $1")
+        .bind(account_id)
+        .bind(at_ms)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// The sync state of every connection of `workspace_id` (the appleDataIssues banner).
+pub async fn sync_states(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+) -> Result<Vec<SyncState>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT last_synced_at, sync_failed_at FROM accounts WHERE workspace_id = $1 ORDER BY id",
+    )
+    .bind(workspace_id)
+    .fetch_all(ex)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(SyncState {
+                last_synced_at: r.try_get("last_synced_at")?,
+                sync_failed_at: r.try_get("sync_failed_at")?,
+            })
+        })
+        .collect()
+}

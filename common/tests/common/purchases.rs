@@ -2,6 +2,8 @@
 //! `TEST_DATABASE_URL`, PostgreSQL: flags and ends round-trip, newest first per workspace,
 //! each trial kind once per workspace (the database refuses a second), a failed payment
 //! marked, purchases going with their workspace; and the plan derived from what is stored.
+//! Also the connections' sync states the appleDataIssues banner reads
+//! (`store::accounts::record_sync_failure`, `sync_states`).
 
 use searchdeck_common::{
     Db,
@@ -10,7 +12,7 @@ use searchdeck_common::{
         self, Plan,
         derive::{DAY_MS, PRO_TRIAL_MS, Purchase, TrialKind},
     },
-    store::{self, purchases},
+    store::{self, accounts::SyncState, purchases, users::NewUser},
 };
 
 conformance!("sd_purchases";
@@ -18,6 +20,7 @@ conformance!("sd_purchases";
     each_trial_kind_is_had_once_per_workspace,
     a_failed_payment_is_marked_and_purchases_go_with_the_workspace,
     the_plan_follows_the_stored_purchases,
+    sync_failures_and_syncs_are_read_per_workspace,
 );
 
 async fn workspace(db: &Db) -> String {
@@ -134,4 +137,72 @@ async fn the_plan_follows_the_stored_purchases(db: &Db) {
     let after = plan::standing(db, &a, now + PRO_TRIAL_MS).await.unwrap();
     assert_eq!(after.plan, Plan::ProFree);
     assert_eq!(after.ended.map(|p| p.id), Some(trial.id));
+}
+
+async fn sync_failures_and_syncs_are_read_per_workspace(db: &Db) {
+    let (user, now) = (new_id(), now_ms());
+    let email = format!("{user}@example.com");
+    let new_user = NewUser {
+        id: &user,
+        email: &email,
+        password_hash: "h",
+        full_name: "",
+        source: "",
+        now,
+    };
+    store::users::insert(&db.pool, new_user).await.unwrap();
+    let (a, b) = (workspace(db).await, workspace(db).await);
+    let connect = |ws: String, provider_user_id: i64| {
+        let (db, user) = (db.clone(), user.clone());
+        async move {
+            let id = new_id();
+            let account = store::accounts::NewAccount {
+                provider_user_id,
+                ..store::accounts::NewAccount::without_credentials(&id, &ws, &user, "c", now)
+            };
+            store::accounts::upsert(&db.pool, account).await.unwrap()
+        }
+    };
+    let (first, _second, other) = (
+        connect(a.clone(), 1).await,
+        connect(a.clone(), 2).await,
+        connect(b.clone(), 1).await,
+    );
+    let fresh = SyncState {
+        last_synced_at: None,
+        sync_failed_at: None,
+    };
+    assert_eq!(
+        store::accounts::sync_states(&db.pool, &a).await.unwrap(),
+        [fresh, fresh]
+    );
+    store::synced::set_last_synced(&db.pool, &first, now - 10)
+        .await
+        .unwrap();
+    store::accounts::record_sync_failure(&db.pool, &first, now)
+        .await
+        .unwrap();
+    store::accounts::record_sync_failure(&db.pool, &other, now - 5)
+        .await
+        .unwrap();
+    let mut states = store::accounts::sync_states(&db.pool, &a).await.unwrap();
+    states.sort_by_key(|s| s.sync_failed_at);
+    assert_eq!(
+        states,
+        [
+            fresh,
+            SyncState {
+                last_synced_at: Some(now - 10),
+                sync_failed_at: Some(now)
+            }
+        ]
+    );
+    assert!(plan::prompts::data_issues(&states, now));
+    assert_eq!(
+        store::accounts::sync_states(&db.pool, &b).await.unwrap(),
+        [SyncState {
+            last_synced_at: None,
+            sync_failed_at: Some(now - 5)
+        }]
+    );
 }

@@ -78,6 +78,7 @@ export function makePlanAnswer(overrides: Partial<PlanAnswer> = {}): PlanAnswer 
     daysLeft: null,
     canUpgrade: true,
     limits: { apps: 5, developers: 2, campaigns: 100, keywordGroups: 100, rules: 10, rulesCampaigns: 20 },
+    usage: { apps: 0, developers: 0, campaigns: 0, keywordGroups: null, rules: 0, rulesCampaigns: 0 },
     banner: null,
     modal: null,
     ...overrides,

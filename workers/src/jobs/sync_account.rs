@@ -33,7 +33,7 @@ use serde_json::{Value, json};
 
 use super::campaign_alerts::{self, Group};
 use super::change_history;
-use crate::{Done, Handler, JobContext};
+use crate::{Done, Handler, JobContext, Runtime};
 
 /// How a listed page of one entity kind is stored: upserted; campaigns also raise the alerts
 /// of their newly appeared serving-state reasons ([`campaign_alerts::store_campaigns`]).
@@ -84,6 +84,18 @@ pub fn job_error(e: ProviderError) -> JobError {
         },
         ProviderError::Retryable { .. } | ProviderError::Decode(_) => JobError::retryable(e),
         ProviderError::Permanent { .. } | ProviderError::Auth(_) => JobError::permanent(e),
+    }
+}
+
+/// Records a given-up sync of connection `account_id` on it (`accounts.sync_failed_at`):
+/// until a later sync stores its data, the workspace's members see the appleDataIssues
+/// banner (docs/api/plans.md "Banners"). Errors are logged.
+pub async fn record_failure(runtime: &Runtime, account_id: &str, reason: &str) {
+    tracing::warn!(account_id = %account_id, reason, "sync given up; the provider's data is not arriving");
+    if let Err(e) =
+        store::accounts::record_sync_failure(&runtime.db.pool, account_id, ids::now_ms()).await
+    {
+        tracing::error!(account_id = %account_id, error = %e, "could not record the sync's failure");
     }
 }
 
@@ -307,6 +319,11 @@ where
 }
 
 impl Handler for SyncAccount {
+    /// The sync is given up: the connection's data is not arriving ([`record_failure`]).
+    async fn gave_up(&self, runtime: &Runtime, reason: &str) {
+        record_failure(runtime, &self.account_id, reason).await;
+    }
+
     async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<SyncAccountProgress>, JobError> {
         let db = &ctx.runtime.db;
         let Some(account) = connection(db, &self.account_id).await? else {

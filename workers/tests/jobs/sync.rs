@@ -148,3 +148,54 @@ async fn killed_worker_resumes_to_the_same_rows(kind: Kind) {
 }
 
 searchdeck_common::per_backend!([sqlite, postgres] killed_worker_resumes_to_the_same_rows);
+
+/// A sync whose provider calls all fail is given up after its attempts and recorded on the
+/// connection (`accounts.sync_failed_at`, newer than any stored sync): what the
+/// appleDataIssues banner reads (docs/api/plans.md "Banners").
+async fn a_given_up_sync_is_recorded_on_the_connection(kind: Kind) {
+    let sandbox = start_sandbox().await;
+    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+        return;
+    };
+    let http = reqwest::Client::new();
+    let key = sandbox_account::register_key(&http, &sandbox)
+        .await
+        .unwrap();
+    let account = connection(&env, &sandbox, &key).await;
+    let workspace = searchdeck_common::store::accounts::by_id(&env.db.pool, &account)
+        .await
+        .unwrap()
+        .unwrap()
+        .workspace_id;
+    let states = |env: &TestEnv| {
+        let (db, workspace) = (env.db.clone(), workspace.clone());
+        async move {
+            searchdeck_common::store::accounts::sync_states(&db.pool, &workspace)
+                .await
+                .unwrap()
+        }
+    };
+    let faults = http
+        .put(format!("{sandbox}/sandbox/faults"))
+        .json(&json!({"errorRate": 1.0}))
+        .send()
+        .await
+        .unwrap();
+    assert!(faults.status().is_success());
+    let worker = env.start_worker();
+    start_sync(&env, &account).await;
+    let failed = eventually(Duration::from_secs(240), "the sync given up", || async {
+        let s = states(&env).await;
+        s.iter().find_map(|s| s.sync_failed_at)
+    })
+    .await;
+    worker.stop().await;
+    assert!(failed > 0);
+    assert!(!synced(&env, &account).await, "nothing was synced");
+    assert!(searchdeck_common::plan::prompts::data_issues(
+        &states(&env).await,
+        searchdeck_common::ids::now_ms()
+    ));
+}
+
+searchdeck_common::per_backend!([sqlite] a_given_up_sync_is_recorded_on_the_connection);

@@ -167,6 +167,9 @@ backend_tests! {
         let other = app.get("/api/rules/all", Some(&f.cookie)).await.json["result"]["items"][1]["id"].as_str().unwrap().to_string();
         let res = put(&app, "/api/rules/rulesCampaigns", json!({"ruleId": other, "campaignIds": ["1871016"]}), &f.cookie).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        // The Subscription page's usage counts as these checks count (docs/api/plans.md).
+        let usage = app.get("/api/plan/current", Some(&f.cookie)).await.json["result"]["usage"].clone();
+        assert_eq!((usage["rules"].as_u64(), usage["rulesCampaigns"].as_u64(), usage["campaigns"].as_u64()), (Some(10), Some(20), Some(21)));
     }
 
     async fn concurrent_writes_cannot_pass_the_plan_limits_together(app: TestApp) {

@@ -285,3 +285,31 @@ fn days_left_round_up() {
     assert_eq!(days_left(DAY_MS), 1);
     assert_eq!(days_left(DAY_MS + 1), 2);
 }
+
+#[test]
+fn data_issues_follow_the_connections_syncs() {
+    let sync = |ok: Option<i64>, failed: Option<i64>| SyncState {
+        last_synced_at: ok,
+        sync_failed_at: failed,
+    };
+    let now = END;
+    // No connection, a connection whose first sync runs, a fresh sync: no issue.
+    assert!(!data_issues(&[], now));
+    assert!(!data_issues(&[sync(None, None)], now));
+    assert!(!data_issues(&[sync(Some(now - H), None)], now));
+    // A failure newer than the last stored sync is one; an older one (a later sync stored
+    // the data) is not; a first sync given up is one.
+    assert!(data_issues(&[sync(Some(now - 2 * H), Some(now - H))], now));
+    assert!(!data_issues(&[sync(Some(now - H), Some(now - 2 * H))], now));
+    assert!(data_issues(&[sync(None, Some(now - H))], now));
+    // Stale: the 24th hour is in, past it is out; one late connection of several is enough.
+    assert!(!data_issues(&[sync(Some(now - STALE_SYNC_MS), None)], now));
+    assert!(data_issues(
+        &[sync(Some(now - STALE_SYNC_MS - 1), None)],
+        now
+    ));
+    assert!(data_issues(
+        &[sync(Some(now), None), sync(Some(now - 25 * H), None)],
+        now
+    ));
+}

@@ -44,8 +44,8 @@ use searchdeck_common::{
 use time::{Date, Duration, OffsetDateTime, UtcOffset, macros::format_description};
 
 use self::{fetch::Fetcher, slice::store_slice};
-use super::sync_account::{connection, job_error};
-use crate::{Done, Handler, JobContext};
+use super::sync_account::{connection, job_error, record_failure};
+use crate::{Done, Handler, JobContext, Runtime};
 
 /// Largest report page (`RequestPagination`: maximum 5000).
 pub const REPORT_PAGE: u64 = 5000;
@@ -138,6 +138,11 @@ pub fn plan(end: Date, from: Option<Date>, through: Option<Date>, floor: Option<
 }
 
 impl Handler for SyncReports {
+    /// The sync is given up: the connection's data is not arriving ([`record_failure`]).
+    async fn gave_up(&self, runtime: &Runtime, reason: &str) {
+        record_failure(runtime, &self.account_id, reason).await;
+    }
+
     async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<SyncReportsProgress>, JobError> {
         let db = &ctx.runtime.db;
         let Some(account) = connection(db, &self.account_id).await? else {

@@ -45,6 +45,17 @@ export const planLimitsSchema = z.object({
 });
 export type PlanLimits = z.infer<typeof planLimitsSchema>;
 
+/** What the workspace uses of each limit (`keywordGroups` is per creation: always null). */
+export const planUsageSchema = z.object({
+  apps: z.number(),
+  developers: z.number(),
+  campaigns: z.number(),
+  keywordGroups: z.number().nullable(),
+  rules: z.number(),
+  rulesCampaigns: z.number(),
+});
+export type PlanUsage = z.infer<typeof planUsageSchema>;
+
 export const planAnswerSchema = z.object({
   plan: planSchema,
   freeTrialStatus: z.enum(['TrialStarted', 'TrialEnded', 'NoTrial']),
@@ -56,6 +67,7 @@ export const planAnswerSchema = z.object({
   daysLeft: z.number().nullable(),
   canUpgrade: z.boolean(),
   limits: planLimitsSchema,
+  usage: planUsageSchema,
   banner: bannerSchema.nullable(),
   modal: modalSchema.nullable(),
 });

@@ -1,8 +1,13 @@
-/** The plan's limits (docs/api/plans.md "Limits per plan"); no number means no limit. */
-import { Card, SimpleGrid, Stack, Text } from '@mantine/core';
+/**
+ * The plan's limits and what the workspace uses of each (docs/api/plans.md "Limits per
+ * plan", `plan/current`'s `limits` and `usage`): "used / limit" with a bar per limited row;
+ * no number means no limit. Ad groups are limited per creation, so that row shows the limit
+ * only.
+ */
+import { Card, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
 import { t, type MessageKey } from '@/i18n';
 import { formatNumber } from '@/lib/format';
-import type { PlanLimits } from '../api/plan';
+import type { PlanLimits, PlanUsage } from '../api/plan';
 
 const ROWS: readonly [keyof PlanLimits, MessageKey][] = [
   ['apps', 'plans.limit.apps'],
@@ -13,7 +18,24 @@ const ROWS: readonly [keyof PlanLimits, MessageKey][] = [
   ['rulesCampaigns', 'plans.limit.rulesCampaigns'],
 ];
 
-export function PlanLimitsCard({ limits }: { limits: PlanLimits }) {
+/** The bar's colour: red at the limit, orange from 80 %, else teal. */
+export function usageColor(used: number, limit: number): string {
+  if (used >= limit) return 'red';
+  return used >= limit * 0.8 ? 'orange' : 'teal';
+}
+
+/** `template` with each `{name}` replaced by its value. */
+function fill(template: string, values: Record<string, string>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}
+
+function usageText(used: number | null, limit: number | null): string {
+  if (used === null) return limit === null ? t('plans.noLimit') : `${formatNumber(limit)} ${t('plans.perCreation')}`;
+  if (limit === null) return fill(t('plans.usageUnlimited'), { used: formatNumber(used) });
+  return fill(t('plans.usage'), { used: formatNumber(used), limit: formatNumber(limit) });
+}
+
+export function PlanLimitsCard({ limits, usage }: { limits: PlanLimits; usage: PlanUsage }) {
   return (
     <Card withBorder padding="lg" data-testid="plan-limits">
       <Stack gap="md">
@@ -25,15 +47,24 @@ export function PlanLimitsCard({ limits }: { limits: PlanLimits }) {
         </div>
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
           {ROWS.map(([field, label]) => {
-            const value = limits[field];
+            const limit = limits[field];
+            const used = usage[field];
             return (
-              <Stack key={field} gap={2}>
+              <Stack key={field} gap={4}>
                 <Text size="sm" c="dimmed">
                   {t(label)}
                 </Text>
                 <Text fw={600} data-testid={`limit-${field}`}>
-                  {value === null ? t('plans.noLimit') : formatNumber(value)}
+                  {usageText(used, limit)}
                 </Text>
+                {limit !== null && used !== null && (
+                  <Progress
+                    value={limit > 0 ? Math.min(100, (used / limit) * 100) : 100}
+                    color={usageColor(used, limit)}
+                    aria-label={t(label)}
+                    data-testid={`usage-bar-${field}`}
+                  />
+                )}
               </Stack>
             );
           })}

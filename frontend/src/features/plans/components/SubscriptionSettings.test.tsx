@@ -50,6 +50,40 @@ describe('settings › subscription', () => {
     expect(callsTo('GET /api/pay/giveMeTrial')).toHaveLength(1);
   });
 
+  it('shows what the workspace uses of each limit, with a bar where the plan limits it', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({
+      usage: { apps: 4, developers: 2, campaigns: 30, keywordGroups: null, rules: 1234, rulesCampaigns: 0 },
+    })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }));
+    renderApp('/settings/subscription', makeUser());
+    expect(await screen.findByTestId('limit-apps')).toHaveTextContent('4 / 5');
+    expect(screen.getByTestId('limit-developers')).toHaveTextContent('2 / 2');
+    expect(screen.getByTestId('limit-campaigns')).toHaveTextContent('30 / 100');
+    // Ad groups are limited per creation: the limit alone, no bar.
+    expect(screen.getByTestId('limit-keywordGroups')).toHaveTextContent('100 per creation');
+    expect(screen.queryByTestId('usage-bar-keywordGroups')).not.toBeInTheDocument();
+    expect(screen.getByTestId('limit-rules')).toHaveTextContent('1 234 / 10');
+    expect(screen.getByTestId('limit-rulesCampaigns')).toHaveTextContent('0 / 20');
+    const bar = (field: string) => within(screen.getByTestId(`usage-bar-${field}`)).getByRole('progressbar');
+    expect(bar('apps')).toHaveAttribute('aria-valuenow', '80');
+    expect(bar('campaigns')).toHaveAttribute('aria-valuenow', '30');
+    // Past the limit the bar is full.
+    expect(bar('rules')).toHaveAttribute('aria-valuenow', '100');
+  });
+
+  it('shows usage without a bar on a plan without limits', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({
+      plan: 'agency',
+      limits: { apps: null, developers: null, campaigns: null, keywordGroups: null, rules: null, rulesCampaigns: null },
+      usage: { apps: 7, developers: 3, campaigns: 250, keywordGroups: null, rules: 2, rulesCampaigns: 5 },
+    })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }));
+    renderApp('/settings/subscription', makeUser());
+    expect(await screen.findByTestId('limit-apps')).toHaveTextContent('7 (no limit)');
+    expect(screen.getByTestId('limit-keywordGroups')).toHaveTextContent('No limit');
+    expect(screen.queryByTestId('usage-bar-apps')).not.toBeInTheDocument();
+  });
+
   it('says when the trial was had already, and when purchases fail to load', async () => {
     mockApi('GET /api/plan/current', ok(makePlanAnswer({ freeTrialStatus: 'TrialEnded' })));
     mockApi('GET /api/purchase/all', fail(500, 'Error. Try again later'));

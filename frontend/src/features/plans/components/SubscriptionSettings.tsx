@@ -33,7 +33,7 @@ export function SubscriptionSettings() {
             <SpendCard plan={plan.data} />
           </SimpleGrid>
           <TrialAndUpgradeCard plan={plan.data} />
-          <PlanLimitsCard limits={plan.data.limits} />
+          <PlanLimitsCard limits={plan.data.limits} usage={plan.data.usage} />
           <PurchasesCard />
         </>
       )}
