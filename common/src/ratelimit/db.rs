@@ -3,8 +3,7 @@
 //! Every step is a single `INSERT … ON CONFLICT (key) DO UPDATE … RETURNING` statement, so it
 //! is atomic on both engines: PostgreSQL takes the row lock for the update, SQLite holds its
 //! write lock for the whole statement. Times come from the database's own clock
-//! (`clock_timestamp()` on PostgreSQL, read after the row lock is taken; `julianday('now')`
-//! on SQLite, whose file is shared only by processes on one host), in microseconds.
+//! (`clock_timestamp()` on PostgreSQL; `julianday('now')` on SQLite, whose file is shared only by processes on one host), in microseconds.
 //!
 //! On PostgreSQL the statements run on a small pool of their own (a reservation never waits
 //! behind the jobs' work for one of the application pool's connections) whose sessions
@@ -40,35 +39,31 @@ pub struct DbStore {
 impl DbStore {
     /// A store on `db`; its migrations must have been applied.
     pub fn new(db: Db) -> DbStore {
-        let (now, max, locked_now) = match db.backend {
+        let (now, max) = match db.backend {
             Backend::Postgres => (
                 "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT",
                 "GREATEST",
-                // Evaluated in the update, after the row lock is taken: a reservation that
-                // waited for the lock gets a slot from the time it got it, not one already
-                // past (which it would send late, squeezing it against the next one).
-                "(EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT",
             ),
-            // SQLite holds its write lock for the whole statement: the clock read into
-            // `excluded.slot_us` is current, and read once the slots stay exactly one
-            // interval apart.
             _ => (
                 "(CAST((julianday('now') - 2440587.5) * 86400000.0 AS INTEGER) * 1000)",
                 "MAX",
-                "excluded.slot_us",
             ),
         };
-        // $1 key, $2 default interval, $3 tolerance.
+        // $1 key, $2 default interval, $3 tolerance. The clock is read once into
+        // `excluded.slot_us`, so the slots granted stay exactly one interval apart. On
+        // PostgreSQL that read precedes a wait for the row lock: a slot granted after such a
+        // wait may already be past, which the caller sees as lateness (its round trip spans
+        // the wait) and answers by reserving again.
         let reserve_sql = format!(
             "INSERT INTO rate_limits (key, tat_us, slot_us, paused_until_us, interval_us, updated_at) \
              SELECT $1, t.n + $2, t.n, 0, CAST(NULL AS BIGINT), t.n / 1000 \
              FROM (SELECT {now} AS n) AS t WHERE true \
              ON CONFLICT (key) DO UPDATE SET \
-               slot_us = {max}({max}(rate_limits.tat_us, {locked_now}, rate_limits.paused_until_us) - $3, \
-                               {locked_now}, rate_limits.paused_until_us), \
-               tat_us = {max}(rate_limits.tat_us, {locked_now}, rate_limits.paused_until_us) \
+               slot_us = {max}({max}(rate_limits.tat_us, excluded.slot_us, rate_limits.paused_until_us) - $3, \
+                               excluded.slot_us, rate_limits.paused_until_us), \
+               tat_us = {max}(rate_limits.tat_us, excluded.slot_us, rate_limits.paused_until_us) \
                         + COALESCE(rate_limits.interval_us, $2), \
-               updated_at = {locked_now} / 1000 \
+               updated_at = excluded.updated_at \
              RETURNING slot_us, slot_us - {now} AS wait_us, interval_us"
         );
         // $1 key, $2 pause duration.

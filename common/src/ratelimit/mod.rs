@@ -211,8 +211,10 @@ impl RateLimiter {
                 }
                 continue;
             }
+            // Until a pace is known the probe lets one request out at a time, each after the
+            // previous one's answer: a late one cannot be squeezed against the next.
             let late = earliest.elapsed();
-            if late > s.max_late && missed < MISSED_IN_A_ROW {
+            if late > s.max_late && reservation.interval_us.is_some() && missed < MISSED_IN_A_ROW {
                 missed += 1;
                 self.inner.missed.fetch_add(1, Ordering::Relaxed);
                 tracing::debug!(

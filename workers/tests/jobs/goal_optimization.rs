@@ -29,7 +29,7 @@ fn micros(text: &str) -> i64 {
 }
 
 async fn goal_optimization_runs_from_the_scheduler_to_the_provider(kind: Kind) {
-    let sandbox = std::sync::Arc::new(Sandbox::new(SandboxConfig::default()));
+    let sandbox = Sandbox::new(SandboxConfig::default());
     let base = {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());

@@ -1,8 +1,7 @@
 //! The shared rate limiter on every store: several limiter instances (standing in for
 //! processes) sharing one key keep to the pace, a 429 seen by one pauses the others, the
 //! headers lower and raise the pace, and the shared state never moves backwards in time;
-//! a caller that wakes too late for its slot gives it up, and on PostgreSQL a reservation
-//! that waited for the key's row lock gets a slot from when it got the lock.
+//! a caller that wakes too late for its slot gives it up.
 
 #[macro_use]
 mod support;
@@ -282,41 +281,4 @@ async fn a_caller_waking_late_gives_its_slot_up() {
     );
     assert!(limiter.missed_slots() > 0, "no slot was given up");
     assert!(sent.len() >= 10, "only {} sends in 2.5 s", sent.len());
-}
-
-/// On PostgreSQL a reservation that waits for its key's row lock (another process's
-/// reservation of the same key) gets its slot from when it got the lock: a slot taken from
-/// the statement's start would be past when granted, and its request sent late.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_reservation_waiting_for_the_row_lock_gets_a_current_slot() {
-    let Some(fx) = Fixture::new(Kind::Postgres).await else {
-        return;
-    };
-    let key = account_key("locked");
-    let store = fx.store().await;
-    store.set_interval(&key, 500_000).await.unwrap();
-    let db = fx.db().await.unwrap();
-    let mut tx = db.pool.begin().await.unwrap();
-    let _: String = sqlx::query_scalar("SELECT key FROM rate_limits WHERE key = $1 FOR UPDATE")
-        .bind(&key)
-        .fetch_one(&mut *tx)
-        .await
-        .unwrap();
-    let waiting = tokio::spawn({
-        let key = key.clone();
-        async move { store.reserve(&key, 500_000, 0).await.unwrap() }
-    });
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let released: i64 =
-        sqlx::query_scalar("SELECT (EXTRACT(EPOCH FROM clock_timestamp()) * 1000000)::BIGINT")
-            .fetch_one(&mut *tx)
-            .await
-            .unwrap();
-    tx.commit().await.unwrap();
-    let r = waiting.await.unwrap();
-    assert!(
-        r.slot_us >= released,
-        "the slot was {} µs past when the lock was released",
-        released - r.slot_us
-    );
 }

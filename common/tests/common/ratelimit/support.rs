@@ -121,14 +121,6 @@ impl Fixture {
         }
     }
 
-    /// A connection of its own to the SQL store's database (None on the others).
-    pub async fn db(&self) -> Option<Db> {
-        match self.kind {
-            Kind::Sqlite | Kind::Postgres => Some(Db::connect_url(&self.url).await.unwrap()),
-            Kind::Memory | Kind::Redis => None,
-        }
-    }
-
     /// A limiter on its own connection to the shared store ("another process").
     pub async fn limiter(&self, settings: RateLimitSettings) -> RateLimiter {
         RateLimiter::new(self.store().await, settings)
