@@ -25,7 +25,7 @@ use searchdeck_common::{
 };
 
 pub use entries::{Entry, Payload, When, entries, period_start};
-pub use rules::tick_rules;
+pub use rules::{RuleTriggers, tick_rules};
 
 /// The built-in periodic jobs of Searchdeck.
 pub fn schedule() -> Vec<Entry> {
@@ -118,6 +118,7 @@ pub async fn run_with(
     tracing::info!(entries = built_in.len(), ?tick_every, "scheduler started");
     let mut shutdown = std::pin::pin!(shutdown);
     let mut interval = tokio::time::interval(tick_every);
+    let mut rule_triggers = RuleTriggers::default();
     interval.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
@@ -129,7 +130,7 @@ pub async fn run_with(
                     Err(e) => tracing::error!(error = %format!("{e:#}"), "could not read the schedules table"),
                 }
                 tick(&queue, &all, ids::now_ms()).await;
-                if let Err(e) = tick_rules(&db, &queue, ids::now_ms() / 1000).await {
+                if let Err(e) = rule_triggers.tick(&db, &queue, ids::now_ms() / 1000).await {
                     tracing::error!(error = %format!("{e:#}"), "could not read the rules to trigger");
                 }
             }

@@ -14,9 +14,18 @@
 //! the store, so one process's observation paces all. A 429 pauses the key in the store until
 //! its `Retry-After`, which holds back every process; `RateLimit-Remaining: 0` with a reset
 //! of two seconds or more pauses until the reset.
+//!
+//! A request is sent at its slot or not at all: a caller that wakes more than
+//! [`RateLimitSettings::max_late`] after its slot (a busy machine, a slow store answer)
+//! gives the slot up and reserves another. An unused slot only leaves the provider's window
+//! a request short, while a late one followed by one on time could make one too many in it
+//! (the pace's headroom, `window × (1/safety − 1)`, is 52 ms at the defaults).
 
 use std::{
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -71,6 +80,10 @@ pub struct RateLimitSettings {
     pub local_burst: u32,
     /// Pause after a 429 that carries neither `Retry-After` nor `RateLimit-Reset`.
     pub default_retry_after: Duration,
+    /// Latest a request may be sent after its slot (counted from the earliest time the
+    /// store's answer allows for the slot); later, the slot is given up and another
+    /// reserved. Keep it under the pace's headroom, `window × (1/safety − 1)`.
+    pub max_late: Duration,
 }
 
 impl Default for RateLimitSettings {
@@ -82,6 +95,7 @@ impl Default for RateLimitSettings {
             tolerance: Duration::ZERO,
             local_burst: 2,
             default_retry_after: Duration::from_secs(1),
+            max_late: Duration::from_millis(25),
         }
     }
 }
@@ -90,7 +104,13 @@ struct Inner {
     store: SharedStore,
     settings: RateLimitSettings,
     keys: LocalKeys,
+    /// Slots given up because the caller woke too late for them.
+    missed: AtomicU64,
 }
+
+/// Slots in a row a caller gives up before it sends in the next one however late: a store
+/// that always answers slower than `max_late` must slow the calls, not stop them.
+const MISSED_IN_A_ROW: u32 = 3;
 
 /// The shared rate limiter. Cheap to clone; clones share their local state.
 #[derive(Clone)]
@@ -118,6 +138,7 @@ impl RateLimiter {
                 ),
                 store,
                 settings,
+                missed: AtomicU64::new(0),
             }),
         }
     }
@@ -148,12 +169,18 @@ impl RateLimiter {
         &self.inner.store
     }
 
+    /// Slots given up so far because their caller woke too late to send in them.
+    pub fn missed_slots(&self) -> u64 {
+        self.inner.missed.load(Ordering::Relaxed)
+    }
+
     /// Waits until a request for `key` may be sent, and returns how long it waited.
     /// Each call spends one slot: call it once per request, right before sending.
     pub async fn acquire(&self, key: &str) -> Result<Duration, RateLimitError> {
         let started = Instant::now();
         let (s, keys) = (&self.inner.settings, &self.inner.keys);
         let default_interval = interval_for_rate(s.initial_rate);
+        let mut missed = 0;
         loop {
             if let Some(until) = keys.paused_until(key) {
                 tokio::time::sleep_until(until.into()).await;
@@ -165,23 +192,51 @@ impl RateLimiter {
                 .store
                 .reserve(key, default_interval, micros(s.tolerance))
                 .await?;
+            // The slot on this process's clock: the store read its own clock while we
+            // waited for its answer, so it lies within the round trip before `deadline`.
+            let deadline = tokio::time::Instant::now() + reservation.wait;
+            let earliest = deadline
+                .checked_sub(reservation.round_trip)
+                .unwrap_or(deadline);
             keys.follow(key, reservation.interval_us);
+            let probing = probe.is_some();
             if let Some(permit) = probe {
                 keys.hold_probe(key, permit);
             }
-            tokio::time::sleep(reservation.wait).await;
+            tokio::time::sleep_until(deadline).await;
             // A 429 this process saw while we slept outranks our slot: reserve again.
-            if keys.paused_until(key).is_none() {
-                let waited = started.elapsed();
-                if waited >= Duration::from_secs(5) {
-                    tracing::debug!(
-                        rate_limit.key = key,
-                        waited_ms = waited.as_millis() as u64,
-                        "long rate-limit wait"
-                    );
+            if keys.paused_until(key).is_some() {
+                if probing {
+                    keys.answered(key);
                 }
-                return Ok(waited);
+                continue;
             }
+            // Until a pace is known the probe lets one request out at a time, each after the
+            // previous one's answer: a late one cannot be squeezed against the next.
+            let late = earliest.elapsed();
+            if late > s.max_late && reservation.interval_us.is_some() && missed < MISSED_IN_A_ROW {
+                missed += 1;
+                self.inner.missed.fetch_add(1, Ordering::Relaxed);
+                tracing::debug!(
+                    rate_limit.key = key,
+                    late_ms = late.as_secs_f64() * 1e3,
+                    round_trip_ms = reservation.round_trip.as_secs_f64() * 1e3,
+                    "woke too late for the rate-limit slot; reserving another"
+                );
+                if probing {
+                    keys.answered(key);
+                }
+                continue;
+            }
+            let waited = started.elapsed();
+            if waited >= Duration::from_secs(5) {
+                tracing::debug!(
+                    rate_limit.key = key,
+                    waited_ms = waited.as_millis() as u64,
+                    "long rate-limit wait"
+                );
+            }
+            return Ok(waited);
         }
     }
 

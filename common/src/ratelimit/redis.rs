@@ -98,6 +98,7 @@ impl RedisStore {
         default_interval_us: i64,
         tolerance_us: i64,
     ) -> Result<Reservation, RateLimitError> {
+        let sent = std::time::Instant::now();
         let (slot, wait, interval): (i64, i64, i64) = self
             .reserve
             .key(self.redis_key(key))
@@ -106,7 +107,7 @@ impl RedisStore {
             .arg(IDLE_TTL_MS)
             .invoke_async(&mut self.conn.clone())
             .await?;
-        Ok(Reservation::new(slot, wait, Some(interval)))
+        Ok(Reservation::new(slot, wait, Some(interval)).answered_after(sent.elapsed()))
     }
 
     pub(crate) async fn pause(&self, key: &str, duration_us: i64) -> Result<(), RateLimitError> {

@@ -37,6 +37,10 @@ pub struct Reservation {
     /// The pace learned for the key (microseconds between requests); `None` while no
     /// response has taught one and the caller's default applies.
     pub interval_us: Option<i64>,
+    /// How long the store took to answer, from sending the request to reading the answer
+    /// (zero in memory). The store read its clock somewhere within it, so the slot lies
+    /// between `wait - round_trip` and `wait` from the moment the answer was read.
+    pub round_trip: Duration,
 }
 
 impl Reservation {
@@ -46,7 +50,13 @@ impl Reservation {
             wait: Duration::from_micros(u64::try_from(wait_us).unwrap_or(0)),
             slot_us,
             interval_us: interval_us.filter(|i| *i > 0),
+            round_trip: Duration::ZERO,
         }
+    }
+
+    /// The same reservation, answered after `round_trip`.
+    pub(crate) fn answered_after(self, round_trip: Duration) -> Reservation {
+        Reservation { round_trip, ..self }
     }
 }
 

@@ -9,6 +9,7 @@ mod bulk_edit;
 mod cancel;
 mod creation;
 mod email;
+mod goal_optimization;
 mod outbox;
 mod popularity;
 mod provider;

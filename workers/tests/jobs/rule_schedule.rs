@@ -1,7 +1,8 @@
 //! The scheduler's rule triggers (docs/api/rules.md "Scheduling"), at fixed clock readings:
 //! two schedulers ticking at once enqueue a rule's period once; a scheduler down over due
 //! times enqueues only the latest period on return; a rule does not fire before its first
-//! due time after it was enabled. On every backend (see `support`).
+//! due time after it was enabled; a running scheduler sends a period to the queue once, not
+//! on every tick. On every backend (see `support`).
 
 use searchdeck_common::{
     queue::Enqueued,
@@ -9,7 +10,7 @@ use searchdeck_common::{
     store,
     test_support::connected_org,
 };
-use searchdeck_scheduler::tick_rules;
+use searchdeck_scheduler::{RuleTriggers, tick_rules};
 
 use crate::support::{Kind, TestEnv};
 
@@ -17,6 +18,7 @@ searchdeck_common::per_backend!([sqlite, postgres, redis]
     two_schedulers_enqueue_a_rule_period_once,
     a_scheduler_back_from_downtime_enqueues_only_the_latest_period,
     a_rule_waits_for_its_first_due_time_after_enabling,
+    a_running_scheduler_sends_a_period_to_the_queue_once,
 );
 
 /// Unix seconds of an RFC 3339 instant.
@@ -145,4 +147,39 @@ async fn a_rule_waits_for_its_first_due_time_after_enabling(kind: Kind) {
             .await
             .is_empty()
     );
+}
+
+async fn a_running_scheduler_sends_a_period_to_the_queue_once(kind: Kind) {
+    let Some(env) = TestEnv::new(kind).await else {
+        return;
+    };
+    let id = daily_rule(&env, at("2026-11-01T00:00:00Z")).await;
+    let mut triggers = RuleTriggers::default();
+    let sent = |r: Vec<(searchdeck_common::jobs::RunRule, anyhow::Result<Enqueued>)>| {
+        r.into_iter()
+            .filter(|(j, _)| j.rule == id)
+            .map(|(j, r)| (j.period, matches!(r.unwrap(), Enqueued::New(_))))
+            .collect::<Vec<_>>()
+    };
+    let first = triggers
+        .tick(&env.db, &env.queue, at("2026-11-27T07:00:00Z"))
+        .await
+        .unwrap();
+    assert_eq!(sent(first), [("2026-11-27T06:00:00Z".to_string(), true)]);
+    // Later ticks in the period do not ask the queue again.
+    for later in ["2026-11-27T07:00:15Z", "2026-11-27T23:59:00Z"] {
+        let again = triggers.tick(&env.db, &env.queue, at(later)).await.unwrap();
+        assert!(sent(again).is_empty(), "sent again at {later}");
+    }
+    // Another scheduler (without this one's memory) is answered a duplicate.
+    let other = tick_rules(&env.db, &env.queue, at("2026-11-27T08:00:00Z"))
+        .await
+        .unwrap();
+    assert_eq!(sent(other), [("2026-11-27T06:00:00Z".to_string(), false)]);
+    // The next period is sent.
+    let next = triggers
+        .tick(&env.db, &env.queue, at("2026-11-28T06:00:00Z"))
+        .await
+        .unwrap();
+    assert_eq!(sent(next), [("2026-11-28T06:00:00Z".to_string(), true)]);
 }
