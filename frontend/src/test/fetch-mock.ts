@@ -80,6 +80,18 @@ function untilAborted<T>(signal: AbortSignal | undefined, answer: T | Promise<T>
   });
 }
 
+/**
+ * An answer held back until `release()`: what the screen shows before it stays there until
+ * the test has looked, however short the polling interval and however busy the machine.
+ */
+export function held(answer: Responder): { answer: (call: MockCall) => Promise<Answer>; release: () => void } {
+  let release = () => {};
+  const gate = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { answer: (call) => gate.then(() => (typeof answer === 'function' ? answer(call) : answer)), release };
+}
+
 /** An answer that never comes, for calls that a test expects to be cancelled. */
 export const never = (): Promise<Answer> => new Promise<Answer>(() => {});
 

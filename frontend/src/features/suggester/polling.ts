@@ -7,7 +7,7 @@
 import { isRunning, type Task } from '@/features/tasks';
 import { ApiError, defaultMessage } from '@/lib/api-error';
 import type { Keyword, PollResult } from './api/types';
-import { POLL_INTERVAL_MS } from './wizard';
+import { timing } from './wizard';
 
 /** The server's word for "still running" (spec §4). */
 export const METHOD_IS_EXECUTED = 'METHOD_IS_EXECUTED';
@@ -74,7 +74,7 @@ export function sleepFor(ms: number, signal: AbortSignal): Promise<void> {
 }
 
 /** Polls until the collection ends; rejects only when `signal` aborts. */
-export async function pollUntilDone({ poll, signal, onTask, immediate = false, interval = POLL_INTERVAL_MS, sleep = sleepFor }: PollOptions): Promise<PollOutcome> {
+export async function pollUntilDone({ poll, signal, onTask, immediate = false, interval = timing.pollMs, sleep = sleepFor }: PollOptions): Promise<PollOutcome> {
   for (let first = true; ; first = false) {
     if (!(first && immediate)) await sleep(interval, signal);
     signal.throwIfAborted();

@@ -118,5 +118,18 @@ export function isExpired(savedAt: number | string | null | undefined, now: numb
   return now - at >= SAVED_TTL_MS || at > now + SAVED_TTL_MS;
 }
 
-/** Spec §9: the collection is polled every 1000 ms. */
-export const POLL_INTERVAL_MS = 1000;
+/**
+ * The suggester's own waits, read each time one starts. The component tests shorten them
+ * (`SuggesterScreen.test.tsx`, `SuggesterCreation.test.tsx`) so that they wait on what the
+ * screen does rather than on the clock; the app never changes them.
+ */
+export const timing = {
+  /** Spec §9: the collection is polled every 1000 ms. */
+  pollMs: 1000,
+  /** Selection and plan changes wait this long before they are saved (one save for a burst of clicks). */
+  saveDebounceMs: 800,
+  /** The App Store searches of the app and competitor pickers wait for typing to pause. */
+  searchDebounceMs: 300,
+  /** The check of step 4's campaign names against the campaign group waits for typing to pause. */
+  namesDebounceMs: 400,
+};

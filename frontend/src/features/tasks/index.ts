@@ -3,7 +3,7 @@ export { useTask } from './api/get-task';
 export { useTaskOutcome } from './hooks/useTaskOutcome';
 export { tasksQuery, useTasks } from './api/get-tasks';
 export { taskKeys } from './api/keys';
-export { isRunning, taskSchema, type Task } from './api/task';
+export { isRunning, taskSchema, taskTiming, type Task } from './api/task';
 export { TasksPopover } from './components/TasksPopover';
 export { taskProgress } from './progress';
 export { creationOutcome, creationProgressOf, type CreationOutcome, type CreationProgress } from './creation-progress';

@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { taskTiming } from '@/features/tasks';
+import { callsTo, fail, held, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { copySchema, copySettings } from './DuplicateModal';
@@ -18,6 +19,12 @@ function report(items: unknown[]) {
 const REPORT = 'POST /api/asa/reports';
 
 jest.setTimeout(30_000);
+
+// Task polls every 50 ms instead of the app's 1000 ms: the test waits on the task, not the
+// clock. A state between two polls is held on screen (`held`) until the test has seen it.
+beforeAll(() => {
+  taskTiming.pollMs = 50;
+});
 
 describe('duplicate-campaign settings (spec §3)', () => {
   it('defaults to one copy of everything, paused, and checks the money with the server’s rules', () => {
@@ -63,7 +70,8 @@ describe('duplicate-campaign modal', () => {
         }),
       });
     };
-    mockApi('GET /api/tasks/k1', running, done);
+    const finished = held(done);
+    mockApi('GET /api/tasks/k1', running, finished.answer);
     await userEvent.click(await openModal());
     const modal = await screen.findByTestId('duplicate-modal');
     expect(within(modal).getByTestId('copy-selected')).toHaveTextContent('2 campaigns selected');
@@ -85,7 +93,8 @@ describe('duplicate-campaign modal', () => {
     expect(callsTo(COPY)[0]!.body).toEqual({ campaigns: ['7', '8'], numberOfCopies: 1, adGroup: true, campaignNegativeKeywords: false, customAds: true, cptBid: { amount: '0.75', currency: 'USD' }, cpaGoal: null, status: 'PAUSED' });
 
     expect(await within(modal).findByTestId('creation-groups')).toHaveTextContent('1 / 4');
-    expect(await within(modal).findByTestId('copy-names', {}, { timeout: 5000 })).toHaveTextContent('Brand US copy 1');
+    finished.release();
+    expect(await within(modal).findByTestId('copy-names')).toHaveTextContent('Brand US copy 1');
     expect(within(modal).getByText('Copies created')).toBeInTheDocument();
     // The table reads the copies.
     await userEvent.click(within(modal).getAllByRole('button', { name: 'Close' }).at(-1)!);

@@ -1,11 +1,18 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { taskTiming } from '@/features/tasks';
+import { callsTo, fail, held, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeTask, makeUser, userWithRole } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { storedRule } from '../rule-fixtures';
 
 jest.setTimeout(40_000);
+
+// Task polls every 50 ms instead of the app's 1000 ms: the test waits on the task, not the
+// clock. A state between two polls is held on screen (`held`) until the test has seen it.
+beforeAll(() => {
+  taskTiming.pollMs = 50;
+});
 
 const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
 
@@ -88,14 +95,16 @@ describe('/auto-rules: the rules list', () => {
   it('runs a rule now and follows its task to the end', async () => {
     mockPage();
     mockApi('POST /api/rules/user/r1/run', ok({ id: 't9' }));
-    mockApi('GET /api/tasks/t9', ok({ item: makeTask({ id: 't9', kind: 'run-rule', finish: false }) }), ok({ item: makeTask({ id: 't9', kind: 'run-rule', finish: true, percent: 100 }) }));
+    const finished = held(ok({ item: makeTask({ id: 't9', kind: 'run-rule', finish: true, percent: 100 }) }));
+    mockApi('GET /api/tasks/t9', ok({ item: makeTask({ id: 't9', kind: 'run-rule', finish: false }) }), finished.answer);
     renderApp('/auto-rules', makeUser());
     await screen.findByText('Pause keywords that spend without installs');
     await userEvent.click(screen.getByRole('button', { name: 'Actions of Pause keywords that spend without installs' }));
     await userEvent.click(await screen.findByRole('menuitem', { name: 'Run now' }));
     await waitFor(() => expect(callsTo('POST /api/rules/user/r1/run')).toHaveLength(1));
     expect(await screen.findByText('Running…')).toBeInTheDocument();
-    expect(await screen.findByText('Pause keywords that spend without installs has run', {}, { timeout: 15_000 })).toBeInTheDocument();
+    finished.release();
+    expect(await screen.findByText('Pause keywords that spend without installs has run')).toBeInTheDocument();
     await waitFor(() => expect(screen.queryByText('Running…')).not.toBeInTheDocument());
     // The list is asked again for the new last run.
     await waitFor(() => expect(callsTo('GET /api/rules/all').length).toBeGreaterThanOrEqual(2));

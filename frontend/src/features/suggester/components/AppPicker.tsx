@@ -8,6 +8,7 @@ import { useMemo, useState } from 'react';
 import { t } from '@/i18n';
 import { MIN_SEARCH, useFindStoreApps, useGroupApps } from '../api/apps';
 import type { AppRef, Scope } from '../api/types';
+import { timing } from '../wizard';
 
 interface AppOption extends ComboboxItem {
   app: AppRef;
@@ -18,7 +19,7 @@ const optionOf = (app: AppRef): AppOption => ({ value: app.adamId, label: app.na
 export function AppPicker({ scope, country, value, onChange }: { scope: Scope | null; country: string | null; value: AppRef | null; onChange: (app: AppRef | null) => void }) {
   const groupApps = useGroupApps(scope);
   const [search, setSearch] = useState(value?.name ?? '');
-  const [debounced] = useDebouncedValue(search, 300);
+  const [debounced] = useDebouncedValue(search, timing.searchDebounceMs);
   // Searching for the chosen app's own name is not a search.
   const storeQuery = debounced === value?.name ? '' : debounced;
   const found = useFindStoreApps(storeQuery, country);

@@ -13,6 +13,7 @@ import { showSnackbar } from '@/lib/notifications';
 import { MIN_SEARCH, useFindStoreApps } from '../api/apps';
 import { MAX_COMPETITORS, useAddCompetitor, useCompetitors, useRemoveCompetitor, useSuggestedCompetitors } from '../api/competitors';
 import type { AppRef } from '../api/types';
+import { timing } from '../wizard';
 
 function AppLine({ app, children }: { app: AppRef; children?: ReactNode }) {
   return (
@@ -41,7 +42,7 @@ export function CompetitorPicker({ app, country, selected, onSelected }: { app: 
   const add = useAddCompetitor(adamId);
   const remove = useRemoveCompetitor(adamId);
   const [search, setSearch] = useState('');
-  const [debounced] = useDebouncedValue(search, 300);
+  const [debounced] = useDebouncedValue(search, timing.searchDebounceMs);
   const found = useFindStoreApps(app ? debounced : '', country);
   const suggested = useSuggestedCompetitors(adamId, country);
   const competitors = saved.data ?? [];

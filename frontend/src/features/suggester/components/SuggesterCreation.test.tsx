@@ -1,11 +1,21 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
-import { callsTo, fail, mockApi, ok, type MockCall } from '@/test/fetch-mock';
+import { taskTiming } from '@/features/tasks';
+import { callsTo, fail, held, mockApi, ok, type MockCall } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
+import { timing } from '../wizard';
 
-// The first render compiles the app, and polls wait their 1000 ms; the machine may be busy.
+// The first render compiles the app; the machine may be busy.
 jest.setTimeout(60_000);
+
+// The screen's waits, shortened: saves and the names check 50 ms after the last change, the
+// creation's task polled every 50 ms (the app's are 800, 400 and 1000 ms). The progress
+// between two polls is held on screen (`held`) until the test has seen it.
+beforeAll(() => {
+  Object.assign(timing, { pollMs: 100, saveDebounceMs: 50, searchDebounceMs: 50, namesDebounceMs: 50 });
+  taskTiming.pollMs = 50;
+});
 
 const PATH = '/keyword-suggester';
 const COLLECT = 'POST /api/phrase/getListByShuffleTitlesPopularities/100';
@@ -207,9 +217,7 @@ describe('step 5, campaign settings and creation', () => {
     mockSaved(3);
     mockApi(CREATE, ok({ id: 'c1' }));
     const task = (details: Record<string, unknown>, extra: Record<string, unknown> = {}) => ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Adding keywords...', step: 2, totalSteps: 7, details, ...extra }) });
-    mockApi(
-      TASK,
-      task({ groupsCreated: 1, groupsTotal: 3, campaignsCreated: 0, campaignsTotal: 4 }),
+    const finished = held(
       task(
         {
           groupsCreated: 3,
@@ -224,6 +232,7 @@ describe('step 5, campaign settings and creation', () => {
         { finish: true, message: 'Campaigns created' },
       ),
     );
+    mockApi(TASK, task({ groupsCreated: 1, groupsTotal: 3, campaignsCreated: 0, campaignsTotal: 4 }), finished.answer);
     await toSettings();
     expect(screen.getByTestId('wizard-hint')).toHaveTextContent('4 campaigns in total');
     expect(screen.getByRole('switch', { name: /Create paused/ })).toBeChecked();
@@ -262,7 +271,8 @@ describe('step 5, campaign settings and creation', () => {
     // The progress bars (groups, then campaigns), then the result.
     expect(await screen.findByTestId('creation-groups')).toHaveTextContent('1 / 3');
     expect(screen.getByTestId('creation-campaigns')).toHaveTextContent('0 / 4');
-    const done = await screen.findByTestId('creation-done', {}, { timeout: 5000 });
+    finished.release();
+    const done = await screen.findByTestId('creation-done');
     expect(within(done).getByText('US Brand')).toBeInTheDocument();
     expect(within(done).getByRole('link', { name: 'Open the campaigns' })).toHaveAttribute('href', '/optimization/a1/42');
     // The state resets (spec §4): step 1, nothing saved.

@@ -1,12 +1,18 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
-import { callsTo, fail, mockApi, ok, type MockCall } from '@/test/fetch-mock';
+import { callsTo, fail, held, mockApi, ok, type MockCall } from '@/test/fetch-mock';
 import { formatNumber } from '@/lib/format/number';
 import { renderApp } from '@/test/render';
+import { timing } from '../wizard';
 
-// The first render compiles the app, and polls wait their 1000 ms; the machine may be busy.
+// The first render compiles the app; the machine may be busy.
 jest.setTimeout(40_000);
+
+// The screen's waits, shortened: polls every 100 ms instead of spec §9's 1000 ms (the interval
+// itself is polling.test.ts's), saves and store searches 50 ms after the last change. A test
+// that looks at a state between two polls holds the next answer back (`held`) until it has.
+beforeAll(() => Object.assign(timing, { pollMs: 100, saveDebounceMs: 50, searchDebounceMs: 50, namesDebounceMs: 50 }));
 
 const PATH = '/keyword-suggester';
 const COLLECT = 'POST /api/phrase/getListByShuffleTitlesPopularities/100';
@@ -174,7 +180,9 @@ describe('keyword suggester, step 1', () => {
 describe('keyword suggester, collection', () => {
   it('starts, shows each phase with its progress while polling, then lists the keywords', async () => {
     mockStep1();
-    mockCollect(running(2, 'Exploring your app...'), running(4, 'Doing some magic...'), finished);
+    const magic = held(running(4, 'Doing some magic...'));
+    const done = held(finished);
+    mockCollect(running(2, 'Exploring your app...'), magic.answer, done.answer);
     await startCollection();
 
     const [start] = callsTo(COLLECT);
@@ -185,9 +193,11 @@ describe('keyword suggester, collection', () => {
     expect(screen.getByTestId('wizard-hint')).toHaveTextContent('Keyword research in progress');
     expect(await action('Next step')).toBeDisabled();
     expect(saved['suggester-loader']).toMatchObject({ taskId: 't1', adamId: '100', country: 'US' });
+    magic.release();
     expect(await screen.findByText('Doing some magic...')).toBeInTheDocument();
     expect(screen.getByTestId('collect-percent')).toHaveTextContent('50%');
 
+    done.release();
     const table = await screen.findByTestId('keyword-table');
     expect(await screen.findByText('Keywords collecting completed!')).toBeInTheDocument();
     expect(pollsOf()[0]!.url).toContain('id=t1');
@@ -292,7 +302,7 @@ describe('keyword suggester, collection', () => {
     expect(callsTo(STOP)).toHaveLength(1);
     expect(saved['suggester-loader']).toBeUndefined();
     const polls = pollsOf().length;
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 5 * timing.pollMs)));
     expect(pollsOf()).toHaveLength(polls);
   });
 
@@ -452,10 +462,12 @@ describe('keyword suggester, saved place', () => {
         'suggester-last-item': { step: 2, taskId: null, savedAt: new Date(now - 60_000).toISOString() },
       },
     });
-    mockCollect(running(5, 'Collecting results...'), finished);
+    const done = held(finished);
+    mockCollect(running(5, 'Collecting results...'), done.answer);
     renderApp(PATH, makeUser());
     expect(await screen.findByText('Collecting results...')).toBeInTheDocument();
     expect(callsTo(COLLECT).every((c) => c.url.includes('id=t1'))).toBe(true);
+    done.release();
     await screen.findByTestId('keyword-table');
     // The saved selection is kept.
     expect(screen.getByRole('checkbox', { name: 'Select collage maker' })).toBeChecked();

@@ -39,7 +39,7 @@ import {
   type MatchChoice,
   type Segment,
 } from '../segmentation';
-import { clampStep, nextStep, previousStep, searchBlocker, selectionBlocker, canAdvanceFrom, type Step, type SuggestionType } from '../wizard';
+import { clampStep, nextStep, previousStep, searchBlocker, selectionBlocker, canAdvanceFrom, timing, type Step, type SuggestionType } from '../wizard';
 
 /** The advanced switches of the search payload. */
 export interface SearchSettings {
@@ -224,9 +224,6 @@ export function pickedWithEstimates(picked: PickedKeyword[], estimates: Estimate
   if (picked.every((p) => p.impressions === estimateOf(estimates, p.name))) return picked;
   return picked.map((p) => ({ ...p, impressions: estimateOf(estimates, p.name) }));
 }
-
-/** How long selection changes wait before they are saved (one save for a burst of clicks). */
-const SAVE_DEBOUNCE_MS = 800;
 
 export function useSuggester() {
   const active = useActiveAccount();
@@ -477,7 +474,7 @@ export function useSuggester() {
     const timer = setTimeout(() => {
       selectionSaved.current = key;
       persist({ [ENTRY_KEY]: entryOf(stateRef.current, new Date()) });
-    }, SAVE_DEBOUNCE_MS);
+    }, timing.saveDebounceMs);
     return () => clearTimeout(timer);
   }, [hydrated, state.step, state.items, state.selected, state.removed, persist]);
 
@@ -573,7 +570,7 @@ export function useSuggester() {
     const base = state.scope ?? scope;
     return base ? { accountId: base.accountId, orgId: creationOrg?.orgId ?? base.orgId ?? orgId } : null;
   }, [state.scope, scope, orgId, creationOrg]);
-  const [askedNames] = useDebouncedValue(state.step >= 4 ? campaignNames : [], 400);
+  const [askedNames] = useDebouncedValue(state.step >= 4 ? campaignNames : [], timing.namesDebounceMs);
   const exists = useCampaignsExist(creationScope, askedNames);
   const existing = useMemo(() => new Set((exists.data ?? []).map(nameKey)), [exists.data]);
   const problems = useMemo(() => nameProblems(campaignNames, existing), [campaignNames, existing]);
@@ -607,7 +604,7 @@ export function useSuggester() {
     const timer = setTimeout(() => {
       planSaved.current = key;
       persist({ [ENTRY_KEY]: entryOf(stateRef.current, new Date()) });
-    }, SAVE_DEBOUNCE_MS);
+    }, timing.saveDebounceMs);
     return () => clearTimeout(timer);
   }, [hydrated, state.step, state.items, state.selected, state.keywordGroups, state.names, state.creating, persist]);
 

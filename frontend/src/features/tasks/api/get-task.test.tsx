@@ -5,16 +5,22 @@ import { createQueryClient } from '@/lib/query-client';
 import { makeTask } from '@/test/fixtures';
 import { callsTo, mockApi, never, ok } from '@/test/fetch-mock';
 import { useTask } from './get-task';
+import { taskTiming } from './task';
 
 function wrapper({ children }: { children: ReactNode }) {
   return <QueryClientProvider client={createQueryClient()}>{children}</QueryClientProvider>;
 }
 
 describe('useTask', () => {
+  // Polls every 50 ms instead of the app's 1000 ms: the test waits on the task, not the clock.
+  beforeAll(() => {
+    taskTiming.pollMs = 50;
+  });
+
   it('polls GET /api/tasks/{id} until the task finishes', async () => {
     mockApi('GET /api/tasks/t-1', ok({ item: makeTask({ id: 't-1' }) }), ok({ item: makeTask({ id: 't-1', finish: true }) }));
     const { result } = renderHook(() => useTask('t-1'), { wrapper });
-    await waitFor(() => expect(result.current.data?.finish).toBe(true), { timeout: 3000 });
+    await waitFor(() => expect(result.current.data?.finish).toBe(true));
     expect(callsTo('GET /api/tasks/t-1')).toHaveLength(2);
   });
 

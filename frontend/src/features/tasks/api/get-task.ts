@@ -3,7 +3,7 @@ import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
 import { taskKeys } from './keys';
-import { isRunning, TASK_POLL_MS, taskSchema, type Task } from './task';
+import { isRunning, taskSchema, taskTiming, type Task } from './task';
 
 const taskResultSchema = z.object({ item: taskSchema });
 
@@ -17,7 +17,7 @@ export const taskQuery = (id: Task['id'] | null) =>
   queryOptions({
     queryKey: taskKeys.detail(id ?? ''),
     queryFn: id === null ? skipToken : ({ signal }) => getTask(id, { signal }),
-    refetchInterval: (query) => (query.state.data && !isRunning(query.state.data) ? false : TASK_POLL_MS),
+    refetchInterval: (query) => (query.state.data && !isRunning(query.state.data) ? false : taskTiming.pollMs),
   });
 
 export function useTask(id: Task['id'] | null) {

@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { api, type CallOptions } from '@/lib/api-client';
 import { taskKeys } from './keys';
-import { isRunning, TASK_POLL_MS, taskSchema, type Task } from './task';
+import { isRunning, taskSchema, taskTiming, type Task } from './task';
 
 const tasksResultSchema = z.object({ items: z.array(taskSchema) });
 
@@ -16,7 +16,7 @@ export const tasksQuery = () =>
   queryOptions({
     queryKey: taskKeys.list(),
     queryFn: ({ signal }) => getTasks({ signal }),
-    refetchInterval: (query) => (query.state.data?.some(isRunning) ? TASK_POLL_MS : false),
+    refetchInterval: (query) => (query.state.data?.some(isRunning) ? taskTiming.pollMs : false),
   });
 
 export function useTasks() {

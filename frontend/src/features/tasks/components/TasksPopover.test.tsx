@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
+import { taskTiming } from '../api/task';
 
 const running = makeTask({ id: 1, message: 'Collecting results', step: 1, totalSteps: 3 });
 const failed = makeTask({ id: 2, message: 'Creating campaigns', error: 'Provider unavailable' });
@@ -14,6 +15,11 @@ async function openPopover() {
 
 // The first render compiles the app; the machine may be busy.
 jest.setTimeout(20_000);
+
+// Polls every 50 ms instead of the app's 1000 ms: the tests wait on the tasks, not the clock.
+beforeAll(() => {
+  taskTiming.pollMs = 50;
+});
 
 describe('background tasks popover', () => {
   it('lists tasks with their progress and error', async () => {
@@ -32,9 +38,9 @@ describe('background tasks popover', () => {
     mockApi('GET /api/tasks', ok({ items: [running] }), ok({ items: [done] }));
     renderApp('/settings/general', makeUser());
     const popover = await openPopover();
-    await waitFor(() => expect(within(popover).getByText('Done')).toBeInTheDocument(), { timeout: 3000 });
+    await waitFor(() => expect(within(popover).getByText('Done')).toBeInTheDocument());
     const polls = callsTo('GET /api/tasks').length;
-    await act(() => new Promise((resolve) => setTimeout(resolve, 1500)));
+    await act(() => new Promise((resolve) => setTimeout(resolve, 5 * taskTiming.pollMs)));
     expect(callsTo('GET /api/tasks')).toHaveLength(polls);
   });
 
