@@ -1,15 +1,15 @@
 //! The plan's test clock: a per-workspace offset added to the clock `GET /api/plan/current`
 //! reads (the plan, trial, banner and modal), so a browser test can see a trial's last
 //! 72 hours and its end without waiting two weeks (docs/api/plans.md "Test clock",
-//! docs/operations.md). It exists only beside the Apple Ads sandbox: with Apple's API
-//! configured (`PROVIDER_BASE_URL=https://api.ads.apple.com`) it is off and its route
-//! answers 404, so production can never shift a plan. Offsets live in the web process's
+//! docs/operations.md). It exists only beside the local Apple Ads sandbox: with any
+//! `PROVIDER_BASE_URL` configured (Apple's API, or a proxy in front of it) it is off and
+//! its route answers 404, so production can never shift a plan. Offsets live in the web process's
 //! memory (one process in `searchdeck serve`), per workspace, so tests sharing a server do
 //! not see each other's; a restart forgets them.
 
 use std::{collections::HashMap, sync::Mutex};
 
-use searchdeck_common::{Config, config::APPLE_API_BASE, ids::now_ms};
+use searchdeck_common::{Config, ids::now_ms};
 
 /// The offsets of the workspaces that moved their plan's clock.
 #[derive(Debug, Default)]
@@ -22,15 +22,17 @@ pub struct PlanClock {
 pub const MAX_OFFSET_MS: i64 = 400 * 24 * 3_600_000;
 
 impl PlanClock {
-    /// On unless `config` names Apple's API as the provider.
+    /// On only when the provider is the sandbox `searchdeck serve` runs beside the app (no
+    /// `PROVIDER_BASE_URL`, so the base is the sandbox's own address): Apple's API, or any
+    /// other address (a proxy in front of Apple), leaves it off.
     pub fn new(config: &Config) -> PlanClock {
         PlanClock {
-            enabled: config.provider_base_url != APPLE_API_BASE,
+            enabled: config.provider_base_url == format!("http://{}", config.sandbox_bind),
             offsets: Mutex::default(),
         }
     }
 
-    /// Whether offsets may be set (the sandbox, not Apple's API, is the provider).
+    /// Whether offsets may be set (the local sandbox is the provider).
     pub fn enabled(&self) -> bool {
         self.enabled
     }

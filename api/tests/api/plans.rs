@@ -394,14 +394,18 @@ backend_tests! {
     }
 }
 
-/// Beside Apple's API (production) the plan's clock cannot be moved: 404, and nothing moves.
+/// Beside Apple's API (production), or any provider address other than the local
+/// sandbox's (a proxy in front of Apple), the plan's clock cannot be moved: 404, and nothing
+/// moves.
 #[tokio::test]
 async fn plans_test_clock_is_off_beside_apple() {
-    let app = TestApp::sqlite_with(&[
-        "--provider-base-url".into(),
-        "https://api.ads.apple.com".into(),
-    ])
-    .await;
+    for provider in ["https://api.ads.apple.com", "https://ads-proxy.example.com"] {
+        plans_test_clock_is_off_beside(provider).await;
+    }
+}
+
+async fn plans_test_clock_is_off_beside(provider: &str) {
+    let app = TestApp::sqlite_with(&["--provider-base-url".into(), provider.into()]).await;
     let owner = app.register(&app.email(), "long password").await;
     assert_eq!(app.get(TRIAL, Some(&owner)).await.status, StatusCode::OK);
     let res = app
