@@ -84,7 +84,7 @@ async fn send_code(mailer: &Mailer, email: &Email) -> anyhow::Result<()> {
         now,
     };
     Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         store::recovery::retire_open(&mut *tx, row.user_id, now).await?;
         store::recovery::insert(&mut *tx, row).await?;
         tx.commit().await

@@ -66,6 +66,19 @@ fn owner_only(path: &std::path::Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Begins a transaction that writes. On SQLite it is `BEGIN IMMEDIATE`: the write lock is
+/// taken up front, waiting for it with the busy timeout, instead of upgrading a read
+/// snapshot at the first write, an upgrade that fails at once (SQLITE_BUSY, which the busy
+/// timeout does not wait out) whenever another writer — a sync storing pages — committed
+/// since the transaction's first read. PostgreSQL: a plain `BEGIN`.
+pub async fn begin_write(pool: &AnyPool) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Any>> {
+    if pool.connect_options().database_url.scheme() == "sqlite" {
+        pool.begin_with("BEGIN IMMEDIATE").await
+    } else {
+        pool.begin().await
+    }
+}
+
 /// A handle on the application database.
 #[derive(Clone, Debug)]
 pub struct Db {
@@ -90,6 +103,11 @@ pub enum Native {
 }
 
 impl Db {
+    /// [`begin_write`] on this database's pool.
+    pub async fn begin_write(&self) -> sqlx::Result<sqlx::Transaction<'static, sqlx::Any>> {
+        begin_write(&self.pool).await
+    }
+
     /// Opens a pool for the configured database (creating the SQLite file when needed).
     pub async fn connect(config: &Config) -> anyhow::Result<Db> {
         if config.database_backend == Backend::Sqlite {

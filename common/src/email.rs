@@ -131,7 +131,7 @@ impl EmailSender {
 /// Stores `email` and queues its sending through the outbox, both in one transaction;
 /// returns the email's id. The queue only ever sees that id.
 pub async fn enqueue(db: &Db, email: &OutgoingEmail) -> Result<String, sqlx::Error> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     let id = enqueue_in(&mut tx, email).await?;
     tx.commit().await?;
     Ok(id)

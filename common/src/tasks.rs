@@ -24,7 +24,7 @@ pub async fn create_with_job<J: Job>(
     task: NewTask<'_>,
     job: &J,
 ) -> Result<String, sqlx::Error> {
-    let mut tx = db.pool.begin().await?;
+    let mut tx = db.begin_write().await?;
     let id = store::tasks::create(&mut *tx, task).await?;
     let options = OutboxOptions {
         task_id: Some(id.clone()),

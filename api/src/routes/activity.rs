@@ -566,7 +566,7 @@ pub async fn mark(
             let (pool, user, ids) = (&state.db.pool, &user, &ids);
             // Reads then writes: on SQLite a concurrent writer can end the transaction busy.
             Db::retry_busy(move || async move {
-                let mut tx = pool.begin().await?;
+                let mut tx = searchdeck_common::db::begin_write(pool).await?;
                 let n = notifications::mark(&mut tx, &user.workspace_id, &user.user_id, ids, read)
                     .await?;
                 tx.commit().await?;
@@ -581,7 +581,7 @@ pub async fn mark(
 async fn mark_everything(state: &AppState, user: &Member, read: bool) -> ApiResult<u64> {
     let pool = &state.db.pool;
     let n = Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         let n = notifications::mark_all(&mut tx, &user.workspace_id, &user.user_id, read).await?;
         tx.commit().await?;
         Ok::<_, sqlx::Error>(n)

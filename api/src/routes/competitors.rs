@@ -532,7 +532,7 @@ pub async fn save_many(
         return Err(unknown_app(&format!("competitorIds.{i}")));
     }
     let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for id in &ids {
         store::competitors::save(
             &mut *tx,

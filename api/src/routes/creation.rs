@@ -141,7 +141,7 @@ async fn start<J: searchdeck_common::queue::Job>(
     })
     .map_err(anyhow::Error::from)?;
     let id = Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         plan_limits::lock(&mut tx, &user.workspace_id).await?;
         let existing = plan_limits::group_campaigns(&mut tx, &user.workspace_id, org).await?;
         plan_limits::check_creation(plan, existing, making.campaigns, making.groups)?;

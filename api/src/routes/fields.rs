@@ -418,7 +418,7 @@ pub async fn create(
     let id = new_id();
     let (pool, ws, uid) = (&state.db.pool, &user.workspace_id, &user.user_id);
     Db::retry_busy(|| async {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         store::presets::lock_owner(&mut *tx, uid).await?;
         if store::presets::count(&mut *tx, ws, uid, level.name()).await? >= MAX_PRESETS {
             return Err(limit_reached());
@@ -503,7 +503,7 @@ pub async fn update(
     let (pool, ws, uid) = (&state.db.pool, &user.workspace_id, &user.user_id);
     let (id, name, fields) = (&row.id, name.as_deref(), fields.as_deref());
     Db::retry_busy(|| async {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         if let Some(name) = name
             && store::presets::name_taken(&mut *tx, ws, uid, level.name(), name, Some(id)).await?
         {

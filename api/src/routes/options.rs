@@ -205,7 +205,7 @@ pub async fn put_front(
     let expected = if_match(&headers)?;
     let (pool, owner) = (&state.db.pool, owner(&user));
     Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         // Bumping the version first serialises concurrent saves of one user.
         let version = store::options::bump_version(&mut *tx, owner.user_id).await?;
         if let Some(expected) = expected {

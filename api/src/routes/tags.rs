@@ -372,7 +372,7 @@ pub async fn create_many(
         );
     }
     let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let mut ids = Vec::new();
     for ((i, name, color, (kind, level)), entities) in valid.iter().zip(links) {
         let id = new_id();
@@ -463,7 +463,7 @@ async fn change_links(
         ApiError::Internal(anyhow::anyhow!("tag {} has type {}", row.id, row.kind))
     })?;
     let entities = resolve(state, workspace, level, &items, "items").await?;
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for (key, entity) in entities {
         if attach {
             store::tags::link(&mut *tx, &row.id, key, level, entity)

@@ -289,7 +289,7 @@ pub async fn invite(
     }
     let (code, id, now) = (new_code(), new_id(), now_ms());
     let code_hash = hash_token(&code);
-    let mut tx = pool.begin().await?;
+    let mut tx = searchdeck_common::db::begin_write(pool).await?;
     store::team::lock_workspace(&mut *tx, &user.workspace_id).await?;
     let row = NewInvitation {
         id: &id,
@@ -391,7 +391,7 @@ async fn set_roles(
     for m in members {
         check_may_change(caller, m, Some(role))?;
     }
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
     let mut changed = Vec::new();
     for m in members {
@@ -532,7 +532,7 @@ async fn remove_members(
     for m in members {
         check_may_change(caller, m, None)?;
     }
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
     let mut removed = Vec::new();
     for m in members {
@@ -577,7 +577,7 @@ pub async fn remove(
     let deleted = match (kind, entry.item) {
         ("member", TeamEntry::Member(m)) => remove_members(&state, caller, &[m]).await?,
         ("invitation", TeamEntry::Invitation(i)) => {
-            let mut tx = state.db.pool.begin().await?;
+            let mut tx = state.db.begin_write().await?;
             store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
             let listed_after = now_ms() - store::team::EXPIRED_KEPT_MS;
             if !store::team::revoke(&mut *tx, &caller.workspace_id, &i.id, listed_after).await? {
@@ -680,7 +680,7 @@ pub async fn check_code(
         return Err(ApiError::status(StatusCode::CONFLICT, ALREADY_A_MEMBER));
     }
     let role = stored_role(&inv.role);
-    let mut tx = pool.begin().await?;
+    let mut tx = searchdeck_common::db::begin_write(pool).await?;
     store::team::lock_workspace(&mut *tx, &inv.workspace_id).await?;
     if !store::team::consume(&mut *tx, &inv.id, &user.user_id, now).await? {
         return Err(invalid(CODE_USED));

@@ -150,6 +150,15 @@ impl TestApp {
     }
 
     async fn build(pg: Option<TestDatabase>, extra: &[String]) -> TestApp {
+        // Warnings and errors of the app (a 500's cause) go to the test's captured output,
+        // which the runner shows when the test fails; `RUST_LOG` widens it.
+        let _ = tracing_subscriber::fmt()
+            .with_test_writer()
+            .with_env_filter(
+                tracing_subscriber::EnvFilter::try_from_default_env()
+                    .unwrap_or_else(|_| "warn".into()),
+            )
+            .try_init();
         let dir = tempfile::tempdir().expect("temp dir");
         let config = config(dir.path(), pg.as_ref().map(|d| d.url.as_str()), extra);
         if pg.is_none() {

@@ -7,7 +7,7 @@
 //! of them in one transaction:
 //!
 //! ```ignore
-//! let mut tx = db.pool.begin().await?;
+//! let mut tx = db.begin_write().await?;
 //! store::users::set_password(&mut *tx, user_id, &hash, now).await?;
 //! store::sessions::delete_others(&mut *tx, user_id, Some(session_id)).await?;
 //! tx.commit().await?;

@@ -21,6 +21,7 @@ use searchdeck_common::{
 use serde_json::Value;
 
 use crate::support::{Kind, TestEnv, eventually};
+use crate::sync::{Connected, connected};
 
 searchdeck_common::per_backend!([sqlite, postgres] alerts_reach_email_and_slack_retrying_a_failed_post);
 
@@ -217,15 +218,15 @@ async fn alerts(env: &TestEnv) -> Vec<(String, i64, String)> {
 }
 
 async fn the_sync_raises_an_alert_once_per_appearance_of_a_reason(kind: Kind) {
-    let sandbox = crate::sync::start_sandbox().await;
-    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+    let Some(Connected {
+        sandbox,
+        env,
+        account,
+        ..
+    }) = connected(kind).await
+    else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key = searchdeck_workers::sandbox_account::register_key(&http, &sandbox)
-        .await
-        .unwrap();
-    let account = crate::sync::connection(&env, &sandbox, &key).await;
     let worker = env.start_worker();
     sync_once(&env, &account).await;
     assert_eq!(alerts(&env).await, [], "a first sync raises nothing");

@@ -13,11 +13,10 @@ use searchdeck_common::{
     tasks::{NewTask, create_with_job},
 };
 use searchdeck_provider::{AppleAdsExt, Client, ClientConfig, Credentials, Entity};
-use searchdeck_workers::sandbox_account;
 use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
-use crate::sync::{connection, start_sandbox, start_sync};
+use crate::sync::{Connected, connected, first_usd_org, start_sync};
 
 /// 10 % more, floored to cents (what the route computes): ⌊micros × 1.1 / 10⁴⌋ × 10⁴.
 fn raised(micros: i64) -> i64 {
@@ -39,15 +38,16 @@ async fn records(env: &TestEnv) -> i64 {
 }
 
 async fn killed_worker_does_not_raise_twice(kind: Kind) {
-    let sandbox = start_sandbox().await;
-    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+    let Some(Connected {
+        sandbox,
+        env,
+        http,
+        key,
+        account,
+    }) = connected(kind).await
+    else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key = sandbox_account::register_key(&http, &sandbox)
-        .await
-        .unwrap();
-    let account = connection(&env, &sandbox, &key).await;
     let mut first = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
     eventually(Duration::from_secs(300), "the entity sync", || async {
@@ -61,14 +61,7 @@ async fn killed_worker_does_not_raise_twice(kind: Kind) {
     })
     .await;
 
-    let (org_key, org_id, workspace): (i64, i64, String) = sqlx::query_as(
-        "SELECT o.org_key, o.org_id, a.workspace_id FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
-         WHERE o.account_id = $1 AND o.currency = 'USD' ORDER BY o.org_id LIMIT 1",
-    )
-    .bind(&account)
-    .fetch_one(&env.db.pool)
-    .await
-    .unwrap();
+    let (org_key, org_id, workspace) = first_usd_org(&env, &account).await;
     let groups: Vec<(i64, i64)> = sqlx::query_as(
         "SELECT id, default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND deleted = 0 \
          AND default_bid_micros IS NOT NULL ORDER BY id",

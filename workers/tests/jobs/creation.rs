@@ -19,11 +19,10 @@ use searchdeck_common::{
     tasks::{NewTask, create_with_job},
 };
 use searchdeck_provider::{AppleAds, Client, ClientConfig, Credentials, Entity};
-use searchdeck_workers::sandbox_account::{self, SandboxKey};
 use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
-use crate::sync::{connection, start_sandbox, start_sync};
+use crate::sync::{Connected, connected, start_sync};
 
 const CAMPAIGNS: usize = 2;
 const GROUPS: usize = 3;
@@ -215,15 +214,16 @@ async fn exactly_once(client: &Client, org: i64, plan: &CreationPlan) {
 }
 
 async fn killed_at_every_point(kind: Kind) {
-    let sandbox = start_sandbox().await;
-    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+    let Some(Connected {
+        sandbox,
+        env,
+        http,
+        key,
+        account,
+    }) = connected(kind).await
+    else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key: SandboxKey = sandbox_account::register_key(&http, &sandbox)
-        .await
-        .unwrap();
-    let account = connection(&env, &sandbox, &key).await;
     let mut worker = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
     eventually(Duration::from_secs(300), "the entity sync", || async {

@@ -15,10 +15,9 @@ use searchdeck_common::{
 };
 use searchdeck_sandbox::{Sandbox, SandboxConfig};
 use searchdeck_scheduler::tick_rules;
-use searchdeck_workers::sandbox_account;
 
-use crate::support::{Kind, TestEnv, eventually};
-use crate::sync::{connection, start_sync, synced};
+use crate::support::{Kind, eventually};
+use crate::sync::{Connected, connected_to, first_usd_org, start_sync, synced};
 
 /// The largest bid step per run of the optimisation.
 const STEP_PERCENT: i64 = 10;
@@ -30,33 +29,16 @@ fn micros(text: &str) -> i64 {
 
 async fn goal_optimization_runs_from_the_scheduler_to_the_provider(kind: Kind) {
     let sandbox = Sandbox::new(SandboxConfig::default());
-    let base = {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let base = format!("http://{}", listener.local_addr().unwrap());
-        let app = searchdeck_sandbox::app(sandbox.clone());
-        tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
-        base
-    };
-    let Some(env) = TestEnv::with_provider(kind, Some(&base)).await else {
+    let Some(Connected { env, account, .. }) = connected_to(kind, sandbox.clone()).await else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key = sandbox_account::register_key(&http, &base).await.unwrap();
-    let account = connection(&env, &base, &key).await;
     let worker = env.start_worker();
     start_sync(&env, &account).await;
     eventually(Duration::from_secs(300), "the first sync", || async {
         synced(&env, &account).await.then_some(())
     })
     .await;
-    let (org_key, org_id, workspace): (i64, i64, String) = sqlx::query_as(
-        "SELECT o.org_key, o.org_id, a.workspace_id FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
-         WHERE o.account_id = $1 AND o.currency = 'USD' ORDER BY o.org_id LIMIT 1",
-    )
-    .bind(&account)
-    .fetch_one(&env.db.pool)
-    .await
-    .unwrap();
+    let (org_key, org_id, workspace) = first_usd_org(&env, &account).await;
     // The campaign with the most taps: its keywords have the data the rule asks for.
     let campaign: i64 = sqlx::query_scalar(
         "SELECT m.campaign_id FROM asa_day_metrics m WHERE m.org_key = $1 \

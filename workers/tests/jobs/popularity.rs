@@ -14,26 +14,26 @@ use searchdeck_common::{
     },
 };
 use searchdeck_provider::{AppleAds, Client, ClientConfig, Credentials};
-use searchdeck_workers::sandbox_account;
 use serde_json::json;
 
 use crate::{
-    support::{Kind, TestEnv, eventually},
-    sync::{connection, start_sandbox},
+    support::{Kind, eventually},
+    sync::{Connected, connected},
 };
 
 searchdeck_common::per_backend!([sqlite, postgres] refresh_fills_missing_and_stale_popularity);
 
 async fn refresh_fills_missing_and_stale_popularity(kind: Kind) {
-    let sandbox = start_sandbox().await;
-    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+    let Some(Connected {
+        sandbox,
+        env,
+        key,
+        account,
+        ..
+    }) = connected(kind).await
+    else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key = sandbox_account::register_key(&http, &sandbox)
-        .await
-        .unwrap();
-    let account = connection(&env, &sandbox, &key).await;
     let pool = &env.db.pool;
     let org_id = store::accounts::orgs(pool, &account).await.unwrap()[0].org_id;
 

@@ -98,7 +98,7 @@ async fn failing_jobs_retry_with_growing_delays_and_stop_at_the_cap(kind: Kind) 
         ..test_job("flaky")
     };
     let queued = enqueue(&env, job, Some(task.clone())).await;
-    let (finish, error, attempts) = wait_finished(&env, &task, Duration::from_secs(20)).await;
+    let (finish, error, attempts) = wait_finished(&env, &task, Duration::from_secs(60)).await;
     assert!(finish);
     assert!(error.unwrap_or_default().contains("told to fail"));
     assert_eq!(attempts, 4);
@@ -263,7 +263,7 @@ async fn a_job_killed_with_its_worker_runs_again_and_takes_effect_once(kind: Kin
     let killed_at = Instant::now();
     assert_eq!(runs[0].finished_ms, None);
     let survivor = env.start_worker();
-    let (finish, error, attempts) = wait_finished(&env, &task, Duration::from_secs(20)).await;
+    let (finish, error, attempts) = wait_finished(&env, &task, Duration::from_secs(60)).await;
     eprintln!(
         "job recovered {:?} after SIGKILL on {kind:?}",
         killed_at.elapsed()

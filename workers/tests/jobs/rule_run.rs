@@ -17,11 +17,10 @@ use searchdeck_common::{
     tasks::{NewTask, create_with_job},
 };
 use searchdeck_provider::{AppleAdsExt, Client, ClientConfig, Credentials, Entity};
-use searchdeck_workers::sandbox_account;
 use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
-use crate::sync::{connection, start_sandbox, start_sync};
+use crate::sync::{Connected, connected, first_usd_org, start_sync};
 
 /// 10 % more, floored to cents: ⌊micros × 1.1 / 10⁴⌋ × 10⁴.
 fn raised(micros: i64) -> i64 {
@@ -61,15 +60,16 @@ async fn latency(http: &reqwest::Client, sandbox: &str, ms: u64) {
 }
 
 async fn killed_rule_run_raises_once(kind: Kind) {
-    let sandbox = start_sandbox().await;
-    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+    let Some(Connected {
+        sandbox,
+        env,
+        http,
+        key,
+        account,
+    }) = connected(kind).await
+    else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key = sandbox_account::register_key(&http, &sandbox)
-        .await
-        .unwrap();
-    let account = connection(&env, &sandbox, &key).await;
     let mut worker = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
     eventually(Duration::from_secs(300), "the entity sync", || async {
@@ -82,14 +82,7 @@ async fn killed_rule_run_raises_once(kind: Kind) {
         (done == Some(1)).then_some(())
     })
     .await;
-    let (org_key, org_id, workspace): (i64, i64, String) = sqlx::query_as(
-        "SELECT o.org_key, o.org_id, a.workspace_id FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
-         WHERE o.account_id = $1 AND o.currency = 'USD' ORDER BY o.org_id LIMIT 1",
-    )
-    .bind(&account)
-    .fetch_one(&env.db.pool)
-    .await
-    .unwrap();
+    let (org_key, org_id, workspace) = first_usd_org(&env, &account).await;
     // The metrics are complete through yesterday (the rule reads the last 7 days).
     sqlx::query(
         "UPDATE sync_orgs SET metrics_synced_at = $2, time_zone = 'UTC' WHERE org_key = $1",

@@ -3,7 +3,7 @@
 //! the job over, and the connection ends with exactly the rows an uninterrupted sync of the
 //! same Apple Ads user stores.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use searchdeck_common::secrets::SecretBox;
 use searchdeck_sandbox::{Sandbox, SandboxConfig};
@@ -12,12 +12,51 @@ use serde_json::json;
 
 use crate::support::{Kind, TestEnv, eventually, signal};
 
-pub(crate) async fn start_sandbox() -> String {
+/// Serves `sandbox` on a free loopback port; its base URL.
+pub(crate) async fn serve_sandbox(sandbox: Arc<Sandbox>) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = searchdeck_sandbox::app(Sandbox::new(SandboxConfig::default()));
+    let app = searchdeck_sandbox::app(sandbox);
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     format!("http://{addr}")
+}
+
+/// A fresh sandbox with its default world, served; its base URL.
+pub(crate) async fn start_sandbox() -> String {
+    serve_sandbox(Sandbox::new(SandboxConfig::default())).await
+}
+
+/// What the job tests against the sandbox start from: a served sandbox, a test environment
+/// whose provider it is, and the sandbox user's key-pair connection stored (not yet synced).
+pub(crate) struct Connected {
+    /// The sandbox's base URL.
+    pub sandbox: String,
+    pub env: TestEnv,
+    pub http: reqwest::Client,
+    pub key: SandboxKey,
+    /// The stored connection's id.
+    pub account: String,
+}
+
+/// [`Connected`] on a fresh default sandbox; `None` when `kind`'s backend is not reachable.
+pub(crate) async fn connected(kind: Kind) -> Option<Connected> {
+    connected_to(kind, Sandbox::new(SandboxConfig::default())).await
+}
+
+/// [`Connected`] on `sandbox` (a handle the test keeps to steer it).
+pub(crate) async fn connected_to(kind: Kind, sandbox: Arc<Sandbox>) -> Option<Connected> {
+    let base = serve_sandbox(sandbox).await;
+    let env = TestEnv::with_provider(kind, Some(&base)).await?;
+    let http = reqwest::Client::new();
+    let key = sandbox_account::register_key(&http, &base).await.unwrap();
+    let account = connection(&env, &base, &key).await;
+    Some(Connected {
+        sandbox: base,
+        env,
+        http,
+        key,
+        account,
+    })
 }
 
 /// Stores a key-pair connection of the sandbox user in a new workspace (as `account/create`
@@ -27,6 +66,19 @@ pub(crate) async fn connection(env: &TestEnv, sandbox: &str, key: &SandboxKey) -
     sandbox_account::connect(&env.db, &secrets, sandbox, key)
         .await
         .unwrap()
+}
+
+/// The connection's first USD campaign group (by org id): its `(org_key, org_id,
+/// workspace_id)`, the group the edit and rule tests act in.
+pub(crate) async fn first_usd_org(env: &TestEnv, account_id: &str) -> (i64, i64, String) {
+    sqlx::query_as(
+        "SELECT o.org_key, o.org_id, a.workspace_id FROM sync_orgs o JOIN accounts a ON a.id = o.account_id \
+         WHERE o.account_id = $1 AND o.currency = 'USD' ORDER BY o.org_id LIMIT 1",
+    )
+    .bind(account_id)
+    .fetch_one(&env.db.pool)
+    .await
+    .unwrap()
 }
 
 pub(crate) async fn start_sync(env: &TestEnv, account_id: &str) {
@@ -153,15 +205,16 @@ searchdeck_common::per_backend!([sqlite, postgres] killed_worker_resumes_to_the_
 /// connection (`accounts.sync_failed_at`, newer than any stored sync): what the
 /// appleDataIssues banner reads (docs/api/plans.md "Banners").
 async fn a_given_up_sync_is_recorded_on_the_connection(kind: Kind) {
-    let sandbox = start_sandbox().await;
-    let Some(env) = TestEnv::with_provider(kind, Some(&sandbox)).await else {
+    let Some(Connected {
+        sandbox,
+        env,
+        http,
+        account,
+        ..
+    }) = connected(kind).await
+    else {
         return;
     };
-    let http = reqwest::Client::new();
-    let key = sandbox_account::register_key(&http, &sandbox)
-        .await
-        .unwrap();
-    let account = connection(&env, &sandbox, &key).await;
     let workspace = searchdeck_common::store::accounts::by_id(&env.db.pool, &account)
         .await
         .unwrap()

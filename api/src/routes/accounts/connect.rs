@@ -108,7 +108,7 @@ pub async fn save(
     let plan = plan::current(&state.db, &user.workspace_id).await?;
     // One transaction, run again if SQLite was busy with another writer (a sync).
     let saved = Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         let before =
             store::accounts::by_provider_user(&mut *tx, &user.workspace_id, apple_user).await?;
         if before.is_none() {

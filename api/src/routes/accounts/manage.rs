@@ -243,7 +243,7 @@ pub async fn add_account_ids(
     } else {
         None
     };
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     if let Some(plan) = plan {
         // More campaign groups bring more apps: refused once the plan's are reached.
         plan_limits::lock(&mut tx, &account.caller.workspace_id).await?;

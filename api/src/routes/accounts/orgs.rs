@@ -94,7 +94,7 @@ pub async fn get_account_data(
     let row = account.item.0;
     let client = state.provider.client_of(&row)?;
     let orgs = fetch(client.as_ref()).await.map_err(provider_error)?;
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     save(&mut tx, &row.id, &orgs).await?;
     tx.commit().await?;
     Ok(envelope::item(item(&state, row).await?))

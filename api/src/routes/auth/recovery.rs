@@ -173,7 +173,7 @@ async fn set_password_by_code(
     let (pool, code_id, user_id_ref, hash) = (&state.db.pool, &code_id, &user_id, &hash);
     Db::retry_busy(move || async move {
         let now = now_ms();
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         if !store::recovery::consume(&mut *tx, code_id, now, MAX_CODE_ATTEMPTS).await? {
             return Err(ApiError::field("code", CODE_INVALID));
         }
@@ -245,7 +245,7 @@ pub async fn change_password(
         .await?;
     let (pool, user, hash) = (&state.db.pool, &user, &hash);
     Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         store_password(&mut tx, &user.user_id, hash, Some(&user.session_id)).await?;
         tx.commit().await
     })

@@ -98,7 +98,7 @@ pub async fn register(
     };
     let (pool, workspace_id, workspace_name) = (&state.db.pool, &workspace_id, &workspace_name);
     Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         if let Err(e) = store::users::insert(&mut *tx, user).await {
             return Err(if Db::is_unique_violation(&e) {
                 ApiError::field("email", EMAIL_TAKEN)

@@ -115,7 +115,7 @@ pub async fn mark_hidden(
         return Err(ApiError::validation(errors));
     }
     let mut items = Vec::new();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let mut seen = std::collections::HashSet::new();
     for id in ids.iter().filter(|id| seen.insert(**id)) {
         for (org_key, org_id) in &found[id] {

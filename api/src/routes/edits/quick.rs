@@ -240,7 +240,7 @@ pub async fn apply<L: Level>(
     };
     let (pool, edit_ref, now_ref, changed_ref) = (&state.db.pool, &edit, &now, &changed);
     Db::retry_busy(move || async move {
-        let mut tx = pool.begin().await?;
+        let mut tx = searchdeck_common::db::begin_write(pool).await?;
         L::store(
             now_ref,
             &mut tx,

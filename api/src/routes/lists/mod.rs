@@ -286,7 +286,7 @@ pub async fn add(
     let name = name.unwrap_or_default();
     let id = new_id();
     let now = now_ms();
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     store::negative_lists::create(&mut *tx, &id, &caller.workspace_id, &name, now)
         .await
         .map_err(name_taken)?;
@@ -381,7 +381,7 @@ pub async fn update(
         p.iter().map(Place::key).collect::<HashSet<_>>()
             != old_places.iter().map(Place::key).collect::<HashSet<_>>()
     });
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     match &name {
         Some(n) => store::negative_lists::rename(&mut *tx, &row.id, n, now)
             .await
@@ -458,7 +458,7 @@ pub async fn remove(
     let caller = list.caller;
     let row = list.item.0;
     let places = store::negative_lists::places(&state.db.pool, &row.id).await?;
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     store::negative_lists::delete(&mut *tx, &caller.workspace_id, &row.id).await?;
     let task_id = if query.remove_negatives != Some(false) && !places.is_empty() {
         Some(

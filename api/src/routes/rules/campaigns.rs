@@ -143,7 +143,7 @@ pub async fn attach(
     let now = now_ms() / 1000;
     let (state, ids) = (&state, &body.campaign_ids);
     Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         let plan = lock_limits(state, &mut tx, ws).await?;
         check_campaigns_limit(&mut tx, plan, ws, |links| {
             links
@@ -180,7 +180,7 @@ pub async fn detach(
             &format!("Name 1 to {IDS_MAX} campaigns"),
         ));
     }
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for c in &body.campaign_ids {
         store::rules::detach(&mut *tx, &rule.rule.id, *c).await?;
     }
@@ -210,7 +210,7 @@ pub async fn set_campaigns(
     let now = now_ms() / 1000;
     let (state, ids) = (&state, &body.campaign_ids);
     Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         let plan = lock_limits(state, &mut tx, &ws).await?;
         check_campaigns_limit(&mut tx, plan, &ws, |links| {
             links.insert(id.clone(), ids.iter().copied().collect());
@@ -268,7 +268,7 @@ pub async fn set_rules_of_campaign(
     let now = now_ms() / 1000;
     let (state, ids) = (&state, &ids);
     Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         let plan = lock_limits(state, &mut tx, &ws).await?;
         check_campaigns_limit(&mut tx, plan, &ws, |links| {
             for (rule, campaigns) in links.iter_mut() {

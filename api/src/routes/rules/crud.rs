@@ -170,7 +170,7 @@ pub async fn create(
     rule.updated_at = now;
     let (state, rule, campaigns) = (&state, &rule, &campaigns);
     Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         let plan = lock_limits(state, &mut tx, &ws).await?;
         check_rules_limit(&mut tx, plan, &ws).await?;
         check_campaigns_limit(&mut tx, plan, &ws, |links| {
@@ -230,7 +230,7 @@ pub async fn replace(
     rule.name = rule.name.trim().to_string();
     let (state, rule, campaigns) = (&state, &rule, &campaigns);
     Db::retry_busy(|| async {
-        let mut tx = state.db.pool.begin().await?;
+        let mut tx = state.db.begin_write().await?;
         if let Some(new) = campaigns {
             let plan = lock_limits(state, &mut tx, &ws).await?;
             check_campaigns_limit(&mut tx, plan, &ws, |links| {
@@ -301,7 +301,7 @@ pub async fn delete_many(
     ApiJson(body): ApiJson<RulesIds>,
 ) -> ApiResult<impl IntoResponse> {
     let ids = rule_ids(&body.rules_ids, "rulesIds")?;
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     let deleted = store::rules::delete_many(&mut *tx, &caller.workspace_id, &ids).await?;
     if deleted != ids.len() as u64 {
         // Dropping the transaction rolls the deletion back.

@@ -470,7 +470,7 @@ pub async fn turn_on(
             c.currency,
         ));
     }
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for (s, _) in &settings_of {
         store::optimizations::set(&mut *tx, s).await?;
     }
@@ -514,7 +514,7 @@ pub async fn turn_off(
         campaigns.push(campaign_by_id(&state, &caller, &query, *id).await?);
     }
     let mut deleted = 0;
-    let mut tx = state.db.pool.begin().await?;
+    let mut tx = state.db.begin_write().await?;
     for c in &campaigns {
         if store::optimizations::delete(
             &mut *tx,
