@@ -133,9 +133,13 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   await shot(page, info, 'rules-05-run-details');
   // On a narrower window the drawer stays below nothing and its table scrolls within it.
   await page.setViewportSize({ width: 1024, height: 700 });
-  const box = (await details.boundingBox())!;
-  expect(box.y).toBe(0);
-  expect(box.x + box.width).toBeLessThanOrEqual(1024);
+  // Measured once the drawer has settled at the new width (it slides in and follows resizes).
+  await expect
+    .poll(async () => {
+      const box = await details.boundingBox();
+      return box && { y: box.y, right: box.x + box.width <= 1024 };
+    })
+    .toEqual({ y: 0, right: true });
   await shot(page, info, 'rules-05b-run-details-narrow');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.getByRole('dialog', { name: 'Run details' }).getByRole('button', { name: 'Undo' }).click();
