@@ -22,7 +22,7 @@ use searchdeck_provider::{AppleAds, Client, ClientConfig, Credentials, Entity};
 use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
-use crate::sync::{Connected, connected, start_sync};
+use crate::sync::{Connected, connected, entity_sync_done, start_sync};
 
 const CAMPAIGNS: usize = 2;
 const GROUPS: usize = 3;
@@ -226,16 +226,7 @@ async fn killed_at_every_point(kind: Kind) {
     };
     let mut worker = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
-    eventually(Duration::from_secs(300), "the entity sync", || async {
-        let done: Option<i64> = sqlx::query_scalar(
-            "SELECT finish FROM tasks WHERE kind = 'sync-account' AND error IS NULL",
-        )
-        .fetch_optional(&env.db.pool)
-        .await
-        .unwrap();
-        (done == Some(1)).then_some(())
-    })
-    .await;
+    entity_sync_done(&env).await;
     let (org_key, org_id, workspace, adam_id, countries): (i64, i64, String, i64, String) =
         sqlx::query_as(
             "SELECT o.org_key, o.org_id, a.workspace_id, c.adam_id, c.countries FROM sync_orgs o \

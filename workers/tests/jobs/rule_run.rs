@@ -20,7 +20,7 @@ use searchdeck_provider::{AppleAdsExt, Client, ClientConfig, Credentials, Entity
 use serde_json::{Value, json};
 
 use crate::support::{Kind, TestEnv, eventually, signal};
-use crate::sync::{Connected, connected, first_usd_org, start_sync};
+use crate::sync::{Connected, connected, entity_sync_done, first_usd_org, start_sync};
 
 /// 10 % more, floored to cents: ⌊micros × 1.1 / 10⁴⌋ × 10⁴.
 fn raised(micros: i64) -> i64 {
@@ -72,16 +72,7 @@ async fn killed_rule_run_raises_once(kind: Kind) {
     };
     let mut worker = env.spawn_worker(&[]);
     start_sync(&env, &account).await;
-    eventually(Duration::from_secs(300), "the entity sync", || async {
-        let done: Option<i64> = sqlx::query_scalar(
-            "SELECT finish FROM tasks WHERE kind = 'sync-account' AND error IS NULL",
-        )
-        .fetch_optional(&env.db.pool)
-        .await
-        .unwrap();
-        (done == Some(1)).then_some(())
-    })
-    .await;
+    entity_sync_done(&env).await;
     let (org_key, org_id, workspace) = first_usd_org(&env, &account).await;
     // The metrics are complete through yesterday (the rule reads the last 7 days).
     sqlx::query(

@@ -87,6 +87,20 @@ pub(crate) async fn start_sync(env: &TestEnv, account_id: &str) {
         .unwrap();
 }
 
+/// Waits until the entity sync (`sync-account`) has finished without an error.
+pub(crate) async fn entity_sync_done(env: &TestEnv) {
+    eventually(Duration::from_secs(300), "the entity sync", || async {
+        let done: Option<i64> = sqlx::query_scalar(
+            "SELECT finish FROM tasks WHERE kind = 'sync-account' AND error IS NULL",
+        )
+        .fetch_optional(&env.db.pool)
+        .await
+        .unwrap();
+        (done == Some(1)).then_some(())
+    })
+    .await;
+}
+
 pub(crate) async fn synced(env: &TestEnv, account_id: &str) -> bool {
     sandbox_account::synced(&env.db, account_id).await.unwrap()
 }
