@@ -64,9 +64,7 @@ pub async fn group_campaigns(
     workspace_id: &str,
     org: &SyncOrg,
 ) -> ApiResult<u64> {
-    let existing = campaign_views::campaigns(&mut *conn, org.org_key, false)
-        .await?
-        .len() as u64;
+    let existing = count(campaign_views::campaign_count(&mut *conn, org.org_key).await?);
     let reserved = reserved_campaigns(conn, workspace_id, &org.account_id, org.org_id).await?;
     Ok(existing + reserved)
 }

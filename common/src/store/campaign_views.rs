@@ -93,6 +93,15 @@ pub async fn campaigns(
     .collect()
 }
 
+/// How many campaigns (not deleted) synced campaign group `org_key` holds: what its
+/// campaign limit counts (`plan_limits`), without reading the rows.
+pub async fn campaign_count(ex: impl Exec<'_>, org_key: i64) -> Result<i64, sqlx::Error> {
+    sqlx::query_scalar("SELECT COUNT(*) FROM asa_campaigns WHERE org_key = $1 AND deleted = 0")
+        .bind(org_key)
+        .fetch_one(ex)
+        .await
+}
+
 /// Every synced copy of campaign `campaign_id` in the workspace's connections (one per
 /// campaign group that lists it; two connections may reach the same Apple Ads org).
 pub async fn campaign_in_workspace(

@@ -501,6 +501,25 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
     let pool = &db.pool;
     campaign(db, org_key, 501, "Brand").await;
     campaign(db, org_key, 502, "Generic").await;
+    campaign(db, org_key, 503, "Gone").await;
+    sqlx::query("UPDATE asa_campaigns SET deleted = 1 WHERE org_key = $1 AND id = 503")
+        .bind(org_key)
+        .execute(pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        store::campaign_views::campaign_count(pool, org_key)
+            .await
+            .unwrap(),
+        2,
+        "the campaign limit counts the group's campaigns not deleted"
+    );
+    assert_eq!(
+        store::campaign_views::campaign_count(pool, org_key + 1_000)
+            .await
+            .unwrap(),
+        0
+    );
     store::rules::insert(
         pool,
         &ws,
