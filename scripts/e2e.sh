@@ -11,7 +11,8 @@ fi
 # build for before/after timings).
 static="${E2E_STATIC_DIR:-$root/frontend/dist}"
 data="$(mktemp -d)"
-port=$((20000 + RANDOM % 20000))
+# Ports 30000-39999: scripts/schemathesis.sh takes 20000-29999, and the two run side by side.
+port=$((30000 + RANDOM % 9990))
 log="$data/serve.log"
 mid_log="$data/serve-mid.log"
 mkdir -p "$data/small" "$data/mid"

@@ -18,7 +18,8 @@ if ! command -v jq >/dev/null; then
   apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq jq >/dev/null
 fi
 data="$(mktemp -d)"
-port=$((20000 + RANDOM % 20000))
+# Ports 20000-29999: scripts/e2e.sh takes 30000-39999, and the two run side by side.
+port=$((20000 + RANDOM % 9990))
 log="$data/serve.log"
 env -u DATABASE_URL -u QUEUE_URL -u REDIS_URL -u SMTP_URL SEARCHDECK_DATA_DIR="$data" \
   SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" RUST_LOG=warn \
