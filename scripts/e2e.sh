@@ -16,6 +16,10 @@ port=$((30000 + RANDOM % 9990))
 log="$data/serve.log"
 mid_log="$data/serve-mid.log"
 mkdir -p "$data/small" "$data/mid"
+# The loopback is the servers' trusted reverse proxy: every browser test sends its own client
+# address in X-Forwarded-For (frontend/e2e/helpers.ts, ownClientAddress), so the per-address
+# sign-up throttle does not pace the suite.
+export SEARCHDECK_TRUSTED_PROXIES=127.0.0.1
 # Two servers: the sandbox's small world for the walks, and its mid-size world (an ad group
 # of 2,200 keywords) for the 1,000-row timings of e2e/perf.spec.ts (E2E_MID_BASE_URL).
 SEARCHDECK_DATA_DIR="$data/small" SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" \

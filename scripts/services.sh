@@ -15,6 +15,23 @@ if ! redis_up && command -v redis-server >/dev/null; then
   for _ in $(seq 1 30); do redis_up && break; sleep 1; done
 fi
 
+# The Rust suite runs up to 8 tests at once and every PostgreSQL test opens its own app, with
+# pools of up to 32 connections (common/src/db.rs 16 + 8, the queue's 4, the rate limiter's
+# 4). PostgreSQL's default of 100 connections then runs out when the sync-heavy tests start
+# together ("sorry, too many clients already" in its log; the app's requests time out waiting
+# for a connection, measured 2026-11-28): a local server managed here is given 300 (a
+# restart; the setting is kept in its postgresql.auto.conf).
+pg_min_connections=300
+if pg_up && [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
+  pg_have="$(psql -h 127.0.0.1 -U root -d test -Atc 'SHOW max_connections' 2>/dev/null || echo unknown)"
+  if [ "$pg_have" != unknown ] && [ "$pg_have" -lt "$pg_min_connections" ]; then
+    echo "PostgreSQL: max_connections $pg_have -> $pg_min_connections (restarting it)"
+    psql -h 127.0.0.1 -U root -d test -qc "ALTER SYSTEM SET max_connections = $pg_min_connections"
+    pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main restart
+    for _ in $(seq 1 30); do pg_up && break; sleep 1; done
+  fi
+fi
+
 if pg_up; then
   export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://root@127.0.0.1:5432/test}"
 fi

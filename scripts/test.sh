@@ -50,6 +50,7 @@ rust_log="$(mktemp)"
 # get the same share of the CPU as the web step's. Renicing the group itself is what makes
 # the web step come first (measured 2026-11-27: with the group at 0, Jest took 609 s of wall
 # time beside the build from a fresh clone).
+# `--timings` leaves each unit's compile time in target/cargo-timings/cargo-timing.html.
 setsid bash -c '
   set -e
   echo 10 >/proc/self/autogroup 2>/dev/null || true
@@ -60,7 +61,7 @@ setsid bash -c '
       CARGO_PROFILE_RELEASE_DEBUG=false CARGO_PROFILE_RELEASE_INCREMENTAL=false \
       nice -n 10 cargo install --locked cargo-nextest --no-default-features
   fi
-  nice -n 10 cargo nextest run --workspace --all-features --profile ci --no-run
+  nice -n 10 cargo nextest run --workspace --all-features --profile ci --no-run --timings
 ' >"$rust_log" 2>&1 &
 rust_build=$!
 trap 'kill -- -"$rust_build" 2>/dev/null || true' EXIT
@@ -89,8 +90,11 @@ cat "$rust_log"; rm -f "$rust_log"
 $rust_ok || { echo "rust: the test build or a clippy lint failed" >&2; exit 1; }
 
 step "rust: tests"
-# nextest does not run doc-tests: `cargo test --doc` does.
+# Two runs: every test but those that measure time (`ci`), then those, four at a time and
+# beside nothing else (`clock`; .config/nextest.toml). nextest does not run doc-tests:
+# `cargo test --doc` does.
 cargo nextest run --workspace --all-features --profile ci --no-fail-fast
+cargo nextest run --workspace --all-features --profile clock --no-fail-fast
 cargo test --workspace --all-features --doc
 
 # Schemathesis and the browser tests serve from target/debug/searchdeck, which the Rust suite

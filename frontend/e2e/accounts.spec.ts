@@ -6,7 +6,7 @@
  * screenshot (in the test's output folder, and in E2E_SCREENSHOTS when set).
  */
 import { expect, test } from '@playwright/test';
-import { password, register, shot } from './helpers';
+import { answerConsent, password, register, shot } from './helpers';
 
 test('a new user connects a sandbox account through the popup, picks a campaign group and reconnects by key pair', async ({ page }, info) => {
   test.setTimeout(90_000);
@@ -33,8 +33,7 @@ test('a new user connects a sandbox account through the popup, picks a campaign 
   expect(size).toEqual({ w: 1025, h: 580 });
   const sandboxOrigin = new URL(popup.url()).origin;
   await expect(page.getByText('Finish signing in with Apple in the window that opened.')).toBeVisible();
-  await popup.getByRole('button', { name: 'Allow' }).click();
-  await popup.waitForEvent('close');
+  await answerConsent(popup, 'Allow');
 
   // The opener ran the oauth check: the account is active and its campaign groups show.
   await expect(page.getByText('New account added')).toBeVisible();
@@ -123,8 +122,7 @@ test('a denied consent shows the server message in a red snackbar', async ({ pag
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Continue with Apple' }).click();
   const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Deny' }).click();
-  await popup.waitForEvent('close');
+  await answerConsent(popup, 'Deny');
   await expect(page.getByText(/Access to Apple Ads was not granted/)).toBeVisible();
   await expect(page).toHaveURL(/\/oauth_v2$/);
 });

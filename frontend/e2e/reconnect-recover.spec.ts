@@ -4,7 +4,7 @@
  * the recovery email's absolute link opens the reset screen with its code.
  */
 import { expect, test } from '@playwright/test';
-import { connectSandbox, lastEmailTo, password, register, shot } from './helpers';
+import { answerConsent, connectSandbox, lastEmailTo, password, register, shot } from './helpers';
 
 test('reconnecting under another name says what happened', async ({ page }, info) => {
   test.setTimeout(90_000);
@@ -16,8 +16,7 @@ test('reconnecting under another name says what happened', async ({ page }, info
   const popupOpened = page.waitForEvent('popup');
   await page.getByRole('button', { name: 'Continue with Apple' }).click();
   const popup = await popupOpened;
-  await popup.getByRole('button', { name: 'Allow' }).click();
-  await popup.waitForEvent('close');
+  await answerConsent(popup, 'Allow');
   await expect(page.getByText('This Apple Ads user is already connected as \u201cFirst name\u201d; its name was updated to \u201cSecond name\u201d')).toBeVisible();
   await expect(page.getByText('New account added')).toHaveCount(0);
   await shot(page, info, 'reconnect-renamed');
