@@ -1,9 +1,13 @@
 /**
  * End-to-end tests drive the built app served by the real backend. Nothing is started here:
  * the backend's test script runs `searchdeck serve` with `frontend/dist` as its static dir
- * and passes its origin in E2E_BASE_URL.
+ * and passes its origin in E2E_BASE_URL: one origin per worker, comma-separated
+ * (scripts/e2e.sh starts a server with its own sandbox for each, as tests edit the
+ * sandbox's campaigns). A worker uses the origin of its parallel index.
  */
 import { defineConfig } from '@playwright/test';
+
+const origins = (process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080').split(',');
 
 export default defineConfig({
   testDir: './e2e',
@@ -12,11 +16,12 @@ export default defineConfig({
   // machine its writes can delay an answer past Playwright's 5 s default.
   expect: { timeout: 15_000 },
   retries: 0,
-  workers: 1,
+  workers: origins.length,
   // Each test's line with its time, also in CI's log (where the suite's time is read from).
   reporter: 'list',
   use: {
-    baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:8080',
+    // TEST_PARALLEL_INDEX is set in the worker processes, which load this file too.
+    baseURL: origins[Number(process.env.TEST_PARALLEL_INDEX ?? 0) % origins.length],
     trace: 'retain-on-failure',
     launchOptions: {
       executablePath: '/usr/bin/chromium',

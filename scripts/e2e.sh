@@ -12,40 +12,62 @@ fi
 static="${E2E_STATIC_DIR:-$root/frontend/dist}"
 data="$(mktemp -d)"
 # Ports 30000-39999: scripts/schemathesis.sh takes 20000-29999, and the two run side by side.
-port=$((30000 + RANDOM % 9990))
-log="$data/serve.log"
-mid_log="$data/serve-mid.log"
-mkdir -p "$data/small" "$data/mid"
+port=$((30000 + RANDOM % 9980))
 # The loopback is the servers' trusted reverse proxy: every browser test sends its own client
 # address in X-Forwarded-For (frontend/e2e/helpers.ts, ownClientAddress), so the per-address
 # sign-up throttle does not pace the suite.
 export SEARCHDECK_TRUSTED_PROXIES=127.0.0.1
-# Two servers: the sandbox's small world for the walks, and its mid-size world (an ad group
-# of 2,200 keywords) for the 1,000-row timings of e2e/perf.spec.ts (E2E_MID_BASE_URL).
-SEARCHDECK_DATA_DIR="$data/small" SEARCHDECK_BIND="127.0.0.1:$port" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 1))" \
-  SEARCHDECK_STATIC_DIR="$static" "$root/target/debug/searchdeck" serve >"$log" 2>&1 &
-server=$!
-SEARCHDECK_DATA_DIR="$data/mid" SEARCHDECK_BIND="127.0.0.1:$((port + 2))" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((port + 3))" \
-  SEARCHDECK_SANDBOX_WORLD=mid SEARCHDECK_STATIC_DIR="$static" "$root/target/debug/searchdeck" serve >"$mid_log" 2>&1 &
-mid_server=$!
+# One server of the sandbox's small world per Playwright worker (E2E_WORKERS; by default one
+# per two cores): every connect reaches the same sandbox campaigns, which the tests edit, so
+# two tests at once each need a sandbox (and a server) of their own. On this 2-core machine
+# the browser tests beside schemathesis keep both cores busy with one worker already: 25
+# tests took 6.9 min with one and 6.6 min with two, at load 15-17 (2026-11-28), so one it
+# is; a machine with more cores runs more. Plus one server of the mid-size world
+# (an ad group of 2,200 keywords) for the 1,000-row timings of e2e/perf.spec.ts.
+cores="$(nproc)"
+workers="${E2E_WORKERS:-$(( cores / 2 > 1 ? cores / 2 : 1 ))}"
+pids=()
+logs=()
+start_server() { # name, http port, extra environment...
+  local name="$1" http="$2"; shift 2
+  mkdir -p "$data/$name"
+  env SEARCHDECK_DATA_DIR="$data/$name" SEARCHDECK_BIND="127.0.0.1:$http" SEARCHDECK_SANDBOX_BIND="127.0.0.1:$((http + 1))" \
+    SEARCHDECK_STATIC_DIR="$static" "$@" "$root/target/debug/searchdeck" serve >"$data/$name.log" 2>&1 &
+  pids+=("$!")
+  logs+=("$data/$name.log")
+}
+origins=() sandboxes=() dirs=()
+for i in $(seq 0 $((workers - 1))); do
+  http=$((port + 2 * i))
+  start_server "small-$i" "$http"
+  origins+=("http://127.0.0.1:$http") sandboxes+=("http://127.0.0.1:$((http + 1))") dirs+=("$data/small-$i")
+done
+mid=$((port + 2 * workers))
+start_server mid "$mid" SEARCHDECK_SANDBOX_WORLD=mid
 cleanup() {
-  kill "$server" "$mid_server" 2>/dev/null || true
-  wait "$server" "$mid_server" 2>/dev/null || true
+  kill "${pids[@]}" 2>/dev/null || true
+  wait "${pids[@]}" 2>/dev/null || true
   rm -rf "$data"
 }
 trap cleanup EXIT
-for p in "$port" "$((port + 2))"; do
+for origin in "${origins[@]}" "http://127.0.0.1:$mid"; do
   for _ in $(seq 1 60); do
-    curl -fsS "http://127.0.0.1:$p/health" >/dev/null 2>&1 && break
-    kill -0 "$server" 2>/dev/null && kill -0 "$mid_server" 2>/dev/null || { cat "$log" "$mid_log"; echo "searchdeck serve exited" >&2; exit 1; }
+    curl -fsS "$origin/health" >/dev/null 2>&1 && break
+    for pid in "${pids[@]}"; do
+      kill -0 "$pid" 2>/dev/null || { cat "${logs[@]}"; echo "searchdeck serve exited" >&2; exit 1; }
+    done
     sleep 0.5
   done
 done
 cd "$root/frontend"
-# E2E_SANDBOX_URL is the small world's sandbox (its control endpoints, docs/sandbox.md).
-# E2E_SEARCHDECK_BIN and E2E_DATA_DIR let a test run the operator's commands on the small
-# world's server (`searchdeck members set-role` makes a user a reader).
-if ! E2E_BASE_URL="http://127.0.0.1:$port" E2E_MID_BASE_URL="http://127.0.0.1:$((port + 2))" \
-  E2E_SANDBOX_URL="http://127.0.0.1:$((port + 1))" E2E_SEARCHDECK_BIN="$root/target/debug/searchdeck" E2E_DATA_DIR="$data/small" npm run e2e -- "$@"; then
-  echo "--- server log ---"; tail -50 "$log"; echo "--- mid-world server log ---"; tail -20 "$mid_log"; exit 1
+join() { local IFS=,; echo "$*"; }
+# Comma-separated, one per worker (frontend/playwright.config.ts and e2e/helpers.ts pick the
+# worker's own): E2E_BASE_URL the servers, E2E_SANDBOX_URL their sandboxes (control
+# endpoints, docs/sandbox.md), E2E_DATA_DIR their data dirs (the outbox, and
+# `searchdeck members set-role` through E2E_SEARCHDECK_BIN).
+if ! E2E_BASE_URL="$(join "${origins[@]}")" E2E_MID_BASE_URL="http://127.0.0.1:$mid" \
+  E2E_SANDBOX_URL="$(join "${sandboxes[@]}")" E2E_DATA_DIR="$(join "${dirs[@]}")" \
+  E2E_SEARCHDECK_BIN="$root/target/debug/searchdeck" npm run e2e -- "$@"; then
+  for l in "${logs[@]}"; do echo "--- $(basename "$l") ---"; tail -40 "$l"; done
+  exit 1
 fi

@@ -131,6 +131,18 @@ export async function reloadUntil(page: Page, target: Locator) {
 }
 
 /**
+ * The running worker's own entry of a comma-separated list that scripts/e2e.sh sets, one
+ * per worker (its server's sandbox or data dir), as the worker's baseURL is its server's
+ * (playwright.config.ts).
+ */
+function workersOwn(name: 'E2E_SANDBOX_URL' | 'E2E_DATA_DIR'): string {
+  const list = process.env[name];
+  if (!list) throw new Error(`${name} must be set (scripts/e2e.sh sets it)`);
+  const entries = list.split(',');
+  return entries[test.info().parallelIndex % entries.length];
+}
+
+/**
  * Gives the user with `email` a role in their workspace through the operator's command
  * (`searchdeck members set-role`) on the served data dir: the browser tests have no team
  * screen to invite a member with. `E2E_SEARCHDECK_BIN` and `E2E_DATA_DIR` name the served
@@ -138,8 +150,8 @@ export async function reloadUntil(page: Page, target: Locator) {
  */
 export function setRole(email: string, role: 'owner' | 'admin' | 'writer' | 'reader'): string {
   const bin = process.env.E2E_SEARCHDECK_BIN;
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!bin || !dataDir) throw new Error('E2E_SEARCHDECK_BIN and E2E_DATA_DIR must name the served binary and its data dir (scripts/e2e.sh sets both)');
+  if (!bin) throw new Error('E2E_SEARCHDECK_BIN must name the served binary (scripts/e2e.sh sets it)');
+  const dataDir = workersOwn('E2E_DATA_DIR');
   return execFileSync(bin, ['members', 'set-role', '--email', email, '--role', role], {
     env: { ...process.env, SEARCHDECK_DATA_DIR: dataDir },
     encoding: 'utf8',
@@ -152,9 +164,7 @@ export function setRole(email: string, role: 'owner' | 'admin' | 'writer' | 'rea
  * they need whatever the date.
  */
 export function sandboxUrl(): string {
-  const url = process.env.E2E_SANDBOX_URL;
-  if (!url) throw new Error('E2E_SANDBOX_URL must name the sandbox (scripts/e2e.sh sets it)');
-  return url;
+  return workersOwn('E2E_SANDBOX_URL');
 }
 
 /** A keyword report's rows as the sandbox answers them (`{result: {rows}}`). */
@@ -241,8 +251,7 @@ export async function keywordSpendingWithoutInstallsYesterday(accountName: strin
 
 /** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
 export function lastEmailTo(to: string): { subject: string; body: string } | null {
-  const dir = process.env.E2E_DATA_DIR;
-  if (!dir) throw new Error('E2E_DATA_DIR must name the served data dir (scripts/e2e.sh sets it)');
+  const dir = workersOwn('E2E_DATA_DIR');
   let text: string;
   try {
     text = readFileSync(join(dir, 'outbox.jsonl'), 'utf8');
