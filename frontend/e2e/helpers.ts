@@ -139,7 +139,9 @@ function workersOwn(name: 'E2E_SANDBOX_URL' | 'E2E_DATA_DIR'): string {
   const list = process.env[name];
   if (!list) throw new Error(`${name} must be set (scripts/e2e.sh sets it)`);
   const entries = list.split(',');
-  return entries[test.info().parallelIndex % entries.length];
+  const own = entries[test.info().parallelIndex % entries.length];
+  if (!own) throw new Error(`${name} has no entry for this worker`);
+  return own;
 }
 
 /**
