@@ -21,19 +21,20 @@ fi
 # together ("sorry, too many clients already" in its log; the app's requests time out waiting
 # for a connection, measured 2026-11-28): a local server managed here is given 300 (a
 # restart; the setting is kept in its postgresql.auto.conf).
+pg_local_url=postgres://root@127.0.0.1:5432/test
 pg_min_connections=300
 if pg_up && [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
-  pg_have="$(psql -h 127.0.0.1 -U root -d test -Atc 'SHOW max_connections' 2>/dev/null || echo unknown)"
+  pg_have="$(psql "$pg_local_url" -Atc 'SHOW max_connections' 2>/dev/null || echo unknown)"
   if [ "$pg_have" != unknown ] && [ "$pg_have" -lt "$pg_min_connections" ]; then
     echo "PostgreSQL: max_connections $pg_have -> $pg_min_connections (restarting it)"
-    psql -h 127.0.0.1 -U root -d test -qc "ALTER SYSTEM SET max_connections = $pg_min_connections"
+    psql "$pg_local_url" -qc "ALTER SYSTEM SET max_connections = $pg_min_connections"
     pg_ctlcluster --skip-systemctl-redirect "$(ls /etc/postgresql | head -1)" main restart
     for _ in $(seq 1 30); do pg_up && break; sleep 1; done
   fi
 fi
 
 if pg_up; then
-  export TEST_DATABASE_URL="${TEST_DATABASE_URL:-postgres://root@127.0.0.1:5432/test}"
+  export TEST_DATABASE_URL="${TEST_DATABASE_URL:-$pg_local_url}"
 fi
 if redis_up; then
   export TEST_REDIS_URL="${TEST_REDIS_URL:-redis://127.0.0.1:6379}"

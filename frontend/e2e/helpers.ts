@@ -161,8 +161,8 @@ export function setRole(email: string, role: 'owner' | 'admin' | 'writer' | 'rea
 }
 
 /**
- * The sandbox's own address (scripts/e2e.sh sets E2E_SANDBOX_URL to the small world's
- * sandbox): tests call its control endpoints (docs/sandbox.md) to give themselves the data
+ * The worker's sandbox's own address (scripts/e2e.sh sets E2E_SANDBOX_URL to the small-world
+ * sandboxes, one per worker): tests call its control endpoints (docs/sandbox.md) to give themselves the data
  * they need whatever the date.
  */
 export function sandboxUrl(): string {
