@@ -18,14 +18,15 @@ port=$((30000 + RANDOM % 9980))
 # sign-up throttle does not pace the suite.
 export SEARCHDECK_TRUSTED_PROXIES=127.0.0.1
 # One server of the sandbox's small world per Playwright worker (E2E_WORKERS; by default one
-# per two cores): every connect reaches the same sandbox campaigns, which the tests edit, so
-# two tests at once each need a sandbox (and a server) of their own. On this 2-core machine
-# the browser tests beside schemathesis keep both cores busy with one worker already: 25
-# tests took 6.9 min with one and 6.6 min with two, at load 15-17 (2026-11-28), so one it
-# is; a machine with more cores runs more. Plus one server of the mid-size world
-# (an ad group of 2,200 keywords) for the 1,000-row timings of e2e/perf.spec.ts.
+# per two cores, at least two): every connect reaches the same sandbox campaigns, which the
+# tests edit, so two tests at once each need a sandbox (and a server) of their own. On this
+# 2-core machine, beside schemathesis, the 25 tests took 264 s with one worker and 210 s
+# with two (2026-11-28, after the traces stopped recording screenshots: with them both
+# cores were busy already and two workers gained little, 6.9 against 6.6 min). Plus one
+# server of the mid-size world (an ad group of 2,200 keywords) for the 1,000-row timings of
+# e2e/perf.spec.ts, which scripts/test.sh runs alone with one worker.
 cores="$(nproc)"
-workers="${E2E_WORKERS:-$(( cores / 2 > 1 ? cores / 2 : 1 ))}"
+workers="${E2E_WORKERS:-$(( cores / 2 > 2 ? cores / 2 : 2 ))}"
 pids=()
 logs=()
 start_server() { # name, http port, extra environment...

@@ -15,14 +15,14 @@ if ! redis_up && command -v redis-server >/dev/null; then
   for _ in $(seq 1 30); do redis_up && break; sleep 1; done
 fi
 
-# The Rust suite runs up to 8 tests at once and every PostgreSQL test opens its own app, with
+# The Rust suite runs up to 12 tests at once and every PostgreSQL test opens its own app, with
 # pools of up to 32 connections (common/src/db.rs 16 + 8, the queue's 4, the rate limiter's
 # 4). PostgreSQL's default of 100 connections then runs out when the sync-heavy tests start
 # together ("sorry, too many clients already" in its log; the app's requests time out waiting
-# for a connection, measured 2026-11-28): a local server managed here is given 300 (a
+# for a connection, measured 2026-11-28 at 8): a local server managed here is given 400 (a
 # restart; the setting is kept in its postgresql.auto.conf).
 pg_local_url=postgres://root@127.0.0.1:5432/test
-pg_min_connections=300
+pg_min_connections=400
 if pg_up && [ -z "${TEST_DATABASE_URL:-}" ] && command -v pg_ctlcluster >/dev/null && [ -d /etc/postgresql ]; then
   pg_have="$(psql "$pg_local_url" -Atc 'SHOW max_connections' 2>/dev/null || echo unknown)"
   if [ "$pg_have" != unknown ] && [ "$pg_have" -lt "$pg_min_connections" ]; then

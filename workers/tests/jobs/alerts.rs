@@ -137,7 +137,7 @@ async fn alerts_reach_email_and_slack_retrying_a_failed_post(kind: Kind) {
     .await;
     let worker = env.start_worker();
     let sender = EmailSender::from_config(&env.config).unwrap();
-    let sent = eventually(Duration::from_secs(30), "the alerts delivered", || async {
+    let sent = eventually(Duration::from_secs(120), "the alerts delivered", || async {
         let posted = store::alerts::get(&env.db.pool, "al-1")
             .await
             .unwrap()?
@@ -301,7 +301,7 @@ async fn the_sync_raises_an_alert_once_per_appearance_of_a_reason(kind: Kind) {
         ]
     );
     // Every alert has its delivery job, which delivered it (no members to email, no Slack).
-    eventually(Duration::from_secs(30), "the deliveries", || async {
+    eventually(Duration::from_secs(120), "the deliveries", || async {
         let undelivered: i64 =
             sqlx::query_scalar("SELECT COUNT(*) FROM alerts WHERE emailed_at IS NULL")
                 .fetch_one(&env.db.pool)
