@@ -113,7 +113,7 @@ $tools_ok || { echo "installing chromium, jq or schemathesis failed" >&2; exit 1
 # tests ~72 %, waiting on syncs and page loads), 307 s and ~640 s one after the other on
 # 2026-11-27.
 step "end to end: the timings (e2e/perf.spec.ts, alone)"
-E2E_WORKERS=1 bash scripts/e2e.sh e2e/perf.spec.ts
+bash scripts/e2e.sh e2e/perf.spec.ts
 
 step "API fuzzing (schemathesis over /api/openapi.json) beside the other browser tests"
 fuzz_log="$(mktemp)"
