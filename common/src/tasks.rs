@@ -24,13 +24,36 @@ pub async fn create_with_job<J: Job>(
     task: NewTask<'_>,
     job: &J,
 ) -> Result<String, sqlx::Error> {
+    Ok(create_with_job_ids(db, task, job).await?.task)
+}
+
+/// The ids [`create_with_job_ids`] returns.
+#[derive(Debug, Clone)]
+pub struct TaskAndJob {
+    /// The task's id.
+    pub task: String,
+    /// The job's id (its outbox row's, which the queue keeps).
+    pub job: String,
+}
+
+/// [`create_with_job`], returning the job's id as well: what a caller needs to follow the
+/// job itself (e.g. the provider ids it records), since any worker may relay and remove its
+/// outbox row as soon as the transaction commits.
+pub async fn create_with_job_ids<J: Job>(
+    db: &Db,
+    task: NewTask<'_>,
+    job: &J,
+) -> Result<TaskAndJob, sqlx::Error> {
     let mut tx = db.begin_write().await?;
-    let id = store::tasks::create(&mut *tx, task).await?;
+    let task_id = store::tasks::create(&mut *tx, task).await?;
     let options = OutboxOptions {
-        task_id: Some(id.clone()),
+        task_id: Some(task_id.clone()),
         ..Default::default()
     };
-    outbox::push(&mut *tx, job, options).await?;
+    let job_id = outbox::push(&mut *tx, job, options).await?;
     tx.commit().await?;
-    Ok(id)
+    Ok(TaskAndJob {
+        task: task_id,
+        job: job_id,
+    })
 }

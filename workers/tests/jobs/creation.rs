@@ -16,7 +16,7 @@ use searchdeck_common::{
         PlannedGroup, PlannedKeyword, PlannedNegative,
     },
     queue::outbox,
-    tasks::{NewTask, create_with_job},
+    tasks::{NewTask, create_with_job_ids},
 };
 use searchdeck_provider::{AppleAds, Client, ClientConfig, Credentials, Entity};
 use serde_json::{Value, json};
@@ -288,7 +288,9 @@ async fn killed_at_every_point(kind: Kind) {
             scope: scope.clone(),
             plan: plan.clone(),
         };
-        let task_id = create_with_job(
+        // The job's id comes back with the task's: the running worker may relay the outbox
+        // (and remove the job's row) as soon as the transaction commits.
+        let ids = create_with_job_ids(
             &env.db,
             NewTask {
                 workspace_id: &workspace,
@@ -303,12 +305,7 @@ async fn killed_at_every_point(kind: Kind) {
         )
         .await
         .unwrap();
-        // The outbox row's id is the job's id.
-        let job_id: String = sqlx::query_scalar("SELECT id FROM job_outbox WHERE task_id = $1")
-            .bind(&task_id)
-            .fetch_one(&env.db.pool)
-            .await
-            .unwrap();
+        let (task_id, job_id) = (ids.task, ids.job);
         outbox::relay_once(&env.db, &env.queue, 10).await.unwrap();
         if !matches!(point, Point::LostAnswers) {
             let keys = eventually(Duration::from_secs(120), &format!("{point:?}"), || async {
