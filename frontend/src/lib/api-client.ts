@@ -4,12 +4,19 @@
  * Every call takes an `AbortSignal`: an aborted call rejects with the abort reason (never an
  * `ApiError`), so TanStack Query treats it as cancelled rather than failed. A plan limit
  * reached (`LIMIT_HAS_BEEN_REACHED`) is also reported to `lib/limit-events` before it throws.
+ * Every request carries `X-Searchdeck-Client: web`: the server refuses its state-changing GETs
+ * (switching account, refreshing an account, starting a trial, stopping a collection, the
+ * oauth calls, password recovery, sign-out) without it, so another site's link or image
+ * cannot trigger them with the user's cookie.
  */
 import { z } from 'zod';
 import { ApiError, defaultMessage, isLimitError, type ErrorMeta, type FieldError } from './api-error';
 import { reportLimitReached } from './limit-events';
 
 export const API_PREFIX = '/api';
+
+/** The header the server requires on state-changing GETs (a cross-site request cannot set it). */
+export const CLIENT_HEADER = { name: 'X-Searchdeck-Client', value: 'web' } as const;
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -89,6 +96,7 @@ export async function apiRequest<S extends z.ZodType>(
         Accept: 'application/json',
         ...(body === undefined || multipart ? {} : { 'Content-Type': 'application/json' }),
         ...headers,
+        [CLIENT_HEADER.name]: CLIENT_HEADER.value,
       },
       body: body === undefined ? undefined : multipart ? body : JSON.stringify(body),
       signal,
