@@ -35,6 +35,9 @@ describe('duplicate-campaign settings (spec §3)', () => {
     expect(copySettings(['7', '8'], custom, 'USD')).toMatchObject({ numberOfCopies: 3, cptBid: { amount: '0.50', currency: 'USD' }, cpaGoal: { amount: '2.00', currency: 'USD' }, status: 'ENABLED' });
     expect(schema.safeParse({ ...values, numberOfCopies: 11 }).success).toBe(false);
     expect(schema.safeParse({ ...values, numberOfCopies: 1.5 }).success).toBe(false);
+    const typed = (numberOfCopies: string) => schema.safeParse({ numberOfCopies, adGroup: true, campaignNegativeKeywords: true, customAds: true, cptBid: '', cpaGoal: '', paused: true });
+    for (const text of ['', '0', '1.5', '1e1', ' ', '-1', '11']) expect(typed(text).error?.issues[0]?.message).toBe('Enter a whole number from 1 to 10');
+    expect(typed(' 10 ').data?.numberOfCopies).toBe(10);
     expect(schema.safeParse({ ...values, cptBid: '0.01' }).error?.issues[0]?.message).toMatch(/at least/);
   });
 });
@@ -99,6 +102,21 @@ describe('duplicate-campaign modal', () => {
     // The table reads the copies.
     await userEvent.click(within(modal).getAllByRole('button', { name: 'Close' }).at(-1)!);
     expect(await within(await screen.findByTestId('report-table')).findByText('Brand US copy 1')).toBeInTheDocument();
+  });
+
+  it.each(['0', '11', '1.5'])('refuses %s copies with the field’s message and never changes the number', async (typed) => {
+    mockApi(REPORT, ok(report([campaign('7', 'Brand US')])));
+    await userEvent.click(await openModal());
+    const modal = await screen.findByTestId('duplicate-modal');
+    const field = within(modal).getByLabelText('Number of copies');
+    await userEvent.clear(field);
+    await userEvent.type(field, typed);
+    await userEvent.tab();
+    expect(field).toHaveValue(typed);
+    await userEvent.click(within(modal).getByRole('button', { name: 'Duplicate' }));
+    expect(await within(modal).findByText('Enter a whole number from 1 to 10')).toBeInTheDocument();
+    expect(field).toHaveValue(typed);
+    expect(callsTo(COPY)).toHaveLength(0);
   });
 
   it('shows the campaigns limit (spec §8)', async () => {

@@ -7,7 +7,7 @@
  * edits' money rules), and whether the copies start paused (default). Then the copy task's
  * progress; once it ends the table is read again so the copies show.
  */
-import { Alert, Button, Group, List, Modal, NumberInput, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
+import { Alert, Button, Group, List, Modal, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useController, type Control } from 'react-hook-form';
@@ -28,8 +28,9 @@ import { optionalMoneySchema } from '../money';
 export function copySchema(currency: string | null) {
   return z.object({
     numberOfCopies: z.union([z.number(), z.string()]).transform((input, ctx) => {
-      const n = typeof input === 'number' ? input : Number(input.trim());
-      if (input === '' || !Number.isInteger(n) || n < 1 || n > MAX_COPIES) {
+      // Digits only: '1e1' or '0x2' are not what a person means by a number of copies.
+      const n = typeof input === 'number' ? input : /^\d+$/.test(input.trim()) ? Number(input.trim()) : NaN;
+      if (!Number.isInteger(n) || n < 1 || n > MAX_COPIES) {
         ctx.addIssue({ code: 'custom', message: t('copy.numberRange') });
         return z.NEVER;
       }
@@ -65,27 +66,9 @@ function SwitchField({ control, name, label, description }: { control: Control<C
   return <Switch label={label} description={description} checked={controller.field.value} onChange={(e) => controller.field.onChange(e.currentTarget.checked)} />;
 }
 
-function CopiesField({ control }: { control: Control<CopyIn, unknown, CopyOut> }) {
-  const controller = useController({ control, name: 'numberOfCopies' });
-  return (
-    <NumberInput
-      label={t('copy.numberOfCopies')}
-      description={t('copy.numberOfCopiesHelp')}
-      min={1}
-      max={MAX_COPIES}
-      step={1}
-      allowDecimal={false}
-      value={controller.field.value}
-      onChange={controller.field.onChange}
-      onBlur={controller.field.onBlur}
-      error={controller.fieldState.error?.message}
-    />
-  );
-}
-
 function CopyForm({ accountId, orgId, ids, currency, onStarted }: { accountId: string; orgId: EntityId; ids: EntityId[]; currency: string | null; onStarted: (taskId: string) => void }) {
   const schema = useMemo(() => copySchema(currency), [currency]);
-  const form = useZodForm(schema, { numberOfCopies: DEFAULT_COPIES, adGroup: true, campaignNegativeKeywords: true, customAds: true, cptBid: '', cpaGoal: '', paused: true });
+  const form = useZodForm(schema, { numberOfCopies: String(DEFAULT_COPIES), adGroup: true, campaignNegativeKeywords: true, customAds: true, cptBid: '', cpaGoal: '', paused: true });
   const copy = useCopyCampaigns();
   const { user } = useSession();
   const [limit, setLimit] = useState<string | null>(null);
@@ -115,7 +98,9 @@ function CopyForm({ accountId, orgId, ids, currency, onStarted }: { accountId: s
         </Alert>
       )}
       {limit && <LimitNotice type={limit} pro={isProPlan(user?.purchase)} />}
-      <CopiesField control={form.control} />
+      {/* Typed as text and checked by the schema: a number input would clamp 0 or 11 and drop
+          the decimals of 1.5 on blur, changing the number of copies behind the user's back. */}
+      <TextField control={form.control} name="numberOfCopies" label={t('copy.numberOfCopies')} description={t('copy.numberOfCopiesHelp')} inputMode="numeric" />
       <Stack gap="xs">
         <SwitchField control={form.control} name="adGroup" label={t('copy.adGroup')} description={t('copy.adGroupHelp')} />
         <SwitchField control={form.control} name="campaignNegativeKeywords" label={t('copy.campaignNegativeKeywords')} />
