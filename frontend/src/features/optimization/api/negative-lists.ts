@@ -75,10 +75,10 @@ export function useNegativeList(listId: string | null) {
 }
 
 /** The terms of `input` that would block a keyword its places bid on (nothing is saved). */
-export async function checkConflicts(listId: string | null, input: ListInput): Promise<Conflict[]> {
+export async function checkConflicts(listId: string | null, input: ListInput, { signal }: CallOptions = {}): Promise<Conflict[]> {
   const schema = z.object({ conflicts: z.array(conflictSchema).catch([]).default([]) });
   const body = { ...input, dryRun: true };
-  const { conflicts } = listId ? await api.put(`/list/${encodeURIComponent(listId)}`, body, schema) : await api.post('/list/add', body, schema);
+  const { conflicts } = listId ? await api.put(`/list/${encodeURIComponent(listId)}`, body, schema, { signal }) : await api.post('/list/add', body, schema, { signal });
   return conflicts;
 }
 

@@ -69,6 +69,43 @@ describe('negative keyword lists modal', () => {
     expect(await within(modal).findByText('Freebies')).toBeInTheDocument();
   });
 
+  it('checks the conflicts again on every change: the warning and Save anyway go once the term is removed', async () => {
+    mockApi('GET /api/list/all/negative', ok({ items: [] }));
+    mockApi('POST /api/list/add', (call: MockCall) => {
+      const body = call.body as { dryRun: boolean; keywords: { text: string }[] };
+      if (!body.dryRun) return ok({ item: { _id: 'l1', name: 'Freebies', keywordsCount: 1, keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
+      const free = body.keywords.some((k) => k.text === 'free');
+      return ok({ conflicts: free ? [{ text: 'free', matchType: 'EXACT', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', text: 'free', matchType: 'EXACT' } }] : [] });
+    });
+    renderApp(CAMPAIGNS, makeUser());
+    await userEvent.click(await screen.findByTestId('negative-lists-button'));
+    const modal = await screen.findByRole('dialog', { name: 'Negative keyword lists' });
+    await userEvent.click(await within(modal).findByRole('button', { name: 'New list' }));
+    await userEvent.type(within(modal).getByLabelText('Name'), 'Freebies');
+    const keywords = within(modal).getByTestId('negative-list-keywords');
+    await userEvent.type(keywords, 'free{enter}cheap');
+    await userEvent.click(within(modal).getByTestId('negative-list-campaigns'));
+    await userEvent.click(await screen.findByRole('option', { name: 'Brand US' }));
+    await userEvent.click(within(modal).getByRole('button', { name: 'Save' }));
+    expect(await within(modal).findByTestId('negative-list-conflicts')).toHaveTextContent('free (EXACT) blocks «free»');
+    expect(within(modal).getByRole('button', { name: 'Save anyway' })).toBeInTheDocument();
+
+    // The conflicting term removed: the warning goes, the list is checked again, and Save
+    // (not Save anyway) stays.
+    await userEvent.clear(keywords);
+    await userEvent.type(keywords, 'cheap');
+    expect(within(modal).queryByTestId('negative-list-conflicts')).not.toBeInTheDocument();
+    expect(within(modal).queryByRole('button', { name: 'Save anyway' })).not.toBeInTheDocument();
+    await waitFor(() => expect(callsTo('POST /api/list/add').at(-1)!.body).toMatchObject({ keywords: [{ text: 'cheap', matchType: 'EXACT' }], dryRun: true }));
+    expect(within(modal).queryByTestId('negative-list-conflicts')).not.toBeInTheDocument();
+    expect(within(modal).getByRole('button', { name: 'Save' })).toBeEnabled();
+
+    // Typed back: the new check finds the conflict again without pressing Save.
+    await userEvent.type(keywords, '{enter}free');
+    expect(await within(modal).findByTestId('negative-list-conflicts')).toHaveTextContent('free (EXACT) blocks «free»');
+    expect(callsTo('POST /api/list/add').every((c) => (c.body as { dryRun: boolean }).dryRun)).toBe(true);
+  });
+
   it('edits a list, keeping places elsewhere, and deletes after a confirmation', async () => {
     mockApi('GET /api/list/all/negative', ok({ items: [{ _id: 'l1', name: 'Brand safety', keywordsCount: 1, places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] }] }));
     mockApi('GET /api/list/l1', ok({ item: { _id: 'l1', name: 'Brand safety', keywordsCount: 1, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));

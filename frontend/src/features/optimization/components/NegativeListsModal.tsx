@@ -9,7 +9,7 @@
  */
 import { Alert, Badge, Button, Group, Loader, Modal, MultiSelect, SegmentedControl, Stack, Table, Text, Textarea, TextInput } from '@mantine/core';
 import { IconPlus } from '@tabler/icons-react';
-import { useMemo, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { useSession } from '@/features/auth';
 import { parseKeywordList } from '@/features/suggester';
 import { t, tn } from '@/i18n';
@@ -34,6 +34,8 @@ import { useReport, type ReportRequest } from '../api/report';
 /** The contract's bounds. */
 const MAX_NAME = 100;
 const MAX_KEYWORDS = 5000;
+/** How long typing rests before a changed list is checked for conflicts again. */
+const RECHECK_MS = 400;
 
 interface Scope {
   accountId: string;
@@ -94,7 +96,10 @@ function Editor({ scope, list, canEdit, onDone }: { scope: Scope; list: Negative
   const here = (p: { campaignId: string }) => options.campaignData.some((c) => c.value === p.campaignId) || p.campaignId === scope.campaignId;
   const [picked, setPicked] = useState<string[]>(initial.filter((p) => p.adGroupId === null).map(placeKey));
   const [pickedGroups, setPickedGroups] = useState<string[]>(initial.filter((p) => p.adGroupId !== null && p.campaignId === scope.campaignId).map(placeKey));
-  const [conflicts, setConflicts] = useState<Conflict[] | null>(null);
+  // The dry run's conflicts and the list they were found for: they stand only while the list
+  // is still that one, and once a list was checked every change is checked again (the
+  // warning goes when its term goes, and comes back when one is typed back).
+  const [checked, setChecked] = useState<{ key: string; conflicts: Conflict[] } | null>(null);
   const [checking, setChecking] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const save = useSaveNegativeList();
@@ -111,6 +116,24 @@ function Editor({ scope, list, canEdit, onDone }: { scope: Scope; list: Negative
     keywords: keywords.map((k) => ({ text: k, matchType })),
     places: [...pickedHere.map(placeOfKey), ...pickedGroups.map(placeOfKey), ...kept.map((p) => ({ campaignId: p.campaignId, adGroupId: p.adGroupId }))],
   });
+  const key = JSON.stringify(input());
+  const conflicts = checked?.key === key ? checked.conflicts : null;
+  useEffect(() => {
+    if (checked === null || checked.key === key || nameProblem || keywordsProblem) return;
+    const controller = new AbortController();
+    const timer = window.setTimeout(() => {
+      const body = JSON.parse(key) as ListInput;
+      checkConflicts(list?._id ?? null, body, { signal: controller.signal })
+        .then((found) => setChecked({ key, conflicts: found }))
+        .catch((e: unknown) => {
+          if (!controller.signal.aborted) setError(errorMessage(e));
+        });
+    }, RECHECK_MS);
+    return () => {
+      window.clearTimeout(timer);
+      controller.abort();
+    };
+  }, [checked, key, list?._id, nameProblem, keywordsProblem]);
   const store = () =>
     save.mutate(
       { listId: list?._id ?? null, input: input() },
@@ -128,8 +151,8 @@ function Editor({ scope, list, canEdit, onDone }: { scope: Scope; list: Negative
     setChecking(true);
     try {
       const found = await checkConflicts(list?._id ?? null, input());
+      setChecked({ key, conflicts: found });
       if (found.length === 0) store();
-      else setConflicts(found);
     } catch (e) {
       setError(errorMessage(e));
     } finally {
