@@ -49,6 +49,9 @@ enum Command {
     /// Workspace members, for the operator (`members list`, `members set-role`).
     #[command(subcommand)]
     Members(members::MembersCommand),
+    /// Print the API's OpenAPI document (what `/api/openapi.json` serves) and exit; the web
+    /// app's client is generated from it (`frontend/src/api/openapi.json`).
+    Openapi,
     /// Benchmarks (`bench ratelimit`: N processes sharing one rate-limited ad account;
     /// `bench sandbox`: reports, queries and latency over the large sandbox world;
     /// `bench auth`: a sign-up and login burst against a `serve` child; `bench reports`: the
@@ -159,6 +162,11 @@ async fn open_db(config: &Config, migrate: bool) -> anyhow::Result<Db> {
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
+    if matches!(cli.command, Command::Openapi) {
+        // Needs no configuration, database or data directory.
+        println!("{}", searchdeck_api::openapi_document().to_pretty_json()?);
+        return Ok(());
+    }
     #[cfg(feature = "bench")]
     let sync_phases = searchdeck_bench::sync::SyncPhases::default();
     #[cfg(feature = "bench")]
@@ -201,6 +209,7 @@ async fn main() -> anyhow::Result<()> {
             let db = open_db(&config, false).await?;
             members::run(&db, command).await?;
         }
+        Command::Openapi => unreachable!("printed before the configuration is read"),
         Command::Api => {
             let db = open_db(&config, false).await?;
             let queue = Queue::connect(&config).await?;

@@ -43,6 +43,13 @@ use tower_http::{
 
 use crate::{error::ApiError, state::AppState};
 
+/// The OpenAPI document of every route, as `/api/openapi.json` serves it (and as
+/// `searchdeck openapi` prints it for the web app's generated client,
+/// `frontend/src/api/openapi.json`).
+pub fn openapi_document() -> utoipa::openapi::OpenApi {
+    openapi::complete(routes::api().split_for_parts().1)
+}
+
 /// The whole application router: `/api/…`, `/health`, and the web app for every other path.
 pub fn app(state: AppState) -> Router {
     let (api, doc) = routes::api().split_for_parts();

@@ -188,3 +188,32 @@ fn text_rules(doc: &mut utoipa::openapi::OpenApi) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    /// The web app's client is generated from a committed copy of the document
+    /// (`frontend/src/api/openapi.json`, `npm run gen:api`): a route or schema changed here
+    /// without that copy fails this test, so the browser's types cannot drift from the server's.
+    #[test]
+    fn the_web_apps_copy_of_the_document_is_current() {
+        let doc = crate::openapi_document()
+            .to_pretty_json()
+            .expect("the document serialises")
+            + "\n";
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../frontend/src/api/openapi.json"
+        );
+        if std::env::var_os("SEARCHDECK_UPDATE_OPENAPI").is_some() {
+            std::fs::write(path, &doc).expect("write the web app's copy");
+            return;
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == doc,
+            "frontend/src/api/openapi.json is not the server's document: run \
+             `SEARCHDECK_UPDATE_OPENAPI=1 cargo nextest run -p searchdeck-api --lib openapi` \
+             (or `searchdeck openapi > frontend/src/api/openapi.json`), then `npm run gen:api` in frontend/"
+        );
+    }
+}

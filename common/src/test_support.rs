@@ -386,6 +386,31 @@ pub async fn connected_org(db: &Db, email: &str) -> (String, String, i64) {
     (workspace_id, account_id, org_key)
 }
 
+/// Marks the metrics of the campaign groups of `account_id` (or of group `org_key`) as
+/// delivered and synced through yesterday at `now_s` (unix seconds), in time zone UTC: what
+/// a finished metrics sync records when Apple's clock is ours. For suites that sync a
+/// connection's entities only and let rules read the stored days as complete; a rule reads
+/// both stamps (`rules::run::newest_complete_day`).
+pub async fn metrics_delivered(
+    db: &Db,
+    account_id: Option<&str>,
+    org_key: Option<i64>,
+    now_s: i64,
+) {
+    let today = crate::rules::window::today(now_s, Some("UTC")).to_string();
+    sqlx::query(
+        "UPDATE sync_orgs SET metrics_synced_at = $3, metrics_through = $4, time_zone = 'UTC' \
+         WHERE account_id = $1 OR org_key = $2",
+    )
+    .bind(account_id)
+    .bind(org_key)
+    .bind(now_s)
+    .bind(today)
+    .execute(&db.pool)
+    .await
+    .expect("mark the metrics delivered");
+}
+
 #[cfg(test)]
 mod tests {
     #[test]

@@ -42,7 +42,7 @@ const URL_MAX: usize = 500;
 #[serde(rename_all = "camelCase")]
 pub struct AlertItem {
     pub id: String,
-    /// RULE, RULE_PAUSED, BUDGET_EXHAUSTED, AD_GROUP_MISSING or PAUSED_BY_SYSTEM.
+    /// RULE, RULE_PAUSED, RULE_STOPPED, BUDGET_EXHAUSTED, AD_GROUP_MISSING or PAUSED_BY_SYSTEM.
     pub kind: String,
     #[serde(with = "string_id::option")]
     #[schema(value_type = Option<String>)]

@@ -313,7 +313,14 @@ pub async fn preview(
     let count = |r: &str| evaluated.items.iter().filter(|i| i.result == r).count() as i64;
     let names = names_of(&state, Some(subject.org.org_key), &evaluated.items).await?;
     let newest = rule_run::newest_complete_day(&subject.org);
-    let incomplete = newest.is_none_or(|n| evaluated.window.1 > n);
+    // Why a run now would do nothing, before anyone saves: days Apple has not delivered,
+    // else the collapse guard.
+    let reason = match rule_run::incomplete_reason(&subject.org, evaluated.window.1) {
+        Some(r) => Some(r),
+        None => rule_run::collapse_guard(&state.db, &subject, &evaluated, &Cancel::new())
+            .await
+            .map_err(report_error)?,
+    };
     Ok(envelope::item(RunOut {
         id: None,
         rule_id: None,
@@ -321,8 +328,7 @@ pub async fn preview(
         trigger: "PREVIEW".into(),
         period: None,
         status: "PREVIEW".into(),
-        reason: incomplete
-            .then(|| format!("Metrics for {} are not synced yet", evaluated.window.1)),
+        reason,
         window: Some(RunWindow {
             start_date: evaluated.window.0.to_string(),
             end_date: evaluated.window.1.to_string(),

@@ -486,8 +486,7 @@ sandbox_tests! {
         let owner = t.owner().await;
         let account_id = t.connect_until_entities_synced(&owner, "Rules").await;
         // Metrics complete through yesterday: a rule on statuses and amounts may run.
-        sqlx::query("UPDATE sync_orgs SET metrics_synced_at = $2, time_zone = 'UTC' WHERE account_id = $1")
-            .bind(&account_id).bind(now_ms() / 1000).execute(&t.app.state.db.pool).await.unwrap();
+        searchdeck_common::test_support::metrics_delivered(&t.app.state.db, Some(&account_id), None, now_ms() / 1000).await;
         let (org_id, campaign, _, _) = keywords(&t, &account_id).await;
         let (workspace_id, _) = me(&t.app, &owner).await;
         let rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({

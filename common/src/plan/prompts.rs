@@ -115,18 +115,33 @@ pub const TRIAL_END_MODAL_MS: i64 = 30 * DAY_MS;
 /// is not getting its data (8 syncs missed): the appleDataIssues banner shows.
 pub const STALE_SYNC_MS: i64 = 24 * HOUR_MS;
 
+/// Days Apple's newest served day may be behind our today (in the group's time zone) before
+/// its delivery counts as lagging: the served day is Apple's today, so 0 normally and 1 for
+/// the hours between midnight and the next sync; 2 means yesterday was never served.
+pub const DELIVERY_LAG_DAYS: i64 = 2;
+
 /// Whether the provider has trouble delivering the workspace's data (the appleDataIssues
-/// banner), from its connections' syncs at `now`: a connection's latest sync was given up
-/// (its failure is newer than its last stored sync), or its last stored sync is older than
-/// [`STALE_SYNC_MS`]. A connection not synced yet and not failed is not late (its first sync
-/// is running).
+/// banner), from its connections' syncs at `now` (ms): a connection's latest sync was given
+/// up (its failure is newer than its last stored sync), its last stored sync is older than
+/// [`STALE_SYNC_MS`], or syncs succeed but Apple's newest served day of one of its groups is
+/// [`DELIVERY_LAG_DAYS`] or more behind that group's today (Apple's reporting lags: rules
+/// skip the days it has not delivered). A connection not synced yet and not failed is not
+/// late (its first sync is running).
 pub fn data_issues(syncs: &[SyncState], now: i64) -> bool {
     syncs.iter().any(|s| {
         let failed = s
             .sync_failed_at
             .is_some_and(|f| s.last_synced_at.is_none_or(|ok| f > ok));
         let stale = s.last_synced_at.is_some_and(|ok| now - ok > STALE_SYNC_MS);
-        failed || stale
+        let lagging = s.delivered_through.as_ref().is_some_and(|(day, zone)| {
+            let today = crate::rules::window::today(now / 1000, zone.as_deref());
+            time::Date::parse(
+                day,
+                time::macros::format_description!("[year]-[month]-[day]"),
+            )
+            .is_ok_and(|served| (today - served).whole_days() >= DELIVERY_LAG_DAYS)
+        });
+        failed || stale || lagging
     })
 }
 

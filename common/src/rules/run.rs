@@ -6,9 +6,12 @@
 //! absolute change ([`plan`](super::plan)), the largest spenders first up to
 //! `maxEntities`. Nothing is stored or sent here.
 //!
-//! Data completeness: the newest complete day of a campaign group is the last day (its time
-//! zone) that ended before its last metrics sync finished ([`newest_complete_day`]); a
-//! window ending after it is incomplete.
+//! Data completeness: the newest complete day of a campaign group is the newest day Apple has
+//! delivered whole for it ([`newest_complete_day`]): the day before the provider's own today
+//! when the last metrics sync read it (`metrics_through`), and never a day that had not
+//! ended when that sync finished (`metrics_synced_at`). A window ending after it is
+//! incomplete ([`incomplete_reason`]): a day Apple has not delivered reads as zeros in our
+//! store, and a rule must never act on those zeros.
 
 use std::collections::{HashMap, HashSet};
 
@@ -53,6 +56,107 @@ pub struct Evaluated {
     pub items: Vec<ItemRow>,
     /// The matched entities (for an alert): level, id, name, values.
     pub entities: Vec<(String, i64, String)>,
+    /// Entities of the rule's level read in its campaigns (what the collapse guard's share
+    /// is of).
+    pub read: usize,
+    /// Their impressions and spend (micros) over the window.
+    pub delivery: Delivery,
+}
+
+/// Impressions and spend (micros) summed over some entities and days.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Delivery {
+    pub impressions: i64,
+    pub spend_micros: i64,
+}
+
+impl Delivery {
+    pub fn of(rows: &[EntityRow]) -> Self {
+        rows.iter().fold(Self::default(), |d, r| Self {
+            impressions: d.impressions + r.counters.impressions(),
+            spend_micros: d.spend_micros + r.counters.spend_micros(),
+        })
+    }
+
+    /// Whether this window's delivery fell to less than half of `before`'s (impressions or
+    /// spend), `before` having some.
+    pub fn collapsed_from(&self, before: &Delivery) -> bool {
+        let fell = |now: i64, then: i64| then > 0 && now.saturating_mul(2) < then;
+        fell(self.impressions, before.impressions) || fell(self.spend_micros, before.spend_micros)
+    }
+}
+
+/// The share (percent) of its entities a run may change on a window whose delivery collapsed
+/// (`guardrails.maxChangeShare`'s default).
+pub const DEFAULT_MAX_CHANGE_SHARE: u32 = 50;
+
+/// Distinct entities `evaluated` would change (its `PLANNED` items).
+pub fn changed_entities(evaluated: &Evaluated) -> usize {
+    evaluated
+        .items
+        .iter()
+        .filter(|i| i.result == store::rule_runs::ITEM_PLANNED)
+        .map(|i| i.entity_id)
+        .collect::<HashSet<_>>()
+        .len()
+}
+
+/// Whether `evaluated` would change more than the rule's share of its entities (see
+/// [`collapse_guard`]).
+pub fn over_share(rule: &Rule, evaluated: &Evaluated) -> bool {
+    let share = rule
+        .guardrails
+        .max_change_share
+        .unwrap_or(DEFAULT_MAX_CHANGE_SHARE) as usize;
+    evaluated.read > 0 && changed_entities(evaluated) * 100 > share * evaluated.read
+}
+
+/// The collapse guard (`guardrails.maxChangeShare`): a run that would change more than that
+/// share of the rule's entities (default 50 %) while the window's impressions or spend fell
+/// to less than half of the same days a week earlier stops instead of acting — the signature
+/// of data that went missing (a delivery gap, a restatement) rather than of the campaigns.
+/// The reason, in the user's words, when it stops; the week before is read only when the
+/// share is exceeded.
+pub async fn collapse_guard(
+    db: &Db,
+    subject: &Subject,
+    evaluated: &Evaluated,
+    cancel: &Cancel,
+) -> Result<Option<String>, ReportError> {
+    if !over_share(&subject.rule, evaluated) {
+        return Ok(None);
+    }
+    let (from, to) = evaluated.window;
+    let week = Duration::days(7);
+    let read = EntityRead {
+        level: report_level(subject.rule.level),
+        campaigns: subject.campaigns.clone(),
+        range: DateRange {
+            from: from - week,
+            to: to - week,
+        },
+        tags: false,
+        popularity: false,
+    };
+    let rows =
+        crate::report::entity_rows(db, &subject.workspace_id, &subject.org, &read, cancel).await?;
+    let before = Delivery::of(&rows);
+    Ok(evaluated.delivery.collapsed_from(&before).then(|| {
+        let share = subject
+            .rule
+            .guardrails
+            .max_change_share
+            .unwrap_or(DEFAULT_MAX_CHANGE_SHARE);
+        format!(
+            "Stopped by the rule's guard: it would change {} of its {} entities (over {share} %) \
+             while their impressions over {from}..{to} fell to {} from {} the week before. \
+             Check the data, then run the rule again or raise the guard's share",
+            changed_entities(evaluated),
+            evaluated.read,
+            evaluated.delivery.impressions,
+            before.impressions,
+        )
+    }))
 }
 
 /// The report level of a rule level.
@@ -75,11 +179,36 @@ pub fn item_level(level: RuleLevel) -> &'static str {
     }
 }
 
-/// The newest complete day of `org`: the day before the one (in its time zone) its last
-/// metrics sync finished on; None before a first sync.
+/// The newest complete day of `org`; None before its first metrics sync.
+///
+/// Two bounds, the earlier wins: the day before the newest day the provider served
+/// (`metrics_through` is the ad account's today by Apple's clock when the sync read it, a day
+/// still in progress), and the day before the one (its time zone, our clock) on which the
+/// last metrics sync finished. When Apple's reporting lags — its clock days behind ours — the
+/// first bound holds the rule to the days Apple actually delivered.
 pub fn newest_complete_day(org: &SyncOrg) -> Option<Date> {
     let at = org.metrics_synced_at?;
-    Some(window::today(at, org.time_zone.as_deref()) - Duration::days(1))
+    let synced = window::today(at, org.time_zone.as_deref()) - Duration::days(1);
+    let through = org.metrics_through.as_deref().and_then(|d| {
+        Date::parse(d, time::macros::format_description!("[year]-[month]-[day]")).ok()
+    })?;
+    Some(synced.min(through - Duration::days(1)))
+}
+
+/// Why a window ending on `end` cannot be acted on yet, in the user's words; None when every
+/// day of it is complete (see [`newest_complete_day`]). A run with a reason is `SKIPPED`
+/// with it, the preview shows it before the rule is saved, the backtest leaves the day out.
+pub fn incomplete_reason(org: &SyncOrg, end: Date) -> Option<String> {
+    match newest_complete_day(org) {
+        None => Some(format!(
+            "Metrics for {end} are not synced yet: this campaign group's metrics have not been synced"
+        )),
+        Some(newest) if end > newest => Some(format!(
+            "Metrics for {end} are not synced yet: Apple Ads has delivered this campaign group's \
+             metrics through {newest}, and days it has not delivered are never read as zeros"
+        )),
+        Some(_) => None,
+    }
 }
 
 fn conditions_use(rule: &Rule, f: impl Fn(&Condition) -> bool) -> bool {
@@ -138,13 +267,10 @@ pub async fn evaluate(
                     .await?;
         }
     }
-    Ok(evaluate_rows(
-        subject,
-        (from, to),
-        &rows,
-        &mut keywords,
-        &mut negatives,
-    ))
+    let mut evaluated = evaluate_rows(subject, (from, to), &rows, &mut keywords, &mut negatives);
+    evaluated.read = rows.len();
+    evaluated.delivery = Delivery::of(&rows);
+    Ok(evaluated)
 }
 
 /// [`evaluate`] over rows already read (pure; the backtest reads once per day).
@@ -273,6 +399,8 @@ pub fn evaluate_rows(
         matched: matched.len(),
         items,
         entities,
+        read: rows.len(),
+        delivery: Delivery::of(rows),
     }
 }
 
@@ -444,4 +572,179 @@ pub async fn load(db: &Db, key: &str) -> Result<Option<Loaded>, sqlx::Error> {
         org_id,
         enabled_at: row.enabled_at,
     }))
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+    use crate::store::report_facts::Counters;
+
+    /// 2026-12-01T10:00:00Z.
+    const NOW: i64 = 1_796_119_200;
+
+    fn org(synced_at: Option<i64>, through: Option<&str>) -> SyncOrg {
+        SyncOrg {
+            org_key: 1,
+            account_id: "acc".into(),
+            org_id: 42,
+            currency: Some("USD".into()),
+            time_zone: Some("UTC".into()),
+            entities_synced_at: synced_at,
+            metrics_through: through.map(str::to_string),
+            metrics_from: Some("2026-09-01".into()),
+            metrics_synced_at: synced_at,
+            metrics_job: None,
+        }
+    }
+
+    fn keyword(id: i64, impressions: i64, spend_micros: i64) -> EntityRow {
+        let mut c = [0i64; 11];
+        c[0] = impressions;
+        c[10] = spend_micros;
+        EntityRow {
+            id,
+            campaign_id: 10,
+            ad_group_id: 100,
+            name: format!("keyword {id}"),
+            status: Some("ACTIVE".into()),
+            match_type: Some("EXACT".into()),
+            tags: vec![],
+            bid_micros: Some(1_000_000),
+            default_bid_micros: None,
+            cpa_goal_micros: None,
+            daily_budget_micros: None,
+            popularity: None,
+            counters: Counters(c),
+        }
+    }
+
+    fn subject(rule: serde_json::Value) -> Subject {
+        let mut body = json!({
+            "name": "Pause the silent", "accountId": "acc", "orgId": "42", "level": "KEYWORDS",
+            "campaignIds": ["10"],
+            "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [
+                {"type": "metric", "metric": "impressions", "operator": "EQUALS", "value": "0"}]}]},
+            "window": {"type": "last", "days": 2},
+            "frequency": {"type": "daily", "hour": 6},
+            "actions": [{"type": "pause"}]
+        });
+        if let (Some(b), Some(extra)) = (body.as_object_mut(), rule.as_object()) {
+            b.extend(extra.clone());
+        }
+        Subject {
+            workspace_id: "ws".into(),
+            rule: serde_json::from_value(body).expect("a rule"),
+            campaigns: vec![10],
+            org: org(Some(NOW), Some("2026-12-01")),
+            currency: "USD".into(),
+            targets: HashMap::new(),
+        }
+    }
+
+    #[test]
+    fn the_newest_complete_day_is_the_newest_day_apple_delivered_whole() {
+        // Apple's clock is ours: its today (served in part) is not complete, yesterday is.
+        assert_eq!(
+            newest_complete_day(&org(Some(NOW), Some("2026-12-01"))),
+            Some(date!(2026 - 11 - 30))
+        );
+        // Apple's reporting three days behind ours: only what it delivered counts, however
+        // recently our sync ran.
+        assert_eq!(
+            newest_complete_day(&org(Some(NOW), Some("2026-11-28"))),
+            Some(date!(2026 - 11 - 27))
+        );
+        // A sync that finished long ago bounds it too (Apple served the day, but it had not
+        // ended when we read it).
+        assert_eq!(
+            newest_complete_day(&org(Some(NOW - 3 * 86_400), Some("2026-12-01"))),
+            Some(date!(2026 - 11 - 27))
+        );
+        // Never synced, or synced without a served day: nothing is complete.
+        assert_eq!(newest_complete_day(&org(None, None)), None);
+        assert_eq!(newest_complete_day(&org(Some(NOW), None)), None);
+    }
+
+    #[test]
+    fn a_window_past_the_delivered_days_has_a_reason_in_words() {
+        let lagging = org(Some(NOW), Some("2026-11-28"));
+        let reason = incomplete_reason(&lagging, date!(2026 - 11 - 30)).expect("incomplete");
+        assert!(
+            reason.starts_with("Metrics for 2026-11-30 are not synced yet")
+                && reason.contains("through 2026-11-27"),
+            "{reason}"
+        );
+        assert_eq!(incomplete_reason(&lagging, date!(2026 - 11 - 27)), None);
+        assert!(incomplete_reason(&org(None, None), date!(2026 - 11 - 27)).is_some());
+    }
+
+    #[test]
+    fn delivery_collapses_when_impressions_or_spend_halve() {
+        let d = |impressions, spend_micros| Delivery {
+            impressions,
+            spend_micros,
+        };
+        assert!(d(0, 0).collapsed_from(&d(10_000, 5_000_000)));
+        assert!(d(4_999, 5_000_000).collapsed_from(&d(10_000, 5_000_000)));
+        assert!(d(10_000, 2_000_000).collapsed_from(&d(10_000, 5_000_000)));
+        assert!(!d(5_000, 2_500_000).collapsed_from(&d(10_000, 5_000_000)));
+        // Nothing the week before: nothing to collapse from.
+        assert!(!d(0, 0).collapsed_from(&d(0, 0)));
+    }
+
+    #[test]
+    fn the_share_guard_counts_distinct_changed_entities_of_those_read() {
+        let s = subject(json!({}));
+        // 3 of 4 keywords silent: 75 % would be paused, over the default 50 %.
+        let rows = [
+            keyword(1, 0, 0),
+            keyword(2, 0, 0),
+            keyword(3, 0, 0),
+            keyword(4, 900, 3_000_000),
+        ];
+        let e = evaluate_rows(
+            &s,
+            (date!(2026 - 11 - 29), date!(2026 - 11 - 30)),
+            &rows,
+            &mut HashSet::new(),
+            &mut HashSet::new(),
+        );
+        assert_eq!((e.matched, e.read, changed_entities(&e)), (3, 4, 3));
+        assert_eq!(
+            e.delivery,
+            Delivery {
+                impressions: 900,
+                spend_micros: 3_000_000
+            }
+        );
+        assert!(over_share(&s.rule, &e));
+        // The rule's own share.
+        let lenient = subject(json!({"guardrails": {"maxChangeShare": 75}}));
+        assert!(!over_share(&lenient.rule, &e));
+        // 2 of 4 is not over 50 %.
+        let half = evaluate_rows(
+            &s,
+            (date!(2026 - 11 - 29), date!(2026 - 11 - 30)),
+            &rows[1..],
+            &mut HashSet::new(),
+            &mut HashSet::new(),
+        );
+        assert_eq!((half.read, changed_entities(&half)), (3, 2));
+        assert!(over_share(&s.rule, &half));
+        let two_of_four = evaluate_rows(
+            &s,
+            (date!(2026 - 11 - 29), date!(2026 - 11 - 30)),
+            &[
+                rows[0].clone(),
+                rows[1].clone(),
+                rows[3].clone(),
+                keyword(5, 10, 1),
+            ],
+            &mut HashSet::new(),
+            &mut HashSet::new(),
+        );
+        assert!(!over_share(&s.rule, &two_of_four));
+    }
 }

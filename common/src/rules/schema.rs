@@ -357,6 +357,12 @@ pub struct Guardrails {
     #[serde(default)]
     #[schema(max_items = 50)]
     pub min_data: Vec<MinData>,
+    /// 1–100 (default 50): the share of its entities, in percent, a run may change while
+    /// the window's impressions or spend fell to less than half of the week before; past it
+    /// the run stops and alerts instead of acting (`rules::run::collapse_guard`).
+    #[serde(default)]
+    #[schema(minimum = 1, maximum = 100)]
+    pub max_change_share: Option<u32>,
 }
 
 /// `metric ≥ value` required before acting.

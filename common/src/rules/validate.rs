@@ -453,6 +453,11 @@ impl Check<'_> {
                 format!("Enter 1 to {ENTITIES_MAX}"),
             );
         }
+        if let Some(n) = g.max_change_share
+            && !(1..=100).contains(&n)
+        {
+            self.err("guardrails.maxChangeShare", "Enter 1 to 100");
+        }
         if g.min_data.len() > LIST_MAX {
             self.err("guardrails.minData", format!("At most {LIST_MAX} entries"));
         }
@@ -995,6 +1000,14 @@ mod tests {
         assert_eq!(
             with(|r| r.guardrails.max_entities = Some(10_001)),
             ["guardrails.maxEntities"]
+        );
+        assert_eq!(
+            with(|r| r.guardrails.max_change_share = Some(0)),
+            ["guardrails.maxChangeShare"]
+        );
+        assert_eq!(
+            with(|r| r.guardrails.max_change_share = Some(101)),
+            ["guardrails.maxChangeShare"]
         );
         assert_eq!(
             with(|r| r.guardrails.min_data[0].metric = "avgCPA".into()),

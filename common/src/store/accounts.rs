@@ -391,12 +391,16 @@ pub async fn clear_active(
 }
 
 /// How a connection's syncs went: its last finished one and its last given up (unix ms).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SyncState {
     /// The last sync that stored the connection's metrics.
     pub last_synced_at: Option<i64>,
     /// The last sync given up (its attempts spent on provider errors, or refused).
     pub sync_failed_at: Option<i64>,
+    /// Of its selected campaign groups with synced metrics, the one furthest behind: the
+    /// newest day Apple served for it (`sync_orgs.metrics_through`, Apple's today when the
+    /// sync read it) and the group's time zone.
+    pub delivered_through: Option<(String, Option<String>)>,
 }
 
 /// Records that a sync of connection `account_id` was given up at `at_ms`.
@@ -418,18 +422,36 @@ pub async fn sync_states(
     ex: impl Exec<'_>,
     workspace_id: &str,
 ) -> Result<Vec<SyncState>, sqlx::Error> {
+    // One row per connection and selected, metrics-synced group (or one without a group).
     let rows = sqlx::query(
-        "SELECT last_synced_at, sync_failed_at FROM accounts WHERE workspace_id = $1 ORDER BY id",
+        "SELECT a.id, a.last_synced_at, a.sync_failed_at, o.metrics_through, o.time_zone \
+         FROM accounts a \
+         LEFT JOIN account_orgs g ON g.account_id = a.id AND g.selected = 1 \
+         LEFT JOIN sync_orgs o ON o.account_id = a.id AND o.org_id = g.org_id \
+           AND o.metrics_through IS NOT NULL \
+         WHERE a.workspace_id = $1 ORDER BY a.id, o.metrics_through IS NULL, o.metrics_through",
     )
     .bind(workspace_id)
     .fetch_all(ex)
     .await?;
-    rows.iter()
-        .map(|r| {
-            Ok(SyncState {
+    let mut out: Vec<(String, SyncState)> = Vec::new();
+    for r in &rows {
+        let id: String = r.try_get("id")?;
+        let through: Option<String> = r.try_get("metrics_through")?;
+        if out.last().is_some_and(|(last, _)| *last == id) {
+            // Ordered by day: the first row of a connection is its furthest behind.
+            continue;
+        }
+        out.push((
+            id,
+            SyncState {
                 last_synced_at: r.try_get("last_synced_at")?,
                 sync_failed_at: r.try_get("sync_failed_at")?,
-            })
-        })
-        .collect()
+                delivered_through: through
+                    .map(|d| Ok::<_, sqlx::Error>((d, r.try_get("time_zone")?)))
+                    .transpose()?,
+            },
+        ));
+    }
+    Ok(out.into_iter().map(|(_, s)| s).collect())
 }

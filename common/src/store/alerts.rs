@@ -15,6 +15,8 @@ use super::Exec;
 /// Alert kinds.
 pub const RULE: &str = "RULE";
 pub const RULE_PAUSED: &str = "RULE_PAUSED";
+/// A run the collapse guard stopped before it acted (`rules::run::collapse_guard`).
+pub const RULE_STOPPED: &str = "RULE_STOPPED";
 pub const BUDGET_EXHAUSTED: &str = "BUDGET_EXHAUSTED";
 pub const AD_GROUP_MISSING: &str = "AD_GROUP_MISSING";
 pub const PAUSED_BY_SYSTEM: &str = "PAUSED_BY_SYSTEM";

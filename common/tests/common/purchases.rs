@@ -171,10 +171,11 @@ async fn sync_failures_and_syncs_are_read_per_workspace(db: &Db) {
     let fresh = SyncState {
         last_synced_at: None,
         sync_failed_at: None,
+        delivered_through: None,
     };
     assert_eq!(
         store::accounts::sync_states(&db.pool, &a).await.unwrap(),
-        [fresh, fresh]
+        [fresh.clone(), fresh.clone()]
     );
     store::synced::set_last_synced(&db.pool, &first, now - 10)
         .await
@@ -190,10 +191,11 @@ async fn sync_failures_and_syncs_are_read_per_workspace(db: &Db) {
     assert_eq!(
         states,
         [
-            fresh,
+            fresh.clone(),
             SyncState {
                 last_synced_at: Some(now - 10),
-                sync_failed_at: Some(now)
+                sync_failed_at: Some(now),
+                delivered_through: None,
             }
         ]
     );
@@ -202,7 +204,46 @@ async fn sync_failures_and_syncs_are_read_per_workspace(db: &Db) {
         store::accounts::sync_states(&db.pool, &b).await.unwrap(),
         [SyncState {
             last_synced_at: None,
-            sync_failed_at: Some(now - 5)
+            sync_failed_at: Some(now - 5),
+            delivered_through: None,
         }]
     );
+    // Apple's newest served day per selected campaign group: the connection reports the group
+    // furthest behind; a group no longer selected, or not synced yet, does not count.
+    let group = |org_id: i64, selected: bool, zone: &str| store::accounts::OrgRow {
+        org_id,
+        display_name: format!("Group {org_id}"),
+        currency: Some("USD".into()),
+        time_zone: Some(zone.into()),
+        permission: "ADMIN".into(),
+        selected,
+    };
+    for (org_id, selected, zone, through) in [
+        (11, true, "UTC", Some("2026-11-30")),
+        (12, true, "Asia/Tokyo", Some("2026-11-28")),
+        (13, false, "UTC", Some("2026-11-01")),
+        (14, true, "UTC", None),
+    ] {
+        store::accounts::upsert_org(&db.pool, &first, &group(org_id, selected, zone), now)
+            .await
+            .unwrap();
+        let key = store::synced::ensure_org(&db.pool, &first, org_id, Some("USD"), Some(zone))
+            .await
+            .unwrap();
+        if let Some(day) = through {
+            store::synced::set_metrics_synced(&db.pool, key, "2026-11-01", day, now / 1000, "job")
+                .await
+                .unwrap();
+        }
+    }
+    let states = store::accounts::sync_states(&db.pool, &a).await.unwrap();
+    let first_state = states
+        .iter()
+        .find(|s| s.last_synced_at == Some(now - 10))
+        .expect("the first connection");
+    assert_eq!(
+        first_state.delivered_through,
+        Some(("2026-11-28".to_string(), Some("Asia/Tokyo".to_string())))
+    );
+    assert_eq!(states.len(), 2, "one state per connection: {states:?}");
 }

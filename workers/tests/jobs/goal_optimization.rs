@@ -49,12 +49,13 @@ async fn goal_optimization_runs_from_the_scheduler_to_the_provider(kind: Kind) {
     .await
     .unwrap();
     // Through yesterday complete, as after the nightly sync.
-    sqlx::query("UPDATE sync_orgs SET metrics_synced_at = $2 WHERE org_key = $1")
-        .bind(org_key)
-        .bind(ids::now_ms() / 1000)
-        .execute(&env.db.pool)
-        .await
-        .unwrap();
+    searchdeck_common::test_support::metrics_delivered(
+        &env.db,
+        None,
+        Some(org_key),
+        ids::now_ms() / 1000,
+    )
+    .await;
     let before: HashMap<i64, i64> = sqlx::query_as(
         "SELECT id, bid_micros FROM asa_keywords WHERE org_key = $1 AND campaign_id = $2 \
          AND deleted = 0 AND bid_micros IS NOT NULL",

@@ -75,14 +75,13 @@ async fn killed_rule_run_raises_once(kind: Kind) {
     entity_sync_done(&env).await;
     let (org_key, org_id, workspace) = first_usd_org(&env, &account).await;
     // The metrics are complete through yesterday (the rule reads the last 7 days).
-    sqlx::query(
-        "UPDATE sync_orgs SET metrics_synced_at = $2, time_zone = 'UTC' WHERE org_key = $1",
+    searchdeck_common::test_support::metrics_delivered(
+        &env.db,
+        None,
+        Some(org_key),
+        ids::now_ms() / 1000,
     )
-    .bind(org_key)
-    .bind(ids::now_ms() / 1000)
-    .execute(&env.db.pool)
-    .await
-    .unwrap();
+    .await;
     let groups: Vec<(i64, i64, i64)> = sqlx::query_as(
         "SELECT id, campaign_id, default_bid_micros FROM asa_ad_groups WHERE org_key = $1 AND deleted = 0 \
          AND default_bid_micros IS NOT NULL ORDER BY id",

@@ -39,14 +39,13 @@ async fn connect_and_sync(t: &Connected, owner: &str) -> String {
         .unwrap_or((0, None));
         assert!(failed.is_none(), "the entity sync failed: {failed:?}");
         if done == 1 {
-            sqlx::query(
-                "UPDATE sync_orgs SET metrics_synced_at = $2, time_zone = 'UTC' WHERE account_id = $1",
+            searchdeck_common::test_support::metrics_delivered(
+                &t.app.state.db,
+                Some(&account_id),
+                None,
+                ids::now_ms() / 1000,
             )
-            .bind(&account_id)
-            .bind(ids::now_ms() / 1000)
-            .execute(&t.app.state.db.pool)
-            .await
-            .unwrap();
+            .await;
             return account_id;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
@@ -506,12 +505,13 @@ async fn backtest_on_known_history(app: TestApp) {
     let org_key = store::synced::ensure_org(pool, &account_id, 42, Some("USD"), Some("UTC"))
         .await
         .unwrap();
-    sqlx::query("UPDATE sync_orgs SET metrics_synced_at = $2 WHERE org_key = $1")
-        .bind(org_key)
-        .bind(ids::now_ms() / 1000)
-        .execute(pool)
-        .await
-        .unwrap();
+    searchdeck_common::test_support::metrics_delivered(
+        &app.state.db,
+        None,
+        Some(org_key),
+        ids::now_ms() / 1000,
+    )
+    .await;
     sqlx::query("INSERT INTO asa_campaigns (org_key, id, name, status, synced_at) VALUES ($1, 10, 'C', 'ENABLED', 1)")
         .bind(org_key).execute(pool).await.unwrap();
     sqlx::query("INSERT INTO asa_ad_groups (org_key, id, campaign_id, name, status, synced_at) VALUES ($1, 100, 10, 'G', 'ENABLED', 1)")

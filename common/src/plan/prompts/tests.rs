@@ -291,6 +291,7 @@ fn data_issues_follow_the_connections_syncs() {
     let sync = |ok: Option<i64>, failed: Option<i64>| SyncState {
         last_synced_at: ok,
         sync_failed_at: failed,
+        delivered_through: None,
     };
     let now = END;
     // No connection, a connection whose first sync runs, a fresh sync: no issue.
@@ -311,5 +312,27 @@ fn data_issues_follow_the_connections_syncs() {
     assert!(data_issues(
         &[sync(Some(now), None), sync(Some(now - 25 * H), None)],
         now
+    ));
+}
+
+#[test]
+fn data_issues_show_when_apple_has_not_delivered_yesterday() {
+    // 2026-12-01T10:00:00Z; syncs succeed every 3 hours.
+    let now = 1_796_119_200_000;
+    let served = |day: &str, zone: Option<&str>| SyncState {
+        last_synced_at: Some(now - H),
+        sync_failed_at: None,
+        delivered_through: Some((day.to_string(), zone.map(str::to_string))),
+    };
+    // Apple's today served, or yesterday's (the hours after midnight): no issue.
+    assert!(!data_issues(&[served("2026-12-01", Some("UTC"))], now));
+    assert!(!data_issues(&[served("2026-11-30", None)], now));
+    // Apple's clock three days behind ours: its reporting lags.
+    assert!(data_issues(&[served("2026-11-28", Some("UTC"))], now));
+    assert!(data_issues(&[served("2026-11-29", Some("UTC"))], now));
+    // The group's own today: 02:00 in Los Angeles is still 2026-11-30 there.
+    assert!(!data_issues(
+        &[served("2026-11-29", Some("America/Los_Angeles"))],
+        now - 8 * H
     ));
 }

@@ -33,7 +33,6 @@ use searchdeck_common::{
     rules::{Action, Channel, run as rule_run, schedule, window},
     store::{self, alerts, rule_runs},
 };
-use time::Date;
 
 use crate::{Done, Handler, JobContext, JobRun, context::Runtime};
 
@@ -113,12 +112,6 @@ pub(crate) async fn end_unfinished(runtime: &Runtime, rule_key: &str, period: &s
     }
 }
 
-/// The newest complete day of the group and whether the window ends after it.
-fn incomplete(org: &store::report_entities::SyncOrg, end: Date) -> (Option<Date>, bool) {
-    let newest = rule_run::newest_complete_day(org);
-    (newest, newest.is_none_or(|n| end > n))
-}
-
 /// Evaluates and stores the run of `job` (or finds the one a concurrent attempt stored);
 /// None when the rule is gone.
 async fn plan(
@@ -170,8 +163,7 @@ async fn plan(
     } else if loaded.subject.campaigns.is_empty() {
         Some("The rule has no enabled campaigns".to_string())
     } else {
-        let (_, missing) = incomplete(&loaded.subject.org, end);
-        if missing {
+        if rule_run::incomplete_reason(&loaded.subject.org, end).is_some() {
             // Sync the group's reports first (inline, reporting to no task).
             let mut sync_run: JobRun = (**ctx).clone();
             sync_run.task_id = None;
@@ -183,9 +175,9 @@ async fn plan(
                 loaded.subject.org = org;
             }
         }
-        let (newest, missing) = incomplete(&loaded.subject.org, end);
-        run.newest_complete_day = newest.map(|d| d.to_string());
-        missing.then(|| format!("Metrics for {end} are not synced yet"))
+        run.newest_complete_day =
+            rule_run::newest_complete_day(&loaded.subject.org).map(|d| d.to_string());
+        rule_run::incomplete_reason(&loaded.subject.org, end)
     };
     let mut items = Vec::new();
     let mut alert = None;
@@ -194,12 +186,39 @@ async fn plan(
         run.reason = Some(reason);
         run.finished_at = Some(now);
     } else {
-        let evaluated = rule_run::evaluate(db, &loaded.subject, today, &Cancel::new())
+        let cancel = Cancel::new();
+        let report =
+            |e: searchdeck_common::report::ReportError| JobError::retryable(anyhow::anyhow!(e));
+        let evaluated = rule_run::evaluate(db, &loaded.subject, today, &cancel)
             .await
-            .map_err(|e| JobError::retryable(anyhow::anyhow!(e)))?;
+            .map_err(report)?;
         run.matched = evaluated.matched as i64;
-        items = evaluated.items;
-        alert = alert_of(&loaded, &run, &evaluated.entities);
+        let stopped = rule_run::collapse_guard(db, &loaded.subject, &evaluated, &cancel)
+            .await
+            .map_err(report)?;
+        if let Some(reason) = stopped {
+            // Nothing is sent: the plan is kept, every change skipped, and the rule's
+            // owners are told.
+            run.status = rule_runs::SKIPPED.into();
+            run.finished_at = Some(now);
+            alert = Some(guard_alert(&loaded, &run, &reason));
+            run.reason = Some(reason);
+            items = evaluated
+                .items
+                .into_iter()
+                .map(|mut i| {
+                    if i.result == rule_runs::ITEM_PLANNED {
+                        i.result = rule_runs::ITEM_SKIPPED.into();
+                        i.message = Some("Stopped by the rule's guard".into());
+                    }
+                    i
+                })
+                .collect();
+            run.skipped = items.len() as i64;
+        } else {
+            items = evaluated.items;
+            alert = alert_of(&loaded, &run, &evaluated.entities);
+        }
     }
     let mut tx = db.pool.begin().await?;
     if !rule_runs::insert_run(&mut *tx, &run).await? {
@@ -331,6 +350,32 @@ fn alert_of(
         slack: channels.contains(&Channel::Slack),
         created_at: run.created_at,
     })
+}
+
+/// The alert of a run the collapse guard stopped (`RULE_STOPPED`, by email and Slack to the
+/// rule's creator, as a self-pause is told).
+fn guard_alert(
+    loaded: &rule_run::Loaded,
+    run: &rule_runs::RunRow,
+    reason: &str,
+) -> alerts::NewAlert {
+    alerts::NewAlert {
+        id: ids::new_id(),
+        workspace_id: run.workspace_id.clone(),
+        kind: alerts::RULE_STOPPED,
+        cause_key: format!("rule-stopped:{}", run.id),
+        account_id: Some(run.account_id.clone()),
+        org_id: Some(run.org_id),
+        campaign_id: (loaded.subject.campaigns.len() == 1).then(|| loaded.subject.campaigns[0]),
+        rule_id: loaded.rule_id.clone(),
+        run_id: Some(run.id.clone()),
+        title: format!("Rule '{}' stopped before acting", run.rule_name),
+        message: reason.to_string(),
+        emails: loaded.subject.rule.created_by.iter().cloned().collect(),
+        email: true,
+        slack: true,
+        created_at: run.created_at,
+    }
 }
 
 /// Applies a stored plan and ends the run (with the self-pause).
