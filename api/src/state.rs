@@ -103,6 +103,21 @@ impl AppState {
         Ok(id)
     }
 
+    /// [`Self::start_task`] for work on one subject: an unfinished task already on it is
+    /// answered instead ([`tasks::join_or_create_with_job`]).
+    pub async fn start_or_join_task<J: Job>(
+        &self,
+        subject: &str,
+        task: NewTask<'_>,
+        job: &J,
+    ) -> anyhow::Result<tasks::Started> {
+        let started = tasks::join_or_create_with_job(&self.db, subject, task, job).await?;
+        if matches!(started, tasks::Started::New(_)) {
+            self.relay_outbox().await;
+        }
+        Ok(started)
+    }
+
     /// Hands committed outbox rows to the queue at once ([`recovery::relay_outbox`]).
     async fn relay_outbox(&self) {
         recovery::relay_outbox(&self.db, &self.queue).await;

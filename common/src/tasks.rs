@@ -57,3 +57,71 @@ pub async fn create_with_job_ids<J: Job>(
         job: job_id,
     })
 }
+
+/// What [`join_or_create_with_job`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Started {
+    /// A new task (and its job): its id.
+    New(String),
+    /// The unfinished task already working on the subject: its id.
+    Joined(String),
+}
+
+impl Started {
+    /// The task's id, new or joined.
+    pub fn id(&self) -> &str {
+        match self {
+            Started::New(id) | Started::Joined(id) => id,
+        }
+    }
+}
+
+/// A task that has not moved for this long no longer holds its subject (its job was lost;
+/// it still ends as its job's give-up decides).
+pub const SUBJECT_STALE_MS: i64 = 60 * 60 * 1000;
+
+/// [`create_with_job`] for work on one `subject` (e.g. `rule:<id>`): when an unfinished task
+/// of the workspace already works on it, answers that task instead, so a request repeated
+/// while the first is queued or running joins it. Race-free on both backends: the subject is
+/// claimed under the unique index of unfinished tasks' subjects, and the loser of a race
+/// reads the winner.
+pub async fn join_or_create_with_job<J: Job>(
+    db: &Db,
+    subject: &str,
+    task: NewTask<'_>,
+    job: &J,
+) -> Result<Started, sqlx::Error> {
+    let mut attempt = 0;
+    loop {
+        attempt += 1;
+        let mut tx = db.begin_write().await?;
+        if let Some((id, moved_at)) =
+            store::tasks::running_on(&mut *tx, task.workspace_id, subject).await?
+        {
+            if crate::ids::now_ms() - moved_at <= SUBJECT_STALE_MS {
+                return Ok(Started::Joined(id));
+            }
+            store::tasks::release_subject(&mut *tx, &id).await?;
+        }
+        let task_id = store::tasks::create(&mut *tx, task.clone()).await?;
+        match store::tasks::claim_subject(&mut *tx, &task_id, subject).await {
+            Err(e)
+                if attempt < 5
+                    && e.as_database_error()
+                        .is_some_and(|d| d.is_unique_violation()) =>
+            {
+                // Another request claimed it between the read and the write: join it.
+                drop(tx);
+                continue;
+            }
+            other => other?,
+        }
+        let options = OutboxOptions {
+            task_id: Some(task_id.clone()),
+            ..Default::default()
+        };
+        outbox::push(&mut *tx, job, options).await?;
+        tx.commit().await?;
+        return Ok(Started::New(task_id));
+    }
+}

@@ -520,10 +520,13 @@ pub struct RuleTaskStarted {
     pub id: String,
 }
 
-/// Runs the rule now: a task and its `run-rule` job (trigger MANUAL). Editors only.
+/// Runs the rule now: a task and its `run-rule` job (trigger MANUAL). Editors only. While a
+/// run of the rule requested this way is queued or running, a second request joins it (the
+/// same task id); a run on the same delivered data as the rule's last one applies nothing
+/// again and says so in its task (docs/api/rules.md "Once per intent").
 #[utoipa::path(post, path = "/api/rules/user/{id}/run", tag = "rules",
     params(("id" = String, Path, description = "Rule id")),
-    responses((status = 200, description = "The run is queued: its task id", body = Envelope<RuleTaskStarted>)))]
+    responses((status = 200, description = "The run is queued, or joined: its task id", body = Envelope<RuleTaskStarted>)))]
 pub async fn run_now(
     State(state): State<AppState>,
     rule: InWorkspace<StoredRule, EditRoles>,
@@ -536,8 +539,9 @@ pub async fn run_now(
         user_id: Some(rule.caller.user_id.clone()),
         user_email: Some(rule.caller.email.clone()),
     };
-    let id = state
-        .start_task(
+    let started = state
+        .start_or_join_task(
+            &format!("rule:{}", r.id),
             NewTask {
                 workspace_id: &rule.caller.workspace_id,
                 user_id: Some(&rule.caller.user_id),
@@ -551,7 +555,9 @@ pub async fn run_now(
         )
         .await
         .map_err(ApiError::from)?;
-    Ok(envelope::ok(RuleTaskStarted { id }))
+    Ok(envelope::ok(RuleTaskStarted {
+        id: started.id().to_string(),
+    }))
 }
 
 /// `page` (from 1), `pageSize` (1–100, default 20).

@@ -27,9 +27,14 @@ pub struct Connected {
 }
 
 pub async fn start_sandbox() -> String {
+    start_sandbox_with(SandboxConfig::default()).await
+}
+
+/// [`start_sandbox`] with a configuration of its own (a clock behind ours, faults).
+pub async fn start_sandbox_with(config: SandboxConfig) -> String {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let app = searchdeck_sandbox::app(Sandbox::new(SandboxConfig::default()));
+    let app = searchdeck_sandbox::app(Sandbox::new(config));
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     format!("http://{addr}")
 }

@@ -308,6 +308,29 @@ pub async fn latest(ex: impl Exec<'_>, rule_key: &str) -> Result<Option<RunRow>,
     .transpose()
 }
 
+/// The newest run of `rule_key` that started at or after `since` (unix seconds), acted or is
+/// acting (`PLANNED` or `APPLYING`, or `DONE` with changes applied) and was not undone: what
+/// a new run on the same delivered data would repeat (run-rule's "once per intent").
+pub async fn acted_since(
+    ex: impl Exec<'_>,
+    rule_key: &str,
+    since: i64,
+) -> Result<Option<RunRow>, sqlx::Error> {
+    sqlx::query(AssertSqlSafe(format!(
+        "SELECT {RUN_COLUMNS} FROM rule_runs WHERE rule_key = $1 AND started_at >= $2 \
+         AND trigger <> 'UNDO' AND undone_by IS NULL \
+         AND (status IN ('PLANNED', 'APPLYING') OR (status = 'DONE' AND applied > 0)) \
+         ORDER BY started_at DESC, id DESC LIMIT 1"
+    )))
+    .bind(rule_key)
+    .bind(since)
+    .fetch_optional(ex)
+    .await?
+    .as_ref()
+    .map(run_row)
+    .transpose()
+}
+
 /// The items of run `run_id`, in order.
 pub async fn items(ex: impl Exec<'_>, run_id: &str) -> Result<Vec<ItemRow>, sqlx::Error> {
     sqlx::query(

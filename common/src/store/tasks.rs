@@ -291,6 +291,45 @@ pub async fn stop(
     Ok(done.rows_affected() == 1)
 }
 
+/// The unfinished task of `workspace_id` working on `subject` (see [`claim_subject`]) and
+/// when it last moved (unix ms).
+pub async fn running_on(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    subject: &str,
+) -> Result<Option<(String, i64)>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT id, updated_at FROM tasks WHERE workspace_id = $1 AND subject = $2 AND finish = 0",
+    )
+    .bind(workspace_id)
+    .bind(subject)
+    .fetch_optional(ex)
+    .await?;
+    row.map(|r| Ok((r.try_get("id")?, r.try_get("updated_at")?)))
+        .transpose()
+}
+
+/// Marks task `id` as the one working on `subject`: a unique violation when another
+/// unfinished task has it (the index `tasks_running_subject`).
+pub async fn claim_subject(ex: impl Exec<'_>, id: &str, subject: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE tasks SET subject = $2 WHERE id = $1")
+        .bind(id)
+        .bind(subject)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
+/// Lets go of the subject of task `id` (a task that stopped moving long ago no longer
+/// holds its subject; it still finishes as its job decides).
+pub async fn release_subject(ex: impl Exec<'_>, id: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE tasks SET subject = NULL WHERE id = $1")
+        .bind(id)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
 /// Whether a stop has been asked for this task.
 pub async fn cancel_requested(ex: impl Exec<'_>, id: &str) -> Result<bool, sqlx::Error> {
     let at: Option<Option<i64>> =

@@ -11,7 +11,7 @@
 use std::{collections::HashMap, sync::Arc, time::Duration};
 
 use crate::common::TestApp;
-use crate::harness::{Connected, args, start_sandbox};
+use crate::harness::{Connected, args, start_sandbox, start_sandbox_with};
 use axum::http::{Method, StatusCode};
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use searchdeck_api::session::Role;
@@ -22,6 +22,20 @@ use serde_json::{Value, json};
 /// Connects a key-pair account, waits until its entities are synced and marks its metrics
 /// complete through yesterday (no report sync needed for rules on statuses and amounts).
 async fn connect_and_sync(t: &Connected, owner: &str) -> String {
+    let account_id = connect_entities(t, owner).await;
+    searchdeck_common::test_support::metrics_delivered(
+        &t.app.state.db,
+        Some(&account_id),
+        None,
+        ids::now_ms() / 1000,
+    )
+    .await;
+    account_id
+}
+
+/// Connects a key-pair account and waits until its entities are synced (its metrics are
+/// what the provider delivers, when a sync reads them).
+async fn connect_entities(t: &Connected, owner: &str) -> String {
     let ids = t.registered_key(owner).await;
     let res = t.create(owner, "Rules", &ids).await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
@@ -39,13 +53,6 @@ async fn connect_and_sync(t: &Connected, owner: &str) -> String {
         .unwrap_or((0, None));
         assert!(failed.is_none(), "the entity sync failed: {failed:?}");
         if done == 1 {
-            searchdeck_common::test_support::metrics_delivered(
-                &t.app.state.db,
-                Some(&account_id),
-                None,
-                ids::now_ms() / 1000,
-            )
-            .await;
             return account_id;
         }
         tokio::time::sleep(Duration::from_millis(250)).await;
@@ -263,7 +270,18 @@ sandbox_tests! {
         let id = store_rule(&t, &p, &rule, "ann@example.com").await;
         let res = t.call(Method::POST, &format!("/api/rules/user/{id}/run"), json!({}), &reader).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN, "readers do not run rules");
-        let run = run_now(&t, &writer, &id).await;
+        // Two clicks at once are one run: the second joins the first's task.
+        let path = format!("/api/rules/user/{id}/run");
+        let (first, second) = tokio::join!(
+            t.call(Method::POST, &path, json!({}), &writer),
+            t.call(Method::POST, &path, json!({}), &owner)
+        );
+        assert_eq!((first.status, second.status), (StatusCode::OK, StatusCode::OK), "{:?}", second.json);
+        assert_eq!(first.json["result"]["id"], second.json["result"]["id"], "joined");
+        let task = finished(&t, &writer, first.json["result"]["id"].as_str().unwrap()).await;
+        assert!(task["error"].is_null(), "{task}");
+        let run_id = task["details"]["runId"].as_str().unwrap().to_string();
+        let run = t.get(&format!("/api/rules/runs/{run_id}"), &writer).await.json["result"]["item"].clone();
         assert_eq!(run["status"], "DONE", "{run}");
         assert_eq!(run["trigger"], "MANUAL");
         assert_eq!(changes(&run, "APPLIED"), planned, "the run applied what the preview showed");
@@ -278,6 +296,22 @@ sandbox_tests! {
             let group = item["adGroupId"].as_str().unwrap();
             assert_eq!(item["adGroupName"].as_str(), Some(groups[group].as_str()), "{item}");
         }
+        // Run now again, after the first ended and at once twice: the same delivered data and
+        // the same rule are one intent, so nothing is applied again (the bids stay raised
+        // once) and each request says what it applied itself.
+        let writes = sandbox_writes(client.as_ref(), p.org_id).await;
+        let again = t.call(Method::POST, &format!("/api/rules/user/{id}/run"), json!({}), &writer).await;
+        let twice = t.call(Method::POST, &format!("/api/rules/user/{id}/run"), json!({}), &writer).await;
+        let (again, twice) = (again.json["result"]["id"].as_str().unwrap().to_string(), twice.json["result"]["id"].as_str().unwrap().to_string());
+        for task_id in [&again, &twice] {
+            let task = finished(&t, &writer, task_id).await;
+            assert!(task["error"].is_null(), "{task}");
+            assert!(task["message"].as_str().unwrap().starts_with("Nothing applied: the rule already ran on the same data"), "{task}");
+            assert_eq!((task["details"]["runId"].as_str(), task["details"]["applied"].as_u64()), (run["id"].as_str(), Some(0)), "{task}");
+        }
+        assert_eq!(sandbox_writes(client.as_ref(), p.org_id).await, writes, "nothing sent again");
+        let res = t.get(&format!("/api/rules/user/{id}/runs"), &writer).await;
+        assert_eq!(res.json["result"]["total"], 1, "one run: {:?}", res.json);
         let old: HashMap<i64, i64> = p.keywords.iter().copied().collect();
         let applied: Vec<i64> = planned.iter().map(|(id, _, _)| id.parse().unwrap()).collect();
         for id in &applied {
@@ -411,7 +445,7 @@ sandbox_tests! {
         let run = run_now(&t, &owner, &id).await;
         assert_eq!(run["status"], "SKIPPED", "{run}");
         assert!(run["reason"].as_str().unwrap().starts_with("Metrics for "), "{run}");
-        assert!(run["reason"].as_str().unwrap().ends_with(" are not synced yet"), "{run}");
+        assert!(run["reason"].as_str().unwrap().contains(" are not synced yet: Apple Ads has delivered"), "{run}");
         assert_eq!(run["items"], json!([]));
         assert_eq!(sandbox_writes(client.as_ref(), p.org_id).await, before);
 
@@ -600,6 +634,96 @@ async fn backtest_on_known_history(app: TestApp) {
         .await;
     assert_eq!(res.status, StatusCode::BAD_REQUEST);
     assert_eq!(res.json["errors"][0]["field"], "days");
+}
+
+/// Apple's reporting three days behind ours (the sandbox's clock stopped at three days
+/// ago): a rule "impressions = 0 over the last 2 days → pause" reads days Apple never
+/// delivered. Its preview says so before anyone saves, its run syncs the reports, then
+/// skips with the reason and pauses nothing, and the workspace sees the appleDataIssues
+/// banner.
+async fn a_rule_on_a_lagging_provider_pauses_nothing(t: Connected) {
+    let owner = t.owner().await;
+    let account_id = connect_entities(&t, &owner).await;
+    let p = pick(&t, &account_id).await;
+    let client = client(&t, &account_id).await;
+    let rule = rule_json(
+        &p,
+        "KEYWORDS",
+        json!([{"type": "metric", "metric": "impressions", "operator": "EQUALS", "value": "0"}]),
+        json!([{"type": "pause"}]),
+        json!({}),
+    );
+    let mut rule = rule;
+    rule["window"] = json!({"type": "last", "days": 2});
+    let id = store_rule(&t, &p, &rule, "a@example.com").await;
+    let before = sandbox_writes(client.as_ref(), p.org_id).await;
+    let run = run_now(&t, &owner, &id).await;
+    assert_eq!(run["status"], "SKIPPED", "{run}");
+    // Apple's today in the group's zone, three days before ours: the day before it is the
+    // newest complete one.
+    let delivered = run["newestCompleteDay"].as_str().expect("a newest complete day").to_string();
+    let ours = time::OffsetDateTime::now_utc().date();
+    let lag = (ours - time::Date::parse(&delivered, time::macros::format_description!("[year]-[month]-[day]")).unwrap()).whole_days();
+    assert!((3..=5).contains(&lag), "delivered through {delivered}, {lag} days behind");
+    let reason = run["reason"].as_str().unwrap();
+    assert!(
+        reason.contains(&format!("Apple Ads has delivered this campaign group's metrics through {delivered}")),
+        "{run}"
+    );
+    assert_eq!(run["items"], json!([]));
+    assert_eq!(sandbox_writes(client.as_ref(), p.org_id).await, before, "nothing sent");
+    let active: i64 = sqlx::query_scalar(
+        "SELECT COUNT(*) FROM asa_keywords WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 \
+         AND status IN ('ACTIVE', 'ENABLED')",
+    )
+    .bind(p.org_key)
+    .bind(p.campaign)
+    .fetch_one(&t.app.state.db.pool)
+    .await
+    .unwrap();
+    assert!(active >= 6, "the campaign's keywords stay active: {active}");
+    // The preview, as the editor shows it before saving: the same reason in words.
+    let res = t
+        .call(Method::POST, "/api/rules/preview", json!({"rule": rule}), &owner)
+        .await;
+    assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    assert_eq!(res.json["result"]["item"]["reason"].as_str(), Some(reason));
+    // The banner of spec §4: delivery lags.
+    let plan = t.get("/api/plan/current", &owner).await;
+    assert_eq!(plan.status, StatusCode::OK, "{:?}", plan.json);
+    assert_eq!(
+        plan.json["result"]["banner"]["type"], "appleDataIssues",
+        "{:?}",
+        plan.json
+    );
+}
+
+/// A sandbox whose clock stands three days behind ours.
+fn lagging() -> searchdeck_sandbox::SandboxConfig {
+    searchdeck_sandbox::SandboxConfig {
+        now: Some(time::OffsetDateTime::now_utc() - time::Duration::days(3)),
+        frozen_clock: true,
+        ..Default::default()
+    }
+}
+
+mod lagging_provider {
+    use super::*;
+
+    #[tokio::test]
+    async fn sqlite() {
+        let base = start_sandbox_with(lagging()).await;
+        let app = TestApp::sqlite_with(&args(&base)).await;
+        a_rule_on_a_lagging_provider_pauses_nothing(Connected::new(app, base)).await
+    }
+
+    #[tokio::test]
+    async fn postgres() {
+        let base = start_sandbox_with(lagging()).await;
+        if let Some(app) = TestApp::postgres_with(&args(&base)).await {
+            a_rule_on_a_lagging_provider_pauses_nothing(Connected::new(app, base)).await
+        }
+    }
 }
 
 mod backtest {

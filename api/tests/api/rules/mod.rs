@@ -110,7 +110,7 @@ fn example(f: &Fixture) -> Value {
       "actions": [{"type": "pause"}, {"type": "alert", "channels": ["EMAIL", "SLACK"], "emails": []}],
       "guardrails": {
         "minBid": "0.10", "maxBid": "5.00", "minBudget": null, "maxBudget": null,
-        "maxChangePercent": "50", "maxEntities": 500,
+        "maxChangePercent": "50", "maxEntities": 500, "maxChangeShare": 50,
         "minData": [{"metric": "taps", "value": "10"}]
       },
       "createdBy": "someone@else.com", "createdAt": 1, "updatedAt": 1,

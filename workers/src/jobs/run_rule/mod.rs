@@ -47,8 +47,9 @@ impl Handler for RunRule {
         let run = match rule_runs::by_period(&db.pool, &self.rule, &self.period).await? {
             Some(run) => run,
             None => match plan(self, ctx).await? {
-                Some(run) => run,
-                None => return Ok(Done::message("The rule is gone")),
+                Planned::Run(run) => run,
+                Planned::Joined(earlier) => return Ok(joined(&earlier)),
+                Planned::Gone => return Ok(Done::message("The rule is gone")),
             },
         };
         let run = if matches!(
@@ -112,16 +113,100 @@ pub(crate) async fn end_unfinished(runtime: &Runtime, rule_key: &str, period: &s
     }
 }
 
-/// Evaluates and stores the run of `job` (or finds the one a concurrent attempt stored);
-/// None when the rule is gone.
-async fn plan(
-    job: &RunRule,
+/// What [`plan`] found to do.
+enum Planned {
+    /// The run of the job's period (stored now, or by a concurrent attempt).
+    Run(rule_runs::RunRow),
+    /// An earlier run of the same rule on the same delivered data, which this request joins
+    /// instead of acting again.
+    Joined(rule_runs::RunRow),
+    /// The rule is gone.
+    Gone,
+}
+
+/// How long a run waits for an earlier run of its rule on the same data to finish before it
+/// joins it (a rule run takes seconds; a stuck one is ended by its own job's give-up).
+const JOIN_WAIT: std::time::Duration = std::time::Duration::from_secs(300);
+
+/// The job's outcome when it joined `earlier`: it applied nothing itself.
+fn joined(earlier: &rule_runs::RunRow) -> Done<RunRuleProgress> {
+    let by = match (earlier.trigger.as_str(), earlier.user_email.as_deref()) {
+        ("MANUAL", Some(email)) => format!("Run now by {email}"),
+        ("MANUAL", None) => "Run now".to_string(),
+        _ => "its schedule".to_string(),
+    };
+    let at = time::OffsetDateTime::from_unix_timestamp(earlier.started_at)
+        .map(|t| ids::rfc3339(t.unix_timestamp() * 1000))
+        .unwrap_or_default();
+    Done::with_progress(
+        format!(
+            "Nothing applied: the rule already ran on the same data ({by}, {at}) and applied {} \
+             changes. It acts again when new metrics arrive or the rule changes.",
+            earlier.applied
+        ),
+        RunRuleProgress {
+            run_id: Some(earlier.id.clone()),
+            status: Some(earlier.status.clone()),
+            matched: earlier.matched as u64,
+            applied: 0,
+            refused: 0,
+            skipped: 0,
+        },
+    )
+}
+
+/// The run of the same rule (same body) that already acted on the data `subject` reads — it
+/// started after the group's last metrics sync —, waiting for it while it is still planning
+/// or applying. A second "Run now", or a schedule firing between two syncs, then joins it
+/// instead of applying a relative change again on the same numbers (a 10 % raise twice).
+async fn same_intent(
     ctx: &JobContext<RunRule>,
+    job: &RunRule,
+    loaded: &rule_run::Loaded,
+    body: &str,
 ) -> Result<Option<rule_runs::RunRow>, JobError> {
     let db = &ctx.runtime.db;
-    let Some(mut loaded) = rule_run::load(db, &job.rule).await? else {
-        return unsynced(job, db).await;
+    let Some(since) = loaded.subject.org.metrics_synced_at else {
+        return Ok(None);
     };
+    let started = std::time::Instant::now();
+    loop {
+        let Some(earlier) = rule_runs::acted_since(&db.pool, &job.rule, since).await? else {
+            return Ok(None);
+        };
+        if earlier.period == job.period || earlier.body != body {
+            return Ok(None);
+        }
+        let unfinished = matches!(
+            earlier.status.as_str(),
+            rule_runs::PLANNED | rule_runs::APPLYING
+        );
+        if !unfinished || started.elapsed() > JOIN_WAIT {
+            return Ok(Some(earlier));
+        }
+        ctx.check_cancelled()?;
+        tokio::time::sleep(std::time::Duration::from_millis(250)).await;
+    }
+}
+
+/// Evaluates and stores the run of `job` (or finds the one a concurrent attempt stored, or
+/// the earlier run on the same data it joins).
+async fn plan(job: &RunRule, ctx: &JobContext<RunRule>) -> Result<Planned, JobError> {
+    let db = &ctx.runtime.db;
+    let Some(mut loaded) = rule_run::load(db, &job.rule).await? else {
+        return Ok(unsynced(job, db).await?.map_or(Planned::Gone, Planned::Run));
+    };
+    loaded.subject.rule.last_run = None;
+    let body = serde_json::to_string(&loaded.subject.rule).map_err(JobError::permanent)?;
+    if let Some(earlier) = same_intent(ctx, job, &loaded, &body).await? {
+        if job.trigger == "MANUAL" {
+            return Ok(Planned::Joined(earlier));
+        }
+        // A scheduled run keeps its period's record of why it did nothing.
+        return Ok(skipped_as_joined(job, db, &loaded, body, &earlier)
+            .await?
+            .map_or(Planned::Gone, Planned::Run));
+    }
     let now = ids::now_ms() / 1000;
     // A scheduled run reads the days as of its due time; a manual one as of now.
     let at = schedule::parse_period(&job.period).unwrap_or(now);
@@ -137,7 +222,7 @@ async fn plan(
         org_id: loaded.org_id,
         source: loaded.source.to_string(),
         rule_name: loaded.subject.rule.name.clone(),
-        body: serde_json::to_string(&loaded.subject.rule).map_err(JobError::permanent)?,
+        body,
         currency: Some(loaded.subject.currency.clone()),
         trigger: job.trigger.clone(),
         period: job.period.clone(),
@@ -174,6 +259,8 @@ async fn plan(
             if let Some(org) = store::synced::org(&db.pool, loaded.subject.org.org_key).await? {
                 loaded.subject.org = org;
             }
+            // It evaluates the data just synced: a later run compares against this.
+            run.started_at = ids::now_ms() / 1000;
         }
         run.newest_complete_day =
             rule_run::newest_complete_day(&loaded.subject.org).map(|d| d.to_string());
@@ -224,7 +311,9 @@ async fn plan(
     if !rule_runs::insert_run(&mut *tx, &run).await? {
         // Stored meanwhile by another attempt: that plan stands.
         drop(tx);
-        return Ok(rule_runs::by_period(&db.pool, &job.rule, &job.period).await?);
+        return Ok(rule_runs::by_period(&db.pool, &job.rule, &job.period)
+            .await?
+            .map_or(Planned::Gone, Planned::Run));
     }
     rule_runs::insert_items(&mut tx, &run.id, &items).await?;
     if let Some(a) = alert
@@ -242,6 +331,56 @@ async fn plan(
     tx.commit().await?;
     tracing::info!(rule = %job.rule, period = %job.period, run.id = %run.id, status = %run.status,
             matched = run.matched, items = items.len(), "rule run planned");
+    Ok(Planned::Run(run))
+}
+
+/// The `SKIPPED` run of a scheduled period that joined `earlier` (see [`same_intent`]).
+async fn skipped_as_joined(
+    job: &RunRule,
+    db: &Db,
+    loaded: &rule_run::Loaded,
+    body: String,
+    earlier: &rule_runs::RunRow,
+) -> Result<Option<rule_runs::RunRow>, JobError> {
+    let now = ids::now_ms() / 1000;
+    let run = rule_runs::RunRow {
+        id: ids::new_id(),
+        workspace_id: loaded.subject.workspace_id.clone(),
+        rule_key: job.rule.clone(),
+        rule_id: loaded.rule_id.clone(),
+        account_id: loaded.account_id.clone(),
+        org_id: loaded.org_id,
+        source: loaded.source.to_string(),
+        rule_name: loaded.subject.rule.name.clone(),
+        body,
+        currency: Some(loaded.subject.currency.clone()),
+        trigger: job.trigger.clone(),
+        period: job.period.clone(),
+        status: rule_runs::SKIPPED.into(),
+        reason: Some(format!(
+            "The rule already acted on the same data (run {}): no new metrics since",
+            earlier.id
+        )),
+        window_start: earlier.window_start.clone(),
+        window_end: earlier.window_end.clone(),
+        newest_complete_day: earlier.newest_complete_day.clone(),
+        matched: 0,
+        applied: 0,
+        refused: 0,
+        skipped: 0,
+        undo_of: None,
+        undone_by: None,
+        user_id: job.user_id.clone(),
+        user_email: job.user_email.clone(),
+        created_at: now,
+        started_at: now,
+        finished_at: Some(now),
+    };
+    if !rule_runs::insert_run(&db.pool, &run).await? {
+        return Ok(rule_runs::by_period(&db.pool, &job.rule, &job.period).await?);
+    }
+    tracing::info!(rule = %job.rule, period = %job.period, run.id = %run.id, earlier = %earlier.id,
+        "rule run skipped: it already acted on the same data");
     Ok(Some(run))
 }
 
