@@ -164,7 +164,7 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     if matches!(cli.command, Command::Openapi) {
         // Needs no configuration, database or data directory.
-        println!("{}", searchdeck_api::openapi_document().to_pretty_json()?);
+        print!("{}", searchdeck_api::openapi_text());
         return Ok(());
     }
     #[cfg(feature = "bench")]

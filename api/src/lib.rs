@@ -50,6 +50,29 @@ pub fn openapi_document() -> utoipa::openapi::OpenApi {
     openapi::complete(routes::api().split_for_parts().1)
 }
 
+/// [`openapi_document`] as pretty JSON with every object's keys sorted: the same text for
+/// the same document (the extensions utoipa keeps in a hash map come out in any order), so
+/// the web app's committed copy changes only when the contract does.
+pub fn openapi_text() -> String {
+    fn sorted(v: serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::Object(map) => {
+                let mut entries: Vec<_> = map.into_iter().collect();
+                entries.sort_by(|a, b| a.0.cmp(&b.0));
+                serde_json::Value::Object(
+                    entries.into_iter().map(|(k, v)| (k, sorted(v))).collect(),
+                )
+            }
+            serde_json::Value::Array(items) => {
+                serde_json::Value::Array(items.into_iter().map(sorted).collect())
+            }
+            other => other,
+        }
+    }
+    let doc = serde_json::to_value(openapi_document()).expect("the document serialises");
+    serde_json::to_string_pretty(&sorted(doc)).expect("the document serialises") + "\n"
+}
+
 /// The whole application router: `/api/…`, `/health`, and the web app for every other path.
 pub fn app(state: AppState) -> Router {
     let (api, doc) = routes::api().split_for_parts();
