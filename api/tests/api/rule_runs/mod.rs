@@ -661,17 +661,35 @@ async fn a_rule_on_a_lagging_provider_pauses_nothing(t: Connected) {
     assert_eq!(run["status"], "SKIPPED", "{run}");
     // Apple's today in the group's zone, three days before ours: the day before it is the
     // newest complete one.
-    let delivered = run["newestCompleteDay"].as_str().expect("a newest complete day").to_string();
+    let delivered = run["newestCompleteDay"]
+        .as_str()
+        .expect("a newest complete day")
+        .to_string();
     let ours = time::OffsetDateTime::now_utc().date();
-    let lag = (ours - time::Date::parse(&delivered, time::macros::format_description!("[year]-[month]-[day]")).unwrap()).whole_days();
-    assert!((3..=5).contains(&lag), "delivered through {delivered}, {lag} days behind");
+    let lag = (ours
+        - time::Date::parse(
+            &delivered,
+            time::macros::format_description!("[year]-[month]-[day]"),
+        )
+        .unwrap())
+    .whole_days();
+    assert!(
+        (3..=5).contains(&lag),
+        "delivered through {delivered}, {lag} days behind"
+    );
     let reason = run["reason"].as_str().unwrap();
     assert!(
-        reason.contains(&format!("Apple Ads has delivered this campaign group's metrics through {delivered}")),
+        reason.contains(&format!(
+            "Apple Ads has delivered this campaign group's metrics through {delivered}"
+        )),
         "{run}"
     );
     assert_eq!(run["items"], json!([]));
-    assert_eq!(sandbox_writes(client.as_ref(), p.org_id).await, before, "nothing sent");
+    assert_eq!(
+        sandbox_writes(client.as_ref(), p.org_id).await,
+        before,
+        "nothing sent"
+    );
     let active: i64 = sqlx::query_scalar(
         "SELECT COUNT(*) FROM asa_keywords WHERE org_key = $1 AND campaign_id = $2 AND deleted = 0 \
          AND status IN ('ACTIVE', 'ENABLED')",
@@ -684,7 +702,12 @@ async fn a_rule_on_a_lagging_provider_pauses_nothing(t: Connected) {
     assert!(active >= 6, "the campaign's keywords stay active: {active}");
     // The preview, as the editor shows it before saving: the same reason in words.
     let res = t
-        .call(Method::POST, "/api/rules/preview", json!({"rule": rule}), &owner)
+        .call(
+            Method::POST,
+            "/api/rules/preview",
+            json!({"rule": rule}),
+            &owner,
+        )
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
     assert_eq!(res.json["result"]["item"]["reason"].as_str(), Some(reason));
