@@ -63,7 +63,7 @@ test('an owner opens Settings › Subscription and starts the Pro trial', async 
   const current = await page.request.get('/api/plan/current');
   const answer = ((await current.json()) as { result: { plan: string; banner: unknown; modal: unknown } }).result;
   expect(answer).toMatchObject({ plan: 'pro_trial', banner: null, modal: null });
-  const again = await page.request.get('/api/pay/giveMeTrial');
+  const again = await page.request.get('/api/pay/giveMeTrial', { headers: { 'X-Searchdeck-Client': 'web' } });
   expect(again.status()).toBe(409);
   await page.goto('/settings/general');
   await expect(page.getByRole('heading', { name: 'General' })).toBeVisible();
