@@ -309,6 +309,8 @@ pub fn groups(
             );
             if text.is_empty() {
                 errors.push(FieldError::new(format!("{field}.text"), REQUIRED));
+            } else if let Some(message) = crate::domain::keyword_too_long(&text) {
+                errors.push(FieldError::new(format!("{field}.text"), message));
             } else if seen.insert((text.clone(), m.clone())) {
                 keywords.push(PlannedKeyword {
                     text,
@@ -330,6 +332,8 @@ pub fn groups(
             );
             if text.is_empty() {
                 errors.push(FieldError::new(format!("{field}.text"), REQUIRED));
+            } else if let Some(message) = crate::domain::keyword_too_long(&text) {
+                errors.push(FieldError::new(format!("{field}.text"), message));
             } else if seen.insert((text.clone(), m.clone())) {
                 negatives.push(PlannedNegative {
                     text,
@@ -433,6 +437,7 @@ pub fn plan(body: &CreateRequest, cx: &Context<'_>, errors: &mut Vec<FieldError>
             name: campaign_name,
             existing_id: None,
             countries,
+            adam_id: None,
             status: status.into(),
             daily_budget_micros: budget.unwrap_or_default(),
             negatives: Vec::new(),

@@ -13,6 +13,16 @@ pub const REQUIRED: &str = "Please complete this field to continue";
 /// Message when the repeated password differs.
 pub const PASSWORDS_DIFFER: &str = "Passwords do not match";
 
+/// Longest keyword or negative keyword text Apple Ads accepts, in characters (its
+/// `Keyword.text`; longer ones it refuses item by item, after the campaign exists).
+pub const KEYWORD_TEXT_MAX: usize = 80;
+
+/// The field message of a keyword text longer than [`KEYWORD_TEXT_MAX`], else None.
+pub fn keyword_too_long(text: &str) -> Option<String> {
+    (text.chars().count() > KEYWORD_TEXT_MAX)
+        .then(|| format!("\"{text}\" is longer than {KEYWORD_TEXT_MAX} characters"))
+}
+
 /// Message of an email holding invisible formatting characters.
 pub const EMAIL_INVISIBLE: &str = "The email address contains invisible characters";
 

@@ -41,10 +41,16 @@ pub const NOT_AN_OBJECT: &str = "The request body must be a JSON object";
 pub const MUST_BE_OBJECT: &str = "Must be an object";
 
 /// Whether `text` holds a control character; `breaks` allows tab, line feed and carriage
-/// return (multi-line body text).
+/// return (multi-line body text). The bidirectional embedding, override and isolate controls
+/// (U+202A–U+202E, U+2066–U+2069) count as control characters too: stored in a campaign,
+/// rule or list name or a keyword they make text read as something else
+/// (`"\u{202e}gnp.exe"` shows as "exe.png"). The marks U+200E and U+200F, which
+/// right-to-left text needs, are allowed.
 pub fn has_control(text: &str, breaks: bool) -> bool {
-    text.chars()
-        .any(|c| c.is_ascii_control() && !(breaks && matches!(c, '\t' | '\n' | '\r')))
+    text.chars().any(|c| {
+        (c.is_ascii_control() && !(breaks && matches!(c, '\t' | '\n' | '\r')))
+            || matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
 }
 
 /// Parses a JSON body into `T` under the rules of this module.
@@ -506,6 +512,12 @@ mod tests {
             .is_ok()
         );
         assert!(has_control("a\u{7f}", true));
+        assert!(has_control("\u{202e}gnp.exe", true));
+        assert!(has_control("a\u{2066}b\u{2069}", false));
+        assert!(!has_control(
+            "\u{5e9}\u{5dc}\u{5d5}\u{5dd} \u{200f}photo",
+            true
+        ));
         assert!(has_control("a\tb", false));
         assert!(!has_control("a\tb", true));
     }

@@ -3,10 +3,16 @@
 //! - Cross-site refusal: a browser request from another site must not change state (a link
 //!   or a form elsewhere could otherwise log a user out or spend their recovery throttle).
 //!   Every `/api` request with an unsafe method, and every GET route declared with
-//!   [`state_changing_gets`], is refused with 403 when Fetch Metadata says it is cross-site
-//!   (`Sec-Fetch-Site` other than `same-origin` or `none`), or, from browsers that send no
-//!   Fetch Metadata, when `Origin` names another host than `Host`. Requests without either
-//!   header (scripts, curl) carry no ambient browser credentials to abuse and pass.
+//!   [`state_changing_gets`], is refused with 403 when any header says it comes from another
+//!   site: an `Origin` (or, without one, a `Referer`) naming another host than `Host` —
+//!   whatever `Sec-Fetch-Site` claims —, or `Sec-Fetch-Site` other than `same-origin` or
+//!   `none`. Requests with none of these headers (scripts, curl) pass the unsafe methods:
+//!   a cross-site page cannot send a POST, PUT, PATCH or DELETE without an `Origin`.
+//! - A state-changing GET also needs the header [`CLIENT_HEADER`], which the web app's client
+//!   sends on every call and no cross-site navigation, link or form can send (a custom
+//!   header on a cross-site `fetch` needs a CORS preflight this server never grants): a page
+//!   that suppresses `Origin`, `Referer` and Fetch Metadata (a `no-referrer` policy, an old
+//!   browser) still cannot make one. Other clients send it too (docs/api/input.md).
 //! - HEAD on a state-changing GET route answers 405 (it would otherwise run the GET).
 //! - Security headers: a strict Content-Security-Policy (no inline scripts), HSTS when the
 //!   client came over HTTPS through a trusted proxy, `Cache-Control: no-store` on `/api`.
@@ -30,6 +36,13 @@ pub const STATE_CHANGING: &str = "x-state-changing";
 /// Message of a refused cross-site request.
 pub const CROSS_SITE_REFUSED: &str = "Cross-site requests are not allowed";
 
+/// The header a state-changing GET must carry (any non-empty value; the web app sends
+/// `web`).
+pub const CLIENT_HEADER: &str = "x-searchdeck-client";
+/// Message of a state-changing GET without [`CLIENT_HEADER`].
+pub const CLIENT_HEADER_MISSING: &str =
+    "This request changes data: send the header X-Searchdeck-Client (the web app sends it)";
+
 /// The web app's Content-Security-Policy: scripts, styles, fonts and calls from this origin
 /// only (inline styles are allowed for the component library, inline scripts are not),
 /// images also over HTTPS (app icons), no framing, no plugins.
@@ -40,19 +53,32 @@ pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'
 /// HSTS of answers served over HTTPS: one year, subdomains included.
 pub const STRICT_TRANSPORT_SECURITY: &str = "max-age=31536000; includeSubDomains";
 
-/// Whether the request comes from another site, by Fetch Metadata or, without it, Origin.
+/// Whether the request comes from another site: a foreign `Origin`, else a foreign
+/// `Referer`, is decisive (a same-origin claim of Fetch Metadata never outweighs them);
+/// then `Sec-Fetch-Site` other than `same-origin` or `none`. No header at all: not a
+/// browser's cross-site request.
 pub fn is_cross_site(headers: &HeaderMap) -> bool {
-    if let Some(site) = headers.get("sec-fetch-site") {
-        return !matches!(site.as_bytes(), b"same-origin" | b"none");
+    let host = headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .map(strip_default_port);
+    let foreign =
+        |value: &HeaderValue| match (value.to_str().ok().and_then(origin_authority), &host) {
+            (Some(from), Some(host)) => !from.eq_ignore_ascii_case(host),
+            _ => true,
+        };
+    if let Some(origin) = headers.get(header::ORIGIN) {
+        if foreign(origin) {
+            return true;
+        }
+    } else if let Some(referer) = headers.get(header::REFERER)
+        && foreign(referer)
+    {
+        return true;
     }
-    let Some(origin) = headers.get(header::ORIGIN) else {
-        return false;
-    };
-    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
-    match (origin.to_str().ok().and_then(origin_authority), host) {
-        (Some(origin), Some(host)) => !origin.eq_ignore_ascii_case(&strip_default_port(host)),
-        _ => true,
-    }
+    headers
+        .get("sec-fetch-site")
+        .is_some_and(|site| !matches!(site.as_bytes(), b"same-origin" | b"none"))
 }
 
 /// `https://app.example.com:443` → `app.example.com`; `null` and garbage → None.
@@ -110,6 +136,13 @@ async fn state_changing_get(req: Request, next: Next) -> Response {
     if let Err(e) = refuse_cross_site(req.headers()) {
         return e.into_response();
     }
+    if req
+        .headers()
+        .get(CLIENT_HEADER)
+        .is_none_or(|v| v.as_bytes().iter().all(u8::is_ascii_whitespace))
+    {
+        return ApiError::status(StatusCode::FORBIDDEN, CLIENT_HEADER_MISSING).into_response();
+    }
     next.run(req).await
 }
 
@@ -124,6 +157,22 @@ where
         if let Some(op) = item.get.as_mut() {
             add_response(op, 403, CROSS_SITE_REFUSED);
             crate::access::doc::extension(op, STATE_CHANGING, serde_json::Value::Bool(true));
+            op.parameters.get_or_insert_with(Vec::new).push(
+                utoipa::openapi::path::ParameterBuilder::new()
+                    .name("X-Searchdeck-Client")
+                    .parameter_in(utoipa::openapi::path::ParameterIn::Header)
+                    .required(utoipa::openapi::Required::True)
+                    .description(Some(
+                        "Any value (the web app sends `web`): proves the call is not a cross-site navigation",
+                    ))
+                    .schema(Some(
+                        utoipa::openapi::ObjectBuilder::new()
+                            .schema_type(utoipa::openapi::schema::Type::String)
+                            .pattern(Some("^[!-~]+$"))
+                            .examples(["web"]),
+                    ))
+                    .build(),
+            );
         }
     }
     router.route_layer(middleware::from_fn(state_changing_get))

@@ -88,14 +88,15 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
 }
 
 /// Pattern of text in a JSON body: no control character but tab, line feed and carriage
-/// return ([`crate::input`]).
-pub const BODY_TEXT: &str = "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$";
+/// return, no bidirectional embedding, override or isolate control ([`crate::input`]).
+pub const BODY_TEXT: &str =
+    "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069]*$";
 /// Pattern of JSON keys, query values and path segments: no control character at all.
-pub const PLAIN_TEXT: &str = "^[^\\x00-\\x1F\\x7F]*$";
+pub const PLAIN_TEXT: &str = "^[^\\x00-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069]*$";
 /// [`BODY_TEXT`] that is not blank (a required text of a body).
-pub const BODY_WORDS: &str = "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F][^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F]*$";
+pub const BODY_WORDS: &str = "^[^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069][^\\x00-\\x08\\x0B\\x0C\\x0E-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069]*$";
 /// [`PLAIN_TEXT`] that is not blank (a required query value).
-pub const PLAIN_WORDS: &str = "^[^\\x00-\\x1F\\x7F]*[^\\s\\x00-\\x1F\\x7F][^\\x00-\\x1F\\x7F]*$";
+pub const PLAIN_WORDS: &str = "^[^\\x00-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069]*[^\\s\\x00-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069][^\\x00-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069]*$";
 
 /// Declares [`crate::input`]'s text rule in the document, once for every request: each
 /// string of a request body, query or path without its own enum or pattern gets

@@ -138,8 +138,11 @@ pub struct Throttles {
     pub recovery_email: Throttle<String>,
     /// Recovery requests per client IP.
     pub recovery_ip: Throttle<IpAddr>,
-    /// Wrong recovery codes per client IP.
+    /// Wrong recovery and invitation codes per client IP.
     pub code_ip: Throttle<IpAddr>,
+    /// Wrong invitation codes per signed-in user (`team/checkCode`), as strict as wrong
+    /// passwords per (email, address).
+    pub invitation_user: Throttle<String>,
 }
 
 impl Default for Throttles {
@@ -154,6 +157,7 @@ impl Default for Throttles {
             recovery_email: Throttle::new(3, s(120), RECOVERY_THROTTLED),
             recovery_ip: Throttle::new(10, s(6), RECOVERY_THROTTLED),
             code_ip: Throttle::new(10, s(6), CODE_THROTTLED),
+            invitation_user: Throttle::new(5, s(20), CODE_THROTTLED),
         }
     }
 }

@@ -371,6 +371,7 @@ pub async fn create_by_list(
             name: c.name.clone(),
             existing_id: Some(c.id),
             countries: Vec::new(),
+            adam_id: None,
             status: c.status.clone(),
             daily_budget_micros: 0,
             negatives: Vec::new(),

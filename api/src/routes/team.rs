@@ -380,39 +380,88 @@ async fn check_owner_left(ex: &mut sqlx::AnyConnection, workspace_id: &str) -> A
     Ok(())
 }
 
-/// Sets `members`' role to `role` in one transaction with its notification; returns how
-/// many changed.
+/// Sets `members`' role to `role` in one transaction with its notification (and revokes
+/// the invitations they may no longer send).
 async fn set_roles(
     state: &AppState,
     caller: &CurrentUser,
     members: &[TeamMember],
     role: Role,
-) -> ApiResult<u64> {
+) -> ApiResult<Changed> {
     for m in members {
         check_may_change(caller, m, Some(role))?;
     }
     let mut tx = state.db.begin_write().await?;
     store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
     let mut changed = Vec::new();
+    let mut revoked = Vec::new();
     for m in members {
         if store::team::set_role(&mut *tx, &caller.workspace_id, &m.user_id, role.as_str()).await? {
+            revoked.extend(revoke_invitations_of(&mut tx, caller, m, Some(role)).await?);
             changed.push(m);
         }
     }
     check_owner_left(&mut tx, &caller.workspace_id).await?;
-    if let [one] = changed.as_slice() {
-        let title = format!("Role of {} changed to {}", one.email, role_name(role));
-        notify(&mut tx, caller, "UPDATE", title).await?;
-    } else if !changed.is_empty() {
-        let title = format!(
-            "{} members' roles changed to {}",
-            changed.len(),
+    let title = if let [one] = changed.as_slice() {
+        Some(format!(
+            "Role of {} changed to {}",
+            one.email,
             role_name(role)
-        );
-        notify(&mut tx, caller, "UPDATE", title).await?;
+        ))
+    } else {
+        (!changed.is_empty()).then(|| {
+            format!(
+                "{} members' roles changed to {}",
+                changed.len(),
+                role_name(role)
+            )
+        })
+    };
+    if let Some(title) = title {
+        notify(&mut tx, caller, "UPDATE", with_revoked(title, &revoked)).await?;
     }
     tx.commit().await?;
-    Ok(changed.len() as u64)
+    Ok(Changed {
+        count: changed.len() as u64,
+        revoked_invitations: revoked,
+    })
+}
+
+/// What a role change or removal did: how many members it changed and the invitations they
+/// had sent that it revoked (their emails).
+struct Changed {
+    count: u64,
+    revoked_invitations: Vec<String>,
+}
+
+/// Revokes the unused invitations `member` sent that they may no longer send: all of them
+/// when removed (`new_role` None) or demoted to a role that cannot invite, the owner
+/// invitations when an owner becomes an admin. Returns the invited emails.
+async fn revoke_invitations_of(
+    tx: &mut sqlx::AnyConnection,
+    caller: &CurrentUser,
+    member: &TeamMember,
+    new_role: Option<Role>,
+) -> ApiResult<Vec<String>> {
+    let roles: Option<&[&str]> = match new_role {
+        None | Some(Role::Writer | Role::Reader) => None,
+        Some(Role::Admin) => Some(&["owner"]),
+        Some(Role::Owner) => return Ok(Vec::new()),
+    };
+    Ok(store::team::revoke_sent_by(tx, &caller.workspace_id, &member.user_id, roles).await?)
+}
+
+/// A notification title that also names the invitations revoked with the change.
+fn with_revoked(title: String, revoked: &[String]) -> String {
+    match revoked {
+        [] => title,
+        [one] => format!("{title}; the invitation they sent to {one} revoked"),
+        many => format!(
+            "{title}; the {} invitations they sent revoked ({})",
+            many.len(),
+            many.join(", ")
+        ),
+    }
 }
 
 /// Sets member `{id}`'s role. Owners and admins; an admin cannot change an owner nor make
@@ -430,6 +479,7 @@ pub async fn change_role(
     let role = parse_role("role", &body.role)?;
     let caller = target.caller.user();
     set_roles(&state, caller, std::slice::from_ref(&target.item.0), role).await?;
+    // (The invitations the change revoked are in its activity entry and in team/all.)
     let now = store::team::member(&state.db.pool, &caller.workspace_id, &target.item.0.user_id)
         .await?
         .ok_or_else(|| ApiError::not_found(Teammate::NAME))?;
@@ -448,16 +498,24 @@ pub struct RolesBody {
     pub role: String,
 }
 
-/// `{"updated": n}`.
+/// `{"updated": n, "revokedInvitations": [emails]}`.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Updated {
     pub updated: u64,
+    /// The unused invitations the demoted members had sent that they may no longer send,
+    /// revoked with the change (their emails).
+    pub revoked_invitations: Vec<String>,
 }
 
-/// `{"deleted": n}`.
+/// `{"deleted": n, "revokedInvitations": [emails]}`.
 #[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Deleted {
     pub deleted: u64,
+    /// The unused invitations the removed members had sent, revoked with them (their
+    /// emails; empty when revoking an invitation).
+    pub revoked_invitations: Vec<String>,
 }
 
 /// Checks a bulk id list (1–200 distinct non-blank ids without control characters).
@@ -518,42 +576,47 @@ pub async fn change_roles(
     check_ids(&body.ids)?;
     let role = parse_role("role", &body.role)?;
     let members = members_named(&state, &user, &body.ids).await?;
-    let updated = set_roles(&state, &user, &members, role).await?;
-    Ok(envelope::ok(Updated { updated }))
+    let changed = set_roles(&state, &user, &members, role).await?;
+    Ok(envelope::ok(Updated {
+        updated: changed.count,
+        revoked_invitations: changed.revoked_invitations,
+    }))
 }
 
-/// Removes `members` (and their sessions in the workspace) in one transaction with its
-/// notification; returns how many.
+/// Removes `members` (and their sessions in the workspace, and the unused invitations they
+/// sent) in one transaction with its notification.
 async fn remove_members(
     state: &AppState,
     caller: &CurrentUser,
     members: &[TeamMember],
-) -> ApiResult<u64> {
+) -> ApiResult<Changed> {
     for m in members {
         check_may_change(caller, m, None)?;
     }
     let mut tx = state.db.begin_write().await?;
     store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
     let mut removed = Vec::new();
+    let mut revoked = Vec::new();
     for m in members {
         if store::team::remove_member(&mut tx, &caller.workspace_id, &m.user_id).await? {
+            revoked.extend(revoke_invitations_of(&mut tx, caller, m, None).await?);
             removed.push(m);
         }
     }
     check_owner_left(&mut tx, &caller.workspace_id).await?;
-    if let [one] = removed.as_slice() {
-        notify(&mut tx, caller, "DELETE", format!("{} removed", one.email)).await?;
-    } else if !removed.is_empty() {
-        notify(
-            &mut tx,
-            caller,
-            "DELETE",
-            format!("{} members removed", removed.len()),
-        )
-        .await?;
+    let title = if let [one] = removed.as_slice() {
+        Some(format!("{} removed", one.email))
+    } else {
+        (!removed.is_empty()).then(|| format!("{} members removed", removed.len()))
+    };
+    if let Some(title) = title {
+        notify(&mut tx, caller, "DELETE", with_revoked(title, &revoked)).await?;
     }
     tx.commit().await?;
-    Ok(removed.len() as u64)
+    Ok(Changed {
+        count: removed.len() as u64,
+        revoked_invitations: revoked,
+    })
 }
 
 /// Removes a member (`{a}` = `member`, `{b}` their user id; their sessions in the workspace
@@ -591,13 +654,19 @@ pub async fn remove(
             )
             .await?;
             tx.commit().await?;
-            1
+            Changed {
+                count: 1,
+                revoked_invitations: Vec::new(),
+            }
         }
         _ => {
             return Err(ApiError::field("a", "Does not name what b is"));
         }
     };
-    Ok(envelope::ok(Deleted { deleted }))
+    Ok(envelope::ok(Deleted {
+        deleted: deleted.count,
+        revoked_invitations: deleted.revoked_invitations,
+    }))
 }
 
 /// `{"ids": […]}`.
@@ -622,8 +691,11 @@ pub async fn remove_many(
 ) -> ApiResult<impl IntoResponse> {
     check_ids(&body.ids)?;
     let members = members_named(&state, &user, &body.ids).await?;
-    let deleted = remove_members(&state, &user, &members).await?;
-    Ok(envelope::ok(Deleted { deleted }))
+    let removed = remove_members(&state, &user, &members).await?;
+    Ok(envelope::ok(Deleted {
+        deleted: removed.count,
+        revoked_invitations: removed.revoked_invitations,
+    }))
 }
 
 /// `{"code": "…"}`.
@@ -648,22 +720,33 @@ pub struct Joined {
 #[utoipa::path(post, path = "/api/team/checkCode", tag = "team", request_body = CodeBody,
     responses((status = 200, description = "The workspace joined", body = Envelope<Joined>),
               (status = 400, description = "The code is not valid, used, expired or sent to another email", body = ErrorBody),
+              (status = 429, description = "Too many wrong codes; try again later", body = ErrorBody),
               (status = 409, description = "ALREADY_A_MEMBER: the caller is a member already", body = ErrorBody)))]
 pub async fn check_code(
     State(state): State<AppState>,
     user: Member,
+    crate::extract::ClientIp(ip): crate::extract::ClientIp,
     ApiJson(body): ApiJson<CodeBody>,
 ) -> ApiResult<impl IntoResponse> {
     let code = body.code.trim().to_ascii_uppercase();
     if code.is_empty() {
         return Err(ApiError::field("code", REQUIRED));
     }
+    // Wrong codes are throttled as wrong passwords are: per user strictly, per address
+    // loosely; a code that is found gives its slots back.
+    let per_user = state
+        .throttles
+        .invitation_user
+        .attempt(user.user_id.clone())?;
+    let per_ip = state.throttles.code_ip.attempt(ip)?;
     let pool = &state.db.pool;
     let invalid = |m: &str| ApiError::field("code", m);
     let now = now_ms();
     let Some(inv) = store::team::by_code_hash(pool, &hash_token(&code)).await? else {
         return Err(invalid(CODE_INVALID));
     };
+    per_user.succeeded();
+    per_ip.succeeded();
     if inv.used_at.is_some() {
         return Err(invalid(CODE_USED));
     }

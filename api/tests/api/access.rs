@@ -569,6 +569,17 @@ backend_tests! {
                 assert_eq!(res.status, StatusCode::FORBIDDEN, "{path} with {cross:?}: {:?}", res.json);
                 assert_eq!(res.message(), "Cross-site requests are not allowed");
             }
+            // No cross-site header, but no X-Searchdeck-Client either (a page that suppressed
+            // them all): refused too.
+            let req = Request::get(&url)
+                .header("host", "localhost:8080")
+                .header("cookie", format!("sd_session={owner}"))
+                .body(Body::empty())
+                .unwrap();
+            let res = app.send(req).await;
+            assert_eq!(res.status, StatusCode::FORBIDDEN, "{path} without X-Searchdeck-Client: {:?}", res.json);
+            assert!(res.message().starts_with("This request changes data"), "{path}: {:?}", res.json);
+            assert!(op["parameters"].as_array().unwrap().iter().any(|p| p["name"] == "X-Searchdeck-Client" && p["in"] == "header" && p["required"] == true), "{path} documents the header");
         }
         assert_eq!(app.get("/api/account/getUsed", Some(&owner)).await.json, used, "the active account did not change");
         assert_eq!(app.get("/api/auth/me", Some(&owner)).await.status, StatusCode::OK, "still signed in");

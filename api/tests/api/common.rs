@@ -213,10 +213,12 @@ impl TestApp {
         body: Option<Value>,
         cookie: Option<&str>,
     ) -> TestResponse {
+        // As the web app's client: every call carries X-Searchdeck-Client.
         let mut req = Request::builder()
             .method(method)
             .uri(path)
-            .header(header::HOST, "localhost:8080");
+            .header(header::HOST, "localhost:8080")
+            .header("x-searchdeck-client", "web");
         if let Some(c) = cookie {
             req = req.header(header::COOKIE, format!("sd_session={c}"));
         }

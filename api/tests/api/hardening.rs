@@ -137,23 +137,54 @@ backend_tests! {
             let res = app.send(from("6.6.6.6", Method::GET, &format!("/api/auth/recoveryPassword?email={email}"), None, &[("sec-fetch-site", "cross-site")])).await;
             assert_eq!(res.status, StatusCode::FORBIDDEN);
         }
-        let own = app.send(from("1.1.1.1", Method::GET, &format!("/api/auth/recoveryPassword?email={email}"), None, &[("sec-fetch-site", "same-origin")])).await;
+        let own = app.send(from("1.1.1.1", Method::GET, &format!("/api/auth/recoveryPassword?email={email}"), None, &[("sec-fetch-site", "same-origin"), ("x-searchdeck-client", "web")])).await;
         assert_eq!(own.status, StatusCode::OK);
-        // Writes: Fetch Metadata first, then Origin against Host; neither header: not a browser.
+        // Writes, every combination of the three headers: a foreign Origin or (without an
+        // Origin) Referer refuses whatever Sec-Fetch-Site says; then Sec-Fetch-Site; no
+        // header at all is not a browser's cross-site request.
         let body = json!({"email": email, "password": "long password"});
-        for (headers, expected) in [
-            (vec![("sec-fetch-site", "cross-site")], StatusCode::FORBIDDEN),
-            (vec![("sec-fetch-site", "same-site")], StatusCode::FORBIDDEN),
-            (vec![("origin", "https://evil.example")], StatusCode::FORBIDDEN),
-            (vec![("origin", "null")], StatusCode::FORBIDDEN),
-            (vec![("sec-fetch-site", "same-origin"), ("origin", "http://localhost:8080")], StatusCode::OK),
-            (vec![("origin", "http://localhost:8080")], StatusCode::OK),
-            (vec![], StatusCode::OK),
-        ] {
-            let res = app.send(from("1.1.1.1", Method::POST, "/api/auth/login", Some(body.clone()), &headers)).await;
-            assert_eq!(res.status, expected, "{headers:?}");
+        let ours = [None, Some("http://localhost:8080"), Some("https://evil.example"), Some("null")];
+        let referers = [None, Some("http://localhost:8080/settings"), Some("http://evil.example/x")];
+        let sites = [None, Some("same-origin"), Some("none"), Some("same-site"), Some("cross-site")];
+        let mut combinations = 0;
+        for origin in ours {
+            for referer in referers {
+                for site in sites {
+                    let mut headers = Vec::new();
+                    headers.extend(origin.map(|o| ("origin", o)));
+                    headers.extend(referer.map(|r| ("referer", r)));
+                    headers.extend(site.map(|s| ("sec-fetch-site", s)));
+                    let foreign = match origin {
+                        Some(o) => o != "http://localhost:8080",
+                        None => referer.is_some_and(|r| r.starts_with("http://evil")),
+                    };
+                    let cross = foreign || matches!(site, Some("same-site" | "cross-site"));
+                    let res = app.send(from("1.1.1.1", Method::POST, "/api/auth/login", Some(body.clone()), &headers)).await;
+                    let expected = if cross { StatusCode::FORBIDDEN } else { StatusCode::OK };
+                    assert_eq!(res.status, expected, "{headers:?}: {:?}", res.json);
+                    combinations += 1;
+                }
+            }
         }
-        let res = app.send(from("1.1.1.1", Method::GET, "/api/auth/logout", None, &[("sec-fetch-site", "same-origin"), ("cookie", cookie.as_str())])).await;
+        assert_eq!(combinations, 60);
+        // A state-changing GET also needs X-Searchdeck-Client, which no cross-site navigation
+        // sends: a page that suppresses Origin, Referer and Fetch Metadata still cannot make
+        // one (here a trial start, as `GET pay/giveMeTrial` was).
+        for headers in [
+            vec![("cookie", cookie.as_str())],
+            vec![("cookie", cookie.as_str()), ("referer", "http://evil.example/x")],
+            vec![("cookie", cookie.as_str()), ("sec-fetch-site", "same-origin"), ("origin", "http://evil.example"), ("x-searchdeck-client", "web")],
+            vec![("cookie", cookie.as_str()), ("x-searchdeck-client", " ")],
+        ] {
+            let res = app.send(from("1.1.1.1", Method::GET, "/api/pay/giveMeTrial", None, &headers)).await;
+            assert_eq!(res.status, StatusCode::FORBIDDEN, "{headers:?}");
+        }
+        let res = app.get("/api/pay/giveMeTrial", Some(&session)).await;
+        assert_eq!(res.message(), "Congratulations! Your 14-day Pro Plan trial has begun", "the refused calls started none: {:?}", res.json);
+        let res = app.send(from("1.1.1.1", Method::GET, "/api/auth/logout", None, &[("cookie", cookie.as_str())])).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN, "no X-Searchdeck-Client");
+        assert_eq!(res.message(), "This request changes data: send the header X-Searchdeck-Client (the web app sends it)");
+        let res = app.send(from("1.1.1.1", Method::GET, "/api/auth/logout", None, &[("sec-fetch-site", "same-origin"), ("cookie", cookie.as_str()), ("x-searchdeck-client", "web")])).await;
         assert_eq!(res.status, StatusCode::OK);
         assert_eq!(app.get("/api/auth/me", Some(&session)).await.status, StatusCode::UNAUTHORIZED);
     }
@@ -423,7 +454,7 @@ async fn recovery_requests_take_the_same_time_for_known_and_unknown_emails() {
                 Method::GET,
                 &format!("/api/auth/recoveryPassword?email={email}"),
                 None,
-                &[],
+                &[("x-searchdeck-client", "web")],
             );
             let started = std::time::Instant::now();
             let res = app.send(req).await;

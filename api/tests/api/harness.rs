@@ -133,6 +133,7 @@ impl Connected {
             .method(Method::POST)
             .uri(path)
             .header(header::HOST, "localhost:8080")
+            .header("x-searchdeck-client", "web")
             .header(header::COOKIE, format!("sd_session={cookie}"))
             .header(
                 header::CONTENT_TYPE,

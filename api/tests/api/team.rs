@@ -345,6 +345,64 @@ backend_tests! {
         assert_eq!(titles[..2], ["2 members removed".to_string(), format!("{writer_email} removed")]);
     }
 
+    async fn a_removed_or_demoted_admins_invitations_are_revoked(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let admin = app.member(&owner, Role::Admin).await;
+        let (admin_id, _, admin_email) = me(&app, &admin).await;
+        // The admin invites a second address of theirs as admin, and someone as writer.
+        let (second, third) = (app.email(), app.email());
+        let code = invite(&app, &admin, &second, "admin", 1).await;
+        invite(&app, &admin, &third, "writer", 2).await;
+        let res = call(&app, Method::DELETE, &format!("/api/team/one/member/{admin_id}"), None, &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let mut revoked = vec![second.clone(), third.clone()];
+        revoked.sort();
+        assert_eq!(res.json["result"]["revokedInvitations"], json!(revoked), "said to whoever removes them");
+        let titles = team_titles(&app, &owner).await;
+        assert!(titles[0].starts_with(&format!("{admin_email} removed; the 2 invitations they sent revoked")), "{titles:?}");
+        let listed = app.get("/api/team/all", Some(&owner)).await.json;
+        assert_eq!(listed["result"]["invitations"], json!([]), "{listed}");
+        // The second account cannot join with the code any more.
+        let joiner = app.register(&second, "long password").await;
+        assert_eq!(field_error(&check_code(&app, &joiner, &code).await), (StatusCode::BAD_REQUEST, "code".into(), "This invitation code is not valid".into()));
+
+        // Demoted to a role that cannot invite: their invitations go too; an owner made an
+        // admin keeps the admin-level ones and loses the owner ones.
+        let other = app.member(&owner, Role::Admin).await;
+        let (other_id, _, _) = me(&app, &other).await;
+        let invited = app.email();
+        invite(&app, &other, &invited, "reader", 3).await;
+        let res = call(&app, Method::PATCH, &format!("/api/team/one/{other_id}"), Some(json!({"role": "writer"})), &owner).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        let listed = app.get("/api/team/all", Some(&owner)).await.json;
+        assert_eq!(listed["result"]["invitations"], json!([]), "{listed}");
+        assert!(team_titles(&app, &owner).await[0].ends_with(&format!("; the invitation they sent to {invited} revoked")));
+        let co_owner = app.member(&owner, Role::Owner).await;
+        let (co_id, _, _) = me(&app, &co_owner).await;
+        let (as_owner, as_admin) = (app.email(), app.email());
+        invite(&app, &co_owner, &as_owner, "owner", 4).await;
+        invite(&app, &co_owner, &as_admin, "admin", 5).await;
+        let res = call(&app, Method::PATCH, "/api/team/many", Some(json!({"ids": [co_id], "role": "admin"})), &owner).await;
+        assert_eq!(res.json["result"], json!({"updated": 1, "revokedInvitations": [as_owner]}), "{:?}", res.json);
+        let listed = app.get("/api/team/all", Some(&owner)).await.json;
+        let left: Vec<&str> = listed["result"]["invitations"].as_array().unwrap().iter().map(|i| i["email"].as_str().unwrap()).collect();
+        assert_eq!(left, [as_admin.as_str()]);
+    }
+
+    async fn wrong_invitation_codes_are_throttled(app: TestApp) {
+        let user = app.register(&app.email(), "long password").await;
+        for i in 0..5 {
+            let res = check_code(&app, &user, &format!("WRONGCODE{i:011}")).await;
+            assert_eq!(res.status, StatusCode::BAD_REQUEST, "guess {i}: {:?}", res.json);
+        }
+        let res = check_code(&app, &user, "WRONGCODE00000000099").await;
+        assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.json);
+        assert!(res.json["message"].as_str().unwrap().starts_with("Too many attempts"), "{:?}", res.json);
+        // Another user is not held back by it.
+        let other = app.register(&app.email(), "long password").await;
+        assert_eq!(check_code(&app, &other, "WRONGCODE00000000099").await.status, StatusCode::BAD_REQUEST);
+    }
+
     async fn ids_of_another_workspace_answer_like_missing_ones(app: TestApp) {
         let owner = app.register(&app.email(), "long password").await;
         let stranger = app.register(&app.email(), "long password").await;

@@ -98,6 +98,10 @@ pub struct PlannedCampaign {
     pub existing_id: Option<i64>,
     #[serde(default)]
     pub countries: Vec<String>,
+    /// The app this campaign promotes when it is not the plan's (`adamId`): a copy promotes
+    /// its own original's app, whatever the other copies of the request promote.
+    #[serde(default, with = "crate::ids::string_id::option")]
+    pub adam_id: Option<i64>,
     /// ENABLED or PAUSED.
     #[serde(default = "paused")]
     pub status: String,
@@ -321,6 +325,7 @@ mod tests {
             name: "A".into(),
             existing_id: existing,
             countries: vec!["US".into()],
+            adam_id: None,
             status: "PAUSED".into(),
             daily_budget_micros: 5_000_000,
             negatives: vec![],

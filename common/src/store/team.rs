@@ -375,6 +375,39 @@ pub async fn revoke(
     Ok(done.rows_affected() == 1)
 }
 
+/// Revokes (deletes) the unused invitations of `workspace_id` that `user_id` sent — of
+/// `roles` only when given —, pending or expired: a member removed or demoted no longer
+/// vouches for whom they invited. Returns the invited emails, sorted.
+pub async fn revoke_sent_by(
+    ex: &mut sqlx::AnyConnection,
+    workspace_id: &str,
+    user_id: &str,
+    roles: Option<&[&str]>,
+) -> Result<Vec<String>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT id, email, role FROM team_invitations WHERE workspace_id = $1 AND invited_by = $2 \
+         AND used_at IS NULL ORDER BY email",
+    )
+    .bind(workspace_id)
+    .bind(user_id)
+    .fetch_all(&mut *ex)
+    .await?;
+    let mut emails = Vec::new();
+    for r in &rows {
+        let role: String = r.try_get("role")?;
+        if roles.is_some_and(|only| !only.contains(&role.as_str())) {
+            continue;
+        }
+        let id: String = r.try_get("id")?;
+        sqlx::query("DELETE FROM team_invitations WHERE id = $1 AND used_at IS NULL")
+            .bind(&id)
+            .execute(&mut *ex)
+            .await?;
+        emails.push(r.try_get("email")?);
+    }
+    Ok(emails)
+}
+
 /// Deletes the invitations that expired, or were used, before `before` (the clean-up passes
 /// `now - EXPIRED_KEPT_MS`); returns how many.
 pub async fn delete_stale(ex: impl Exec<'_>, before: i64) -> Result<u64, sqlx::Error> {

@@ -24,7 +24,7 @@ use serde_json::Value;
 
 use super::{
     Conflict, ConflictKeyword, KEYWORDS_MAX, ListKeywordItem, NAME_MAX, NAME_TAKEN, PLACES_MAX,
-    PlaceItem, TEXT_MAX,
+    PlaceItem,
 };
 use crate::{
     access::{Editor, ScopeQuery, pick},
@@ -80,11 +80,8 @@ pub(super) fn checked_keywords(
             }
         };
         for text in parse_list(&[&item.text]) {
-            if text.chars().count() > TEXT_MAX {
-                errors.push(FieldError::new(
-                    format!("keywords.{i}.text"),
-                    format!("\"{text}\" is longer than {TEXT_MAX} characters"),
-                ));
+            if let Some(message) = crate::domain::keyword_too_long(&text) {
+                errors.push(FieldError::new(format!("keywords.{i}.text"), message));
                 continue;
             }
             let term = ListKeyword {

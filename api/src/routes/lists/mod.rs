@@ -56,7 +56,7 @@ pub const KEYWORDS_MAX: usize = 5_000;
 /// Most places a list is applied to.
 pub const PLACES_MAX: usize = 500;
 /// Longest keyword text Apple Ads accepts.
-pub const TEXT_MAX: usize = 80;
+pub const TEXT_MAX: usize = crate::domain::KEYWORD_TEXT_MAX;
 /// Message of a taken list name.
 pub const NAME_TAKEN: &str = "A list with this name already exists";
 
