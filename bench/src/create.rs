@@ -53,6 +53,7 @@ fn plan(args: &CreateBenchArgs, tag: &str, adam_id: i64, country: &str) -> Creat
             name: format!("Bench {tag} campaign {c}"),
             existing_id: None,
             countries: vec![country.into()],
+            adam_id: None,
             status: "PAUSED".into(),
             daily_budget_micros: 50_000_000,
             negatives: vec![],

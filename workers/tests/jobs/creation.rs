@@ -46,6 +46,7 @@ fn plan(tag: &str, adam_id: i64, country: &str, page: &str) -> CreationPlan {
             name: format!("{tag} campaign {c}"),
             existing_id: None,
             countries: vec![country.into()],
+            adam_id: None,
             status: "PAUSED".into(),
             daily_budget_micros: 50_000_000,
             negatives: vec![

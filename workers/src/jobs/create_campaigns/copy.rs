@@ -76,11 +76,12 @@ pub async fn plan(client: &dyn AppleAds, job: &CopyCampaigns) -> Result<Creation
             .get(org, Entity::Campaigns, copy.source_id)
             .await
             .map_err(read_error)?;
-        plan.adam_id = c["promotedObjectId"]
+        // Each copy promotes its own original's app (a request may copy campaigns of
+        // several apps).
+        let adam_id = c["promotedObjectId"]
             .as_str()
             .and_then(|a| a.parse().ok())
-            .or_else(|| c["promotedObjectId"].as_i64())
-            .unwrap_or(plan.adam_id);
+            .or_else(|| c["promotedObjectId"].as_i64());
         let budget = &c["dailyBudget"];
         let budget = if budget.get("value").is_some() {
             &budget["value"]
@@ -96,6 +97,7 @@ pub async fn plan(client: &dyn AppleAds, job: &CopyCampaigns) -> Result<Creation
                 .flatten()
                 .map(text)
                 .collect(),
+            adam_id,
             status: s.status.clone(),
             daily_budget_micros: micros(budget).unwrap_or_default(),
             negatives: Vec::new(),

@@ -84,7 +84,7 @@ pub async fn execute<J: Job<Progress = CreationProgress>>(
                     "name": campaign.name,
                     "billingEvent": "TAPS",
                     "promotedObjectType": "APPSTORE_APP",
-                    "promotedObjectId": plan.adam_id.to_string(),
+                    "promotedObjectId": campaign.adam_id.unwrap_or(plan.adam_id).to_string(),
                     "status": campaign.status,
                     "dailyBudget": { "value": run.money(campaign.daily_budget_micros) },
                     "targeting": {
