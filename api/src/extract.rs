@@ -26,8 +26,10 @@ pub const BODY_LIMIT_BYTES: usize = 1024 * 1024;
 pub const BODY_TOO_LARGE: &str = "The request body is too large (at most 1 MB)";
 
 /// JSON body parsed under the rules of [`crate::input`]: a wrong content type, a body that
-/// is not JSON or not an object, a value of the wrong type or shape, a key given twice and
-/// text with control characters answer 400 in the envelope, naming the field by its path.
+/// is not JSON or not an object, a value of the wrong type or shape, a key given twice,
+/// text with control characters and a member the operation's documented body does not have
+/// (`additionalProperties: false`, [`crate::body_rules`]) answer 400 in the envelope, naming
+/// the field by its path.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiJson<T>(pub T);
 
@@ -65,6 +67,16 @@ where
         if !json_content_type(req.headers()) {
             return Err(ApiError::bad_request(NOT_JSON_CONTENT_TYPE));
         }
+        // The operation this body is for, to refuse the members its document does not know.
+        let operation = req
+            .extensions()
+            .get::<axum::extract::MatchedPath>()
+            .map(|p| {
+                (
+                    req.method().as_str().to_ascii_lowercase(),
+                    p.as_str().to_string(),
+                )
+            });
         let bytes = match axum::body::Bytes::from_request(req, state).await {
             Ok(bytes) => bytes,
             Err(rejection) if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE => {
@@ -75,7 +87,14 @@ where
             }
             Err(_) => return Err(ApiError::bad_request("The request body could not be read")),
         };
-        input::json_body(&bytes).map(ApiJson)
+        let value = input::json_value(&bytes)?;
+        if let Some((method, path)) = operation {
+            let unknown = crate::body_rules::unknown_fields(&method, &path, &value);
+            if !unknown.is_empty() {
+                return Err(ApiError::validation(unknown));
+            }
+        }
+        input::from_value(&value).map(ApiJson)
     }
 }
 
@@ -93,7 +112,23 @@ where
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        query(parts.uri.query().unwrap_or("")).map(ApiQuery)
+        let raw = parts.uri.query().unwrap_or("");
+        // Parameters the operation's document does not list are refused, by name.
+        if let Some(path) = parts.extensions.get::<axum::extract::MatchedPath>() {
+            let names: Vec<String> = form_urlencoded::parse(raw.as_bytes())
+                .map(|(name, _)| name.into_owned())
+                .collect();
+            let method = parts.method.as_str().to_ascii_lowercase();
+            let unknown = crate::body_rules::unknown_parameters(
+                &method,
+                path.as_str(),
+                names.iter().map(String::as_str),
+            );
+            if !unknown.is_empty() {
+                return Err(ApiError::validation(unknown));
+            }
+        }
+        query(raw).map(ApiQuery)
     }
 }
 

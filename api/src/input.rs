@@ -37,6 +37,10 @@ pub const DUPLICATE: &str = "Must be given once";
 pub const NOT_JSON: &str = "The request body is not valid JSON";
 /// Message of a body that is JSON but not an object.
 pub const NOT_AN_OBJECT: &str = "The request body must be a JSON object";
+/// Message of a number too large for any number type (`1e400`).
+pub const NUMBER_OUT_OF_RANGE: &str = "Number out of range";
+/// Message of a member whose value is not JSON (`NaN`, `Infinity`).
+pub const NOT_A_JSON_VALUE: &str = "Not a valid JSON value";
 /// Message of a value that must be an object.
 pub const MUST_BE_OBJECT: &str = "Must be an object";
 
@@ -55,12 +59,35 @@ pub fn has_control(text: &str, breaks: bool) -> bool {
 
 /// Parses a JSON body into `T` under the rules of this module.
 pub fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    from_value(&json_value(bytes)?)
+}
+
+/// `value` (read by [`json_value`]) as `T`: objects where `T` has structs or maps, exact
+/// types and enum spellings, each refusal naming its field.
+pub fn from_value<T: DeserializeOwned>(value: &Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(Strict(value)).map_err(|err| field_error(&err))
+}
+
+/// A JSON body as a value: valid JSON, no key twice, no control characters, nothing after it.
+pub fn json_value(bytes: &[u8]) -> Result<Value, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let value = match serde_path_to_error::deserialize::<_, Checked>(&mut de) {
         Ok(Checked(value)) => value,
         Err(err) => {
+            let path = dotted(err.path());
+            let raw = err.inner().to_string();
             return Err(match err.inner().classify() {
                 serde_json::error::Category::Data => field_error(&err),
+                // A number JSON cannot hold (`1e400`) or text that is no JSON value inside a
+                // member (`NaN`): named by the member where it stands.
+                _ if raw.starts_with("number out of range") && !path.is_empty() => {
+                    ApiError::validation(vec![FieldError::new(path, NUMBER_OUT_OF_RANGE)])
+                }
+                serde_json::error::Category::Syntax
+                    if raw.starts_with("expected value") && !path.is_empty() =>
+                {
+                    ApiError::validation(vec![FieldError::new(path, NOT_A_JSON_VALUE)])
+                }
                 _ => ApiError::bad_request(NOT_JSON),
             });
         }
@@ -69,7 +96,7 @@ pub fn json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     if de.end().is_err() {
         return Err(ApiError::bad_request(NOT_JSON));
     }
-    serde_path_to_error::deserialize(Strict(&value)).map_err(|err| field_error(&err))
+    Ok(value)
 }
 
 /// The dotted path of an error (`conditions.0.value`), empty at the root.
@@ -485,6 +512,14 @@ mod tests {
         let (_, errors) = fails::<Value>(r#"{"a":{"k":1,"k":2}}"#);
         assert_eq!(errors, vec![FieldError::new("a.k", DUPLICATE)]);
         assert_eq!(fails::<Login>("{\"email\":").0, NOT_JSON);
+        // Numbers JSON cannot hold, and no value at all, named where they stand.
+        let (_, errors) = fails::<Value>(r#"{"window":{"days":1e400}}"#);
+        assert_eq!(
+            errors,
+            vec![FieldError::new("window.days", NUMBER_OUT_OF_RANGE)]
+        );
+        let (_, errors) = fails::<Value>(r#"{"bids":[1, NaN]}"#);
+        assert_eq!(errors, vec![FieldError::new("bids.1", NOT_A_JSON_VALUE)]);
         assert_eq!(
             fails::<Login>(r#"{"email":"a","password":"b"} x"#).0,
             NOT_JSON

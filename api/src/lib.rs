@@ -2,6 +2,7 @@
 //! built web app served from the same origin.
 
 pub mod access;
+pub mod body_rules;
 pub mod creation;
 pub mod domain;
 pub mod envelope;

@@ -83,8 +83,51 @@ pub fn complete(mut doc: utoipa::openapi::OpenApi) -> utoipa::openapi::OpenApi {
             add_response(op, 500, crate::error::INTERNAL_MESSAGE);
         }
     }
+    aliases(&mut doc);
     text_rules(&mut doc);
     doc
+}
+
+/// Request members serde also takes under another name (`#[serde(alias)]`), which the schema
+/// derive does not see: (schema, property, its other names). Each alias is documented as a
+/// property of its own ("Same as …"), so the document lists every member a body may carry
+/// and [`crate::body_rules`] refuses only what no route takes.
+const ALIASES: &[(&str, &str, &[&str])] = &[
+    (
+        "BulkEditRequest",
+        "ids",
+        &["campaignIds", "adGroupIds", "keywordIds"],
+    ),
+    (
+        "DeleteRequest",
+        "ids",
+        &["campaignIds", "adGroupIds", "keywordIds"],
+    ),
+    ("RenameRequest", "ids", &["campaignIds", "adGroupIds"]),
+    ("CampaignEdit", "dailyBudgetAmount", &["dailyBudget"]),
+    ("KeywordEdit", "cptBid", &["bidAmount"]),
+];
+
+fn aliases(doc: &mut utoipa::openapi::OpenApi) {
+    use utoipa::openapi::{RefOr, schema::Schema};
+    let Some(schemas) = doc.components.as_mut().map(|c| &mut c.schemas) else {
+        return;
+    };
+    for (name, property, others) in ALIASES {
+        let Some(RefOr::T(Schema::Object(obj))) = schemas.get_mut(*name) else {
+            panic!("the aliased schema {name} is not an object of the document");
+        };
+        let Some(original) = obj.properties.get(*property).cloned() else {
+            panic!("{name} has no property {property}");
+        };
+        for other in *others {
+            let mut alias = original.clone();
+            if let RefOr::T(Schema::Object(a)) = &mut alias {
+                a.description = Some(format!("Same as `{property}` (one of the two)."));
+            }
+            obj.properties.insert((*other).to_string(), alias);
+        }
+    }
 }
 
 /// Pattern of text in a JSON body: no control character but tab, line feed and carriage
@@ -104,11 +147,21 @@ pub const PLAIN_WORDS: &str = "^[^\\x00-\\x1F\\x7F\\u202A-\\u202E\\u2066-\\u2069
 /// skipped unread, so their names and values are free; kept maps name their keys' rule
 /// themselves, see [`crate::schemas::KeptJson`]). A field's own pattern already excludes control characters; a format (email,
 /// date, password) keeps the pattern beside it.
+///
+/// The same walk closes the objects of request bodies (`additionalProperties: false`): a
+/// member the body's type does not know is refused with a field error by the one JSON
+/// extractor, which reads this document ([`crate::body_rules`]). Objects that are parts of
+/// an `allOf` (a flattened type) stay open, as JSON Schema could not combine closed parts.
 fn text_rules(doc: &mut utoipa::openapi::OpenApi) {
     use std::collections::BTreeSet;
 
     use utoipa::openapi::RefOr;
 
+    // Components that are parts of an allOf anywhere: never closed.
+    let mut parts = BTreeSet::new();
+    if let Ok(whole) = serde_json::to_value(&*doc) {
+        all_of_refs(&whole, &mut parts);
+    }
     let mut components = BTreeSet::new();
     for item in doc.paths.paths.values_mut() {
         for (_, op) in crate::middleware::operations(item) {
@@ -134,7 +187,73 @@ fn text_rules(doc: &mut utoipa::openapi::OpenApi) {
     while let Some(name) = components.iter().find(|n| !done.contains(*n)).cloned() {
         done.insert(name.clone());
         if let Some(schema) = schemas.get_mut(&name) {
+            if !parts.contains(&name) {
+                close(schema);
+            }
             constrain(schema, BODY_TEXT, &mut components);
+        }
+    }
+    // Inline objects of request bodies (not parts of an allOf).
+    for item in doc.paths.paths.values_mut() {
+        for (_, op) in crate::middleware::operations(item) {
+            for content in op
+                .request_body
+                .iter_mut()
+                .flat_map(|b| b.content.values_mut())
+            {
+                if let Some(schema) = content.schema.as_mut() {
+                    close(schema);
+                }
+            }
+        }
+    }
+
+    /// The `$ref` names of the parts of every allOf of `v`.
+    fn all_of_refs(v: &serde_json::Value, out: &mut BTreeSet<String>) {
+        match v {
+            serde_json::Value::Object(map) => {
+                if let Some(serde_json::Value::Array(items)) = map.get("allOf") {
+                    for item in items {
+                        if let Some(name) = item
+                            .get("$ref")
+                            .and_then(|r| r.as_str())
+                            .and_then(|r| r.strip_prefix("#/components/schemas/"))
+                        {
+                            out.insert(name.to_string());
+                        }
+                    }
+                }
+                map.values().for_each(|v| all_of_refs(v, out));
+            }
+            serde_json::Value::Array(items) => items.iter().for_each(|v| all_of_refs(v, out)),
+            _ => {}
+        }
+    }
+
+    /// `additionalProperties: false` on an object with properties that says nothing of its
+    /// other members, and on the inline objects within it (its properties, array items and
+    /// the branches of a oneOf or anyOf; not the parts of an allOf).
+    fn close(schema: &mut RefOr<utoipa::openapi::schema::Schema>) {
+        use utoipa::openapi::schema::{AdditionalProperties, ArrayItems, Schema};
+        let RefOr::T(schema) = schema else {
+            return;
+        };
+        match schema {
+            Schema::Object(obj) => {
+                if !obj.properties.is_empty() && obj.additional_properties.is_none() {
+                    obj.additional_properties =
+                        Some(Box::new(AdditionalProperties::FreeForm(false)));
+                }
+                obj.properties.values_mut().for_each(close);
+            }
+            Schema::Array(array) => {
+                if let ArrayItems::RefOrSchema(items) = &mut array.items {
+                    close(items);
+                }
+            }
+            Schema::OneOf(one) => one.items.iter_mut().for_each(close),
+            Schema::AnyOf(any) => any.items.iter_mut().for_each(close),
+            _ => {}
         }
     }
 

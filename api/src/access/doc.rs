@@ -88,6 +88,31 @@ impl<P: Policy> Documented for Caller<P> {
 impl<T: WorkspaceResource, P: Policy> Documented for InWorkspace<T, P> {
     fn document(op: &mut Operation) {
         Caller::<P>::document(op);
+        // The parameter naming the resource is required, as the guard requires it: a path
+        // parameter is already; a query one (`accountId`) is marked so, or added.
+        use utoipa::openapi::{
+            Required,
+            path::{ParameterBuilder, ParameterIn},
+        };
+        let params = op.parameters.get_or_insert_with(Vec::new);
+        match params.iter_mut().find(|p| p.name == T::PARAM) {
+            Some(p) => p.required = Required::True,
+            None => params.push(
+                ParameterBuilder::new()
+                    .name(T::PARAM)
+                    .parameter_in(ParameterIn::Query)
+                    .required(Required::True)
+                    .description(Some(format!(
+                        "The {} the call is for",
+                        T::NAME.to_lowercase()
+                    )))
+                    .schema(Some(
+                        utoipa::openapi::ObjectBuilder::new()
+                            .schema_type(utoipa::openapi::schema::Type::String),
+                    ))
+                    .build(),
+            ),
+        }
         error_response(op, 404, &format!("{} not found", T::NAME));
         extension(
             op,

@@ -16,7 +16,8 @@ pub const VERSION: u32 = 1;
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Rule {
-    #[serde(default, skip_deserializing)]
+    #[serde(default, deserialize_with = "server_field")]
+    #[schema(read_only)]
     pub id: String,
     /// Schema version; omitted means 1.
     #[serde(default = "version")]
@@ -32,7 +33,8 @@ pub struct Rule {
     #[schema(pattern = "^[0-9]{1,19}$")]
     pub org_id: String,
     /// The org's currency (server).
-    #[serde(default, skip_deserializing)]
+    #[serde(default, deserialize_with = "server_field")]
+    #[schema(read_only)]
     pub currency: Option<String>,
     pub level: RuleLevel,
     /// Attached campaigns (ids as strings of digits). Sent on create/update, it replaces them.
@@ -47,16 +49,28 @@ pub struct Rule {
     pub actions: Vec<Action>,
     #[serde(default)]
     pub guardrails: Guardrails,
-    #[serde(default, skip_deserializing)]
+    #[serde(default, deserialize_with = "server_field")]
+    #[schema(read_only)]
     pub created_by: Option<String>,
     /// Unix seconds (server).
-    #[serde(default, skip_deserializing)]
+    #[serde(default, deserialize_with = "server_field")]
+    #[schema(read_only)]
     pub created_at: i64,
     /// Unix seconds (server).
-    #[serde(default, skip_deserializing)]
+    #[serde(default, deserialize_with = "server_field")]
+    #[schema(read_only)]
     pub updated_at: i64,
-    #[serde(default, skip_deserializing)]
+    #[serde(default, deserialize_with = "server_field")]
+    #[schema(read_only)]
     pub last_run: Option<LastRun>,
+}
+
+/// A field the server sets (`id`, `currency`, `createdBy`, `createdAt`, `updatedAt`,
+/// `lastRun`): a client may send it back as it read it, and it is ignored. Documented (read
+/// only), so a rule read from the API is a body the API takes.
+fn server_field<'de, D: serde::Deserializer<'de>, T: Default>(d: D) -> Result<T, D::Error> {
+    serde::de::IgnoredAny::deserialize(d)?;
+    Ok(T::default())
 }
 
 fn version() -> u32 {

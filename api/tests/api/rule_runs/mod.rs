@@ -423,8 +423,17 @@ sandbox_tests! {
         let negatives: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM asa_negative_keywords WHERE org_key = $1 AND campaign_id = $2 AND ad_group_id IS NULL AND text = 'rule added term' AND deleted = 0")
             .bind(p.org_key).bind(p.campaign).fetch_one(pool).await.unwrap();
         assert_eq!(negatives, 1);
-        // Run again: both are there already.
+        // Run again on the same data: it joins the first run and applies nothing.
+        let res = t.call(Method::POST, &format!("/api/rules/user/{add}/run"), json!({}), &owner).await;
+        let task = finished(&t, &owner, res.json["result"]["id"].as_str().unwrap()).await;
+        assert!(task["message"].as_str().unwrap().starts_with("Nothing applied"), "{task}");
+        assert_eq!(task["details"]["runId"], run["id"]);
+        // After a new sync (new data), it evaluates again: both are there already.
+        let account_id = p.account_id.clone();
+        searchdeck_common::test_support::metrics_delivered(&t.app.state.db, Some(&account_id), None, ids::now_ms() / 1000 + 1).await;
+        tokio::time::sleep(Duration::from_millis(1100)).await;
         let again = run_now(&t, &owner, &add).await;
+        assert_ne!(again["id"], run["id"]);
         assert!(again["items"].as_array().unwrap().iter().all(|i| i["result"] == "SKIPPED"), "{again}");
     }
 
