@@ -480,6 +480,13 @@ impl Handler for SyncAccount {
             if let Err(e) =
                 change_history::import(db, client.as_ref(), &group, currency.as_deref()).await
             {
+                // The connection deleted meanwhile takes its groups' rows with it (the read's
+                // writes then miss their foreign keys): the sync ends quietly, as it would
+                // have started.
+                if store::accounts::by_id(&db.pool, &account.id).await?.is_none() {
+                    tracing::info!(account_id = %account.id, "connection removed during its sync; the sync ends");
+                    return Ok(Done::message("Connection removed"));
+                }
                 tracing::warn!(
                     org_id = org.org_id,
                     error = %format!("{e:#}"),
