@@ -30,6 +30,9 @@ pub struct TaskRecord {
     /// Kind-specific progress (e.g. groupsCreated / groupsTotal).
     #[schema(value_type = Object)]
     pub details: serde_json::Value,
+    /// Every message the task has shown, oldest first (the current one last): a screen
+    /// polling now and then shows the phases it missed, in order.
+    pub phases: Vec<String>,
     pub created_at: String,
     pub updated_at: String,
 }
@@ -61,7 +64,21 @@ pub struct NewTask<'a> {
     pub org_id: Option<i64>,
 }
 
-const COLUMNS: &str = "id, kind, account_id, org_id, message, step, total_steps, finish, error, progress, created_at, updated_at";
+const COLUMNS: &str = "id, kind, account_id, org_id, message, step, total_steps, finish, error, progress, phases, created_at, updated_at";
+
+/// SQL of `phases` with the new message (bound at `$message`, and JSON-encoded at `$json`)
+/// appended when it differs from the current `message` (one dialect for SQLite and
+/// PostgreSQL: the array is text).
+fn append_phase(message: u8, json: u8) -> String {
+    format!(
+        "CASE WHEN message = ${message} OR length(phases) > {PHASES_MAX_CHARS} THEN phases \
+         ELSE substr(phases, 1, length(phases) - 1) || CASE WHEN phases = '[]' THEN '' ELSE ',' END \
+         || ${json} || ']' END"
+    )
+}
+
+/// Past this many characters of phases, later ones are not kept.
+const PHASES_MAX_CHARS: usize = 16_000;
 
 fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
     let step: i64 = row.try_get("step")?;
@@ -81,6 +98,7 @@ fn from_row(row: &sqlx::any::AnyRow) -> Result<TaskRecord, sqlx::Error> {
         finish,
         error,
         details: serde_json::from_str(&details).unwrap_or(serde_json::Value::Null),
+        phases: serde_json::from_str(&row.try_get::<String, _>("phases")?).unwrap_or_default(),
         created_at: ids::rfc3339(row.try_get("created_at")?),
         updated_at: ids::rfc3339(row.try_get("updated_at")?),
     })
@@ -92,7 +110,7 @@ pub async fn create(ex: impl Exec<'_>, task: NewTask<'_>) -> Result<String, sqlx
     let now = ids::now_ms();
     sqlx::query(
         "INSERT INTO tasks (id, workspace_id, user_id, kind, message, total_steps, created_at, updated_at, \
-         account_id, org_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9)",
+         account_id, org_id, phases) VALUES ($1, $2, $3, $4, $5, $6, $7, $7, $8, $9, $10)",
     )
     .bind(&id)
     .bind(task.workspace_id)
@@ -103,6 +121,7 @@ pub async fn create(ex: impl Exec<'_>, task: NewTask<'_>) -> Result<String, sqlx
     .bind(now)
     .bind(task.account_id)
     .bind(task.org_id)
+    .bind(serde_json::json!([task.message]).to_string())
     .execute(ex)
     .await?;
     Ok(id)
@@ -117,18 +136,21 @@ pub async fn progress(
     total_steps: i64,
     details: Option<&serde_json::Value>,
 ) -> Result<(), sqlx::Error> {
-    sqlx::query(
-        "UPDATE tasks SET message = $2, step = $3, total_steps = $4, \
+    let sql = format!(
+        "UPDATE tasks SET phases = {}, message = $2, step = $3, total_steps = $4, \
          progress = COALESCE($5, progress), updated_at = $6 WHERE id = $1 AND finish = 0",
-    )
-    .bind(id)
-    .bind(message)
-    .bind(step)
-    .bind(total_steps)
-    .bind(details.map(|d| d.to_string()))
-    .bind(ids::now_ms())
-    .execute(ex)
-    .await?;
+        append_phase(2, 7)
+    );
+    sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(message)
+        .bind(step)
+        .bind(total_steps)
+        .bind(details.map(|d| d.to_string()))
+        .bind(ids::now_ms())
+        .bind(serde_json::Value::String(message.to_string()).to_string())
+        .execute(ex)
+        .await?;
     Ok(())
 }
 
@@ -152,16 +174,19 @@ pub async fn finish(
     error: Option<&str>,
 ) -> Result<bool, sqlx::Error> {
     let now = ids::now_ms();
-    let done = sqlx::query(
-        "UPDATE tasks SET finish = 1, message = $2, error = $3, step = CASE WHEN $3 IS NULL \
+    let sql = format!(
+        "UPDATE tasks SET phases = {}, finish = 1, message = $2, error = $3, step = CASE WHEN $3 IS NULL \
          THEN total_steps ELSE step END, updated_at = $4, finished_at = $4 WHERE id = $1 AND finish = 0",
-    )
-    .bind(id)
-    .bind(message)
-    .bind(error)
-    .bind(now)
-    .execute(ex)
-    .await?;
+        append_phase(2, 5)
+    );
+    let done = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(id)
+        .bind(message)
+        .bind(error)
+        .bind(now)
+        .bind(serde_json::Value::String(message.to_string()).to_string())
+        .execute(ex)
+        .await?;
     Ok(done.rows_affected() == 1)
 }
 

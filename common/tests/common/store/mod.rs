@@ -1506,6 +1506,46 @@ async fn tasks_are_scoped_and_finish_once(db: &Db) {
         ),
         (1, "Done", 3, true)
     );
+    // Every message shown, in order, each once (a repeated progress adds none; a finished
+    // task takes no more).
+    let phases = store::tasks::in_workspace(&db.pool, &workspace_id, &id)
+        .await
+        .unwrap()
+        .unwrap()
+        .phases;
+    let first = phases.first().cloned().unwrap_or_default();
+    assert_eq!(
+        phases[1..],
+        ["Working".to_string(), "Done".to_string()],
+        "{first} then…"
+    );
+    let quoted = store::tasks::create(
+        &db.pool,
+        NewTask {
+            workspace_id: &workspace_id,
+            user_id: Some(&user_id),
+            kind: "test",
+            message: "Starting \"now\"",
+            total_steps: 3,
+            account_id: None,
+            org_id: None,
+        },
+    )
+    .await
+    .unwrap();
+    for m in ["Step \\ one", "Step \\ one", "Step two", "Done"] {
+        store::tasks::progress(&db.pool, &quoted, m, 1, 3, None)
+            .await
+            .unwrap();
+    }
+    let t = store::tasks::in_workspace(&db.pool, &workspace_id, &quoted)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        t.phases,
+        ["Starting \"now\"", "Step \\ one", "Step two", "Done"]
+    );
 }
 
 async fn store_functions_compose_in_one_transaction(db: &Db) {
