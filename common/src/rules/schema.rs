@@ -399,6 +399,19 @@ pub struct LastRun {
     pub applied: u32,
     pub refused: u32,
     pub skipped: u32,
+    /// SCHEDULE, MANUAL or UNDO (an undo is a run of its own: it set back `undoOf`'s
+    /// changes).
+    #[serde(default)]
+    pub trigger: String,
+    /// Who started it (a manual run or an undo), else null.
+    #[serde(default)]
+    pub by: Option<String>,
+    /// The run this one undid (trigger UNDO).
+    #[serde(default)]
+    pub undo_of: Option<String>,
+    /// The undo run that set this run's changes back, when one did.
+    #[serde(default)]
+    pub undone_by: Option<String>,
 }
 
 /// A validated decimal string (validation has refused any that does not parse).

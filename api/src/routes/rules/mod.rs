@@ -82,6 +82,10 @@ pub async fn last_run(state: &AppState, rule_id: &str) -> ApiResult<Option<LastR
         applied: count(run.applied),
         refused: count(run.refused),
         skipped: count(run.skipped),
+        trigger: run.trigger,
+        by: run.user_email,
+        undo_of: run.undo_of,
+        undone_by: run.undone_by,
         id: run.id,
     }))
 }

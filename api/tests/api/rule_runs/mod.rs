@@ -354,6 +354,12 @@ sandbox_tests! {
         }
         let original = t.get(&format!("/api/rules/runs/{run_id}"), &writer).await.json["result"]["item"].clone();
         assert_eq!(original["undoneBy"].as_str(), Some(undo_id));
+        // The rules list's last run is the undo, saying what it undid and who asked.
+        let listed = t.get("/api/rules/all", &writer).await.json;
+        let last = listed["result"]["items"].as_array().unwrap().iter().find(|r| r["id"] == id.as_str()).unwrap()["lastRun"].clone();
+        let writer_email = t.get("/api/auth/me", &writer).await.json["result"]["item"]["email"].clone();
+        assert_eq!((last["id"].as_str(), last["trigger"].as_str(), last["undoOf"].as_str()), (Some(undo_id), Some("UNDO"), Some(run_id)), "{last}");
+        assert_eq!(last["by"], writer_email, "{last}");
         assert_eq!(changes(&original, "UNDONE").len(), 4);
         // Undone once only; an undo is not undone.
         let res = t.call(Method::POST, &format!("/api/rules/runs/{run_id}/undo"), json!({}), &writer).await;
