@@ -11,6 +11,10 @@
 //! A switch also records the workspace as the user's last one (`users.last_workspace_id`):
 //! their next sign-in opens it while they are still a member there. Saved options
 //! (`options/front`) follow the session's workspace, personal ones aside.
+//!
+//! A workspace has a name of its own — "<name>'s workspace" at sign-up — which invitations,
+//! the header and the switcher show; owners and admins rename it (`PATCH
+//! workspaces/current`, Settings › General).
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store;
@@ -19,7 +23,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    access::Member,
+    access::{Manager, Member},
     envelope::{self, Envelope, Item, Items},
     error::{ApiError, ApiResult, ErrorBody},
     extract::ApiJson,
@@ -33,6 +37,49 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(route!(all))
         .routes(route!(switch))
+        .routes(route!(rename))
+}
+
+/// Longest workspace name, in characters.
+pub const NAME_MAX: usize = 100;
+
+/// `{"name": "…"}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RenameBody {
+    /// 1–100 characters, not blank (trimmed).
+    #[schema(min_length = 1, max_length = 100)]
+    pub name: String,
+}
+
+/// Renames the caller's current workspace (owners and admins): what invitations, the header
+/// and the workspace switcher show. Answers the workspace.
+#[utoipa::path(patch, path = "/api/workspaces/current", tag = "team", request_body = RenameBody,
+    responses((status = 200, description = "The workspace renamed", body = Envelope<Item<WorkspaceItem>>),
+              (status = 400, description = "name blank or over 100 characters", body = ErrorBody)))]
+pub async fn rename(
+    State(state): State<AppState>,
+    caller: Manager,
+    ApiJson(body): ApiJson<RenameBody>,
+) -> ApiResult<impl IntoResponse> {
+    let name = body.name.trim();
+    if name.is_empty() {
+        return Err(ApiError::field("name", crate::domain::REQUIRED));
+    }
+    if name.chars().count() > NAME_MAX {
+        return Err(ApiError::field(
+            "name",
+            &format!("At most {NAME_MAX} characters"),
+        ));
+    }
+    store::workspaces::rename(&state.db.pool, &caller.workspace_id, name).await?;
+    tracing::info!(workspace.id = %caller.workspace_id, "workspace renamed");
+    Ok(envelope::item(WorkspaceItem {
+        id: caller.workspace_id.clone(),
+        name: name.to_string(),
+        role: caller.role,
+        current: true,
+    }))
 }
 
 /// 404: not a workspace of the caller.

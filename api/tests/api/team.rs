@@ -389,6 +389,35 @@ backend_tests! {
         assert_eq!(left, [as_admin.as_str()]);
     }
 
+    async fn a_workspace_has_its_own_name_which_managers_change(app: TestApp) {
+        let owner = app.register(&app.email(), "long password").await;
+        let names = |cookie: String| {
+            let app = &app;
+            async move {
+                let res = app.get("/api/workspaces/all", Some(&cookie)).await;
+                res.json["result"]["items"][0]["name"].as_str().unwrap().to_string()
+            }
+        };
+        assert_eq!(names(owner.clone()).await, "Test User's workspace");
+        let invited = app.email();
+        invite(&app, &owner, &invited, "writer", 1).await;
+        let mail = app.emails(1).await.into_iter().find(|m| m.to == invited).unwrap();
+        assert!(mail.body.contains("to join Test User's workspace on Searchdeck"), "{}", mail.body);
+        let admin = app.member(&owner, Role::Admin).await;
+        let res = call(&app, Method::PATCH, "/api/workspaces/current", Some(json!({"name": "  Acme Growth  "})), &admin).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["item"]["name"], "Acme Growth");
+        assert_eq!(names(owner.clone()).await, "Acme Growth");
+        let writer = app.member(&owner, Role::Writer).await;
+        let res = call(&app, Method::PATCH, "/api/workspaces/current", Some(json!({"name": "Mine"})), &writer).await;
+        assert_eq!(res.status, StatusCode::FORBIDDEN);
+        for (name, message) in [(json!("   "), "Please complete this field to continue".to_string()), (json!("x".repeat(101)), "At most 100 characters".to_string())] {
+            let res = call(&app, Method::PATCH, "/api/workspaces/current", Some(json!({"name": name})), &owner).await;
+            assert_eq!(field_error(&res), (StatusCode::BAD_REQUEST, "name".into(), message));
+        }
+        assert_eq!(names(owner).await, "Acme Growth");
+    }
+
     async fn wrong_invitation_codes_are_throttled(app: TestApp) {
         let user = app.register(&app.email(), "long password").await;
         for i in 0..5 {

@@ -15,6 +15,16 @@ pub async fn insert(ex: impl Exec<'_>, id: &str, name: &str, now: i64) -> Result
     Ok(())
 }
 
+/// Renames workspace `id`.
+pub async fn rename(ex: impl Exec<'_>, id: &str, name: &str) -> Result<(), sqlx::Error> {
+    sqlx::query("UPDATE workspaces SET name = $2 WHERE id = $1")
+        .bind(id)
+        .bind(name)
+        .execute(ex)
+        .await?;
+    Ok(())
+}
+
 /// Makes `user_id` a member of `workspace_id` with `role` (`owner`, `admin`, `writer`,
 /// `reader`; the schema refuses any other).
 pub async fn add_member(

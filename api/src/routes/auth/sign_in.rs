@@ -82,10 +82,12 @@ pub async fn register(
 
     let hash = state.passwords.hash(password.expose().to_string()).await?;
     let (user_id, workspace_id) = (new_id(), new_id());
+    // A workspace of its own name ("Olga Owner invited you to join Olga Owner" read as if
+    // the person were the workspace); renamable in Settings › General.
     let workspace_name = if full_name.is_empty() {
-        email.as_str().to_string()
+        format!("{}'s workspace", email.as_str())
     } else {
-        full_name.clone()
+        format!("{full_name}'s workspace")
     };
     let now = now_ms();
     let user = NewUser {
