@@ -5,7 +5,7 @@
  * sandbox, and switches between them with the account selector. Every screen is saved as a
  * screenshot (in the test's output folder, and in E2E_SCREENSHOTS when set).
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { answerConsent, password, register, shot } from './helpers';
 
 test('a new user connects a sandbox account through the popup, picks a campaign group and reconnects by key pair', async ({ page }, info) => {

@@ -7,7 +7,8 @@
  * the old bid in the keywords table again. Each step is saved as a screenshot.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 /** Reloads until the connect's sync has stored rows with links on this level. */

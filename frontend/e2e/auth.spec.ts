@@ -1,5 +1,6 @@
 /** Register → signed in → sign out → log in → a reload keeps the session. */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './contract';
 import { skipUpsells } from './helpers';
 
 const password = 'e2e secret password';

@@ -5,7 +5,7 @@
  * keyword list applied to a campaign and find its terms among the campaign's negative
  * keywords. Each step is saved as a screenshot.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 test('duplicates a campaign and applies a negative keyword list from the campaigns table', async ({ page }, info) => {

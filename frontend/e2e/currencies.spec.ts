@@ -10,7 +10,8 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { expect, test, type Locator } from '@playwright/test';
+import type { Locator } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 /** Saves a screenshot of `target` to E2E_CURRENCY_SHOTS, when set. */

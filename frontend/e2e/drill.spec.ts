@@ -7,7 +7,7 @@
  * has filled the tables, each level says so, and the walk goes on by address. Every level is
  * saved as a screenshot.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, shot } from './helpers';
 
 test('drills from All accounts to campaign groups, campaigns, ad groups and keywords', async ({ page }, info) => {

@@ -8,7 +8,8 @@
  * members set-role`), finds every edit control disabled and a bid change sent anyway refused
  * by the server. (The 1,000-row timings are in perf.spec.ts, on the sandbox's mid-size world.)
  */
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, reloadUntil, setRole, shot } from './helpers';
 
 /** Reloads until the connect's sync has stored rows with links on this level. */

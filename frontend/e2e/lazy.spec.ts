@@ -1,5 +1,5 @@
 /** Lazy routes in the built app: the login page downloads its own chunk and not the layout's. */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 
 const scriptsOf = (urls: string[]) => urls.filter((url) => url.endsWith('.js')).map((url) => new URL(url).pathname);
 

@@ -6,7 +6,8 @@
  * list reporter shows them) and kept as annotations.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { expect, test, type Locator, type Page, type TestInfo } from '@playwright/test';
+import type { Locator, Page, TestInfo } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, password, register, reloadUntil, shot } from './helpers';
 
 const mid = process.env.E2E_MID_BASE_URL;

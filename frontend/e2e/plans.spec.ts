@@ -9,7 +9,7 @@
  * sandbox only; per workspace, so the other tests on this server are not moved, and put back
  * at the end). Each step is a screenshot.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { register, setRole, shot } from './helpers';
 
 test('an owner opens Settings › Subscription and starts the Pro trial', async ({ page }, info) => {

@@ -3,7 +3,7 @@
  * another name says it was already connected and renamed (never 'New account added'), and
  * the recovery email's absolute link opens the reset screen with its code.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { answerConsent, connectSandbox, lastEmailTo, password, register, shot } from './helpers';
 
 test('reconnecting under another name says what happened', async ({ page }, info) => {

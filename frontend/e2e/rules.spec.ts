@@ -10,7 +10,8 @@
  * the campaigns table, the Rules column shows the rule on the campaign and detaches it there.
  * Each step is saved as a screenshot.
  */
-import { expect, test, type Locator, type Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, keywordSpendingWithoutInstallsYesterday, register, reloadUntil, shot, type SandboxKeyword } from './helpers';
 
 /** The input labelled `label` within `scope` (Mantine labels a select's option list too). */

@@ -8,7 +8,8 @@
  * format.
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 /** Reloads until the connect's sync has stored the campaigns. */

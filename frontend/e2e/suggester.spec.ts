@@ -8,7 +8,7 @@
  * issue 23, docs/api/creation.md), then find them in the campaign group's table. Each step
  * is saved as a screenshot.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, shot } from './helpers';
 
 test('collects keywords for a sandbox app and launches paused campaigns from them', async ({ page }, info) => {

@@ -6,7 +6,7 @@
  * disabled, no Keyword Suggester or Automated Rules in the sidebar, /restricted on
  * /auto-rules and on /settings/team, and switches workspaces in the header.
  */
-import { expect, test } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, createAccount, lastEmailTo, password, register, reloadUntil, shot, skipUpsells } from './helpers';
 
 test('an owner invites a reader, who joins by the email link and reads without editing', async ({ page, browser, baseURL }, info) => {

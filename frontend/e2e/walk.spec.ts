@@ -6,7 +6,8 @@
  * changed screen is saved as a screenshot (E2E_SCREENSHOTS keeps copies).
  */
 import { readFileSync } from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
+import { expect, test } from './contract';
 import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 /** Reloads until the level's table has rows. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { callsTo, fail, mockApi, never, ok } from '@/test/fetch-mock';
+import { callsTo, fail, mockApi, mockUndocumented, never, ok } from '@/test/fetch-mock';
 import { api, apiRequest } from './api-client';
 import { ApiError, isLimitError } from './api-error';
 
@@ -17,12 +17,12 @@ async function caught(promise: Promise<unknown>): Promise<ApiError> {
 
 describe('apiRequest', () => {
   it('unwraps the result of the envelope and validates it', async () => {
-    mockApi('GET /api/things', ok({ item: { id: 7 } }));
+    mockUndocumented('GET /api/things', ok({ item: { id: 7 } }));
     await expect(api.get('/things', itemSchema)).resolves.toEqual({ item: { id: 7 } });
   });
 
   it('sends JSON with the session cookie and the query string', async () => {
-    mockApi('POST /api/things', ok({ item: { id: 1 } }));
+    mockUndocumented('POST /api/things', ok({ item: { id: 1 } }));
     const fetchMock = globalThis.fetch as jest.Mock;
     await apiRequest('/things', { method: 'POST', body: { a: 1 }, query: { q: 'x y', skip: undefined }, schema: itemSchema });
     const [url, init] = fetchMock.mock.calls[0] as [string, RequestInit];
@@ -41,7 +41,7 @@ describe('apiRequest', () => {
   });
 
   it('falls back to the first of the errors list', async () => {
-    mockApi('POST /api/x', fail(400, '', [{ field: 'password', message: 'Too short' }, { field: 'email', message: 'Bad' }]));
+    mockUndocumented('POST /api/x', fail(400, '', [{ field: 'password', message: 'Too short' }, { field: 'email', message: 'Bad' }]));
     expect((await caught(api.post('/x', {}, itemSchema))).message).toBe('Too short');
   });
 
@@ -50,7 +50,7 @@ describe('apiRequest', () => {
     [404, 'Bad Gateway'],
     [403, 'Bad Gateway'],
   ])('defaults the message of status %i', async (status, message) => {
-    mockApi('GET /api/x', { status, body: { status } });
+    mockUndocumented('GET /api/x', { status, body: { status } });
     const error = await caught(api.get('/x', itemSchema));
     expect(error.status).toBe(status);
     expect(error.message).toBe(message);
@@ -61,7 +61,7 @@ describe('apiRequest', () => {
     ['a body that is not JSON', { status: 500, raw: '<html>oops</html>' }],
     ['a JSON body that is not an envelope', { status: 200, raw: '[1,2]' }],
   ])('treats %s as 502', async (_, answer) => {
-    mockApi('GET /api/x', answer);
+    mockUndocumented('GET /api/x', answer);
     const error = await caught(api.get('/x', itemSchema));
     expect(error.status).toBe(502);
     expect(error.message).toBe('Bad Gateway');
@@ -73,7 +73,7 @@ describe('apiRequest', () => {
   });
 
   it('treats a result that does not match its schema as 502', async () => {
-    mockApi('GET /api/x', ok({ item: { id: 'seven' } }));
+    mockUndocumented('GET /api/x', ok({ item: { id: 'seven' } }));
     expect((await caught(api.get('/x', itemSchema))).status).toBe(502);
   });
 
@@ -91,13 +91,13 @@ describe('apiRequest', () => {
     ['post', () => api.post('/things', {}, itemSchema, { signal: new AbortController().signal })],
     ['put', () => api.put('/things', {}, itemSchema, { signal: new AbortController().signal })],
   ])('%s passes its signal to fetch', async (method, call) => {
-    mockApi(`${method.toUpperCase()} /api/things`, ok({ item: { id: 1 } }));
+    mockUndocumented(`${method.toUpperCase()} /api/things`, ok({ item: { id: 1 } }));
     await call();
     expect(callsTo(`${method.toUpperCase()} /api/things`)[0]?.signal).toBeInstanceOf(AbortSignal);
   });
 
   it('rejects an aborted call with the abort reason, not an ApiError', async () => {
-    mockApi('GET /api/slow', never);
+    mockUndocumented('GET /api/slow', never);
     const controller = new AbortController();
     const pending = api.get('/slow', itemSchema, { signal: controller.signal });
     controller.abort();

@@ -1,4 +1,4 @@
-import { fail, mockApi, ok } from '@/test/fetch-mock';
+import { fail, mockApi, mockUndocumented, ok } from '@/test/fetch-mock';
 import { api, emptyResultSchema } from './api-client';
 import { isConditionCheck, onLimitReached } from './limit-events';
 
@@ -8,9 +8,9 @@ describe('limits reached through the API client', () => {
   it('reports every LIMIT_HAS_BEEN_REACHED answer with its type, and nothing else', async () => {
     const seen: string[] = [];
     const stop = onLimitReached((type) => seen.push(type));
-    mockApi('POST /api/rules/one', limit('AVAILABLERULES'));
-    mockApi('POST /api/other', fail(403, 'Access restricted'));
-    mockApi('GET /api/fine', ok({}));
+    mockUndocumented('POST /api/rules/one', limit('AVAILABLERULES'));
+    mockUndocumented('POST /api/other', fail(403, 'Access restricted'));
+    mockUndocumented('GET /api/fine', ok({}));
     await expect(api.post('/rules/one', {}, emptyResultSchema)).rejects.toThrow('LIMIT_HAS_BEEN_REACHED');
     await expect(api.post('/other', {}, emptyResultSchema)).rejects.toThrow('Access restricted');
     await api.get('/fine', emptyResultSchema);

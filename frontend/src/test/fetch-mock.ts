@@ -1,7 +1,16 @@
 /**
  * Network mocked at the fetch layer: register answers per "METHOD /api/path", read the
  * calls back. Unregistered calls answer 404 so a forgotten mock fails loudly.
+ *
+ * Every answer given is checked against the server's OpenAPI document (`src/api/contract.ts`):
+ * a route the document does not have, a status its operation does not list or a body off
+ * the operation's schema (a missing member, a wrong type, a member the server never sends)
+ * fails the test, so a mock cannot hold a shape the server never sends. Only the API
+ * client's own tests answer made-up routes, through `mockUndocumented`.
  */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { openApiContract } from '@/api/contract';
 
 export interface MockCall {
   method: string;
@@ -18,6 +27,12 @@ type Responder = Answer | ((call: MockCall) => Answer | Promise<Answer>);
 
 const routes = new Map<string, Responder[]>();
 export const calls: MockCall[] = [];
+/** Routes whose answers are not checked against the document (made-up routes). */
+const undocumented = new Set<string>();
+/** Answers the document does not describe, reported by `takeContractProblems`. */
+const contractProblems: string[] = [];
+
+const contract = openApiContract(JSON.parse(readFileSync(join(__dirname, '../api/openapi.json'), 'utf8')));
 
 function keyOf(method: string, url: string) {
   return `${method} ${url.split('?')[0]}`;
@@ -26,6 +41,17 @@ function keyOf(method: string, url: string) {
 /** Answer the next call (or every call, when it is the last answer left) to `route`. */
 export function mockApi(route: string, ...answers: Responder[]) {
   routes.set(route, [...(routes.get(route) ?? []), ...answers]);
+}
+
+/** `mockApi` for a route the document does not have (the API client's own tests). */
+export function mockUndocumented(route: string, ...answers: Responder[]) {
+  undocumented.add(route);
+  mockApi(route, ...answers);
+}
+
+/** The answers given since the last call that the document does not describe. */
+export function takeContractProblems(): string[] {
+  return contractProblems.splice(0);
 }
 
 /** Answer `route` like this unless the test registered answers of its own. */
@@ -66,8 +92,25 @@ async function fakeFetch(input: RequestInfo | URL, init: RequestInit = {}): Prom
   const responder = queue && (queue.length > 1 ? queue.shift() : queue[0]);
   const answer = await untilAborted(call.signal, typeof responder === 'function' ? responder(call) : responder);
   if (!answer) return response(404, JSON.stringify({ status: 404, message: 'Not found' }));
+  const checked = answer.raw === undefined ? { body: answer.body } : jsonOf(answer.raw);
+  if (checked && !undocumented.has(keyOf(method, url))) {
+    const problem = contract.contractProblem(method, url, answer.status ?? 200, checked.body);
+    if (problem) {
+      contractProblems.push(problem);
+      throw new Error(`The mock's answer is not what the server sends: ${problem}`);
+    }
+  }
   const text = answer.raw ?? (answer.body === undefined ? '' : JSON.stringify(answer.body));
   return response(answer.status ?? 200, text);
+}
+
+/** A raw answer's JSON body, when it is JSON (a raw text that is not is not checked). */
+function jsonOf(raw: string): { body: unknown } | null {
+  try {
+    return { body: JSON.parse(raw) as unknown };
+  } catch {
+    return null;
+  }
 }
 
 /** Settles with `answer`, or rejects with the abort reason once `signal` aborts first. */
@@ -106,6 +149,7 @@ export function installFetchMock() {
 
 export function resetFetchMock() {
   routes.clear();
+  undocumented.clear();
   calls.length = 0;
   installFetchMock();
 }

@@ -1,4 +1,8 @@
-/** Test data shaped like the server's. */
+/**
+ * Test data shaped like the server's: typed by the features' types, which come from the
+ * schemas generated from the OpenAPI document, and checked against the document again when a
+ * mock answers with it (src/test/fetch-mock.ts).
+ */
 import type { Account } from '@/features/accounts';
 import type { Role, User } from '@/features/auth';
 import type { PlanAnswer } from '@/features/plans';
@@ -6,11 +10,11 @@ import type { Task } from '@/features/tasks';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
-    id: 1,
+    id: '1',
     email: 'ann@example.com',
     fullName: 'Ann Lee',
     permission: 'owner',
-    workspaceId: 1,
+    workspaceId: '1',
     alternativeInvoiceEmail: null,
     lastMonthSpend: 0,
     nextPurchaseId: null,
@@ -22,11 +26,31 @@ export function makeUser(overrides: Partial<User> = {}): User {
   };
 }
 
+/** A workspace's purchase (the document's `PurchaseItem`): the free Pro plan unless told. */
+export function makePurchase(overrides: Partial<NonNullable<User['purchase']>> = {}): NonNullable<User['purchase']> {
+  return {
+    id: 'p1',
+    name: 'pro_free',
+    free: true,
+    full: false,
+    trial: false,
+    organization: false,
+    paymentFailed: false,
+    suggester: true,
+    usedTrial: false,
+    usedPreTrial: false,
+    usedGrowthTrial: false,
+    startedAt: 1764000000,
+    offAccountTime: null,
+    ...overrides,
+  };
+}
+
 export const userWithRole = (permission: Role) => makeUser({ permission });
 
 export function makeTask(overrides: Partial<Task> = {}): Task {
   return {
-    id: 1,
+    id: '1',
     kind: 'collect-keywords',
     message: 'Collecting results',
     step: 1,
@@ -38,6 +62,8 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     createdAt: '2026-01-01T00:00:00Z',
     updatedAt: '2026-01-01T00:00:00Z',
     ...overrides,
+    // Every message the task has shown: by default only the current one.
+    phases: overrides.phases ?? [overrides.message ?? 'Collecting results'],
   };
 }
 
@@ -81,6 +107,38 @@ export function makePlanAnswer(overrides: Partial<PlanAnswer> = {}): PlanAnswer 
     usage: { apps: 0, developers: 0, campaigns: 0, keywordGroups: null, rules: 0, rulesCampaigns: 0 },
     banner: null,
     modal: null,
+    ...overrides,
+  };
+}
+
+/** A page of `accountsActions/all` (the document's `NotificationPage`): none unless told. */
+export function makeNotificationPage(items: unknown[] = [], unread = 0) {
+  const counts = { all: items.length, auto_rules: 0, goal_optimization: 0, manual_change: 0, quick_start: 0, team: 0 };
+  return { items, total: items.length, unread, counts };
+}
+
+/** A campaign of the pickers' `asa/campaigns/list` (the document's `CampaignListItem`). */
+export function makeCampaignListItem(campaignId: string, campaignName: string, overrides: Record<string, unknown> = {}) {
+  return { campaignId, campaignName, accountId: 'a1', orgId: '42', status: 'ENABLED', servingStatus: 'RUNNING', displayStatus: 'RUNNING', deleted: false, hidden: false, adamId: null, ...overrides };
+}
+
+/**
+ * An answer of `POST asa/reports` (the document's `ReportResult`) holding `items`, each row
+ * `deleted: false` unless it says otherwise.
+ */
+export function makeReport(items: Record<string, unknown>[] | unknown[], overrides: Record<string, unknown> = {}) {
+  return {
+    items: (items as Record<string, unknown>[]).map((row) => ({ deleted: false, ...row })),
+    total: items.length,
+    totals: {},
+    currency: 'USD',
+    lastSyncedAt: '2026-11-19T10:00:00Z',
+    locked: [],
+    lockedGroups: [],
+    hidden: [],
+    page: 1,
+    pageSize: 50,
+    syncing: false,
     ...overrides,
   };
 }

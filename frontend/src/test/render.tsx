@@ -6,7 +6,7 @@ import { toRouteObjects } from '@/app/router';
 import { setSessionHint, type User } from '@/features/auth';
 import { createQueryClient } from '@/lib/query-client';
 import { fail, mockApiDefault, ok } from './fetch-mock';
-import { makePlanAnswer } from './fixtures';
+import { makeNotificationPage, makePlanAnswer } from './fixtures';
 
 /**
  * A signed-in render also leaves the sign of a session a browser keeps after signing in
@@ -19,7 +19,7 @@ export function renderApp(path: string, user: User | null = null) {
   mockApiDefault('GET /api/tasks', ok({ items: [] }));
   mockApiDefault('GET /api/account/getAll', ok({ items: [] }));
   // The sidebar's unread count (features/activity): none.
-  mockApiDefault('GET /api/accountsActions/all', ok({ items: [], total: 0, unread: 0 }));
+  mockApiDefault('GET /api/accountsActions/all', ok(makeNotificationPage()));
   // The plan (features/plans): free, no banner, no modal.
   mockApiDefault('GET /api/plan/current', ok(makePlanAnswer()));
   // The header's workspace switcher (features/team): one workspace, so it stays hidden.

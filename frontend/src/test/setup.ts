@@ -1,7 +1,7 @@
 import '@testing-library/jest-dom';
 import { configure } from '@testing-library/react';
 import { TextDecoder, TextEncoder } from 'node:util';
-import { resetFetchMock } from './fetch-mock';
+import { resetFetchMock, takeContractProblems } from './fetch-mock';
 
 // The default 1 s of findBy/waitFor is too short on a busy two-core machine: `make test`
 // compiles the Rust tests (niced) beside Jest, and a table's first render then takes several
@@ -34,6 +34,12 @@ class ResizeObserverStub {
 Object.assign(globalThis, { ResizeObserver: ResizeObserverStub });
 
 afterEach(() => {
+  const problems = takeContractProblems();
   resetFetchMock();
   window.localStorage.clear();
+  // A mock answered what the server never sends (src/test/fetch-mock.ts): the test fails
+  // here even when the screen swallowed the failed call.
+  if (problems.length > 0) {
+    throw new Error(`Mocked answers the OpenAPI document does not describe:\n${[...new Set(problems)].join('\n')}`);
+  }
 });

@@ -9,6 +9,7 @@ const base: ReportResult = {
   currency: null,
   lastSyncedAt: '2026-11-19T10:00:00Z',
   locked: [],
+  lockedGroups: [],
   hidden: [],
   page: 1,
   pageSize: 1,
@@ -57,7 +58,7 @@ describe('the chart lines', () => {
   });
 
   it('keeps a single currency as one line in it', () => {
-    const one: ReportResult = { ...base, currency: 'USD', totals: { localSpend: 12.5 }, subtotals: null, graph: [{ date: '2026-11-01', localSpend: 12.5, totalInstalls: 1 }] };
+    const one: ReportResult = { ...base, currency: 'USD', totals: { localSpend: 12.5 }, subtotals: null, graph: [{ date: '2026-11-01', synced: true, localSpend: 12.5, totalInstalls: 1 }] };
     const [spend] = chartSeries(one, ['localSpend', 'totalInstalls'], label, false);
     expect(spend!.label).toBe('Spend');
     expect(spend!.values).toEqual([12.5]);

@@ -90,7 +90,7 @@ export function chartSeries(result: ReportResult, metrics: ChartMetrics, label: 
       metric,
       axis,
       kind,
-      currency: result.currency,
+      currency: result.currency ?? null,
       values: pick((p) => p[metric]),
       period: result.totals?.[metric],
       converted: false,

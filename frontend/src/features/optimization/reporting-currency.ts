@@ -19,7 +19,7 @@ export function readReportingCurrency(option: unknown): string | null {
 
 /** "≈ converted to EUR at ECB reference rates of 20/11/2026", or why nothing is converted. */
 export function convertedNote(converted: Converted): string {
-  if (converted.rateDate === null || converted.source === null) return t('currency.noRates');
+  if (!converted.rateDate || !converted.source) return t('currency.noRates');
   const note = t('currency.converted')
     .replace('{currency}', converted.currency)
     .replace('{source}', converted.source)

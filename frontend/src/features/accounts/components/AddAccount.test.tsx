@@ -2,7 +2,7 @@ import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { notifications } from '@mantine/notifications';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { activeStorageKey } from '../active';
 
@@ -45,7 +45,7 @@ jest.setTimeout(20_000);
 
 /** An ORGS-level report answer of `items` (the campaign groups page). */
 function orgsReport(items: Record<string, unknown>[]) {
-  return { items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: null, locked: [], hidden: [], page: 1, pageSize: 50 };
+  return makeReport(items, { currency: 'USD', lastSyncedAt: null });
 }
 
 describe('add account: Continue with Apple', () => {
@@ -64,7 +64,7 @@ describe('add account: Continue with Apple', () => {
   it('opens the 1025×580 popup on the authorize page, then connects on its oauth message', async () => {
     const { popup, open } = fakePopup();
     mockApi('GET /api/account/urlOauth', ok({ url: AUTHORIZE }));
-    mockApi('GET /api/account/oauth', ok({ status: 'OK', accountId: 'new' }));
+    mockApi('GET /api/account/oauth', ok({ status: 'OK', accountId: 'new', added: true }));
     mockApi('GET /api/account/getAll', ok({ items: [] }), ok({ items: [makeAccount('new', 'Sandbox main', [{ orgId: '1', displayName: 'US' }])] }));
     mockApi('POST /api/asa/reports', ok(orgsReport([{ orgId: '1', orgName: 'US', status: 'SELECTED', currency: 'USD', timeZone: 'UTC', localSpend: 0 }])));
     const { location } = renderApp('/oauth_v2', makeUser());
@@ -120,7 +120,7 @@ describe('add account: Continue with Apple', () => {
     fakePopup();
     const logged = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     mockApi('GET /api/account/urlOauth', ok({ url: AUTHORIZE }));
-    mockApi('GET /api/account/oauth', ok({ status: 'PENDING', accountId: 'x' }));
+    mockApi('GET /api/account/oauth', ok({ status: 'PENDING', accountId: 'x', added: true }));
     const { location } = renderApp('/oauth_v2', makeUser());
     await startPopup();
     await screen.findByText('Finish signing in with Apple in the window that opened.');
@@ -154,7 +154,7 @@ describe('add account: API key pair', () => {
     mockApi(
       'POST /api/account/create',
       fail(400, 'Please complete this field to continue', [{ field: 'keyId', message: 'Please complete this field to continue' }]),
-      ok({ item: makeAccount('k1', 'Keys') }),
+      ok({ item: makeAccount('k1', 'Keys'), added: true }),
     );
     mockApi('GET /api/account/getAll', ok({ items: [] }), ok({ items: [makeAccount('k1', 'Keys')] }));
     const { location } = renderApp('/oauth_v2', makeUser());
@@ -257,9 +257,9 @@ describe('the API connection screen', () => {
 
 describe('Ads Optimization when the accounts cannot be loaded', () => {
   it('says why instead of sending the user to connect again', async () => {
-    mockApi('GET /api/account/getAll', fail(403, 'Access restricted'));
+    mockApi('GET /api/account/getAll', fail(500, 'The database is not reachable'));
     const { location } = renderApp('/optimization', makeUser());
-    expect(await screen.findByText('Access restricted')).toBeInTheDocument();
+    expect(await screen.findByText('The database is not reachable')).toBeInTheDocument();
     expect(location()).toBe('/optimization');
   });
 });

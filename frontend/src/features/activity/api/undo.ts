@@ -4,13 +4,11 @@
  * `ALREADY_UNDONE` and 400 `NOT_UNDOABLE` come back as errors with the server's message.
  */
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeUndoStarted } from '@/api/generated/zod.gen';
 import { api } from '@/lib/api-client';
 
-const taskIdSchema = z.object({ taskId: z.union([z.string(), z.number()]) });
-
-export async function undoNotification(id: string): Promise<string | number> {
-  const { taskId } = await api.post(`/accountsActions/${encodeURIComponent(id)}/undo`, {}, taskIdSchema);
+export async function undoNotification(id: string): Promise<string> {
+  const { taskId } = await api.post(`/accountsActions/${encodeURIComponent(id)}/undo`, {}, zEnvelopeUndoStarted.shape.result);
   return taskId;
 }
 

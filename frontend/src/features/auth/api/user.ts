@@ -1,33 +1,21 @@
-/** The signed-in user as the auth and users calls return it (spec §3 User). */
+/**
+ * The signed-in user as the auth and users calls return it (spec §3 User): the document's
+ * `UserItem` (`Envelope_Item_UserItem` of login, register, relogin, me, users/changeValue
+ * and workspaces/switch).
+ */
 import { z } from 'zod';
+import { zEnvelopeItemUserItem, zUserItem } from '@/api/generated/zod.gen';
 
 export const ROLES = ['owner', 'admin', 'writer', 'reader'] as const;
 export const roleSchema = z.enum(ROLES);
 export type Role = z.infer<typeof roleSchema>;
 
-const appStoreConnectSchema = z.object({
-  id: z.union([z.string(), z.number()]),
-  name: z.string(),
-  history: z.unknown(),
-});
-
-export const userSchema = z.object({
-  id: z.union([z.string(), z.number()]),
-  email: z.string(),
-  fullName: z.string(),
-  permission: roleSchema,
-  workspaceId: z.union([z.string(), z.number()]),
-  alternativeInvoiceEmail: z.string().nullable(),
-  lastMonthSpend: z.number(),
-  nextPurchaseId: z.string().nullable(),
-  previousStatus: z.string().nullable(),
-  paymentFailed: z.boolean(),
-  purchase: z.record(z.string(), z.unknown()).nullable(),
-  connects: z.object({
-    appStore: z.array(appStoreConnectSchema),
-    mmpEvent: z.record(z.string(), z.unknown()),
-  }),
-});
+/**
+ * The document gives `permission` as a pattern of the four roles rather than an enum, so the
+ * generated type is a plain string; the screens need the role itself. The server's pattern
+ * and this enum accept the same four words.
+ */
+export const userSchema = zUserItem.extend({ permission: roleSchema });
 export type User = z.infer<typeof userSchema>;
 
-export const userResultSchema = z.object({ item: userSchema });
+export const userResultSchema = zEnvelopeItemUserItem.shape.result.extend({ item: userSchema });

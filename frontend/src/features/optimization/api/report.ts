@@ -8,6 +8,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
+import { zConverted, zEnvelopeReportResult } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import type { EntityId } from '@/lib/ids';
 import type { WireFilter } from '../filters';
@@ -20,37 +21,17 @@ export const PAGE_SIZE = 50;
 export type ReportRow = Record<string, unknown>;
 
 /** Money converted to the reporting currency (ACCOUNTS and ORGS with a reporting currency). */
-export const convertedSchema = z.object({
-  currency: z.string(),
-  /** The day of the reference rates used (YYYY-MM-DD), null when none is stored. */
-  rateDate: z.string().nullable(),
-  /** The range's last day, whose rates were asked for. */
-  askedDate: z.string(),
-  source: z.string().nullable(),
-  /** Currencies without a rate: converted money is null while any is. */
-  missing: z.array(z.string()),
-  totals: z.record(z.string(), z.unknown()),
-});
+export const convertedSchema = zConverted;
 export type Converted = z.infer<typeof convertedSchema>;
 
-export const reportResultSchema = z.object({
+/**
+ * The document's `ReportResult`, except its rows: `ReportItem` names the metrics and a few
+ * flags but gives the level's id, name, status and column fields (campaignId, keyword,
+ * dailyBudget, …) in its description only, so the generated schema would drop them. Rows are
+ * read as records until the server's document names them (src/api/document-gaps.ts).
+ */
+export const reportResultSchema = zEnvelopeReportResult.shape.result.extend({
   items: z.array(z.record(z.string(), z.unknown())),
-  total: z.number(),
-  totals: z.record(z.string(), z.unknown()).nullable(),
-  currency: z.string().nullable(),
-  lastSyncedAt: z.string().nullable(),
-  locked: z.array(z.string()),
-  hidden: z.array(z.string()),
-  page: z.number(),
-  pageSize: z.number(),
-  /** One point per day when the graph was asked for. */
-  graph: z.array(z.record(z.string(), z.unknown())).nullish(),
-  /** Some metrics are not stored yet (a first sync is running): their zeros are no data. */
-  syncing: z.boolean().default(false),
-  /** ACCOUNTS and ORGS mixing currencies: the totals per currency (`currency` and metrics). */
-  subtotals: z.array(z.record(z.string(), z.unknown())).nullish(),
-  /** ACCOUNTS and ORGS with a reporting currency: the totals converted to it. */
-  converted: convertedSchema.nullish(),
 });
 export type ReportResult = z.infer<typeof reportResultSchema>;
 

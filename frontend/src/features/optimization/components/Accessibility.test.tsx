@@ -5,7 +5,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
 import '../screens';
@@ -27,7 +27,7 @@ it('names every control of the table and the bulk bar', async () => {
     { keywordId: '11', keyword: 'fitness app', keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9', cptBid: 1.5, deleted: false, tag: [], localSpend: 1 },
     { keywordId: '12', keyword: 'workout', keywordStatus: 'PAUSED', campaignId: '7', adGroupId: '9', cptBid: 0.8, deleted: false, tag: [], localSpend: 2 },
   ];
-  mockApi('POST /api/asa/reports', ok({ items, total: 2, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 }));
+  mockApi('POST /api/asa/reports', ok(makeReport(items, { total: 2, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z' })));
   mockApi('GET /api/reports/allTags', ok({ CAMPAIGNS: [], GROUPS: [], KEYWORDS: [], SEARCHTERMS: [] }));
   renderApp(KEYWORDS, makeUser());
   const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });

@@ -28,12 +28,14 @@ function graphAnswer(total: number) {
     currency: 'USD',
     lastSyncedAt: '2026-11-19T10:00:00Z',
     locked: [],
+    lockedGroups: [],
+    syncing: false,
     hidden: [],
     page: 1,
     pageSize: 1,
     graph: [
-      { date: '2026-11-01', taps: 5, impressions: 50 },
-      { date: '2026-11-02', taps: 7, impressions: 70 },
+      { date: '2026-11-01', synced: true, taps: 5, impressions: 50 },
+      { date: '2026-11-02', synced: true, taps: 7, impressions: 70 },
     ],
   };
 }

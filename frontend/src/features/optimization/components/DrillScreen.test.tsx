@@ -29,6 +29,8 @@ function report(overrides: Record<string, unknown> = {}) {
     currency: 'USD',
     lastSyncedAt: '2026-11-19T10:00:00Z',
     locked: ['optimizationTypes'],
+    lockedGroups: [],
+    syncing: false,
     hidden: ['rules', 'totalRevenue', 'trackedInstalls'],
     page: 1,
     pageSize: 50,

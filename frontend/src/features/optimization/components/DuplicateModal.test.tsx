@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { taskTiming } from '@/features/tasks';
 import { callsTo, fail, held, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { makeAccount, makePurchase, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { copySchema, copySettings } from './DuplicateModal';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
@@ -14,7 +14,7 @@ const COPY = 'PUT /api/asa/campaigns/copy';
 
 const campaign = (id: string, name: string) => ({ campaignId: id, campaignName: name, servingStatus: 'RUNNING', campaignStatus: 'ENABLED', tag: [], dailyBudget: 10 });
 function report(items: unknown[]) {
-  return { items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
+  return makeReport(items, { currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z' });
 }
 const REPORT = 'POST /api/asa/reports';
 
@@ -122,7 +122,7 @@ describe('duplicate-campaign modal', () => {
   it('shows the campaigns limit (spec §8)', async () => {
     mockApi(REPORT, ok(report([campaign('7', 'Brand US')])));
     mockApi(COPY, fail(400, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLECAMPAIGNS' }));
-    await userEvent.click(await openModal(makeUser({ purchase: { name: 'pro' } })));
+    await userEvent.click(await openModal(makeUser({ purchase: makePurchase({ name: 'pro', free: false, full: true }) })));
     const modal = await screen.findByTestId('duplicate-modal');
     await userEvent.click(within(modal).getByRole('button', { name: 'Duplicate' }));
     const notice = await within(modal).findByTestId('limit-notice');

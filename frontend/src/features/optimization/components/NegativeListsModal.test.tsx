@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, mockApi, ok, type MockCall } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { placeKey, placeOfKey } from '../api/negative-lists';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
@@ -10,9 +10,12 @@ import '../screens';
 const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
 const CAMPAIGNS = '/optimization/a1/42';
 const campaign = (id: string, name: string) => ({ campaignId: id, campaignName: name, servingStatus: 'RUNNING', campaignStatus: 'ENABLED', tag: [], dailyBudget: 10 });
-const report = (items: unknown[]) => ({ items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 });
+const report = (items: unknown[]) => (makeReport(items, { currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z' }));
 
 jest.setTimeout(30_000);
+
+/** When a list was made and last changed, as the server stamps it. */
+const STAMPS = { createdAt: '2026-11-19T10:00:00Z', updatedAt: '2026-11-19T10:00:00Z' };
 
 describe('negative keyword list places', () => {
   it('key campaigns and ad groups', () => {
@@ -35,8 +38,8 @@ describe('negative keyword lists modal', () => {
     mockApi('GET /api/list/all/negative', () => ok({ items: lists }));
     mockApi('POST /api/list/add', (call: MockCall) => {
       const body = call.body as { dryRun: boolean; name: string };
-      if (body.dryRun) return ok({ conflicts: [{ text: 'free', matchType: 'BROAD', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', text: 'free photo editor', matchType: 'EXACT' } }] });
-      lists = [{ _id: 'l1', name: body.name, keywordsCount: 2, places: [{ campaignId: '7', adGroupId: null }], taskId: 'n1' }];
+      if (body.dryRun) return ok({ conflicts: [{ text: 'free', matchType: 'BROAD', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', adGroupId: '9', text: 'free photo editor', matchType: 'EXACT' } }] });
+      lists = [{ _id: 'l1', name: body.name, keywordsCount: 2, places: [{ campaignId: '7', adGroupId: null }], taskId: 'n1', ...STAMPS }];
       return ok({ item: { ...(lists[0] as object), keywords: [] } });
     });
     renderApp(CAMPAIGNS, makeUser());
@@ -73,9 +76,9 @@ describe('negative keyword lists modal', () => {
     mockApi('GET /api/list/all/negative', ok({ items: [] }));
     mockApi('POST /api/list/add', (call: MockCall) => {
       const body = call.body as { dryRun: boolean; keywords: { text: string }[] };
-      if (!body.dryRun) return ok({ item: { _id: 'l1', name: 'Freebies', keywordsCount: 1, keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
+      if (!body.dryRun) return ok({ item: { ...STAMPS, _id: 'l1', name: 'Freebies', keywordsCount: 1, keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
       const free = body.keywords.some((k) => k.text === 'free');
-      return ok({ conflicts: free ? [{ text: 'free', matchType: 'EXACT', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', text: 'free', matchType: 'EXACT' } }] : [] });
+      return ok({ conflicts: free ? [{ text: 'free', matchType: 'EXACT', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', adGroupId: '9', text: 'free', matchType: 'EXACT' } }] : [] });
     });
     renderApp(CAMPAIGNS, makeUser());
     await userEvent.click(await screen.findByTestId('negative-lists-button'));
@@ -107,9 +110,9 @@ describe('negative keyword lists modal', () => {
   });
 
   it('edits a list, keeping places elsewhere, and deletes after a confirmation', async () => {
-    mockApi('GET /api/list/all/negative', ok({ items: [{ _id: 'l1', name: 'Brand safety', keywordsCount: 1, places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] }] }));
-    mockApi('GET /api/list/l1', ok({ item: { _id: 'l1', name: 'Brand safety', keywordsCount: 1, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));
-    mockApi('PUT /api/list/l1', (call: MockCall) => ((call.body as { dryRun: boolean }).dryRun ? ok({ conflicts: [] }) : ok({ item: { _id: 'l1', name: 'Brand safety', keywordsCount: 2, keywords: [], places: [] } })));
+    mockApi('GET /api/list/all/negative', ok({ items: [{ ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] }] }));
+    mockApi('GET /api/list/l1', ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));
+    mockApi('PUT /api/list/l1', (call: MockCall) => ((call.body as { dryRun: boolean }).dryRun ? ok({ conflicts: [] }) : ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 2, keywords: [], places: [] } })));
     mockApi('DELETE /api/list/l1', ok({}));
     renderApp(CAMPAIGNS, makeUser());
     await userEvent.click(await screen.findByTestId('negative-lists-button'));

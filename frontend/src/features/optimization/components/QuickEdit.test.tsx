@@ -1,7 +1,7 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { makeAccount, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { bulkEditBody, bulkEditPath, negativeCalls } from '../api/bulk-edit';
 import { patchOf, quickEditCall } from '../api/quick-edit';
@@ -16,7 +16,7 @@ function keyword(id: string, name: string, bid: number, status = 'ACTIVE') {
 }
 
 function keywordsReport(items = [keyword('11', 'fitness app', 1.5), keyword('12', 'workout', 0.8, 'PAUSED')]) {
-  return { items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
+  return makeReport(items, { currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z' });
 }
 
 function edited(values: Record<string, unknown>) {
@@ -220,7 +220,7 @@ describe('negatives from the bulk-edit header', () => {
 
   it('adds a search term whose id is past 2^53 (the id stays exact from the JSON text on)', async () => {
     // The server's text, as it sends it: a search-term id of 63 bits, as a string.
-    const raw = `{"status":200,"message":"OK","result":{"items":[{"searchTermId":"772182579262523445","searchTermText":"cloud backup","searchTermStatus":"ACTIVE","campaignId":"7","adGroupId":"9","deleted":false,"tag":[],"impressions":10,"taps":1}],"total":1,"totals":{},"currency":"USD","lastSyncedAt":"2026-11-19T10:00:00Z","locked":[],"hidden":[],"page":1,"pageSize":50}}`;
+    const raw = `{"status":200,"message":"OK","result":{"items":[{"searchTermId":"772182579262523445","searchTermText":"cloud backup","searchTermStatus":"ACTIVE","campaignId":"7","adGroupId":"9","deleted":false,"tag":[],"impressions":10,"taps":1}],"total":1,"totals":{},"currency":"USD","lastSyncedAt":"2026-11-19T10:00:00Z","locked":[],"lockedGroups":[],"hidden":[],"syncing":false,"page":1,"pageSize":50}}`;
     mockApi('POST /api/asa/reports', { raw });
     mockApi('PUT /api/asa/keywords/add/negative/7', ok({ item: { taskId: 't12', level: 'NEGATIVE_KEYWORD', field: 'created', operation: 'Add 1 negative keyword (exact)', total: 1 } }));
     mockApi('GET /api/tasks/t12', ok({ item: makeTask({ id: 't12', kind: 'bulk-edit', message: 'Bulk edit', finish: false, step: 0, totalSteps: 1, percent: 0, details: {} }) }));

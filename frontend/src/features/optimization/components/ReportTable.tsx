@@ -628,7 +628,8 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
               <Table.Td style={selectCell(HEAD_BG)} />
               {visible.map((column, index) => {
                 const def = defOf(column.id);
-                const value = result.totals?.[def.field];
+                const totals: Record<string, unknown> | null | undefined = result.totals;
+                const value = totals?.[def.field];
                 return (
                   <Table.Td
                     key={column.id}

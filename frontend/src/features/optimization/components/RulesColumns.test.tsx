@@ -49,6 +49,8 @@ describe("the campaigns' alerts", () => {
     currency: 'USD',
     lastSyncedAt: '2026-11-19T10:00:00Z',
     locked: [],
+    lockedGroups: [],
+    syncing: false,
     hidden: [],
     page: 1,
     pageSize: 50,
@@ -121,6 +123,8 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
     currency: 'USD',
     lastSyncedAt: '2026-11-19T10:00:00Z',
     locked,
+    lockedGroups: [],
+    syncing: false,
     hidden: [],
     page: 1,
     pageSize: 50,
@@ -147,7 +151,7 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
 
   it("sets the campaign's optimisation type, target and step", async () => {
     setup();
-    mockApi('PUT /api/optimization/one/7', ok({ item: { campaignId: '7', type: 'CPA_GOAL', target: '2.5', maxStepPercent: '15' } }));
+    mockApi('PUT /api/optimization/one/7', ok({ item: { campaignId: '7', accountId: 'a1', orgId: '42', type: 'CPA_GOAL', target: '2.50', maxStepPercent: '15', currency: 'USD', createdBy: 'ann@example.com', enabledAt: 1764223200, updatedAt: 1764223200, lastRun: null } }));
     renderApp('/optimization/a1/42', makeUser());
     const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
     await userEvent.click(await within(table).findByRole('button', { name: 'Goal optimization of Brand US' }));

@@ -1,6 +1,6 @@
 import { screen, within } from '@testing-library/react';
 import { mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { makeAccount, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { VIRTUAL_FROM } from './ReportTable';
 import { runningSync } from './SyncState';
@@ -8,7 +8,7 @@ import { runningSync } from './SyncState';
 const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
 
 function report(items: Record<string, unknown>[], lastSyncedAt: string | null) {
-  return { items, total: items.length, totals: {}, currency: 'EUR', lastSyncedAt, locked: [], hidden: [], page: 1, pageSize: items.length || 50 };
+  return makeReport(items, { currency: 'EUR', lastSyncedAt: lastSyncedAt, pageSize: items.length || 50 });
 }
 
 jest.setTimeout(30_000);
@@ -43,14 +43,14 @@ describe('first sync in the header', () => {
   });
 
   it("picks only the running sync tasks of the page's connection and campaign group", () => {
-    expect(runningSync([makeTask({ kind: 'bulk-edit', accountId: 'a1' }), makeTask({ id: 2, kind: 'sync-account', accountId: 'a1', error: 'gone' })], 'a1', '42')).toBeNull();
-    expect(runningSync([makeTask({ id: 3, kind: 'sync-account', accountId: 'a1' })], 'a1', '42')?.id).toBe(3);
-    expect(runningSync([makeTask({ id: 4, kind: 'sync-account', accountId: 'a2' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ kind: 'bulk-edit', accountId: 'a1' }), makeTask({ id: '2', kind: 'sync-account', accountId: 'a1', error: 'gone' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ id: '3', kind: 'sync-account', accountId: 'a1' })], 'a1', '42')?.id).toBe('3');
+    expect(runningSync([makeTask({ id: '4', kind: 'sync-account', accountId: 'a2' })], 'a1', '42')).toBeNull();
     // A task of no connection (recorded before tasks named theirs) is no one account's.
-    expect(runningSync([makeTask({ id: 5, kind: 'sync-account' })], 'a1', '42')).toBeNull();
-    expect(runningSync([makeTask({ id: 6, kind: 'sync-reports', accountId: 'a1', orgId: '7' })], 'a1', '42')).toBeNull();
-    expect(runningSync([makeTask({ id: 7, kind: 'sync-reports', accountId: 'a1', orgId: '42' })], 'a1', '42')?.id).toBe(7);
-    expect(runningSync([makeTask({ id: 8, kind: 'sync-reports', accountId: 'a1', orgId: '7' })], 'a1', null)?.id).toBe(8);
+    expect(runningSync([makeTask({ id: '5', kind: 'sync-account' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ id: '6', kind: 'sync-reports', accountId: 'a1', orgId: '7' })], 'a1', '42')).toBeNull();
+    expect(runningSync([makeTask({ id: '7', kind: 'sync-reports', accountId: 'a1', orgId: '42' })], 'a1', '42')?.id).toBe('7');
+    expect(runningSync([makeTask({ id: '8', kind: 'sync-reports', accountId: 'a1', orgId: '7' })], 'a1', null)?.id).toBe('8');
   });
 });
 

@@ -16,6 +16,8 @@ const report = {
   currency: 'USD',
   lastSyncedAt: '2026-11-19T10:00:00Z',
   locked: [],
+  lockedGroups: [],
+  syncing: false,
   hidden: [],
   page: 1,
   pageSize: 50,
@@ -29,7 +31,7 @@ function setup({ presets = [defaultPreset], options = {}, tags = {} }: { presets
   mockApi('POST /api/asa/reports', ok(report));
   mockApi('GET /api/setFields/all/CAMPAIGNS', ok({ items: presets }));
   mockApi('GET /api/options/front', ok({ item: options, version: 1 }));
-  mockApi('GET /api/reports/allTags', ok(tags));
+  mockApi('GET /api/reports/allTags', ok({ CAMPAIGNS: [], GROUPS: [], KEYWORDS: [], SEARCHTERMS: [], ...tags }));
   mockApi('GET /api/setFields/fields/CAMPAIGNS', ok({
     items: [
       { name: 'Attributes', fields: ['campaignName', 'servingStatus'].map((key) => ({ key, locked: false, lock: null, lockMessage: null, hiddenByDefault: false, inDefault: true })) },

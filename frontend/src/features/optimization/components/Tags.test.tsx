@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, mockApi, never, ok } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { carriedTags } from './TagPicker';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
@@ -11,14 +11,14 @@ const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps
 const KEYWORDS = '/optimization/a1/42/campaign-id-7/ad-group-id-9/keywords';
 const CAMPAIGNS = '/optimization/a1/42';
 
-const brand = { _id: 'tg1', name: 'Brand', color: 'Green', type: 'KEYWORDS', items: 1 };
+const brand = { _id: 'tg1', name: 'Brand', color: 'Green', type: 'KEYWORDS', items: 1, createdAt: '2026-11-19T10:00:00Z' };
 
 function keyword(id: string, name: string, tag: unknown[] = []) {
   return { keywordId: id, keyword: name, keywordStatus: 'ACTIVE', campaignId: '7', adGroupId: '9', cptBid: 1, deleted: false, tag, localSpend: 1 };
 }
 
 function report(items: unknown[]) {
-  return { items, total: items.length, totals: {}, currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
+  return makeReport(items, { currency: 'USD', lastSyncedAt: '2026-11-19T10:00:00Z' });
 }
 
 const tagsBy = (keywords: unknown[], campaigns: unknown[] = []) => ok({ CAMPAIGNS: campaigns, GROUPS: [], KEYWORDS: keywords, SEARCHTERMS: [] });

@@ -1,12 +1,12 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { callsTo, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
 const accounts = [makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]), makeAccount('a2', 'Euro', [{ orgId: '5', displayName: 'EU' }])];
 
 function answer(items: Record<string, unknown>[], currency: string | null) {
-  return { items, total: items.length, totals: { localSpend: null, taps: 30 }, currency, lastSyncedAt: '2026-11-19T10:00:00Z', locked: [], hidden: [], page: 1, pageSize: 50 };
+  return makeReport(items, { totals: { localSpend: null, taps: 30 }, currency: currency, lastSyncedAt: '2026-11-19T10:00:00Z' });
 }
 
 /** The table's report calls (the chart asks for the graph with its own). */

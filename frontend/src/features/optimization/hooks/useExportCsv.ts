@@ -16,7 +16,7 @@ export async function fetchAllRows(request: ReportRequest): Promise<{ rows: Repo
   let currency: string | null = null;
   for (let page = 1; page <= MAX_PAGES; page += 1) {
     const result = await getReport({ ...request, page, pageSize: MAX_PAGE_SIZE, graph: false });
-    currency = result.currency;
+    currency = result.currency ?? null;
     rows.push(...result.items);
     if (rows.length >= result.total || result.items.length < MAX_PAGE_SIZE) break;
   }

@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { api, emptyResultSchema } from '@/lib/api-client';
-import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { callsTo, fail, mockApi, mockUndocumented, ok } from '@/test/fetch-mock';
 import { makePlanAnswer, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import type { PlanAnswer } from '../api/plan';
@@ -126,8 +126,8 @@ describe('the upsell modal', () => {
 
 describe('the limit modal', () => {
   it('opens once on a LIMIT_HAS_BEEN_REACHED answer of any call, titled by meta.type', async () => {
-    mockApi('POST /api/asa/campaigns', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLECAMPAIGNS' }));
-    mockApi('POST /api/rules', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLERULES' }));
+    mockUndocumented('POST /api/asa/campaigns', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLECAMPAIGNS' }));
+    mockUndocumented('POST /api/rules', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLERULES' }));
     renderApp('/settings/general', makeUser());
     expect(await screen.findByRole('heading', { name: 'General' })).toBeInTheDocument();
     await act(() => expect(api.post('/asa/campaigns', {}, emptyResultSchema)).rejects.toThrow());
@@ -143,7 +143,7 @@ describe('the limit modal', () => {
 
   it('offers to expand on pro plans, and is 380 px wide', async () => {
     mockApi('GET /api/plan/current', ok(makePlanAnswer({ plan: 'pro_trial', freeTrialStatus: 'TrialStarted' })));
-    mockApi('POST /api/x', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLEAPPS' }));
+    mockUndocumented('POST /api/x', fail(403, 'LIMIT_HAS_BEEN_REACHED', [], { type: 'AVAILABLEAPPS' }));
     renderApp('/settings/general', makeUser());
     expect(await screen.findByRole('heading', { name: 'General' })).toBeInTheDocument();
     await waitFor(() => expect(callsTo('GET /api/plan/current').length).toBeGreaterThan(0));

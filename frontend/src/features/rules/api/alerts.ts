@@ -4,27 +4,15 @@
  * incoming webhook, `GET`/`PUT alerts/slack` (masked when read; managers write it).
  */
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEnvelopeAlertsDismissed, zEnvelopeItemSlackItem, zEnvelopeItemsAlertItem, type zAlertItem, type zSlackItem } from '@/api/generated/zod.gen';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
-import { entityIdSchema } from '@/lib/ids';
 import { ruleKeys } from './keys';
 
-export const alertSchema = z.object({
-  id: z.string(),
-  kind: z.string(),
-  campaignId: entityIdSchema.nullish(),
-  orgId: entityIdSchema.nullish(),
-  accountId: z.string().nullish(),
-  ruleId: z.string().nullish(),
-  runId: z.string().nullish(),
-  title: z.string(),
-  message: z.string().nullish(),
-  createdAt: z.number(),
-});
-export type Alert = z.infer<typeof alertSchema>;
+export type Alert = z.infer<typeof zAlertItem>;
 
 export async function getAlerts(campaignIds: readonly string[], { signal }: CallOptions = {}): Promise<Alert[]> {
-  const { items } = await api.get('/alerts', z.object({ items: z.array(alertSchema) }), { query: { campaignIds: campaignIds.join(',') }, signal });
+  const { items } = await api.get('/alerts', zEnvelopeItemsAlertItem.shape.result, { query: { campaignIds: campaignIds.join(',') }, signal });
   return items;
 }
 
@@ -39,7 +27,7 @@ export function useCampaignAlerts(campaignIds: readonly string[]) {
 }
 
 export async function dismissAlerts(alertIds: string[]): Promise<number> {
-  const { deleted } = await apiRequest('/alerts', { method: 'DELETE', body: { alertIds }, schema: z.object({ deleted: z.number() }) });
+  const { deleted } = await apiRequest('/alerts', { method: 'DELETE', body: { alertIds }, schema: zEnvelopeAlertsDismissed.shape.result });
   return deleted;
 }
 
@@ -51,11 +39,10 @@ export function useDismissAlerts() {
   });
 }
 
-const slackSchema = z.object({ configured: z.boolean(), url: z.string().nullish() });
-export type SlackSetting = z.infer<typeof slackSchema>;
+export type SlackSetting = z.infer<typeof zSlackItem>;
 
 export async function getSlack({ signal }: CallOptions = {}): Promise<SlackSetting> {
-  const { item } = await api.get('/alerts/slack', z.object({ item: slackSchema }), { signal });
+  const { item } = await api.get('/alerts/slack', zEnvelopeItemSlackItem.shape.result, { signal });
   return item;
 }
 
@@ -66,7 +53,7 @@ export function useSlack(enabled: boolean) {
 export function useSaveSlack() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (url: string | null) => api.put('/alerts/slack', { url }, z.unknown()),
+    mutationFn: (url: string | null) => api.put('/alerts/slack', { url }, zEnvelopeItemSlackItem.shape.result),
     onSuccess: () => client.invalidateQueries({ queryKey: ruleKeys.slack() }),
   });
 }

@@ -4,17 +4,16 @@
  * where an added keyword goes).
  */
 import { skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEnvelopeItemsAdGroupItem, zEnvelopeItemsCampaignListItem, type zCampaignListItem } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
-import { entityIdSchema } from '@/lib/ids';
 import type { GroupScope } from './rules';
 import { ruleKeys } from './keys';
 
-const campaignSchema = z.object({ campaignId: entityIdSchema, campaignName: z.string(), status: z.string().nullish(), deleted: z.boolean().nullish() });
-export type PickerCampaign = z.infer<typeof campaignSchema>;
+export type PickerCampaign = z.infer<typeof zCampaignListItem>;
 
 export async function getCampaigns(scope: GroupScope, { signal }: CallOptions = {}): Promise<PickerCampaign[]> {
-  const { items } = await api.get('/asa/campaigns/list', z.object({ items: z.array(campaignSchema) }), { query: { accountId: scope.accountId, orgId: scope.orgId }, signal });
+  const { items } = await api.get('/asa/campaigns/list', zEnvelopeItemsCampaignListItem.shape.result, { query: { accountId: scope.accountId, orgId: scope.orgId }, signal });
   return items;
 }
 
@@ -26,8 +25,6 @@ export function useGroupCampaigns(scope: GroupScope | null) {
   });
 }
 
-const adGroupSchema = z.object({ adGroupId: entityIdSchema, adGroupName: z.string() });
-
 export function useAdGroups(scope: GroupScope, campaignId: string) {
   return useQuery({
     queryKey: ruleKeys.adGroups(scope.accountId, scope.orgId, campaignId),
@@ -35,7 +32,7 @@ export function useAdGroups(scope: GroupScope, campaignId: string) {
       campaignId === ''
         ? skipToken
         : async ({ signal }) => {
-            const { items } = await api.get(`/asa/groups/${encodeURIComponent(campaignId)}`, z.object({ items: z.array(adGroupSchema) }), { query: { accountId: scope.accountId, orgId: scope.orgId }, signal });
+            const { items } = await api.get(`/asa/groups/${encodeURIComponent(campaignId)}`, zEnvelopeItemsAdGroupItem.shape.result, { query: { accountId: scope.accountId, orgId: scope.orgId }, signal });
             return items;
           },
     staleTime: 5 * 60_000,

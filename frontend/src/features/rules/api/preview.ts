@@ -1,48 +1,34 @@
 /**
  * What a rule, saved or not, would do: `POST rules/preview` {rule} (a run as it would be now,
  * status PREVIEW, nothing stored or sent) and `POST rules/backtest` {rule, days} (the points
- * of each scheduled time over the last days and the entities it would have touched).
+ * of each scheduled time over the last days and the entities it would have touched, each a
+ * flat `{level, entityId, name, campaignId, timesChanged, metrics}`). Both answers are
+ * validated with the schemas generated from the server's OpenAPI document.
  */
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zBacktestResponse, zPreviewResponse } from '@/api/generated/zod.gen';
 import { api } from '@/lib/api-client';
 import type { RuleBody } from '../schema';
-import { runSchema, type Run } from './runs';
+import type { Run } from './runs';
 
 export async function previewRule(rule: RuleBody): Promise<Run> {
-  const result = await api.post('/rules/preview', { rule }, z.union([z.object({ item: runSchema }), runSchema]));
-  return 'item' in result ? result.item : result;
+  const { item } = await api.post('/rules/preview', { rule }, zPreviewResponse.shape.result);
+  return item;
 }
 
 export function usePreviewRule() {
   return useMutation({ mutationFn: (rule: RuleBody) => previewRule(rule) });
 }
 
-const decimalText = z.union([z.string(), z.number()]).transform(String);
-
-export const backtestSchema = z.object({
-  points: z.array(
-    z.object({
-      at: z.union([z.string(), z.number()]),
-      window: z.object({ startDate: z.string(), endDate: z.string() }).nullish(),
-      matched: z.number(),
-      changes: z.number(),
-    }),
-  ),
-  entities: z.array(
-    z.looseObject({
-      entity: z.looseObject({ level: z.string().nullish(), entityId: z.string().nullish(), name: z.string().nullish(), campaignId: z.string().nullish(), adGroupId: z.string().nullish() }),
-      timesChanged: z.number(),
-      metrics: z.record(z.string(), decimalText.nullable()).nullish(),
-    }),
-  ),
-});
-export type Backtest = z.infer<typeof backtestSchema>;
+const backtestResultSchema = zBacktestResponse.shape.result;
+export type Backtest = z.infer<typeof backtestResultSchema>['item'];
+export type BacktestEntity = Backtest['entities'][number];
 
 export const BACKTEST_MAX_DAYS = 90;
 
 export async function backtestRule(rule: RuleBody, days: number): Promise<Backtest> {
-  const { item } = await api.post('/rules/backtest', { rule, days }, z.object({ item: backtestSchema }));
+  const { item } = await api.post('/rules/backtest', { rule, days }, backtestResultSchema);
   return item;
 }
 

@@ -4,59 +4,20 @@
  * and undoing one (`POST rules/runs/{id}/undo`, a task id).
  */
 import { keepPreviousData, queryOptions, skipToken, useMutation, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEnvelopeItemRunOut, zEnvelopeRuleTaskStarted, zEnvelopeRunPage, type zRunItem, type zRunOut } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
-import { entityIdSchema } from '@/lib/ids';
 import { ruleKeys } from './keys';
 
-const decimalText = z.union([z.string(), z.number()]).transform(String);
+/** An item of a run as the server sends it (`RunItem` of the OpenAPI document). */
+export type RunItem = z.infer<typeof zRunItem>;
+/** A run, or a preview (status PREVIEW, nothing stored): `RunOut` of the document. */
+export type Run = z.infer<typeof zRunOut>;
 
-export const runItemSchema = z.object({
-  level: z.string(),
-  entityId: z.string(),
-  name: z.string().nullish(),
-  campaignId: entityIdSchema.nullish(),
-  /** The campaign's and ad group's names as synced (null when no longer known). */
-  campaignName: z.string().nullish(),
-  adGroupId: entityIdSchema.nullish(),
-  adGroupName: z.string().nullish(),
-  /** The metric values that matched (ratios as fractions). */
-  values: z.record(z.string(), decimalText.nullable()).nullish(),
-  action: z.string().nullish(),
-  field: z.string().nullish(),
-  oldValue: decimalText.nullish(),
-  newValue: decimalText.nullish(),
-  result: z.string(),
-  message: z.string().nullish(),
-});
-export type RunItem = z.infer<typeof runItemSchema>;
+const taskStartedSchema = zEnvelopeRuleTaskStarted.shape.result;
 
-export const runSchema = z.object({
-  id: z.string().nullish(),
-  ruleId: z.string().nullish(),
-  ruleName: z.string().nullish(),
-  trigger: z.string().nullish(),
-  period: z.string().nullish(),
-  status: z.string(),
-  reason: z.string().nullish(),
-  window: z.object({ startDate: z.string(), endDate: z.string() }).nullish(),
-  newestCompleteDay: z.string().nullish(),
-  startedAt: z.number().nullish(),
-  finishedAt: z.number().nullish(),
-  matched: z.number(),
-  applied: z.number(),
-  refused: z.number(),
-  skipped: z.number(),
-  undoOf: z.string().nullish(),
-  undoneBy: z.string().nullish(),
-  items: z.array(runItemSchema).optional(),
-});
-export type Run = z.infer<typeof runSchema>;
-
-const taskIdSchema = z.object({ id: z.union([z.string(), z.number()]) });
-
-export async function runRuleNow(ruleId: string): Promise<string | number> {
-  const { id } = await api.post(`/rules/user/${encodeURIComponent(ruleId)}/run`, {}, taskIdSchema);
+export async function runRuleNow(ruleId: string): Promise<string> {
+  const { id } = await api.post(`/rules/user/${encodeURIComponent(ruleId)}/run`, {}, taskStartedSchema);
   return id;
 }
 
@@ -66,10 +27,8 @@ export function useRunRuleNow() {
 
 export const RUNS_PAGE_SIZE = 20;
 
-const runsResultSchema = z.object({ items: z.array(runSchema), total: z.number() });
-
 export async function getRuns(ruleId: string, page: number, { signal }: CallOptions = {}) {
-  return api.get(`/rules/user/${encodeURIComponent(ruleId)}/runs`, runsResultSchema, { query: { page, pageSize: RUNS_PAGE_SIZE }, signal });
+  return api.get(`/rules/user/${encodeURIComponent(ruleId)}/runs`, zEnvelopeRunPage.shape.result, { query: { page, pageSize: RUNS_PAGE_SIZE }, signal });
 }
 
 export function useRuns(ruleId: string | null, page: number) {
@@ -83,7 +42,7 @@ export function useRuns(ruleId: string | null, page: number) {
 }
 
 export async function getRun(runId: string, { signal }: CallOptions = {}): Promise<Run> {
-  const { item } = await api.get(`/rules/runs/${encodeURIComponent(runId)}`, z.object({ item: runSchema }), { signal });
+  const { item } = await api.get(`/rules/runs/${encodeURIComponent(runId)}`, zEnvelopeItemRunOut.shape.result, { signal });
   return item;
 }
 
@@ -96,8 +55,8 @@ export function useRun(runId: string | null) {
   );
 }
 
-export async function undoRun(runId: string): Promise<string | number> {
-  const { id } = await api.post(`/rules/runs/${encodeURIComponent(runId)}/undo`, {}, taskIdSchema);
+export async function undoRun(runId: string): Promise<string> {
+  const { id } = await api.post(`/rules/runs/${encodeURIComponent(runId)}/undo`, {}, taskStartedSchema);
   return id;
 }
 

@@ -13,8 +13,18 @@ import type { Backtest } from '../api/preview';
 import type { Run, RunItem } from '../api/runs';
 import { actionLabel, changeValueText, levelLabel, metricLabel, metricValueText, outcomeColor, resultLabel } from '../describe';
 
+/**
+ * A metric value of a run item or backtest entity. The document types these maps as plain
+ * objects; the server sends decimal strings, and null where a ratio has no denominator.
+ */
+function decimalOf(value: unknown): string | null {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return String(value);
+  return null;
+}
+
 /** The metrics that appear in any item's values, in their first order. */
-function metricsOf(rows: { values?: Record<string, string | null> | null | undefined }[]): string[] {
+function metricsOf(rows: { values?: Record<string, unknown> | null | undefined }[]): string[] {
   const seen = new Set<string>();
   for (const row of rows) for (const key of Object.keys(row.values ?? {})) seen.add(key);
   return [...seen];
@@ -72,7 +82,7 @@ export function ItemsTable({ items, currency, campaigns, label }: { items: RunIt
       ...metricsOf(items).map<ColumnDef<RunItem>>((metric) => ({
         id: `metric-${metric}`,
         header: metricLabel(metric),
-        cell: ({ row }) => metricValueText(metric, row.original.values?.[metric], currency),
+        cell: ({ row }) => metricValueText(metric, decimalOf(row.original.values[metric]), currency),
       })),
       { id: 'action', header: t('rules.items.action'), cell: ({ row }) => (row.original.action ? actionLabel(row.original.action) : EMPTY) },
       {
@@ -143,11 +153,11 @@ export function PreviewPanel({ run, level, currency, campaigns }: { run: Run; le
 type Point = Backtest['points'][number];
 type Entity = Backtest['entities'][number];
 
-export function BacktestPanel({ backtest, currency }: { backtest: Backtest; currency: string | null }) {
+export function BacktestPanel({ backtest, currency, campaigns }: { backtest: Backtest; currency: string | null; campaigns: PickerCampaign[] }) {
   const pointColumns = useMemo<ColumnDef<Point>[]>(
     () => [
-      { id: 'at', header: t('rules.backtest.at'), cell: ({ row }) => (typeof row.original.at === 'number' ? formatDateTime(row.original.at * 1000) : formatDateTime(row.original.at)) },
-      { id: 'window', header: t('rules.backtest.window'), cell: ({ row }) => (row.original.window ? `${formatDate(row.original.window.startDate)} – ${formatDate(row.original.window.endDate)}` : EMPTY) },
+      { id: 'at', header: t('rules.backtest.at'), cell: ({ row }) => formatDateTime(row.original.at) },
+      { id: 'window', header: t('rules.backtest.window'), cell: ({ row }) => `${formatDate(row.original.window.startDate)} – ${formatDate(row.original.window.endDate)}` },
       { id: 'matched', header: t('rules.backtest.matched'), cell: ({ row }) => formatNumber(row.original.matched, 0) },
       { id: 'changes', header: t('rules.backtest.changes'), cell: ({ row }) => formatNumber(row.original.changes, 0) },
     ],
@@ -156,11 +166,13 @@ export function BacktestPanel({ backtest, currency }: { backtest: Backtest; curr
   const metrics = useMemo(() => metricsOf(backtest.entities.map((e) => ({ values: e.metrics }))), [backtest.entities]);
   const entityColumns = useMemo<ColumnDef<Entity>[]>(
     () => [
-      { id: 'name', header: t('rules.items.name'), cell: ({ row }) => row.original.entity.name ?? row.original.entity.entityId ?? EMPTY },
+      { id: 'name', header: t('rules.items.name'), cell: ({ row }) => row.original.name || row.original.entityId },
+      { id: 'level', header: t('rules.items.level'), cell: ({ row }) => levelLabel(`${row.original.level}S`) },
+      { id: 'campaign', header: t('rules.items.where'), cell: ({ row }) => campaigns.find((c) => c.campaignId === row.original.campaignId)?.campaignName ?? row.original.campaignId },
       { id: 'times', header: t('rules.backtest.timesChanged'), cell: ({ row }) => formatNumber(row.original.timesChanged, 0) },
-      ...metrics.map<ColumnDef<Entity>>((metric) => ({ id: `m-${metric}`, header: metricLabel(metric), cell: ({ row }) => metricValueText(metric, row.original.metrics?.[metric], currency) })),
+      ...metrics.map<ColumnDef<Entity>>((metric) => ({ id: `m-${metric}`, header: metricLabel(metric), cell: ({ row }) => metricValueText(metric, decimalOf(row.original.metrics[metric]), currency) })),
     ],
-    [metrics, currency],
+    [metrics, currency, campaigns],
   );
   const changes = backtest.points.reduce((sum, p) => sum + p.changes, 0);
   return (
@@ -169,6 +181,9 @@ export function BacktestPanel({ backtest, currency }: { backtest: Backtest; curr
         <Title order={4}>{t('rules.backtest.title')}</Title>
         <Text size="sm" data-testid="backtest-summary">
           {tn('rules.backtest.summary', changes, formatNumber(changes, 0)).replace('{runs}', formatNumber(backtest.points.length, 0))}
+        </Text>
+        <Text size="xs" c="dimmed" data-testid="backtest-note">
+          {backtest.note}
         </Text>
         <DataTable data={backtest.points} columns={pointColumns} label={t('rules.backtest.points')} />
         <Title order={5}>{t('rules.backtest.entities')}</Title>

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeCampaignListItem, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { storedRule } from '../rule-fixtures';
 
@@ -9,10 +9,7 @@ import { storedRule } from '../rule-fixtures';
 jest.setTimeout(120_000);
 
 const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
-const CAMPAIGNS = [
-  { campaignId: '1870001', campaignName: 'Brand US', status: 'ENABLED', deleted: false },
-  { campaignId: '1870002', campaignName: 'Generic', status: 'ENABLED', deleted: false },
-];
+const CAMPAIGNS = [makeCampaignListItem('1870001', 'Brand US'), makeCampaignListItem('1870002', 'Generic')];
 
 /** The body the contract's sample rule is sent as (docs/api/rules.md "A rule"). */
 const SAMPLE_BODY = (() => {
@@ -160,6 +157,7 @@ describe('/auto-rules/{id}/edit', () => {
       'POST /api/rules/preview',
       ok({
         item: {
+          ruleName: 'Pause keywords that spend without installs',
           status: 'PREVIEW',
           trigger: 'MANUAL',
           window: { startDate: '2026-11-20', endDate: '2026-11-26' },
@@ -169,7 +167,8 @@ describe('/auto-rules/{id}/edit', () => {
           skipped: 0,
           items: [
             { level: 'KEYWORD', entityId: '9870001', name: 'photo editor', campaignId: '1870001', adGroupId: '2870001', values: { localSpend: '23.10', installs: '0', ttr: '0.0512' }, action: 'pause', field: 'status', oldValue: 'ACTIVE', newValue: 'PAUSED', result: 'PLANNED', message: null },
-            { level: 'KEYWORD', entityId: '9870002', name: 'collage', campaignId: '1870002', adGroupId: '2870002', values: { localSpend: '31', installs: '0', ttr: null }, action: 'alert', field: null, oldValue: null, newValue: null, result: 'PLANNED', message: null },
+            // The alert action makes no item (one alert per run).
+            { level: 'KEYWORD', entityId: '9870002', name: 'collage', campaignId: '1870002', adGroupId: '2870002', values: { localSpend: '31', installs: '0', ttr: null }, action: 'pause', field: 'status', oldValue: 'PAUSED', newValue: 'PAUSED', result: 'SKIPPED', message: 'Already paused' },
           ],
         },
       }),
@@ -179,7 +178,7 @@ describe('/auto-rules/{id}/edit', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
     const panel = await screen.findByRole('region', { name: 'Preview: what the rule would change now' });
     expect(callsTo('POST /api/rules/preview')[0]!.body).toEqual({ rule: SAMPLE_BODY });
-    expect(within(panel).getByTestId('preview-summary')).toHaveTextContent('2 keywords would change · 2 matched · 20/11/2026 – 26/11/2026');
+    expect(within(panel).getByTestId('preview-summary')).toHaveTextContent('1 keyword would change · 2 matched · 20/11/2026 – 26/11/2026');
     const rows = within(panel).getAllByRole('row');
     expect(rows).toHaveLength(3);
     expect(rows[1]).toHaveTextContent('photo editor');
@@ -188,7 +187,8 @@ describe('/auto-rules/{id}/edit', () => {
     expect(rows[1]).toHaveTextContent('5.12%');
     expect(rows[1]).toHaveTextContent('Active → Paused');
     expect(rows[1]).toHaveTextContent('Planned');
-    expect(rows[2]).toHaveTextContent('Send an alert');
+    expect(rows[2]).toHaveTextContent('collage');
+    expect(rows[2]).toHaveTextContent('Already paused');
     expect(callsTo('PUT /api/rules/user/r1')).toHaveLength(0);
   });
 
@@ -199,10 +199,12 @@ describe('/auto-rules/{id}/edit', () => {
       ok({
         item: {
           points: [
-            { at: 1764136800, window: { startDate: '2026-11-19', endDate: '2026-11-25' }, matched: 4, changes: 3 },
-            { at: 1764223200, window: { startDate: '2026-11-20', endDate: '2026-11-26' }, matched: 2, changes: 1 },
+            { at: '2026-11-26T06:00:00Z', window: { startDate: '2026-11-19', endDate: '2026-11-25' }, matched: 4, changes: 3 },
+            { at: '2026-11-27T06:00:00Z', window: { startDate: '2026-11-20', endDate: '2026-11-26' }, matched: 2, changes: 1 },
           ],
-          entities: [{ entity: { level: 'KEYWORD', entityId: '9870001', name: 'photo editor' }, timesChanged: 2, metrics: { localSpend: '40.5', installs: '0' } }],
+          // Flat, as the server sends them (the document's BacktestEntity).
+          entities: [{ level: 'KEYWORD', entityId: '9870001', name: 'photo editor', campaignId: '1870001', timesChanged: 2, metrics: { localSpend: '40.5', installs: '0', ttr: null } }],
+          note: 'Each day is evaluated on the data as synced: the effect of earlier changes is not simulated.',
         },
       }),
     );
@@ -219,7 +221,11 @@ describe('/auto-rules/{id}/edit', () => {
     expect(within(points).getAllByRole('row')).toHaveLength(3);
     expect(within(points).getAllByRole('row')[1]).toHaveTextContent('19/11/2026 – 25/11/2026');
     const entities = within(panel).getByRole('table', { name: 'Entities it would have changed' });
-    expect(within(entities).getAllByRole('row')[1]).toHaveTextContent('photo editor');
-    expect(within(entities).getAllByRole('row')[1]).toHaveTextContent('$40.50');
+    const entity = within(entities).getAllByRole('row')[1]!;
+    expect(entity).toHaveTextContent('photo editor');
+    expect(entity).toHaveTextContent('Keyword');
+    expect(entity).toHaveTextContent('Brand US');
+    expect(entity).toHaveTextContent('$40.50');
+    expect(within(panel).getByTestId('backtest-note')).toHaveTextContent('the effect of earlier changes is not simulated');
   });
 });

@@ -306,7 +306,7 @@ function RuleEditorForm({ group, ruleId, initial, campaigns }: EditorProps) {
         </Text>
       )}
       {previewed && <PreviewPanel run={previewed.run} level={previewed.level} currency={group.currency} campaigns={campaigns} />}
-      {tested && <BacktestPanel backtest={tested} currency={group.currency} />}
+      {tested && <BacktestPanel backtest={tested} currency={group.currency} campaigns={campaigns} />}
     </Stack>
   );
 }

@@ -139,7 +139,7 @@ describe('/auto-rules: the rules list', () => {
 describe('/auto-rules: the Slack webhook', () => {
   it('shows the masked address to owners and clears it', async () => {
     mockPage(undefined, { configured: true, url: 'https://hooks.slack.com/…/XXXX' });
-    mockApi('PUT /api/alerts/slack', ok({}));
+    mockApi('PUT /api/alerts/slack', ok({ item: { configured: true, url: 'https://hooks.slack.com/…' } }));
     renderApp('/auto-rules', makeUser({ permission: 'admin' }));
     const section = await screen.findByRole('region', { name: 'Alerts: Slack incoming webhook' });
     expect(await within(section).findByTestId('slack-url')).toHaveTextContent('https://hooks.slack.com/…/XXXX');
@@ -150,7 +150,7 @@ describe('/auto-rules: the Slack webhook', () => {
 
   it('saves a new address, refusing one that is not https', async () => {
     mockPage();
-    mockApi('PUT /api/alerts/slack', ok({}));
+    mockApi('PUT /api/alerts/slack', ok({ item: { configured: true, url: 'https://hooks.slack.com/…' } }));
     renderApp('/auto-rules', makeUser());
     const section = await screen.findByRole('region', { name: 'Alerts: Slack incoming webhook' });
     const input = within(section).getByLabelText('Webhook URL');

@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { makeAccount, makeCampaignListItem, makeTask, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { storedRule } from '../rule-fixtures';
 
@@ -68,7 +68,7 @@ const ITEMS = [
 function mockHistory() {
   mockApi('GET /api/account/getAll', ok({ items: [account] }));
   mockApi('GET /api/rules/all', ok({ items: [storedRule()] }));
-  mockApi('GET /api/asa/campaigns/list', ok({ items: [{ campaignId: '1870001', campaignName: 'Brand US' }] }));
+  mockApi('GET /api/asa/campaigns/list', ok({ items: [makeCampaignListItem('1870001', 'Brand US')] }));
   mockApi(
     'GET /api/rules/user/r1/runs',
     ok({

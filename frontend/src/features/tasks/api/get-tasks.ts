@@ -1,11 +1,11 @@
 /** GET /api/tasks: the user's background tasks, polled while any of them runs. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeItemsTaskRecord } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { taskKeys } from './keys';
-import { isRunning, taskSchema, taskTiming, type Task } from './task';
+import { isRunning, taskTiming, type Task } from './task';
 
-const tasksResultSchema = z.object({ items: z.array(taskSchema) });
+const tasksResultSchema = zEnvelopeItemsTaskRecord.shape.result;
 
 export async function getTasks({ signal }: CallOptions = {}): Promise<Task[]> {
   const { items } = await api.get('/tasks', tasksResultSchema, { signal });

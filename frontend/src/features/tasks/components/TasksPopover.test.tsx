@@ -5,8 +5,8 @@ import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 import { taskTiming } from '../api/task';
 
-const running = makeTask({ id: 1, message: 'Collecting results', step: 1, totalSteps: 3 });
-const failed = makeTask({ id: 2, message: 'Creating campaigns', error: 'Provider unavailable' });
+const running = makeTask({ id: '1', message: 'Collecting results', step: 1, totalSteps: 3 });
+const failed = makeTask({ id: '2', message: 'Creating campaigns', error: 'Provider unavailable' });
 
 async function openPopover() {
   await userEvent.click(await screen.findByRole('button', { name: 'Background tasks' }));
@@ -46,7 +46,7 @@ describe('background tasks popover', () => {
 
   it('shows the counts of a bulk edit and the items Apple Ads refused', async () => {
     const bulk = makeTask({
-      id: 3,
+      id: '3',
       kind: 'bulk-edit',
       message: 'Bulk edit finished',
       finish: true,
@@ -61,10 +61,10 @@ describe('background tasks popover', () => {
 
   it('says what each bulk edit did, where and when', async () => {
     const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
-    const edit = (id: number, operation: string) =>
+    const edit = (id: string, operation: string) =>
       makeTask({ id, kind: 'bulk-edit', accountId: 'a1', orgId: '42', message: 'Done: 4 applied, 0 unchanged', finish: true, createdAt: '2026-11-19T10:05:00Z', details: { operation, applied: 4, refused: 0, skipped: 0, errors: [] } });
     mockApi('GET /api/account/getAll', ok({ items: [account] }));
-    mockApi('GET /api/tasks', ok({ items: [edit(4, 'Raise the bid of 4 keywords by 10%'), edit(5, 'Pause 4 keywords')] }));
+    mockApi('GET /api/tasks', ok({ items: [edit('4', 'Raise the bid of 4 keywords by 10%'), edit('5', 'Pause 4 keywords')] }));
     renderApp('/settings/general', makeUser());
     const popover = await openPopover();
     const [first, second] = within(popover).getAllByTestId('task');

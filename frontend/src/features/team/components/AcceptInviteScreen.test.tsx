@@ -1,6 +1,6 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeUser } from '@/test/fixtures';
+import { makeAccount, makeUser } from '@/test/fixtures';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 
@@ -53,7 +53,7 @@ describe('workspace switcher', () => {
     );
     mockApi('POST /api/workspaces/switch', ok({ item: makeUser({ workspaceId: 'team', permission: 'reader' }) }));
     // The active account the server keeps for the caller in the workspace switched to.
-    mockApi('GET /api/account/getUsed', ok({ item: { _id: 'a9' }, orgId: '7' }));
+    mockApi('GET /api/account/getUsed', ok({ item: makeAccount('a9', 'Acme ads'), orgId: '7' }));
     const { location } = renderApp('/settings/general', makeUser());
     await userEvent.click(await screen.findByTestId('workspace-switcher'));
     await userEvent.click(await screen.findByRole('menuitem', { name: /Acme/ }));

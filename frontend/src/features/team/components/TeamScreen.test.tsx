@@ -33,7 +33,7 @@ describe('Settings › Team', () => {
       'GET /api/team/all',
       team(
         [member('ann', 'owner', { you: true }), member('bob', 'writer', { lastActive: null })],
-        [{ id: 'i1', email: 'cat@example.com', role: 'reader', invitedBy: 'ann@example.com', createdAt: 1764220000, expiresAt: 1764824800 }],
+        [{ id: 'i1', email: 'cat@example.com', role: 'reader', invitedBy: 'ann@example.com', createdAt: 1764220000, expiresAt: 1764824800, expired: false }],
       ),
     );
     renderApp('/settings/general', makeUser());
@@ -68,7 +68,7 @@ describe('Settings › Team', () => {
     mockApi('POST /api/team/one/bob%40example.com/reader', fail(409, 'ALREADY_A_MEMBER'));
     mockApi(
       'POST /api/team/one/eve%40example.com/reader',
-      { status: 201, body: { status: 201, message: 'Request success', result: { item: { id: 'i9', email: 'eve@example.com', role: 'reader', invitedBy: 'ann@example.com', createdAt: 1, expiresAt: 2 } } } },
+      { status: 201, body: { status: 201, message: 'Request success', result: { item: { id: 'i9', email: 'eve@example.com', role: 'reader', invitedBy: 'ann@example.com', createdAt: 1, expiresAt: 2, expired: false } } } },
     );
     renderApp('/settings/team', makeUser());
     const form = await screen.findByRole('form', { name: 'Invite a teammate' });
@@ -88,7 +88,7 @@ describe('Settings › Team', () => {
   it('changes a role, and removes selected members in bulk after a confirmation', async () => {
     mockApi('GET /api/team/all', team([member('ann', 'owner', { you: true }), member('bob', 'writer'), member('dan', 'reader')]));
     mockApi('PATCH /api/team/one/bob', ok({ item: member('bob', 'admin') }));
-    mockApi('DELETE /api/team/many', ok({ deleted: 2 }));
+    mockApi('DELETE /api/team/many', ok({ deleted: 2, revokedInvitations: [] }));
     renderApp('/settings/team', makeUser());
     const members = await screen.findByRole('table', { name: 'Members' });
     await userEvent.click(within(members).getByRole('combobox', { name: 'Role of Bob' }));
@@ -139,10 +139,10 @@ describe('Settings › Team', () => {
   });
 
   it('resends and revokes invitations', async () => {
-    const invitation = { id: 'i1', email: 'cat@example.com', role: 'reader', invitedBy: null, createdAt: 1, expiresAt: 2 };
+    const invitation = { id: 'i1', email: 'cat@example.com', role: 'reader', invitedBy: null, createdAt: 1, expiresAt: 2, expired: false };
     mockApi('GET /api/team/all', team([member('ann', 'owner', { you: true })], [invitation]));
     mockApi('POST /api/team/one/cat%40example.com/reader', { status: 201, body: { status: 201, message: 'Request success', result: { item: invitation } } });
-    mockApi('DELETE /api/team/one/invitation/i1', ok({ deleted: 1 }));
+    mockApi('DELETE /api/team/one/invitation/i1', ok({ deleted: 1, revokedInvitations: ['cat@example.com'] }));
     renderApp('/settings/team', makeUser());
     await userEvent.click(await screen.findByRole('button', { name: 'Resend cat@example.com' }));
     expect(await screen.findByText('Invitation sent again to cat@example.com')).toBeInTheDocument();

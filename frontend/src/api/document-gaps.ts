@@ -1,0 +1,25 @@
+/**
+ * Members the server sends that the OpenAPI document does not name yet, by component. The
+ * contract checks of the tests (`contract.ts`) accept exactly these beside the document's
+ * own members, and the features that read them add them to the generated schema by name
+ * (nothing else is taken on trust). `document-gaps.test.ts` fails once the document names one
+ * of them, so the entry goes when the server's document is fixed.
+ */
+export interface DocumentGap {
+  /** Members the server sends beyond the component's own. */
+  members: string[];
+  /** The component names its members in prose only: any member is taken. */
+  open?: boolean;
+  why: string;
+}
+
+export const DOCUMENT_GAPS: Record<string, DocumentGap> = {
+  // `POST asa/reports` (reports, totalsForAllAccounts, totalsForCampaignsGroups): a row's id,
+  // name, status and level columns (campaignId, campaignName, servingStatus, dailyBudget,
+  // keywordId, bid, …) are listed in the description, not as properties.
+  ReportItem: {
+    members: [],
+    open: true,
+    why: "a report row's level fields are named in its description only",
+  },
+};
