@@ -6,7 +6,7 @@
 import type { MessageKey } from '@/i18n';
 import type { Level } from './paths';
 
-export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text' | 'rules' | 'optimization';
+export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text' | 'rules' | 'optimization' | 'code';
 
 export interface ColumnDef {
   field: string;
@@ -77,9 +77,9 @@ const LEVEL_COLUMNS: Partial<Record<Level, ColumnDef[]>> = {
     c('status', 'status'),
     c('adGroupId', 'id'),
     c('campaignId', 'id'),
-    c('level', 'text'),
+    c('level', 'code'),
     c('id', 'id'),
-    c('matchType', 'text'),
+    c('matchType', 'code'),
     c('modificationTime', 'time'),
   ],
   SEARCHTERMS: [
@@ -91,7 +91,7 @@ const LEVEL_COLUMNS: Partial<Record<Level, ColumnDef[]>> = {
     c('popularity', 'count'),
     c('organicSearch', 'count'),
     c('auctionInsights', 'text'),
-    c('searchTermSource', 'text'),
+    c('searchTermSource', 'code'),
     c('impressionShare', 'text'),
     c('keyword', 'text'),
   ],
@@ -134,7 +134,7 @@ const EXTRA_KINDS: Record<string, ColumnKind> = {
   campaignStatus: 'status',
   adGroupStatus: 'status',
   keywordDisplayStatus: 'status',
-  matchType: 'text',
+  matchType: 'code',
   adName: 'text',
   adGroupName: 'text',
   keyword: 'text',

@@ -14,7 +14,7 @@ import { csvField, csvId } from '@/lib/csv';
 import { floorMoney } from '@/lib/format';
 import type { ReportRow } from './api/report';
 import { columnOf, labelKey } from './columns';
-import { message } from './format-value';
+import { codeText, message } from './format-value';
 import type { Level } from './paths';
 
 export { csvField, csvId };
@@ -60,6 +60,8 @@ export function csvValue(level: Level, field: string, value: unknown, currency: 
       return message(`status.${value}`, value);
     case 'bool':
       return value === true ? message('common.on', 'On') : message('common.off', 'Off');
+    case 'code':
+      return codeText(field, value);
     case 'list':
       return (Array.isArray(value) ? (value as unknown[]) : [value]).map((v) => (typeof v === 'string' || typeof v === 'number' ? String(v) : JSON.stringify(v))).join(', ');
     case 'id':

@@ -59,6 +59,16 @@ export function optimizationText(value: unknown, currency: string | null): strin
   return parts.join(', ') || EMPTY;
 }
 
+/**
+ * A coded value (a negative keyword's level, a match type, a search term's source) in the
+ * user's words: `code.<field>.<value>`, else the code as a phrase ('AD_GROUP' → 'Ad group').
+ */
+export function codeText(field: string, value: unknown): string {
+  const code = plain(value);
+  const phrase = code.charAt(0) + code.slice(1).toLowerCase().replace(/_/g, ' ');
+  return message(`code.${field}.${code}`, phrase);
+}
+
 /** The text of a plain (non-badge) value of column `column`. */
 export function formatValue(column: ColumnDef, value: unknown, currency: string | null): string {
   if (value === null || value === undefined || value === '') return EMPTY;
@@ -81,6 +91,8 @@ export function formatValue(column: ColumnDef, value: unknown, currency: string 
       return optimizationText(value, currency);
     case 'list':
       return Array.isArray(value) ? value.map(plain).join(', ') || EMPTY : plain(value);
+    case 'code':
+      return codeText(column.field, value);
     default:
       return plain(value);
   }

@@ -153,6 +153,16 @@ describe('the activity log', () => {
     expect(params(listCalls().at(-1)!).get('campaignName')).toBeNull();
   });
 
+  it('says that nothing matches the search, not that there are no notifications', async () => {
+    mockList((call) => (params(call).get('campaignName') === 'zebra' ? page([], { unread: 0 }) : page([notification('n1')])));
+    renderApp('/activity-log', makeUser());
+    await screen.findByTestId('notification-n1');
+    await userEvent.type(screen.getByRole('textbox', { name: 'Search by campaign name' }), 'zebra');
+    const empty = await screen.findByTestId('activity-empty');
+    expect(empty).toHaveTextContent('No notifications match “zebra”');
+    expect(empty).not.toHaveTextContent('You have no notifications for the last 30 days');
+  });
+
   it('asks by type, and asks nothing while a date is missing', async () => {
     mockList(() => page([notification('n1')]));
     renderApp('/activity-log', makeUser());

@@ -55,6 +55,33 @@ function useFailureToast(error: unknown) {
   }, [error]);
 }
 
+/**
+ * What an empty list means: nothing matches the search (with a way to clear it), nothing in
+ * the dates chosen, or — on the default last 30 days — the spec's empty text.
+ */
+function EmptyList({ search, range, fallback, onClear }: { search: string; range: DayRangeValue; fallback: DayRangeValue; onClear: () => void }) {
+  const defaultDates = range.start === fallback.start && range.end === fallback.end;
+  return (
+    <Card withBorder padding="xl">
+      <Stack gap="xs" align="center" data-testid="activity-empty">
+        <Text c="dimmed" ta="center">
+          {search ? t('activity.noMatch').replace('{search}', search) : defaultDates ? t('activity.empty') : t('activity.emptyRange')}
+        </Text>
+        {search && (
+          <>
+            <Text size="sm" c="dimmed" ta="center">
+              {t('activity.noMatchHint')}
+            </Text>
+            <Button variant="subtle" size="xs" onClick={onClear}>
+              {t('activity.clearSearch')}
+            </Button>
+          </>
+        )}
+      </Stack>
+    </Card>
+  );
+}
+
 export function ActivityScreen() {
   const { user } = useSession();
   const canUndo = user !== null && user !== undefined && EDITORS.has(user.permission);
@@ -125,11 +152,7 @@ export function ActivityScreen() {
                 {t('activity.fetchError')} {errorMessage(list.error)}
               </Text>
             ) : (
-              <Card withBorder padding="xl">
-                <Text c="dimmed" ta="center" data-testid="activity-empty">
-                  {t('activity.empty')}
-                </Text>
-              </Card>
+              <EmptyList search={sent.trim()} range={range} fallback={fallback} onClear={() => setSearch('')} />
             )
           ) : (
             groupByDay(items, new Date(), gmt).map((section) => (

@@ -53,7 +53,7 @@ export function SearchParameters({ suggester }: { suggester: Suggester }) {
   const setSettings = (change: Partial<typeof settings>) => setForm({ settings: { ...settings, ...change } });
 
   return (
-    <Stack gap="md">
+    <Stack gap="md" data-testid="search-parameters">
       {state.collectionError && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} data-testid="collection-error">
           {state.collectionError}

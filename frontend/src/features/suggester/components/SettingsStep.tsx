@@ -34,7 +34,8 @@ export function settingsSchema(currency: string | null, sold: readonly string[] 
       .min(1, t('campaignSettings.countriesRequired'))
       .refine((codes) => sold === null || codes.every((c) => sold.includes(c)), t('campaignSettings.countriesNotSold')),
     dailyBudget: moneySchema('dailyBudget', currency),
-    defaultBid: moneySchema('defaultBidAmount', currency),
+    // The step's own label in its messages ('Default CPT bid …'), not the table column's.
+    defaultBid: moneySchema('defaultBidAmount', currency, { label: t('campaignSettings.defaultBid') }),
     cpaGoal: optionalMoneySchema('cpaGoal', currency),
     searchMatch: z.boolean(),
     discovery: z.boolean(),

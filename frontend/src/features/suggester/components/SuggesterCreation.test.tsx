@@ -214,6 +214,10 @@ describe('step 5, campaign settings and creation', () => {
   }
 
   it('validates the money fields with the server’s rules, creates, polls the progress and resets', async () => {
+    const scrolled: Element[] = [];
+    jest.spyOn(window.HTMLElement.prototype, 'scrollIntoView').mockImplementation(function (this: Element) {
+      scrolled.push(this);
+    });
     mockSaved(3);
     mockApi(CREATE, ok({ id: 'c1' }));
     const task = (details: Record<string, unknown>, extra: Record<string, unknown> = {}) => ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Adding keywords...', step: 2, totalSteps: 7, details, ...extra }) });
@@ -227,7 +231,14 @@ describe('step 5, campaign settings and creation', () => {
           finish: true,
           errorsMethod: [],
           rejected: [{ campaign: 'US Brand', adGroup: 'Exact', text: 'snap photo editor', matchType: 'EXACT', message: 'Keyword is not allowed' }],
-          campaignsMapping: [{ name: 'US Brand', campaignId: '7001', adGroups: [] }],
+          // Every campaign made, the discovery campaign last (step 5 said '4 campaigns in total').
+          campaignsMapping: [
+            { name: 'US Brand', campaignId: '7001', adGroups: [] },
+            { name: 'Snap Photo - US - Competitor - Exact', campaignId: '7002', adGroups: [] },
+            { name: 'Snap Photo - US - Generic - Exact', campaignId: '7003', adGroups: [] },
+            { name: 'Snap Photo - US - Discovery', campaignId: '7004', adGroups: [] },
+          ],
+          discoveryCampaignId: '7004',
         },
         { finish: true, message: 'Campaigns created' },
       ),
@@ -242,7 +253,9 @@ describe('step 5, campaign settings and creation', () => {
     await userEvent.type(screen.getByLabelText('Default CPT bid'), '1.234');
     await userEvent.click(await action('Create campaigns'));
     expect(await screen.findByText('Daily budget must be at least $1.00')).toBeInTheDocument();
-    expect(screen.getByText(/has at most 2 decimals in USD/)).toBeInTheDocument();
+    // The field's own name in its message (issue 42: one name, 'Default CPT bid').
+    expect(screen.getByText(/^Default CPT bid has at most 2 decimals in USD/)).toBeInTheDocument();
+    expect(screen.queryByText(/^Default bid /)).not.toBeInTheDocument();
     expect(callsTo(CREATE)).toHaveLength(0);
 
     await userEvent.clear(screen.getByLabelText('Daily budget'));
@@ -274,6 +287,12 @@ describe('step 5, campaign settings and creation', () => {
     finished.release();
     const done = await screen.findByTestId('creation-done');
     expect(within(done).getByText('US Brand')).toBeInTheDocument();
+    // Every campaign counted and listed, the discovery campaign too; the notice comes before
+    // the emptied step 1 and is scrolled into view.
+    expect(done).toHaveTextContent('4 campaigns were created.');
+    expect(within(done).getByText('Snap Photo - US - Discovery')).toBeInTheDocument();
+    expect(done.compareDocumentPosition(await screen.findByTestId('search-parameters')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(scrolled).toContain(done);
     expect(within(done).getByRole('link', { name: 'Open the campaigns' })).toHaveAttribute('href', '/optimization/a1/42');
     // The state resets (spec §4): step 1, nothing saved.
     expect(await action('Start collecting keywords')).toBeInTheDocument();

@@ -7,7 +7,7 @@
  */
 import { Alert, Button, Card, Group, List, Loader, Stack, Stepper, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconRocket, IconSearch } from '@tabler/icons-react';
-import { useCallback, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import { Link } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
 import { campaignsPath } from '@/features/accounts';
@@ -29,8 +29,12 @@ import { SETTINGS_FORM_ID, SettingsStep } from './SettingsStep';
 
 /** The campaigns just created, with the way to their campaign group's table. */
 function CreatedNotice({ created, onClose }: { created: { accountId: string; orgId: string | null; names: string[] }; onClose: () => void }) {
+  const ref = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    ref.current?.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }, []);
   return (
-    <Alert color="green" variant="light" title={t('creation.done')} withCloseButton onClose={onClose} closeButtonLabel={t('common.close')} data-testid="creation-done">
+    <Alert ref={ref} color="green" variant="light" title={t('creation.done')} withCloseButton onClose={onClose} closeButtonLabel={t('common.close')} data-testid="creation-done">
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{tn('creation.doneText', created.names.length, formatNumber(created.names.length, 0))}</Text>
         <List size="sm">
@@ -58,7 +62,10 @@ export function SuggesterScreen() {
   const duration = durationHint(timing.data);
   const [discovery, setDiscovery] = useState(true);
   const { endCreation } = suggester;
-  const onCreationEnd = useCallback((outcome: CreationOutcome) => endCreation(outcome.kind === 'done'), [endCreation]);
+  const onCreationEnd = useCallback(
+    (outcome: CreationOutcome) => endCreation(outcome.kind === 'done', outcome.kind === 'done' ? outcome.progress.campaignsMapping.map((c) => c.name) : []),
+    [endCreation],
+  );
 
   if (!suggester.ready) {
     return (
@@ -101,9 +108,10 @@ export function SuggesterScreen() {
         </Stepper>
       </Card>
 
+      {/* Above the emptied step 1, scrolled into view: what was just made comes first. */}
+      {step === 1 && state.created && <CreatedNotice created={state.created} onClose={suggester.dismissCreated} />}
       {step === 1 && <SearchParameters suggester={suggester} />}
       {step === 2 && (collecting || state.loadingResult ? <CollectingPanel suggester={suggester} duration={duration} /> : <KeywordSelection suggester={suggester} />)}
-      {step === 1 && state.created && <CreatedNotice created={state.created} onClose={suggester.dismissCreated} />}
       {step === 3 && <SelectionReview suggester={suggester} />}
       {step === 3 && <SegmentationStep suggester={suggester} />}
       {step === 4 && <NamingStep suggester={suggester} />}

@@ -645,8 +645,13 @@ export function useSuggester() {
     [creationScope, refreshTasks, persist],
   );
   /** The creation ended: on success the state resets (spec §4) and the campaigns are linked. */
+  /**
+   * A creation ended: failed (its report stays on step 5), or done with the campaigns the task
+   * made (`made`: every one, the discovery campaign included), which the notice on step 1
+   * counts and lists; the plan's names stand in when the task named none.
+   */
   const endCreation = useCallback(
-    (ok: boolean) => {
+    (ok: boolean, made: string[] = []) => {
       refreshTasks();
       void queryClient.invalidateQueries({ predicate: (q) => q.queryKey[0] !== 'suggester' && q.queryKey[0] !== 'tasks' && q.queryKey[0] !== 'options' });
       if (!ok) {
@@ -654,7 +659,7 @@ export function useSuggester() {
         return;
       }
       const current = stateRef.current;
-      const created = { accountId: creationScope?.accountId ?? '', orgId: creationScope?.orgId ?? null, names: campaignNamesRef.current };
+      const created = { accountId: creationScope?.accountId ?? '', orgId: creationScope?.orgId ?? null, names: made.length > 0 ? made : campaignNamesRef.current };
       setState({ ...initialState(current.scope, formFromDefaults(defaults.data)), created });
       planSaved.current = '';
       selectionSaved.current = '';
