@@ -345,6 +345,23 @@ pub async fn claim_subject(ex: impl Exec<'_>, id: &str, subject: &str) -> Result
     Ok(())
 }
 
+/// [`claim_subject`] unless an unfinished task already works on `subject` (then nothing).
+pub async fn claim_subject_if_free(
+    ex: impl Exec<'_>,
+    id: &str,
+    subject: &str,
+) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "UPDATE tasks SET subject = $2 WHERE id = $1 AND NOT EXISTS \
+         (SELECT 1 FROM tasks t WHERE t.subject = $2 AND t.finish = 0)",
+    )
+    .bind(id)
+    .bind(subject)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
 /// Lets go of the subject of task `id` (a task that stopped moving long ago no longer
 /// holds its subject; it still finishes as its job decides).
 pub async fn release_subject(ex: impl Exec<'_>, id: &str) -> Result<(), sqlx::Error> {

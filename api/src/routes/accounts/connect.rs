@@ -177,6 +177,9 @@ pub async fn save(
             },
         )
         .await?;
+        // "Sync now" joins this first sync (unless a sync of the connection already runs).
+        store::tasks::claim_subject_if_free(&mut *tx, &task_id, &super::sync_now::subject(&id))
+            .await?;
         outbox::push(
             &mut *tx,
             &sync,

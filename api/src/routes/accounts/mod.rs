@@ -16,6 +16,7 @@ pub mod limits;
 pub mod manage;
 pub mod orgs;
 pub mod popup;
+pub mod sync_now;
 
 use searchdeck_common::{
     ids::rfc3339,
@@ -47,6 +48,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .merge(orgs::router())
         .merge(apps::router())
         .merge(limits::router())
+        .merge(sync_now::router())
 }
 
 /// A connection as the web app sees it (spec §3 Account); never carries a secret.
@@ -72,6 +74,8 @@ pub struct AccountItem {
     pub created_at: String,
     /// When data was last synced; null until the first sync.
     pub last_synced_at: Option<String>,
+    /// When the periodic sync (every 3 hours) next starts.
+    pub next_sync_at: String,
 }
 
 /// The item of `row` with its cached campaign groups that are in use.
@@ -93,7 +97,15 @@ pub async fn item(state: &AppState, row: AccountRow) -> Result<AccountItem, ApiE
         acls,
         created_at: rfc3339(row.created_at),
         last_synced_at: row.last_synced_at.map(rfc3339),
+        next_sync_at: rfc3339(next_sync(searchdeck_common::ids::now_ms())),
     })
+}
+
+/// When the periodic sync next starts after `now` (Unix ms): its periods are aligned on the
+/// epoch (the scheduler's `period_start`).
+pub fn next_sync(now: i64) -> i64 {
+    let every = searchdeck_common::jobs::SYNC_EVERY_MS;
+    now - now.rem_euclid(every) + every
 }
 
 /// A valid account name (spec §5): required, at most 30 characters; trimmed.
