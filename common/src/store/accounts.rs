@@ -455,3 +455,28 @@ pub async fn sync_states(
     }
     Ok(out.into_iter().map(|(_, s)| s).collect())
 }
+
+/// What depends on campaign group `org_id` of connection `account_id`: the names of its
+/// rules and of the negative keyword lists applied in it, each sorted.
+pub async fn dependents_of_org(
+    ex: &mut sqlx::AnyConnection,
+    account_id: &str,
+    org_id: i64,
+) -> Result<(Vec<String>, Vec<String>), sqlx::Error> {
+    let rules: Vec<String> = sqlx::query_scalar(
+        "SELECT name FROM rules WHERE account_id = $1 AND org_id = $2 ORDER BY name",
+    )
+    .bind(account_id)
+    .bind(org_id)
+    .fetch_all(&mut *ex)
+    .await?;
+    let lists: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT l.name FROM negative_lists l JOIN negative_list_places p ON p.list_id = l.id \
+         WHERE p.account_id = $1 AND p.org_id = $2 ORDER BY l.name",
+    )
+    .bind(account_id)
+    .bind(org_id)
+    .fetch_all(&mut *ex)
+    .await?;
+    Ok((rules, lists))
+}

@@ -51,20 +51,33 @@ pub struct Saved {
     pub id: String,
     /// The existing connection's name before this connect; None when it was added.
     pub previous_name: Option<String>,
+    /// Campaign groups the new credentials reach that the connection did not (their names).
+    pub groups_added: Vec<String>,
 }
+
+/// 409 code of credentials that reach fewer campaign groups than the connection's.
+pub const NARROWER_KEY: &str = "NARROWER_CREDENTIALS";
 
 impl Saved {
     /// What the user is told: 'New account added', or that the Apple Ads user was already
     /// connected (under which name) and what changed.
     pub fn message(&self, name: &str) -> String {
-        match &self.previous_name {
-            None => "New account added".into(),
+        let base = match &self.previous_name {
+            None => return "New account added".into(),
             Some(old) if old == name => format!(
                 "This Apple Ads user is already connected as \u{201c}{old}\u{201d}; its credentials were updated"
             ),
             Some(old) => format!(
                 "This Apple Ads user is already connected as \u{201c}{old}\u{201d}; its name was updated to \u{201c}{name}\u{201d}"
             ),
+        };
+        if self.groups_added.is_empty() {
+            base
+        } else {
+            format!(
+                "{base}. Campaign groups added: {}",
+                self.groups_added.join(", ")
+            )
         }
     }
 }
@@ -111,6 +124,40 @@ pub async fn save(
         let mut tx = state.db.begin_write().await?;
         let before =
             store::accounts::by_provider_user(&mut *tx, &user.workspace_id, apple_user).await?;
+        let mut groups_added = Vec::new();
+        if let Some((existing, _)) = &before {
+            // New credentials of the same Apple Ads user never silently re-scope the
+            // connection: a key limited to other campaign groups would cut the rules and
+            // lists of the groups it cannot reach. Refused, saying which and what depends
+            // on them; groups the key adds are named in the answer.
+            let had = store::accounts::orgs(&mut *tx, existing).await?;
+            groups_added = found
+                .iter()
+                .filter(|f| !had.iter().any(|h| h.org_id == f.org_id))
+                .map(|f| f.display_name.clone())
+                .collect();
+            let mut lost = Vec::new();
+            for h in had.iter().filter(|h| h.selected && !found.iter().any(|f| f.org_id == h.org_id)) {
+                let (rules, lists) =
+                    store::accounts::dependents_of_org(&mut tx, existing, h.org_id).await?;
+                lost.push(lost_group(&h.display_name, h.org_id, &rules, &lists));
+            }
+            if !lost.is_empty() {
+                return Err(ApiError::Status {
+                    status: axum::http::StatusCode::CONFLICT,
+                    message: format!(
+                        "These credentials do not reach every campaign group this account uses, so \
+                         the account keeps its current ones. No longer reachable with them: {}. Use \
+                         credentials with access to these groups, or remove the account first to \
+                         connect it with only the groups these credentials reach",
+                        lost.join("; ")
+                    ),
+                    errors: Vec::new(),
+                    meta: Some(serde_json::json!({"code": NARROWER_KEY})),
+                    retry_after: None,
+                });
+            }
+        }
         if before.is_none() {
             // A new connection brings its apps: refused once the plan's are reached.
             plan_limits::lock(&mut tx, &user.workspace_id).await?;
@@ -193,6 +240,7 @@ pub async fn save(
         Ok::<_, ApiError>(Saved {
             id,
             previous_name: before.map(|(_, name)| name),
+            groups_added,
         })
     })
     .await?;
@@ -202,4 +250,33 @@ pub async fn save(
     tracing::info!(account_id = %saved.id, method = c.method, updated = saved.previous_name.is_some(),
         "Apple Ads account connected");
     Ok(saved)
+}
+
+/// A campaign group the new credentials do not reach, with what depends on it.
+fn lost_group(name: &str, org_id: i64, rules: &[String], lists: &[String]) -> String {
+    let mut needs = Vec::new();
+    if !rules.is_empty() {
+        needs.push(format!(
+            "{} {} ({})",
+            rules.len(),
+            if rules.len() == 1 { "rule" } else { "rules" },
+            rules.join(", ")
+        ));
+    }
+    if !lists.is_empty() {
+        needs.push(format!(
+            "{} negative keyword {} ({})",
+            lists.len(),
+            if lists.len() == 1 { "list" } else { "lists" },
+            lists.join(", ")
+        ));
+    }
+    if needs.is_empty() {
+        format!("\u{201c}{name}\u{201d} ({org_id})")
+    } else {
+        format!(
+            "\u{201c}{name}\u{201d} ({org_id}), used by {}",
+            needs.join(" and ")
+        )
+    }
 }

@@ -91,6 +91,7 @@ pub struct Created {
     responses((status = 200, description = "The connected account", body = Envelope<Created>),
               (status = 400, description = "Invalid fields or credentials refused by Apple Ads", body = ErrorBody),
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLEAPPS or AVAILABLEDEVS): a new connection past the plan's apps", body = ErrorBody),
+              (status = 409, description = "meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,

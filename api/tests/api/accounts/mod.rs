@@ -174,6 +174,36 @@ sandbox_tests! {
         assert_eq!(t.count("accounts").await, 1);
         let refreshed = t.get(&format!("/api/asa/getAccountData?accountId={id}"), &owner).await;
         assert_eq!(refreshed.status, StatusCode::OK, "{:?}", refreshed.json);
+
+        // A key of the same user limited to another campaign group does not re-scope the
+        // connection: refused with what would be lost (a rule depends on the first group),
+        // the connection's groups unchanged.
+        let acls = refreshed.json["result"]["item"]["acls"].as_array().unwrap().clone();
+        assert!(acls.len() >= 2, "{acls:?}");
+        let (kept, other) = (&acls[0], &acls[1]);
+        let kept_id: i64 = kept["orgId"].as_str().unwrap().parse().unwrap();
+        let rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({
+            "id": "r-narrow", "name": "Guard bids", "accountId": id, "orgId": kept_id.to_string(), "level": "KEYWORDS",
+            "conditions": {"operator": "AND", "groups": []}, "window": {"type": "last", "days": 7},
+            "frequency": {"type": "daily", "hour": 6}, "actions": [{"type": "pause"}]
+        })).unwrap();
+        let me = t.get("/api/auth/me", &owner).await.json;
+        let workspace = me["result"]["item"]["workspaceId"].as_str().unwrap().to_string();
+        let mut rule = rule;
+        rule.id = "r-narrow".into();
+        searchdeck_common::store::rules::insert(&t.app.state.db.pool, &workspace, None, &rule, kept_id).await.unwrap();
+        let pem = t.call(Method::POST, "/api/account/getPublicKey", json!({}), &owner).await.json["result"]["publicKey"].as_str().unwrap().to_string();
+        let limited: Value = t.http.post(format!("{}/sandbox/keys", t.sandbox))
+            .json(&json!({"publicKey": pem, "adAccountIds": [other["orgId"].as_str().unwrap().parse::<i64>().unwrap()]}))
+            .send().await.unwrap().json().await.unwrap();
+        let narrowed = t.create(&owner, "Renamed", &limited).await;
+        assert_eq!(narrowed.status, StatusCode::CONFLICT, "{:?}", narrowed.json);
+        assert_eq!(narrowed.json["meta"]["code"], "NARROWER_CREDENTIALS");
+        let message = narrowed.message();
+        assert!(message.contains(&format!("\u{201c}{}\u{201d} ({kept_id}), used by 1 rule (Guard bids)", kept["displayName"].as_str().unwrap())), "{message}");
+        let after = t.get(&format!("/api/asa/getAcls?accountId={id}"), &owner).await.json;
+        let ids_after: Vec<&str> = after["result"]["items"].as_array().unwrap().iter().map(|o| o["orgId"].as_str().unwrap()).collect();
+        assert!(ids_after.contains(&kept["orgId"].as_str().unwrap()), "the group stays: {after}");
         t.assert_no_secret_answered().await;
     }
 
