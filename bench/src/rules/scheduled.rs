@@ -237,9 +237,11 @@ async fn set_up(
     let now = ids::now_ms() / 1000;
     let created = now - 2 * 3600;
     let today = time::OffsetDateTime::now_utc().date();
+    // As a finished sync records them: stored through Apple's today (a day in progress), so
+    // complete through yesterday.
     let (from, through) = (
         (today - time::Duration::days(30)).to_string(),
-        (today - time::Duration::days(1)).to_string(),
+        today.to_string(),
     );
     let workspace = store::accounts::by_id(&db.pool, &account_id)
         .await?

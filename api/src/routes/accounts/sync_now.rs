@@ -16,7 +16,7 @@ use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
-    access::{Account, InWorkspace},
+    access::{Account, EditRoles, InWorkspace},
     envelope::{self, Envelope},
     error::{ApiError, ApiResult, ErrorBody},
     route,
@@ -44,8 +44,8 @@ pub struct SyncStarted {
     pub joined: bool,
 }
 
-/// Syncs the connection now: its entities, then its reports, as the periodic sync does. Any
-/// member. A sync of it already running is joined; one finished less than 2 minutes ago
+/// Syncs the connection now: its entities, then its reports, as the periodic sync does.
+/// Owners, admins and editors (who act on what they then see). A sync of it already running is joined; one finished less than 2 minutes ago
 /// answers 429.
 #[utoipa::path(post, path = "/api/account/sync/{id}", tag = "accounts",
     params(("id" = String, Path, description = "The connection")),
@@ -53,7 +53,7 @@ pub struct SyncStarted {
               (status = 429, description = "Synced less than 2 minutes ago; try again later", body = ErrorBody)))]
 pub async fn sync_now(
     State(state): State<AppState>,
-    account: InWorkspace<Account>,
+    account: InWorkspace<Account, EditRoles>,
 ) -> ApiResult<impl IntoResponse> {
     let row = &account.item.0;
     let caller = &account.caller;
