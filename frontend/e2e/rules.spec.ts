@@ -105,6 +105,22 @@ test('writes, previews, runs and undoes a rule that pauses keywords spending wit
   const where = (await previewed.locator('td').nth(2).textContent())!;
   await shot(page, info, 'rules-02-preview');
 
+  // Backtest over 30 days: the scheduled runs it replays and the entities it would have
+  // changed, flat as the server sends them (issue 42: it read 'Bad Gateway').
+  const days = page.getByLabel('Days back');
+  await days.fill('30');
+  await page.getByRole('button', { name: 'Backtest' }).click();
+  const backtest = page.getByRole('region', { name: 'Backtest: what the rule would have changed' });
+  await expect(backtest.getByTestId('backtest-summary')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByText('Bad Gateway')).toHaveCount(0);
+  await expect(backtest.getByRole('table', { name: 'Scheduled runs' }).getByRole('row')).not.toHaveCount(1);
+  await expect(backtest.getByTestId('backtest-note')).not.toBeEmpty();
+  const entities = backtest.getByRole('table', { name: 'Entities it would have changed' });
+  await expect(entities.getByRole('row').nth(1)).toBeVisible();
+  await expect(entities.getByRole('row').nth(1)).toContainText('Keyword');
+  await backtest.scrollIntoViewIfNeeded();
+  await shot(page, info, 'rules-02b-backtest');
+
   // Save, then run it now from the list.
   await page.getByRole('button', { name: 'Save rule' }).click();
   await expect(page).toHaveURL(/\/auto-rules$/);

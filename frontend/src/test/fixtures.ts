@@ -88,6 +88,7 @@ export function makeAccount(id: string, name: string, orgs: { orgId: number | st
     })),
     createdAt: '2026-01-01T00:00:00Z',
     lastSyncedAt: null,
+    nextSyncAt: '2026-01-01T03:00:00Z',
     ...overrides,
   };
 }

@@ -37,6 +37,7 @@ afterEach(() => {
   const problems = takeContractProblems();
   resetFetchMock();
   window.localStorage.clear();
+  window.sessionStorage.clear();
   // A mock answered what the server never sends (src/test/fetch-mock.ts): the test fails
   // here even when the screen swallowed the failed call.
   if (problems.length > 0) {

@@ -40,6 +40,10 @@ export type AccountItem = {
     method: string;
     name: string;
     /**
+     * When the periodic sync (every 3 hours) next starts.
+     */
+    nextSyncAt: string;
+    /**
      * The public key registered with Apple (key-pair connections).
      */
     publicKey?: string | null;
@@ -1723,6 +1727,10 @@ export type EnvelopeItemAccountItem = {
             method: string;
             name: string;
             /**
+             * When the periodic sync (every 3 hours) next starts.
+             */
+            nextSyncAt: string;
+            /**
              * The public key registered with Apple (key-pair connections).
              */
             publicKey?: string | null;
@@ -2526,6 +2534,34 @@ export type EnvelopeItemUserItem = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemWorkspaceItem = {
+    message: string;
+    /**
+     * `result: {"item": …}` — a single object.
+     */
+    result: {
+        /**
+         * One workspace of the caller.
+         */
+        item: {
+            /**
+             * Whether the caller's session is in it.
+             */
+            current: boolean;
+            id: string;
+            name: string;
+            /**
+             * The caller's role there.
+             */
+            role: Role;
+        };
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsAccountItem = {
     message: string;
     /**
@@ -2554,6 +2590,10 @@ export type EnvelopeItemsAccountItem = {
              */
             method: string;
             name: string;
+            /**
+             * When the periodic sync (every 3 hours) next starts.
+             */
+            nextSyncAt: string;
             /**
              * The public key registered with Apple (key-pair connections).
              */
@@ -3811,6 +3851,27 @@ export type EnvelopeSent = {
      */
     result: {
         status: string;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeSyncStarted = {
+    message: string;
+    /**
+     * `{"id": "<task id>", "joined": false}`.
+     */
+    result: {
+        /**
+         * The sync's task (poll `tasks/{id}`).
+         */
+        id: string;
+        /**
+         * Whether a sync already running was joined.
+         */
+        joined: boolean;
     };
     status: number;
 };
@@ -5396,6 +5457,16 @@ export type Removed = {
 };
 
 /**
+ * `{"name": "…"}`.
+ */
+export type RenameBody = {
+    /**
+     * 1–100 characters, not blank (trimmed).
+     */
+    name: string;
+};
+
+/**
  * The body of `asa/campaigns/replacePartName`.
  */
 export type RenameRequest = {
@@ -6131,6 +6202,20 @@ export type SwitchBody = {
      * A workspace the caller belongs to (an id of `workspaces/all`; not blank).
      */
     workspaceId: string;
+};
+
+/**
+ * `{"id": "<task id>", "joined": false}`.
+ */
+export type SyncStarted = {
+    /**
+     * The sync's task (poll `tasks/{id}`).
+     */
+    id: string;
+    /**
+     * Whether a sync already running was joined.
+     */
+    joined: boolean;
 };
 
 /**
@@ -7024,6 +7109,56 @@ export type OneResponses = {
 };
 
 export type OneResponse = OneResponses[keyof OneResponses];
+
+export type SyncNowData = {
+    body?: never;
+    path: {
+        /**
+         * The connection
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/account/sync/{id}';
+};
+
+export type SyncNowErrors = {
+    /**
+     * Invalid parameters
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Cross-site requests are not allowed
+     */
+    403: ErrorBody;
+    /**
+     * Account not found
+     */
+    404: ErrorBody;
+    /**
+     * Synced less than 2 minutes ago; try again later
+     */
+    429: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SyncNowError = SyncNowErrors[keyof SyncNowErrors];
+
+export type SyncNowResponses = {
+    /**
+     * The sync's task, started or joined
+     */
+    200: EnvelopeSyncStarted;
+};
+
+export type SyncNowResponse = SyncNowResponses[keyof SyncNowResponses];
 
 export type UnuseData = {
     body?: never;
@@ -14089,6 +14224,47 @@ export type All4Responses = {
 };
 
 export type All4Response = All4Responses[keyof All4Responses];
+
+export type RenameData = {
+    body: RenameBody;
+    path?: never;
+    query?: never;
+    url: '/api/workspaces/current';
+};
+
+export type RenameErrors = {
+    /**
+     * name blank or over 100 characters
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type RenameError = RenameErrors[keyof RenameErrors];
+
+export type RenameResponses = {
+    /**
+     * The workspace renamed
+     */
+    200: EnvelopeItemWorkspaceItem;
+};
+
+export type RenameResponse = RenameResponses[keyof RenameResponses];
 
 export type SwitchData = {
     body: SwitchBody;

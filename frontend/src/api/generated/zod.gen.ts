@@ -1441,6 +1441,18 @@ export const zEnvelopeSent = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeSyncStarted = z.object({
+    message: z.string(),
+    result: z.object({
+        id: z.string(),
+        joined: z.boolean()
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeTaskStarted = z.object({
     message: z.string(),
     result: z.object({
@@ -2724,6 +2736,7 @@ export const zAccountItem = z.object({
     lastSyncedAt: z.string().nullish(),
     method: z.string(),
     name: z.string(),
+    nextSyncAt: z.string(),
     publicKey: z.string().nullish(),
     teamId: z.string().nullish()
 });
@@ -2766,6 +2779,7 @@ export const zEnvelopeItemAccountItem = z.object({
             lastSyncedAt: z.string().nullish(),
             method: z.string(),
             name: z.string(),
+            nextSyncAt: z.string(),
             publicKey: z.string().nullish(),
             teamId: z.string().nullish()
         })
@@ -2789,6 +2803,7 @@ export const zEnvelopeItemsAccountItem = z.object({
             lastSyncedAt: z.string().nullish(),
             method: z.string(),
             name: z.string(),
+            nextSyncAt: z.string(),
             publicKey: z.string().nullish(),
             teamId: z.string().nullish()
         }))
@@ -3186,6 +3201,13 @@ export const zRemoved = z.object({
 });
 
 /**
+ * `{"name": "…"}`.
+ */
+export const zRenameBody = z.object({
+    name: z.string().min(1).max(100).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
  * The body of `asa/campaigns/replacePartName`.
  */
 export const zRenameRequest = z.object({
@@ -3288,6 +3310,22 @@ export const zEnvelopeItemMemberItem = z.object({
             lastActive: z.int().nullish(),
             role: zRole,
             you: z.boolean()
+        })
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemWorkspaceItem = z.object({
+    message: z.string(),
+    result: z.object({
+        item: z.object({
+            current: z.boolean(),
+            id: z.string(),
+            name: z.string(),
+            role: zRole
         })
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
@@ -4204,6 +4242,14 @@ export const zSwitchBody = z.object({
 });
 
 /**
+ * `{"id": "<task id>", "joined": false}`.
+ */
+export const zSyncStarted = z.object({
+    id: z.string(),
+    joined: z.boolean()
+});
+
+/**
  * The body of `PATCH tag/one/{tagId}`: a new name, a new colour, or both.
  */
 export const zTagChange = z.object({
@@ -5075,6 +5121,15 @@ export const zOnePath = z.object({
  * The account
  */
 export const zOneResponse = zEnvelopeItemAccountItem;
+
+export const zSyncNowPath = z.object({
+    id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The sync's task, started or joined
+ */
+export const zSyncNowResponse = zEnvelopeSyncStarted;
 
 /**
  * No account is active
@@ -6813,6 +6868,13 @@ export const zChangeValueResponse = zEnvelopeItemUserItem;
  * The caller's workspaces
  */
 export const zAll4Response = zEnvelopeItemsWorkspaceItem;
+
+export const zRenameBody2 = zRenameBody;
+
+/**
+ * The workspace renamed
+ */
+export const zRenameResponse = zEnvelopeItemWorkspaceItem;
 
 export const zSwitchBody2 = zSwitchBody;
 

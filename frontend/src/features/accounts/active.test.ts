@@ -21,6 +21,7 @@ function account(id: string, orgIds: string[] = []): Account {
     })),
     createdAt: '2026-01-01T00:00:00Z',
     lastSyncedAt: null,
+    nextSyncAt: '2026-01-01T03:00:00Z',
   };
 }
 

@@ -7,8 +7,10 @@ import {
   markModalSeen,
   modalConfirm,
   shownBanner,
+  spendBanner,
   shownModal,
   type KeyStore,
+  type ModalMoment,
 } from './prompts';
 
 function memoryStore(): KeyStore & { keys: Map<string, string> } {
@@ -72,24 +74,50 @@ describe('the top banner shown', () => {
   });
 });
 
+/** A page of the app after the first sync, before any offer this sign-in. */
+const at = (pathname: string): ModalMoment => ({ pathname, firstSyncRunning: false, shownThisSignIn: null });
+
 describe('the upsell modal shown', () => {
+  it('waits for the first sync, and a sign-in shows one offer modal at most (issue 42)', () => {
+    const store = memoryStore();
+    expect(shownModal(modal(), store, { ...at('/optimization'), firstSyncRunning: true })).toBeNull();
+    expect(shownModal(modal(), store, at('/optimization'))?.type).toBe('proTrial');
+    // Another offer after the first one this sign-in: none.
+    expect(shownModal(modal({ type: 'proFree' }), store, { ...at('/optimization'), shownThisSignIn: 'proTrial' })).toBeNull();
+    expect(shownModal(modal(), store, { ...at('/optimization'), shownThisSignIn: 'proTrial' })?.type).toBe('proTrial');
+  });
+
+  it('makes the spend-over-$10,000 offer the banner of spec §8, not a modal', () => {
+    const store = memoryStore();
+    const spend = modal({ type: 'upgrade', title: 'Your ad spend passed $10,000 last month', description: 'Upgrade to Pro to keep every feature.', confirm: 'Upgrade' });
+    expect(shownModal(spend, store, at('/optimization'), 'pro_limited')).toBeNull();
+    expect(spendBanner(spend, 'pro_limited', 5, store)).toMatchObject({
+      type: 'spendOverFreeLimit',
+      closable: true,
+      message: 'Your ad spend passed $10,000 last month. Upgrade to Pro to keep every feature. Days left to upgrade: 5.',
+      button: 'Upgrade',
+    });
+    expect(spendBanner(spend, 'pro_free', 5, store)).toBeNull();
+    expect(spendBanner(modal(), 'pro_limited', null, store)).toBeNull();
+  });
+
   it('is the server’s until its type is seen', () => {
     const store = memoryStore();
-    expect(shownModal(null, store, '/optimization')).toBeNull();
-    expect(shownModal(modal(), store, '/optimization')?.type).toBe('proTrial');
+    expect(shownModal(null, store, at('/optimization'))).toBeNull();
+    expect(shownModal(modal(), store, at('/optimization'))?.type).toBe('proTrial');
     markModalSeen(store, 'proTrial');
     expect(isModalSeen(store, 'proTrial')).toBe(true);
-    expect(shownModal(modal(), store, '/optimization')).toBeNull();
+    expect(shownModal(modal(), store, at('/optimization'))).toBeNull();
     // Each trial-ending modal is a type of its own: the 2-day one shows after the 3-day one.
     markModalSeen(store, 'proTrialEnding3days');
-    expect(shownModal(modal({ type: 'proTrialEnding2day', daysLeft: 2 }), store, '/optimization')?.daysLeft).toBe(2);
+    expect(shownModal(modal({ type: 'proTrialEnding2day', daysLeft: 2 }), store, at('/optimization'))?.daysLeft).toBe(2);
   });
 
   it('does not interrupt the subscription page or the API connection screen', () => {
     const store = memoryStore();
-    expect(shownModal(modal(), store, '/settings/subscription')).toBeNull();
-    expect(shownModal(modal(), store, '/oauth_v2')).toBeNull();
-    expect(shownModal(modal(), store, '/settings/general')).not.toBeNull();
+    expect(shownModal(modal(), store, at('/settings/subscription'))).toBeNull();
+    expect(shownModal(modal(), store, at('/oauth_v2'))).toBeNull();
+    expect(shownModal(modal(), store, at('/settings/general'))).not.toBeNull();
   });
 
   it('starts the trial, leads to the upgrade or only closes by its confirm', () => {

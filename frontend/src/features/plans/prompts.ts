@@ -13,6 +13,10 @@ const NO_MODAL_PATHS = [SUBSCRIPTION_PATH, '/oauth_v2'];
 
 export const BANNER_CLOSED_PREFIX = 'searchdeck:banner-closed:';
 export const MODAL_SEEN_PREFIX = 'searchdeck:upsell-seen:';
+/** Session storage: the offer modal this sign-in has shown (at most one per sign-in). */
+export const OFFER_SHOWN_KEY = 'searchdeck:offer-shown';
+/** The banner that stands for the spend-over-$10,000 offer (spec §8), closed per this type. */
+export const SPEND_BANNER_TYPE = 'spendOverFreeLimit';
 
 /** The part of `Storage` the rules use (local storage in the browser). */
 export type KeyStore = Pick<Storage, 'getItem' | 'setItem'>;
@@ -21,8 +25,11 @@ export function isBannerClosed(store: KeyStore, type: string): boolean {
   return store.getItem(BANNER_CLOSED_PREFIX + type) !== null;
 }
 
+/** A banner as the page shows it: the server's, or the spend offer's (`spendBanner`). */
+export type ShownBanner = Omit<Banner, 'type'> & { type: string };
+
 /** Saves the closing of a banner type; banners that cannot be closed are never saved. */
-export function closeBanner(store: KeyStore, banner: Banner) {
+export function closeBanner(store: KeyStore, banner: ShownBanner) {
   if (banner.closable) store.setItem(BANNER_CLOSED_PREFIX + banner.type, String(Date.now()));
 }
 
@@ -44,15 +51,54 @@ export function shownBanner(banner: Banner | null | undefined, store: KeyStore):
   return banner;
 }
 
+/** Where the upsell modal may open: after the first sync, once per sign-in. */
+export interface ModalMoment {
+  pathname: string;
+  /** A connection's first sync is still running: nothing interrupts it. */
+  firstSyncRunning: boolean;
+  /** The offer modal this sign-in has shown already (`OFFER_SHOWN_KEY`), if any. */
+  shownThisSignIn: string | null;
+}
+
 /**
- * The upsell modal to open: the server's, unless its type was seen here, or the page is the
- * subscription page (which offers the same) or the API connection screen.
+ * The spend-over-$10,000 offer (`upgrade` on pro_limited) is spec §8's banner, with the days
+ * left to upgrade, rather than a modal.
  */
-export function shownModal(modal: UpsellModal | null | undefined, store: KeyStore, pathname: string): UpsellModal | null {
+export function isSpendOffer(modal: UpsellModal | null | undefined, plan: Plan | undefined): boolean {
+  return modal?.type === 'upgrade' && plan === 'pro_limited';
+}
+
+/**
+ * The upsell modal to open: the server's, unless its type was seen here, the page is the
+ * subscription page (which offers the same) or the API connection screen, a first sync is
+ * still running, this sign-in showed another offer already, or it is the spend offer (a
+ * banner).
+ */
+export function shownModal(modal: UpsellModal | null | undefined, store: KeyStore, moment: ModalMoment, plan?: Plan): UpsellModal | null {
   if (!modal) return null;
-  if (NO_MODAL_PATHS.includes(pathname)) return null;
+  if (NO_MODAL_PATHS.includes(moment.pathname)) return null;
   if (isModalSeen(store, modal.type)) return null;
+  if (isSpendOffer(modal, plan)) return null;
+  if (moment.firstSyncRunning) return null;
+  if (moment.shownThisSignIn !== null && moment.shownThisSignIn !== modal.type) return null;
   return modal;
+}
+
+/**
+ * The spend offer as a banner (spec §8: monthly spend over $10,000, with the days left to
+ * upgrade when the plan answer has them), unless closed here.
+ */
+export function spendBanner(modal: UpsellModal | null | undefined, plan: Plan | undefined, daysLeft: number | null | undefined, store: KeyStore): ShownBanner | null {
+  if (!modal || !isSpendOffer(modal, plan) || store.getItem(BANNER_CLOSED_PREFIX + SPEND_BANNER_TYPE) !== null) return null;
+  const days = typeof daysLeft === 'number' ? ` ${t('plans.spendDaysLeft').replace('{days}', String(daysLeft))}` : '';
+  return {
+    // Closed per its own type; shown with the modal's words.
+    type: SPEND_BANNER_TYPE,
+    closable: true,
+    message: `${modal.title}. ${modal.description}${days}`,
+    button: modal.confirmEnabled ? modal.confirm : null,
+    contactAdmin: modal.confirmEnabled ? null : modal.footer ?? null,
+  };
 }
 
 /** What a banner offers the user: a link to the subscription page, the contact text, or nothing. */
@@ -63,7 +109,7 @@ export type BannerAction = { kind: 'link'; label: string; to: string } | { kind:
  * a user whose role cannot open that page reads the contact-your-admin text instead of a
  * button that would only lead to /restricted.
  */
-export function bannerAction(banner: Banner, mayOpenSubscription: boolean): BannerAction {
+export function bannerAction(banner: ShownBanner, mayOpenSubscription: boolean): BannerAction {
   if (banner.button && mayOpenSubscription) return { kind: 'link', label: banner.button, to: SUBSCRIPTION_PATH };
   if (banner.contactAdmin) return { kind: 'contact', text: banner.contactAdmin };
   if (banner.button) return { kind: 'contact', text: t('plans.contactAdminUpgrade') };

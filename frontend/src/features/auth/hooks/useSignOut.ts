@@ -18,6 +18,8 @@ export function clearSession(queryClient: QueryClient) {
   queryClient.removeQueries({ predicate: (query) => query.queryHash !== sessionHash });
   queryClient.setQueryData(authKeys.session(), null);
   setSessionHint(false);
+  // What this sign-in kept for its tab (e.g. the offer modal it has shown) goes with it.
+  window.sessionStorage.clear();
 }
 
 export function useSignOut() {

@@ -1,5 +1,6 @@
 /**
- * The top banner (spec §4 Banners): the one `plan/current` answers, with its button (to
+ * The top banner (spec §4 Banners): the one `plan/current` answers, else the spend offer of
+ * pro_limited (spec §8: spend over $10,000, days to upgrade), with its button (to
  * Settings › Subscription) or the contact-your-admin text. Closable banners close for good in
  * this browser, per type; appleDataIssues and addCreditLine cannot be closed.
  */
@@ -10,7 +11,7 @@ import { Link } from 'react-router';
 import { useSession } from '@/features/auth';
 import { t } from '@/i18n';
 import { useCurrentPlan } from '../api/get-current-plan';
-import { bannerAction, closeBanner, shownBanner } from '../prompts';
+import { bannerAction, closeBanner, shownBanner, spendBanner } from '../prompts';
 
 /** Banners that report trouble rather than offer an upgrade. */
 const WARNINGS = new Set(['appleDataIssues', 'addCreditLine', 'billingIssue', 'billingBlocked']);
@@ -20,7 +21,7 @@ export function PlanBanner() {
   const { data } = useCurrentPlan();
   // Bumped on close so the banner re-reads local storage.
   const [, setClosed] = useState(0);
-  const banner = shownBanner(data?.banner, window.localStorage);
+  const banner = shownBanner(data?.banner, window.localStorage) ?? spendBanner(data?.modal, data?.plan, data?.daysLeft, window.localStorage);
   if (!banner || !user) return null;
   const action = bannerAction(banner, user.permission === 'owner' || user.permission === 'admin');
   const warning = WARNINGS.has(banner.type);

@@ -2,7 +2,7 @@ import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { api, emptyResultSchema } from '@/lib/api-client';
 import { callsTo, fail, mockApi, mockUndocumented, ok } from '@/test/fetch-mock';
-import { makePlanAnswer, makeUser } from '@/test/fixtures';
+import { makeAccount, makePlanAnswer, makeTask, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import type { PlanAnswer } from '../api/plan';
 
@@ -71,6 +71,34 @@ describe('the top banner', () => {
 });
 
 describe('the upsell modal', () => {
+  it('waits for the first sync, shows one offer per sign-in, and shows the spend offer as the banner (issue 42)', async () => {
+    const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
+    mockApi('GET /api/account/getAll', ok({ items: [account] }));
+    let syncing = true;
+    mockApi('GET /api/tasks', () => ok({ items: [makeTask({ id: 's1', kind: 'sync-account', accountId: 'a1', message: 'Syncing campaigns', finish: !syncing })] }));
+    const spendOffer = { ...trialOffer, type: 'upgrade' as const, title: 'Your ad spend passed $10,000 last month', description: 'Upgrade to Pro to keep every feature.', info: null, confirm: 'Upgrade', cancel: null, footer: 'Pro is free while the monthly ad spend is at most $10,000.' };
+    let answer = makePlanAnswer({ modal: trialOffer });
+    mockApi('GET /api/plan/current', () => ok(answer));
+    const { queryClient } = renderApp('/settings/general', makeUser());
+    expect(await screen.findByRole('heading', { name: 'General' })).toBeInTheDocument();
+    await waitFor(() => expect(callsTo('GET /api/tasks').length).toBeGreaterThan(0));
+    // The first sync is running: no offer over it.
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+    syncing = false;
+    await act(() => queryClient.invalidateQueries({ queryKey: ['tasks'] }));
+    const dialog = await screen.findByRole('dialog', { name: 'Try Pro for 14 days' });
+    await userEvent.click(within(dialog).getByRole('button', { name: 'Later' }));
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+
+    // Spend passed $10,000: the same sign-in gets no second modal, the banner says it.
+    answer = makePlanAnswer({ plan: 'pro_limited', modal: spendOffer, lastMonthSpend: '12000.00' });
+    await act(() => queryClient.invalidateQueries({ queryKey: ['plans'] }));
+    const banner = await screen.findByTestId('plan-banner');
+    expect(banner).toHaveTextContent('Your ad spend passed $10,000 last month. Upgrade to Pro to keep every feature.');
+    expect(within(banner).getByRole('link', { name: 'Upgrade' })).toHaveAttribute('href', '/settings/subscription');
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
+  });
+
   it('starts the Pro trial from the offer, says so and is not shown again', async () => {
     mockApi('GET /api/plan/current', ok(makePlanAnswer({ modal: trialOffer })), ok(makePlanAnswer({ plan: 'pro_trial', freeTrialStatus: 'TrialStarted' })));
     mockApi('GET /api/pay/giveMeTrial', ok({ status: 'ok', plan: 'pro_trial', purchase: trialPurchase }));

@@ -5,13 +5,15 @@
  * closing it in any way stores the type as seen. Trial-ending modals show the days left.
  */
 import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { useAccounts } from '@/features/accounts';
+import { isRunning, useTasks } from '@/features/tasks';
 import { tn } from '@/i18n';
 import { useCurrentPlan } from '../api/get-current-plan';
 import { useStartTrial } from '../api/give-me-trial';
 import type { UpsellModal as Upsell } from '../api/plan';
-import { markModalSeen, modalConfirm, shownModal, SUBSCRIPTION_PATH } from '../prompts';
+import { markModalSeen, modalConfirm, OFFER_SHOWN_KEY, shownModal, SUBSCRIPTION_PATH } from '../prompts';
 
 /**
  * Spec §9: modals are 500 px wide, at least 300 px and at most 85 % of the window high; the
@@ -23,11 +25,29 @@ const MODAL_STYLES = {
   title: { fontWeight: 700, fontSize: 'var(--mantine-font-size-lg)' },
 } as const;
 
+/**
+ * Whether a connection's first sync is still running: a connection not synced yet with its
+ * sync task under way (a failed first sync no longer holds the offers back).
+ */
+function useFirstSyncRunning(): boolean {
+  const accounts = useAccounts();
+  const tasks = useTasks();
+  if (accounts.isPending || tasks.isPending) return true;
+  const unsynced = new Set((accounts.data ?? []).filter((a) => !a.lastSyncedAt).map((a) => a._id));
+  return (tasks.data ?? []).some((task) => isRunning(task) && task.kind.startsWith('sync-') && task.accountId != null && unsynced.has(task.accountId));
+}
+
 export function UpsellModal() {
   const { pathname } = useLocation();
   const { data } = useCurrentPlan();
   const [, setSeen] = useState(0);
-  const modal = shownModal(data?.modal, window.localStorage, pathname);
+  const firstSyncRunning = useFirstSyncRunning();
+  const shownThisSignIn = window.sessionStorage.getItem(OFFER_SHOWN_KEY);
+  const modal = shownModal(data?.modal, window.localStorage, { pathname, firstSyncRunning, shownThisSignIn }, data?.plan);
+  // At most one offer modal per sign-in: the first shown holds the place.
+  useEffect(() => {
+    if (modal && shownThisSignIn === null) window.sessionStorage.setItem(OFFER_SHOWN_KEY, modal.type);
+  }, [modal, shownThisSignIn]);
   if (!modal) return null;
   const close = () => {
     markModalSeen(window.localStorage, modal.type);

@@ -185,7 +185,7 @@ export function BacktestPanel({ backtest, currency, campaigns }: { backtest: Bac
         <Text size="xs" c="dimmed" data-testid="backtest-note">
           {backtest.note}
         </Text>
-        <DataTable data={backtest.points} columns={pointColumns} label={t('rules.backtest.points')} />
+        {/* What it would have changed first; then each scheduled run it replayed. */}
         <Title order={5}>{t('rules.backtest.entities')}</Title>
         {backtest.entities.length === 0 ? (
           <Text size="sm" c="dimmed">
@@ -194,6 +194,8 @@ export function BacktestPanel({ backtest, currency, campaigns }: { backtest: Bac
         ) : (
           <DataTable data={backtest.entities} columns={entityColumns} label={t('rules.backtest.entities')} />
         )}
+        <Title order={5}>{t('rules.backtest.points')}</Title>
+        <DataTable data={backtest.points} columns={pointColumns} label={t('rules.backtest.points')} />
       </Stack>
     </Card>
   );

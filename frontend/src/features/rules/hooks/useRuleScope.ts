@@ -28,7 +28,7 @@ export function useRuleScope(): RuleScopeState {
   const active = org ?? (choices.length === 1 ? choices[0]! : null);
   if (!account || !active) return { group: null, isLoading, choices, choose };
   return {
-    group: { accountId: account._id, orgId: active.orgId, currency: active.currency, timeZone: active.timeZone, orgName: active.displayName },
+    group: { accountId: account._id, orgId: active.orgId, currency: active.currency ?? null, timeZone: active.timeZone ?? null, orgName: active.displayName },
     isLoading,
     choices,
     choose,

@@ -1,14 +1,18 @@
 /**
  * The collection under way (spec §2, §4): the phase the job has reached ('Looking for App
  * Store suggestions' … 'Excluding keywords without traffic...') over a progress bar (the
- * task's percent, spec §4 Background tasks), the candidates found so far, the expected
- * duration, and the Stop button (confirmed first).
+ * task's percent, spec §4 Background tasks), the phases passed (each one the polls missed
+ * shown in order, `usePhaseReplay`, ending with 'Keywords collecting completed!'), the
+ * candidates found so far, the expected duration, and the Stop button (confirmed first).
  */
-import { Button, Card, Group, Loader, Progress, Stack, Text, Title } from '@mantine/core';
-import { IconPlayerStop } from '@tabler/icons-react';
+import { Button, Card, Group, List, Loader, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconCheck, IconPlayerStop } from '@tabler/icons-react';
+import { useEffect } from 'react';
 import { taskProgress } from '@/features/tasks';
 import { t } from '@/i18n';
 import { formatNumber } from '@/lib/format';
+import { showSnackbar } from '@/lib/notifications';
+import { usePhaseReplay } from '../hooks/usePhaseReplay';
 import type { Suggester } from '../hooks/useSuggester';
 
 /** The first phase, shown until the first poll answers. */
@@ -17,8 +21,20 @@ const FIRST_PHASE = 'Looking for App Store suggestions';
 export function CollectingPanel({ suggester, duration }: { suggester: Suggester; duration: string }) {
   const { collecting, form } = suggester.state;
   const task = collecting?.task ?? null;
-  const percent = task ? taskProgress(task) : 0;
-  const phase = task?.message || FIRST_PHASE;
+  const ended = collecting?.ended !== undefined;
+  // The finished task's last message ends the replay, should its phases not hold it yet.
+  const phases = task ? (ended && task.message && task.phases.at(-1) !== task.message ? [...task.phases, task.message] : task.phases) : [];
+  const replay = usePhaseReplay(phases, collecting?.resumed ?? false);
+  const { completeCollection } = suggester;
+  const finishedText = task?.message || t('suggester.completed');
+  useEffect(() => {
+    if (!ended || !replay.caughtUp) return;
+    completeCollection();
+    // Spec §8: the finished text (a default when the task has none).
+    showSnackbar(finishedText);
+  }, [ended, replay.caughtUp, completeCollection, finishedText]);
+  const percent = task ? (ended && !replay.caughtUp ? Math.min(99, taskProgress(task)) : taskProgress(task)) : 0;
+  const phase = replay.phase ?? (task?.message || FIRST_PHASE);
   const candidates = typeof task?.details.candidates === 'number' ? task.details.candidates : null;
   return (
     <Card withBorder padding="xl" data-testid="collecting">
@@ -54,6 +70,13 @@ export function CollectingPanel({ suggester, duration }: { suggester: Suggester;
                   {t('suggester.duration')}: {duration}
                 </Text>
               </Group>
+              {replay.shown.length > 1 && (
+                <List size="xs" spacing={2} c="dimmed" data-testid="collect-passed" aria-label={t('suggester.phasesPassed')} icon={<ThemeIcon size={14} radius="xl" color="teal" variant="light"><IconCheck size={10} /></ThemeIcon>}>
+                  {replay.shown.slice(0, -1).map((p, i) => (
+                    <List.Item key={`${i}-${p}`}>{p}</List.Item>
+                  ))}
+                </List>
+              )}
               {candidates !== null && (
                 <Text size="xs" c="dimmed" data-testid="collect-candidates">
                   {formatNumber(candidates, 0)} {t('suggester.candidates')}

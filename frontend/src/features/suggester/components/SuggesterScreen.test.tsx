@@ -4,6 +4,7 @@ import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { callsTo, fail, held, mockApi, ok, type MockCall } from '@/test/fetch-mock';
 import { formatNumber } from '@/lib/format/number';
 import { renderApp } from '@/test/render';
+import { phaseTiming } from '../hooks/usePhaseReplay';
 import { timing } from '../wizard';
 
 // The first render compiles the app; the machine may be busy.
@@ -12,7 +13,11 @@ jest.setTimeout(40_000);
 // The screen's waits, shortened: polls every 100 ms instead of spec §9's 1000 ms (the interval
 // itself is polling.test.ts's), saves and store searches 50 ms after the last change. A test
 // that looks at a state between two polls holds the next answer back (`held`) until it has.
-beforeAll(() => Object.assign(timing, { pollMs: 100, saveDebounceMs: 50, searchDebounceMs: 50, namesDebounceMs: 50 }));
+beforeAll(() => {
+  Object.assign(timing, { pollMs: 100, saveDebounceMs: 50, searchDebounceMs: 50, namesDebounceMs: 50 });
+  // The phases a poll missed, 100 ms apiece.
+  phaseTiming.phaseMs = 100;
+});
 
 const PATH = '/keyword-suggester';
 const COLLECT = 'POST /api/phrase/getListByShuffleTitlesPopularities/100';
@@ -274,6 +279,38 @@ describe('keyword suggester, collection', () => {
     expect(await screen.findByTestId('collection-error')).toHaveTextContent('This country is not served by the campaign group');
     expect(screen.getByText('Search parameters')).toBeInTheDocument();
     expect(saved['suggester-loader']).toBeUndefined();
+  });
+
+  it('shows each phase the polls missed, in order, ending with the finished message (issue 42)', async () => {
+    const PHASES = [
+      'Looking for App Store suggestions',
+      'Exploring your app...',
+      'Exploring your competitors...',
+      'Doing some magic...',
+      'Collecting results...',
+      'Getting Search Ads Popularity for all keywords...',
+      'Excluding keywords without traffic...',
+    ];
+    mockStep1();
+    // The first poll sees the first phase; the next one the finished task, which kept them all.
+    const first = running(1, PHASES[0]!);
+    const done = ok({ task: task({ step: 7, message: 'Keywords collecting completed!', finish: true, phases: [...PHASES, 'Keywords collecting completed!'] }), items: ITEMS });
+    const later = held(done);
+    mockCollect(first, later.answer);
+    await startCollection();
+    const panel = await screen.findByTestId('collecting');
+    expect(within(panel).getByTestId('collect-phase')).toHaveTextContent(PHASES[0]!);
+    // Every text the phase line shows from here on.
+    const seen: string[] = [PHASES[0]!];
+    const observer = new MutationObserver(() => {
+      const text = panel.querySelector('[data-testid="collect-phase"]')?.textContent;
+      if (text && seen.at(-1) !== text) seen.push(text);
+    });
+    observer.observe(panel, { subtree: true, childList: true, characterData: true });
+    later.release();
+    expect(await screen.findByTestId('keyword-table', {}, { timeout: 15_000 })).toBeInTheDocument();
+    observer.disconnect();
+    expect(seen).toEqual([...PHASES, 'Keywords collecting completed!']);
   });
 
   it('skips network errors and METHOD_IS_EXECUTED while polling', async () => {

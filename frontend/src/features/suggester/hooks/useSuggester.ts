@@ -85,6 +85,11 @@ export interface Collecting {
   task: Task | null;
   /** Resumed from the saved loader: polled at once. */
   resumed: boolean;
+  /**
+   * The finished collection's next state (its keywords on step 2), applied once the screen has
+   * shown the phases the polls missed (`completeCollection`).
+   */
+  ended?: WizardState;
 }
 
 export interface WizardState {
@@ -321,10 +326,11 @@ export function useSuggester() {
           selected: selected.filter((p) => !removedNames.has(p.name)),
           step: current.step < 2 ? 2 : current.step,
         };
-        setState(next);
         persist({ [ENTRY_KEY]: entryOf(next, now), [LOADER_KEY]: null, [LAST_ITEM_KEY]: { step: next.step, taskId, savedAt: now.toISOString() } });
-        // A collection that ran here says so (spec §8: a default when the task has no text).
-        if (current.collecting) showSnackbar(outcome.task.message || t('suggester.completed'));
+        // A collection that ran here first shows the phases its polls missed, ending with the
+        // task's last message; the collecting panel then calls `completeCollection`.
+        if (current.collecting) setState({ ...current, collecting: { ...current.collecting, task: outcome.task, ended: next } });
+        else setState(next);
         return;
       }
       // Failed or stopped elsewhere: back to step 1, the failure kept as the collection error.
@@ -342,6 +348,14 @@ export function useSuggester() {
     },
     [persist, refreshTasks],
   );
+
+  /**
+   * The finished collection's phases were shown: on to its keywords (read from the state
+   * itself: the panel calls this from its effect, before this hook's ref follows the state).
+   */
+  const completeCollection = useCallback(() => {
+    setState((s) => s.collecting?.ended ?? s);
+  }, []);
 
   // Poll the running collection, or the saved result after a reload.
   const pollId = state.collecting?.taskId ?? (state.loadingResult ? state.resultId : null);
@@ -710,6 +724,7 @@ export function useSuggester() {
     create,
     submitting,
     endCreation,
+    completeCollection,
     creationFailed: state.creating?.failed ?? false,
     dismissCreation,
     dismissCreated,
