@@ -238,6 +238,7 @@ export const en = {
   'common.cancel': 'Cancel',
   'select.nothingFound': 'No results found',
   'chart.title': 'Daily performance',
+  'chart.inCurrency': 'In {currency}',
   'chart.leftMetric': 'Left axis metric',
   'chart.rightMetric': 'Right axis metric',
   'chart.notSynced': 'The chart fills in once the first sync of this campaign group finishes.',

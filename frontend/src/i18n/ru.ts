@@ -240,6 +240,7 @@ export const ru: Messages = {
   'common.cancel': 'Отмена',
   'select.nothingFound': 'Ничего не найдено',
   'chart.title': 'Показатели по дням',
+  'chart.inCurrency': 'В {currency}',
   'chart.leftMetric': 'Метрика левой оси',
   'chart.rightMetric': 'Метрика правой оси',
   'chart.filtered': 'С фильтрами: на графике строки, подходящие под фильтры',

@@ -1,5 +1,5 @@
 import type { ReportResult } from './api/report';
-import { chartDays, chartSeries } from './chart-series';
+import { chartDays, chartGroups, chartSeries } from './chart-series';
 import { periodText } from './components/ReportChart';
 
 const base: ReportResult = {
@@ -37,6 +37,20 @@ describe('the chart lines', () => {
     // Not hovering, the legend shows each line's period value, in its own currency.
     expect(series.map(periodText)).toEqual(['¥1 500', '$12.50', '30']);
     expect(chartDays(base)).toEqual(['2026-11-01', '2026-11-02', '2026-11-03']);
+  });
+
+  it('draws one chart per currency when money is split by currency, never one axis over two currencies (issue 42)', () => {
+    const groups = chartGroups(chartSeries(base, ['localSpend', 'totalInstalls'], label, true));
+    expect(groups.map((g) => g.currency)).toEqual(['JPY', 'USD']);
+    expect(groups.map((g) => g.series.map((s) => s.label))).toEqual([
+      ['Spend · JPY', 'Installs'],
+      ['Spend · USD', 'Installs'],
+    ]);
+    // Each chart's money axis reads in its own currency.
+    for (const group of groups) expect(new Set(group.series.filter((s) => s.kind === 'money').map((s) => s.currency))).toEqual(new Set([group.currency]));
+    // Converted or single-currency money stays one chart.
+    const one: ReportResult = { ...base, currency: 'USD', subtotals: null };
+    expect(chartGroups(chartSeries(one, ['localSpend', 'totalInstalls'], label, false))).toHaveLength(1);
   });
 
   it('leaves days not synced yet out rather than drawing zeros', () => {

@@ -98,3 +98,23 @@ export function chartSeries(result: ReportResult, metrics: ChartMetrics, label: 
   });
   return out;
 }
+
+/** The lines of one chart: all of them, or one currency's when money is split by currency. */
+export interface ChartGroup {
+  /** The currency of this chart's money, when the lines are split by currency. */
+  currency: string | null;
+  series: ChartSeries[];
+}
+
+/**
+ * The charts to draw: one, unless the lines are split by currency (several currencies, no
+ * reporting currency), then one per currency, so an axis only ever reads in the money it
+ * plots — never one currency's sign over another's amounts.
+ */
+export function chartGroups(series: ChartSeries[]): ChartGroup[] {
+  const split = series.filter((s) => !s.converted && s.key.includes(':'));
+  const currencies = [...new Set(split.map((s) => s.currency).filter((c): c is string => c !== null))];
+  if (currencies.length < 2) return [{ currency: null, series }];
+  // Lines not split by currency (counts, ratios) are the same in each chart.
+  return currencies.map((currency) => ({ currency, series: series.filter((s) => !split.includes(s) || s.currency === currency) }));
+}

@@ -14,7 +14,7 @@ import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { useGraph, type ReportRequest } from '../api/report';
 import { GRAPH_METRICS, graphKind, isGraphMetric, type ChartMetrics } from '../chart-metrics';
-import { chartDays, chartSeries } from '../chart-series';
+import { chartDays, chartGroups, chartSeries } from '../chart-series';
 import { labelKey, mixesCurrencies } from '../columns';
 import { message } from '../format-value';
 import { convertedNote } from '../reporting-currency';
@@ -23,6 +23,8 @@ import { CHART_COLORS } from './chart-colors';
 const ReportChart = lazy(() => import('./ReportChart'));
 
 const HEIGHT = 240;
+/** One chart per currency when money is split by currency (each on axes in its own money). */
+const SPLIT_HEIGHT = 180;
 
 export function metricLabel(metric: string): string {
   return message(labelKey(metric), metric);
@@ -99,9 +101,18 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
             </Center>
           }
         >
-          <div style={{ opacity: graph.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
-            <ReportChart days={days} series={series} height={HEIGHT} />
-          </div>
+          <Stack gap="sm" style={{ opacity: graph.isPlaceholderData ? 0.6 : 1, transition: 'opacity 120ms' }}>
+            {chartGroups(series).map((group) => (
+              <div key={group.currency ?? 'all'} data-testid="report-chart-group" data-currency={group.currency ?? undefined}>
+                {group.currency && (
+                  <Text size="xs" fw={600} c="dimmed">
+                    {t('chart.inCurrency').replace('{currency}', group.currency)}
+                  </Text>
+                )}
+                <ReportChart days={days} series={group.series} height={group.currency ? SPLIT_HEIGHT : HEIGHT} />
+              </div>
+            ))}
+          </Stack>
           {money && graph.data.converted ? (
             <Text size="xs" c="dimmed" ta="center" data-testid="chart-converted">
               {convertedNote(graph.data.converted)}
