@@ -177,5 +177,21 @@ test('Settings › General keeps a long email clear of the role', async ({ page 
   // The email stays inside its column: it ends before the role's column starts (or sits on
   // its own row on a narrow screen).
   expect(a.x + a.width <= b.x + 1 || a.y + a.height <= b.y + 1).toBe(true);
+  // On one line at 1280 px: not wrapped mid-word (issue 42).
+  const lineHeight = await emailText.evaluate((el) => parseFloat(getComputedStyle(el).lineHeight));
+  expect(a.height).toBeLessThan(lineHeight * 1.5);
   await shot(page, info, 'settings-general-long-email');
+
+  // At 1920 px the settings pages use the page's width, like the other screens.
+  await page.setViewportSize({ width: 1920, height: 1000 });
+  for (const path of ['/settings/general', '/settings/team', '/settings/subscription']) {
+    await page.goto(path);
+    const settings = page.getByTestId('settings-page');
+    await expect(settings).toBeVisible();
+    const main = (await page.locator('main').boundingBox())!;
+    const box = (await settings.boundingBox())!;
+    expect(box.width / main.width).toBeGreaterThan(0.9);
+  }
+  await page.goto('/settings/general');
+  await shot(page, info, 'settings-general-1920');
 });

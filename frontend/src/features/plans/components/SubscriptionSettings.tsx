@@ -16,7 +16,7 @@ import { TrialAndUpgradeCard } from './TrialAndUpgradeCard';
 export function SubscriptionSettings() {
   const plan = useCurrentPlan();
   return (
-    <Stack maw={960} gap="lg">
+    <Stack gap="lg" data-testid="settings-page">
       <Title order={2} size="h3">
         {t('title.settingsSubscription')}
       </Title>

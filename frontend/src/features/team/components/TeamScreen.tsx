@@ -19,7 +19,7 @@ export function TeamScreen() {
   if (!user) return null;
   const caller = user.permission;
   return (
-    <Stack maw={960} gap="lg">
+    <Stack gap="lg" data-testid="settings-page">
       <Stack gap={4}>
         <Title order={2} size="h3">
           {t('settingsNav.team')}

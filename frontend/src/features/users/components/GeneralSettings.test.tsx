@@ -13,11 +13,14 @@ describe('general settings', () => {
     expect(screen.getByRole('link', { name: 'Change password' })).toHaveAttribute('href', '/settings/password');
   });
 
-  it('lets a long email wrap inside its column rather than run over the role', async () => {
+  it('lets a long email wrap only after its @ and dots, never mid-word (issue 42)', async () => {
     const email = 'a.very.long.address.for.someone@subdomain.example-company.com';
     renderApp('/settings/general', makeUser({ email }));
-    const value = await screen.findByText(email);
-    expect(value).toHaveStyle({ overflowWrap: 'anywhere' });
+    const value = await screen.findByTestId('account-email');
+    expect(value).toHaveTextContent(email);
+    expect(value).not.toHaveStyle({ overflowWrap: 'anywhere' });
+    // The break opportunities: after each '.' and the '@'.
+    expect(value.querySelectorAll('wbr')).toHaveLength(email.match(/[@.]/g)!.length);
   });
 
   it('saves the alternative invoice email', async () => {
