@@ -124,8 +124,19 @@ fn join(parent: &str, name: &str) -> String {
 /// A deserialisation error as the answer names it: a field error at its path, or the
 /// whole-body message at the root.
 pub fn field_error<E: std::fmt::Display>(err: &serde_path_to_error::Error<E>) -> ApiError {
-    let path = dotted(err.path());
-    let (field, message) = describe(&path, &err.inner().to_string());
+    let mut path = dotted(err.path());
+    let mut raw = err.inner().to_string();
+    // A refusal raised inside a type read by hand carries its own path
+    // (`searchdeck_common::field_error::nested`).
+    let marker = searchdeck_common::field_error::NESTED;
+    if let Some((inner, message)) = raw
+        .strip_prefix(marker)
+        .and_then(|rest| rest.split_once(marker))
+    {
+        path = join(&path, inner).trim_end_matches('.').to_string();
+        raw = message.to_string();
+    }
+    let (field, message) = describe(&path, &raw);
     if field.is_empty() {
         let whole = if message == MUST_BE_OBJECT {
             NOT_AN_OBJECT.to_string()

@@ -106,8 +106,9 @@ pub struct SearchPayload {
 }
 
 /// The start route's body: the first form, or the second (`{adamId, data, query}`, where
-/// `data` is the first form and `query` a running collection's id to poll).
-#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+/// `data` is the first form and `query` a running collection's id to poll). Read by hand
+/// (below): serde's flatten would lose the path of a refused member.
+#[derive(Debug, Clone, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchBody {
     #[serde(flatten)]
@@ -121,6 +122,40 @@ pub struct SearchBody {
     /// Second form: the task id of a running collection to poll (as `?id=`).
     #[schema(max_length = 64)]
     pub query: Option<String>,
+}
+
+impl<'de> Deserialize<'de> for SearchBody {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Form;
+        impl<'de> serde::de::Visitor<'de> for Form {
+            type Value = SearchBody;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> Result<SearchBody, A::Error> {
+                #[derive(Deserialize)]
+                struct AppId(#[serde(with = "string_id::option")] Option<i64>);
+                let mut body = SearchBody::default();
+                let mut first = serde_json::Map::new();
+                while let Some(key) = map.next_key::<String>()? {
+                    match key.as_str() {
+                        "adamId" => body.adam_id = map.next_value::<AppId>()?.0,
+                        "data" => body.data = map.next_value()?,
+                        "query" => body.query = map.next_value()?,
+                        _ => {
+                            first.insert(key, map.next_value()?);
+                        }
+                    }
+                }
+                body.payload = crate::field_error::nested(Value::Object(first))?;
+                Ok(body)
+            }
+        }
+        d.deserialize_map(Form)
+    }
 }
 
 impl SearchBody {

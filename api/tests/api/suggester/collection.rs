@@ -117,6 +117,15 @@ sandbox_tests! {
         let res = t.call(Method::POST, &url, json!({"country": "ZZ", "suggestionType": "keywords", "words": ["!!"]}), &owner).await;
         let fields: Vec<&str> = res.json["errors"].as_array().unwrap().iter().map(|e| e["field"].as_str().unwrap()).collect();
         assert_eq!(fields, ["country", "words"], "{:?}", res.json);
+        // A member of the wrong type is named where it stands, in both forms of the body.
+        for (body, field) in [
+            (json!({"country": "US", "suggestionType": "keywords", "words": [["x"]]}), "words.0"),
+            (json!({"data": {"country": "US", "suggestionType": "keywords", "words": ["a", 7]}}), "data.words.1"),
+            (json!({"country": "US", "suggestionType": "keywords", "withAggregation": "yes"}), "withAggregation"),
+        ] {
+            let res = t.call(Method::POST, &url, body.clone(), &owner).await;
+            assert_eq!((res.status, res.json["errors"][0]["field"].as_str()), (StatusCode::BAD_REQUEST, Some(field)), "{body}: {:?}", res.json);
+        }
         let res = t.call(Method::POST, &start_url(1, &account_id, org_id), json!({"country": "US", "suggestionType": "app"}), &owner).await;
         assert_eq!((res.status, res.json["errors"][0]["field"].as_str()), (StatusCode::BAD_REQUEST, Some("adamId")));
         let res = t.call(Method::POST, &url, json!({"country": "US", "suggestionType": "app"}), &reader).await;
