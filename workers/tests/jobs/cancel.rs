@@ -56,7 +56,9 @@ async fn a_stop_request_stops_the_running_job_at_its_next_check(kind: Kind) {
     assert!(finish);
     assert_eq!((error, attempts), (None, 1));
     assert_eq!(env.task_message(&task).await, "Stopped");
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    // What this rules out is the job running on to its end (10 s of steps): half of that is
+    // a bound a loaded 2-core machine keeps (measured ~0.2 s; the figure is printed above).
+    assert!(took < Duration::from_secs(5), "{took:?}");
     assert_eq!(runs.len(), 1);
     // Stopped before its effect, never retried, and the queue counts the job as done.
     let runs = testing::runs(&env.db, "stoppable").await.unwrap();

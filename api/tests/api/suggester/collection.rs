@@ -207,7 +207,9 @@ sandbox_tests! {
         }
         let asked = Instant::now();
         let stopped = t.get(&format!("/api/phrase/suggesterSearches/one/stop/{running}"), &owner).await;
-        assert!(asked.elapsed() < Duration::from_secs(1));
+        // The stop answers at once rather than after the collection, which the sandbox's
+        // latency fault stretches to tens of seconds: a bound well under that.
+        assert!(asked.elapsed() < Duration::from_secs(5), "{:?}", asked.elapsed());
         assert_eq!(stopped.status, StatusCode::OK, "{:?}", stopped.json);
         let item = &stopped.json["result"]["item"];
         assert_eq!((item["finish"].clone(), item["error"].clone(), item["details"]["stopped"].clone()), (json!(true), json!("Stopped"), json!(true)));
