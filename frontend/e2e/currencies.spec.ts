@@ -2,7 +2,8 @@
  * Several currencies on All accounts, in the built app against `searchdeck serve` and its
  * sandbox: the sandbox's Apple user has campaign groups billing in US dollars, euros and
  * yen, so the connected account's money is never added up. The totals row gets one "Total in
- * <currency>" row per currency and the chart one spend line per currency; choosing a
+ * <currency>" row per currency and one chart per currency (its spend on axes in its own
+ * money); choosing a
  * reporting currency (saved in the user's options) adds the totals converted at the
  * sandbox's stand-in reference rates, labelled with their date, and one converted chart
  * line. The legend shows the period's values while no day is hovered. The totals and the
@@ -44,14 +45,21 @@ test('All accounts shows per-currency subtotals, then money converted to the rep
   // The Total row itself adds no money across currencies.
   await expect(table.getByTestId('totals-row').getByTitle('Amounts in different currencies are not added up').first()).toHaveText('—');
 
-  // The chart: one spend line per currency, and the period's values in the legend while no
-  // day is hovered (no "—").
+  // The chart: one chart per currency, each with its spend line on an axis in its own money
+  // (issue 42: never one currency's sign over another's amounts), and the period's values in
+  // the legend while no day is hovered (no "—").
   const chart = page.getByTestId('report-chart');
-  const legend = chart.locator('.u-legend');
-  await expect(legend).toContainText('Spend · EUR');
-  await expect(legend).toContainText('Spend · JPY');
-  await expect(legend).toContainText('Spend · USD');
-  const usdLine = legend.locator('tr', { hasText: 'Spend · USD' });
+  const groups = chart.getByTestId('report-chart-group');
+  await expect(groups).toHaveCount(3);
+  expect(await groups.evaluateAll((els) => els.map((e) => e.getAttribute('data-currency')))).toEqual(['EUR', 'JPY', 'USD']);
+  for (const [i, currency] of ['EUR', 'JPY', 'USD'].entries()) {
+    const legend = groups.nth(i).locator('.u-legend');
+    await expect(legend).toContainText(`Spend · ${currency}`);
+    for (const other of ['EUR', 'JPY', 'USD'].filter((c) => c !== currency)) await expect(legend).not.toContainText(`Spend · ${other}`);
+  }
+  // Each left axis reads in its chart's currency.
+  await expect(groups.nth(1)).toContainText('¥');
+  const usdLine = groups.nth(2).locator('.u-legend tr', { hasText: 'Spend · USD' });
   await expect(usdLine.locator('.u-value')).toHaveText(/^\$\d/);
   await page.waitForTimeout(500);
   await save(table, 'totals-per-currency');
@@ -67,6 +75,9 @@ test('All accounts shows per-currency subtotals, then money converted to the rep
   await expect(converted).toContainText('≈ Total in EUR');
   await expect(converted).toContainText(/≈ €\d/);
   await expect(page.getByTestId('converted-note')).toHaveText(/^≈ converted to EUR at Searchdeck sandbox reference rates of \d\d\/\d\d\/\d{4}/);
+  // Converted money is one chart again, in the reporting currency.
+  await expect(groups).toHaveCount(1);
+  const legend = chart.locator('.u-legend');
   await expect(legend).toContainText('Spend (≈ EUR)');
   await expect(legend.locator('tr', { hasText: 'Spend (≈ EUR)' }).locator('.u-value')).toHaveText(/^€\d/);
   await expect(chart.getByTestId('chart-converted')).toContainText('≈ converted to EUR');

@@ -483,7 +483,10 @@ impl Handler for SyncAccount {
                 // The connection deleted meanwhile takes its groups' rows with it (the read's
                 // writes then miss their foreign keys): the sync ends quietly, as it would
                 // have started.
-                if store::accounts::by_id(&db.pool, &account.id).await?.is_none() {
+                if store::accounts::by_id(&db.pool, &account.id)
+                    .await?
+                    .is_none()
+                {
                     tracing::info!(account_id = %account.id, "connection removed during its sync; the sync ends");
                     return Ok(Done::message("Connection removed"));
                 }
