@@ -106,8 +106,7 @@ pub struct SearchPayload {
 }
 
 /// The start route's body: the first form, or the second (`{adamId, data, query}`, where
-/// `data` is the first form and `query` a running collection's id to poll). Read by hand
-/// (below): serde's flatten would lose the path of a refused member.
+/// `data` is the first form and `query` a running collection's id to poll).
 #[derive(Debug, Clone, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SearchBody {
@@ -124,6 +123,7 @@ pub struct SearchBody {
     pub query: Option<String>,
 }
 
+// Read by hand: serde's flatten would lose the path of a refused member of the first form.
 impl<'de> Deserialize<'de> for SearchBody {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         struct Form;

@@ -6889,6 +6889,10 @@ export type CreateErrors = {
      */
     403: ErrorBody;
     /**
+     * meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed
+     */
+    409: ErrorBody;
+    /**
      * The request body is too large (at most 1 MB)
      */
     413: ErrorBody;
@@ -7048,6 +7052,10 @@ export type OauthErrors = {
      */
     403: ErrorBody;
     /**
+     * meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed
+     */
+    409: ErrorBody;
+    /**
      * Error. Try again later
      */
     500: ErrorBody;
@@ -7132,7 +7140,7 @@ export type SyncNowErrors = {
      */
     401: ErrorBody;
     /**
-     * Cross-site requests are not allowed
+     * Access restricted (role)
      */
     403: ErrorBody;
     /**
