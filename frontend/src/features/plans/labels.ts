@@ -23,6 +23,6 @@ export type PurchaseStatus = 'active' | 'ended' | 'paymentFailed' | 'upcoming';
 export function purchaseStatus(p: Purchase, now: number): PurchaseStatus {
   if (p.paymentFailed) return 'paymentFailed';
   if (p.startedAt > now) return 'upcoming';
-  if (p.offAccountTime !== null && p.offAccountTime <= now) return 'ended';
+  if (typeof p.offAccountTime === 'number' && p.offAccountTime <= now) return 'ended';
   return 'active';
 }

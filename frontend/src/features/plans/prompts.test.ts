@@ -54,7 +54,7 @@ describe('the top banner shown', () => {
   it('never hides appleDataIssues or addCreditLine, which cannot be closed', () => {
     for (const type of ['appleDataIssues', 'addCreditLine']) {
       const store = memoryStore();
-      const fixed = banner({ type, closable: false, button: null });
+      const fixed = banner({ type: type as Banner['type'], closable: false, button: null });
       closeBanner(store, fixed);
       expect(store.keys.size).toBe(0);
       // Even a stale saved closing of the type does not hide it.

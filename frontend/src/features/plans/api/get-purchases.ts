@@ -1,11 +1,11 @@
 /** GET /api/purchase/all: the workspace's purchases, newest first (owner and admin). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeItemsPurchaseItem } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { planKeys } from './keys';
-import { purchaseSchema, type Purchase } from './plan';
+import type { Purchase } from './plan';
 
-const purchasesResultSchema = z.object({ items: z.array(purchaseSchema) });
+const purchasesResultSchema = zEnvelopeItemsPurchaseItem.shape.result;
 
 export async function getPurchases({ signal }: CallOptions = {}): Promise<Purchase[]> {
   const { items } = await api.get('/purchase/all', purchasesResultSchema, { signal });

@@ -4,14 +4,14 @@
  * 'Error in getting a trial', both for 6 s (spec §9); the plan and purchases are asked again.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEnvelopeTrialStarted } from '@/api/generated/zod.gen';
 import { t } from '@/i18n';
 import { api, type CallOptions } from '@/lib/api-client';
 import { showLongSnackbar } from '@/lib/notifications';
 import { planKeys } from './keys';
-import { planSchema, purchaseSchema } from './plan';
 
-const trialStartedSchema = z.object({ status: z.string(), plan: planSchema, purchase: purchaseSchema });
+const trialStartedSchema = zEnvelopeTrialStarted.shape.result;
 export type TrialStarted = z.infer<typeof trialStartedSchema>;
 
 export async function giveMeTrial({ signal }: CallOptions = {}): Promise<TrialStarted> {

@@ -47,8 +47,9 @@ export function PlanLimitsCard({ limits, usage }: { limits: PlanLimits; usage: P
         </div>
         <SimpleGrid cols={{ base: 2, sm: 3 }} spacing="md">
           {ROWS.map(([field, label]) => {
-            const limit = limits[field];
-            const used = usage[field];
+            // No limit, or no use counted (per creation), reads as null.
+            const limit = limits[field] ?? null;
+            const used = usage[field] ?? null;
             return (
               <Stack key={field} gap={4}>
                 <Text size="sm" c="dimmed">

@@ -35,7 +35,7 @@ export function PlanSummaryCard({ plan }: { plan: PlanAnswer }) {
             </Text>
             <Text size="sm" fw={500} data-testid="plan-end">
               {formatDate(plan.offAccountTime)}
-              {plan.daysLeft !== null && plan.daysLeft > 0 && ` (${tn('plans.daysLeft', plan.daysLeft)})`}
+              {typeof plan.daysLeft === 'number' && plan.daysLeft > 0 && ` (${tn('plans.daysLeft', plan.daysLeft)})`}
             </Text>
           </Group>
         )}

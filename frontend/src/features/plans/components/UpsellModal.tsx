@@ -72,7 +72,7 @@ function UpsellDialog({ modal, onClose }: { modal: Upsell; onClose: () => void }
   return (
     <Modal opened onClose={onClose} title={modal.title} size={500} centered styles={MODAL_STYLES} data-testid="upsell-modal">
       <Stack gap="md" flex={1} data-testid="upsell-modal-body" data-type={modal.type}>
-        {modal.daysLeft !== null && (
+        {typeof modal.daysLeft === 'number' && (
           <Badge color="orange" variant="light" size="lg">
             {tn('plans.daysLeft', modal.daysLeft)}
           </Badge>
