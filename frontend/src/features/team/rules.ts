@@ -76,5 +76,5 @@ export function teamErrorMessage(error: unknown): string {
 
 /** "Active" state of a member: their last request (Unix seconds), or null for none. */
 export function lastActiveMs(member: Pick<Member, 'lastActive'>): number | null {
-  return member.lastActive === null ? null : member.lastActive * 1000;
+  return typeof member.lastActive === 'number' ? member.lastActive * 1000 : null;
 }

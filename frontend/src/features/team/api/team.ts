@@ -5,36 +5,19 @@
  * and `team/many` (remove, revoke). Every change reloads the list.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { roleSchema, type Role } from '@/features/auth';
+import type { z } from 'zod';
+import { zEnvelopeDeleted, zEnvelopeItemInvitationItem, zEnvelopeItemMemberItem, zEnvelopeTeamList, zEnvelopeUpdated, type zInvitationItem, type zMemberItem } from '@/api/generated/zod.gen';
+import type { Role } from '@/features/auth';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
 import { teamKeys } from './keys';
 
-export const memberSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  fullName: z.string(),
-  role: roleSchema,
-  /** Unix seconds; null without a live session in the workspace. */
-  lastActive: z.number().nullable(),
-  joinedAt: z.number(),
-  you: z.boolean(),
-});
-export type Member = z.infer<typeof memberSchema>;
+/** A member (the document's `MemberItem`): `lastActive` in Unix seconds, absent or null without a live session. */
+export type Member = z.infer<typeof zMemberItem>;
 
-export const invitationSchema = z.object({
-  id: z.string(),
-  email: z.string(),
-  role: roleSchema,
-  invitedBy: z.string().nullable(),
-  createdAt: z.number(),
-  expiresAt: z.number(),
-  /** Expired (within the last 30 days; the server deletes older ones): its link no longer works. */
-  expired: z.boolean().default(false),
-});
-export type Invitation = z.infer<typeof invitationSchema>;
+/** An invitation (`InvitationItem`): `expired` within the last 30 days (older ones are deleted). */
+export type Invitation = z.infer<typeof zInvitationItem>;
 
-const teamSchema = z.object({ items: z.array(memberSchema), invitations: z.array(invitationSchema) });
+const teamSchema = zEnvelopeTeamList.shape.result;
 export type Team = z.infer<typeof teamSchema>;
 
 export async function getTeam({ signal }: CallOptions = {}): Promise<Team> {
@@ -47,7 +30,7 @@ export function useTeam() {
   return useQuery(teamQuery());
 }
 
-const invitationResultSchema = z.object({ item: invitationSchema });
+const invitationResultSchema = zEnvelopeItemInvitationItem.shape.result;
 
 export interface InviteInput {
   email: string;
@@ -61,14 +44,14 @@ export async function invite({ email, role }: InviteInput, { signal }: CallOptio
 }
 
 export async function changeRole(id: string, role: Role, { signal }: CallOptions = {}) {
-  return api.patch(`/team/one/${encodeURIComponent(id)}`, { role }, z.object({ item: memberSchema }), { signal });
+  return api.patch(`/team/one/${encodeURIComponent(id)}`, { role }, zEnvelopeItemMemberItem.shape.result, { signal });
 }
 
 export async function changeRoles(ids: string[], role: Role, { signal }: CallOptions = {}) {
-  return api.patch('/team/many', { ids, role }, z.object({ updated: z.number() }), { signal });
+  return api.patch('/team/many', { ids, role }, zEnvelopeUpdated.shape.result, { signal });
 }
 
-const deletedSchema = z.object({ deleted: z.number() });
+const deletedSchema = zEnvelopeDeleted.shape.result;
 
 export async function removeEntry(kind: 'member' | 'invitation', id: string, { signal }: CallOptions = {}) {
   return api.delete(`/team/one/${kind}/${encodeURIComponent(id)}`, deletedSchema, { signal });
