@@ -4,7 +4,8 @@
  * pages, and every page of it for the CSV export.
  */
 import { keepPreviousData, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEntityChange, zEnvelopeChangePage } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { activityKeys } from './keys';
 
@@ -13,25 +14,11 @@ export const CHANGES_PAGE_SIZE = 50;
 /** The largest page the call gives, for the export. */
 export const CHANGES_MAX_PAGE = 1000;
 
-const decimalText = z.union([z.string(), z.number()]).transform(String);
-const idText = z.union([z.string(), z.number()]).transform(String);
-
-export const entityChangeSchema = z.object({
-  level: z.string(),
-  entityId: idText,
-  entityName: z.string().nullish(),
-  campaignId: idText.nullish(),
-  campaignName: z.string().nullish(),
-  adGroupId: idText.nullish(),
-  field: z.string(),
-  oldValue: decimalText.nullish(),
-  newValue: decimalText.nullish(),
-  currency: z.string().nullish(),
-  dateCreated: z.string(),
-});
+/** One entity's change (the document's `EntityChange`). */
+export const entityChangeSchema = zEntityChange;
 export type EntityChange = z.infer<typeof entityChangeSchema>;
 
-const changesResultSchema = z.object({ items: z.array(entityChangeSchema), total: z.number() });
+const changesResultSchema = zEnvelopeChangePage.shape.result;
 export type ChangesPage = z.infer<typeof changesResultSchema>;
 
 export async function getChanges(id: string, limit: number, skip: number, { signal }: CallOptions = {}): Promise<ChangesPage> {

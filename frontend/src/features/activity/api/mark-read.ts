@@ -5,12 +5,12 @@
  * asked again afterwards.
  */
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeMarked } from '@/api/generated/zod.gen';
 import { api } from '@/lib/api-client';
 import { activityKeys } from './keys';
 import type { NotificationPage } from './notifications';
 
-const updatedSchema = z.object({ updated: z.number() });
+const updatedSchema = zEnvelopeMarked.shape.result;
 
 /** Marks `ids` read, or every notification of the workspace when `ids` is absent. */
 export async function markRead(ids?: readonly string[]): Promise<number> {

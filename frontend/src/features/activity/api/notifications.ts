@@ -6,7 +6,8 @@
  * offset east of UTC in minutes, so the server's days are the browser's.
  */
 import { infiniteQueryOptions, keepPreviousData, skipToken, useInfiniteQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEnvelopeNotificationPage, zNotificationOut, type zChangeGroup, type zChangeValue, type zTagCounts } from '@/api/generated/zod.gen';
 import { api, type CallOptions, type Query } from '@/lib/api-client';
 import { activityKeys } from './keys';
 
@@ -17,74 +18,20 @@ export const PAGE_SIZE = 50;
 export const TAGS = ['auto_rules', 'goal_optimization', 'quick_start', 'manual_change', 'team'] as const;
 export type Tag = (typeof TAGS)[number];
 
-const decimalText = z.union([z.string(), z.number()]).transform(String);
+/** One change's entity, field and value (a notification of a single change): `ChangeValue`. */
+export type ChangeData = z.infer<typeof zChangeValue>;
 
-/** One change's entity, field and value (a notification of a single change). */
-const changeDataSchema = z.object({
-  entity: z.string().nullish(),
-  field: z.string().nullish(),
-  value: decimalText.nullish(),
-  currency: z.string().nullish(),
-});
-export type ChangeData = z.infer<typeof changeDataSchema>;
+/** The changes of a notification grouped by field and action, with shared values: `ChangeGroup`. */
+export type ChangeGroup = z.infer<typeof zChangeGroup>;
 
-/** The changes of a notification grouped by field and action, with shared values. */
-const changeGroupSchema = z.object({
-  source: z.string().nullish(),
-  typeOfChange: z.string().nullish(),
-  action: z.string().nullish(),
-  count: z.number(),
-  oldData: decimalText.nullish(),
-  saveData: decimalText.nullish(),
-  currency: z.string().nullish(),
-});
-export type ChangeGroup = z.infer<typeof changeGroupSchema>;
-
-export const notificationSchema = z.object({
-  _id: z.string(),
-  title: z.string(),
-  tag: z.string(),
-  action: z.string().nullish(),
-  target: z.string().nullish(),
-  source: z.string(),
-  sourceName: z.string().nullish(),
-  email: z.string().nullish(),
-  ruleId: z.string().nullish(),
-  key: z.string().nullish(),
-  type: z.string().nullish(),
-  dateCreated: z.string(),
-  read: z.boolean(),
-  accountId: z.string().nullish(),
-  orgId: z.string().nullish(),
-  campaignId: z.string().nullish(),
-  campaignName: z.string().nullish(),
-  campaignNames: z.array(z.string()).nullish(),
-  oldData: changeDataSchema.nullish(),
-  saveData: changeDataSchema.nullish(),
-  count: z.number(),
-  notificationsData: z.array(changeGroupSchema).nullish(),
-  undo: z
-    .object({ possible: z.boolean(), undoneBy: z.string().nullish(), undoOf: z.string().nullish() })
-    .nullish(),
-});
+/** A notification (spec §3): the document's `NotificationOut`. */
+export const notificationSchema = zNotificationOut;
 export type Notification = z.infer<typeof notificationSchema>;
 
-const countsSchema = z.object({
-  all: z.number(),
-  manual_change: z.number().default(0),
-  quick_start: z.number().default(0),
-  auto_rules: z.number().default(0),
-  goal_optimization: z.number().default(0),
-  team: z.number().default(0),
-});
-export type TagCounts = z.infer<typeof countsSchema>;
+export type TagCounts = z.infer<typeof zTagCounts>;
 
-export const notificationPageSchema = z.object({
-  items: z.array(notificationSchema),
-  total: z.number(),
-  unread: z.number().default(0),
-  counts: countsSchema.nullish(),
-});
+/** A page of the log with the per-type counts and the caller's unread count (`NotificationPage`). */
+export const notificationPageSchema = zEnvelopeNotificationPage.shape.result;
 export type NotificationPage = z.infer<typeof notificationPageSchema>;
 
 /** What the screen filters by: both days (`YYYY-MM-DD`) or the list is not asked. */
