@@ -5,10 +5,11 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { zEnvelopeCreated } from '@/api/generated/zod.gen';
 import { t } from '@/i18n';
 import { api, type CallOptions } from '@/lib/api-client';
 import { requiredText } from '@/lib/validation';
-import { ACCOUNT_NAME_MAX, accountSchema } from './account';
+import { ACCOUNT_NAME_MAX } from './account';
 import { accountKeys } from './keys';
 
 export const accountNameField = () => requiredText().max(ACCOUNT_NAME_MAX, t('accounts.nameTooLong'));
@@ -21,13 +22,8 @@ export const createAccountInputSchema = z.object({
 });
 export type CreateAccountInput = z.infer<typeof createAccountInputSchema>;
 
-const createdSchema = z.object({
-  item: accountSchema,
-  /** False when the Apple Ads user was connected already and that connection was updated. */
-  added: z.boolean().catch(true),
-  /** The updated connection's name before this connect. */
-  previousName: z.string().nullish(),
-});
+/** The connection, and `added` false when that Apple Ads user was connected already (updated; `previousName` its name before). */
+const createdSchema = zEnvelopeCreated.shape.result;
 export type Created = z.infer<typeof createdSchema>;
 
 export async function createAccount(input: CreateAccountInput, { signal }: CallOptions = {}): Promise<Created> {

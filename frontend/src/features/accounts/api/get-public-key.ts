@@ -3,11 +3,11 @@
  * server answers the same key until `account/create` uses it, so it is cached like a read.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopePublicKey } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { accountKeys } from './keys';
 
-const publicKeyResultSchema = z.object({ publicKey: z.string() });
+const publicKeyResultSchema = zEnvelopePublicKey.shape.result;
 
 export async function getPublicKey({ signal }: CallOptions = {}): Promise<string> {
   const { publicKey } = await api.post('/account/getPublicKey', {}, publicKeyResultSchema, { signal });

@@ -4,17 +4,12 @@
  * `added` is false when the same Apple Ads user was connected already (its connection renamed).
  */
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { type z } from 'zod';
+import { zEnvelopeOauthResult } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 
-const oauthResultSchema = z.object({
-  status: z.string(),
-  accountId: z.string(),
-  /** False when the Apple Ads user was connected already and that connection was updated. */
-  added: z.boolean().catch(true),
-  /** The updated connection's name before this connect. */
-  previousName: z.string().nullish(),
-});
+/** `status` 'OK' once saved; `added` false when that Apple Ads user was connected already (its connection updated, `previousName` its name before). */
+const oauthResultSchema = zEnvelopeOauthResult.shape.result;
 export type OauthResult = z.infer<typeof oauthResultSchema>;
 
 export interface OauthInput {

@@ -4,15 +4,12 @@
  * selector. Without orgId the server clears the active org, as the selector does.
  */
 import { useMutation } from '@tanstack/react-query';
-import { z } from 'zod';
+import { type z } from 'zod';
+import { zEnvelopeUsed } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
-import { entityIdSchema } from '@/lib/ids';
-import { accountSchema, type Account } from './account';
+import type { Account } from './account';
 
-const usedResultSchema = z.object({
-  item: accountSchema.nullable(),
-  orgId: entityIdSchema.nullable(),
-});
+const usedResultSchema = zEnvelopeUsed.shape.result;
 export type Used = z.infer<typeof usedResultSchema>;
 
 export interface UseAccountInput {
