@@ -4,12 +4,12 @@
  * another email) and 409 `ALREADY_A_MEMBER`.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { roleSchema } from '@/features/auth';
+import type { z } from 'zod';
+import { zEnvelopeJoined } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { teamKeys } from './keys';
 
-const joinedSchema = z.object({ workspaceId: z.string(), workspaceName: z.string(), role: roleSchema });
+const joinedSchema = zEnvelopeJoined.shape.result;
 export type Joined = z.infer<typeof joinedSchema>;
 
 export async function acceptInvitation(code: string, { signal }: CallOptions = {}): Promise<Joined> {

@@ -9,17 +9,18 @@
  * workspace's first account when none was picked there.
  */
 import { queryOptions, useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { zEnvelopeItemsWorkspaceItem, zEnvelopeUsed, zWorkspaceItem } from '@/api/generated/zod.gen';
 import { saveActiveChoice, type ActiveChoice } from '@/features/accounts';
-import { authKeys, roleSchema, userResultSchema, type User } from '@/features/auth';
+import { authKeys, userResultSchema, type User } from '@/features/auth';
 import { api, type CallOptions } from '@/lib/api-client';
 import { teamKeys } from './keys';
 
-export const workspaceSchema = z.object({ id: z.string(), name: z.string(), role: roleSchema, current: z.boolean() });
+export const workspaceSchema = zWorkspaceItem;
 export type Workspace = z.infer<typeof workspaceSchema>;
 
 export async function getWorkspaces({ signal }: CallOptions = {}): Promise<Workspace[]> {
-  const { items } = await api.get('/workspaces/all', z.object({ items: z.array(workspaceSchema) }), { signal });
+  const { items } = await api.get('/workspaces/all', zEnvelopeItemsWorkspaceItem.shape.result, { signal });
   return items;
 }
 
@@ -35,10 +36,7 @@ export async function switchWorkspace(workspaceId: string, { signal }: CallOptio
   return item;
 }
 
-const usedSchema = z.object({
-  item: z.object({ _id: z.string() }).nullable().catch(null),
-  orgId: z.union([z.string(), z.number()]).nullable().optional(),
-});
+const usedSchema = zEnvelopeUsed.shape.result;
 
 /** The active account the server keeps for the caller in the session's workspace, if any. */
 export async function activeChoiceHere({ signal }: CallOptions = {}): Promise<ActiveChoice | null> {
