@@ -4,7 +4,7 @@
  * the optional bid and CPA goal overrides; answers the `copy-campaigns` task the modal polls.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeTaskStarted } from '@/api/generated/zod.gen';
 import { taskKeys } from '@/features/tasks';
 import { apiRequest } from '@/lib/api-client';
 import type { EntityId } from '@/lib/ids';
@@ -31,7 +31,7 @@ export const DEFAULT_COPIES = 1;
 export const MAX_COPIES = 10;
 export const MAX_COPIED_CAMPAIGNS = 50;
 
-const startedSchema = z.object({ id: z.union([z.string(), z.number()]).transform(String) });
+const startedSchema = zEnvelopeTaskStarted.shape.result;
 
 export async function copyCampaigns({ accountId, orgId, settings }: { accountId: string; orgId: EntityId; settings: CopySettings }): Promise<string> {
   const { id } = await apiRequest('/asa/campaigns/copy', { method: 'PUT', query: { accountId, orgId }, body: settings, schema: startedSchema });

@@ -8,13 +8,15 @@
  * 2^53). Every change reads the tags and the report again.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { api, apiRequest, emptyResultSchema, type CallOptions } from '@/lib/api-client';
+import type { z } from 'zod';
+import { zEnvelopeEmpty, zEnvelopeItemTagItem, zEnvelopeItemsTagItem, zEnvelopeTagsByType, type zTagItem } from '@/api/generated/zod.gen';
+import { api, apiRequest, type CallOptions } from '@/lib/api-client';
 import { optimizationKeys } from './keys';
 
-const tagSchema = z.object({ _id: z.string(), name: z.string(), color: z.string(), type: z.string(), items: z.number().optional() });
-export type Tag = z.infer<typeof tagSchema>;
-const tagsByTypeSchema = z.record(z.string(), z.array(tagSchema));
+/** A report tag (the document's `TagItem`): `items` is how many rows carry it. */
+export type Tag = z.infer<typeof zTagItem>;
+/** Every table type present, possibly empty (`TagsByType`). */
+const tagsByTypeSchema = zEnvelopeTagsByType.shape.result;
 
 export async function getAllTags({ signal }: CallOptions = {}): Promise<Record<string, Tag[]>> {
   return api.get('/reports/allTags', tagsByTypeSchema, { signal });
@@ -48,19 +50,19 @@ export type TagChange =
 export async function changeTag(change: TagChange): Promise<void> {
   switch (change.kind) {
     case 'create':
-      await api.put('/reports/tag/many', { tags: [{ name: change.name, color: change.color, type: change.type, items: tagItems(change.scope, change.ids) }] }, emptyResultSchema);
+      await api.put('/reports/tag/many', { tags: [{ name: change.name, color: change.color, type: change.type, items: tagItems(change.scope, change.ids) }] }, zEnvelopeItemsTagItem.shape.result);
       return;
     case 'attach':
-      await api.patch(`/reports/tag/many/${encodeURIComponent(change.tagId)}`, { items: tagItems(change.scope, change.ids) }, emptyResultSchema);
+      await api.patch(`/reports/tag/many/${encodeURIComponent(change.tagId)}`, { items: tagItems(change.scope, change.ids) }, zEnvelopeItemTagItem.shape.result);
       return;
     case 'detach':
-      await apiRequest(`/reports/tag/many/${encodeURIComponent(change.tagId)}`, { method: 'DELETE', body: { items: tagItems(change.scope, change.ids) }, schema: emptyResultSchema });
+      await apiRequest(`/reports/tag/many/${encodeURIComponent(change.tagId)}`, { method: 'DELETE', body: { items: tagItems(change.scope, change.ids) }, schema: zEnvelopeItemTagItem.shape.result });
       return;
     case 'update':
-      await api.patch(`/reports/tag/one/${encodeURIComponent(change.tagId)}`, { name: change.name, color: change.color }, emptyResultSchema);
+      await api.patch(`/reports/tag/one/${encodeURIComponent(change.tagId)}`, { name: change.name, color: change.color }, zEnvelopeItemTagItem.shape.result);
       return;
     case 'delete':
-      await api.delete(`/reports/tag/one/${encodeURIComponent(change.tagId)}`, emptyResultSchema);
+      await api.delete(`/reports/tag/one/${encodeURIComponent(change.tagId)}`, zEnvelopeEmpty.shape.result);
   }
 }
 
