@@ -152,6 +152,7 @@ test('the selector lays out many accounts and groups in columns of 12, and searc
     acls: Array.from({ length: i === 0 ? 30 : 3 }, (_, j) => org(j)),
     createdAt: '2026-01-01T00:00:00Z',
     lastSyncedAt: '2026-11-20T08:30:00Z',
+    nextSyncAt: '2026-11-20T09:00:00Z',
   }));
   await page.route('**/api/account/getAll', (route) =>
     route.fulfill({ json: { status: 200, message: 'Request success', result: { items } } }),
