@@ -10,7 +10,7 @@
  * at the end). Each step is a screenshot.
  */
 import { expect, test } from './contract';
-import { register, setRole, shot } from './helpers';
+import { password, register, setRole, shot } from './helpers';
 
 test('an owner opens Settings › Subscription and starts the Pro trial', async ({ page }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
@@ -95,7 +95,7 @@ const DAY = 24 * 3600 * 1000;
 
 test('the Pro trial’s last 72 hours and its end show their banners', async ({ page }, info) => {
   await page.setViewportSize({ width: 1440, height: 900 });
-  await register(page, 'e2e-plans-clock', { upsell: true });
+  const email = await register(page, 'e2e-plans-clock', { upsell: true });
   const moveClock = async (offsetMs: number) => {
     const res = await page.request.put('/api/plan/testClock', { data: { offsetMs } });
     expect(res.status()).toBe(200);
@@ -119,6 +119,15 @@ test('the Pro trial’s last 72 hours and its end show their banners', async ({ 
     await shot(page, info, 'plans-05-trial-ending');
     await ending.getByRole('button', { name: 'Later' }).click();
     await expect(ending).toBeHidden();
+
+    // Days later the user signs in again (a sign-in shows one offer modal at most).
+    await page.goto('/settings/general');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/login$/);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill(password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await expect(page).not.toHaveURL(/\/login/);
 
     // Past the end the workspace is back on the free plan: the ended banner and modal.
     await moveClock(15 * DAY);
