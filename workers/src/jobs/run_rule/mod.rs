@@ -214,34 +214,9 @@ async fn plan(job: &RunRule, ctx: &JobContext<RunRule>) -> Result<Planned, JobEr
     let today = window::today(at, tz.as_deref());
     let (start, end) = window::days(&loaded.subject.rule.window, today);
     let mut run = rule_runs::RunRow {
-        id: ids::new_id(),
-        workspace_id: loaded.subject.workspace_id.clone(),
-        rule_key: job.rule.clone(),
-        rule_id: loaded.rule_id.clone(),
-        account_id: loaded.account_id.clone(),
-        org_id: loaded.org_id,
-        source: loaded.source.to_string(),
-        rule_name: loaded.subject.rule.name.clone(),
-        body,
-        currency: Some(loaded.subject.currency.clone()),
-        trigger: job.trigger.clone(),
-        period: job.period.clone(),
-        status: rule_runs::PLANNED.into(),
-        reason: None,
         window_start: Some(start.to_string()),
         window_end: Some(end.to_string()),
-        newest_complete_day: None,
-        matched: 0,
-        applied: 0,
-        refused: 0,
-        skipped: 0,
-        undo_of: None,
-        undone_by: None,
-        user_id: job.user_id.clone(),
-        user_email: job.user_email.clone(),
-        created_at: now,
-        started_at: now,
-        finished_at: None,
+        ..new_run(job, &loaded, body, now)
     };
     let skip = if !loaded.enabled && job.trigger == "SCHEDULE" {
         Some("The rule is disabled".to_string())
@@ -334,16 +309,10 @@ async fn plan(job: &RunRule, ctx: &JobContext<RunRule>) -> Result<Planned, JobEr
     Ok(Planned::Run(run))
 }
 
-/// The `SKIPPED` run of a scheduled period that joined `earlier` (see [`same_intent`]).
-async fn skipped_as_joined(
-    job: &RunRule,
-    db: &Db,
-    loaded: &rule_run::Loaded,
-    body: String,
-    earlier: &rule_runs::RunRow,
-) -> Result<Option<rule_runs::RunRow>, JobError> {
-    let now = ids::now_ms() / 1000;
-    let run = rule_runs::RunRow {
+/// A new `PLANNED` run of `job` for `loaded` (its rule's `body` as evaluated), started at
+/// `now`, without a window or counts yet.
+fn new_run(job: &RunRule, loaded: &rule_run::Loaded, body: String, now: i64) -> rule_runs::RunRow {
+    rule_runs::RunRow {
         id: ids::new_id(),
         workspace_id: loaded.subject.workspace_id.clone(),
         rule_key: job.rule.clone(),
@@ -356,14 +325,11 @@ async fn skipped_as_joined(
         currency: Some(loaded.subject.currency.clone()),
         trigger: job.trigger.clone(),
         period: job.period.clone(),
-        status: rule_runs::SKIPPED.into(),
-        reason: Some(format!(
-            "The rule already acted on the same data (run {}): no new metrics since",
-            earlier.id
-        )),
-        window_start: earlier.window_start.clone(),
-        window_end: earlier.window_end.clone(),
-        newest_complete_day: earlier.newest_complete_day.clone(),
+        status: rule_runs::PLANNED.into(),
+        reason: None,
+        window_start: None,
+        window_end: None,
+        newest_complete_day: None,
         matched: 0,
         applied: 0,
         refused: 0,
@@ -374,7 +340,30 @@ async fn skipped_as_joined(
         user_email: job.user_email.clone(),
         created_at: now,
         started_at: now,
+        finished_at: None,
+    }
+}
+
+/// The `SKIPPED` run of a scheduled period that joined `earlier` (see [`same_intent`]).
+async fn skipped_as_joined(
+    job: &RunRule,
+    db: &Db,
+    loaded: &rule_run::Loaded,
+    body: String,
+    earlier: &rule_runs::RunRow,
+) -> Result<Option<rule_runs::RunRow>, JobError> {
+    let now = ids::now_ms() / 1000;
+    let run = rule_runs::RunRow {
+        status: rule_runs::SKIPPED.into(),
+        reason: Some(format!(
+            "The rule already acted on the same data (run {}): no new metrics since",
+            earlier.id
+        )),
+        window_start: earlier.window_start.clone(),
+        window_end: earlier.window_end.clone(),
+        newest_complete_day: earlier.newest_complete_day.clone(),
         finished_at: Some(now),
+        ..new_run(job, loaded, body, now)
     };
     if !rule_runs::insert_run(&db.pool, &run).await? {
         return Ok(rule_runs::by_period(&db.pool, &job.rule, &job.period).await?);
