@@ -164,7 +164,7 @@ test('the selector lays out many accounts and groups in columns of 12, and searc
   const popover = page.getByTestId('account-popover');
   await expect(popover.locator('[data-testid="accounts-columns"] [data-column]')).toHaveCount(2);
   await expect(popover.locator('[data-testid="groups-columns"] [data-column]')).toHaveCount(3);
-  await expect(popover.getByTestId('last-synced')).toHaveText(/^Last synced 20\/11\/2026 \d\d:30$/);
+  await expect(popover.getByTestId('sync-times')).toHaveText(/^Last synced 20\/11\/2026 \d\d:30 · Next sync 20\/11\/2026 \d\d:00$/);
   await shot(page, info, '08-selector-columns');
   await popover.getByLabel('Search accounts').fill('zzz');
   await expect(popover.getByText("We couldn't find anything matching your search")).toBeVisible();

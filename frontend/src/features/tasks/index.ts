@@ -6,5 +6,6 @@ export { taskKeys } from './api/keys';
 export { isRunning, taskSchema, taskTiming, type Task } from './api/task';
 export { TasksPopover } from './components/TasksPopover';
 export { taskProgress } from './progress';
+export { runningSync, SYNC_KINDS } from './sync';
 export { creationOutcome, creationProgressOf, type CreationOutcome, type CreationProgress } from './creation-progress';
 export { CreationProgressPanel } from './components/CreationProgressPanel';

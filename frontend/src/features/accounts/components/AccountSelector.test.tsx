@@ -1,7 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makeUser } from '@/test/fixtures';
+import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { activeStorageKey } from '../active';
 
@@ -107,18 +107,47 @@ describe('account selector', () => {
     mockApi('GET /api/asa/getAccountData', ok({ item: makeAccount('a1', 'Main', orgs(3)) }));
     renderApp('/settings/general', makeUser());
     await openSelector();
-    expect(screen.getByTestId('last-synced')).toHaveTextContent(/^Last synced \d\d\/03\/2026 \d\d:\d\d$/);
+    expect(screen.getByTestId('last-synced')).toHaveTextContent(/^Last synced \d\d\/03\/2026 \d\d:\d\d · Next sync /);
     await userEvent.click(screen.getByRole('button', { name: 'Refresh campaign groups' }));
     expect(await screen.findByText('Campaign groups refreshed')).toBeInTheDocument();
     expect(callsTo('GET /api/asa/getAccountData')[0]?.url).toBe('/api/asa/getAccountData?accountId=a1');
   });
 
-  it('hides the last sync when the server does not serve it', async () => {
-    const { lastSyncedAt: _, ...older } = makeAccount('a1', 'Main');
-    mockApi('GET /api/account/getAll', ok({ items: [older] }));
+  it('syncs a connection now beside its last and next sync, the button waiting while the sync runs (issue 42 item 21)', async () => {
+    const synced = makeAccount('a1', 'Main', orgs(1), { lastSyncedAt: '2026-03-04T05:06:00Z', nextSyncAt: '2026-03-04T09:00:00Z' });
+    mockApi('GET /api/account/getAll', ok({ items: [synced] }));
+    let started = false;
+    mockApi('GET /api/tasks', () => ok({ items: started ? [makeTask({ id: 's1', kind: 'sync-account', accountId: 'a1', message: 'Syncing campaigns' })] : [] }));
+    mockApi('POST /api/account/sync/a1', () => {
+      started = true;
+      return ok({ id: 's1', joined: false });
+    });
+    renderApp('/settings/general', makeUser({ permission: 'writer' }));
+    await openSelector();
+    expect(screen.getByTestId('sync-times')).toHaveTextContent(/^Last synced \d\d\/03\/2026 \d\d:\d\d · Next sync \d\d\/03\/2026 \d\d:00$/);
+    await userEvent.click(screen.getByRole('button', { name: 'Sync now' }));
+    expect(await screen.findByText('Sync started: the tables update when it ends')).toBeInTheDocument();
+    expect(callsTo('POST /api/account/sync/a1')).toHaveLength(1);
+    // The task list is read again: the running sync holds the button.
+    const waiting = await screen.findByRole('button', { name: 'Syncing…' });
+    expect(waiting).toBeDisabled();
+  });
+
+  it("says why a sync now is refused in the server's words (429)", async () => {
+    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main', orgs(1), { lastSyncedAt: '2026-03-04T05:06:00Z' })] }));
+    mockApi('POST /api/account/sync/a1', fail(429, 'This account was synced moments ago. Try again in 87 s'));
     renderApp('/settings/general', makeUser());
     await openSelector();
-    expect(screen.queryByTestId('last-synced')).not.toBeInTheDocument();
+    await userEvent.click(screen.getByRole('button', { name: 'Sync now' }));
+    expect(await screen.findByText('This account was synced moments ago. Try again in 87 s')).toBeInTheDocument();
+  });
+
+  it("gives viewers the sync times but no 'Sync now'", async () => {
+    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main', orgs(1))] }));
+    renderApp('/settings/general', makeUser({ permission: 'reader' }));
+    await openSelector();
+    expect(screen.getByTestId('sync-times')).toHaveTextContent(/^Not synced yet · Next sync /);
+    expect(screen.queryByRole('button', { name: 'Sync now' })).not.toBeInTheDocument();
   });
 
   it("offers no 'Add new account' to readers", async () => {

@@ -5,7 +5,7 @@
  * view survives reload and back/forward. The account and group in the address become the
  * active ones.
  */
-import { Center, Group, Loader, Stack, Tabs, Text, Title } from '@mantine/core';
+import { Center, Group, Loader, Stack, Tabs, Title } from '@mantine/core';
 import { useCallback, useEffect, useMemo, useRef } from 'react';
 import { useNavigate, useParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
@@ -13,7 +13,6 @@ import { ALL_ACCOUNTS_PATH, orgsPath, useActiveAccount } from '@/features/accoun
 import { useSession } from '@/features/auth';
 import { t, type MessageKey } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
-import { formatDateTime } from '@/lib/format';
 import { idIn, type EntityId } from '@/lib/ids';
 import { tagTypeOf } from '../api/bulk-edit';
 import { useAdGroupName, useCampaignName } from '../api/entities';
@@ -173,13 +172,7 @@ function Drill({ target }: { target: DrillTarget }) {
           <Title order={2} size="h3">
             {target.tab ? t(`drill.tab.${target.tab}` as MessageKey) : t('title.campaigns')}
           </Title>
-          {result && !result.lastSyncedAt ? (
-            <SyncState accountId={target.accountId} orgId={target.orgId} />
-          ) : (
-            <Text size="xs" c="dimmed" data-testid="report-last-synced">
-              {result?.lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}` : '\u00a0'}
-            </Text>
-          )}
+          <SyncState accountId={target.accountId} orgId={target.orgId} lastSyncedAt={result ? (result.lastSyncedAt ?? null) : undefined} account={account} />
         </Stack>
         <DateRangePicker value={state.range} today={today} onChange={onRange} />
       </Group>

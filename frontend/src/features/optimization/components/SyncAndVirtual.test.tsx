@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import { mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
@@ -24,6 +24,25 @@ describe('first sync in the header', () => {
     const line = await screen.findByText(/Syncing with Apple Ads: Syncing metrics/);
     expect(line).toHaveTextContent('25%');
     expect(screen.getByTestId('report-last-synced')).toHaveAttribute('data-syncing');
+  });
+
+  it("shows a later sync's progress (Sync now) in place of the last sync, then the last and next sync (issue 42 item 21)", async () => {
+    const synced = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }], { lastSyncedAt: '2026-11-19T10:00:00Z', nextSyncAt: '2026-11-19T12:00:00Z' });
+    mockApi('GET /api/account/getAll', ok({ items: [synced] }));
+    mockApi('POST /api/asa/reports', ok(report([], '2026-11-19T10:00:00Z')));
+    mockApi('GET /api/tasks', ok({ items: [makeTask({ id: 's2', kind: 'sync-account', accountId: 'a1', message: 'Syncing campaigns', step: 1, totalSteps: 3, percent: 25 })] }));
+    renderApp('/optimization/a1/42', makeUser());
+    const line = await screen.findByText(/Syncing with Apple Ads: Syncing campaigns/);
+    expect(line).toHaveTextContent('25%');
+  });
+
+  it('says when a synced account last synced and next syncs when no sync runs', async () => {
+    const synced = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }], { lastSyncedAt: '2026-11-19T10:00:00Z', nextSyncAt: '2026-11-19T12:00:00Z' });
+    mockApi('GET /api/account/getAll', ok({ items: [synced] }));
+    mockApi('POST /api/asa/reports', ok(report([], '2026-11-19T10:00:00Z')));
+    mockApi('GET /api/tasks', ok({ items: [] }));
+    renderApp('/optimization/a1/42', makeUser());
+    await waitFor(() => expect(screen.getByTestId('report-last-synced')).toHaveTextContent(/^Last synced 19\/11\/2026 \d\d:00 · Next sync 19\/11\/2026 \d\d:00$/));
   });
 
   it('says "Not synced yet" when no sync runs', async () => {

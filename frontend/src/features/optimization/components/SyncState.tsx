@@ -1,36 +1,39 @@
 /**
- * The header's sync line while a campaign group has never been synced (`lastSyncedAt` is set
- * only when the metrics sync ends): the running sync of the page's connection (`sync-account`
- * lists the entities, then `sync-reports` fetches the metrics; each task names its
- * connection, and its campaign group when it works in one) with its message and progress,
- * else "Not synced yet". Another account's sync does not show here. The task list is polled meanwhile, and the report is read again
- * once the syncs end.
+ * The header's sync line: the running sync of the page's connection (the first sync, the
+ * 3-hourly one or a 'Sync now'; `sync-account` lists the entities, then `sync-reports`
+ * fetches the metrics; each task names its connection, and its campaign group when it works
+ * in one) with its message and progress; else 'Last synced …' (and when the next sync starts,
+ * when the connection is known), or 'Not synced yet'. Another account's sync does not show
+ * here. While nothing was ever synced the task list is polled (a first sync may start any
+ * moment); later it is read as the task list is (polled while a task runs). Once a sync ends
+ * the report and the connections are read again.
  */
 import { Group, Loader, Progress, Text } from '@mantine/core';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
-import { isRunning, taskProgress, tasksQuery, type Task } from '@/features/tasks';
+import { accountKeys, type Account } from '@/features/accounts';
+import { runningSync, taskProgress, tasksQuery } from '@/features/tasks';
 import { t } from '@/i18n';
-import { formatPercent } from '@/lib/format';
+import { formatDateTime, formatPercent } from '@/lib/format';
 import { optimizationKeys } from '../api/keys';
 
-/** The kinds of the sync jobs a connection runs. */
-export const SYNC_KINDS: readonly string[] = ['sync-account', 'sync-reports'];
+export { runningSync, SYNC_KINDS } from '@/features/tasks';
 
 /** How often the task list is read while waiting for a first sync. */
 const WAIT_POLL_MS = 3000;
 
-/** The newest running sync of connection `accountId` (of all its campaign groups or of `orgId`). */
-export function runningSync(tasks: Task[] | undefined, accountId: string, orgId: string | null): Task | null {
-  return (
-    tasks?.find(
-      (task) => SYNC_KINDS.includes(task.kind) && isRunning(task) && task.accountId === accountId && (task.orgId == null || orgId === null || task.orgId === orgId),
-    ) ?? null
-  );
+interface SyncStateProps {
+  accountId: string;
+  orgId: string | null;
+  /** When the page's data was last synced: null never, undefined not known yet. */
+  lastSyncedAt?: string | null;
+  /** The page's connection, for when its next sync starts. */
+  account?: Account;
 }
 
-export function SyncState({ accountId, orgId }: { accountId: string; orgId: string | null }) {
-  const tasks = useQuery({ ...tasksQuery(), refetchInterval: WAIT_POLL_MS });
+export function SyncState({ accountId, orgId, lastSyncedAt = null, account }: SyncStateProps) {
+  const base = tasksQuery();
+  const tasks = useQuery(lastSyncedAt === null ? { ...base, refetchInterval: WAIT_POLL_MS } : base);
   const sync = runningSync(tasks.data, accountId, orgId);
   const queryClient = useQueryClient();
   const wasRunning = useRef(false);
@@ -39,13 +42,15 @@ export function SyncState({ accountId, orgId }: { accountId: string; orgId: stri
     else if (wasRunning.current) {
       wasRunning.current = false;
       void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
+      void queryClient.invalidateQueries({ queryKey: accountKeys.all });
     }
   }, [sync, queryClient]);
 
   if (!sync) {
+    const next = account && lastSyncedAt ? ` · ${t('accounts.nextSync')} ${formatDateTime(account.nextSyncAt)}` : '';
     return (
       <Text size="xs" c="dimmed" data-testid="report-last-synced">
-        {t('accounts.notSynced')}
+        {lastSyncedAt === undefined ? '\u00a0' : lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(lastSyncedAt)}${next}` : t('accounts.notSynced')}
       </Text>
     );
   }

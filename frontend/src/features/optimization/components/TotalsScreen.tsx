@@ -3,8 +3,8 @@
  * (optimization_accounts, `/optimization/accounts`) lists every connected account of the
  * workspace, and an account's page (optimization_orgs, `/optimization/{accountId}`) its
  * campaign groups, each row with its metrics over the range (the report's ACCOUNTS and ORGS
- * levels; money in the row's own currency), the last sync (or the account's first sync in
- * progress). A row's name opens the level below. The range,
+ * levels; money in the row's own currency), the last and next sync (or the account's sync in
+ * progress, with 'Sync now' beside its name). A row's name opens the level below. The range,
  * sort, page, filters and chart live in the address as on every level; nothing is edited at
  * these levels. Campaign groups of several currencies get per-currency subtotals and chart
  * lines; the reporting-currency picker (saved in the user's options) adds the money
@@ -15,7 +15,9 @@ import { IconRefresh } from '@tabler/icons-react';
 import { useCallback, useEffect, type ReactNode } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router';
 import { MessagePage } from '@/components/MessagePage';
-import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath, useActiveAccount, useRefreshOrgs, type Account } from '@/features/accounts';
+import { useQueryClient } from '@tanstack/react-query';
+import { ALL_ACCOUNTS_PATH, campaignsPath, CONNECT_PATH, orgsPath, SyncNow, useActiveAccount, useRefreshOrgs, type Account } from '@/features/accounts';
+import { runningSync, taskKeys, useTasks } from '@/features/tasks';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
@@ -46,13 +48,15 @@ interface TotalsProps {
   accountId: string;
   crumbs: Crumb[];
   title: string;
-  /** Beside the title (refreshing the campaign groups). */
+  /** Beside the title (refreshing the campaign groups, Sync now). */
   actions?: ReactNode;
+  /** The one connection of the page (ORGS), for when it next syncs. */
+  account?: Account;
   /** Where a row's name leads, with the query carried down. */
   rowLink: (row: ReportRow, carried: string) => string | null;
 }
 
-function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsProps) {
+function Totals({ level, accountId, crumbs, title, actions, account, rowLink }: TotalsProps) {
   // The range's days are named as of the browser's today; each campaign group sums its own
   // days (in its own time zone).
   const today = todayIn(undefined);
@@ -98,9 +102,9 @@ function Totals({ level, accountId, crumbs, title, actions, rowLink }: TotalsPro
             </Title>
             {actions}
           </Group>
-          {result && !result.lastSyncedAt && level === 'ORGS' ? (
-            // The account's first sync, with its progress, until one campaign group is synced.
-            <SyncState accountId={accountId} orgId={null} />
+          {level === 'ORGS' ? (
+            // The account's sync (the first, or a 'Sync now'), with its progress, else when it last synced.
+            <SyncState accountId={accountId} orgId={null} lastSyncedAt={result ? (result.lastSyncedAt ?? null) : undefined} account={account} />
           ) : (
             <Text size="xs" c="dimmed" data-testid="report-last-synced">
               {result ? (result.lastSyncedAt ? `${t('accounts.lastSynced')} ${formatDateTime(result.lastSyncedAt)}` : t('accounts.notSynced')) : '\u00a0'}
@@ -192,6 +196,20 @@ function RefreshOrgs({ account }: { account: Account }) {
   );
 }
 
+/** 'Sync now' beside the account's name; its progress shows in the header line below. */
+function AccountSyncNow({ account }: { account: Account }) {
+  const tasks = useTasks();
+  const queryClient = useQueryClient();
+  return (
+    <SyncNow
+      account={account}
+      syncing={runningSync(tasks.data, account._id, null) !== null}
+      withTimes={false}
+      onStarted={() => void queryClient.invalidateQueries({ queryKey: taskKeys.list() })}
+    />
+  );
+}
+
 /** optimization_orgs: the campaign groups of one account with their totals. */
 export function OrgsScreen() {
   const { accountId } = useParams();
@@ -220,7 +238,13 @@ export function OrgsScreen() {
         { label: t('drill.allAccounts'), to: `${ALL_ACCOUNTS_PATH}${drillSearch(search)}` },
         { label: account.name, to: null },
       ]}
-      actions={<RefreshOrgs account={account} />}
+      actions={
+        <>
+          <RefreshOrgs account={account} />
+          <AccountSyncNow account={account} />
+        </>
+      }
+      account={account}
       rowLink={orgLink}
     />
   );
