@@ -5,3 +5,4 @@
  */
 export { WorkspaceSwitcher } from './components/WorkspaceSwitcher';
 export { useWorkspaces, type Workspace } from './api/workspaces';
+export { WorkspaceNameCard } from './components/WorkspaceNameCard';

@@ -1,7 +1,7 @@
-import { screen, waitFor } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeUser } from '@/test/fixtures';
-import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 
 describe('general settings', () => {
@@ -43,5 +43,45 @@ describe('general settings', () => {
     await userEvent.clear(input);
     await userEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo('POST /api/users/changeValue')[0]?.body).toEqual({ alternativeInvoiceEmail: null }));
+  });
+
+  describe('the workspace name (issue 42 item 17)', () => {
+    const workspace = { id: 'w1', name: "Olga Owner's workspace", role: 'owner', current: true };
+    const other = { id: 'w2', name: 'Agency', role: 'reader', current: false };
+
+    it('lets an owner rename the workspace, the switcher following', async () => {
+      mockApi('GET /api/workspaces/all', ok({ items: [workspace, other] }), ok({ items: [{ ...workspace, name: 'Olga Apps' }, other] }));
+      mockApi('PATCH /api/workspaces/current', ok({ item: { ...workspace, name: 'Olga Apps' } }));
+      renderApp('/settings/general', makeUser({ permission: 'owner' }));
+      const form = await screen.findByRole('form', { name: 'Workspace name' });
+      const input = within(form).getByRole('textbox', { name: 'Workspace name' });
+      await waitFor(() => expect(input).toHaveValue("Olga Owner's workspace"));
+      await userEvent.clear(input);
+      await userEvent.type(input, 'Olga Apps');
+      await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+      expect(await screen.findByText('Workspace renamed')).toBeInTheDocument();
+      expect(callsTo('PATCH /api/workspaces/current')[0]?.body).toEqual({ name: 'Olga Apps' });
+    });
+
+    it("shows the server's message under the field when it refuses the name", async () => {
+      mockApi('GET /api/workspaces/all', ok({ items: [{ ...workspace, role: 'admin' }] }));
+      mockApi('PATCH /api/workspaces/current', fail(400, 'At most 100 characters', [{ field: 'name', message: 'At most 100 characters' }]));
+      renderApp('/settings/general', makeUser({ permission: 'admin' }));
+      const form = await screen.findByRole('form', { name: 'Workspace name' });
+      const input = within(form).getByRole('textbox', { name: 'Workspace name' });
+      await waitFor(() => expect(input).toHaveValue("Olga Owner's workspace"));
+      await userEvent.type(input, ' '.repeat(1) + 'x'.repeat(90));
+      await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+      await waitFor(() => expect(input).toHaveAccessibleDescription(/At most 100 characters/));
+    });
+
+    it('shows editors and viewers the name read-only', async () => {
+      mockApi('GET /api/workspaces/all', ok({ items: [{ ...workspace, role: 'writer' }] }));
+      renderApp('/settings/general', makeUser({ permission: 'writer' }));
+      const card = await screen.findByTestId('workspace-name');
+      expect(card).toHaveTextContent("Olga Owner's workspace");
+      expect(card).toHaveTextContent('Owners and admins can rename the workspace');
+      expect(within(card).queryByRole('textbox')).not.toBeInTheDocument();
+    });
   });
 });
