@@ -616,7 +616,21 @@ export const wireRuleSchema = z.object({
   createdAt: z.number().nullish(),
   updatedAt: z.number().nullish(),
   lastRun: z
-    .object({ id: z.string(), at: z.number(), status: z.string(), matched: z.number(), applied: z.number(), refused: z.number(), skipped: z.number() })
+    .object({
+      id: z.string(),
+      at: z.number(),
+      status: z.string(),
+      matched: z.number(),
+      applied: z.number(),
+      refused: z.number(),
+      skipped: z.number(),
+      // SCHEDULE, MANUAL or UNDO (an undo is a run of its own), who started it, the run an
+      // undo set back, and the undo that set this run back.
+      trigger: z.string().optional(),
+      by: z.string().nullish(),
+      undoOf: z.string().nullish(),
+      undoneBy: z.string().nullish(),
+    })
     .nullish(),
 });
 export type Rule = z.infer<typeof wireRuleSchema>;

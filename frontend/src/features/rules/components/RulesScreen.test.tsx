@@ -49,6 +49,22 @@ describe('/auto-rules: the rules list', () => {
     expect(document.title).toContain('Automated Rules');
   });
 
+  it("shows an undo as its own entry ('Undo by …', the changes set back), and who pressed Run now (issue 42 item 7)", async () => {
+    const undone = storedRule({ lastRun: { id: 'run9', at: 1764222000, status: 'DONE', matched: 53, applied: 53, refused: 0, skipped: 0, trigger: 'UNDO', by: 'ann@example.com', undoOf: 'run8', undoneBy: null } });
+    const manual = { ...second(), lastRun: { id: 'run3', at: 1764222000, status: 'DONE', matched: 4, applied: 4, refused: 0, skipped: 0, trigger: 'MANUAL', by: 'bob@example.com', undoOf: null, undoneBy: 'run4' } };
+    mockPage([undone, manual]);
+    renderApp('/auto-rules', makeUser());
+    await screen.findByText('Pause keywords that spend without installs');
+    const first = within(row('Pause keywords that spend without installs')).getByTestId('last-run');
+    expect(first).toHaveTextContent('Undo by ann@example.com');
+    expect(first).toHaveTextContent('53 changes set back');
+    expect(first).not.toHaveTextContent('Done');
+    expect(first).not.toHaveTextContent('applied');
+    const other = within(row('Raise budgets of winners')).getByTestId('last-run');
+    expect(other).toHaveTextContent('Run now by bob@example.com');
+    expect(other).toHaveTextContent('Undone');
+  });
+
   it('turns a rule off with a PUT of the rule as stored, enabled flipped', async () => {
     mockPage();
     mockApi('PUT /api/rules/user/r1', ok({ item: storedRule({ enabled: false }) }));

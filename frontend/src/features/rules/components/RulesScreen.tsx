@@ -20,29 +20,60 @@ import { showSnackbar } from '@/lib/notifications';
 import { ruleKeys } from '../api/keys';
 import { useDeleteRules, useRules, useToggleRule, type GroupScope } from '../api/rules';
 import { useRunRuleNow } from '../api/runs';
-import { frequencyText, levelLabel, outcomeColor, statusLabel, windowText } from '../describe';
+import { frequencyText, levelLabel, outcomeColor, statusLabel, triggerLabel, windowText } from '../describe';
 import { useRuleScope } from '../hooks/useRuleScope';
 import type { Rule } from '../schema';
 import { editPath, NEW_RULE_PATH, NoGroup, runsPath } from './common';
 import { SlackSection } from './SlackSection';
 
+/**
+ * A rule's last run in the list: when, and what it was. An undo is its own entry ('Undo by
+ * …', the changes it set back), never a run that 'applied' them; a run set back by an undo
+ * says so; a Run now says who pressed it.
+ */
 function LastRun({ run }: { run: Rule['lastRun'] }) {
   if (!run) return <Text size="sm" c="dimmed">{t('rules.neverRun')}</Text>;
+  const who = run.by ?? t('rules.last.someone');
+  const undo = run.trigger === 'UNDO';
+  const counts = undo
+    ? t('rules.last.setBack').replace('{applied}', formatNumber(run.applied, 0)) + (run.refused > 0 ? ` · ${t('rules.last.refused').replace('{refused}', formatNumber(run.refused, 0))}` : '')
+    : t('rules.counts')
+        .replace('{matched}', formatNumber(run.matched, 0))
+        .replace('{applied}', formatNumber(run.applied, 0))
+        .replace('{refused}', formatNumber(run.refused, 0))
+        .replace('{skipped}', formatNumber(run.skipped, 0));
   return (
-    <Stack gap={2}>
+    <Stack gap={2} data-testid="last-run">
       <Group gap={6} wrap="nowrap">
         <Text size="sm">{formatDateTime(run.at * 1000)}</Text>
-        <Badge size="sm" variant="light" color={outcomeColor(run.status)}>
-          {statusLabel(run.status)}
-        </Badge>
+        {undo ? (
+          <Badge size="sm" variant="light" color={run.status === 'DONE' ? 'orange' : outcomeColor(run.status)}>
+            {run.status === 'DONE' ? t('rules.last.undoBy').replace('{by}', who) : `${triggerLabel('UNDO')} · ${statusLabel(run.status)}`}
+          </Badge>
+        ) : (
+          <Badge size="sm" variant="light" color={outcomeColor(run.status)}>
+            {statusLabel(run.status)}
+          </Badge>
+        )}
+        {run.undoneBy && (
+          <Badge size="sm" variant="outline" color="gray">
+            {t('rules.run.undone')}
+          </Badge>
+        )}
       </Group>
       <Text size="xs" c="dimmed">
-        {t('rules.counts')
-          .replace('{matched}', formatNumber(run.matched, 0))
-          .replace('{applied}', formatNumber(run.applied, 0))
-          .replace('{refused}', formatNumber(run.refused, 0))
-          .replace('{skipped}', formatNumber(run.skipped, 0))}
+        {counts}
       </Text>
+      {run.trigger === 'MANUAL' && (
+        <Text size="xs" c="dimmed">
+          {t('rules.last.runNowBy').replace('{by}', who)}
+        </Text>
+      )}
+      {undo && run.status !== 'DONE' && (
+        <Text size="xs" c="dimmed">
+          {t('rules.last.undoBy').replace('{by}', who)}
+        </Text>
+      )}
     </Stack>
   );
 }

@@ -66,6 +66,8 @@ function UndoButton({ run, ruleId }: { run: Run; ruleId: string }) {
   const outcome = useTaskOutcome((task) => {
     void client.invalidateQueries({ queryKey: ruleKeys.runsOf(ruleId) });
     if (run.id) void client.invalidateQueries({ queryKey: ruleKeys.run(run.id) });
+    // The rules list's last run is now the undo.
+    void client.invalidateQueries({ queryKey: [...ruleKeys.all, 'list'] });
     if (task.error) showSnackbar(task.error, 'danger');
     else showSnackbar(t('rules.undo.done'));
   });
