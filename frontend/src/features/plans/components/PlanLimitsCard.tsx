@@ -2,9 +2,13 @@
  * The plan's limits and what the workspace uses of each (docs/api/plans.md "Limits per
  * plan", `plan/current`'s `limits` and `usage`): "used / limit" with a bar per limited row;
  * no number means no limit. Ad groups are limited per creation, so that row shows the limit
- * only.
+ * only. At or past a limit (issue 42 item 8) the card says what that means: apps and
+ * developers arrive with a connection's syncs, so a workspace can pass their limits without
+ * anything being refused; what is then blocked is adding more (another account, another
+ * campaign group; more campaigns, rules), while everything there keeps working.
  */
-import { Card, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { Alert, Card, List, Progress, SimpleGrid, Stack, Text } from '@mantine/core';
+import { IconAlertTriangle } from '@tabler/icons-react';
 import { t, type MessageKey } from '@/i18n';
 import { formatNumber } from '@/lib/format';
 import type { PlanLimits, PlanUsage } from '../api/plan';
@@ -35,7 +39,17 @@ function usageText(used: number | null, limit: number | null): string {
   return fill(t('plans.usage'), { used: formatNumber(used), limit: formatNumber(limit) });
 }
 
+/** What being at or past one limit means, in words; null while under it. */
+export function limitNotice(field: keyof PlanLimits, label: MessageKey, used: number | null, limit: number | null): string | null {
+  if (used === null || limit === null || used < limit) return null;
+  const values = { used: formatNumber(used), limit: formatNumber(limit) };
+  const synced = field === 'apps' || field === 'developers';
+  if (synced) return fill(t(used > limit ? `plans.over.${field}` : `plans.at.${field}`), values);
+  return fill(t(used > limit ? 'plans.over.created' : 'plans.at.created'), { ...values, what: t(label) });
+}
+
 export function PlanLimitsCard({ limits, usage }: { limits: PlanLimits; usage: PlanUsage }) {
+  const notices = ROWS.map(([field, label]) => limitNotice(field, label, usage[field] ?? null, limits[field] ?? null)).filter((n): n is string => n !== null);
   return (
     <Card withBorder padding="lg" data-testid="plan-limits">
       <Stack gap="md">
@@ -70,6 +84,18 @@ export function PlanLimitsCard({ limits, usage }: { limits: PlanLimits; usage: P
             );
           })}
         </SimpleGrid>
+        {notices.length > 0 && (
+          <Alert color="orange" variant="light" icon={<IconAlertTriangle size={18} />} title={t('plans.over.title')} data-testid="limit-notice">
+            <Stack gap="xs">
+              <List size="sm" spacing={4}>
+                {notices.map((notice) => (
+                  <List.Item key={notice}>{notice}</List.Item>
+                ))}
+              </List>
+              <Text size="sm">{t('plans.over.stillWorks')}</Text>
+            </Stack>
+          </Alert>
+        )}
       </Stack>
     </Card>
   );

@@ -22,9 +22,11 @@ describe('settings › subscription', () => {
     expect(screen.getByTestId('limit-apps')).toHaveTextContent('5');
     expect(screen.getByTestId('limit-rulesCampaigns')).toHaveTextContent('20');
     expect(await screen.findByText('No purchases yet.')).toBeInTheDocument();
-    // The upgrade entry says honestly that it comes with billing.
-    expect(screen.getByTestId('upgrade-disabled')).toBeDisabled();
-    expect(screen.getByText(/comes with billing/)).toBeInTheDocument();
+    // Until billing exists the upgrade entry gives the operator's command for this workspace (issue 42 item 20).
+    expect(screen.queryByText(/coming with billing/)).not.toBeInTheDocument();
+    expect(screen.getByTestId('upgrade-how')).toHaveTextContent('the operator of this server gives a workspace a paid plan');
+    expect(screen.getByTestId('upgrade-command')).toHaveTextContent(`searchdeck plans set --workspace ${makeUser().workspaceId} --plan pro`);
+    expect(screen.getByRole('button', { name: 'Copy command' })).toBeEnabled();
     // The header's upgrade button is hidden here; Settings shows its sections.
     expect(screen.queryByRole('link', { name: 'Upgrade' })).not.toBeInTheDocument();
     expect(screen.getByRole('tab', { name: 'Subscription', selected: true })).toBeInTheDocument();
@@ -111,5 +113,36 @@ describe('settings › subscription', () => {
     await waitFor(() => expect(callsTo('GET /api/plan/current').length).toBeGreaterThan(0));
     expect(screen.queryByRole('tab', { name: 'Subscription' })).not.toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Upgrade' })).not.toBeInTheDocument();
+  });
+
+  it("tells a member the server lets not upgrade to ask an owner or admin, without the operator's command", async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({ canUpgrade: false })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }));
+    renderApp('/settings/subscription', makeUser({ permission: 'admin' }));
+    expect(await screen.findByTestId('upgrade-how')).toHaveTextContent('Ask an owner or admin of this workspace.');
+    expect(screen.queryByTestId('upgrade-command')).not.toBeInTheDocument();
+  });
+
+  it('says what being over a limit means and why: apps arrived with a sync, adding more is refused, the rest works (issue 42 item 8)', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({
+      usage: { apps: 6, developers: 6, campaigns: 30, keywordGroups: null, rules: 10, rulesCampaigns: 0 },
+    })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }));
+    renderApp('/settings/subscription', makeUser());
+    const notice = await screen.findByTestId('limit-notice');
+    expect(notice).toHaveTextContent("Apps 6 of 5: your accounts' syncs brought in more apps than your plan includes");
+    expect(notice).toHaveTextContent('Connecting another account or adding a campaign group is refused');
+    expect(notice).toHaveTextContent('Developers 6 of 2');
+    expect(notice).toHaveTextContent('Automated rules 10 of 10: the limit is reached. Making more is refused');
+    expect(notice).toHaveTextContent('Nothing you have stops working: syncs, the tables, edits, rules and the activity log go on as before.');
+    expect(notice).not.toHaveTextContent('Campaigns per campaign group');
+  });
+
+  it('says nothing of limits while under them', async () => {
+    mockApi('GET /api/plan/current', ok(makePlanAnswer({ usage: { apps: 1, developers: 1, campaigns: 3, keywordGroups: null, rules: 0, rulesCampaigns: 0 } })));
+    mockApi('GET /api/purchase/all', ok({ items: [] }));
+    renderApp('/settings/subscription', makeUser());
+    await screen.findByTestId('limit-apps');
+    expect(screen.queryByTestId('limit-notice')).not.toBeInTheDocument();
   });
 });

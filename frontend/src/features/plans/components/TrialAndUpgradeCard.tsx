@@ -1,10 +1,13 @@
 /**
  * The Pro trial (spec §4, §9: 14 days, no card, once per workspace) and the upgrade entry.
- * Paid plans are bought through billing, which is not part of the app yet: the upgrade button
- * says so and stays disabled rather than pretend.
+ * Paid plans are bought through billing, which is not part of the app yet: until it is, the
+ * operator of the server gives a workspace a paid plan with `searchdeck plans set`
+ * (docs/operations.md "Plans"), so owners and admins are shown that command with their
+ * workspace's id to send them (issue 42 item 20); other members are told to ask them.
  */
-import { Button, Card, Divider, Group, Stack, Text, Tooltip } from '@mantine/core';
-import { IconRocket } from '@tabler/icons-react';
+import { Button, Card, Code, CopyButton, Divider, Group, Stack, Text } from '@mantine/core';
+import { IconCheck, IconCopy } from '@tabler/icons-react';
+import { useSession } from '@/features/auth';
 import { t } from '@/i18n';
 import { formatDate } from '@/lib/format';
 import { usePurchases } from '../api/get-purchases';
@@ -20,7 +23,14 @@ function trialState(plan: PlanAnswer, usedTrial: boolean | undefined): TrialStat
   return usedTrial ? 'used' : 'available';
 }
 
+/** The operator's command that gives workspace `workspaceId` the Pro plan. */
+export function upgradeCommand(workspaceId: string): string {
+  return `searchdeck plans set --workspace ${workspaceId} --plan pro`;
+}
+
 export function TrialAndUpgradeCard({ plan }: { plan: PlanAnswer }) {
+  const { user } = useSession();
+  const workspaceId = user?.workspaceId ?? '';
   const purchases = usePurchases();
   const startTrial = useStartTrial();
   const usedTrial = purchases.data ? purchases.data.some((p) => p.usedTrial) : undefined;
@@ -45,24 +55,41 @@ export function TrialAndUpgradeCard({ plan }: { plan: PlanAnswer }) {
           )}
         </Group>
         <Divider />
-        <Group justify="space-between" align="flex-start" wrap="nowrap">
-          <Stack gap={4}>
-            <Text fw={600}>{t('plans.upgradeTitle')}</Text>
+        <Stack gap={6} data-testid="upgrade-how">
+          <Text fw={600}>{t('plans.upgradeTitle')}</Text>
+          {isTopPlan(plan.plan) ? (
             <Text size="sm" c="dimmed">
-              {isTopPlan(plan.plan) ? t('plans.upgradeTop') : t(state === 'available' ? 'plans.upgradeSoon' : 'plans.upgradeSoonNoTrial')}
+              {t('plans.upgradeTop')}
             </Text>
-          </Stack>
-          {!isTopPlan(plan.plan) && (
-            <Tooltip label={t('plans.upgradeSoonShort')}>
-              {/* A disabled button gets no pointer events: the wrapper carries the tooltip. */}
-              <span style={{ flexShrink: 0 }}>
-                <Button leftSection={<IconRocket size={16} />} disabled data-testid="upgrade-disabled">
-                  {t('plans.upgradeComing')}
-                </Button>
-              </span>
-            </Tooltip>
+          ) : plan.canUpgrade ? (
+            <>
+              <Text size="sm" c="dimmed">
+                {t('plans.upgradeHow')}
+              </Text>
+              <Group gap="xs" wrap="nowrap" align="center">
+                <Code data-testid="upgrade-command" style={{ overflowWrap: 'anywhere' }}>
+                  {upgradeCommand(workspaceId)}
+                </Code>
+                <CopyButton value={upgradeCommand(workspaceId)}>
+                  {({ copied, copy }) => (
+                    <Button size="compact-sm" variant="light" onClick={copy} leftSection={copied ? <IconCheck size={14} /> : <IconCopy size={14} />} style={{ flexShrink: 0 }}>
+                      {copied ? t('plans.upgradeCopied') : t('plans.upgradeCopy')}
+                    </Button>
+                  )}
+                </CopyButton>
+              </Group>
+              {state === 'available' && (
+                <Text size="sm" c="dimmed">
+                  {t('plans.upgradeTrialFirst')}
+                </Text>
+              )}
+            </>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('plans.upgradeHowMember')}
+            </Text>
           )}
-        </Group>
+        </Stack>
       </Stack>
     </Card>
   );
