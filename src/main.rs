@@ -5,6 +5,7 @@
 //! process managers (see the Procfile).
 
 mod members;
+mod plans;
 
 use std::future::Future;
 
@@ -49,6 +50,9 @@ enum Command {
     /// Workspace members, for the operator (`members list`, `members set-role`).
     #[command(subcommand)]
     Members(members::MembersCommand),
+    /// Workspace plans, for the operator until billing exists (`plans set`).
+    #[command(subcommand)]
+    Plans(plans::PlansCommand),
     /// Print the API's OpenAPI document (what `/api/openapi.json` serves) and exit; the web
     /// app's client is generated from it (`frontend/src/api/openapi.json`).
     Openapi,
@@ -208,6 +212,10 @@ async fn main() -> anyhow::Result<()> {
         Command::Members(command) => {
             let db = open_db(&config, false).await?;
             members::run(&db, command).await?;
+        }
+        Command::Plans(command) => {
+            let db = open_db(&config, false).await?;
+            plans::run(&db, command).await?;
         }
         Command::Openapi => unreachable!("printed before the configuration is read"),
         Command::Api => {

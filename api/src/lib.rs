@@ -17,6 +17,7 @@ pub mod openapi;
 pub mod passwords;
 pub mod plan_clock;
 pub mod plan_limits;
+pub mod plans_admin;
 pub mod provider;
 pub mod recovery;
 pub mod routes;

@@ -172,6 +172,35 @@ pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>
     }))
 }
 
+/// `meta.reason` of the 401 a removed member's session answers (docs/api/team.md).
+pub const REMOVED_FROM_WORKSPACE: &str = "REMOVED_FROM_WORKSPACE";
+
+/// The 401 of a session that no longer is: "You were removed from <workspace> by <name>"
+/// (`meta`: `reason` REMOVED_FROM_WORKSPACE, `workspace`, `by`) when its member was removed
+/// from the workspace it was in, else the plain "Unauthorized".
+pub async fn ended(state: &AppState, token: &str) -> Result<crate::error::ApiError, sqlx::Error> {
+    use crate::error::{ApiError, UNAUTHORIZED_MESSAGE};
+    let Some(ending) =
+        store::sessions::ending(&state.db.pool, &hash_token(token), now_ms()).await?
+    else {
+        return Ok(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
+    };
+    Ok(ApiError::Status {
+        status: axum::http::StatusCode::UNAUTHORIZED,
+        message: format!(
+            "You were removed from {} by {}",
+            ending.workspace_name, ending.removed_by
+        ),
+        errors: Vec::new(),
+        meta: Some(serde_json::json!({
+            "reason": REMOVED_FROM_WORKSPACE,
+            "workspace": ending.workspace_name,
+            "by": ending.removed_by,
+        })),
+        retry_after: None,
+    })
+}
+
 /// The session token of a request's cookie, if it carries a non-empty one.
 pub fn token_of(headers: &HeaderMap) -> Option<String> {
     CookieJar::from_headers(headers)

@@ -122,9 +122,10 @@ impl<P: Policy> FromRequestParts<AppState> for Caller<P> {
     ) -> Result<Self, Self::Rejection> {
         let unauthorized = || ApiError::unauthorized(UNAUTHORIZED_MESSAGE);
         let token = session::token_of(&parts.headers).ok_or_else(unauthorized)?;
-        let user = session::lookup(state, &token)
-            .await?
-            .ok_or_else(unauthorized)?;
+        let Some(user) = session::lookup(state, &token).await? else {
+            // A session ended by a removal says so (docs/api/team.md).
+            return Err(session::ended(state, &token).await?);
+        };
         Caller::admit(user)
     }
 }

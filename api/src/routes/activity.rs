@@ -116,6 +116,10 @@ pub struct ChangeGroup {
     /// The new value when every change of the group shares it, else null.
     pub save_data: Option<String>,
     pub currency: Option<String>,
+    /// What a CREATE or DELETE group made or removed (a list's terms, the campaigns
+    /// created): up to 5 entity names in the order recorded, `count` saying how many in
+    /// all; empty for updates.
+    pub entities: Vec<String>,
 }
 
 /// Whether the notification can be undone, and its undo links.
@@ -342,6 +346,14 @@ pub async fn list(
     for g in notifications::groups(&mut *conn, &ids).await? {
         groups.entry(g.notification_id.clone()).or_default().push(g);
     }
+    for (id, field, name) in notifications::created_or_deleted(&mut *conn, &ids).await? {
+        if let Some(g) = groups
+            .get_mut(&id)
+            .and_then(|gs| gs.iter_mut().find(|g| g.field == field))
+        {
+            g.entities.push(name);
+        }
+    }
     let mut names: HashMap<String, Vec<String>> = HashMap::new();
     for (id, name) in notifications::campaign_names(&mut *conn, &ids).await? {
         names.entry(id).or_default().push(name);
@@ -401,6 +413,7 @@ fn notification_out(l: Listed, groups: Vec<Group>, names: Vec<String>) -> Notifi
                 old_data: g.old_value.clone().flatten(),
                 save_data: g.new_value.clone().flatten(),
                 currency: g.currency.clone(),
+                entities: g.entities.clone(),
             })
             .collect(),
         undo: UndoState {

@@ -597,7 +597,24 @@ async fn remove_members(
     store::team::lock_workspace(&mut *tx, &caller.workspace_id).await?;
     let mut removed = Vec::new();
     let mut revoked = Vec::new();
+    // Their open sessions' next request says who removed them from which workspace.
+    let workspace = store::workspaces::name(&mut *tx, &caller.workspace_id)
+        .await?
+        .unwrap_or_default();
+    let by = notifications::member_name(&mut *tx, &caller.user_id)
+        .await?
+        .map_or_else(|| caller.email.clone(), |(name, _)| name);
+    let now = now_ms();
     for m in members {
+        store::sessions::note_removal(
+            &mut tx,
+            &caller.workspace_id,
+            &m.user_id,
+            &workspace,
+            &by,
+            now,
+        )
+        .await?;
         if store::team::remove_member(&mut tx, &caller.workspace_id, &m.user_id).await? {
             revoked.extend(revoke_invitations_of(&mut tx, caller, m, None).await?);
             removed.push(m);

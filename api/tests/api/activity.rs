@@ -159,12 +159,15 @@ backend_tests! {
         assert_eq!(b["campaignNames"], json!(["50%_off Generic", "UK"]));
         assert_eq!(b["oldData"], Value::Null);
         assert_eq!(b["notificationsData"], json!([{"source": "user", "typeOfChange": "status", "action": "UPDATE",
-            "count": 2, "oldData": "ENABLED", "saveData": "PAUSED", "currency": null}]));
+            "count": 2, "oldData": "ENABLED", "saveData": "PAUSED", "currency": null, "entities": []}]));
         let c = &r["items"][2];
         assert_eq!((c["notificationsData"][0]["oldData"].clone(), c["notificationsData"][0]["saveData"].clone()),
             (Value::Null, json!("2.00")), "old values differ, the new one is shared");
         assert_eq!(c["undo"], json!({"possible": true, "undoneBy": null, "undoOf": null}));
         assert_eq!(r["items"][3]["undo"]["possible"], false, "campaigns created are not undone from the log");
+        // What a group created is named (a list's terms, issue 42 item 15), not only counted.
+        assert_eq!(r["items"][3]["notificationsData"][0]["action"], "CREATE");
+        assert_eq!(r["items"][3]["notificationsData"][0]["entities"], json!(["keyword 6"]));
 
         assert_eq!(keys(&list(&app, &owner, "tag=manual_change").await), ["a", "c"]);
         let rules = list(&app, &owner, "tag=auto_rules").await;

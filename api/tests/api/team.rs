@@ -329,7 +329,19 @@ backend_tests! {
         let readers = [app.member(&owner, Role::Reader).await, app.member(&owner, Role::Reader).await];
         let res = call(&app, Method::DELETE, &format!("/api/team/one/member/{writer_id}"), None, &owner).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-        assert_eq!(app.get("/api/auth/me", Some(&there)).await.status, StatusCode::UNAUTHORIZED, "ended at once");
+        let ended = app.get("/api/auth/me", Some(&there)).await;
+        assert_eq!(ended.status, StatusCode::UNAUTHORIZED, "ended at once");
+        // Its next request says who removed them from which workspace (issue 42 item 16).
+        let workspace = app.get("/api/workspaces/all", Some(&owner)).await.json["result"]["items"][0]["name"].as_str().unwrap().to_string();
+        let by = app.get("/api/auth/me", Some(&owner)).await.json["result"]["item"]["fullName"].as_str().unwrap_or_default().to_string();
+        assert!(!by.is_empty());
+        assert_eq!(ended.json["message"], json!(format!("You were removed from {workspace} by {by}")), "{:?}", ended.json);
+        assert_eq!(ended.json["meta"], json!({"reason": "REMOVED_FROM_WORKSPACE", "workspace": workspace, "by": by}));
+        let relogin = app.get("/api/auth/relogin", Some(&there)).await;
+        assert_eq!((relogin.status, relogin.json["meta"]["reason"].clone()), (StatusCode::UNAUTHORIZED, json!("REMOVED_FROM_WORKSPACE")));
+        // A token that never was a session stays a plain 401.
+        let unknown = app.get("/api/auth/me", Some(&format!("team-test-{}", new_id()))).await;
+        assert_eq!((unknown.status, unknown.json["message"].clone(), unknown.json.get("meta").cloned()), (StatusCode::UNAUTHORIZED, json!("Unauthorized"), None));
         assert_eq!(me(&app, &writer).await.1, writer_ws, "their own workspace's session stays");
         assert_eq!(role_in(&app, &owner, &writer_id).await, None);
         let mut ids = Vec::new();

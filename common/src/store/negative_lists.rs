@@ -26,6 +26,8 @@ pub struct ListRow {
     pub updated_at: i64,
     /// How many terms the list holds.
     pub keywords_count: i64,
+    /// How many places (campaigns and ad groups) it is applied to.
+    pub places_count: i64,
 }
 
 /// A term of a list: text as spec §5 cleans it, match type `EXACT` or `BROAD`.
@@ -66,7 +68,8 @@ pub fn name_key(name: &str) -> String {
 }
 
 const SELECT: &str = "SELECT l.id, l.workspace_id, l.name, l.task_id, l.created_at, l.updated_at, \
-       (SELECT COUNT(*) FROM negative_list_keywords k WHERE k.list_id = l.id) AS keywords_count \
+       (SELECT COUNT(*) FROM negative_list_keywords k WHERE k.list_id = l.id) AS keywords_count, \
+       (SELECT COUNT(*) FROM negative_list_places p WHERE p.list_id = l.id) AS places_count \
        FROM negative_lists l";
 
 fn list_row(r: &sqlx::any::AnyRow) -> Result<ListRow, sqlx::Error> {
@@ -78,6 +81,7 @@ fn list_row(r: &sqlx::any::AnyRow) -> Result<ListRow, sqlx::Error> {
         created_at: r.try_get("created_at")?,
         updated_at: r.try_get("updated_at")?,
         keywords_count: r.try_get("keywords_count")?,
+        places_count: r.try_get("places_count")?,
     })
 }
 

@@ -496,7 +496,13 @@ pub struct Group {
     pub currency: Option<String>,
     /// The entity's name when the group has one change.
     pub entity_name: Option<String>,
+    /// What was created or deleted (a list's terms, the campaigns made): the first
+    /// [`GROUP_NAMES`] entity names in the order recorded; empty for updates.
+    pub entities: Vec<String>,
 }
+
+/// How many names of what a group created or deleted are answered.
+pub const GROUP_NAMES: usize = 5;
 
 /// The changes of the notifications `ids` grouped per (notification, field), in one query;
 /// by notification then field.
@@ -544,9 +550,46 @@ pub async fn groups(ex: impl Exec<'_>, ids: &[String]) -> Result<Vec<Group>, sql
                 } else {
                     None
                 },
+                // Filled from `created_or_deleted` by those who show them.
+                entities: Vec::new(),
             })
         })
         .collect()
+}
+
+/// The entity names of what the notifications `ids` created or deleted: (notification id,
+/// field, name), in the order recorded, at most [`GROUP_NAMES`] per notification and field.
+pub async fn created_or_deleted(
+    ex: impl Exec<'_>,
+    ids: &[String],
+) -> Result<Vec<(String, String, String)>, sqlx::Error> {
+    if ids.is_empty() {
+        return Ok(Vec::new());
+    }
+    let sql = format!(
+        "SELECT notification_id, field, entity_name FROM change_records \
+         WHERE notification_id IN ({}) AND field IN ('created', 'deleted') \
+           AND entity_name IS NOT NULL AND entity_name <> '' \
+         ORDER BY notification_id, field, id",
+        placeholders(1, ids.len())
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql));
+    for id in ids {
+        q = q.bind(id);
+    }
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    let mut taken = 0;
+    for r in q.fetch_all(ex).await? {
+        let key: (String, String) = (r.try_get("notification_id")?, r.try_get("field")?);
+        let same = out
+            .last()
+            .is_some_and(|(n, f, _)| (n, f) == (&key.0, &key.1));
+        taken = if same { taken + 1 } else { 1 };
+        if taken <= GROUP_NAMES {
+            out.push((key.0, key.1, r.try_get("entity_name")?));
+        }
+    }
+    Ok(out)
 }
 
 /// The distinct campaign names of the changes of the notifications `ids`: (notification id,

@@ -133,3 +133,66 @@ pub async fn move_to_workspace(
     .await?;
     Ok(done.rows_affected() == 1)
 }
+
+/// How long the reason a session was ended is kept for its next request.
+pub const ENDING_KEPT_MS: i64 = 30 * 24 * 60 * 60 * 1000;
+
+/// Why a session ended without its owner ending it: removed from a workspace, and by whom.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionEnding {
+    pub workspace_name: String,
+    pub removed_by: String,
+}
+
+/// Records, for every session of `user_id` in `workspace_id` (about to be deleted), that it
+/// ends because `removed_by` removed the user from the workspace named `workspace_name`;
+/// endings older than [`ENDING_KEPT_MS`] go.
+pub async fn note_removal(
+    ex: &mut sqlx::AnyConnection,
+    workspace_id: &str,
+    user_id: &str,
+    workspace_name: &str,
+    removed_by: &str,
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    sqlx::query("DELETE FROM session_endings WHERE created_at < $1")
+        .bind(now - ENDING_KEPT_MS)
+        .execute(&mut *ex)
+        .await?;
+    sqlx::query(
+        "INSERT INTO session_endings (token_hash, workspace_name, removed_by, created_at) \
+         SELECT token_hash, $3, $4, $5 FROM sessions WHERE workspace_id = $1 AND user_id = $2 \
+         ON CONFLICT (token_hash) DO NOTHING",
+    )
+    .bind(workspace_id)
+    .bind(user_id)
+    .bind(workspace_name)
+    .bind(removed_by)
+    .bind(now)
+    .execute(&mut *ex)
+    .await?;
+    Ok(())
+}
+
+/// Why the session of `token_hash` was ended, if it was by a removal.
+pub async fn ending(
+    ex: impl Exec<'_>,
+    token_hash: &str,
+    now: i64,
+) -> Result<Option<SessionEnding>, sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT workspace_name, removed_by FROM session_endings \
+         WHERE token_hash = $1 AND created_at >= $2",
+    )
+    .bind(token_hash)
+    .bind(now - ENDING_KEPT_MS)
+    .fetch_optional(ex)
+    .await?;
+    row.map(|r| {
+        Ok(SessionEnding {
+            workspace_name: r.try_get("workspace_name")?,
+            removed_by: r.try_get("removed_by")?,
+        })
+    })
+    .transpose()
+}

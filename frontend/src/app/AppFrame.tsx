@@ -7,7 +7,7 @@ import { Center, Loader } from '@mantine/core';
 import { Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { useAccounts } from '@/features/accounts';
-import { useSession, type User } from '@/features/auth';
+import { SessionEndWatcher, useSession, type User } from '@/features/auth';
 import { t } from '@/i18n';
 import { resolveAccess } from './access';
 import { useDocumentTitle } from './layout/useDocumentTitle';
@@ -66,6 +66,7 @@ export function AppFrame() {
   return (
     <>
       <ScrollRestoration />
+      <SessionEndWatcher />
       {withLayout ? (
         <Suspense fallback={<ScreenFallback bare />}>
           <AppLayout user={user} title={t(route.title)} menuDisabled={route.disableMenu === true}>

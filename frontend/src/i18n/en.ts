@@ -32,6 +32,8 @@ export const en = {
   'nav.helpCenter': 'Help center',
   'nav.collapse': 'Collapse sidebar',
   'nav.expand': 'Expand sidebar',
+  'auth.sessionEnded': 'You were signed out',
+  'auth.sessionEndedHint': 'Sign in to open your own workspace, or one you still belong to.',
   'auth.email': 'Email',
   'auth.password': 'Password',
   'auth.repeatPassword': 'Repeat password',

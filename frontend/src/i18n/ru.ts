@@ -34,6 +34,8 @@ export const ru: Messages = {
   'nav.helpCenter': 'Справочный центр',
   'nav.collapse': 'Свернуть меню',
   'nav.expand': 'Развернуть меню',
+  'auth.sessionEnded': 'Вы вышли из системы',
+  'auth.sessionEndedHint': 'Войдите, чтобы открыть своё рабочее пространство или то, в котором вы ещё состоите.',
   'auth.email': 'Почта',
   'auth.password': 'Пароль',
   'auth.repeatPassword': 'Повторите пароль',

@@ -120,6 +120,9 @@ pub struct ListItem {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub places: Option<Vec<PlaceItem>>,
     pub keywords_count: i64,
+    /// How many places (campaigns and ad groups) the list is applied to, in the listing too
+    /// (where `places` is absent).
+    pub places_count: i64,
     pub created_at: String,
     pub updated_at: String,
     /// The last apply job's task.
@@ -155,6 +158,7 @@ fn list_item(
         }),
         places: places.map(|p| p.into_iter().map(place_item).collect()),
         keywords_count: row.keywords_count,
+        places_count: row.places_count,
         created_at: rfc3339(row.created_at),
         updated_at: rfc3339(row.updated_at),
         task_id: row.task_id,

@@ -179,6 +179,9 @@ crate::sandbox_tests! {
         let all = t.get("/api/list/all/negative", &owner).await;
         assert_eq!(all.json["result"]["items"][0]["keywordsCount"], 4);
         assert!(all.json["result"]["items"][0].get("keywords").is_none());
+        // The listing has no places but says how many (its table's 'Applied to', issue 42 item 5).
+        assert!(all.json["result"]["items"][0].get("places").is_none());
+        assert_eq!(all.json["result"]["items"][0]["placesCount"], 2);
 
         // A second list holds "cheap stuff" at the campaign; a name is unique per workspace.
         let res = t.call(Method::POST, "/api/list/add", json!({"name": " brand PROTECTION ", "keywords": [{"text": "x"}]}), &owner).await;

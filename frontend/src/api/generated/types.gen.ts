@@ -788,6 +788,12 @@ export type ChangeGroup = {
     count: number;
     currency?: string | null;
     /**
+     * What a CREATE or DELETE group made or removed (a list's terms, the campaigns
+     * created): up to 5 entity names in the order recorded, `count` saying how many in
+     * all; empty for updates.
+     */
+    entities: Array<string>;
+    /**
      * The old value when every change of the group shares it, else null.
      */
     oldData?: string | null;
@@ -2141,6 +2147,11 @@ export type EnvelopeItemListItem = {
              */
             places?: Array<PlaceItem> | null;
             /**
+             * How many places (campaigns and ad groups) the list is applied to, in the listing too
+             * (where `places` is absent).
+             */
+            placesCount: number;
+            /**
              * The last apply job's task.
              */
             taskId?: string | null;
@@ -3077,6 +3088,11 @@ export type EnvelopeItemsListItem = {
              * The places (absent in the listing).
              */
             places?: Array<PlaceItem> | null;
+            /**
+             * How many places (campaigns and ad groups) the list is applied to, in the listing too
+             * (where `places` is absent).
+             */
+            placesCount: number;
             /**
              * The last apply job's task.
              */
@@ -4454,6 +4470,11 @@ export type ItemListItem = {
          */
         places?: Array<PlaceItem> | null;
         /**
+         * How many places (campaigns and ad groups) the list is applied to, in the listing too
+         * (where `places` is absent).
+         */
+        placesCount: number;
+        /**
          * The last apply job's task.
          */
         taskId?: string | null;
@@ -4624,6 +4645,11 @@ export type ListItem = {
      * The places (absent in the listing).
      */
     places?: Array<PlaceItem> | null;
+    /**
+     * How many places (campaigns and ad groups) the list is applied to, in the listing too
+     * (where `places` is absent).
+     */
+    placesCount: number;
     /**
      * The last apply job's task.
      */

@@ -403,6 +403,7 @@ export const zChangeGroup = z.object({
     action: z.string(),
     count: z.int(),
     currency: z.string().nullish(),
+    entities: z.array(z.string()),
     oldData: z.string().nullish(),
     saveData: z.string().nullish(),
     source: z.string(),
@@ -2898,6 +2899,7 @@ export const zEnvelopeItemListItem = z.object({
             keywordsCount: z.int(),
             name: z.string(),
             places: z.array(zPlaceItem).nullish(),
+            placesCount: z.int(),
             taskId: z.string().nullish(),
             updatedAt: z.string()
         })
@@ -2918,6 +2920,7 @@ export const zEnvelopeItemsListItem = z.object({
             keywordsCount: z.int(),
             name: z.string(),
             places: z.array(zPlaceItem).nullish(),
+            placesCount: z.int(),
             taskId: z.string().nullish(),
             updatedAt: z.string()
         }))
@@ -2936,6 +2939,7 @@ export const zItemListItem = z.object({
         keywordsCount: z.int(),
         name: z.string(),
         places: z.array(zPlaceItem).nullish(),
+        placesCount: z.int(),
         taskId: z.string().nullish(),
         updatedAt: z.string()
     })
@@ -2973,6 +2977,7 @@ export const zListItem = z.object({
     keywordsCount: z.int(),
     name: z.string(),
     places: z.array(zPlaceItem).nullish(),
+    placesCount: z.int(),
     taskId: z.string().nullish(),
     updatedAt: z.string()
 });

@@ -25,6 +25,11 @@ export function whoOf(n: Notification): { name: string; email: string | null } {
   return { name: n.sourceName || n.email || t('activity.who.someone'), email: n.sourceName ? (n.email ?? null) : null };
 }
 
+/** Who pressed Run now, for a rule's run started by hand (its notification names them). */
+export function pressedBy(n: Notification): string | null {
+  return n.source === 'rule' && n.email ? n.email : null;
+}
+
 /** The campaigns it touched: the names, and the text of the campaign line. */
 export function campaignsOf(n: Notification): { names: string[]; text: string } {
   const names = n.campaignNames && n.campaignNames.length > 0 ? n.campaignNames : n.campaignName ? [n.campaignName] : [];
@@ -54,4 +59,20 @@ export function valueText(value: string | null | undefined, currency: string | n
 export function groupText(group: ChangeGroup): string {
   const what = group.action === 'CREATE' || group.action === 'DELETE' ? t(`activity.action.${group.action}`) : fieldLabel(group.typeOfChange);
   return `${what} · ${tn('activity.changes', group.count, formatNumber(group.count, 0))}`;
+}
+
+/**
+ * What follows a group's text: for what was created or deleted, the names of what it was
+ * (a list's terms: 'free, cheap'; 'and N more' past the names the server sends), never an
+ * old → new of a value nobody changed ('— → EXACT'); for an update its old → new.
+ */
+export function groupDetail(group: ChangeGroup): string | null {
+  if (group.action === 'CREATE' || group.action === 'DELETE') {
+    const names = group.entities ?? [];
+    if (names.length === 0) return null;
+    const rest = group.count - names.length;
+    return rest > 0 ? `${names.join(', ')} ${t('activity.andMore').replace('{count}', formatNumber(rest, 0))}` : names.join(', ');
+  }
+  if (group.oldData == null && group.saveData == null) return null;
+  return `${valueText(group.oldData, group.currency)} → ${valueText(group.saveData, group.currency)}`;
 }

@@ -7,3 +7,4 @@ export { sessionQuery, useSession } from './api/relogin';
 export { hasSessionHint, setSessionHint } from './api/session-hint';
 export { ROLES, roleSchema, userResultSchema, type Role, type User } from './api/user';
 export { useSignOut } from './hooks/useSignOut';
+export { SessionEndWatcher } from './components/SessionEndWatcher';

@@ -33,7 +33,7 @@ function notification(id: string, overrides: Record<string, unknown> = {}) {
     oldData: { entity: 'running shoes', field: 'cptBid', value: '1.20', currency: 'USD' },
     saveData: { entity: 'running shoes', field: 'cptBid', value: '1.50', currency: 'USD' },
     count: 1,
-    notificationsData: [{ source: 'user', typeOfChange: 'cptBid', action: 'UPDATE', count: 1, oldData: '1.20', saveData: '1.50', currency: 'USD' }],
+    notificationsData: [{ source: 'user', typeOfChange: 'cptBid', action: 'UPDATE', count: 1, oldData: '1.20', saveData: '1.50', currency: 'USD', entities: [] }],
     undo: { possible: true, undoneBy: null, undoOf: null },
     ...overrides,
   };
@@ -57,6 +57,51 @@ function mockList(list: (call: MockCall) => ReturnType<typeof ok> | Promise<Retu
 
 const DAY = 86_400_000;
 
+describe('activity entries in words (issue 42 item 15)', () => {
+  it("names a list's terms, omits the campaign line of a team entry, and says who pressed Run now", async () => {
+    mockList(() =>
+      page([
+        notification('l1', {
+          title: 'Negative keyword list created',
+          tag: 'manual_change',
+          action: 'CREATE',
+          target: 'NEGATIVE_KEYWORD',
+          oldData: null,
+          saveData: null,
+          count: 7,
+          notificationsData: [{ source: 'user', typeOfChange: 'created', action: 'CREATE', count: 7, oldData: null, saveData: 'EXACT', currency: null, entities: ['free', 'cheap', 'crack', 'hack', 'torrent'] }],
+        }),
+        notification('t1', {
+          title: 'Bob Writer joined the team as Editor',
+          tag: 'team',
+          action: 'UPDATE',
+          target: 'TEAM',
+          accountId: null,
+          orgId: null,
+          campaignId: null,
+          campaignName: null,
+          campaignNames: [],
+          oldData: null,
+          saveData: null,
+          count: 0,
+          notificationsData: [],
+          undo: { possible: false, undoneBy: null, undoOf: null },
+        }),
+        notification('r1', { title: 'Keywords paused', tag: 'auto_rules', source: 'rule', sourceName: 'Pause spenders', email: 'ann@example.com' }),
+      ]),
+    );
+    renderApp('/activity-log', makeUser());
+    const list = await screen.findByTestId('notification-l1');
+    const change = within(list).getByTestId('notification-change');
+    expect(change).toHaveTextContent('Created · 7 changes: free, cheap, crack, hack, torrent and 2 more');
+    expect(change).not.toHaveTextContent('→');
+    const team = screen.getByTestId('notification-t1');
+    expect(within(team).queryByTestId('notification-campaign')).not.toBeInTheDocument();
+    expect(team).not.toHaveTextContent('Campaign:');
+    expect(within(screen.getByTestId('notification-r1')).getByTestId('notification-who')).toHaveTextContent('Pause spenders· Run now by ann@example.com');
+  });
+});
+
 describe('the activity log', () => {
   it('asks the last 30 days in the browser offset and shows the notifications grouped by day', async () => {
     const now = Date.now();
@@ -75,7 +120,7 @@ describe('the activity log', () => {
           oldData: null,
           saveData: null,
           count: 2000,
-          notificationsData: [{ source: 'rule', typeOfChange: 'status', action: 'UPDATE', count: 2000, oldData: 'ENABLED', saveData: 'PAUSED', currency: null }],
+          notificationsData: [{ source: 'rule', typeOfChange: 'status', action: 'UPDATE', count: 2000, oldData: 'ENABLED', saveData: 'PAUSED', currency: null, entities: [] }],
         }),
         notification('n3', { source: 'apple_ads', sourceName: 'Apple Ads', email: 'someone@apple.test', dateCreated: new Date(now - 45 * DAY).toISOString() }),
       ]),

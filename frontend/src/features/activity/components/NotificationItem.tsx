@@ -12,13 +12,14 @@ import type { Task } from '@/features/tasks';
 import { t } from '@/i18n';
 import { formatDateTime } from '@/lib/format';
 import type { Notification } from '../api/notifications';
-import { campaignsOf, fieldLabel, groupText, tagLabel, valueText, whoOf } from '../describe';
+import { campaignsOf, fieldLabel, groupDetail, groupText, pressedBy, tagLabel, valueText, whoOf } from '../describe';
 import { notificationElementId } from '../hooks/useDeepLink';
 import { Highlighted } from './Highlighted';
 import { UndoButton } from './UndoButton';
 
 function Who({ n }: { n: Notification }) {
   const who = whoOf(n);
+  const by = pressedBy(n);
   const Icon = n.source === 'rule' ? IconRobot : n.source === 'apple_ads' ? IconWorld : IconUser;
   return (
     <Group gap={4} wrap="nowrap" data-testid="notification-who">
@@ -29,12 +30,19 @@ function Who({ n }: { n: Notification }) {
           {who.email}
         </Text>
       )}
+      {by && (
+        <Text size="sm" c="dimmed" data-testid="notification-run-now-by">
+          {`· ${t('activity.runNowBy').replace('{by}', by)}`}
+        </Text>
+      )}
     </Group>
   );
 }
 
+/** The campaign line; none for what touched no campaign (a team change, issue 42 item 15). */
 function Campaigns({ n, search }: { n: Notification; search: string }) {
   const { names, text } = campaignsOf(n);
+  if (names.length === 0) return null;
   const matching = search.trim() && names.length > 1 ? names.filter((name) => name.toLocaleLowerCase().includes(search.trim().toLocaleLowerCase())) : [];
   return (
     <Text size="sm" data-testid="notification-campaign">
@@ -75,7 +83,7 @@ function Changes({ n }: { n: Notification }) {
       {(n.notificationsData ?? []).map((group, i) => (
         <Text size="sm" key={`${group.typeOfChange ?? ''}-${group.action ?? ''}-${i}`} data-testid="notification-change">
           {groupText(group)}
-          {(group.oldData != null || group.saveData != null) && `: ${valueText(group.oldData, group.currency)} → ${valueText(group.saveData, group.currency)}`}
+          {groupDetail(group) !== null && `: ${groupDetail(group)}`}
         </Text>
       ))}
     </Stack>

@@ -2,6 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, type CallOptions } from '@/lib/api-client';
 import { ApiError } from '@/lib/api-error';
+import { keepRemovalNote, removalMessage } from '../session-end';
 import { authKeys } from './keys';
 import { hasSessionHint, setSessionHint } from './session-hint';
 import { userResultSchema, type User } from './user';
@@ -26,6 +27,9 @@ export async function fetchSession({ signal }: CallOptions = {}): Promise<User |
     if (signal?.aborted) throw error;
     // Only the server's 'no session' forgets the sign; a network error or a 5xx does not.
     if (error instanceof ApiError && error.status === 401) setSessionHint(false);
+    // A session ended by a removal: the sign-in screen says so.
+    const removed = removalMessage(error);
+    if (removed !== null) keepRemovalNote(removed);
     return null;
   }
 }

@@ -9,6 +9,33 @@ async function fill(label: string | RegExp, value: string) {
   await userEvent.type(screen.getByLabelText(label), value);
 }
 
+describe('a session ended by a removal (issue 42 item 16)', () => {
+  const removed = () =>
+    fail(401, "You were removed from Olga's workspace by Olga Owner", [], { reason: 'REMOVED_FROM_WORKSPACE', workspace: "Olga's workspace", by: 'Olga Owner' });
+
+  it('takes an open session to sign-in with who removed them from which workspace', async () => {
+    mockApi('GET /api/account/getAll', removed());
+    renderApp('/settings/general', makeUser());
+    const note = await screen.findByTestId('session-ended');
+    expect(note).toHaveTextContent("You were removed from Olga's workspace by Olga Owner.");
+    expect(note).toHaveTextContent('Sign in to open your own workspace');
+    expect(screen.getByRole('button', { name: 'Sign in' })).toBeInTheDocument();
+  });
+
+  it('says so after a reload too (the relogin answers the removal)', async () => {
+    window.localStorage.setItem('searchdeck:session', '1');
+    mockApi('GET /api/auth/relogin', removed());
+    renderApp('/settings/general');
+    expect(await screen.findByTestId('session-ended')).toHaveTextContent("You were removed from Olga's workspace by Olga Owner.");
+  });
+
+  it('says nothing on a plain sign-in page', async () => {
+    renderApp('/login');
+    await screen.findByRole('button', { name: 'Sign in' });
+    expect(screen.queryByTestId('session-ended')).not.toBeInTheDocument();
+  });
+});
+
 describe('login form', () => {
   it('shows client validation messages and sends nothing', async () => {
     renderApp('/login');

@@ -28,12 +28,15 @@ const summarySchema = z.object({
   _id: id,
   name: z.string(),
   keywordsCount: z.number().catch(0).default(0),
-  places: z.array(placeSchema).catch([]).default([]),
+  // The listing names no places, only how many (issue 42 item 5: 'Applied to 0' came from
+  // reading the absent places as none).
+  placesCount: z.number(),
   taskId: id.nullish(),
 });
 export type NegativeListSummary = z.output<typeof summarySchema>;
 
 const listSchema = summarySchema.extend({
+  places: z.array(placeSchema).catch([]).default([]),
   keywords: z.array(z.object({ text: z.string(), matchType: matchTypeSchema })).catch([]).default([]),
 });
 export type NegativeList = z.output<typeof listSchema>;

@@ -39,8 +39,8 @@ describe('negative keyword lists modal', () => {
     mockApi('POST /api/list/add', (call: MockCall) => {
       const body = call.body as { dryRun: boolean; name: string };
       if (body.dryRun) return ok({ conflicts: [{ text: 'free', matchType: 'BROAD', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', adGroupId: '9', text: 'free photo editor', matchType: 'EXACT' } }] });
-      lists = [{ _id: 'l1', name: body.name, keywordsCount: 2, places: [{ campaignId: '7', adGroupId: null }], taskId: 'n1', ...STAMPS }];
-      return ok({ item: { ...(lists[0] as object), keywords: [] } });
+      lists = [{ _id: 'l1', name: body.name, keywordsCount: 2, placesCount: 1, taskId: 'n1', ...STAMPS }];
+      return ok({ item: { ...(lists[0] as object), keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
     });
     renderApp(CAMPAIGNS, makeUser());
     await userEvent.click(await screen.findByTestId('negative-lists-button'));
@@ -70,13 +70,15 @@ describe('negative keyword lists modal', () => {
     await waitFor(() => expect(callsTo('POST /api/list/add')).toHaveLength(2));
     expect(callsTo('POST /api/list/add')[1]!.body).toMatchObject({ name: 'Freebies', dryRun: false });
     expect(await within(modal).findByText('Freebies')).toBeInTheDocument();
+    // The listing has no places, only their count: the list is applied to one campaign (issue 42 item 5).
+    expect(within(within(modal).getByText('Freebies').closest('tr')!).getAllByRole('cell')[2]).toHaveTextContent(/^1$/);
   });
 
   it('checks the conflicts again on every change: the warning and Save anyway go once the term is removed', async () => {
     mockApi('GET /api/list/all/negative', ok({ items: [] }));
     mockApi('POST /api/list/add', (call: MockCall) => {
       const body = call.body as { dryRun: boolean; keywords: { text: string }[] };
-      if (!body.dryRun) return ok({ item: { ...STAMPS, _id: 'l1', name: 'Freebies', keywordsCount: 1, keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
+      if (!body.dryRun) return ok({ item: { ...STAMPS, _id: 'l1', name: 'Freebies', keywordsCount: 1, placesCount: 1, keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
       const free = body.keywords.some((k) => k.text === 'free');
       return ok({ conflicts: free ? [{ text: 'free', matchType: 'EXACT', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', adGroupId: '9', text: 'free', matchType: 'EXACT' } }] : [] });
     });
@@ -110,9 +112,9 @@ describe('negative keyword lists modal', () => {
   });
 
   it('edits a list, keeping places elsewhere, and deletes after a confirmation', async () => {
-    mockApi('GET /api/list/all/negative', ok({ items: [{ ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] }] }));
-    mockApi('GET /api/list/l1', ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));
-    mockApi('PUT /api/list/l1', (call: MockCall) => ((call.body as { dryRun: boolean }).dryRun ? ok({ conflicts: [] }) : ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 2, keywords: [], places: [] } })));
+    mockApi('GET /api/list/all/negative', ok({ items: [{ ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, placesCount: 2 }] }));
+    mockApi('GET /api/list/l1', ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, placesCount: 2, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));
+    mockApi('PUT /api/list/l1', (call: MockCall) => ((call.body as { dryRun: boolean }).dryRun ? ok({ conflicts: [] }) : ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 2, placesCount: 0, keywords: [], places: [] } })));
     mockApi('DELETE /api/list/l1', ok({}));
     renderApp(CAMPAIGNS, makeUser());
     await userEvent.click(await screen.findByTestId('negative-lists-button'));

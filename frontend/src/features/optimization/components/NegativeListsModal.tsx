@@ -293,7 +293,7 @@ function Lists({ canEdit, onEdit }: { canEdit: boolean; onEdit: (listId: string 
                 <Table.Td style={{ textAlign: 'right' }}>{formatNumber(list.keywordsCount, 0)}</Table.Td>
                 <Table.Td style={{ textAlign: 'right' }}>
                   <Badge variant="light" tt="none">
-                    {formatNumber(list.places.length, 0)}
+                    {formatNumber(list.placesCount, 0)}
                   </Badge>
                 </Table.Td>
                 <Table.Td>
