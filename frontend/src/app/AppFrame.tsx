@@ -4,7 +4,7 @@
  * screen's chunk downloads.
  */
 import { Center, Loader } from '@mantine/core';
-import { Suspense, useEffect, useState } from 'react';
+import { isValidElement, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { useAccounts } from '@/features/accounts';
 import { SessionEndWatcher, useSession, type User } from '@/features/auth';
@@ -17,6 +17,13 @@ import type { AppRoute } from './route-types';
 
 /** The signed-in layout (sidebar, tasks, icons) is a chunk of its own: sign-in pages skip it. */
 const AppLayout = lazyScreen(() => import('./layout/AppLayout'), 'AppLayout');
+
+/** The `preload` of the lazy screen a route renders, if it renders one. */
+export function screenPreload(route: AppRoute | undefined): (() => Promise<unknown>) | null {
+  const type: unknown = isValidElement(route?.element) ? route.element.type : null;
+  const preload = typeof type === 'object' && type !== null ? (type as { preload?: unknown }).preload : undefined;
+  return typeof preload === 'function' ? (preload as () => Promise<unknown>) : null;
+}
 
 function useCurrentRoute(): AppRoute {
   const matches = useMatches();
@@ -46,6 +53,12 @@ export function AppFrame() {
     // Download the layout while the session is still being checked, not after.
     if (mayNeedLayout) AppLayout.preload().catch(() => undefined);
   }, [mayNeedLayout]);
+  // The route's screen too: its chunk arrives with the session and the accounts instead of
+  // after them (issue 42 item 19).
+  const preloadScreen = screenPreload(route);
+  useEffect(() => {
+    preloadScreen?.().catch(() => undefined);
+  }, [preloadScreen]);
 
   if (isLoading || waitsForAccounts) {
     return (

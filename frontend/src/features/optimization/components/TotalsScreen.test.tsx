@@ -1,5 +1,5 @@
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { callsTo, mockApi, ok } from '@/test/fetch-mock';
+import { callsTo, held, mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 
@@ -17,6 +17,19 @@ jest.setTimeout(20_000);
 
 describe('All accounts and campaign groups', () => {
   beforeEach(() => window.localStorage.clear());
+
+  it("asks an account's campaign groups and their chart while the accounts still load (issue 42 item 19: no round trip before the first paint)", async () => {
+    const list = held(ok({ items: accounts }));
+    mockApi('GET /api/account/getAll', list.answer);
+    mockApi('POST /api/asa/reports', ok(answer([{ orgId: '42', orgName: 'Cloud Apps', currency: 'USD', localSpend: 10, taps: 3 }], 'USD')));
+    renderApp('/optimization/a1', makeUser());
+    // The accounts are still held: the table's and the chart's reports are asked all the same.
+    await waitFor(() => expect(tableCalls()).toHaveLength(1));
+    expect(callsTo('POST /api/asa/reports').some((c) => (c.body as { graph?: boolean }).graph)).toBe(true);
+    expect(tableCalls()[0]!.url).toContain('accountId=a1');
+    list.release();
+    expect(await screen.findByRole('heading', { name: 'Main' })).toBeInTheDocument();
+  });
 
   it('lists every account with its totals in its own currency, each opening its campaign groups', async () => {
     mockApi('GET /api/account/getAll', ok({ items: accounts }));

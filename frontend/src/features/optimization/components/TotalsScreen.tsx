@@ -226,23 +226,27 @@ export function OrgsScreen() {
     (row: ReportRow, carried: string) => (account && isEntityId(row.orgId) ? `${campaignsPath(account._id, row.orgId)}${carried}` : null),
     [account],
   );
-  if (isLoading) return <Loading />;
   if (error) return <MessagePage title={t('error.screenTitle')} text={errorMessage(error)} />;
-  if (!account) return <MessagePage title={t('title.orgs')} text={t('orgs.unknownAccount')} />;
+  if (!accountId || (!isLoading && !account)) return <MessagePage title={t('title.orgs')} text={t('orgs.unknownAccount')} />;
+  // The report is asked with the address's account while the accounts still load (issue 42
+  // item 19: waiting for them first put a round trip before the first paint); the name and
+  // the account's actions follow as soon as they are known.
   return (
     <Totals
       level="ORGS"
-      accountId={account._id}
-      title={account.name}
+      accountId={accountId}
+      title={account?.name ?? '\u00a0'}
       crumbs={[
         { label: t('drill.allAccounts'), to: `${ALL_ACCOUNTS_PATH}${drillSearch(search)}` },
-        { label: account.name, to: null },
+        { label: account?.name ?? '\u00a0', to: null },
       ]}
       actions={
-        <>
-          <RefreshOrgs account={account} />
-          <AccountSyncNow account={account} />
-        </>
+        account && (
+          <>
+            <RefreshOrgs account={account} />
+            <AccountSyncNow account={account} />
+          </>
+        )
       }
       account={account}
       rowLink={orgLink}
