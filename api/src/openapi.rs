@@ -311,6 +311,41 @@ fn text_rules(doc: &mut utoipa::openapi::OpenApi) {
 
 #[cfg(test)]
 mod tests {
+    /// Every operation has an id of its own: generated clients (the web app's, hey-api) name
+    /// an operation's request and answer types after it, so two operations sharing one id
+    /// get numbered names (`One2Data`) that change whenever a route is added.
+    #[test]
+    fn every_operation_has_a_unique_operation_id() {
+        let doc: serde_json::Value =
+            serde_json::from_str(&crate::openapi_text()).expect("the document is JSON");
+        let mut seen = std::collections::BTreeMap::<String, String>::new();
+        let mut repeated = Vec::new();
+        let mut missing = Vec::new();
+        for (path, item) in doc["paths"].as_object().expect("paths") {
+            for (method, op) in item.as_object().expect("a path item") {
+                if !["get", "put", "post", "delete", "patch", "head", "options"]
+                    .contains(&method.as_str())
+                {
+                    continue;
+                }
+                let here = format!("{} {path}", method.to_uppercase());
+                match op["operationId"].as_str() {
+                    None => missing.push(here),
+                    Some(id) => {
+                        if let Some(first) = seen.insert(id.to_string(), here.clone()) {
+                            repeated.push(format!("{id}: {first} and {here}"));
+                        }
+                    }
+                }
+            }
+        }
+        assert!(missing.is_empty(), "operations without an id: {missing:?}");
+        assert!(
+            repeated.is_empty(),
+            "operation ids used twice (give each `operation_id = \"…\"` in its path macro): {repeated:#?}"
+        );
+    }
+
     /// The web app's client is generated from a committed copy of the document
     /// (`frontend/src/api/openapi.json`, `npm run gen:api`): a route or schema changed here
     /// without that copy fails this test, so the browser's types cannot drift from the server's.

@@ -300,7 +300,7 @@ fn check(q: &ListQuery) -> ApiResult<Checked> {
 
 /// The log: a page of the caller's workspace's notifications, newest first, with the
 /// filters' total, the counts per tag and the caller's unread count.
-#[utoipa::path(get, path = "/api/accountsActions/all", tag = "activity",
+#[utoipa::path(get, path = "/api/accountsActions/all", operation_id = "list_notifications", tag = "activity",
     params(ListQuery),
     responses((status = 200, description = "A page of notifications", body = Envelope<NotificationPage>),
               (status = 400, description = "Invalid tag, date, dates, limit or skip", body = ErrorBody)))]
@@ -501,7 +501,7 @@ fn change_out(c: ChangeRow) -> EntityChange {
 
 /// One notification's changes entity by entity, in the order they were applied (the detail
 /// drawer and its CSV export).
-#[utoipa::path(get, path = "/api/accountsActions/{id}/changes", tag = "activity",
+#[utoipa::path(get, path = "/api/accountsActions/{id}/changes", operation_id = "notification_changes", tag = "activity",
     params(("id" = String, Path, description = "Notification id"), ChangesQuery),
     responses((status = 200, description = "A page of the notification's changes", body = Envelope<ChangePage>),
               (status = 400, description = "Invalid limit or skip", body = ErrorBody)))]
@@ -628,7 +628,7 @@ pub struct UndoStarted {
 /// Undoes a notification (job `undo-notification`): a rule run's through the rules' own
 /// undo, any other by setting each entity back where it still has the notification's new
 /// value. Editors only.
-#[utoipa::path(post, path = "/api/accountsActions/{id}/undo", tag = "activity",
+#[utoipa::path(post, path = "/api/accountsActions/{id}/undo", operation_id = "undo_notification", tag = "activity",
     params(("id" = String, Path, description = "Notification id")),
     responses((status = 202, description = "The undo is queued: its task id", body = Envelope<UndoStarted>),
               (status = 400, description = "NOT_UNDOABLE: nothing in it can be set back", body = ErrorBody),

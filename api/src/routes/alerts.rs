@@ -88,7 +88,7 @@ pub struct AlertsQuery {
 
 /// The workspace's alerts not dismissed, newest first (at most 500); only those of
 /// `campaignIds` when given.
-#[utoipa::path(get, path = "/api/alerts", tag = "alerts", params(AlertsQuery),
+#[utoipa::path(get, path = "/api/alerts", operation_id = "list_alerts", tag = "alerts", params(AlertsQuery),
     responses((status = 200, description = "The alerts", body = Envelope<Items<AlertItem>>),
               (status = 400, description = "campaignIds is not a list of ids", body = ErrorBody)))]
 pub async fn list(

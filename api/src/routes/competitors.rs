@@ -453,7 +453,7 @@ pub async fn suggester_find_app(
 }
 
 /// As `suggester/competitors/findApp` (Settings' competitor search).
-#[utoipa::path(post, path = "/api/competitors/findApp", tag = "suggester", request_body = AppStoreSearch,
+#[utoipa::path(post, path = "/api/competitors/findApp", operation_id = "find_store_app", tag = "suggester", request_body = AppStoreSearch,
     responses((status = 200, description = "Apps found", body = Envelope<Items<PickerApp>>),
               (status = 400, description = "Missing query or unknown country", body = ErrorBody),
               (status = 502, description = "The App Store could not be reached", body = ErrorBody)))]

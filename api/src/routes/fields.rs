@@ -397,7 +397,7 @@ fn limit_reached() -> ApiError {
 }
 
 /// Saves a new preset of the caller.
-#[utoipa::path(put, path = "/api/setFields/one", tag = "presets", request_body = PresetBody,
+#[utoipa::path(put, path = "/api/setFields/one", operation_id = "create_column_preset", tag = "presets", request_body = PresetBody,
     responses((status = 200, description = "The saved preset", body = Envelope<Item<ColumnPreset>>),
               (status = 400, description = "Invalid type, name or fields; name taken; preset limit reached", body = ErrorBody)))]
 pub async fn create(
@@ -451,7 +451,7 @@ pub async fn create(
 
 /// Renames a saved preset of the caller and/or replaces its columns. A missing id (or
 /// another member's) answers 404; the Default preset cannot be changed.
-#[utoipa::path(patch, path = "/api/setFields/one/{id}", tag = "presets", request_body = PresetBody,
+#[utoipa::path(patch, path = "/api/setFields/one/{id}", operation_id = "update_column_preset", tag = "presets", request_body = PresetBody,
     params(("id" = String, Path, description = "Preset id")),
     responses((status = 200, description = "The changed preset", body = Envelope<Item<ColumnPreset>>),
               (status = 400, description = "Invalid name or fields; name taken; the Default preset", body = ErrorBody)))]
@@ -527,7 +527,7 @@ pub async fn update(
 }
 
 /// Deletes a saved preset of the caller (the Default preset cannot be deleted).
-#[utoipa::path(delete, path = "/api/setFields/one/{id}", tag = "presets",
+#[utoipa::path(delete, path = "/api/setFields/one/{id}", operation_id = "remove_column_preset", tag = "presets",
     params(("id" = String, Path, description = "Preset id")),
     responses((status = 200, description = "The deleted preset", body = Envelope<Item<ColumnPreset>>),
               (status = 400, description = "The Default preset", body = ErrorBody)))]

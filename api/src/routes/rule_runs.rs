@@ -77,8 +77,10 @@ pub struct RunItem {
     pub ad_group_id: Option<String>,
     /// The ad group's name as synced (null without an ad group, or when it is not known).
     pub ad_group_name: Option<String>,
-    /// The metric values that matched (decimal strings; null: a ratio without denominator).
-    #[schema(value_type = Object)]
+    /// The metric values that matched, by metric name (`localSpend` and each metric the
+    /// rule's conditions and minimum data read): decimal strings, null for a ratio without
+    /// denominator.
+    #[schema(value_type = BTreeMap<String, Option<String>>)]
     pub values: BTreeMap<String, Value>,
     pub action: String,
     /// `status`, `cptBid`, `defaultBidAmount`, `dailyBudget`, `keyword`, `negative`,
@@ -86,13 +88,37 @@ pub struct RunItem {
     pub field: String,
     pub old_value: Option<String>,
     pub new_value: Option<String>,
-    /// Additions: where and what (`campaignId`, `adGroupId`, `text`, `matchType`, `bid`),
-    /// and `id` once created.
-    #[schema(value_type = Option<Object>)]
+    /// Additions (`keyword`, `negative`): where and what, and `id` once created; null
+    /// for the other changes.
+    #[schema(value_type = Option<AdditionDetail>)]
     pub detail: Option<Value>,
     /// PLANNED, APPLIED, REFUSED, SKIPPED, UNDONE.
     pub result: String,
     pub message: Option<String>,
+}
+
+/// Where and what a rule's addition adds (a run item's `detail`): a keyword added to an
+/// ad group, or a search term made a negative keyword of its campaign or ad group.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AdditionDetail {
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub campaign_id: String,
+    /// The ad group (null: a campaign's negative keyword).
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub ad_group_id: Option<String>,
+    /// The keyword's or negative's text (the search term).
+    pub text: String,
+    /// EXACT or BROAD.
+    pub match_type: String,
+    /// An added keyword's bid (decimal text in the campaign group's currency), null to use
+    /// the ad group's default bid; absent for a negative.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bid: Option<String>,
+    /// The id Apple Ads gave the created keyword or negative, once applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub id: Option<String>,
 }
 
 /// A run (with its items when one run is asked for, or in a preview).
@@ -375,9 +401,9 @@ pub struct BacktestEntity {
     #[schema(pattern = "^[0-9]{1,19}$")]
     pub campaign_id: String,
     pub times_changed: i64,
-    /// The common metrics over the backtest's days (decimal strings; null without
-    /// denominator).
-    #[schema(value_type = Object)]
+    /// The common metrics over the backtest's days, by metric name (decimal strings; null
+    /// without denominator).
+    #[schema(value_type = BTreeMap<String, Option<String>>)]
     pub metrics: BTreeMap<String, Value>,
 }
 
@@ -612,7 +638,7 @@ pub async fn runs(
 }
 
 /// One run with its items, each with its campaign's and ad group's names.
-#[utoipa::path(get, path = "/api/rules/runs/{id}", tag = "rules",
+#[utoipa::path(get, path = "/api/rules/runs/{id}", operation_id = "one_rule_run", tag = "rules",
     params(("id" = String, Path, description = "Run id")),
     responses((status = 200, description = "The run", body = Envelope<Item<RunOut>>)))]
 pub async fn one(
@@ -628,7 +654,7 @@ pub async fn one(
 
 /// Undoes a run: its applied items still at their new value go back to their old one
 /// (job `undo-rule-run`). 400 when the run changed nothing, is an undo, or was undone.
-#[utoipa::path(post, path = "/api/rules/runs/{id}/undo", tag = "rules",
+#[utoipa::path(post, path = "/api/rules/runs/{id}/undo", operation_id = "undo_rule_run", tag = "rules",
     params(("id" = String, Path, description = "Run id")),
     responses((status = 200, description = "The undo is queued: its task id", body = Envelope<RuleTaskStarted>),
               (status = 400, description = "Nothing to undo", body = ErrorBody)))]

@@ -422,7 +422,7 @@ pub struct TagItems {
 }
 
 /// Attaches the tag to entities of its type; entities already carrying it keep one link.
-#[utoipa::path(patch, path = "/api/reports/tag/many/{tagId}", tag = "reports",
+#[utoipa::path(patch, path = "/api/reports/tag/many/{tagId}", operation_id = "attach_tag", tag = "reports",
     params(("tagId" = String, Path, description = "Tag id")), request_body = TagItems,
     responses((status = 200, description = "The tag", body = Envelope<Item<TagItem>>),
               (status = 400, description = "Missing or malformed items", body = ErrorBody)))]
@@ -435,7 +435,7 @@ pub async fn attach(
 }
 
 /// Detaches the tag from entities; entities not carrying it are left as they are.
-#[utoipa::path(delete, path = "/api/reports/tag/many/{tagId}", tag = "reports",
+#[utoipa::path(delete, path = "/api/reports/tag/many/{tagId}", operation_id = "detach_tag", tag = "reports",
     params(("tagId" = String, Path, description = "Tag id")), request_body = TagItems,
     responses((status = 200, description = "The tag", body = Envelope<Item<TagItem>>),
               (status = 400, description = "Missing or malformed items", body = ErrorBody)))]

@@ -33,7 +33,7 @@ impl WorkspaceResource for TaskRecord {
 }
 
 /// The caller's running tasks and those finished in the last 24 hours, newest first.
-#[utoipa::path(get, path = "/api/tasks", tag = "tasks",
+#[utoipa::path(get, path = "/api/tasks", operation_id = "list_tasks", tag = "tasks",
     responses((status = 200, description = "Tasks", body = Envelope<Items<TaskRecord>>)))]
 pub async fn list(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
     let tasks = store::tasks::for_user(
@@ -48,7 +48,7 @@ pub async fn list(State(state): State<AppState>, user: Member) -> ApiResult<impl
 }
 
 /// One task of the caller's workspace (another workspace's task answers 404).
-#[utoipa::path(get, path = "/api/tasks/{id}", tag = "tasks", params(("id" = String, Path, description = "Task id")),
+#[utoipa::path(get, path = "/api/tasks/{id}", operation_id = "one_task", tag = "tasks", params(("id" = String, Path, description = "Task id")),
     responses((status = 200, description = "The task", body = Envelope<Item<TaskRecord>>)))]
 pub async fn one(task: InWorkspace<TaskRecord>) -> impl IntoResponse {
     envelope::item(task.item)

@@ -174,7 +174,7 @@ pub struct TeamList {
 /// The members (oldest first) with role and last activity, and the unused invitations
 /// (newest first): pending ones and those expired within the last 30 days, marked
 /// `expired` (the clean-up deletes them after that). Owners and admins.
-#[utoipa::path(get, path = "/api/team/all", tag = "team",
+#[utoipa::path(get, path = "/api/team/all", operation_id = "team_all", tag = "team",
     responses((status = 200, description = "The team", body = Envelope<TeamList>)))]
 pub async fn all(State(state): State<AppState>, user: Manager) -> ApiResult<impl IntoResponse> {
     let members = store::team::members(&state.db.pool, &user.workspace_id).await?;
@@ -640,7 +640,7 @@ async fn remove_members(
 /// end at once) or revokes an unused invitation, pending or expired (`{a}` = `invitation`,
 /// `{b}` its id). Owners
 /// and admins; an admin cannot remove an owner; the last owner cannot leave.
-#[utoipa::path(delete, path = "/api/team/one/{a}/{b}", tag = "team",
+#[utoipa::path(delete, path = "/api/team/one/{a}/{b}", operation_id = "remove_member", tag = "team",
     params(("a" = String, Path, description = "What b is: member or invitation"),
            ("b" = String, Path, description = "A member's user id or an invitation's id")),
     responses((status = 200, description = "Removed or revoked", body = Envelope<Deleted>),
@@ -734,7 +734,7 @@ pub struct Joined {
 
 /// Accepts an invitation sent to the caller's email: the code is used up and the caller
 /// becomes a member of its workspace with its role (the session stays where it is).
-#[utoipa::path(post, path = "/api/team/checkCode", tag = "team", request_body = CodeBody,
+#[utoipa::path(post, path = "/api/team/checkCode", operation_id = "accept_invitation", tag = "team", request_body = CodeBody,
     responses((status = 200, description = "The workspace joined", body = Envelope<Joined>),
               (status = 400, description = "The code is not valid, used, expired or sent to another email", body = ErrorBody),
               (status = 429, description = "Too many wrong codes; try again later", body = ErrorBody),

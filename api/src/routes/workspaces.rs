@@ -99,7 +99,7 @@ pub struct WorkspaceItem {
 
 /// The workspaces the caller belongs to, in the order they joined them, the session's one
 /// marked `current`. Any member.
-#[utoipa::path(get, path = "/api/workspaces/all", tag = "team",
+#[utoipa::path(get, path = "/api/workspaces/all", operation_id = "all_workspaces", tag = "team",
     responses((status = 200, description = "The caller's workspaces", body = Envelope<Items<WorkspaceItem>>)))]
 pub async fn all(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
     let rows = store::workspaces::of_user(&state.db.pool, &user.user_id).await?;

@@ -43,7 +43,7 @@ pub struct PlaceRef {
 }
 
 /// The task details of `apply-negative-lists`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ApplyProgress {
     pub places_done: u64,
@@ -57,12 +57,14 @@ pub struct ApplyProgress {
 }
 
 /// A refusal at one place.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PlaceError {
     #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
     #[serde(default, with = "crate::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub ad_group_id: Option<i64>,
     /// The term refused, when one was.
     pub text: Option<String>,

@@ -103,7 +103,7 @@ impl NewNegative {
 }
 
 /// How one item ended.
-#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, PartialEq, Eq, utoipa::ToSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Changed at Apple Ads (and in our database, with a change record).
@@ -115,10 +115,11 @@ pub enum Outcome {
 }
 
 /// The result of one item, listed in the task's details.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ItemResult {
     #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub id: i64,
     /// An added negative keyword's text (its id is known once created).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,7 +133,7 @@ pub struct ItemResult {
 
 /// Progress and final details of `bulk-edit`: counts, every item's result, and the refused
 /// ones again as `errors`.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct BulkEditProgress {
     pub level: String,

@@ -239,26 +239,28 @@ impl Job for CopyCampaigns {
 }
 
 /// A campaign made (or found made) and its ad groups, by the names sent.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CampaignMapping {
     pub name: String,
     #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub campaign_id: i64,
     pub ad_groups: Vec<GroupMapping>,
 }
 
 /// An ad group made (or found made).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct GroupMapping {
     pub name: String,
     #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub ad_group_id: i64,
 }
 
 /// A failure that stopped the job.
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct MethodError {
     /// createCampaign, createAdGroup, createKeywords, createNegatives, createAd, discovery.
@@ -269,7 +271,7 @@ pub struct MethodError {
 }
 
 /// An item Apple refused in a bulk call (the rest went on).
-#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RejectedItem {
     pub campaign: String,
@@ -280,7 +282,7 @@ pub struct RejectedItem {
 }
 
 /// Spec §3 Creation progress: the task's details while a creation or copy runs and after.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CreationProgress {
     pub groups_created: u64,
@@ -293,6 +295,7 @@ pub struct CreationProgress {
     pub errors_method: Vec<MethodError>,
     pub campaigns_mapping: Vec<CampaignMapping>,
     #[serde(default, with = "crate::ids::string_id::option")]
+    #[schema(value_type = Option<String>)]
     pub discovery_campaign_id: Option<i64>,
     pub rejected: Vec<RejectedItem>,
 }

@@ -61,7 +61,7 @@ impl Job for UndoRuleRun {
 }
 
 /// Progress and result of both jobs: the run and its counts.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RunRuleProgress {
     pub run_id: Option<String>,

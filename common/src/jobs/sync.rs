@@ -21,7 +21,7 @@ pub struct SyncAccount {
 }
 
 /// Progress of `sync-account`: campaign groups done, entities stored so far.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncAccountProgress {
     pub orgs_done: u32,
@@ -43,7 +43,7 @@ pub struct SyncReports {
 }
 
 /// Progress of `sync-reports`: report requests made, metric rows stored.
-#[derive(Debug, Clone, Default, Serialize)]
+#[derive(Debug, Clone, Default, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SyncReportsProgress {
     pub requests: u64,

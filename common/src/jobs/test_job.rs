@@ -28,7 +28,7 @@ pub struct TestJob {
 }
 
 /// Progress of the test job: steps done so far.
-#[derive(Debug, Clone, Serialize)]
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct TestProgress {
     pub steps_done: u32,

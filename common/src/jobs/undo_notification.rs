@@ -30,11 +30,12 @@ impl Job for UndoNotification {
 }
 
 /// An entity the undo left as it is, and why ("Changed since", a refusal).
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoSkipped {
     pub level: String,
     #[serde(with = "crate::ids::string_id")]
+    #[schema(value_type = String)]
     pub entity_id: i64,
     pub entity_name: String,
     pub field: String,
@@ -42,7 +43,7 @@ pub struct UndoSkipped {
 }
 
 /// Progress and result: the undo's notification and what it restored.
-#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq)]
+#[derive(Debug, Clone, Default, Serialize, Deserialize, PartialEq, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UndoProgress {
     /// The undo's own notification, once written.

@@ -406,7 +406,7 @@ pub async fn links(
 }
 
 /// A rule as the campaigns table's `rules` column shows it.
-#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+#[derive(Debug, Clone, PartialEq, serde::Serialize, utoipa::ToSchema)]
 pub struct RuleRef {
     pub id: String,
     pub name: String,

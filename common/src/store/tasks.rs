@@ -27,8 +27,9 @@ pub struct TaskRecord {
     pub error: Option<String>,
     /// Progress in percent, per spec §4.
     pub percent: i64,
-    /// Kind-specific progress (e.g. groupsCreated / groupsTotal).
-    #[schema(value_type = Object)]
+    /// Kind-specific progress (e.g. groupsCreated / groupsTotal): the schema of the task's
+    /// `kind` (see TaskDetails), or `{}` before the task has reported any.
+    #[schema(value_type = TaskDetails)]
     pub details: serde_json::Value,
     /// Every message the task has shown, oldest first (the current one last): a screen
     /// polling now and then shows the phases it missed, in order.
@@ -36,6 +37,42 @@ pub struct TaskRecord {
     pub created_at: String,
     pub updated_at: String,
 }
+
+/// What a task's `details` hold, by its `kind` (each kind's job writes its own
+/// `Job::Progress`): collect-keywords CollectProgress, create-campaigns and copy-campaigns
+/// CreationProgress, bulk-edit BulkEditProgress, apply-negative-lists ApplyProgress,
+/// run-rule and undo-rule-run RunRuleProgress, undo-notification UndoProgress, sync-account
+/// SyncAccountProgress, sync-reports SyncReportsProgress, test TestProgress; NoDetails
+/// (`{}`) before the task has reported any.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum TaskDetails {
+    Collect(crate::suggester::keyword::CollectProgress),
+    Creation(crate::jobs::CreationProgress),
+    BulkEdit(crate::jobs::BulkEditProgress),
+    ApplyNegativeLists(crate::jobs::ApplyNegativeListsProgress),
+    RuleRun(crate::jobs::RunRuleProgress),
+    Undo(crate::jobs::UndoProgress),
+    SyncAccount(crate::jobs::SyncAccountProgress),
+    SyncReports(crate::jobs::SyncReportsProgress),
+    Test(crate::jobs::TestProgress),
+    None(NoDetails),
+}
+
+/// The details of a task that has reported none yet: an empty object.
+#[derive(Serialize)]
+pub struct NoDetails {}
+
+impl utoipa::PartialSchema for NoDetails {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .description(Some("No details reported yet: `{}`."))
+            .max_properties(Some(0))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for NoDetails {}
 
 /// Progress in percent: 0 at step 0, 100 when finished or errored, otherwise
 /// round(step / (totalSteps + 1) * 100), capped at 99 while running.

@@ -169,7 +169,7 @@ impl Phase {
 }
 
 /// The task's details while a collection runs, and once it ends.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, utoipa::ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CollectProgress {
     /// Distinct candidates found so far.

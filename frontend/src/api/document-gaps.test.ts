@@ -7,7 +7,9 @@ const document = JSON.parse(readFileSync(join(__dirname, 'openapi.json'), 'utf8'
 };
 
 describe('the known gaps of the OpenAPI document', () => {
-  it.each(Object.entries(DOCUMENT_GAPS))('%s: still missing from the document (remove the entry once it is there)', (name, gap) => {
+  const gaps = Object.entries(DOCUMENT_GAPS);
+  if (gaps.length === 0) it('none are left', () => expect(gaps).toEqual([]));
+  else it.each(gaps)('%s: still missing from the document (remove the entry once it is there)', (name, gap) => {
     const schema = document.components.schemas[name];
     expect(schema).toBeDefined();
     const named = Object.keys(schema?.properties ?? {});

@@ -7,6 +7,7 @@ import type { Account } from '@/features/accounts';
 import type { Role, User } from '@/features/auth';
 import type { PlanAnswer } from '@/features/plans';
 import type { Task } from '@/features/tasks';
+import type { BulkEditProgress, CreationProgress } from '@/api/generated/types.gen';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -65,6 +66,31 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
     // Every message the task has shown: by default only the current one.
     phases: overrides.phases ?? [overrides.message ?? 'Collecting results'],
   };
+}
+
+/** A creation's or copy's task details (the document's CreationProgress) with these members. */
+export function creationDetails(over: Partial<CreationProgress> = {}): CreationProgress {
+  return {
+    groupsCreated: 0,
+    groupsTotal: 0,
+    campaignsCreated: 0,
+    campaignsTotal: 0,
+    keywordsCreated: 0,
+    keywordsTotal: 0,
+    finish: false,
+    errorsMethod: [],
+    campaignsMapping: [],
+    discoveryCampaignId: null,
+    rejected: [],
+    ...over,
+  };
+}
+
+/** A bulk edit's task details (the document's BulkEditProgress) with these members. */
+export function bulkDetails(over: Partial<BulkEditProgress> = {}): BulkEditProgress {
+  const counts = { applied: 0, refused: 0, skipped: 0, ...over };
+  const total = counts.applied + counts.refused + counts.skipped;
+  return { level: 'KEYWORD', field: 'cptBid', operation: 'Lower the bid of 7 keywords', total, done: total, items: [], errors: [], ...counts };
 }
 
 export function makeAccount(id: string, name: string, orgs: { orgId: number | string; displayName: string }[] = [], overrides: Partial<Account> = {}): Account {

@@ -184,7 +184,7 @@ pub struct FindApp {
 }
 
 /// App Store apps whose name contains `query` (Apple Ads app search, any owner), at most 50.
-#[utoipa::path(post, path = "/api/asa/findApp", tag = "accounts", params(Scope), request_body = FindApp,
+#[utoipa::path(post, path = "/api/asa/findApp", operation_id = "find_account_app", tag = "accounts", params(Scope), request_body = FindApp,
     responses((status = 200, description = "Apps found", body = Envelope<Items<AppItem>>),
               (status = 400, description = "Missing query, unknown campaign group, or Apple Ads refused", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]

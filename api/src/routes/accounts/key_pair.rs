@@ -86,7 +86,7 @@ pub struct Created {
 /// Connects by key pair: checks clientId, teamId and keyId with a token exchange signed by
 /// the caller's pending key, then saves the connection with its campaign groups. The same
 /// Apple Ads user connected again updates its connection, and the message says so.
-#[utoipa::path(post, path = "/api/account/create", tag = "accounts",
+#[utoipa::path(post, path = "/api/account/create", operation_id = "create_account", tag = "accounts",
     request_body(content = CreateForm, content_type = "multipart/form-data"),
     responses((status = 200, description = "The connected account", body = Envelope<Created>),
               (status = 400, description = "Invalid fields or credentials refused by Apple Ads", body = ErrorBody),

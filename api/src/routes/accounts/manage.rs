@@ -143,7 +143,7 @@ pub async fn unuse(State(state): State<AppState>, user: Member) -> ApiResult<imp
 }
 
 /// One account of the caller's workspace.
-#[utoipa::path(get, path = "/api/account/one/{id}", tag = "accounts",
+#[utoipa::path(get, path = "/api/account/one/{id}", operation_id = "one_account", tag = "accounts",
     params(("id" = String, Path, description = "Account id")),
     responses((status = 200, description = "The account", body = Envelope<Item<AccountItem>>)))]
 pub async fn one(
@@ -162,7 +162,7 @@ pub struct UpdateBody {
 }
 
 /// Renames an account.
-#[utoipa::path(post, path = "/api/account/update/{id}", tag = "accounts",
+#[utoipa::path(post, path = "/api/account/update/{id}", operation_id = "update_account", tag = "accounts",
     params(("id" = String, Path, description = "Account id")), request_body = UpdateBody,
     responses((status = 200, description = "The renamed account", body = Envelope<Item<AccountItem>>),
               (status = 400, description = "Invalid name", body = ErrorBody)))]
@@ -179,7 +179,7 @@ pub async fn update(
 }
 
 /// Removes an account: its credentials, its campaign groups and every member's choice of it.
-#[utoipa::path(delete, path = "/api/account/{id}", tag = "accounts",
+#[utoipa::path(delete, path = "/api/account/{id}", operation_id = "remove_account", tag = "accounts",
     params(("id" = String, Path, description = "Account id")),
     responses((status = 200, description = "Removed", body = Envelope<Object>)))]
 pub async fn remove(

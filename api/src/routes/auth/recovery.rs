@@ -118,7 +118,7 @@ pub struct CodeValid {
 }
 
 /// Checks a recovery code; given passwords too, sets the new password with it.
-#[utoipa::path(post, path = "/api/auth/checkCode", tag = "auth", request_body = CodeRequest,
+#[utoipa::path(post, path = "/api/auth/checkCode", operation_id = "check_recovery_code", tag = "auth", request_body = CodeRequest,
     responses((status = 200, description = "The code is valid", body = Envelope<CodeValid>),
               (status = 400, description = "The code is invalid or has expired", body = ErrorBody),
               (status = 429, description = "Too many wrong codes", body = ErrorBody),

@@ -179,7 +179,7 @@ fn audit_query(
 /// ad account) over `startDate..=endDate` (UTC days, at most two years), newest first,
 /// optionally inside one campaign or ad group and of some entity types; with `details`,
 /// each row carries its field-level changes. A POST read: readers may call it.
-#[utoipa::path(post, path = "/api/asa/reports/changes", tag = "campaigns",
+#[utoipa::path(post, path = "/api/asa/reports/changes", operation_id = "change_history", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
            ("orgId" = i64, Query, description = "Campaign group")),
     request_body = ChangesBody,

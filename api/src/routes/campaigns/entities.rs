@@ -99,7 +99,7 @@ fn flag(field: &str, raw: Option<&str>) -> Result<bool, ApiError> {
 /// The campaigns of the account (`accountId`), of one campaign group with `orgId`, for
 /// pickers and filters: every synced campaign not deleted (with `includeDeleted=true`, the
 /// deleted ones too), hidden ones included and flagged, by campaign group then name.
-#[utoipa::path(get, path = "/api/asa/campaigns/list", tag = "campaigns",
+#[utoipa::path(get, path = "/api/asa/campaigns/list", operation_id = "list_campaigns", tag = "campaigns",
     params(("accountId" = String, Query, description = "Account id"),
            ("orgId" = Option<String>, Query, description = "Campaign group; all of the account's in use when absent"),
            ("includeDeleted" = Option<bool>, Query, description = "List campaigns deleted at the provider too")),
@@ -200,7 +200,7 @@ fn campaign_item(c: &CampaignRow) -> CampaignItem {
 
 /// One campaign of the workspace with its settings (deleted ones too). `accountId` and
 /// `orgId` narrow it when several connections reach its campaign group.
-#[utoipa::path(get, path = "/api/asa/campaigns/{id}", tag = "campaigns",
+#[utoipa::path(get, path = "/api/asa/campaigns/{id}", operation_id = "one_campaign", tag = "campaigns",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"),
            ("accountId" = Option<String>, Query, description = "Account id"),
            ("orgId" = Option<String>, Query, description = "Campaign group")),
@@ -267,7 +267,7 @@ fn ad_group_item(g: &AdGroupRow, c: &CampaignRow) -> AdGroupItem {
 }
 
 /// The ad groups of campaign `id` (not deleted; with `includeDeleted=true` all), by name.
-#[utoipa::path(get, path = "/api/asa/groups/{id}", tag = "campaigns",
+#[utoipa::path(get, path = "/api/asa/groups/{id}", operation_id = "ad_groups_of_campaign", tag = "campaigns",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"),
            ("accountId" = Option<String>, Query, description = "Account id"),
            ("orgId" = Option<String>, Query, description = "Campaign group"),

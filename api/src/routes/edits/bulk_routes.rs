@@ -84,7 +84,7 @@ pub async fn campaigns(
 /// amount or a percentage, with optional floor and cap) or status (pause, enable). Editors
 /// only; at most 10,000 ad groups, each of this campaign (else 404). Runs as a `bulk-edit`
 /// job; the answer is its task.
-#[utoipa::path(put, path = "/api/asa/groups/updates/{id}", tag = "edits",
+#[utoipa::path(put, path = "/api/asa/groups/updates/{id}", operation_id = "bulk_edit_ad_groups", tag = "edits",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = BulkEditRequest,
     responses((status = 200, description = "The bulk edit is queued: its task", body = Envelope<Item<BulkEditStarted>>),

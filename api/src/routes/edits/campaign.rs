@@ -44,7 +44,7 @@ pub struct CampaignEdit {
 /// the campaign group's currency (a number, not negative, no more decimals than the
 /// currency has); Apple's refusal (e.g. a budget below its minimum) is a 400 on the field with
 /// Apple's message, and nothing is stored. Values already set are not sent.
-#[utoipa::path(put, path = "/api/asa/campaigns/update/{id}", tag = "edits",
+#[utoipa::path(put, path = "/api/asa/campaigns/update/{id}", operation_id = "update_campaign", tag = "edits",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = CampaignEdit,
     responses((status = 200, description = "The campaign's values after the edit", body = Envelope<Item<Edited>>),

@@ -52,7 +52,7 @@ pub struct AdGroupEdit {
 /// then stores the provider's answer and one change record per changed field. Editors only.
 /// Money is checked against the campaign group's currency; Apple's refusal (e.g. a bid below
 /// its minimum) is a 400 on the field with Apple's message, and nothing is stored.
-#[utoipa::path(put, path = "/api/asa/groups/updatesV2/{id}", tag = "edits",
+#[utoipa::path(put, path = "/api/asa/groups/updatesV2/{id}", operation_id = "update_ad_group", tag = "edits",
     params(("id" = i64, Path, description = "Campaign id (Apple's)"), ScopeQuery),
     request_body = AdGroupEdit,
     responses((status = 200, description = "The ad group's values after the edit", body = Envelope<Item<Edited>>),

@@ -48,7 +48,7 @@ pub struct KeywordEdit {
 /// one change record per changed field. Editors only. The bid is checked against the
 /// campaign group's currency; Apple's refusal (e.g. a bid below its minimum) is a 400 on
 /// `cptBid` with Apple's message, and nothing is stored.
-#[utoipa::path(put, path = "/api/asa/keywords/update/{a}/{b}", tag = "edits",
+#[utoipa::path(put, path = "/api/asa/keywords/update/{a}/{b}", operation_id = "update_keyword", tag = "edits",
     params(("a" = i64, Path, description = "Campaign id (Apple's)"),
            ("b" = i64, Path, description = "Ad group id (Apple's), of that campaign"), ScopeQuery),
     request_body = KeywordEdit,

@@ -185,7 +185,7 @@ pub async fn all_lists(
 }
 
 /// One list with its terms and places.
-#[utoipa::path(get, path = "/api/list/{id}", tag = "lists",
+#[utoipa::path(get, path = "/api/list/{id}", operation_id = "one_negative_list", tag = "lists",
     params(("id" = String, Path, description = "List id")),
     responses((status = 200, description = "The list", body = Envelope<Item<ListItem>>)))]
 pub async fn one(
@@ -329,7 +329,7 @@ pub async fn add(
 /// (terms added are created, terms and places removed take away the negatives the list
 /// made there that no other list holds); `dryRun` answers the conflicts of the new terms at
 /// the new places and saves nothing.
-#[utoipa::path(put, path = "/api/list/{id}", tag = "lists",
+#[utoipa::path(put, path = "/api/list/{id}", operation_id = "update_negative_list", tag = "lists",
     params(("id" = String, Path, description = "List id")),
     request_body = ListBody,
     responses((status = 200, description = "The list (or, with dryRun, the conflicts)", body = Envelope<Saved>),
@@ -451,7 +451,7 @@ pub struct Removed {
 /// Deletes a list. With `removeNegatives` (the default) and places, the
 /// `apply-negative-lists` job is queued over its places in the same transaction: the
 /// negatives it made there go, unless another list at that place holds them.
-#[utoipa::path(delete, path = "/api/list/{id}", tag = "lists",
+#[utoipa::path(delete, path = "/api/list/{id}", operation_id = "remove_negative_list", tag = "lists",
     params(("id" = String, Path, description = "List id"), RemoveQuery),
     responses((status = 200, description = "Deleted", body = Envelope<Removed>)))]
 pub async fn remove(

@@ -106,7 +106,7 @@ pub async fn details_of(
 
 /// Sets ads `adIds` of ad group `{id}` to `status` (in place of updating its creative sets).
 /// Editors only.
-#[utoipa::path(put, path = "/api/creativeSet/updates/{id}", tag = "campaigns",
+#[utoipa::path(put, path = "/api/creativeSet/updates/{id}", operation_id = "update_creative_sets", tag = "campaigns",
     params(("id" = String, Path, description = "Ad group id (Apple's)"), ScopeQuery),
     request_body = StatusBody,
     responses((status = 200, description = "The ads' statuses", body = Envelope<Items<StatusItem>>),

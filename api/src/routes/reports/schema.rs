@@ -50,13 +50,10 @@ pub struct ReportMetrics {
     pub ipm: Option<f64>,
 }
 
-/// One report row. Besides the metrics it carries the level's id, name and status fields
-/// (spec §3 "Identifier and name fields per level": campaignId/campaignName/servingStatus,
-/// adGroupId/adGroupName/adGroupServingStatus, keywordId/keyword/keywordStatus,
-/// id/text/status for NEGATIVE, searchTermId/searchTermText/searchTermStatus, adId/
-/// creativeSetName/adDisplayStatus, orgId/orgName, accountId/accountName) and the level's
-/// columns of spec §2 Tables (null where no data is synced for them yet, and for
-/// Growth-only columns when locked). NEGATIVE rows have no metrics.
+/// One report row: the metrics, the level's id, name and status fields (spec §3
+/// "Identifier and name fields per level") and the level's columns of spec §2 Tables, each
+/// present on the rows of the levels its description names (null where no data is synced
+/// for it yet, and for Growth-only columns when locked). NEGATIVE rows have no metrics.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ReportItem {
@@ -72,8 +69,197 @@ pub struct ReportItem {
     /// ORGS and ACCOUNTS rows: some of the row's metrics are not stored yet (its first sync
     /// is running): its numbers are partial, or all zero before any is stored.
     pub syncing: Option<bool>,
+    /// ACCOUNTS: the connection's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_id: Option<String>,
+    /// ACCOUNTS: the connection's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub account_name: Option<String>,
+    /// ORGS: the campaign group (Apple's org id); CAMPAIGNS: the campaign's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub org_id: Option<String>,
+    /// ORGS: the campaign group's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub org_name: Option<String>,
+    /// ACCOUNTS: ACTIVE; ORGS: SELECTED or NOT_SELECTED (the connection's campaign groups in use); NEGATIVE: the negative keyword's status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// ORGS: the campaign group's time zone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_zone: Option<String>,
+    /// The row's campaign (CAMPAIGNS: its id; the parent of every lower level's row).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub campaign_id: Option<String>,
+    /// CAMPAIGNS: the campaign's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign_name: Option<String>,
+    /// CAMPAIGNS: the serving (display) status, else the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub serving_status: Option<String>,
+    /// CAMPAIGNS: the campaign's own status (ENABLED, PAUSED).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub campaign_status: Option<String>,
+    /// CAMPAIGNS: the storefronts served.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub countries_or_regions: Option<Vec<String>>,
+    /// CAMPAIGNS: the campaign's goal optimisation, null when off or locked by the plan (spec §6).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub optimization_types: Option<RowOptimization>,
+    /// CAMPAIGNS: the daily budget in the campaign group's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub daily_budget: Option<f64>,
+    /// CAMPAIGNS: the workspace's rules attached to the campaign, null when none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rules: Option<Vec<searchdeck_common::store::rules::RuleRef>>,
+    /// CAMPAIGNS: the promoted app's App Store id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub adam_id: Option<String>,
+    /// CAMPAIGNS, GROUPS, KEYWORDS: MMP revenue, not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub total_revenue: Option<Value>,
+    /// CAMPAIGNS: MMP installs, not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub tracked_installs: Option<Value>,
+    /// The row's ad group (GROUPS: its id; null for a campaign's negative keyword).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub ad_group_id: Option<String>,
+    /// GROUPS: the ad group's name; ADS: the ad's ad group's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ad_group_name: Option<String>,
+    /// GROUPS: the serving (display) status, else the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ad_group_serving_status: Option<String>,
+    /// GROUPS: the ad group's own status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ad_group_status: Option<String>,
+    /// GROUPS: the default CPT bid in the campaign group's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub default_bid_amount: Option<f64>,
+    /// GROUPS: the CPA goal in the campaign group's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpa_goal: Option<f64>,
+    /// GROUPS: Search Match.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub automated_keywords_opt_in: Option<bool>,
+    /// KEYWORDS: the keyword's id; SEARCHTERMS: the keyword that matched the term.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub keyword_id: Option<String>,
+    /// KEYWORDS: the keyword's text; SEARCHTERMS: the keyword that matched the term.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword: Option<String>,
+    /// KEYWORDS: the keyword's status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword_status: Option<String>,
+    /// KEYWORDS: the display status; SEARCHTERMS: the matching keyword's.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub keyword_display_status: Option<String>,
+    /// KEYWORDS and NEGATIVE: EXACT or BROAD.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub match_type: Option<String>,
+    /// KEYWORDS: the CPT bid in the campaign group's currency.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpt_bid: Option<f64>,
+    /// KEYWORDS and SEARCHTERMS: the stored App Store popularity of the text (1-100).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub popularity: Option<i64>,
+    /// KEYWORDS and SEARCHTERMS: not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub organic_search: Option<Value>,
+    /// KEYWORDS: not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub qs_status: Option<Value>,
+    /// KEYWORDS and SEARCHTERMS: not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub auction_insights: Option<Value>,
+    /// KEYWORDS: not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub current_app_position: Option<Value>,
+    /// NEGATIVE: the negative keyword's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub id: Option<String>,
+    /// NEGATIVE: the negative keyword's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub text: Option<String>,
+    /// NEGATIVE: CAMPAIGN or AD_GROUP, where the negative keyword is.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// NEGATIVE: when Apple Ads last changed it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modification_time: Option<String>,
+    /// SEARCHTERMS: the term's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub search_term_id: Option<String>,
+    /// SEARCHTERMS: the search term.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_term_text: Option<String>,
+    /// SEARCHTERMS: ADDED (a keyword of its ad group), EXCLUDED (a negative there) or NONE.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_term_status: Option<String>,
+    /// SEARCHTERMS: not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub search_term_text_translate: Option<Value>,
+    /// SEARCHTERMS: where Apple Ads matched it (its source).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub search_term_source: Option<String>,
+    /// SEARCHTERMS: not stored by this server yet.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(schema_with = not_stored)]
+    pub impression_share: Option<Value>,
+    /// ADS: the ad's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub ad_id: Option<String>,
+    /// ADS: the creative's (else the ad's) name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub creative_set_name: Option<String>,
+    /// ADS: the display status, else the status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ad_display_status: Option<String>,
+    /// ADS: the ad's own status.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ad_status: Option<String>,
+    /// ADS: the ad's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ad_name: Option<String>,
+    /// ADS: the creative's id.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub creative_id: Option<String>,
     #[serde(flatten)]
     pub metrics: ReportMetrics,
+}
+
+/// A CAMPAIGNS row's goal optimisation (`optimizationTypes`).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RowOptimization {
+    /// The goal optimisation's kind.
+    #[serde(rename = "type")]
+    pub kind: String,
+    /// The target in `currency` (decimal text), null without one.
+    pub target: Option<String>,
+    pub currency: Option<String>,
+}
+
+/// A column the server does not store yet: always null.
+fn not_stored() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::Null)
+        .build()
 }
 
 /// One day of the graph: the date and the graph metrics of spec §2.

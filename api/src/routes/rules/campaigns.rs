@@ -126,7 +126,7 @@ async fn check_campaigns(
 
 /// Attaches a rule to campaigns of its group (those attached stay as they are). Limit
 /// `AVAILABLERULESCAMPAIGNS`.
-#[utoipa::path(put, path = "/api/rules/rulesCampaigns", tag = "rules", request_body = RuleCampaigns,
+#[utoipa::path(put, path = "/api/rules/rulesCampaigns", operation_id = "attach_rule", tag = "rules", request_body = RuleCampaigns,
     responses((status = 200, description = "The rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "A campaign is not of the rule's campaign group", body = ErrorBody),
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULESCAMPAIGNS)", body = ErrorBody),
@@ -163,7 +163,7 @@ pub async fn attach(
 }
 
 /// Detaches a rule from campaigns (ones not attached are ignored).
-#[utoipa::path(delete, path = "/api/rules/rulesCampaigns", tag = "rules", request_body = RuleCampaigns,
+#[utoipa::path(delete, path = "/api/rules/rulesCampaigns", operation_id = "detach_rule", tag = "rules", request_body = RuleCampaigns,
     responses((status = 200, description = "The rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "No campaigns, or too many", body = ErrorBody),
               (status = 404, description = "Not a rule of the workspace", body = ErrorBody)))]

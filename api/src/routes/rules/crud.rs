@@ -56,7 +56,7 @@ fn id_filter(raw: Option<&str>, field: &str) -> ApiResult<Option<i64>> {
 
 /// The workspace's rules, newest first, each with its campaigns (`campaignIds`), currency
 /// and `lastRun`; narrowed by `accountId`, `orgId` and `campaignId` when given.
-#[utoipa::path(get, path = "/api/rules/all", tag = "rules", params(RulesQuery),
+#[utoipa::path(get, path = "/api/rules/all", operation_id = "all_rules", tag = "rules", params(RulesQuery),
     responses((status = 200, description = "The rules", body = Envelope<Items<Rule>>),
               (status = 400, description = "orgId or campaignId is not an id", body = ErrorBody)))]
 pub async fn all(
@@ -144,7 +144,7 @@ async fn checked(
 /// and answers it as stored. Validation answers 400 with field errors (`name`,
 /// `conditions.groups.1.conditions.0.value`, `window.days`, `actions.0.amount`,
 /// `guardrails.maxBid`, `campaignIds.2`, `accountId`, `orgId`, `version`); nothing is stored.
-#[utoipa::path(put, path = "/api/rules/user", tag = "rules", request_body = Rule,
+#[utoipa::path(put, path = "/api/rules/user", operation_id = "create_rule", tag = "rules", request_body = Rule,
     responses((status = 200, description = "The stored rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "Invalid rule (field errors)", body = ErrorBody),
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULES or AVAILABLERULESCAMPAIGNS)", body = ErrorBody)))]

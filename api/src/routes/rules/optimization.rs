@@ -223,7 +223,7 @@ pub struct OptimizationBody {
 /// Sets (or with `type` null turns off) a campaign's goal optimisation; answers the
 /// setting, null when off. Setting one is Growth-only (403 on other plans); turning off is
 /// not.
-#[utoipa::path(put, path = "/api/optimization/one/{id}", tag = "optimization",
+#[utoipa::path(put, path = "/api/optimization/one/{id}", operation_id = "set_optimization", tag = "optimization",
     params(("id" = String, Path, description = "Campaign id"), ScopeQuery),
     request_body = OptimizationBody,
     responses((status = 200, description = "The setting (null when off)", body = Envelope<Item<Option<OptimizationItem>>>),
@@ -339,7 +339,7 @@ fn types() -> Vec<OptimizationTypeItem> {
 
 /// The optimisation types with their description and defaults, and each optimised campaign
 /// of the workspace (narrowed by `accountId` and `orgId`).
-#[utoipa::path(get, path = "/api/optimization/all/rules", tag = "optimization", params(AllQuery),
+#[utoipa::path(get, path = "/api/optimization/all/rules", operation_id = "all_optimizations", tag = "optimization", params(AllQuery),
     responses((status = 200, description = "Types and optimised campaigns", body = Envelope<AllOptimizations>),
               (status = 400, description = "orgId is not an id", body = ErrorBody)))]
 pub async fn all(

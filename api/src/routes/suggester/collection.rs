@@ -20,7 +20,6 @@ use searchdeck_common::{
     tasks::{NewTask, TaskRecord},
 };
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
@@ -246,17 +245,18 @@ pub async fn stop(
     task: InWorkspace<TaskRecord, EditRoles>,
 ) -> ApiResult<impl IntoResponse> {
     let workspace_id = &task.caller.workspace_id;
-    let mut details = match &task.item.details {
-        Value::Object(m) => m.clone(),
-        _ => serde_json::Map::new(),
-    };
-    details.insert("stopped".into(), Value::Bool(true));
+    // The collection's details as the document describes them (CollectProgress): the
+    // candidates found so far (none before its first progress), stopped.
+    let mut details: searchdeck_common::suggester::keyword::CollectProgress =
+        serde_json::from_value(task.item.details.clone()).unwrap_or_default();
+    details.stopped = true;
+    let details = serde_json::to_value(&details).map_err(anyhow::Error::from)?;
     store::tasks::stop(
         &state.db.pool,
         workspace_id,
         &task.item.id,
         STOPPED,
-        &Value::Object(details),
+        &details,
     )
     .await?;
     let after = store::tasks::in_workspace(&state.db.pool, workspace_id, &task.item.id)

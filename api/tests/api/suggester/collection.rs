@@ -213,6 +213,8 @@ sandbox_tests! {
         assert_eq!(stopped.status, StatusCode::OK, "{:?}", stopped.json);
         let item = &stopped.json["result"]["item"];
         assert_eq!((item["finish"].clone(), item["error"].clone(), item["details"]["stopped"].clone()), (json!(true), json!("Stopped"), json!(true)));
+        // The details stay the document's CollectProgress (candidates counted), not `{stopped}` alone.
+        assert!(item["details"]["candidates"].is_u64(), "{:?}", item["details"]);
         let res = t.call(Method::POST, &format!("{url}&id={running}"), json!({}), &owner).await;
         assert_eq!(res.json_message(), "Something went wrong");
         assert!(res.json["result"].get("items").is_none());

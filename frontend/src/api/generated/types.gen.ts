@@ -282,6 +282,35 @@ export type AddNegatives = {
 };
 
 /**
+ * Where and what a rule's addition adds (a run item's `detail`): a keyword added to an
+ * ad group, or a search term made a negative keyword of its campaign or ad group.
+ */
+export type AdditionDetail = {
+    /**
+     * The ad group (null: a campaign's negative keyword).
+     */
+    adGroupId?: string | null;
+    /**
+     * An added keyword's bid (decimal text in the campaign group's currency), null to use
+     * the ad group's default bid; absent for a negative.
+     */
+    bid?: string | null;
+    campaignId: string;
+    /**
+     * The id Apple Ads gave the created keyword or negative, once applied.
+     */
+    id?: string | null;
+    /**
+     * EXACT or BROAD.
+     */
+    matchType: string;
+    /**
+     * The keyword's or negative's text (the search term).
+     */
+    text: string;
+};
+
+/**
  * What a campaign holds; deleted entities are not counted.
  */
 export type AdditionalInfo = {
@@ -441,6 +470,26 @@ export type AppStoreSearch = {
 export type AppleId = string | number;
 
 /**
+ * The task details of `apply-negative-lists`.
+ */
+export type ApplyProgress = {
+    /**
+     * Negatives created at Apple by this run.
+     */
+    created: number;
+    /**
+     * Negatives deleted at Apple by this run.
+     */
+    deleted: number;
+    /**
+     * Places or terms Apple refused, with its message; they do not stop the rest.
+     */
+    errors: Array<PlaceError>;
+    placesDone: number;
+    placesTotal: number;
+};
+
+/**
  * The workspace's plan and its app and developer usage, when more may be added.
  */
 export type AppsLimit = {
@@ -483,11 +532,11 @@ export type BacktestEntity = {
     entityId: string;
     level: string;
     /**
-     * The common metrics over the backtest's days (decimal strings; null without
-     * denominator).
+     * The common metrics over the backtest's days, by metric name (decimal strings; null
+     * without denominator).
      */
     metrics: {
-        [key: string]: unknown;
+        [key: string]: string | null;
     };
     name: string;
     timesChanged: number;
@@ -546,6 +595,23 @@ export type BidOn = {
      * EXACT or BROAD.
      */
     matchType: string;
+};
+
+/**
+ * Progress and final details of `bulk-edit`: counts, every item's result, and the refused
+ * ones again as `errors`.
+ */
+export type BulkEditProgress = {
+    applied: number;
+    done: number;
+    errors: Array<ItemResult>;
+    field: string;
+    items: Array<ItemResult>;
+    level: string;
+    operation: string;
+    refused: number;
+    skipped: number;
+    total: number;
 };
 
 /**
@@ -750,6 +816,15 @@ export type CampaignListItem = {
      * ENABLED or PAUSED (the user's switch).
      */
     status: string;
+};
+
+/**
+ * A campaign made (or found made) and its ad groups, by the names sent.
+ */
+export type CampaignMapping = {
+    adGroups: Array<GroupMapping>;
+    campaignId: string;
+    name: string;
 };
 
 /**
@@ -975,6 +1050,20 @@ export type CodeValid = {
  * What the start route answers: a started collection's id, or a polled one.
  */
 export type CollectAnswer = Started | Polled;
+
+/**
+ * The task's details while a collection runs, and once it ends.
+ */
+export type CollectProgress = {
+    /**
+     * Distinct candidates found so far.
+     */
+    candidates: number;
+    /**
+     * Set when the collection was stopped.
+     */
+    stopped?: boolean;
+};
 
 /**
  * A group of columns (`Attributes`, `Metrics`, `Conversions`).
@@ -1300,6 +1389,23 @@ export type Created = {
      * The updated connection's name before this connect (null when added).
      */
     previousName?: string | null;
+};
+
+/**
+ * Spec §3 Creation progress: the task's details while a creation or copy runs and after.
+ */
+export type CreationProgress = {
+    campaignsCreated: number;
+    campaignsMapping: Array<CampaignMapping>;
+    campaignsTotal: number;
+    discoveryCampaignId?: string | null;
+    errorsMethod: Array<MethodError>;
+    finish: boolean;
+    groupsCreated: number;
+    groupsTotal: number;
+    keywordsCreated: number;
+    keywordsTotal: number;
+    rejected: Array<RejectedItem>;
 };
 
 /**
@@ -2461,11 +2567,10 @@ export type EnvelopeItemTaskRecord = {
             accountId?: string | null;
             createdAt: string;
             /**
-             * Kind-specific progress (e.g. groupsCreated / groupsTotal).
+             * Kind-specific progress (e.g. groupsCreated / groupsTotal): the schema of the task's
+             * `kind` (see TaskDetails), or `{}` before the task has reported any.
              */
-            details: {
-                [key: string]: unknown;
-            };
+            details: TaskDetails;
             error?: string | null;
             finish: boolean;
             id: string;
@@ -3425,11 +3530,10 @@ export type EnvelopeItemsTaskRecord = {
             accountId?: string | null;
             createdAt: string;
             /**
-             * Kind-specific progress (e.g. groupsCreated / groupsTotal).
+             * Kind-specific progress (e.g. groupsCreated / groupsTotal): the schema of the task's
+             * `kind` (see TaskDetails), or `{}` before the task has reported any.
              */
-            details: {
-                [key: string]: unknown;
-            };
+            details: TaskDetails;
             error?: string | null;
             finish: boolean;
             id: string;
@@ -4361,6 +4465,14 @@ export type GroupIn = {
 };
 
 /**
+ * An ad group made (or found made).
+ */
+export type GroupMapping = {
+    adGroupId: string;
+    name: string;
+};
+
+/**
  * The ad groups of `PUT productPages/many/{id}/{adamId}/{pageId}`.
  */
 export type GroupsBody = {
@@ -4447,6 +4559,21 @@ export type InvitationItem = {
      */
     invitedBy?: string | null;
     role: Role;
+};
+
+/**
+ * The result of one item, listed in the task's details.
+ */
+export type ItemResult = {
+    id: string;
+    message?: string | null;
+    newValue?: string | null;
+    oldValue?: string | null;
+    result: Outcome;
+    /**
+     * An added negative keyword's text (its id is known once created).
+     */
+    text?: string | null;
 };
 
 /**
@@ -4769,6 +4896,21 @@ export type MessageBody = {
 };
 
 /**
+ * A failure that stopped the job.
+ */
+export type MethodError = {
+    message: string;
+    /**
+     * createCampaign, createAdGroup, createKeywords, createNegatives, createAd, discovery.
+     */
+    method: string;
+    /**
+     * The entity's name.
+     */
+    name: string;
+};
+
+/**
  * `metric ≥ value` required before acting.
  */
 export type MinData = {
@@ -4908,6 +5050,13 @@ export type NewTagBody = {
      * The table type: CAMPAIGNS, GROUPS, KEYWORDS or SEARCHTERMS
      */
     type: 'CAMPAIGNS' | 'GROUPS' | 'KEYWORDS' | 'SEARCHTERMS';
+};
+
+/**
+ * No details reported yet: `{}`.
+ */
+export type NoDetails = {
+    [key: string]: unknown;
 };
 
 /**
@@ -5173,6 +5322,11 @@ export type OrgRow = {
 };
 
 /**
+ * How one item ended.
+ */
+export type Outcome = 'applied' | 'refused' | 'skipped';
+
+/**
  * A product page of an app.
  */
 export type PageItem = {
@@ -5231,6 +5385,19 @@ export type PickerApp = {
  */
 export type Place = {
     [key: string]: unknown;
+};
+
+/**
+ * A refusal at one place.
+ */
+export type PlaceError = {
+    adGroupId?: string | null;
+    campaignId: string;
+    message: string;
+    /**
+     * The term refused, when one was.
+     */
+    text?: string | null;
 };
 
 /**
@@ -5476,6 +5643,17 @@ export type RegisterRequest = {
 };
 
 /**
+ * An item Apple refused in a bulk call (the rest went on).
+ */
+export type RejectedItem = {
+    adGroup?: string | null;
+    campaign: string;
+    matchType: string;
+    message: string;
+    text: string;
+};
+
+/**
  * What `DELETE list/{id}` answers: the task removing the negatives, when there is one.
  */
 export type Removed = {
@@ -5576,19 +5754,106 @@ export type ReportBody = {
 };
 
 /**
- * One report row. Besides the metrics it carries the level's id, name and status fields
- * (spec §3 "Identifier and name fields per level": campaignId/campaignName/servingStatus,
- * adGroupId/adGroupName/adGroupServingStatus, keywordId/keyword/keywordStatus,
- * id/text/status for NEGATIVE, searchTermId/searchTermText/searchTermStatus, adId/
- * creativeSetName/adDisplayStatus, orgId/orgName, accountId/accountName) and the level's
- * columns of spec §2 Tables (null where no data is synced for them yet, and for
- * Growth-only columns when locked). NEGATIVE rows have no metrics.
+ * One report row: the metrics, the level's id, name and status fields (spec §3
+ * "Identifier and name fields per level") and the level's columns of spec §2 Tables, each
+ * present on the rows of the levels its description names (null where no data is synced
+ * for it yet, and for Growth-only columns when locked). NEGATIVE rows have no metrics.
  */
 export type ReportItem = ReportMetrics & {
+    /**
+     * ACCOUNTS: the connection's id.
+     */
+    accountId?: string | null;
+    /**
+     * ACCOUNTS: the connection's name.
+     */
+    accountName?: string | null;
+    /**
+     * ADS: the display status, else the status.
+     */
+    adDisplayStatus?: string | null;
+    /**
+     * The row's ad group (GROUPS: its id; null for a campaign's negative keyword).
+     */
+    adGroupId?: string | null;
+    /**
+     * GROUPS: the ad group's name; ADS: the ad's ad group's.
+     */
+    adGroupName?: string | null;
+    /**
+     * GROUPS: the serving (display) status, else the status.
+     */
+    adGroupServingStatus?: string | null;
+    /**
+     * GROUPS: the ad group's own status.
+     */
+    adGroupStatus?: string | null;
+    /**
+     * ADS: the ad's id.
+     */
+    adId?: string | null;
+    /**
+     * ADS: the ad's name.
+     */
+    adName?: string | null;
+    /**
+     * ADS: the ad's own status.
+     */
+    adStatus?: string | null;
+    /**
+     * CAMPAIGNS: the promoted app's App Store id.
+     */
+    adamId?: string | null;
+    auctionInsights?: null;
+    /**
+     * GROUPS: Search Match.
+     */
+    automatedKeywordsOptIn?: boolean | null;
+    /**
+     * The row's campaign (CAMPAIGNS: its id; the parent of every lower level's row).
+     */
+    campaignId?: string | null;
+    /**
+     * CAMPAIGNS: the campaign's name.
+     */
+    campaignName?: string | null;
+    /**
+     * CAMPAIGNS: the campaign's own status (ENABLED, PAUSED).
+     */
+    campaignStatus?: string | null;
+    /**
+     * CAMPAIGNS: the storefronts served.
+     */
+    countriesOrRegions?: Array<string> | null;
+    /**
+     * GROUPS: the CPA goal in the campaign group's currency.
+     */
+    cpaGoal?: number | null;
+    /**
+     * KEYWORDS: the CPT bid in the campaign group's currency.
+     */
+    cptBid?: number | null;
+    /**
+     * ADS: the creative's id.
+     */
+    creativeId?: string | null;
+    /**
+     * ADS: the creative's (else the ad's) name.
+     */
+    creativeSetName?: string | null;
     /**
      * ORGS and ACCOUNTS rows: the row's currency (null for an account mixing currencies).
      */
     currency?: string | null;
+    currentAppPosition?: null;
+    /**
+     * CAMPAIGNS: the daily budget in the campaign group's currency.
+     */
+    dailyBudget?: number | null;
+    /**
+     * GROUPS: the default CPT bid in the campaign group's currency.
+     */
+    defaultBidAmount?: number | null;
     /**
      * A deleted entity shown because it has metrics in the range.
      */
@@ -5599,6 +5864,83 @@ export type ReportItem = ReportMetrics & {
      */
     hidden?: boolean | null;
     /**
+     * NEGATIVE: the negative keyword's id.
+     */
+    id?: string | null;
+    impressionShare?: null;
+    /**
+     * KEYWORDS: the keyword's text; SEARCHTERMS: the keyword that matched the term.
+     */
+    keyword?: string | null;
+    /**
+     * KEYWORDS: the display status; SEARCHTERMS: the matching keyword's.
+     */
+    keywordDisplayStatus?: string | null;
+    /**
+     * KEYWORDS: the keyword's id; SEARCHTERMS: the keyword that matched the term.
+     */
+    keywordId?: string | null;
+    /**
+     * KEYWORDS: the keyword's status.
+     */
+    keywordStatus?: string | null;
+    /**
+     * NEGATIVE: CAMPAIGN or AD_GROUP, where the negative keyword is.
+     */
+    level?: string | null;
+    /**
+     * KEYWORDS and NEGATIVE: EXACT or BROAD.
+     */
+    matchType?: string | null;
+    /**
+     * NEGATIVE: when Apple Ads last changed it.
+     */
+    modificationTime?: string | null;
+    optimizationTypes?: null | RowOptimization;
+    /**
+     * ORGS: the campaign group (Apple's org id); CAMPAIGNS: the campaign's.
+     */
+    orgId?: string | null;
+    /**
+     * ORGS: the campaign group's name.
+     */
+    orgName?: string | null;
+    organicSearch?: null;
+    /**
+     * KEYWORDS and SEARCHTERMS: the stored App Store popularity of the text (1-100).
+     */
+    popularity?: number | null;
+    qsStatus?: null;
+    /**
+     * CAMPAIGNS: the workspace's rules attached to the campaign, null when none.
+     */
+    rules?: Array<RuleRef> | null;
+    /**
+     * SEARCHTERMS: the term's id.
+     */
+    searchTermId?: string | null;
+    /**
+     * SEARCHTERMS: where Apple Ads matched it (its source).
+     */
+    searchTermSource?: string | null;
+    /**
+     * SEARCHTERMS: ADDED (a keyword of its ad group), EXCLUDED (a negative there) or NONE.
+     */
+    searchTermStatus?: string | null;
+    /**
+     * SEARCHTERMS: the search term.
+     */
+    searchTermText?: string | null;
+    searchTermTextTranslate?: null;
+    /**
+     * CAMPAIGNS: the serving (display) status, else the status.
+     */
+    servingStatus?: string | null;
+    /**
+     * ACCOUNTS: ACTIVE; ORGS: SELECTED or NOT_SELECTED (the connection's campaign groups in use); NEGATIVE: the negative keyword's status.
+     */
+    status?: string | null;
+    /**
      * ORGS and ACCOUNTS rows: some of the row's metrics are not stored yet (its first sync
      * is running): its numbers are partial, or all zero before any is stored.
      */
@@ -5607,6 +5949,16 @@ export type ReportItem = ReportMetrics & {
      * The row's report tags (CAMPAIGNS, GROUPS, KEYWORDS, SEARCHTERMS).
      */
     tag?: Array<TagRef> | null;
+    /**
+     * NEGATIVE: the negative keyword's text.
+     */
+    text?: string | null;
+    /**
+     * ORGS: the campaign group's time zone.
+     */
+    timeZone?: string | null;
+    totalRevenue?: null;
+    trackedInstalls?: null;
 };
 
 /**
@@ -5735,6 +6087,21 @@ export type RolesBody = {
 };
 
 /**
+ * A CAMPAIGNS row's goal optimisation (`optimizationTypes`).
+ */
+export type RowOptimization = {
+    currency?: string | null;
+    /**
+     * The target in `currency` (decimal text), null without one.
+     */
+    target?: string | null;
+    /**
+     * The goal optimisation's kind.
+     */
+    type: string;
+};
+
+/**
  * A rule as a request sends it and the API answers it. Server-owned fields (`id`,
  * `currency`, `createdBy`, times, `lastRun`) are ignored in requests.
  */
@@ -5816,6 +6183,18 @@ export type RuleCampaigns = {
 export type RuleLevel = 'CAMPAIGNS' | 'ADGROUPS' | 'KEYWORDS' | 'SEARCHTERMS';
 
 /**
+ * A rule as the campaigns table's `rules` column shows it.
+ */
+export type RuleRef = {
+    /**
+     * Whether the rule acts on the campaign: enabled, and not turned off for it.
+     */
+    enabled: boolean;
+    id: string;
+    name: string;
+};
+
+/**
  * `{"id": "<task id>"}`.
  */
 export type RuleTaskStarted = {
@@ -5876,13 +6255,7 @@ export type RunItem = {
      * The campaign's name as synced (null when the campaign is not known any more).
      */
     campaignName?: string | null;
-    /**
-     * Additions: where and what (`campaignId`, `adGroupId`, `text`, `matchType`, `bid`),
-     * and `id` once created.
-     */
-    detail?: {
-        [key: string]: unknown;
-    } | null;
+    detail?: null | AdditionDetail;
     entityId: string;
     /**
      * `status`, `cptBid`, `defaultBidAmount`, `dailyBudget`, `keyword`, `negative`,
@@ -5903,10 +6276,12 @@ export type RunItem = {
      */
     result: string;
     /**
-     * The metric values that matched (decimal strings; null: a ratio without denominator).
+     * The metric values that matched, by metric name (`localSpend` and each metric the
+     * rule's conditions and minimum data read): decimal strings, null for a ratio without
+     * denominator.
      */
     values: {
-        [key: string]: unknown;
+        [key: string]: string | null;
     };
 };
 
@@ -5955,6 +6330,18 @@ export type RunOut = {
 export type RunPage = {
     items: Array<RunOut>;
     total: number;
+};
+
+/**
+ * Progress and result of both jobs: the run and its counts.
+ */
+export type RunRuleProgress = {
+    applied: number;
+    matched: number;
+    refused: number;
+    runId?: string | null;
+    skipped: number;
+    status?: string | null;
 };
 
 /**
@@ -6231,6 +6618,23 @@ export type SwitchBody = {
 };
 
 /**
+ * Progress of `sync-account`: campaign groups done, entities stored so far.
+ */
+export type SyncAccountProgress = {
+    entities: number;
+    orgsDone: number;
+    orgsTotal: number;
+};
+
+/**
+ * Progress of `sync-reports`: report requests made, metric rows stored.
+ */
+export type SyncReportsProgress = {
+    requests: number;
+    rows: number;
+};
+
+/**
  * `{"id": "<task id>", "joined": false}`.
  */
 export type SyncStarted = {
@@ -6326,6 +6730,16 @@ export type TagsByType = {
 export type Target = 'CPA' | 'CPT';
 
 /**
+ * What a task's `details` hold, by its `kind` (each kind's job writes its own
+ * `Job::Progress`): collect-keywords CollectProgress, create-campaigns and copy-campaigns
+ * CreationProgress, bulk-edit BulkEditProgress, apply-negative-lists ApplyProgress,
+ * run-rule and undo-rule-run RunRuleProgress, undo-notification UndoProgress, sync-account
+ * SyncAccountProgress, sync-reports SyncReportsProgress, test TestProgress; NoDetails
+ * (`{}`) before the task has reported any.
+ */
+export type TaskDetails = CollectProgress | CreationProgress | BulkEditProgress | ApplyProgress | RunRuleProgress | UndoProgress | SyncAccountProgress | SyncReportsProgress | TestProgress | NoDetails;
+
+/**
  * A task as the API returns it.
  */
 export type TaskRecord = {
@@ -6335,11 +6749,10 @@ export type TaskRecord = {
     accountId?: string | null;
     createdAt: string;
     /**
-     * Kind-specific progress (e.g. groupsCreated / groupsTotal).
+     * Kind-specific progress (e.g. groupsCreated / groupsTotal): the schema of the task's
+     * `kind` (see TaskDetails), or `{}` before the task has reported any.
      */
-    details: {
-        [key: string]: unknown;
-    };
+    details: TaskDetails;
     error?: string | null;
     finish: boolean;
     id: string;
@@ -6412,6 +6825,13 @@ export type TestClockRequest = {
      * it back.
      */
     offsetMs: number;
+};
+
+/**
+ * Progress of the test job: steps done so far.
+ */
+export type TestProgress = {
+    stepsDone: number;
 };
 
 /**
@@ -6505,6 +6925,34 @@ export type TrialStarted = {
      * Always `ok`.
      */
     status: string;
+};
+
+/**
+ * Progress and result: the undo's notification and what it restored.
+ */
+export type UndoProgress = {
+    /**
+     * The entities left as they are (skipped or refused).
+     */
+    left: Array<UndoSkipped>;
+    refused: number;
+    restored: number;
+    skipped: number;
+    /**
+     * The undo's own notification, once written.
+     */
+    undoId?: string | null;
+};
+
+/**
+ * An entity the undo left as it is, and why ("Changed since", a refusal).
+ */
+export type UndoSkipped = {
+    entityId: string;
+    entityName: string;
+    field: string;
+    level: string;
+    message: string;
 };
 
 /**
@@ -6894,14 +7342,14 @@ export type CheckAppsLimitResponses = {
 
 export type CheckAppsLimitResponse = CheckAppsLimitResponses[keyof CheckAppsLimitResponses];
 
-export type CreateData = {
+export type CreateAccountData = {
     body: CreateForm;
     path?: never;
     query?: never;
     url: '/api/account/create';
 };
 
-export type CreateErrors = {
+export type CreateAccountErrors = {
     /**
      * Invalid fields or credentials refused by Apple Ads
      */
@@ -6932,16 +7380,16 @@ export type CreateErrors = {
     502: ErrorBody;
 };
 
-export type CreateError = CreateErrors[keyof CreateErrors];
+export type CreateAccountError = CreateAccountErrors[keyof CreateAccountErrors];
 
-export type CreateResponses = {
+export type CreateAccountResponses = {
     /**
      * The connected account
      */
     200: EnvelopeCreated;
 };
 
-export type CreateResponse = CreateResponses[keyof CreateResponses];
+export type CreateAccountResponse = CreateAccountResponses[keyof CreateAccountResponses];
 
 export type GetAllData = {
     body?: never;
@@ -7102,7 +7550,7 @@ export type OauthResponses = {
 
 export type OauthResponse = OauthResponses[keyof OauthResponses];
 
-export type OneData = {
+export type OneAccountData = {
     body?: never;
     path: {
         /**
@@ -7114,7 +7562,7 @@ export type OneData = {
     url: '/api/account/one/{id}';
 };
 
-export type OneErrors = {
+export type OneAccountErrors = {
     /**
      * Invalid parameters
      */
@@ -7133,16 +7581,16 @@ export type OneErrors = {
     500: ErrorBody;
 };
 
-export type OneError = OneErrors[keyof OneErrors];
+export type OneAccountError = OneAccountErrors[keyof OneAccountErrors];
 
-export type OneResponses = {
+export type OneAccountResponses = {
     /**
      * The account
      */
     200: EnvelopeItemAccountItem;
 };
 
-export type OneResponse = OneResponses[keyof OneResponses];
+export type OneAccountResponse = OneAccountResponses[keyof OneAccountResponses];
 
 export type SyncNowData = {
     body?: never;
@@ -7227,7 +7675,7 @@ export type UnuseResponses = {
 
 export type UnuseResponse = UnuseResponses[keyof UnuseResponses];
 
-export type UpdateData = {
+export type UpdateAccountData = {
     body: UpdateBody;
     path: {
         /**
@@ -7239,7 +7687,7 @@ export type UpdateData = {
     url: '/api/account/update/{id}';
 };
 
-export type UpdateErrors = {
+export type UpdateAccountErrors = {
     /**
      * Invalid name
      */
@@ -7266,16 +7714,16 @@ export type UpdateErrors = {
     500: ErrorBody;
 };
 
-export type UpdateError = UpdateErrors[keyof UpdateErrors];
+export type UpdateAccountError = UpdateAccountErrors[keyof UpdateAccountErrors];
 
-export type UpdateResponses = {
+export type UpdateAccountResponses = {
     /**
      * The renamed account
      */
     200: EnvelopeItemAccountItem;
 };
 
-export type UpdateResponse = UpdateResponses[keyof UpdateResponses];
+export type UpdateAccountResponse = UpdateAccountResponses[keyof UpdateAccountResponses];
 
 export type UrlOauthData = {
     body?: never;
@@ -7382,7 +7830,7 @@ export type UseAccountResponses = {
 
 export type UseAccountResponse = UseAccountResponses[keyof UseAccountResponses];
 
-export type RemoveData = {
+export type RemoveAccountData = {
     body?: never;
     path: {
         /**
@@ -7394,7 +7842,7 @@ export type RemoveData = {
     url: '/api/account/{id}';
 };
 
-export type RemoveErrors = {
+export type RemoveAccountErrors = {
     /**
      * Invalid parameters
      */
@@ -7417,9 +7865,9 @@ export type RemoveErrors = {
     500: ErrorBody;
 };
 
-export type RemoveError = RemoveErrors[keyof RemoveErrors];
+export type RemoveAccountError = RemoveAccountErrors[keyof RemoveAccountErrors];
 
-export type RemoveResponses = {
+export type RemoveAccountResponses = {
     /**
      * Removed
      */
@@ -7428,9 +7876,9 @@ export type RemoveResponses = {
     };
 };
 
-export type RemoveResponse = RemoveResponses[keyof RemoveResponses];
+export type RemoveAccountResponse = RemoveAccountResponses[keyof RemoveAccountResponses];
 
-export type ListData = {
+export type ListNotificationsData = {
     body?: never;
     path?: never;
     query?: {
@@ -7479,7 +7927,7 @@ export type ListData = {
     url: '/api/accountsActions/all';
 };
 
-export type ListErrors = {
+export type ListNotificationsErrors = {
     /**
      * Invalid tag, date, dates, limit or skip
      */
@@ -7494,16 +7942,16 @@ export type ListErrors = {
     500: ErrorBody;
 };
 
-export type ListError = ListErrors[keyof ListErrors];
+export type ListNotificationsError = ListNotificationsErrors[keyof ListNotificationsErrors];
 
-export type ListResponses = {
+export type ListNotificationsResponses = {
     /**
      * A page of notifications
      */
     200: EnvelopeNotificationPage;
 };
 
-export type ListResponse = ListResponses[keyof ListResponses];
+export type ListNotificationsResponse = ListNotificationsResponses[keyof ListNotificationsResponses];
 
 export type MarkData = {
     body: MarkBody;
@@ -7593,7 +8041,7 @@ export type MarkAllResponses = {
 
 export type MarkAllResponse = MarkAllResponses[keyof MarkAllResponses];
 
-export type ChangesData = {
+export type NotificationChangesData = {
     body?: never;
     path: {
         /**
@@ -7608,7 +8056,7 @@ export type ChangesData = {
     url: '/api/accountsActions/{id}/changes';
 };
 
-export type ChangesErrors = {
+export type NotificationChangesErrors = {
     /**
      * Invalid limit or skip
      */
@@ -7627,18 +8075,18 @@ export type ChangesErrors = {
     500: ErrorBody;
 };
 
-export type ChangesError = ChangesErrors[keyof ChangesErrors];
+export type NotificationChangesError = NotificationChangesErrors[keyof NotificationChangesErrors];
 
-export type ChangesResponses = {
+export type NotificationChangesResponses = {
     /**
      * A page of the notification's changes
      */
     200: EnvelopeChangePage;
 };
 
-export type ChangesResponse = ChangesResponses[keyof ChangesResponses];
+export type NotificationChangesResponse = NotificationChangesResponses[keyof NotificationChangesResponses];
 
-export type UndoData = {
+export type UndoNotificationData = {
     body?: never;
     path: {
         /**
@@ -7650,7 +8098,7 @@ export type UndoData = {
     url: '/api/accountsActions/{id}/undo';
 };
 
-export type UndoErrors = {
+export type UndoNotificationErrors = {
     /**
      * NOT_UNDOABLE: nothing in it can be set back
      */
@@ -7677,16 +8125,16 @@ export type UndoErrors = {
     500: ErrorBody;
 };
 
-export type UndoError = UndoErrors[keyof UndoErrors];
+export type UndoNotificationError = UndoNotificationErrors[keyof UndoNotificationErrors];
 
-export type UndoResponses = {
+export type UndoNotificationResponses = {
     /**
      * The undo is queued: its task id
      */
     202: EnvelopeUndoStarted;
 };
 
-export type UndoResponse = UndoResponses[keyof UndoResponses];
+export type UndoNotificationResponse = UndoNotificationResponses[keyof UndoNotificationResponses];
 
 export type DismissData = {
     body: AlertIds;
@@ -7729,7 +8177,7 @@ export type DismissResponses = {
 
 export type DismissResponse = DismissResponses[keyof DismissResponses];
 
-export type List2Data = {
+export type ListAlertsData = {
     body?: never;
     path?: never;
     query?: {
@@ -7741,7 +8189,7 @@ export type List2Data = {
     url: '/api/alerts';
 };
 
-export type List2Errors = {
+export type ListAlertsErrors = {
     /**
      * campaignIds is not a list of ids
      */
@@ -7756,16 +8204,16 @@ export type List2Errors = {
     500: ErrorBody;
 };
 
-export type List2Error = List2Errors[keyof List2Errors];
+export type ListAlertsError = ListAlertsErrors[keyof ListAlertsErrors];
 
-export type List2Responses = {
+export type ListAlertsResponses = {
     /**
      * The alerts
      */
     200: EnvelopeItemsAlertItem;
 };
 
-export type List2Response = List2Responses[keyof List2Responses];
+export type ListAlertsResponse = ListAlertsResponses[keyof ListAlertsResponses];
 
 export type SlackData = {
     body?: never;
@@ -8336,7 +8784,7 @@ export type ExistsResponses = {
 
 export type ExistsResponse = ExistsResponses[keyof ExistsResponses];
 
-export type List3Data = {
+export type ListCampaignsData = {
     body?: never;
     path?: never;
     query: {
@@ -8356,7 +8804,7 @@ export type List3Data = {
     url: '/api/asa/campaigns/list';
 };
 
-export type List3Errors = {
+export type ListCampaignsErrors = {
     /**
      * Invalid orgId or includeDeleted
      */
@@ -8375,16 +8823,16 @@ export type List3Errors = {
     500: ErrorBody;
 };
 
-export type List3Error = List3Errors[keyof List3Errors];
+export type ListCampaignsError = ListCampaignsErrors[keyof ListCampaignsErrors];
 
-export type List3Responses = {
+export type ListCampaignsResponses = {
     /**
      * Campaigns
      */
     200: EnvelopeItemsCampaignListItem;
 };
 
-export type List3Response = List3Responses[keyof List3Responses];
+export type ListCampaignsResponse = ListCampaignsResponses[keyof ListCampaignsResponses];
 
 export type MarkHiddenData = {
     body: MarkHiddenBody;
@@ -8494,7 +8942,7 @@ export type ReplacePartNameResponses = {
 
 export type ReplacePartNameResponse = ReplacePartNameResponses[keyof ReplacePartNameResponses];
 
-export type Update2Data = {
+export type UpdateCampaignData = {
     body: CampaignEdit;
     path: {
         /**
@@ -8515,7 +8963,7 @@ export type Update2Data = {
     url: '/api/asa/campaigns/update/{id}';
 };
 
-export type Update2Errors = {
+export type UpdateCampaignErrors = {
     /**
      * Invalid value, or refused by Apple Ads
      */
@@ -8550,16 +8998,16 @@ export type Update2Errors = {
     502: ErrorBody;
 };
 
-export type Update2Error = Update2Errors[keyof Update2Errors];
+export type UpdateCampaignError = UpdateCampaignErrors[keyof UpdateCampaignErrors];
 
-export type Update2Responses = {
+export type UpdateCampaignResponses = {
     /**
      * The campaign's values after the edit
      */
     200: EnvelopeItemEdited;
 };
 
-export type Update2Response = Update2Responses[keyof Update2Responses];
+export type UpdateCampaignResponse = UpdateCampaignResponses[keyof UpdateCampaignResponses];
 
 export type CampaignsData = {
     body: BulkEditRequest;
@@ -8615,7 +9063,7 @@ export type CampaignsResponses = {
 
 export type CampaignsResponse = CampaignsResponses[keyof CampaignsResponses];
 
-export type One2Data = {
+export type OneCampaignData = {
     body?: never;
     path: {
         /**
@@ -8636,7 +9084,7 @@ export type One2Data = {
     url: '/api/asa/campaigns/{id}';
 };
 
-export type One2Errors = {
+export type OneCampaignErrors = {
     /**
      * Ambiguous campaign or invalid orgId
      */
@@ -8655,18 +9103,18 @@ export type One2Errors = {
     500: ErrorBody;
 };
 
-export type One2Error = One2Errors[keyof One2Errors];
+export type OneCampaignError = OneCampaignErrors[keyof OneCampaignErrors];
 
-export type One2Responses = {
+export type OneCampaignResponses = {
     /**
      * The campaign
      */
     200: EnvelopeItemCampaignItem;
 };
 
-export type One2Response = One2Responses[keyof One2Responses];
+export type OneCampaignResponse = OneCampaignResponses[keyof OneCampaignResponses];
 
-export type FindAppData = {
+export type FindAccountAppData = {
     body: FindApp;
     path?: never;
     query: {
@@ -8682,7 +9130,7 @@ export type FindAppData = {
     url: '/api/asa/findApp';
 };
 
-export type FindAppErrors = {
+export type FindAccountAppErrors = {
     /**
      * Missing query, unknown campaign group, or Apple Ads refused
      */
@@ -8713,16 +9161,16 @@ export type FindAppErrors = {
     502: ErrorBody;
 };
 
-export type FindAppError = FindAppErrors[keyof FindAppErrors];
+export type FindAccountAppError = FindAccountAppErrors[keyof FindAccountAppErrors];
 
-export type FindAppResponses = {
+export type FindAccountAppResponses = {
     /**
      * Apps found
      */
     200: EnvelopeItemsAppItem;
 };
 
-export type FindAppResponse = FindAppResponses[keyof FindAppResponses];
+export type FindAccountAppResponse = FindAccountAppResponses[keyof FindAccountAppResponses];
 
 export type GeoSearchData = {
     body?: never;
@@ -9109,7 +9557,7 @@ export type CreateByListResponses = {
 
 export type CreateByListResponse = CreateByListResponses[keyof CreateByListResponses];
 
-export type AdGroupsData = {
+export type BulkEditAdGroupsData = {
     body: BulkEditRequest;
     path: {
         /**
@@ -9130,7 +9578,7 @@ export type AdGroupsData = {
     url: '/api/asa/groups/updates/{id}';
 };
 
-export type AdGroupsErrors = {
+export type BulkEditAdGroupsErrors = {
     /**
      * Invalid request (field errors), or over 10,000 items
      */
@@ -9157,16 +9605,16 @@ export type AdGroupsErrors = {
     500: ErrorBody;
 };
 
-export type AdGroupsError = AdGroupsErrors[keyof AdGroupsErrors];
+export type BulkEditAdGroupsError = BulkEditAdGroupsErrors[keyof BulkEditAdGroupsErrors];
 
-export type AdGroupsResponses = {
+export type BulkEditAdGroupsResponses = {
     /**
      * The bulk edit is queued: its task
      */
     200: EnvelopeItemBulkEditStarted;
 };
 
-export type AdGroupsResponse = AdGroupsResponses[keyof AdGroupsResponses];
+export type BulkEditAdGroupsResponse = BulkEditAdGroupsResponses[keyof BulkEditAdGroupsResponses];
 
 export type AllAdGroupsData = {
     body: BulkEditRequest;
@@ -9222,7 +9670,7 @@ export type AllAdGroupsResponses = {
 
 export type AllAdGroupsResponse = AllAdGroupsResponses[keyof AllAdGroupsResponses];
 
-export type Update3Data = {
+export type UpdateAdGroupData = {
     body: AdGroupEdit;
     path: {
         /**
@@ -9243,7 +9691,7 @@ export type Update3Data = {
     url: '/api/asa/groups/updatesV2/{id}';
 };
 
-export type Update3Errors = {
+export type UpdateAdGroupErrors = {
     /**
      * Invalid value, or refused by Apple Ads
      */
@@ -9278,16 +9726,16 @@ export type Update3Errors = {
     502: ErrorBody;
 };
 
-export type Update3Error = Update3Errors[keyof Update3Errors];
+export type UpdateAdGroupError = UpdateAdGroupErrors[keyof UpdateAdGroupErrors];
 
-export type Update3Responses = {
+export type UpdateAdGroupResponses = {
     /**
      * The ad group's values after the edit
      */
     200: EnvelopeItemEdited;
 };
 
-export type Update3Response = Update3Responses[keyof Update3Responses];
+export type UpdateAdGroupResponse = UpdateAdGroupResponses[keyof UpdateAdGroupResponses];
 
 export type AdGroupData = {
     body?: never;
@@ -9344,7 +9792,7 @@ export type AdGroupResponses = {
 
 export type AdGroupResponse = AdGroupResponses[keyof AdGroupResponses];
 
-export type AdGroups2Data = {
+export type AdGroupsOfCampaignData = {
     body?: never;
     path: {
         /**
@@ -9369,7 +9817,7 @@ export type AdGroups2Data = {
     url: '/api/asa/groups/{id}';
 };
 
-export type AdGroups2Errors = {
+export type AdGroupsOfCampaignErrors = {
     /**
      * Ambiguous campaign or invalid query
      */
@@ -9388,16 +9836,16 @@ export type AdGroups2Errors = {
     500: ErrorBody;
 };
 
-export type AdGroups2Error = AdGroups2Errors[keyof AdGroups2Errors];
+export type AdGroupsOfCampaignError = AdGroupsOfCampaignErrors[keyof AdGroupsOfCampaignErrors];
 
-export type AdGroups2Responses = {
+export type AdGroupsOfCampaignResponses = {
     /**
      * The campaign's ad groups
      */
     200: EnvelopeItemsAdGroupItem;
 };
 
-export type AdGroups2Response = AdGroups2Responses[keyof AdGroups2Responses];
+export type AdGroupsOfCampaignResponse = AdGroupsOfCampaignResponses[keyof AdGroupsOfCampaignResponses];
 
 export type DeleteKeywordsData = {
     body: DeleteRequest;
@@ -9692,7 +10140,7 @@ export type KeywordsResponses = {
 
 export type KeywordsResponse = KeywordsResponses[keyof KeywordsResponses];
 
-export type Update4Data = {
+export type UpdateKeywordData = {
     body: KeywordEdit;
     path: {
         /**
@@ -9717,7 +10165,7 @@ export type Update4Data = {
     url: '/api/asa/keywords/update/{a}/{b}';
 };
 
-export type Update4Errors = {
+export type UpdateKeywordErrors = {
     /**
      * Invalid value, or refused by Apple Ads
      */
@@ -9752,16 +10200,16 @@ export type Update4Errors = {
     502: ErrorBody;
 };
 
-export type Update4Error = Update4Errors[keyof Update4Errors];
+export type UpdateKeywordError = UpdateKeywordErrors[keyof UpdateKeywordErrors];
 
-export type Update4Responses = {
+export type UpdateKeywordResponses = {
     /**
      * The keyword's values after the edit
      */
     200: EnvelopeItemEdited;
 };
 
-export type Update4Response = Update4Responses[keyof Update4Responses];
+export type UpdateKeywordResponse = UpdateKeywordResponses[keyof UpdateKeywordResponses];
 
 export type ReportsData = {
     body: ReportBody;
@@ -9935,7 +10383,7 @@ export type CalculateForecastsResponses = {
 
 export type CalculateForecastsResponse = CalculateForecastsResponses[keyof CalculateForecastsResponses];
 
-export type Changes2Data = {
+export type ChangeHistoryData = {
     body: ChangesBody;
     path?: never;
     query: {
@@ -9951,7 +10399,7 @@ export type Changes2Data = {
     url: '/api/asa/reports/changes';
 };
 
-export type Changes2Errors = {
+export type ChangeHistoryErrors = {
     /**
      * Invalid range, filter or page
      */
@@ -9982,16 +10430,16 @@ export type Changes2Errors = {
     502: ErrorBody;
 };
 
-export type Changes2Error = Changes2Errors[keyof Changes2Errors];
+export type ChangeHistoryError = ChangeHistoryErrors[keyof ChangeHistoryErrors];
 
-export type Changes2Responses = {
+export type ChangeHistoryResponses = {
     /**
      * A page of change rows
      */
     200: EnvelopeChangesPage;
 };
 
-export type Changes2Response = Changes2Responses[keyof Changes2Responses];
+export type ChangeHistoryResponse = ChangeHistoryResponses[keyof ChangeHistoryResponses];
 
 export type TotalsForAllAccountsData = {
     body: TotalsBody;
@@ -10190,14 +10638,14 @@ export type ChangePasswordByCodeResponses = {
 
 export type ChangePasswordByCodeResponse = ChangePasswordByCodeResponses[keyof ChangePasswordByCodeResponses];
 
-export type CheckCodeData = {
+export type CheckRecoveryCodeData = {
     body: CodeRequest;
     path?: never;
     query?: never;
     url: '/api/auth/checkCode';
 };
 
-export type CheckCodeErrors = {
+export type CheckRecoveryCodeErrors = {
     /**
      * The code is invalid or has expired
      */
@@ -10224,16 +10672,16 @@ export type CheckCodeErrors = {
     503: ErrorBody;
 };
 
-export type CheckCodeError = CheckCodeErrors[keyof CheckCodeErrors];
+export type CheckRecoveryCodeError = CheckRecoveryCodeErrors[keyof CheckRecoveryCodeErrors];
 
-export type CheckCodeResponses = {
+export type CheckRecoveryCodeResponses = {
     /**
      * The code is valid
      */
     200: EnvelopeCodeValid;
 };
 
-export type CheckCodeResponse = CheckCodeResponses[keyof CheckCodeResponses];
+export type CheckRecoveryCodeResponse = CheckRecoveryCodeResponses[keyof CheckRecoveryCodeResponses];
 
 export type LoginData = {
     body: LoginRequest;
@@ -10535,14 +10983,14 @@ export type SuggestCompetitorsResponses = {
 
 export type SuggestCompetitorsResponse = SuggestCompetitorsResponses[keyof SuggestCompetitorsResponses];
 
-export type FindApp2Data = {
+export type FindStoreAppData = {
     body: AppStoreSearch;
     path?: never;
     query?: never;
     url: '/api/competitors/findApp';
 };
 
-export type FindApp2Errors = {
+export type FindStoreAppErrors = {
     /**
      * Missing query or unknown country
      */
@@ -10569,16 +11017,16 @@ export type FindApp2Errors = {
     502: ErrorBody;
 };
 
-export type FindApp2Error = FindApp2Errors[keyof FindApp2Errors];
+export type FindStoreAppError = FindStoreAppErrors[keyof FindStoreAppErrors];
 
-export type FindApp2Responses = {
+export type FindStoreAppResponses = {
     /**
      * Apps found
      */
     200: EnvelopeItemsPickerApp;
 };
 
-export type FindApp2Response = FindApp2Responses[keyof FindApp2Responses];
+export type FindStoreAppResponse = FindStoreAppResponses[keyof FindStoreAppResponses];
 
 export type CompetitorsOfManyData = {
     body: GetMany;
@@ -10856,7 +11304,7 @@ export type DetailsOfResponses = {
 
 export type DetailsOfResponse = DetailsOfResponses[keyof DetailsOfResponses];
 
-export type Update5Data = {
+export type UpdateCreativeSetsData = {
     body: StatusBody;
     path: {
         /**
@@ -10877,7 +11325,7 @@ export type Update5Data = {
     url: '/api/creativeSet/updates/{id}';
 };
 
-export type Update5Errors = {
+export type UpdateCreativeSetsErrors = {
     /**
      * Invalid request (field errors), or refused by Apple Ads
      */
@@ -10904,16 +11352,16 @@ export type Update5Errors = {
     500: ErrorBody;
 };
 
-export type Update5Error = Update5Errors[keyof Update5Errors];
+export type UpdateCreativeSetsError = UpdateCreativeSetsErrors[keyof UpdateCreativeSetsErrors];
 
-export type Update5Responses = {
+export type UpdateCreativeSetsResponses = {
     /**
      * The ads' statuses
      */
     200: EnvelopeItemsStatusItem;
 };
 
-export type Update5Response = Update5Responses[keyof Update5Responses];
+export type UpdateCreativeSetsResponse = UpdateCreativeSetsResponses[keyof UpdateCreativeSetsResponses];
 
 export type DevelopersData = {
     body?: never;
@@ -11097,7 +11545,7 @@ export type AllListsResponses = {
 
 export type AllListsResponse = AllListsResponses[keyof AllListsResponses];
 
-export type Remove2Data = {
+export type RemoveNegativeListData = {
     body?: never;
     path: {
         /**
@@ -11114,7 +11562,7 @@ export type Remove2Data = {
     url: '/api/list/{id}';
 };
 
-export type Remove2Errors = {
+export type RemoveNegativeListErrors = {
     /**
      * Invalid parameters
      */
@@ -11137,18 +11585,18 @@ export type Remove2Errors = {
     500: ErrorBody;
 };
 
-export type Remove2Error = Remove2Errors[keyof Remove2Errors];
+export type RemoveNegativeListError = RemoveNegativeListErrors[keyof RemoveNegativeListErrors];
 
-export type Remove2Responses = {
+export type RemoveNegativeListResponses = {
     /**
      * Deleted
      */
     200: EnvelopeRemoved;
 };
 
-export type Remove2Response = Remove2Responses[keyof Remove2Responses];
+export type RemoveNegativeListResponse = RemoveNegativeListResponses[keyof RemoveNegativeListResponses];
 
-export type One3Data = {
+export type OneNegativeListData = {
     body?: never;
     path: {
         /**
@@ -11160,7 +11608,7 @@ export type One3Data = {
     url: '/api/list/{id}';
 };
 
-export type One3Errors = {
+export type OneNegativeListErrors = {
     /**
      * Invalid parameters
      */
@@ -11179,18 +11627,18 @@ export type One3Errors = {
     500: ErrorBody;
 };
 
-export type One3Error = One3Errors[keyof One3Errors];
+export type OneNegativeListError = OneNegativeListErrors[keyof OneNegativeListErrors];
 
-export type One3Responses = {
+export type OneNegativeListResponses = {
     /**
      * The list
      */
     200: EnvelopeItemListItem;
 };
 
-export type One3Response = One3Responses[keyof One3Responses];
+export type OneNegativeListResponse = OneNegativeListResponses[keyof OneNegativeListResponses];
 
-export type Update6Data = {
+export type UpdateNegativeListData = {
     body: ListBody;
     path: {
         /**
@@ -11202,7 +11650,7 @@ export type Update6Data = {
     url: '/api/list/{id}';
 };
 
-export type Update6Errors = {
+export type UpdateNegativeListErrors = {
     /**
      * Invalid list (field errors)
      */
@@ -11229,18 +11677,18 @@ export type Update6Errors = {
     500: ErrorBody;
 };
 
-export type Update6Error = Update6Errors[keyof Update6Errors];
+export type UpdateNegativeListError = UpdateNegativeListErrors[keyof UpdateNegativeListErrors];
 
-export type Update6Responses = {
+export type UpdateNegativeListResponses = {
     /**
      * The list (or, with dryRun, the conflicts)
      */
     200: EnvelopeSaved;
 };
 
-export type Update6Response = Update6Responses[keyof Update6Responses];
+export type UpdateNegativeListResponse = UpdateNegativeListResponses[keyof UpdateNegativeListResponses];
 
-export type AllData = {
+export type AllOptimizationsData = {
     body?: never;
     path?: never;
     query?: {
@@ -11256,7 +11704,7 @@ export type AllData = {
     url: '/api/optimization/all/rules';
 };
 
-export type AllErrors = {
+export type AllOptimizationsErrors = {
     /**
      * orgId is not an id
      */
@@ -11271,18 +11719,18 @@ export type AllErrors = {
     500: ErrorBody;
 };
 
-export type AllError = AllErrors[keyof AllErrors];
+export type AllOptimizationsError = AllOptimizationsErrors[keyof AllOptimizationsErrors];
 
-export type AllResponses = {
+export type AllOptimizationsResponses = {
     /**
      * Types and optimised campaigns
      */
     200: EnvelopeAllOptimizations;
 };
 
-export type AllResponse = AllResponses[keyof AllResponses];
+export type AllOptimizationsResponse = AllOptimizationsResponses[keyof AllOptimizationsResponses];
 
-export type One4Data = {
+export type SetOptimizationData = {
     body: OptimizationBody;
     path: {
         /**
@@ -11303,7 +11751,7 @@ export type One4Data = {
     url: '/api/optimization/one/{id}';
 };
 
-export type One4Errors = {
+export type SetOptimizationErrors = {
     /**
      * Invalid target or step (field errors)
      */
@@ -11330,16 +11778,16 @@ export type One4Errors = {
     500: ErrorBody;
 };
 
-export type One4Error = One4Errors[keyof One4Errors];
+export type SetOptimizationError = SetOptimizationErrors[keyof SetOptimizationErrors];
 
-export type One4Responses = {
+export type SetOptimizationResponses = {
     /**
      * The setting (null when off)
      */
     200: EnvelopeItemOptionOptimizationItem;
 };
 
-export type One4Response = One4Responses[keyof One4Responses];
+export type SetOptimizationResponse = SetOptimizationResponses[keyof SetOptimizationResponses];
 
 export type TurnOffData = {
     body: OptimizationOff;
@@ -12332,7 +12780,7 @@ export type CreateManyResponses = {
 
 export type CreateManyResponse = CreateManyResponses[keyof CreateManyResponses];
 
-export type DetachData = {
+export type DetachTagData = {
     body: TagItems;
     path: {
         /**
@@ -12344,7 +12792,7 @@ export type DetachData = {
     url: '/api/reports/tag/many/{tagId}';
 };
 
-export type DetachErrors = {
+export type DetachTagErrors = {
     /**
      * Missing or malformed items
      */
@@ -12371,18 +12819,18 @@ export type DetachErrors = {
     500: ErrorBody;
 };
 
-export type DetachError = DetachErrors[keyof DetachErrors];
+export type DetachTagError = DetachTagErrors[keyof DetachTagErrors];
 
-export type DetachResponses = {
+export type DetachTagResponses = {
     /**
      * The tag
      */
     200: EnvelopeItemTagItem;
 };
 
-export type DetachResponse = DetachResponses[keyof DetachResponses];
+export type DetachTagResponse = DetachTagResponses[keyof DetachTagResponses];
 
-export type AttachData = {
+export type AttachTagData = {
     body: TagItems;
     path: {
         /**
@@ -12394,7 +12842,7 @@ export type AttachData = {
     url: '/api/reports/tag/many/{tagId}';
 };
 
-export type AttachErrors = {
+export type AttachTagErrors = {
     /**
      * Missing or malformed items
      */
@@ -12421,16 +12869,16 @@ export type AttachErrors = {
     500: ErrorBody;
 };
 
-export type AttachError = AttachErrors[keyof AttachErrors];
+export type AttachTagError = AttachTagErrors[keyof AttachTagErrors];
 
-export type AttachResponses = {
+export type AttachTagResponses = {
     /**
      * The tag
      */
     200: EnvelopeItemTagItem;
 };
 
-export type AttachResponse = AttachResponses[keyof AttachResponses];
+export type AttachTagResponse = AttachTagResponses[keyof AttachTagResponses];
 
 export type DeleteOneData = {
     body?: never;
@@ -12528,7 +12976,7 @@ export type UpdateOneResponses = {
 
 export type UpdateOneResponse = UpdateOneResponses[keyof UpdateOneResponses];
 
-export type All2Data = {
+export type AllRulesData = {
     body?: never;
     path?: never;
     query?: {
@@ -12548,7 +12996,7 @@ export type All2Data = {
     url: '/api/rules/all';
 };
 
-export type All2Errors = {
+export type AllRulesErrors = {
     /**
      * orgId or campaignId is not an id
      */
@@ -12563,16 +13011,16 @@ export type All2Errors = {
     500: ErrorBody;
 };
 
-export type All2Error = All2Errors[keyof All2Errors];
+export type AllRulesError = AllRulesErrors[keyof AllRulesErrors];
 
-export type All2Responses = {
+export type AllRulesResponses = {
     /**
      * The rules
      */
     200: EnvelopeItemsRule;
 };
 
-export type All2Response = All2Responses[keyof All2Responses];
+export type AllRulesResponse = AllRulesResponses[keyof AllRulesResponses];
 
 export type BacktestData = {
     body: BacktestBodyWritable;
@@ -12664,14 +13112,14 @@ export type PreviewResponses = {
 
 export type PreviewResponse = PreviewResponses[keyof PreviewResponses];
 
-export type Detach2Data = {
+export type DetachRuleData = {
     body: RuleCampaigns;
     path?: never;
     query?: never;
     url: '/api/rules/rulesCampaigns';
 };
 
-export type Detach2Errors = {
+export type DetachRuleErrors = {
     /**
      * No campaigns, or too many
      */
@@ -12698,25 +13146,25 @@ export type Detach2Errors = {
     500: ErrorBody;
 };
 
-export type Detach2Error = Detach2Errors[keyof Detach2Errors];
+export type DetachRuleError = DetachRuleErrors[keyof DetachRuleErrors];
 
-export type Detach2Responses = {
+export type DetachRuleResponses = {
     /**
      * The rule
      */
     200: EnvelopeItemRule;
 };
 
-export type Detach2Response = Detach2Responses[keyof Detach2Responses];
+export type DetachRuleResponse = DetachRuleResponses[keyof DetachRuleResponses];
 
-export type Attach2Data = {
+export type AttachRuleData = {
     body: RuleCampaigns;
     path?: never;
     query?: never;
     url: '/api/rules/rulesCampaigns';
 };
 
-export type Attach2Errors = {
+export type AttachRuleErrors = {
     /**
      * A campaign is not of the rule's campaign group
      */
@@ -12743,16 +13191,16 @@ export type Attach2Errors = {
     500: ErrorBody;
 };
 
-export type Attach2Error = Attach2Errors[keyof Attach2Errors];
+export type AttachRuleError = AttachRuleErrors[keyof AttachRuleErrors];
 
-export type Attach2Responses = {
+export type AttachRuleResponses = {
     /**
      * The rule
      */
     200: EnvelopeItemRule;
 };
 
-export type Attach2Response = Attach2Responses[keyof Attach2Responses];
+export type AttachRuleResponse = AttachRuleResponses[keyof AttachRuleResponses];
 
 export type SetRulesOfCampaignData = {
     body: RulesOfCampaign;
@@ -12899,7 +13347,7 @@ export type ToggleResponses = {
 
 export type ToggleResponse = ToggleResponses[keyof ToggleResponses];
 
-export type One5Data = {
+export type OneRuleRunData = {
     body?: never;
     path: {
         /**
@@ -12911,7 +13359,7 @@ export type One5Data = {
     url: '/api/rules/runs/{id}';
 };
 
-export type One5Errors = {
+export type OneRuleRunErrors = {
     /**
      * Invalid parameters
      */
@@ -12930,18 +13378,18 @@ export type One5Errors = {
     500: ErrorBody;
 };
 
-export type One5Error = One5Errors[keyof One5Errors];
+export type OneRuleRunError = OneRuleRunErrors[keyof OneRuleRunErrors];
 
-export type One5Responses = {
+export type OneRuleRunResponses = {
     /**
      * The run
      */
     200: EnvelopeItemRunOut;
 };
 
-export type One5Response = One5Responses[keyof One5Responses];
+export type OneRuleRunResponse = OneRuleRunResponses[keyof OneRuleRunResponses];
 
-export type Undo2Data = {
+export type UndoRuleRunData = {
     body?: never;
     path: {
         /**
@@ -12953,7 +13401,7 @@ export type Undo2Data = {
     url: '/api/rules/runs/{id}/undo';
 };
 
-export type Undo2Errors = {
+export type UndoRuleRunErrors = {
     /**
      * Nothing to undo
      */
@@ -12976,25 +13424,25 @@ export type Undo2Errors = {
     500: ErrorBody;
 };
 
-export type Undo2Error = Undo2Errors[keyof Undo2Errors];
+export type UndoRuleRunError = UndoRuleRunErrors[keyof UndoRuleRunErrors];
 
-export type Undo2Responses = {
+export type UndoRuleRunResponses = {
     /**
      * The undo is queued: its task id
      */
     200: EnvelopeRuleTaskStarted;
 };
 
-export type Undo2Response = Undo2Responses[keyof Undo2Responses];
+export type UndoRuleRunResponse = UndoRuleRunResponses[keyof UndoRuleRunResponses];
 
-export type Create2Data = {
+export type CreateRuleData = {
     body: RuleWritable;
     path?: never;
     query?: never;
     url: '/api/rules/user';
 };
 
-export type Create2Errors = {
+export type CreateRuleErrors = {
     /**
      * Invalid rule (field errors)
      */
@@ -13017,16 +13465,16 @@ export type Create2Errors = {
     500: ErrorBody;
 };
 
-export type Create2Error = Create2Errors[keyof Create2Errors];
+export type CreateRuleError = CreateRuleErrors[keyof CreateRuleErrors];
 
-export type Create2Responses = {
+export type CreateRuleResponses = {
     /**
      * The stored rule
      */
     200: EnvelopeItemRule;
 };
 
-export type Create2Response = Create2Responses[keyof Create2Responses];
+export type CreateRuleResponse = CreateRuleResponses[keyof CreateRuleResponses];
 
 export type DeleteManyData = {
     body: RulesIds;
@@ -13319,14 +13767,14 @@ export type FieldsOfTypeResponses = {
 
 export type FieldsOfTypeResponse = FieldsOfTypeResponses[keyof FieldsOfTypeResponses];
 
-export type Create3Data = {
+export type CreateColumnPresetData = {
     body: PresetBody;
     path?: never;
     query?: never;
     url: '/api/setFields/one';
 };
 
-export type Create3Errors = {
+export type CreateColumnPresetErrors = {
     /**
      * Invalid type, name or fields; name taken; preset limit reached
      */
@@ -13349,18 +13797,18 @@ export type Create3Errors = {
     500: ErrorBody;
 };
 
-export type Create3Error = Create3Errors[keyof Create3Errors];
+export type CreateColumnPresetError = CreateColumnPresetErrors[keyof CreateColumnPresetErrors];
 
-export type Create3Responses = {
+export type CreateColumnPresetResponses = {
     /**
      * The saved preset
      */
     200: EnvelopeItemColumnPreset;
 };
 
-export type Create3Response = Create3Responses[keyof Create3Responses];
+export type CreateColumnPresetResponse = CreateColumnPresetResponses[keyof CreateColumnPresetResponses];
 
-export type Remove3Data = {
+export type RemoveColumnPresetData = {
     body?: never;
     path: {
         /**
@@ -13372,7 +13820,7 @@ export type Remove3Data = {
     url: '/api/setFields/one/{id}';
 };
 
-export type Remove3Errors = {
+export type RemoveColumnPresetErrors = {
     /**
      * The Default preset
      */
@@ -13395,18 +13843,18 @@ export type Remove3Errors = {
     500: ErrorBody;
 };
 
-export type Remove3Error = Remove3Errors[keyof Remove3Errors];
+export type RemoveColumnPresetError = RemoveColumnPresetErrors[keyof RemoveColumnPresetErrors];
 
-export type Remove3Responses = {
+export type RemoveColumnPresetResponses = {
     /**
      * The deleted preset
      */
     200: EnvelopeItemColumnPreset;
 };
 
-export type Remove3Response = Remove3Responses[keyof Remove3Responses];
+export type RemoveColumnPresetResponse = RemoveColumnPresetResponses[keyof RemoveColumnPresetResponses];
 
-export type Update7Data = {
+export type UpdateColumnPresetData = {
     body: PresetBody;
     path: {
         /**
@@ -13418,7 +13866,7 @@ export type Update7Data = {
     url: '/api/setFields/one/{id}';
 };
 
-export type Update7Errors = {
+export type UpdateColumnPresetErrors = {
     /**
      * Invalid name or fields; name taken; the Default preset
      */
@@ -13445,16 +13893,16 @@ export type Update7Errors = {
     500: ErrorBody;
 };
 
-export type Update7Error = Update7Errors[keyof Update7Errors];
+export type UpdateColumnPresetError = UpdateColumnPresetErrors[keyof UpdateColumnPresetErrors];
 
-export type Update7Responses = {
+export type UpdateColumnPresetResponses = {
     /**
      * The changed preset
      */
     200: EnvelopeItemColumnPreset;
 };
 
-export type Update7Response = Update7Responses[keyof Update7Responses];
+export type UpdateColumnPresetResponse = UpdateColumnPresetResponses[keyof UpdateColumnPresetResponses];
 
 export type AppDetailsData = {
     body?: never;
@@ -13709,14 +14157,14 @@ export type DeleteCompetitorResponses = {
 
 export type DeleteCompetitorResponse = DeleteCompetitorResponses[keyof DeleteCompetitorResponses];
 
-export type List4Data = {
+export type ListTasksData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/api/tasks';
 };
 
-export type List4Errors = {
+export type ListTasksErrors = {
     /**
      * Unauthorized
      */
@@ -13727,18 +14175,18 @@ export type List4Errors = {
     500: ErrorBody;
 };
 
-export type List4Error = List4Errors[keyof List4Errors];
+export type ListTasksError = ListTasksErrors[keyof ListTasksErrors];
 
-export type List4Responses = {
+export type ListTasksResponses = {
     /**
      * Tasks
      */
     200: EnvelopeItemsTaskRecord;
 };
 
-export type List4Response = List4Responses[keyof List4Responses];
+export type ListTasksResponse = ListTasksResponses[keyof ListTasksResponses];
 
-export type One6Data = {
+export type OneTaskData = {
     body?: never;
     path: {
         /**
@@ -13750,7 +14198,7 @@ export type One6Data = {
     url: '/api/tasks/{id}';
 };
 
-export type One6Errors = {
+export type OneTaskErrors = {
     /**
      * Invalid parameters
      */
@@ -13769,25 +14217,25 @@ export type One6Errors = {
     500: ErrorBody;
 };
 
-export type One6Error = One6Errors[keyof One6Errors];
+export type OneTaskError = OneTaskErrors[keyof OneTaskErrors];
 
-export type One6Responses = {
+export type OneTaskResponses = {
     /**
      * The task
      */
     200: EnvelopeItemTaskRecord;
 };
 
-export type One6Response = One6Responses[keyof One6Responses];
+export type OneTaskResponse = OneTaskResponses[keyof OneTaskResponses];
 
-export type All3Data = {
+export type TeamAllData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/api/team/all';
 };
 
-export type All3Errors = {
+export type TeamAllErrors = {
     /**
      * Unauthorized
      */
@@ -13802,25 +14250,25 @@ export type All3Errors = {
     500: ErrorBody;
 };
 
-export type All3Error = All3Errors[keyof All3Errors];
+export type TeamAllError = TeamAllErrors[keyof TeamAllErrors];
 
-export type All3Responses = {
+export type TeamAllResponses = {
     /**
      * The team
      */
     200: EnvelopeTeamList;
 };
 
-export type All3Response = All3Responses[keyof All3Responses];
+export type TeamAllResponse = TeamAllResponses[keyof TeamAllResponses];
 
-export type CheckCode2Data = {
+export type AcceptInvitationData = {
     body: CodeBody;
     path?: never;
     query?: never;
     url: '/api/team/checkCode';
 };
 
-export type CheckCode2Errors = {
+export type AcceptInvitationErrors = {
     /**
      * The code is not valid, used, expired or sent to another email
      */
@@ -13851,16 +14299,16 @@ export type CheckCode2Errors = {
     500: ErrorBody;
 };
 
-export type CheckCode2Error = CheckCode2Errors[keyof CheckCode2Errors];
+export type AcceptInvitationError = AcceptInvitationErrors[keyof AcceptInvitationErrors];
 
-export type CheckCode2Responses = {
+export type AcceptInvitationResponses = {
     /**
      * The workspace joined
      */
     200: EnvelopeJoined;
 };
 
-export type CheckCode2Response = CheckCode2Responses[keyof CheckCode2Responses];
+export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
 
 export type RemoveManyData = {
     body: IdsBody;
@@ -13960,7 +14408,7 @@ export type ChangeRolesResponses = {
 
 export type ChangeRolesResponse = ChangeRolesResponses[keyof ChangeRolesResponses];
 
-export type Remove4Data = {
+export type RemoveMemberData = {
     body?: never;
     path: {
         /**
@@ -13976,7 +14424,7 @@ export type Remove4Data = {
     url: '/api/team/one/{a}/{b}';
 };
 
-export type Remove4Errors = {
+export type RemoveMemberErrors = {
     /**
      * a is neither member nor invitation, or not what b names
      */
@@ -14003,16 +14451,16 @@ export type Remove4Errors = {
     500: ErrorBody;
 };
 
-export type Remove4Error = Remove4Errors[keyof Remove4Errors];
+export type RemoveMemberError = RemoveMemberErrors[keyof RemoveMemberErrors];
 
-export type Remove4Responses = {
+export type RemoveMemberResponses = {
     /**
      * Removed or revoked
      */
     200: EnvelopeDeleted;
 };
 
-export type Remove4Response = Remove4Responses[keyof Remove4Responses];
+export type RemoveMemberResponse = RemoveMemberResponses[keyof RemoveMemberResponses];
 
 export type InviteData = {
     body?: never;
@@ -14230,14 +14678,14 @@ export type ChangeValueResponses = {
 
 export type ChangeValueResponse = ChangeValueResponses[keyof ChangeValueResponses];
 
-export type All4Data = {
+export type AllWorkspacesData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/api/workspaces/all';
 };
 
-export type All4Errors = {
+export type AllWorkspacesErrors = {
     /**
      * Unauthorized
      */
@@ -14248,16 +14696,16 @@ export type All4Errors = {
     500: ErrorBody;
 };
 
-export type All4Error = All4Errors[keyof All4Errors];
+export type AllWorkspacesError = AllWorkspacesErrors[keyof AllWorkspacesErrors];
 
-export type All4Responses = {
+export type AllWorkspacesResponses = {
     /**
      * The caller's workspaces
      */
     200: EnvelopeItemsWorkspaceItem;
 };
 
-export type All4Response = All4Responses[keyof All4Responses];
+export type AllWorkspacesResponse = AllWorkspacesResponses[keyof AllWorkspacesResponses];
 
 export type RenameData = {
     body: RenameBody;

@@ -71,6 +71,19 @@ export const zAddNegatives = z.object({
 });
 
 /**
+ * Where and what a rule's addition adds (a run item's `detail`): a keyword added to an
+ * ad group, or a search term made a negative keyword of its campaign or ad group.
+ */
+export const zAdditionDetail = z.object({
+    adGroupId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    bid: z.string().nullish(),
+    campaignId: z.string().regex(/^[0-9]{1,19}$/),
+    id: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    matchType: z.string(),
+    text: z.string()
+});
+
+/**
  * The body of `DELETE alerts`.
  */
 export const zAlertIds = z.object({
@@ -291,7 +304,7 @@ export const zBacktestEntity = z.object({
     campaignId: z.string().regex(/^[0-9]{1,19}$/),
     entityId: z.string().regex(/^[0-9]{1,19}$/),
     level: z.string(),
-    metrics: z.record(z.string(), z.unknown()),
+    metrics: z.record(z.string(), z.string().nullable()),
     name: z.string(),
     timesChanged: z.int()
 });
@@ -462,6 +475,14 @@ export const zCodeRequest = z.object({
 
 export const zCodeValid = z.object({
     valid: z.boolean()
+});
+
+/**
+ * The task's details while a collection runs, and once it ends.
+ */
+export const zCollectProgress = z.object({
+    candidates: z.int().gte(0),
+    stopped: z.boolean().optional()
 });
 
 /**
@@ -909,32 +930,6 @@ export const zEnvelopeItemTagItem = z.object({
 /**
  * A successful answer.
  */
-export const zEnvelopeItemTaskRecord = z.object({
-    message: z.string(),
-    result: z.object({
-        item: z.object({
-            accountId: z.string().nullish(),
-            createdAt: z.string(),
-            details: z.record(z.string(), z.unknown()),
-            error: z.string().nullish(),
-            finish: z.boolean(),
-            id: z.string(),
-            kind: z.string(),
-            message: z.string(),
-            orgId: z.string().nullish(),
-            percent: z.int(),
-            phases: z.array(z.string()),
-            step: z.int(),
-            totalSteps: z.int(),
-            updatedAt: z.string()
-        })
-    }),
-    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
-});
-
-/**
- * A successful answer.
- */
 export const zEnvelopeItemsAdGroupAds = z.object({
     message: z.string(),
     result: z.object({
@@ -1294,32 +1289,6 @@ export const zEnvelopeItemsTagItem = z.object({
             items: z.int(),
             name: z.string(),
             type: z.string()
-        }))
-    }),
-    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
-});
-
-/**
- * A successful answer.
- */
-export const zEnvelopeItemsTaskRecord = z.object({
-    message: z.string(),
-    result: z.object({
-        items: z.array(z.object({
-            accountId: z.string().nullish(),
-            createdAt: z.string(),
-            details: z.record(z.string(), z.unknown()),
-            error: z.string().nullish(),
-            finish: z.boolean(),
-            id: z.string(),
-            kind: z.string(),
-            message: z.string(),
-            orgId: z.string().nullish(),
-            percent: z.int(),
-            phases: z.array(z.string()),
-            step: z.int(),
-            totalSteps: z.int(),
-            updatedAt: z.string()
         }))
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
@@ -1925,6 +1894,23 @@ export const zGetMany = z.object({
 });
 
 /**
+ * An ad group made (or found made).
+ */
+export const zGroupMapping = z.object({
+    adGroupId: z.string(),
+    name: z.string()
+});
+
+/**
+ * A campaign made (or found made) and its ad groups, by the names sent.
+ */
+export const zCampaignMapping = z.object({
+    adGroups: z.array(zGroupMapping),
+    campaignId: z.string(),
+    name: z.string()
+});
+
+/**
  * The ad groups of `PUT productPages/many/{id}/{adamId}/{pageId}`.
  */
 export const zGroupsBody = z.object({
@@ -2165,6 +2151,15 @@ export const zMarked = z.object({
 export const zMessageBody = z.object({
     name: z.string().min(1).max(100).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/),
     text: z.string().min(1).max(5000).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * A failure that stopped the job.
+ */
+export const zMethodError = z.object({
+    message: z.string(),
+    method: z.string(),
+    name: z.string()
 });
 
 /**
@@ -2577,6 +2572,11 @@ export const zCreateTags = z.object({
 });
 
 /**
+ * No details reported yet: `{}`.
+ */
+export const zNoDetails = z.record(z.string(), z.unknown());
+
+/**
  * The outcome of a popup connect.
  */
 export const zOauthResult = z.object({
@@ -2825,6 +2825,44 @@ export const zEnvelopeUsed = z.object({
 });
 
 /**
+ * How one item ended.
+ */
+export const zOutcome = z.enum([
+    'applied',
+    'refused',
+    'skipped'
+]);
+
+/**
+ * The result of one item, listed in the task's details.
+ */
+export const zItemResult = z.object({
+    id: z.string(),
+    message: z.string().nullish(),
+    newValue: z.string().nullish(),
+    oldValue: z.string().nullish(),
+    result: zOutcome,
+    text: z.string().nullish()
+});
+
+/**
+ * Progress and final details of `bulk-edit`: counts, every item's result, and the refused
+ * ones again as `errors`.
+ */
+export const zBulkEditProgress = z.object({
+    applied: z.int().gte(0),
+    done: z.int().gte(0),
+    errors: z.array(zItemResult),
+    field: z.string(),
+    items: z.array(zItemResult),
+    level: z.string(),
+    operation: z.string(),
+    refused: z.int().gte(0),
+    skipped: z.int().gte(0),
+    total: z.int().gte(0)
+});
+
+/**
  * A product page of an app.
  */
 export const zPageItem = z.object({
@@ -2873,6 +2911,27 @@ export const zEnvelopeItemsAppCompetitors = z.object({
  * countryOrRegion, adminArea, locality).
  */
 export const zPlace = z.record(z.string(), z.unknown());
+
+/**
+ * A refusal at one place.
+ */
+export const zPlaceError = z.object({
+    adGroupId: z.string().nullish(),
+    campaignId: z.string(),
+    message: z.string(),
+    text: z.string().nullish()
+});
+
+/**
+ * The task details of `apply-negative-lists`.
+ */
+export const zApplyProgress = z.object({
+    created: z.int().gte(0),
+    deleted: z.int().gte(0),
+    errors: z.array(zPlaceError),
+    placesDone: z.int().gte(0),
+    placesTotal: z.int().gte(0)
+});
 
 /**
  * A place a list is applied to: a campaign of the workspace, or an ad group of it.
@@ -3199,6 +3258,34 @@ export const zRegisterRequest = z.object({
 });
 
 /**
+ * An item Apple refused in a bulk call (the rest went on).
+ */
+export const zRejectedItem = z.object({
+    adGroup: z.string().nullish(),
+    campaign: z.string(),
+    matchType: z.string(),
+    message: z.string(),
+    text: z.string()
+});
+
+/**
+ * Spec §3 Creation progress: the task's details while a creation or copy runs and after.
+ */
+export const zCreationProgress = z.object({
+    campaignsCreated: z.int().gte(0),
+    campaignsMapping: z.array(zCampaignMapping),
+    campaignsTotal: z.int().gte(0),
+    discoveryCampaignId: z.string().nullish(),
+    errorsMethod: z.array(zMethodError),
+    finish: z.boolean(),
+    groupsCreated: z.int().gte(0),
+    groupsTotal: z.int().gte(0),
+    keywordsCreated: z.int().gte(0),
+    keywordsTotal: z.int().gte(0),
+    rejected: z.array(zRejectedItem)
+});
+
+/**
  * What `DELETE list/{id}` answers: the task removing the negatives, when there is one.
  */
 export const zRemoved = z.object({
@@ -3475,6 +3562,15 @@ export const zRolesBody = z.object({
 });
 
 /**
+ * A CAMPAIGNS row's goal optimisation (`optimizationTypes`).
+ */
+export const zRowOptimization = z.object({
+    currency: z.string().nullish(),
+    target: z.string().nullish(),
+    type: z.string()
+});
+
+/**
  * The campaigns a rule is set to (`PUT rulesCampaigns/many/{id}`).
  */
 export const zRuleCampaignIds = z.object({
@@ -3498,6 +3594,15 @@ export const zRuleLevel = z.enum([
     'KEYWORDS',
     'SEARCHTERMS'
 ]);
+
+/**
+ * A rule as the campaigns table's `rules` column shows it.
+ */
+export const zRuleRef = z.object({
+    enabled: z.boolean(),
+    id: z.string(),
+    name: z.string()
+});
 
 /**
  * `{"id": "<task id>"}`.
@@ -3545,7 +3650,7 @@ export const zRunItem = z.object({
     adGroupName: z.string().nullish(),
     campaignId: z.string().regex(/^[0-9]{1,19}$/),
     campaignName: z.string().nullish(),
-    detail: z.record(z.string(), z.unknown()).nullish(),
+    detail: zAdditionDetail.nullish(),
     entityId: z.string().regex(/^[0-9]{1,19}$/),
     field: z.string(),
     level: z.string(),
@@ -3554,7 +3659,19 @@ export const zRunItem = z.object({
     newValue: z.string().nullish(),
     oldValue: z.string().nullish(),
     result: z.string(),
-    values: z.record(z.string(), z.unknown())
+    values: z.record(z.string(), z.string().nullable())
+});
+
+/**
+ * Progress and result of both jobs: the run and its counts.
+ */
+export const zRunRuleProgress = z.object({
+    applied: z.int().gte(0),
+    matched: z.int().gte(0),
+    refused: z.int().gte(0),
+    runId: z.string().nullish(),
+    skipped: z.int().gte(0),
+    status: z.string().nullish()
 });
 
 /**
@@ -4247,6 +4364,23 @@ export const zSwitchBody = z.object({
 });
 
 /**
+ * Progress of `sync-account`: campaign groups done, entities stored so far.
+ */
+export const zSyncAccountProgress = z.object({
+    entities: z.int().gte(0),
+    orgsDone: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    orgsTotal: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * Progress of `sync-reports`: report requests made, metric rows stored.
+ */
+export const zSyncReportsProgress = z.object({
+    requests: z.int().gte(0),
+    rows: z.int().gte(0)
+});
+
+/**
  * `{"id": "<task id>", "joined": false}`.
  */
 export const zSyncStarted = z.object({
@@ -4328,20 +4462,68 @@ export const zTagRef = z.object({
 });
 
 /**
- * One report row. Besides the metrics it carries the level's id, name and status fields
- * (spec §3 "Identifier and name fields per level": campaignId/campaignName/servingStatus,
- * adGroupId/adGroupName/adGroupServingStatus, keywordId/keyword/keywordStatus,
- * id/text/status for NEGATIVE, searchTermId/searchTermText/searchTermStatus, adId/
- * creativeSetName/adDisplayStatus, orgId/orgName, accountId/accountName) and the level's
- * columns of spec §2 Tables (null where no data is synced for them yet, and for
- * Growth-only columns when locked). NEGATIVE rows have no metrics.
+ * One report row: the metrics, the level's id, name and status fields (spec §3
+ * "Identifier and name fields per level") and the level's columns of spec §2 Tables, each
+ * present on the rows of the levels its description names (null where no data is synced
+ * for it yet, and for Growth-only columns when locked). NEGATIVE rows have no metrics.
  */
 export const zReportItem = zReportMetrics.and(z.object({
+    accountId: z.string().nullish(),
+    accountName: z.string().nullish(),
+    adDisplayStatus: z.string().nullish(),
+    adGroupId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    adGroupName: z.string().nullish(),
+    adGroupServingStatus: z.string().nullish(),
+    adGroupStatus: z.string().nullish(),
+    adId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    adName: z.string().nullish(),
+    adStatus: z.string().nullish(),
+    adamId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    auctionInsights: z.null().optional(),
+    automatedKeywordsOptIn: z.boolean().nullish(),
+    campaignId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    campaignName: z.string().nullish(),
+    campaignStatus: z.string().nullish(),
+    countriesOrRegions: z.array(z.string()).nullish(),
+    cpaGoal: z.number().nullish(),
+    cptBid: z.number().nullish(),
+    creativeId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    creativeSetName: z.string().nullish(),
     currency: z.string().nullish(),
+    currentAppPosition: z.null().optional(),
+    dailyBudget: z.number().nullish(),
+    defaultBidAmount: z.number().nullish(),
     deleted: z.boolean(),
     hidden: z.boolean().nullish(),
+    id: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    impressionShare: z.null().optional(),
+    keyword: z.string().nullish(),
+    keywordDisplayStatus: z.string().nullish(),
+    keywordId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    keywordStatus: z.string().nullish(),
+    level: z.string().nullish(),
+    matchType: z.string().nullish(),
+    modificationTime: z.string().nullish(),
+    optimizationTypes: zRowOptimization.nullish(),
+    orgId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    orgName: z.string().nullish(),
+    organicSearch: z.null().optional(),
+    popularity: z.int().nullish(),
+    qsStatus: z.null().optional(),
+    rules: z.array(zRuleRef).nullish(),
+    searchTermId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    searchTermSource: z.string().nullish(),
+    searchTermStatus: z.string().nullish(),
+    searchTermText: z.string().nullish(),
+    searchTermTextTranslate: z.null().optional(),
+    servingStatus: z.string().nullish(),
+    status: z.string().nullish(),
     syncing: z.boolean().nullish(),
-    tag: z.array(zTagRef).nullish()
+    tag: z.array(zTagRef).nullish(),
+    text: z.string().nullish(),
+    timeZone: z.string().nullish(),
+    totalRevenue: z.null().optional(),
+    trackedInstalls: z.null().optional()
 }));
 
 /**
@@ -4457,54 +4639,6 @@ export const zAction = z.union([
 ]);
 
 /**
- * A task as the API returns it.
- */
-export const zTaskRecord = z.object({
-    accountId: z.string().nullish(),
-    createdAt: z.string(),
-    details: z.record(z.string(), z.unknown()),
-    error: z.string().nullish(),
-    finish: z.boolean(),
-    id: z.string(),
-    kind: z.string(),
-    message: z.string(),
-    orgId: z.string().nullish(),
-    percent: z.int(),
-    phases: z.array(z.string()),
-    step: z.int(),
-    totalSteps: z.int(),
-    updatedAt: z.string()
-});
-
-/**
- * A polled collection: its task and, once finished, its keywords.
- */
-export const zPolled = z.object({
-    items: z.array(zKeyword).nullish(),
-    task: zTaskRecord
-});
-
-/**
- * What the start route answers: a started collection's id, or a polled one.
- */
-export const zCollectAnswer = z.union([
-    zStarted,
-    zPolled
-]);
-
-/**
- * A successful answer.
- */
-export const zEnvelopeCollectAnswer = z.object({
-    message: z.string(),
-    result: z.union([
-        zStarted,
-        zPolled
-    ]),
-    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
-});
-
-/**
  * `{"id": "<task id>"}`: the started job's task, to poll at `GET /api/tasks/{id}`.
  */
 export const zTaskStarted = z.object({
@@ -4542,6 +4676,13 @@ export const zTestClock = z.object({
  */
 export const zTestClockRequest = z.object({
     offsetMs: z.int().gte(-34560000000).lte(34560000000)
+});
+
+/**
+ * Progress of the test job: steps done so far.
+ */
+export const zTestProgress = z.object({
+    stepsDone: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
 
 /**
@@ -4663,6 +4804,149 @@ export const zTrialStarted = z.object({
     plan: zPlan,
     purchase: zPurchaseItem,
     status: z.string()
+});
+
+/**
+ * An entity the undo left as it is, and why ("Changed since", a refusal).
+ */
+export const zUndoSkipped = z.object({
+    entityId: z.string(),
+    entityName: z.string(),
+    field: z.string(),
+    level: z.string(),
+    message: z.string()
+});
+
+/**
+ * Progress and result: the undo's notification and what it restored.
+ */
+export const zUndoProgress = z.object({
+    left: z.array(zUndoSkipped),
+    refused: z.int().gte(0),
+    restored: z.int().gte(0),
+    skipped: z.int().gte(0),
+    undoId: z.string().nullish()
+});
+
+/**
+ * What a task's `details` hold, by its `kind` (each kind's job writes its own
+ * `Job::Progress`): collect-keywords CollectProgress, create-campaigns and copy-campaigns
+ * CreationProgress, bulk-edit BulkEditProgress, apply-negative-lists ApplyProgress,
+ * run-rule and undo-rule-run RunRuleProgress, undo-notification UndoProgress, sync-account
+ * SyncAccountProgress, sync-reports SyncReportsProgress, test TestProgress; NoDetails
+ * (`{}`) before the task has reported any.
+ */
+export const zTaskDetails = z.union([
+    zCollectProgress,
+    zCreationProgress,
+    zBulkEditProgress,
+    zApplyProgress,
+    zRunRuleProgress,
+    zUndoProgress,
+    zSyncAccountProgress,
+    zSyncReportsProgress,
+    zTestProgress,
+    zNoDetails
+]);
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemTaskRecord = z.object({
+    message: z.string(),
+    result: z.object({
+        item: z.object({
+            accountId: z.string().nullish(),
+            createdAt: z.string(),
+            details: zTaskDetails,
+            error: z.string().nullish(),
+            finish: z.boolean(),
+            id: z.string(),
+            kind: z.string(),
+            message: z.string(),
+            orgId: z.string().nullish(),
+            percent: z.int(),
+            phases: z.array(z.string()),
+            step: z.int(),
+            totalSteps: z.int(),
+            updatedAt: z.string()
+        })
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsTaskRecord = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            accountId: z.string().nullish(),
+            createdAt: z.string(),
+            details: zTaskDetails,
+            error: z.string().nullish(),
+            finish: z.boolean(),
+            id: z.string(),
+            kind: z.string(),
+            message: z.string(),
+            orgId: z.string().nullish(),
+            percent: z.int(),
+            phases: z.array(z.string()),
+            step: z.int(),
+            totalSteps: z.int(),
+            updatedAt: z.string()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A task as the API returns it.
+ */
+export const zTaskRecord = z.object({
+    accountId: z.string().nullish(),
+    createdAt: z.string(),
+    details: zTaskDetails,
+    error: z.string().nullish(),
+    finish: z.boolean(),
+    id: z.string(),
+    kind: z.string(),
+    message: z.string(),
+    orgId: z.string().nullish(),
+    percent: z.int(),
+    phases: z.array(z.string()),
+    step: z.int(),
+    totalSteps: z.int(),
+    updatedAt: z.string()
+});
+
+/**
+ * A polled collection: its task and, once finished, its keywords.
+ */
+export const zPolled = z.object({
+    items: z.array(zKeyword).nullish(),
+    task: zTaskRecord
+});
+
+/**
+ * What the start route answers: a started collection's id, or a polled one.
+ */
+export const zCollectAnswer = z.union([
+    zStarted,
+    zPolled
+]);
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeCollectAnswer = z.object({
+    message: z.string(),
+    result: z.union([
+        zStarted,
+        zPolled
+    ]),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
 
 /**
@@ -5080,12 +5364,12 @@ export const zAddAccountIdsResponse = zEnvelopeItemAccountItem;
  */
 export const zCheckAppsLimitResponse = zEnvelopeAppsLimit;
 
-export const zCreateBody = zCreateForm;
+export const zCreateAccountBody = zCreateForm;
 
 /**
  * The connected account
  */
-export const zCreateResponse = zEnvelopeCreated;
+export const zCreateAccountResponse = zEnvelopeCreated;
 
 /**
  * Accounts
@@ -5118,14 +5402,14 @@ export const zOauthQuery = z.object({
  */
 export const zOauthResponse = zEnvelopeOauthResult;
 
-export const zOnePath = z.object({
+export const zOneAccountPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The account
  */
-export const zOneResponse = zEnvelopeItemAccountItem;
+export const zOneAccountResponse = zEnvelopeItemAccountItem;
 
 export const zSyncNowPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
@@ -5141,16 +5425,16 @@ export const zSyncNowResponse = zEnvelopeSyncStarted;
  */
 export const zUnuseResponse = zEnvelopeUsed;
 
-export const zUpdateBody2 = zUpdateBody;
+export const zUpdateAccountBody = zUpdateBody;
 
-export const zUpdatePath = z.object({
+export const zUpdateAccountPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The renamed account
  */
-export const zUpdateResponse = zEnvelopeItemAccountItem;
+export const zUpdateAccountResponse = zEnvelopeItemAccountItem;
 
 export const zUrlOauthHeaders = z.object({
     'X-Searchdeck-Client': z.string().regex(/^[!-~]+$/)
@@ -5182,16 +5466,16 @@ export const zUseAccountQuery = z.object({
  */
 export const zUseAccountResponse = zEnvelopeUsed;
 
-export const zRemovePath = z.object({
+export const zRemoveAccountPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * Removed
  */
-export const zRemoveResponse = z.record(z.string(), z.unknown());
+export const zRemoveAccountResponse = z.record(z.string(), z.unknown());
 
-export const zListQuery = z.object({
+export const zListNotificationsQuery = z.object({
     limit: z.int().gte(1).lte(200).optional(),
     skip: z.int().gte(0).optional(),
     tag: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
@@ -5207,7 +5491,7 @@ export const zListQuery = z.object({
 /**
  * A page of notifications
  */
-export const zListResponse = zEnvelopeNotificationPage;
+export const zListNotificationsResponse = zEnvelopeNotificationPage;
 
 export const zMarkBody2 = zMarkBody;
 
@@ -5229,11 +5513,11 @@ export const zMarkAllPath = z.object({
  */
 export const zMarkAllResponse = zEnvelopeMarked;
 
-export const zChangesPath = z.object({
+export const zNotificationChangesPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
-export const zChangesQuery = z.object({
+export const zNotificationChangesQuery = z.object({
     limit: z.int().gte(1).lte(1000).optional(),
     skip: z.int().gte(0).optional()
 });
@@ -5241,16 +5525,16 @@ export const zChangesQuery = z.object({
 /**
  * A page of the notification's changes
  */
-export const zChangesResponse = zEnvelopeChangePage;
+export const zNotificationChangesResponse = zEnvelopeChangePage;
 
-export const zUndoPath = z.object({
+export const zUndoNotificationPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The undo is queued: its task id
  */
-export const zUndoResponse = zEnvelopeUndoStarted;
+export const zUndoNotificationResponse = zEnvelopeUndoStarted;
 
 export const zDismissBody = zAlertIds;
 
@@ -5259,14 +5543,14 @@ export const zDismissBody = zAlertIds;
  */
 export const zDismissResponse = zEnvelopeAlertsDismissed;
 
-export const zList2Query = z.object({
+export const zListAlertsQuery = z.object({
     campaignIds: z.string().regex(/^[0-9]{1,18}(,[0-9]{1,18})*$/).optional()
 });
 
 /**
  * The alerts
  */
-export const zList2Response = zEnvelopeItemsAlertItem;
+export const zListAlertsResponse = zEnvelopeItemsAlertItem;
 
 /**
  * The webhook, masked
@@ -5391,7 +5675,7 @@ export const zExistsQuery = z.object({
  */
 export const zExistsResponse = zEnvelopeItemsNameUse;
 
-export const zList3Query = z.object({
+export const zListCampaignsQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
     orgId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     includeDeleted: z.boolean().optional()
@@ -5400,7 +5684,7 @@ export const zList3Query = z.object({
 /**
  * Campaigns
  */
-export const zList3Response = zEnvelopeItemsCampaignListItem;
+export const zListCampaignsResponse = zEnvelopeItemsCampaignListItem;
 
 export const zMarkHiddenBody2 = zMarkHiddenBody;
 
@@ -5426,13 +5710,13 @@ export const zReplacePartNameQuery = z.object({
  */
 export const zReplacePartNameResponse = zEnvelopeItemBulkEditStarted;
 
-export const zUpdate2Body = zCampaignEdit;
+export const zUpdateCampaignBody = zCampaignEdit;
 
-export const zUpdate2Path = z.object({
+export const zUpdateCampaignPath = z.object({
     id: z.int()
 });
 
-export const zUpdate2Query = z.object({
+export const zUpdateCampaignQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.int().optional()
 });
@@ -5440,7 +5724,7 @@ export const zUpdate2Query = z.object({
 /**
  * The campaign's values after the edit
  */
-export const zUpdate2Response = zEnvelopeItemEdited;
+export const zUpdateCampaignResponse = zEnvelopeItemEdited;
 
 export const zCampaignsBody2 = zBulkEditRequest;
 
@@ -5454,11 +5738,11 @@ export const zCampaignsQuery = z.object({
  */
 export const zCampaignsResponse = zEnvelopeItemBulkEditStarted;
 
-export const zOne2Path = z.object({
+export const zOneCampaignPath = z.object({
     id: z.int()
 });
 
-export const zOne2Query = z.object({
+export const zOneCampaignQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional()
 });
@@ -5466,11 +5750,11 @@ export const zOne2Query = z.object({
 /**
  * The campaign
  */
-export const zOne2Response = zEnvelopeItemCampaignItem;
+export const zOneCampaignResponse = zEnvelopeItemCampaignItem;
 
-export const zFindAppBody = zFindApp;
+export const zFindAccountAppBody = zFindApp;
 
-export const zFindAppQuery = z.object({
+export const zFindAccountAppQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
     orgId: z.int().optional()
 });
@@ -5478,7 +5762,7 @@ export const zFindAppQuery = z.object({
 /**
  * Apps found
  */
-export const zFindAppResponse = zEnvelopeItemsAppItem;
+export const zFindAccountAppResponse = zEnvelopeItemsAppItem;
 
 export const zGeoSearchQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
@@ -5684,13 +5968,13 @@ export const zCreateByListQuery = z.object({
  */
 export const zCreateByListResponse = zEnvelopeTaskStarted;
 
-export const zAdGroupsBody = zBulkEditRequest;
+export const zBulkEditAdGroupsBody = zBulkEditRequest;
 
-export const zAdGroupsPath = z.object({
+export const zBulkEditAdGroupsPath = z.object({
     id: z.int()
 });
 
-export const zAdGroupsQuery = z.object({
+export const zBulkEditAdGroupsQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.int().optional()
 });
@@ -5698,7 +5982,7 @@ export const zAdGroupsQuery = z.object({
 /**
  * The bulk edit is queued: its task
  */
-export const zAdGroupsResponse = zEnvelopeItemBulkEditStarted;
+export const zBulkEditAdGroupsResponse = zEnvelopeItemBulkEditStarted;
 
 export const zAllAdGroupsBody = zBulkEditRequest;
 
@@ -5712,13 +5996,13 @@ export const zAllAdGroupsQuery = z.object({
  */
 export const zAllAdGroupsResponse = zEnvelopeItemBulkEditStarted;
 
-export const zUpdate3Body = zAdGroupEdit;
+export const zUpdateAdGroupBody = zAdGroupEdit;
 
-export const zUpdate3Path = z.object({
+export const zUpdateAdGroupPath = z.object({
     id: z.int()
 });
 
-export const zUpdate3Query = z.object({
+export const zUpdateAdGroupQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.int().optional()
 });
@@ -5726,7 +6010,7 @@ export const zUpdate3Query = z.object({
 /**
  * The ad group's values after the edit
  */
-export const zUpdate3Response = zEnvelopeItemEdited;
+export const zUpdateAdGroupResponse = zEnvelopeItemEdited;
 
 export const zAdGroupPath = z.object({
     a: z.int(),
@@ -5743,11 +6027,11 @@ export const zAdGroupQuery = z.object({
  */
 export const zAdGroupResponse = zEnvelopeItemAdGroupDetail;
 
-export const zAdGroups2Path = z.object({
+export const zAdGroupsOfCampaignPath = z.object({
     id: z.int()
 });
 
-export const zAdGroups2Query = z.object({
+export const zAdGroupsOfCampaignQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     includeDeleted: z.boolean().optional()
@@ -5756,7 +6040,7 @@ export const zAdGroups2Query = z.object({
 /**
  * The campaign's ad groups
  */
-export const zAdGroups2Response = zEnvelopeItemsAdGroupItem;
+export const zAdGroupsOfCampaignResponse = zEnvelopeItemsAdGroupItem;
 
 export const zDeleteKeywordsBody = zDeleteRequest;
 
@@ -5830,14 +6114,14 @@ export const zKeywordsQuery = z.object({
  */
 export const zKeywordsResponse = zEnvelopeItemBulkEditStarted;
 
-export const zUpdate4Body = zKeywordEdit;
+export const zUpdateKeywordBody = zKeywordEdit;
 
-export const zUpdate4Path = z.object({
+export const zUpdateKeywordPath = z.object({
     a: z.int(),
     b: z.int()
 });
 
-export const zUpdate4Query = z.object({
+export const zUpdateKeywordQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.int().optional()
 });
@@ -5845,7 +6129,7 @@ export const zUpdate4Query = z.object({
 /**
  * The keyword's values after the edit
  */
-export const zUpdate4Response = zEnvelopeItemEdited;
+export const zUpdateKeywordResponse = zEnvelopeItemEdited;
 
 export const zReportsBody = zReportBody;
 
@@ -5885,9 +6169,9 @@ export const zCalculateForecastsQuery = z.object({
  */
 export const zCalculateForecastsResponse = zEnvelopeForecastAnswer;
 
-export const zChanges2Body = zChangesBody;
+export const zChangeHistoryBody = zChangesBody;
 
-export const zChanges2Query = z.object({
+export const zChangeHistoryQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
     orgId: z.int()
 });
@@ -5895,7 +6179,7 @@ export const zChanges2Query = z.object({
 /**
  * A page of change rows
  */
-export const zChanges2Response = zEnvelopeChangesPage;
+export const zChangeHistoryResponse = zEnvelopeChangesPage;
 
 export const zTotalsForAllAccountsBody = zTotalsBody;
 
@@ -5930,12 +6214,12 @@ export const zChangePasswordByCodeBody = zCodeRequest;
  */
 export const zChangePasswordByCodeResponse = zEnvelopeEmpty;
 
-export const zCheckCodeBody = zCodeRequest;
+export const zCheckRecoveryCodeBody = zCodeRequest;
 
 /**
  * The code is valid
  */
-export const zCheckCodeResponse = zEnvelopeCodeValid;
+export const zCheckRecoveryCodeResponse = zEnvelopeCodeValid;
 
 export const zLoginBody = zLoginRequest;
 
@@ -5990,12 +6274,12 @@ export const zSuggestCompetitorsBody = zFindCompetitors;
  */
 export const zSuggestCompetitorsResponse = zEnvelopeItemsPickerApp;
 
-export const zFindApp2Body = zAppStoreSearch;
+export const zFindStoreAppBody = zAppStoreSearch;
 
 /**
  * Apps found
  */
-export const zFindApp2Response = zEnvelopeItemsPickerApp;
+export const zFindStoreAppResponse = zEnvelopeItemsPickerApp;
 
 export const zCompetitorsOfManyBody = zGetMany;
 
@@ -6057,13 +6341,13 @@ export const zDetailsOfQuery = z.object({
  */
 export const zDetailsOfResponse = zEnvelopeItemCreativeSetDetails;
 
-export const zUpdate5Body = zStatusBody;
+export const zUpdateCreativeSetsBody = zStatusBody;
 
-export const zUpdate5Path = z.object({
+export const zUpdateCreativeSetsPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
-export const zUpdate5Query = z.object({
+export const zUpdateCreativeSetsQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.int().optional()
 });
@@ -6071,7 +6355,7 @@ export const zUpdate5Query = z.object({
 /**
  * The ads' statuses
  */
-export const zUpdate5Response = zEnvelopeItemsStatusItem;
+export const zUpdateCreativeSetsResponse = zEnvelopeItemsStatusItem;
 
 /**
  * Developers
@@ -6106,40 +6390,40 @@ export const zAddResponse = zEnvelopeSaved;
  */
 export const zAllListsResponse = zEnvelopeItemsListItem;
 
-export const zRemove2Path = z.object({
+export const zRemoveNegativeListPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
-export const zRemove2Query = z.object({
+export const zRemoveNegativeListQuery = z.object({
     removeNegatives: z.boolean().optional()
 });
 
 /**
  * Deleted
  */
-export const zRemove2Response = zEnvelopeRemoved;
+export const zRemoveNegativeListResponse = zEnvelopeRemoved;
 
-export const zOne3Path = z.object({
+export const zOneNegativeListPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The list
  */
-export const zOne3Response = zEnvelopeItemListItem;
+export const zOneNegativeListResponse = zEnvelopeItemListItem;
 
-export const zUpdate6Body = zListBody;
+export const zUpdateNegativeListBody = zListBody;
 
-export const zUpdate6Path = z.object({
+export const zUpdateNegativeListPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The list (or, with dryRun, the conflicts)
  */
-export const zUpdate6Response = zEnvelopeSaved;
+export const zUpdateNegativeListResponse = zEnvelopeSaved;
 
-export const zAllQuery = z.object({
+export const zAllOptimizationsQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.string().regex(/^[0-9]{1,18}$/).optional()
 });
@@ -6147,15 +6431,15 @@ export const zAllQuery = z.object({
 /**
  * Types and optimised campaigns
  */
-export const zAllResponse = zEnvelopeAllOptimizations;
+export const zAllOptimizationsResponse = zEnvelopeAllOptimizations;
 
-export const zOne4Body = zOptimizationBody;
+export const zSetOptimizationBody = zOptimizationBody;
 
-export const zOne4Path = z.object({
+export const zSetOptimizationPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
-export const zOne4Query = z.object({
+export const zSetOptimizationQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.int().optional()
 });
@@ -6163,7 +6447,7 @@ export const zOne4Query = z.object({
 /**
  * The setting (null when off)
  */
-export const zOne4Response = zEnvelopeItemOptionOptimizationItem;
+export const zSetOptimizationResponse = zEnvelopeItemOptionOptimizationItem;
 
 export const zTurnOffBody = zOptimizationOff;
 
@@ -6392,27 +6676,27 @@ export const zCreateManyBody = zCreateTags;
  */
 export const zCreateManyResponse = zEnvelopeItemsTagItem;
 
-export const zDetachBody = zTagItems;
+export const zDetachTagBody = zTagItems;
 
-export const zDetachPath = z.object({
+export const zDetachTagPath = z.object({
     tagId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The tag
  */
-export const zDetachResponse = zEnvelopeItemTagItem;
+export const zDetachTagResponse = zEnvelopeItemTagItem;
 
-export const zAttachBody = zTagItems;
+export const zAttachTagBody = zTagItems;
 
-export const zAttachPath = z.object({
+export const zAttachTagPath = z.object({
     tagId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The tag
  */
-export const zAttachResponse = zEnvelopeItemTagItem;
+export const zAttachTagResponse = zEnvelopeItemTagItem;
 
 export const zDeleteOnePath = z.object({
     tagId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
@@ -6434,7 +6718,7 @@ export const zUpdateOnePath = z.object({
  */
 export const zUpdateOneResponse = zEnvelopeItemTagItem;
 
-export const zAll2Query = z.object({
+export const zAllRulesQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
     orgId: z.string().regex(/^[0-9]{1,18}$/).optional(),
     campaignId: z.string().regex(/^[0-9]{1,18}$/).optional()
@@ -6443,7 +6727,7 @@ export const zAll2Query = z.object({
 /**
  * The rules
  */
-export const zAll2Response = zEnvelopeItemsRule;
+export const zAllRulesResponse = zEnvelopeItemsRule;
 
 export const zBacktestBody2 = zBacktestBodyWritable;
 
@@ -6459,19 +6743,19 @@ export const zPreviewBody2 = zPreviewBodyWritable;
  */
 export const zPreviewResponse = zEnvelopeItemRunOut;
 
-export const zDetach2Body = zRuleCampaigns;
+export const zDetachRuleBody = zRuleCampaigns;
 
 /**
  * The rule
  */
-export const zDetach2Response = zEnvelopeItemRule;
+export const zDetachRuleResponse = zEnvelopeItemRule;
 
-export const zAttach2Body = zRuleCampaigns;
+export const zAttachRuleBody = zRuleCampaigns;
 
 /**
  * The rule
  */
-export const zAttach2Response = zEnvelopeItemRule;
+export const zAttachRuleResponse = zEnvelopeItemRule;
 
 export const zSetRulesOfCampaignBody = zRulesOfCampaign;
 
@@ -6502,30 +6786,30 @@ export const zToggleBody = zRuleToggle;
  */
 export const zToggleResponse = zEnvelopeItemRule;
 
-export const zOne5Path = z.object({
+export const zOneRuleRunPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The run
  */
-export const zOne5Response = zEnvelopeItemRunOut;
+export const zOneRuleRunResponse = zEnvelopeItemRunOut;
 
-export const zUndo2Path = z.object({
+export const zUndoRuleRunPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The undo is queued: its task id
  */
-export const zUndo2Response = zEnvelopeRuleTaskStarted;
+export const zUndoRuleRunResponse = zEnvelopeRuleTaskStarted;
 
-export const zCreate2Body = zRuleWritable;
+export const zCreateRuleBody = zRuleWritable;
 
 /**
  * The stored rule
  */
-export const zCreate2Response = zEnvelopeItemRule;
+export const zCreateRuleResponse = zEnvelopeItemRule;
 
 export const zDeleteManyBody = zRulesIds;
 
@@ -6591,32 +6875,32 @@ export const zFieldsOfTypePath = z.object({
  */
 export const zFieldsOfTypeResponse = zEnvelopeItemsColumnGroup;
 
-export const zCreate3Body = zPresetBody;
+export const zCreateColumnPresetBody = zPresetBody;
 
 /**
  * The saved preset
  */
-export const zCreate3Response = zEnvelopeItemColumnPreset;
+export const zCreateColumnPresetResponse = zEnvelopeItemColumnPreset;
 
-export const zRemove3Path = z.object({
+export const zRemoveColumnPresetPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The deleted preset
  */
-export const zRemove3Response = zEnvelopeItemColumnPreset;
+export const zRemoveColumnPresetResponse = zEnvelopeItemColumnPreset;
 
-export const zUpdate7Body = zPresetBody;
+export const zUpdateColumnPresetBody = zPresetBody;
 
-export const zUpdate7Path = z.object({
+export const zUpdateColumnPresetPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The changed preset
  */
-export const zUpdate7Response = zEnvelopeItemColumnPreset;
+export const zUpdateColumnPresetResponse = zEnvelopeItemColumnPreset;
 
 export const zAppDetailsPath = z.object({
     id: z.string().regex(/^[1-9][0-9]{0,17}$/)
@@ -6779,28 +7063,28 @@ export const zDeleteCompetitorResponse = zEnvelopeEmpty;
 /**
  * Tasks
  */
-export const zList4Response = zEnvelopeItemsTaskRecord;
+export const zListTasksResponse = zEnvelopeItemsTaskRecord;
 
-export const zOne6Path = z.object({
+export const zOneTaskPath = z.object({
     id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**
  * The task
  */
-export const zOne6Response = zEnvelopeItemTaskRecord;
+export const zOneTaskResponse = zEnvelopeItemTaskRecord;
 
 /**
  * The team
  */
-export const zAll3Response = zEnvelopeTeamList;
+export const zTeamAllResponse = zEnvelopeTeamList;
 
-export const zCheckCode2Body = zCodeBody;
+export const zAcceptInvitationBody = zCodeBody;
 
 /**
  * The workspace joined
  */
-export const zCheckCode2Response = zEnvelopeJoined;
+export const zAcceptInvitationResponse = zEnvelopeJoined;
 
 export const zRemoveManyBody = zIdsBody;
 
@@ -6816,7 +7100,7 @@ export const zChangeRolesBody = zRolesBody;
  */
 export const zChangeRolesResponse = zEnvelopeUpdated;
 
-export const zRemove4Path = z.object({
+export const zRemoveMemberPath = z.object({
     a: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
     b: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
@@ -6824,7 +7108,7 @@ export const zRemove4Path = z.object({
 /**
  * Removed or revoked
  */
-export const zRemove4Response = zEnvelopeDeleted;
+export const zRemoveMemberResponse = zEnvelopeDeleted;
 
 export const zInvitePath = z.object({
     a: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
@@ -6872,7 +7156,7 @@ export const zChangeValueResponse = zEnvelopeItemUserItem;
 /**
  * The caller's workspaces
  */
-export const zAll4Response = zEnvelopeItemsWorkspaceItem;
+export const zAllWorkspacesResponse = zEnvelopeItemsWorkspaceItem;
 
 export const zRenameBody2 = zRenameBody;
 

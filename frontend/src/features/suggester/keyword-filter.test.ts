@@ -1,7 +1,7 @@
-import type { Keyword } from './api/types';
+import type { Keyword, SourceType } from './api/types';
 import { filterKeywords, isFiltered, NO_FILTER, popularityDots, removeSelected, sourcesIn, toggleSelection } from './keyword-filter';
 
-const kw = (name: string, popularity: number | null, sources: string[] = ['hint'], extra: Partial<Keyword> = {}): Keyword => ({
+const kw = (name: string, popularity: number | null, sources: SourceType[] = ['hint'], extra: Partial<Keyword> = {}): Keyword => ({
   name,
   popularity,
   applePopularity: null,

@@ -26,9 +26,9 @@ export function matches(keyword: Keyword, { search, popularity: [from, to], sour
   const text = search.trim().toLowerCase();
   if (text !== '' && !keyword.name.toLowerCase().includes(text)) return false;
   if (from !== FULL_RANGE[0] || to !== FULL_RANGE[1]) {
-    if (keyword.popularity === null || keyword.popularity < from || keyword.popularity > to) return false;
+    if (keyword.popularity == null || keyword.popularity < from || keyword.popularity > to) return false;
   }
-  if (sources.length > 0 && !keyword.sources.some((s) => sources.includes(s.type as SourceType))) return false;
+  if (sources.length > 0 && !keyword.sources.some((s) => sources.includes(s.type))) return false;
   return true;
 }
 
@@ -39,7 +39,7 @@ export function filterKeywords(items: readonly Keyword[], filter: KeywordFilter)
 /** Apple's 1–5 scale: the server's, else from 1–100 (1–20 → 1 … 81–100 → 5); 0 without popularity. */
 export function popularityDots(keyword: Pick<Keyword, 'popularity' | 'applePopularity'>): number {
   if (typeof keyword.applePopularity === 'number') return Math.min(5, Math.max(0, Math.round(keyword.applePopularity)));
-  if (keyword.popularity === null || keyword.popularity <= 0) return 0;
+  if (keyword.popularity == null || keyword.popularity <= 0) return 0;
   return Math.min(5, Math.ceil(keyword.popularity / 20));
 }
 

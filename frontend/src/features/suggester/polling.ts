@@ -4,7 +4,8 @@
  * skipped; any other error, or a task that failed, ends polling with 'Something went wrong'
  * as the collection error (spec §8). A task stopped by the user ends it as stopped.
  */
-import { isRunning, type Task } from '@/features/tasks';
+import { zCollectProgress } from '@/api/generated/zod.gen';
+import { detailsAs, isRunning, type Task } from '@/features/tasks';
 import { ApiError, defaultMessage } from '@/lib/api-error';
 import type { Keyword, PollResult } from './api/types';
 import { timing } from './wizard';
@@ -36,7 +37,7 @@ export function isSkippable(error: unknown): boolean {
 
 /** What one answer means: the outcome when the task ended, else null (keep polling). */
 export function outcomeOf({ task, items }: PollResult): PollOutcome | null {
-  if (task.error === STOPPED || task.details.stopped === true) return { kind: 'stopped', task };
+  if (task.error === STOPPED || detailsAs(task, zCollectProgress)?.stopped === true) return { kind: 'stopped', task };
   if (task.error) return { kind: 'failed', error: COLLECTION_FAILED, task };
   if (isRunning(task)) return null;
   return { kind: 'done', task, items: items ?? [] };

@@ -3,7 +3,7 @@ export { useTask } from './api/get-task';
 export { useTaskOutcome } from './hooks/useTaskOutcome';
 export { tasksQuery, useTasks } from './api/get-tasks';
 export { taskKeys } from './api/keys';
-export { isRunning, taskSchema, taskTiming, type Task } from './api/task';
+export { detailsAs, isRunning, taskSchema, taskTiming, type Task } from './api/task';
 export { TasksPopover } from './components/TasksPopover';
 export { taskProgress } from './progress';
 export { runningSync, SYNC_KINDS } from './sync';

@@ -9,9 +9,10 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
-import { taskKeys } from '@/features/tasks';
+import { zBulkEditProgress, zEnvelopeItemBulkEditStarted, type zItemResult } from '@/api/generated/zod.gen';
+import { detailsAs, taskKeys, type Task } from '@/features/tasks';
 import { api } from '@/lib/api-client';
-import { entityIdSchema, type EntityId } from '@/lib/ids';
+import type { EntityId } from '@/lib/ids';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
 import { EDITABLE_MONEY } from './quick-edit';
@@ -40,9 +41,7 @@ export function bulkFields(level: Level): readonly string[] {
   return money ? [...money, 'status'] : [];
 }
 
-const startedSchema = z.object({
-  item: z.object({ taskId: z.string(), level: z.string(), field: z.string(), operation: z.string(), total: z.number() }),
-});
+const startedSchema = zEnvelopeItemBulkEditStarted.shape.result;
 export type BulkEditStarted = z.infer<typeof startedSchema>['item'];
 
 /** The route of a bulk edit of `level`, or null where there is none. */
@@ -85,34 +84,15 @@ export function useBulkEdit() {
   });
 }
 
-/** One item's result in a bulk-edit task's details. */
-const itemResultSchema = z.object({
-  id: entityIdSchema,
-  /** An added negative keyword's text (its id is 0 until Apple creates it). */
-  text: z.string().nullish(),
-  result: z.enum(['applied', 'refused', 'skipped']),
-  oldValue: z.string().nullish(),
-  newValue: z.string().nullish(),
-  message: z.string().nullish(),
-});
-export type BulkItemResult = z.infer<typeof itemResultSchema>;
+/** One item's result in a bulk-edit task's details (`ItemResult`; an added negative keyword's id is 0 until Apple creates it). */
+export type BulkItemResult = z.infer<typeof zItemResult>;
 
-const bulkDetailsSchema = z.object({
-  total: z.number().catch(0),
-  done: z.number().catch(0),
-  applied: z.number().catch(0),
-  refused: z.number().catch(0),
-  skipped: z.number().catch(0),
-  operation: z.string().catch(''),
-  errors: z.array(itemResultSchema).catch([]),
-});
-export type BulkDetails = z.infer<typeof bulkDetailsSchema>;
+/** A bulk-edit task's details (the document's `BulkEditProgress`). */
+export type BulkDetails = z.infer<typeof zBulkEditProgress>;
 
-/** A bulk-edit task's counts and refused items, or null while it has none yet. */
-export function bulkDetailsOf(details: Record<string, unknown>): BulkDetails | null {
-  if (!('total' in details)) return null;
-  const parsed = bulkDetailsSchema.safeParse(details);
-  return parsed.success ? parsed.data : null;
+/** A bulk-edit task's counts and refused items, or null while it has none yet (`{}`). */
+export function bulkDetailsOf(details: Task['details']): BulkDetails | null {
+  return detailsAs({ details }, zBulkEditProgress);
 }
 
 const TAG_TYPES: Partial<Record<Level, string>> = { CAMPAIGNS: 'CAMPAIGNS', GROUPS: 'GROUPS', KEYWORDS: 'KEYWORDS', SEARCHTERMS: 'SEARCHTERMS' };

@@ -5,34 +5,22 @@
  * (Attributes, Metrics, Conversions) with their Growth/Pro locks.
  */
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { type zColumnGroup, zColumnInfo, zColumnPreset, zEnvelopeItemsColumnGroup, zEnvelopeItemsColumnPreset } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
 
-export const columnPresetSchema = z.object({
-  _id: z.string(),
-  name: z.string(),
-  type: z.string(),
-  fields: z.array(z.string()),
-  isDefault: z.boolean(),
-});
+export const columnPresetSchema = zColumnPreset;
 export type ColumnPreset = z.infer<typeof columnPresetSchema>;
 
-const presetsSchema = z.object({ items: z.array(columnPresetSchema) });
+const presetsSchema = zEnvelopeItemsColumnPreset.shape.result;
 
-export const columnInfoSchema = z.object({
-  key: z.string(),
-  locked: z.boolean(),
-  lock: z.enum(['growth', 'pro']).nullable(),
-  lockMessage: z.string().nullable(),
-  hiddenByDefault: z.boolean(),
-  inDefault: z.boolean(),
-});
+export const columnInfoSchema = zColumnInfo;
 export type ColumnInfo = z.infer<typeof columnInfoSchema>;
 
-const groupsSchema = z.object({ items: z.array(z.object({ name: z.string(), fields: z.array(columnInfoSchema) })) });
-export type ColumnGroup = z.infer<typeof groupsSchema>['items'][number];
+const groupsSchema = zEnvelopeItemsColumnGroup.shape.result;
+export type ColumnGroup = z.infer<typeof zColumnGroup>;
 
 export async function getColumnPresets(level: Level, { signal }: CallOptions = {}): Promise<ColumnPreset[]> {
   const { items } = await api.get(`/setFields/all/${level}`, presetsSchema, { signal });

@@ -4,13 +4,13 @@
  * breadcrumb shows the id.
  */
 import { useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeItemAdGroupDetail, zEnvelopeItemCampaignItem } from '@/api/generated/zod.gen';
 import { api } from '@/lib/api-client';
-import { entityIdSchema, type EntityId } from '@/lib/ids';
+import type { EntityId } from '@/lib/ids';
 import { optimizationKeys } from './keys';
 
-const campaignSchema = z.object({ item: z.object({ campaignId: entityIdSchema, campaignName: z.string() }) });
-const adGroupSchema = z.object({ item: z.object({ adGroupId: entityIdSchema, adGroupName: z.string() }) });
+const campaignSchema = zEnvelopeItemCampaignItem.shape.result;
+const adGroupSchema = zEnvelopeItemAdGroupDetail.shape.result;
 
 export function useCampaignName(accountId: string, orgId: EntityId, campaignId: EntityId | null) {
   return useQuery({

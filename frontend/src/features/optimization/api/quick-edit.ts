@@ -8,9 +8,10 @@
  * serving status and totals follow the change).
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import { type z } from 'zod';
+import { zEnvelopeItemEdited, zMoney } from '@/api/generated/zod.gen';
 import { api } from '@/lib/api-client';
-import { entityIdSchema, idIn, type EntityId } from '@/lib/ids';
+import { idIn, type EntityId } from '@/lib/ids';
 import { ID_FIELD } from '../columns';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
@@ -66,16 +67,8 @@ export interface QuickEditInput {
   change: QuickChange;
 }
 
-const moneySchema = z.object({ amount: z.string(), currency: z.string().nullish() }).nullable();
-const editedSchema = z.object({
-  item: z.object({
-    level: z.string(),
-    id: entityIdSchema,
-    currency: z.string().nullable(),
-    values: z.record(z.string(), z.unknown()),
-    changes: z.array(z.object({ field: z.string(), oldValue: z.string().nullable(), newValue: z.string().nullable() })),
-  }),
-});
+const moneySchema = zMoney.nullable();
+const editedSchema = zEnvelopeItemEdited.shape.result;
 export type Edited = z.infer<typeof editedSchema>['item'];
 
 const idOf = idIn;

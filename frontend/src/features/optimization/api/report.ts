@@ -8,7 +8,7 @@
  */
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { zConverted, zEnvelopeReportResult } from '@/api/generated/zod.gen';
+import { zConverted, zEnvelopeReportResult, zReportItem } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import type { EntityId } from '@/lib/ids';
 import type { WireFilter } from '../filters';
@@ -25,13 +25,11 @@ export const convertedSchema = zConverted;
 export type Converted = z.infer<typeof convertedSchema>;
 
 /**
- * The document's `ReportResult`, except its rows: `ReportItem` names the metrics and a few
- * flags but gives the level's id, name, status and column fields (campaignId, keyword,
- * dailyBudget, …) in its description only, so the generated schema would drop them. Rows are
- * read as records until the server's document names them (src/api/document-gaps.ts).
+ * The document's `ReportResult`; its rows (`ReportItem`: the metrics, the level's id, name,
+ * status and column fields) are read by column key, as the tables show them.
  */
 export const reportResultSchema = zEnvelopeReportResult.shape.result.extend({
-  items: z.array(z.record(z.string(), z.unknown())),
+  items: z.array(zReportItem.transform((row): ReportRow => row)),
 });
 export type ReportResult = z.infer<typeof reportResultSchema>;
 

@@ -4,16 +4,17 @@
  * /api/setFields/one/{id} deletes it. Each refreshes the type's list.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { PresetBody } from '@/api/generated/types.gen';
+import { zEnvelopeItemColumnPreset } from '@/api/generated/zod.gen';
 import { api } from '@/lib/api-client';
 import type { Level } from '../paths';
-import { columnPresetSchema, type ColumnPreset } from './column-presets';
+import type { ColumnPreset } from './column-presets';
 import { optimizationKeys } from './keys';
 
-const itemSchema = z.object({ item: columnPresetSchema });
+const itemSchema = zEnvelopeItemColumnPreset.shape.result;
 
 export async function createColumnPreset(level: Level, name: string, fields: string[]): Promise<ColumnPreset> {
-  const { item } = await api.put('/setFields/one', { type: level, name, fields }, itemSchema);
+  const { item } = await api.put('/setFields/one', { type: level, name, fields } satisfies PresetBody, itemSchema);
   return item;
 }
 

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { taskTiming } from '@/features/tasks';
 import { callsTo, fail, held, mockApi, ok } from '@/test/fetch-mock';
-import { makeAccount, makePurchase, makeTask, makeUser, makeReport } from '@/test/fixtures';
+import { creationDetails, makeAccount, makePurchase, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
 import { copySchema, copySettings } from './DuplicateModal';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
@@ -60,7 +60,7 @@ describe('duplicate-campaign modal', () => {
     let copied = false;
     mockApi(REPORT, () => ok(report(copied ? [campaign('7', 'Brand US'), campaign('8', 'Generic US'), campaign('9', 'Brand US copy 1')] : [campaign('7', 'Brand US'), campaign('8', 'Generic US')])));
     mockApi(COPY, ok({ id: 'k1' }));
-    const running = ok({ item: makeTask({ id: 'k1', kind: 'copy-campaigns', message: 'Creating ad groups...', details: { groupsCreated: 1, groupsTotal: 4, campaignsCreated: 0, campaignsTotal: 2 } }) });
+    const running = ok({ item: makeTask({ id: 'k1', kind: 'copy-campaigns', message: 'Creating ad groups...', details: creationDetails({ groupsCreated: 1, groupsTotal: 4, campaignsCreated: 0, campaignsTotal: 2 }) }) });
     const done = () => {
       copied = true;
       return ok({
@@ -69,7 +69,7 @@ describe('duplicate-campaign modal', () => {
           kind: 'copy-campaigns',
           finish: true,
           message: 'Campaigns created',
-          details: { groupsCreated: 4, groupsTotal: 4, campaignsCreated: 2, campaignsTotal: 2, finish: true, errorsMethod: [], campaignsMapping: [{ name: 'Brand US copy 1', campaignId: '9' }, { name: 'Generic US copy 1', campaignId: '10' }] },
+          details: creationDetails({ groupsCreated: 4, groupsTotal: 4, campaignsCreated: 2, campaignsTotal: 2, finish: true, campaignsMapping: [{ name: 'Brand US copy 1', campaignId: '9', adGroups: [] }, { name: 'Generic US copy 1', campaignId: '10', adGroups: [] }] }),
         }),
       });
     };

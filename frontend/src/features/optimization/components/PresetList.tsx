@@ -22,7 +22,7 @@ interface Props {
 }
 
 function Rename({ preset, names, onDone }: { preset: ColumnPreset; names: string[]; onDone: () => void }) {
-  const { update } = useColumnPresetMutations(preset.type as Level);
+  const { update } = useColumnPresetMutations(preset.type);
   const [name, setName] = useState(preset.name);
   const problem = presetNameProblem(name, names, preset.name);
   const save = async () => {

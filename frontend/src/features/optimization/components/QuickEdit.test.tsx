@@ -291,7 +291,7 @@ describe('edit requests', () => {
   });
 
   it('reads the answer back into row fields (keywords show ACTIVE)', () => {
-    const answer = { level: 'KEYWORD', id: '11', currency: 'USD', values: { cptBid: { amount: '1.2', currency: 'USD' }, status: 'ENABLED' }, changes: [] };
+    const answer = { level: 'KEYWORD', id: '11', accountId: 'a1', orgId: '42', campaignId: '7', adGroupId: '9', currency: 'USD', values: { cptBid: { amount: '1.2', currency: 'USD' }, status: 'ENABLED' }, changes: [] };
     expect(patchOf('KEYWORDS', answer)).toEqual({ cptBid: 1.2, keywordStatus: 'ACTIVE' });
     expect(patchOf('CAMPAIGNS', { ...answer, values: { dailyBudget: null, status: 'PAUSED' } })).toEqual({ dailyBudget: null, campaignStatus: 'PAUSED' });
   });

@@ -1,12 +1,15 @@
 /** Options saved per user (spec §3): a map of option key to any JSON value, and its version. */
-import { z } from 'zod';
-
-export const frontOptionsSchema = z.record(z.string(), z.unknown());
-export type FrontOptions = z.infer<typeof frontOptionsSchema>;
+import type { z } from 'zod';
+import { zEnvelopeSavedOptions } from '@/api/generated/zod.gen';
 
 /**
- * The saved options and their version: a save names the version it was based on
- * (`If-Match`) and is refused with 412 when a key it writes changed since.
+ * The saved options and their version (the document's `SavedOptions`): a save names the
+ * version it was based on (`If-Match`) and is refused with 412 when a key it writes changed
+ * since.
  */
-export const frontOptionsResultSchema = z.object({ item: frontOptionsSchema, version: z.number().nullish() });
+export const frontOptionsResultSchema = zEnvelopeSavedOptions.shape.result;
 export type SavedOptions = z.infer<typeof frontOptionsResultSchema>;
+
+/** The options themselves: any JSON value by option key. */
+export const frontOptionsSchema = frontOptionsResultSchema.shape.item;
+export type FrontOptions = z.infer<typeof frontOptionsSchema>;

@@ -7,31 +7,20 @@
  * rules/rulesCampaigns/toggleRule` turns an attached rule off or on for the campaign only.
  */
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { OptimizationBody, RuleToggle, RulesOfCampaign } from '@/api/generated/types.gen';
+import { zEnvelopeAllOptimizations, zEnvelopeItemOptionOptimizationItem, type zOptimizationItem, type zOptimizationTypeItem } from '@/api/generated/zod.gen';
 import { api, apiRequest, emptyResultSchema } from '@/lib/api-client';
 import { ruleKeys } from './keys';
 import type { GroupScope } from './rules';
 
-const optimizationTypeSchema = z.object({
-  type: z.enum(['CPA_GOAL', 'CPT_GOAL']),
-  name: z.string(),
-  description: z.string(),
-  targetRequired: z.boolean(),
-  defaults: z.object({ maxStepPercent: z.string() }).loose(),
-});
-export type OptimizationType = z.infer<typeof optimizationTypeSchema>;
+/** A goal optimisation type with its description and defaults (`OptimizationTypeItem`). */
+export type OptimizationType = z.infer<typeof zOptimizationTypeItem>;
 
-const settingSchema = z
-  .object({
-    campaignId: z.string(),
-    type: z.string(),
-    target: z.string().nullish(),
-    maxStepPercent: z.string(),
-  })
-  .loose();
-export type GoalSetting = z.infer<typeof settingSchema>;
+/** A campaign's goal optimisation (`OptimizationItem`). */
+export type GoalSetting = z.infer<typeof zOptimizationItem>;
 
-const allSchema = z.object({ items: z.array(optimizationTypeSchema), campaigns: z.array(settingSchema) });
+const allSchema = zEnvelopeAllOptimizations.shape.result;
 
 export const optimizationKeys = {
   all: (scope: GroupScope) => [...ruleKeys.all, 'optimization', scope.accountId, scope.orgId] as const,
@@ -56,14 +45,14 @@ export interface GoalChange {
 
 /** Sets (or turns off) campaign `campaignId`'s goal optimisation. */
 export async function putGoal(scope: GroupScope, campaignId: string, change: GoalChange): Promise<GoalSetting | null> {
-  const body = change.type === null ? { type: null } : { type: change.type, target: change.target, maxStepPercent: change.maxStepPercent };
+  const body: OptimizationBody = change.type === null ? { type: null } : { type: change.type, target: change.target, maxStepPercent: change.maxStepPercent };
   const { item } = await apiRequest(`/optimization/one/${encodeURIComponent(campaignId)}`, {
     method: 'PUT',
     body,
-    schema: z.object({ item: settingSchema.nullable() }),
+    schema: zEnvelopeItemOptionOptimizationItem.shape.result,
     query: { accountId: scope.accountId, orgId: scope.orgId },
   });
-  return item;
+  return item ?? null;
 }
 
 export function usePutGoal(scope: GroupScope, campaignId: string) {
@@ -76,12 +65,12 @@ export function usePutGoal(scope: GroupScope, campaignId: string) {
 
 /** Sets the rules attached to campaign `campaignId` to exactly `ruleIds`. */
 export async function setCampaignRules(campaignId: string, ruleIds: string[]): Promise<void> {
-  await api.post(`/rules/rulesCampaigns/many/${encodeURIComponent(campaignId)}`, { rulesIds: ruleIds }, emptyResultSchema);
+  await api.post(`/rules/rulesCampaigns/many/${encodeURIComponent(campaignId)}`, { rulesIds: ruleIds } satisfies RulesOfCampaign, emptyResultSchema);
 }
 
 /** Turns rule `ruleId` off or on for campaign `campaignId` only (it stays attached). */
 export async function toggleCampaignRule(ruleId: string, campaignId: string, enabled: boolean): Promise<void> {
-  await api.put('/rules/rulesCampaigns/toggleRule', { ruleId, campaignId, enabled }, emptyResultSchema);
+  await api.put('/rules/rulesCampaigns/toggleRule', { ruleId, campaignId, enabled } satisfies RuleToggle, emptyResultSchema);
 }
 
 export function useCampaignRules(scope: GroupScope) {

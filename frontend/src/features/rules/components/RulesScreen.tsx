@@ -48,7 +48,7 @@ function LastRun({ run }: { run: Rule['lastRun'] }) {
         <Text size="sm">{formatDateTime(run.at * 1000)}</Text>
         {undo ? (
           <Badge size="sm" variant="light" color={run.status === 'DONE' ? 'orange' : outcomeColor(run.status)}>
-            {run.status === 'DONE' ? t('rules.last.undoBy').replace('{by}', who) : `${triggerLabel('UNDO')} · ${statusLabel(run.status)}`}
+            {run.status === 'DONE' ? triggerLabel('UNDO') : `${triggerLabel('UNDO')} · ${statusLabel(run.status)}`}
           </Badge>
         ) : (
           <Badge size="sm" variant="light" color={outcomeColor(run.status)}>
@@ -69,7 +69,7 @@ function LastRun({ run }: { run: Rule['lastRun'] }) {
           {t('rules.last.runNowBy').replace('{by}', who)}
         </Text>
       )}
-      {undo && run.status !== 'DONE' && (
+      {undo && (
         <Text size="xs" c="dimmed">
           {t('rules.last.undoBy').replace('{by}', who)}
         </Text>

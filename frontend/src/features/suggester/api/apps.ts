@@ -4,13 +4,15 @@
  * Apple Ads serves (`GET /api/country/allWithCodes`).
  */
 import { keepPreviousData, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
+import type { AppStoreSearch } from '@/api/generated/types.gen';
 import { z } from 'zod';
+import { type zCountryCode, zEnvelopeItemsAppItem, zEnvelopeItemsCountryCode, zEnvelopeItemsPickerApp } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import { suggesterKeys } from './keys';
-import { groupAppSchema, scopeQuery, storeAppSchema, type AppRef, type Scope, type StoreApp } from './types';
+import { asCountry, groupAppSchema, scopeQuery, storeAppSchema, type AppRef, type Scope, type StoreApp } from './types';
 
 export async function getGroupApps(scope: Scope, { signal }: CallOptions = {}): Promise<AppRef[]> {
-  const { items } = await api.get('/asa/apps', z.object({ items: z.array(groupAppSchema) }), { query: scopeQuery(scope), signal });
+  const { items } = await api.get('/asa/apps', zEnvelopeItemsAppItem.shape.result.extend({ items: z.array(groupAppSchema) }), { query: scopeQuery(scope), signal });
   // One entry per app (an app may be promoted by several campaign groups).
   return [...new Map(items.map((a) => [a.adamId, a])).values()];
 }
@@ -25,11 +27,12 @@ export function useGroupApps(scope: Scope | null) {
   );
 }
 
-const appsSchema = z.object({ items: z.array(storeAppSchema) });
+const appsSchema = zEnvelopeItemsPickerApp.shape.result.extend({ items: z.array(storeAppSchema) });
 
 /** App Store apps matching `query` in `country` (at most 25). */
 export async function findStoreApps(query: string, country: string, { signal }: CallOptions = {}): Promise<StoreApp[]> {
-  const { items } = await api.post('/suggester/competitors/findApp', { query, country }, appsSchema, { signal });
+  const body: AppStoreSearch = { query, country: asCountry(country) };
+  const { items } = await api.post('/suggester/competitors/findApp', body, appsSchema, { signal });
   return items;
 }
 
@@ -47,13 +50,11 @@ export function useFindStoreApps(query: string, country: string | null) {
   });
 }
 
-export interface Country {
-  code: string;
-  name: string;
-}
+/** A country of `country/allWithCodes` (the document's `CountryCode`). */
+export type Country = z.infer<typeof zCountryCode>;
 
 export async function getCountries({ signal }: CallOptions = {}): Promise<Country[]> {
-  const { items } = await api.get('/country/allWithCodes', z.object({ items: z.array(z.object({ code: z.string(), name: z.string() })) }), { signal });
+  const { items } = await api.get('/country/allWithCodes', zEnvelopeItemsCountryCode.shape.result, { signal });
   return items;
 }
 

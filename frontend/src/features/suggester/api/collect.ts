@@ -4,8 +4,8 @@
  * task id), poll the same route with `?id=` until the task ends (the items come with the
  * finished task), and stop it (`GET /api/phrase/suggesterSearches/one/stop/{id}`).
  */
-import { z } from 'zod';
-import { taskSchema, type Task } from '@/features/tasks';
+import { zEnvelopeItemTaskRecord } from '@/api/generated/zod.gen';
+import type { Task } from '@/features/tasks';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
 import { pollResultSchema, scopeQuery, startResultSchema, type PollResult, type Scope, type SearchPayload } from './types';
 
@@ -22,10 +22,10 @@ export function pollCollection(adamId: string, scope: Scope, taskId: string, { s
   return apiRequest(collectPath(adamId), { method: 'POST', query: { ...scopeQuery(scope), id: taskId }, body: {}, schema: pollResultSchema, signal });
 }
 
-const stopResultSchema = z.union([z.object({ item: taskSchema }), taskSchema]);
+const stopResultSchema = zEnvelopeItemTaskRecord.shape.result;
 
 /** Stops a collection (the task ends Stopped within a second) and answers its task. */
 export async function stopCollection(taskId: string, { signal }: CallOptions = {}): Promise<Task> {
-  const answer = await api.get(`/phrase/suggesterSearches/one/stop/${encodeURIComponent(taskId)}`, stopResultSchema, { signal });
-  return 'item' in answer ? answer.item : answer;
+  const { item } = await api.get(`/phrase/suggesterSearches/one/stop/${encodeURIComponent(taskId)}`, stopResultSchema, { signal });
+  return item;
 }

@@ -6,16 +6,22 @@
  * (`POST /api/competitors/find`).
  */
 import { skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { FindCompetitors, SaveCompetitor } from '@/api/generated/types.gen';
 import { z } from 'zod';
+import { zEnvelopeItemPickerApp, zEnvelopeItemsPickerApp } from '@/api/generated/zod.gen';
 import { api, emptyResultSchema, type CallOptions } from '@/lib/api-client';
 import { suggesterKeys } from './keys';
-import { storeAppSchema, type StoreApp } from './types';
+import { asCountry, storeAppSchema, type StoreApp } from './types';
+
+/** A list of App Store apps (`Items<PickerApp>`), read as the screen keeps them. */
+const appsSchema = zEnvelopeItemsPickerApp.shape.result.extend({ items: z.array(storeAppSchema) });
+const appSchema = zEnvelopeItemPickerApp.shape.result.extend({ item: storeAppSchema });
 
 /** At most this many competitors per app (docs/api/suggester.md). */
 export const MAX_COMPETITORS = 10;
 
 export async function getCompetitors(adamId: string, { signal }: CallOptions = {}): Promise<StoreApp[]> {
-  const { items } = await api.get(`/competitors/get/${encodeURIComponent(adamId)}`, z.object({ items: z.array(storeAppSchema) }), { signal });
+  const { items } = await api.get(`/competitors/get/${encodeURIComponent(adamId)}`, appsSchema, { signal });
   return items;
 }
 
@@ -27,7 +33,8 @@ export function useCompetitors(adamId: string | null) {
 }
 
 export async function addCompetitor(adamId: string, competitorId: string, country: string): Promise<StoreApp> {
-  const { item } = await api.post('/suggester/competitors', { adamId, competitorId, country }, z.object({ item: storeAppSchema }));
+  const body: SaveCompetitor = { adamId, competitorId, country: asCountry(country) };
+  const { item } = await api.post('/suggester/competitors', body, appSchema);
   return item;
 }
 
@@ -60,7 +67,8 @@ export function useRemoveCompetitor(adamId: string | null) {
 
 /** Apps the App Store search returns for the app's genre and top terms, saved ones left out. */
 export async function findSuggestedCompetitors(adamId: string, country: string, { signal }: CallOptions = {}): Promise<StoreApp[]> {
-  const { items } = await api.post('/competitors/find', { adamId, country }, z.object({ items: z.array(storeAppSchema) }), { signal });
+  const body: FindCompetitors = { adamId, country: asCountry(country) };
+  const { items } = await api.post('/competitors/find', body, appsSchema, { signal });
   return items;
 }
 

@@ -5,19 +5,19 @@
  * (`PUT /api/asa/campaigns/asa/all`, answering the task the browser then polls).
  */
 import { keepPreviousData, queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { z } from 'zod';
+import type { NamesRequest } from '@/api/generated/types.gen';
+import { zEnvelopeItemsNameUse, zEnvelopeItemsPageItem, type zPageItem } from '@/api/generated/zod.gen';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
 import type { CreateBody } from '../campaign-plan';
 import { suggesterKeys } from './keys';
 import { scopeQuery, startResultSchema, type Scope } from './types';
 
-const id = z.union([z.string(), z.number()]).transform(String);
-
-const existsSchema = z.object({ items: z.array(z.object({ name: z.string(), exists: z.boolean(), campaignId: id.nullish() })) });
+const existsSchema = zEnvelopeItemsNameUse.shape.result;
 
 /** The names of `names` that a campaign of the campaign group already has. */
 export async function campaignsExist(scope: Scope, names: string[], { signal }: CallOptions = {}): Promise<string[]> {
-  const { items } = await apiRequest('/asa/campaigns/exists', { method: 'POST', query: scopeQuery(scope), body: { names }, schema: existsSchema, signal });
+  const { items } = await apiRequest('/asa/campaigns/exists', { method: 'POST', query: scopeQuery(scope), body: { names } satisfies NamesRequest, schema: existsSchema, signal });
   return items.filter((i) => i.exists).map((i) => i.name);
 }
 
@@ -36,11 +36,10 @@ export function useCampaignsExist(scope: Scope | null, names: string[]) {
   );
 }
 
-const pageSchema = z.object({ id: id, name: z.string(), state: z.string().nullish(), deepLink: z.string().nullish(), isDefault: z.boolean().catch(false).default(false) });
-export type ProductPage = z.output<typeof pageSchema>;
+export type ProductPage = z.output<typeof zPageItem>;
 
 export async function getProductPages(scope: Scope, adamId: string, { signal }: CallOptions = {}): Promise<ProductPage[]> {
-  const { items } = await api.get(`/productPages/all/adam/${encodeURIComponent(adamId)}`, z.object({ items: z.array(pageSchema) }), { query: scopeQuery(scope), signal });
+  const { items } = await api.get(`/productPages/all/adam/${encodeURIComponent(adamId)}`, zEnvelopeItemsPageItem.shape.result, { query: scopeQuery(scope), signal });
   return items;
 }
 

@@ -8,18 +8,17 @@
  * collection's zeros.
  */
 import { skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import type { EstimateBody } from '@/api/generated/types.gen';
+import { zEnvelopeItemsEstimate } from '@/api/generated/zod.gen';
 import { apiRequest, type CallOptions } from '@/lib/api-client';
 import { normalizeKeyword } from '../keyword-list';
 import { suggesterKeys } from './keys';
-import { scopeQuery, type Scope } from './types';
+import { asCountry, scopeQuery, type Scope } from './types';
 
 /** At most this many keywords per request (docs/api/suggester.md). */
 export const ESTIMATE_CHUNK = 1000;
 
-const estimatesSchema = z.object({
-  items: z.array(z.object({ keyword: z.string(), impressions: z.number().catch(0) })).catch([]),
-});
+const estimatesSchema = zEnvelopeItemsEstimate.shape.result;
 
 /** Estimates by normalised keyword. */
 export type Estimates = ReadonlyMap<string, number>;
@@ -38,7 +37,7 @@ export async function getEstimatedImpressions(scope: Scope, keywords: readonly s
     const { items } = await apiRequest('/reports/asa/getEstimatedImpressions', {
       method: 'POST',
       query: scopeQuery(scope),
-      body: { keywords: chunk, countries: [country], type: 'EXACT' },
+      body: { keywords: chunk, countries: [asCountry(country)], type: 'EXACT' } satisfies EstimateBody,
       schema: estimatesSchema,
       signal,
     });

@@ -3,7 +3,7 @@
  * and the expected duration of a collection (`GET /api/timings/{type}/{countryCode}`).
  */
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
-import { z } from 'zod';
+import { zEnvelopeTiming } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import type { SuggestionType } from '../wizard';
 import { suggesterKeys } from './keys';
@@ -18,12 +18,12 @@ export function useSearchDefaults() {
   return useQuery({ queryKey: suggesterKeys.defaults(), queryFn: ({ signal }) => getSearchDefaults({ signal }), staleTime: Infinity });
 }
 
-const timingSchema = z.object({ duration: z.number().nullable().catch(null) });
+const timingSchema = zEnvelopeTiming.shape.result;
 
 /** The median duration in ms of past collections of this type and country, or null. */
 export async function getTiming(type: SuggestionType, country: string, { signal }: CallOptions = {}): Promise<number | null> {
   const { duration } = await api.get(`/timings/${encodeURIComponent(type)}/${encodeURIComponent(country)}`, timingSchema, { signal });
-  return duration;
+  return duration ?? null;
 }
 
 export function useTiming(type: SuggestionType, country: string | null) {

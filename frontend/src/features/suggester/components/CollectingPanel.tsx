@@ -8,7 +8,8 @@
 import { Button, Card, Group, List, Loader, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconPlayerStop } from '@tabler/icons-react';
 import { useEffect } from 'react';
-import { taskProgress } from '@/features/tasks';
+import { zCollectProgress } from '@/api/generated/zod.gen';
+import { detailsAs, taskProgress } from '@/features/tasks';
 import { t } from '@/i18n';
 import { formatNumber } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
@@ -35,7 +36,7 @@ export function CollectingPanel({ suggester, duration }: { suggester: Suggester;
   }, [ended, replay.caughtUp, completeCollection, finishedText]);
   const percent = task ? (ended && !replay.caughtUp ? Math.min(99, taskProgress(task)) : taskProgress(task)) : 0;
   const phase = replay.phase ?? (task?.message || FIRST_PHASE);
-  const candidates = typeof task?.details.candidates === 'number' ? task.details.candidates : null;
+  const candidates = detailsAs(task, zCollectProgress)?.candidates ?? null;
   return (
     <Card withBorder padding="xl" data-testid="collecting">
       <Stack gap="lg" maw={640} mx="auto" w="100%" py="lg">

@@ -88,7 +88,7 @@ function PopularityCell({ keyword }: { keyword: Keyword }) {
 function placesOf(keyword: Keyword): { bidOn: string[]; negatedIn: string[] } {
   return {
     bidOn: keyword.bidOn.map((b) => [b.campaignName ?? b.campaignId, b.adGroupName ?? b.adGroupId, b.matchType].filter(Boolean).join(' › ')),
-    negatedIn: keyword.negatedIn.map((n) => [n.campaignName ?? n.campaignId, n.adGroupId ? (n.adGroupName ?? n.adGroupId) : t('suggester.campaignLevel')].join(' › ')),
+    negatedIn: keyword.negatedIn.map((n) => [n.campaignName ?? n.campaignId, n.adGroupId ?? t('suggester.campaignLevel')].join(' › ')),
   };
 }
 

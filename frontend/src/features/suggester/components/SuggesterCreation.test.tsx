@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import type { CreationProgress } from '@/api/generated/types.gen';
+import { creationDetails, makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { taskTiming } from '@/features/tasks';
 import { callsTo, fail, held, mockApi, ok, type MockCall } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
@@ -220,7 +221,7 @@ describe('step 5, campaign settings and creation', () => {
     });
     mockSaved(3);
     mockApi(CREATE, ok({ id: 'c1' }));
-    const task = (details: Record<string, unknown>, extra: Record<string, unknown> = {}) => ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Adding keywords...', step: 2, totalSteps: 7, details, ...extra }) });
+    const task = (details: Partial<CreationProgress>, extra: Record<string, unknown> = {}) => ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Adding keywords...', step: 2, totalSteps: 7, details: creationDetails(details), ...extra }) });
     const finished = held(
       task(
         {
@@ -311,7 +312,7 @@ describe('step 5, campaign settings and creation', () => {
           kind: 'create-campaigns',
           finish: true,
           error: null,
-          details: { groupsCreated: 1, groupsTotal: 3, campaignsCreated: 1, campaignsTotal: 4, finish: true, errorsMethod: [{ method: 'createAdGroup', name: 'Exact' }], rejected: [{ campaign: 'US Brand', adGroup: 'Exact', text: 'snap', matchType: 'EXACT', message: 'Keyword is not allowed' }] },
+          details: creationDetails({ groupsCreated: 1, groupsTotal: 3, campaignsCreated: 1, campaignsTotal: 4, finish: true, errorsMethod: [{ method: 'createAdGroup', name: 'Exact', message: '' }], rejected: [{ campaign: 'US Brand', adGroup: 'Exact', text: 'snap', matchType: 'EXACT', message: 'Keyword is not allowed' }] }),
         }),
       }),
     );
@@ -349,7 +350,7 @@ describe('step 5, campaign settings and creation', () => {
 
   it('shows the running creation again after a reload, not the form', async () => {
     mockSaved(5, undefined, { creating: 'c1' });
-    mockApi(TASK, ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Creating ad groups...', details: { groupsCreated: 2, groupsTotal: 3, campaignsCreated: 1, campaignsTotal: 4 } }) }));
+    mockApi(TASK, ok({ item: makeTask({ id: 'c1', kind: 'create-campaigns', message: 'Creating ad groups...', details: creationDetails({ groupsCreated: 2, groupsTotal: 3, campaignsCreated: 1, campaignsTotal: 4 }) }) }));
     renderApp(PATH, makeUser());
     expect(await screen.findByTestId('creation-groups')).toHaveTextContent('2 / 3');
     expect(screen.getByTestId('creation-phase')).toHaveTextContent('Creating ad groups...');

@@ -324,7 +324,7 @@ describe('keyword suggester, collection', () => {
   it('stops after the confirmation of spec §2', async () => {
     mockStep1();
     mockCollect(running(2, 'Exploring your app...'));
-    mockApi(STOP, ok({ item: task({ error: 'Stopped', details: { stopped: true } }) }));
+    mockApi(STOP, ok({ item: task({ error: 'Stopped', details: { candidates: 80, stopped: true } }) }));
     await startCollection();
     await userEvent.click(await screen.findByRole('button', { name: 'Stop' }));
     const dialog = await screen.findByRole('dialog');

@@ -172,7 +172,8 @@ function formFromEntry(entry: SavedEntry): SearchForm {
 /** The search payload (first form) of a valid form. */
 export function payloadOf(form: SearchForm): SearchPayload {
   return {
-    country: form.country ?? '',
+    // A valid form's country is one of the server's (`country/allWithCodes`), which the body's enum lists.
+    country: (form.country ?? '') as SearchPayload['country'],
     suggestionType: form.suggestionType,
     words: parseKeywordList(form.requiredText),
     excludedWords: parseKeywordList(form.negativeText),

@@ -5,34 +5,25 @@
  * edit its counts and the items Apple Ads refused, with its message.
  */
 import { Group, Progress, Stack, Text } from '@mantine/core';
-import { z } from 'zod';
+import { zBulkEditProgress, zCollectProgress } from '@/api/generated/zod.gen';
 import { useAccounts } from '@/features/accounts';
 import { t } from '@/i18n';
 import { formatDateTime, formatNumber, formatPercent } from '@/lib/format';
-import { isRunning, type Task } from '../api/task';
+import { detailsAs, isRunning, type Task } from '../api/task';
 import { useAnimatedDots } from '../hooks/useAnimatedDots';
 import { progressTone, taskProgress, TONE_COLORS } from '../progress';
 
-const bulkSchema = z.object({
-  applied: z.number(),
-  refused: z.number(),
-  skipped: z.number(),
-  errors: z.array(z.object({ id: z.number(), text: z.string().nullish(), message: z.string().nullish() })).catch([]),
-});
-
 /** A bulk edit's counts and refused items, when the task is one and has them. */
-export function bulkResultOf(task: Task): z.infer<typeof bulkSchema> | null {
-  if (task.kind !== 'bulk-edit') return null;
-  const parsed = bulkSchema.safeParse(task.details);
-  return parsed.success ? parsed.data : null;
+export function bulkResultOf(task: Task) {
+  return task.kind === 'bulk-edit' ? detailsAs(task, zBulkEditProgress) : null;
 }
 
 /** What a task does: a keyword collection, a bulk edit's operation, else its message. */
 export function taskTitle(task: Task): string {
   // A keyword collection names itself; its message is the phase it has reached.
   if (task.kind === 'collect-keywords') return t('tasks.collectKeywords');
-  const operation = task.kind === 'bulk-edit' ? task.details.operation : undefined;
-  return typeof operation === 'string' && operation !== '' ? operation : task.message;
+  const operation = bulkResultOf(task)?.operation;
+  return operation ? operation : task.message;
 }
 
 /** Where a task works: its connection's name and campaign group's, as far as they are known. */
@@ -54,6 +45,7 @@ export function TaskItem({ task }: { task: Task }) {
   const percent = taskProgress(task);
   const tone = progressTone(task);
   const bulk = bulkResultOf(task);
+  const candidates = task.kind === 'collect-keywords' ? (detailsAs(task, zCollectProgress)?.candidates ?? null) : null;
   const title = taskTitle(task);
   const place = useTaskPlace(task);
   return (
@@ -77,9 +69,9 @@ export function TaskItem({ task }: { task: Task }) {
           {dots}
         </Text>
       )}
-      {task.kind === 'collect-keywords' && typeof task.details.candidates === 'number' && (
+      {candidates !== null && (
         <Text size="xs" c="dimmed" data-testid="task-candidates">
-          {formatNumber(task.details.candidates, 0)} {t('tasks.candidates')}
+          {formatNumber(candidates, 0)} {t('tasks.candidates')}
         </Text>
       )}
       {task.error && (

@@ -1,6 +1,6 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { makeAccount, makeTask, makeUser } from '@/test/fixtures';
+import { bulkDetails, makeAccount, makeTask, makeUser } from '@/test/fixtures';
 import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 import { taskTiming } from '../api/task';
@@ -50,7 +50,8 @@ describe('background tasks popover', () => {
       kind: 'bulk-edit',
       message: 'Bulk edit finished',
       finish: true,
-      details: { applied: 2, refused: 1, skipped: 4, errors: [{ id: 77, result: 'refused', message: 'Bid below the minimum' }] },
+      // The document's BulkEditProgress: ids are strings on the wire.
+      details: bulkDetails({ applied: 2, refused: 1, skipped: 4, errors: [{ id: '77', result: 'refused', oldValue: '1.00', newValue: '0.01', message: 'Bid below the minimum' }] }),
     });
     mockApi('GET /api/tasks', ok({ items: [bulk] }));
     renderApp('/settings/general', makeUser());
@@ -62,7 +63,7 @@ describe('background tasks popover', () => {
   it('says what each bulk edit did, where and when', async () => {
     const account = makeAccount('a1', 'Main', [{ orgId: 42, displayName: 'Cloud Apps' }]);
     const edit = (id: string, operation: string) =>
-      makeTask({ id, kind: 'bulk-edit', accountId: 'a1', orgId: '42', message: 'Done: 4 applied, 0 unchanged', finish: true, createdAt: '2026-11-19T10:05:00Z', details: { operation, applied: 4, refused: 0, skipped: 0, errors: [] } });
+      makeTask({ id, kind: 'bulk-edit', accountId: 'a1', orgId: '42', message: 'Done: 4 applied, 0 unchanged', finish: true, createdAt: '2026-11-19T10:05:00Z', details: bulkDetails({ operation, applied: 4 }) });
     mockApi('GET /api/account/getAll', ok({ items: [account] }));
     mockApi('GET /api/tasks', ok({ items: [edit('4', 'Raise the bid of 4 keywords by 10%'), edit('5', 'Pause 4 keywords')] }));
     renderApp('/settings/general', makeUser());
