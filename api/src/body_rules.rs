@@ -8,6 +8,10 @@
 //! (`additionalProperties` as a schema), the branch of a `oneOf`/`anyOf` the value fits best
 //! (a tagged variant by its tag), and the parts of an `allOf` (open: their members are
 //! checked inside, not counted unknown).
+//!
+//! The same walk names the path of a whole number the document's integer cannot hold
+//! (`window.days: 9223372036854775808`, `hour: 1.5`): serde reads a tagged variant from a
+//! buffered copy and would name only the variant (`window`).
 
 use std::sync::OnceLock;
 
@@ -28,7 +32,7 @@ fn document() -> &'static Value {
 
 /// The members of `body` that the request body of operation `method` (lower case) `path`
 /// (the route's template, `/api/rules/user/{id}/run`) does not have, as field errors.
-pub fn unknown_fields(method: &str, path: &str, body: &Value) -> Vec<FieldError> {
+pub fn refusals(method: &str, path: &str, body: &Value) -> Vec<FieldError> {
     let doc = document();
     let pointer = format!(
         "/paths/{}/{method}/requestBody/content/application~1json/schema",
@@ -39,9 +43,45 @@ pub fn unknown_fields(method: &str, path: &str, body: &Value) -> Vec<FieldError>
     };
     let mut out = Vec::new();
     walk(doc, schema, body, "", &mut out, 0);
-    out.into_iter()
-        .map(|field| FieldError::new(field, UNKNOWN_FIELD))
-        .collect()
+    out
+}
+
+/// Message of a number that is not whole where the document's integer is.
+pub const NOT_WHOLE: &str = "Must be a whole number";
+
+/// Why `value` does not fit the integer `schema` (by its `format`: `int32` holds what
+/// `i32` and `u32` hold, `int64` what `i64` and `u64` hold), if it is an integer schema.
+fn integer_misfit(schema: &Value, value: &Value) -> Option<&'static str> {
+    let integer = match schema.get("type") {
+        Some(Value::String(t)) => t == "integer",
+        Some(Value::Array(ts)) => ts.iter().any(|t| t == "integer"),
+        _ => false,
+    };
+    let Value::Number(n) = value else {
+        return None;
+    };
+    if !integer {
+        return None;
+    }
+    let (low, high) = match schema.get("format").and_then(Value::as_str) {
+        Some("int32") => (i64::from(i32::MIN), i64::from(u32::MAX)),
+        _ => (i64::MIN, i64::MAX),
+    };
+    if let Some(i) = n.as_i64() {
+        return (i < low || i > high).then_some(crate::input::NUMBER_OUT_OF_RANGE);
+    }
+    if n.as_u64().is_some() {
+        // Above i64::MAX: only a u64 holds it.
+        return (schema.get("format").and_then(Value::as_str) == Some("int32"))
+            .then_some(crate::input::NUMBER_OUT_OF_RANGE);
+    }
+    // Written with a fraction or an exponent: `345.0` is that integer (docs/api/input.md),
+    // `1.5` is no integer.
+    match n.as_f64() {
+        Some(f) if f.fract() != 0.0 => Some(NOT_WHOLE),
+        Some(f) if f < low as f64 || f > high as f64 => Some(crate::input::NUMBER_OUT_OF_RANGE),
+        _ => None,
+    }
 }
 
 /// Message of a query parameter the operation does not have.
@@ -125,7 +165,7 @@ fn walk(
     schema: &Value,
     value: &Value,
     path: &str,
-    out: &mut Vec<String>,
+    out: &mut Vec<FieldError>,
     depth: usize,
 ) {
     if depth > DEPTH_MAX {
@@ -137,7 +177,7 @@ fn walk(
             if value.is_null() {
                 return;
             }
-            let mut best: Option<Vec<String>> = None;
+            let mut best: Option<Vec<FieldError>> = None;
             for branch in branches {
                 let branch = resolve(doc, branch);
                 if branch.get("type") == Some(&Value::String("null".into()))
@@ -180,7 +220,9 @@ fn walk(
                 let at = join(path, k);
                 match (props.and_then(|p| p.get(k)), extra) {
                     (Some(prop), _) => walk(doc, prop, v, &at, out, depth + 1),
-                    (None, Some(Value::Bool(false))) => out.push(at),
+                    (None, Some(Value::Bool(false))) => {
+                        out.push(FieldError::new(at, UNKNOWN_FIELD));
+                    }
                     (None, Some(map @ Value::Object(_))) => walk(doc, map, v, &at, out, depth + 1),
                     (None, _) => {}
                 }
@@ -193,7 +235,11 @@ fn walk(
                 }
             }
         }
-        _ => {}
+        _ => {
+            if let Some(message) = integer_misfit(schema, value) {
+                out.push(FieldError::new(path, message));
+            }
+        }
     }
 }
 
@@ -204,7 +250,7 @@ mod tests {
     use super::*;
 
     fn fields(method: &str, path: &str, body: Value) -> Vec<String> {
-        unknown_fields(method, path, &body)
+        refusals(method, path, &body)
             .into_iter()
             .map(|e| e.field)
             .collect()
@@ -252,6 +298,63 @@ mod tests {
         assert!(fields("post", "/api/rules/preview", json!({"rule": back})).is_empty());
         // An operation without a body, or unknown: nothing to say.
         assert!(fields("get", "/api/nothing", json!({"x": 1})).is_empty());
+    }
+
+    #[test]
+    fn a_whole_number_its_integer_cannot_hold_is_named_where_it_is() {
+        let refused = |body: Value| -> Vec<(String, String)> {
+            refusals("post", "/api/rules/preview", &json!({ "rule": body }))
+                .into_iter()
+                .map(|e| (e.field, e.message))
+                .collect()
+        };
+        let rule = |window: Value, frequency: Value| {
+            json!({
+                "name": "R", "accountId": "a", "orgId": "1", "level": "KEYWORDS",
+                "conditions": {"operator": "AND", "groups": []},
+                "window": window, "frequency": frequency,
+                "actions": [{"type": "pause"}],
+            })
+        };
+        let daily = json!({"type": "daily", "hour": 6});
+        // Inside the tagged variant, where serde would name only `rule.window`.
+        assert_eq!(
+            refused(rule(
+                json!({"type": "last", "days": 9223372036854775808u64}),
+                daily.clone()
+            )),
+            [(
+                "rule.window.days".to_string(),
+                crate::input::NUMBER_OUT_OF_RANGE.to_string()
+            )]
+        );
+        assert_eq!(
+            refused(rule(
+                json!({"type": "last", "days": 4294967296u64}),
+                daily.clone()
+            )),
+            [(
+                "rule.window.days".to_string(),
+                crate::input::NUMBER_OUT_OF_RANGE.to_string()
+            )]
+        );
+        assert_eq!(
+            refused(rule(
+                json!({"type": "last", "days": 7}),
+                json!({"type": "daily", "hour": 1.5})
+            )),
+            [("rule.frequency.hour".to_string(), NOT_WHOLE.to_string())]
+        );
+        // What an integer holds passes here (its range is the rule's own check).
+        assert!(refused(rule(json!({"type": "last", "days": 400}), daily.clone())).is_empty());
+        assert!(refused(rule(json!({"type": "last", "days": 7.0}), daily.clone())).is_empty());
+        assert_eq!(
+            refused(rule(json!({"type": "last", "days": 5e9}), daily)),
+            [(
+                "rule.window.days".to_string(),
+                crate::input::NUMBER_OUT_OF_RANGE.to_string()
+            )]
+        );
     }
 
     #[test]

@@ -67,7 +67,8 @@ where
         if !json_content_type(req.headers()) {
             return Err(ApiError::bad_request(NOT_JSON_CONTENT_TYPE));
         }
-        // The operation this body is for, to refuse the members its document does not know.
+        // The operation this body is for, to refuse the members its document does not know
+        // and the whole numbers its integers cannot hold.
         let operation = req
             .extensions()
             .get::<axum::extract::MatchedPath>()
@@ -89,9 +90,9 @@ where
         };
         let value = input::json_value(&bytes)?;
         if let Some((method, path)) = operation {
-            let unknown = crate::body_rules::unknown_fields(&method, &path, &value);
-            if !unknown.is_empty() {
-                return Err(ApiError::validation(unknown));
+            let refused = crate::body_rules::refusals(&method, &path, &value);
+            if !refused.is_empty() {
+                return Err(ApiError::validation(refused));
             }
         }
         input::from_value(&value).map(ApiJson)

@@ -3,15 +3,16 @@
  * connect an account, go from All accounts to the account's campaign groups, open a campaign
  * group's campaigns, then a campaign's ad groups and an
  * ad group's keywords, checking the address, the breadcrumbs and the level tabs; the date
- * range and the level live in the address and survive reload and back/forward. Until a sync
- * has filled the tables, each level says so, and the walk goes on by address. Every level is
- * saved as a screenshot.
+ * range and the level live in the address and survive reload and back/forward. Before the
+ * connect's sync has filled a level, it says so ('Not synced yet', the sync's progress in the
+ * header); the walk waits for the synced rows and goes on by them. Every level is saved as a
+ * screenshot.
  */
 import { expect, test } from './contract';
-import { connectSandbox, register, shot } from './helpers';
+import { connectSandbox, register, reloadUntil, shot } from './helpers';
 
 test('drills from All accounts to campaign groups, campaigns, ad groups and keywords', async ({ page }, info) => {
-  test.setTimeout(90_000);
+  test.setTimeout(420_000);
   await page.setViewportSize({ width: 1280, height: 800 });
   await register(page, 'e2e-drill');
   await connectSandbox(page, 'Drill account');
@@ -44,25 +45,24 @@ test('drills from All accounts to campaign groups, campaigns, ad groups and keyw
   const table = page.getByTestId('report-table');
   const empty = page.getByTestId('empty-state');
   await expect(table.getByRole('link').first().or(empty)).toBeVisible();
-  await shot(page, info, 'drill-01-campaigns');
-
-  // To a campaign's ad groups: by its row when synced, else by address.
+  // Before the sync has stored the campaigns the level says so, with the sync's progress.
   if (await empty.isVisible()) {
     await expect(empty).toContainText('Not synced yet');
     await expect(empty).toContainText('has not been synced from Apple Ads yet');
-    // The first sync shows its progress in the header while it runs.
     await expect(page.getByTestId('report-last-synced')).toHaveText(/Not synced yet|Syncing with Apple Ads: /);
-    await page.goto(`${campaignsUrl}/campaign-id-1/groups`);
-  } else {
-    await table.getByRole('link').first().click();
   }
+  await reloadUntil(page, table.getByRole('link').first());
+  await shot(page, info, 'drill-01-campaigns');
+
+  // To a campaign's ad groups by its row.
+  await table.getByRole('link').first().click();
   await expect(page).toHaveURL(new RegExp(`${campaignsUrl}/campaign-id-\\d+/groups$`));
   const campaignUrl = new URL(page.url()).pathname.replace(/\/groups$/, '');
   await expect(crumbs).toHaveText(/All accounts.*Drill account.*Cloud Apps.+/);
   await expect(crumbs.getByRole('link', { name: 'Cloud Apps' })).toHaveAttribute('href', campaignsUrl);
   await expect(page.getByRole('tab', { name: 'Ad groups', selected: true })).toBeVisible();
   await expect(page.getByRole('tab')).toHaveText(['Ad groups', 'Keywords', 'Negative keywords', 'Search terms', 'Ads']);
-  await expect(table.getByRole('link').first().or(empty)).toBeVisible();
+  await reloadUntil(page, table.getByRole('link').first());
   await shot(page, info, 'drill-02-ad-groups');
 
   // The date range goes into the address and survives a reload.
@@ -90,19 +90,16 @@ test('drills from All accounts to campaign groups, campaigns, ad groups and keyw
   await page.goForward();
   await expect(page.getByRole('tab', { name: 'Search terms', selected: true })).toBeVisible();
 
-  // To an ad group's keywords: by its row when synced, else by address.
+  // To an ad group's keywords by its row.
   await page.getByRole('tab', { name: 'Ad groups' }).click();
-  await expect(table.getByRole('link').first().or(empty)).toBeVisible();
-  if (await empty.isVisible()) {
-    await page.goto(`${campaignUrl}/ad-group-id-1/keywords`);
-  } else {
-    await table.getByRole('link').first().click();
-  }
+  await reloadUntil(page, table.getByRole('link').first());
+  await table.getByRole('link').first().click();
   await expect(page).toHaveURL(new RegExp(`${campaignUrl}/ad-group-id-\\d+/keywords`));
   await expect(crumbs).toHaveText(/All accounts.*Drill account.*Cloud Apps.+\/.+/);
   await expect(page.getByRole('tab')).toHaveText(['Keywords', 'Search terms', 'Ads', 'Negative keywords']);
   await expect(page.getByRole('tab', { name: 'Keywords', selected: true })).toBeVisible();
-  await expect(table.getByRole('link').first().or(empty).or(table.getByRole('row').nth(1))).toBeVisible();
+  await reloadUntil(page, table.locator('tbody tr').first());
+  await expect(table.getByRole('button', { name: /^Edit Bid: / }).first()).toBeVisible();
   await shot(page, info, 'drill-04-ad-group-keywords');
 
   // The breadcrumbs lead back up.

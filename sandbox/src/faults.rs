@@ -71,6 +71,45 @@ struct Inner {
 /// Live fault state.
 pub struct Faults {
     inner: Mutex<Inner>,
+    /// Requests held at the door until a test lets them through ([`Faults::hold`]).
+    holds: Mutex<Vec<Arc<Hold>>>,
+}
+
+/// Requests to one `/v1` path (the part after `/api/v5`, e.g. `/change-history/query`)
+/// held before they are answered, for a test that must act while a client waits on exactly
+/// that call (a connection removed during its change-history read). In-process only: the
+/// HTTP admin has no way to set one.
+pub struct Hold {
+    path: String,
+    entered: tokio::sync::Notify,
+    waiting: std::sync::atomic::AtomicUsize,
+    released: tokio::sync::watch::Sender<bool>,
+}
+
+impl Hold {
+    /// Waits until a request to the path has arrived and is being held.
+    pub async fn entered(&self) {
+        loop {
+            let notified = self.entered.notified();
+            if self.waiting.load(std::sync::atomic::Ordering::SeqCst) > 0 {
+                return;
+            }
+            notified.await;
+        }
+    }
+
+    /// Lets every held request, and every later one to the path, through.
+    pub fn release(&self) {
+        self.released.send_replace(true);
+    }
+
+    async fn wait(&self) {
+        self.waiting
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        self.entered.notify_waiters();
+        let mut released = self.released.subscribe();
+        let _ = released.wait_for(|r| *r).await;
+    }
 }
 
 enum Verdict {
@@ -105,7 +144,28 @@ impl Faults {
         };
         Faults {
             inner: Mutex::new(inner),
+            holds: Mutex::new(Vec::new()),
         }
+    }
+
+    /// Holds the requests whose path ends with `path` until the returned hold is released.
+    pub fn hold(&self, path: &str) -> Arc<Hold> {
+        let hold = Arc::new(Hold {
+            path: path.to_string(),
+            entered: tokio::sync::Notify::new(),
+            waiting: std::sync::atomic::AtomicUsize::new(0),
+            released: tokio::sync::watch::channel(false).0,
+        });
+        self.holds.lock().push(Arc::clone(&hold));
+        hold
+    }
+
+    fn held(&self, path: &str) -> Option<Arc<Hold>> {
+        self.holds
+            .lock()
+            .iter()
+            .find(|h| path.ends_with(&h.path) && !*h.released.borrow())
+            .cloned()
     }
 
     pub fn config(&self) -> FaultConfig {
@@ -202,6 +262,10 @@ fn set_headers(response: &mut Response, limit: u32, remaining: u32) {
 /// Middleware applying limits and faults to every `/v1` request.
 pub async fn apply(State(sandbox): State<Arc<Sandbox>>, request: Request, next: Next) -> Response {
     let key = limit_key(request.headers());
+    let held = sandbox.faults.held(request.uri().path());
+    if let Some(hold) = held {
+        hold.wait().await;
+    }
     let latency = sandbox.faults.config().latency_ms;
     if latency > 0 {
         tokio::time::sleep(Duration::from_millis(latency)).await;

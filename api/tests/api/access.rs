@@ -461,6 +461,7 @@ backend_tests! {
             assert_eq!(res.message(), "Unauthorized");
             checked += 1;
         }
+        println!("PROBE session: {checked} routes called without a session, each 401");
         assert!(checked >= 8, "only {checked} routes checked");
     }
 
@@ -477,6 +478,7 @@ backend_tests! {
                 assert_eq!(op["x-resource"]["kind"], "campaign", "{m} {path} is scoped to a synced campaign");
             }
         }
+        let mut calls = 0;
         for (m, path, op) in operations(&doc) {
             let Some(roles) = op.get("x-roles") else {
                 let own = OWN_VALUE_WRITES.contains(&(m.as_str(), path.as_str()))
@@ -492,7 +494,9 @@ backend_tests! {
             assert_eq!(res.status, StatusCode::FORBIDDEN, "{m} {path} refuses a reader");
             let res = app.request(method(&m), &url, Some(json!({})), Some(&owner)).await;
             assert_ne!(res.status, StatusCode::FORBIDDEN, "{m} {path} admits the owner");
+            calls += 2;
         }
+        println!("PROBE roles: {calls} role × route calls (reader refused, owner admitted)");
     }
 
     async fn every_resource_id_is_scoped_to_the_workspace(app: TestApp) {
@@ -539,6 +543,7 @@ backend_tests! {
             assert_ne!(own.status, StatusCode::NOT_FOUND, "{m} {path}: the owner's own id is found");
             checked += 1;
         }
+        println!("PROBE workspaces: {checked} routes × (missing, another workspace's, own) id");
         assert!(checked >= 1, "no resource routes checked");
     }
 
@@ -581,6 +586,7 @@ backend_tests! {
             assert!(res.message().starts_with("This request changes data"), "{path}: {:?}", res.json);
             assert!(op["parameters"].as_array().unwrap().iter().any(|p| p["name"] == "X-Searchdeck-Client" && p["in"] == "header" && p["required"] == true), "{path} documents the header");
         }
+        println!("PROBE cross-site: {} state-changing GETs × 3 cross-site or header-less calls, each 403", STATE_CHANGING_GETS.len());
         assert_eq!(app.get("/api/account/getUsed", Some(&owner)).await.json, used, "the active account did not change");
         assert_eq!(app.get("/api/auth/me", Some(&owner)).await.status, StatusCode::OK, "still signed in");
     }

@@ -325,191 +325,213 @@ impl Handler for SyncAccount {
     }
 
     async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<SyncAccountProgress>, JobError> {
-        let db = &ctx.runtime.db;
-        let Some(account) = connection(db, &self.account_id).await? else {
-            tracing::info!(account_id = %self.account_id, "connection gone; nothing to sync");
-            return Ok(Done::message("Connection removed"));
-        };
-        let client = ctx.runtime.provider_for(&account)?;
-        let orgs: Vec<_> = store::accounts::orgs(&db.pool, &account.id)
-            .await?
-            .into_iter()
-            .filter(|o| o.selected)
-            .collect();
-        let mut progress = SyncAccountProgress {
-            orgs_total: orgs.len() as u32,
-            ..Default::default()
-        };
-        let total_steps = i64::from(KINDS * progress.orgs_total.max(1)) + 1;
-        for (i, org) in orgs.iter().enumerate() {
-            let base = i64::from(KINDS) * i as i64;
-            let step = |k: i64| base + k;
-            ctx.check_cancelled()?;
-            let name = &org.display_name;
-            ctx.progress(
-                &format!("Syncing {name}: ad account"),
-                step(0),
-                total_steps,
-                Some(&progress),
-            )
-            .await;
-            let details = client.ad_account(org.org_id).await.map_err(job_error)?;
-            let currency = details.currency.clone().or_else(|| org.currency.clone());
-            let time_zone = details.timezone.clone().or_else(|| org.time_zone.clone());
-            let org_key = synced::ensure_org(
-                &db.pool,
-                &account.id,
-                org.org_id,
-                currency.as_deref(),
-                time_zone.as_deref(),
-            )
-            .await?;
-            // This listing's stamp: rows a complete listing leaves older are gone at Apple.
-            let listed_at = ids::now_ms() / 1000;
-            let group = Group {
-                workspace_id: account.workspace_id.clone(),
-                account_id: account.id.clone(),
-                org_id: org.org_id,
-                org_key,
-            };
-
-            macro_rules! sync_kind {
-                ($k:expr, $label:expr, $path:expr, $convert:ident, $entity:ty) => {{
-                    ctx.check_cancelled()?;
-                    ctx.progress(
-                        &format!("Syncing {name}: {}", $label),
-                        step($k),
-                        total_steps,
-                        Some(&progress),
-                    )
-                    .await;
-                    let started = std::time::Instant::now();
-                    let listed = list_all(client.as_ref(), org.org_id, $path, |items| {
-                        let db = db.clone();
-                        let group = group.clone();
-                        async move {
-                            let rows = items.iter().map($convert).collect::<Result<Vec<_>, _>>()?;
-                            <$entity as Listed>::store(&db, &group, &rows, listed_at).await
-                        }
-                    })
-                    .await?;
-                    progress.entities += listed;
-                    let mut conn = db.pool.acquire().await?;
-                    entities::mark_unlisted_deleted::<$entity>(&mut conn, org_key, listed_at)
-                        .await?;
-                    tracing::info!(
-                        org_id = org.org_id,
-                        kind = $path.path(),
-                        listed,
-                        ms = started.elapsed().as_millis() as u64,
-                        "entities listed"
-                    );
-                }};
-            }
-
-            sync_kind!(
-                1,
-                "campaigns",
-                Entity::Campaigns,
-                campaign,
-                entities::Campaign
-            );
-            sync_kind!(
-                2,
-                "ad groups",
-                Entity::AdGroups,
-                ad_group,
-                entities::AdGroup
-            );
-            sync_kind!(3, "keywords", Entity::Keywords, keyword, entities::Keyword);
-            sync_kind!(
-                4,
-                "negative keywords",
-                Entity::NegativeKeywords,
-                negative,
-                entities::NegativeKeyword
-            );
-            sync_kind!(5, "ads", Entity::Ads, ad, entities::Ad);
-            sync_kind!(
-                6,
-                "creatives",
-                Entity::Creatives,
-                creative,
-                entities::Creative
-            );
-            sync_kind!(
-                7,
-                "product pages",
-                Entity::ProductPages,
-                product_page,
-                entities::ProductPage
-            );
-
-            ctx.check_cancelled()?;
-            ctx.progress(
-                &format!("Syncing {name}: apps"),
-                step(8),
-                total_steps,
-                Some(&progress),
-            )
-            .await;
-            let adam_ids = synced::app_ids(&db.pool, org_key).await?;
-            let mut apps = Vec::new();
-            for adam_id in adam_ids {
-                match client.app_details(org.org_id, adam_id).await {
-                    Ok(v) => {
-                        apps.push(entities::App {
-                            adam_id,
-                            app_name: text(&v["appName"]).unwrap_or_default(),
-                            developer_name: text(&v["artistName"]),
-                            body: Some(v.to_string()),
-                        });
-                    }
-                    // An app gone from the App Store keeps what we knew of it.
-                    Err(ProviderError::Permanent { status: 404, .. }) => {}
-                    Err(e) => return Err(job_error(e)),
-                }
-            }
-            let mut conn = db.pool.acquire().await?;
-            entities::upsert(&mut conn, org_key, &apps, listed_at).await?;
-            drop(conn);
-            progress.entities += apps.len() as u64;
-            // Changes made outside Searchdeck, into the activity log; a failed read is
-            // retried by the next sync from where this one stopped.
-            ctx.check_cancelled()?;
-            if let Err(e) =
-                change_history::import(db, client.as_ref(), &group, currency.as_deref()).await
+        match sync(self, ctx).await {
+            // The connection removed while its sync ran takes its groups' rows with it, so
+            // whatever the sync wrote next failed: it ends quietly, as it would have
+            // started, at whichever point the removal caught it.
+            Err(e)
+                if !matches!(e, JobError::Cancelled)
+                    && matches!(
+                        connection(&ctx.runtime.db, &self.account_id).await,
+                        Ok(None)
+                    ) =>
             {
-                // The connection deleted meanwhile takes its groups' rows with it (the read's
-                // writes then miss their foreign keys): the sync ends quietly, as it would
-                // have started.
-                if store::accounts::by_id(&db.pool, &account.id)
-                    .await?
-                    .is_none()
-                {
-                    tracing::info!(account_id = %account.id, "connection removed during its sync; the sync ends");
-                    return Ok(Done::message("Connection removed"));
-                }
-                tracing::warn!(
-                    org_id = org.org_id,
-                    error = %format!("{e:#}"),
-                    "change history not read"
-                );
+                tracing::info!(account_id = %self.account_id, error = %e, "connection removed during its sync; the sync ends");
+                Ok(Done::message("Connection removed"))
             }
-            synced::set_entities_synced(&db.pool, org_key, listed_at).await?;
-            progress.orgs_done += 1;
+            outcome => outcome,
         }
+    }
+}
+
+/// Every selected campaign group of the connection, one after another.
+async fn sync(
+    job: &SyncAccount,
+    ctx: &JobContext<SyncAccount>,
+) -> Result<Done<SyncAccountProgress>, JobError> {
+    let db = &ctx.runtime.db;
+    let Some(account) = connection(db, &job.account_id).await? else {
+        tracing::info!(account_id = %job.account_id, "connection gone; nothing to sync");
+        return Ok(Done::message("Connection removed"));
+    };
+    let client = ctx.runtime.provider_for(&account)?;
+    let orgs: Vec<_> = store::accounts::orgs(&db.pool, &account.id)
+        .await?
+        .into_iter()
+        .filter(|o| o.selected)
+        .collect();
+    let mut progress = SyncAccountProgress {
+        orgs_total: orgs.len() as u32,
+        ..Default::default()
+    };
+    let total_steps = i64::from(KINDS * progress.orgs_total.max(1)) + 1;
+    for (i, org) in orgs.iter().enumerate() {
+        let base = i64::from(KINDS) * i as i64;
+        let step = |k: i64| base + k;
+        ctx.check_cancelled()?;
+        let name = &org.display_name;
         ctx.progress(
-            "Queueing the metrics sync",
-            total_steps - 1,
+            &format!("Syncing {name}: ad account"),
+            step(0),
             total_steps,
             Some(&progress),
         )
         .await;
-        enqueue_reports(ctx, &account).await?;
-        tracing::info!(account_id = %account.id, orgs = progress.orgs_done, entities = progress.entities, "entities synced");
-        Ok(Done::with_progress("Entities synced", progress))
+        let details = client.ad_account(org.org_id).await.map_err(job_error)?;
+        let currency = details.currency.clone().or_else(|| org.currency.clone());
+        let time_zone = details.timezone.clone().or_else(|| org.time_zone.clone());
+        let org_key = synced::ensure_org(
+            &db.pool,
+            &account.id,
+            org.org_id,
+            currency.as_deref(),
+            time_zone.as_deref(),
+        )
+        .await?;
+        // This listing's stamp: rows a complete listing leaves older are gone at Apple.
+        let listed_at = ids::now_ms() / 1000;
+        let group = Group {
+            workspace_id: account.workspace_id.clone(),
+            account_id: account.id.clone(),
+            org_id: org.org_id,
+            org_key,
+        };
+
+        macro_rules! sync_kind {
+            ($k:expr, $label:expr, $path:expr, $convert:ident, $entity:ty) => {{
+                ctx.check_cancelled()?;
+                ctx.progress(
+                    &format!("Syncing {name}: {}", $label),
+                    step($k),
+                    total_steps,
+                    Some(&progress),
+                )
+                .await;
+                let started = std::time::Instant::now();
+                let listed = list_all(client.as_ref(), org.org_id, $path, |items| {
+                    let db = db.clone();
+                    let group = group.clone();
+                    async move {
+                        let rows = items.iter().map($convert).collect::<Result<Vec<_>, _>>()?;
+                        <$entity as Listed>::store(&db, &group, &rows, listed_at).await
+                    }
+                })
+                .await?;
+                progress.entities += listed;
+                let mut conn = db.pool.acquire().await?;
+                entities::mark_unlisted_deleted::<$entity>(&mut conn, org_key, listed_at).await?;
+                tracing::info!(
+                    org_id = org.org_id,
+                    kind = $path.path(),
+                    listed,
+                    ms = started.elapsed().as_millis() as u64,
+                    "entities listed"
+                );
+            }};
+        }
+
+        sync_kind!(
+            1,
+            "campaigns",
+            Entity::Campaigns,
+            campaign,
+            entities::Campaign
+        );
+        sync_kind!(
+            2,
+            "ad groups",
+            Entity::AdGroups,
+            ad_group,
+            entities::AdGroup
+        );
+        sync_kind!(3, "keywords", Entity::Keywords, keyword, entities::Keyword);
+        sync_kind!(
+            4,
+            "negative keywords",
+            Entity::NegativeKeywords,
+            negative,
+            entities::NegativeKeyword
+        );
+        sync_kind!(5, "ads", Entity::Ads, ad, entities::Ad);
+        sync_kind!(
+            6,
+            "creatives",
+            Entity::Creatives,
+            creative,
+            entities::Creative
+        );
+        sync_kind!(
+            7,
+            "product pages",
+            Entity::ProductPages,
+            product_page,
+            entities::ProductPage
+        );
+
+        ctx.check_cancelled()?;
+        ctx.progress(
+            &format!("Syncing {name}: apps"),
+            step(8),
+            total_steps,
+            Some(&progress),
+        )
+        .await;
+        let adam_ids = synced::app_ids(&db.pool, org_key).await?;
+        let mut apps = Vec::new();
+        for adam_id in adam_ids {
+            match client.app_details(org.org_id, adam_id).await {
+                Ok(v) => {
+                    apps.push(entities::App {
+                        adam_id,
+                        app_name: text(&v["appName"]).unwrap_or_default(),
+                        developer_name: text(&v["artistName"]),
+                        body: Some(v.to_string()),
+                    });
+                }
+                // An app gone from the App Store keeps what we knew of it.
+                Err(ProviderError::Permanent { status: 404, .. }) => {}
+                Err(e) => return Err(job_error(e)),
+            }
+        }
+        let mut conn = db.pool.acquire().await?;
+        entities::upsert(&mut conn, org_key, &apps, listed_at).await?;
+        drop(conn);
+        progress.entities += apps.len() as u64;
+        // Changes made outside Searchdeck, into the activity log; a failed read is
+        // retried by the next sync from where this one stopped.
+        ctx.check_cancelled()?;
+        if let Err(e) =
+            change_history::import(db, client.as_ref(), &group, currency.as_deref()).await
+        {
+            // The connection deleted meanwhile takes its groups' rows with it (the read's
+            // writes then miss their foreign keys): the sync ends quietly, as it would
+            // have started.
+            if store::accounts::by_id(&db.pool, &account.id)
+                .await?
+                .is_none()
+            {
+                tracing::info!(account_id = %account.id, "connection removed during its sync; the sync ends");
+                return Ok(Done::message("Connection removed"));
+            }
+            tracing::warn!(
+                org_id = org.org_id,
+                error = %format!("{e:#}"),
+                "change history not read"
+            );
+        }
+        synced::set_entities_synced(&db.pool, org_key, listed_at).await?;
+        progress.orgs_done += 1;
     }
+    ctx.progress(
+        "Queueing the metrics sync",
+        total_steps - 1,
+        total_steps,
+        Some(&progress),
+    )
+    .await;
+    enqueue_reports(ctx, &account).await?;
+    tracing::info!(account_id = %account.id, orgs = progress.orgs_done, entities = progress.entities, "entities synced");
+    Ok(Done::with_progress("Entities synced", progress))
 }
 
 /// Enqueues `sync-reports` for the connection through the outbox; when this sync reports to

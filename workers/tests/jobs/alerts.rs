@@ -146,8 +146,8 @@ async fn alerts_reach_email_and_slack_retrying_a_failed_post(kind: Kind) {
         (posted.is_some() && emails.len() >= 3).then_some(emails)
     })
     .await;
-    // Let the jobs end and their rows be updated.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The jobs have ended and their rows been updated.
+    env.queue_settled().await;
     worker.stop().await;
 
     let mut to: Vec<&str> = sent.iter().map(|e| e.to.as_str()).collect();

@@ -50,7 +50,8 @@ async fn a_stop_request_stops_the_running_job_at_its_next_check(kind: Kind) {
         })
         .await;
     let took = asked.elapsed();
-    tokio::time::sleep(Duration::from_millis(1500)).await;
+    // Ran on to its effect or retried, it would do so before the queue settles.
+    env.queue_settled().await;
     worker.stop().await;
     eprintln!("job stopped {took:?} after the request on {kind:?}");
     assert!(finish);

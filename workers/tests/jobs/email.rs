@@ -64,8 +64,8 @@ async fn a_delivered_email_leaves_its_code_nowhere(kind: Kind) {
         (!sent.is_empty()).then_some(sent)
     })
     .await;
-    // Let the job end and its store row be updated.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // The job has ended and its store row been updated.
+    env.queue_settled().await;
     worker.stop().await;
     assert_eq!(sent, vec![message]);
     let mode = std::fs::metadata(env.config.outbox_path())

@@ -214,7 +214,8 @@ async fn a_relay_that_resends_a_row_runs_its_job_once(kind: Kind) {
         (testing::effects(&env.db, "outbox-twice").await.unwrap() == 1).then_some(())
     })
     .await;
-    tokio::time::sleep(Duration::from_millis(1000)).await;
+    // A second copy in the queue would run before the queue settles.
+    env.queue_settled().await;
     worker.stop().await;
     let runs = testing::runs(&env.db, "outbox-twice").await.unwrap();
     assert_eq!(runs.len(), 1, "{runs:?}");

@@ -47,6 +47,24 @@ impl TestEnv {
     /// [`TestEnv::new`] whose provider (in-process workers and child workers alike) is the
     /// API at `provider_base_url` (e.g. an in-process sandbox).
     pub async fn with_provider(kind: Kind, provider_base_url: Option<&str>) -> Option<TestEnv> {
+        TestEnv::build(kind, provider_base_url, |_| {}).await
+    }
+
+    /// [`TestEnv::new`] with the queue's test settings changed by `tweak` (for in-process and
+    /// child workers alike), e.g. a heartbeat long enough that what a test rules out cannot
+    /// happen by the clock within its bound.
+    pub async fn with_settings(
+        kind: Kind,
+        tweak: impl FnOnce(&mut QueueSettings),
+    ) -> Option<TestEnv> {
+        TestEnv::build(kind, None, tweak).await
+    }
+
+    async fn build(
+        kind: Kind,
+        provider_base_url: Option<&str>,
+        tweak: impl FnOnce(&mut QueueSettings),
+    ) -> Option<TestEnv> {
         let dir = tempfile::tempdir().unwrap();
         let suffix = &ids::new_id()[20..];
         let sqlite_file = dir.path().join("app.db");
@@ -66,7 +84,8 @@ impl TestEnv {
             Kind::Redis => (sqlite_url, backend_url("TEST_REDIS_URL")?),
         };
         let queue_name = format!("sdtest-{suffix}");
-        let settings = QueueSettings::for_tests(&queue_name);
+        let mut settings = QueueSettings::for_tests(&queue_name);
+        tweak(&mut settings);
         let mut args = vec![
             "t",
             "--data-dir",
@@ -232,6 +251,57 @@ impl TestEnv {
                     .await
                     .unwrap()
             }
+        }
+    }
+
+    /// The ids of every job the store holds for this queue.
+    pub async fn job_ids(&self) -> Vec<String> {
+        match self.queue.store() {
+            Store::Sqlite(pool) => sqlx::query_scalar("SELECT id FROM Jobs WHERE job_type = ?1")
+                .bind(&self.settings.queue_name)
+                .fetch_all(pool)
+                .await
+                .unwrap(),
+            Store::Postgres(pool) => {
+                sqlx::query_scalar("SELECT id FROM apalis.jobs WHERE job_type = $1")
+                    .bind(&self.settings.queue_name)
+                    .fetch_all(pool)
+                    .await
+                    .unwrap()
+            }
+            Store::Redis { conn, config } => {
+                let mut conn = conn.clone();
+                redis::cmd("HKEYS")
+                    .arg(config.job_data_hash())
+                    .query_async(&mut conn)
+                    .await
+                    .unwrap()
+            }
+        }
+    }
+
+    /// Waits until every job of this queue has ended in the store (`Done`, `Failed` or
+    /// `Killed`): from then on no run can start, so a check that nothing more ran (no
+    /// second run, no retry past the cap) waits for this instead of for a while.
+    pub async fn queue_settled(&self) {
+        let limit = Duration::from_secs(30);
+        let start = Instant::now();
+        loop {
+            let mut open = Vec::new();
+            for id in self.job_ids().await {
+                let status = self.store_status(&id).await;
+                if !matches!(status.as_deref(), Some("Done" | "Failed" | "Killed")) {
+                    open.push((id, status));
+                }
+            }
+            if open.is_empty() {
+                return;
+            }
+            assert!(
+                start.elapsed() < limit,
+                "jobs of the queue still open after {limit:?}: {open:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(20)).await;
         }
     }
 

@@ -266,3 +266,44 @@ async fn a_given_up_sync_is_recorded_on_the_connection(kind: Kind) {
 }
 
 searchdeck_common::per_backend!([sqlite] a_given_up_sync_is_recorded_on_the_connection);
+
+/// A connection removed while its sync reads Apple's change history (the read held at the
+/// sandbox until the connection is gone): the read's writes would miss their foreign keys,
+/// and the sync ends quietly, done with 'Connection removed', rather than warn and go on
+/// writing for a connection that no longer exists.
+async fn a_connection_removed_during_its_change_history_read_ends_its_sync(kind: Kind) {
+    let sandbox = Sandbox::new(SandboxConfig::default());
+    let hold = sandbox.faults.hold("/change-history/query");
+    let Some(Connected { env, account, .. }) = connected_to(kind, Arc::clone(&sandbox)).await
+    else {
+        return;
+    };
+    let worker = env.start_worker();
+    start_sync(&env, &account).await;
+    tokio::time::timeout(Duration::from_secs(300), hold.entered())
+        .await
+        .expect("the sync reads the change history");
+    searchdeck_common::store::accounts::delete(&env.db.pool, &account)
+        .await
+        .unwrap();
+    hold.release();
+    env.queue_settled().await;
+    worker.stop().await;
+    // Done at its first attempt: no error, no retry finding the connection gone.
+    let runs: Vec<i64> =
+        sqlx::query_scalar("SELECT runs FROM job_runs WHERE kind = 'sync-account'")
+            .fetch_all(&env.db.pool)
+            .await
+            .unwrap();
+    assert_eq!(runs, [1], "{}", env.queue_dump().await);
+    let left: i64 = sqlx::query_scalar("SELECT COUNT(*) FROM sync_orgs WHERE account_id = $1")
+        .bind(&account)
+        .fetch_one(&env.db.pool)
+        .await
+        .unwrap();
+    assert_eq!(left, 0, "nothing written for the removed connection");
+}
+
+searchdeck_common::per_backend!(
+    [sqlite, postgres] a_connection_removed_during_its_change_history_read_ends_its_sync
+);

@@ -109,6 +109,13 @@ backend_tests! {
             "campaignIds.2",
         ]);
         assert_eq!(res.json["errors"][0]["message"], "Enter a rule name");
+        // A whole number no integer of the window holds is named where it is, inside the
+        // tagged variant too (serde alone names only `window`).
+        let mut huge = example(&f);
+        huge["window"]["days"] = json!(9_223_372_036_854_775_808u64);
+        let res = put(&app, "/api/rules/user", huge, &f.cookie).await;
+        assert_eq!(fields(&res), ["window.days"]);
+        assert_eq!(res.json["errors"][0]["message"], "Number out of range");
         // JPY money has no decimals; another connection is refused; version 2 is not ours.
         let mut jpy = example(&f);
         jpy["orgId"] = json!("4500999");
