@@ -190,7 +190,10 @@ async fn sync_once(env: &TestEnv, account_id: &str) {
     let task = searchdeck_workers::sandbox_account::queue_sync(&env.db, &env.queue, account_id)
         .await
         .unwrap();
-    let (_, error, _) = eventually(Duration::from_secs(120), "the entity sync", || async {
+    // A liveness wait, as `sync::entity_sync_done`'s: four full entity syncs of the sandbox's
+    // world in one test, each beside a dozen other tests on 2 cores (one took over 120 s
+    // when the suite's first wave started, 2026-12-02).
+    let (_, error, _) = eventually(Duration::from_secs(300), "the entity sync", || async {
         let state = env.task_state(&task).await;
         state.0.then_some(state)
     })
