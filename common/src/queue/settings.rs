@@ -101,13 +101,17 @@ impl QueueSettings {
         self.heartbeat_interval * self.missed_heartbeats.max(1) as u32
     }
 
-    /// Settings for tests: fast polling, one-second heartbeats, short retries.
+    /// Settings for tests: fast polling, one-second heartbeats, short retries. A worker
+    /// counts as dead after 5 missed heartbeats: at 2, a worker whose heartbeat a loaded
+    /// 2-core machine (a dozen tests at once) delayed past 2 s lost its running job to
+    /// another, again and again (a 2,000-keyword bulk edit gave up after 10 such attempts,
+    /// 2026-12-02).
     pub fn for_tests(queue_name: impl Into<String>) -> QueueSettings {
         QueueSettings {
             queue_name: queue_name.into(),
             poll_interval: Duration::from_millis(50),
             heartbeat_interval: Duration::from_secs(1),
-            missed_heartbeats: 2,
+            missed_heartbeats: 5,
             retry_base_delay: Duration::from_secs(1),
             retry_max_delay: Duration::from_secs(2),
             shutdown_grace: Duration::from_secs(10),
