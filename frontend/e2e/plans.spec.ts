@@ -37,7 +37,8 @@ test('an owner opens Settings › Subscription and starts the Pro trial', async 
   await expect(page.getByTestId('spend-card')).toContainText('$10 000.00');
   await expect(page.getByTestId('limit-apps')).toHaveText('0 / 5');
   await expect(page.getByText('No purchases yet.')).toBeVisible();
-  await expect(page.getByTestId('upgrade-disabled')).toBeDisabled();
+  // Until billing exists the upgrade entry is the operator's command for this workspace.
+  await expect(page.getByTestId('upgrade-command')).toContainText('searchdeck plans set --workspace ');
   await expect(upgrade).toBeHidden();
   await expect(page.getByTestId('plan-banner')).toHaveCount(0);
   await shot(page, info, 'plans-02-subscription-free');
