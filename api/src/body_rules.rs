@@ -317,44 +317,24 @@ mod tests {
             })
         };
         let daily = json!({"type": "daily", "hour": 6});
+        let last = |days: Value| json!({"type": "last", "days": days});
+        let only = |field: &str, message: &str| vec![(field.to_string(), message.to_string())];
+        let out_of_range = only("rule.window.days", crate::input::NUMBER_OUT_OF_RANGE);
         // Inside the tagged variant, where serde would name only `rule.window`.
+        for days in [
+            json!(9223372036854775808u64),
+            json!(4294967296u64),
+            json!(5e9),
+        ] {
+            assert_eq!(refused(rule(last(days), daily.clone())), out_of_range);
+        }
         assert_eq!(
-            refused(rule(
-                json!({"type": "last", "days": 9223372036854775808u64}),
-                daily.clone()
-            )),
-            [(
-                "rule.window.days".to_string(),
-                crate::input::NUMBER_OUT_OF_RANGE.to_string()
-            )]
+            refused(rule(last(json!(7)), json!({"type": "daily", "hour": 1.5}))),
+            only("rule.frequency.hour", NOT_WHOLE)
         );
-        assert_eq!(
-            refused(rule(
-                json!({"type": "last", "days": 4294967296u64}),
-                daily.clone()
-            )),
-            [(
-                "rule.window.days".to_string(),
-                crate::input::NUMBER_OUT_OF_RANGE.to_string()
-            )]
-        );
-        assert_eq!(
-            refused(rule(
-                json!({"type": "last", "days": 7}),
-                json!({"type": "daily", "hour": 1.5})
-            )),
-            [("rule.frequency.hour".to_string(), NOT_WHOLE.to_string())]
-        );
-        // What an integer holds passes here (its range is the rule's own check).
-        assert!(refused(rule(json!({"type": "last", "days": 400}), daily.clone())).is_empty());
-        assert!(refused(rule(json!({"type": "last", "days": 7.0}), daily.clone())).is_empty());
-        assert_eq!(
-            refused(rule(json!({"type": "last", "days": 5e9}), daily)),
-            [(
-                "rule.window.days".to_string(),
-                crate::input::NUMBER_OUT_OF_RANGE.to_string()
-            )]
-        );
+        // What an integer holds passes here (its range is the rule's own check), `7.0` too.
+        assert!(refused(rule(last(json!(400)), daily.clone())).is_empty());
+        assert!(refused(rule(last(json!(7.0)), daily)).is_empty());
     }
 
     #[test]

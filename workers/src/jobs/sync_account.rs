@@ -504,14 +504,13 @@ async fn sync(
             change_history::import(db, client.as_ref(), &group, currency.as_deref()).await
         {
             // The connection deleted meanwhile takes its groups' rows with it (the read's
-            // writes then miss their foreign keys): the sync ends quietly, as it would
-            // have started.
+            // writes then miss their foreign keys): the error goes to `run`, which ends
+            // the sync quietly, rather than being logged as a failed read.
             if store::accounts::by_id(&db.pool, &account.id)
                 .await?
                 .is_none()
             {
-                tracing::info!(account_id = %account.id, "connection removed during its sync; the sync ends");
-                return Ok(Done::message("Connection removed"));
+                return Err(e.into());
             }
             tracing::warn!(
                 org_id = org.org_id,
