@@ -1,16 +1,17 @@
 //! The worker role: runs the jobs of the job catalogue (`searchdeck_common::queue`).
 //!
 //! [`run`] starts one apalis worker per process on the configured queue backend, with
-//! `worker_concurrency` jobs at once, polling an idle queue every `poll_interval` (apalis
-//! alone would only look again on its heartbeat), beside the outbox relay. Each job goes
-//! through the [`runner`], which decodes the envelope, looks its kind up in the
-//! [`Registry`] ([`jobs::register`] is the one place every kind is listed), counts the
-//! attempt, runs the [`Handler`] and turns the outcome into done, stopped, retry with
+//! `worker_concurrency` jobs at once, polling an idle queue every `poll_interval` (module
+//! `poll`: apalis' own interval would only look again on its heartbeat), beside the outbox
+//! relay. Each job goes through the [`runner`], which decodes the envelope, looks its kind
+//! up in the [`Registry`] ([`jobs::register`] is the one place every kind is listed), counts
+//! the attempt, runs the [`Handler`] and turns the outcome into done, stopped, retry with
 //! backoff, rate-limit snooze or permanent failure.
 
 mod context;
 pub mod jobs;
 mod name;
+mod poll;
 mod pool;
 mod registry;
 pub mod runner;

@@ -15,7 +15,8 @@ use serde_json::Value;
 use tokio::sync::watch;
 
 use crate::{
-    context::Runtime, name::worker_name, registry::Registry, runner, sqlite::SqliteBackend,
+    context::Runtime, name::worker_name, poll::EveryInterval, registry::Registry, runner,
+    sqlite::SqliteBackend,
 };
 
 async fn stopped(mut rx: watch::Receiver<bool>) {
@@ -138,7 +139,8 @@ async fn run_once(
                 .heartbeat_interval(s.heartbeat_interval)
                 .missed_heartbeats(s.missed_heartbeats);
             // Not `apalis_sqlite::SqliteStorage`: see `crate::sqlite` for why.
-            let backend = SqliteBackend::new(&pool, config).poll_with_interval(s.poll_interval);
+            let backend = SqliteBackend::new(&pool, config)
+                .poll_with_strategy(EveryInterval::new(s.poll_interval));
             run_worker!(backend);
         }
         Store::Postgres(pool) => {
@@ -149,7 +151,7 @@ async fn run_once(
                 .missed_heartbeats(s.missed_heartbeats);
             let backend = apalis_postgres::PostgresStorage::<Value>::new(&pool)
                 .with_config(config)
-                .poll_with_interval(s.poll_interval);
+                .poll_with_strategy(EveryInterval::new(s.poll_interval));
             run_worker!(backend);
         }
         Store::Redis { conn, config } => {
@@ -159,7 +161,7 @@ async fn run_once(
                 .missed_heartbeats(s.missed_heartbeats);
             let backend = apalis_redis::RedisStorage::<Value>::new(conn)
                 .with_config(config)
-                .poll_with_interval(s.poll_interval);
+                .poll_with_strategy(EveryInterval::new(s.poll_interval));
             run_worker!(backend);
         }
     }

@@ -89,7 +89,7 @@ impl Persistence for Steps {
 
     async fn heartbeat(&mut self, worker: &WorkerContext) -> Result<(), Error> {
         let (config, worker) = (self.config.clone(), worker.clone());
-        in_transaction(&self.pool, move |conn| {
+        let beat = in_transaction(&self.pool, move |conn| {
             Box::pin(async move {
                 queries::keep_alive(&mut *conn, &config, &worker).await?;
                 let dead_for = config.orphaned_duration().as_secs() as i64;
@@ -99,7 +99,18 @@ impl Persistence for Steps {
                 Ok(())
             })
         })
-        .await
+        .await;
+        match beat {
+            // The database stayed locked past the busy timeout: this beat is missed and the
+            // next one tries again. As an error apalis would mark the worker dead and stop
+            // it, handing back every job it runs; only `missed_heartbeats` beats missed in a
+            // row let another worker take them over.
+            Err(Error::Database(e)) if searchdeck_common::Db::is_busy(&e) => {
+                tracing::warn!(error = %e, "worker heartbeat found the database busy; beating again next time");
+                Ok(())
+            }
+            other => other,
+        }
     }
 
     async fn fetch_next(&mut self, worker: &WorkerContext) -> Result<Vec<Task<Vec<u8>>>, Error> {

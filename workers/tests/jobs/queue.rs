@@ -62,13 +62,21 @@ async fn wait_finished(env: &TestEnv, task: &str, limit: Duration) -> (bool, Opt
 }
 
 async fn enqueue_to_start_is_under_a_second(kind: Kind) {
-    let Some(env) = TestEnv::new(kind).await else {
+    // Production's heartbeat (5 s), longer than the bound: an idle worker that looked for
+    // jobs only on its heartbeat (apalis' own interval strategy) would miss it.
+    let Some(env) = TestEnv::with_settings(kind, |s| {
+        s.heartbeat_interval =
+            searchdeck_common::queue::QueueSettings::default().heartbeat_interval;
+    })
+    .await
+    else {
         return;
     };
     let worker = env.start_worker();
     let mut latencies = Vec::new();
     for i in 0..3 {
-        // Let the worker go idle first: the case apalis' default polling gets wrong.
+        // Let the worker go idle first (several poll intervals, under a heartbeat): the case
+        // apalis' default polling gets wrong.
         tokio::time::sleep(Duration::from_millis(1500)).await;
         let key = format!("latency-{i}");
         let enqueued_ms = ids::now_ms();
