@@ -2,10 +2,12 @@ import type { Banner, UpsellModal } from './api/plan';
 import {
   bannerAction,
   closeBanner,
+  holdsThePlace,
   isModalSeen,
   limitText,
   markModalSeen,
   modalConfirm,
+  offerShown,
   shownBanner,
   spendBanner,
   shownModal,
@@ -82,9 +84,16 @@ describe('the upsell modal shown', () => {
     const store = memoryStore();
     expect(shownModal(modal(), store, { ...at('/optimization'), firstSyncRunning: true })).toBeNull();
     expect(shownModal(modal(), store, at('/optimization'))?.type).toBe('proTrial');
-    // Another offer after the first one this sign-in: none.
-    expect(shownModal(modal({ type: 'proFree' }), store, { ...at('/optimization'), shownThisSignIn: 'proTrial' })).toBeNull();
-    expect(shownModal(modal(), store, { ...at('/optimization'), shownThisSignIn: 'proTrial' })?.type).toBe('proTrial');
+    // Another offer after the first one this sign-in, on the same plan: none.
+    const shown = offerShown('pro_free', 'proTrial');
+    expect(shownModal(modal({ type: 'proFree' }), store, { ...at('/optimization'), shownThisSignIn: shown }, 'pro_free')).toBeNull();
+    expect(shownModal(modal(), store, { ...at('/optimization'), shownThisSignIn: shown }, 'pro_free')?.type).toBe('proTrial');
+    // Once the plan changed (the trial taken), its own reminder shows in the same sign-in.
+    const ending = modal({ type: 'proTrialEnding3days', title: 'Your Pro trial ends in 3 days' });
+    expect(shownModal(ending, store, { ...at('/optimization'), shownThisSignIn: shown }, 'pro_trial')?.type).toBe('proTrialEnding3days');
+    expect(holdsThePlace(shown, 'pro_free')).toBe(true);
+    expect(holdsThePlace(shown, 'pro_trial')).toBe(false);
+    expect(holdsThePlace(null, 'pro_free')).toBe(false);
   });
 
   it('makes the spend-over-$10,000 offer the banner of spec §8, not a modal', () => {

@@ -13,7 +13,10 @@ const NO_MODAL_PATHS = [SUBSCRIPTION_PATH, '/oauth_v2'];
 
 export const BANNER_CLOSED_PREFIX = 'searchdeck:banner-closed:';
 export const MODAL_SEEN_PREFIX = 'searchdeck:upsell-seen:';
-/** Session storage: the offer modal this sign-in has shown (at most one per sign-in). */
+/**
+ * Session storage: the offer modal this sign-in has shown and the plan it was shown on (at
+ * most one per sign-in and plan), as `offerShown` writes it.
+ */
 export const OFFER_SHOWN_KEY = 'searchdeck:offer-shown';
 /** The banner that stands for the spend-over-$10,000 offer (spec §8), closed per this type. */
 export const SPEND_BANNER_TYPE = 'spendOverFreeLimit';
@@ -60,6 +63,21 @@ export interface ModalMoment {
   shownThisSignIn: string | null;
 }
 
+/** The `OFFER_SHOWN_KEY` value for the offer `type` shown on `plan`. */
+export function offerShown(plan: Plan | undefined, type: string): string {
+  return `${plan ?? ''}/${type}`;
+}
+
+/**
+ * Whether the offer this sign-in showed (`shown`, an `offerShown` value) holds the place of
+ * a modal on `plan`: it does while the plan it was shown on stands. A plan that changed since
+ * (the trial started, or ended) is a new situation with its own one modal — the trial's
+ * ending reminder days after its offer was taken, in a tab that stayed signed in.
+ */
+export function holdsThePlace(shown: string | null, plan: Plan | undefined): boolean {
+  return shown !== null && shown.slice(0, shown.indexOf('/')) === (plan ?? '');
+}
+
 /**
  * The spend-over-$10,000 offer (`upgrade` on pro_limited) is spec §8's banner, with the days
  * left to upgrade, rather than a modal.
@@ -71,8 +89,8 @@ export function isSpendOffer(modal: UpsellModal | null | undefined, plan: Plan |
 /**
  * The upsell modal to open: the server's, unless its type was seen here, the page is the
  * subscription page (which offers the same) or the API connection screen, a first sync is
- * still running, this sign-in showed another offer already, or it is the spend offer (a
- * banner).
+ * still running, this sign-in showed another offer on the same plan already, or it is the
+ * spend offer (a banner).
  */
 export function shownModal(modal: UpsellModal | null | undefined, store: KeyStore, moment: ModalMoment, plan?: Plan): UpsellModal | null {
   if (!modal) return null;
@@ -80,7 +98,7 @@ export function shownModal(modal: UpsellModal | null | undefined, store: KeyStor
   if (isModalSeen(store, modal.type)) return null;
   if (isSpendOffer(modal, plan)) return null;
   if (moment.firstSyncRunning) return null;
-  if (moment.shownThisSignIn !== null && moment.shownThisSignIn !== modal.type) return null;
+  if (holdsThePlace(moment.shownThisSignIn, plan) && moment.shownThisSignIn !== offerShown(plan, modal.type)) return null;
   return modal;
 }
 

@@ -13,7 +13,7 @@ import { tn } from '@/i18n';
 import { useCurrentPlan } from '../api/get-current-plan';
 import { useStartTrial } from '../api/give-me-trial';
 import type { UpsellModal as Upsell } from '../api/plan';
-import { markModalSeen, modalConfirm, OFFER_SHOWN_KEY, shownModal, SUBSCRIPTION_PATH } from '../prompts';
+import { holdsThePlace, markModalSeen, modalConfirm, OFFER_SHOWN_KEY, offerShown, shownModal, SUBSCRIPTION_PATH } from '../prompts';
 
 /**
  * Spec §9: modals are 500 px wide, at least 300 px and at most 85 % of the window high; the
@@ -44,10 +44,11 @@ export function UpsellModal() {
   const firstSyncRunning = useFirstSyncRunning();
   const shownThisSignIn = window.sessionStorage.getItem(OFFER_SHOWN_KEY);
   const modal = shownModal(data?.modal, window.localStorage, { pathname, firstSyncRunning, shownThisSignIn }, data?.plan);
-  // At most one offer modal per sign-in: the first shown holds the place.
+  // At most one offer modal per sign-in and plan: the first shown holds the place.
+  const plan = data?.plan;
   useEffect(() => {
-    if (modal && shownThisSignIn === null) window.sessionStorage.setItem(OFFER_SHOWN_KEY, modal.type);
-  }, [modal, shownThisSignIn]);
+    if (modal && !holdsThePlace(shownThisSignIn, plan)) window.sessionStorage.setItem(OFFER_SHOWN_KEY, offerShown(plan, modal.type));
+  }, [modal, shownThisSignIn, plan]);
   if (!modal) return null;
   const close = () => {
     markModalSeen(window.localStorage, modal.type);
