@@ -88,24 +88,18 @@ function oneOf<T extends string>(value: unknown, options: readonly T[], fallback
   return options.includes(value as T) ? (value as T) : fallback;
 }
 
-function conditionOf(raw: Rule['conditions']['groups'][number]['conditions'][number], level: RuleLevel): ConditionForm {
-  const operator = oneOf(raw.operator, ['GREATER_THAN', 'GREATER_THAN_OR_EQUAL', 'LESS_THAN', 'LESS_THAN_OR_EQUAL', 'EQUALS', 'NOT_EQUALS'] as const, 'GREATER_THAN');
+function conditionOf(raw: Rule['conditions']['groups'][number]['conditions'][number]): ConditionForm {
   switch (raw.type) {
-    case 'metric': {
-      const metric = raw.metric ?? 'localSpend';
-      const value = text(raw.value);
-      return { type: 'metric', metric, operator, value: isRatio(metric) && value !== '' ? fractionToPercent(value) : value };
-    }
+    case 'metric':
+      return { type: 'metric', metric: raw.metric, operator: raw.operator, value: isRatio(raw.metric) && raw.value !== '' ? fractionToPercent(raw.value) : raw.value };
     case 'compare':
-      return { type: 'compare', metric: raw.metric ?? 'avgCPA', operator, other: raw.other ?? '', coefficient: text(raw.coefficient) };
+      return { type: 'compare', metric: raw.metric, operator: raw.operator, other: raw.other, coefficient: raw.coefficient };
     case 'name':
-      return { type: 'name', operator: oneOf(raw.operator, ['CONTAINS', 'DOES_NOT_CONTAIN', 'EQUALS'] as const, 'CONTAINS'), value: text(raw.value) };
+      return { type: 'name', operator: raw.operator, value: raw.value };
     case 'status':
     case 'tag':
     case 'matchType':
-      return { type: raw.type, values: list(raw.values) };
-    default:
-      return newCondition('metric', level);
+      return { type: raw.type, values: raw.values };
   }
 }
 
@@ -146,7 +140,7 @@ export function ruleToForm(rule: Rule): RuleForm {
     campaignIds: rule.campaignIds,
     conditions: {
       operator: rule.conditions.operator,
-      groups: rule.conditions.groups.map((group) => ({ operator: group.operator, conditions: group.conditions.map((c) => conditionOf(c, rule.level)) })),
+      groups: rule.conditions.groups.map((group) => ({ operator: group.operator, conditions: group.conditions.map(conditionOf) })),
     },
     window:
       w.type === 'between'

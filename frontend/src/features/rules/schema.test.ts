@@ -1,5 +1,5 @@
 import { emptyRule, newAction, newCondition, ruleToForm } from './form-values';
-import { fractionToPercent, percentToFraction, ruleSchema, shiftDecimal, type RuleBody, type RuleForm, type Rule } from './schema';
+import { answeredRuleSchema, fractionToPercent, percentToFraction, ruleSchema, shiftDecimal, type RuleBody, type RuleForm, type Rule } from './schema';
 
 const USD = { accountId: 'acc1', orgId: '4500123', currency: 'USD' };
 
@@ -143,14 +143,15 @@ describe('ruleSchema: a valid rule', () => {
   });
 
   it('reads a stored rule back into the same form (fractions as percentages)', () => {
-    const stored: Rule = {
+    // As the server answers it: read with the document's schema.
+    const stored: Rule = answeredRuleSchema.parse({
       ...SAMPLE_BODY,
       id: '01J',
       currency: 'USD',
       conditions: { operator: 'OR', groups: [{ operator: 'AND', conditions: [{ type: 'metric', metric: 'ttr', operator: 'LESS_THAN', value: '0.05' }] }] },
       guardrails: { ...SAMPLE_BODY.guardrails },
       lastRun: null,
-    };
+    });
     const form = ruleToForm(stored);
     expect(form.conditions.groups[0]!.conditions[0]).toEqual({ type: 'metric', metric: 'ttr', operator: 'LESS_THAN', value: '5' });
     expect(parse(form).data).toEqual({ ...SAMPLE_BODY, conditions: stored.conditions });

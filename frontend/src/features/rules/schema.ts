@@ -8,10 +8,11 @@
  * The form holds what the user types (text for numbers and money, ratios as percentages);
  * `ruleSchema(currency)` checks it and turns it into the body the server takes: money as
  * decimal strings with the currency's digits (checked by the quick edits' money rules),
- * ratios as fractions (`5` % → `"0.05"`), days and hours as integers. The wire shapes of the
- * answers are `wire*` below, read leniently (a value the browser does not know still reads).
+ * ratios as fractions (`5` % → `"0.05"`), days and hours as integers. A rule as the server
+ * answers it is the document's `Rule` (`answeredRuleSchema` below).
  */
 import { z } from 'zod';
+import { zRule } from '@/api/generated/zod.gen';
 import { moneyProblem, type MoneySign } from '@/features/optimization';
 import { t } from '@/i18n';
 import { currencyDigits } from '@/lib/format';
@@ -574,63 +575,14 @@ export function ruleSchema(scope: RuleScope): z.ZodType<RuleBody, RuleForm> {
   });
 }
 
-// ---- The wire: rules and runs as the server answers them ------------------------------
+// ---- The rule as the server answers it --------------------------------------------------
 
-const decimalText = z.union([z.string(), z.number()]).transform(String);
-const looseCondition = z.looseObject({
-  type: z.string(),
-  metric: z.string().optional(),
-  operator: z.string().optional(),
-  value: decimalText.optional(),
-  other: z.string().optional(),
-  coefficient: decimalText.optional(),
-  values: z.array(z.string()).optional(),
+/**
+ * A stored rule: the document's `Rule` (`zRule`, what `rules/all`, `rules/user` and
+ * `rules/user/{id}` answer) with what an answer always holds required (the server's `id`,
+ * the `version`, whether it is `enabled`) and `campaignIds` as a list, empty when none.
+ */
+export const answeredRuleSchema = zRule.required({ id: true, version: true, enabled: true }).extend({
+  campaignIds: zRule.shape.campaignIds.transform((ids) => ids ?? []),
 });
-
-export const wireRuleSchema = z.object({
-  id: z.string(),
-  version: z.number().optional(),
-  name: z.string(),
-  enabled: z.boolean(),
-  accountId: z.string(),
-  orgId: entityIdSchema,
-  currency: z.string().nullish(),
-  level: z.enum(LEVELS),
-  campaignIds: z.array(entityIdSchema),
-  conditions: z.object({ operator: z.enum(LOGIC), groups: z.array(z.object({ operator: z.enum(LOGIC), conditions: z.array(looseCondition) })) }),
-  window: z.looseObject({ type: z.string(), days: z.number().optional(), excludeToday: z.boolean().optional(), fromDaysAgo: z.number().optional(), toDaysAgo: z.number().optional() }),
-  frequency: z.looseObject({ type: z.string(), hour: z.number().optional(), weekday: z.string().optional() }),
-  actions: z.array(z.looseObject({ type: z.string() })),
-  guardrails: z
-    .looseObject({
-      minBid: decimalText.nullish(),
-      maxBid: decimalText.nullish(),
-      minBudget: decimalText.nullish(),
-      maxBudget: decimalText.nullish(),
-      maxChangePercent: decimalText.nullish(),
-      maxEntities: z.number().nullish(),
-      minData: z.array(z.object({ metric: z.string(), value: decimalText })).nullish(),
-    })
-    .nullish(),
-  createdBy: z.string().nullish(),
-  createdAt: z.number().nullish(),
-  updatedAt: z.number().nullish(),
-  lastRun: z
-    .object({
-      id: z.string(),
-      at: z.number(),
-      status: z.string(),
-      matched: z.number(),
-      applied: z.number(),
-      refused: z.number(),
-      skipped: z.number(),
-      // SCHEDULE, MANUAL or UNDO (an undo is a run of its own), who started it, the run an
-      // undo set back, and the undo that set this run back.
-      trigger: z.string().optional(),
-      by: z.string().nullish(),
-      undoOf: z.string().nullish(),
-      undoneBy: z.string().nullish(),
-    })
-    .nullish(),
-});
-export type Rule = z.infer<typeof wireRuleSchema>;
+export type Rule = z.output<typeof answeredRuleSchema>;

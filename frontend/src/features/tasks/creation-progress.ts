@@ -3,37 +3,33 @@
  * docs/api/creation.md "Jobs and their progress"): ad groups and campaigns created against
  * their totals, whether it finished, the failures that stopped it (`errorsMethod`), the
  * campaigns made with Apple's ids (`campaignsMapping`) and the items Apple refused one by one
- * (`rejected`). Read leniently: a field the server leaves out reads as empty.
+ * (`rejected`): the document's `CreationProgress`. Before the job has reported any, the
+ * details are `{}` (`NoDetails`) and read as nothing done yet.
  */
-import { z } from 'zod';
-import type { Task } from './api/task';
+import type { z } from 'zod';
+import { zCreationProgress } from '@/api/generated/zod.gen';
+import { detailsAs, type Task } from './api/task';
 
-const id = z.union([z.string(), z.number()]).transform(String);
+export type CreationProgress = z.output<typeof zCreationProgress>;
 
-export const creationProgressSchema = z.object({
-  groupsCreated: z.number().catch(0).default(0),
-  groupsTotal: z.number().catch(0).default(0),
-  campaignsCreated: z.number().catch(0).default(0),
-  campaignsTotal: z.number().catch(0).default(0),
-  keywordsCreated: z.number().catch(0).default(0),
-  keywordsTotal: z.number().catch(0).default(0),
-  finish: z.boolean().catch(false).default(false),
-  errorsMethod: z.array(z.object({ method: z.string().catch(''), name: z.string().nullish(), message: z.string().nullish() })).catch([]).default([]),
-  campaignsMapping: z
-    .array(z.object({ name: z.string(), campaignId: id.nullish(), adGroups: z.array(z.object({ name: z.string(), adGroupId: id.nullish() })).catch([]).default([]) }))
-    .catch([])
-    .default([]),
-  discoveryCampaignId: id.nullish().catch(null),
-  rejected: z
-    .array(z.object({ campaign: z.string().nullish(), adGroup: z.string().nullish(), text: z.string().nullish(), matchType: z.string().nullish(), message: z.string().nullish() }))
-    .catch([])
-    .default([]),
-});
-export type CreationProgress = z.output<typeof creationProgressSchema>;
+/** What a creation has done before it reports: nothing, of no total. */
+const NOTHING_YET: CreationProgress = {
+  groupsCreated: 0,
+  groupsTotal: 0,
+  campaignsCreated: 0,
+  campaignsTotal: 0,
+  keywordsCreated: 0,
+  keywordsTotal: 0,
+  finish: false,
+  errorsMethod: [],
+  campaignsMapping: [],
+  discoveryCampaignId: null,
+  rejected: [],
+};
 
-export function creationProgressOf(details: Record<string, unknown> | undefined): CreationProgress {
-  const parsed = creationProgressSchema.safeParse(details ?? {});
-  return parsed.success ? parsed.data : creationProgressSchema.parse({});
+/** A task's details as its creation's progress (`{}`, or details of another kind, read as nothing done yet). */
+export function creationProgressOf(details: Task['details']): CreationProgress {
+  return detailsAs({ details }, zCreationProgress) ?? NOTHING_YET;
 }
 
 export type CreationOutcome = { kind: 'running' } | { kind: 'done'; progress: CreationProgress } | { kind: 'failed'; progress: CreationProgress; message: string | null };

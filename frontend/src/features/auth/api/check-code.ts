@@ -1,5 +1,6 @@
 /** POST /api/auth/checkCode {code}: 400 'The code is invalid or has expired' when unusable. */
 import { z } from 'zod';
+import { zEnvelopeCodeValid } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 
 /** Recovery codes are 8 characters of A-Z and 2-9; input is upper-cased and trimmed. */
@@ -10,7 +11,8 @@ export const recoveryCodeField = () =>
     .toUpperCase()
     .regex(/^[A-Z2-9]{8}$/, 'The code is invalid or has expired');
 
-const checkCodeResultSchema = z.object({ valid: z.boolean() });
+/** The document's `CodeValid`. */
+const checkCodeResultSchema = zEnvelopeCodeValid.shape.result;
 
 export async function checkCode(code: string, { signal }: CallOptions = {}): Promise<boolean> {
   const { valid } = await api.post('/auth/checkCode', { code }, checkCodeResultSchema, { signal });

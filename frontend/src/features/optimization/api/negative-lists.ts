@@ -7,48 +7,53 @@
  */
 import { useMutation, useQuery, useQueryClient, skipToken } from '@tanstack/react-query';
 import { z } from 'zod';
+import {
+  type zConflict,
+  zDryRun,
+  zEnvelopeItemListItem,
+  zEnvelopeItemsListItem,
+  zEnvelopeRemoved,
+  zItemListItem,
+  zListItem,
+  zListKeywordItem,
+  zPlaceItem,
+} from '@/api/generated/zod.gen';
 import { taskKeys } from '@/features/tasks';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
 import { optimizationKeys } from './keys';
 
-const id = z.union([z.string(), z.number()]).transform(String);
-const matchTypeSchema = z.enum(['EXACT', 'BROAD']).catch('EXACT');
-
-export const placeSchema = z.object({
-  campaignId: id,
-  adGroupId: id.nullish().transform((v) => v ?? null),
-  campaignName: z.string().nullish(),
-  adGroupName: z.string().nullish(),
-  orgId: id.nullish(),
-  accountId: z.string().nullish(),
-});
+/** The document's `PlaceItem`, the campaign level's `adGroupId` null rather than absent (the pickers key places by it). */
+export const placeSchema = zPlaceItem.extend({ adGroupId: zPlaceItem.shape.adGroupId.transform((v) => v ?? null) });
 export type Place = z.output<typeof placeSchema>;
 
-const summarySchema = z.object({
-  _id: id,
-  name: z.string(),
-  keywordsCount: z.number().catch(0).default(0),
-  // The listing names no places, only how many (issue 42 item 5: 'Applied to 0' came from
-  // reading the absent places as none).
-  placesCount: z.number(),
-  taskId: id.nullish(),
-});
+/**
+ * The document's `ListItem` as the listing answers it: no terms or places, only how many
+ * (issue 42 item 5: 'Applied to 0' came from reading the absent places as none), so its type
+ * has no `places` to read.
+ */
+const summarySchema = zListItem.omit({ keywords: true, places: true });
 export type NegativeListSummary = z.output<typeof summarySchema>;
 
-const listSchema = summarySchema.extend({
-  places: z.array(placeSchema).catch([]).default([]),
-  keywords: z.array(z.object({ text: z.string(), matchType: matchTypeSchema })).catch([]).default([]),
+/** A term with the match type the editor's switch shows (the document's default, EXACT, when none is given). */
+const keywordSchema = zListKeywordItem.extend({
+  matchType: zListKeywordItem.shape.matchType.transform((v): 'EXACT' | 'BROAD' => (v === 'BROAD' ? 'BROAD' : 'EXACT')),
+});
+
+/** One list (`list/{id}`, and what a save answers): the document's `ListItem` with its terms and places as lists. */
+const listSchema = zListItem.extend({
+  places: z
+    .array(placeSchema)
+    .nullish()
+    .transform((v) => v ?? []),
+  keywords: z
+    .array(keywordSchema)
+    .nullish()
+    .transform((v) => v ?? []),
 });
 export type NegativeList = z.output<typeof listSchema>;
 
-const conflictSchema = z.object({
-  text: z.string(),
-  matchType: z.string(),
-  campaignId: id,
-  adGroupId: id.nullish(),
-  keyword: z.object({ keywordId: id.nullish(), text: z.string(), matchType: z.string().nullish() }),
-});
-export type Conflict = z.output<typeof conflictSchema>;
+/** The document's `Conflict`: a term of the list and the keyword it would block. */
+export type Conflict = z.output<typeof zConflict>;
 
 export interface ListInput {
   name: string;
@@ -62,7 +67,7 @@ const keys = {
 };
 
 export async function getNegativeLists({ signal }: CallOptions = {}): Promise<NegativeListSummary[]> {
-  const { items } = await api.get('/list/all/negative', z.object({ items: z.array(summarySchema) }), { signal });
+  const { items } = await api.get('/list/all/negative', zEnvelopeItemsListItem.shape.result.extend({ items: z.array(summarySchema) }), { signal });
   return items;
 }
 
@@ -73,28 +78,31 @@ export function useNegativeLists(enabled = true) {
 export function useNegativeList(listId: string | null) {
   return useQuery({
     queryKey: keys.one(listId ?? ''),
-    queryFn: listId ? async ({ signal }) => (await api.get(`/list/${encodeURIComponent(listId)}`, z.object({ item: listSchema }), { signal })).item : skipToken,
+    queryFn: listId ? async ({ signal }) => (await api.get(`/list/${encodeURIComponent(listId)}`, zEnvelopeItemListItem.shape.result.extend({ item: listSchema }), { signal })).item : skipToken,
   });
 }
 
-/** The terms of `input` that would block a keyword its places bid on (nothing is saved). */
+/**
+ * The terms of `input` that would block a keyword its places bid on (nothing is saved): the
+ * `DryRun` branch of the document's `Saved`.
+ */
 export async function checkConflicts(listId: string | null, input: ListInput, { signal }: CallOptions = {}): Promise<Conflict[]> {
-  const schema = z.object({ conflicts: z.array(conflictSchema).catch([]).default([]) });
+  const schema = zDryRun;
   const body = { ...input, dryRun: true };
   const { conflicts } = listId ? await api.put(`/list/${encodeURIComponent(listId)}`, body, schema, { signal }) : await api.post('/list/add', body, schema, { signal });
   return conflicts;
 }
 
-/** Saves the list (and applies it where it has places: the answer names the task). */
+/** Saves the list (and applies it where it has places: the answer names the task), the `Item_ListItem` branch of `Saved`. */
 export async function saveNegativeList(listId: string | null, input: ListInput): Promise<NegativeList> {
-  const schema = z.object({ item: listSchema });
+  const schema = zItemListItem.extend({ item: listSchema });
   const body = { ...input, dryRun: false };
   const { item } = listId ? await api.put(`/list/${encodeURIComponent(listId)}`, body, schema) : await api.post('/list/add', body, schema);
   return item;
 }
 
 export async function deleteNegativeList(listId: string): Promise<void> {
-  await apiRequest(`/list/${encodeURIComponent(listId)}`, { method: 'DELETE', query: { removeNegatives: true }, schema: z.unknown() });
+  await apiRequest(`/list/${encodeURIComponent(listId)}`, { method: 'DELETE', query: { removeNegatives: true }, schema: zEnvelopeRemoved.shape.result });
 }
 
 export function useSaveNegativeList() {

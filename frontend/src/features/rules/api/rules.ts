@@ -6,20 +6,13 @@
 import { queryOptions, skipToken, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
 import type { RulesIds } from '@/api/generated/types.gen';
-import { zEnvelopeItemRule, zEnvelopeItemsRule, zEnvelopeRulesDeleted, zRule } from '@/api/generated/zod.gen';
+import { zEnvelopeItemRule, zEnvelopeItemsRule, zEnvelopeRulesDeleted } from '@/api/generated/zod.gen';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
-import { wireRuleSchema, type Rule, type RuleBody } from '../schema';
+import { answeredRuleSchema, type Rule, type RuleBody } from '../schema';
 import { ruleKeys } from './keys';
 
-/** A rule as the document's `Rule` says the server sends it, then as the screens read it (an answer's rule has its id and timestamps). */
-const answeredRule = zRule.transform((rule, ctx) => {
-  const read = wireRuleSchema.safeParse(rule);
-  if (read.success) return read.data;
-  for (const issue of read.error.issues) ctx.addIssue({ code: 'custom', message: issue.message, path: issue.path });
-  return z.NEVER;
-});
-const rulesResultSchema = zEnvelopeItemsRule.shape.result.extend({ items: z.array(answeredRule) });
-const ruleResultSchema = zEnvelopeItemRule.shape.result.extend({ item: answeredRule });
+const rulesResultSchema = zEnvelopeItemsRule.shape.result.extend({ items: z.array(answeredRuleSchema) });
+const ruleResultSchema = zEnvelopeItemRule.shape.result.extend({ item: answeredRuleSchema });
 
 export interface GroupScope {
   accountId: string;
