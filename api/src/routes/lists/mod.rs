@@ -118,7 +118,7 @@ pub struct ListItem {
     pub keywords: Option<Vec<ListKeywordItem>>,
     /// The places (absent in the listing).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub places: Option<Vec<PlaceItem>>,
+    pub places: Option<Vec<AppliedPlace>>,
     pub keywords_count: i64,
     /// How many places (campaigns and ad groups) the list is applied to, in the listing too
     /// (where `places` is absent).
@@ -129,14 +129,33 @@ pub struct ListItem {
     pub task_id: Option<String>,
 }
 
-fn place_item(p: Place) -> PlaceItem {
-    PlaceItem {
-        campaign_id: Some(string_id::value(p.campaign_id)),
-        ad_group_id: Some(string_id::value_opt(p.ad_group_id)),
-        campaign_name: Some(p.campaign_name),
+/// A place a list is applied to, as answered: the ids Apple gave, the names as synced (not
+/// our input, so not held to the request bodies' text rules).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AppliedPlace {
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub campaign_id: String,
+    /// Null for the campaign level.
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub ad_group_id: Option<String>,
+    pub campaign_name: String,
+    pub ad_group_name: Option<String>,
+    /// The campaign group.
+    #[schema(pattern = "^[0-9]{1,19}$")]
+    pub org_id: String,
+    /// The connection that reaches the campaign.
+    pub account_id: String,
+}
+
+fn place_item(p: Place) -> AppliedPlace {
+    AppliedPlace {
+        campaign_id: p.campaign_id.to_string(),
+        ad_group_id: p.ad_group_id.map(|id| id.to_string()),
+        campaign_name: p.campaign_name,
         ad_group_name: p.ad_group_name,
-        org_id: Some(string_id::value(p.org_id)),
-        account_id: Some(p.account_id),
+        org_id: p.org_id.to_string(),
+        account_id: p.account_id,
     }
 }
 

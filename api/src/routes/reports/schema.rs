@@ -253,6 +253,10 @@ pub struct RowOptimization {
     /// The target in `currency` (decimal text), null without one.
     pub target: Option<String>,
     pub currency: Option<String>,
+    /// The largest change of a bid one goal-optimisation run makes, in percent (1–100); the
+    /// goal editor of the campaigns table starts from it.
+    #[schema(minimum = 1, maximum = 100)]
+    pub max_step_percent: i64,
 }
 
 /// A column the server does not store yet: always null.

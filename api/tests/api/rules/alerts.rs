@@ -53,6 +53,12 @@ backend_tests! {
             (item["campaignId"].clone(), item["orgId"].clone(), item["type"].clone(), item["target"].clone(), item["currency"].clone(), item["maxStepPercent"].clone()),
             (json!("1870001"), json!("4500123"), json!("CPA_GOAL"), json!("2.50"), json!("USD"), json!("15"))
         );
+        // The campaigns table's cell holds the goal with its step: the editor starts from it,
+        // so a new target does not reset the step to the default.
+        let report = app.post(&format!("/api/asa/reports?accountId={}&orgId=4500123", f.account_id), json!({"level": "CAMPAIGNS", "startDate": "2026-01-01", "endDate": "2026-01-02"}), Some(&f.cookie)).await;
+        assert_eq!(report.status, StatusCode::OK, "{:?}", report.json);
+        let row = report.json["result"]["items"].as_array().unwrap().iter().find(|r| r["campaignId"] == "1870001").unwrap().clone();
+        assert_eq!(row["optimizationTypes"], json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD", "maxStepPercent": 15}));
         assert_eq!(fields(&put(&app, &one, json!({"type": "CPT_GOAL"}), &f.cookie).await), ["target"]);
         assert_eq!(fields(&put(&app, &one, json!({"type": "CPA_GOAL", "target": "2.555", "maxStepPercent": "101"}), &f.cookie).await), ["target", "maxStepPercent"]);
         assert_eq!(fields(&put(&app, &one, json!({"type": "CPX"}), &f.cookie).await), ["type"]);

@@ -209,6 +209,7 @@ async fn page_rules(
                         "type": o.kind,
                         "target": o.target_micros.map(|m| money.micros(m).to_string()),
                         "currency": org.currency,
+                        "maxStepPercent": o.max_step_percent,
                     })
                 }),
             );

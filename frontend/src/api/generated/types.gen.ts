@@ -470,6 +470,28 @@ export type AppStoreSearch = {
 export type AppleId = string | number;
 
 /**
+ * A place a list is applied to, as answered: the ids Apple gave, the names as synced (not
+ * our input, so not held to the request bodies' text rules).
+ */
+export type AppliedPlace = {
+    /**
+     * The connection that reaches the campaign.
+     */
+    accountId: string;
+    /**
+     * Null for the campaign level.
+     */
+    adGroupId?: string | null;
+    adGroupName?: string | null;
+    campaignId: string;
+    campaignName: string;
+    /**
+     * The campaign group.
+     */
+    orgId: string;
+};
+
+/**
  * The task details of `apply-negative-lists`.
  */
 export type ApplyProgress = {
@@ -2251,7 +2273,7 @@ export type EnvelopeItemListItem = {
             /**
              * The places (absent in the listing).
              */
-            places?: Array<PlaceItem> | null;
+            places?: Array<AppliedPlace> | null;
             /**
              * How many places (campaigns and ad groups) the list is applied to, in the listing too
              * (where `places` is absent).
@@ -3192,7 +3214,7 @@ export type EnvelopeItemsListItem = {
             /**
              * The places (absent in the listing).
              */
-            places?: Array<PlaceItem> | null;
+            places?: Array<AppliedPlace> | null;
             /**
              * How many places (campaigns and ad groups) the list is applied to, in the listing too
              * (where `places` is absent).
@@ -4595,7 +4617,7 @@ export type ItemListItem = {
         /**
          * The places (absent in the listing).
          */
-        places?: Array<PlaceItem> | null;
+        places?: Array<AppliedPlace> | null;
         /**
          * How many places (campaigns and ad groups) the list is applied to, in the listing too
          * (where `places` is absent).
@@ -4771,7 +4793,7 @@ export type ListItem = {
     /**
      * The places (absent in the listing).
      */
-    places?: Array<PlaceItem> | null;
+    places?: Array<AppliedPlace> | null;
     /**
      * How many places (campaigns and ad groups) the list is applied to, in the listing too
      * (where `places` is absent).
@@ -6091,6 +6113,11 @@ export type RolesBody = {
  */
 export type RowOptimization = {
     currency?: string | null;
+    /**
+     * The largest change of a bid one goal-optimisation run makes, in percent (1–100); the
+     * goal editor of the campaigns table starts from it.
+     */
+    maxStepPercent: number;
     /**
      * The target in `currency` (decimal text), null without one.
      */

@@ -298,6 +298,19 @@ export const zAdEdit = z.object({
 });
 
 /**
+ * A place a list is applied to, as answered: the ids Apple gave, the names as synced (not
+ * our input, so not held to the request bodies' text rules).
+ */
+export const zAppliedPlace = z.object({
+    accountId: z.string(),
+    adGroupId: z.string().regex(/^[0-9]{1,19}$/).nullish(),
+    adGroupName: z.string().nullish(),
+    campaignId: z.string().regex(/^[0-9]{1,19}$/),
+    campaignName: z.string(),
+    orgId: z.string().regex(/^[0-9]{1,19}$/)
+});
+
+/**
  * An entity the backtest would have changed.
  */
 export const zBacktestEntity = z.object({
@@ -2067,6 +2080,92 @@ export const zListKeywordItem = z.object({
 });
 
 /**
+ * A successful answer.
+ */
+export const zEnvelopeItemListItem = z.object({
+    message: z.string(),
+    result: z.object({
+        item: z.object({
+            _id: z.string(),
+            createdAt: z.string(),
+            keywords: z.array(zListKeywordItem).nullish(),
+            keywordsCount: z.int(),
+            name: z.string(),
+            places: z.array(zAppliedPlace).nullish(),
+            placesCount: z.int(),
+            taskId: z.string().nullish(),
+            updatedAt: z.string()
+        })
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsListItem = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            _id: z.string(),
+            createdAt: z.string(),
+            keywords: z.array(zListKeywordItem).nullish(),
+            keywordsCount: z.int(),
+            name: z.string(),
+            places: z.array(zAppliedPlace).nullish(),
+            placesCount: z.int(),
+            taskId: z.string().nullish(),
+            updatedAt: z.string()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * `result: {"item": …}` — a single object.
+ */
+export const zItemListItem = z.object({
+    item: z.object({
+        _id: z.string(),
+        createdAt: z.string(),
+        keywords: z.array(zListKeywordItem).nullish(),
+        keywordsCount: z.int(),
+        name: z.string(),
+        places: z.array(zAppliedPlace).nullish(),
+        placesCount: z.int(),
+        taskId: z.string().nullish(),
+        updatedAt: z.string()
+    })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeSaved = z.object({
+    message: z.string(),
+    result: z.union([
+        zItemListItem,
+        zDryRun
+    ]),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A list as answered.
+ */
+export const zListItem = z.object({
+    _id: z.string(),
+    createdAt: z.string(),
+    keywords: z.array(zListKeywordItem).nullish(),
+    keywordsCount: z.int(),
+    name: z.string(),
+    places: z.array(zAppliedPlace).nullish(),
+    placesCount: z.int(),
+    taskId: z.string().nullish(),
+    updatedAt: z.string()
+});
+
+/**
  * Why a column cannot be shown on the workspace's plan (spec §6).
  */
 export const zLock = z.enum(['growth', 'pro']);
@@ -2946,77 +3045,6 @@ export const zPlaceItem = z.object({
 });
 
 /**
- * A successful answer.
- */
-export const zEnvelopeItemListItem = z.object({
-    message: z.string(),
-    result: z.object({
-        item: z.object({
-            _id: z.string(),
-            createdAt: z.string(),
-            keywords: z.array(zListKeywordItem).nullish(),
-            keywordsCount: z.int(),
-            name: z.string(),
-            places: z.array(zPlaceItem).nullish(),
-            placesCount: z.int(),
-            taskId: z.string().nullish(),
-            updatedAt: z.string()
-        })
-    }),
-    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
-});
-
-/**
- * A successful answer.
- */
-export const zEnvelopeItemsListItem = z.object({
-    message: z.string(),
-    result: z.object({
-        items: z.array(z.object({
-            _id: z.string(),
-            createdAt: z.string(),
-            keywords: z.array(zListKeywordItem).nullish(),
-            keywordsCount: z.int(),
-            name: z.string(),
-            places: z.array(zPlaceItem).nullish(),
-            placesCount: z.int(),
-            taskId: z.string().nullish(),
-            updatedAt: z.string()
-        }))
-    }),
-    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
-});
-
-/**
- * `result: {"item": …}` — a single object.
- */
-export const zItemListItem = z.object({
-    item: z.object({
-        _id: z.string(),
-        createdAt: z.string(),
-        keywords: z.array(zListKeywordItem).nullish(),
-        keywordsCount: z.int(),
-        name: z.string(),
-        places: z.array(zPlaceItem).nullish(),
-        placesCount: z.int(),
-        taskId: z.string().nullish(),
-        updatedAt: z.string()
-    })
-});
-
-/**
- * A successful answer.
- */
-export const zEnvelopeSaved = z.object({
-    message: z.string(),
-    result: z.union([
-        zItemListItem,
-        zDryRun
-    ]),
-    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
-});
-
-/**
  * The body of `list/add` and `PUT list/{id}`.
  */
 export const zListBody = z.object({
@@ -3024,21 +3052,6 @@ export const zListBody = z.object({
     keywords: z.array(zListKeywordItem).nullish(),
     name: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
     places: z.array(zPlaceItem).nullish()
-});
-
-/**
- * A list as answered.
- */
-export const zListItem = z.object({
-    _id: z.string(),
-    createdAt: z.string(),
-    keywords: z.array(zListKeywordItem).nullish(),
-    keywordsCount: z.int(),
-    name: z.string(),
-    places: z.array(zPlaceItem).nullish(),
-    placesCount: z.int(),
-    taskId: z.string().nullish(),
-    updatedAt: z.string()
 });
 
 /**
@@ -3566,6 +3579,7 @@ export const zRolesBody = z.object({
  */
 export const zRowOptimization = z.object({
     currency: z.string().nullish(),
+    maxStepPercent: z.int().gte(1).lte(100),
     target: z.string().nullish(),
     type: z.string()
 });

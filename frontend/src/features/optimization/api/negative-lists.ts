@@ -8,6 +8,7 @@
 import { useMutation, useQuery, useQueryClient, skipToken } from '@tanstack/react-query';
 import { z } from 'zod';
 import {
+  zAppliedPlace,
   type zConflict,
   zDryRun,
   zEnvelopeItemListItem,
@@ -16,14 +17,13 @@ import {
   zItemListItem,
   zListItem,
   zListKeywordItem,
-  zPlaceItem,
 } from '@/api/generated/zod.gen';
 import { taskKeys } from '@/features/tasks';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
 import { optimizationKeys } from './keys';
 
-/** The document's `PlaceItem`, the campaign level's `adGroupId` null rather than absent (the pickers key places by it). */
-export const placeSchema = zPlaceItem.extend({ adGroupId: zPlaceItem.shape.adGroupId.transform((v) => v ?? null) });
+/** The document's `AppliedPlace`, the campaign level's `adGroupId` null rather than absent (the pickers key places by it). */
+export const placeSchema = zAppliedPlace.extend({ adGroupId: zAppliedPlace.shape.adGroupId.transform((v) => v ?? null) });
 export type Place = z.output<typeof placeSchema>;
 
 /**

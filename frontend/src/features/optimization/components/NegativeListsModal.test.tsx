@@ -16,6 +16,8 @@ jest.setTimeout(30_000);
 
 /** When a list was made and last changed, as the server stamps it. */
 const STAMPS = { createdAt: '2026-11-19T10:00:00Z', updatedAt: '2026-11-19T10:00:00Z' };
+/** A campaign a list is applied to, as the server answers it (`AppliedPlace`). */
+const applied = (campaignId: string, campaignName = `Campaign ${campaignId}`) => ({ campaignId, adGroupId: null, campaignName, adGroupName: null, orgId: '42', accountId: 'a1' });
 
 describe('negative keyword list places', () => {
   it('key campaigns and ad groups', () => {
@@ -40,7 +42,7 @@ describe('negative keyword lists modal', () => {
       const body = call.body as { dryRun: boolean; name: string };
       if (body.dryRun) return ok({ conflicts: [{ text: 'free', matchType: 'BROAD', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', adGroupId: '9', text: 'free photo editor', matchType: 'EXACT' } }] });
       lists = [{ _id: 'l1', name: body.name, keywordsCount: 2, placesCount: 1, taskId: 'n1', ...STAMPS }];
-      return ok({ item: { ...(lists[0] as object), keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
+      return ok({ item: { ...(lists[0] as object), keywords: [], places: [applied('7')] } });
     });
     renderApp(CAMPAIGNS, makeUser());
     await userEvent.click(await screen.findByTestId('negative-lists-button'));
@@ -78,7 +80,7 @@ describe('negative keyword lists modal', () => {
     mockApi('GET /api/list/all/negative', ok({ items: [] }));
     mockApi('POST /api/list/add', (call: MockCall) => {
       const body = call.body as { dryRun: boolean; keywords: { text: string }[] };
-      if (!body.dryRun) return ok({ item: { ...STAMPS, _id: 'l1', name: 'Freebies', keywordsCount: 1, placesCount: 1, keywords: [], places: [{ campaignId: '7', adGroupId: null }] } });
+      if (!body.dryRun) return ok({ item: { ...STAMPS, _id: 'l1', name: 'Freebies', keywordsCount: 1, placesCount: 1, keywords: [], places: [applied('7')] } });
       const free = body.keywords.some((k) => k.text === 'free');
       return ok({ conflicts: free ? [{ text: 'free', matchType: 'EXACT', campaignId: '7', adGroupId: null, keyword: { keywordId: '11', adGroupId: '9', text: 'free', matchType: 'EXACT' } }] : [] });
     });
@@ -113,7 +115,7 @@ describe('negative keyword lists modal', () => {
 
   it('edits a list, keeping places elsewhere, and deletes after a confirmation', async () => {
     mockApi('GET /api/list/all/negative', ok({ items: [{ ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, placesCount: 2 }] }));
-    mockApi('GET /api/list/l1', ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, placesCount: 2, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [{ campaignId: '7', adGroupId: null }, { campaignId: '99', adGroupId: null }] } }));
+    mockApi('GET /api/list/l1', ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 1, placesCount: 2, keywords: [{ text: 'hack', matchType: 'EXACT' }], places: [applied('7'), applied('99')] } }));
     mockApi('PUT /api/list/l1', (call: MockCall) => ((call.body as { dryRun: boolean }).dryRun ? ok({ conflicts: [] }) : ok({ item: { ...STAMPS, _id: 'l1', name: 'Brand safety', keywordsCount: 2, placesCount: 0, keywords: [], places: [] } })));
     mockApi('DELETE /api/list/l1', ok({}));
     renderApp(CAMPAIGNS, makeUser());

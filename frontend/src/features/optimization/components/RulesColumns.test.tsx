@@ -105,7 +105,7 @@ function storedRule({ id = 'r1', name = 'Pause wasters', enabled = true }: { id?
 describe("a campaign's goal optimisation and rules, edited from the campaigns table", () => {
   const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
   const fields = ['campaignName', 'servingStatus', 'optimizationTypes', 'rules', 'localSpend'];
-  const report = (locked: string[] = []) => ({
+  const report = (locked: string[] = [], optimizationTypes: unknown = null) => ({
     items: [
       {
         campaignId: '7',
@@ -114,7 +114,7 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
         deleted: false,
         tag: [],
         localSpend: 10,
-        optimizationTypes: null,
+        optimizationTypes,
         rules: [{ id: 'r1', name: 'Pause wasters', enabled: true }],
       },
     ],
@@ -137,9 +137,9 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
     campaigns: [],
   };
 
-  function setup(locked: string[] = []) {
+  function setup(locked: string[] = [], optimizationTypes: unknown = null) {
     mockApi('GET /api/account/getAll', ok({ items: [account] }));
-    mockApi('POST /api/asa/reports', ok(report(locked)));
+    mockApi('POST /api/asa/reports', ok(report(locked, optimizationTypes)));
     mockApi('GET /api/setFields/all/CAMPAIGNS', ok({ items: [{ _id: 'p1', name: 'Automation', type: 'CAMPAIGNS', fields, isDefault: false }] }));
     mockApi('GET /api/options/front', ok({ item: { 'optimization-column-presets': { CAMPAIGNS: 'p1' } }, version: 1 }));
     mockApi('GET /api/alerts', ok({ items: [] }));
@@ -168,6 +168,24 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
     expect(call.url).toBe('/api/optimization/one/7?accountId=a1&orgId=42');
     expect(call.body).toEqual({ type: 'CPA_GOAL', target: '2.50', maxStepPercent: '15' });
     await waitFor(() => expect(reportCalls()).toBeGreaterThan(before));
+  });
+
+  it("keeps a goal's own step when only its target changes", async () => {
+    // The cell answers the goal's step: the form starts from it, so saving a new target does
+    // not reset a step of 35 % to the default 20 %.
+    setup([], { type: 'CPA_GOAL', target: '2.50', currency: 'USD', maxStepPercent: 35 });
+    mockApi('PUT /api/optimization/one/7', ok({ item: { campaignId: '7', accountId: 'a1', orgId: '42', type: 'CPA_GOAL', target: '3.00', maxStepPercent: '35', currency: 'USD', createdBy: 'ann@example.com', enabledAt: 1764223200, updatedAt: 1764223200, lastRun: null } }));
+    renderApp('/optimization/a1/42', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
+    await userEvent.click(await within(table).findByRole('button', { name: 'Goal optimization of Brand US' }));
+    const form = await screen.findByRole('form', { name: 'Goal optimization of Brand US' });
+    expect(within(form).getByRole('textbox', { name: /Largest bid step/ })).toHaveValue('35');
+    const amount = within(form).getByRole('textbox', { name: /^Target/ });
+    await userEvent.clear(amount);
+    await userEvent.type(amount, '3.00');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo('PUT /api/optimization/one/7')).toHaveLength(1));
+    expect(callsTo('PUT /api/optimization/one/7')[0]!.body).toEqual({ type: 'CPA_GOAL', target: '3.00', maxStepPercent: '35' });
   });
 
   it('attaches a rule and turns an attached one off for the campaign', async () => {

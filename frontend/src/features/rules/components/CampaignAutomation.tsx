@@ -10,7 +10,7 @@
 import { ActionIcon, Button, Checkbox, Group, Popover, Select, Stack, Switch, Text, TextInput } from '@mantine/core';
 import { IconPencil } from '@tabler/icons-react';
 import { useState, type ReactNode } from 'react';
-import { z } from 'zod';
+import { zRowOptimization } from '@/api/generated/zod.gen';
 import { t } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
@@ -39,18 +39,11 @@ function EditButton({ label, children, opened, setOpened }: { label: string; chi
   );
 }
 
-const cellGoalSchema = z.object({
-  type: z.string(),
-  target: z.union([z.string(), z.number()]).nullish(),
-  maxStepPercent: z.union([z.string(), z.number()]).nullish(),
-});
-
-/** The goal optimisation as the report's cell holds it: `{type, target, maxStepPercent}` or null. */
+/** The goal optimisation as the report's cell holds it (the document's `RowOptimization`), or null. */
 function goalOf(value: unknown): { type: string; target: string | null; maxStepPercent: string | null } | null {
-  const parsed = cellGoalSchema.safeParse(Array.isArray(value) ? value[0] : value);
+  const parsed = zRowOptimization.safeParse(value);
   if (!parsed.success) return null;
-  const text = (v: string | number | null | undefined) => (v === null || v === undefined ? null : String(v));
-  return { type: parsed.data.type, target: text(parsed.data.target), maxStepPercent: text(parsed.data.maxStepPercent) };
+  return { type: parsed.data.type, target: parsed.data.target ?? null, maxStepPercent: String(parsed.data.maxStepPercent) };
 }
 
 function GoalForm({ target, value, onDone }: { target: AutomationTarget; value: unknown; onDone: () => void }) {
