@@ -31,7 +31,9 @@ test('collects keywords for a sandbox app and launches paused campaigns from the
   await page.getByTestId('country-picker').fill('United States');
   await page.getByRole('option', { name: 'United States (US)' }).click();
   await expect(start).toBeEnabled();
-  await expect(page.getByTestId('wizard-hint')).toHaveText(/Estimated time: (5-20 min|\d+ min)/);
+  // A first estimate from the collection's planned calls until one has finished on this
+  // server (the other specs share it), then the measured median.
+  await expect(page.getByTestId('wizard-hint')).toHaveText(/^Estimated time: (about \d+ min \(estimated from \d+ planned calls\)|\d+ min)$/);
   await shot(page, info, 'suggester-01-search-parameters');
 
   // Start, then stop after the confirmation: back to step 1.

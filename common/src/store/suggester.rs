@@ -58,22 +58,24 @@ pub async fn delete_expired(ex: impl Exec<'_>, now_ms: i64) -> Result<u64, sqlx:
     Ok(done.rows_affected())
 }
 
-/// Records a finished collection's wall time.
+/// Records a finished collection's wall time and the provider calls it made.
 pub async fn record_run(
     ex: impl Exec<'_>,
     suggestion_type: &str,
     country: &str,
     duration_ms: i64,
+    calls: u64,
     now_ms: i64,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO suggester_runs (id, suggestion_type, country, duration_ms, finished_at) \
-         VALUES ($1, $2, $3, $4, $5)",
+        "INSERT INTO suggester_runs (id, suggestion_type, country, duration_ms, calls, finished_at) \
+         VALUES ($1, $2, $3, $4, $5, $6)",
     )
     .bind(ids::new_id())
     .bind(suggestion_type)
     .bind(country)
     .bind(duration_ms)
+    .bind(calls as i64)
     .bind(now_ms)
     .execute(ex)
     .await?;
@@ -93,6 +95,20 @@ pub async fn median_duration(
     )
     .bind(suggestion_type)
     .bind(country)
+    .bind(TIMING_RUNS)
+    .fetch_all(ex)
+    .await?;
+    Ok(median(&mut last))
+}
+
+/// The installation's measured wall time per provider call (ms): the median over the last
+/// [`TIMING_RUNS`] finished collections of any type and country that recorded their calls;
+/// None when there are none.
+pub async fn median_ms_per_call(ex: impl Exec<'_>) -> Result<Option<i64>, sqlx::Error> {
+    let mut last: Vec<i64> = sqlx::query_scalar(
+        "SELECT duration_ms / calls FROM suggester_runs WHERE calls > 0 \
+         ORDER BY finished_at DESC, id DESC LIMIT $1",
+    )
     .bind(TIMING_RUNS)
     .fetch_all(ex)
     .await?;

@@ -1,10 +1,12 @@
 //! The keyword suggester's domain (spec §2 "Keyword suggester", §3, §5; the contract is
 //! docs/api/suggester.md): the search payload and its checks ([`payload`]), the keyword
-//! text rules ([`text`]) and what a collection answers ([`keyword`]). The `collect-keywords`
-//! job ([`crate::jobs::CollectKeywords`]) runs the collection; the API starts and polls it.
+//! text rules ([`text`]), what a collection answers ([`keyword`]) and the calls it plans
+//! ([`plan`]). The `collect-keywords` job ([`crate::jobs::CollectKeywords`]) runs the
+//! collection; the API starts and polls it.
 
 pub mod keyword;
 pub mod payload;
+pub mod plan;
 pub mod text;
 
 pub use keyword::{

@@ -475,6 +475,8 @@ export const en = {
   'suggester.hint.inProgress': 'Keyword research in progress',
   'suggester.hint.selectKeyword': 'Select at least one keyword',
   'suggester.duration': 'Estimated time',
+  'suggester.durationPlanned': 'about {time} (estimated from {calls} planned calls)',
+  'suggester.durationAbout': 'about {time} (estimated)',
   'suggester.noAccount': 'Choose an account with a campaign group to collect keywords for its apps.',
   'suggester.app': 'App',
   'suggester.appPlaceholder': 'Pick an app or search the App Store',

@@ -477,6 +477,8 @@ export const ru: Messages = {
   'suggester.hint.inProgress': 'Идёт подбор ключевых слов',
   'suggester.hint.selectKeyword': 'Выберите хотя бы одно ключевое слово',
   'suggester.duration': 'Примерное время',
+  'suggester.durationPlanned': 'около {time} (оценка по {calls} запланированным запросам)',
+  'suggester.durationAbout': 'около {time} (оценка)',
   'suggester.noAccount': 'Выберите аккаунт с группой кампаний, чтобы подбирать ключевые слова для её приложений.',
   'suggester.app': 'Приложение',
   'suggester.appPlaceholder': 'Выберите приложение или найдите в App Store',

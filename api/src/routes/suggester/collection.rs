@@ -265,12 +265,19 @@ pub async fn stop(
     Ok(envelope::item(after))
 }
 
-/// `{"duration": ms | null}`.
+/// `{"duration": ms, "estimated": bool, "calls": n | null}`.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Timing {
     /// Median wall time (ms) of the last 10 finished collections of this type and country;
-    /// null when there are none (the screen then shows '5-20 min').
+    /// without any, a first estimate (`estimated`). Null only when neither is known (the
+    /// screen then shows '5-20 min').
     pub duration: Option<i64>,
+    /// Whether `duration` is a first estimate: the provider calls a typical collection of
+    /// this type plans (`calls`) at the installation's measured time per call, or at the
+    /// rate limiter's starting pace before any collection has finished here.
+    pub estimated: bool,
+    /// The planned provider calls a first estimate rests on; null for a measured duration.
+    pub calls: Option<u64>,
 }
 
 /// The expected duration of a collection of suggestion type `type` in `countryCode`.
@@ -296,9 +303,22 @@ pub async fn timing(
             "Must be a country or region Apple Ads serves",
         )
     })?;
-    let duration =
+    let measured =
         store::suggester::median_duration(&state.db.pool, kind.as_str(), &country.code).await?;
-    Ok(envelope::ok(Timing { duration }))
+    if let Some(duration) = measured {
+        return Ok(envelope::ok(Timing {
+            duration: Some(duration),
+            estimated: false,
+            calls: None,
+        }));
+    }
+    let per_call = store::suggester::median_ms_per_call(&state.db.pool).await?;
+    let estimate = searchdeck_common::suggester::plan::first_estimate(kind, per_call);
+    Ok(envelope::ok(Timing {
+        duration: Some(estimate.duration_ms),
+        estimated: true,
+        calls: Some(estimate.calls),
+    }))
 }
 
 /// The step-1 form's defaults.

@@ -131,9 +131,12 @@ sandbox_tests! {
         let res = t.call(Method::POST, &url, json!({"country": "US", "suggestionType": "app"}), &reader).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN);
 
-        // The timing hint has nothing to go by yet; the defaults are the spec's.
+        // Nothing measured yet: the timing is a first estimate from the calls a typical
+        // collection of the type plans (43 for competitors: the lookup, 12 hints, the store
+        // search, 12 Apple Ads suggestion calls, 3 competitors' hints, 15 popularity batches)
+        // at the rate limiter's starting pace of 200 ms; the defaults are the spec's.
         let timing = t.get("/api/timings/competitors/US", &owner).await;
-        assert_eq!(timing.json["result"], json!({"duration": null}));
+        assert_eq!(timing.json["result"], json!({"duration": 43 * 200, "estimated": true, "calls": 43}));
         let defaults = t.get("/api/keyword/default", &owner).await;
         assert_eq!(defaults.json["result"]["item"]["negativeKeywords"], json!([]));
         assert_eq!(defaults.json["result"]["item"]["excludedWordsByPopularities"], 1);
@@ -179,7 +182,13 @@ sandbox_tests! {
         assert_eq!(again.json["result"]["items"], result["items"]);
         let timing = t.get("/api/timings/competitors/US", &owner).await;
         assert!(timing.json["result"]["duration"].as_i64().unwrap() > 0);
-        assert_eq!(t.get("/api/timings/app/US", &owner).await.json["result"]["duration"], Value::Null);
+        assert_eq!((&timing.json["result"]["estimated"], &timing.json["result"]["calls"]), (&json!(false), &Value::Null), "measured");
+        // Another type is estimated at the time per call this run measured.
+        let (ms, calls): (i64, i64) = sqlx::query_as("SELECT duration_ms, calls FROM suggester_runs")
+            .fetch_one(&t.app.state.db.pool).await.unwrap();
+        assert!(calls > 0, "the run recorded its calls");
+        let app = t.get("/api/timings/app/US", &owner).await.json["result"].clone();
+        assert_eq!(app, json!({"duration": 40 * (ms / calls), "estimated": true, "calls": 40}));
         let defaults = t.get("/api/keyword/default", &owner).await;
         assert_eq!(defaults.json["result"]["item"]["negativeKeywords"], json!(["free"]));
 

@@ -1883,14 +1883,20 @@ async fn suggester_results_timings_defaults_and_places(db: &Db) {
             .unwrap(),
         None
     );
+    assert_eq!(suggester::median_ms_per_call(&db.pool).await.unwrap(), None);
     for (i, ms) in [9_000, 1_000, 5_000, 3_000].iter().enumerate() {
-        suggester::record_run(&db.pool, "app", "US", *ms, now + i as i64)
+        suggester::record_run(&db.pool, "app", "US", *ms, 100, now + i as i64)
             .await
             .unwrap();
     }
-    suggester::record_run(&db.pool, "keywords", "US", 60_000, now)
+    suggester::record_run(&db.pool, "keywords", "US", 60_000, 20, now)
         .await
         .unwrap();
+    // Per call over every type and country: 90, 10, 50, 30 and 3,000 ms.
+    assert_eq!(
+        suggester::median_ms_per_call(&db.pool).await.unwrap(),
+        Some(50)
+    );
     assert_eq!(
         suggester::median_duration(&db.pool, "app", "US")
             .await
@@ -1899,7 +1905,7 @@ async fn suggester_results_timings_defaults_and_places(db: &Db) {
     );
     // Only the last 10 count.
     for i in 0..10 {
-        suggester::record_run(&db.pool, "app", "US", 100_000, now + 100 + i)
+        suggester::record_run(&db.pool, "app", "US", 100_000, 50, now + 100 + i)
             .await
             .unwrap();
     }

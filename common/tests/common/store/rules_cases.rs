@@ -592,7 +592,7 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
         if plan == Plan::Growth {
             assert_eq!(
                 row("502")["optimizationTypes"],
-                json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD"})
+                json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD", "maxStepPercent": 15})
             );
             assert!(!r.locked.contains(&"optimizationTypes".to_string()));
         } else {

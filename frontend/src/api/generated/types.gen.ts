@@ -4091,14 +4091,25 @@ export type EnvelopeTestClock = {
 export type EnvelopeTiming = {
     message: string;
     /**
-     * `{"duration": ms | null}`.
+     * `{"duration": ms, "estimated": bool, "calls": n | null}`.
      */
     result: {
         /**
+         * The planned provider calls a first estimate rests on; null for a measured duration.
+         */
+        calls?: number | null;
+        /**
          * Median wall time (ms) of the last 10 finished collections of this type and country;
-         * null when there are none (the screen then shows '5-20 min').
+         * without any, a first estimate (`estimated`). Null only when neither is known (the
+         * screen then shows '5-20 min').
          */
         duration?: number | null;
+        /**
+         * Whether `duration` is a first estimate: the provider calls a typical collection of
+         * this type plans (`calls`) at the installation's measured time per call, or at the
+         * rate limiter's starting pace before any collection has finished here.
+         */
+        estimated: boolean;
     };
     status: number;
 };
@@ -6867,14 +6878,25 @@ export type TestProgress = {
 export type TextMatch = 'CONTAINS' | 'DOES_NOT_CONTAIN' | 'EQUALS';
 
 /**
- * `{"duration": ms | null}`.
+ * `{"duration": ms, "estimated": bool, "calls": n | null}`.
  */
 export type Timing = {
     /**
+     * The planned provider calls a first estimate rests on; null for a measured duration.
+     */
+    calls?: number | null;
+    /**
      * Median wall time (ms) of the last 10 finished collections of this type and country;
-     * null when there are none (the screen then shows '5-20 min').
+     * without any, a first estimate (`estimated`). Null only when neither is known (the
+     * screen then shows '5-20 min').
      */
     duration?: number | null;
+    /**
+     * Whether `duration` is a first estimate: the provider calls a typical collection of
+     * this type plans (`calls`) at the installation's measured time per call, or at the
+     * rate limiter's starting pace before any collection has finished here.
+     */
+    estimated: boolean;
 };
 
 /**

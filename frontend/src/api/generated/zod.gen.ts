@@ -1462,7 +1462,9 @@ export const zEnvelopeTestClock = z.object({
 export const zEnvelopeTiming = z.object({
     message: z.string(),
     result: z.object({
-        duration: z.int().nullish()
+        calls: z.int().gte(0).nullish(),
+        duration: z.int().nullish(),
+        estimated: z.boolean()
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
@@ -4761,10 +4763,12 @@ export const zConditions = z.object({
 });
 
 /**
- * `{"duration": ms | null}`.
+ * `{"duration": ms, "estimated": bool, "calls": n | null}`.
  */
 export const zTiming = z.object({
-    duration: z.int().nullish()
+    calls: z.int().gte(0).nullish(),
+    duration: z.int().nullish(),
+    estimated: z.boolean()
 });
 
 /**

@@ -107,10 +107,17 @@ describe('time hint (spec §9)', () => {
   });
 
   it('rounds the duration up to minutes', () => {
-    expect(durationHint(412_000)).toBe('7 min');
-    expect(durationHint(60_000)).toBe('1 min');
-    expect(durationHint(60_001)).toBe('2 min');
-    expect(durationHint(1_000)).toBe('1 min');
+    const measured = (duration: number) => ({ duration, estimated: false, calls: null });
+    expect(durationHint(measured(412_000))).toBe('7 min');
+    expect(durationHint(measured(60_000))).toBe('1 min');
+    expect(durationHint(measured(60_001))).toBe('2 min');
+    expect(durationHint(measured(1_000))).toBe('1 min');
+    expect(durationHint({ duration: null, estimated: false })).toBe('5-20 min');
+  });
+
+  it('says that a first estimate is one, and what it rests on (issue 42 item 13)', () => {
+    expect(durationHint({ duration: 8_600, estimated: true, calls: 43 })).toBe('about 1 min (estimated from 43 planned calls)');
+    expect(durationHint({ duration: 130_000, estimated: true, calls: null })).toBe('about 3 min (estimated)');
   });
 });
 

@@ -3,7 +3,8 @@
  * §5, §9): the five steps and their action buttons, when the action is disabled and which
  * hint says why, the time hint and the collection's progress.
  */
-import type { MessageKey } from '@/i18n';
+import type { Timing } from '@/api/generated/types.gen';
+import { t, type MessageKey } from '@/i18n';
 
 /** Spec §9: the wizard has 5 steps. */
 export const STEP_COUNT = 5;
@@ -102,10 +103,17 @@ export const previousStep = (step: Step): Step => clampStep(step - 1);
 /** Spec §9: the time hint without past runs. */
 export const DEFAULT_DURATION_HINT = '5-20 min';
 
-/** The time hint: '5-20 min' without a duration, else the duration in ms rounded up to minutes. */
-export function durationHint(durationMs: number | null | undefined): string {
-  if (durationMs === null || durationMs === undefined || !Number.isFinite(durationMs) || durationMs < 0) return DEFAULT_DURATION_HINT;
-  return `${Math.max(1, Math.ceil(durationMs / 60_000))} min`;
+/**
+ * The time hint: '5-20 min' without a duration, else the duration in ms rounded up to
+ * minutes; a first estimate (nothing measured here yet, docs/api/suggester.md "Timing") says
+ * it is one and what it rests on: 'about 1 min (estimated from 43 planned calls)'.
+ */
+export function durationHint(timing: Pick<Timing, 'duration' | 'estimated' | 'calls'> | null | undefined): string {
+  const ms = timing?.duration;
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return DEFAULT_DURATION_HINT;
+  const minutes = `${Math.max(1, Math.ceil(ms / 60_000))} min`;
+  if (!timing?.estimated) return minutes;
+  return typeof timing.calls === 'number' ? t('suggester.durationPlanned').replace('{time}', minutes).replace('{calls}', String(timing.calls)) : t('suggester.durationAbout').replace('{time}', minutes);
 }
 
 /** Spec §9: saved suggester options live 24 h. */

@@ -21,23 +21,18 @@ use searchdeck_common::suggester::{
 use searchdeck_provider::{ProviderError, appstore::StoreApp};
 use tokio_util::sync::CancellationToken;
 
-use super::sources::{AdsSource, OwnData, POPULARITY_BATCH, StoreSource};
+use searchdeck_common::suggester::plan::{HINT_SEEDS, PHRASE_ROOTS, POPULARITY_BATCH};
+
+use super::sources::{AdsSource, OwnData, StoreSource};
 
 /// Longest candidate kept (characters); Apple Ads keywords are at most 100.
 const MAX_KEYWORD_CHARS: usize = 100;
-/// Seeds whose search hints are read in the first phase, and terms per explored app.
-const HINT_SEEDS: usize = 12;
 /// Terms of an app's description kept.
 const DESCRIPTION_TERMS: usize = 40;
 /// Single-word terms combined into phrases ('Doing some magic...').
 const MAGIC_TERMS: usize = 12;
 /// Apps an App Store search for the app's top term returns (their names are brand terms).
 const SEARCH_LIMIT: u32 = 25;
-/// Root phrases of Apple Ads' phrase suggestions explored with the keyword suggestions
-/// containing each: Apple's suggestions for the app alone stop at one page of its most
-/// popular terms, and the longer terms around each phrase that still have traffic (the
-/// "… app", "… for iphone" of a genre's ranking) are only on later pages.
-const PHRASE_ROOTS: usize = 8;
 
 /// Where a collection's inputs come from.
 #[derive(Clone)]

@@ -139,6 +139,7 @@ async fn run(
                     job.search.suggestion_type.as_str(),
                     &job.search.country,
                     now - job.queued_at,
+                    done.calls,
                     now,
                 )
                 .await?;

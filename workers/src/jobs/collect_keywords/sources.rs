@@ -88,8 +88,6 @@ pub trait AdsSource: Send + Sync {
 
 /// Most suggestions asked for per call: the largest page Apple Ads serves.
 const SUGGESTIONS_PAGE: u32 = 1000;
-/// Most terms per search-term popularity call.
-pub const POPULARITY_BATCH: usize = 100;
 /// Weeks of popularity asked for (the newest a term has counts).
 const POPULARITY_WEEKS: i64 = 4;
 

@@ -3,6 +3,7 @@
  * and the expected duration of a collection (`GET /api/timings/{type}/{countryCode}`).
  */
 import { queryOptions, skipToken, useQuery } from '@tanstack/react-query';
+import type { Timing } from '@/api/generated/types.gen';
 import { zEnvelopeTiming } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
 import type { SuggestionType } from '../wizard';
@@ -20,10 +21,12 @@ export function useSearchDefaults() {
 
 const timingSchema = zEnvelopeTiming.shape.result;
 
-/** The median duration in ms of past collections of this type and country, or null. */
-export async function getTiming(type: SuggestionType, country: string, { signal }: CallOptions = {}): Promise<number | null> {
-  const { duration } = await api.get(`/timings/${encodeURIComponent(type)}/${encodeURIComponent(country)}`, timingSchema, { signal });
-  return duration ?? null;
+/**
+ * The expected duration of a collection of this type and country: the median of past ones
+ * here, or a first estimate from its planned calls (`estimated`).
+ */
+export async function getTiming(type: SuggestionType, country: string, { signal }: CallOptions = {}): Promise<Timing> {
+  return api.get(`/timings/${encodeURIComponent(type)}/${encodeURIComponent(country)}`, timingSchema, { signal });
 }
 
 export function useTiming(type: SuggestionType, country: string | null) {

@@ -80,7 +80,7 @@ function mockSaved(step: number, selected: string[] = ITEMS.map((k) => k.name), 
   mockApi('GET /api/keyword/default', ok({ item: { suggestionType: 'app', excludedWordsByPopularities: 1, withAggregation: true, withoutDescription: false, withoutApps: false, withoutShuffle: false, negativeKeywords: [] } }));
   mockApi('GET /api/asa/apps', ok({ items: [{ adamId: '100', appName: 'Snap Photo', developerName: 'Snap Inc', countryOrRegionCodes: ['US', 'GB'] }] }));
   mockApi('GET /api/country/allWithCodes', ok({ items: [{ code: 'US', name: 'United States' }, { code: 'GB', name: 'United Kingdom' }, { code: 'FR', name: 'France' }] }));
-  mockApi('GET /api/timings/app/US', ok({ duration: null }));
+  mockApi('GET /api/timings/app/US', ok({ duration: null, estimated: false, calls: null }));
   mockApi('POST /api/reports/asa/getEstimatedImpressions', (call: MockCall) => ok({ items: (call.body as { keywords: string[] }).keywords.map((k) => ({ keyword: k, impressions: 10 })) }));
   mockApi(COLLECT, finished);
   mockApi(EXISTS, (call: MockCall) => ok({ items: (call.body as { names: string[] }).names.map((name) => ({ name, exists: name === 'Snap Photo - US - Brand - Exact', campaignId: name === 'Snap Photo - US - Brand - Exact' ? '9001' : null })) }));

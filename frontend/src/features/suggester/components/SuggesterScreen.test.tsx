@@ -62,6 +62,7 @@ let saved: Record<string, unknown> = {};
 
 interface Step1Mocks {
   options?: Record<string, unknown>;
+  /** The measured duration the timing route answers (by default none: a first estimate). */
   duration?: number | null;
   accounts?: ReturnType<typeof makeAccount>[];
   /** How the estimates route answers (by default `ESTIMATES`). */
@@ -83,9 +84,10 @@ function mockStep1({ options = {}, duration = null, accounts = [account], estima
   mockApi('GET /api/keyword/default', ok({ item: { suggestionType: 'app', excludedWordsByPopularities: 1, withAggregation: true, withoutDescription: false, withoutApps: false, withoutShuffle: false, negativeKeywords: ['free'] } }));
   mockApi('GET /api/asa/apps', ok({ items: [{ adamId: '100', appName: 'Snap Photo', developerName: 'Snap Inc', orgId: '42' }] }));
   mockApi('GET /api/country/allWithCodes', ok({ items: [{ code: 'US', name: 'United States' }, { code: 'GB', name: 'United Kingdom' }] }));
-  mockApi('GET /api/timings/app/US', ok({ duration }));
-  mockApi('GET /api/timings/keywords/US', ok({ duration }));
-  mockApi('GET /api/timings/competitors/US', ok({ duration }));
+  const timing = duration === null ? { duration: 8_600, estimated: true, calls: 43 } : { duration, estimated: false, calls: null };
+  mockApi('GET /api/timings/app/US', ok(timing));
+  mockApi('GET /api/timings/keywords/US', ok(timing));
+  mockApi('GET /api/timings/competitors/US', ok(timing));
 }
 
 /** Answers the start, then each poll in turn (the last one for every later poll). */
@@ -132,7 +134,8 @@ describe('keyword suggester, step 1', () => {
 
     await pickAppAndCountry();
     expect(await action('Start collecting keywords')).toBeEnabled();
-    expect(await screen.findByText('Estimated time: 5-20 min')).toBeInTheDocument();
+    // Nothing measured yet: the server's first estimate, said to be one.
+    expect(await screen.findByText('Estimated time: about 1 min (estimated from 43 planned calls)')).toBeInTheDocument();
 
     await userEvent.click(screen.getByRole('radio', { name: 'Keywords' }));
     expect(await action('Start collecting keywords')).toBeDisabled();
