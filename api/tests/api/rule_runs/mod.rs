@@ -23,14 +23,27 @@ use serde_json::{Value, json};
 /// complete through yesterday (no report sync needed for rules on statuses and amounts).
 async fn connect_and_sync(t: &Connected, owner: &str) -> String {
     let account_id = connect_entities(t, owner).await;
+    deliver_metrics(t, &account_id).await;
+    account_id
+}
+
+/// [`connect_and_sync`] once the metrics sync has ended too ([`metrics_synced`]).
+async fn connect_and_sync_settled(t: &Connected, owner: &str) -> String {
+    let account_id = connect_entities(t, owner).await;
+    metrics_synced(t, &account_id).await;
+    deliver_metrics(t, &account_id).await;
+    account_id
+}
+
+/// Marks every day up to now delivered for `account_id`, as a sync would.
+async fn deliver_metrics(t: &Connected, account_id: &str) {
     searchdeck_common::test_support::metrics_delivered(
         &t.app.state.db,
-        Some(&account_id),
+        Some(account_id),
         None,
         ids::now_ms() / 1000,
     )
     .await;
-    account_id
 }
 
 /// Connects a key-pair account and waits until its entities are synced (its metrics are
@@ -58,6 +71,31 @@ async fn connect_entities(t: &Connected, owner: &str) -> String {
         tokio::time::sleep(Duration::from_millis(250)).await;
     }
     panic!("the entity sync did not complete within 10 minutes");
+}
+
+/// Waits until every metrics sync of `account_id` the entity sync started has ended well: it
+/// records what the provider delivered when it ends, so one still running beside a test that
+/// counts intents would change the rule's data under it (a run after it is a new intent, and
+/// applies again). ~50 s of the sandbox world's reports, so only where intents are counted.
+async fn metrics_synced(t: &Connected, account_id: &str) {
+    for _ in 0..2400 {
+        let open: Vec<(i64, Option<String>)> = sqlx::query_as(
+            "SELECT finish, error FROM tasks WHERE kind = 'sync-reports' AND account_id = $1",
+        )
+        .bind(account_id)
+        .fetch_all(&t.app.state.db.pool)
+        .await
+        .unwrap();
+        assert!(
+            open.iter().all(|(_, e)| e.is_none()),
+            "the metrics sync failed: {open:?}"
+        );
+        if open.iter().all(|(done, _)| *done == 1) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(250)).await;
+    }
+    panic!("the metrics sync did not complete within 10 minutes");
 }
 
 /// The USD campaign group and its campaign with the most live keywords with bids.
@@ -239,7 +277,8 @@ fn changes(run: &Value, result: &str) -> Vec<(String, String, String)> {
 sandbox_tests! {
     async fn preview_equals_the_run_which_raises_once_and_undo_skips_what_changed_since(t: Connected) {
         let owner = t.owner().await;
-        let account_id = connect_and_sync(&t, &owner).await;
+        // Runs again on the same data count as one intent: no metrics sync may end between.
+        let account_id = connect_and_sync_settled(&t, &owner).await;
         let p = pick(&t, &account_id).await;
         let client = client(&t, &account_id).await;
         let writer = t.app.member(&owner, Role::Writer).await;
