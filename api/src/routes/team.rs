@@ -49,6 +49,7 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(change_role))
         .routes(route!(change_roles))
         .routes(route!(check_code))
+        .routes(route!(offer))
         .routes(route!(remove))
         .routes(route!(remove_many))
         .routes(route!(permissions))
@@ -809,6 +810,77 @@ pub async fn check_code(
         workspace_id: inv.workspace_id,
         workspace_name,
         role,
+    }))
+}
+
+/// `{"email": "…", "code": "…"}`: the two halves of an invitation link.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct InvitationLink {
+    /// The invited email, as the link carries it.
+    pub email: String,
+    /// The invitation code from the email.
+    pub code: String,
+}
+
+/// What an invitation offers, for the invite screen before its reader has signed in.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvitationOffer {
+    /// The workspace the invitation joins.
+    pub workspace_name: String,
+    /// Who sent it: their name, else their email; null once they are gone.
+    pub inviter: Option<String>,
+    pub role: Role,
+    /// Until when it can be used (unix seconds, as the invitations list answers it).
+    pub expires_at: i64,
+}
+
+/// What the invitation of a link offers — the workspace, who sent it, the role — so that the
+/// invite screen names them before its reader signs in or registers. Anyone may ask, with the
+/// link's email and code both right (a wrong pair answers as an unknown code, saying nothing
+/// of the invitation); wrong codes are throttled per address as `team/checkCode`'s are.
+/// Nothing changes: accepting is `team/checkCode`, signed in.
+#[utoipa::path(post, path = "/api/team/invitation", operation_id = "invitation_offer", tag = "team", request_body = InvitationLink,
+    responses((status = 200, description = "What the invitation offers", body = Envelope<InvitationOffer>),
+              (status = 400, description = "The code is not valid (or not this email's), used or expired", body = ErrorBody),
+              (status = 429, description = "Too many wrong codes; try again later", body = ErrorBody)))]
+pub async fn offer(
+    State(state): State<AppState>,
+    crate::extract::ClientIp(ip): crate::extract::ClientIp,
+    ApiJson(body): ApiJson<InvitationLink>,
+) -> ApiResult<impl IntoResponse> {
+    let code = body.code.trim().to_ascii_uppercase();
+    if code.is_empty() {
+        return Err(ApiError::field("code", REQUIRED));
+    }
+    let email = Email::parse(&body.email).map_err(|m| ApiError::field("email", m))?;
+    let per_ip = state.throttles.code_ip.attempt(ip)?;
+    let pool = &state.db.pool;
+    let invalid = |m: &str| ApiError::field("code", m);
+    let found = store::team::by_code_hash(pool, &hash_token(&code)).await?;
+    let Some(inv) = found.filter(|inv| inv.email == email.as_str()) else {
+        return Err(invalid(CODE_INVALID));
+    };
+    per_ip.succeeded();
+    if inv.used_at.is_some() {
+        return Err(invalid(CODE_USED));
+    }
+    if inv.expires_at <= now_ms() {
+        return Err(invalid(CODE_EXPIRED));
+    }
+    let workspace_name = store::workspaces::name(pool, &inv.workspace_id)
+        .await?
+        .unwrap_or_default();
+    let inviter = match (inv.invited_by_name, inv.invited_by) {
+        (Some(name), _) if !name.trim().is_empty() => Some(name),
+        (_, email) => email,
+    };
+    Ok(envelope::ok(InvitationOffer {
+        workspace_name,
+        inviter,
+        role: stored_role(&inv.role),
+        expires_at: secs(inv.expires_at),
     }))
 }
 

@@ -33,6 +33,8 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("get", "/api/auth/recoveryPassword"),
     ("post", "/api/auth/checkCode"),
     ("post", "/api/auth/changePasswordByCode"),
+    // What an invitation link offers, for the invite screen before sign-in (docs/api/team.md).
+    ("post", "/api/team/invitation"),
 ];
 
 /// Writes every member may make because they change only the caller's own values.

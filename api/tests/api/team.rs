@@ -153,6 +153,23 @@ backend_tests! {
         // Unknown code.
         let res = check_code(&app, &other, "NOTACODEATALLNOTACOD").await;
         assert_eq!(field_error(&res).2, "This invitation code is not valid");
+        // Signed out, the link's email and code say what the invitation offers; the code with
+        // another email, or an unknown one, says nothing of it.
+        let offer = app.post("/api/team/invitation", json!({"email": invitee_email.to_uppercase(), "code": code.to_lowercase()}), None).await;
+        assert_eq!(offer.status, StatusCode::OK, "{:?}", offer.json);
+        let name: String = sqlx::query_scalar("SELECT name FROM workspaces WHERE id = $1").bind(&ws).fetch_one(&app.state.db.pool).await.unwrap();
+        let owner_name: String = sqlx::query_scalar("SELECT full_name FROM users WHERE id = $1").bind(&owner_id).fetch_one(&app.state.db.pool).await.unwrap();
+        let expected_inviter = if owner_name.trim().is_empty() { json!(list["result"]["items"][0]["email"]) } else { json!(owner_name) };
+        assert_eq!(offer.json["result"], json!({"workspaceName": name, "inviter": expected_inviter, "role": "reader", "expiresAt": invitation["expiresAt"]}));
+        let stranger = app.email();
+        let res = app.post("/api/team/invitation", json!({"email": stranger, "code": code}), None).await;
+        assert_eq!(field_error(&res), (StatusCode::BAD_REQUEST, "code".into(), "This invitation code is not valid".into()));
+        let res = app.post("/api/team/invitation", json!({"email": invitee_email, "code": "NOTACODEATALLNOTACOD"}), None).await;
+        assert_eq!(field_error(&res).2, "This invitation code is not valid");
+        let res = app.post("/api/team/invitation", json!({"email": "not an email", "code": code}), None).await;
+        assert_eq!(field_error(&res).1, "email");
+        let res = app.post("/api/team/invitation", json!({"email": invitee_email, "code": code, "role": "owner"}), None).await;
+        assert_eq!(res.status, StatusCode::BAD_REQUEST, "unknown fields refused");
         // The invited person registers with the invited email and accepts (any case).
         let invitee = app.register(&invitee_email, "long password").await;
         let (invitee_id, own_ws, _) = me(&app, &invitee).await;
@@ -166,6 +183,8 @@ backend_tests! {
         // Single use.
         let res = check_code(&app, &invitee, &code).await;
         assert_eq!(field_error(&res), (StatusCode::BAD_REQUEST, "code".into(), "This invitation has already been used".into()));
+        let res = app.post("/api/team/invitation", json!({"email": invitee_email, "code": code}), None).await;
+        assert_eq!(field_error(&res).2, "This invitation has already been used");
         let titles = team_titles(&app, &owner).await;
         assert_eq!(titles, [format!("{invitee_email} joined as Viewer"), format!("{invitee_email} invited as Viewer")]);
         // Already a member: no second invitation.
@@ -442,6 +461,19 @@ backend_tests! {
         // Another user is not held back by it.
         let other = app.register(&app.email(), "long password").await;
         assert_eq!(check_code(&app, &other, "WRONGCODE00000000099").await.status, StatusCode::BAD_REQUEST);
+        // Signed out, the invitation a link offers is asked under the same per-address budget
+        // (10, shared with the codes above): guessing codes there ends in 429 too.
+        let mut answers = Vec::new();
+        for i in 0..12 {
+            let res = app.post("/api/team/invitation", json!({"email": app.email(), "code": format!("WRONGCODE{i:011}")}), None).await;
+            answers.push(res.status);
+            if res.status == StatusCode::TOO_MANY_REQUESTS {
+                assert!(res.json["message"].as_str().unwrap().starts_with("Too many attempts"), "{:?}", res.json);
+                break;
+            }
+        }
+        assert_eq!(answers.last(), Some(&StatusCode::TOO_MANY_REQUESTS), "{answers:?}");
+        assert!(answers[..answers.len() - 1].iter().all(|s| *s == StatusCode::BAD_REQUEST), "{answers:?}");
     }
 
     async fn ids_of_another_workspace_answer_like_missing_ones(app: TestApp) {

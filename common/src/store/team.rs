@@ -230,6 +230,8 @@ pub struct Invitation {
     pub role: String,
     /// The inviter's email (None once they are gone).
     pub invited_by: Option<String>,
+    /// The inviter's full name (None once they are gone; empty when they gave none).
+    pub invited_by_name: Option<String>,
     /// Unix milliseconds.
     pub created_at: i64,
     pub expires_at: i64,
@@ -237,7 +239,7 @@ pub struct Invitation {
 }
 
 const INVITATION_COLUMNS: &str = "i.id, i.workspace_id, i.email, i.role, u.email AS invited_by, \
-     i.created_at, i.expires_at, i.used_at";
+     u.full_name AS invited_by_name, i.created_at, i.expires_at, i.used_at";
 
 fn invitation_of(r: &sqlx::any::AnyRow) -> Result<Invitation, sqlx::Error> {
     Ok(Invitation {
@@ -246,6 +248,7 @@ fn invitation_of(r: &sqlx::any::AnyRow) -> Result<Invitation, sqlx::Error> {
         email: r.try_get("email")?,
         role: r.try_get("role")?,
         invited_by: r.try_get("invited_by")?,
+        invited_by_name: r.try_get("invited_by_name")?,
         created_at: r.try_get("created_at")?,
         expires_at: r.try_get("expires_at")?,
         used_at: r.try_get("used_at")?,

@@ -1829,6 +1829,32 @@ export type EnvelopeForecastAnswer = {
 /**
  * A successful answer.
  */
+export type EnvelopeInvitationOffer = {
+    message: string;
+    /**
+     * What an invitation offers, for the invite screen before its reader has signed in.
+     */
+    result: {
+        /**
+         * Until when it can be used (unix seconds, as the invitations list answers it).
+         */
+        expiresAt: number;
+        /**
+         * Who sent it: their name, else their email; null once they are gone.
+         */
+        inviter?: string | null;
+        role: Role;
+        /**
+         * The workspace the invitation joins.
+         */
+        workspaceName: string;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemAccountItem = {
     message: string;
     /**
@@ -4592,6 +4618,39 @@ export type InvitationItem = {
      */
     invitedBy?: string | null;
     role: Role;
+};
+
+/**
+ * `{"email": "…", "code": "…"}`: the two halves of an invitation link.
+ */
+export type InvitationLink = {
+    /**
+     * The invitation code from the email.
+     */
+    code: string;
+    /**
+     * The invited email, as the link carries it.
+     */
+    email: string;
+};
+
+/**
+ * What an invitation offers, for the invite screen before its reader has signed in.
+ */
+export type InvitationOffer = {
+    /**
+     * Until when it can be used (unix seconds, as the invitations list answers it).
+     */
+    expiresAt: number;
+    /**
+     * Who sent it: their name, else their email; null once they are gone.
+     */
+    inviter?: string | null;
+    role: Role;
+    /**
+     * The workspace the invitation joins.
+     */
+    workspaceName: string;
 };
 
 /**
@@ -14358,6 +14417,47 @@ export type AcceptInvitationResponses = {
 };
 
 export type AcceptInvitationResponse = AcceptInvitationResponses[keyof AcceptInvitationResponses];
+
+export type InvitationOfferData = {
+    body: InvitationLink;
+    path?: never;
+    query?: never;
+    url: '/api/team/invitation';
+};
+
+export type InvitationOfferErrors = {
+    /**
+     * The code is not valid (or not this email's), used or expired
+     */
+    400: ErrorBody;
+    /**
+     * Cross-site requests are not allowed
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Too many wrong codes; try again later
+     */
+    429: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type InvitationOfferError = InvitationOfferErrors[keyof InvitationOfferErrors];
+
+export type InvitationOfferResponses = {
+    /**
+     * What the invitation offers
+     */
+    200: EnvelopeInvitationOffer;
+};
+
+export type InvitationOfferResponse = InvitationOfferResponses[keyof InvitationOfferResponses];
 
 export type RemoveManyData = {
     body: IdsBody;

@@ -1949,6 +1949,14 @@ export const zIdsBody = z.object({
 });
 
 /**
+ * `{"email": "…", "code": "…"}`: the two halves of an invitation link.
+ */
+export const zInvitationLink = z.object({
+    code: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/),
+    email: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
  * A JSON value kept as sent
  */
 export const zKeptJson = z.union([
@@ -3387,6 +3395,20 @@ export const zRole = z.enum([
 /**
  * A successful answer.
  */
+export const zEnvelopeInvitationOffer = z.object({
+    message: z.string(),
+    result: z.object({
+        expiresAt: z.int(),
+        inviter: z.string().nullish(),
+        role: zRole,
+        workspaceName: z.string()
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemInvitationItem = z.object({
     message: z.string(),
     result: z.object({
@@ -3494,6 +3516,16 @@ export const zInvitationItem = z.object({
     id: z.string(),
     invitedBy: z.string().nullish(),
     role: zRole
+});
+
+/**
+ * What an invitation offers, for the invite screen before its reader has signed in.
+ */
+export const zInvitationOffer = z.object({
+    expiresAt: z.int(),
+    inviter: z.string().nullish(),
+    role: zRole,
+    workspaceName: z.string()
 });
 
 /**
@@ -7103,6 +7135,13 @@ export const zAcceptInvitationBody = zCodeBody;
  * The workspace joined
  */
 export const zAcceptInvitationResponse = zEnvelopeJoined;
+
+export const zInvitationOfferBody = zInvitationLink;
+
+/**
+ * What the invitation offers
+ */
+export const zInvitationOfferResponse = zEnvelopeInvitationOffer;
 
 export const zRemoveManyBody = zIdsBody;
 

@@ -12,7 +12,11 @@ describe('accepting an invitation', () => {
     mockApi('POST /api/auth/register', ok({ item: bob }));
     mockApi('POST /api/team/checkCode', ok({ workspaceId: 'team', workspaceName: 'Acme', role: 'reader' }));
     mockApi('POST /api/workspaces/switch', ok({ item: { ...bob, workspaceId: 'team', permission: 'reader' } }));
+    mockApi('POST /api/team/invitation', ok({ workspaceName: 'Acme', inviter: 'Olga Owner', role: 'reader', expiresAt: 1765000000 }));
     const { location } = renderApp(LINK);
+    // Before signing in, what the invitation offers, asked with the link's two halves.
+    expect(await screen.findByTestId('invite-offer')).toHaveTextContent('Olga Owner invited you to join Acme as Viewer.');
+    expect(callsTo('POST /api/team/invitation')[0]?.body).toEqual({ email: 'bob@example.com', code: 'ABCDEFGHJKLMNPQRSTUV' });
     expect(await screen.findByText('You were invited to a team. Sign in or create an account with bob@example.com to accept.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Create account' }));
     expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveValue('bob@example.com');
@@ -28,6 +32,15 @@ describe('accepting an invitation', () => {
     await userEvent.click(screen.getByRole('button', { name: 'Open Acme' }));
     await waitFor(() => expect(location()).toMatch(/^\/(optimization|oauth_v2)/));
     expect(callsTo('POST /api/workspaces/switch')[0]?.body).toEqual({ workspaceId: 'team' });
+  });
+
+  it('signed out, says before any sign-in that the invitation can no longer be used', async () => {
+    mockApi('POST /api/team/invitation', fail(400, 'This invitation has expired', [{ field: 'code', message: 'This invitation has expired' }]));
+    renderApp(LINK);
+    const alert = await screen.findByRole('alert');
+    expect(within(alert).getByText('This invitation has expired')).toBeInTheDocument();
+    expect(screen.queryByTestId('invite-offer')).not.toBeInTheDocument();
+    expect(callsTo('POST /api/team/invitation')).toHaveLength(1);
   });
 
   it('signed in, says why the invitation is refused', async () => {

@@ -2,8 +2,9 @@
  * `/invite?email=…&code=…`, the link of the invitation email. Signed in, it accepts the
  * invitation at once (`POST team/checkCode`) and offers to open the workspace joined;
  * refusals (not valid, used, expired, sent to another email, already a member) are said as
- * the server words them. Signed out, it leads to login or register with the invited email
- * and comes back here afterwards (the `redirect` query keeps the code).
+ * the server words them. Signed out, it names what the invitation offers (`team/invitation`:
+ * workspace, sender, role, or why the code no longer works) and leads to login or register
+ * with the invited email, coming back here afterwards (the `redirect` query keeps the code).
  */
 import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
@@ -14,6 +15,7 @@ import { t } from '@/i18n';
 import { ApiError } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
 import { useAcceptInvitation } from '../api/accept';
+import { useInvitationOffer } from '../api/invitation-offer';
 import { useSwitchWorkspace } from '../api/workspaces';
 import { readInviteLink, signInPath, type InviteLink } from '../invite-link';
 import { teamErrorMessage } from '../rules';
@@ -37,8 +39,24 @@ function InviteCard({ children }: { children: ReactNode }) {
 }
 
 function SignedOut({ link }: { link: InviteLink }) {
+  // What the invitation offers, named before signing in; a code that no longer works says so
+  // here rather than after an account was made for it.
+  const offer = useInvitationOffer(link);
   return (
     <>
+      {offer.data && (
+        <Text fw={600} data-testid="invite-offer">
+          {(offer.data.inviter ? t('invite.offer') : t('invite.offerNoInviter'))
+            .replace('{inviter}', offer.data.inviter ?? '')
+            .replace('{workspace}', offer.data.workspaceName)
+            .replace('{role}', roleLabel(offer.data.role))}
+        </Text>
+      )}
+      {offer.isError && (
+        <Alert color="red" title={t('invite.unusable')} role="alert">
+          {teamErrorMessage(offer.error)}
+        </Alert>
+      )}
       <Text>{link.email ? t('invite.signedOut').replace('{email}', link.email) : t('invite.signedOutNoEmail')}</Text>
       <Group grow>
         <Button component={Link} to={signInPath('register', link)}>
