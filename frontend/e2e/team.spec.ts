@@ -48,6 +48,8 @@ test('an owner invites a reader, who joins by the email link and reads without e
   await skipUpsells(reader);
   await reader.goto(link!);
   await expect(reader.getByText(`Sign in or create an account with ${readerEmail} to accept.`, { exact: false })).toBeVisible();
+  // What the invitation offers, named before signing in: who sent it, the workspace, the role.
+  await expect(reader.getByTestId('invite-offer')).toHaveText(/^E2E Accounts invited you to join .+ as Viewer\.$/);
   await shot(reader, info, 'team-02-invitation-signed-out');
   await reader.getByRole('link', { name: 'Create account' }).click();
   await expect(reader.getByLabel('Email')).toHaveValue(readerEmail);
