@@ -1269,6 +1269,7 @@ export const en = {
   'invite.offer': '{inviter} invited you to join {workspace} as {role}.',
   'invite.offerNoInviter': 'You were invited to join {workspace} as {role}.',
   'invite.unusable': 'This invitation cannot be used',
+  'invite.signInToAccept': 'Sign in or create an account with {email} to accept.',
   'invite.accepting': 'Accepting the invitation…',
   'invite.joined': 'You joined {workspace} as {role}.',
   'invite.open': 'Open {workspace}',

@@ -1271,6 +1271,7 @@ export const ru: Messages = {
   'invite.offer': '{inviter} приглашает вас в {workspace} с ролью {role}.',
   'invite.offerNoInviter': 'Вас пригласили в {workspace} с ролью {role}.',
   'invite.unusable': 'Это приглашение нельзя использовать',
+  'invite.signInToAccept': 'Войдите или создайте аккаунт с адресом {email}, чтобы принять приглашение.',
   'invite.accepting': 'Принимаем приглашение…',
   'invite.joined': 'Вы присоединились к {workspace} с ролью {role}.',
   'invite.open': 'Открыть {workspace}',

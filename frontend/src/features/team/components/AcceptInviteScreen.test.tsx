@@ -17,7 +17,7 @@ describe('accepting an invitation', () => {
     // Before signing in, what the invitation offers, asked with the link's two halves.
     expect(await screen.findByTestId('invite-offer')).toHaveTextContent('Olga Owner invited you to join Acme as Viewer.');
     expect(callsTo('POST /api/team/invitation')[0]?.body).toEqual({ email: 'bob@example.com', code: 'ABCDEFGHJKLMNPQRSTUV' });
-    expect(await screen.findByText('You were invited to a team. Sign in or create an account with bob@example.com to accept.')).toBeInTheDocument();
+    expect(await screen.findByText('Sign in or create an account with bob@example.com to accept.')).toBeInTheDocument();
     await userEvent.click(screen.getByRole('link', { name: 'Create account' }));
     expect(await screen.findByRole('textbox', { name: 'Email' })).toHaveValue('bob@example.com');
     // Switching to the login form keeps the way back.
@@ -40,6 +40,7 @@ describe('accepting an invitation', () => {
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('This invitation has expired')).toBeInTheDocument();
     expect(screen.queryByTestId('invite-offer')).not.toBeInTheDocument();
+    expect(screen.getByText('You were invited to a team. Sign in or create an account with bob@example.com to accept.')).toBeInTheDocument();
     expect(callsTo('POST /api/team/invitation')).toHaveLength(1);
   });
 

@@ -57,7 +57,7 @@ function SignedOut({ link }: { link: InviteLink }) {
           {teamErrorMessage(offer.error)}
         </Alert>
       )}
-      <Text>{link.email ? t('invite.signedOut').replace('{email}', link.email) : t('invite.signedOutNoEmail')}</Text>
+      <Text>{link.email ? t(offer.data ? 'invite.signInToAccept' : 'invite.signedOut').replace('{email}', link.email) : t('invite.signedOutNoEmail')}</Text>
       <Group grow>
         <Button component={Link} to={signInPath('register', link)}>
           {t('auth.signUp')}
