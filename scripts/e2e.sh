@@ -18,14 +18,15 @@ port=$((30000 + RANDOM % 9980))
 # sign-up throttle does not pace the suite.
 export SEARCHDECK_TRUSTED_PROXIES=127.0.0.1
 # Only the servers the named specs use start (no spec named: every spec): e2e/perf.spec.ts
-# runs against the mid-size world, every other spec against the small world. A server that
+# runs against the mid-size world, every other spec (and the benchmarks, e2e/*.bench.ts with
+# -c playwright.bench.config.ts) against the small world. A server that
 # sits unused still builds its sandbox world and runs its scheduler, beside the timings
 # spec's measured frames among others.
 need_small=false need_mid=false named=false
 for arg in "$@"; do
   case "$arg" in
     *perf.spec.ts) named=true need_mid=true ;;
-    *.spec.ts) named=true need_small=true ;;
+    *.spec.ts | *.bench.ts) named=true need_small=true ;;
   esac
 done
 $named || need_small=true need_mid=true

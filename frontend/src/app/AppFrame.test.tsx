@@ -1,8 +1,9 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
+import { accountKeys } from '@/features/accounts';
 import { hasSessionHint, setSessionHint } from '@/features/auth';
-import { makeUser } from '@/test/fixtures';
-import { callsTo, fail, mockApi, ok } from '@/test/fetch-mock';
+import { makeAccount, makeUser } from '@/test/fixtures';
+import { callsTo, fail, held, mockApi, ok } from '@/test/fetch-mock';
 import { renderApp } from '@/test/render';
 import { SIDEBAR_STORAGE_KEY } from './layout/AppLayout';
 
@@ -29,6 +30,30 @@ describe('start-up and guard', () => {
     await waitFor(() => expect(location()).toBe('/login?redirect=%2Fsettings%2Fgeneral'));
     expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
     expect(hasSessionHint()).toBe(true);
+  });
+
+  it("asks the accounts beside the start-up relogin, not after its answer (issue 42 item 19), and opens the account's page with them", async () => {
+    const relogin = held(ok({ item: makeUser() }));
+    mockApi('GET /api/auth/relogin', relogin.answer);
+    mockApi('GET /api/account/getAll', ok({ items: [makeAccount('a1', 'Main', [])] }));
+    const { location } = renderApp('/optimization', makeUser());
+    // The relogin is still held: the accounts are asked all the same.
+    await waitFor(() => expect(callsTo('GET /api/account/getAll')).toHaveLength(1));
+    expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
+    relogin.release();
+    await waitFor(() => expect(location()).toBe('/optimization/a1'));
+    expect(callsTo('GET /api/account/getAll')).toHaveLength(1);
+  });
+
+  it('drops the accounts asked beside a relogin that finds no session, so a sign-in reads them afresh', async () => {
+    setSessionHint(true);
+    mockApi('GET /api/account/getAll', fail(401, 'Unauthorized'));
+    const { location, queryClient } = renderApp('/optimization');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Foptimization'));
+    expect(callsTo('GET /api/account/getAll')).toHaveLength(1);
+    // Not kept as the accounts' answer (the 401), which a sign-in in this page would read.
+    await waitFor(() => expect(queryClient.getQueryState(accountKeys.list())?.status ?? 'pending').toBe('pending'));
+    expect(queryClient.getQueryData(accountKeys.list())).toBeUndefined();
   });
 
   it('restores the session by the relogin', async () => {

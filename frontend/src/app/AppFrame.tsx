@@ -4,12 +4,14 @@
  * screen's chunk downloads.
  */
 import { Center, Loader } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
 import { isValidElement, Suspense, useEffect, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
-import { useAccounts } from '@/features/accounts';
-import { SessionEndWatcher, useSession, type User } from '@/features/auth';
+import { accountKeys, accountsQuery, useAccounts } from '@/features/accounts';
+import { hasSessionHint, SessionEndWatcher, useSession, type User } from '@/features/auth';
 import { t } from '@/i18n';
 import { resolveAccess } from './access';
+import { AccountSelector } from './layout/account-selector';
 import { useDocumentTitle } from './layout/useDocumentTitle';
 import { lazyScreen } from './lazy/lazy-screen';
 import { ScreenFallback } from './lazy/ScreenFallback';
@@ -21,7 +23,7 @@ const AppLayout = lazyScreen(() => import('./layout/AppLayout'), 'AppLayout');
 /** The `preload` of the lazy screen a route renders, if it renders one. */
 export function screenPreload(route: AppRoute | undefined): (() => Promise<unknown>) | null {
   const type: unknown = isValidElement(route?.element) ? route.element.type : null;
-  const preload = typeof type === 'object' && type !== null ? (type as { preload?: unknown }).preload : undefined;
+  const preload = (typeof type === 'function' || typeof type === 'object') && type !== null ? (type as { preload?: unknown }).preload : undefined;
   return typeof preload === 'function' ? (preload as () => Promise<unknown>) : null;
 }
 
@@ -38,10 +40,60 @@ function useSessionEnded(user: User | null, isLoading: boolean): boolean {
   return !isLoading && !user && hadUser;
 }
 
+/**
+ * Where this browser holds a session (its sign, the start-up relogin runs), the accounts are
+ * asked beside the relogin rather than after its answer (issue 42 item 19: a round trip
+ * before every signed-in first paint). They still count only once the relogin has found the
+ * user (spec §4, `useAccounts(user !== null)`); when it finds none, the early answer is
+ * dropped, so a sign-in later in this page reads the accounts afresh.
+ */
+function useAccountsBesideRelogin(user: User | null, isLoading: boolean) {
+  const queryClient = useQueryClient();
+  const [early] = useState(() => isLoading && hasSessionHint());
+  useEffect(() => {
+    if (early) void queryClient.prefetchQuery(accountsQuery());
+  }, [early, queryClient]);
+  const signedOut = early && !isLoading && user === null;
+  useEffect(() => {
+    if (signedOut) queryClient.removeQueries({ queryKey: accountKeys.list(), exact: true });
+  }, [signedOut, queryClient]);
+}
+
+/**
+ * Asks for the layout's chunk (and its header's account selector) and the route's screen
+ * while the session is still being checked, not after it (issue 42 item 19). True once the
+ * first page's chunks are in (or failed, which the route's error element then says): the
+ * start-up loader stays until then, so the page renders whole rather than through its
+ * boundaries' fallbacks, each of which would hold back the page's reveal by 300 ms
+ * (lib/lazy-component).
+ */
+function usePageChunks(route: AppRoute, mayNeedLayout: boolean): boolean {
+  const preloadScreen = screenPreload(route);
+  useEffect(() => {
+    if (!mayNeedLayout) return;
+    AppLayout.preload().catch(() => undefined);
+    AccountSelector.preload().catch(() => undefined);
+  }, [mayNeedLayout]);
+  useEffect(() => {
+    preloadScreen?.().catch(() => undefined);
+  }, [preloadScreen]);
+  const [firstPage] = useState(() => [...(mayNeedLayout ? [AppLayout.preload, AccountSelector.preload] : []), ...(preloadScreen ? [preloadScreen] : [])]);
+  const [firstIn, setFirstIn] = useState(false);
+  useEffect(() => {
+    let live = true;
+    void Promise.allSettled(firstPage.map((load) => load())).then(() => live && setFirstIn(true));
+    return () => {
+      live = false;
+    };
+  }, [firstPage]);
+  return firstIn;
+}
+
 export function AppFrame() {
   const route = useCurrentRoute();
   const location = useLocation();
   const { user, isLoading } = useSession();
+  useAccountsBesideRelogin(user, isLoading);
   // Spec §4: the accounts load once the user is known to be signed in; only pages that need
   // an account wait for them.
   const accounts = useAccounts(user !== null);
@@ -49,18 +101,9 @@ export function AppFrame() {
   const sessionEnded = useSessionEnded(user, isLoading);
   useDocumentTitle(t(route.title));
   const mayNeedLayout = !route.hideLayout;
-  useEffect(() => {
-    // Download the layout while the session is still being checked, not after.
-    if (mayNeedLayout) AppLayout.preload().catch(() => undefined);
-  }, [mayNeedLayout]);
-  // The route's screen too: its chunk arrives with the session and the accounts instead of
-  // after them (issue 42 item 19).
-  const preloadScreen = screenPreload(route);
-  useEffect(() => {
-    preloadScreen?.().catch(() => undefined);
-  }, [preloadScreen]);
+  const firstChunksIn = usePageChunks(route, mayNeedLayout);
 
-  if (isLoading || waitsForAccounts) {
+  if (isLoading || waitsForAccounts || !firstChunksIn) {
     return (
       <Center h="100vh">
         <Loader aria-label={t('common.loading')} />

@@ -6,13 +6,10 @@ import { useLocation } from 'react-router';
 import type { User } from '@/features/auth';
 import { PlanBanner, PlanPrompts, UpgradeButton } from '@/features/plans';
 import { WorkspaceSwitcher } from '@/features/team';
-import { lazyScreen } from '../lazy/lazy-screen';
+import { AccountSelector } from './account-selector';
 import { Header } from './Header';
 import { SETTINGS_SECTION, SettingsNav } from './SettingsNav';
 import { Sidebar } from './Sidebar';
-
-/** The selector comes with the accounts screens' chunk, fetched with the layout. */
-const AccountSelector = lazyScreen(() => import('@/features/accounts/screens'), 'AccountSelector');
 
 export const SIDEBAR_STORAGE_KEY = 'searchdeck:sidebar-opened';
 const SIDEBAR_WIDTH = { opened: 240, collapsed: 64 };

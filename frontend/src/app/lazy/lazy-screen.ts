@@ -4,7 +4,8 @@
  * download, or has not arrived after 120 s (spec §8), raises a `ChunkLoadError`, which the
  * route's error element turns into a "reload the page" message.
  */
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyComponent, type PreloadableComponent } from '@/lib/lazy-component';
 
 export const CHUNK_TIMEOUT_MS = 120_000;
 
@@ -39,22 +40,22 @@ export function loadChunk<M>(load: () => Promise<M>, timeoutMs = CHUNK_TIMEOUT_M
 type ScreenName<M> = { [K in keyof M]: M[K] extends ComponentType<never> ? K : never }[keyof M];
 type PropsOf<C> = C extends ComponentType<infer P> ? P : never;
 
-/** A lazy screen, plus `preload()` to start its download before it first renders. */
-export type LazyScreen<P> = LazyExoticComponent<ComponentType<P>> & { preload: () => Promise<unknown> };
+/**
+ * A lazy screen, plus `preload()` to start its download before it first renders; once the
+ * chunk is in, it renders without suspending (`lazyComponent`).
+ */
+export type LazyScreen<P> = PreloadableComponent<P>;
 
 /**
  * A component that renders the `name` export of the chunk `load` imports, suspending until
  * it has arrived: `lazyScreen(() => import('@/features/auth/screens'), 'AuthScreen')`.
  */
 export function lazyScreen<M, K extends ScreenName<M>>(load: () => Promise<M>, name: K): LazyScreen<PropsOf<M[K]>> {
-  let chunk: Promise<M> | undefined;
-  const fetchChunk = () => (chunk ??= loadChunk(load));
-  const screen = lazy(async () => {
-    const screens = await fetchChunk();
+  return lazyComponent(
     // `K` names a component export (ScreenName), which TypeScript cannot carry into `M[K]`.
-    return { default: screens[name] as ComponentType<PropsOf<M[K]>> };
-  });
-  return Object.assign(screen, { preload: fetchChunk });
+    () => loadChunk(load).then((screens) => screens[name] as ComponentType<PropsOf<M[K]>>),
+    String(name),
+  );
 }
 
 export function isChunkLoadError(error: unknown): error is ChunkLoadError {

@@ -3,9 +3,18 @@ import { callsTo, mockApi, ok } from '@/test/fetch-mock';
 import { render } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
+import { createElement as mockCreateElement } from 'react';
 import { createQueryClient } from '@/lib/query-client';
 import type { ReportRequest } from '../api/report';
 import { ChartPanel } from './ChartPanel';
+
+// jsdom has no canvas for uPlot to draw on: the panel's chart (drawn at once now that its
+// chunk is asked when the panel mounts) stands in as the days and lines it was given.
+jest.mock('./ReportChart', () => ({
+  __esModule: true,
+  default: ({ days, series }: { days: string[]; series: { label: string }[] }) =>
+    mockCreateElement('div', { 'data-testid': 'report-chart-stub' }, `${days.length} days: ${series.map((s) => s.label).join(', ')}`),
+}));
 
 const request: ReportRequest = {
   accountId: 'a1',
@@ -55,6 +64,7 @@ describe('the chart and the table filters', () => {
     mockApi('POST /api/asa/reports', ok(graphAnswer(12)));
     renderWithProviders(<ChartPanel request={request} metrics={['taps', 'impressions']} onMetrics={() => {}} />);
     await waitFor(() => expect(screen.getByTestId('chart-filtered')).toHaveTextContent('Filtered: plots the rows that match the filters (12 rows)'));
+    expect(await screen.findByTestId('report-chart-stub')).toHaveTextContent('2 days: Taps, Impressions');
     await waitFor(() => expect(callsTo('POST /api/asa/reports')).toHaveLength(1));
     expect(callsTo('POST /api/asa/reports')[0]!.body).toMatchObject({ graph: true, filters: request.filters });
   });

@@ -5,13 +5,15 @@
  * says so under its title with the number of rows plotted. Money over several currencies
  * is drawn per currency, or converted to the reporting currency with the rates named under
  * the chart; days not synced yet are left out and said to be. The chart itself (uPlot) is a
- * lazy chunk, downloaded the first time a chart has points to draw.
+ * lazy chunk, asked when the panel mounts (beside its points) and drawn without suspending
+ * once it is in.
  */
 import { Card, Center, Group, Loader, Select, Skeleton, Stack, Text } from '@mantine/core';
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { Suspense, useEffect, useMemo } from 'react';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
+import { lazyComponent } from '@/lib/lazy-component';
 import { useGraph, type ReportRequest } from '../api/report';
 import { GRAPH_METRICS, graphKind, isGraphMetric, type ChartMetrics } from '../chart-metrics';
 import { chartDays, chartGroups, chartSeries } from '../chart-series';
@@ -20,8 +22,8 @@ import { message } from '../format-value';
 import { convertedNote } from '../reporting-currency';
 import { CHART_COLORS } from './chart-colors';
 
-const loadReportChart = () => import('./ReportChart');
-const ReportChart = lazy(loadReportChart);
+/** Drawn without suspending once its chunk is in (asked when the panel mounts). */
+const ReportChart = lazyComponent(() => import('./ReportChart').then((chunk) => chunk.default), 'ReportChart');
 
 const HEIGHT = 240;
 /** One chart per currency when money is split by currency (each on axes in its own money). */
@@ -54,7 +56,7 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
   // The chart's chunk downloads while the points are asked, not after they arrive (issue
   // 42 item 19: it added a round trip to the first paint of the campaign groups).
   useEffect(() => {
-    loadReportChart().catch(() => undefined);
+    ReportChart.preload().catch(() => undefined);
   }, []);
   const currency = graph.data?.currency ?? null;
   // Accounts and campaign groups of several currencies: money per currency, or converted.
