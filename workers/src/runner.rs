@@ -6,6 +6,8 @@
 //!   count carries on) is enqueued to run after an exponential, jittered, capped delay and
 //!   this run is acknowledged;
 //! - rate limited: the same, after `retry_after`, and the attempt is given back;
+//! - the database too busy to take a write (for up to `BUSY_PATIENCE_MS` after the first
+//!   run): the same, after the retry delay, and the attempt is given back;
 //! - permanent error, attempts exhausted, unknown kind or undecodable payload: the task
 //!   record is failed and the run ends with apalis' `AbortError` (status `Killed`), which
 //!   no store ever re-runs; a decoded job's `Handler::gave_up` ends what it left in
@@ -35,19 +37,34 @@ use crate::{
     registry::Registry,
 };
 
-/// Counts one more run of a logical job and returns the count.
-async fn count_run(db: &Db, envelope: &Envelope) -> Result<u32, sqlx::Error> {
+/// How long after its first run a job whose run found the database busy (SQLite's write
+/// lock held past the busy timeout by a long write, a deadlock victim on PostgreSQL) gets
+/// the attempt back: contention is not the job's failure, and a large account's sync beside
+/// other writers on one SQLite file would otherwise spend its few attempts waiting its turn
+/// (seen giving up after 5 on a loaded machine). Past it, busy runs count like any failure,
+/// so a database that stays locked still ends the job.
+const BUSY_PATIENCE_MS: i64 = 30 * 60 * 1000;
+
+/// Counts one more run of a logical job; returns the count and when its first run started.
+async fn count_run(db: &Db, envelope: &Envelope) -> Result<(u32, i64), sqlx::Error> {
     let now = ids::now_ms();
-    let runs: i64 = sqlx::query_scalar(
+    let (runs, first): (i64, i64) = sqlx::query_as(
         "INSERT INTO job_runs (job_id, kind, runs, created_at, updated_at) VALUES ($1, $2, 1, $3, $3) \
-         ON CONFLICT (job_id) DO UPDATE SET runs = job_runs.runs + 1, updated_at = $3 RETURNING runs",
+         ON CONFLICT (job_id) DO UPDATE SET runs = job_runs.runs + 1, updated_at = $3 \
+         RETURNING runs, created_at",
     )
     .bind(&envelope.id)
     .bind(&envelope.kind)
     .bind(now)
     .fetch_one(&db.pool)
     .await?;
-    Ok(runs.max(0) as u32)
+    Ok((runs.max(0) as u32, first))
+}
+
+/// Whether `err` comes from a database too busy to take the write ([`Db::is_busy`]).
+fn busy_database(err: &anyhow::Error) -> bool {
+    err.chain()
+        .any(|c| c.downcast_ref::<sqlx::Error>().is_some_and(Db::is_busy))
 }
 
 /// Gives an attempt back (rate-limit snoozes do not spend one).
@@ -125,8 +142,8 @@ pub async fn handle(
     };
     let kind = envelope.kind.as_str();
     let policy = RetryPolicy::new(job.max_attempts(), runtime.queue.settings());
-    let attempt = match count_run(&runtime.db, &envelope).await {
-        Ok(n) => n,
+    let (attempt, first_run_ms) = match count_run(&runtime.db, &envelope).await {
+        Ok(counted) => counted,
         Err(e) => {
             // Without the count we cannot honour the cap: try again shortly.
             tracing::warn!(job.id = %envelope.id, job.kind = kind, error = %e, "could not count the attempt; rescheduling");
@@ -225,6 +242,16 @@ pub async fn handle(
                 tracing::warn!(job.id = %envelope.id, error = %e, "could not give the attempt back");
             }
             reschedule(&runtime, &envelope, retry_after, "rate limited").await
+        }
+        Err(JobError::Retryable(e))
+            if busy_database(&e) && ids::now_ms() - first_run_ms < BUSY_PATIENCE_MS =>
+        {
+            let delay = policy.delay_after(attempt);
+            tracing::warn!(job.id = %envelope.id, job.kind = kind, attempt, ?delay, error = %format!("{e:#}"), "the database was busy; trying again without spending an attempt");
+            if let Err(e) = uncount_run(&runtime.db, &envelope.id).await {
+                tracing::warn!(job.id = %envelope.id, error = %e, "could not give the attempt back");
+            }
+            reschedule(&runtime, &envelope, delay, "database busy").await
         }
         Err(JobError::Retryable(e)) if policy.may_retry(attempt) => {
             let delay = policy.delay_after(attempt);

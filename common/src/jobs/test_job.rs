@@ -21,6 +21,9 @@ pub struct TestJob {
     pub permanent: bool,
     /// Answer "rate limited" on the first `rate_limited_runs` runs.
     pub rate_limited_runs: u32,
+    /// After those, fail with SQLite's "database is locked" on the next `busy_runs` runs.
+    #[serde(default)]
+    pub busy_runs: u32,
     /// The `retry_after` of those answers, in seconds.
     pub retry_after_secs: u64,
     /// Attempt cap for this job (default 3).

@@ -47,7 +47,10 @@ async fn run(job: &TestJob, ctx: &JobContext<TestJob>) -> Result<Done<TestProgre
             source: anyhow::anyhow!("test job told to be rate limited"),
         });
     }
-    if starts - job.rate_limited_runs <= job.fail_runs {
+    if starts - job.rate_limited_runs <= job.busy_runs {
+        return Err(JobError::retryable(sqlx::Error::Database(Box::new(Locked))));
+    }
+    if starts - job.rate_limited_runs - job.busy_runs <= job.fail_runs {
         return Err(JobError::retryable(anyhow::anyhow!(
             "test job told to fail (run {starts})"
         )));
@@ -78,4 +81,42 @@ async fn run(job: &TestJob, ctx: &JobContext<TestJob>) -> Result<Done<TestProgre
         "Done",
         TestProgress { steps_done: steps },
     ))
+}
+
+/// SQLite's answer when its write lock stayed held past the busy timeout (code 5).
+#[derive(Debug)]
+struct Locked;
+
+impl std::fmt::Display for Locked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("database is locked")
+    }
+}
+
+impl std::error::Error for Locked {}
+
+impl sqlx::error::DatabaseError for Locked {
+    fn message(&self) -> &str {
+        "database is locked"
+    }
+
+    fn code(&self) -> Option<std::borrow::Cow<'_, str>> {
+        Some("5".into())
+    }
+
+    fn as_error(&self) -> &(dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn as_error_mut(&mut self) -> &mut (dyn std::error::Error + Send + Sync + 'static) {
+        self
+    }
+
+    fn into_error(self: Box<Self>) -> Box<dyn std::error::Error + Send + Sync + 'static> {
+        self
+    }
+
+    fn kind(&self) -> sqlx::error::ErrorKind {
+        sqlx::error::ErrorKind::Other
+    }
 }

@@ -19,6 +19,7 @@ searchdeck_common::per_backend!([sqlite, postgres, redis]
     enqueue_to_start_is_under_a_second,
     failing_jobs_retry_with_growing_delays_and_stop_at_the_cap,
     rate_limited_jobs_snooze_without_spending_attempts,
+    a_busy_database_spends_no_attempt,
     unknown_kinds_and_bad_payloads_fail_permanently,
     uniqueness_keys_enqueue_once,
     worker_names_are_unique_per_process,
@@ -157,6 +158,30 @@ async fn rate_limited_jobs_snooze_without_spending_attempts(kind: Kind) {
     assert_eq!(runs.len(), 3);
     assert!(runs[1].started_ms - runs[0].started_ms >= 900, "{runs:?}");
     assert_eq!(testing::effects(&env.db, "limited").await.unwrap(), 1);
+}
+
+async fn a_busy_database_spends_no_attempt(kind: Kind) {
+    let Some(env) = TestEnv::new(kind).await else {
+        return;
+    };
+    let worker = env.start_worker();
+    let task = env.new_task().await;
+    // Two attempts allowed, the database busy on the first three runs and a real failure on
+    // the fourth: it succeeds on its fifth run only if the busy runs gave their attempts back
+    // and the failure spent one.
+    let job = TestJob {
+        busy_runs: 3,
+        fail_runs: 1,
+        max_attempts: Some(2),
+        ..test_job("busy")
+    };
+    enqueue(&env, job, Some(task.clone())).await;
+    let (finish, error, _) = wait_finished(&env, &task, Duration::from_secs(30)).await;
+    worker.stop().await;
+    assert!(finish);
+    assert_eq!(error, None, "busy runs spent no attempt");
+    assert_eq!(testing::runs(&env.db, "busy").await.unwrap().len(), 5);
+    assert_eq!(testing::effects(&env.db, "busy").await.unwrap(), 1);
 }
 
 async fn unknown_kinds_and_bad_payloads_fail_permanently(kind: Kind) {
