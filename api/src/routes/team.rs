@@ -818,8 +818,10 @@ pub async fn check_code(
 #[serde(deny_unknown_fields)]
 pub struct InvitationLink {
     /// The invited email, as the link carries it.
+    #[schema(format = Email, max_length = 254)]
     pub email: String,
-    /// The invitation code from the email.
+    /// The invitation code from the email (trimmed, case-insensitive).
+    #[schema(min_length = 1, pattern = "\\S")]
     pub code: String,
 }
 
@@ -840,10 +842,13 @@ pub struct InvitationOffer {
 /// invite screen names them before its reader signs in or registers. Anyone may ask, with the
 /// link's email and code both right (a wrong pair answers as an unknown code, saying nothing
 /// of the invitation); wrong codes are throttled per address as `team/checkCode`'s are.
-/// Nothing changes: accepting is `team/checkCode`, signed in.
+/// Nothing changes: accepting is `team/checkCode`, signed in. A lookup, so an invitation not
+/// found is 404 and one used or expired 410, each with the code's message.
 #[utoipa::path(post, path = "/api/team/invitation", operation_id = "invitation_offer", tag = "team", request_body = InvitationLink,
     responses((status = 200, description = "What the invitation offers", body = Envelope<InvitationOffer>),
-              (status = 400, description = "The code is not valid (or not this email's), used or expired", body = ErrorBody),
+              (status = 400, description = "No code, or not an email", body = ErrorBody),
+              (status = 404, description = "No invitation with this code for this email: 'This invitation code is not valid'", body = ErrorBody),
+              (status = 410, description = "Used or expired: 'This invitation has already been used', 'This invitation has expired'", body = ErrorBody),
               (status = 429, description = "Too many wrong codes; try again later", body = ErrorBody)))]
 pub async fn offer(
     State(state): State<AppState>,
@@ -857,17 +862,16 @@ pub async fn offer(
     let email = Email::parse(&body.email).map_err(|m| ApiError::field("email", m))?;
     let per_ip = state.throttles.code_ip.attempt(ip)?;
     let pool = &state.db.pool;
-    let invalid = |m: &str| ApiError::field("code", m);
     let found = store::team::by_code_hash(pool, &hash_token(&code)).await?;
     let Some(inv) = found.filter(|inv| inv.email == email.as_str()) else {
-        return Err(invalid(CODE_INVALID));
+        return Err(ApiError::status(StatusCode::NOT_FOUND, CODE_INVALID));
     };
     per_ip.succeeded();
     if inv.used_at.is_some() {
-        return Err(invalid(CODE_USED));
+        return Err(ApiError::status(StatusCode::GONE, CODE_USED));
     }
     if inv.expires_at <= now_ms() {
-        return Err(invalid(CODE_EXPIRED));
+        return Err(ApiError::status(StatusCode::GONE, CODE_EXPIRED));
     }
     let workspace_name = store::workspaces::name(pool, &inv.workspace_id)
         .await?

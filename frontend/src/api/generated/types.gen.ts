@@ -4625,7 +4625,7 @@ export type InvitationItem = {
  */
 export type InvitationLink = {
     /**
-     * The invitation code from the email.
+     * The invitation code from the email (trimmed, case-insensitive).
      */
     code: string;
     /**
@@ -14427,13 +14427,21 @@ export type InvitationOfferData = {
 
 export type InvitationOfferErrors = {
     /**
-     * The code is not valid (or not this email's), used or expired
+     * No code, or not an email
      */
     400: ErrorBody;
     /**
      * Cross-site requests are not allowed
      */
     403: ErrorBody;
+    /**
+     * No invitation with this code for this email: 'This invitation code is not valid'
+     */
+    404: ErrorBody;
+    /**
+     * Used or expired: 'This invitation has already been used', 'This invitation has expired'
+     */
+    410: ErrorBody;
     /**
      * The request body is too large (at most 1 MB)
      */

@@ -1952,8 +1952,8 @@ export const zIdsBody = z.object({
  * `{"email": "…", "code": "…"}`: the two halves of an invitation link.
  */
 export const zInvitationLink = z.object({
-    code: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/),
-    email: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+    code: z.string().min(1).regex(/\S/),
+    email: z.email().max(254).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
 /**

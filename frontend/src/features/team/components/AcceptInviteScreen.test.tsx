@@ -35,7 +35,7 @@ describe('accepting an invitation', () => {
   });
 
   it('signed out, says before any sign-in that the invitation can no longer be used', async () => {
-    mockApi('POST /api/team/invitation', fail(400, 'This invitation has expired', [{ field: 'code', message: 'This invitation has expired' }]));
+    mockApi('POST /api/team/invitation', fail(410, 'This invitation has expired'));
     renderApp(LINK);
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('This invitation has expired')).toBeInTheDocument();
