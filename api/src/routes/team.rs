@@ -820,8 +820,9 @@ pub struct InvitationLink {
     /// The invited email, as the link carries it.
     #[schema(format = Email, max_length = 254)]
     pub email: String,
-    /// The invitation code from the email (trimmed, case-insensitive).
-    #[schema(min_length = 1, pattern = "\\S")]
+    /// The invitation code from the email: letters and digits, case-insensitive, spaces
+    /// around it trimmed.
+    #[schema(pattern = "^ *[A-Za-z0-9]+ *$")]
     pub code: String,
 }
 

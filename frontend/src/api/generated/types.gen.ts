@@ -4625,7 +4625,8 @@ export type InvitationItem = {
  */
 export type InvitationLink = {
     /**
-     * The invitation code from the email (trimmed, case-insensitive).
+     * The invitation code from the email: letters and digits, case-insensitive, spaces
+     * around it trimmed.
      */
     code: string;
     /**

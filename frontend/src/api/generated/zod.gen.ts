@@ -1952,7 +1952,7 @@ export const zIdsBody = z.object({
  * `{"email": "…", "code": "…"}`: the two halves of an invitation link.
  */
 export const zInvitationLink = z.object({
-    code: z.string().min(1).regex(/\S/),
+    code: z.string().regex(/^ *[A-Za-z0-9]+ *$/),
     email: z.email().max(254).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
 
