@@ -724,6 +724,26 @@ pub struct CodeBody {
     pub code: String,
 }
 
+/// An invitation code as sent: trimmed and upper-cased; a blank one is a field error.
+fn code_of(raw: &str) -> Result<String, ApiError> {
+    let code = raw.trim().to_ascii_uppercase();
+    if code.is_empty() {
+        return Err(ApiError::field("code", REQUIRED));
+    }
+    Ok(code)
+}
+
+/// Why a found invitation can no longer be used at `now` (used, expired), if it cannot.
+fn unusable(inv: &store::team::Invitation, now: i64) -> Option<&'static str> {
+    if inv.used_at.is_some() {
+        Some(CODE_USED)
+    } else if inv.expires_at <= now {
+        Some(CODE_EXPIRED)
+    } else {
+        None
+    }
+}
+
 /// The workspace joined.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -746,10 +766,7 @@ pub async fn check_code(
     crate::extract::ClientIp(ip): crate::extract::ClientIp,
     ApiJson(body): ApiJson<CodeBody>,
 ) -> ApiResult<impl IntoResponse> {
-    let code = body.code.trim().to_ascii_uppercase();
-    if code.is_empty() {
-        return Err(ApiError::field("code", REQUIRED));
-    }
+    let code = code_of(&body.code)?;
     // Wrong codes are throttled as wrong passwords are: per user strictly, per address
     // loosely; a code that is found gives its slots back.
     let per_user = state
@@ -765,11 +782,8 @@ pub async fn check_code(
     };
     per_user.succeeded();
     per_ip.succeeded();
-    if inv.used_at.is_some() {
-        return Err(invalid(CODE_USED));
-    }
-    if inv.expires_at <= now {
-        return Err(invalid(CODE_EXPIRED));
+    if let Some(why) = unusable(&inv, now) {
+        return Err(invalid(why));
     }
     if inv.email != user.email {
         return Err(invalid(CODE_OTHER_EMAIL));
@@ -856,10 +870,7 @@ pub async fn offer(
     crate::extract::ClientIp(ip): crate::extract::ClientIp,
     ApiJson(body): ApiJson<InvitationLink>,
 ) -> ApiResult<impl IntoResponse> {
-    let code = body.code.trim().to_ascii_uppercase();
-    if code.is_empty() {
-        return Err(ApiError::field("code", REQUIRED));
-    }
+    let code = code_of(&body.code)?;
     let email = Email::parse(&body.email).map_err(|m| ApiError::field("email", m))?;
     let per_ip = state.throttles.code_ip.attempt(ip)?;
     let pool = &state.db.pool;
@@ -868,11 +879,8 @@ pub async fn offer(
         return Err(ApiError::status(StatusCode::NOT_FOUND, CODE_INVALID));
     };
     per_ip.succeeded();
-    if inv.used_at.is_some() {
-        return Err(ApiError::status(StatusCode::GONE, CODE_USED));
-    }
-    if inv.expires_at <= now_ms() {
-        return Err(ApiError::status(StatusCode::GONE, CODE_EXPIRED));
+    if let Some(why) = unusable(&inv, now_ms()) {
+        return Err(ApiError::status(StatusCode::GONE, why));
     }
     let workspace_name = store::workspaces::name(pool, &inv.workspace_id)
         .await?

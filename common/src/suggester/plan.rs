@@ -42,24 +42,23 @@ pub fn planned_calls(
     competitors: usize,
     candidates: usize,
 ) -> u64 {
-    // The lookup of the app (and its competitors), then the seeds' hints.
-    let mut calls = 1 + HINT_SEEDS;
-    match kind {
-        SuggestionType::Keywords => {
-            // Apple Ads' suggestions containing each required keyword; its seeds are the
-            // required keywords alone.
-            calls = 1 + keywords.min(HINT_SEEDS) + keywords.min(HINT_SEEDS);
-        }
+    let calls = match kind {
+        // The lookup, each required keyword's hints (its seeds are the required keywords
+        // alone) and Apple Ads' suggestions containing each.
+        SuggestionType::Keywords => 1 + 2 * keywords.min(HINT_SEEDS),
+        // The lookup of the app (and its competitors), the seeds' hints, App Store search
+        // for the app's top term, Apple Ads' keyword suggestions for the app, its phrases,
+        // the keywords around each root phrase and its categories; then each competitor's
+        // brand hints.
         SuggestionType::App | SuggestionType::Competitors => {
-            // App Store search for the app's top term; Apple Ads' keyword suggestions for
-            // the app, its phrases, the keywords around each root phrase, its categories.
-            calls += 1 + 1 + 1 + PHRASE_ROOTS + 1;
-            if kind == SuggestionType::Competitors {
-                // Each competitor's brand hints.
-                calls += competitors;
+            let app = 1 + HINT_SEEDS + 1 + 1 + 1 + PHRASE_ROOTS + 1;
+            app + if kind == SuggestionType::Competitors {
+                competitors
+            } else {
+                0
             }
         }
-    }
+    };
     (calls + candidates.div_ceil(POPULARITY_BATCH)) as u64
 }
 

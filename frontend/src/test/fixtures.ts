@@ -7,6 +7,7 @@ import type { Account } from '@/features/accounts';
 import type { Role, User } from '@/features/auth';
 import type { PlanAnswer } from '@/features/plans';
 import type { Task } from '@/features/tasks';
+import { NOTHING_YET } from '@/features/tasks/creation-progress';
 import type { BulkEditProgress, CreationProgress } from '@/api/generated/types.gen';
 
 export function makeUser(overrides: Partial<User> = {}): User {
@@ -70,20 +71,7 @@ export function makeTask(overrides: Partial<Task> = {}): Task {
 
 /** A creation's or copy's task details (the document's CreationProgress) with these members. */
 export function creationDetails(over: Partial<CreationProgress> = {}): CreationProgress {
-  return {
-    groupsCreated: 0,
-    groupsTotal: 0,
-    campaignsCreated: 0,
-    campaignsTotal: 0,
-    keywordsCreated: 0,
-    keywordsTotal: 0,
-    finish: false,
-    errorsMethod: [],
-    campaignsMapping: [],
-    discoveryCampaignId: null,
-    rejected: [],
-    ...over,
-  };
+  return { ...NOTHING_YET, ...over };
 }
 
 /** A bulk edit's task details (the document's BulkEditProgress) with these members. */

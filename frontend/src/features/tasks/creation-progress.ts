@@ -13,7 +13,7 @@ import { detailsAs, type Task } from './api/task';
 export type CreationProgress = z.output<typeof zCreationProgress>;
 
 /** What a creation has done before it reports: nothing, of no total. */
-const NOTHING_YET: CreationProgress = {
+export const NOTHING_YET: CreationProgress = {
   groupsCreated: 0,
   groupsTotal: 0,
   campaignsCreated: 0,
