@@ -17,7 +17,7 @@ use searchdeck_common::{
     stored_credentials,
 };
 use searchdeck_provider::{
-    AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials,
+    AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials, PerKey,
     ProviderError, oauth::PopupConnect,
 };
 
@@ -87,15 +87,6 @@ impl Provider {
         Ok(Arc::new(Client::new(self.api.clone(), credentials)?))
     }
 
-    /// The credentials a client of stored connection `row` uses (opened as the workers open
-    /// them: [`stored_credentials::of`]); a stored secret that does not open is an internal
-    /// error (wrong key or tampering), never shown.
-    pub fn credentials(&self, row: &AccountRow) -> Result<Credentials, ApiError> {
-        let opened = stored_credentials::of(&self.secrets, row)
-            .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))?;
-        Credentials::from_stored(opened).map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))
-    }
-
     /// The provider client of connection `account_id`.
     pub async fn client_by_id(
         &self,
@@ -110,11 +101,20 @@ impl Provider {
 
     /// The client of stored connection `row`: one per connection, shared by its requests, so
     /// its access token is exchanged once per lifetime rather than per request. Built the
-    /// first time (or when its stored credentials changed) and reused after.
+    /// first time (or when its stored credentials changed) and reused after; a connection
+    /// with several keys gets a [`PerKey`] over one client per key. Its secrets are opened
+    /// as the workers open them ([`stored_credentials::keys`]); a stored secret that does
+    /// not open is an internal error (wrong key or tampering), never shown.
     pub fn client_of(&self, row: &AccountRow) -> Result<Arc<dyn AppleAds>, ApiError> {
         self.clients
             .get_or_build(&row.id, stored_credentials::fingerprint(row), || {
-                self.client(self.credentials(row)?).map_err(provider_error)
+                let keys = stored_credentials::keys(&self.secrets, row)
+                    .map_err(|e| ApiError::Internal(anyhow::anyhow!(e)))?;
+                PerKey::of_stored(
+                    keys,
+                    |credentials| self.client(credentials).map_err(provider_error),
+                    |e| ApiError::Internal(anyhow::anyhow!(e)),
+                )
             })
     }
 }

@@ -18,6 +18,7 @@ pub mod insights;
 pub mod limiter;
 pub mod metrics;
 pub mod oauth;
+pub mod per_key;
 pub mod recommendations;
 pub mod sandbox_key;
 
@@ -30,3 +31,4 @@ pub use error::{BulkItem, ProviderError};
 pub use idempotent::Created;
 pub use limiter::{RateGate, Unlimited};
 pub use metrics::{MetricsSnapshot, ProviderMetrics};
+pub use per_key::PerKey;

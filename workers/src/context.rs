@@ -14,7 +14,7 @@ use searchdeck_common::{
     store, stored_credentials,
 };
 use searchdeck_provider::{
-    AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials,
+    AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials, PerKey,
     ProviderError, ProviderMetrics, RateGate,
 };
 use tokio_util::sync::CancellationToken;
@@ -104,19 +104,24 @@ impl Runtime {
     /// The provider of a stored connection, its sealed credentials opened with this
     /// process's key (the same function the API uses): one client per connection, shared by
     /// the process's jobs, so a connection exchanges its credentials once per token lifetime
-    /// rather than once per job (built again when its stored credentials change).
+    /// rather than once per job (built again when its stored credentials change); a
+    /// connection with several keys gets a [`PerKey`] dispatching each call to its group's.
     pub fn provider_for(&self, account: &AccountRow) -> Result<Arc<dyn AppleAds>, JobError> {
         self.clients.get_or_build(
             &account.id,
             stored_credentials::fingerprint(account),
             || {
-                let opened =
-                    stored_credentials::of(&self.secrets, account).map_err(JobError::permanent)?;
-                let credentials = Credentials::from_stored(opened)
-                    .map_err(|e| JobError::permanent(anyhow::anyhow!(e)))?;
-                Ok(Arc::new(
-                    self.provider(credentials).map_err(JobError::permanent)?,
-                ))
+                let keys = stored_credentials::keys(&self.secrets, account)
+                    .map_err(JobError::permanent)?;
+                PerKey::of_stored(
+                    keys,
+                    |credentials| {
+                        let client: Arc<dyn AppleAds> =
+                            Arc::new(self.provider(credentials).map_err(JobError::permanent)?);
+                        Ok(client)
+                    },
+                    |e| JobError::permanent(anyhow::anyhow!(e)),
+                )
             },
         )
     }

@@ -28,6 +28,32 @@ pub struct AccountRow {
     pub created_at: i64,
     pub updated_at: i64,
     pub last_synced_at: Option<i64>,
+    /// Keys of the same Apple Ads user beside the first, each with the campaign groups
+    /// calls reach through it (empty for most connections).
+    pub extra_keys: Vec<ExtraKey>,
+}
+
+/// A key of a connection beside its first one (`accounts.extra_keys`). Apple grants API
+/// access per key: a second key of the same Apple Ads user limited to other campaign groups
+/// is kept beside the first rather than replacing it, so both groups stay reachable.
+/// Secrets are sealed as the first key's are, under the context `extra:<id>:<field>`.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExtraKey {
+    /// Its own id (the sealing context of its secrets).
+    pub id: String,
+    /// `key` (API key pair) or `oauth` (popup connect).
+    pub method: String,
+    pub client_id: String,
+    pub team_id: Option<String>,
+    pub key_id: Option<String>,
+    pub private_key_sealed: Option<String>,
+    pub refresh_token_sealed: Option<String>,
+    /// The campaign groups (ad account ids) calls reach through this key: those it reaches
+    /// and the connection's first key does not. Never empty: a key that serves no group is
+    /// dropped.
+    pub org_ids: Vec<i64>,
+    pub added_at: i64,
 }
 
 /// The connection to save: what either connect path learnt from the provider.
@@ -111,7 +137,7 @@ pub struct Active {
 
 const COLUMNS: &str = "id, workspace_id, provider_user_id, provider_org_id, name, method, client_id, \
      team_id, key_id, public_key, private_key_sealed, refresh_token_sealed, created_at, updated_at, \
-     last_synced_at";
+     last_synced_at, extra_keys";
 
 fn account(row: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
     Ok(AccountRow {
@@ -130,7 +156,36 @@ fn account(row: &sqlx::any::AnyRow) -> Result<AccountRow, sqlx::Error> {
         created_at: row.try_get("created_at")?,
         updated_at: row.try_get("updated_at")?,
         last_synced_at: row.try_get("last_synced_at")?,
+        extra_keys: match row.try_get::<Option<String>, _>("extra_keys")? {
+            None => Vec::new(),
+            Some(text) => serde_json::from_str(&text).map_err(|e| sqlx::Error::ColumnDecode {
+                index: "extra_keys".into(),
+                source: Box::new(e),
+            })?,
+        },
     })
+}
+
+/// Replaces the keys of connection `id` beside its first (none: NULL), marking the
+/// connection updated so cached clients are built again.
+pub async fn set_extra_keys(
+    ex: impl Exec<'_>,
+    id: &str,
+    keys: &[ExtraKey],
+    now: i64,
+) -> Result<(), sqlx::Error> {
+    let text = if keys.is_empty() {
+        None
+    } else {
+        Some(serde_json::to_string(keys).map_err(|e| sqlx::Error::Encode(Box::new(e)))?)
+    };
+    sqlx::query("UPDATE accounts SET extra_keys = $2, updated_at = $3 WHERE id = $1")
+        .bind(id)
+        .bind(text)
+        .bind(now)
+        .execute(ex)
+        .await?;
+    Ok(())
 }
 
 /// Saves a connection; a second connect of the same Apple Ads user in the workspace

@@ -18,13 +18,21 @@ use searchdeck_common::{
         Job,
         outbox::{self, OutboxOptions},
     },
-    store::{self, accounts::NewAccount},
+    store::{
+        self,
+        accounts::{ExtraKey, NewAccount, OrgRow},
+    },
+    stored_credentials,
     tasks::NewTask,
 };
-use searchdeck_provider::Credentials;
+use searchdeck_provider::{Credentials, ProviderError};
 use secrecy::SecretString;
 
-use super::{credentials, orgs};
+use super::{
+    credentials,
+    keys::{self, Role},
+    orgs,
+};
 use crate::{
     error::ApiError, plan_limits, provider::provider_error, session::CurrentUser, state::AppState,
 };
@@ -44,41 +52,72 @@ pub struct Connection<'a> {
 }
 
 /// What a connect did: added a connection, or updated the one the same Apple Ads user
-/// already had in the workspace (its name and credentials).
+/// already had in the workspace (its name, and its keys as [`keys::plan`] decides).
 #[derive(Debug, Clone)]
 pub struct Saved {
     /// The connection's id.
     pub id: String,
     /// The existing connection's name before this connect; None when it was added.
     pub previous_name: Option<String>,
+    /// Where the new credentials went (`First` for a new connection).
+    pub role: Role,
     /// Campaign groups the new credentials reach that the connection did not (their names).
     pub groups_added: Vec<String>,
+    /// Groups the new credentials do not reach that stay reachable with the connection's
+    /// earlier credentials, each with what depends on it.
+    pub groups_kept: Vec<String>,
+    /// Groups no credentials of the connection reach any more (its earlier ones refused),
+    /// each with what depends on it.
+    pub groups_lost: Vec<String>,
 }
-
-/// 409 code of credentials that reach fewer campaign groups than the connection's.
-pub const NARROWER_KEY: &str = "NARROWER_CREDENTIALS";
 
 impl Saved {
     /// What the user is told: 'New account added', or that the Apple Ads user was already
-    /// connected (under which name) and what changed.
+    /// connected (under which name) and exactly what changed: the groups added, those the
+    /// new credentials do not reach (kept with the earlier ones, or no longer reachable) and
+    /// the rules and lists that depend on them.
     pub fn message(&self, name: &str) -> String {
-        let base = match &self.previous_name {
-            None => return "New account added".into(),
-            Some(old) if old == name => format!(
-                "This Apple Ads user is already connected as \u{201c}{old}\u{201d}; its credentials were updated"
-            ),
-            Some(old) => format!(
-                "This Apple Ads user is already connected as \u{201c}{old}\u{201d}; its name was updated to \u{201c}{name}\u{201d}"
-            ),
+        let Some(old) = &self.previous_name else {
+            return "New account added".into();
         };
-        if self.groups_added.is_empty() {
-            base
-        } else {
-            format!(
-                "{base}. Campaign groups added: {}",
+        let connected =
+            format!("This Apple Ads user is already connected as \u{201c}{old}\u{201d}");
+        let mut parts = vec![match (&self.role, old == name) {
+            (Role::Redundant, _) => format!(
+                "{connected}, and its credentials already reach every campaign group these reach; nothing changed"
+            ),
+            (Role::Beside(_), true) => {
+                format!("{connected}; these credentials were added beside its earlier ones")
+            }
+            (Role::Beside(_), false) => format!(
+                "{connected}; these credentials were added beside its earlier ones, and its name \
+                 was updated to \u{201c}{name}\u{201d}"
+            ),
+            (Role::First, true) => format!("{connected}; its credentials were updated"),
+            (Role::First, false) => {
+                format!("{connected}; its name was updated to \u{201c}{name}\u{201d}")
+            }
+        }];
+        if !self.groups_added.is_empty() {
+            parts.push(format!(
+                "Campaign groups added: {}",
                 self.groups_added.join(", ")
-            )
+            ));
         }
+        if !self.groups_kept.is_empty() && self.role != Role::Redundant {
+            parts.push(format!(
+                "Not reached by these credentials, still reached with the earlier ones: {}",
+                self.groups_kept.join("; ")
+            ));
+        }
+        if !self.groups_lost.is_empty() {
+            parts.push(format!(
+                "Apple Ads refused the earlier credentials, so these campaign groups are no longer \
+                 reachable: {}. Connect credentials with access to them to use them again",
+                self.groups_lost.join("; ")
+            ));
+        }
+        parts.join(". ")
     }
 }
 
@@ -105,6 +144,7 @@ pub async fn save(
         ));
     }
     let found = orgs::fetch(client.as_ref()).await.map_err(provider_error)?;
+    let first_works = first_key_works(state, &user.workspace_id, apple_user, &found).await?;
     let now = now_ms();
     let seal = |field: &str, secret: Option<&SecretString>| {
         secret.map(|s| {
@@ -124,68 +164,96 @@ pub async fn save(
         let mut tx = state.db.begin_write().await?;
         let before =
             store::accounts::by_provider_user(&mut *tx, &user.workspace_id, apple_user).await?;
-        let mut groups_added = Vec::new();
-        if let Some((existing, _)) = &before {
-            // New credentials of the same Apple Ads user never silently re-scope the
-            // connection: a key limited to other campaign groups would cut the rules and
-            // lists of the groups it cannot reach. Refused, saying which and what depends
-            // on them; groups the key adds are named in the answer.
-            let had = store::accounts::orgs(&mut *tx, existing).await?;
-            groups_added = found
-                .iter()
-                .filter(|f| !had.iter().any(|h| h.org_id == f.org_id))
-                .map(|f| f.display_name.clone())
-                .collect();
-            let mut lost = Vec::new();
-            for h in had.iter().filter(|h| h.selected && !found.iter().any(|f| f.org_id == h.org_id)) {
-                let (rules, lists) =
-                    store::accounts::dependents_of_org(&mut tx, existing, h.org_id).await?;
-                lost.push(lost_group(&h.display_name, h.org_id, &rules, &lists));
+        let key_plan = match &before {
+            None => None,
+            Some((existing, _)) => {
+                let had = store::accounts::orgs(&mut *tx, existing).await?;
+                let row = store::accounts::by_id(&mut *tx, existing)
+                    .await?
+                    .ok_or_else(|| ApiError::not_found("Account"))?;
+                Some(keys::plan(&had, &row.extra_keys, &found, first_works))
             }
-            if !lost.is_empty() {
-                return Err(ApiError::Status {
-                    status: axum::http::StatusCode::CONFLICT,
-                    message: format!(
-                        "These credentials do not reach every campaign group this account uses, so \
-                         the account keeps its current ones. No longer reachable with them: {}. Use \
-                         credentials with access to these groups, or remove the account first to \
-                         connect it with only the groups these credentials reach",
-                        lost.join("; ")
-                    ),
-                    errors: Vec::new(),
-                    meta: Some(serde_json::json!({"code": NARROWER_KEY})),
-                    retry_after: None,
-                });
-            }
+        };
+        let role = key_plan.as_ref().map_or(Role::First, |p| p.role.clone());
+        let (groups_kept, groups_lost) = match (&key_plan, &before) {
+            (Some(key_plan), Some((existing, _))) => (
+                described(&mut tx, existing, &key_plan.kept).await?,
+                described(&mut tx, existing, &key_plan.lost).await?,
+            ),
+            _ => (Vec::new(), Vec::new()),
+        };
+        let groups_added = key_plan.as_ref().map_or_else(Vec::new, |p| {
+            p.added.iter().map(|o| o.display_name.clone()).collect()
+        });
+        if let (Role::Redundant, Some((id, name))) = (&role, &before) {
+            return Ok::<_, ApiError>(Saved {
+                id: id.clone(),
+                previous_name: Some(name.clone()),
+                role,
+                groups_added,
+                groups_kept,
+                groups_lost,
+            });
         }
         if before.is_none() {
             // A new connection brings its apps: refused once the plan's are reached.
             plan_limits::lock(&mut tx, &user.workspace_id).await?;
             plan_limits::check_apps(&mut tx, plan, &user.workspace_id).await?;
         }
-        let id = store::accounts::upsert(
-            &mut *tx,
-            NewAccount {
-                id: &new,
-                workspace_id: &user.workspace_id,
-                provider_user_id: apple_user,
-                provider_org_id: me.org_id,
-                name: c.name,
-                method: c.method,
-                client_id: c.client_id,
-                team_id: c.team_id,
-                key_id: c.key_id,
-                public_key: c.public_key,
-                private_key_sealed: private_key.as_deref(),
-                refresh_token_sealed: refresh_token.as_deref(),
-                access_token_sealed: access_token.as_deref(),
-                access_expires_at: c.access_token.map(|(_, ms)| now + ms),
-                created_by: &user.user_id,
-                now,
-            },
-        )
-        .await?;
-        orgs::save(&mut tx, &id, &found).await?;
+        let id = match (&role, &before) {
+            (Role::Beside(org_ids), Some((id, old_name))) => {
+                let mut beside = key_plan
+                    .as_ref()
+                    .map(|p| p.beside.clone())
+                    .unwrap_or_default();
+                beside.push(beside_key(
+                    state,
+                    user,
+                    apple_user,
+                    &c,
+                    org_ids.clone(),
+                    now,
+                ));
+                store::accounts::set_extra_keys(&mut *tx, id, &beside, now).await?;
+                if old_name != c.name {
+                    store::accounts::rename(&mut *tx, id, c.name, now).await?;
+                }
+                id.clone()
+            }
+            _ => {
+                let id = store::accounts::upsert(
+                    &mut *tx,
+                    NewAccount {
+                        id: &new,
+                        workspace_id: &user.workspace_id,
+                        provider_user_id: apple_user,
+                        provider_org_id: me.org_id,
+                        name: c.name,
+                        method: c.method,
+                        client_id: c.client_id,
+                        team_id: c.team_id,
+                        key_id: c.key_id,
+                        public_key: c.public_key,
+                        private_key_sealed: private_key.as_deref(),
+                        refresh_token_sealed: refresh_token.as_deref(),
+                        access_token_sealed: access_token.as_deref(),
+                        access_expires_at: c.access_token.map(|(_, ms)| now + ms),
+                        created_by: &user.user_id,
+                        now,
+                    },
+                )
+                .await?;
+                if let Some(key_plan) = &key_plan {
+                    store::accounts::set_extra_keys(&mut *tx, &id, &key_plan.beside, now).await?;
+                }
+                id
+            }
+        };
+        // The groups every key of the connection reaches: the new key's and those kept with
+        // the earlier keys.
+        let mut reached = found.clone();
+        reached.extend(key_plan.iter().flat_map(|p| p.kept.iter().cloned()));
+        orgs::save(&mut tx, &id, &reached).await?;
         if c.private_key.is_some() {
             store::connects::delete_pending_key(&mut *tx, &user.user_id, &user.workspace_id)
                 .await?;
@@ -240,7 +308,10 @@ pub async fn save(
         Ok::<_, ApiError>(Saved {
             id,
             previous_name: before.map(|(_, name)| name),
+            role,
             groups_added,
+            groups_kept,
+            groups_lost,
         })
     })
     .await?;
@@ -248,12 +319,91 @@ pub async fn save(
         tracing::warn!(error = %format!("{e:#}"), "outbox relay deferred");
     }
     tracing::info!(account_id = %saved.id, method = c.method, updated = saved.previous_name.is_some(),
-        "Apple Ads account connected");
+        role = ?saved.role, "Apple Ads account connected");
     Ok(saved)
 }
 
+/// Whether the first key of the connection the Apple Ads user already has still works, asked
+/// of Apple only when it matters: when the new key, reaching `found`, would not replace it.
+/// Only a refusal of the credentials (`Auth`) counts as not working; a provider that cannot
+/// be reached leaves the first key in place.
+async fn first_key_works(
+    state: &AppState,
+    workspace_id: &str,
+    apple_user: i64,
+    found: &[OrgRow],
+) -> Result<bool, ApiError> {
+    let pool = &state.db.pool;
+    let Some((id, _)) = store::accounts::by_provider_user(pool, workspace_id, apple_user).await?
+    else {
+        return Ok(true);
+    };
+    let Some(row) = store::accounts::by_id(pool, &id).await? else {
+        return Ok(true);
+    };
+    let had = store::accounts::orgs(pool, &id).await?;
+    if keys::plan(&had, &row.extra_keys, found, true).role == Role::First {
+        return Ok(true);
+    }
+    let client = state.provider.client_of(&row)?;
+    Ok(!matches!(client.me().await, Err(ProviderError::Auth(_))))
+}
+
+/// The new credentials as a key beside the connection's first, sealed under its own id,
+/// serving `org_ids`.
+fn beside_key(
+    state: &AppState,
+    user: &CurrentUser,
+    apple_user: i64,
+    c: &Connection<'_>,
+    org_ids: Vec<i64>,
+    now: i64,
+) -> ExtraKey {
+    let id = new_id();
+    let seal = |field: &str, secret: Option<&SecretString>| {
+        secret.map(|s| {
+            let field = stored_credentials::extra_field(&id, field);
+            state.secrets.seal_str(
+                &credentials::context(&user.workspace_id, apple_user, &field),
+                s,
+            )
+        })
+    };
+    ExtraKey {
+        private_key_sealed: seal("private_key", c.private_key),
+        refresh_token_sealed: seal("refresh_token", c.refresh_token),
+        id: id.clone(),
+        method: c.method.to_string(),
+        client_id: c.client_id.to_string(),
+        team_id: c.team_id.map(str::to_string),
+        key_id: c.key_id.map(str::to_string),
+        org_ids,
+        added_at: now,
+    }
+}
+
+/// Campaign groups `orgs` of connection `account_id` as the answer names them, each with
+/// what depends on it.
+async fn described(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    account_id: &str,
+    orgs: &[OrgRow],
+) -> Result<Vec<String>, sqlx::Error> {
+    let mut out = Vec::with_capacity(orgs.len());
+    for org in orgs {
+        let (rules, lists) = store::accounts::dependents_of_org(tx, account_id, org.org_id).await?;
+        out.push(group_with_dependents(
+            &org.display_name,
+            org.org_id,
+            &rules,
+            &lists,
+        ));
+    }
+    Ok(out)
+}
+
 /// A campaign group the new credentials do not reach, with what depends on it.
-fn lost_group(name: &str, org_id: i64, rules: &[String], lists: &[String]) -> String {
+fn group_with_dependents(name: &str, org_id: i64, rules: &[String], lists: &[String]) -> String {
     let mut needs = Vec::new();
     if !rules.is_empty() {
         needs.push(format!(

@@ -85,13 +85,15 @@ pub struct Created {
 
 /// Connects by key pair: checks clientId, teamId and keyId with a token exchange signed by
 /// the caller's pending key, then saves the connection with its campaign groups. The same
-/// Apple Ads user connected again updates its connection, and the message says so.
+/// Apple Ads user connected again updates its connection, and the message says what changed:
+/// a key that reaches every campaign group of the connection's first key replaces it; one
+/// limited to other groups is kept beside it for those (Apple grants access per key); one
+/// that adds no group changes nothing.
 #[utoipa::path(post, path = "/api/account/create", operation_id = "create_account", tag = "accounts",
     request_body(content = CreateForm, content_type = "multipart/form-data"),
     responses((status = 200, description = "The connected account", body = Envelope<Created>),
               (status = 400, description = "Invalid fields or credentials refused by Apple Ads", body = ErrorBody),
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLEAPPS or AVAILABLEDEVS): a new connection past the plan's apps", body = ErrorBody),
-              (status = 409, description = "meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,

@@ -12,6 +12,7 @@ pub mod apps;
 pub mod connect;
 pub mod credentials;
 pub mod key_pair;
+pub mod keys;
 pub mod limits;
 pub mod manage;
 pub mod orgs;

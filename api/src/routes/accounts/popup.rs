@@ -106,7 +106,6 @@ pub struct OauthResult {
     responses((status = 200, description = "Connected", body = Envelope<OauthResult>),
               (status = 400, description = "Bad, expired or used state, denied consent, refused code", body = ErrorBody),
               (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLEAPPS or AVAILABLEDEVS): a new connection past the plan's apps", body = ErrorBody),
-              (status = 409, description = "meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed", body = ErrorBody),
               (status = 502, description = "Apple Ads could not be reached", body = ErrorBody)))]
 pub async fn oauth(
     State(state): State<AppState>,

@@ -106,6 +106,57 @@ sandbox_tests! {
         t.assert_no_secret_answered().await;
     }
 
+    async fn keys_limited_to_different_groups_each_serve_their_own(t: Connected) {
+        // The groups the sandbox's user reaches, read in another workspace.
+        let scout = t.owner().await;
+        let full = t.registered_key(&scout).await;
+        let all = t.create(&scout, "Scout", &full).await.json["result"]["item"]["acls"].clone();
+        let group = |i: usize| all[i]["orgId"].as_str().unwrap().parse::<i64>().unwrap();
+        let (a, b) = (group(0), group(1));
+        let owner = t.owner().await;
+        let limited_to = |orgs: Vec<i64>| {
+            let t = &t;
+            let owner = owner.clone();
+            async move {
+                let pem = t.call(Method::POST, "/api/account/getPublicKey", json!({}), &owner).await.json["result"]["publicKey"].as_str().unwrap().to_string();
+                let ids: Value = t.http.post(format!("{}/sandbox/keys", t.sandbox))
+                    .json(&json!({"publicKey": pem, "adAccountIds": orgs}))
+                    .send().await.unwrap().json().await.unwrap();
+                ids
+            }
+        };
+        let first = t.create(&owner, "Main", &limited_to(vec![a]).await).await;
+        assert_eq!(first.status, StatusCode::OK, "{:?}", first.json);
+        let id = first.json["result"]["item"]["_id"].as_str().unwrap().to_string();
+        // A key limited to group b is kept beside the first: both groups stay reachable.
+        let second = t.create(&owner, "Main", &limited_to(vec![b]).await).await;
+        assert_eq!(second.status, StatusCode::OK, "{:?}", second.json);
+        let message = second.message();
+        assert!(message.contains("these credentials were added beside its earlier ones"), "{message}");
+        assert!(message.contains(&format!("Campaign groups added: {}", all[1]["displayName"].as_str().unwrap())), "{message}");
+        assert!(message.contains(&format!("still reached with the earlier ones: \u{201c}{}\u{201d} ({a})", all[0]["displayName"].as_str().unwrap())), "{message}");
+        // Refreshing the groups asks each key for its own (a call for group b through the
+        // first key would be refused by Apple).
+        let fresh = t.get(&format!("/api/asa/getAccountData?accountId={id}"), &owner).await;
+        assert_eq!(fresh.status, StatusCode::OK, "{:?}", fresh.json);
+        let reached: Vec<i64> = fresh.json["result"]["item"]["acls"].as_array().unwrap().iter()
+            .map(|o| o["orgId"].as_str().unwrap().parse().unwrap()).collect();
+        assert_eq!(reached, [a, b]);
+        let extra: Option<String> = sqlx::query_scalar("SELECT extra_keys FROM accounts WHERE id = $1")
+            .bind(&id).fetch_one(&t.app.state.db.pool).await.unwrap();
+        let extra: Value = serde_json::from_str(&extra.expect("a key beside the first")).unwrap();
+        assert_eq!(extra[0]["orgIds"], json!([b]));
+        // A key reaching both replaces the two.
+        let both = t.create(&owner, "Main", &limited_to(vec![a, b]).await).await;
+        assert_eq!(both.status, StatusCode::OK, "{:?}", both.json);
+        assert!(both.message().ends_with("its credentials were updated"), "{}", both.message());
+        let extra: Option<String> = sqlx::query_scalar("SELECT extra_keys FROM accounts WHERE id = $1")
+            .bind(&id).fetch_one(&t.app.state.db.pool).await.unwrap();
+        assert_eq!(extra, None);
+        assert_eq!(t.count("accounts").await, 2);
+        t.assert_no_secret_answered().await;
+    }
+
     async fn a_wrong_key_id_is_refused_and_nothing_is_stored(t: Connected) {
         let owner = t.owner().await;
         let mut ids = t.registered_key(&owner).await;
@@ -175,35 +226,22 @@ sandbox_tests! {
         let refreshed = t.get(&format!("/api/asa/getAccountData?accountId={id}"), &owner).await;
         assert_eq!(refreshed.status, StatusCode::OK, "{:?}", refreshed.json);
 
-        // A key of the same user limited to another campaign group does not re-scope the
-        // connection: refused with what would be lost (a rule depends on the first group),
-        // the connection's groups unchanged.
+        // A key of the same user limited to one of the groups its first credentials already
+        // reach does not re-scope the connection: nothing changes, and the answer says so.
         let acls = refreshed.json["result"]["item"]["acls"].as_array().unwrap().clone();
         assert!(acls.len() >= 2, "{acls:?}");
         let (kept, other) = (&acls[0], &acls[1]);
-        let kept_id: i64 = kept["orgId"].as_str().unwrap().parse().unwrap();
-        let rule: searchdeck_common::rules::Rule = serde_json::from_value(json!({
-            "id": "r-narrow", "name": "Guard bids", "accountId": id, "orgId": kept_id.to_string(), "level": "KEYWORDS",
-            "conditions": {"operator": "AND", "groups": []}, "window": {"type": "last", "days": 7},
-            "frequency": {"type": "daily", "hour": 6}, "actions": [{"type": "pause"}]
-        })).unwrap();
-        let me = t.get("/api/auth/me", &owner).await.json;
-        let workspace = me["result"]["item"]["workspaceId"].as_str().unwrap().to_string();
-        let mut rule = rule;
-        rule.id = "r-narrow".into();
-        searchdeck_common::store::rules::insert(&t.app.state.db.pool, &workspace, None, &rule, kept_id).await.unwrap();
         let pem = t.call(Method::POST, "/api/account/getPublicKey", json!({}), &owner).await.json["result"]["publicKey"].as_str().unwrap().to_string();
         let limited: Value = t.http.post(format!("{}/sandbox/keys", t.sandbox))
             .json(&json!({"publicKey": pem, "adAccountIds": [other["orgId"].as_str().unwrap().parse::<i64>().unwrap()]}))
             .send().await.unwrap().json().await.unwrap();
-        let narrowed = t.create(&owner, "Renamed", &limited).await;
-        assert_eq!(narrowed.status, StatusCode::CONFLICT, "{:?}", narrowed.json);
-        assert_eq!(narrowed.json["meta"]["code"], "NARROWER_CREDENTIALS");
-        let message = narrowed.message();
-        assert!(message.contains(&format!("\u{201c}{}\u{201d} ({kept_id}), used by 1 rule (Guard bids)", kept["displayName"].as_str().unwrap())), "{message}");
+        let narrowed = t.create(&owner, "Third", &limited).await;
+        assert_eq!(narrowed.status, StatusCode::OK, "{:?}", narrowed.json);
+        assert!(narrowed.message().ends_with("already reach every campaign group these reach; nothing changed"), "{}", narrowed.message());
         let after = t.get(&format!("/api/asa/getAcls?accountId={id}"), &owner).await.json;
         let ids_after: Vec<&str> = after["result"]["items"].as_array().unwrap().iter().map(|o| o["orgId"].as_str().unwrap()).collect();
         assert!(ids_after.contains(&kept["orgId"].as_str().unwrap()), "the group stays: {after}");
+        assert_eq!(ids_after.len(), acls.len(), "{after}");
         t.assert_no_secret_answered().await;
     }
 

@@ -7472,10 +7472,6 @@ export type CreateAccountErrors = {
      */
     403: ErrorBody;
     /**
-     * meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed
-     */
-    409: ErrorBody;
-    /**
      * The request body is too large (at most 1 MB)
      */
     413: ErrorBody;
@@ -7634,10 +7630,6 @@ export type OauthErrors = {
      * Access restricted (role)
      */
     403: ErrorBody;
-    /**
-     * meta.code NARROWER_CREDENTIALS: new credentials of a connected Apple Ads user that do not reach every campaign group the connection uses (the message names them and what depends on them); nothing changed
-     */
-    409: ErrorBody;
     /**
      * Error. Try again later
      */
