@@ -56,6 +56,16 @@ describe('start-up and guard', () => {
     expect(queryClient.getQueryData(accountKeys.list())).toBeUndefined();
   });
 
+  it("drops the campaign groups' report asked beside a relogin that finds no session", async () => {
+    setSessionHint(true);
+    mockApi('POST /api/asa/reports', fail(401, 'Unauthorized'));
+    const { location, queryClient } = renderApp('/optimization/a1');
+    await waitFor(() => expect(location()).toBe('/login?redirect=%2Foptimization%2Fa1'));
+    expect(callsTo('POST /api/asa/reports')).toHaveLength(2);
+    // Neither the report nor its chart's points are kept as the 401 a sign-in would read.
+    await waitFor(() => expect(queryClient.getQueryCache().findAll({ queryKey: ['optimization', 'report'] })).toHaveLength(0));
+  });
+
   it('restores the session by the relogin', async () => {
     renderApp('/settings/general', makeUser());
     expect(await screen.findByRole('button', { name: 'Sign out' })).toBeInTheDocument();

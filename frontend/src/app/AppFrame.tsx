@@ -4,8 +4,8 @@
  * screen's chunk downloads.
  */
 import { Center, Loader } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
-import { isValidElement, Suspense, useEffect, useState } from 'react';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { isValidElement, Suspense, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, ScrollRestoration, useLocation, useMatches } from 'react-router';
 import { accountKeys, accountsQuery, useAccounts } from '@/features/accounts';
 import { hasSessionHint, SessionEndWatcher, useSession, type User } from '@/features/auth';
@@ -60,6 +60,28 @@ function useAccountsBesideRelogin(user: User | null, isLoading: boolean) {
 }
 
 /**
+ * The data the first route's screen shows, asked beside the relogin too (the route's
+ * `prefetch`, from the address; issue 42 item 19): asked by the screen, they would wait for
+ * the relogin's answer and then for the whole page's first render. Dropped, like the early
+ * accounts, when the relogin finds no session.
+ */
+function useRouteDataBesideRelogin(route: AppRoute, user: User | null, isLoading: boolean) {
+  const queryClient = useQueryClient();
+  const matches = useMatches();
+  const location = useLocation();
+  // The first route as the page opened on it (the relogin's answer is awaited on this one).
+  const [first] = useState(() => (isLoading && hasSessionHint() && route.prefetch ? { prefetch: route.prefetch, params: matches[matches.length - 1]?.params ?? {}, search: location.search } : null));
+  const asked = useRef<readonly QueryKey[]>([]);
+  useEffect(() => {
+    if (first) asked.current = first.prefetch(queryClient, first.params, new URLSearchParams(first.search));
+  }, [first, queryClient]);
+  const signedOut = first !== null && !isLoading && user === null;
+  useEffect(() => {
+    if (signedOut) for (const queryKey of asked.current) queryClient.removeQueries({ queryKey, exact: true });
+  }, [signedOut, queryClient]);
+}
+
+/**
  * Asks for the layout's chunk (and its header's account selector) and the route's screen
  * while the session is still being checked, not after it (issue 42 item 19). True once the
  * first page's chunks are in (or failed, which the route's error element then says): the
@@ -94,6 +116,7 @@ export function AppFrame() {
   const location = useLocation();
   const { user, isLoading } = useSession();
   useAccountsBesideRelogin(user, isLoading);
+  useRouteDataBesideRelogin(route, user, isLoading);
   // Spec §4: the accounts load once the user is known to be signed in; only pages that need
   // an account wait for them.
   const accounts = useAccounts(user !== null);

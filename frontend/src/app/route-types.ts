@@ -1,5 +1,7 @@
 /** The shape of one entry of the route table. */
+import type { QueryClient, QueryKey } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
+import type { Params } from 'react-router';
 import type { Role } from '@/features/auth';
 import type { MessageKey } from '@/i18n';
 
@@ -24,4 +26,10 @@ export interface AppRoute {
   /** Instead of rendering, send the visitor on, by sign-in state. */
   redirect?: { signedIn?: string; anonymous?: string };
   element?: ReactNode;
+  /**
+   * Asks the data the route's screen shows first, from the address (its params and query),
+   * before the page renders: called at start-up beside the session's relogin. Returns the
+   * query keys asked, dropped when the relogin finds no session.
+   */
+  prefetch?: (client: QueryClient, params: Params, search: URLSearchParams) => readonly QueryKey[];
 }

@@ -3,6 +3,7 @@
  * sidebar shows an entry only once its route renders a screen here. Feature screens are
  * lazy: each feature's `screens.ts` is one chunk, downloaded when a route first needs it.
  */
+import { prefetchOrgsScreen } from '@/features/optimization';
 import { lazyScreen } from './lazy/lazy-screen';
 import { NotFoundPage } from './pages/NotFoundPage';
 import { RestrictedPage } from './pages/RestrictedPage';
@@ -47,7 +48,7 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/optimization', title: 'title.optimization', access: 'signedIn', element: <OptimizationHome /> },
   // optimization_accounts (All accounts), then optimization_orgs: the levels ACCOUNTS and ORGS.
   { path: '/optimization/accounts', title: 'title.optimization', access: 'signedIn', element: <AllAccountsScreen /> },
-  { path: '/optimization/:accountId', title: 'title.orgs', access: 'signedIn', element: <OrgsScreen /> },
+  { path: '/optimization/:accountId', title: 'title.orgs', access: 'signedIn', element: <OrgsScreen />, prefetch: prefetchOrgsScreen },
   // The drill-down (spec §2): campaigns, then campaign-id-{id}/{tab}, then
   // campaign-id-{id}/ad-group-id-{id}/{tab}; the screen reads the segments (paths.ts).
   { path: '/optimization/:accountId/:orgId', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },

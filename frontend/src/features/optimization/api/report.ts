@@ -6,7 +6,7 @@
  * newer one supersedes is aborted: the query function hands TanStack Query's signal to
  * fetch, and the query is cancelled once no screen watches it.
  */
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { zConverted, zEnvelopeReportResult, zReportItem } from '@/api/generated/zod.gen';
 import { api, type CallOptions } from '@/lib/api-client';
@@ -83,6 +83,21 @@ export function getReport(request: ReportRequest, { signal }: CallOptions = {}):
 /** How often a report whose metrics are still being stored is read again. */
 export const SYNCING_POLL_MS = 3000;
 
+/** How long an answer is fresh: a screen that mounts within it reads it without asking again. */
+const REPORT_STALE_MS = 30_000;
+
+/**
+ * The report of `request` as a query (its key, call and freshness): the screens' hooks and
+ * the route's prefetch (../prefetch) share it, so a report asked before the screen renders
+ * is the one the screen reads.
+ */
+export const reportQuery = (request: ReportRequest) =>
+  queryOptions({
+    queryKey: optimizationKeys.report(request),
+    queryFn: ({ signal }) => getReport(request, { signal }),
+    staleTime: REPORT_STALE_MS,
+  });
+
 /**
  * The report of `request`. While a new page, sort or range loads, the previous answer stays
  * on screen (marked as placeholder data) unless the level changed. While its metrics are
@@ -91,32 +106,31 @@ export const SYNCING_POLL_MS = 3000;
  */
 export function useReport(request: ReportRequest) {
   return useQuery({
-    queryKey: optimizationKeys.report(request),
-    queryFn: ({ signal }) => getReport(request, { signal }),
+    ...reportQuery(request),
     placeholderData: (previous, previousQuery) => {
       const before = previousQuery?.queryKey[2];
       return before?.level === request.level && before.campaignId === request.campaignId && before.adGroupId === request.adGroupId
         ? keepPreviousData(previous)
         : undefined;
     },
-    staleTime: 30_000,
     refetchInterval: (query) => (query.state.data?.syncing ? SYNCING_POLL_MS : false),
   });
 }
 
 /**
- * The daily points of the graph metrics for the table's level, scope, range and filters
- * (one row asked for: only the graph is read). Sort and page do not change the points, so
- * they are left out of the key.
+ * The request of the graph of the table's `request`: one row asked for (only the graph is
+ * read). Sort and page do not change the points, so they are left out of the key.
  */
+export function graphRequestOf(request: ReportRequest): ReportRequest {
+  return { ...request, sort: null, page: 1, pageSize: 1, graph: true };
+}
+
+/** The daily points of the graph metrics for the table's level, scope, range and filters. */
 export function useGraph(request: ReportRequest, enabled: boolean) {
-  const graphRequest: ReportRequest = { ...request, sort: null, page: 1, pageSize: 1, graph: true };
   return useQuery({
-    queryKey: optimizationKeys.report(graphRequest),
-    queryFn: ({ signal }) => getReport(graphRequest, { signal }),
+    ...reportQuery(graphRequestOf(request)),
     placeholderData: keepPreviousData,
     enabled,
-    staleTime: 30_000,
     refetchInterval: (query) => (query.state.data?.syncing ? SYNCING_POLL_MS : false),
   });
 }

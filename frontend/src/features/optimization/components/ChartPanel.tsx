@@ -13,7 +13,6 @@ import { Suspense, useEffect, useMemo } from 'react';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
-import { lazyComponent } from '@/lib/lazy-component';
 import { useGraph, type ReportRequest } from '../api/report';
 import { GRAPH_METRICS, graphKind, isGraphMetric, type ChartMetrics } from '../chart-metrics';
 import { chartDays, chartGroups, chartSeries } from '../chart-series';
@@ -21,9 +20,8 @@ import { labelKey, mixesCurrencies } from '../columns';
 import { message } from '../format-value';
 import { convertedNote } from '../reporting-currency';
 import { CHART_COLORS } from './chart-colors';
+import { ReportChart } from './report-chart-chunk';
 
-/** Drawn without suspending once its chunk is in (asked when the panel mounts). */
-const ReportChart = lazyComponent(() => import('./ReportChart').then((chunk) => chunk.default), 'ReportChart');
 
 const HEIGHT = 240;
 /** One chart per currency when money is split by currency (each on axes in its own money). */

@@ -180,6 +180,18 @@ describe('ReportTable on a short page', () => {
     expect(getByTestId('totals-row')).toHaveTextContent('Total (1 row)');
   });
 
+  it('leaves the scroll of a table just mounted alone (setting it forces a layout of the page during its first render)', () => {
+    const set = jest.fn();
+    const own = Object.getOwnPropertyDescriptor(Element.prototype, 'scrollLeft')!;
+    Object.defineProperty(Element.prototype, 'scrollLeft', { configurable: true, get: () => 0, set });
+    try {
+      render(table('CAMPAIGNS', '/optimization/a1/42'));
+      expect(set).not.toHaveBeenCalled();
+    } finally {
+      Object.defineProperty(Element.prototype, 'scrollLeft', own);
+    }
+  });
+
   it('opens each level scrolled to its first columns', () => {
     const { getByTestId, rerender } = render(table('CAMPAIGNS', '/optimization/a1/42'));
     const scroller = getByTestId('report-table');

@@ -524,10 +524,17 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
   const [scroller, setScroller] = useState<HTMLDivElement | null>(null);
   // Each level (and each campaign's or ad group's) opens scrolled to its first columns:
   // the sideways scroll of the page left behind is not carried into the next.
+  // A box just mounted is at its first columns already: it is left alone, since setting
+  // (or reading) its scroll there would force a layout of the whole page in the middle of
+  // its first render (issue 42 item 19).
   const { pathname } = useLocation();
+  const view = `${pathname} ${level}`;
+  const shown = useRef<{ scroller: HTMLDivElement | null; view: string }>({ scroller: null, view });
   useLayoutEffect(() => {
-    if (scroller) scroller.scrollLeft = 0;
-  }, [scroller, pathname, level]);
+    const before = shown.current;
+    shown.current = { scroller, view };
+    if (scroller && before.scroller === scroller && before.view !== view) scroller.scrollLeft = 0;
+  }, [scroller, view]);
   const virtual = rows.length >= VIRTUAL_FROM;
   const defOf = (id: string) => defs.find((d) => d.field === id)!;
 

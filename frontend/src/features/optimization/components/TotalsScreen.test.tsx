@@ -31,6 +31,27 @@ describe('All accounts and campaign groups', () => {
     expect(await screen.findByRole('heading', { name: 'Main' })).toBeInTheDocument();
   });
 
+  it("asks an account's campaign groups and their chart from the address beside the start-up relogin, and the screen reads those answers (issue 42 item 19)", async () => {
+    const relogin = held(ok({ item: makeUser() }));
+    mockApi('GET /api/auth/relogin', relogin.answer);
+    mockApi('GET /api/account/getAll', ok({ items: accounts }));
+    mockApi('POST /api/asa/reports', ok(answer([{ orgId: '42', orgName: 'Cloud Apps', status: 'SELECTED', currency: 'USD', localSpend: 10, taps: 3 }], 'USD')));
+    renderApp('/optimization/a1?range=yesterday&sort=taps', makeUser());
+    // The relogin is still held (nothing of the page has rendered): both reports are asked.
+    await waitFor(() => expect(tableCalls()).toHaveLength(1));
+    expect(callsTo('GET /api/auth/relogin')).toHaveLength(1);
+    expect(screen.queryByTestId('report-table')).not.toBeInTheDocument();
+    expect(tableCalls()[0]!.url).toBe('/api/asa/reports?accountId=a1');
+    expect(tableCalls()[0]!.body).toMatchObject({ level: 'ORGS', sort: { field: 'taps', order: 'desc' }, page: 1, pageSize: 50 });
+    expect(callsTo('POST /api/asa/reports').filter((c) => (c.body as { graph?: boolean }).graph)).toHaveLength(1);
+    relogin.release();
+    const table = await screen.findByTestId('report-table', {}, { timeout: 10_000 });
+    expect(await within(table).findByRole('link', { name: 'Cloud Apps' })).toHaveAttribute('href', '/optimization/a1/42?range=yesterday');
+    // The screen's own requests are the ones asked early: nothing is asked twice.
+    expect(tableCalls()).toHaveLength(1);
+    expect(callsTo('POST /api/asa/reports').filter((c) => (c.body as { graph?: boolean }).graph)).toHaveLength(1);
+  });
+
   it('lists every account with its totals in its own currency, each opening its campaign groups', async () => {
     mockApi('GET /api/account/getAll', ok({ items: accounts }));
     mockApi(

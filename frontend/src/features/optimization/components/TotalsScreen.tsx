@@ -23,12 +23,12 @@ import { errorMessage } from '@/lib/api-error';
 import { formatDateTime } from '@/lib/format';
 import { isEntityId } from '@/lib/ids';
 import { showSnackbar } from '@/lib/notifications';
-import { useReport, type ReportRequest, type ReportRow } from '../api/report';
+import { useReport, type ReportRow } from '../api/report';
 import { todayIn } from '../date-range';
-import { wireFilters } from '../filters';
 import { useReportingCurrency } from '../hooks/useReportingCurrency';
 import { useVisibleColumns } from '../hooks/useVisibleColumns';
 import { convertedNote } from '../reporting-currency';
+import { totalsRequest } from '../totals-request';
 import { useRowId, useSelection, useTableState } from '../hooks/useReportView';
 import { drillSearch } from '../url-state';
 import { ChartPanel } from './ChartPanel';
@@ -62,20 +62,7 @@ function Totals({ level, accountId, crumbs, title, actions, account, rowLink }: 
   const today = todayIn(undefined);
   const { search, state, update, onSort } = useTableState(today);
   const { currency: reportingCurrency } = useReportingCurrency();
-  const request: ReportRequest = {
-    accountId,
-    orgId: null,
-    level,
-    startDate: state.range.start,
-    endDate: state.range.end,
-    campaignId: null,
-    adGroupId: null,
-    sort: state.sort,
-    page: state.page,
-    pageSize: state.size,
-    filters: wireFilters(state.filters),
-    reportingCurrency,
-  };
+  const request = totalsRequest(level, accountId, state, reportingCurrency);
   const report = useReport(request);
   const columns = useVisibleColumns(level, report.data?.locked);
   const { idField, rowId } = useRowId(level);
