@@ -275,26 +275,45 @@ pub async fn handle(
     }
 }
 
-/// Enqueues the envelope again after `delay` and acknowledges this run. When even that
-/// fails the run ends with a plain error, leaving the job to the store's own handling.
+/// How long [`reschedule`] keeps trying to enqueue the next run while the queue's database
+/// is busy. A busy SQLite file refuses the insert without writing it, so trying again
+/// cannot enqueue twice; giving up instead would leave a job that had attempts left failed
+/// (seen with a 2,000-keyword bulk edit beside a sync on one loaded file).
+const RESCHEDULE_PATIENCE: Duration = Duration::from_secs(120);
+
+/// Enqueues the envelope again after `delay` and acknowledges this run, waiting out a busy
+/// database for up to [`RESCHEDULE_PATIENCE`]. When even that fails the run ends with a
+/// plain error, leaving the job to the store's own handling.
 async fn reschedule(
     runtime: &Runtime,
     envelope: &Envelope,
     delay: Duration,
     why: &str,
 ) -> Result<Value, BoxDynError> {
-    let options = EnqueueOptions {
-        task_id: envelope.task_id.clone(),
-        unique_key: None,
-        run_after: Some(delay),
-    };
-    match runtime.queue.enqueue_envelope(envelope, &options).await {
-        Ok(next) => {
-            Ok(json!({ "outcome": why, "delayMs": delay.as_millis() as u64, "next": next.id() }))
-        }
-        Err(e) => {
-            tracing::error!(job.id = %envelope.id, error = %format!("{e:#}"), "could not reschedule the job");
-            Err(format!("could not reschedule: {e}").into())
+    let started = std::time::Instant::now();
+    let mut pause = Duration::from_millis(200);
+    loop {
+        // The due time counts from now, so a wait for the lock does not add to the delay.
+        let options = EnqueueOptions {
+            task_id: envelope.task_id.clone(),
+            unique_key: None,
+            run_after: Some(delay.saturating_sub(started.elapsed())),
+        };
+        match runtime.queue.enqueue_envelope(envelope, &options).await {
+            Ok(next) => {
+                return Ok(
+                    json!({ "outcome": why, "delayMs": delay.as_millis() as u64, "next": next.id() }),
+                );
+            }
+            Err(e) if busy_database(&e) && started.elapsed() < RESCHEDULE_PATIENCE => {
+                tracing::warn!(job.id = %envelope.id, ?pause, error = %format!("{e:#}"), "the queue was busy; rescheduling again");
+                tokio::time::sleep(pause).await;
+                pause = (pause * 2).min(Duration::from_secs(5));
+            }
+            Err(e) => {
+                tracing::error!(job.id = %envelope.id, error = %format!("{e:#}"), "could not reschedule the job");
+                return Err(format!("could not reschedule: {e}").into());
+            }
         }
     }
 }
