@@ -26,6 +26,20 @@ pub fn keyword_too_long(text: &str) -> Option<String> {
 /// Message of an email holding invisible formatting characters.
 pub const EMAIL_INVISIBLE: &str = "The email address contains invisible characters";
 
+/// The statuses a request may set: ENABLED, PAUSED, and ACTIVE, which the keyword and ad
+/// tables show for an enabled one (spec "Statuses shown").
+pub const STATUSES: &[&str] = &["ENABLED", "PAUSED", "ACTIVE"];
+
+/// Entity types the provider's change history knows (`campaigns/changes`' `entityTypes`).
+pub const ENTITY_TYPES: &[&str] = &[
+    "Campaign",
+    "AdGroup",
+    "Keyword",
+    "NegativeKeyword",
+    "Ad",
+    "Creative",
+];
+
 /// Zero-width and bidirectional-control characters: invisible, so two addresses that look
 /// the same could differ by them.
 fn invisible(c: char) -> bool {

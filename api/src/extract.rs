@@ -235,8 +235,6 @@ const FIELD_MAX_BYTES: usize = 16 * 1024;
 #[derive(Debug, Default)]
 pub struct MultipartForm(pub HashMap<String, String>);
 
-impl crate::access::Documented for MultipartForm {}
-
 impl<S: Send + Sync> FromRequest<S> for MultipartForm {
     type Rejection = ApiError;
 

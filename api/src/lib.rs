@@ -25,7 +25,6 @@ pub mod schemas;
 pub mod session;
 pub mod state;
 pub mod throttle;
-pub mod user_item;
 
 use std::{net::SocketAddr, path::Path, sync::Arc, time::Duration};
 

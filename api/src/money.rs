@@ -59,8 +59,8 @@ pub fn parse(
 }
 
 /// Apple's smallest bid and daily budget per currency: the table lives in
-/// `searchdeck_common::report::currency` (automated rules keep computed amounts above it too).
-pub use searchdeck_common::report::currency::{Minimum, minimum};
+/// `searchdeck_common::money::currency` (automated rules keep computed amounts above it too).
+pub use searchdeck_common::money::currency::{Minimum, minimum};
 
 /// Exact micros of an amount in a provider answer: a `Money` object, a `{"value": Money}`
 /// wrapper, or a decimal string.

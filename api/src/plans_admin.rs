@@ -5,10 +5,10 @@
 //! owners and admins here (issue 42 item 20).
 
 use searchdeck_common::{
-    Db,
+    Db, Engines,
     ids::{new_id, now_ms},
     plan::{
-        self, Plan,
+        Plan,
         derive::{DAY_MS, Purchase},
     },
     store,
@@ -71,7 +71,11 @@ pub async fn set_plan(
         off_account_time: until,
     };
     store::purchases::insert(&db.pool, workspace_id, &purchase, now).await?;
-    let plan = plan::standing(db, workspace_id, now).await?.plan;
+    // A command of its own: nothing cached yet, so fresh engines.
+    let plan = Engines::default()
+        .standing(db, workspace_id, now)
+        .await?
+        .plan;
     Ok(PlanSet {
         workspace_id: workspace_id.to_string(),
         workspace_name,
@@ -93,7 +97,11 @@ mod tests {
         store::workspaces::insert(&db.pool, "w1", "Ann's workspace", now_ms())
             .await
             .unwrap();
-        let before = plan::standing(db, "w1", now_ms()).await.unwrap().plan;
+        let before = Engines::default()
+            .standing(db, "w1", now_ms())
+            .await
+            .unwrap()
+            .plan;
         assert_eq!(before, Plan::ProFree);
 
         let set = set_plan(db, "w1", "growth", Some(30)).await.unwrap();
@@ -107,7 +115,11 @@ mod tests {
             "30 days from now"
         );
         assert_eq!(
-            plan::standing(db, "w1", now_ms()).await.unwrap().plan,
+            Engines::default()
+                .standing(db, "w1", now_ms())
+                .await
+                .unwrap()
+                .plan,
             Plan::Growth
         );
 

@@ -60,7 +60,7 @@ pub fn tag_type() -> RefOr<Schema> {
 /// [`status`] where it may be left out (absent or null: unchanged).
 pub fn status_or_null() -> RefOr<Schema> {
     one_of_or_null(
-        crate::routes::edits::STATUSES.iter().copied(),
+        crate::domain::STATUSES.iter().copied(),
         "ENABLED or PAUSED (ACTIVE means ENABLED); null leaves it",
     )
 }
@@ -69,7 +69,7 @@ pub fn status_or_null() -> RefOr<Schema> {
 /// keyword's shown status, is taken for ENABLED).
 pub fn status() -> RefOr<Schema> {
     one_of(
-        crate::routes::edits::STATUSES.iter().copied(),
+        crate::domain::STATUSES.iter().copied(),
         "ENABLED or PAUSED (ACTIVE means ENABLED)",
     )
 }
@@ -100,9 +100,7 @@ pub fn change_entity_types() -> RefOr<Schema> {
             Type::Null,
         ]))
         .items(one_of(
-            crate::routes::campaigns::changes::ENTITY_TYPES
-                .iter()
-                .copied(),
+            crate::domain::ENTITY_TYPES.iter().copied(),
             "An entity type of the change history",
         ))
         .description(Some("Only these entity types"))

@@ -10,14 +10,13 @@ use axum_extra::extract::cookie::{Cookie, CookieJar, SameSite};
 use base64::Engine;
 use rand::RngCore;
 use searchdeck_common::{
+    Db,
     ids::{new_id, now_ms},
     store::{self, sessions::NewSession},
 };
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use utoipa::ToSchema;
-
-use crate::state::AppState;
 
 /// Name of the session cookie.
 pub const COOKIE: &str = "sd_session";
@@ -119,13 +118,13 @@ pub fn removal_cookie(secure: bool) -> Cookie<'static> {
 
 /// Creates a session row and returns its token.
 pub async fn create_session(
-    state: &AppState,
+    db: &Db,
     user_id: &str,
     workspace_id: &str,
 ) -> Result<String, sqlx::Error> {
     let token = new_token();
     let now = now_ms();
-    let (id, token_hash, pool) = (&new_id(), &hash_token(&token), &state.db.pool);
+    let (id, token_hash, pool) = (&new_id(), &hash_token(&token), &db.pool);
     let row = NewSession {
         id,
         token_hash,
@@ -139,8 +138,8 @@ pub async fn create_session(
 }
 
 /// Deletes the session a token belongs to, if any.
-pub async fn delete_session(state: &AppState, token: &str) -> Result<(), sqlx::Error> {
-    let (pool, token_hash) = (&state.db.pool, &hash_token(token));
+pub async fn delete_session(db: &Db, token: &str) -> Result<(), sqlx::Error> {
+    let (pool, token_hash) = (&db.pool, &hash_token(token));
     searchdeck_common::Db::retry_busy(move || {
         store::sessions::delete_by_token_hash(pool, token_hash)
     })
@@ -148,10 +147,9 @@ pub async fn delete_session(state: &AppState, token: &str) -> Result<(), sqlx::E
 }
 
 /// Loads the caller behind a session token, if the session is valid.
-pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>, sqlx::Error> {
+pub async fn lookup(db: &Db, token: &str) -> Result<Option<CurrentUser>, sqlx::Error> {
     let now = now_ms();
-    let Some(row) = store::sessions::find_valid(&state.db.pool, &hash_token(token), now).await?
-    else {
+    let Some(row) = store::sessions::find_valid(&db.pool, &hash_token(token), now).await? else {
         return Ok(None);
     };
     let Some(role) = Role::parse(&row.role) else {
@@ -159,7 +157,7 @@ pub async fn lookup(state: &AppState, token: &str) -> Result<Option<CurrentUser>
     };
     if now - row.last_seen_at > TOUCH_AFTER_MS {
         // Best effort: a busy database delays the next refresh, never the request.
-        if let Err(e) = store::sessions::touch(&state.db.pool, &row.id, now).await {
+        if let Err(e) = store::sessions::touch(&db.pool, &row.id, now).await {
             tracing::warn!(error = %e, "session last-seen refresh skipped");
         }
     }
@@ -178,10 +176,9 @@ pub const REMOVED_FROM_WORKSPACE: &str = "REMOVED_FROM_WORKSPACE";
 /// The 401 of a session that no longer is: "You were removed from <workspace> by <name>"
 /// (`meta`: `reason` REMOVED_FROM_WORKSPACE, `workspace`, `by`) when its member was removed
 /// from the workspace it was in, else the plain "Unauthorized".
-pub async fn ended(state: &AppState, token: &str) -> Result<crate::error::ApiError, sqlx::Error> {
+pub async fn ended(db: &Db, token: &str) -> Result<crate::error::ApiError, sqlx::Error> {
     use crate::error::{ApiError, UNAUTHORIZED_MESSAGE};
-    let Some(ending) =
-        store::sessions::ending(&state.db.pool, &hash_token(token), now_ms()).await?
+    let Some(ending) = store::sessions::ending(&db.pool, &hash_token(token), now_ms()).await?
     else {
         return Ok(ApiError::unauthorized(UNAUTHORIZED_MESSAGE));
     };

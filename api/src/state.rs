@@ -3,7 +3,7 @@
 use std::{sync::Arc, time::Duration};
 
 use searchdeck_common::{
-    Config, Db,
+    Config, Db, Engines,
     email::{self, OutgoingEmail},
     queue::{Job, Queue},
     secrets::SecretBox,
@@ -28,6 +28,8 @@ pub struct AppState(Arc<Inner>);
 
 pub struct Inner {
     pub db: Db,
+    /// What the report engine and the plan keep in memory over `db`.
+    pub engines: Engines,
     pub config: Config,
     pub queue: Queue,
     pub throttles: Throttles,
@@ -65,6 +67,7 @@ impl AppState {
         let plan_clock = PlanClock::new(&config);
         let inner = Arc::new(Inner {
             db,
+            engines: Engines::default(),
             config,
             queue,
             throttles: Throttles::default(),

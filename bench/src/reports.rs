@@ -32,7 +32,6 @@ use anyhow::Context as _;
 use clap::Args;
 use time::{Date, Duration as Days};
 
-use searchdeck_common::report::{Cancel, Context, Plan, ReportBody, SortIn, run_staged};
 use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
@@ -42,6 +41,11 @@ use searchdeck_common::{
         report_entities::SyncOrg,
         report_facts::{self, Counters, DayRow, FactLevel, Scope},
     },
+};
+use searchdeck_common::{
+    Engines,
+    plan::Plan,
+    report::{Cancel, Context, ReportBody, SortIn, run_staged},
 };
 
 /// Options of `searchdeck bench reports`.
@@ -184,6 +188,8 @@ fn day_rows(
 /// A seeded campaign group (shared with `bench rules`).
 pub(crate) struct Seeded {
     pub(crate) ctx: Context,
+    /// The engines' caches the benchmark's reads go through (one process's).
+    pub(crate) engines: Engines,
     pub(crate) last: Date,
     pub(crate) raw_rows: i64,
 }
@@ -232,8 +238,9 @@ pub(crate) async fn seeded_before(
             workspace_id,
             account_id,
             org: Some(org),
-            plan: Plan::ProFree,
+            columns: Plan::ProFree.columns(),
         },
+        engines: Engines::default(),
         last,
         raw_rows,
     }))
@@ -368,8 +375,9 @@ pub(crate) async fn seed(
             workspace_id,
             account_id,
             org: Some(org),
-            plan: Plan::ProFree,
+            columns: Plan::ProFree.columns(),
         },
+        engines: Engines::default(),
         last,
         raw_rows,
     })
@@ -551,9 +559,10 @@ async fn bench_backend(backend: &str, db: &Db, args: &ReportsBenchArgs) -> anyho
         let mut stage_sums: Vec<(&'static str, Duration)> = Vec::new();
         for i in 0..args.iterations + 2 {
             let started = Instant::now();
-            let (r, stages) = run_staged(db, &seeded.ctx, &q, &Cancel::new())
-                .await
-                .map_err(|e| anyhow::anyhow!("{e}"))?;
+            let (r, stages) =
+                run_staged(db, &seeded.engines.reports, &seeded.ctx, &q, &Cancel::new())
+                    .await
+                    .map_err(|e| anyhow::anyhow!("{e}"))?;
             if i >= 2 {
                 samples.push(started.elapsed());
                 for (name, took) in stages.marks {
@@ -647,8 +656,26 @@ async fn bench_plan(
     let workspace = seeded.ctx.workspace_id.as_str();
     let mut answers = Vec::new();
     let runs = args.iterations + 2;
-    let mut uncached = time_standing(db, workspace, now, true, runs, &mut answers).await?;
-    let mut memoised = time_standing(db, workspace, now, false, runs, &mut answers).await?;
+    let mut uncached = time_standing(
+        db,
+        &seeded.engines,
+        workspace,
+        now,
+        true,
+        runs,
+        &mut answers,
+    )
+    .await?;
+    let mut memoised = time_standing(
+        db,
+        &seeded.engines,
+        workspace,
+        now,
+        false,
+        runs,
+        &mut answers,
+    )
+    .await?;
     anyhow::ensure!(
         answers.windows(2).all(|w| w[0] == w[1]),
         "plan_standing: the memo answered otherwise than the reports: {answers:?}"
@@ -685,6 +712,7 @@ async fn bench_plan(
 /// before each when `clear`; each answer's plan and spend pushed to `answers`.
 async fn time_standing(
     db: &Db,
+    engines: &Engines,
     workspace: &str,
     now: i64,
     clear: bool,
@@ -694,10 +722,11 @@ async fn time_standing(
     let mut samples = Vec::new();
     for i in 0..runs {
         if clear {
-            db.plan_memo.clear();
+            engines.spend.clear();
         }
         let started = Instant::now();
-        let standing = plan::standing(db, workspace, now)
+        let standing = engines
+            .standing(db, workspace, now)
             .await
             .map_err(|e| anyhow::anyhow!("{e}"))?;
         if i >= 2 {

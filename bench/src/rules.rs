@@ -12,7 +12,7 @@
 //!   backtest call;
 //! - `entity_rows_30d`: the report engine's read alone (`report::entity_rows`), and of it
 //!   `rule_attributes_30d`, the keywords' attributes (text, status, match type, bid) as the
-//!   rule reads them (`store::report_entities::rule_attributes`: cached while the group's
+//!   rule reads them (`store::report_facts::cache::rule_attributes`: cached while the group's
 //!   entities are unchanged), beside `rule_attributes_uncached`, the same read from the
 //!   database (`rule_entities`, what each evaluation paid before the cache); the rest of the
 //!   read is the counters the report page reads too;
@@ -188,7 +188,7 @@ async fn bench_backend(
     let cancel = Cancel::new();
     let mut out = Vec::new();
     let (e50, e95, evaluated) = timed(args.iterations, || async {
-        Ok(rule_run::evaluate(db, &subject, today, &cancel).await?)
+        Ok(rule_run::evaluate(db, &seeded.engines.reports, &subject, today, &cancel).await?)
     })
     .await?;
     anyhow::ensure!(
@@ -207,19 +207,35 @@ async fn bench_backend(
         popularity: false,
     };
     let (r50, r95, rows) = timed(args.iterations, || async {
-        Ok(entity_rows(db, &seeded.ctx.workspace_id, &org, &read, &cancel).await?)
+        Ok(entity_rows(
+            db,
+            &seeded.engines.reports,
+            &seeded.ctx.workspace_id,
+            &org,
+            &read,
+            &cancel,
+        )
+        .await?)
     })
     .await?;
     // The read's attribute part alone — as the rule reads it (cached while the group's
     // entities are unchanged) and read afresh from the database (what every rule paid before
     // the cache) —, and the evaluation alone over the rows read.
-    use searchdeck_common::store::report_entities::{EntityKind, rule_attributes, rule_entities};
+    use searchdeck_common::store::{
+        report_entities::{EntityKind, rule_entities},
+        report_facts::cache::rule_attributes,
+    };
     let mut sorted = campaigns.clone();
     sorted.sort_unstable();
     let (a50, a95, attrs) = timed(args.iterations, || async {
-        Ok(rule_attributes(db, EntityKind::Keyword, org.org_key)
-            .await?
-            .map_or(0, |a| a.len()))
+        Ok(rule_attributes(
+            db,
+            &seeded.engines.reports,
+            EntityKind::Keyword,
+            org.org_key,
+        )
+        .await?
+        .map_or(0, |a| a.len()))
     })
     .await?;
     let (u50, u95, fresh) = timed(args.iterations, || async {
@@ -266,7 +282,11 @@ async fn bench_backend(
         .parse()
         .map_err(|e| anyhow::anyhow!("the report query: {e:?}"))?;
     let (q50, q95, report) = timed(args.iterations, || async {
-        Ok(run_staged(db, &seeded.ctx, &query, &cancel).await?.0)
+        Ok(
+            run_staged(db, &seeded.engines.reports, &seeded.ctx, &query, &cancel)
+                .await?
+                .0,
+        )
     })
     .await?;
     anyhow::ensure!(

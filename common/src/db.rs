@@ -79,7 +79,8 @@ pub async fn begin_write(pool: &AnyPool) -> sqlx::Result<sqlx::Transaction<'stat
     }
 }
 
-/// A handle on the application database.
+/// A handle on the application database: its pools and backend, nothing of the engines
+/// above it (what they keep in memory is in [`Engines`](crate::Engines)).
 #[derive(Clone, Debug)]
 pub struct Db {
     /// The portable pool every area store uses.
@@ -87,12 +88,6 @@ pub struct Db {
     pub backend: Backend,
     /// The same database through its native driver, for backend-specific stores.
     pub native: Native,
-    /// The report engine's in-process caches of this database (bounded; validated against
-    /// the database on every use, see `store::report_facts::cache`).
-    pub report_caches: crate::store::report_facts::cache::Caches,
-    /// Last month's spend per workspace, which free plans depend on (validated against the
-    /// database on every use, see `plan::spend`).
-    pub plan_memo: crate::plan::spend::Memo,
 }
 
 /// A native pool on the application database (connections open on first use).
@@ -172,8 +167,6 @@ impl Db {
             pool,
             backend,
             native,
-            report_caches: Default::default(),
-            plan_memo: Default::default(),
         })
     }
 

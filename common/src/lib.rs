@@ -6,6 +6,7 @@ pub mod config;
 pub mod countries;
 pub mod db;
 pub mod email;
+pub mod engines;
 pub mod field_error;
 pub mod fx;
 pub mod ids;
@@ -27,4 +28,5 @@ pub mod test_support;
 
 pub use config::{Backend, Config, ConfigArgs};
 pub use db::Db;
+pub use engines::Engines;
 pub use field_error::FieldError;

@@ -82,6 +82,15 @@ impl Plan {
         matches!(self, Plan::Growth | Plan::GrowthTrial | Plan::Agency)
     }
 
+    /// What the plan grants of the report's columns (spec §6): Growth-only columns with
+    /// Growth, the MMP-fed groups on every plan but pro_limited.
+    pub fn columns(self) -> crate::report::catalog::ColumnAccess {
+        crate::report::catalog::ColumnAccess {
+            growth: self.has_growth(),
+            conversions: self != Plan::ProLimited,
+        }
+    }
+
     /// Everything the plan limits: its row of [`LIMITS`].
     pub fn limits(self) -> Limits {
         LIMITS
@@ -242,18 +251,27 @@ impl CreationLimits {
 }
 
 /// The plan of `workspace_id` now: the one place every caller asks (report locks, column
-/// presets, app, campaign and rule limits).
+/// presets, app, campaign and rule limits), usually through `engines::Engines::plan`.
+/// `reports` and `memo` serve last month's spend, which free plans depend on.
 pub async fn current(
     db: &crate::Db,
+    reports: &crate::report::Caches,
+    memo: &spend::Memo,
     workspace_id: &str,
 ) -> Result<Plan, crate::report::ReportError> {
-    Ok(standing(db, workspace_id, crate::ids::now_ms()).await?.plan)
+    Ok(
+        standing(db, reports, memo, workspace_id, crate::ids::now_ms())
+            .await?
+            .plan,
+    )
 }
 
 /// Where `workspace_id` stands at `now` (ms): its plan, trial status and the purchases
 /// behind them. Last month's spend is read only when a free plan depends on it.
 pub async fn standing(
     db: &crate::Db,
+    reports: &crate::report::Caches,
+    memo: &spend::Memo,
     workspace_id: &str,
     now: i64,
 ) -> Result<derive::Standing, crate::report::ReportError> {
@@ -262,7 +280,7 @@ pub async fn standing(
     if paid.plan != Plan::ProFree {
         return Ok(paid);
     }
-    let spend = spend::last_month_usd(db, workspace_id, now).await?;
+    let spend = spend::last_month_usd(db, reports, memo, workspace_id, now).await?;
     Ok(derive::derive(&purchases, spend, now))
 }
 
@@ -293,6 +311,22 @@ impl AppLimits {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn plans_grant_growth_columns_and_every_plan_but_pro_limited_conversions() {
+        use crate::report::catalog::{locked_groups, locks};
+        for plan in Plan::ALL {
+            let access = plan.columns();
+            assert_eq!(
+                locks(access, "auctionInsights"),
+                !plan.has_growth(),
+                "{plan:?}"
+            );
+            let pro_limited = plan == Plan::ProLimited;
+            assert_eq!(locks(access, "totalRevenue"), pro_limited, "{plan:?}");
+            assert_eq!(locked_groups(access).len(), if pro_limited { 2 } else { 0 });
+        }
+    }
 
     #[test]
     fn every_plan_has_one_row_of_the_limits_table() {

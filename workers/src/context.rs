@@ -6,7 +6,7 @@ use std::{marker::PhantomData, sync::Arc, time::Duration};
 
 use searchdeck_common::store::accounts::AccountRow;
 use searchdeck_common::{
-    Config, Db,
+    Config, Db, Engines,
     email::EmailSender,
     queue::{Job, JobError, Queue},
     ratelimit::RateLimiter,
@@ -23,6 +23,8 @@ use tokio_util::sync::CancellationToken;
 #[derive(Clone)]
 pub struct Runtime {
     pub db: Db,
+    /// What the report engine and the plan keep in memory over `db`.
+    pub engines: Engines,
     pub queue: Queue,
     pub email: EmailSender,
     /// Opens the stored credentials of connections (`searchdeck_common::stored_credentials`).
@@ -64,6 +66,7 @@ impl Runtime {
         let limiter =
             RateLimiter::from_config(config, &db, searchdeck_provider::limiter::settings()).await?;
         Ok(Arc::new(Runtime {
+            engines: Engines::default(),
             email: EmailSender::from_config(config)?,
             secrets: SecretBox::from_config(config)?,
             cancel_poll: queue

@@ -23,7 +23,7 @@ use utoipa::openapi::{
 use super::{Caller, InWorkspace, Policy, WorkspaceResource};
 use crate::{
     error::UNAUTHORIZED_MESSAGE,
-    extract::{ApiJson, ApiPath, ApiQuery, ClientIp},
+    extract::{ApiJson, ApiPath, ApiQuery, ClientIp, MultipartForm},
 };
 
 /// Name of the session-cookie security scheme in the document's components.
@@ -44,6 +44,7 @@ impl<T> Documented for ApiPath<T> {}
 impl Documented for HeaderMap {}
 impl Documented for CookieJar {}
 impl Documented for ClientIp {}
+impl Documented for MultipartForm {}
 
 /// An answer in the error envelope (`ErrorBody`) with `description`.
 pub(crate) fn error_body(description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::Response> {

@@ -122,9 +122,9 @@ impl<P: Policy> FromRequestParts<AppState> for Caller<P> {
     ) -> Result<Self, Self::Rejection> {
         let unauthorized = || ApiError::unauthorized(UNAUTHORIZED_MESSAGE);
         let token = session::token_of(&parts.headers).ok_or_else(unauthorized)?;
-        let Some(user) = session::lookup(state, &token).await? else {
+        let Some(user) = session::lookup(&state.db, &token).await? else {
             // A session ended by a removal says so (docs/api/team.md).
-            return Err(session::ended(state, &token).await?);
+            return Err(session::ended(&state.db, &token).await?);
         };
         Caller::admit(user)
     }

@@ -23,7 +23,6 @@ use searchdeck_common::{
         CREATION_MAX_CAMPAIGNS, CopyCampaigns, CopySettings, CreateCampaigns, CreationPlan,
         CreationProgress, CreationScope, PlannedCampaign, PlannedCopy,
     },
-    plan,
     queue::outbox::{self, OutboxOptions},
     store::{self, campaign_views, synced::SyncOrg},
     tasks::NewTask,
@@ -133,7 +132,7 @@ async fn start<J: searchdeck_common::queue::Job>(
     making: Making,
     job: &J,
 ) -> ApiResult<TaskStarted> {
-    let plan = plan::current(&state.db, &user.workspace_id).await?;
+    let plan = state.engines.plan(&state.db, &user.workspace_id).await?;
     let progress = serde_json::to_value(CreationProgress {
         campaigns_total: making.campaigns,
         groups_total: making.groups,
@@ -209,7 +208,10 @@ pub async fn create_all(
     check_app(&state, &org, &plan).await?;
     // Checked before anything is queued, then again with the workspace locked (`start`).
     plan_limits::check_creation(
-        plan::current(&state.db, &account.caller.workspace_id).await?,
+        state
+            .engines
+            .plan(&state.db, &account.caller.workspace_id)
+            .await?,
         existing.len() as u64,
         plan.campaigns_total(),
         plan.groups_total(),

@@ -300,10 +300,15 @@ pub async fn estimated_impressions(
         workspace_id: account.caller.workspace_id.clone(),
         account_id: row.id.clone(),
         org: Some(sync.clone()),
-        plan: report::plan(&state.db, &account.caller.workspace_id).await?,
+        columns: state
+            .engines
+            .plan(&state.db, &account.caller.workspace_id)
+            .await?
+            .columns(),
     };
     let q = Query::totals(Level::Keywords, range, Default::default(), Vec::new());
-    let totals = report::totals(&state.db, &ctx, &q, &Cancel::new()).await?;
+    let totals =
+        report::totals(&state.db, &state.engines.reports, &ctx, &q, &Cancel::new()).await?;
     let impressions: HashMap<i64, i64> = totals
         .iter()
         .filter_map(|r| Some((r.id.parse().ok()?, r.counters.impressions())))

@@ -21,8 +21,9 @@ use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
+    plan::Plan,
     report::{
-        self, Filter, FilterIn, Level, Plan,
+        self, Filter, FilterIn, Level,
         catalog::{COLUMN_GROUPS, CONVERSION_COLUMNS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, group_of},
     },
     store::{self, presets::PresetRow},
@@ -359,7 +360,7 @@ pub async fn fields_of_type(
     ApiPath(kind): ApiPath<String>,
 ) -> ApiResult<impl IntoResponse> {
     let level = path_level(&kind)?;
-    let plan = report::plan(&state.db, &user.workspace_id).await?;
+    let plan = state.engines.plan(&state.db, &user.workspace_id).await?;
     Ok(envelope::items(column_groups(level, plan)))
 }
 

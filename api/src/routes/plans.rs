@@ -11,13 +11,12 @@
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use rust_decimal::Decimal;
 use searchdeck_common::{
-    Db,
+    Db, Engines,
     ids::{new_id, now_ms},
     plan::{
         self, Plan,
         derive::{self, FreeTrialStatus, PRO_TRIAL_MS, PreviousStatus, Purchase, TrialKind},
         prompts::{self, Banner, Modal, Situation},
-        spend,
     },
     store,
 };
@@ -144,7 +143,7 @@ pub async fn give_me_trial(
     user: Manager,
 ) -> ApiResult<impl IntoResponse> {
     let now = now_ms();
-    let (plan, purchase) = start_trial(&state.db, &user.workspace_id, now).await?;
+    let (plan, purchase) = start_trial(&state.db, &state.engines, &user.workspace_id, now).await?;
     let purchases = store::purchases::all(&state.db.pool, &user.workspace_id).await?;
     let purchase = items(&purchases)
         .into_iter()
@@ -162,9 +161,14 @@ pub async fn give_me_trial(
 }
 
 /// Stores the Pro trial of `workspace_id` starting at `now`; the plan it gives.
-async fn start_trial(db: &Db, workspace_id: &str, now: i64) -> ApiResult<(Plan, Purchase)> {
+async fn start_trial(
+    db: &Db,
+    engines: &Engines,
+    workspace_id: &str,
+    now: i64,
+) -> ApiResult<(Plan, Purchase)> {
     let conflict = |m: &str| ApiError::status(StatusCode::CONFLICT, m);
-    let standing = plan::standing(db, workspace_id, now).await?;
+    let standing = engines.standing(db, workspace_id, now).await?;
     if !matches!(standing.plan, Plan::ProFree | Plan::ProLimited) {
         return Err(conflict(ALREADY_PRO));
     }
@@ -186,7 +190,7 @@ async fn start_trial(db: &Db, workspace_id: &str, now: i64) -> ApiResult<(Plan, 
         Err(e) if Db::is_unique_violation(&e) => return Err(conflict(TRIAL_USED)),
         Err(e) => return Err(e.into()),
     }
-    let plan = plan::standing(db, workspace_id, now).await?.plan;
+    let plan = engines.standing(db, workspace_id, now).await?.plan;
     Ok((plan, purchase))
 }
 
@@ -248,7 +252,10 @@ pub async fn plan_current(
     // The plan's clock: now, unless a test moved it for this workspace (sandbox only).
     let now = state.plan_clock.now(&user.workspace_id);
     let purchases = store::purchases::all(&state.db.pool, &user.workspace_id).await?;
-    let spend = spend::last_month_usd(&state.db, &user.workspace_id, now).await?;
+    let spend = state
+        .engines
+        .last_month_usd(&state.db, &user.workspace_id, now)
+        .await?;
     let standing = derive::derive(&purchases, spend, now);
     // Syncs happen in real time: their lateness is read against the real clock.
     let syncs = store::accounts::sync_states(&state.db.pool, &user.workspace_id).await?;

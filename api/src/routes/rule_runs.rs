@@ -13,7 +13,8 @@ use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids,
     jobs::{RunRule, UndoRuleRun},
-    report::{Cancel, DateRange, EntityRead, Metric, currency::MoneyRule},
+    money::currency::MoneyRule,
+    report::{Cancel, DateRange, EntityRead, Metric},
     rules::{
         Frequency, Rule,
         run::{self as rule_run, Subject},
@@ -333,9 +334,15 @@ pub async fn preview(
     let subject = subject_of(&state, &user, &body.rule).await?;
     let now = ids::now_ms() / 1000;
     let today = window::today(now, subject.org.time_zone.as_deref());
-    let evaluated = rule_run::evaluate(&state.db, &subject, today, &Cancel::new())
-        .await
-        .map_err(report_error)?;
+    let evaluated = rule_run::evaluate(
+        &state.db,
+        &state.engines.reports,
+        &subject,
+        today,
+        &Cancel::new(),
+    )
+    .await
+    .map_err(report_error)?;
     let count = |r: &str| evaluated.items.iter().filter(|i| i.result == r).count() as i64;
     let names = names_of(&state, Some(subject.org.org_key), &evaluated.items).await?;
     let newest = rule_run::newest_complete_day(&subject.org);
@@ -343,9 +350,15 @@ pub async fn preview(
     // else the collapse guard.
     let reason = match rule_run::incomplete_reason(&subject.org, evaluated.window.1) {
         Some(r) => Some(r),
-        None => rule_run::collapse_guard(&state.db, &subject, &evaluated, &Cancel::new())
-            .await
-            .map_err(report_error)?,
+        None => rule_run::collapse_guard(
+            &state.db,
+            &state.engines.reports,
+            &subject,
+            &evaluated,
+            &Cancel::new(),
+        )
+        .await
+        .map_err(report_error)?,
     };
     Ok(envelope::item(RunOut {
         id: None,
@@ -455,9 +468,10 @@ pub async fn backtest(
         let Some(due) = due_on(&subject.rule.frequency, tz.as_deref(), day) else {
             continue;
         };
-        let evaluated = rule_run::evaluate(&state.db, &subject, day, &cancel)
-            .await
-            .map_err(report_error)?;
+        let evaluated =
+            rule_run::evaluate(&state.db, &state.engines.reports, &subject, day, &cancel)
+                .await
+                .map_err(report_error)?;
         if newest.is_none_or(|n| evaluated.window.1 > n) {
             continue;
         }
@@ -496,6 +510,7 @@ pub async fn backtest(
     };
     let rows = searchdeck_common::report::entity_rows(
         &state.db,
+        &state.engines.reports,
         &subject.workspace_id,
         &subject.org,
         &read,

@@ -16,6 +16,7 @@
 //! the header and the switcher show; owners and admins rename it (`PATCH
 //! workspaces/current`, Settings › General).
 
+use crate::routes::users::item::{self as user, UserItem};
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store;
 use serde::{Deserialize, Serialize};
@@ -30,7 +31,6 @@ use crate::{
     route,
     session::Role,
     state::AppState,
-    user_item::{self as user, UserItem},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -28,87 +28,24 @@ pub fn free_spend_limit_usd() -> Decimal {
     Decimal::from(10_000)
 }
 
-/// Which trial a trial purchase is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
-#[serde(rename_all = "snake_case")]
-pub enum TrialKind {
-    /// The 14-day Pro trial (`usedTrial`; `pay/giveMeTrial`).
-    Pro,
-    /// The pre-trial (`usedPreTrial`; plan `pro_free_trial`).
-    Pre,
-    /// The 30-day Growth trial (`usedGrowthTrial`).
-    Growth,
-}
+pub use crate::store::purchases::{Purchase, TrialKind};
 
-impl TrialKind {
-    /// The stored name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            TrialKind::Pro => "pro",
-            TrialKind::Pre => "pre",
-            TrialKind::Growth => "growth",
-        }
+/// Whether `p` is the workspace's plan at `now`: started, and before its end, or a paid
+/// plan whose payment failed within the billing grace after it.
+pub fn in_force(p: &Purchase, now: i64) -> bool {
+    if p.started_at > now {
+        return false;
     }
-
-    /// The kind of a stored name.
-    pub fn parse(text: &str) -> Option<TrialKind> {
-        [TrialKind::Pro, TrialKind::Pre, TrialKind::Growth]
-            .into_iter()
-            .find(|k| k.as_str() == text)
+    match p.off_account_time {
+        None => true,
+        Some(end) if now < end => true,
+        Some(end) => p.full && !p.trial && p.payment_failed && now < end + BILLING_GRACE_MS,
     }
 }
 
-/// A purchase with its flags (spec §3 Purchase).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Purchase {
-    pub id: String,
-    /// The plan's name (`pro`, `growth`, `agency`, `free`).
-    pub name: String,
-    pub free: bool,
-    pub trial: bool,
-    pub full: bool,
-    pub organization: bool,
-    /// Which trial this row is, for a trial.
-    pub trial_kind: Option<TrialKind>,
-    pub suggester: bool,
-    pub payment_failed: bool,
-    pub started_at: i64,
-    /// The plan's end (`offAccountTime`); None: no end.
-    pub off_account_time: Option<i64>,
-}
-
-impl Purchase {
-    /// Whether the purchase is the workspace's plan at `now`.
-    pub fn in_force(&self, now: i64) -> bool {
-        if self.started_at > now {
-            return false;
-        }
-        match self.off_account_time {
-            None => true,
-            Some(end) if now < end => true,
-            Some(end) => {
-                self.full && !self.trial && self.payment_failed && now < end + BILLING_GRACE_MS
-            }
-        }
-    }
-
-    /// The trial this purchase is, if it is one (rows without a recorded kind: a Growth
-    /// trial when for an organisation, else the Pro trial).
-    pub fn trial(&self) -> Option<TrialKind> {
-        if !self.trial {
-            return None;
-        }
-        Some(self.trial_kind.unwrap_or(if self.organization {
-            TrialKind::Growth
-        } else {
-            TrialKind::Pro
-        }))
-    }
-
-    /// Whether this purchase names the free plan (no paid plan, no trial).
-    fn is_free(&self) -> bool {
-        self.free || self.name.eq_ignore_ascii_case("free")
-    }
+/// Whether `p` names the free plan (no paid plan, no trial).
+fn is_free(p: &Purchase) -> bool {
+    p.free || p.name.eq_ignore_ascii_case("free")
 }
 
 /// Spec §4's free-trial status.
@@ -179,7 +116,7 @@ fn plan_of(p: &Purchase, spend_usd: Decimal) -> Plan {
 pub fn derive(purchases: &[Purchase], spend_usd: Decimal, now: i64) -> Standing {
     let started = || purchases.iter().filter(|p| p.started_at <= now);
     let current = started()
-        .filter(|p| p.in_force(now))
+        .filter(|p| in_force(p, now))
         .max_by(|a, b| (a.started_at, &a.id).cmp(&(b.started_at, &b.id)))
         .cloned();
     let plan = current
@@ -195,7 +132,7 @@ pub fn derive(purchases: &[Purchase], spend_usd: Decimal, now: i64) -> Standing 
     let ended = matches!(plan, Plan::ProFree | Plan::ProLimited)
         .then(|| {
             started()
-                .filter(|p| !p.is_free() && !p.in_force(now))
+                .filter(|p| !is_free(p) && !in_force(p, now))
                 .max_by(|a, b| (a.started_at, &a.id).cmp(&(b.started_at, &b.id)))
                 .cloned()
         })

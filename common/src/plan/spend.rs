@@ -13,7 +13,7 @@
 //! Every report, campaigns, totals, fields and estimates request of a free workspace asks
 //! the plan, and a free plan depends on this sum, which is a report over every connection.
 //! [`last_month_usd`] therefore keeps each workspace's sum in [`Memo`] (one per
-//! [`Db`](crate::Db) handle, `Db::plan_memo`), keyed by the month and by what the sum was
+//! database, held with the report caches in `engines::Engines`), keyed by the month and by what the sum was
 //! read from: the published generation of the campaign-level day blobs of every synced
 //! campaign group of the workspace
 //! ([`store::report_facts::campaign_generations_of_workspace`]: one indexed query; each
@@ -33,7 +33,6 @@ use time::{Date, OffsetDateTime};
 use crate::{
     Db,
     fx::RateSet,
-    plan::Plan,
     report::{self, Cancel, Context, DateRange, Level, Query, ReportError},
     store,
 };
@@ -133,13 +132,19 @@ impl Memo {
 
 /// Last month's spend of `workspace_id` in US dollars at `now`, from the memo when nothing
 /// it was read from changed (module docs, "The memo").
-pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Decimal, ReportError> {
+pub async fn last_month_usd(
+    db: &Db,
+    reports: &report::Caches,
+    memo: &Memo,
+    workspace_id: &str,
+    now: i64,
+) -> Result<Decimal, ReportError> {
     let key = MemoKey {
         month: last_month(now),
         generations: store::report_facts::campaign_generations_of_workspace(db, workspace_id)
             .await?,
     };
-    let cached = db.plan_memo.lock().get(workspace_id).cloned();
+    let cached = memo.lock().get(workspace_id).cloned();
     if let Some(entry) = cached.filter(|e| e.key == key) {
         let rates_unchanged = match &entry.rates_day {
             None => true,
@@ -149,11 +154,10 @@ pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Dec
             return Ok(entry.usd);
         }
     }
-    db.plan_memo
-        .reads
+    memo.reads
         .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let (usd, rates_day) = read_last_month_usd(db, workspace_id, key.month).await?;
-    let mut entries = db.plan_memo.lock();
+    let (usd, rates_day) = read_last_month_usd(db, reports, workspace_id, key.month).await?;
+    let mut entries = memo.lock();
     if entries.len() >= MEMO_ENTRIES && !entries.contains_key(workspace_id) {
         entries.clear();
     }
@@ -172,6 +176,7 @@ pub async fn last_month_usd(db: &Db, workspace_id: &str, now: i64) -> Result<Dec
 /// stored rate day when a currency was converted.
 async fn read_last_month_usd(
     db: &Db,
+    reports: &report::Caches,
     workspace_id: &str,
     range: DateRange,
 ) -> Result<(Decimal, Option<Option<String>>), ReportError> {
@@ -181,12 +186,12 @@ async fn read_last_month_usd(
             workspace_id: workspace_id.to_string(),
             account_id: account.id.clone(),
             org: None,
-            // Spend is never locked, so the plan of this read does not matter (and asking
-            // for it here would ask this very function).
-            plan: Plan::ProFree,
+            // Spend is never locked, so what the plan grants does not matter (and asking
+            // the plan here would ask this very function).
+            columns: report::catalog::ColumnAccess::ALL,
         };
         let q = Query::totals(Level::Orgs, range, Default::default(), Vec::new());
-        for row in report::totals(db, &ctx, &q, &Cancel::new()).await? {
+        for row in report::totals(db, reports, &ctx, &q, &Cancel::new()).await? {
             amounts.push((row.currency, row.counters.spend_micros()));
         }
     }

@@ -5,8 +5,7 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::currency::MoneyRule;
-use crate::plan::Plan;
+use crate::money::currency::MoneyRule;
 use crate::store::{report_entities::EntityKind, report_facts::Counters, report_facts::FactLevel};
 
 /// A report level (spec §3 column preset types).
@@ -267,20 +266,38 @@ pub const PRO_LOCK_MESSAGE: &str = "Upgrade to Pro to track events from your MMP
 /// report answers it locked so the web app shows the group's lock).
 pub const PRO_LOCKED_GROUPS: [&str; 2] = ["Conversions", "Cohort"];
 
-/// Whether `plan` locks `column` (spec §6): the Growth-only columns unless the plan has
-/// Growth, and the pro_limited plan's groups on that plan. A locked column is answered
-/// null and listed in the report's `locked`.
-pub fn locks(plan: Plan, column: &str) -> bool {
-    (GROWTH_ONLY.contains(&column) && !plan.has_growth())
-        || (plan == Plan::ProLimited && PRO_LOCKED_GROUPS.contains(&group_of(column)))
+/// What a workspace's plan grants of the report's columns (spec §6). The plan decides
+/// (`plan::Plan::columns`); the report only obeys, so the engine knows no plan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ColumnAccess {
+    /// The Growth-only columns ([`GROWTH_ONLY`]).
+    pub growth: bool,
+    /// The MMP-fed groups ([`PRO_LOCKED_GROUPS`]), which pro_limited locks.
+    pub conversions: bool,
 }
 
-/// The column groups `plan` locks with their message (spec §6): pro_limited's.
-pub fn locked_groups(plan: Plan) -> &'static [&'static str] {
-    if plan == Plan::ProLimited {
-        &PRO_LOCKED_GROUPS
-    } else {
+impl ColumnAccess {
+    /// Every column (a Growth plan's access).
+    pub const ALL: ColumnAccess = ColumnAccess {
+        growth: true,
+        conversions: true,
+    };
+}
+
+/// Whether `access` locks `column` (spec §6): the Growth-only columns without Growth, the
+/// MMP-fed groups without conversions. A locked column is answered null and listed in the
+/// report's `locked`.
+pub fn locks(access: ColumnAccess, column: &str) -> bool {
+    (GROWTH_ONLY.contains(&column) && !access.growth)
+        || (!access.conversions && PRO_LOCKED_GROUPS.contains(&group_of(column)))
+}
+
+/// The column groups `access` locks with their message (spec §6): pro_limited's.
+pub fn locked_groups(access: ColumnAccess) -> &'static [&'static str] {
+    if access.conversions {
         &[]
+    } else {
+        &PRO_LOCKED_GROUPS
     }
 }
 
@@ -510,21 +527,27 @@ mod tests {
     }
 
     #[test]
-    fn plans_lock_growth_columns_and_pro_limited_conversions() {
-        for plan in Plan::ALL {
-            assert_eq!(
-                locks(plan, "auctionInsights"),
-                !plan.has_growth(),
-                "{plan:?}"
-            );
-            assert_eq!(locks(plan, "activeShare"), !plan.has_growth(), "{plan:?}");
-            let pro_limited = plan == Plan::ProLimited;
-            assert_eq!(locks(plan, "totalRevenue"), pro_limited, "{plan:?}");
-            assert_eq!(locks(plan, "trackedInstalls"), pro_limited, "{plan:?}");
-            assert!(!locks(plan, "localSpend") && !locks(plan, "campaignName"));
-            assert_eq!(locked_groups(plan).len(), if pro_limited { 2 } else { 0 });
+    fn access_locks_growth_columns_and_conversion_groups() {
+        for growth in [false, true] {
+            for conversions in [false, true] {
+                let access = ColumnAccess {
+                    growth,
+                    conversions,
+                };
+                assert_eq!(locks(access, "auctionInsights"), !growth, "{access:?}");
+                assert_eq!(locks(access, "activeShare"), !growth, "{access:?}");
+                assert_eq!(locks(access, "totalRevenue"), !conversions, "{access:?}");
+                assert_eq!(locks(access, "trackedInstalls"), !conversions, "{access:?}");
+                assert!(!locks(access, "localSpend") && !locks(access, "campaignName"));
+                assert_eq!(locked_groups(access).len(), if conversions { 0 } else { 2 });
+            }
         }
-        assert_eq!(locked_groups(Plan::ProLimited), ["Conversions", "Cohort"]);
+        let limited = ColumnAccess {
+            growth: false,
+            conversions: false,
+        };
+        assert_eq!(locked_groups(limited), ["Conversions", "Cohort"]);
+        assert!(locked_groups(ColumnAccess::ALL).is_empty());
     }
 
     #[test]

@@ -12,6 +12,7 @@
 //!
 //! Counts and ratios that do not depend on money are the same in every currency.
 
+use crate::money::currency::MoneyRule;
 use std::collections::{BTreeMap, HashMap};
 
 use serde::Serialize;
@@ -21,7 +22,6 @@ use time::Date;
 use super::{
     DateRange, ReportError,
     catalog::{GRAPH_METRICS, Kind},
-    currency::MoneyRule,
     engine::{graph_point, metrics_json, number},
 };
 use crate::{

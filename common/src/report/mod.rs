@@ -16,7 +16,7 @@
 //!    (nulls last, ties by id; only the rows up to the asked page are put in order), page;
 //!    names, statuses and the level's columns are loaded for the page only unless a filter
 //!    or the sort needs them for every row;
-//! 4. money floored to the currency's digits ([`currency`]); Growth-only columns locked
+//! 4. money floored to the currency's digits ([`currency`](crate::money::currency)); Growth-only columns locked
 //!    unless the workspace's [`plan`] allows them;
 //! 5. ACCOUNTS and ORGS over several currencies: per-currency subtotals and graph money, and
 //!    money converted to a reporting currency at stored reference rates ([`mixed`]); what is
@@ -26,7 +26,6 @@
 //! caller's [`Cancel`] is set (the API sets it when the client goes away).
 
 pub mod catalog;
-pub mod currency;
 mod engine;
 pub mod filter;
 pub mod mixed;
@@ -51,6 +50,8 @@ use crate::store::report_entities::{EntityScope, SyncOrg};
 
 /// An invalid input field, answered as 400 with the spec's envelope.
 pub use crate::field_error::FieldError;
+/// The report engine's in-process caches over one database (`engines::Engines::reports`).
+pub use crate::store::report_facts::cache::Caches;
 
 /// Why a report has no answer.
 #[derive(Debug, thiserror::Error)]
@@ -99,8 +100,6 @@ impl Cancel {
     }
 }
 
-pub use crate::plan::{Plan, current as plan};
-
 /// Who asks and about what: the caller's workspace, the connection (`accountId`) and, for
 /// levels below ORGS, the synced campaign group (`orgId`).
 #[derive(Debug, Clone)]
@@ -110,7 +109,8 @@ pub struct Context {
     /// The synced campaign group; None for ACCOUNTS and ORGS (and for an org not synced
     /// yet, whose report is empty).
     pub org: Option<SyncOrg>,
-    pub plan: Plan,
+    /// What the workspace's plan grants of the columns (`plan::Plan::columns`).
+    pub columns: catalog::ColumnAccess,
 }
 
 /// The scope of a report below the org: one campaign or one ad group.

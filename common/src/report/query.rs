@@ -227,7 +227,9 @@ impl ReportBody {
         };
         let reporting_currency = match self.reporting_currency.as_deref().map(str::trim) {
             None | Some("") => None,
-            Some(code) if super::currency::of(code).is_some() => Some(code.to_ascii_uppercase()),
+            Some(code) if crate::money::currency::of(code).is_some() => {
+                Some(code.to_ascii_uppercase())
+            }
             Some(_) => {
                 errors.push(FieldError::new("reportingCurrency", "Unknown currency"));
                 None

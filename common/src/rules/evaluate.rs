@@ -15,7 +15,10 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::{Comparison, Condition, Conditions, Guardrails, Logic, Rule, RuleLevel, TextMatch};
-use crate::report::{EntityRow, Metric, currency::MoneyRule};
+use crate::{
+    money::currency::MoneyRule,
+    report::{EntityRow, Metric},
+};
 
 /// The campaign's goal-optimisation targets (`targetCpa` / `targetCpt` in comparisons).
 #[derive(Debug, Clone, Copy, Default, PartialEq)]

@@ -7,8 +7,8 @@ pub mod evaluate;
 pub mod plan;
 pub mod run;
 pub mod schedule;
-pub mod schema;
 pub mod validate;
 pub mod window;
 
-pub use schema::*;
+/// The rule document (schema v1), which the store keeps whole.
+pub use crate::store::rules::schema::{self, *};

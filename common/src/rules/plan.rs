@@ -14,9 +14,9 @@ use std::collections::HashSet;
 use rust_decimal::Decimal;
 
 use super::{Action, ChangeBy, Guardrails, RuleLevel, Target, decimal};
-use crate::report::{
-    EntityRow,
-    currency::{Minimum, MoneyRule, minimum},
+use crate::{
+    money::currency::{Minimum, MoneyRule, minimum},
+    report::EntityRow,
 };
 
 /// What a run does to one entity for one action.

@@ -27,7 +27,8 @@ use super::{
 };
 use crate::{
     Db,
-    report::{Cancel, DateRange, EntityRead, EntityRow, Level, ReportError, currency::MoneyRule},
+    money::currency::MoneyRule,
+    report::{Cancel, DateRange, EntityRead, EntityRow, Level, ReportError},
     store::{self, report_entities::SyncOrg, rule_runs::ItemRow},
 };
 
@@ -119,6 +120,7 @@ pub fn over_share(rule: &Rule, evaluated: &Evaluated) -> bool {
 /// share is exceeded.
 pub async fn collapse_guard(
     db: &Db,
+    caches: &crate::report::Caches,
     subject: &Subject,
     evaluated: &Evaluated,
     cancel: &Cancel,
@@ -138,8 +140,15 @@ pub async fn collapse_guard(
         tags: false,
         popularity: false,
     };
-    let rows =
-        crate::report::entity_rows(db, &subject.workspace_id, &subject.org, &read, cancel).await?;
+    let rows = crate::report::entity_rows(
+        db,
+        caches,
+        &subject.workspace_id,
+        &subject.org,
+        &read,
+        cancel,
+    )
+    .await?;
     let before = Delivery::of(&rows);
     Ok(evaluated.delivery.collapsed_from(&before).then(|| {
         let share = subject
@@ -222,6 +231,7 @@ fn conditions_use(rule: &Rule, f: impl Fn(&Condition) -> bool) -> bool {
 /// sent.
 pub async fn evaluate(
     db: &Db,
+    caches: &crate::report::Caches,
     subject: &Subject,
     today: Date,
     cancel: &Cancel,
@@ -242,8 +252,15 @@ pub async fn evaluate(
             .iter()
             .any(|m| m.metric == "popularity"),
     };
-    let rows =
-        crate::report::entity_rows(db, &subject.workspace_id, &subject.org, &read, cancel).await?;
+    let rows = crate::report::entity_rows(
+        db,
+        caches,
+        &subject.workspace_id,
+        &subject.org,
+        &read,
+        cancel,
+    )
+    .await?;
     // What additions would duplicate.
     let mut keywords = HashSet::new();
     let mut negatives = HashSet::new();

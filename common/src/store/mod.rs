@@ -79,3 +79,21 @@ pub(crate) fn placeholders(from: usize, n: usize) -> String {
         .collect::<Vec<_>>()
         .join(", ")
 }
+
+/// Runs `$body` with `$pool` bound to the database's native pool, whichever backend it is
+/// (the body is compiled once per pool type, so it may use backend-generic sqlx calls).
+macro_rules! on_native {
+    ($db:expr, $pool:ident => $body:expr) => {
+        match &$db.native {
+            Native::Sqlite($pool) => $body,
+            Native::Postgres($pool) => $body,
+        }
+    };
+}
+pub(crate) use on_native;
+
+/// A fresh non-zero stamp or version (random, so writers in different processes never need
+/// to agree on a counter).
+pub fn new_stamp() -> i64 {
+    (rand::random::<u64>() >> 1) as i64 | 1
+}

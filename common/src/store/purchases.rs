@@ -6,7 +6,72 @@
 use sqlx::Row;
 
 use super::Exec;
-use crate::plan::derive::{Purchase, TrialKind};
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// Which trial a trial purchase is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum TrialKind {
+    /// The 14-day Pro trial (`usedTrial`; `pay/giveMeTrial`).
+    Pro,
+    /// The pre-trial (`usedPreTrial`; plan `pro_free_trial`).
+    Pre,
+    /// The 30-day Growth trial (`usedGrowthTrial`).
+    Growth,
+}
+
+impl TrialKind {
+    /// The stored name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TrialKind::Pro => "pro",
+            TrialKind::Pre => "pre",
+            TrialKind::Growth => "growth",
+        }
+    }
+
+    /// The kind of a stored name.
+    pub fn parse(text: &str) -> Option<TrialKind> {
+        [TrialKind::Pro, TrialKind::Pre, TrialKind::Growth]
+            .into_iter()
+            .find(|k| k.as_str() == text)
+    }
+}
+
+/// A purchase with its flags (spec §3 Purchase).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Purchase {
+    pub id: String,
+    /// The plan's name (`pro`, `growth`, `agency`, `free`).
+    pub name: String,
+    pub free: bool,
+    pub trial: bool,
+    pub full: bool,
+    pub organization: bool,
+    /// Which trial this row is, for a trial.
+    pub trial_kind: Option<TrialKind>,
+    pub suggester: bool,
+    pub payment_failed: bool,
+    pub started_at: i64,
+    /// The plan's end (`offAccountTime`); None: no end.
+    pub off_account_time: Option<i64>,
+}
+
+impl Purchase {
+    /// The trial this purchase is, if it is one (rows without a recorded kind: a Growth
+    /// trial when for an organisation, else the Pro trial).
+    pub fn trial(&self) -> Option<TrialKind> {
+        if !self.trial {
+            return None;
+        }
+        Some(self.trial_kind.unwrap_or(if self.organization {
+            TrialKind::Growth
+        } else {
+            TrialKind::Pro
+        }))
+    }
+}
 
 const COLUMNS: &str = "id, name, is_free, is_trial, is_full, is_organization, trial_kind, \
                        suggester, payment_failed, started_at, off_account_time";

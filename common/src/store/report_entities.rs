@@ -140,7 +140,7 @@ pub async fn ids(
     org_key: i64,
     scope: EntityScope,
 ) -> Result<Vec<EntityId>, sqlx::Error> {
-    use crate::{db::Native, store::report_facts::on_native};
+    use crate::{db::Native, store::on_native};
     let mut sql = format!(
         "SELECT t.id, {} AS c, {} AS g, {} AS d, {} AS h FROM {} t WHERE t.org_key = $1",
         kind.campaign_col(),
@@ -169,42 +169,6 @@ pub async fn ids(
             })
             .collect())
     })
-}
-
-/// The row universe of `kind` in `org_key` and `scope` ([`ids`] as columns), from the
-/// database handle's cache while the group's `entities_version` is unchanged (one indexed
-/// read per call), else read and kept.
-pub async fn universe(
-    db: &crate::Db,
-    kind: EntityKind,
-    org_key: i64,
-    scope: EntityScope,
-) -> Result<std::sync::Arc<crate::store::report_facts::cache::Universe>, sqlx::Error> {
-    use crate::store::report_facts::cache::Universe;
-    // The version first: a write committed after it makes the next call read again.
-    let version = crate::store::synced::entities_version(db, org_key).await?;
-    let key = (org_key, kind as u8, scope.campaign_id, scope.ad_group_id);
-    if let Some(u) = db.report_caches.universe(key, version) {
-        return Ok(u);
-    }
-    let rows = ids(db, kind, org_key, scope).await?;
-    let mut u = Universe {
-        ids: Vec::with_capacity(rows.len()),
-        campaign_ids: Vec::with_capacity(rows.len()),
-        ad_group_ids: Vec::with_capacity(rows.len()),
-        deleted: Vec::with_capacity(rows.len()),
-        hidden: Vec::with_capacity(rows.len()),
-    };
-    for r in rows {
-        u.ids.push(r.id);
-        u.campaign_ids.push(r.campaign_id);
-        u.ad_group_ids.push(r.ad_group_id);
-        u.deleted.push(r.deleted);
-        u.hidden.push(r.hidden);
-    }
-    let u = std::sync::Arc::new(u);
-    db.report_caches.put_universe(key, version, u.clone());
-    Ok(u)
 }
 
 /// An entity with what the report shows of it. `columns` holds the level's columns of spec
@@ -445,14 +409,14 @@ pub struct RuleEntity {
 /// The non-deleted entities of `kind` (campaigns, ad groups, keywords or search terms) of
 /// `org_key` — in `campaigns` when given, else all of the group's —, ordered by id, with what
 /// rules read of them. On the native pool, as [`ids`]: a rule over a large account reads
-/// every keyword of its campaigns. Uncached: [`rule_attributes`] keeps a level's.
+/// every keyword of its campaigns. Uncached: [`rule_attributes`](super::report_facts::cache::rule_attributes) keeps a level's.
 pub async fn rule_entities(
     db: &crate::Db,
     kind: EntityKind,
     org_key: i64,
     campaigns: Option<&[i64]>,
 ) -> Result<Vec<RuleEntity>, sqlx::Error> {
-    use crate::{db::Native, store::report_facts::on_native};
+    use crate::{db::Native, store::on_native};
     if campaigns.is_some_and(<[i64]>::is_empty) {
         return Ok(Vec::new());
     }
@@ -507,34 +471,6 @@ pub async fn rule_entities(
             })
             .collect())
     })
-}
-
-/// Every non-deleted campaign, ad group or keyword of `org_key` with what rules read of it
-/// ([`rule_entities`] of the whole group), from the database handle's cache while the
-/// group's `entities_version` is unchanged — every writer of these rows sets it anew, the
-/// sync and the edits written back after Apple accepted a change alike
-/// (`store::synced::edits`) —, else read and kept. None for other kinds (search terms are
-/// too many to keep: [`rule_entities`] reads the campaigns a rule names).
-pub async fn rule_attributes(
-    db: &crate::Db,
-    kind: EntityKind,
-    org_key: i64,
-) -> Result<Option<std::sync::Arc<crate::store::report_facts::cache::Attributes>>, sqlx::Error> {
-    if !matches!(
-        kind,
-        EntityKind::Campaign | EntityKind::AdGroup | EntityKind::Keyword
-    ) {
-        return Ok(None);
-    }
-    // The version first: a write committed after it makes the next call read again.
-    let version = crate::store::synced::entities_version(db, org_key).await?;
-    let key = (org_key, kind as u8);
-    if let Some(a) = db.report_caches.attributes(key, version) {
-        return Ok(Some(a));
-    }
-    let a = std::sync::Arc::new(rule_entities(db, kind, org_key, None).await?);
-    db.report_caches.put_attributes(key, version, a.clone());
-    Ok(Some(a))
 }
 
 /// Ad group id → (default bid, CPA goal) in micros, of `org_key`: what rules

@@ -130,11 +130,12 @@ async fn a_failed_payment_is_marked_and_purchases_go_with_the_workspace(db: &Db)
 async fn the_plan_follows_the_stored_purchases(db: &Db) {
     let a = workspace(db).await;
     let now = now_ms();
-    assert_eq!(plan::current(db, &a).await.unwrap(), Plan::ProFree);
+    let engines = searchdeck_common::Engines::default();
+    assert_eq!(engines.plan(db, &a).await.unwrap(), Plan::ProFree);
     let trial = pro_trial(now - DAY_MS);
     purchases::insert(&db.pool, &a, &trial, now).await.unwrap();
-    assert_eq!(plan::current(db, &a).await.unwrap(), Plan::ProTrial);
-    let after = plan::standing(db, &a, now + PRO_TRIAL_MS).await.unwrap();
+    assert_eq!(engines.plan(db, &a).await.unwrap(), Plan::ProTrial);
+    let after = engines.standing(db, &a, now + PRO_TRIAL_MS).await.unwrap();
     assert_eq!(after.plan, Plan::ProFree);
     assert_eq!(after.ended.map(|p| p.id), Some(trial.id));
 }

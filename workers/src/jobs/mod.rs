@@ -4,8 +4,6 @@
 
 pub mod apply_negative_lists;
 pub mod bulk_edit;
-pub mod campaign_alerts;
-pub mod change_history;
 mod cleanup;
 pub mod collect_keywords;
 pub mod create_campaigns;

@@ -13,7 +13,6 @@ use searchdeck_common::{
     Db,
     ids::{new_id, now_ms},
     jobs::{SYNC_EVERY_MS, SyncAccount},
-    plan,
     queue::{
         Job,
         outbox::{self, OutboxOptions},
@@ -158,7 +157,7 @@ pub async fn save(
     let refresh_token = seal("refresh_token", c.refresh_token);
     let access_token = seal("access_token", c.access_token.map(|(t, _)| t));
     let new = new_id();
-    let plan = plan::current(&state.db, &user.workspace_id).await?;
+    let plan = state.engines.plan(&state.db, &user.workspace_id).await?;
     // One transaction, run again if SQLite was busy with another writer (a sync).
     let saved = Db::retry_busy(|| async {
         let mut tx = state.db.begin_write().await?;

@@ -3,7 +3,7 @@
 //! documented in [`searchdeck_common::plan`].
 
 use axum::{extract::State, response::IntoResponse};
-use searchdeck_common::{plan, store};
+use searchdeck_common::store;
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -60,7 +60,7 @@ pub async fn check_apps_limit(
     State(state): State<AppState>,
     user: Member,
 ) -> ApiResult<impl IntoResponse> {
-    let plan = plan::current(&state.db, &user.workspace_id).await?;
+    let plan = state.engines.plan(&state.db, &user.workspace_id).await?;
     let limits = plan.app_limits();
     let (apps, developers) = store::catalog::usage(&state.db.pool, &user.workspace_id).await?;
     let answer = AppsLimit {

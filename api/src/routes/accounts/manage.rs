@@ -5,7 +5,6 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids::now_ms,
-    plan,
     store::{self, accounts::Active},
 };
 use serde::{Deserialize, Serialize};
@@ -239,7 +238,12 @@ pub async fn add_account_ids(
     }
     let adds = orgs.iter().any(|o| !o.selected && ids.contains(&o.org_id));
     let plan = if adds {
-        Some(plan::current(&state.db, &account.caller.workspace_id).await?)
+        Some(
+            state
+                .engines
+                .plan(&state.db, &account.caller.workspace_id)
+                .await?,
+        )
     } else {
         None
     };

@@ -1,5 +1,6 @@
 //! Register, login, relogin, logout and me.
 
+use crate::routes::users::item::{self as user, UserItem};
 use axum::{extract::State, http::HeaderMap, response::IntoResponse};
 use axum_extra::extract::cookie::CookieJar;
 use searchdeck_common::{
@@ -21,7 +22,6 @@ use crate::{
     extract::{ApiJson, ClientIp},
     session::{self, COOKIE, Role},
     state::AppState,
-    user_item::{self as user, UserItem},
 };
 
 /// Message of a successful registration (spec §8).
@@ -117,7 +117,7 @@ pub async fn register(
     .await?;
     tracing::info!(user.id = %user_id, workspace.id = %workspace_id, "account created");
 
-    let token = session::create_session(&state, &user_id, workspace_id).await?;
+    let token = session::create_session(&state.db, &user_id, workspace_id).await?;
     let jar = jar.add(session::session_cookie(
         token,
         session::secure_cookies(&headers),
@@ -176,9 +176,9 @@ pub async fn login(
 
     // Rotate: a session token presented before login is never reused after it.
     if let Some(old) = jar.get(COOKIE) {
-        session::delete_session(&state, old.value()).await?;
+        session::delete_session(&state.db, old.value()).await?;
     }
-    let token = session::create_session(&state, &user_id, &workspace_id).await?;
+    let token = session::create_session(&state.db, &user_id, &workspace_id).await?;
     let jar = jar.add(session::session_cookie(
         token,
         session::secure_cookies(&headers),
@@ -204,7 +204,7 @@ pub async fn logout(
     jar: CookieJar,
 ) -> ApiResult<impl IntoResponse> {
     if let Some(c) = jar.get(COOKIE) {
-        session::delete_session(&state, c.value()).await?;
+        session::delete_session(&state.db, c.value()).await?;
     }
     let jar = jar.add(session::removal_cookie(session::secure_cookies(&headers)));
     Ok((jar, envelope::done()))

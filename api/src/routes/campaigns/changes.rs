@@ -2,6 +2,7 @@
 //! provider's change history (`POST /change-history/query`, and `GET /change-history/{id}`
 //! for field-level changes): who changed what and when, newest first.
 
+use crate::domain::ENTITY_TYPES;
 use axum::{extract::State, response::IntoResponse};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -29,16 +30,6 @@ pub const PAGE_SIZE: u32 = 50;
 pub const MAX_PAGE_SIZE: u32 = 200;
 /// Largest page when field-level changes are asked for (one provider call per row).
 pub const MAX_DETAILED_PAGE_SIZE: u32 = 20;
-
-/// Entity types the provider's change history knows.
-pub const ENTITY_TYPES: &[&str] = &[
-    "Campaign",
-    "AdGroup",
-    "Keyword",
-    "NegativeKeyword",
-    "Ad",
-    "Creative",
-];
 
 /// The body of `asa/reports/changes`.
 #[derive(Debug, Default, Deserialize, ToSchema)]

@@ -104,7 +104,7 @@ pub async fn growth_locked(
     workspace_id: &str,
     metrics: &[&str],
 ) -> Result<Vec<String>, ApiError> {
-    let plan = searchdeck_common::report::plan(&state.db, workspace_id).await?;
+    let plan = state.engines.plan(&state.db, workspace_id).await?;
     Ok(if plan.has_growth() {
         Vec::new()
     } else {

@@ -15,9 +15,8 @@
 use axum::{extract::State, response::IntoResponse};
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use searchdeck_common::{
-    report::{
-        self, Cancel, Context, DateRange, Level, Metric, Query, RowTotals, currency::MoneyRule,
-    },
+    money::currency::MoneyRule,
+    report::{self, Cancel, Context, DateRange, Level, Metric, Query, RowTotals},
     store::{self, report_facts::Counters},
 };
 use serde::{Deserialize, Serialize};
@@ -176,10 +175,14 @@ pub async fn totals_for_all_accounts(
         workspace_id: user.workspace_id.clone(),
         account_id: String::new(),
         org: None,
-        plan: report::plan(&state.db, &user.workspace_id).await?,
+        columns: state
+            .engines
+            .plan(&state.db, &user.workspace_id)
+            .await?
+            .columns(),
     };
     let q = Query::totals(Level::Accounts, range, Default::default(), Vec::new());
-    let rows = report::totals(&state.db, &ctx, &q, &Cancel::new())
+    let rows = report::totals(&state.db, &state.engines.reports, &ctx, &q, &Cancel::new())
         .await
         .map_err(ApiError::from)?;
     Ok(envelope::ok(answer(rows, range)))
@@ -209,10 +212,14 @@ pub async fn totals_for_campaign_groups(
         workspace_id: account.caller.workspace_id.clone(),
         account_id: scope.account.id.clone(),
         org: None,
-        plan: report::plan(&state.db, &account.caller.workspace_id).await?,
+        columns: state
+            .engines
+            .plan(&state.db, &account.caller.workspace_id)
+            .await?
+            .columns(),
     };
     let q = Query::totals(Level::Orgs, range, Default::default(), Vec::new());
-    let rows = report::totals(&state.db, &ctx, &q, &Cancel::new())
+    let rows = report::totals(&state.db, &state.engines.reports, &ctx, &q, &Cancel::new())
         .await
         .map_err(ApiError::from)?
         .into_iter()
@@ -293,7 +300,7 @@ pub async fn forecasts(
     date: Option<Date>,
     wanted: Option<&[i64]>,
 ) -> Result<Vec<ForecastItem>, ApiError> {
-    let plan = report::plan(&state.db, workspace_id).await?;
+    let plan = state.engines.plan(&state.db, workspace_id).await?;
     let mut items = Vec::new();
     for org in &scope.orgs {
         let as_of = match date {
@@ -313,7 +320,7 @@ pub async fn forecasts(
             workspace_id: workspace_id.to_string(),
             account_id: org.account_id.clone(),
             org: Some(sync),
-            plan,
+            columns: plan.columns(),
         };
         let month = DateRange {
             from: as_of.replace_day(1).expect("day 1 exists"),
@@ -326,12 +333,24 @@ pub async fn forecasts(
         let campaigns =
             |range| Query::totals(Level::Campaigns, range, Default::default(), Vec::new());
         let cancel = Cancel::new();
-        let to_date = report::totals(&state.db, &ctx, &campaigns(month), &cancel)
-            .await
-            .map_err(ApiError::from)?;
-        let last = report::totals(&state.db, &ctx, &campaigns(recent), &cancel)
-            .await
-            .map_err(ApiError::from)?;
+        let to_date = report::totals(
+            &state.db,
+            &state.engines.reports,
+            &ctx,
+            &campaigns(month),
+            &cancel,
+        )
+        .await
+        .map_err(ApiError::from)?;
+        let last = report::totals(
+            &state.db,
+            &state.engines.reports,
+            &ctx,
+            &campaigns(recent),
+            &cancel,
+        )
+        .await
+        .map_err(ApiError::from)?;
         let money = MoneyRule::of(org.currency.as_deref());
         let remaining = days_in_month(as_of) - i64::from(as_of.day());
         for row in to_date {

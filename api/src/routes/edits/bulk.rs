@@ -15,8 +15,8 @@ use std::collections::{HashMap, HashSet};
 use rust_decimal::{Decimal, prelude::ToPrimitive};
 use searchdeck_common::{
     jobs::{BULK_EDIT_MAX_ITEMS, BulkEdit, BulkEditItem, money_text},
+    money::currency::MoneyRule,
     queue::Job,
-    report::currency::MoneyRule,
     store::{campaign_views::CampaignRow, synced::bulk},
     tasks::NewTask,
 };

@@ -54,9 +54,7 @@ pub fn router() -> OpenApiRouter<AppState> {
 
 /// Message of a request that names no field to change.
 pub const NOTHING_TO_CHANGE: &str = "Choose a value to change";
-/// The statuses a request may set: ENABLED, PAUSED, and ACTIVE, which the keyword and ad
-/// tables show for an enabled one (spec "Statuses shown").
-pub const STATUSES: &[&str] = &["ENABLED", "PAUSED", "ACTIVE"];
+pub use crate::domain::STATUSES;
 
 /// A user-settable status, spelt exactly as [`STATUSES`] ([`crate::domain::one_of`]);
 /// ACTIVE means ENABLED. Else 400 on `field`.

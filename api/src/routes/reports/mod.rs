@@ -100,10 +100,14 @@ pub async fn reports(
         workspace_id: account.caller.workspace_id.clone(),
         account_id: row.id.clone(),
         org,
-        plan: report::plan(&state.db, &account.caller.workspace_id).await?,
+        columns: state
+            .engines
+            .plan(&state.db, &account.caller.workspace_id)
+            .await?
+            .columns(),
     };
     let guard = CancelOnDrop(Cancel::new());
-    let answer = report::run(&state.db, &ctx, &query, &guard.0).await?;
+    let answer = report::run(&state.db, &state.engines.reports, &ctx, &query, &guard.0).await?;
     drop(guard);
     Ok(envelope::ok(ReportResult::from(answer)))
 }

@@ -21,7 +21,7 @@ mod optimization;
 use std::collections::{HashMap, HashSet};
 
 use searchdeck_common::{
-    plan::{self, Plan},
+    plan::Plan,
     rules::{LastRun, Rule, validate},
     store::{self, rules::RuleRow, synced::SyncOrg},
 };
@@ -224,7 +224,7 @@ pub async fn lock_limits(
     workspace_id: &str,
 ) -> ApiResult<Plan> {
     store::rules::lock_workspace(&mut *conn, workspace_id).await?;
-    Ok(plan::current(&state.db, workspace_id).await?)
+    Ok(state.engines.plan(&state.db, workspace_id).await?)
 }
 
 /// Campaign ids sent as strings of digits (`campaignIds`), parsed; field errors for the rest

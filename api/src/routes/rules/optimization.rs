@@ -13,9 +13,8 @@
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use searchdeck_common::{
     ids::{now_ms, string_id},
+    money::currency::MoneyRule,
     money::{self, Sign},
-    plan,
-    report::currency::MoneyRule,
     store::{self, campaign_views::CampaignRow, optimizations::Optimization},
 };
 use serde::{Deserialize, Serialize};
@@ -35,7 +34,12 @@ pub const GROWTH_ONLY: &str = "Goal optimisation is included in the Growth plan"
 
 /// 403 [`GROWTH_ONLY`] unless the workspace's plan has Growth (module docs).
 async fn growth_only(state: &AppState, workspace_id: &str) -> ApiResult<()> {
-    if plan::current(&state.db, workspace_id).await?.has_growth() {
+    if state
+        .engines
+        .plan(&state.db, workspace_id)
+        .await?
+        .has_growth()
+    {
         Ok(())
     } else {
         Err(ApiError::status(StatusCode::FORBIDDEN, GROWTH_ONLY))

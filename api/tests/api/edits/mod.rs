@@ -13,7 +13,7 @@ use crate::harness::{Connected, args, start_sandbox};
 use axum::http::{Method, StatusCode};
 use searchdeck_api::session::Role;
 use searchdeck_common::{
-    report::currency::MoneyRule,
+    money::currency::MoneyRule,
     store::{self, changes},
 };
 use searchdeck_provider::{AppleAds, AppleAdsExt, Client, Entity};

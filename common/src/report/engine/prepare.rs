@@ -6,6 +6,8 @@
 //! ORGS rows are the workspace's connections or the connection's campaign groups, each
 //! summing its synced groups' campaign-level facts.
 
+use crate::money::currency::MoneyRule;
+use crate::store::report_facts::cache::Caches;
 use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
@@ -16,7 +18,6 @@ use crate::{
     report::{
         Cancel, Context, Query, ReportError,
         catalog::{Level, Metric},
-        currency::MoneyRule,
         filter::Field,
         sync_state,
     },
@@ -164,6 +165,7 @@ fn needs_campaigns(q: &Query) -> bool {
 /// Gathers the rows of the query's level with their counters over the range.
 pub(super) async fn prepare(
     db: &Db,
+    caches: &Caches,
     facts: &Snapshot,
     ctx: &Context,
     q: &Query,
@@ -172,12 +174,13 @@ pub(super) async fn prepare(
 ) -> Result<Prepared, ReportError> {
     match q.level {
         Level::Accounts | Level::Orgs => prepare_orgs(db, facts, ctx, q, cancel).await,
-        _ => prepare_entities(db, facts, ctx, q, cancel, stages).await,
+        _ => prepare_entities(db, caches, facts, ctx, q, cancel, stages).await,
     }
 }
 
 async fn prepare_entities(
     db: &Db,
+    caches: &Caches,
     facts: &Snapshot,
     ctx: &Context,
     q: &Query,
@@ -208,7 +211,8 @@ async fn prepare_entities(
         .level
         .facts()
         .is_some_and(|l| !sync_state::level_stored(org, l));
-    let universe = store::report_entities::universe(db, kind, org.org_key, q.scope).await?;
+    let universe =
+        store::report_facts::cache::universe(db, caches, kind, org.org_key, q.scope).await?;
     stages.mark("universe");
     cancel.check()?;
     // Sums by position in the universe.
@@ -216,11 +220,11 @@ async fn prepare_entities(
         Some(level) => {
             report_facts::range_for(
                 db,
+                caches,
                 facts,
                 org.org_key,
                 level,
-                q.range.from,
-                q.range.to,
+                q.range.from..=q.range.to,
                 universe.clone(),
             )
             .await?

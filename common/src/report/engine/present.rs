@@ -5,6 +5,7 @@
 //! the range flagged `synced` (the matching rows' daily facts with filters, else the
 //! scope's own; ACCOUNTS and ORGS per currency through [`crate::report::mixed`]).
 
+use crate::money::currency::MoneyRule;
 use std::collections::{HashMap, HashSet};
 
 use rust_decimal::{Decimal, prelude::ToPrimitive};
@@ -14,11 +15,9 @@ use super::prepare::{Prepared, Row, fact_scope};
 use crate::{
     Db,
     ids::string_id,
-    plan::Plan,
     report::{
         Query, ReportError,
         catalog::{self, GRAPH_METRICS, Kind, Level, Metric},
-        currency::MoneyRule,
         mixed::{self, Conversion},
         sync_state,
     },
@@ -62,7 +61,7 @@ pub(in crate::report) fn metrics_json(
 pub(super) fn present(
     p: &Prepared,
     row: &Row,
-    plan: Plan,
+    access: catalog::ColumnAccess,
     tags: &HashMap<i64, Vec<TagRef>>,
 ) -> Map<String, Value> {
     let (id_field, name_field, status_field) = p.level.id_fields();
@@ -89,7 +88,7 @@ pub(super) fn present(
     }
     let money = p.money_of(row);
     for col in p.level.columns() {
-        let value = if catalog::locks(plan, col) {
+        let value = if catalog::locks(access, col) {
             Value::Null
         } else if *col == "tag" {
             json!(tags.get(&row.id).cloned().unwrap_or_default())

@@ -6,6 +6,7 @@
 //! blobs, and reads again when a refresh swept blobs it read (at most [`READ_ATTEMPTS`]
 //! times, then 503 `Changing`).
 
+use crate::store::report_facts::cache::Caches;
 use std::{
     collections::HashMap,
     time::{Duration, Instant},
@@ -103,24 +104,26 @@ impl Stages {
 /// Runs a report.
 pub async fn run(
     db: &Db,
+    caches: &Caches,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
 ) -> Result<Report, ReportError> {
-    Ok(run_staged(db, ctx, q, cancel).await?.0)
+    Ok(run_staged(db, caches, ctx, q, cancel).await?.0)
 }
 
 /// Runs a report and times its stages (also logged at debug level, target
 /// `searchdeck_common::report::engine`).
 pub async fn run_staged(
     db: &Db,
+    caches: &Caches,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
 ) -> Result<(Report, Stages), ReportError> {
     let (mut report, mut stages) = consistent(db, cancel, |facts| async move {
         let mut stages = Stages::default();
-        let report = run_in(db, &facts, ctx, q, cancel, &mut stages).await?;
+        let report = run_in(db, caches, &facts, ctx, q, cancel, &mut stages).await?;
         Ok((report, stages))
     })
     .await?;
@@ -172,7 +175,7 @@ async fn page_rules(
     {
         rules.entry(campaign).or_default().push(rule);
     }
-    let locked = !ctx.plan.has_growth();
+    let locked = !ctx.columns.growth;
     let goals: HashMap<i64, store::optimizations::Optimization> = if locked {
         HashMap::new()
     } else {
@@ -188,7 +191,7 @@ async fn page_rules(
         .map(|o| (o.campaign_id, o))
         .collect()
     };
-    let money = crate::report::currency::MoneyRule::of(org.currency.as_deref());
+    let money = crate::money::currency::MoneyRule::of(org.currency.as_deref());
     for item in items.iter_mut() {
         let Some(id) = item
             .get("campaignId")
@@ -276,13 +279,14 @@ where
 
 async fn run_in(
     db: &Db,
+    caches: &Caches,
     facts: &Snapshot,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
     stages: &mut Stages,
 ) -> Result<Report, ReportError> {
-    let prepared = prepare(db, facts, ctx, q, cancel, stages).await?;
+    let prepared = prepare(db, caches, facts, ctx, q, cancel, stages).await?;
     stages.mark("prepare");
     cancel.check()?;
     let page_end = q.page as usize * q.page_size as usize;
@@ -354,7 +358,7 @@ async fn run_in(
     stages.mark("page entities");
     let items = p.rows[start..end]
         .iter()
-        .map(|r| present(&p, r, ctx.plan, &tags))
+        .map(|r| present(&p, r, ctx.columns, &tags))
         .collect();
     stages.mark("present");
     let graph = if q.graph {
@@ -373,10 +377,10 @@ async fn run_in(
         last_synced_at: p.last_synced.map(|s| rfc3339(s * 1000)),
         locked: columns
             .iter()
-            .filter(|c| catalog::locks(ctx.plan, c))
+            .filter(|c| catalog::locks(ctx.columns, c))
             .map(|c| c.to_string())
             .collect(),
-        locked_groups: catalog::locked_groups(ctx.plan)
+        locked_groups: catalog::locked_groups(ctx.columns)
             .iter()
             .map(|g| LockedGroup {
                 name: g.to_string(),
@@ -417,18 +421,20 @@ pub struct RowTotals {
 /// id), e.g. per campaign of an org (CAMPAIGNS) or per campaign group of an account (ORGS).
 pub async fn totals(
     db: &Db,
+    caches: &Caches,
     ctx: &Context,
     q: &Query,
     cancel: &Cancel,
 ) -> Result<Vec<RowTotals>, ReportError> {
     consistent(db, cancel, |facts| async move {
-        totals_in(db, &facts, ctx, q, cancel).await
+        totals_in(db, caches, &facts, ctx, q, cancel).await
     })
     .await
 }
 
 async fn totals_in(
     db: &Db,
+    caches: &Caches,
     facts: &Snapshot,
     ctx: &Context,
     q: &Query,
@@ -447,7 +453,7 @@ async fn totals_in(
             "This level has no metrics",
         )]));
     }
-    let prepared = prepare(db, facts, ctx, &q, cancel, &mut Stages::default()).await?;
+    let prepared = prepare(db, caches, facts, ctx, &q, cancel, &mut Stages::default()).await?;
     let mut p = filter_and_sort(prepared, &q, cancel, usize::MAX).await?;
     if let (Some(kind), Some(org)) = (p.level.entity(), ctx.org.as_ref())
         && p.entities.is_empty()
@@ -533,11 +539,12 @@ pub struct EntityRead {
 /// automated rules, their preview and backtest. Entities without metrics in the range have
 /// zero counters. Costs what a report's preparation does (the cached row universe, one
 /// consistent read of the day blobs) plus the level's attributes; no
-/// filter, sort or page. The attributes of campaigns, ad groups and keywords come from the
-/// handle's cache while the group's entities are unchanged
-/// (`store::report_entities::rule_attributes`).
+/// filter, sort or page. The attributes of campaigns, ad groups and keywords come from
+/// `caches` while the group's entities are unchanged
+/// (`store::report_facts::cache::rule_attributes`).
 pub async fn entity_rows(
     db: &Db,
+    caches: &Caches,
     workspace_id: &str,
     org: &SyncOrg,
     read: &EntityRead,
@@ -554,7 +561,7 @@ pub async fn entity_rows(
     campaigns.dedup();
     // The level's attributes from the cache (campaigns, ad groups, keywords), or read for the
     // rule's campaigns (search terms); either way filtered to those campaigns, by id.
-    let cached = store::report_entities::rule_attributes(db, kind, org.org_key).await?;
+    let cached = store::report_facts::cache::rule_attributes(db, caches, kind, org.org_key).await?;
     let read_now;
     let attrs: &[store::report_entities::RuleEntity] = match &cached {
         Some(all) => all,
@@ -570,14 +577,15 @@ pub async fn entity_rows(
     cancel.check()?;
     let sums = consistent(db, cancel, |facts| async move {
         let universe =
-            store::report_entities::universe(db, kind, org.org_key, Default::default()).await?;
+            store::report_facts::cache::universe(db, caches, kind, org.org_key, Default::default())
+                .await?;
         let sums = store::report_facts::range_for(
             db,
+            caches,
             &facts,
             org.org_key,
             level,
-            read.range.from,
-            read.range.to,
+            read.range.from..=read.range.to,
             universe.clone(),
         )
         .await?;

@@ -25,6 +25,7 @@ use std::{
 };
 
 pub use super::decoded::DecodedBlob;
+use crate::store::report_entities::{self, EntityKind, EntityScope};
 
 /// The most bytes the caches of one database handle hold (entries are weighed by the
 /// memory of their vectors). A decoded daily blob of 100,000 keywords weighs about 4 MB, a
@@ -236,10 +237,71 @@ impl Caches {
     }
 }
 
-/// A fresh non-zero stamp or version (random, so writers in different processes never need
-/// to agree on a counter).
-pub fn new_stamp() -> i64 {
-    (rand::random::<u64>() >> 1) as i64 | 1
+pub use super::super::new_stamp;
+
+/// The row universe of `kind` in `org_key` and `scope` ([`report_entities::ids`] as columns), from the
+/// `caches` while the group's `entities_version` is unchanged (one indexed
+/// read per call), else read and kept.
+pub async fn universe(
+    db: &crate::Db,
+    caches: &Caches,
+    kind: EntityKind,
+    org_key: i64,
+    scope: EntityScope,
+) -> Result<std::sync::Arc<Universe>, sqlx::Error> {
+    // The version first: a write committed after it makes the next call read again.
+    let version = crate::store::synced::entities_version(db, org_key).await?;
+    let key = (org_key, kind as u8, scope.campaign_id, scope.ad_group_id);
+    if let Some(u) = caches.universe(key, version) {
+        return Ok(u);
+    }
+    let rows = report_entities::ids(db, kind, org_key, scope).await?;
+    let mut u = Universe {
+        ids: Vec::with_capacity(rows.len()),
+        campaign_ids: Vec::with_capacity(rows.len()),
+        ad_group_ids: Vec::with_capacity(rows.len()),
+        deleted: Vec::with_capacity(rows.len()),
+        hidden: Vec::with_capacity(rows.len()),
+    };
+    for r in rows {
+        u.ids.push(r.id);
+        u.campaign_ids.push(r.campaign_id);
+        u.ad_group_ids.push(r.ad_group_id);
+        u.deleted.push(r.deleted);
+        u.hidden.push(r.hidden);
+    }
+    let u = std::sync::Arc::new(u);
+    caches.put_universe(key, version, u.clone());
+    Ok(u)
+}
+
+/// Every non-deleted campaign, ad group or keyword of `org_key` with what rules read of it
+/// ([`report_entities::rule_entities`] of the whole group), from `caches` while the
+/// group's `entities_version` is unchanged — every writer of these rows sets it anew, the
+/// sync and the edits written back after Apple accepted a change alike
+/// (`store::synced::edits`) —, else read and kept. None for other kinds (search terms are
+/// too many to keep: [`report_entities::rule_entities`] reads the campaigns a rule names).
+pub async fn rule_attributes(
+    db: &crate::Db,
+    caches: &Caches,
+    kind: EntityKind,
+    org_key: i64,
+) -> Result<Option<std::sync::Arc<Attributes>>, sqlx::Error> {
+    if !matches!(
+        kind,
+        EntityKind::Campaign | EntityKind::AdGroup | EntityKind::Keyword
+    ) {
+        return Ok(None);
+    }
+    // The version first: a write committed after it makes the next call read again.
+    let version = crate::store::synced::entities_version(db, org_key).await?;
+    let key = (org_key, kind as u8);
+    if let Some(a) = caches.attributes(key, version) {
+        return Ok(Some(a));
+    }
+    let a = std::sync::Arc::new(report_entities::rule_entities(db, kind, org_key, None).await?);
+    caches.put_attributes(key, version, a.clone());
+    Ok(Some(a))
 }
 
 #[cfg(test)]

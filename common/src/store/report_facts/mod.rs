@@ -68,17 +68,7 @@ pub use write::{Refreshed, insert_days, refresh};
 
 use crate::db::Native;
 
-/// Runs `$body` with `$pool` bound to the database's native pool, whichever backend it is
-/// (the body is compiled once per pool type, so it may use backend-generic sqlx calls).
-macro_rules! on_native {
-    ($db:expr, $pool:ident => $body:expr) => {
-        match &$db.native {
-            Native::Sqlite($pool) => $body,
-            Native::Postgres($pool) => $body,
-        }
-    };
-}
-pub(crate) use on_native;
+pub(crate) use super::on_native;
 
 /// The counters of `asa_day_metrics`, in column order.
 pub const COUNTER_COLUMNS: [&str; 11] = [
@@ -95,31 +85,8 @@ pub const COUNTER_COLUMNS: [&str; 11] = [
     "spend_micros",
 ];
 
-/// The level of a fact row (the `level` column of `asa_day_metrics`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FactLevel {
-    Campaign = 1,
-    AdGroup = 2,
-    Keyword = 3,
-    SearchTerm = 4,
-    Ad = 5,
-}
-
-impl FactLevel {
-    /// Every level, parents first (the order a sync fetches them in).
-    pub const ALL: [FactLevel; 5] = [
-        FactLevel::Campaign,
-        FactLevel::AdGroup,
-        FactLevel::Keyword,
-        FactLevel::SearchTerm,
-        FactLevel::Ad,
-    ];
-
-    /// The stored number.
-    pub fn code(self) -> i64 {
-        self as i64
-    }
-}
+/// The level of a fact row (the `level` column of `asa_day_metrics`, whose writer defines it).
+pub use crate::store::synced::metrics::Level as FactLevel;
 
 /// Counters summed over some days: the columns of [`COUNTER_COLUMNS`], in that order.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, serde::Serialize)]

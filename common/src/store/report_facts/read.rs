@@ -289,30 +289,28 @@ pub(crate) async fn layout_at(db: &Db, at: Blobs) -> Result<Option<Layout>, sqlx
     })
 }
 
-/// Every entity of `universe`'s counters over the days `from..=to` (inclusive), exactly, by
-/// position in the universe (zero for entities without metrics in the range), at the
-/// snapshot's generation. The same blobs as [`range`], decoded ones taken from the database
-/// handle's cache when their stamp is unchanged; entities of the blobs outside the universe
-/// are left out.
+/// Every entity of `universe`'s counters over `days` (inclusive), exactly, by position in
+/// the universe (zero for entities without metrics in the range), at the snapshot's
+/// generation. The same blobs as [`range`], decoded ones taken from `caches` when their
+/// stamp is unchanged; entities of the blobs outside the universe are left out.
 pub async fn range_for(
     db: &Db,
+    caches: &super::cache::Caches,
     snapshot: &Snapshot,
     org_key: i64,
     level: FactLevel,
-    from: Date,
-    to: Date,
+    days: std::ops::RangeInclusive<Date>,
     universe: Arc<Universe>,
 ) -> Result<Vec<Counters>, sqlx::Error> {
     let at = snapshot.blobs(db, org_key, level).await?;
     let Some(layout) = layout_at(db, at).await? else {
         return Ok(vec![Counters::default(); universe.len()]);
     };
-    let caches = &db.report_caches;
     let mut cached: Vec<(Arc<DecodedBlob>, i64)> = Vec::new();
     // Blobs read from the database: ((kind, day), stamp, bytes, sign).
     type Fetched = ((i64, i32), i64, Vec<u8>, i64);
     let mut fetched: Vec<Fetched> = Vec::new();
-    for (kind, day, sign) in layout.plan(jd(from), jd(to)) {
+    for (kind, day, sign) in layout.plan(jd(*days.start()), jd(*days.end())) {
         let Some(&stamp) = layout.stamps.get(&(kind, day)) else {
             continue;
         };

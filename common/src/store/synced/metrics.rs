@@ -6,9 +6,32 @@ use sqlx::{Acquire, Any, AnyConnection};
 
 use super::{MAX_BINDS, Val, insert_rows};
 
-/// The level of a metrics row (`asa_day_metrics.level`): the report facts' own levels, so
-/// the writer and the day blobs speak of the same thing.
-pub use crate::store::report_facts::FactLevel as Level;
+/// The level of a metrics row (`asa_day_metrics.level`), which the report facts' day blobs
+/// are kept by too (`store::report_facts::Level`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Level {
+    Campaign = 1,
+    AdGroup = 2,
+    Keyword = 3,
+    SearchTerm = 4,
+    Ad = 5,
+}
+
+impl Level {
+    /// Every level, parents first (the order a sync fetches them in).
+    pub const ALL: [Level; 5] = [
+        Level::Campaign,
+        Level::AdGroup,
+        Level::Keyword,
+        Level::SearchTerm,
+        Level::Ad,
+    ];
+
+    /// The stored number.
+    pub fn code(self) -> i64 {
+        self as i64
+    }
+}
 
 /// One entity's counters on one day (money in micros of the group's currency).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

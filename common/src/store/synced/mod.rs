@@ -157,7 +157,7 @@ pub async fn orgs_of_workspace(
 pub async fn entities_changed(ex: impl Exec<'_>, org_key: i64) -> Result<(), sqlx::Error> {
     sqlx::query("UPDATE sync_orgs SET entities_version = $2 WHERE org_key = $1")
         .bind(org_key)
-        .bind(crate::store::report_facts::cache::new_stamp())
+        .bind(crate::store::new_stamp())
         .execute(ex)
         .await?;
     Ok(())
@@ -165,7 +165,7 @@ pub async fn entities_changed(ex: impl Exec<'_>, org_key: i64) -> Result<(), sql
 
 /// The current `entities_version` of `org_key` (0 when unknown: nothing is cached).
 pub async fn entities_version(db: &crate::Db, org_key: i64) -> Result<i64, sqlx::Error> {
-    use crate::{db::Native, store::report_facts::on_native};
+    use crate::{db::Native, store::on_native};
     let sql = "SELECT entities_version FROM sync_orgs WHERE org_key = $1";
     let v: Option<i64> = on_native!(db, pool => {
         sqlx::query_scalar(sql).bind(org_key).fetch_optional(pool).await?
@@ -455,7 +455,7 @@ pub async fn set_metrics_checkpoint(
 
 /// The provider JSON last synced for campaigns `ids` of `org_key` (those stored): (id, body),
 /// by id. The sync reads it before it stores a listed page, to see which serving-state
-/// reasons newly appear (`workers::jobs::campaign_alerts`).
+/// reasons newly appear (`workers::jobs::sync_account::campaign_alerts`).
 pub async fn campaign_bodies(
     ex: impl Exec<'_>,
     org_key: i64,

@@ -5,8 +5,9 @@
 //! area stores over the `Any` pool, so one suite holds both backends to the same behaviour.
 
 use searchdeck_common::{
-    Db,
+    Db, Engines,
     ids::{new_id, now_ms},
+    report::Caches,
     store::{
         self,
         recovery::NewCode,
@@ -738,6 +739,7 @@ fn keyword(id: i64) -> store::synced::entities::Keyword {
 /// The KEYWORDS report of days 1..=5 by keyword id: (localSpend, deleted), and the total.
 async fn keyword_report(
     db: &Db,
+    caches: &Caches,
     ctx: &searchdeck_common::report::Context,
 ) -> (std::collections::BTreeMap<i64, (f64, bool)>, u64) {
     use searchdeck_common::report::{self, Cancel, ReportBody, SortIn};
@@ -753,7 +755,9 @@ async fn keyword_report(
     }
     .parse()
     .unwrap();
-    let r = report::run(db, ctx, &q, &Cancel::new()).await.unwrap();
+    let r = report::run(db, caches, ctx, &q, &Cancel::new())
+        .await
+        .unwrap();
     let rows = r
         .items
         .iter()
@@ -804,7 +808,7 @@ async fn keyword_group(db: &Db, n: i64) -> (searchdeck_common::report::Context, 
             .await
             .unwrap(),
         account_id,
-        plan: searchdeck_common::report::Plan::ProFree,
+        columns: searchdeck_common::plan::Plan::ProFree.columns(),
     };
     (ctx, org_key)
 }
@@ -814,10 +818,9 @@ async fn keyword_group(db: &Db, n: i64) -> (searchdeck_common::report::Context, 
 /// process's next report shows each change.
 async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     let (ctx, org_key) = keyword_group(db, 3).await;
-    let other = Db {
-        report_caches: Default::default(),
-        ..db.clone()
-    };
+    let caches = Caches::default();
+    // Another process: the same database, caches of its own.
+    let other = db.clone();
     let level = FactLevel::Keyword;
     let mut rows = Vec::new();
     for d in 1..=5u8 {
@@ -831,15 +834,15 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     report_facts::refresh(db, org_key, level, day(1))
         .await
         .unwrap();
-    let (first, total) = keyword_report(db, &ctx).await;
+    let (first, total) = keyword_report(db, &caches, &ctx).await;
     assert_eq!(total, 3);
     for id in 1..=3 {
         assert_eq!(first[&id], (naive_spend(db, org_key, id).await, false));
     }
-    let cached = db.report_caches.bytes();
+    let cached = caches.bytes();
     assert!(cached > 0, "the universe and the blobs are cached");
-    assert_eq!(keyword_report(db, &ctx).await, (first.clone(), 3));
-    assert_eq!(db.report_caches.bytes(), cached, "served from the cache");
+    assert_eq!(keyword_report(db, &caches, &ctx).await, (first.clone(), 3));
+    assert_eq!(caches.bytes(), cached, "served from the cache");
 
     // Another process syncs a new keyword (no metrics yet) and deletes keyword 3 (its past
     // metrics keep it in the report, flagged deleted).
@@ -851,7 +854,7 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
         .await
         .unwrap();
     tx.commit().await.unwrap();
-    let (second, total) = keyword_report(db, &ctx).await;
+    let (second, total) = keyword_report(db, &caches, &ctx).await;
     assert_eq!(total, 4);
     assert_eq!(second[&4], (0.0, false));
     assert_eq!(second[&3], (first[&3].0, true));
@@ -867,7 +870,7 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     report_facts::refresh(&other, org_key, level, day(5))
         .await
         .unwrap();
-    let (third, _) = keyword_report(db, &ctx).await;
+    let (third, _) = keyword_report(db, &caches, &ctx).await;
     let want = naive_spend(db, org_key, 2).await;
     assert_eq!(third[&2], (want, false));
     assert_eq!(want, first[&2].0 + 7.0);
@@ -885,7 +888,7 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
     .await
     .unwrap();
     tx.commit().await.unwrap();
-    let (fourth, _) = keyword_report(db, &ctx).await;
+    let (fourth, _) = keyword_report(db, &caches, &ctx).await;
     assert!(fourth[&1].1 && fourth[&2].1, "{fourth:?}");
     // Keyword 3 was upserted as listed (not deleted) again.
     assert!(!fourth[&3].1);
@@ -897,8 +900,9 @@ async fn report_caches_follow_writes_of_other_processes(db: &Db) {
 /// with nothing changed is served from the cache.
 async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
     use searchdeck_common::report::{Cancel, DateRange, EntityRead, Level, entity_rows};
-    use store::report_entities::{EntityKind, rule_attributes};
+    use store::{report_entities::EntityKind, report_facts::cache::rule_attributes};
     let (ctx, org_key) = keyword_group(db, 3).await;
+    let caches = Caches::default();
     let org = ctx.org.clone().unwrap();
     for (id, name) in [(10, "Even"), (11, "Odd")] {
         sqlx::query(
@@ -912,10 +916,8 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
         .await
         .unwrap();
     }
-    let other = Db {
-        report_caches: Default::default(),
-        ..db.clone()
-    };
+    // Another process: the same database, caches of its own.
+    let other = db.clone();
     let read = |level: Level| EntityRead {
         level,
         campaigns: vec![10, 11],
@@ -928,9 +930,9 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
     };
     let rows = |level: Level| {
         let read = read(level);
-        let (ctx, org) = (&ctx, &org);
+        let (ctx, org, caches) = (&ctx, &org, &caches);
         async move {
-            entity_rows(db, &ctx.workspace_id, org, &read, &Cancel::new())
+            entity_rows(db, caches, &ctx.workspace_id, org, &read, &Cancel::new())
                 .await
                 .unwrap()
         }
@@ -942,14 +944,14 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
             .iter()
             .all(|k| k.status.as_deref() == Some("ACTIVE"))
     );
-    let cached = rule_attributes(db, EntityKind::Keyword, org_key)
+    let cached = rule_attributes(db, &caches, EntityKind::Keyword, org_key)
         .await
         .unwrap()
         .unwrap();
     assert!(
         std::sync::Arc::ptr_eq(
             &cached,
-            &rule_attributes(db, EntityKind::Keyword, org_key)
+            &rule_attributes(db, &caches, EntityKind::Keyword, org_key)
                 .await
                 .unwrap()
                 .unwrap()
@@ -957,7 +959,7 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
         "nothing changed: the cached attributes"
     );
     assert!(
-        rule_attributes(db, EntityKind::SearchTerm, org_key)
+        rule_attributes(db, &caches, EntityKind::SearchTerm, org_key)
             .await
             .unwrap()
             .is_none()
@@ -965,7 +967,7 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
     // Only the rule's campaigns.
     let mut one = read(Level::Keywords);
     one.campaigns = vec![11];
-    let odd = entity_rows(db, &ctx.workspace_id, &org, &one, &Cancel::new())
+    let odd = entity_rows(db, &caches, &ctx.workspace_id, &org, &one, &Cancel::new())
         .await
         .unwrap();
     assert_eq!(odd.iter().map(|k| k.id).collect::<Vec<_>>(), [1, 3]);
@@ -1024,7 +1026,7 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
     let campaigns = rows(Level::Campaigns).await;
     assert_eq!(campaigns[1].name, "Odd renamed");
     // An edit of an entity not synced changes nothing (and keeps the cache).
-    let before = rule_attributes(db, EntityKind::Keyword, org_key)
+    let before = rule_attributes(db, &caches, EntityKind::Keyword, org_key)
         .await
         .unwrap()
         .unwrap();
@@ -1037,7 +1039,7 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
     tx.commit().await.unwrap();
     assert!(std::sync::Arc::ptr_eq(
         &before,
-        &rule_attributes(db, EntityKind::Keyword, org_key)
+        &rule_attributes(db, &caches, EntityKind::Keyword, org_key)
             .await
             .unwrap()
             .unwrap()
@@ -1050,6 +1052,7 @@ async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
 /// it was reading).
 async fn reports_during_back_to_back_refreshes_show_one_state(db: &Db) {
     let (ctx, org_key) = keyword_group(db, 40).await;
+    let caches = Caches::default();
     let level = FactLevel::Keyword;
     let rows = move |seed: i64| -> Vec<DayRow> {
         (1..=5u8)
@@ -1062,13 +1065,11 @@ async fn reports_during_back_to_back_refreshes_show_one_state(db: &Db) {
         report_facts::refresh(db, org_key, level, day(1))
             .await
             .unwrap();
-        states.push(keyword_report(db, &ctx).await);
+        states.push(keyword_report(db, &caches, &ctx).await);
     }
     assert_ne!(states[0], states[1]);
-    let other = Db {
-        report_caches: Default::default(),
-        ..db.clone()
-    };
+    // Another process: the same database, caches of its own.
+    let other = db.clone();
     let restating = tokio::spawn(async move {
         for round in 0..60 {
             report_facts::insert_days(&other, &rows(1 + round % 2))
@@ -1081,7 +1082,7 @@ async fn reports_during_back_to_back_refreshes_show_one_state(db: &Db) {
     });
     let mut reports = 0;
     while !restating.is_finished() {
-        let report = keyword_report(db, &ctx).await;
+        let report = keyword_report(db, &caches, &ctx).await;
         assert!(states.contains(&report), "a report mixed two states");
         reports += 1;
         tokio::task::yield_now().await;
@@ -1705,11 +1706,13 @@ async fn reports_over_currencies_give_subtotals_and_convert_at_stored_rates(db: 
     ] {
         store::fx_rates::upsert(&db.pool, &r, 1).await.unwrap();
     }
+    let engines = Engines::default();
+    let caches = &engines.reports;
     let ctx = Context {
         workspace_id: workspace_id.clone(),
         account_id: account_id.clone(),
         org: None,
-        plan: report::plan(db, &workspace_id).await.unwrap(),
+        columns: engines.plan(db, &workspace_id).await.unwrap().columns(),
     };
     let body = |level: &str, reporting: Option<&str>| ReportBody {
         level: Some(level.into()),
@@ -1722,7 +1725,7 @@ async fn reports_over_currencies_give_subtotals_and_convert_at_stored_rates(db: 
     let run = |b: ReportBody| {
         let ctx = ctx.clone();
         async move {
-            report::run(db, &ctx, &b.parse().unwrap(), &Cancel::new())
+            report::run(db, caches, &ctx, &b.parse().unwrap(), &Cancel::new())
                 .await
                 .unwrap()
         }
@@ -2075,7 +2078,7 @@ async fn creation_entities_are_recorded_once_per_job(db: &Db) {
 /// answered from the memo, until a refresh publishes new synced metrics of one of the
 /// workspace's campaign groups, the month turns or a connection goes.
 async fn last_month_spend_is_memoised_until_new_synced_data(db: &Db) {
-    use searchdeck_common::plan::{self, Plan, spend};
+    use searchdeck_common::plan::Plan;
     use time::macros::datetime;
 
     let (workspace_id, account_id, org_key) = connected_org(db, "spend@example.com").await;
@@ -2110,31 +2113,35 @@ async fn last_month_spend_is_memoised_until_new_synced_data(db: &Db) {
     report_facts::refresh(db, org_key, FactLevel::Campaign, day(3))
         .await
         .unwrap();
-    let reads = db.plan_memo.reads();
+    let engines = Engines::default();
+    let reads = engines.spend.reads();
     let usd = |n: i64| rust_decimal::Decimal::from(n);
     assert_eq!(
-        spend::last_month_usd(db, &workspace_id, december)
+        engines
+            .last_month_usd(db, &workspace_id, december)
             .await
             .unwrap(),
         usd(4_000)
     );
-    assert_eq!(db.plan_memo.reads(), reads + 1);
+    assert_eq!(engines.spend.reads(), reads + 1);
     for _ in 0..3 {
         assert_eq!(
-            spend::last_month_usd(db, &workspace_id, december)
+            engines
+                .last_month_usd(db, &workspace_id, december)
                 .await
                 .unwrap(),
             usd(4_000)
         );
         assert_eq!(
-            plan::standing(db, &workspace_id, december)
+            engines
+                .standing(db, &workspace_id, december)
                 .await
                 .unwrap()
                 .plan,
             Plan::ProFree
         );
     }
-    assert_eq!(db.plan_memo.reads(), reads + 1, "answered from the memo");
+    assert_eq!(engines.spend.reads(), reads + 1, "answered from the memo");
 
     // The sync stores new metrics and refreshes: the memo is read again, the plan follows.
     report_facts::insert_days(db, &[spent(10, 6_000), spent(11, 1)])
@@ -2144,20 +2151,22 @@ async fn last_month_spend_is_memoised_until_new_synced_data(db: &Db) {
         .await
         .unwrap();
     assert_eq!(
-        plan::standing(db, &workspace_id, december)
+        engines
+            .standing(db, &workspace_id, december)
             .await
             .unwrap()
             .plan,
         Plan::ProLimited
     );
     assert_eq!(
-        spend::last_month_usd(db, &workspace_id, december)
+        engines
+            .last_month_usd(db, &workspace_id, december)
             .await
             .unwrap(),
         usd(10_001)
     );
     assert_eq!(
-        db.plan_memo.reads(),
+        engines.spend.reads(),
         reads + 2,
         "read once after the refresh"
     );
@@ -2170,17 +2179,19 @@ async fn last_month_spend_is_memoised_until_new_synced_data(db: &Db) {
         .await
         .unwrap();
     assert_eq!(
-        spend::last_month_usd(db, &workspace_id, december)
+        engines
+            .last_month_usd(db, &workspace_id, december)
             .await
             .unwrap(),
         usd(10_000)
     );
-    assert_eq!(db.plan_memo.reads(), reads + 3);
+    assert_eq!(engines.spend.reads(), reads + 3);
 
     // Another month is another sum; a connection removed takes its groups' spend with it.
     let january = datetime!(2027-01-02 00:00 UTC).unix_timestamp() * 1000;
     assert_eq!(
-        spend::last_month_usd(db, &workspace_id, january)
+        engines
+            .last_month_usd(db, &workspace_id, january)
             .await
             .unwrap(),
         usd(0)
@@ -2189,10 +2200,11 @@ async fn last_month_spend_is_memoised_until_new_synced_data(db: &Db) {
         .await
         .unwrap();
     assert_eq!(
-        spend::last_month_usd(db, &workspace_id, december)
+        engines
+            .last_month_usd(db, &workspace_id, december)
             .await
             .unwrap(),
         usd(0)
     );
-    assert_eq!(db.plan_memo.reads(), reads + 5);
+    assert_eq!(engines.spend.reads(), reads + 5);
 }

@@ -4,7 +4,8 @@
 
 use searchdeck_common::{
     Db,
-    report::{self, Cancel, Context, Plan, ReportBody},
+    plan::Plan,
+    report::{self, Cancel, Context, ReportBody},
     rules::Rule,
     store::{
         self,
@@ -573,9 +574,11 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
                 .await
                 .unwrap(),
             account_id: account.clone(),
-            plan,
+            columns: plan.columns(),
         };
-        let r = report::run(db, &ctx, &q, &Cancel::new()).await.unwrap();
+        let r = report::run(db, &Default::default(), &ctx, &q, &Cancel::new())
+            .await
+            .unwrap();
         let row = |id: &str| {
             r.items
                 .iter()

@@ -251,13 +251,25 @@ async fn plan(job: &RunRule, ctx: &JobContext<RunRule>) -> Result<Planned, JobEr
         let cancel = Cancel::new();
         let report =
             |e: searchdeck_common::report::ReportError| JobError::retryable(anyhow::anyhow!(e));
-        let evaluated = rule_run::evaluate(db, &loaded.subject, today, &cancel)
-            .await
-            .map_err(report)?;
+        let evaluated = rule_run::evaluate(
+            db,
+            &ctx.runtime.engines.reports,
+            &loaded.subject,
+            today,
+            &cancel,
+        )
+        .await
+        .map_err(report)?;
         run.matched = evaluated.matched as i64;
-        let stopped = rule_run::collapse_guard(db, &loaded.subject, &evaluated, &cancel)
-            .await
-            .map_err(report)?;
+        let stopped = rule_run::collapse_guard(
+            db,
+            &ctx.runtime.engines.reports,
+            &loaded.subject,
+            &evaluated,
+            &cancel,
+        )
+        .await
+        .map_err(report)?;
         if let Some(reason) = stopped {
             // Nothing is sent: the plan is kept, every change skipped, and the rule's
             // owners are told.

@@ -6,11 +6,14 @@
 //! three), at most [`MAX_AMOUNT`], and negative only where the caller allows a sign (a rule's
 //! change "by −0.10").
 
+pub mod currency;
+
 use std::str::FromStr;
 
 use rust_decimal::Decimal;
 
-use crate::{FieldError, report::currency::MoneyRule};
+use crate::FieldError;
+use currency::MoneyRule;
 
 /// Largest amount accepted (a billion in any currency; Apple's own limits are far lower).
 pub const MAX_AMOUNT: i64 = 1_000_000_000;

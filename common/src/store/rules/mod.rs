@@ -12,10 +12,12 @@
 //! [`lock_workspace`] in the writer's transaction. A rule's
 //! `lastRun` is not here: it comes from the runs the rules engine stores.
 
+pub mod schema;
+
 use sqlx::Row;
 
 use super::{Exec, placeholders};
-use crate::rules::{Rule, RuleLevel};
+pub use schema::{Rule, RuleLevel};
 
 /// A stored rule with what only the store knows.
 #[derive(Debug, Clone, PartialEq)]

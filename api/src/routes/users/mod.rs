@@ -1,6 +1,9 @@
 //! Per-user values (`users/changeValue`).
 
+pub mod item;
+
 use axum::{extract::State, response::IntoResponse};
+use item::{self as user, UserItem};
 use searchdeck_common::{ids::now_ms, store};
 use serde::Deserialize;
 use utoipa::ToSchema;
@@ -14,7 +17,6 @@ use crate::{
     extract::ApiJson,
     route,
     state::AppState,
-    user_item::{self as user, UserItem},
 };
 
 pub fn router() -> OpenApiRouter<AppState> {

@@ -13,6 +13,13 @@
 //! is read on from where the last sync stopped ([`super::change_history`]): changes made
 //! outside Searchdeck become notifications of the activity log; a failure of that read is
 //! logged and does not fail the sync.
+//!
+//! Two steps of the sync live beside it: [`campaign_alerts`] (the campaigns' delivery
+//! problems raised from each page of campaigns) and [`change_history`] (Apple's change
+//! history of the group's entities imported after the listing).
+
+pub mod campaign_alerts;
+pub mod change_history;
 
 use searchdeck_common::{
     ids,
@@ -31,9 +38,8 @@ use searchdeck_common::{
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError};
 use serde_json::{Value, json};
 
-use super::campaign_alerts::{self, Group};
-use super::change_history;
 use crate::{Done, Handler, JobContext, Runtime};
+use campaign_alerts::Group;
 
 /// How a listed page of one entity kind is stored: upserted; campaigns also raise the alerts
 /// of their newly appeared serving-state reasons ([`campaign_alerts::store_campaigns`]).

@@ -7,10 +7,7 @@
 use rust_decimal::Decimal;
 use searchdeck_common::{
     ids::now_ms,
-    plan::{
-        derive::{self, PreviousStatus, Purchase, Standing},
-        spend,
-    },
+    plan::derive::{self, PreviousStatus, Purchase, Standing},
     store,
 };
 use serde::Serialize;
@@ -81,7 +78,10 @@ pub async fn load(
         .ok_or_else(|| ApiError::not_found("User"))?;
     let now = now_ms();
     let purchases = store::purchases::all(&state.db.pool, workspace_id).await?;
-    let spend = spend::last_month_usd(&state.db, workspace_id, now).await?;
+    let spend = state
+        .engines
+        .last_month_usd(&state.db, workspace_id, now)
+        .await?;
     let standing = derive::derive(&purchases, spend, now);
     let billing = Billing::of(&purchases, &standing, now);
     Ok(UserItem {
