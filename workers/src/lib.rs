@@ -8,6 +8,7 @@
 //! the attempt, runs the [`Handler`] and turns the outcome into done, stopped, retry with
 //! backoff, rate-limit snooze or permanent failure.
 
+pub mod apply;
 mod context;
 pub mod jobs;
 mod name;
@@ -17,6 +18,7 @@ mod registry;
 pub mod runner;
 pub mod sandbox_account;
 mod sqlite;
+mod wire;
 
 use std::future::Future;
 

@@ -204,7 +204,7 @@ fn level_name(code: i64) -> String {
     Level::ALL
         .into_iter()
         .find(|l| l.code() == code)
-        .map(|l| searchdeck_workers::jobs::sync_reports::path(l).to_string())
+        .map(|l| searchdeck_workers::jobs::sync::reports::path(l).to_string())
         .unwrap_or_else(|| format!("level {code}"))
 }
 

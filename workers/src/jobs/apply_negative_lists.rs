@@ -28,7 +28,7 @@ use searchdeck_common::{
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, error::ApiErrorBody};
 use serde_json::{Value, json};
 
-use super::sync_account::{job_error, negative};
+use crate::wire::{job_error, negative};
 use crate::{Done, Handler, JobContext};
 
 impl Handler for ApplyNegativeLists {
@@ -78,7 +78,7 @@ impl Handler for ApplyNegativeLists {
             }
         }
         let (added, removed) = (progress.created, progress.deleted);
-        crate::jobs::bulk_edit::retitle(ctx, &notification, |_| {
+        crate::apply::retitle(ctx, &notification, |_| {
             format!("Negative keyword lists: {added} added, {removed} removed")
         })
         .await?;

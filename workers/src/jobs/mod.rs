@@ -12,8 +12,7 @@ pub mod fetch_rates;
 pub mod refresh_popularity;
 pub mod run_rule;
 mod send_email;
-pub mod sync_account;
-pub mod sync_reports;
+pub mod sync;
 #[cfg(feature = "test-jobs")]
 mod test_job;
 pub mod undo_notification;

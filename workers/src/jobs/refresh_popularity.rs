@@ -24,7 +24,7 @@ use searchdeck_common::{
 use searchdeck_provider::{AppleAds, ProviderError};
 use serde_json::json;
 
-use super::sync_account::job_error;
+use crate::wire::job_error;
 use crate::{Done, Handler, JobContext};
 
 /// Texts per search-term popularity call.

@@ -28,7 +28,7 @@ use searchdeck_common::{
     },
 };
 
-use crate::jobs::bulk_edit::{self, CHANGED_SINCE, SendOptions, UNCHANGED};
+use crate::apply::{self, CHANGED_SINCE, SendOptions, UNCHANGED};
 use crate::{Done, Handler, JobContext, JobRun};
 
 /// The message of an entity changed since the notification.
@@ -264,7 +264,7 @@ async fn restore(
             expected: Some(&expected),
             notification: undo,
         };
-        let done = bulk_edit::apply(ctx, client.as_ref(), &edit, options).await?;
+        let done = apply::apply(ctx, client.as_ref(), &edit, options).await?;
         let by_id: HashMap<i64, _> = done.items.iter().map(|r| (r.id, r)).collect();
         for (c, _) in &items {
             match by_id

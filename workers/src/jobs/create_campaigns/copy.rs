@@ -13,7 +13,7 @@ use searchdeck_common::{
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError};
 use serde_json::{Value, json};
 
-use crate::jobs::sync_account::{job_error, micros};
+use crate::wire::{job_error, micros};
 
 /// Largest page of a query.
 const PAGE: u64 = 1000;

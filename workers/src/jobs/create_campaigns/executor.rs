@@ -38,7 +38,7 @@ use searchdeck_provider::{
 use serde_json::{Value, json};
 
 use crate::JobContext;
-use crate::jobs::sync_account::{self as wire, job_error};
+use crate::wire::{self, job_error};
 
 /// The spec's creation failure message (§8) when Apple gave none.
 pub const FAILURE: &str = "Unfortunately, there was a problem connecting to the server";

@@ -29,7 +29,7 @@ impl Handler for CreateCampaigns {
         let n = notification_of(ctx, &self.scope, "created").await?;
         let progress = executor::execute(ctx, client.as_ref(), &self.scope, &self.plan, &n).await?;
         let made = progress.campaigns_created as i64;
-        crate::jobs::bulk_edit::retitle(ctx, &n, |_| notifications::titles::created(made)).await?;
+        crate::apply::retitle(ctx, &n, |_| notifications::titles::created(made)).await?;
         tracing::info!(job.id = %ctx.job_id, campaigns = progress.campaigns_created,
             groups = progress.groups_created, keywords = progress.keywords_created,
             rejected = progress.rejected.len(), "campaigns created");
@@ -47,7 +47,7 @@ impl Handler for CopyCampaigns {
         let n = notification_of(ctx, &self.scope, "copied").await?;
         let progress = executor::execute(ctx, client.as_ref(), &self.scope, &plan, &n).await?;
         let made = progress.campaigns_created as i64;
-        crate::jobs::bulk_edit::retitle(ctx, &n, |_| {
+        crate::apply::retitle(ctx, &n, |_| {
             notifications::titles::created(made).replace("created", "copied")
         })
         .await?;

@@ -27,8 +27,8 @@ use searchdeck_provider::{AppleAds, AppleAdsExt, Entity, ProviderError, error::A
 use serde_json::{Value, json};
 
 use crate::JobRun;
-use crate::jobs::bulk_edit::{self, CHANGED_SINCE, SendOptions, UNCHANGED};
-use crate::jobs::sync_account::{job_error, keyword};
+use crate::apply::{self, CHANGED_SINCE, SendOptions, UNCHANGED};
+use crate::wire::{job_error, keyword};
 
 /// The message of a run's item someone changed since the rule evaluated it.
 pub const CHANGED_SINCE_RULE: &str = CHANGED_SINCE;
@@ -246,7 +246,7 @@ pub async fn apply(
             expected: Some(&expected),
             notification: &notification,
         };
-        let done = bulk_edit::apply(ctx, client, &edit(&level, &field, items), options).await?;
+        let done = apply::apply(ctx, client, &edit(&level, &field, items), options).await?;
         let by_id: HashMap<i64, _> = done.items.iter().map(|r| (r.id, r)).collect();
         let results: Vec<Written> = group
             .iter()
@@ -295,7 +295,7 @@ pub async fn apply(
             expected: None,
             notification: &notification,
         };
-        let done = bulk_edit::apply(
+        let done = apply::apply(
             ctx,
             client,
             &edit("NEGATIVE_KEYWORD", CREATED, items),
@@ -353,7 +353,7 @@ pub async fn apply(
         write(ctx, &run.id, &results).await?;
     }
     if run.trigger != "UNDO" {
-        bulk_edit::retitle(ctx, &notification, |n| {
+        apply::retitle(ctx, &notification, |n| {
             notifications::titles::rule(&run.rule_name, &notification.target, n)
         })
         .await?;

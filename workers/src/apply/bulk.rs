@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 
 use super::{Edit, Send, applied, message_of, refused, text};
 use crate::JobRun;
-use crate::jobs::sync_account::{job_error, micros};
+use crate::wire::{job_error, micros};
 
 /// Whether a refusal says the entity is already deleted.
 fn already_deleted(e: &ApiErrorBody) -> bool {
@@ -29,7 +29,7 @@ fn already_deleted(e: &ApiErrorBody) -> bool {
 impl Edit<'_> {
     /// Keywords or negative keywords through their bulk update or delete, one call for the
     /// chunk.
-    pub(super) async fn send_bulk(
+    pub(crate) async fn send_bulk(
         &self,
         ctx: &JobRun,
         client: &dyn AppleAds,

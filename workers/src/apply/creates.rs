@@ -16,7 +16,7 @@ use serde_json::{Value, json};
 
 use super::{Edit, Recorded, message_of};
 use crate::JobRun;
-use crate::jobs::sync_account::{job_error, negative};
+use crate::wire::{job_error, negative};
 
 /// Whether a refusal says the entity already exists.
 fn duplicate(e: &ApiErrorBody) -> bool {
@@ -30,7 +30,7 @@ fn duplicate(e: &ApiErrorBody) -> bool {
 impl Edit<'_> {
     /// Reports the negatives of `chunk` that need no call (added by an earlier run of this
     /// job, or already there) and returns the others.
-    pub(super) async fn plan_creates<'a>(
+    pub(crate) async fn plan_creates<'a>(
         &self,
         ctx: &JobRun,
         chunk: &'a [BulkEditItem],
@@ -85,7 +85,7 @@ impl Edit<'_> {
 
     /// Negative keywords through `POST /negative-keywords/bulk-create`, one call for the
     /// chunk; each added one stored and recorded.
-    pub(super) async fn send_creates(
+    pub(crate) async fn send_creates(
         &self,
         ctx: &JobRun,
         client: &dyn AppleAds,

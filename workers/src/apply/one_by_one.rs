@@ -14,11 +14,11 @@ use serde_json::Value;
 
 use super::{Edit, Send, applied, refused, text};
 use crate::JobRun;
-use crate::jobs::sync_account::{job_error, micros};
+use crate::wire::{job_error, micros};
 
 impl Edit<'_> {
     /// A campaign or an ad group, one `PUT` (or `DELETE`).
-    pub(super) async fn send_one(
+    pub(crate) async fn send_one(
         &self,
         ctx: &JobRun,
         client: &dyn AppleAds,

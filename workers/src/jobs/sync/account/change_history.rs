@@ -42,7 +42,8 @@ use searchdeck_provider::{
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
 
-use super::{campaign_alerts::Group, micros};
+use super::campaign_alerts::Group;
+use crate::wire::micros;
 
 /// Summaries asked per page.
 const SUMMARY_PAGE: u64 = 1000;

@@ -19,7 +19,7 @@ use time::Date;
 
 use super::slice::SliceRows;
 use super::{CAMPAIGNS_PER_REQUEST, REPORT_PAGE, day, parse_day, path};
-use crate::jobs::sync_account::{job_error, micros};
+use crate::wire::{job_error, micros};
 
 /// The metrics requested (and stored) of every row.
 const FIELDS: [&str; 11] = [

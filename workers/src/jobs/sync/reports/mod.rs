@@ -44,7 +44,8 @@ use searchdeck_common::{
 use time::{Date, Duration, OffsetDateTime, UtcOffset, macros::format_description};
 
 use self::{fetch::Fetcher, slice::store_slice};
-use super::sync_account::{connection, job_error, record_failure};
+use super::{connection, record_failure};
+use crate::wire::job_error;
 use crate::{Done, Handler, JobContext, Runtime};
 
 /// Largest report page (`RequestPagination`: maximum 5000).

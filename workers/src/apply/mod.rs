@@ -1,6 +1,8 @@
-//! `bulk-edit`: sets one field of many campaigns, ad groups, keywords or negative keywords of
-//! one campaign group at Apple Ads to the values the route computed, deletes them, or adds
-//! negative keywords (see `searchdeck_common::jobs::BulkEdit`).
+//! Sending a [`BulkEdit`]'s items to Apple Ads, as the `bulk-edit` job
+//! (`jobs::bulk_edit`), automated rules (`jobs::run_rule`) and undos
+//! (`jobs::undo_notification`) do: one field of many campaigns, ad groups, keywords or
+//! negative keywords of one campaign group set to the values the caller computed, deleted,
+//! or negative keywords added (see `searchdeck_common::jobs::BulkEdit`).
 //!
 //! Items go in chunks: keywords and negative keywords through Apple's bulk endpoints
 //! (`POST /keywords/bulk-update|bulk-delete`, `POST /negative-keywords/bulk-create|
@@ -47,105 +49,24 @@ use searchdeck_common::{
 use searchdeck_provider::{Entity, error::ApiErrorBody};
 use serde_json::{Value, json};
 
-use crate::{Done, Handler, JobContext, JobRun};
+use crate::JobRun;
 
 /// Keywords per bulk-update call (Apple's maximum).
-const KEYWORD_CHUNK: usize = searchdeck_provider::calls::BULK_CHUNK;
+pub(crate) const KEYWORD_CHUNK: usize = searchdeck_provider::calls::BULK_CHUNK;
 /// Campaigns or ad groups read and planned together (then sent one by one, the progress
 /// moving after each).
-const ONE_BY_ONE_CHUNK: usize = 25;
+pub(crate) const ONE_BY_ONE_CHUNK: usize = 25;
 
 /// An item to send: the entity as we hold it, its current and its target value.
-struct Send<'a> {
+pub(crate) struct Send<'a> {
     row: BulkRow,
     old: Option<String>,
     target: &'a str,
 }
 
-impl Handler for BulkEdit {
-    async fn run(&self, ctx: &JobContext<Self>) -> Result<Done<BulkEditProgress>, JobError> {
-        let db = &ctx.runtime.db;
-        let Some(account) = store::accounts::by_id(&db.pool, &self.account_id).await? else {
-            tracing::info!(account_id = %self.account_id, "connection gone; nothing to edit");
-            return Ok(Done::message("Connection removed"));
-        };
-        let client = ctx.runtime.provider_for(&account)?;
-        let recorded = recorded(ctx, &ctx.job_id, self).await?;
-        let mut progress = BulkEditProgress {
-            level: self.level.clone(),
-            field: self.field.clone(),
-            operation: self.operation.clone(),
-            total: self.items.len() as u64,
-            ..Default::default()
-        };
-        let total = self.items.len() as i64;
-        let notification = notification_of(ctx, &ctx.job_id, self).await?;
-        let edit = Edit::new(self, &ctx.job_id, &notification);
-        let chunk_size = if edit.in_bulk() {
-            KEYWORD_CHUNK
-        } else {
-            ONE_BY_ONE_CHUNK
-        };
-        let label = self.operation.clone();
-        ctx.progress(&label, 0, total, Some(&progress)).await;
-        for chunk in self.items.chunks(chunk_size) {
-            ctx.check_cancelled()?;
-            if self.field == CREATED {
-                let to_add = edit
-                    .plan_creates(ctx, chunk, &recorded, &mut progress)
-                    .await?;
-                if !to_add.is_empty() {
-                    edit.send_creates(ctx, client.as_ref(), to_add, &mut progress)
-                        .await?;
-                }
-            } else {
-                let to_send = edit.plan(ctx, chunk, &recorded, &mut progress).await?;
-                if edit.in_bulk() {
-                    if !to_send.is_empty() {
-                        edit.send_bulk(ctx, client.as_ref(), to_send, &mut progress)
-                            .await?;
-                    }
-                } else {
-                    // One call an item: the task counts each as it is done (the items that
-                    // need no call first), not only at the chunk's end.
-                    ctx.progress(&label, progress.done as i64, total, Some(&progress))
-                        .await;
-                    for item in to_send {
-                        let r = edit.send_one(ctx, client.as_ref(), item).await?;
-                        progress.push(r);
-                        ctx.progress(&label, progress.done as i64, total, Some(&progress))
-                            .await;
-                    }
-                    continue;
-                }
-            }
-            ctx.progress(&label, progress.done as i64, total, Some(&progress))
-                .await;
-        }
-        let message = if progress.refused > 0 {
-            format!(
-                "Finished with errors: {} applied, {} refused, {} unchanged",
-                progress.applied, progress.refused, progress.skipped
-            )
-        } else {
-            format!(
-                "Done: {} applied, {} unchanged",
-                progress.applied, progress.skipped
-            )
-        };
-        retitle(ctx, &notification, |n| {
-            notifications::titles::manual(&self.level, &self.field, n)
-        })
-        .await?;
-        tracing::info!(job.id = %ctx.job_id, level = %self.level, field = %self.field,
-            applied = progress.applied, refused = progress.refused, skipped = progress.skipped, "bulk edit done");
-        Ok(Done::with_progress(message, progress))
-    }
-}
-
 /// The items of `edit` job `job_id` already recorded (by an earlier run of it): id → (old,
 /// new).
-async fn recorded(
+pub(crate) async fn recorded(
     ctx: &JobRun,
     job_id: &str,
     edit: &BulkEdit,
@@ -157,40 +78,6 @@ async fn recorded(
             .map(|(id, old, new)| (id, (old, new)))
             .collect(),
     )
-}
-
-/// The notification of bulk-edit job `job_id` (key `job:<job id>`, tag manual change, by
-/// the member who asked), titled by the items it was asked to change; written with its first
-/// change record.
-async fn notification_of(
-    ctx: &JobRun,
-    job_id: &str,
-    edit: &BulkEdit,
-) -> Result<NewNotification, JobError> {
-    let name = match &edit.user_id {
-        Some(user) => notifications::member_name(&ctx.runtime.db.pool, user)
-            .await?
-            .map(|(name, _)| name),
-        None => None,
-    };
-    Ok(NewNotification {
-        workspace_id: edit.workspace_id.clone(),
-        key: format!("job:{job_id}"),
-        tag: notifications::TAG_MANUAL,
-        kind: notifications::TYPE_CHANGE,
-        title: notifications::titles::manual(&edit.level, &edit.field, edit.items.len() as i64),
-        action: notifications::action_of(&edit.field).into(),
-        target: level(&edit.level).into(),
-        source: notifications::SOURCE_USER,
-        source_name: name.or_else(|| edit.user_email.clone()).unwrap_or_default(),
-        user_id: edit.user_id.clone(),
-        email: edit.user_email.clone(),
-        rule_id: None,
-        account_id: Some(edit.account_id.clone()),
-        org_id: Some(edit.org_id),
-        undo_of: None,
-        created_at: ids::now_ms() / 1000,
-    })
 }
 
 /// Once a job is done: titles its notification (when it changed anything) by how many
@@ -287,7 +174,7 @@ pub async fn apply(
 
 /// A bulk edit being run (the payload type lives in another crate), with who sends it.
 #[derive(Clone, Copy)]
-struct Edit<'a> {
+pub(crate) struct Edit<'a> {
     edit: &'a BulkEdit,
     /// The job id of its change records.
     job_id: &'a str,
@@ -305,7 +192,11 @@ impl std::ops::Deref for Edit<'_> {
 
 impl<'a> Edit<'a> {
     /// The bulk-edit job's own sends (source manual, its job id).
-    fn new(edit: &'a BulkEdit, job_id: &'a str, notification: &'a NewNotification) -> Edit<'a> {
+    pub(crate) fn new(
+        edit: &'a BulkEdit,
+        job_id: &'a str,
+        notification: &'a NewNotification,
+    ) -> Edit<'a> {
         Edit {
             edit,
             job_id,
@@ -322,7 +213,7 @@ impl Edit<'_> {
     }
 
     /// Keywords and negative keywords go through Apple's bulk endpoints.
-    fn in_bulk(&self) -> bool {
+    pub(crate) fn in_bulk(&self) -> bool {
         matches!(self.level.as_str(), "KEYWORD" | "NEGATIVE_KEYWORD")
     }
 
@@ -350,7 +241,7 @@ impl Edit<'_> {
 
     /// Reports the items of `chunk` that need no call (recorded by an earlier run of this job,
     /// gone, without a target, already at it) and returns the others.
-    async fn plan<'a>(
+    pub(crate) async fn plan<'a>(
         &self,
         ctx: &JobRun,
         chunk: &'a [BulkEditItem],
@@ -509,7 +400,7 @@ struct Recorded {
     campaign_name: String,
 }
 
-fn level(stored: &str) -> &'static str {
+pub(crate) fn level(stored: &str) -> &'static str {
     changes::LEVELS
         .iter()
         .find(|l| **l == stored)
