@@ -523,7 +523,8 @@ pub async fn changes(
         return Err(ApiError::validation(errors));
     }
     let mut conn = state.db.pool.acquire().await?;
-    let (rows, total) = notifications::changes_of(&mut conn, &n.item.0.id, limit, skip).await?;
+    let (rows, total) =
+        store::changes::page_of_notification(&mut conn, &n.item.0.id, limit, skip).await?;
     Ok(envelope::ok(ChangePage {
         items: rows.into_iter().map(change_out).collect(),
         total,

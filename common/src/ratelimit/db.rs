@@ -17,7 +17,7 @@ use std::time::{Duration, Instant};
 
 use sqlx::{AnyPool, AssertSqlSafe, Executor, Row, any::AnyPoolOptions};
 
-use super::{RateLimitError, store::Reservation};
+use super::{RateLimitError, Reservation};
 use crate::{Backend, Db};
 
 /// Connections of the limiter's own pool on PostgreSQL (a reservation takes well under a

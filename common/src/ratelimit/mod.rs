@@ -37,8 +37,43 @@ mod local;
 mod redis;
 mod store;
 
+pub use db::DbStore;
 pub use headers::{RateLimitInfo, parse_retry_after};
-pub use store::{DbStore, MemoryStore, RedisStore, Reservation, SharedStore};
+pub use redis::RedisStore;
+pub use store::{MemoryStore, SharedStore};
+
+/// A slot granted by the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Reservation {
+    /// How long to wait before sending.
+    pub wait: Duration,
+    /// The granted send time on the store's clock (microseconds; only differences matter).
+    pub slot_us: i64,
+    /// The pace learned for the key (microseconds between requests); `None` while no
+    /// response has taught one and the caller's default applies.
+    pub interval_us: Option<i64>,
+    /// How long the store took to answer, from sending the request to reading the answer
+    /// (zero in memory). The store read its clock somewhere within it, so the slot lies
+    /// between `wait - round_trip` and `wait` from the moment the answer was read.
+    pub round_trip: Duration,
+}
+
+impl Reservation {
+    /// Builds a reservation from the store's answer; a slot already past means no wait.
+    pub(crate) fn new(slot_us: i64, wait_us: i64, interval_us: Option<i64>) -> Reservation {
+        Reservation {
+            wait: Duration::from_micros(u64::try_from(wait_us).unwrap_or(0)),
+            slot_us,
+            interval_us: interval_us.filter(|i| *i > 0),
+            round_trip: Duration::ZERO,
+        }
+    }
+
+    /// The same reservation, answered after `round_trip`.
+    pub(crate) fn answered_after(self, round_trip: Duration) -> Reservation {
+        Reservation { round_trip, ..self }
+    }
+}
 
 use local::LocalKeys;
 use store::micros;

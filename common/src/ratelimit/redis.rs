@@ -6,7 +6,7 @@
 
 use redis::{Script, aio::ConnectionManager};
 
-use super::{RateLimitError, store::Reservation};
+use super::{RateLimitError, Reservation};
 
 const RESERVE: &str = r"
 local t = redis.call('TIME')

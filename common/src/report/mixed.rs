@@ -22,7 +22,7 @@ use time::Date;
 use super::{
     DateRange, ReportError,
     catalog::{GRAPH_METRICS, Kind},
-    engine::{graph_point, metrics_json, number},
+    json::{graph_point, metrics_json, number},
 };
 use crate::{
     Db,

@@ -28,6 +28,7 @@
 pub mod catalog;
 mod engine;
 pub mod filter;
+mod json;
 pub mod mixed;
 mod query;
 pub mod sync_state;

@@ -204,3 +204,41 @@ pub async fn of_job(
         })
         .collect()
 }
+
+/// A page of notification `id`'s changes in the order they were applied, and how many it
+/// has.
+pub async fn page_of_notification(
+    ex: &mut sqlx::AnyConnection,
+    id: &str,
+    limit: i64,
+    skip: i64,
+) -> Result<(Vec<ChangeRow>, i64), sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT * FROM change_records WHERE notification_id = $1 \
+         ORDER BY created_at, id LIMIT $2 OFFSET $3",
+    )
+    .bind(id)
+    .bind(limit)
+    .bind(skip)
+    .fetch_all(&mut *ex)
+    .await?;
+    let total: i64 =
+        sqlx::query("SELECT COUNT(*) AS n FROM change_records WHERE notification_id = $1")
+            .bind(id)
+            .fetch_one(&mut *ex)
+            .await?
+            .try_get("n")?;
+    let rows = rows.iter().map(row).collect::<Result<_, _>>()?;
+    Ok((rows, total))
+}
+
+/// Every change of notification `id`, in the order they were applied (the undo's plan).
+pub async fn of_notification(ex: impl Exec<'_>, id: &str) -> Result<Vec<ChangeRow>, sqlx::Error> {
+    let rows = sqlx::query(
+        "SELECT * FROM change_records WHERE notification_id = $1 ORDER BY created_at, id",
+    )
+    .bind(id)
+    .fetch_all(ex)
+    .await?;
+    rows.iter().map(row).collect()
+}

@@ -616,50 +616,6 @@ pub async fn campaign_names(
         .collect()
 }
 
-/// A page of notification `id`'s changes in the order they were applied, and how many it
-/// has.
-pub async fn changes_of(
-    ex: &mut sqlx::AnyConnection,
-    id: &str,
-    limit: i64,
-    skip: i64,
-) -> Result<(Vec<super::changes::ChangeRow>, i64), sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT * FROM change_records WHERE notification_id = $1 \
-         ORDER BY created_at, id LIMIT $2 OFFSET $3",
-    )
-    .bind(id)
-    .bind(limit)
-    .bind(skip)
-    .fetch_all(&mut *ex)
-    .await?;
-    let total: i64 =
-        sqlx::query("SELECT COUNT(*) AS n FROM change_records WHERE notification_id = $1")
-            .bind(id)
-            .fetch_one(&mut *ex)
-            .await?
-            .try_get("n")?;
-    let rows = rows
-        .iter()
-        .map(super::changes::row)
-        .collect::<Result<_, _>>()?;
-    Ok((rows, total))
-}
-
-/// Every change of notification `id`, in the order they were applied (the undo's plan).
-pub async fn all_changes(
-    ex: impl Exec<'_>,
-    id: &str,
-) -> Result<Vec<super::changes::ChangeRow>, sqlx::Error> {
-    let rows = sqlx::query(
-        "SELECT * FROM change_records WHERE notification_id = $1 ORDER BY created_at, id",
-    )
-    .bind(id)
-    .fetch_all(ex)
-    .await?;
-    rows.iter().map(super::changes::row).collect()
-}
-
 /// Marks the notifications `ids` of `workspace_id` read (or unread) for member `user_id`;
 /// ids of another workspace or unknown are ignored. Returns how many changed state.
 pub async fn mark(

@@ -505,9 +505,10 @@ async fn a_notifications_changes_are_paged_in_order(db: &Db) {
         c.notification_id = Some(id.clone());
         changes::insert(&mut conn, &c).await.unwrap();
     }
-    let (page, total) = notifications::changes_of(&mut conn, &id, 2, 2)
-        .await
-        .unwrap();
+    let (page, total) =
+        searchdeck_common::store::changes::page_of_notification(&mut conn, &id, 2, 2)
+            .await
+            .unwrap();
     assert_eq!(total, 5);
     assert_eq!(
         page.iter().map(|c| c.entity_id).collect::<Vec<_>>(),
@@ -515,7 +516,7 @@ async fn a_notifications_changes_are_paged_in_order(db: &Db) {
         "in the order applied"
     );
     assert_eq!(
-        notifications::all_changes(&db.pool, &id)
+        searchdeck_common::store::changes::of_notification(&db.pool, &id)
             .await
             .unwrap()
             .len(),

@@ -14,9 +14,9 @@ mod filter_sort;
 mod prepare;
 mod present;
 mod run;
+mod stages;
 
-pub(super) use present::{graph_point, metrics_json, number};
 pub use run::{
-    EntityRead, EntityRow, LockedGroup, Report, RowTotals, Stages, entity_rows, run, run_staged,
-    totals,
+    EntityRead, EntityRow, LockedGroup, Report, RowTotals, entity_rows, run, run_staged, totals,
 };
+pub use stages::Stages;

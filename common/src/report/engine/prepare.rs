@@ -12,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::{Map, Value, json};
 
-use super::run::Stages;
+use super::stages::Stages;
 use crate::{
     Db,
     report::{

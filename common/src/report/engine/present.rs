@@ -5,10 +5,9 @@
 //! the range flagged `synced` (the matching rows' daily facts with filters, else the
 //! scope's own; ACCOUNTS and ORGS per currency through [`crate::report::mixed`]).
 
-use crate::money::currency::MoneyRule;
+use crate::report::json::{graph_point, metrics_json, number};
 use std::collections::{HashMap, HashSet};
 
-use rust_decimal::{Decimal, prelude::ToPrimitive};
 use serde_json::{Map, Value, json};
 
 use super::prepare::{Prepared, Row, fact_scope};
@@ -17,7 +16,7 @@ use crate::{
     ids::string_id,
     report::{
         Query, ReportError,
-        catalog::{self, GRAPH_METRICS, Kind, Level, Metric},
+        catalog::{self, Level},
         mixed::{self, Conversion},
         sync_state,
     },
@@ -26,36 +25,6 @@ use crate::{
         report_facts::{self, Counters, FactLevel, Scope as FactScope, Snapshot},
     },
 };
-
-/// A decimal as a JSON number.
-pub(in crate::report) fn number(d: Decimal) -> Value {
-    let d = d.normalize();
-    if d.scale() == 0
-        && let Some(i) = d.to_i64()
-    {
-        return json!(i);
-    }
-    d.to_f64()
-        .and_then(serde_json::Number::from_f64)
-        .map_or(Value::Null, Value::Number)
-}
-
-/// The metrics of `counters` as JSON: every metric by name (money null when `money` is
-/// None, i.e. mixed currencies).
-pub(in crate::report) fn metrics_json(
-    counters: &Counters,
-    money: Option<&MoneyRule>,
-    out: &mut Map<String, Value>,
-) {
-    let fallback = MoneyRule::of(None);
-    for m in Metric::ALL {
-        let value = match (m.kind(), money) {
-            (Kind::Money, None) => None,
-            _ => m.value(counters, money.unwrap_or(&fallback)),
-        };
-        out.insert(m.name().to_string(), value.map_or(Value::Null, number));
-    }
-}
 
 /// A report row as answered.
 pub(super) fn present(
@@ -129,25 +98,6 @@ pub(super) fn present(
 /// their spend, CPT, CPM and CPA are left out (null) rather than adding dollars to yen.
 pub(super) fn mixes_currencies(level: Level, currency: &Option<String>) -> bool {
     matches!(level, Level::Accounts | Level::Orgs) && currency.is_none()
-}
-
-/// One graph point: the day and the graph metrics.
-pub(in crate::report) fn graph_point(
-    day: time::Date,
-    c: &Counters,
-    money: Option<&MoneyRule>,
-) -> Map<String, Value> {
-    let mut m = Map::new();
-    m.insert("date".into(), json!(day.to_string()));
-    let fallback = MoneyRule::of(None);
-    for metric in GRAPH_METRICS {
-        let value = match (metric.kind(), money) {
-            (Kind::Money, None) => None,
-            _ => metric.value(c, money.unwrap_or(&fallback)),
-        };
-        m.insert(metric.name().to_string(), value.map_or(Value::Null, number));
-    }
-    m
 }
 
 /// The graph: one point per day of the range. With filters (or hidden campaigns left out) it

@@ -6,11 +6,9 @@
 //! blobs, and reads again when a refresh swept blobs it read (at most [`READ_ATTEMPTS`]
 //! times, then 503 `Changing`).
 
+use crate::report::json::metrics_json;
 use crate::store::report_facts::cache::Caches;
-use std::{
-    collections::HashMap,
-    time::{Duration, Instant},
-};
+use std::collections::HashMap;
 
 use serde::Serialize;
 use serde_json::{Map, Value};
@@ -18,7 +16,8 @@ use serde_json::{Map, Value};
 use super::{
     filter_sort::filter_and_sort,
     prepare::{needs_popularity, popularity_of, prepare},
-    present::{graph, kept_orgs, metrics_json, mixes_currencies, present},
+    present::{graph, kept_orgs, mixes_currencies, present},
+    stages::Stages,
 };
 use crate::{
     Db,
@@ -70,35 +69,6 @@ pub struct LockedGroup {
     pub name: String,
     /// 'Upgrade to Pro to track events from your MMP.'
     pub message: String,
-}
-
-/// How long each stage of one report took, in order (a stage named twice adds up).
-#[derive(Debug, Clone)]
-pub struct Stages {
-    last: Instant,
-    pub marks: Vec<(&'static str, Duration)>,
-}
-
-impl Default for Stages {
-    fn default() -> Self {
-        Stages {
-            last: Instant::now(),
-            marks: Vec::new(),
-        }
-    }
-}
-
-impl Stages {
-    /// Ends stage `name` now (it began where the previous one ended).
-    pub fn mark(&mut self, name: &'static str) {
-        let now = Instant::now();
-        let took = now - self.last;
-        self.last = now;
-        match self.marks.iter_mut().find(|(n, _)| *n == name) {
-            Some((_, d)) => *d += took,
-            None => self.marks.push((name, took)),
-        }
-    }
 }
 
 /// Runs a report.
