@@ -1,8 +1,8 @@
 //! `searchdeck members …`: the operator's commands over workspace memberships (the logic is
-//! in [`searchdeck_api::members`]).
+//! in [`searchdeck_api::routes::team::admin`]).
 
 use clap::Subcommand;
-use searchdeck_api::{members, session::Role};
+use searchdeck_api::{routes::team::admin as members, session::Role};
 use searchdeck_common::Db;
 
 #[derive(Subcommand)]

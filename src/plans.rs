@@ -1,8 +1,8 @@
 //! `searchdeck plans …`: the operator's way to a paid plan until billing exists (the logic
-//! is in [`searchdeck_api::plans_admin`]; docs/operations.md "Plans").
+//! is in [`searchdeck_api::routes::plans::admin`]; docs/operations.md "Plans").
 
 use clap::Subcommand;
-use searchdeck_api::plans_admin;
+use searchdeck_api::routes::plans::admin;
 use searchdeck_common::Db;
 
 #[derive(Subcommand)]
@@ -13,7 +13,7 @@ pub enum PlansCommand {
     Set {
         #[arg(long)]
         workspace: String,
-        #[arg(long, value_parser = plans_admin::PLANS)]
+        #[arg(long, value_parser = admin::PLANS)]
         plan: String,
         /// How long the plan lasts; without it, it has no end.
         #[arg(long)]
@@ -29,7 +29,7 @@ pub async fn run(db: &Db, command: PlansCommand) -> anyhow::Result<()> {
             plan,
             days,
         } => {
-            let set = plans_admin::set_plan(db, &workspace, &plan, days).await?;
+            let set = admin::set_plan(db, &workspace, &plan, days).await?;
             let until = set.until.map_or_else(
                 || "without an end".to_string(),
                 |ms| format!("until {}", searchdeck_common::ids::rfc3339(ms)),

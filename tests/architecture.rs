@@ -183,10 +183,6 @@ const LARGE_FILES: &[(&str, &str)] = &[
         "to split by store (issue 45): one suite per store",
     ),
     (
-        "api/src/routes/team.rs",
-        "to split into routes/team/ by action group (issue 45)",
-    ),
-    (
         "common/src/rules/validate.rs",
         "to split by conditions, actions and guardrails (issue 45)",
     ),

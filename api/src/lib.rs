@@ -3,21 +3,16 @@
 
 pub mod access;
 pub mod body_rules;
-pub mod creation;
 pub mod domain;
 pub mod envelope;
 pub mod error;
 pub mod extract;
 pub mod forwarded;
 pub mod input;
-pub mod members;
 pub mod middleware;
 pub mod money;
 pub mod openapi;
 pub mod passwords;
-pub mod plan_clock;
-pub mod plan_limits;
-pub mod plans_admin;
 pub mod provider;
 pub mod recovery;
 pub mod routes;

@@ -5,6 +5,7 @@ use std::{sync::Arc, time::Duration};
 use searchdeck_common::{
     Config, Db, Engines,
     email::{self, OutgoingEmail},
+    plan::clock::PlanClock,
     queue::{Job, Queue},
     secrets::SecretBox,
     tasks::{self, NewTask},
@@ -16,7 +17,6 @@ use crate::{
     domain::Email,
     error::ApiError,
     passwords::PasswordHasher,
-    plan_clock::PlanClock,
     provider::Provider,
     recovery::{self, Mailer},
     throttle::Throttles,

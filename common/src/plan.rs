@@ -31,6 +31,7 @@
 //! campaign and 50 keywords" (spec §9) is *not* enforced: the spec's own plan list makes the
 //! free tier Pro (pro_free), and nothing in it shows such a limit being applied.
 
+pub mod clock;
 pub mod derive;
 pub mod prompts;
 

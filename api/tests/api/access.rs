@@ -43,7 +43,7 @@ const OWN_VALUE_WRITES: &[(&str, &str)] = &[
     ("post", "/api/users/changeValue"),
     ("put", "/api/options/front"),
     ("post", "/api/account/unuse"),
-    // Column presets are the caller's own view (api/src/routes/fields.rs).
+    // Column presets are the caller's own view (api/src/routes/fields/mod.rs).
     ("put", "/api/setFields/one"),
     ("patch", "/api/setFields/one/{id}"),
     ("delete", "/api/setFields/one/{id}"),
@@ -127,7 +127,7 @@ const READS_BY_POST: &[(&str, &str)] = &[
         "/api/asa/campaigns/checkCustomProductPageAdsByAdGroups",
     ),
     ("post", "/api/creativeSet/getDetails/{id}/{adGroupId}"),
-    // Campaign creation's name check and CPA-goal check (api/src/routes/creation.rs).
+    // Campaign creation's name check and CPA-goal check (api/src/routes/creation/mod.rs).
     ("post", "/api/asa/campaigns/exists"),
     ("post", "/api/asa/groups/checkCampaignGroupsCPAGoals"),
 ];

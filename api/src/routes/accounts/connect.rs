@@ -4,7 +4,7 @@
 //! caller's active account, in one transaction. A new connection is refused with
 //! `LIMIT_HAS_BEEN_REACHED` (`AVAILABLEAPPS`, `AVAILABLEDEVS`) once the workspace's synced
 //! apps or developers reach the plan's limits, checked in that transaction with the
-//! workspace's row locked ([`crate::plan_limits`]).
+//! workspace's row locked ([`crate::routes::plans::limits`]).
 //!
 //! [`key_pair`]: super::key_pair
 //! [`popup`]: super::popup
@@ -33,7 +33,8 @@ use super::{
     orgs,
 };
 use crate::{
-    error::ApiError, plan_limits, provider::provider_error, session::CurrentUser, state::AppState,
+    error::ApiError, provider::provider_error, routes::plans::limits as plan_limits,
+    session::CurrentUser, state::AppState,
 };
 
 /// What a connect path learnt, secrets in clear until sealed by [`save`].

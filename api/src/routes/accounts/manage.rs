@@ -18,7 +18,8 @@ use crate::{
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     middleware::state_changing_gets,
-    plan_limits, route,
+    route,
+    routes::plans::limits as plan_limits,
     state::AppState,
 };
 

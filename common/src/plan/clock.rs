@@ -9,7 +9,7 @@
 
 use std::{collections::HashMap, sync::Mutex};
 
-use searchdeck_common::{Config, ids::now_ms};
+use crate::{Config, ids::now_ms};
 
 /// The offsets of the workspaces that moved their plan's clock.
 #[derive(Debug, Default)]

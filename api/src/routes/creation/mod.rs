@@ -6,13 +6,15 @@
 //! (job `copy-campaigns`).
 //!
 //! The writes check everything first — the editor guard (readers 403), the connection and
-//! campaign group of the caller's workspace (404), every field ([`crate::creation`]: 400
+//! campaign group of the caller's workspace (404), every field ([`input`]: 400
 //! with field errors, money as the quick edits check it, Apple's minimum budget and bid),
 //! the app of the campaign group, the plan's limits (`LIMIT_HAS_BEEN_REACHED` with
 //! `meta.type`) — then record the task with its job in one transaction and answer its id.
 //! That transaction locks the workspace's row and checks the campaign limit again, counting
-//! the campaigns of creations still running ([`crate::plan_limits`]), so two concurrent
+//! the campaigns of creations still running ([`crate::routes::plans::limits`]), so two concurrent
 //! creations cannot both pass it.
+
+pub mod input;
 
 use std::collections::{HashMap, HashSet};
 
@@ -34,16 +36,17 @@ use utoipa_axum::router::OpenApiRouter;
 
 use crate::{
     access::{Campaign, EditRoles, InWorkspace, QueriedAccount, ScopeQuery, pick},
-    creation::{self, Context, CreateRequest, GroupIn, name_key},
     domain::REQUIRED,
     envelope::{self, Envelope, Items},
     error::{ApiError, ApiResult, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery},
     money::{self, Minimum},
-    plan_limits, route,
+    route,
+    routes::plans::limits as plan_limits,
     session::CurrentUser,
     state::AppState,
 };
+use input::{self as creation, Context, CreateRequest, GroupIn, name_key};
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

@@ -6,7 +6,10 @@
 //! and upsell modal that apply now (`plan/current`), with what the workspace uses of each
 //! limit. The plan itself is derived in `searchdeck_common::plan`; the banner and modal
 //! rules live in `plan::prompts`. Beside the sandbox only, `plan/testClock` moves the clock
-//! `plan/current` reads for the caller's workspace (`crate::plan_clock`).
+//! `plan/current` reads for the caller's workspace (`searchdeck_common::plan::clock`).
+
+pub mod admin;
+pub mod limits;
 
 use axum::{extract::State, http::StatusCode, response::IntoResponse};
 use rust_decimal::Decimal;
@@ -30,12 +33,12 @@ use crate::{
     error::{ApiError, ApiResult, ErrorBody},
     extract::{ApiJson, ApiQuery},
     middleware::state_changing_gets,
-    plan_clock::MAX_OFFSET_MS,
-    plan_limits::{self, Usage},
     route,
     session::Role,
     state::AppState,
 };
+use limits::{self as plan_limits, Usage};
+use searchdeck_common::plan::clock::MAX_OFFSET_MS;
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
