@@ -1,6 +1,6 @@
-//! In-process caches of report inputs, one set per [`Db`](crate::Db) handle, so one API
-//! process answers repeated reports of a large campaign group without rereading and
-//! redecoding the same rows:
+//! In-process caches of report inputs, one set per process (`engines::Engines::reports`,
+//! beside the [`Db`](crate::Db) handle), so one API process answers repeated reports of a
+//! large campaign group without rereading and redecoding the same rows:
 //!
 //! - the **row universe** of a level and scope (every entity id with its parents and deleted
 //!   flag), valid while `sync_orgs.entities_version` of the group is unchanged: every writer
@@ -27,7 +27,7 @@ use std::{
 pub use super::decoded::DecodedBlob;
 use crate::store::report_entities::{self, EntityKind, EntityScope};
 
-/// The most bytes the caches of one database handle hold (entries are weighed by the
+/// The most bytes one set of caches holds (entries are weighed by the
 /// memory of their vectors). A decoded daily blob of 100,000 keywords weighs about 4 MB, a
 /// checkpoint 4.4 MB, a universe of 100,000 entities 2.5 MB: a year of a 100,000-keyword
 /// campaign group's reports read some 20 to 30 blobs.
@@ -109,7 +109,7 @@ struct Inner {
     tick: u64,
 }
 
-/// The report caches of one database handle (cheap to clone: shared).
+/// One process's report caches (`engines::Engines::reports`; cheap to clone: shared).
 #[derive(Debug, Clone)]
 pub struct Caches {
     inner: Arc<Mutex<Inner>>,
