@@ -6,6 +6,8 @@
  *   (a static import would pull the screens into the first chunk);
  * - shared code (`components`, `lib`, `i18n`, and `api`: the client generated from the server's
  *   OpenAPI document) imports no feature and not the app shell.
+ * That no two features import each other (nor round a longer circle) is checked by
+ * `scripts/feature-cycles.test.mjs`, run by `npm test`.
  */
 import js from '@eslint/js';
 import boundaries from 'eslint-plugin-boundaries';

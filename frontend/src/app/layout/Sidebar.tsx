@@ -1,6 +1,7 @@
 /** The sidebar: brand, navigation, background tasks, help center and the collapse toggle. */
 import { ActionIcon, Stack, Text, Tooltip } from '@mantine/core';
 import { IconLayoutSidebarLeftCollapse, IconLayoutSidebarLeftExpand } from '@tabler/icons-react';
+import { ConnectionPlace } from '@/features/accounts';
 import type { Role } from '@/features/auth';
 import { TasksPopover } from '@/features/tasks';
 import { t } from '@/i18n';
@@ -24,7 +25,7 @@ export function Sidebar({ role, opened, menuDisabled = false, onToggle }: Sideba
         <SidebarNav role={role} opened={opened} disabled={menuDisabled} />
       </Stack>
       <Stack gap="xs" align={opened ? 'stretch' : 'center'}>
-        <TasksPopover compact={!opened} />
+        <TasksPopover compact={!opened} place={ConnectionPlace} />
         <Tooltip label={toggleLabel} position="right">
           <ActionIcon variant="subtle" color="gray" onClick={onToggle} aria-label={toggleLabel}>
             {opened ? <IconLayoutSidebarLeftCollapse size={18} /> : <IconLayoutSidebarLeftExpand size={18} />}

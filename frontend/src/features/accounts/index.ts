@@ -7,6 +7,7 @@ export type { Account, Org } from './api/account';
 export { accountsQuery, useAccounts } from './api/get-accounts';
 export { accountKeys } from './api/keys';
 export { useRefreshOrgs } from './api/refresh-orgs';
+export { ConnectionPlace, type ConnectionPlaceProps } from './components/ConnectionPlace';
 export { SyncNow, syncTimes } from './components/SyncNow';
 export { saveActiveChoice, useActiveAccount, type ActiveAccount } from './hooks/useActiveAccount';
 export type { ActiveChoice } from './active';

@@ -5,7 +5,5 @@
 export { adGroupPath, campaignPath, campaignsPath, type Tab } from './paths';
 /** Days as the date pickers type and show them (`DD/MM/YYYY` ⇄ `YYYY-MM-DD`). */
 export { addDays, displayDay, parseDisplayDay } from './date-range';
-/** Money fields checked in the browser with the server's rules (quick edits, creation, copies). */
-export { checkMoney, minimumOf, moneyProblem, moneySchema, optionalMoneySchema, type MoneyOptions, type MoneySign } from './money';
 /** What the campaign-groups route asks before its screen renders (the app frame calls it). */
 export { prefetchOrgsScreen } from './prefetch';

@@ -13,7 +13,7 @@
  */
 import { z } from 'zod';
 import { zRule } from '@/api/generated/zod.gen';
-import { moneyProblem, type MoneySign } from '@/features/optimization';
+import { moneyProblem, type MoneySign } from '@/lib/money';
 import { t } from '@/i18n';
 import { currencyDigits } from '@/lib/format';
 import { entityIdSchema } from '@/lib/ids';

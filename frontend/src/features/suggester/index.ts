@@ -2,5 +2,4 @@
  * The public face of the suggester feature. Its screen is in `screens.ts`, which only the
  * route table imports, lazily.
  */
-export { parseKeywordList } from './keyword-list';
 export { STEP_COUNT } from './wizard';

@@ -29,7 +29,7 @@ import {
 } from '../api/bulk-edit';
 import type { ReportRow } from '../api/report';
 import { optimizationKeys } from '../api/keys';
-import { fill, moneyLabel, moneyProblem, refusalText, refusalWords } from '../money';
+import { fill, moneyLabel, moneyProblem, refusalText, refusalWords } from '@/lib/money';
 import type { Level } from '../paths';
 import { DuplicateModal } from './DuplicateModal';
 import { amountText, ReaderGuard, refusalOf } from './QuickEdit';

@@ -22,7 +22,7 @@ import { currencyOf, formatNumber } from '@/lib/format';
 import type { EntityId } from '@/lib/ids';
 import { DEFAULT_COPIES, MAX_COPIED_CAMPAIGNS, MAX_COPIES, useCopyCampaigns, type CopySettings } from '../api/copy-campaigns';
 import { optimizationKeys } from '../api/keys';
-import { optionalMoneySchema } from '../money';
+import { optionalMoneySchema } from '@/lib/money';
 
 /** The form's schema in the campaign group's currency. */
 export function copySchema(currency: string | null) {

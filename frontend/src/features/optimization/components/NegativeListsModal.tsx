@@ -11,7 +11,7 @@ import { Alert, Badge, Button, Group, Loader, Modal, MultiSelect, SegmentedContr
 import { IconPlus } from '@tabler/icons-react';
 import { useEffect, useMemo, useState } from 'react';
 import { useSession } from '@/features/auth';
-import { parseKeywordList } from '@/features/suggester';
+import { parseKeywordList } from '@/lib/keywords';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';

@@ -14,7 +14,7 @@ import { t } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
 import { currencyDigits, currencyOf, EMPTY, formatMoney } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
-import { checkMoney, refusalText } from '../money';
+import { checkMoney, refusalText } from '@/lib/money';
 import { isEnabled, runQuickEdit, useQuickEdit, type QuickChange, type QuickEditScope } from '../api/quick-edit';
 import type { ReportRow } from '../api/report';
 import css from './cells.module.css';

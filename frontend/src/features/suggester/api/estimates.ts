@@ -11,7 +11,7 @@ import { skipToken, useQuery } from '@tanstack/react-query';
 import type { EstimateBody } from '@/api/generated/types.gen';
 import { zEnvelopeItemsEstimate } from '@/api/generated/zod.gen';
 import { apiRequest, type CallOptions } from '@/lib/api-client';
-import { normalizeKeyword } from '../keyword-list';
+import { normalizeKeyword } from '@/lib/keywords';
 import { suggesterKeys } from './keys';
 import { asCountry, scopeQuery, type Scope } from './types';
 

@@ -15,7 +15,7 @@ import { z } from 'zod';
 import { isProPlan, LimitNotice } from '@/components/LimitNotice';
 import { Form, TextField, useZodForm } from '@/components/form';
 import { useSession } from '@/features/auth';
-import { moneySchema, optionalMoneySchema } from '@/features/optimization';
+import { moneySchema, optionalMoneySchema } from '@/lib/money';
 import { t, tn } from '@/i18n';
 import { ApiError, isLimitError } from '@/lib/api-error';
 import { currencyOf, formatNumber } from '@/lib/format';

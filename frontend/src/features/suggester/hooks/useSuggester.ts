@@ -24,7 +24,7 @@ import { createCampaigns, useCampaignsExist } from '../api/creation';
 import { estimateOf, useEstimatedImpressions, type Estimates } from '../api/estimates';
 import { useSearchDefaults } from '../api/search-info';
 import type { AppRef, Keyword, Scope, SearchDefaults, SearchPayload } from '../api/types';
-import { keywordListText, parseKeywordList } from '../keyword-list';
+import { keywordListText, parseKeywordList } from '@/lib/keywords';
 import { pollUntilDone, type PollOutcome } from '../polling';
 import { CLEARED, ENTRY_KEY, LAST_ITEM_KEY, LOADER_KEY, readSaved, type PickedKeyword, type SavedEntry, type SavedState } from '../saved';
 import {

@@ -5,8 +5,8 @@
  * edit its counts and the items Apple Ads refused, with its message.
  */
 import { Group, Progress, Stack, Text } from '@mantine/core';
+import type { ComponentType } from 'react';
 import { zBulkEditProgress, zCollectProgress } from '@/api/generated/zod.gen';
-import { useAccounts } from '@/features/accounts';
 import { t } from '@/i18n';
 import { formatDateTime, formatNumber, formatPercent } from '@/lib/format';
 import { detailsAs, isRunning, type Task } from '../api/task';
@@ -26,20 +26,16 @@ export function taskTitle(task: Task): string {
   return operation ? operation : task.message;
 }
 
-/** Where a task works: its connection's name and campaign group's, as far as they are known. */
-function useTaskPlace(task: Task): string | null {
-  const { data: accounts } = useAccounts();
-  if (!task.accountId) return null;
-  const account = accounts?.find((a) => a._id === task.accountId);
-  if (!account) return null;
-  const org = task.orgId == null ? undefined : account.acls.find((o) => o.orgId === task.orgId);
-  return org ? `${account.name} · ${org.displayName || String(org.orgId)}` : account.name;
-}
+/**
+ * What shows where a task works (its connection and campaign group) followed by `separator`,
+ * or nothing: the connections are not this feature's, so the app passes it in.
+ */
+export type TaskPlace = ComponentType<{ accountId: string | null | undefined; orgId: string | null | undefined; separator: string }>;
 
 /** How many refused items the popover lists before saying how many more there are. */
 const REFUSED_SHOWN = 5;
 
-export function TaskItem({ task }: { task: Task }) {
+export function TaskItem({ task, place: Place }: { task: Task; place?: TaskPlace }) {
   const running = isRunning(task);
   const dots = useAnimatedDots(running);
   const percent = taskProgress(task);
@@ -47,7 +43,6 @@ export function TaskItem({ task }: { task: Task }) {
   const bulk = bulkResultOf(task);
   const candidates = task.kind === 'collect-keywords' ? (detailsAs(task, zCollectProgress)?.candidates ?? null) : null;
   const title = taskTitle(task);
-  const place = useTaskPlace(task);
   return (
     <Stack gap={4} data-testid="task">
       <Group justify="space-between" wrap="nowrap" gap="xs">
@@ -60,7 +55,7 @@ export function TaskItem({ task }: { task: Task }) {
         </Text>
       </Group>
       <Text size="xs" c="dimmed" data-testid="task-where-when">
-        {place ? `${place} · ` : ''}
+        {Place && <Place accountId={task.accountId} orgId={task.orgId} separator=" · " />}
         {formatDateTime(task.createdAt)}
       </Text>
       {title !== task.message && !bulk && (

@@ -5,9 +5,10 @@ import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { useTasks } from '../api/get-tasks';
 import { isRunning } from '../api/task';
-import { TaskItem } from './TaskItem';
+import { TaskItem, type TaskPlace } from './TaskItem';
 
-export function TasksPopover({ compact }: { compact: boolean }) {
+/** `place` shows where each task works (the app passes the connections' `ConnectionPlace`). */
+export function TasksPopover({ compact, place }: { compact: boolean; place?: TaskPlace }) {
   const { data: tasks = [], error } = useTasks();
   const running = tasks.filter(isRunning).length;
   const label = t('tasks.title');
@@ -33,7 +34,7 @@ export function TasksPopover({ compact }: { compact: boolean }) {
             {error && <Text size="sm" c="red">{errorMessage(error)}</Text>}
             {!error && tasks.length === 0 && <Text size="sm" c="dimmed">{t('tasks.empty')}</Text>}
             {tasks.map((task) => (
-              <TaskItem key={task.id} task={task} />
+              <TaskItem key={task.id} task={task} place={place} />
             ))}
           </Stack>
         </ScrollArea.Autosize>

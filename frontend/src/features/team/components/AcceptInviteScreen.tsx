@@ -9,8 +9,7 @@
 import { Alert, Anchor, Button, Center, Group, Loader, Paper, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useRef, type ReactNode } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { useSession, useSignOut } from '@/features/auth';
-import { roleLabel } from '@/features/users';
+import { roleLabel, useSession, useSignOut } from '@/features/auth';
 import { t } from '@/i18n';
 import { ApiError } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';

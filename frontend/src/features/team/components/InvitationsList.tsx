@@ -5,8 +5,7 @@
  * again: the old code stops working, an expired row becomes pending) or Revoke.
  */
 import { Badge, Button, Group, ScrollArea, Table, Text } from '@mantine/core';
-import type { Role } from '@/features/auth';
-import { roleLabel } from '@/features/users';
+import { roleLabel, type Role } from '@/features/auth';
 import { t } from '@/i18n';
 import { EMPTY, formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';

@@ -9,8 +9,7 @@
 import { Badge, Group, Menu, Text, UnstyledButton } from '@mantine/core';
 import { IconBuilding, IconCheck, IconChevronDown } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { useSession } from '@/features/auth';
-import { roleLabel } from '@/features/users';
+import { roleLabel, useSession } from '@/features/auth';
 import { t } from '@/i18n';
 import { showSnackbar } from '@/lib/notifications';
 import { useSwitchWorkspace, useWorkspaces, type Workspace } from '../api/workspaces';

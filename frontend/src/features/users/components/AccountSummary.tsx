@@ -6,9 +6,8 @@
  */
 import { Group, Stack, Text } from '@mantine/core';
 import { Fragment } from 'react';
-import type { User } from '@/features/auth';
+import { roleLabel, type User } from '@/features/auth';
 import { t } from '@/i18n';
-import { roleLabel } from '../role-label';
 
 /** `text` with a break opportunity after each '@' and '.' (an email's natural places). */
 function breakable(text: string) {

@@ -11,10 +11,9 @@
 import { z } from 'zod';
 import { t } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
+import { LOCALE, resources } from '@/i18n';
 import { currencyDigits, formatMoney } from '@/lib/format';
 import table from '../../../../sandbox/data/apple-minimums.json';
-import { labelKey } from './columns';
-import { message } from './format-value';
 
 /** The money fields edited in the tables. */
 export type MoneyField = 'cptBid' | 'defaultBidAmount' | 'cpaGoal' | 'dailyBudget';
@@ -44,9 +43,11 @@ export function minimumOf(field: string, currency: string | null): number | null
   return (Math.ceil(micros / minor) * minor) / MICROS;
 }
 
-/** The field's label as the table heads it ('Bid', 'Daily budget'). */
+const messages: Record<string, string> = resources[LOCALE];
+
+/** The field's label as the table heads it ('Bid', 'Daily budget'): its `col.<field>` message, else the field. */
 export function moneyLabel(field: string): string {
-  return message(labelKey(field), field);
+  return messages[`col.${field}`] ?? field;
 }
 
 /** `text` with its `{name}` placeholders filled in. */

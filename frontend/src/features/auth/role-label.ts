@@ -1,5 +1,5 @@
 /** Spec §6: writer is shown as Editor, reader as Viewer. */
-import type { Role } from '@/features/auth';
+import type { Role } from './api/user';
 import { t, type MessageKey } from '@/i18n';
 
 const ROLE_LABELS: Record<Role, MessageKey> = {
