@@ -62,6 +62,10 @@ setsid bash -c '
       nice -n 10 cargo install --locked cargo-nextest --no-default-features
   fi
   nice -n 10 cargo nextest run --workspace --all-features --profile ci --no-run --timings
+  # The production binary (`make run`) builds without the test features: check that feature
+  # set too, so that an item gated behind `test-jobs` or `test-support` cannot leak into
+  # production code unnoticed.
+  nice -n 10 cargo check --workspace --lib --bins
 ' >"$rust_log" 2>&1 &
 rust_build=$!
 trap 'kill -- -"$rust_build" 2>/dev/null || true' EXIT

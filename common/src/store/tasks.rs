@@ -55,6 +55,8 @@ pub enum TaskDetails {
     Undo(crate::jobs::UndoProgress),
     SyncAccount(crate::jobs::SyncAccountProgress),
     SyncReports(crate::jobs::SyncReportsProgress),
+    // The queue's own test job (feature `test-jobs`): not in a production build.
+    #[cfg(feature = "test-jobs")]
     Test(crate::jobs::TestProgress),
     None(NoDetails),
 }
