@@ -32,6 +32,7 @@ mod json;
 pub mod mixed;
 mod query;
 pub mod sync_state;
+pub mod web_catalog;
 
 use std::sync::{
     Arc,
