@@ -5,8 +5,12 @@
 //!   each other both ways, as Rust modules do). Only the listed circles of the sandbox, a
 //!   stand-in for Apple rather than the product, remain; a new circle, or a listed one that
 //!   is gone, fails.
-//! - **No forbidden arrow** ([`FORBIDDEN`]): the database layer knows no engine, the
-//!   OpenAPI schemas and the API's framework modules no route, no job another job.
+//! - **Layers that depend downwards only** ([`LAYERS`]): inside `common/`, infra and model
+//!   at the bottom, the database layer (`common/db`) above them, the engines, jobs and queue
+//!   (`common`) on top; the crate graph then refuses an upward import.
+//! - **No forbidden arrow** ([`FORBIDDEN`]): the database handle knows no store, the report
+//!   engine no plan or rule, the OpenAPI schemas and the API's framework modules no route,
+//!   no job another job.
 //! - **A file-size budget** over the Rust and TypeScript sources: over [`WARN_LINES`] is
 //!   listed, over [`MAX_LINES`] fails unless [`LARGE_FILES`] names the file with a reason,
 //!   and the number of files over [`SPLIT_LINES`] may only go down ([`MAX_OVER_SPLIT`]).
@@ -22,10 +26,13 @@ use std::{
 };
 
 /// The crates whose modules are checked: (name, source folder).
-const CRATES: [(&str, &str); 8] = [
+const CRATES: [(&str, &str); 11] = [
     ("searchdeck", "src"),
     ("api", "api/src"),
     ("common", "common/src"),
+    ("infra", "common/infra/src"),
+    ("model", "common/model/src"),
+    ("db", "common/db/src"),
     ("workers", "workers/src"),
     ("scheduler", "scheduler/src"),
     ("provider", "provider/src"),
@@ -38,37 +45,16 @@ const CRATES: [(&str, &str); 8] = [
 /// first segment, which may not import any other child of it.
 const FORBIDDEN: &[(&str, &str, &[&str], &str)] = &[
     (
-        "common",
         "db",
-        &[
-            "store",
-            "report",
-            "rules",
-            "plan",
-            "suggester",
-            "engines",
-            "queue",
-            "jobs",
-        ],
+        "db",
+        &["store", "stored_credentials"],
         "the database handle holds pools and the backend only",
-    ),
-    (
-        "common",
-        "store",
-        &["report", "rules", "plan", "engines"],
-        "the stores know no engine: engines read stores, never the other way",
     ),
     (
         "common",
         "report",
         &["plan", "rules", "engines"],
         "the report engine obeys what the plan grants (ColumnAccess) and knows no rule",
-    ),
-    (
-        "common",
-        "money",
-        &["report", "rules", "plan", "store"],
-        "money and currencies are below every engine",
     ),
     (
         "api",
@@ -117,6 +103,20 @@ const FORBIDDEN: &[(&str, &str, &[&str], &str)] = &[
         "jobs::*",
         &["jobs::*"],
         "no job imports another: what jobs share lives in wire, apply or the runtime",
+    ),
+];
+
+/// The layers inside `common/` (docs/architecture.md "The layers"), lowest first: (crate
+/// folder, the workspace crates it may depend on). What a lower layer may not know, the
+/// crate graph then refuses to compile: the stores cannot name an engine, a job or a route,
+/// and money or ids cannot name a store.
+const LAYERS: &[(&str, &[&str])] = &[
+    ("common/infra", &[]),
+    ("common/model", &[]),
+    ("common/db", &["searchdeck-infra", "searchdeck-model"]),
+    (
+        "common",
+        &["searchdeck-infra", "searchdeck-model", "searchdeck-db"],
     ),
 ];
 
@@ -187,7 +187,7 @@ const LARGE_FILES: &[(&str, &str)] = &[
         "to split by conditions, actions and guardrails (issue 45)",
     ),
     (
-        "common/src/store/notifications.rs",
+        "common/db/src/store/notifications.rs",
         "to split into the activity family of stores (issue 45)",
     ),
     (
@@ -616,6 +616,49 @@ fn modules_import_each_other_one_way_and_never_across_a_forbidden_arrow() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The workspace crates a manifest's `[dependencies]` name (`searchdeck-…`).
+fn workspace_dependencies(manifest: &str) -> BTreeSet<String> {
+    let mut section = "";
+    let mut found = BTreeSet::new();
+    for line in manifest.lines().map(str::trim) {
+        if line.starts_with('[') {
+            section = line;
+        } else if section == "[dependencies]" && line.starts_with("searchdeck-") {
+            let name = line.split(['=', '.', ' ']).next().unwrap_or_default();
+            found.insert(name.to_string());
+        }
+    }
+    found
+}
+
+#[test]
+fn the_layers_of_common_depend_only_downwards() {
+    let mut problems = Vec::new();
+    for (folder, allowed) in LAYERS {
+        let manifest = fs::read_to_string(root().join(folder).join("Cargo.toml"))
+            .unwrap_or_else(|e| panic!("{folder}/Cargo.toml: {e}"));
+        for dep in workspace_dependencies(&manifest) {
+            if !allowed.contains(&dep.as_str()) {
+                problems.push(format!(
+                    "{folder} depends on {dep}, a layer above it or beside it"
+                ));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    let db = workspace_dependencies(
+        "[dependencies]\nsearchdeck-model.workspace = true\nsearchdeck-common = { path = \"..\" }\n\n[dev-dependencies]\nsearchdeck-api.workspace = true\n",
+    );
+    assert_eq!(
+        db,
+        BTreeSet::from([
+            "searchdeck-model".to_string(),
+            "searchdeck-common".to_string()
+        ]),
+        "the reader reads both spellings and only [dependencies]"
+    );
+}
+
 #[test]
 fn source_files_keep_within_the_size_budget() {
     let root = root();
@@ -676,7 +719,7 @@ fn the_reader_finds_a_circle_and_a_forbidden_arrow() {
     fs::create_dir_all(src.join("store")).unwrap();
     fs::write(
         src.join("lib.rs"),
-        "pub mod db;\npub mod store;\npub mod report;\n",
+        "pub mod db;\npub mod plan;\npub mod store;\npub mod report;\n",
     )
     .unwrap();
     fs::write(
@@ -698,9 +741,10 @@ fn the_reader_finds_a_circle_and_a_forbidden_arrow() {
     .unwrap();
     fs::write(
         src.join("report.rs"),
-        "pub struct X;\nfn s(_: crate::store::cases::T) {}\n",
+        "pub struct X;\nfn s(_: crate::store::cases::T) {}\nuse crate::plan::Plan;\n",
     )
     .unwrap();
+    fs::write(src.join("plan.rs"), "pub struct Plan;\n").unwrap();
     let g = graph_of(&src);
     let found = circles(&sibling_arrows(&g));
     let _ = fs::remove_dir_all(&dir);
@@ -725,7 +769,7 @@ fn the_reader_finds_a_circle_and_a_forbidden_arrow() {
     assert_eq!(
         messages,
         [
-            "common: store -> report (the stores know no engine: engines read stores, never the other way)"
+            "common: report -> plan (the report engine obeys what the plan grants (ColumnAccess) and knows no rule)"
         ]
     );
 }

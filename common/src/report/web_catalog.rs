@@ -7,8 +7,8 @@
 use serde_json::{Value, json};
 
 use super::catalog::{
-    COLUMN_GROUPS, CONVERSION_COLUMNS, GRAPH_METRICS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, Kind,
-    Level, Metric, PRO_LOCKED_GROUPS,
+    COLUMN_GROUPS, CONVERSION_COLUMNS, GRAPH_METRICS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, Kind, Level,
+    Metric, PRO_LOCKED_GROUPS,
 };
 
 /// How the web app shows a metric: a count, money of the org's currency, a percentage (the

@@ -26,7 +26,7 @@ pub struct Currency {
 }
 
 static TABLE: LazyLock<BTreeMap<String, Currency>> = LazyLock::new(|| {
-    serde_json::from_str(include_str!("../../data/currencies.json"))
+    serde_json::from_str(include_str!("../../../data/currencies.json"))
         .expect("common/data/currencies.json is a valid currency table")
 });
 
@@ -87,7 +87,7 @@ impl MoneyRule {
 /// Apple's smallest amounts (`sandbox/data/apple-minimums.json`: the one table the sandbox
 /// enforces and the web app checks with).
 static MINIMUMS: LazyLock<serde_json::Value> = LazyLock::new(|| {
-    serde_json::from_str(include_str!("../../../sandbox/data/apple-minimums.json"))
+    serde_json::from_str(include_str!("../../../../sandbox/data/apple-minimums.json"))
         .expect("apple-minimums.json is JSON")
 });
 

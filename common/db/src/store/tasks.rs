@@ -29,7 +29,7 @@ pub struct TaskRecord {
     pub percent: i64,
     /// Kind-specific progress (e.g. groupsCreated / groupsTotal): the schema of the task's
     /// `kind` (see TaskDetails), or `{}` before the task has reported any.
-    #[schema(value_type = TaskDetails)]
+    #[schema(schema_with = details_schema)]
     pub details: serde_json::Value,
     /// Every message the task has shown, oldest first (the current one last): a screen
     /// polling now and then shows the phases it missed, in order.
@@ -38,43 +38,19 @@ pub struct TaskRecord {
     pub updated_at: String,
 }
 
-/// What a task's `details` hold, by its `kind` (each kind's job writes its own
-/// `Job::Progress`): collect-keywords CollectProgress, create-campaigns and copy-campaigns
-/// CreationProgress, bulk-edit BulkEditProgress, apply-negative-lists ApplyProgress,
-/// run-rule and undo-rule-run RunRuleProgress, undo-notification UndoProgress, sync-account
-/// SyncAccountProgress, sync-reports SyncReportsProgress, test TestProgress; NoDetails
-/// (`{}`) before the task has reported any.
-#[derive(Serialize, utoipa::ToSchema)]
-#[serde(untagged)]
-pub enum TaskDetails {
-    Collect(crate::suggester::keyword::CollectProgress),
-    Creation(crate::jobs::CreationProgress),
-    BulkEdit(crate::jobs::BulkEditProgress),
-    ApplyNegativeLists(crate::jobs::ApplyNegativeListsProgress),
-    RuleRun(crate::jobs::RunRuleProgress),
-    Undo(crate::jobs::UndoProgress),
-    SyncAccount(crate::jobs::SyncAccountProgress),
-    SyncReports(crate::jobs::SyncReportsProgress),
-    // The queue's own test job (feature `test-jobs`): not in a production build.
-    #[cfg(feature = "test-jobs")]
-    Test(crate::jobs::TestProgress),
-    None(NoDetails),
+/// The schema of [`TaskRecord::details`]: a reference to `TaskDetails`, the union of every
+/// job kind's progress, which the jobs' layer defines (`searchdeck_common::tasks`) and the
+/// API's document registers: the stores know no job.
+fn details_schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::schema::RefBuilder::new()
+        .ref_location_from_schema_name("TaskDetails")
+        .description(Some(
+            "Kind-specific progress (e.g. groupsCreated / groupsTotal): the schema of the task's\n\
+             `kind` (see TaskDetails), or `{}` before the task has reported any.",
+        ))
+        .build()
+        .into()
 }
-
-/// The details of a task that has reported none yet: an empty object.
-#[derive(Serialize)]
-pub struct NoDetails {}
-
-impl utoipa::PartialSchema for NoDetails {
-    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
-        utoipa::openapi::ObjectBuilder::new()
-            .description(Some("No details reported yet: `{}`."))
-            .max_properties(Some(0))
-            .into()
-    }
-}
-
-impl utoipa::ToSchema for NoDetails {}
 
 /// Progress in percent: 0 at step 0, 100 when finished or errored, otherwise
 /// round(step / (totalSteps + 1) * 100), capped at 99 while running.

@@ -29,7 +29,7 @@ struct Data {
 }
 
 static DATA: LazyLock<Data> = LazyLock::new(|| {
-    serde_json::from_str(include_str!("../data/countries.json"))
+    serde_json::from_str(include_str!("../../data/countries.json"))
         .expect("common/data/countries.json is valid")
 });
 

@@ -21,10 +21,10 @@ pub const PUT_MAX: usize = 500;
 pub const GET_MAX: usize = 1000;
 
 /// A text as spec §5 parses keyword lists, the one rule of the suggester's lists and
-/// dedupe ([`crate::suggester::text::clean`]): punctuation and symbols removed, lower-cased,
+/// dedupe ([`crate::text::clean`]): punctuation and symbols removed, lower-cased,
 /// runs of spaces collapsed, trimmed. Letters and digits of every script are kept.
 pub fn normalise(text: &str) -> String {
-    crate::suggester::text::clean(text)
+    crate::text::clean(text)
 }
 
 /// One stored popularity.
