@@ -17,17 +17,15 @@
 //! on whichever native pool [`crate::db::Native`] holds: see [`report_facts`].
 
 pub mod accounts;
+pub mod activity;
 pub mod alerts;
 pub mod campaign_views;
 pub mod catalog;
-pub mod change_history;
-pub mod changes;
 pub mod competitors;
 pub mod connects;
 pub mod creation;
 pub mod fx_rates;
 pub mod negative_lists;
-pub mod notifications;
 pub mod optimizations;
 pub mod options;
 pub mod popularity;
@@ -48,6 +46,10 @@ pub mod tasks;
 pub mod team;
 pub mod users;
 pub mod workspaces;
+
+// The activity family's stores under their earlier paths, while callers move to
+// `store::activity::…`.
+pub use activity::{change_history, changes, notifications};
 
 /// Any executor over the application database: a pool, a connection or a transaction.
 pub trait Exec<'c>: sqlx::Executor<'c, Database = sqlx::Any> {}

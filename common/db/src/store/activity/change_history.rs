@@ -24,7 +24,7 @@ use std::str::FromStr;
 use rust_decimal::Decimal;
 use sqlx::Row;
 
-use super::Exec;
+use crate::store::Exec;
 
 /// How far apart (seconds) Apple's event and our change record may be and still be the
 /// same change.

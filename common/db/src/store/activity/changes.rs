@@ -7,7 +7,8 @@
 
 use sqlx::Row;
 
-use super::{Exec, notifications};
+use super::notifications;
+use crate::store::Exec;
 
 /// Entity levels a change record can name.
 pub const LEVELS: &[&str] = &["CAMPAIGN", "AD_GROUP", "KEYWORD", "NEGATIVE_KEYWORD", "AD"];
