@@ -20,8 +20,6 @@ use crate::{
 };
 
 /// What a run does to one entity for one action.
-
-/// What a run does to one entity for one action.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Planned {
     /// The action's `type`.
