@@ -5,7 +5,9 @@
  * - the app shell imports a feature through its `index.ts`, and its `screens.ts` only lazily
  *   (a static import would pull the screens into the first chunk);
  * - shared code (`components`, `lib`, `i18n`, and `api`: the client generated from the server's
- *   OpenAPI document) imports no feature and not the app shell.
+ *   OpenAPI document) imports no feature and not the app shell, but for the language files
+ *   (`src/i18n/en.ts`, `ru.ts`), which merge each feature's copy (`messages.en.ts`,
+ *   `messages.ru.ts`, which import nothing).
  * That no two features import each other (nor round a longer circle) is checked by
  * `scripts/feature-cycles.test.mjs`, run by `npm test`.
  */
@@ -68,6 +70,11 @@ export default tseslint.config(
               },
             },
             { from: { element: { type: 'shared' } }, allow: { to: { element: { type: 'shared' } } } },
+            // The language files merge the features' copy.
+            {
+              from: { file: { path: 'src/i18n/{en,ru}.ts' } },
+              allow: { to: { element: { type: 'feature', fileInternalPath: ['messages.en.ts', 'messages.ru.ts'] } } },
+            },
             { from: { element: { type: 'test-support' } }, allow: { to: { element: { type: '*' } } } },
             // Tests use the shared test helpers wherever they are.
             { from: { file: { path: '**/*.test.{ts,tsx}' } }, allow: { to: { element: { type: 'test-support' } } } },

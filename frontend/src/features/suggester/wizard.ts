@@ -128,8 +128,8 @@ export function isExpired(savedAt: number | string | null | undefined, now: numb
 
 /**
  * The suggester's own waits, read each time one starts. The component tests shorten them
- * (`SuggesterScreen.test.tsx`, `SuggesterCreation.test.tsx`) so that they wait on what the
- * screen does rather than on the clock; the app never changes them.
+ * (`shortenWaits` in `src/test/suggester-screen.ts`, `SuggesterCreation.test.tsx`) so that
+ * they wait on what the screen does rather than on the clock; the app never changes them.
  */
 export const timing = {
   /** Spec §9: the collection is polled every 1000 ms. */

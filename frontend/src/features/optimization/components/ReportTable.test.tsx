@@ -9,7 +9,8 @@ import { MemoryRouter } from 'react-router';
 import { createQueryClient } from '@/lib/query-client';
 import type { ReportResult, ReportRow } from '../api/report';
 import { columnsOf } from '../columns';
-import { blockRange, columnSpan, ReportTable, widestRow } from './ReportTable';
+import { ReportTable } from './ReportTable';
+import { blockRange, columnSpan, widestRow } from './report-table/virtual';
 
 describe('blockRange', () => {
   it('renders the rows in view and the overscan, widened to whole blocks of 8', () => {

@@ -2,7 +2,7 @@ import { screen, waitFor, within } from '@testing-library/react';
 import { mockApi, ok } from '@/test/fetch-mock';
 import { makeAccount, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
-import { VIRTUAL_FROM } from './ReportTable';
+import { VIRTUAL_FROM } from './report-table/virtual';
 import { runningSync } from './SyncState';
 
 const account = makeAccount('a1', 'Main', [{ orgId: '42', displayName: 'Cloud Apps' }]);
