@@ -4,6 +4,7 @@ use time::Duration;
 use time::macros::date;
 
 use super::*;
+use crate::metrics::Totals;
 use crate::world::{WorldConfig, WorldSize};
 
 fn world() -> World {
