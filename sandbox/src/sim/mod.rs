@@ -8,7 +8,6 @@
 //! hours by [`split`].
 
 pub mod auto;
-pub mod days;
 pub mod dims;
 pub mod late;
 pub mod split;
@@ -24,7 +23,9 @@ use std::cell::RefCell;
 
 use time::Date;
 
+pub use crate::world::days;
 use crate::world::{AdGroup, Id, Keyword, World};
+pub use days::Cap;
 use plan::CampaignPlan;
 pub use term_split::{TermPlan, term_plan};
 
@@ -66,14 +67,6 @@ impl Unit<'_> {
             Unit::Auto(..) => None,
         }
     }
-}
-
-/// How a campaign-day over budget was cut: the factor, and the units that bought one tap
-/// back with what flooring left.
-#[derive(Debug, Clone, Default)]
-pub struct Cap {
-    factor: Option<f64>,
-    bonus: Vec<Id>,
 }
 
 /// Budget caps by campaign-day.
