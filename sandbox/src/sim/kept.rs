@@ -131,3 +131,7 @@ impl<'w> Simulation<'w> {
         out
     }
 }
+
+#[cfg(test)]
+#[path = "kept_tests.rs"]
+mod tests;
