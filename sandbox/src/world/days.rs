@@ -1,5 +1,5 @@
 //! Served campaign-days kept for the next reports. A day older than the restatement window
-//! ([`super::late::SETTLE_DAYS`]) is final: writes take effect from the next simulated day,
+//! ([`crate::sim::late::SETTLE_DAYS`]) is final: writes take effect from the next simulated day,
 //! so only a write under the campaign (or to its ad account's creatives) can change what it
 //! served, and such a write moves the campaign's stamp ([`crate::world::World::stamp`]).
 //! Each kept day holds, per bidder with traffic, its plan position and its served numbers
@@ -17,9 +17,16 @@ use parking_lot::Mutex;
 use rustc_hash::FxHashMap;
 use time::Date;
 
-use super::Cap;
-use crate::metrics::Totals;
-use crate::world::Id;
+use super::Id;
+use crate::totals::Totals;
+
+/// How a campaign-day over budget was cut: the factor, and the units that bought one tap
+/// back with what flooring left.
+#[derive(Debug, Clone, Default)]
+pub struct Cap {
+    pub(crate) factor: Option<f64>,
+    pub(crate) bonus: Vec<Id>,
+}
 
 /// Bytes of kept days at most, by default.
 pub const DEFAULT_BYTES: usize = 400 << 20;
