@@ -112,13 +112,11 @@ const FORBIDDEN: &[(&str, &str, &[&str], &str)] = &[
 /// sorted): its per-entity handlers and the shared entity machinery call each other. To go
 /// next; nothing of the product is in a circle.
 const KNOWN_CIRCLES: &[(&str, &str, &[&str])] = &[
-    ("sandbox", "", &["metrics", "sim", "world"]),
     (
         "sandbox",
         "",
         &["api", "auth", "faults", "journal", "state"],
     ),
-    ("sandbox", "auth", &["kept", "store"]),
     (
         "sandbox",
         "api",
@@ -134,7 +132,6 @@ const KNOWN_CIRCLES: &[(&str, &str, &[&str])] = &[
             "writable",
         ],
     ),
-    ("sandbox", "api", &["insights", "popularity"]),
 ];
 
 pub fn root() -> PathBuf {

@@ -26,20 +26,8 @@ const LARGE_FILES: &[(&str, &str)] = &[
         "generated from the OpenAPI document (npm run gen:api)",
     ),
     (
-        "frontend/src/i18n/en.ts",
-        "the English copy, one line per message",
-    ),
-    (
-        "frontend/src/i18n/ru.ts",
-        "the Russian copy, the English file's twin",
-    ),
-    (
         "common/tests/common/store/mod.rs",
         "to split by store (issue 45): one suite per store",
-    ),
-    (
-        "provider/src/apple_ads.rs",
-        "to split by entity family (issue 45)",
     ),
     (
         "bench/src/reports.rs",
