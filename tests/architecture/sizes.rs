@@ -26,20 +26,8 @@ const LARGE_FILES: &[(&str, &str)] = &[
         "generated from the OpenAPI document (npm run gen:api)",
     ),
     (
-        "common/tests/common/store/mod.rs",
-        "to split by store (issue 45): one suite per store",
-    ),
-    (
         "bench/src/reports.rs",
         "to split into seeding and the timed cases (issue 45)",
-    ),
-    (
-        "api/tests/api/bulk/mod.rs",
-        "to split by edit kind (issue 45)",
-    ),
-    (
-        "api/tests/api/rule_runs/mod.rs",
-        "to split by run, preview and undo (issue 45)",
     ),
 ];
 
