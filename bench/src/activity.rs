@@ -24,7 +24,7 @@ use searchdeck_common::{
     ids::{new_id, now_ms},
     store::{
         self,
-        notifications::{self, Filter},
+        activity::notifications::{self, Filter},
     },
 };
 use serde_json::json;

@@ -1,4 +1,4 @@
-//! Conformance of the change-history store (`store::change_history`) on SQLite and, with
+//! Conformance of the change-history store (`store::activity::change_history`) on SQLite and, with
 //! `TEST_DATABASE_URL`, PostgreSQL: the per-campaign-group mark only moves forward; a field
 //! change of Apple's history is ours when one of our change records (not one read from the
 //! history itself) of the same workspace, group, level, entity and field set the same value
@@ -7,9 +7,9 @@
 use searchdeck_common::{
     Db,
     store::{
-        change_history::{self, Detail, Mark},
-        changes::{self, NewChange},
-        notifications::{self, NewNotification},
+        activity::change_history::{self, Detail, Mark},
+        activity::changes::{self, NewChange},
+        activity::notifications::{self, NewNotification},
         synced::{self, entities},
     },
 };

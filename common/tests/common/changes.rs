@@ -1,4 +1,4 @@
-//! Conformance of the change-record store (`store::changes`) on SQLite and, with
+//! Conformance of the change-record store (`store::activity::changes`) on SQLite and, with
 //! `TEST_DATABASE_URL`, PostgreSQL: records listed per workspace newest first and filtered by
 //! time, source, level and entity; a bulk-edit job's item recorded once however often the job
 //! retries; removing the member or the connection keeps the record, deleting the workspace
@@ -9,7 +9,7 @@ use searchdeck_common::{
     ids::{new_id, now_ms},
     store::{
         self,
-        changes::{self, Filter, NewChange},
+        activity::changes::{self, Filter, NewChange},
         users::NewUser,
     },
 };

@@ -41,8 +41,9 @@ use searchdeck_common::{
     },
     queue::JobError,
     store::{
-        self, changes,
-        notifications::{self, NewNotification},
+        self,
+        activity::changes,
+        activity::notifications::{self, NewNotification},
         synced::bulk::{self as stored, BulkRow},
     },
 };
@@ -105,7 +106,7 @@ pub struct SendOptions<'a> {
     /// The id change records carry, by which items an earlier attempt applied are found
     /// (a rule run's id).
     pub job_id: &'a str,
-    /// The change records' source (`store::changes::AUTO_RULES`, `GOAL_OPTIMIZATION`).
+    /// The change records' source (`store::activity::changes::AUTO_RULES`, `GOAL_OPTIMIZATION`).
     pub source: &'static str,
     /// Item id → the value it must still have (as [`BulkEdit`] targets are written); an item
     /// whose current value is neither that nor its target is skipped with

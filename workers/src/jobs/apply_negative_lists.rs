@@ -19,9 +19,10 @@ use searchdeck_common::{
     jobs::{ApplyNegativeLists, ApplyNegativeListsProgress, PlaceError, PlaceRef},
     queue::JobError,
     store::{
-        self, changes,
+        self,
+        activity::changes,
+        activity::notifications::{self, NewNotification},
         negative_lists::{ListKeyword, Place},
-        notifications::{self, NewNotification},
         synced::{bulk, edits, entities},
     },
 };

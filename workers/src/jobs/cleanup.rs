@@ -43,7 +43,8 @@ pub async fn delete_old_activity(
     let mut total = 0;
     loop {
         let mut conn = db.pool.acquire().await?;
-        let n = store::notifications::delete_older(&mut conn, before, ACTIVITY_BATCH).await?;
+        let n =
+            store::activity::notifications::delete_older(&mut conn, before, ACTIVITY_BATCH).await?;
         total += n;
         if n == 0 {
             return Ok(total);

@@ -22,8 +22,8 @@ use searchdeck_common::{
     queue::JobError,
     store::{
         self,
-        changes::{self, ChangeRow},
-        notifications::{self, NewNotification, NotificationRow},
+        activity::changes::{self, ChangeRow},
+        activity::notifications::{self, NewNotification, NotificationRow},
         rule_runs,
     },
 };
@@ -169,7 +169,7 @@ async fn restore(
     undo: &NewNotification,
 ) -> Result<UndoProgress, JobError> {
     let pool = &ctx.runtime.db.pool;
-    let all = store::changes::of_notification(pool, &original.id).await?;
+    let all = store::activity::changes::of_notification(pool, &original.id).await?;
     // Per entity and field: the first change's old value and the last one's new value.
     let mut first: BTreeMap<Key, ChangeRow> = BTreeMap::new();
     let mut last_new: HashMap<Key, Option<String>> = HashMap::new();

@@ -357,7 +357,7 @@ async fn killed_at_every_point(kind: Kind) {
         assert_eq!(ours as usize, CAMPAIGNS * GROUPS * KEYWORDS, "{point:?}");
         // One activity-log notification, with one CREATE change per campaign, ad group and
         // keyword, however often the job was killed.
-        let n = searchdeck_common::store::notifications::by_key(
+        let n = searchdeck_common::store::activity::notifications::by_key(
             &env.db.pool,
             &workspace,
             &format!("creation:{job_id}"),

@@ -129,7 +129,11 @@ async fn goal_optimization_runs_from_the_scheduler_to_the_provider(kind: Kind) {
             run.source.as_str(),
             run.reason.as_deref()
         ),
-        (rule_runs::DONE, store::changes::GOAL_OPTIMIZATION, None)
+        (
+            rule_runs::DONE,
+            store::activity::changes::GOAL_OPTIMIZATION,
+            None
+        )
     );
     assert!(run.applied >= 1, "nothing applied: {run:?}");
     assert_eq!(run.refused, 0, "{run:?}");

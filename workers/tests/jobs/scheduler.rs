@@ -253,7 +253,7 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
     for (key, age_days) in [("old", 401), ("kept", 399)] {
         let mut conn = db.pool.acquire().await.unwrap();
         let at = (now - age_days * day) / 1000;
-        let n = searchdeck_common::store::notifications::NewNotification {
+        let n = searchdeck_common::store::activity::notifications::NewNotification {
             workspace_id: env.workspace_id.clone(),
             key: key.into(),
             tag: "manual_change",
@@ -271,7 +271,7 @@ async fn cleanup_deletes_what_has_expired(kind: Kind) {
             undo_of: None,
             created_at: at,
         };
-        let id = searchdeck_common::store::notifications::record(&mut conn, &n)
+        let id = searchdeck_common::store::activity::notifications::record(&mut conn, &n)
             .await
             .unwrap();
         sqlx::query(

@@ -118,7 +118,7 @@ pub async fn load(db: &Db, key: &str) -> Result<Option<Loaded>, sqlx::Error> {
         return Ok(Some(Loaded {
             subject,
             rule_id: None,
-            source: store::changes::GOAL_OPTIMIZATION,
+            source: store::activity::changes::GOAL_OPTIMIZATION,
             enabled: true,
             account_id,
             org_id,
@@ -140,7 +140,7 @@ pub async fn load(db: &Db, key: &str) -> Result<Option<Loaded>, sqlx::Error> {
     Ok(Some(Loaded {
         subject,
         rule_id: Some(key.to_string()),
-        source: store::changes::AUTO_RULES,
+        source: store::activity::changes::AUTO_RULES,
         enabled: row.rule.enabled,
         account_id,
         org_id,

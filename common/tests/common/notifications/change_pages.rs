@@ -3,7 +3,7 @@
 
 use searchdeck_common::{
     Db,
-    store::{changes, notifications},
+    store::{activity::changes, activity::notifications},
 };
 
 use super::notification;
@@ -104,7 +104,7 @@ pub async fn a_notifications_changes_are_paged_in_order(db: &Db) {
         changes::insert(&mut conn, &c).await.unwrap();
     }
     let (page, total) =
-        searchdeck_common::store::changes::page_of_notification(&mut conn, &id, 2, 2)
+        searchdeck_common::store::activity::changes::page_of_notification(&mut conn, &id, 2, 2)
             .await
             .unwrap();
     assert_eq!(total, 5);
@@ -114,7 +114,7 @@ pub async fn a_notifications_changes_are_paged_in_order(db: &Db) {
         "in the order applied"
     );
     assert_eq!(
-        searchdeck_common::store::changes::of_notification(&db.pool, &id)
+        searchdeck_common::store::activity::changes::of_notification(&db.pool, &id)
             .await
             .unwrap()
             .len(),

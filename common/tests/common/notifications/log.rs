@@ -5,8 +5,8 @@
 use searchdeck_common::{
     Db,
     store::{
-        changes,
-        notifications::{self, Filter},
+        activity::changes,
+        activity::notifications::{self, Filter},
     },
 };
 

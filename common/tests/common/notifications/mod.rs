@@ -1,4 +1,4 @@
-//! Conformance of the notifications store (`store::notifications`, the activity log) on
+//! Conformance of the notifications store (`store::activity::notifications`, the activity log) on
 //! SQLite and, with `TEST_DATABASE_URL`, PostgreSQL:
 //!
 //! - `log`: a notification written once per key with the campaigns of its changes; the log's
@@ -28,8 +28,8 @@ use change_pages::{
 use searchdeck_common::{
     Db,
     store::{
-        changes,
-        notifications::{self, Filter, NewNotification},
+        activity::changes,
+        activity::notifications::{self, Filter, NewNotification},
     },
 };
 

@@ -4,7 +4,7 @@
 use searchdeck_common::{
     Db,
     ids::new_id,
-    store::notifications::{self, Filter},
+    store::activity::notifications::{self, Filter},
 };
 
 use super::{base, keys, notification, seed};

@@ -12,7 +12,7 @@ use searchdeck_common::{
     queue::JobError,
     store::{
         self,
-        notifications::{self, NewNotification},
+        activity::notifications::{self, NewNotification},
     },
 };
 

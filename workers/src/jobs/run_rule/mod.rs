@@ -147,7 +147,7 @@ async fn unsynced(
         rule_id: Some(row.rule.id.clone()),
         account_id: row.rule.account_id.clone(),
         org_id: row.rule.org_id.parse().unwrap_or_default(),
-        source: store::changes::AUTO_RULES.to_string(),
+        source: store::activity::changes::AUTO_RULES.to_string(),
         rule_name: row.rule.name.clone(),
         body: serde_json::to_string(&row.rule).map_err(JobError::permanent)?,
         currency: row.rule.currency.clone(),

@@ -3,7 +3,7 @@
 //! Searchdeck"). Each entity sync of a campaign group reads Apple's history on from the
 //! [`Mark`] of that group (the latest event time read and its transaction; none before the
 //! first read, which looks back 30 days) and records each transaction not entirely ours as
-//! one notification (`store::notifications::record`) with its field changes as change
+//! one notification (`store::activity::notifications::record`) with its field changes as change
 //! records.
 //!
 //! A field change is **ours** ([`is_ours`]) when one of our own change records — a quick
@@ -100,7 +100,7 @@ pub async fn set_mark(
 pub struct Detail<'a> {
     pub workspace_id: &'a str,
     pub org_id: i64,
-    /// One of `store::changes::LEVELS`.
+    /// One of `store::activity::changes::LEVELS`.
     pub level: &'a str,
     pub entity_id: i64,
     /// Our field name (the table's column name: `cptBid`, `status`, …).

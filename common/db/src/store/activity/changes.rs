@@ -48,7 +48,7 @@ pub struct NewChange {
     pub job_id: Option<String>,
     /// Unix seconds.
     pub created_at: i64,
-    /// The notification of the action that made it (`store::notifications::record`).
+    /// The notification of the action that made it (`store::activity::notifications::record`).
     pub notification_id: Option<String>,
 }
 

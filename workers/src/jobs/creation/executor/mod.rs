@@ -29,9 +29,9 @@ use searchdeck_common::{
     },
     queue::{Job, JobError},
     store::{
-        changes,
+        activity::changes,
+        activity::notifications::{self, NewNotification},
         creation::{self, Recorded},
-        notifications::{self, NewNotification},
         synced::entities::{self, Entity as Stored},
     },
 };

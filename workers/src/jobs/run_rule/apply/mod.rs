@@ -19,8 +19,9 @@ use searchdeck_common::{
     jobs::{BulkEdit, BulkEditItem, CREATED, NewNegative, Outcome},
     queue::JobError,
     store::{
-        self, changes,
-        notifications::{self, NewNotification},
+        self,
+        activity::changes,
+        activity::notifications::{self, NewNotification},
         rule_runs::{self, ItemRow, RunRow},
         synced::{bulk, entities},
     },

@@ -6,7 +6,7 @@
 //! [`record`] is the one function every writer calls (quick and bulk edits, rule runs, goal
 //! optimisation, campaign creation, undo, the change-history sync, team changes): it inserts
 //! the notification or returns the one already written under the same key, so a retried job
-//! never writes it twice. Each field change is then `store::changes::insert` with
+//! never writes it twice. Each field change is then `store::activity::changes::insert` with
 //! `notification_id`, which keeps the notification's campaigns up to date.
 //!
 //! The log reads them through [`list`] (newest first, with the filters of the screen: tag,
@@ -140,7 +140,7 @@ pub async fn record(
 
 /// Adds campaign `campaign_id` named `name` to notification `id`'s campaigns (the first one
 /// is kept as its campaign; the lower-cased names serve the campaign-name search). Called by
-/// `store::changes::insert` for each change it writes.
+/// `store::activity::changes::insert` for each change it writes.
 pub async fn add_campaign(
     ex: impl Exec<'_>,
     id: &str,

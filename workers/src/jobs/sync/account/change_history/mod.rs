@@ -2,7 +2,7 @@
 //! Apple's change history after each entity sync of a campaign group, into the activity log
 //! (docs/api/activity.md, "Changes made outside Searchdeck").
 //!
-//! The read starts at the group's mark (`store::change_history`: the latest event time
+//! The read starts at the group's mark (`store::activity::change_history`: the latest event time
 //! read; the first read looks back 30 days): `POST /change-history/query` filtered on
 //! `eventTime`, oldest first, with `options.metadata` so each summary names its changed
 //! entities and their `detailId`s, then `GET /change-history/{detailId}` for each entity's
@@ -12,7 +12,7 @@
 //! change record per field change, Apple's entity types and fields mapped to our levels and
 //! the table's column names (the ones quick edits write: `dailyBudget`, `defaultBidAmount`,
 //! `cpaGoal`, `cptBid`, `status`, `name`, …; money as exact decimals with the group's
-//! currency). A transaction whose every change is ours (`store::change_history::is_ours`,
+//! currency). A transaction whose every change is ours (`store::activity::change_history::is_ours`,
 //! Apple's time moved onto our clock by the difference between the two) is skipped: our own
 //! edits are in the log already. One made through Apple's API whose every entity we changed
 //! nearby is known to be ours before its fields are read ([`made_by_us`]), so our own bulk
@@ -29,9 +29,9 @@ use std::collections::BTreeMap;
 use searchdeck_common::{
     Db, ids,
     store::{
-        change_history::{self, Detail, FIRST_READ_DAYS, Mark},
-        changes::{self, NewChange},
-        notifications::{self, NewNotification},
+        activity::change_history::{self, Detail, FIRST_READ_DAYS, Mark},
+        activity::changes::{self, NewChange},
+        activity::notifications::{self, NewNotification},
     },
 };
 use searchdeck_provider::{
