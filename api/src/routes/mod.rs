@@ -11,7 +11,7 @@ pub mod creation;
 pub mod edits;
 pub mod estimates;
 pub mod fields;
-pub mod lists;
+pub mod negative_lists;
 pub mod options;
 pub mod plans;
 pub mod product_pages;
@@ -46,7 +46,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(suggester::router())
         .merge(competitors::router())
         .merge(estimates::router())
-        .merge(lists::router())
+        .merge(negative_lists::router())
         .merge(product_pages::router())
         .merge(creation::router())
         .merge(rules::router())

@@ -8,6 +8,7 @@
 mod changes;
 mod list;
 mod marks;
+mod query;
 mod undo;
 
 use utoipa_axum::router::OpenApiRouter;

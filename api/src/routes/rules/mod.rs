@@ -45,10 +45,10 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(campaigns::set_campaigns))
         .routes(route!(campaigns::set_rules_of_campaign))
         .routes(route!(campaigns::toggle))
-        .routes(route!(optimization::one))
-        .routes(route!(optimization::all))
-        .routes(route!(optimization::turn_on))
-        .routes(route!(optimization::turn_off))
+        .routes(route!(optimization::campaign::one))
+        .routes(route!(optimization::list::all))
+        .routes(route!(optimization::turn::turn_on))
+        .routes(route!(optimization::turn::turn_off))
 }
 
 /// Most ids one request names (rules, campaigns).

@@ -16,6 +16,7 @@
 pub mod admin;
 mod invitations;
 mod members;
+mod removals;
 mod teammates;
 
 use axum::{extract::State, response::IntoResponse};
@@ -47,8 +48,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(members::change_roles))
         .routes(route!(invitations::check_code))
         .routes(route!(invitations::offer))
-        .routes(route!(members::remove))
-        .routes(route!(members::remove_many))
+        .routes(route!(removals::remove))
+        .routes(route!(removals::remove_many))
         .routes(route!(teammates::permissions))
         .routes(route!(teammates::users))
         .routes(route!(teammates::send_message))

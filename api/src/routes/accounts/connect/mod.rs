@@ -4,10 +4,13 @@
 //! caller's active account, in one transaction. A new connection is refused with
 //! `LIMIT_HAS_BEEN_REACHED` (`AVAILABLEAPPS`, `AVAILABLEDEVS`) once the workspace's synced
 //! apps or developers reach the plan's limits, checked in that transaction with the
-//! workspace's row locked ([`crate::routes::plans::limits`]).
+//! workspace's row locked ([`crate::routes::plans::limits`]). What a connect did, and how
+//! the user is told, is [`Saved`].
 //!
-//! [`key_pair`]: super::key_pair
-//! [`popup`]: super::popup
+//! [`key_pair`]: crate::routes::accounts::key_pair
+//! [`popup`]: crate::routes::accounts::popup
+
+mod saved;
 
 use searchdeck_common::{
     Db,
@@ -27,15 +30,23 @@ use searchdeck_common::{
 use searchdeck_provider::{Credentials, ProviderError};
 use secrecy::SecretString;
 
-use super::{
-    credentials,
-    keys::{self, Role},
-    orgs,
-};
+pub use saved::Saved;
+
 use crate::{
-    error::ApiError, provider::provider_error, routes::plans::limits as plan_limits,
-    session::CurrentUser, state::AppState,
+    error::ApiError,
+    provider::provider_error,
+    routes::{
+        accounts::{
+            credentials,
+            keys::{self, Role},
+            orgs, sync_now,
+        },
+        plans::limits as plan_limits,
+    },
+    session::CurrentUser,
+    state::AppState,
 };
+use saved::described;
 
 /// What a connect path learnt, secrets in clear until sealed by [`save`].
 pub struct Connection<'a> {
@@ -49,76 +60,6 @@ pub struct Connection<'a> {
     pub refresh_token: Option<&'a SecretString>,
     /// The access token and its lifetime in milliseconds.
     pub access_token: Option<(&'a SecretString, i64)>,
-}
-
-/// What a connect did: added a connection, or updated the one the same Apple Ads user
-/// already had in the workspace (its name, and its keys as [`keys::plan`] decides).
-#[derive(Debug, Clone)]
-pub struct Saved {
-    /// The connection's id.
-    pub id: String,
-    /// The existing connection's name before this connect; None when it was added.
-    pub previous_name: Option<String>,
-    /// Where the new credentials went (`First` for a new connection).
-    pub role: Role,
-    /// Campaign groups the new credentials reach that the connection did not (their names).
-    pub groups_added: Vec<String>,
-    /// Groups the new credentials do not reach that stay reachable with the connection's
-    /// earlier credentials, each with what depends on it.
-    pub groups_kept: Vec<String>,
-    /// Groups no credentials of the connection reach any more (its earlier ones refused),
-    /// each with what depends on it.
-    pub groups_lost: Vec<String>,
-}
-
-impl Saved {
-    /// What the user is told: 'New account added', or that the Apple Ads user was already
-    /// connected (under which name) and exactly what changed: the groups added, those the
-    /// new credentials do not reach (kept with the earlier ones, or no longer reachable) and
-    /// the rules and lists that depend on them.
-    pub fn message(&self, name: &str) -> String {
-        let Some(old) = &self.previous_name else {
-            return "New account added".into();
-        };
-        let connected =
-            format!("This Apple Ads user is already connected as \u{201c}{old}\u{201d}");
-        let mut parts = vec![match (&self.role, old == name) {
-            (Role::Redundant, _) => format!(
-                "{connected}, and its credentials already reach every campaign group these reach; nothing changed"
-            ),
-            (Role::Beside(_), true) => {
-                format!("{connected}; these credentials were added beside its earlier ones")
-            }
-            (Role::Beside(_), false) => format!(
-                "{connected}; these credentials were added beside its earlier ones, and its name \
-                 was updated to \u{201c}{name}\u{201d}"
-            ),
-            (Role::First, true) => format!("{connected}; its credentials were updated"),
-            (Role::First, false) => {
-                format!("{connected}; its name was updated to \u{201c}{name}\u{201d}")
-            }
-        }];
-        if !self.groups_added.is_empty() {
-            parts.push(format!(
-                "Campaign groups added: {}",
-                self.groups_added.join(", ")
-            ));
-        }
-        if !self.groups_kept.is_empty() && self.role != Role::Redundant {
-            parts.push(format!(
-                "Not reached by these credentials, still reached with the earlier ones: {}",
-                self.groups_kept.join("; ")
-            ));
-        }
-        if !self.groups_lost.is_empty() {
-            parts.push(format!(
-                "Apple Ads refused the earlier credentials, so these campaign groups are no longer \
-                 reachable: {}. Connect credentials with access to them to use them again",
-                self.groups_lost.join("; ")
-            ));
-        }
-        parts.join(". ")
-    }
 }
 
 /// Proves `creds` with the provider (who the Apple Ads user is, which campaign groups it
@@ -293,8 +234,7 @@ pub async fn save(
         )
         .await?;
         // "Sync now" joins this first sync (unless a sync of the connection already runs).
-        store::tasks::claim_subject_if_free(&mut *tx, &task_id, &super::sync_now::subject(&id))
-            .await?;
+        store::tasks::claim_subject_if_free(&mut *tx, &task_id, &sync_now::subject(&id)).await?;
         outbox::push(
             &mut *tx,
             &sync,
@@ -379,54 +319,5 @@ fn beside_key(
         key_id: c.key_id.map(str::to_string),
         org_ids,
         added_at: now,
-    }
-}
-
-/// Campaign groups `orgs` of connection `account_id` as the answer names them, each with
-/// what depends on it.
-async fn described(
-    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
-    account_id: &str,
-    orgs: &[OrgRow],
-) -> Result<Vec<String>, sqlx::Error> {
-    let mut out = Vec::with_capacity(orgs.len());
-    for org in orgs {
-        let (rules, lists) = store::accounts::dependents_of_org(tx, account_id, org.org_id).await?;
-        out.push(group_with_dependents(
-            &org.display_name,
-            org.org_id,
-            &rules,
-            &lists,
-        ));
-    }
-    Ok(out)
-}
-
-/// A campaign group the new credentials do not reach, with what depends on it.
-fn group_with_dependents(name: &str, org_id: i64, rules: &[String], lists: &[String]) -> String {
-    let mut needs = Vec::new();
-    if !rules.is_empty() {
-        needs.push(format!(
-            "{} {} ({})",
-            rules.len(),
-            if rules.len() == 1 { "rule" } else { "rules" },
-            rules.join(", ")
-        ));
-    }
-    if !lists.is_empty() {
-        needs.push(format!(
-            "{} negative keyword {} ({})",
-            lists.len(),
-            if lists.len() == 1 { "list" } else { "lists" },
-            lists.join(", ")
-        ));
-    }
-    if needs.is_empty() {
-        format!("\u{201c}{name}\u{201d} ({org_id})")
-    } else {
-        format!(
-            "\u{201c}{name}\u{201d} ({org_id}), used by {}",
-            needs.join(" and ")
-        )
     }
 }
