@@ -12,7 +12,7 @@ const MAX_LINES: usize = 800;
 const SPLIT_LINES: usize = 500;
 /// How many source files may be over [`SPLIT_LINES`]: only ever lowered (issue 45's goal
 /// is 15).
-const MAX_OVER_SPLIT: usize = 45;
+const MAX_OVER_SPLIT: usize = 3;
 
 /// Files allowed over [`MAX_LINES`], each with its reason. A listed file that shrinks
 /// under the limit fails, so the list only gets shorter.

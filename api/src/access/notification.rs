@@ -3,7 +3,7 @@
 
 use searchdeck_common::{
     Db,
-    store::{self, notifications::NotificationRow},
+    store::{self, activity::notifications::NotificationRow},
 };
 
 use super::WorkspaceResource;
@@ -17,8 +17,10 @@ impl WorkspaceResource for StoredNotification {
     const KIND: &'static str = "notification";
 
     async fn find(db: &Db, workspace_id: &str, id: &str) -> Result<Option<Self>, sqlx::Error> {
-        Ok(store::notifications::get(&db.pool, workspace_id, id)
-            .await?
-            .map(StoredNotification))
+        Ok(
+            store::activity::notifications::get(&db.pool, workspace_id, id)
+                .await?
+                .map(StoredNotification),
+        )
     }
 }

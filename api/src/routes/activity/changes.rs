@@ -4,7 +4,7 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids,
-    store::{self, changes::ChangeRow},
+    store::{self, activity::changes::ChangeRow},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -96,7 +96,8 @@ pub async fn changes(
     }
     let mut conn = state.db.pool.acquire().await?;
     let (rows, total) =
-        store::changes::page_of_notification(&mut conn, &n.item.0.id, limit, skip).await?;
+        store::activity::changes::page_of_notification(&mut conn, &n.item.0.id, limit, skip)
+            .await?;
     Ok(envelope::ok(ChangePage {
         items: rows.into_iter().map(change_out).collect(),
         total,

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids,
-    store::notifications::{self, Filter, Group, Listed},
+    store::activity::notifications::{self, Filter, Group, Listed},
 };
 use serde::Serialize;
 use utoipa::ToSchema;

@@ -3,7 +3,7 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     Db,
-    store::notifications::{self},
+    store::activity::notifications::{self},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

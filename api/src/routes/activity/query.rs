@@ -2,7 +2,7 @@
 //! campaign name searched, the caller's days in their offset from UTC, unread only, one
 //! connection or campaign group — each checked, every invalid one named at once.
 
-use searchdeck_common::store::notifications::{self, TAGS};
+use searchdeck_common::store::activity::notifications::{self, TAGS};
 use serde::Deserialize;
 use utoipa::IntoParams;
 

@@ -6,7 +6,7 @@ use searchdeck_common::{
     jobs::UndoNotification,
     store::{
         self,
-        notifications::{self},
+        activity::notifications::{self},
         tasks::NewTask,
     },
 };

@@ -7,7 +7,7 @@
 use axum::Json;
 use searchdeck_common::{
     Db, ids,
-    store::{campaign_views::CampaignRow, changes, notifications},
+    store::{activity::changes, activity::notifications, campaign_views::CampaignRow},
 };
 use searchdeck_provider::Entity;
 use serde_json::{Map, Value, json};

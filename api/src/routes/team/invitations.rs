@@ -8,7 +8,7 @@ use rand::Rng;
 use searchdeck_common::{
     email::OutgoingEmail,
     ids::{new_id, now_ms},
-    store::{self, notifications, team::NewInvitation},
+    store::{self, activity::notifications, team::NewInvitation},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

@@ -23,7 +23,8 @@ use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids::{new_id, now_ms},
     store::{
-        self, notifications,
+        self,
+        activity::notifications,
         team::{Invitation, TeamMember},
     },
 };

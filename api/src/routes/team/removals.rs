@@ -6,7 +6,7 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids::now_ms,
-    store::{self, notifications, team::TeamMember},
+    store::{self, activity::notifications, team::TeamMember},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

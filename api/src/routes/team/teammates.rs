@@ -6,7 +6,7 @@ use axum::{Json, extract::State, http::StatusCode, response::IntoResponse};
 use searchdeck_common::{
     email::OutgoingEmail,
     ids::now_ms,
-    store::{self, notifications},
+    store::{self, activity::notifications},
 };
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;

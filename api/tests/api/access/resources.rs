@@ -190,15 +190,15 @@ pub async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> St
         "notification" => {
             // A notification of the activity log without changes (its undo is a 400).
             let mut conn = app.state.db.pool.acquire().await.unwrap();
-            let n = store::notifications::NewNotification {
+            let n = store::activity::notifications::NewNotification {
                 workspace_id: workspace_id.to_string(),
                 key: format!("edit:{}", searchdeck_common::ids::new_id()),
-                tag: store::notifications::TAG_MANUAL,
-                kind: store::notifications::TYPE_CHANGE,
+                tag: store::activity::notifications::TAG_MANUAL,
+                kind: store::activity::notifications::TYPE_CHANGE,
                 title: "Fixture".into(),
                 action: "UPDATE".into(),
                 target: "KEYWORD".into(),
-                source: store::notifications::SOURCE_USER,
+                source: store::activity::notifications::SOURCE_USER,
                 source_name: "Fixture".into(),
                 user_id: None,
                 email: None,
@@ -208,7 +208,9 @@ pub async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> St
                 undo_of: None,
                 created_at: searchdeck_common::ids::now_ms() / 1000,
             };
-            store::notifications::record(&mut conn, &n).await.unwrap()
+            store::activity::notifications::record(&mut conn, &n)
+                .await
+                .unwrap()
         }
         "rule_run" => {
             // A finished run of the rule fixture that changed one keyword.

@@ -6,8 +6,8 @@ use searchdeck_api::session::Role;
 use searchdeck_common::{
     ids::{new_id, now_ms},
     store::{
-        changes::{self, NewChange},
-        notifications::{self, NewNotification},
+        activity::changes::{self, NewChange},
+        activity::notifications::{self, NewNotification},
     },
 };
 use serde_json::{Value, json};

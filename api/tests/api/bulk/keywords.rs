@@ -7,7 +7,7 @@ use searchdeck_api::session::Role;
 use searchdeck_common::{
     jobs::{BulkEdit, BulkEditItem},
     queue::{EnqueueOptions, Envelope},
-    store::{self, changes},
+    store::{self, activity::changes},
     tasks::NewTask,
 };
 use serde_json::json;

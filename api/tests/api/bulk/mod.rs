@@ -27,7 +27,7 @@ use std::{collections::HashMap, sync::Arc};
 
 use axum::http::StatusCode;
 use rust_decimal::{Decimal, prelude::ToPrimitive};
-use searchdeck_common::store::{self, changes};
+use searchdeck_common::store::{self, activity::changes};
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use serde_json::{Value, json};
 

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use axum::http::{Method, StatusCode};
 use searchdeck_common::{
     jobs::{BulkEdit, BulkEditItem},
-    store::changes,
+    store::activity::changes,
     tasks::NewTask,
 };
 use searchdeck_provider::{AppleAdsExt, Entity};

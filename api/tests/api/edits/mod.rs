@@ -23,7 +23,7 @@ mod restart;
 use std::sync::Arc;
 
 use axum::http::{Method, StatusCode};
-use searchdeck_common::store::{self, changes};
+use searchdeck_common::store::{self, activity::changes};
 use searchdeck_provider::{AppleAds, AppleAdsExt, Entity};
 use serde_json::{Value, json};
 

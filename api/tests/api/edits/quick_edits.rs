@@ -3,7 +3,7 @@
 
 use axum::http::{Method, StatusCode};
 use searchdeck_api::session::Role;
-use searchdeck_common::store::changes;
+use searchdeck_common::store::activity::changes;
 use searchdeck_provider::{AppleAdsExt, Entity};
 use serde_json::{Value, json};
 

@@ -47,10 +47,6 @@ pub mod team;
 pub mod users;
 pub mod workspaces;
 
-// The activity family's stores under their earlier paths, while callers move to
-// `store::activity::…`.
-pub use activity::{change_history, changes, notifications};
-
 /// Any executor over the application database: a pool, a connection or a transaction.
 pub trait Exec<'c>: sqlx::Executor<'c, Database = sqlx::Any> {}
 
