@@ -16,7 +16,7 @@ if ! redis_up && command -v redis-server >/dev/null; then
 fi
 
 # The Rust suite runs up to 12 tests at once and every PostgreSQL test opens its own app, with
-# pools of up to 32 connections (common/src/db.rs 16 + 8, the queue's 4, the rate limiter's
+# pools of up to 32 connections (common/db/src/db.rs 16 + 8, the queue's 4, the rate limiter's
 # 4). PostgreSQL's default of 100 connections then runs out when the sync-heavy tests start
 # together ("sorry, too many clients already" in its log; the app's requests time out waiting
 # for a connection, measured 2026-11-28 at 8): a local server managed here is given 400 (a

@@ -9,6 +9,8 @@ use utoipa::{
     openapi::security::{ApiKey, ApiKeyValue, SecurityScheme},
 };
 
+use searchdeck_common::tasks::TaskDetails;
+
 use crate::{
     access::SECURITY_SCHEME,
     error::{ErrorBody, FieldError},
@@ -20,7 +22,7 @@ use crate::{
     info(title = "Searchdeck API", description = "The HTTP API of Searchdeck. Every answer uses one envelope: \
         `{status, message, result}` on success, `{status, message, errors, meta}` on failure. \
         Sessions are carried by the HttpOnly `sd_session` cookie."),
-    components(schemas(ErrorBody, FieldError)),
+    components(schemas(ErrorBody, FieldError, TaskDetails)),
     modifiers(&SessionCookie),
     tags(
         (name = "auth", description = "Accounts, sessions and password recovery"),

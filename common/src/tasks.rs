@@ -7,6 +7,8 @@
 //! workspace. This module adds what spans two stores: a task created with its job.
 
 pub use crate::store::tasks::{NewTask, TaskRecord, percent};
+use serde::Serialize;
+
 use crate::{
     Db,
     queue::{
@@ -15,6 +17,44 @@ use crate::{
     },
     store,
 };
+
+/// What a task's `details` hold, by its `kind` (each kind's job writes its own
+/// `Job::Progress`): collect-keywords CollectProgress, create-campaigns and copy-campaigns
+/// CreationProgress, bulk-edit BulkEditProgress, apply-negative-lists ApplyProgress,
+/// run-rule and undo-rule-run RunRuleProgress, undo-notification UndoProgress, sync-account
+/// SyncAccountProgress, sync-reports SyncReportsProgress, test TestProgress; NoDetails
+/// (`{}`) before the task has reported any.
+#[derive(Serialize, utoipa::ToSchema)]
+#[serde(untagged)]
+pub enum TaskDetails {
+    Collect(crate::suggester::keyword::CollectProgress),
+    Creation(crate::jobs::CreationProgress),
+    BulkEdit(crate::jobs::BulkEditProgress),
+    ApplyNegativeLists(crate::jobs::ApplyNegativeListsProgress),
+    RuleRun(crate::jobs::RunRuleProgress),
+    Undo(crate::jobs::UndoProgress),
+    SyncAccount(crate::jobs::SyncAccountProgress),
+    SyncReports(crate::jobs::SyncReportsProgress),
+    // The queue's own test job (feature `test-jobs`): not in a production build.
+    #[cfg(feature = "test-jobs")]
+    Test(crate::jobs::TestProgress),
+    None(NoDetails),
+}
+
+/// The details of a task that has reported none yet: an empty object.
+#[derive(Serialize)]
+pub struct NoDetails {}
+
+impl utoipa::PartialSchema for NoDetails {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .description(Some("No details reported yet: `{}`."))
+            .max_properties(Some(0))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for NoDetails {}
 
 /// Records a new task and writes its job to the outbox in one transaction, so the task
 /// exists exactly when its job will run (see [`crate::queue::outbox`]). Returns the task's

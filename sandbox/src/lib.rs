@@ -14,10 +14,12 @@ pub mod args;
 pub mod auth;
 pub mod clock;
 pub mod faults;
+pub mod generate;
 pub mod journal;
 pub mod metrics;
 pub mod sim;
 pub mod state;
+pub mod totals;
 pub mod truth;
 pub mod world;
 

@@ -6,7 +6,7 @@ mod apply_negative_lists;
 mod bulk_edit;
 mod cleanup;
 mod collect_keywords;
-mod create_campaigns;
+mod creation;
 mod deliver_alert;
 mod fetch_rates;
 mod refresh_popularity;
@@ -26,7 +26,7 @@ pub use bulk_edit::{
 };
 pub use cleanup::Cleanup;
 pub use collect_keywords::CollectKeywords;
-pub use create_campaigns::{
+pub use creation::{
     CampaignMapping, CopyCampaigns, CopySettings, CreateCampaigns, CreationPlan, CreationProgress,
     CreationScope, DISCOVERY_GROUP, GroupMapping, MAX_CAMPAIGNS as CREATION_MAX_CAMPAIGNS,
     MAX_GROUPS as CREATION_MAX_GROUPS, MAX_KEYWORDS as CREATION_MAX_KEYWORDS, MethodError,

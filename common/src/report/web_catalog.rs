@@ -1,4 +1,4 @@
-//! The report catalog as the web app reads it: `frontend/src/api/generated/report-catalog.json`,
+//! The report catalog as the web app reads it: `frontend/src/api/report-catalog.json`,
 //! written from [`catalog`](super::catalog) so that the browser's metric lists (the chart's
 //! metrics, the filters', the rules' pickers) and column lists are never typed a second time.
 //! The test below fails when the committed copy differs; `SEARCHDECK_UPDATE_OPENAPI=1` (the
@@ -7,8 +7,8 @@
 use serde_json::{Value, json};
 
 use super::catalog::{
-    COLUMN_GROUPS, CONVERSION_COLUMNS, GRAPH_METRICS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, Kind,
-    Level, Metric, PRO_LOCKED_GROUPS,
+    COLUMN_GROUPS, CONVERSION_COLUMNS, GRAPH_METRICS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, Kind, Level,
+    Metric, PRO_LOCKED_GROUPS,
 };
 
 /// How the web app shows a metric: a count, money of the org's currency, a percentage (the
@@ -77,7 +77,7 @@ mod tests {
     fn the_web_apps_copy_of_the_catalog_is_current() {
         let path = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../frontend/src/api/generated/report-catalog.json"
+            "/../frontend/src/api/report-catalog.json"
         );
         let doc = super::text();
         if std::env::var_os("SEARCHDECK_UPDATE_OPENAPI").is_some() {
@@ -87,7 +87,7 @@ mod tests {
         let committed = std::fs::read_to_string(path).unwrap_or_default();
         assert!(
             committed == doc,
-            "frontend/src/api/generated/report-catalog.json is not the report catalog: run \
+            "frontend/src/api/report-catalog.json is not the report catalog: run \
              `SEARCHDECK_UPDATE_OPENAPI=1 cargo nextest run -p searchdeck-common --lib web_catalog`"
         );
     }

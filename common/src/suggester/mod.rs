@@ -7,7 +7,8 @@
 pub mod keyword;
 pub mod payload;
 pub mod plan;
-pub mod text;
+/// The keyword text rules, which the stores share (`searchdeck-model`).
+pub use searchdeck_model::text;
 
 pub use keyword::{
     BidOn, COMPLETED, CollectProgress, FAILED, Keyword, NegatedIn, Phase, STOPPED, Source,

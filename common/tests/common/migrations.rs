@@ -23,7 +23,7 @@ const DIALECT: &[(&str, &str)] = &[
 
 fn folder(backend: &str) -> std::path::PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("migrations")
+        .join("db/migrations")
         .join(backend)
 }
 

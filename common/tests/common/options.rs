@@ -323,7 +323,7 @@ async fn migration_keeps_the_saved_options_sqlite() {
     let dir = tempfile::tempdir().unwrap();
     let url = format!("sqlite://{}", dir.path().join("old.db").display());
     let db = Db::connect_url(&url).await.unwrap();
-    migration_keeps_the_saved_options(&db, &sqlx::migrate!("migrations/sqlite")).await;
+    migration_keeps_the_saved_options(&db, &sqlx::migrate!("db/migrations/sqlite")).await;
 }
 
 #[tokio::test]
@@ -333,5 +333,5 @@ async fn migration_keeps_the_saved_options_postgres() {
     };
     let pg = TestDatabase::create(&base, "sd_optmig").await;
     let db = Db::connect_url(&pg.url).await.unwrap();
-    migration_keeps_the_saved_options(&db, &sqlx::migrate!("migrations/postgres")).await;
+    migration_keeps_the_saved_options(&db, &sqlx::migrate!("db/migrations/postgres")).await;
 }

@@ -1,7 +1,8 @@
 //! Discovery and insights: keyword suggestions (`POST /suggestions/keywords/query`),
-//! search-term popularity and impression share (`POST /insights/apps/...`). Popularity
-//! comes from the same function that drives the keyword model, so suggestions, insights
-//! and metrics agree.
+//! impression share (`POST /insights/apps/impression-share/query`) and the query reading
+//! the insights endpoints share (search-term popularity, [`super::popularity`], reads its
+//! query here too). Popularity comes from the same function that drives the keyword
+//! model, so suggestions, insights and metrics agree.
 
 use std::sync::Arc;
 
@@ -22,15 +23,10 @@ use crate::state::Sandbox;
 use crate::world::{Id, World};
 
 pub fn router() -> Router<Arc<Sandbox>> {
-    Router::new()
-        .route(
-            "/insights/apps/search-term-popularity/query",
-            post(super::popularity::term_popularity),
-        )
-        .route(
-            "/insights/apps/impression-share/query",
-            post(impression_share),
-        )
+    Router::new().route(
+        "/insights/apps/impression-share/query",
+        post(impression_share),
+    )
 }
 
 #[derive(Debug, Deserialize)]

@@ -67,6 +67,7 @@ pub fn router() -> Router<Arc<Sandbox>> {
         .merge(negatives::router())
         .merge(reports::router())
         .merge(insights::router())
+        .merge(popularity::router())
         .merge(search::router())
         .merge(history::router())
         .merge(suggestions::router())

@@ -5,8 +5,9 @@
 
 use std::sync::Arc;
 
-use axum::Json;
 use axum::extract::State;
+use axum::routing::post;
+use axum::{Json, Router};
 use serde_json::{Value, json};
 
 use super::error::ApiError;
@@ -17,6 +18,13 @@ use super::vocabulary;
 use crate::metrics::{mix_pub, popularity, unit};
 use crate::state::Sandbox;
 use crate::world::words::{CATEGORIES, COUNTRIES};
+
+pub fn router() -> Router<Arc<Sandbox>> {
+    Router::new().route(
+        "/insights/apps/search-term-popularity/query",
+        post(term_popularity),
+    )
+}
 
 /// Fields of `SearchTermPopularityRow` a filter may name.
 const FIELDS: &[&str] = &[

@@ -10,7 +10,7 @@ use p256::ecdsa::VerifyingKey;
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 
-use super::store::{Access, Credential};
+use super::credential::{Access, Credential};
 use crate::world::Id;
 
 /// One change of the auth store, as journaled.

@@ -2,6 +2,7 @@
 //! endpoint (`POST /auth/oauth2/token`), the consent page (`/auth/oauth2/authorize`) and the
 //! bearer check in front of `/v1`.
 
+pub mod credential;
 pub mod jwt;
 pub mod kept;
 pub mod pages;

@@ -2,14 +2,14 @@
 //! authorization codes of the consent page. With a journal ([`AuthStore::journaled`]),
 //! every key, refresh token and code is kept across restarts (see [`super::kept`]).
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::sync::Arc;
 
-use p256::ecdsa::VerifyingKey;
 use parking_lot::Mutex;
 use rand::Rng;
 use time::{Duration, OffsetDateTime};
 
+pub use super::credential::{Access, Credential};
 use super::kept::{AuthLine, AuthSink};
 use crate::clock::Clock;
 
@@ -17,43 +17,6 @@ use crate::clock::Clock;
 pub const TOKEN_LIFETIME: Duration = Duration::hours(1);
 /// Authorization-code lifetime.
 pub const CODE_LIFETIME: Duration = Duration::minutes(10);
-
-/// A credential registered through `POST /sandbox/keys`.
-#[derive(Debug, Clone)]
-pub struct Credential {
-    pub client_id: String,
-    pub team_id: String,
-    pub key_id: String,
-    pub key: VerifyingKey,
-    pub access: Access,
-}
-
-/// What the API user behind a credential may do, as Apple's user roles grant it: every ad
-/// account of the organisation or a listed few ("Limited Access"), and writes or not
-/// ("Read Only").
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
-pub struct Access {
-    /// The ad accounts it may use; `None` is all of them.
-    pub accounts: Option<BTreeSet<crate::world::Id>>,
-    pub read_only: bool,
-}
-
-impl Access {
-    /// Whether it may use ad account `id`.
-    pub fn allows(&self, id: crate::world::Id) -> bool {
-        self.accounts.as_ref().is_none_or(|a| a.contains(&id))
-    }
-
-    /// The role names `/acls` lists for an ad account it may use.
-    pub fn role(&self) -> &'static str {
-        match (self.accounts.is_some(), self.read_only) {
-            (false, false) => "API Account Manager",
-            (false, true) => "API Account Read Only",
-            (true, false) => "Limited Access: API Account Manager",
-            (true, true) => "Limited Access: API Read Only",
-        }
-    }
-}
 
 #[derive(Debug, Clone)]
 struct Grant {

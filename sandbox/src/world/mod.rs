@@ -3,7 +3,6 @@
 //! writes through the API. Daily metrics are not stored; [`crate::metrics`] derives them.
 
 pub mod audit;
-pub mod generate;
 pub mod index;
 pub mod money;
 pub mod statics;
@@ -11,349 +10,25 @@ pub mod timeline;
 pub(crate) mod words;
 pub mod zone;
 
+mod campaigns;
+mod config;
+pub mod days;
+mod entities;
+
 use std::collections::BTreeMap;
 
-use serde::{Deserialize, Serialize};
 use time::{Date, OffsetDateTime, Time};
 
-pub use generate::{
+pub use campaigns::{AdGroup, Campaign, GroupBefore, Keyword, NegativeKeyword};
+pub use config::{
     AGENCY_ACCOUNTS, AGENCY_CAMPAIGNS, AGENCY_GROUPS, MID_KEYWORDS, WorldConfig, WorldSize,
 };
-use timeline::Timeline;
+pub use entities::{
+    Ad, AdAccount, App, Creative, CreativeType, Lifecycle, MatchType, ProductPage, Status,
+};
 
 /// Identifier of any entity; one counter serves all kinds so ids never collide.
 pub type Id = i64;
-
-/// The two user-settable states of campaigns, ad groups, keywords and ads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Status {
-    Enabled,
-    Paused,
-}
-
-impl Status {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Status::Enabled => "ENABLED",
-            Status::Paused => "PAUSED",
-        }
-    }
-
-    /// Parses the wire name.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "ENABLED" => Some(Status::Enabled),
-            "PAUSED" => Some(Status::Paused),
-            _ => None,
-        }
-    }
-}
-
-/// Keyword match types the sandbox simulates (the reference also lists CATEGORY).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum MatchType {
-    Exact,
-    Broad,
-    /// The phrase, in order, with words before or after it.
-    Phrase,
-}
-
-impl MatchType {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            MatchType::Exact => "EXACT",
-            MatchType::Broad => "BROAD",
-            MatchType::Phrase => "PHRASE",
-        }
-    }
-
-    /// Parses the wire name; CATEGORY is a valid enum value the sandbox rejects.
-    pub fn parse(s: &str) -> Option<Self> {
-        match s {
-            "EXACT" => Some(MatchType::Exact),
-            "BROAD" => Some(MatchType::Broad),
-            "PHRASE" => Some(MatchType::Phrase),
-            _ => None,
-        }
-    }
-}
-
-/// An ad account (v1's name for a campaign group / org).
-#[derive(Debug, Clone)]
-pub struct AdAccount {
-    pub id: Id,
-    pub name: String,
-    pub currency: &'static str,
-    pub timezone: &'static str,
-    pub payment_model: &'static str,
-    pub created: OffsetDateTime,
-}
-
-/// An App Store app, either promoted by an ad account or a competitor.
-#[derive(Debug, Clone)]
-pub struct App {
-    pub adam_id: i64,
-    pub name: String,
-    pub developer: String,
-    pub title: String,
-    pub subtitle: String,
-    pub description: String,
-    pub icon_url: String,
-    pub category: &'static str,
-    /// The ad account promoting it; `None` for competitors.
-    pub owner: Option<Id>,
-}
-
-/// Lifecycle fields shared by every entity.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Lifecycle {
-    pub status: Timeline<Status>,
-    #[serde(with = "time::serde::rfc3339")]
-    pub created: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339")]
-    pub modified: OffsetDateTime,
-    /// First simulated day it can serve (creation day + 1 for entities made through the API).
-    pub serving_from: Date,
-    /// The day it was deleted; it serves no more from then on.
-    pub deleted_on: Option<Date>,
-}
-
-impl Lifecycle {
-    /// A new entity's lifecycle: made at `now`, `status` and serving from day `from`.
-    pub fn new(from: Date, status: Status, now: OffsetDateTime) -> Self {
-        Self {
-            status: Timeline::new(from, status),
-            created: now,
-            modified: now,
-            serving_from: from,
-            deleted_on: None,
-        }
-    }
-
-    /// Whether the entity itself (not its parents) serves on `day`.
-    pub fn active_on(&self, day: Date) -> bool {
-        day >= self.serving_from
-            && self.deleted_on.is_none_or(|d| day < d)
-            && self.status.at(day) == Status::Enabled
-    }
-
-    /// Whether it has been deleted.
-    pub fn deleted(&self) -> bool {
-        self.deleted_on.is_some()
-    }
-}
-
-/// A campaign promoting one app in some countries or regions.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Campaign {
-    pub id: Id,
-    pub ad_account_id: Id,
-    pub name: String,
-    pub adam_id: i64,
-    pub countries: Vec<String>,
-    /// Daily budget in micros; changes apply from the next simulated day.
-    pub daily_budget: Timeline<i64>,
-    #[serde(with = "time::serde::rfc3339")]
-    pub start_time: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339::option")]
-    pub end_time: Option<OffsetDateTime>,
-    pub life: Lifecycle,
-    /// The countries or regions in effect before each change: `(first day of the next
-    /// ones, countries)`, oldest first. A change applies from the next day, so the days
-    /// before it keep the reach they had.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub countries_before: Vec<(Date, Vec<String>)>,
-    /// Why Apple holds the campaign back (`CampaignSystemStatusReason`s such as
-    /// `LIFETIME_BUDGET_EXHAUSTED`, `AD_GROUPS_MISSING`, `PAUSED_BY_SYSTEM`), set through
-    /// `PUT /sandbox/campaigns/{id}/systemStatus`; a live campaign with any is `NOT_RUNNING`
-    /// and `ON_HOLD`.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub system_reasons: Vec<String>,
-}
-
-impl Campaign {
-    /// The countries or regions in effect on `day`.
-    pub fn countries_on(&self, day: Date) -> &[String] {
-        self.countries_before
-            .iter()
-            .find(|(until, _)| day < *until)
-            .map_or(&self.countries, |(_, c)| c)
-    }
-
-    /// Keeps the countries in effect before `from`, when they change from that day on.
-    pub fn keep_countries_before(&mut self, from: Date) {
-        if self.countries_before.last().is_none_or(|(u, _)| *u < from) {
-            self.countries_before.push((from, self.countries.clone()));
-        }
-    }
-}
-
-/// An ad group's bidding and targeting in effect before a change.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct GroupBefore {
-    /// The first day the next settings applied.
-    pub until: Date,
-    pub default_bid: i64,
-    pub automated_keywords_opt_in: bool,
-    #[serde(with = "statics::list")]
-    pub device_classes: Vec<&'static str>,
-}
-
-/// An ad group: bids, CPA cap, search match and audience targeting.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct AdGroup {
-    pub id: Id,
-    pub campaign_id: Id,
-    pub ad_account_id: Id,
-    pub name: String,
-    pub default_bid: i64,
-    pub cpa_cap: Option<i64>,
-    pub automated_keywords_opt_in: bool,
-    #[serde(with = "statics::list")]
-    pub device_classes: Vec<&'static str>,
-    #[serde(with = "time::serde::rfc3339")]
-    pub start_time: OffsetDateTime,
-    #[serde(with = "time::serde::rfc3339::option")]
-    pub end_time: Option<OffsetDateTime>,
-    pub life: Lifecycle,
-    /// Default bid, search match and device classes in effect before each change, oldest
-    /// first: a change applies from the next day, so past days keep what they served with.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub before: Vec<GroupBefore>,
-}
-
-impl AdGroup {
-    /// `(default bid, search match opt-in, device classes)` in effect on `day`.
-    pub fn settings_on(&self, day: Date) -> (i64, bool, &[&'static str]) {
-        match self.before.iter().find(|b| day < b.until) {
-            Some(b) => (
-                b.default_bid,
-                b.automated_keywords_opt_in,
-                &b.device_classes,
-            ),
-            None => (
-                self.default_bid,
-                self.automated_keywords_opt_in,
-                &self.device_classes,
-            ),
-        }
-    }
-
-    /// Keeps the settings in effect before `from`, when they change from that day on.
-    pub fn keep_before(&mut self, from: Date) {
-        if self.before.last().is_none_or(|b| b.until < from) {
-            self.before.push(GroupBefore {
-                until: from,
-                default_bid: self.default_bid,
-                automated_keywords_opt_in: self.automated_keywords_opt_in,
-                device_classes: self.device_classes.clone(),
-            });
-        }
-    }
-
-    /// The default bid as a timeline (search-match terms bid it).
-    pub fn default_bid_timeline(&self, since: Date) -> Timeline<i64> {
-        let first = self
-            .before
-            .first()
-            .map_or(self.default_bid, |b| b.default_bid);
-        let mut bid = Timeline::new(since, first);
-        for (i, b) in self.before.iter().enumerate() {
-            let next = self
-                .before
-                .get(i + 1)
-                .map_or(self.default_bid, |n| n.default_bid);
-            bid.set(b.until, next);
-        }
-        bid
-    }
-}
-
-/// A bidded keyword with its simulated market.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Keyword {
-    pub id: Id,
-    pub ad_group_id: Id,
-    pub campaign_id: Id,
-    pub ad_account_id: Id,
-    pub text: String,
-    pub match_type: MatchType,
-    pub bid: Timeline<i64>,
-    pub life: Lifecycle,
-}
-
-/// A negative keyword at campaign level (`ad_group_id` None) or ad group level.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct NegativeKeyword {
-    pub id: Id,
-    pub campaign_id: Id,
-    pub ad_group_id: Option<Id>,
-    pub ad_account_id: Id,
-    pub text: String,
-    pub match_type: MatchType,
-    pub life: Lifecycle,
-}
-
-/// The two creative kinds the sandbox simulates.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum CreativeType {
-    DefaultProductPage,
-    CustomProductPage,
-    LocalAdsSearchCreative,
-}
-
-impl CreativeType {
-    /// The wire name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            CreativeType::DefaultProductPage => "DEFAULT_PRODUCT_PAGE",
-            CreativeType::CustomProductPage => "CUSTOM_PRODUCT_PAGE",
-            CreativeType::LocalAdsSearchCreative => "LOCAL_ADS_SEARCH_CREATIVE",
-        }
-    }
-}
-
-/// An App Store product page of an owned app (made in App Store Connect, read-only in v1).
-#[derive(Debug, Clone)]
-pub struct ProductPage {
-    /// ASC product page id (UUID-shaped).
-    pub id: String,
-    pub adam_id: i64,
-    pub name: String,
-    /// Whether it is a custom product page (else the app's default one).
-    pub custom: bool,
-    pub state: &'static str,
-    pub created: OffsetDateTime,
-}
-
-/// A creative: an app's default or custom product page, usable by ads.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Creative {
-    pub id: Id,
-    pub ad_account_id: Id,
-    pub name: String,
-    pub kind: CreativeType,
-    pub adam_id: i64,
-    pub product_page_id: String,
-    pub life: Lifecycle,
-}
-
-/// An ad: a creative shown in an ad group.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Ad {
-    pub id: Id,
-    pub ad_group_id: Id,
-    pub campaign_id: Id,
-    pub ad_account_id: Id,
-    pub creative_id: Id,
-    pub name: String,
-    pub life: Lifecycle,
-}
 
 /// The whole world; held behind one lock by the server.
 #[derive(Debug, Clone)]
@@ -397,13 +72,52 @@ pub struct World {
     written: std::collections::HashMap<Id, u64>,
     /// Settled campaign-days as served, shared by every snapshot of this world (`None`:
     /// simulate every day, as worlds made for tests do).
-    pub days: Option<std::sync::Arc<crate::sim::days::DayCache>>,
+    pub days: Option<std::sync::Arc<days::DayCache>>,
     /// A keyword's whole-day metrics set through `PUT /sandbox/keywords/{id}/metrics`
     /// (tests that need a known day), served instead of the model's for that day.
-    pub set_days: std::collections::HashMap<Id, BTreeMap<Date, crate::metrics::Totals>>,
+    pub set_days: std::collections::HashMap<Id, BTreeMap<Date, crate::totals::Totals>>,
 }
 
 impl World {
+    /// A world of `seed` for `today` (its clock at `now`) with no entities yet, of
+    /// organisation `org_id` and user `user_id`: what [`crate::generate`] fills.
+    pub(crate) fn empty(
+        seed: u64,
+        today: Date,
+        now: OffsetDateTime,
+        org_id: i64,
+        user_id: i64,
+    ) -> World {
+        World {
+            seed,
+            origin: today,
+            now,
+            today,
+            org_id,
+            user_id,
+            accounts: BTreeMap::new(),
+            apps: BTreeMap::new(),
+            campaigns: BTreeMap::new(),
+            ad_groups: BTreeMap::new(),
+            keywords: BTreeMap::new(),
+            negative_keywords: BTreeMap::new(),
+            ads: BTreeMap::new(),
+            creatives: BTreeMap::new(),
+            product_pages: BTreeMap::new(),
+            audit: Vec::new(),
+            index: Default::default(),
+            next_id: 100_000_000,
+            next_txn: 0,
+            current_txn: String::new(),
+            pending: Vec::new(),
+            journaled_audit: 0,
+            version: 0,
+            written: Default::default(),
+            days: None,
+            set_days: Default::default(),
+        }
+    }
+
     /// Allocates a fresh id.
     pub fn next_id(&mut self) -> Id {
         self.next_id += 1;

@@ -6,7 +6,7 @@ pub mod apply_negative_lists;
 pub mod bulk_edit;
 mod cleanup;
 pub mod collect_keywords;
-pub mod create_campaigns;
+pub mod creation;
 mod deliver_alert;
 pub mod fetch_rates;
 pub mod refresh_popularity;

@@ -1,42 +1,25 @@
-//! The sync jobs against the in-process sandbox (small world), on SQLite and PostgreSQL:
-//! connecting queues a sync that completes with progress; our stored daily metrics add up
-//! to the sandbox's own report totals for an org, a campaign and a keyword over 30 days;
-//! after the sandbox's clock moves a day, a second sync corrects the restated days and
-//! duplicates nothing; the connection's schedule exists and goes with the connection.
+//! The sync jobs against the in-process sandbox (small world), on SQLite and PostgreSQL
+//! (docs/sync-and-jobs.md):
+//!
+//! - here: connecting queues a sync that completes with progress; our stored daily metrics
+//!   add up to the sandbox's own report totals (`compare`); after the sandbox's clock moves
+//!   a day, a second sync corrects the restated days and duplicates nothing.
+//! - `sync_now`: Sync now joins a running sync, is paced after one that just ended, and is
+//!   another workspace's 404.
+//!
+//! The fixtures below move the sandbox's clock and wait for the syncs they start.
 
-use std::{collections::BTreeMap, sync::Arc, time::Duration};
+mod compare;
+mod sync_now;
+
+use std::{collections::BTreeMap, time::Duration};
+
+use axum::http::{Method, StatusCode};
+use compare::check_against_sandbox;
+use serde_json::{Value, json};
 
 use crate::common::TestApp;
 use crate::harness::{Connected, args, start_sandbox};
-use axum::http::{Method, StatusCode};
-use searchdeck_provider::AppleAds;
-use serde_json::{Value, json};
-
-/// (impressions, taps, installs, spend micros).
-type Totals = (i64, i64, i64, i64);
-
-fn add(a: Totals, b: Totals) -> Totals {
-    (a.0 + b.0, a.1 + b.1, a.2 + b.2, a.3 + b.3)
-}
-
-fn micros(v: &Value) -> i64 {
-    let s = v["amount"].as_str().unwrap();
-    let (int, frac) = s.split_once('.').unwrap_or((s, ""));
-    let mut frac = frac.to_string();
-    while frac.len() < 6 {
-        frac.push('0');
-    }
-    int.parse::<i64>().unwrap() * 1_000_000 + frac.parse::<i64>().unwrap()
-}
-
-fn totals(m: &Value) -> Totals {
-    (
-        m["impressions"].as_i64().unwrap(),
-        m["taps"].as_i64().unwrap(),
-        m["totalInstalls"].as_i64().unwrap(),
-        micros(&m["localSpend"]),
-    )
-}
 
 /// The sandbox's today.
 async fn sandbox_today(t: &Connected) -> time::Date {
@@ -121,111 +104,6 @@ async fn resync(t: &Connected, account_id: &str, after: i64) -> i64 {
     synced_after(t, account_id, after).await
 }
 
-/// A provider client over the stored connection's credentials (as the jobs build it).
-async fn client(t: &Connected, account_id: &str) -> Arc<dyn AppleAds> {
-    let row = searchdeck_common::store::accounts::by_id(&t.app.state.db.pool, account_id)
-        .await
-        .unwrap()
-        .unwrap();
-    t.app.state.provider.client_of(&row).unwrap()
-}
-
-/// Every row of a sandbox report (no granularity: totals over the range), keyed by
-/// `key(metadata)`.
-async fn sandbox_report(
-    client: &dyn AppleAds,
-    org: i64,
-    level: &str,
-    from: time::Date,
-    to: time::Date,
-    filters: Value,
-    daily: bool,
-) -> Vec<Value> {
-    let mut out = Vec::new();
-    let mut offset = 0;
-    loop {
-        let mut range =
-            json!({"start": from.to_string(), "end": to.to_string(), "timeZone": "ORTZ"});
-        if daily {
-            range["granularity"] = json!("DAILY");
-        }
-        let mut request = json!({
-            "timeRange": range,
-            "pagination": {"offset": offset, "pageSize": 1000},
-        });
-        if !filters.is_null() {
-            request["filters"] = filters.clone();
-        }
-        let page = client.report(org, level, &request).await.unwrap();
-        let n = page.items.len();
-        out.extend(page.items);
-        offset += n;
-        if n < 1000 {
-            return out;
-        }
-    }
-}
-
-/// Our sums over `asa_day_metrics` of a level, optionally of one entity, over a range.
-async fn ours(
-    t: &Connected,
-    org_key: i64,
-    level: i64,
-    entity: Option<i64>,
-    from: time::Date,
-    to: time::Date,
-) -> Totals {
-    let postgres = t.app.state.db.backend == searchdeck_common::Backend::Postgres;
-    let day = |n: u32| {
-        if postgres {
-            format!("CAST(${n} AS DATE)")
-        } else {
-            format!("${n}")
-        }
-    };
-    let sql = format!(
-        "SELECT CAST(COALESCE(SUM(impressions), 0) AS BIGINT), CAST(COALESCE(SUM(taps), 0) AS BIGINT), \
-         CAST(COALESCE(SUM(tap_installs + view_installs), 0) AS BIGINT), \
-         CAST(COALESCE(SUM(spend_micros), 0) AS BIGINT) FROM asa_day_metrics \
-         WHERE org_key = $1 AND level = $2 AND day >= {} AND day <= {} AND ($5 = 0 OR entity_id = $6)",
-        day(3),
-        day(4)
-    );
-    sqlx::query_as(sqlx::AssertSqlSafe(sql))
-        .bind(org_key)
-        .bind(level)
-        .bind(from.to_string())
-        .bind(to.to_string())
-        .bind(i64::from(entity.is_some()))
-        .bind(entity.unwrap_or(0))
-        .fetch_one(&t.app.state.db.pool)
-        .await
-        .unwrap()
-}
-
-/// Our campaign-level rows (day, campaign) → totals over a range.
-async fn our_days(
-    t: &Connected,
-    org_key: i64,
-    from: time::Date,
-    to: time::Date,
-) -> BTreeMap<(String, i64), Totals> {
-    let rows: Vec<(String, i64, i64, i64, i64, i64)> = sqlx::query_as(
-        "SELECT CAST(day AS TEXT), entity_id, impressions, taps, tap_installs + view_installs, \
-         spend_micros FROM asa_day_metrics WHERE org_key = $1 AND level = 1",
-    )
-    .bind(org_key)
-    .fetch_all(&t.app.state.db.pool)
-    .await
-    .unwrap();
-    rows.into_iter()
-        .filter(|r| {
-            r.0.as_str() >= from.to_string().as_str() && r.0.as_str() <= to.to_string().as_str()
-        })
-        .map(|r| ((r.0, r.1), (r.2, r.3, r.4, r.5)))
-        .collect()
-}
-
 /// Waits until the connection's `last_synced_at` is set and later than `after`.
 async fn synced_after(t: &Connected, account_id: &str, after: i64) -> i64 {
     let started = std::time::Instant::now();
@@ -281,100 +159,6 @@ async fn connect(t: &Connected, owner: &str) -> String {
         .fetch_one(&t.app.state.db.pool)
         .await
         .unwrap()
-}
-
-/// Checks org, campaign and keyword totals over the 30 days before the sandbox's today,
-/// and every campaign-day of the trailing window, against the sandbox's reports.
-async fn check_against_sandbox(t: &Connected, account_id: &str) {
-    let client = client(t, account_id).await;
-    let today = sandbox_today(t).await;
-    let (from, to) = (
-        today - time::Duration::days(30),
-        today - time::Duration::days(1),
-    );
-    let orgs: Vec<(i64, i64)> = sqlx::query_as(
-        "SELECT org_key, org_id FROM sync_orgs WHERE account_id = $1 ORDER BY org_id",
-    )
-    .bind(account_id)
-    .fetch_all(&t.app.state.db.pool)
-    .await
-    .unwrap();
-    assert!(!orgs.is_empty(), "the campaign groups are synced");
-    let mut checked_keyword = false;
-    for (org_key, org_id) in orgs {
-        let campaigns = sandbox_report(
-            client.as_ref(),
-            org_id,
-            "campaigns",
-            from,
-            to,
-            Value::Null,
-            false,
-        )
-        .await;
-        let org_total = campaigns
-            .iter()
-            .map(|r| totals(&r["totalMetrics"]))
-            .fold((0, 0, 0, 0), add);
-        assert_eq!(
-            ours(t, org_key, 1, None, from, to).await,
-            org_total,
-            "org {org_id} over {from}..{to}"
-        );
-        let Some(top) = campaigns
-            .iter()
-            .max_by_key(|r| totals(&r["totalMetrics"]).3)
-        else {
-            continue;
-        };
-        let campaign_id = top["metadata"]["id"].as_i64().unwrap();
-        assert_eq!(
-            ours(t, org_key, 1, Some(campaign_id), from, to).await,
-            totals(&top["totalMetrics"]),
-            "campaign {campaign_id}"
-        );
-        let filter = json!([{"field": "campaignId", "operator": "IN", "value": [campaign_id]}]);
-        let keywords =
-            sandbox_report(client.as_ref(), org_id, "keywords", from, to, filter, false).await;
-        if let Some(k) = keywords.iter().max_by_key(|r| totals(&r["totalMetrics"]).1) {
-            let keyword_id = k["metadata"]["id"].as_i64().unwrap();
-            assert_eq!(
-                ours(t, org_key, 3, Some(keyword_id), from, to).await,
-                totals(&k["totalMetrics"]),
-                "keyword {keyword_id}"
-            );
-            checked_keyword |= org_total.0 > 0;
-        }
-        // Every campaign-day of the trailing window, today included, as the sandbox says now.
-        let window_from = today - time::Duration::days(29);
-        let daily = sandbox_report(
-            client.as_ref(),
-            org_id,
-            "campaigns",
-            window_from,
-            today,
-            Value::Null,
-            true,
-        )
-        .await;
-        let mut theirs = BTreeMap::new();
-        for row in &daily {
-            let id = row["metadata"]["id"].as_i64().unwrap();
-            for m in row["granularMetrics"].as_array().into_iter().flatten() {
-                let tot = totals(m);
-                if tot != (0, 0, 0, 0) {
-                    theirs.insert((m["date"].as_str().unwrap().to_string(), id), tot);
-                }
-            }
-        }
-        let mine: BTreeMap<_, _> = our_days(t, org_key, window_from, today)
-            .await
-            .into_iter()
-            .filter(|(_, v)| *v != (0, 0, 0, 0))
-            .collect();
-        assert_eq!(mine, theirs, "campaign days of org {org_id}");
-    }
-    assert!(checked_keyword, "some keyword had metrics to compare");
 }
 
 sandbox_tests! {
@@ -467,45 +251,5 @@ sandbox_tests! {
         assert_eq!(t.count("schedules").await, 0);
         assert_eq!(t.count("asa_day_metrics").await, 0);
         assert_eq!(t.count("sync_orgs").await, 0);
-    }
-
-    async fn sync_now_joins_a_running_sync_and_is_paced(t: Connected) {
-        let owner = t.owner().await;
-        let ids = t.registered_key(&owner).await;
-        let res = t.create(&owner, "Sync now", &ids).await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-        let account_id = res.json["result"]["item"]["_id"].as_str().unwrap().to_string();
-        let next = res.json["result"]["item"]["nextSyncAt"].as_str().unwrap().to_string();
-        assert!(next.ends_with(":00:00Z") || next.ends_with(":00:00.000Z"), "on a 3-hour boundary: {next}");
-        // The first sync runs: Sync now joins its task, twice at once too.
-        let path = format!("/api/account/sync/{account_id}");
-        let first_task: String = sqlx::query_scalar("SELECT id FROM tasks WHERE kind = 'sync-account' AND account_id = $1")
-            .bind(&account_id).fetch_one(&t.app.state.db.pool).await.unwrap();
-        let (a, b) = tokio::join!(t.call(Method::POST, &path, json!({}), &owner), t.call(Method::POST, &path, json!({}), &owner));
-        for res in [&a, &b] {
-            assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-            assert_eq!(res.json["result"], json!({"id": first_task, "joined": true}), "{:?}", res.json);
-        }
-        t.task_finished(&owner, &first_task).await;
-        // A connection whose last sync stored its data moments ago (as its reports sync does
-        // when it ends) answers 429 with when to try again.
-        sqlx::query("UPDATE accounts SET last_synced_at = $2 WHERE id = $1")
-            .bind(&account_id).bind(searchdeck_common::ids::now_ms() - 10_000).execute(&t.app.state.db.pool).await.unwrap();
-        let res = t.call(Method::POST, &path, json!({}), &owner).await;
-        assert_eq!(res.status, StatusCode::TOO_MANY_REQUESTS, "{:?}", res.json);
-        assert!(res.json["message"].as_str().unwrap().starts_with("This account was synced moments ago. Try again in "), "{:?}", res.json);
-        // Later, a new sync with its own task, which the caller sees run and finish.
-        sqlx::query("UPDATE accounts SET last_synced_at = last_synced_at - 600000 WHERE id = $1")
-            .bind(&account_id).execute(&t.app.state.db.pool).await.unwrap();
-        let res = t.call(Method::POST, &path, json!({}), &owner).await;
-        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
-        assert_eq!(res.json["result"]["joined"], false);
-        let id = res.json["result"]["id"].as_str().unwrap().to_string();
-        assert_ne!(id, first_task);
-        let task = t.task_finished(&owner, &id).await;
-        assert!(task["error"].is_null(), "{task}");
-        // Another workspace's connection: 404.
-        let stranger = t.owner().await;
-        assert_eq!(t.call(Method::POST, &path, json!({}), &stranger).await.status, StatusCode::NOT_FOUND);
     }
 }

@@ -10,13 +10,14 @@
 //!    page's entities between them, timed by stage, repeated when a refresh swept the day
 //!    blobs it read — and [`totals`] for callers other than the report route.
 
+mod consistent;
 mod filter_sort;
 mod prepare;
 mod present;
+mod rows;
 mod run;
 mod stages;
 
-pub use run::{
-    EntityRead, EntityRow, LockedGroup, Report, RowTotals, entity_rows, run, run_staged, totals,
-};
+pub use rows::{EntityRead, EntityRow, RowTotals, entity_rows, totals};
+pub use run::{LockedGroup, Report, run, run_staged};
 pub use stages::Stages;
