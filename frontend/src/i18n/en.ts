@@ -7,6 +7,8 @@ import { sharedEn } from './shared.en';
 import { accountsEn } from '@/features/accounts/messages.en';
 import { activityEn } from '@/features/activity/messages.en';
 import { authEn } from '@/features/auth/messages.en';
+import { creationEn } from '@/features/creation/messages.en';
+import { negativeListsEn } from '@/features/negative-lists/messages.en';
 import { optimizationEn } from '@/features/optimization/messages.en';
 import { plansEn } from '@/features/plans/messages.en';
 import { rulesEn } from '@/features/rules/messages.en';
@@ -16,7 +18,7 @@ import { teamEn } from '@/features/team/messages.en';
 import { usersEn } from '@/features/users/messages.en';
 
 /** The parts, in order: no key may be in two of them (a later one would win; `messages.test.ts`). */
-export const EN_PARTS = [sharedEn, authEn, usersEn, tasksEn, accountsEn, optimizationEn, suggesterEn, plansEn, rulesEn, activityEn, teamEn] as const;
+export const EN_PARTS = [sharedEn, authEn, usersEn, tasksEn, accountsEn, optimizationEn, creationEn, negativeListsEn, suggesterEn, plansEn, rulesEn, activityEn, teamEn] as const;
 
 export const en = {
   ...sharedEn,
@@ -25,6 +27,8 @@ export const en = {
   ...tasksEn,
   ...accountsEn,
   ...optimizationEn,
+  ...creationEn,
+  ...negativeListsEn,
   ...suggesterEn,
   ...plansEn,
   ...rulesEn,

@@ -7,6 +7,8 @@ import { sharedRu } from './shared.ru';
 import { accountsRu } from '@/features/accounts/messages.ru';
 import { activityRu } from '@/features/activity/messages.ru';
 import { authRu } from '@/features/auth/messages.ru';
+import { creationRu } from '@/features/creation/messages.ru';
+import { negativeListsRu } from '@/features/negative-lists/messages.ru';
 import { optimizationRu } from '@/features/optimization/messages.ru';
 import { plansRu } from '@/features/plans/messages.ru';
 import { rulesRu } from '@/features/rules/messages.ru';
@@ -16,7 +18,7 @@ import { teamRu } from '@/features/team/messages.ru';
 import { usersRu } from '@/features/users/messages.ru';
 
 /** The parts, in the order of `EN_PARTS`. */
-export const RU_PARTS = [sharedRu, authRu, usersRu, tasksRu, accountsRu, optimizationRu, suggesterRu, plansRu, rulesRu, activityRu, teamRu] as const;
+export const RU_PARTS = [sharedRu, authRu, usersRu, tasksRu, accountsRu, optimizationRu, creationRu, negativeListsRu, suggesterRu, plansRu, rulesRu, activityRu, teamRu] as const;
 
 export const ru: Messages = {
   ...sharedRu,
@@ -25,6 +27,8 @@ export const ru: Messages = {
   ...tasksRu,
   ...accountsRu,
   ...optimizationRu,
+  ...creationRu,
+  ...negativeListsRu,
   ...suggesterRu,
   ...plansRu,
   ...rulesRu,

@@ -31,7 +31,7 @@ import type { ReportRow } from '../api/report';
 import { optimizationKeys } from '../api/keys';
 import { fill, moneyLabel, moneyProblem, refusalText, refusalWords } from '@/lib/money';
 import type { Level } from '../paths';
-import { DuplicateModal } from './DuplicateModal';
+import { CampaignCopyModal } from './CampaignCopyModal';
 import { amountText, ReaderGuard, refusalOf } from './QuickEdit';
 import { carriedTags, TagPicker } from './TagPicker';
 
@@ -437,7 +437,7 @@ export function BulkEditBar({ level, accountId, orgId, campaignId, currency, sel
             </Stack>
           </Group>
         )}
-        {level === 'CAMPAIGNS' && canEdit && <DuplicateModal opened={duplicating} onClose={() => setDuplicating(false)} accountId={accountId} orgId={orgId} ids={ids} currency={currency} />}
+        {level === 'CAMPAIGNS' && canEdit && <CampaignCopyModal opened={duplicating} onClose={() => setDuplicating(false)} accountId={accountId} orgId={orgId} ids={ids} currency={currency} />}
         {tasks.map((task) => (
           <BulkTask key={task.taskId} taskId={task.taskId} title={task.title} field={task.field} currency={currency} nameOf={nameOf} onClose={() => setTasks((all) => all.filter((other) => other.taskId !== task.taskId))} />
         ))}

@@ -7,6 +7,7 @@
 import { Button, Group, Menu, Text } from '@mantine/core';
 import { IconColumns3, IconDownload, IconListDetails } from '@tabler/icons-react';
 import { useState } from 'react';
+import { NegativeListsModal } from '@/features/negative-lists';
 import { t, tn } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
@@ -18,7 +19,7 @@ import type { VisibleColumns } from '../hooks/useVisibleColumns';
 import type { Level } from '../paths';
 import { EditColumnsModal } from './EditColumnsModal';
 import { FilterBuilder } from './FilterBuilder';
-import { NegativeListsModal } from './NegativeListsModal';
+import { negativeListPlaces } from './NegativeListPlaces';
 
 interface Props {
   level: Level;
@@ -88,7 +89,7 @@ export function TableToolbar({ level, filters, onFilters, columns, request, sele
         </Menu>
       </Group>
       {withLists && request.orgId !== null && (
-        <NegativeListsModal opened={lists} onClose={() => setLists(false)} accountId={request.accountId} orgId={request.orgId} campaignId={request.campaignId} />
+        <NegativeListsModal opened={lists} onClose={() => setLists(false)} accountId={request.accountId} orgId={request.orgId} campaignId={request.campaignId} places={negativeListPlaces} />
       )}
       {columns.selected && (
         <EditColumnsModal opened={editing} onClose={() => setEditing(false)} level={level} presets={columns.presets} selected={columns.selected} onSelect={columns.select} />

@@ -20,7 +20,7 @@ import {
 } from '@/api/generated/zod.gen';
 import { taskKeys } from '@/features/tasks';
 import { api, apiRequest, type CallOptions } from '@/lib/api-client';
-import { optimizationKeys } from './keys';
+import { negativeListKeys } from './keys';
 
 /** The document's `AppliedPlace`, the campaign level's `adGroupId` null rather than absent (the pickers key places by it). */
 export const placeSchema = zAppliedPlace.extend({ adGroupId: zAppliedPlace.shape.adGroupId.transform((v) => v ?? null) });
@@ -61,23 +61,18 @@ export interface ListInput {
   places: { campaignId: string; adGroupId: string | null }[];
 }
 
-const keys = {
-  all: () => [...optimizationKeys.all, 'negative-lists'] as const,
-  one: (listId: string) => [...optimizationKeys.all, 'negative-lists', listId] as const,
-};
-
 export async function getNegativeLists({ signal }: CallOptions = {}): Promise<NegativeListSummary[]> {
   const { items } = await api.get('/list/all/negative', zEnvelopeItemsListItem.shape.result.extend({ items: z.array(summarySchema) }), { signal });
   return items;
 }
 
 export function useNegativeLists(enabled = true) {
-  return useQuery({ queryKey: keys.all(), queryFn: enabled ? ({ signal }) => getNegativeLists({ signal }) : skipToken });
+  return useQuery({ queryKey: negativeListKeys.all, queryFn: enabled ? ({ signal }) => getNegativeLists({ signal }) : skipToken });
 }
 
 export function useNegativeList(listId: string | null) {
   return useQuery({
-    queryKey: keys.one(listId ?? ''),
+    queryKey: negativeListKeys.list(listId ?? ''),
     queryFn: listId ? async ({ signal }) => (await api.get(`/list/${encodeURIComponent(listId)}`, zEnvelopeItemListItem.shape.result.extend({ item: listSchema }), { signal })).item : skipToken,
   });
 }
@@ -110,7 +105,7 @@ export function useSaveNegativeList() {
   return useMutation({
     mutationFn: ({ listId, input }: { listId: string | null; input: ListInput }) => saveNegativeList(listId, input),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: keys.all() });
+      void queryClient.invalidateQueries({ queryKey: negativeListKeys.all });
       void queryClient.invalidateQueries({ queryKey: taskKeys.all });
     },
   });
@@ -121,7 +116,7 @@ export function useDeleteNegativeList() {
   return useMutation({
     mutationFn: deleteNegativeList,
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: keys.all() });
+      void queryClient.invalidateQueries({ queryKey: negativeListKeys.all });
       void queryClient.invalidateQueries({ queryKey: taskKeys.all });
     },
   });

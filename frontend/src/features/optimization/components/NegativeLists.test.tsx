@@ -1,9 +1,13 @@
+/**
+ * The negative keyword lists opened from the campaigns table's toolbar (the negative-lists
+ * feature's modal, offered the table's campaigns and ad groups as places): create with the
+ * dry run's conflicts, check again on every change, edit keeping places elsewhere, delete.
+ */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { callsTo, mockApi, ok, type MockCall } from '@/test/fetch-mock';
 import { makeAccount, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
-import { placeKey, placeOfKey } from '../api/negative-lists';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
 import '../screens';
 
@@ -18,15 +22,6 @@ jest.setTimeout(30_000);
 const STAMPS = { createdAt: '2026-11-19T10:00:00Z', updatedAt: '2026-11-19T10:00:00Z' };
 /** A campaign a list is applied to, as the server answers it (`AppliedPlace`). */
 const applied = (campaignId: string, campaignName = `Campaign ${campaignId}`) => ({ campaignId, adGroupId: null, campaignName, adGroupName: null, orgId: '42', accountId: 'a1' });
-
-describe('negative keyword list places', () => {
-  it('key campaigns and ad groups', () => {
-    expect(placeKey({ campaignId: '7', adGroupId: null })).toBe('7');
-    expect(placeKey({ campaignId: '7', adGroupId: '9' })).toBe('7/9');
-    expect(placeOfKey('7/9')).toEqual({ campaignId: '7', adGroupId: '9' });
-    expect(placeOfKey('7')).toEqual({ campaignId: '7', adGroupId: null });
-  });
-});
 
 describe('negative keyword lists modal', () => {
   beforeEach(() => {

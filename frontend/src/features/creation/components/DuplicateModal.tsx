@@ -5,10 +5,10 @@
  * campaign's negative keywords and the ads are copied (all on by default), an optional bid
  * for every copied keyword and CPA goal for every copied ad group (checked with the quick
  * edits' money rules), and whether the copies start paused (default). Then the copy task's
- * progress; once it ends the table is read again so the copies show.
+ * progress; once it ends the table that opened it reads its rows again (`onCopied`), so the
+ * copies show.
  */
 import { Alert, Button, Group, List, Modal, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
-import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useMemo, useState } from 'react';
 import { useController, type Control } from 'react-hook-form';
 import { z } from 'zod';
@@ -21,7 +21,6 @@ import { isLimitError } from '@/lib/api-error';
 import { currencyOf, formatNumber } from '@/lib/format';
 import type { EntityId } from '@/lib/ids';
 import { DEFAULT_COPIES, MAX_COPIED_CAMPAIGNS, MAX_COPIES, useCopyCampaigns, type CopySettings } from '../api/copy-campaigns';
-import { optimizationKeys } from '../api/keys';
 import { optionalMoneySchema } from '@/lib/money';
 
 /** The form's schema in the campaign group's currency. */
@@ -129,19 +128,19 @@ export interface DuplicateModalProps {
   /** The selected campaigns. */
   ids: EntityId[];
   currency: string | null;
+  /** The copy task ended: the copies can be shown at once (the server wrote them from Apple's answers). */
+  onCopied: () => void;
 }
 
-export function DuplicateModal({ opened, onClose, accountId, orgId, ids, currency }: DuplicateModalProps) {
+export function DuplicateModal({ opened, onClose, accountId, orgId, ids, currency, onCopied }: DuplicateModalProps) {
   const [taskId, setTaskId] = useState<string | null>(null);
   const [outcome, setOutcome] = useState<CreationOutcome | null>(null);
-  const queryClient = useQueryClient();
   const onEnd = useCallback(
     (ended: CreationOutcome) => {
       setOutcome(ended);
-      // The copies show in the table at once (the server wrote them from Apple's answers).
-      void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
+      onCopied();
     },
-    [queryClient],
+    [onCopied],
   );
   const close = () => {
     onClose();

@@ -1,10 +1,13 @@
+/**
+ * The campaigns table's Duplicate (the creation feature's modal, opened from the bulk-edit
+ * bar): the copy sent, its task followed, the table read again; the limit; readers.
+ */
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { taskTiming } from '@/features/tasks';
 import { callsTo, fail, held, mockApi, ok } from '@/test/fetch-mock';
 import { creationDetails, makeAccount, makePurchase, makeTask, makeUser, makeReport } from '@/test/fixtures';
 import { renderApp } from '@/test/render';
-import { copySchema, copySettings } from './DuplicateModal';
 // The screens' chunk loaded up front, as the route table would have it by the first render.
 import '../screens';
 
@@ -24,22 +27,6 @@ jest.setTimeout(30_000);
 // clock. A state between two polls is held on screen (`held`) until the test has seen it.
 beforeAll(() => {
   taskTiming.pollMs = 50;
-});
-
-describe('duplicate-campaign settings (spec §3)', () => {
-  it('defaults to one copy of everything, paused, and checks the money with the server’s rules', () => {
-    const schema = copySchema('USD');
-    const values = schema.parse({ numberOfCopies: 1, adGroup: true, campaignNegativeKeywords: true, customAds: true, cptBid: '', cpaGoal: '', paused: true });
-    expect(copySettings(['7'], values, 'USD')).toEqual({ campaigns: ['7'], numberOfCopies: 1, adGroup: true, campaignNegativeKeywords: true, customAds: true, cptBid: null, cpaGoal: null, status: 'PAUSED' });
-    const custom = schema.parse({ numberOfCopies: '3', adGroup: false, campaignNegativeKeywords: false, customAds: false, cptBid: '0.5', cpaGoal: '2', paused: false });
-    expect(copySettings(['7', '8'], custom, 'USD')).toMatchObject({ numberOfCopies: 3, cptBid: { amount: '0.50', currency: 'USD' }, cpaGoal: { amount: '2.00', currency: 'USD' }, status: 'ENABLED' });
-    expect(schema.safeParse({ ...values, numberOfCopies: 11 }).success).toBe(false);
-    expect(schema.safeParse({ ...values, numberOfCopies: 1.5 }).success).toBe(false);
-    const typed = (numberOfCopies: string) => schema.safeParse({ numberOfCopies, adGroup: true, campaignNegativeKeywords: true, customAds: true, cptBid: '', cpaGoal: '', paused: true });
-    for (const text of ['', '0', '1.5', '1e1', ' ', '-1', '11']) expect(typed(text).error?.issues[0]?.message).toBe('Enter a whole number from 1 to 10');
-    expect(typed(' 10 ').data?.numberOfCopies).toBe(10);
-    expect(schema.safeParse({ ...values, cptBid: '0.01' }).error?.issues[0]?.message).toMatch(/at least/);
-  });
 });
 
 describe('duplicate-campaign modal', () => {

@@ -1,0 +1,31 @@
+/** The copy of campaign creation and copy (features/creation): the duplicate-campaign modal, in Russian: the keys of `messages.en.ts`, each translated. Merged into `src/i18n/ru.ts`. */
+import type { creationEn } from './messages.en';
+
+export const creationRu = {
+  'copy.button': 'Дублировать',
+  'copy.title': 'Дублирование кампаний',
+  'copy.selectedCount.one': 'Выбрана {count} кампания',
+  'copy.selectedCount.few': 'Выбрано {count} кампании',
+  'copy.selectedCount.many': 'Выбрано {count} кампаний',
+  'copy.selectedCount.other': 'Выбрано {count} кампании',
+  'copy.tooMany': 'Выберите не более 50 кампаний для дублирования',
+  'copy.numberOfCopies': 'Число копий',
+  'copy.numberOfCopiesHelp': 'От 1 до 10 копий каждой кампании',
+  'copy.numberRange': 'Введите целое число от 1 до 10',
+  'copy.adGroup': 'Группы объявлений и их ключевые слова',
+  'copy.adGroupHelp': 'Таргетинг, Search Match, ставки, цели CPA, ключевые слова и минус-слова групп',
+  'copy.campaignNegativeKeywords': 'Минус-слова кампании',
+  'copy.customAds': 'Объявления',
+  'copy.customAdsHelp': 'Объявления с пользовательскими страницами продукта, с теми же страницами',
+  'copy.cptBid': 'Ставка для всех ключевых слов (необязательно)',
+  'copy.cptBidHelp': 'Пусто — исходные ставки',
+  'copy.cpaGoal': 'Цель CPA для всех групп (необязательно)',
+  'copy.cpaGoalHelp': 'Пусто — исходные цели',
+  'copy.paused': 'Создать копии приостановленными',
+  'copy.pausedHelp': 'Расходов не будет, пока вы их не включите',
+  'copy.names': 'Каждая копия называется как оригинал с припиской «copy N».',
+  'copy.submit': 'Дублировать',
+  'copy.progress': 'Дублирование кампаний',
+  'copy.done': 'Копии созданы',
+  'copy.cancel': 'Отмена',
+} satisfies Record<keyof typeof creationEn, string>;
