@@ -16,25 +16,6 @@ use super::{
 use crate::state::Sandbox;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, Status, World};
 
-/// Fields `POST /adgroups/query` filters and sorts on.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "name",
-    "adAccountId",
-    "campaignId",
-    "startTime",
-    "endTime",
-    "pricingModel",
-    "automatedKeywordsOptIn",
-    "status",
-    "systemStatus",
-    "displayStatus",
-    "cpaCap",
-    "creationTime",
-    "modificationTime",
-    "deleted",
-];
-
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum PricingModel {

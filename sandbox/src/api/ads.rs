@@ -17,22 +17,6 @@ use super::{crud, entity, ok, parse_id};
 use crate::state::Sandbox;
 use crate::world::{Ad, AdGroup, Lifecycle, Status};
 
-/// Fields `POST /ads/query` filters and sorts on.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "adAccountId",
-    "campaignId",
-    "adGroupId",
-    "creativeId",
-    "name",
-    "status",
-    "systemStatus",
-    "displayStatus",
-    "creationTime",
-    "modificationTime",
-    "deleted",
-];
-
 pub fn router() -> Router<Arc<Sandbox>> {
     crud::routes::<Ad, _, _>(create, update)
 }

@@ -17,27 +17,6 @@ use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{Campaign, Id, Lifecycle, Status, World};
 
-/// Fields `POST /campaigns/query` filters and sorts on.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "adAccountId",
-    "name",
-    "billingEvent",
-    "paymentModel",
-    "startTime",
-    "endTime",
-    "promotedObjectType",
-    "promotedObjectId",
-    "status",
-    "systemStatus",
-    "systemStatusReasons",
-    "displayStatus",
-    "dailyBudget",
-    "creationTime",
-    "modificationTime",
-    "deleted",
-];
-
 #[derive(Debug, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum BillingEvent {

@@ -19,17 +19,6 @@ use super::{crud, entity, ok, parse_id, render};
 use crate::state::Sandbox;
 use crate::world::{Creative, CreativeType, Id, Lifecycle, Status, World};
 
-/// Fields `POST /creatives/query` filters and sorts on.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "adAccountId",
-    "name",
-    "creativeType",
-    "systemStatus",
-    "creationTime",
-    "modificationTime",
-    "deleted",
-];
 /// Fields `POST /product-pages/query` filters and sorts on.
 pub const PAGE_FIELDS: &[&str] = &["id", "adamId", "name", "state", "creationTime"];
 

@@ -9,6 +9,7 @@ use serde_json::Value;
 use time::Date;
 
 use super::error::ApiError;
+use super::fields;
 use super::render;
 use crate::world::{
     Ad, AdGroup, Campaign, Creative, Id, Keyword, Lifecycle, NegativeKeyword, World,
@@ -75,7 +76,7 @@ entity!(
     "/campaigns",
     "campaign",
     "Campaign",
-    super::campaigns::FIELDS,
+    fields::CAMPAIGNS,
     render::campaign,
     "is already deleted"
 );
@@ -85,7 +86,7 @@ entity!(
     "/adgroups",
     "ad group",
     "AdGroup",
-    super::adgroups::FIELDS,
+    fields::AD_GROUPS,
     render::ad_group,
     "is already deleted"
 );
@@ -95,7 +96,7 @@ entity!(
     "/keywords",
     "keyword",
     "Keyword",
-    super::keywords::FIELDS,
+    fields::KEYWORDS,
     render::keyword,
     "is already deleted"
 );
@@ -105,17 +106,17 @@ entity!(
     "/negative-keywords",
     "negative keyword",
     "NegativeKeyword",
-    super::negatives::FIELDS,
+    fields::NEGATIVE_KEYWORDS,
     |_: &World, n: &NegativeKeyword| render::negative_keyword(n)
 );
-entity!(Ad, ads, "/ads", "ad", "Ad", super::ads::FIELDS, render::ad);
+entity!(Ad, ads, "/ads", "ad", "Ad", fields::ADS, render::ad);
 entity!(
     Creative,
     creatives,
     "/creatives",
     "creative",
     "Creative",
-    super::creatives::FIELDS,
+    fields::CREATIVES,
     |_: &World, c: &Creative| render::creative(c)
 );
 

@@ -16,22 +16,6 @@ use crate::state::Sandbox;
 use crate::world::timeline::Timeline;
 use crate::world::{AdGroup, Id, Keyword, Lifecycle, MatchType, Status, World};
 
-/// Fields `POST /keywords/query` filters and sorts on.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "adAccountId",
-    "campaignId",
-    "adGroupId",
-    "text",
-    "matchType",
-    "bid",
-    "status",
-    "displayStatus",
-    "creationTime",
-    "modificationTime",
-    "deleted",
-];
-
 pub fn router() -> Router<Arc<Sandbox>> {
     writable::routes::<Keyword>()
 }

@@ -13,6 +13,7 @@ pub mod entity;
 pub mod error;
 pub mod eurofxref;
 pub mod extract;
+pub mod fields;
 pub mod history;
 pub mod insights;
 pub mod keywords;

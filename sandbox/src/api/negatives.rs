@@ -16,20 +16,6 @@ use super::writable::{self, Writable};
 use crate::state::Sandbox;
 use crate::world::{AdGroup, Campaign, Id, Lifecycle, MatchType, NegativeKeyword, Status, World};
 
-/// Fields `POST /negative-keywords/query` filters and sorts on.
-pub const FIELDS: &[&str] = &[
-    "id",
-    "adAccountId",
-    "campaignId",
-    "adGroupId",
-    "text",
-    "matchType",
-    "status",
-    "creationTime",
-    "modificationTime",
-    "deleted",
-];
-
 pub fn router() -> Router<Arc<Sandbox>> {
     writable::routes::<NegativeKeyword>()
 }
