@@ -1,49 +1,25 @@
 /**
  * The chart's metrics (spec §2 Tables, graph metrics): the report's daily points can show
- * any two of these, the first on the left axis and the second on the right.
+ * any two of these, the first on the left axis and the second on the right. They are the
+ * report catalog's (`@/lib/report-catalog`), in the chart's order.
  */
+import { GRAPH_METRICS as CATALOG_GRAPH_METRICS, metricDisplay } from '@/lib/report-catalog';
 import type { ColumnKind } from './columns';
 
-export const GRAPH_METRICS = [
-  'impressions',
-  'taps',
-  'tapInstalls',
-  'viewInstalls',
-  'totalInstalls',
-  'tapNewDownloads',
-  'viewNewDownloads',
-  'totalNewDownloads',
-  'tapRedownloads',
-  'viewRedownloads',
-  'totalRedownloads',
-  'ttr',
-  'tapAvgCPA',
-  'viewAvgCPA',
-  'totalAvgCPA',
-  'avgCPT',
-  'localSpend',
-  'tapConversionRate',
-  'totalConversionRate',
-  'IPM',
-  'avgCPM',
-] as const;
-export type GraphMetric = (typeof GRAPH_METRICS)[number];
+export const GRAPH_METRICS = CATALOG_GRAPH_METRICS;
+/** A graph metric's name: one of `GRAPH_METRICS` (`isGraphMetric` checks what the address says). */
+export type GraphMetric = string;
 export type ChartMetrics = [GraphMetric, GraphMetric];
 
 export const DEFAULT_CHART_METRICS: ChartMetrics = ['localSpend', 'totalInstalls'];
 
-const MONEY = new Set<string>(['tapAvgCPA', 'viewAvgCPA', 'totalAvgCPA', 'avgCPT', 'localSpend', 'avgCPM']);
-const PERCENT = new Set<string>(['ttr', 'tapConversionRate', 'totalConversionRate']);
-
 /** How a graph metric's values show on its axis and in the legend. */
 export function graphKind(metric: GraphMetric): ColumnKind {
-  if (MONEY.has(metric)) return 'money';
-  if (PERCENT.has(metric)) return 'percent';
-  return metric === 'IPM' ? 'decimal' : 'count';
+  return metricDisplay(metric) ?? 'count';
 }
 
 export function isGraphMetric(value: string): value is GraphMetric {
-  return (GRAPH_METRICS as readonly string[]).includes(value);
+  return GRAPH_METRICS.includes(value);
 }
 
 /** The two metrics of the address's `chart` parameter, else the default pair. */

@@ -92,7 +92,7 @@ export function chartSeries(result: ReportResult, metrics: ChartMetrics, label: 
       kind,
       currency: result.currency ?? null,
       values: pick((p) => p[metric]),
-      period: result.totals?.[metric],
+      period: objectOf(result.totals)[metric],
       converted: false,
     });
   });

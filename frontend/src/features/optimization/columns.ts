@@ -4,6 +4,7 @@
  * (spec §5: money in the org's currency, ratios as percentages, counts with space thousands).
  */
 import type { MessageKey } from '@/i18n';
+import { METRICS as CATALOG_METRICS } from '@/lib/report-catalog';
 import type { Level } from './paths';
 
 export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text' | 'rules' | 'optimization' | 'code';
@@ -13,21 +14,8 @@ export interface ColumnDef {
   kind: ColumnKind;
 }
 
-/** The common metrics, in the spec's order. */
-const METRICS: ColumnDef[] = [
-  { field: 'avgCPM', kind: 'money' },
-  { field: 'IPM', kind: 'decimal' },
-  { field: 'impressions', kind: 'count' },
-  { field: 'ttr', kind: 'percent' },
-  { field: 'taps', kind: 'count' },
-  { field: 'avgCPT', kind: 'money' },
-  { field: 'conversionRate', kind: 'percent' },
-  { field: 'installs', kind: 'count' },
-  { field: 'newDownloads', kind: 'count' },
-  { field: 'redownloads', kind: 'count' },
-  { field: 'avgCPA', kind: 'money' },
-  { field: 'localSpend', kind: 'money' },
-];
+/** The common metrics, in the spec's order, each shown as the report catalog says. */
+const METRICS: ColumnDef[] = CATALOG_METRICS.filter((m) => m.common).map((m) => ({ field: m.name, kind: m.display }));
 
 const c = (field: string, kind: ColumnKind): ColumnDef => ({ field, kind });
 
@@ -106,24 +94,13 @@ export function columnsOf(level: Level): ColumnDef[] {
 
 /**
  * How the report's other columns show: those a column preset may add beyond the spec's
- * table columns (the tap/view/total split of installs, downloads, CPA and CR, and the
- * entities' own ids and statuses). See the report catalog (`/api/setFields/fields/{type}`).
+ * table columns (the tap/view/total split of installs, downloads, CPA and CR, from the
+ * report catalog, and the entities' own ids and statuses). See the report catalog
+ * (`/api/setFields/fields/{type}`).
  */
 const EXTRA_KINDS: Record<string, ColumnKind> = {
-  tapInstalls: 'count',
-  viewInstalls: 'count',
-  totalInstalls: 'count',
-  tapNewDownloads: 'count',
-  viewNewDownloads: 'count',
-  totalNewDownloads: 'count',
-  tapRedownloads: 'count',
-  viewRedownloads: 'count',
-  totalRedownloads: 'count',
-  tapAvgCPA: 'money',
-  viewAvgCPA: 'money',
-  totalAvgCPA: 'money',
-  tapConversionRate: 'percent',
-  totalConversionRate: 'percent',
+  // The split metrics, as the report catalog shows them.
+  ...Object.fromEntries(CATALOG_METRICS.filter((m) => !m.common).map((m) => [m.name, m.display])),
   adamId: 'id',
   adId: 'id',
   searchTermId: 'id',

@@ -1,4 +1,5 @@
-import { emptyFilter, filterTypesOf, isValidFilter, readFilters, toWire, wireFilters, writeFilters, type Filter } from './filters';
+import { METRIC_NAMES } from '@/lib/report-catalog';
+import { emptyFilter, FILTER_METRICS, filterTypesOf, isValidFilter, readFilters, toWire, wireFilters, writeFilters, type Filter } from './filters';
 
 describe('filter validity (spec §5)', () => {
   it.each<[string, Filter, boolean]>([
@@ -70,5 +71,12 @@ describe('filters in the address', () => {
     ]);
     expect(readFilters('not json')).toEqual([]);
     expect(readFilters('{"type":"name"}')).toEqual([]);
+  });
+});
+
+describe('the metrics a filter offers (from the report catalog)', () => {
+  it('are the catalog’s in its order, less the totals of installs, downloads, redownloads and CPA', () => {
+    expect(FILTER_METRICS).toEqual(METRIC_NAMES.filter((m) => !['totalInstalls', 'totalNewDownloads', 'totalRedownloads', 'totalAvgCPA'].includes(m)));
+    expect(FILTER_METRICS).toHaveLength(22);
   });
 });

@@ -7,6 +7,7 @@
  * Ratios are entered as percentages (`TTR > 5` means 5 %) and sent as the fractions the
  * report engine compares (`ttr > 0.05`); money is in the org's currency units.
  */
+import { METRIC_NAMES } from '@/lib/report-catalog';
 import { columnOf } from './columns';
 import type { Level } from './paths';
 
@@ -56,31 +57,13 @@ export const STATUSES: Partial<Record<Level, string[]>> = {
   ADS: ['ACTIVE', 'PAUSED'],
 };
 
-/** Metrics a filter can test: the common metrics, then the tap/view/total split. */
-export const FILTER_METRICS = [
-  'localSpend',
-  'impressions',
-  'taps',
-  'installs',
-  'newDownloads',
-  'redownloads',
-  'ttr',
-  'conversionRate',
-  'avgCPT',
-  'avgCPA',
-  'avgCPM',
-  'IPM',
-  'tapInstalls',
-  'viewInstalls',
-  'tapNewDownloads',
-  'viewNewDownloads',
-  'tapRedownloads',
-  'viewRedownloads',
-  'tapAvgCPA',
-  'viewAvgCPA',
-  'tapConversionRate',
-  'totalConversionRate',
-] as const;
+/**
+ * The report catalog's metrics a filter offers, in the spec's order (the common metrics,
+ * then the tap/view/total split), but for the totals of installs, downloads, redownloads and
+ * CPA, which the builder has never offered (the server would filter on them too).
+ */
+const NOT_OFFERED = new Set(['totalInstalls', 'totalNewDownloads', 'totalRedownloads', 'totalAvgCPA']);
+export const FILTER_METRICS: readonly string[] = METRIC_NAMES.filter((m) => !NOT_OFFERED.has(m));
 
 /** Levels whose rows carry report tags. */
 const TAGGED: Level[] = ['CAMPAIGNS', 'GROUPS', 'KEYWORDS', 'SEARCHTERMS'];
@@ -182,7 +165,7 @@ export function parseFilter(input: unknown): Filter | null {
     filter.condition = raw.condition as Condition;
   }
   if (raw.metric !== undefined) {
-    if (typeof raw.metric !== 'string' || !(FILTER_METRICS as readonly string[]).includes(raw.metric)) return null;
+    if (typeof raw.metric !== 'string' || !FILTER_METRICS.includes(raw.metric)) return null;
     filter.metric = raw.metric;
   }
   const value = raw.value;

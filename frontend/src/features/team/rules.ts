@@ -7,7 +7,7 @@
 import type { Role } from '@/features/auth';
 import { t, type MessageKey } from '@/i18n';
 import { ApiError, errorMessage } from '@/lib/api-error';
-import type { Member } from './api/team';
+import type { Member } from './api/get-team';
 
 export const ROLE_ORDER: readonly Role[] = ['owner', 'admin', 'writer', 'reader'];
 

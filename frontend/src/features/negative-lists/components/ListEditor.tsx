@@ -12,7 +12,9 @@ import { formatNumber } from '@/lib/format';
 import type { EntityId } from '@/lib/ids';
 import { parseKeywordList } from '@/lib/keywords';
 import { showSnackbar } from '@/lib/notifications';
-import { checkConflicts, placeKey, placeOfKey, useSaveNegativeList, type Conflict, type ListInput, type NegativeList } from '../api/negative-lists';
+import { checkConflicts } from '../api/check-conflicts';
+import { placeKey, placeOfKey, type Conflict, type ListInput, type NegativeList } from '../api/negative-list';
+import { useSaveNegativeList } from '../api/save-negative-list';
 import type { ListScope, PlaceSource } from './places';
 
 /** The contract's bounds. */

@@ -6,7 +6,8 @@ import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { formatNumber } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
-import { useDeleteNegativeList, useNegativeLists } from '../api/negative-lists';
+import { useDeleteNegativeList } from '../api/delete-negative-list';
+import { useNegativeLists } from '../api/get-negative-lists';
 
 export function Lists({ canEdit, onEdit }: { canEdit: boolean; onEdit: (listId: string | null) => void }) {
   const lists = useNegativeLists();

@@ -13,7 +13,7 @@ import { useMemo, useState } from 'react';
 import { useSession } from '@/features/auth';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
-import { useNegativeList } from '../api/negative-lists';
+import { useNegativeList } from '../api/get-negative-list';
 import { ListEditor } from './ListEditor';
 import { Lists } from './ListsTable';
 import type { ListScope, PlaceSource } from './places';

@@ -6,34 +6,30 @@
  * a match type. An edit runs as a background task: its progress shows here and in the background-tasks
  * popover, and once it ends the rows Apple Ads refused are listed with its message.
  */
-import { Alert, Badge, Button, Card, Divider, Group, NumberInput, Popover, Progress, SegmentedControl, Select, Stack, Text } from '@mantine/core';
-import { IconBan, IconCopy, IconPlayerPause, IconPlayerPlay, IconTag } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { useTask, taskProgress } from '@/features/tasks';
+import { Button, Card, Divider, Group, NumberInput, Select, Stack, Text } from '@mantine/core';
+import { IconCopy, IconPlayerPause, IconPlayerPlay } from '@tabler/icons-react';
+import { useState } from 'react';
 import { t, tn } from '@/i18n';
 import { currencyDigits, currencyOf, formatMoney, formatNumber } from '@/lib/format';
-import { idIn, isEntityId, type EntityId } from '@/lib/ids';
+import { isEntityId, type EntityId } from '@/lib/ids';
 import { showSnackbar } from '@/lib/notifications';
 import {
-  bulkDetailsOf,
   bulkFields,
   NEGATIVE_SOURCES,
   tagTypeOf,
-  useAddNegatives,
   useBulkEdit,
   type BulkAction,
   type BulkEditInput,
-  type NegativeLevel,
-  type NegativesInput,
 } from '../api/bulk-edit';
 import type { ReportRow } from '../api/report';
-import { optimizationKeys } from '../api/keys';
-import { fill, moneyLabel, moneyProblem, refusalText, refusalWords } from '@/lib/money';
+import { fill, moneyLabel, moneyProblem, refusalText } from '@/lib/money';
 import type { Level } from '../paths';
+import { BulkTask } from './bulk-edit/BulkTask';
+import { LabelledChoice } from './bulk-edit/LabelledChoice';
+import { negativeItems, NegativesMenu } from './bulk-edit/NegativesMenu';
+import { TagMenu } from './bulk-edit/TagMenu';
 import { CampaignCopyModal } from './CampaignCopyModal';
-import { amountText, ReaderGuard, refusalOf } from './QuickEdit';
-import { carriedTags, TagPicker } from './TagPicker';
+import { amountText, ReaderGuard } from './QuickEdit';
 
 export interface BulkEditBarProps {
   level: Level;
@@ -49,93 +45,6 @@ export interface BulkEditBarProps {
   rowOf: (id: EntityId) => ReportRow | null;
   /** The page's ad group (keywords and search terms of one ad group), or null. */
   adGroupId: EntityId | null;
-}
-
-
-/** The texts and places of the selected rows on the page, as negatives take them. */
-export function negativeItems(ids: EntityId[], rowOf: (id: EntityId) => ReportRow | null, nameOf: (id: EntityId) => string | null, page: { campaignId: EntityId | null; adGroupId: EntityId | null }): NegativesInput['items'] {
-  const items: NegativesInput['items'] = [];
-  for (const id of ids) {
-    const row = rowOf(id);
-    const text = nameOf(id);
-    const campaignId = (row && idIn(row, 'campaignId')) ?? page.campaignId;
-    if (!row || !text || campaignId === null) continue;
-    items.push({ text, campaignId, adGroupId: idIn(row, 'adGroupId') ?? page.adGroupId });
-  }
-  return items;
-}
-
-/** A choice of a few values as a full-width segmented control under its label (which names it). */
-function LabelledChoice<T extends string>({ label, value, onChange, data, disabled }: { label: string; value: T; onChange: (value: T) => void; data: { value: T; label: string }[]; disabled?: boolean }) {
-  return (
-    <Stack gap={2}>
-      <Text size="xs" fw={500}>
-        {label}
-      </Text>
-      <SegmentedControl size="xs" fullWidth aria-label={label} value={value} onChange={(v) => onChange(v)} data={data} disabled={disabled} />
-    </Stack>
-  );
-}
-
-function NegativesMenu({ accountId, orgId, items, left, canEdit, onStarted }: { accountId: string; orgId: EntityId; items: NegativesInput['items']; left: number; canEdit: boolean; onStarted: (taskIds: string[]) => void }) {
-  const add = useAddNegatives();
-  const [open, setOpen] = useState(false);
-  const [level, setLevel] = useState<NegativeLevel>('campaign');
-  const [matchType, setMatchType] = useState<'EXACT' | 'BROAD'>('EXACT');
-  const texts = new Set(items.filter((i) => level === 'campaign' || i.adGroupId !== null).map((i) => i.text)).size;
-  const run = () =>
-    add.mutate(
-      { accountId, orgId, items, level, matchType },
-      {
-        onSuccess: (started) => {
-          setOpen(false);
-          onStarted(started.map((s) => s.taskId));
-          const total = started.reduce((sum, s) => sum + s.total, 0);
-          showSnackbar(`${t('bulk.started')} (${tn('bulk.itemCount', total, formatNumber(total, 0))})`, 'info');
-        },
-        onError: (e) => showSnackbar(refusalOf(e), 'danger'),
-      },
-    );
-  return (
-    <Popover opened={open} onChange={setOpen} position="bottom-end" shadow="md" width={280} trapFocus>
-      <Popover.Target>
-        <ReaderGuard canEdit={canEdit}>
-          <Button size="xs" variant="default" leftSection={<IconBan size={14} />} disabled={!canEdit} loading={add.isPending} onClick={() => setOpen((o) => !o)}>
-            {t('bulk.negatives')}
-          </Button>
-        </ReaderGuard>
-      </Popover.Target>
-      <Popover.Dropdown data-testid="negatives-form">
-        <Stack gap="xs">
-          <LabelledChoice
-            label={t('bulk.negativesLevel')}
-            value={level}
-            onChange={setLevel}
-            data={[
-              { value: 'campaign', label: t('bulk.negativesCampaign') },
-              { value: 'adGroup', label: t('bulk.negativesAdGroup') },
-            ]}
-          />
-          <LabelledChoice
-            label={t('bulk.negativesMatch')}
-            value={matchType}
-            onChange={setMatchType}
-            data={[
-              { value: 'EXACT', label: t('bulk.negativesExact') },
-              { value: 'BROAD', label: t('bulk.negativesBroad') },
-            ]}
-          />
-          <Text size="xs" c="dimmed" data-testid="negatives-count">
-            {tn('bulk.negativesTextCount', texts, formatNumber(texts, 0))}
-            {left > 0 ? ` · ${tn('bulk.notOnPageCount', left, formatNumber(left, 0))}` : ''}
-          </Text>
-          <Button size="xs" disabled={texts === 0} loading={add.isPending} onClick={run}>
-            {t('bulk.negativesAdd')}
-          </Button>
-        </Stack>
-      </Popover.Dropdown>
-    </Popover>
-  );
 }
 
 type Mode = 'set' | 'raise' | 'lower';
@@ -193,92 +102,6 @@ export function bulkRequest(form: BulkForm, currency: string | null): { request:
 }
 
 /** The Tag button: the tag picker for the selected rows (their tags read from the page). */
-function TagMenu({ level, accountId, orgId, ids, rowOf, canEdit }: { level: Level; accountId: string; orgId: EntityId; ids: EntityId[]; rowOf: (id: EntityId) => ReportRow | null; canEdit: boolean }) {
-  const type = tagTypeOf(level);
-  const [open, setOpen] = useState(false);
-  if (!type) return null;
-  return (
-    <Popover opened={open} onChange={setOpen} position="bottom-end" shadow="md" width={300} trapFocus>
-      <Popover.Target>
-        <ReaderGuard canEdit={canEdit}>
-          <Button size="xs" variant="default" leftSection={<IconTag size={14} />} disabled={!canEdit} onClick={() => setOpen((o) => !o)} aria-expanded={open}>
-            {t('bulk.tag')}
-          </Button>
-        </ReaderGuard>
-      </Popover.Target>
-      <Popover.Dropdown aria-label={t('bulk.selectedTagged')}>
-        {open && <TagPicker type={type} scope={{ accountId, orgId }} ids={ids} carried={carriedTags(ids.map(rowOf))} onClose={() => setOpen(false)} />}
-      </Popover.Dropdown>
-    </Popover>
-  );
-}
-
-/** The progress of the last bulk edit started here, and its refused items once it ends. */
-function BulkTask({ taskId, title, field, currency, nameOf, onClose }: { taskId: string; title: string | null; field: string | null; currency: string | null; nameOf: (id: EntityId) => string | null; onClose: () => void }) {
-  const { data: task } = useTask(taskId);
-  const queryClient = useQueryClient();
-  const ended = task ? task.finish || task.error !== null : false;
-  useEffect(() => {
-    if (ended) void queryClient.invalidateQueries({ queryKey: [...optimizationKeys.all, 'report'] });
-  }, [ended, queryClient]);
-  if (!task) return null;
-  const details = bulkDetailsOf(task.details);
-  const percent = taskProgress(task);
-  return (
-    <Stack gap={6} data-testid="bulk-task">
-      <Group justify="space-between" wrap="nowrap">
-        <Text size="sm" fw={600}>
-          {title ?? details?.operation ?? t('bulk.running')}
-          {' · '}
-          {ended ? (task.error ? t('tasks.failed') : t('bulk.finished')) : t('bulk.running')}
-        </Text>
-        {ended && (
-          <Button size="compact-xs" variant="subtle" color="gray" onClick={onClose}>
-            {t('common.close')}
-          </Button>
-        )}
-      </Group>
-      <Progress value={percent} color={task.error ? 'red' : ended ? 'green' : 'blue'} size="sm" aria-label={t('bulk.running')} />
-      {details && (
-        <Group gap="xs" data-testid="bulk-counts">
-          <Badge variant="light" color="green" tt="none">
-            {formatNumber(details.applied, 0)} {t('bulk.applied')}
-          </Badge>
-          <Badge variant="light" color="gray" tt="none">
-            {formatNumber(details.skipped, 0)} {t('bulk.skipped')}
-          </Badge>
-          <Badge variant="light" color={details.refused > 0 ? 'red' : 'gray'} tt="none">
-            {formatNumber(details.refused, 0)} {t('bulk.refused')}
-          </Badge>
-          <Text size="xs" c="dimmed">
-            {formatNumber(details.done, 0)} / {formatNumber(details.total, 0)}
-          </Text>
-        </Group>
-      )}
-      {task.error && (
-        <Text size="sm" c="red">
-          {task.error}
-        </Text>
-      )}
-      {details && details.errors.length > 0 && (
-        <Alert color="red" variant="light" title={t('bulk.refusedTitle')} data-testid="bulk-refused">
-          <Stack gap={2}>
-            {details.errors.map((item, index) => (
-              <Text key={`${item.id}/${index}`} size="sm">
-                <Text span fw={600}>
-                  {item.text ?? nameOf(item.id) ?? item.id}
-                </Text>
-                {': '}
-                {item.message ? refusalWords(item.message, field, currency) : t('bulk.refused')}
-              </Text>
-            ))}
-          </Stack>
-        </Alert>
-      )}
-    </Stack>
-  );
-}
-
 /** A field's label inside a sentence ('bid', 'daily budget', but 'CPA goal'). */
 function inSentence(label: string): string {
   return /^[A-Z][a-z]/.test(label) ? label.charAt(0).toLowerCase() + label.slice(1) : label;

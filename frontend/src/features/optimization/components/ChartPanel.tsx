@@ -81,8 +81,8 @@ export function ChartPanel({ request, metrics, onMetrics }: { request: ReportReq
           )}
         </Stack>
         <Group gap="xs">
-          <MetricSelect label={t('chart.leftMetric')} value={metrics[0]} other={metrics[1]} color={CHART_COLORS[0]} onChange={(m) => onMetrics([m as ChartMetrics[0], metrics[1]])} />
-          <MetricSelect label={t('chart.rightMetric')} value={metrics[1]} other={metrics[0]} color={CHART_COLORS[1]} onChange={(m) => onMetrics([metrics[0], m as ChartMetrics[1]])} />
+          <MetricSelect label={t('chart.leftMetric')} value={metrics[0]} other={metrics[1]} color={CHART_COLORS[0]} onChange={(m) => onMetrics([m, metrics[1]])} />
+          <MetricSelect label={t('chart.rightMetric')} value={metrics[1]} other={metrics[0]} color={CHART_COLORS[1]} onChange={(m) => onMetrics([metrics[0], m])} />
         </Group>
       </Group>
       {graph.error ? (

@@ -7,14 +7,15 @@
  * their plan's badge, and a saved preset that chose them shows them as chosen.
  */
 import { useMemo } from 'react';
+import { HIDDEN_BY_DEFAULT } from '@/lib/report-catalog';
 import { useColumnPresets, type ColumnPreset } from '../api/column-presets';
 import { columnsOf } from '../columns';
 import type { Level } from '../paths';
 import { presetColumns, selectedPreset } from '../presets';
 import { useSelectedPresetId } from './usePresetOptions';
 
-/** Spec §2 Tables: hidden by default. */
-const HIDDEN = new Set(['rules', 'totalRevenue', 'trackedInstalls', 'organicSearch', 'auctionInsights']);
+/** Spec §2 Tables: hidden by default (the report catalog's list). */
+const HIDDEN = new Set(HIDDEN_BY_DEFAULT);
 
 export interface VisibleColumns {
   fields: string[];

@@ -9,7 +9,9 @@ import { roleLabel, type Role } from '@/features/auth';
 import { t } from '@/i18n';
 import { EMPTY, formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
-import { useInvite, useRemoveEntry, type Invitation } from '../api/team';
+import type { Invitation } from '../api/get-team';
+import { useInvite } from '../api/invite';
+import { useRemoveEntry } from '../api/remove-entry';
 import { inviteRefused, teamErrorMessage } from '../rules';
 
 function Row({ invitation, caller }: { invitation: Invitation; caller: Role }) {

@@ -12,7 +12,7 @@ import { t } from '@/i18n';
 import { ApiError } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
 import { emailField } from '@/lib/validation';
-import { useInvite } from '../api/team';
+import { useInvite } from '../api/invite';
 import { assignableRoles, teamErrorMessage } from '../rules';
 
 const inviteSchema = z.object({ email: emailField(), role: roleSchema });

@@ -14,7 +14,11 @@ import { authKeys, roleLabel, type Role } from '@/features/auth';
 import { t, tn } from '@/i18n';
 import { formatDateTime } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
-import { useChangeRole, useChangeRoles, useRemoveEntry, useRemoveMembers, type Member } from '../api/team';
+import { useChangeRole } from '../api/change-role';
+import { useChangeRoles } from '../api/change-roles';
+import type { Member } from '../api/get-team';
+import { useRemoveEntry } from '../api/remove-entry';
+import { useRemoveMembers } from '../api/remove-members';
 import { assignableRoles, lastActiveMs, removalRefused, roleChangeRefused, teamErrorMessage } from '../rules';
 
 function displayName(m: Member): string {

@@ -8,7 +8,7 @@ import { Alert, Card, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useSession } from '@/features/auth';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
-import { useTeam } from '../api/team';
+import { useTeam } from '../api/get-team';
 import { InvitationsList } from './InvitationsList';
 import { InviteForm } from './InviteForm';
 import { MembersTable } from './MembersTable';

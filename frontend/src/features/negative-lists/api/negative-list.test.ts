@@ -1,4 +1,4 @@
-import { placeKey, placeOfKey } from './negative-lists';
+import { placeKey, placeOfKey } from './negative-list';
 
 describe('negative keyword list places', () => {
   it('key campaigns and ad groups', () => {
