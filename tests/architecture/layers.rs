@@ -12,10 +12,16 @@ use crate::root;
 const LAYERS: &[(&str, &[&str])] = &[
     ("common/infra", &[]),
     ("common/model", &[]),
+    ("common/attribution", &["searchdeck-model"]),
     ("common/db", &["searchdeck-infra", "searchdeck-model"]),
     (
         "common",
-        &["searchdeck-infra", "searchdeck-model", "searchdeck-db"],
+        &[
+            "searchdeck-infra",
+            "searchdeck-model",
+            "searchdeck-db",
+            "searchdeck-attribution",
+        ],
     ),
 ];
 
