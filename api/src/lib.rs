@@ -108,7 +108,7 @@ pub fn app(state: AppState) -> Router {
             header::REFERRER_POLICY,
             HeaderValue::from_static("same-origin"),
         ))
-        .layer(TraceLayer::new_for_http())
+        .layer(TraceLayer::new_for_http().make_span_with(middleware::request_span))
 }
 
 /// The built single-page app: files as they are, `index.html` for every other path so the

@@ -261,3 +261,34 @@ async fn envelope_errors(res: Response) -> Response {
     }
     rewritten
 }
+
+/// The span a request is traced in: its method and path, without the query string, and
+/// with a postback URL's token masked — a postback's path is its secret, and is never
+/// logged (docs/api/attribution.md).
+pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
+    let path = redacted_path(req.uri().path());
+    tracing::debug_span!("request", method = %req.method(), path = %path, version = ?req.version())
+}
+
+/// `path` with the token of a postback URL replaced by `…`.
+pub fn redacted_path(path: &str) -> std::borrow::Cow<'_, str> {
+    const POSTBACKS: &str = "/api/attribution/postbacks/";
+    match path.strip_prefix(POSTBACKS).and_then(|rest| rest.split_once('/')) {
+        Some((provider, _)) => format!("{POSTBACKS}{provider}/…").into(),
+        None => path.into(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted_path;
+
+    #[test]
+    fn postback_tokens_are_not_logged() {
+        assert_eq!(
+            redacted_path("/api/attribution/postbacks/adjust/s3cr3tT0ken"),
+            "/api/attribution/postbacks/adjust/…"
+        );
+        assert_eq!(redacted_path("/api/asa/reports"), "/api/asa/reports");
+    }
+}

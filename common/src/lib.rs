@@ -9,6 +9,7 @@
 //! (`searchdeck_common::store::…`), so the roles name one crate; the crate graph keeps the
 //! lower layers from reaching up.
 
+pub mod attribution;
 pub mod email;
 pub mod engines;
 pub mod jobs;
@@ -19,6 +20,7 @@ pub mod report;
 pub mod rules;
 pub mod suggester;
 pub mod tasks;
+pub mod zones;
 #[cfg(feature = "test-support")]
 pub mod test_support;
 

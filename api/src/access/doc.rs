@@ -45,6 +45,15 @@ impl Documented for HeaderMap {}
 impl Documented for CookieJar {}
 impl Documented for ClientIp {}
 impl Documented for MultipartForm {}
+impl Documented for axum::extract::RawQuery {}
+impl Documented for axum::body::Bytes {}
+
+impl Documented for super::PostbackIntegration {
+    fn document(op: &mut Operation) {
+        error_response(op, 404, super::UNKNOWN_POSTBACK_URL);
+        extension(op, "x-postback-token", json!({"params": ["provider", "token"]}));
+    }
+}
 
 /// An answer in the error envelope (`ErrorBody`) with `description`.
 pub(crate) fn error_body(description: &str) -> utoipa::openapi::RefOr<utoipa::openapi::Response> {

@@ -11,7 +11,8 @@
 //!
 //! The resources routes share live here too: connections ([`Account`], [`QueriedAccount`]),
 //! App Store apps ([`AppStoreId`], a public id, and [`CompetitorApp`], an app with
-//! competitors saved in the workspace), team members and invitations ([`Teammate`],
+//! competitors saved in the workspace), an attribution provider's postback URL
+//! ([`PostbackIntegration`], the one guard without a session: the URL's token), team members and invitations ([`Teammate`],
 //! [`TeamEntry`]) and campaigns ([`Campaign`], [`CampaignOfAdGroup`], with [`ScopeQuery`] and [`pick`]
 //! choosing among a campaign's synced copies).
 
@@ -20,6 +21,7 @@ mod app_store;
 mod campaign;
 pub(crate) mod doc;
 mod notification;
+mod postback;
 mod resource;
 mod rule;
 mod team;
@@ -37,6 +39,7 @@ pub use campaign::{Campaign, CampaignOfAdGroup, ScopeQuery, campaign_by_id, firs
 pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};
 pub use notification::StoredNotification;
+pub use postback::{PostbackIntegration, UNKNOWN_POSTBACK_URL};
 pub use resource::{InWorkspace, WorkspaceResource};
 pub use rule::{StoredRule, StoredRun};
 pub use team::{TeamEntry, Teammate};

@@ -3,6 +3,7 @@
 pub mod accounts;
 pub mod activity;
 pub mod alerts;
+pub mod attribution;
 pub mod auth;
 pub mod campaigns;
 pub mod catalog;
@@ -51,6 +52,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(creation::router())
         .merge(rules::router())
         .merge(alerts::router())
+        .merge(attribution::router())
         .merge(rule_runs::router())
         .merge(activity::router())
         .merge(team::router())

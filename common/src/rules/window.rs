@@ -3,7 +3,7 @@
 //! caller finds today with [`today`] (the org's time zone) and passes it in, so a run, a
 //! preview and every day of a backtest use one function.
 
-use time::{Date, Duration, OffsetDateTime, UtcOffset};
+use time::{Date, Duration};
 
 use super::Window;
 
@@ -30,19 +30,7 @@ pub fn days(window: &Window, today: Date) -> (Date, Date) {
     }
 }
 
-/// The date at `unix` seconds in time zone `time_zone` (an IANA name, as Apple gives a
-/// campaign group's); an unknown or missing zone counts as UTC.
-pub fn today(unix: i64, time_zone: Option<&str>) -> Date {
-    let at = OffsetDateTime::from_unix_timestamp(unix).unwrap_or(OffsetDateTime::UNIX_EPOCH);
-    let offset = time_zone
-        .and_then(|name| jiff::tz::TimeZone::get(name).ok())
-        .and_then(|zone| {
-            let ts = jiff::Timestamp::from_second(unix).ok()?;
-            UtcOffset::from_whole_seconds(zone.to_offset(ts).seconds()).ok()
-        })
-        .unwrap_or(UtcOffset::UTC);
-    at.to_offset(offset).date()
-}
+pub use crate::zones::today;
 
 #[cfg(test)]
 mod tests {

@@ -90,6 +90,15 @@ impl Level {
         self != Level::Negative
     }
 
+    /// Whether rows carry the Conversions and Cohort columns (the levels attribution
+    /// providers name: campaigns, ad groups, keywords and ads; docs/api/attribution.md).
+    pub fn has_conversions(self) -> bool {
+        matches!(
+            self,
+            Level::Campaigns | Level::Groups | Level::Keywords | Level::Ads
+        )
+    }
+
     /// Whether rows have a search text with Apple's search popularity (`popularity`
     /// column, from `store::popularity`): keywords and search terms.
     pub fn has_popularity(self) -> bool {
@@ -202,6 +211,10 @@ impl Level {
         let (id, name, status) = self.id_fields();
         let mut out = vec![name, status, id];
         out.extend(self.columns().iter().copied());
+        if self.has_conversions() {
+            out.extend(CONVERSION_COLUMNS);
+            out.extend(COHORT_COLUMNS);
+        }
         if self.has_metrics() {
             out.extend(Metric::ALL.iter().map(|m| m.name()));
         }
@@ -222,17 +235,21 @@ impl Level {
 }
 
 /// The groups of the edit-columns modal, in order (spec §2 Tables; spec §6: the pro_limited
-/// plan locks the Conversions group, the MMP-fed columns).
-pub const COLUMN_GROUPS: [&str; 3] = ["Attributes", "Metrics", "Conversions"];
+/// plan locks the Conversions and Cohort groups, the columns the attribution providers feed).
+pub const COLUMN_GROUPS: [&str; 4] = ["Attributes", "Metrics", "Conversions", "Cohort"];
 
-/// Columns fed by the MMP (the Conversions group).
-pub const CONVERSION_COLUMNS: &[&str] = &["totalRevenue", "trackedInstalls"];
+/// Columns fed by the attribution providers (the Conversions group; docs/api/attribution.md
+/// "In the reports").
+pub use crate::attribution::conversions::{COHORT_COLUMNS, CONVERSION_COLUMNS};
 
-/// The edit-columns group of `column`: Conversions for MMP-fed columns, Metrics for the
-/// provider's metrics, Attributes for everything else (names, statuses, ids, settings).
+/// The edit-columns group of `column`: Conversions and Cohort for the columns attribution
+/// feeds, Metrics for the provider's metrics, Attributes for everything else (names,
+/// statuses, ids, settings).
 pub fn group_of(column: &str) -> &'static str {
     if CONVERSION_COLUMNS.contains(&column) {
         COLUMN_GROUPS[2]
+    } else if COHORT_COLUMNS.contains(&column) {
+        COLUMN_GROUPS[3]
     } else if Metric::ALL.iter().any(|m| m.name() == column) {
         COLUMN_GROUPS[1]
     } else {
@@ -240,13 +257,29 @@ pub fn group_of(column: &str) -> &'static str {
     }
 }
 
-/// Columns hidden by default (spec §2 Tables).
+/// Columns hidden by default (spec §2 Tables): the spec's, and every Conversions and Cohort
+/// column (shown once the user picks them, as totalRevenue and trackedInstalls are).
 pub const HIDDEN_BY_DEFAULT: &[&str] = &[
     "rules",
     "totalRevenue",
     "trackedInstalls",
     "organicSearch",
     "auctionInsights",
+    "trackedInstallRate",
+    "trials",
+    "costPerTrial",
+    "purchases",
+    "costPerPurchase",
+    "tapRevenue",
+    "viewRevenue",
+    "roas",
+    "arpu",
+    "revenueD0",
+    "revenueD1",
+    "revenueD3",
+    "revenueD7",
+    "revenueD14",
+    "revenueD30",
 ];
 
 /// Growth-only metrics and columns (spec §6): locked unless the plan is growth,
@@ -265,9 +298,8 @@ pub const GROWTH_ONLY: &[&str] = &[
 /// The message of the column groups the pro_limited plan locks (spec §6).
 pub const PRO_LOCK_MESSAGE: &str = "Upgrade to Pro to track events from your MMP.";
 
-/// The column groups the pro_limited plan locks (spec §6): Conversions (the MMP-fed
-/// columns, [`CONVERSION_COLUMNS`]) and Cohort (no column of ours belongs to it yet; the
-/// report answers it locked so the web app shows the group's lock).
+/// The column groups the pro_limited plan locks (spec §6): Conversions
+/// ([`CONVERSION_COLUMNS`]) and Cohort ([`COHORT_COLUMNS`]).
 pub const PRO_LOCKED_GROUPS: [&str; 2] = ["Conversions", "Cohort"];
 
 /// What a workspace's plan grants of the report's columns (spec §6). The plan decides

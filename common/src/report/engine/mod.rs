@@ -5,12 +5,14 @@
 //! 2. [`filter_sort`]: the matching rows, those up to the asked page in order (off the
 //!    async threads, cancellable);
 //! 3. [`present`]: the page's rows, totals and graph points as answered (money floored,
-//!    Growth-only columns locked, days not synced yet flagged);
+//!    Growth-only columns locked, days not synced yet flagged), with [`conversions`]: the
+//!    Conversions and Cohort columns from the attribution facts;
 //! 4. [`run`](mod@run): the run itself — the steps in order with the totals, subtotals and the
 //!    page's entities between them, timed by stage, repeated when a refresh swept the day
 //!    blobs it read — and [`totals`] for callers other than the report route.
 
 mod consistent;
+mod conversions;
 mod filter_sort;
 mod prepare;
 mod present;

@@ -15,6 +15,7 @@ use serde_json::{Map, Value};
 
 use super::consistent::consistent;
 use super::{
+    conversions,
     filter_sort::filter_and_sort,
     prepare::{needs_popularity, popularity_of, prepare},
     present::{graph, kept_orgs, mixes_currencies, present},
@@ -240,15 +241,20 @@ async fn run_in(
     stages.mark("filter and sort");
     cancel.check()?;
     let total = p.rows.len() as u64;
-    // Totals over every matching row.
+    // Totals over every matching row, with their conversions where the level has them.
+    let mut sum = Counters::default();
+    for r in &p.rows {
+        sum.add(&r.counters);
+    }
+    let conversions = conversions::load(db, ctx, q, &p.rows).await?;
+    stages.mark("conversions");
     let totals = p.level.has_metrics().then(|| {
-        let mut sum = Counters::default();
-        for r in &p.rows {
-            sum.add(&r.counters);
-        }
         let mut m = Map::new();
         let mixed = mixes_currencies(p.level, &p.currency);
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
+        if let Some(c) = &conversions {
+            conversions::insert(Some(&c.total), &sum, (!mixed).then_some(&p.money), &mut m);
+        }
         m
     });
     // Several currencies (ACCOUNTS, ORGS): the totals per currency, and converted to the
@@ -304,7 +310,14 @@ async fn run_in(
     stages.mark("page entities");
     let items = p.rows[start..end]
         .iter()
-        .map(|r| present(&p, r, ctx.columns, &tags))
+        .map(|r| {
+            let mut m = present(&p, r, ctx.columns, &tags);
+            if let Some(c) = &conversions {
+                let money = p.money_of(r);
+                conversions::insert(c.by_row.get(&r.id), &r.counters, Some(&money), &mut m);
+            }
+            m
+        })
         .collect();
     stages.mark("present");
     let graph = if q.graph {

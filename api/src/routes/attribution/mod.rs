@@ -1,0 +1,82 @@
+//! Revenue and attribution (docs/api/attribution.md): the workspace's integrations with
+//! attribution providers, RevenueCat and its own tracking server — connect, rotate the
+//! postback URL, disconnect, see the newest events and send a test event
+//! ([`integrations`], [`events`]) —, the postbacks the providers send ([`postbacks`], the
+//! one kind of route called by another server, authenticated by the URL's token), and the
+//! event settings the reports read (`mmpEventsSettings`, `mmpEvents`; [`settings`]).
+
+mod events;
+mod integrations;
+mod postbacks;
+mod settings;
+
+use searchdeck_common::attribution::adapters::{self, Setup};
+use searchdeck_common::attribution::Provider;
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+
+use crate::{error::ApiError, route, state::AppState};
+
+pub fn router() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(route!(integrations::list))
+        .routes(route!(integrations::connect, integrations::disconnect))
+        .routes(route!(integrations::rotate))
+        .routes(route!(events::recent))
+        .routes(route!(events::test_event))
+        .routes(route!(postbacks::by_get, postbacks::by_post))
+        .routes(route!(settings::all_names))
+        .routes(route!(settings::set_name))
+        .routes(route!(settings::all_events))
+        .routes(route!(settings::available_rois))
+}
+
+/// The provider a path names (`appsflyer`, … `custom`); 400 naming `provider` otherwise.
+fn provider_of(name: &str) -> Result<Provider, ApiError> {
+    Provider::parse(name).ok_or_else(|| {
+        ApiError::field(
+            "provider",
+            "Must be one of appsflyer, adjust, branch, singular, kochava, tenjin, revenuecat, custom",
+        )
+    })
+}
+
+/// Where `provider`'s postbacks go for `token` (`…/api/attribution/postbacks/adjust/<token>`),
+/// from the server's public URL.
+fn ingest_url(state: &AppState, provider: Provider, token: &str) -> String {
+    format!(
+        "{}/api/attribution/postbacks/{}/{token}",
+        state.config.public_url.trim_end_matches('/'),
+        provider.name()
+    )
+}
+
+/// What to paste into the provider's dashboard, as the integration screen shows it.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SetupItem {
+    /// GET or POST: how the provider sends to the URL.
+    #[schema(pattern = "^(GET|POST)$")]
+    pub method: String,
+    /// The URL to paste: with the token when it was just made (connect, rotate), else with
+    /// the token masked (`…abcd`, its last four characters).
+    pub url: String,
+    /// The steps in the provider's own dashboard.
+    pub steps: Vec<String>,
+}
+
+impl SetupItem {
+    fn of(setup: Setup) -> SetupItem {
+        SetupItem {
+            method: setup.method.to_string(),
+            url: setup.url,
+            steps: setup.steps.into_iter().map(str::to_string).collect(),
+        }
+    }
+}
+
+/// `provider`'s setup for the ingest URL of `token`.
+fn setup_of(state: &AppState, provider: Provider, token: &str) -> SetupItem {
+    SetupItem::of(adapters::setup(provider, &ingest_url(state, provider, token)))
+}

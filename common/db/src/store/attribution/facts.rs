@@ -1,0 +1,165 @@
+//! The attributed events summed as the reports read them: per level (the report facts'
+//! level codes), entity, install day (the cohort), event name, days from install to event
+//! (0–30, [`LATER`] beyond), claim type, placement and currency. The ingest adds each new
+//! event once to the facts of every level it names ([`add`]); a report sums a range of
+//! install days for its rows ([`sums`]).
+
+use sqlx::Row;
+
+use crate::store::{Exec, placeholders};
+
+/// The age bucket of events more than 30 days after their install.
+pub const LATER: i64 = 31;
+
+/// Most entity ids one [`sums`] call takes (the report's page, or every row of a level).
+pub const SUMS_MAX: usize = 10_000;
+
+/// One cell of the facts: the key and what to add.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Fact<'a> {
+    /// `FactLevel::code()`.
+    pub level: i64,
+    pub entity_id: i64,
+    pub install_day: &'a str,
+    pub provider: &'a str,
+    /// 0 when the provider did not name the app.
+    pub adam_id: i64,
+    pub event_name: &'a str,
+    pub age_days: i64,
+    /// '' when the provider did not say.
+    pub claim_type: &'a str,
+    pub placement: &'a str,
+    /// '' without revenue.
+    pub currency: &'a str,
+    pub events: i64,
+    pub revenue_micros: i64,
+}
+
+/// Adds `fact` to the workspace's facts.
+pub async fn add(ex: impl Exec<'_>, workspace_id: &str, f: &Fact<'_>) -> Result<(), sqlx::Error> {
+    sqlx::query(
+        "INSERT INTO attribution_facts (workspace_id, level, entity_id, install_day, provider, \
+           adam_id, event_name, age_days, claim_type, placement, currency, events, revenue_micros) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+         ON CONFLICT (workspace_id, level, entity_id, install_day, provider, adam_id, event_name, \
+           age_days, claim_type, placement, currency) \
+         DO UPDATE SET events = attribution_facts.events + excluded.events, \
+           revenue_micros = attribution_facts.revenue_micros + excluded.revenue_micros",
+    )
+    .bind(workspace_id)
+    .bind(f.level)
+    .bind(f.entity_id)
+    .bind(f.install_day)
+    .bind(f.provider)
+    .bind(f.adam_id)
+    .bind(f.event_name)
+    .bind(f.age_days)
+    .bind(f.claim_type)
+    .bind(f.placement)
+    .bind(f.currency)
+    .bind(f.events)
+    .bind(f.revenue_micros)
+    .execute(ex)
+    .await?;
+    Ok(())
+}
+
+/// The sums of one entity's facts over a range of install days, per provider, app, event
+/// name, claim type, placement and currency.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Sum {
+    pub entity_id: i64,
+    pub provider: String,
+    pub adam_id: i64,
+    pub event_name: String,
+    pub claim_type: String,
+    pub placement: String,
+    pub currency: String,
+    pub events: i64,
+    pub revenue_micros: i64,
+    /// Per asked cohort (in the order asked): the events and revenue of install days on or
+    /// before its last day, at most its age after the install.
+    pub cohorts: Vec<(i64, i64)>,
+}
+
+/// A cohort column's cut: events at most `age_days` after their install, of installs on or
+/// before `through` (YYYY-MM-DD; the last install day old enough to count).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Cohort {
+    pub age_days: i64,
+    pub through: String,
+}
+
+/// The facts of `level` for `entity_ids` (at most [`SUMS_MAX`]; None: every entity of the
+/// level) on install days `from..=to` (YYYY-MM-DD), summed per entity and key, with the sums
+/// of each of `cohorts`.
+pub async fn sums(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    level: i64,
+    entity_ids: Option<&[i64]>,
+    (from, to): (&str, &str),
+    cohorts: &[Cohort],
+) -> Result<Vec<Sum>, sqlx::Error> {
+    let ids = entity_ids.unwrap_or_default();
+    assert!(ids.len() <= SUMS_MAX, "sums takes at most {SUMS_MAX} ids");
+    if entity_ids.is_some_and(<[i64]>::is_empty) {
+        return Ok(Vec::new());
+    }
+    let mut columns = String::new();
+    for (i, _) in cohorts.iter().enumerate() {
+        let (age, through) = (5 + 2 * i, 6 + 2 * i);
+        for (what, name) in [("events", "e"), ("revenue_micros", "r")] {
+            columns.push_str(&format!(
+                ", CAST(SUM(CASE WHEN age_days <= ${age} AND install_day <= ${through} \
+                 THEN {what} ELSE 0 END) AS BIGINT) AS c{i}{name}"
+            ));
+        }
+    }
+    let filter = match entity_ids {
+        Some(ids) => format!(
+            " AND entity_id IN ({})",
+            placeholders(5 + 2 * cohorts.len(), ids.len())
+        ),
+        None => String::new(),
+    };
+    let sql = format!(
+        "SELECT entity_id, provider, adam_id, event_name, claim_type, placement, currency, \
+           CAST(SUM(events) AS BIGINT) AS events, \
+           CAST(SUM(revenue_micros) AS BIGINT) AS revenue{columns} \
+         FROM attribution_facts \
+         WHERE workspace_id = $1 AND level = $2 AND install_day >= $3 AND install_day <= $4{filter} \
+         GROUP BY entity_id, provider, adam_id, event_name, claim_type, placement, currency"
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
+        .bind(workspace_id)
+        .bind(level)
+        .bind(from)
+        .bind(to);
+    for c in cohorts {
+        q = q.bind(c.age_days).bind(&c.through);
+    }
+    for id in ids {
+        q = q.bind(*id);
+    }
+    q.fetch_all(ex)
+        .await?
+        .iter()
+        .map(|r| {
+            Ok(Sum {
+                entity_id: r.try_get("entity_id")?,
+                provider: r.try_get("provider")?,
+                adam_id: r.try_get("adam_id")?,
+                event_name: r.try_get("event_name")?,
+                claim_type: r.try_get("claim_type")?,
+                placement: r.try_get("placement")?,
+                currency: r.try_get("currency")?,
+                events: r.try_get("events")?,
+                revenue_micros: r.try_get("revenue")?,
+                cohorts: (0..cohorts.len())
+                    .map(|i| Ok((r.try_get(format!("c{i}e").as_str())?, r.try_get(format!("c{i}r").as_str())?)))
+                    .collect::<Result<_, sqlx::Error>>()?,
+            })
+        })
+        .collect()
+}
