@@ -73,14 +73,17 @@ impl Param {
     }
 }
 
+/// How a provider's activity and event name become the event's kind and name: `None` for an
+/// activity the report does not count (a session, a click).
+pub(crate) type Classify =
+    fn(activity: Option<&str>, event: Option<&str>) -> Option<(EventKind, String)>;
+
 /// A macro provider: its bindings, how it tells installs from events, and its setup steps.
 pub(crate) struct MacroProvider {
     pub provider: Provider,
     /// (our parameter, the provider's macro as pasted, braces included).
     pub bindings: &'static [(Param, &'static str)],
-    /// The kind and name of an event from the activity and event name it sent, or `None`
-    /// for an activity the report does not count (a session, a click).
-    pub classify: fn(activity: Option<&str>, event: Option<&str>) -> Option<(EventKind, String)>,
+    pub classify: Classify,
     pub steps: &'static [&'static str],
 }
 

@@ -9,6 +9,13 @@
 //! the currency the app reported), `{created_at}` and `{installed_at}` (Unix seconds) and
 //! `{adid}` (Adjust's device id).
 //!
+//! Seen in the stored Adjust pages: the `{iad_*}` placeholders, `{activity_kind}`,
+//! `{created_at}`, `{installed_at}`, `{adid}`. Taken from Adjust's full placeholder list
+//! without a stored page to check against: `{network_name}`, `{app_id}`, `{event_name}`,
+//! `{revenue_float}`, `{currency}`, `{country}`, `{iad_campaign_id}`, `{iad_adgroup_id}`;
+//! verify them once against dev.adjust.com before shipping (a wrong one arrives literally
+//! and reads as absent).
+//!
 //! Assumed: Adjust sends no event id, so the dedupe id is derived; an `install`,
 //! `reinstall` or `reattribution_reinstall` activity is the install, `event` an in-app
 //! event, and every other activity (session, click, impression, uninstall…) is skipped.

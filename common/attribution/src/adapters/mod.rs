@@ -1,7 +1,7 @@
 //! One adapter per provider, each reading the provider's own postback or webhook into
 //! [`AttributionEvent`](searchdeck_model::attribution::AttributionEvent)s and writing the
 //! setup the integration screen shows. Adapters do not know each other: what they share is
-//! below them ([`crate::fields`], [`crate::draft`], [`crate::macros`]).
+//! below them (the crate's private `fields`, `draft` and `macros` modules).
 //!
 //! | Provider | How it reaches us | Read from |
 //! | --- | --- | --- |
