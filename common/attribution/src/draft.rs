@@ -83,6 +83,11 @@ impl Draft {
     /// The event, once `errors` (this draft's and the reading's) are known; `time_field`
     /// names the provider's event-time field for the message when it is missing.
     pub(crate) fn finish(self, errors: &mut Errors, time_field: &str) -> Outcome {
+        // Another source's event is skipped whatever its values: its ids may not even be
+        // numbers, and refusing it would only make the provider retry it.
+        if self.source.as_deref().is_some_and(|s| !is_apple_ads(s)) {
+            return Outcome::Skip;
+        }
         if self.event_time.is_none() && errors.0.iter().all(|e| e.field != time_field) {
             errors.push(time_field, "is required");
         }

@@ -109,6 +109,12 @@ fn appsflyer_other_media_sources_and_organic_are_skipped() {
             "",
         ),
     ));
+    let odd_ids = edited(
+        "appsflyer/other_source.json",
+        "\"23851234567890123\"",
+        "\"fb-summer\"",
+    );
+    skipped(post(Provider::AppsFlyer, &odd_ids));
     let legacy = edited(
         "appsflyer/install.json",
         "Apple Search Ads",
