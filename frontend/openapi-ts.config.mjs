@@ -6,9 +6,9 @@
  *
  * Only the TypeScript types and the zod schemas are generated, not hey-api's fetch client:
  * every answer of the API is wrapped in the envelope `{status, message, result}` and its
- * failures carry the spec §8 messages, which `src/lib/api-client.ts` unwraps and maps in one
- * place (with the AbortSignal and the limit events); the features validate `result` with the
- * generated schema of their operation.
+ * failures carry the docs/product.md#8-generic-mapping messages, which `src/lib/api-client.ts`
+ * unwraps and maps in one place (with the AbortSignal and the limit events); the features validate
+ * `result` with the generated schema of their operation.
  */
 import { defineConfig } from '@hey-api/openapi-ts';
 

@@ -92,13 +92,15 @@ done
 # - the keyword suggester: an app's saved competitors (at most 10) and the app itself (not
 #   its own competitor) decide `suggester/competitors` and `competitors/many`; for
 #   `reports/sov` Apple decides whether the app is the campaign group's, and the keywords
-#   text must hold a keyword once parsed (spec §5: a text of only punctuation holds none);
-# - estimated impressions need keywords that still hold a word once parsed (spec §5);
+#   text must hold a keyword once parsed (docs/product.md#5-keyword-lists: a text of only
+#   punctuation holds none);
+# - estimated impressions need keywords that still hold a word once parsed
+#   (docs/product.md#5-keyword-lists);
 # - negative keyword lists and product pages: a list name unused in the workspace, keywords
-#   that still hold a word once parsed (spec §5), places, campaigns, ad groups and ads of the
-#   workspace, the campaign's app and a page Apple has for it, a status (`list/add`,
-#   `PUT list/{id}`, `productPages/*`, `checkCustomProductPageAds*`, `creativeSet/updates`);
-#   the campaign group of an app's product pages (`productPages/all/adam`);
+#   that still hold a word once parsed (docs/product.md#5-keyword-lists), places, campaigns, ad
+#   groups and ads of the workspace, the campaign's app and a page Apple has for it, a status
+#   (`list/add`, `PUT list/{id}`, `productPages/*`, `checkCustomProductPageAds*`,
+#   `creativeSet/updates`); the campaign group of an app's product pages (`productPages/all/adam`);
 # - campaign creation and copies: the app must be the campaign group's, names new in it,
 #   money in its currency at or above Apple's minimums (`asa/campaigns/asa/all`,
 #   `asa/groups/createByList`, `asa/campaigns/copy`);

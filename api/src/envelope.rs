@@ -4,7 +4,7 @@ use axum::{Json, response::IntoResponse};
 use serde::Serialize;
 use utoipa::ToSchema;
 
-/// Default message of successful requests (spec §8).
+/// Default message of successful requests (docs/product.md#8-generic-mapping).
 pub const SUCCESS_MESSAGE: &str = "Request success";
 
 /// A successful answer.

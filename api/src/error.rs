@@ -44,13 +44,13 @@ pub enum ApiError {
 
 pub type ApiResult<T> = Result<T, ApiError>;
 
-/// Generic message of internal errors (spec §8).
+/// Generic message of internal errors (docs/product.md#8-internal-errors).
 pub const INTERNAL_MESSAGE: &str = "Error. Try again later";
 /// Message of a request turned away because the server is saturated.
 pub const BUSY_MESSAGE: &str = "The server is busy. Try again in a moment";
 /// `Retry-After` of that answer, in seconds.
 pub const BUSY_RETRY_AFTER_SECS: u64 = 2;
-/// Message of requests without a valid session (spec §8, relogin).
+/// Message of requests without a valid session (docs/product.md#8-generic-mapping, relogin).
 pub const UNAUTHORIZED_MESSAGE: &str = "Unauthorized";
 
 impl ApiError {
@@ -121,7 +121,8 @@ impl ApiError {
         }
     }
 
-    /// A plan limit (spec §8): message `LIMIT_HAS_BEEN_REACHED` with `meta.type`.
+    /// A plan limit (docs/product.md#8-limit-reached): message `LIMIT_HAS_BEEN_REACHED` with
+    /// `meta.type`.
     pub fn limit_reached(kind: &str) -> ApiError {
         ApiError::Status {
             status: StatusCode::FORBIDDEN,

@@ -1,4 +1,4 @@
-//! Money of an edit or a creation (spec §5 editable money field: a number, minimum 0, in the
+//! Money of an edit or a creation (docs/product.md#5-money: a number, minimum 0, in the
 //! campaign group's currency): the request's amount parsed exactly into micros, refused when
 //! it is not a number, negative, in another currency or more precise than the currency (JPY
 //! has no decimals, USD two, KWD three); Apple's smallest bid and daily budget per currency

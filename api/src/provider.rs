@@ -45,7 +45,8 @@ pub struct Provider {
     clients: Arc<ClientCache>,
 }
 
-/// Path of the web app's page the popup returns to (spec §2: `/oauth_v2`).
+/// Path of the web app's page the popup returns to (docs/product.md#2-url-paths-and-access:
+/// `/oauth_v2`).
 pub const OAUTH_RETURN_PATH: &str = "/oauth_v2";
 
 impl Provider {

@@ -1,4 +1,4 @@
-//! The workspace's plan (spec §4 Plans) and what each plan allows.
+//! The workspace's plan (docs/product.md#4-plans) and what each plan allows.
 //!
 //! [`current`] is the one function every caller asks: it derives the plan from the
 //! workspace's purchases ([`crate::store::purchases`]) and last month's ad spend in US
@@ -6,11 +6,11 @@
 //! upsell modal that apply follow from the result in [`prompts`].
 //!
 //! Limits per plan are our decision, written down here (and in docs/api/plans.md "Limits
-//! per plan") because the spec shows only the limit-reached answer (spec §8:
-//! `LIMIT_HAS_BEEN_REACHED` with a meta type) and the upselling ranges (spec §9: 5-5, 6-35,
-//! 36-50, 51-100). They are **one table**, [`LIMITS`], one row per plan; every check and
-//! every answer ([`Plan::limits`] and its views [`Plan::app_limits`],
-//! [`Plan::creation_limits`], [`Plan::rule_limits`]) reads it:
+//! per plan") because the spec shows only the limit-reached answer
+//! (docs/product.md#8-limit-reached: `LIMIT_HAS_BEEN_REACHED` with a meta type) and the upselling
+//! ranges (docs/product.md#9-plans-and-trials: 5-5, 6-35, 36-50, 51-100). They are **one table**,
+//! [`LIMITS`], one row per plan; every check and every answer ([`Plan::limits`] and its views
+//! [`Plan::app_limits`], [`Plan::creation_limits`], [`Plan::rule_limits`]) reads it:
 //!
 //! | plan                           | apps | developers | campaigns per campaign group | keyword groups per creation | rules | campaigns with rules |
 //! |--------------------------------|------|------------|------------------------------|-----------------------------|-------|----------------------|
@@ -19,17 +19,18 @@
 //! | growth, growth_trial           | 100  | 30         | 2,000                        | 2,500                       | 200   | 1,000                |
 //! | agency                         | no limit | no limit | no limit                   | no limit                    | no limit | no limit          |
 //!
-//! Meta types (spec §8): `AVAILABLEAPPS`, `AVAILABLEDEVS`, `AVAILABLECAMPAIGNS`,
-//! `AVAILABLETARGETINGKEYWORDSGROUPS`, `AVAILABLERULES`, `AVAILABLERULESCAMPAIGNS`.
-//! Campaigns count those of the campaign group not deleted plus those a creation or copy
-//! makes (discovery included) and those creations still running will make; keyword groups
-//! (ad groups) those one creation, copy or `createByList` makes. Rules are the workspace's
+//! Meta types (docs/product.md#8-limit-reached): `AVAILABLEAPPS`, `AVAILABLEDEVS`,
+//! `AVAILABLECAMPAIGNS`, `AVAILABLETARGETINGKEYWORDSGROUPS`, `AVAILABLERULES`,
+//! `AVAILABLERULESCAMPAIGNS`. Campaigns count those of the campaign group not deleted plus those a
+//! creation or copy makes (discovery included) and those creations still running will make; keyword
+//! groups (ad groups) those one creation, copy or `createByList` makes. Rules are the workspace's
 //! rules; campaigns with rules the distinct campaigns with at least one rule attached.
 //!
 //! Apps are the distinct App Store apps synced for the workspace's connections; developers
 //! the distinct developer names of those apps. The marketing copy's "free plan with 1
-//! campaign and 50 keywords" (spec §9) is *not* enforced: the spec's own plan list makes the
-//! free tier Pro (pro_free), and nothing in it shows such a limit being applied.
+//! campaign and 50 keywords" (docs/product.md#9-marketing-copy-and-error-reporting) is *not*
+//! enforced: the spec's own plan list makes the free tier Pro (pro_free), and nothing in it shows
+//! such a limit being applied.
 
 pub mod clock;
 pub mod derive;
@@ -52,7 +53,7 @@ pub enum Plan {
 }
 
 impl Plan {
-    /// Every plan of spec §4.
+    /// Every plan of docs/product.md#4-plans.
     pub const ALL: [Plan; 8] = [
         Plan::ProFree,
         Plan::ProLimited,
@@ -78,13 +79,13 @@ impl Plan {
         }
     }
 
-    /// Whether Growth-only metrics are unlocked (spec §6).
+    /// Whether Growth-only metrics are unlocked (docs/product.md#6-growth-only-metrics).
     pub fn has_growth(self) -> bool {
         matches!(self, Plan::Growth | Plan::GrowthTrial | Plan::Agency)
     }
 
-    /// What the plan grants of the report's columns (spec §6): Growth-only columns with
-    /// Growth, the MMP-fed groups on every plan but pro_limited.
+    /// What the plan grants of the report's columns (docs/product.md#6-growth-only-metrics):
+    /// Growth-only columns with Growth, the MMP-fed groups on every plan but pro_limited.
     pub fn columns(self) -> crate::report::catalog::ColumnAccess {
         crate::report::catalog::ColumnAccess {
             growth: self.has_growth(),
@@ -205,15 +206,15 @@ pub struct RuleLimits {
 }
 
 impl RuleLimits {
-    /// Spec §8's meta type when `rules` rules would pass the limit.
+    /// The meta type (docs/product.md#8-limit-reached) when `rules` rules would pass the limit.
     pub fn rules_exceeded(self, rules: u64) -> Option<&'static str> {
         self.rules
             .is_some_and(|max| rules > max)
             .then_some("AVAILABLERULES")
     }
 
-    /// Spec §8's meta type when `campaigns` distinct campaigns with rules would pass the
-    /// limit.
+    /// The meta type (docs/product.md#8-limit-reached) when `campaigns` distinct campaigns with
+    /// rules would pass the limit.
     pub fn campaigns_exceeded(self, campaigns: u64) -> Option<&'static str> {
         self.campaigns
             .is_some_and(|max| campaigns > max)
@@ -231,7 +232,7 @@ pub struct CreationLimits {
 
 impl CreationLimits {
     /// The limit a creation of `new_campaigns` campaigns (with `existing` in the group) and
-    /// `new_groups` ad groups passes, if any: spec §8's meta type.
+    /// `new_groups` ad groups passes, if any: its meta type (docs/product.md#8-limit-reached).
     pub fn exceeded(
         self,
         existing: u64,
@@ -293,8 +294,8 @@ pub struct AppLimits {
 }
 
 impl AppLimits {
-    /// Spec §8's meta type when `apps` apps or `developers` developers already reach the
-    /// limits, so no more may be added (apps checked first).
+    /// The meta type (docs/product.md#8-limit-reached) when `apps` apps or `developers`
+    /// developers already reach the limits, so no more may be added (apps checked first).
     pub fn reached(self, apps: u64, developers: u64) -> Option<&'static str> {
         if self.apps.is_some_and(|max| apps >= u64::from(max)) {
             Some("AVAILABLEAPPS")

@@ -1,6 +1,6 @@
 //! Background-task records: the progress a browser polls while a job runs.
 //!
-//! Each job enqueued on behalf of a user gets a row here (spec §3 "Background task":
+//! Each job enqueued on behalf of a user gets a row here (docs/product.md#3-background-task:
 //! message, step, totalSteps, finish, error) plus kind-specific details as JSON (for
 //! example the creation progress of campaigns). The rows, their types and the percent rule
 //! live in [`crate::store::tasks`] (re-exported here); reads are always scoped to a

@@ -43,7 +43,8 @@ test('an owner opens Settings › Subscription and starts the Pro trial', async 
   await expect(page.getByTestId('plan-banner')).toHaveCount(0);
   await shot(page, info, 'plans-02-subscription-free');
 
-  // The trial: the message of spec §8, then the plan as the server now answers it.
+  // The trial: the message of docs/product.md#8-trial-and-purchase-messages, then the plan as the
+  // server now answers it.
   await page.getByRole('button', { name: 'Start 14-day Pro trial' }).click();
   await expect(page.getByText('Congratulations! Your 14-day Pro Plan trial has begun')).toBeVisible();
   await expect(page.getByTestId('plan-name')).toHaveText('Pro trial');

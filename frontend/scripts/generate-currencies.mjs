@@ -3,8 +3,9 @@
  * Writes src/lib/format/currency-table.ts: one row per currency in use (ISO 4217 from the
  * `currency-codes` package, less funds, metals and testing codes) with the English symbol,
  * the native symbol, the decimal digits and the English name from Node's full ICU (the same
- * CLDR data the browser's `Intl` formats with), and the rounding increment (spec §9: the
- * Swiss franc rounds to 0.05). Run `npm run gen:currencies` and commit the result.
+ * CLDR data the browser's `Intl` formats with), and the rounding increment
+ * (docs/product.md#9-currencies: the Swiss franc rounds to 0.05). Run `npm run gen:currencies` and
+ * commit the result.
  */
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -16,7 +17,10 @@ const NOT_SPENDABLE = new Set([
   'XBC', 'XBD', 'XDR', 'XPD', 'XPT', 'XSU', 'XTS', 'XUA', 'XXX',
 ]);
 
-/** Cash rounding increments the product applies (spec §9); every other currency has none. */
+/**
+ * Cash rounding increments the product applies (docs/product.md#9-currencies); every other currency
+ * has none.
+ */
 const ROUNDING = { CHF: 0.05 };
 
 /** The regions of supranational currencies, whose code does not start with one. */

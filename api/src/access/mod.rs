@@ -59,7 +59,7 @@ pub trait Policy: Send + Sync + 'static {
 /// Every role of a workspace.
 #[derive(Debug)]
 pub struct AnyRole;
-/// Roles that may change things (spec §6: owner, admin, writer).
+/// Roles that may change things (docs/product.md#6-roles-and-route-limits: owner, admin, writer).
 #[derive(Debug)]
 pub struct EditRoles;
 /// Roles that may manage the team and subscription (owner, admin).

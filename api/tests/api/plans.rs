@@ -125,7 +125,8 @@ backend_tests! {
         let first = &purchases(&app.get(PURCHASES, Some(&owner)).await.json)[0];
         assert_eq!((first["organization"].as_bool(), first["full"].as_bool(), first["usedTrial"].as_bool()), (Some(true), Some(true), Some(false)));
 
-        // The User item (spec §3): the purchase in force, the one bought to follow it.
+        // The User item (docs/product.md#3-user): the purchase in force, the one bought to follow
+        // it.
         let next = Purchase { id: new_id(), started_at: now + 30 * DAY_MS, off_account_time: Some(now + 60 * DAY_MS), ..growth.clone() };
         store::purchases::insert(&app.state.db.pool, &ws, &next, now).await.unwrap();
         let me = app.get("/api/auth/me", Some(&owner)).await;
@@ -261,7 +262,8 @@ backend_tests! {
         // The User item carries the same spend (memoised: the rates changed, so read again).
         let me = app.get("/api/auth/me", Some(&owner)).await;
         assert_eq!(me.json["result"]["item"]["lastMonthSpend"], serde_json::json!(11000.01));
-        // pro_limited locks the Conversions and Cohort groups in reports (spec §6).
+        // pro_limited locks the Conversions and Cohort groups in reports
+        // (docs/product.md#6-conversions-lock).
         let report = app.post(&format!("/api/asa/reports?accountId={account}&orgId=100"), serde_json::json!({"level": "CAMPAIGNS", "startDate": month.from.to_string(), "endDate": month.to.to_string()}), Some(&owner)).await;
         assert_eq!(report.status, StatusCode::OK, "{:?}", report.json);
         let result = &report.json["result"];

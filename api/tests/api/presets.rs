@@ -102,7 +102,7 @@ backend_tests! {
         let res = app.request(Method::PATCH, &url, Some(json!({"name": "bids 2"})), Some(&owner)).await;
         assert_eq!(res.status, StatusCode::OK, "a preset may keep its own name in another case");
 
-        // An update needs an existing preset id (spec §5).
+        // An update needs an existing preset id (docs/product.md#5-column-presets).
         let res = app.request(Method::PATCH, "/api/setFields/one/no-such-id", Some(json!({"name": "x"})), Some(&owner)).await;
         assert_eq!((res.status, res.message()), (StatusCode::NOT_FOUND, "Preset not found"));
 

@@ -1,5 +1,6 @@
-//! The App Store countries and regions Apple Ads serves (spec §7 `country/*`), with their
-//! App Store locales and languages: one data file, `common/data/countries.json`, read once.
+//! The App Store countries and regions Apple Ads serves (docs/product.md#7-the-calls-it-makes
+//! `country/*`), with their App Store locales and languages: one data file,
+//! `common/data/countries.json`, read once.
 //!
 //! The list is Apple Ads' served storefronts (ISO 3166-1 alpha-2 codes, as the provider's
 //! `countriesOrRegions` takes them). Storefronts Apple Ads does not serve (for example

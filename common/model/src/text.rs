@@ -1,7 +1,7 @@
-//! Keyword text rules of the suggester: the list parsing of spec §5 ("punctuation and
-//! symbols removed, lower-cased, empty lines dropped, duplicates removed"), the key that
-//! deduplicates candidates case- and punctuation-insensitively, negative keywords as words,
-//! and the terms and phrases the collector draws from store metadata.
+//! Keyword text rules of the suggester: the list parsing of docs/product.md#5-keyword-lists
+//! ("punctuation and symbols removed, lower-cased, empty lines dropped, duplicates removed"), the
+//! key that deduplicates candidates case- and punctuation-insensitively, negative keywords as
+//! words, and the terms and phrases the collector draws from store metadata.
 
 use std::collections::{HashMap, HashSet};
 
@@ -26,10 +26,10 @@ fn punctuation_or_symbol(c: char) -> bool {
     )
 }
 
-/// One keyword as spec §5 keeps it: punctuation and symbols removed, lower-cased, spaces
-/// collapsed to one and trimmed. Empty when nothing is left. A removed character separates
-/// words only where it stood between spaces ("photo-editor" → "photoeditor", as Apple
-/// matches the typed text; "photo - editor" → "photo editor").
+/// One keyword as docs/product.md#5-keyword-lists keeps it: punctuation and symbols removed,
+/// lower-cased, spaces collapsed to one and trimmed. Empty when nothing is left. A removed
+/// character separates words only where it stood between spaces ("photo-editor" → "photoeditor", as
+/// Apple matches the typed text; "photo - editor" → "photo editor").
 pub fn clean(text: &str) -> String {
     let kept: String = text
         .chars()
@@ -45,8 +45,8 @@ pub fn key(text: &str) -> String {
     clean(text)
 }
 
-/// A keyword list as entered (spec §5): every entry may hold several lines; each line is
-/// [`clean`]ed, empty ones dropped and repeats removed, first occurrence first.
+/// A keyword list as entered (docs/product.md#5-keyword-lists): every entry may hold several lines;
+/// each line is [`clean`]ed, empty ones dropped and repeats removed, first occurrence first.
 pub fn parse_list<S: AsRef<str>>(entries: &[S]) -> Vec<String> {
     let mut seen = HashSet::new();
     let mut out = Vec::new();

@@ -77,9 +77,9 @@ impl Job for ApplyNegativeLists {
     type Progress = ApplyProgress;
 }
 
-/// Whether negative `text` of `match_type` would block keyword `keyword` (texts as spec §5
-/// cleans them): an EXACT negative equal to the keyword, a BROAD negative whose every word
-/// is a word of the keyword.
+/// Whether negative `text` of `match_type` would block keyword `keyword` (texts as
+/// docs/product.md#5-keyword-lists cleans them): an EXACT negative equal to the keyword, a BROAD
+/// negative whose every word is a word of the keyword.
 pub fn blocks(text: &str, match_type: &str, keyword: &str) -> bool {
     let negative = crate::suggester::text::clean(text);
     let keyword = crate::suggester::text::clean(keyword);

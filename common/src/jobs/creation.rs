@@ -17,7 +17,7 @@ pub const MAX_CAMPAIGNS: usize = 50;
 pub const MAX_GROUPS: usize = 50;
 /// Most keywords of one ad group in a plan.
 pub const MAX_KEYWORDS: usize = 5_000;
-/// The discovery campaign's ad group (spec §9).
+/// The discovery campaign's ad group (docs/product.md#9-discovery-campaign).
 pub const DISCOVERY_GROUP: &str = "General";
 
 /// Where a plan runs and who asked: the connection and campaign group.
@@ -117,9 +117,9 @@ fn paused() -> String {
     "PAUSED".into()
 }
 
-/// The suggester's discovery campaign (spec §9): made after the others, PAUSED, with one
-/// ad group [`DISCOVERY_GROUP`] on Search Match holding every keyword of the plan as an
-/// EXACT negative.
+/// The suggester's discovery campaign (docs/product.md#9-discovery-campaign): made after the
+/// others, PAUSED, with one ad group [`DISCOVERY_GROUP`] on Search Match holding every keyword of
+/// the plan as an EXACT negative.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct PlannedDiscovery {
@@ -191,7 +191,7 @@ impl Job for CreateCampaigns {
     type Progress = CreationProgress;
 }
 
-/// What a copy carries (spec §3 Duplicate-campaign settings).
+/// What a copy carries (docs/product.md#3-duplicate-campaign-settings).
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct CopySettings {

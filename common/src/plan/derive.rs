@@ -1,6 +1,7 @@
-//! The plan derived from a workspace's purchases and last month's ad spend (spec §4 Plans,
-//! free-trial status; docs/api/plans.md "The plan"): a pure function of the purchases, the
-//! spend in US dollars and the clock, so every boundary is tested with a fixed `now`.
+//! The plan derived from a workspace's purchases and last month's ad spend
+//! (docs/product.md#4-plans, free-trial status; docs/api/plans.md "The plan"): a pure function of
+//! the purchases, the spend in US dollars and the clock, so every boundary is tested with a fixed
+//! `now`.
 //!
 //! The newest purchase in force decides (started, and before its end, or a paid plan whose
 //! payment failed within the 168 h billing grace); without one the workspace is free, on
@@ -16,14 +17,16 @@ use super::Plan;
 pub const HOUR_MS: i64 = 3_600_000;
 /// One day in milliseconds.
 pub const DAY_MS: i64 = 24 * HOUR_MS;
-/// The Pro trial: 14 days without a card (spec §9).
+/// The Pro trial: 14 days without a card (docs/product.md#9-plans-and-trials).
 pub const PRO_TRIAL_MS: i64 = 14 * DAY_MS;
-/// The Growth trial: 30 days (spec §9).
+/// The Growth trial: 30 days (docs/product.md#9-plans-and-trials).
 pub const GROWTH_TRIAL_MS: i64 = 30 * DAY_MS;
-/// The billing grace after a failed payment's plan end (spec §9: 168 h).
+/// The billing grace after a failed payment's plan end (docs/product.md#9-banner-and-modal-windows:
+/// 168 h).
 pub const BILLING_GRACE_MS: i64 = 168 * HOUR_MS;
 
-/// Pro is free while last month's spend is at most this many US dollars (spec §9).
+/// Pro is free while last month's spend is at most this many US dollars
+/// (docs/product.md#9-plans-and-trials).
 pub fn free_spend_limit_usd() -> Decimal {
     Decimal::from(10_000)
 }
@@ -90,7 +93,7 @@ fn free_plan(spend_usd: Decimal) -> Plan {
     }
 }
 
-/// The plan a purchase in force gives (spec §4's list, in this order).
+/// The plan a purchase in force gives (the list of docs/product.md#4-plans, in this order).
 fn plan_of(p: &Purchase, spend_usd: Decimal) -> Plan {
     if p.name.eq_ignore_ascii_case("agency") {
         Plan::Agency

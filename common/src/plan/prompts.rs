@@ -1,7 +1,7 @@
-//! Which top banner and which upsell modal apply now (spec §4 Banners, Upsell modals and
-//! their windows, §9 windows; docs/api/plans.md): pure rules over the workspace's
-//! [`Standing`], the caller's role and the clock, so `GET /api/plan/current` answers them
-//! and every window is tested with a fixed `now`.
+//! Which top banner and which upsell modal apply now (docs/product.md#4-banners, Upsell modals and
+//! their windows, docs/product.md#9-banner-and-modal-windows; docs/api/plans.md): pure rules over
+//! the workspace's [`Standing`], the caller's role and the clock, so `GET /api/plan/current`
+//! answers them and every window is tested with a fixed `now`.
 //!
 //! "Within N h of the end" means `0 < end − now ≤ N h`: the N-th hour is in, the end itself
 //! is out (at the end the trial has ended and the "…End" prompts apply). Only owners and
@@ -102,11 +102,11 @@ pub struct Modal {
     pub days_left: Option<i64>,
 }
 
-/// Told to roles that may not start a trial (spec §4).
+/// Told to roles that may not start a trial (docs/product.md#4-upsell-modals).
 pub const CONTACT_TRIAL: &str = "Please contact your admin to start the trial";
-/// Told to roles that may not upgrade (spec §4).
+/// Told to roles that may not upgrade (docs/product.md#4-upsell-modals).
 pub const CONTACT_UPGRADE: &str = "Please contact your admin to upgrade plan";
-/// The provider's data banner (spec §8).
+/// The provider's data banner (docs/product.md#8-banner-messages).
 pub const DATA_ISSUES: &str = "We are currently experiencing issues receiving data from the provider. Our team is actively working to resolve the problem.";
 /// After a trial ended, its "…End" modal is offered this long; `proFree` after.
 pub const TRIAL_END_MODAL_MS: i64 = 30 * DAY_MS;

@@ -1,5 +1,6 @@
 //! Last month's ad spend of a workspace in US dollars, which decides `pro_free` against
-//! `pro_limited` (spec §4, §9; docs/api/plans.md "Last month's spend").
+//! `pro_limited` (docs/product.md#4-plans, docs/product.md#9-plans-and-trials;
+//! docs/api/plans.md "Last month's spend").
 //!
 //! The month is the previous calendar month (UTC) before the clock's `now`. The report
 //! engine answers each connection's campaign groups' spend over it (ORGS totals, each in its

@@ -1,10 +1,11 @@
-//! Report filters (spec §3 Filter; spec §7 reports; validity spec §5).
+//! Report filters (docs/product.md#3-filter-and-filter-preset; docs/product.md#7-the-calls-it-makes
+//! reports; validity docs/product.md#5-filters).
 //!
 //! The web app keeps a filter as `{type, condition, value, metric}` and sends it to the
 //! report call as `{field, operator, values}`; both shapes are accepted. The conditions map
-//! to operators as spec §7 says: `contains` → CONTAINS, `not_contains` → DOES_NOT_CONTAINS,
-//! `=` → EQUALS, `!=` → DOES_NOT_CONTAINS, `>` → GREATER_THAN, `<` → LESS_THAN, `><` → IN,
-//! `<>` → NOT_IN_RANGE, list filters → CONTAINS_ANY.
+//! to operators as docs/product.md#7-report-filter-conditions says: `contains` → CONTAINS,
+//! `not_contains` → DOES_NOT_CONTAINS, `=` → EQUALS, `!=` → DOES_NOT_CONTAINS, `>` → GREATER_THAN,
+//! `<` → LESS_THAN, `><` → IN, `<>` → NOT_IN_RANGE, list filters → CONTAINS_ANY.
 //!
 //! Meaning per field: on text (name, appName, developerName) CONTAINS / DOES_NOT_CONTAINS
 //! are case-insensitive substring tests, EQUALS a case-insensitive match, IN and
@@ -47,7 +48,7 @@ pub struct FilterIn {
     pub metric: Option<String>,
 }
 
-/// The operators of the report call (spec §7).
+/// The operators of the report call (docs/product.md#7-the-calls-it-makes).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Operator {
     Contains,
@@ -76,8 +77,8 @@ impl Operator {
     }
 }
 
-/// The operator a web-app condition maps to (spec §7). List filters (a list value without
-/// a range condition) map to CONTAINS_ANY.
+/// The operator a web-app condition maps to (docs/product.md#7-report-filter-conditions). List
+/// filters (a list value without a range condition) map to CONTAINS_ANY.
 pub fn operator_of_condition(condition: &str, list_value: bool) -> Option<Operator> {
     Some(match condition.trim() {
         "contains" => Operator::Contains,
@@ -204,7 +205,8 @@ impl Filter {
         };
         let field =
             Field::parse(&field_name).ok_or_else(|| at(field_key, "Unknown filter field"))?;
-        // Spec §5: a value must be non-empty; a list non-empty with no empty entries.
+        // docs/product.md#5-filters: a value must be non-empty; a list non-empty with no empty
+        // entries.
         if values.is_empty() {
             return Err(at(value_key, "Please complete this field to continue"));
         }

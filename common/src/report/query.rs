@@ -6,7 +6,7 @@ use time::{Date, macros::format_description};
 
 use super::{FieldError, Filter, FilterIn, Level, Scope, filter::Field};
 
-/// Default page size (spec §2 Tables).
+/// Default page size (docs/product.md#2-tables).
 pub const DEFAULT_PAGE_SIZE: u32 = 50;
 /// Largest page.
 pub const MAX_PAGE_SIZE: u32 = 1000;

@@ -22,8 +22,8 @@ fn display(metric: Metric) -> &'static str {
     }
 }
 
-/// The catalog document: metrics in the order of spec §2 (common ones first), the graph
-/// metrics in the chart's order, and per level its columns, default columns and whether it
+/// The catalog document: metrics in the order of docs/product.md#2-tables (common ones first), the
+/// graph metrics in the chart's order, and per level its columns, default columns and whether it
 /// has search popularity.
 pub fn document() -> Value {
     let metrics: Vec<Value> = Metric::ALL

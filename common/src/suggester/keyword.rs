@@ -1,6 +1,6 @@
 //! What a collection answers: the [`Keyword`] items (docs/api/suggester.md, "`Keyword`"),
-//! the phases the task's message walks through (spec §2 progress messages, in order) and
-//! the task's details while it runs.
+//! the phases the task's message walks through (docs/product.md#2-keyword-suggester progress
+//! messages, in order) and the task's details while it runs.
 
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -116,7 +116,7 @@ pub fn sort(items: &mut [Keyword]) {
 }
 
 /// The phases of a collection, in order; the task's message is the running one's and its
-/// step the phase's number (spec §2 progress messages).
+/// step the phase's number (docs/product.md#2-keyword-suggester progress messages).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Phase {
     AppStoreSuggestions = 1,
@@ -132,7 +132,7 @@ pub enum Phase {
 pub const COMPLETED: &str = "Keywords collecting completed!";
 /// The error (and message) of a stopped collection.
 pub const STOPPED: &str = "Stopped";
-/// What a failed collection answers (spec §8 "Suggester failure").
+/// What a failed collection answers (docs/product.md#8-suggester-failure).
 pub const FAILED: &str = "Something went wrong";
 /// The task's `totalSteps`.
 pub const TOTAL_STEPS: i64 = 7;
@@ -149,7 +149,7 @@ impl Phase {
         Phase::Excluding,
     ];
 
-    /// The progress message of spec §2.
+    /// The progress message of docs/product.md#2-keyword-suggester.
     pub fn message(self) -> &'static str {
         match self {
             Phase::AppStoreSuggestions => "Looking for App Store suggestions",

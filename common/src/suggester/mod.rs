@@ -1,8 +1,9 @@
-//! The keyword suggester's domain (spec §2 "Keyword suggester", §3, §5; the contract is
-//! docs/api/suggester.md): the search payload and its checks ([`payload`]), the keyword
-//! text rules ([`text`]), what a collection answers ([`keyword`]) and the calls it plans
-//! ([`plan`]). The `collect-keywords` job ([`crate::jobs::CollectKeywords`]) runs the
-//! collection; the API starts and polls it.
+//! The keyword suggester's domain (docs/product.md#2-keyword-suggester,
+//! docs/product.md#3-entities-and-their-fields, docs/product.md#5-keyword-lists; the contract is
+//! docs/api/suggester.md): the search payload and its checks ([`payload`]), the keyword text rules
+//! ([`text`]), what a collection answers ([`keyword`]) and the calls it plans ([`plan`]). The
+//! `collect-keywords` job ([`crate::jobs::CollectKeywords`]) runs the collection; the API starts
+//! and polls it.
 
 pub mod keyword;
 pub mod payload;

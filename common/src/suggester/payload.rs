@@ -1,4 +1,4 @@
-//! The suggester search payload (spec §3 "Suggester search payload", both forms) as the
+//! The suggester search payload (docs/product.md#3-suggester-search-payload, both forms) as the
 //! start route reads it ([`SearchBody`], [`SearchPayload`]) and as the job carries it once
 //! checked ([`Search`]). docs/api/suggester.md "Collection" is the contract; the rules
 //! JSON Schema can state are declared on the fields, the others ([`SearchPayload::check`])
@@ -20,7 +20,7 @@ pub const MAX_COMPETITORS: usize = 10;
 /// `excludedWordsByPopularities` when not sent.
 pub const DEFAULT_MIN_POPULARITY: u8 = 1;
 
-/// The step-1 hints of spec §2 that double as field errors.
+/// The step-1 hints of docs/product.md#2-keyword-suggester that double as field errors.
 pub const ADD_REQUIRED_KEYWORDS: &str = "Add required keywords";
 pub const ADD_COMPETITOR: &str = "Add at least one competitor to continue";
 const REQUIRED: &str = "Please complete this field to continue";
@@ -172,9 +172,9 @@ pub struct Search {
     /// Upper-case ISO code.
     pub country: String,
     pub suggestion_type: SuggestionType,
-    /// Required keywords, parsed (spec §5).
+    /// Required keywords, parsed (docs/product.md#5-keyword-lists).
     pub words: Vec<String>,
-    /// Negative keywords, parsed (spec §5).
+    /// Negative keywords, parsed (docs/product.md#5-keyword-lists).
     pub excluded_words: Vec<String>,
     /// Popularity below which candidates are dropped (0 keeps all).
     pub min_popularity: u8,

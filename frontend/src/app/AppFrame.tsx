@@ -44,8 +44,8 @@ function useSessionEnded(user: User | null, isLoading: boolean): boolean {
  * Where this browser holds a session (its sign, the start-up relogin runs), the accounts are
  * asked beside the relogin rather than after its answer (issue 42 item 19: a round trip
  * before every signed-in first paint). They still count only once the relogin has found the
- * user (spec §4, `useAccounts(user !== null)`); when it finds none, the early answer is
- * dropped, so a sign-in later in this page reads the accounts afresh.
+ * user (docs/product.md#4-sign-in-account-and-session, `useAccounts(user !== null)`); when it finds
+ * none, the early answer is dropped, so a sign-in later in this page reads the accounts afresh.
  */
 function useAccountsBesideRelogin(user: User | null, isLoading: boolean) {
   const queryClient = useQueryClient();
@@ -117,8 +117,8 @@ export function AppFrame() {
   const { user, isLoading } = useSession();
   useAccountsBesideRelogin(user, isLoading);
   useRouteDataBesideRelogin(route, user, isLoading);
-  // Spec §4: the accounts load once the user is known to be signed in; only pages that need
-  // an account wait for them.
+  // docs/product.md#4-sign-in-account-and-session: the accounts load once the user is known to be
+  // signed in; only pages that need an account wait for them.
   const accounts = useAccounts(user !== null);
   const waitsForAccounts = user !== null && route.needsAccount === true && accounts.isPending;
   const sessionEnded = useSessionEnded(user, isLoading);

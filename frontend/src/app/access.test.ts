@@ -1,7 +1,7 @@
 /**
- * The guard against the access table of spec §2 and the roles of spec §6. Rows for screens
- * of later issues run through the guard as synthetic routes; rows this issue ships must also
- * match the real route table.
+ * The guard against the access table of docs/product.md#2-url-paths-and-access and the roles of
+ * docs/product.md#6-roles-and-route-limits. Rows for screens of later issues run through the guard
+ * as synthetic routes; rows this issue ships must also match the real route table.
  */
 import { ROLES, type Role } from '@/features/auth';
 import { makeUser, userWithRole } from '@/test/fixtures';

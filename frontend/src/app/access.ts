@@ -6,9 +6,9 @@ export const LOGIN_PATH = '/login';
 export const SIGNED_IN_HOME = '/optimization';
 export const RESTRICTED_PATH = '/restricted';
 /**
- * Spec §4 sends a signed-in user without a connected account, on a page that needs one, to
- * the API connection screen (spec §2: /oauth_v2, which is also where the connect popup
- * returns).
+ * docs/product.md#4-sign-in-account-and-session sends a signed-in user without a connected account,
+ * on a page that needs one, to the API connection screen (docs/product.md#2-url-paths-and-access:
+ * /oauth_v2, which is also where the connect popup returns).
  */
 export const NEEDS_ACCOUNT_PATH = '/oauth_v2';
 

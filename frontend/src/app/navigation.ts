@@ -1,7 +1,7 @@
 /**
- * Sidebar entries in the order of spec §2. An entry shows once its route renders a screen in
- * the route table, and only for roles the route allows (readers lose Keyword Suggester and
- * Automated Rules that way). Activity Log carries the unread count.
+ * Sidebar entries in the order of docs/product.md#2-layout. An entry shows once its route renders a
+ * screen in the route table, and only for roles the route allows (readers lose Keyword Suggester
+ * and Automated Rules that way). Activity Log carries the unread count.
  */
 import {
   IconBulb,
@@ -44,7 +44,10 @@ export function visibleNavItems(routes: readonly AppRoute[], role: Role): NavIte
   });
 }
 
-/** The Settings sections, in the order of spec §2, shown above each settings screen. */
+/**
+ * The Settings sections, in the order of docs/product.md#2-url-paths-and-access, shown above each
+ * settings screen.
+ */
 export interface SettingsItem {
   label: MessageKey;
   path: string;

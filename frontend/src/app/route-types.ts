@@ -19,7 +19,7 @@ export interface AppRoute {
   roles?: readonly Role[];
   /** The page needs a connected ad account. */
   needsAccount?: boolean;
-  /** Disable the main menu (the oauth route, spec §2). */
+  /** Disable the main menu (the oauth route, docs/product.md#2-layout). */
   disableMenu?: boolean;
   /** Hide the header and the sidebar. */
   hideLayout?: boolean;

@@ -1,7 +1,8 @@
 /**
- * The one route table (spec §2). Screens of later issues join it when they are built; the
- * sidebar shows an entry only once its route renders a screen here. Feature screens are
- * lazy: each feature's `screens.ts` is one chunk, downloaded when a route first needs it.
+ * The one route table (docs/product.md#2-url-paths-and-access). Screens of later issues join it
+ * when they are built; the sidebar shows an entry only once its route renders a screen here.
+ * Feature screens are lazy: each feature's `screens.ts` is one chunk, downloaded when a route first
+ * needs it.
  */
 import { prefetchOrgsScreen } from '@/features/optimization';
 import { lazyScreen } from './lazy/lazy-screen';
@@ -42,34 +43,41 @@ export const appRoutes: readonly AppRoute[] = [
   { path: '/register', title: 'title.register', access: 'public', hideLayout: true, redirect: { signedIn: '/optimization' }, element: <AuthScreen mode="register" /> },
   { path: '/reset', title: 'title.reset', access: 'public', hideLayout: true, element: <PasswordScreen entry="reset" /> },
   { path: '/change', title: 'title.change', access: 'public', hideLayout: true, element: <PasswordScreen entry="change" /> },
-  // The API connection screen, and where the connect popup returns (spec §2).
+  // The API connection screen, and where the connect popup returns
+  // (docs/product.md#2-url-paths-and-access).
   { path: '/oauth_v2', title: 'title.connect', access: 'signedIn', disableMenu: true, element: <ConnectScreen /> },
   // Ads Optimization: to the deepest level the active account and org allow.
   { path: '/optimization', title: 'title.optimization', access: 'signedIn', element: <OptimizationHome /> },
   // optimization_accounts (All accounts), then optimization_orgs: the levels ACCOUNTS and ORGS.
   { path: '/optimization/accounts', title: 'title.optimization', access: 'signedIn', element: <AllAccountsScreen /> },
   { path: '/optimization/:accountId', title: 'title.orgs', access: 'signedIn', element: <OrgsScreen />, prefetch: prefetchOrgsScreen },
-  // The drill-down (spec §2): campaigns, then campaign-id-{id}/{tab}, then
-  // campaign-id-{id}/ad-group-id-{id}/{tab}; the screen reads the segments (paths.ts).
+  // The drill-down (docs/product.md#2-url-paths-and-access): campaigns, then
+  // campaign-id-{id}/{tab}, then campaign-id-{id}/ad-group-id-{id}/{tab}; the screen reads the
+  // segments (paths.ts).
   { path: '/optimization/:accountId/:orgId', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   { path: '/optimization/:accountId/:orgId/:campaign/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
   { path: '/optimization/:accountId/:orgId/:campaign/:adGroup/:tab', title: 'title.optimization', access: 'signedIn', element: <DrillScreen /> },
-  // The keyword suggester (spec §2, §6): editors only, with a connected account.
+  // The keyword suggester (docs/product.md#2-keyword-suggester,
+  // docs/product.md#6-roles-and-route-limits): editors only, with a connected account.
   { path: '/keyword-suggester', title: 'title.keywordSuggester', access: 'signedIn', roles: ['owner', 'admin', 'writer'], needsAccount: true, element: <SuggesterScreen /> },
-  // Automated rules (spec §2, §6): editors only; the list, the create / edit form and a
+  // Automated rules (docs/product.md#2-url-paths-and-access,
+  // docs/product.md#6-roles-and-route-limits): editors only; the list, the create / edit form and a
   // rule's run history (in the header's campaign group).
   { path: '/auto-rules', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RulesScreen /> },
   { path: '/auto-rules/new', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
   { path: '/auto-rules/:ruleId/edit', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RuleEditor /> },
   { path: '/auto-rules/:ruleId/runs', title: 'title.autoRules', access: 'signedIn', roles: ['owner', 'admin', 'writer'], element: <RunHistory /> },
-  // The activity log (spec §2, §4): every member, with a connected account.
+  // The activity log (docs/product.md#2-activity-log,
+  // docs/product.md#4-sign-in-account-and-session): every member, with a connected account.
   { path: '/activity-log', title: 'title.activityLog', access: 'signedIn', needsAccount: true, element: <ActivityScreen /> },
   { path: '/settings', title: 'title.settings', access: 'signedIn', redirect: { signedIn: '/settings/general' } },
   { path: '/settings/general', title: 'title.settings', access: 'signedIn', element: <GeneralSettings /> },
-  // Settings › Subscription (spec §2, §6): owner and admin.
+  // Settings › Subscription (docs/product.md#2-url-paths-and-access,
+  // docs/product.md#6-roles-and-route-limits): owner and admin.
   { path: '/settings/subscription', title: 'title.settings', access: 'signedIn', roles: ['owner', 'admin'], element: <SubscriptionSettings /> },
   { path: '/settings/password', title: 'title.settingsPassword', access: 'signedIn', element: <PasswordScreen entry="settings" /> },
-  // Settings › Team (spec §2, §6): owners and admins.
+  // Settings › Team (docs/product.md#2-url-paths-and-access,
+  // docs/product.md#6-roles-and-route-limits): owners and admins.
   { path: '/settings/team', title: 'title.settingsTeam', access: 'signedIn', roles: ['owner', 'admin'], element: <TeamScreen /> },
   // The invitation email's link (docs/api/team.md): accepts signed in, else leads through
   // login or register and back.

@@ -1,7 +1,7 @@
 /**
- * A plan limit reached (spec §8: error message LIMIT_HAS_BEEN_REACHED with `meta.type`): the
- * title of the limit, the text for the user's plan ('Do you want to expand the limits?' on
- * pro or pro-trial plans, else 'Upgrade to full or pro, or buy another demo') and the
+ * A plan limit reached (docs/product.md#8-limit-reached: error message LIMIT_HAS_BEEN_REACHED with
+ * `meta.type`): the title of the limit, the text for the user's plan ('Do you want to expand the
+ * limits?' on pro or pro-trial plans, else 'Upgrade to full or pro, or buy another demo') and the
  * 'Expand' button to settings/subscription. Any limit reached also opens the layout's limit
  * modal (features/plans); screens that start a limited action show this notice too, where the
  * action failed, so the reason stays in view once the modal is closed.
@@ -21,12 +21,15 @@ const TITLES: Record<string, MessageKey> = {
 
 export const SUBSCRIPTION_PATH = '/settings/subscription';
 
-/** The title of a limit type (spec §8); an unknown type reads as the campaigns'. */
+/**
+ * The title of a limit type (docs/product.md#8-limit-reached); an unknown type reads as the
+ * campaigns'.
+ */
 export function limitTitle(type: string): string {
   return t(TITLES[type] ?? 'limit.campaigns');
 }
 
-/** Whether a user's purchase (spec §3 Purchase) is a pro or pro-trial plan. */
+/** Whether a user's purchase (docs/product.md#3-purchase) is a pro or pro-trial plan. */
 export function isProPlan(purchase: Record<string, unknown> | null | undefined): boolean {
   const name = typeof purchase?.name === 'string' ? purchase.name.toLowerCase() : '';
   return name === 'pro' || name === 'pro_trial';

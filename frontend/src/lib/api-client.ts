@@ -1,13 +1,13 @@
 /**
  * The one fetch wrapper: sends JSON with the session cookie, unwraps the server envelope
- * `{status, message, result}` and turns every failure into an `ApiError` (spec §8).
- * Every call takes an `AbortSignal`: an aborted call rejects with the abort reason (never an
- * `ApiError`), so TanStack Query treats it as cancelled rather than failed. A plan limit
- * reached (`LIMIT_HAS_BEEN_REACHED`) is also reported to `lib/limit-events` before it throws.
- * Every request carries `X-Searchdeck-Client: web`: the server refuses its state-changing GETs
- * (switching account, refreshing an account, starting a trial, stopping a collection, the
- * oauth calls, password recovery, sign-out) without it, so another site's link or image
- * cannot trigger them with the user's cookie.
+ * `{status, message, result}` and turns every failure into an `ApiError`
+ * (docs/product.md#8-generic-mapping). Every call takes an `AbortSignal`: an aborted call rejects
+ * with the abort reason (never an `ApiError`), so TanStack Query treats it as cancelled rather than
+ * failed. A plan limit reached (`LIMIT_HAS_BEEN_REACHED`) is also reported to `lib/limit-events`
+ * before it throws. Every request carries `X-Searchdeck-Client: web`: the server refuses its
+ * state-changing GETs (switching account, refreshing an account, starting a trial, stopping a
+ * collection, the oauth calls, password recovery, sign-out) without it, so another site's link or
+ * image cannot trigger them with the user's cookie.
  */
 import { z } from 'zod';
 import { ApiError, defaultMessage, isLimitError, type ErrorMeta, type FieldError } from './api-error';
@@ -110,7 +110,8 @@ export async function apiRequest<S extends z.ZodType>(
   const status = response.ok ? (envelope.status ?? response.status) : response.status;
   if (status >= 400) {
     const error = toApiError(status, envelope);
-    // Spec §8: a plan limit reached by any call opens the limit modal (lib/limit-events).
+    // docs/product.md#8-limit-reached: a plan limit reached by any call opens the limit modal
+    // (lib/limit-events).
     if (isLimitError(error)) reportLimitReached(path, error.meta.type, error);
     throw error;
   }

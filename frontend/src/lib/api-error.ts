@@ -7,7 +7,10 @@ export interface FieldError {
 
 export type ErrorMeta = Record<string, unknown>;
 
-/** Spec §8: the default message of a status the server gave no message for. */
+/**
+ * docs/product.md#8-generic-mapping: the default message of a status the server gave no message
+ * for.
+ */
 export function defaultMessage(status: number): string {
   if (status === 200) return 'Request success';
   if (status === 500) return 'Error. Try again later';

@@ -1,5 +1,5 @@
 /**
- * Plan limits reached anywhere (spec §8): the API client reports every
+ * Plan limits reached anywhere (docs/product.md#8-limit-reached): the API client reports every
  * `LIMIT_HAS_BEEN_REACHED` answer here, and the limit modal of the layout listens. Answers of
  * condition-check calls (paths whose last segment starts with `check`, e.g.
  * `account/checkAppsLimit`) are not reported: their callers decide what to show.

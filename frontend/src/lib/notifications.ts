@@ -1,4 +1,7 @@
-/** Snackbars (spec §9): 3000 ms by default, 6000 ms for oauth, trial and purchase messages. */
+/**
+ * Snackbars (docs/product.md#9-timings-and-sizes): 3000 ms by default, 6000 ms for oauth, trial and
+ * purchase messages.
+ */
 import { notifications } from '@mantine/notifications';
 
 export const SNACKBAR_MS = 3000;

@@ -12,9 +12,10 @@ import { makeAccount, makeTask, makeUser } from './fixtures';
 import { renderApp } from './render';
 
 /**
- * The screen's waits, shortened: polls every 100 ms instead of spec §9's 1000 ms (the interval
- * itself is polling.test.ts's), saves and store searches 50 ms after the last change. A test
- * that looks at a state between two polls holds the next answer back (`held`) until it has.
+ * The screen's waits, shortened: polls every 100 ms instead of the 1000 ms of
+ * docs/product.md#9-suggester (the interval itself is polling.test.ts's), saves and store searches
+ * 50 ms after the last change. A test that looks at a state between two polls holds the next answer
+ * back (`held`) until it has.
  */
 export function shortenWaits() {
   Object.assign(timing, { pollMs: 100, saveDebounceMs: 50, searchDebounceMs: 50, namesDebounceMs: 50 });

@@ -1,7 +1,7 @@
-//! The apps and places of an account's campaign groups (spec §7 asa other): `asa/apps` (the
-//! synced apps, or the provider's owned apps before the first sync), `asa/findApp` (App
-//! Store app search through Apple Ads) and `asa/geo` (Apple Ads' geo search: GET searches
-//! by text, POST looks places up by id).
+//! The apps and places of an account's campaign groups (docs/product.md#7-the-calls-it-makes asa
+//! other): `asa/apps` (the synced apps, or the provider's owned apps before the first sync),
+//! `asa/findApp` (App Store app search through Apple Ads) and `asa/geo` (Apple Ads' geo search: GET
+//! searches by text, POST looks places up by id).
 //!
 //! Every route is scoped by the `accountId` query parameter (an account of the caller's
 //! workspace, else 404) and the optional `orgId` (one of that account's campaign groups;

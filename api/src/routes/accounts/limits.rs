@@ -1,6 +1,6 @@
 //! `account/checkAppsLimit`: whether the workspace may add more apps and developers under
-//! its plan (spec §8 limit reached, §4 plans). The limits per plan are decided and
-//! documented in [`searchdeck_common::plan`].
+//! its plan (docs/product.md#8-limit-reached, docs/product.md#4-plans). The limits per plan are
+//! decided and documented in [`searchdeck_common::plan`].
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::store;
@@ -20,9 +20,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(route!(check_apps_limit))
 }
 
-/// Meta type of the apps limit (spec §8).
+/// Meta type of the apps limit (docs/product.md#8-limit-reached).
 pub const APPS_LIMIT: &str = "AVAILABLEAPPS";
-/// Meta type of the developers limit (spec §8).
+/// Meta type of the developers limit (docs/product.md#8-limit-reached).
 pub const DEVS_LIMIT: &str = "AVAILABLEDEVS";
 
 /// How much of one limit is used.

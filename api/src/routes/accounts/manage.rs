@@ -1,6 +1,6 @@
 //! The workspace's connections: list them, choose the active one (per member; choosing an
-//! account clears the active org, spec §4), read, rename, pick the campaign groups in use,
-//! and remove a connection with its data.
+//! account clears the active org, docs/product.md#4-sign-in-account-and-session), read, rename,
+//! pick the campaign groups in use, and remove a connection with its data.
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{

@@ -1,4 +1,4 @@
-//! Apple Ads connections ("accounts", spec §3 Account) and their campaign groups (v1 ad
+//! Apple Ads connections ("accounts", docs/product.md#3-account) and their campaign groups (v1 ad
 //! accounts, spec "orgs"): connecting by key pair (`key_pair`) or popup (`popup`), both
 //! ending in `connect`; listing, choosing, renaming and removing them (`manage`); and the
 //! campaign groups (`orgs`). The connect routes of both paths are routed here; `connect`
@@ -31,7 +31,7 @@ use crate::{
     domain::REQUIRED, error::ApiError, middleware::state_changing_gets, route, state::AppState,
 };
 
-/// Longest account name (spec §9).
+/// Longest account name (docs/product.md#9-account-selector).
 pub const NAME_MAX: usize = 30;
 
 pub fn router() -> OpenApiRouter<AppState> {
@@ -109,7 +109,8 @@ pub fn next_sync(now: i64) -> i64 {
     now - now.rem_euclid(every) + every
 }
 
-/// A valid account name (spec §5): required, at most 30 characters; trimmed.
+/// A valid account name (docs/product.md#5-add-account-name): required, at most 30 characters;
+/// trimmed.
 pub fn parse_name(raw: Option<&str>) -> Result<String, String> {
     let name = raw.unwrap_or_default().trim();
     if name.is_empty() {

@@ -1,9 +1,10 @@
-//! The activity log (docs/api/activity.md; spec §2 Activity log, §3 Notification, §7
-//! `accountsActions`): the notifications of every change made in Searchdeck or outside it,
-//! newest first with the screen's filters, counts per tag and the caller's unread count; one
-//! notification's changes entity by entity; read state per member (by ids, or all); and the
-//! undo of a notification (job `undo-notification`). Members read and mark; editors undo.
-//! Notification ids are resolved within the caller's workspace.
+//! The activity log (docs/api/activity.md; docs/product.md#2-activity-log,
+//! docs/product.md#3-notification, docs/product.md#7-the-calls-it-makes `accountsActions`): the
+//! notifications of every change made in Searchdeck or outside it, newest first with the screen's
+//! filters, counts per tag and the caller's unread count; one notification's changes entity by
+//! entity; read state per member (by ids, or all); and the undo of a notification (job
+//! `undo-notification`). Members read and mark; editors undo. Notification ids are resolved within
+//! the caller's workspace.
 
 mod changes;
 mod list;

@@ -1,6 +1,6 @@
-//! Alerts (spec §7 `alerts`; docs/api/rules.md "Alerts"): what rules and the sync raised,
-//! listed for the workspace or its campaigns (`GET alerts`) and dismissed for the workspace
-//! (`DELETE alerts`); and the workspace's Slack incoming webhook they are posted to
+//! Alerts (docs/product.md#7-the-calls-it-makes `alerts`; docs/api/rules.md "Alerts"): what rules
+//! and the sync raised, listed for the workspace or its campaigns (`GET alerts`) and dismissed for
+//! the workspace (`DELETE alerts`); and the workspace's Slack incoming webhook they are posted to
 //! (`GET/PUT alerts/slack`: shown masked to members, set or cleared by a manager, stored
 //! sealed like a connection's secrets).
 

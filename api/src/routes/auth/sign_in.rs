@@ -24,9 +24,9 @@ use crate::{
     state::AppState,
 };
 
-/// Message of a successful registration (spec §8).
+/// Message of a successful registration (docs/product.md#8-generic-mapping).
 pub const ACCOUNT_CREATED: &str = "Account was created";
-/// Message of a failed login (spec §8).
+/// Message of a failed login (docs/product.md#8-generic-mapping).
 pub const LOGIN_FAILED: &str = "Login or password doesnt match";
 /// Field message when the email is taken.
 pub const EMAIL_TAKEN: &str = "An account with this email already exists";

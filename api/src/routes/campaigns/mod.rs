@@ -5,7 +5,8 @@
 //! with spend and impression forecasts (`totals`).
 //!
 //! Everything reads the synced tables (migration `20261123000000_synced_entities`) through
-//! [`store::campaign_views`]. Scope (spec §7: "The account query uses accountId and orgId"):
+//! [`store::campaign_views`]. Scope (docs/product.md#7-account-query: "The account query uses
+//! accountId and orgId"):
 //! - routes addressed by the `accountId` query resolve the connection through
 //!   [`InWorkspace<QueriedAccount>`](crate::access::QueriedAccount) (another
 //!   workspace's account answers 404); `orgId` narrows to one campaign group and must be
@@ -96,9 +97,9 @@ impl Scope {
     }
 }
 
-/// The Growth-only metrics (spec §6) of an answer that the workspace's plan locks: all of
-/// `metrics` unless the plan is Growth (or a trial of it, or Agency), else none. The answer
-/// leaves them null and lists them in its `locked`.
+/// The Growth-only metrics (docs/product.md#6-growth-only-metrics) of an answer that the
+/// workspace's plan locks: all of `metrics` unless the plan is Growth (or a trial of it, or
+/// Agency), else none. The answer leaves them null and lists them in its `locked`.
 pub async fn growth_locked(
     state: &AppState,
     workspace_id: &str,

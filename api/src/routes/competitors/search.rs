@@ -107,8 +107,9 @@ pub struct FindCompetitors {
 /// Searches made per suggestion: the app's genre and its top terms.
 const FIND_TERMS: usize = 3;
 
-/// The app's top terms: the words of its name (normalised as keyword lists, spec §5) of at
-/// least 3 characters, first ones first, at most [`FIND_TERMS`].
+/// The app's top terms: the words of its name (normalised as keyword lists,
+/// docs/product.md#5-keyword-lists) of at least 3 characters, first ones first, at most
+/// [`FIND_TERMS`].
 fn top_terms(name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     // Words of the name: any punctuation or symbol separates them ("Snap-Photo" is two).

@@ -1,4 +1,4 @@
-//! Copies of campaigns (`PUT asa/campaigns/copy`, spec §3 Duplicate-campaign settings):
+//! Copies of campaigns (`PUT asa/campaigns/copy`, docs/product.md#3-duplicate-campaign-settings):
 //! the settings checked, each copy named '<name> copy N', and a `copy-campaigns` task that
 //! reads the originals from Apple when it starts.
 

@@ -1,9 +1,10 @@
-//! Campaign creation requests (issue 23; contract: docs/api/creation.md) as sent: spec §3's
-//! campaign create payload and its groups, keywords and negatives, the discovery campaign
-//! (§9) and the custom product page, and the checks of their single fields (names,
-//! countries, money, match types). Money follows the quick edits' rules
-//! ([`crate::money::parse`]) and Apple's minimums per currency ([`crate::money::minimum`]).
-//! [`super::plan`] turns a checked request into the job's plan.
+//! Campaign creation requests (issue 23; contract: docs/api/creation.md) as sent:
+//! the campaign create payload (docs/product.md#3-campaign-create-payload) and its groups, keywords
+//! and negatives, the discovery campaign (docs/product.md#9-discovery-campaign) and the
+//! custom product page, and the checks of their single fields (names, countries, money, match
+//! types). Money follows the quick edits' rules ([`crate::money::parse`]) and Apple's minimums per
+//! currency ([`crate::money::minimum`]). [`super::plan`] turns a checked request into the job's
+//! plan.
 
 use std::collections::HashSet;
 

@@ -108,8 +108,8 @@ fn scope(user: &CurrentUser, org: &SyncOrg, currency: &str) -> CreationScope {
     }
 }
 
-/// What a creation or copy will make (spec §8 limits: campaigns of the campaign group, ad
-/// groups of one creation).
+/// What a creation or copy will make (docs/product.md#8-limit-reached: campaigns of the campaign
+/// group, ad groups of one creation).
 struct Making {
     campaigns: u64,
     groups: u64,

@@ -330,7 +330,8 @@ mod tests {
             ("PAUSED", &["US".to_string()][..])
         );
         assert_eq!(c.daily_budget_micros, 50_000_000);
-        // Parsed as spec §5 lists and deduplicated per match type.
+        // Parsed as keyword lists (docs/product.md#5-keyword-lists) and deduplicated per match
+        // type.
         let k: Vec<(&str, &str, Option<i64>)> = c.groups[0]
             .keywords
             .iter()

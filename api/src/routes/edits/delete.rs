@@ -1,9 +1,9 @@
-//! The bulk deletions (spec §7 `DELETE asa/campaigns`, `DELETE asa/groups`,
-//! `DELETE asa/keywords`): campaigns of one campaign group, ad groups of one campaign, and
-//! targeting or negative keywords of one campaign, deleted at Apple Ads by a `bulk-edit` job
-//! (keywords and negative keywords through Apple's bulk delete, 1,000 a call; campaigns and
-//! ad groups one `DELETE` each). Each deleted entity is marked deleted here with a change
-//! record (field `deleted`, `false` → `true`); one Apple already deleted counts as deleted,
+//! The bulk deletions (docs/product.md#7-the-calls-it-makes `DELETE asa/campaigns`,
+//! `DELETE asa/groups`, `DELETE asa/keywords`): campaigns of one campaign group, ad groups of one
+//! campaign, and targeting or negative keywords of one campaign, deleted at Apple Ads by a
+//! `bulk-edit` job (keywords and negative keywords through Apple's bulk delete, 1,000 a call;
+//! campaigns and ad groups one `DELETE` each). Each deleted entity is marked deleted here with a
+//! change record (field `deleted`, `false` → `true`); one Apple already deleted counts as deleted,
 //! so a retried job deletes nothing twice.
 
 use axum::{Json, extract::State, response::IntoResponse};

@@ -1,5 +1,6 @@
-//! Quick edits through the provider (issue 10, spec §2 quick-edit columns, §5 editable money
-//! field, §6 roles, §7 `asa/campaigns/update/{id}`, `asa/groups/updatesV2/{id}`,
+//! Quick edits through the provider (issue 10, docs/product.md#2-tables quick-edit columns,
+//! docs/product.md#5-money editable money field, docs/product.md#6-roles-and-route-limits,
+//! docs/product.md#7-the-calls-it-makes `asa/campaigns/update/{id}`, `asa/groups/updatesV2/{id}`,
 //! `asa/keywords/update/{a}/{b}`): one entity's budget, bids, goal, Search Match or status.
 //!
 //! Every edit runs the same steps: the editor guard (readers get 403), the entity resolved in

@@ -1,4 +1,4 @@
-//! Adding negative keywords (spec §7 `PUT asa/keywords/add/negative`,
+//! Adding negative keywords (docs/product.md#7-the-calls-it-makes `PUT asa/keywords/add/negative`,
 //! `PUT asa/keywords/add/negative/{campaignId}`): texts added as campaign-level negatives of
 //! some campaigns, or as ad-group-level negatives of some ad groups of one campaign, through
 //! Apple's `negative-keywords/bulk-create` (1,000 a call) in a `bulk-edit` job. Texts are

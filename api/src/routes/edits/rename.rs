@@ -1,8 +1,8 @@
-//! `PATCH asa/campaigns/replacePartName` (spec §7): renames campaigns, or ad groups of one
-//! campaign, by replacing part of their names — every occurrence of `find` (case-sensitive)
-//! becomes `replace`. The route computes each new name from our stored name once and checks
-//! it against Apple's rules (not blank, at most 200 characters) before anything is queued;
-//! the `bulk-edit` job then sets the names (one `PUT` each; Apple has no bulk rename), so a
+//! `PATCH asa/campaigns/replacePartName` (docs/product.md#7-the-calls-it-makes): renames campaigns,
+//! or ad groups of one campaign, by replacing part of their names — every occurrence of `find`
+//! (case-sensitive) becomes `replace`. The route computes each new name from our stored name once
+//! and checks it against Apple's rules (not blank, at most 200 characters) before anything is
+//! queued; the `bulk-edit` job then sets the names (one `PUT` each; Apple has no bulk rename), so a
 //! retry sends the same absolute names and cannot replace twice. Names without `find` are
 //! skipped as unchanged; Apple's refusals (a campaign name already taken) are listed per item.
 

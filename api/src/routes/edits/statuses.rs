@@ -1,5 +1,6 @@
-//! The status-only quick edits, which spec §7 names no call for (routes chosen to match the
-//! keyword quick edit's shape, documented in the OpenAPI and docs/api/edits.md):
+//! The status-only quick edits, which docs/product.md#7-the-calls-it-makes names no call for
+//! (routes chosen to match the keyword quick edit's shape, documented in the OpenAPI and
+//! docs/api/edits.md):
 //! - `PUT asa/ads/update/{a}/{b}` `{adId, status}`: an ad of ad group `b` of campaign `a`;
 //! - `PUT asa/keywords/update/negative/{id}` `{negativeKeywordId, status}`: a negative keyword
 //!   (campaign or ad group level) of campaign `id`.

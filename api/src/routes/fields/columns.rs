@@ -1,6 +1,7 @@
 //! The columns a table type can show (`setFields/fields/{type}`), grouped as the
 //! edit-columns modal groups them, each with the lock the workspace's plan puts on it
-//! (spec §6: Growth-only metrics, the Conversions group on pro_limited).
+//! (docs/product.md#6-roles-and-permissions: Growth-only metrics, the Conversions group on
+//! pro_limited).
 
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{

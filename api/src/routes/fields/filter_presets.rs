@@ -1,5 +1,6 @@
-//! The filter presets a user saves in `options/front` (spec §3 Filter preset, §5 filter
-//! validity): checked with the report engine's filter rules before the option is stored.
+//! The filter presets a user saves in `options/front` (docs/product.md#3-filter-and-filter-preset,
+//! docs/product.md#5-filters filter validity): checked with the report engine's filter rules before
+//! the option is stored.
 
 use std::collections::HashSet;
 
@@ -10,10 +11,10 @@ use super::{NAME_TAKEN, REQUIRED, level_of};
 use crate::error::FieldError;
 
 /// Validates the `optimization-filters-presets` option: a list of filter presets
-/// `{name, type, filters}` (spec §3): a name, a table type, a list of filters (empty for
-/// a preset that clears them), each filter valid by the report engine's rules
-/// ([`Filter::parse`], spec §5: a non-empty value, a list without empty entries, a
-/// condition where the filter has one). Errors name the path, e.g.
+/// `{name, type, filters}` (docs/product.md#3-filter-and-filter-preset): a name, a table type, a
+/// list of filters (empty for a preset that clears them), each filter valid by the report engine's
+/// rules ([`Filter::parse`], docs/product.md#5-filters: a non-empty value, a list without empty
+/// entries, a condition where the filter has one). Errors name the path, e.g.
 /// `optimization-filters-presets.0.filters.1.value`.
 pub fn validate_filter_presets(key: &str, value: &Value) -> Vec<FieldError> {
     let Value::Array(presets) = value else {

@@ -1,6 +1,7 @@
-//! Column presets (`setFields/*`, spec §2 edit-columns modal, §3 Column preset, §5 column
-//! preset rules, §7 setFields) and the validation of filter presets saved in
-//! `options/front` (spec §3 Filter preset, §5 filter validity).
+//! Column presets (`setFields/*`, docs/product.md#2-tables edit-columns modal,
+//! docs/product.md#3-column-preset, docs/product.md#5-column-presets column preset rules,
+//! docs/product.md#7-the-calls-it-makes setFields) and the validation of filter presets saved in
+//! `options/front` (docs/product.md#3-filter-and-filter-preset, docs/product.md#5-filters).
 //!
 //! A column preset is a named list of column keys for one table type (CAMPAIGNS, GROUPS,
 //! KEYWORDS, NEGATIVE, SEARCHTERMS, ADS, ACCOUNTS, ORGS). The columns a type can show come
@@ -12,8 +13,8 @@
 //! (case-insensitive; `Default` is reserved).
 //!
 //! Presets belong to the user who saved them: they only change that user's view, so every
-//! signed-in role may save, rename and delete their own (spec §6: "other routes: any
-//! signed-in role"); another user's preset id answers 404 like a missing one.
+//! signed-in role may save, rename and delete their own (docs/product.md#6-roles-and-route-limits:
+//! "other routes: any signed-in role"); another user's preset id answers 404 like a missing one.
 //!
 //! The routes live by action group: the presets themselves (`presets`), the columns a
 //! table can show with the plan's locks (`columns`) and the filter presets' validation
@@ -43,15 +44,16 @@ use crate::{
     state::AppState,
 };
 
-/// Most presets a user saves per type and workspace, besides the built-in Default (spec §9).
+/// Most presets a user saves per type and workspace, besides the built-in Default
+/// (docs/product.md#9-tables-and-notifications).
 pub const MAX_PRESETS: i64 = 10;
 /// Longest preset name.
 pub const MAX_NAME_CHARS: usize = 50;
 /// Name of the built-in preset of every type.
 pub const DEFAULT_NAME: &str = "Default";
-/// Message of a save over [`MAX_PRESETS`] (spec §5).
+/// Message of a save over [`MAX_PRESETS`] (docs/product.md#5-column-presets).
 pub const LIMIT_REACHED: &str = "Preset limit reached. Delete presets to save more";
-/// Message of a name already used by another preset of the type (spec §5).
+/// Message of a name already used by another preset of the type (docs/product.md#5-column-presets).
 pub const NAME_TAKEN: &str = "A preset with this name already exists";
 /// Message of a required value left empty.
 pub const REQUIRED: &str = "Please complete this field to continue";
@@ -60,7 +62,8 @@ pub const DEFAULT_READ_ONLY: &str =
     "The Default preset cannot be changed; save your columns as a new preset";
 /// Message of a delete of the built-in Default preset.
 pub const DEFAULT_UNDELETABLE: &str = "The Default preset cannot be deleted";
-/// Message of a Pro-locked (Conversions) column on the pro_limited plan (spec §6).
+/// Message of a Pro-locked (Conversions) column on the pro_limited plan
+/// (docs/product.md#6-conversions-lock).
 pub const PRO_LOCK_MESSAGE: &str = searchdeck_common::report::catalog::PRO_LOCK_MESSAGE;
 
 pub fn router() -> OpenApiRouter<AppState> {

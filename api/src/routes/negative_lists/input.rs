@@ -1,7 +1,7 @@
-//! The checks and steps the list routes share: a list's name and terms parsed as spec §5,
-//! its places resolved among the workspace's synced campaigns and ad groups, the `dryRun`
-//! conflicts with the keywords those places bid on, and the `apply-negative-lists` task
-//! recorded with its job in the saving transaction.
+//! The checks and steps the list routes share: a list's name and terms parsed as
+//! docs/product.md#5-keyword-lists, its places resolved among the workspace's synced campaigns and
+//! ad groups, the `dryRun` conflicts with the keywords those places bid on, and the
+//! `apply-negative-lists` task recorded with its job in the saving transaction.
 
 use std::collections::HashSet;
 
@@ -54,8 +54,8 @@ pub(super) fn checked_name(raw: &str, errors: &mut Vec<FieldError>) -> Option<St
     None
 }
 
-/// The terms of `items` parsed as spec §5 (a text of several lines is several terms),
-/// deduplicated per match type, or field errors.
+/// The terms of `items` parsed as docs/product.md#5-keyword-lists (a text of several lines is
+/// several terms), deduplicated per match type, or field errors.
 pub(super) fn checked_keywords(
     items: &[ListKeywordItem],
     errors: &mut Vec<FieldError>,

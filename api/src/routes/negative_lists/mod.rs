@@ -1,6 +1,6 @@
-//! Negative keyword lists (spec §7 `list/*`, docs/api/creation.md "Negative keyword
-//! lists"): named lists of negative keywords of a workspace, applied to campaigns or ad
-//! groups as real negatives at Apple. Apple has no shared lists; these are ours
+//! Negative keyword lists (docs/product.md#7-the-calls-it-makes `list/*`, docs/api/creation.md
+//! "Negative keyword lists"): named lists of negative keywords of a workspace, applied to campaigns
+//! or ad groups as real negatives at Apple. Apple has no shared lists; these are ours
 //! (`store::negative_lists`). Saving a list with places, editing one or deleting one starts
 //! the `apply-negative-lists` job over every place concerned, in the transaction that saves;
 //! `dryRun` instead answers the terms that would block a keyword a place bids on, and saves

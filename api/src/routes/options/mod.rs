@@ -1,4 +1,5 @@
-//! Options saved for the web app (`options/front`, spec §3), per user and workspace.
+//! Options saved for the web app (`options/front`, docs/product.md#3-options-saved-per-user), per
+//! user and workspace.
 //!
 //! Keys are short names (`suggester-entry`, `optimization-filters-presets`, onboarding
 //! flags…) holding any JSON value. A user in several workspaces has a separate set in each
@@ -6,7 +7,7 @@
 //! `store::options::is_personal`) are the same in all of them (docs/api/team.md, "Options
 //! per workspace"). A PUT merges its keys into the saved set (a `null` value
 //! removes the key). The suggester's saved entry, loader and last item expire after 24 hours
-//! (spec §4) and are dropped when read after that.
+//! (docs/product.md#4-suggester) and are dropped when read after that.
 //!
 //! Saves can be conditional: every answer carries the options' `version` (also as the
 //! `ETag`), and a PUT with `If-Match: "<version>"` is refused with 412 when a key it writes
@@ -177,7 +178,8 @@ fn validate(body: &Value) -> Result<&serde_json::Map<String, Value>, ApiError> {
             errors.push(FieldError::new(key, "This option is too large"));
         } else if key == FILTER_PRESETS_KEY && !value.is_null() {
             // Filter presets: a list of {name, type, filters}, each filter valid by the
-            // report engine's rules (spec §5); errors name the path inside the option.
+            // report engine's rules (docs/product.md#5-filters); errors name the path
+            // inside the option.
             errors.extend(super::fields::validate_filter_presets(key, value));
         }
     }

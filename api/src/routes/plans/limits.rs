@@ -4,9 +4,10 @@
 //! waits for the first to commit and counts what it made or reserved, so no two both pass.
 //! The automated rules' checks (`routes/rules`) take the same lock.
 //!
-//! Each check answers 403 `LIMIT_HAS_BEEN_REACHED` with spec §8's `meta.type`. What the
-//! checks count is counted here ([`app_usage`], [`group_campaigns`], and the rules' store
-//! counts), and [`usage`] answers the same counts for the Subscription page.
+//! Each check answers 403 `LIMIT_HAS_BEEN_REACHED` with a `meta.type`
+//! (docs/product.md#8-limit-reached). What the checks count is counted here ([`app_usage`],
+//! [`group_campaigns`], and the rules' store counts), and [`usage`] answers the same counts for the
+//! Subscription page.
 
 use searchdeck_common::{
     jobs::CreationProgress,
@@ -18,7 +19,7 @@ use utoipa::ToSchema;
 
 use crate::error::{ApiError, ApiResult};
 
-/// The task kinds that make campaigns (their progress is spec §3 Creation progress).
+/// The task kinds that make campaigns (their progress is docs/product.md#3-creation-progress).
 pub const CREATION_KINDS: [&str; 2] = ["create-campaigns", "copy-campaigns"];
 
 /// Serialises the workspace's limited creations from here to the end of `conn`'s

@@ -1,12 +1,14 @@
-//! Plans and trials (docs/api/plans.md; spec §4 Plans, §6, §8 trial messages, §9): the Pro
-//! trial started without a card (`pay/giveMeTrial`) and the workspace's purchases
-//! (`purchase/all`). Both are the subscription's, so owners and admins only (spec §6: only
-//! owner or admin can start a trial or upgrade; subscription settings are owner and admin).
-//! And the one call every member's web app asks for the plan, its limits, and the banner
-//! and upsell modal that apply now (`plan/current`), with what the workspace uses of each
-//! limit. The plan itself is derived in `searchdeck_common::plan`; the banner and modal
-//! rules live in `plan::prompts`. Beside the sandbox only, `plan/testClock` moves the clock
-//! `plan/current` reads for the caller's workspace (`searchdeck_common::plan::clock`).
+//! Plans and trials (docs/api/plans.md; docs/product.md#4-plans,
+//! docs/product.md#6-roles-and-permissions, docs/product.md#8-trial-and-purchase-messages,
+//! docs/product.md#9-plans-and-trials): the Pro trial started without a card
+//! (`pay/giveMeTrial`) and the workspace's purchases (`purchase/all`). Both are the subscription's,
+//! so owners and admins only (docs/product.md#6-roles-and-route-limits: only owner or admin can
+//! start a trial or upgrade; subscription settings are owner and admin). And the one call every
+//! member's web app asks for the plan, its limits, and the banner and upsell modal that apply now
+//! (`plan/current`), with what the workspace uses of each limit. The plan itself is derived in
+//! `searchdeck_common::plan`; the banner and modal rules live in `plan::prompts`. Beside the
+//! sandbox only, `plan/testClock` moves the clock `plan/current` reads for the caller's workspace
+//! (`searchdeck_common::plan::clock`).
 
 pub mod admin;
 pub mod limits;
@@ -51,7 +53,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         ))
 }
 
-/// The success message of a started trial (spec §8; the web app shows it for 6 s).
+/// The success message of a started trial (docs/product.md#8-trial-and-purchase-messages; the web
+/// app shows it for 6 s).
 pub const TRIAL_STARTED: &str = "Congratulations! Your 14-day Pro Plan trial has begun";
 /// A second Pro trial of the workspace.
 pub const TRIAL_USED: &str = "The Pro trial has already been used";

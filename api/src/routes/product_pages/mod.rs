@@ -1,9 +1,9 @@
-//! Custom product pages and the ads that use them (spec §7 `productPages/*`,
-//! `asa/campaigns/checkCustomProductPageAds*`, `creativeSet/*`; docs/api/creation.md
-//! "Product pages"). Product pages come from Apple (made in App Store Connect); an ad with a
-//! custom product page is a v1 creative of type `CUSTOM_PRODUCT_PAGE` shown by an ad in an
-//! ad group. Apple retired creative sets: the `creativeSet/*` calls are served from the same
-//! custom product page ads (`creative_sets.rs`).
+//! Custom product pages and the ads that use them (docs/product.md#7-the-calls-it-makes
+//! `productPages/*`, `asa/campaigns/checkCustomProductPageAds*`, `creativeSet/*`;
+//! docs/api/creation.md "Product pages"). Product pages come from Apple (made in App Store
+//! Connect); an ad with a custom product page is a v1 creative of type `CUSTOM_PRODUCT_PAGE` shown
+//! by an ad in an ad group. Apple retired creative sets: the `creativeSet/*` calls are served from
+//! the same custom product page ads (`creative_sets.rs`).
 //!
 //! The resources these routes address live here: a campaign by `campaignId` or `id` (alone,
 //! or with the app and page, or the ad group, inside it), a synced product page and a synced

@@ -1,5 +1,6 @@
-//! `POST /api/asa/reports`: every report table (spec §2 Tables, §7 "asa other"), served by
-//! the report engine ([`searchdeck_common::report`]) from our own synced data.
+//! `POST /api/asa/reports`: every report table (docs/product.md#2-tables,
+//! docs/product.md#7-the-calls-it-makes "asa other"), served by the report engine
+//! ([`searchdeck_common::report`]) from our own synced data.
 //!
 //! The account comes from the `accountId` query (a connection of the caller's workspace;
 //! another workspace's answers 404), the campaign group from `orgId` (required below
@@ -34,9 +35,9 @@ pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new().routes(route!(reports))
 }
 
-/// The account query (spec §7: "The account query uses accountId and orgId") as the
-/// OpenAPI document lists it: `accountId` required. The handler reads it as the edit routes
-/// do, through [`ScopeQuery`] (`orgId` a campaign group id, else 400 on it).
+/// The account query (docs/product.md#7-account-query: "The account query uses accountId and
+/// orgId") as the OpenAPI document lists it: `accountId` required. The handler reads it as the edit
+/// routes do, through [`ScopeQuery`] (`orgId` a campaign group id, else 400 on it).
 #[derive(Debug, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
 #[into_params(parameter_in = Query)]

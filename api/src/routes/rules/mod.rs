@@ -1,8 +1,8 @@
-//! Automated rules and goal optimisation (spec §7 `rules`, `optimization`; contract
-//! `docs/api/rules.md`): the rules of a workspace (`crud.rs`: list, create, replace,
-//! delete), the campaigns they apply to (`campaigns.rs`: the `rulesCampaigns` calls) and
-//! the campaigns' goal optimisation (`optimization.rs`). Every member reads; owners, admins
-//! and writers change. A rule acts in one campaign group: the workspace's connection
+//! Automated rules and goal optimisation (docs/product.md#7-the-calls-it-makes `rules`,
+//! `optimization`; contract `docs/api/rules.md`): the rules of a workspace (`crud.rs`: list,
+//! create, replace, delete), the campaigns they apply to (`campaigns.rs`: the `rulesCampaigns`
+//! calls) and the campaigns' goal optimisation (`optimization.rs`). Every member reads; owners,
+//! admins and writers change. A rule acts in one campaign group: the workspace's connection
 //! `accountId` and its synced org `orgId`, whose currency the rule's money is in; its
 //! campaigns are campaigns of that group. Every write is validated whole
 //! (`searchdeck_common::rules::validate`, 400 with field errors) and checked against the

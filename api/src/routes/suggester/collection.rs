@@ -32,7 +32,8 @@ use crate::{
     state::AppState,
 };
 
-/// The running collection's answer message (the browser keeps polling, spec §4).
+/// The running collection's answer message (the browser keeps polling,
+/// docs/product.md#4-suggester).
 pub const RUNNING: &str = "METHOD_IS_EXECUTED";
 
 /// The query of the start route.

@@ -1,7 +1,7 @@
-//! Report tags (spec §2 tag column and colours, §7 `reports/allTags`, `reports/tag/*`): a
-//! workspace's tags, each for one table type (CAMPAIGNS, GROUPS, KEYWORDS or SEARCHTERMS)
-//! with a name unique per workspace and type and one of the spec's ten colours, attached to
-//! synced entities of that type.
+//! Report tags (docs/product.md#2-tables tag column and colours,
+//! docs/product.md#7-the-calls-it-makes `reports/allTags`, `reports/tag/*`): a workspace's tags,
+//! each for one table type (CAMPAIGNS, GROUPS, KEYWORDS or SEARCHTERMS) with a name unique per
+//! workspace and type and one of the spec's ten colours, attached to synced entities of that type.
 //!
 //! An entity is named by `{accountId, orgId, id}`: an account of the caller's workspace, one
 //! of its synced campaign groups, and the entity's Apple id (a search term's stable id; ids

@@ -1,11 +1,12 @@
-//! The team of a workspace (contract `docs/api/team.md`; spec §2 settings team, §6 roles):
-//! owners and admins list the members with their role and last activity and the pending
-//! invitations (`team/all`), invite by email with a role (`POST team/one/{email}/{role}`,
-//! the code emailed through the outbox), change roles (`PATCH team/one/{id}`, `team/many`),
-//! remove members or revoke invitations (`DELETE team/one/{member|invitation}/{id}`,
-//! `team/many`) and write to a teammate (`POST emails/one/{email}`). Any signed-in user
-//! accepts an invitation sent to their email (`POST team/checkCode`), lists the roles
-//! (`permission/all`) and the workspace's members (`users/all`).
+//! The team of a workspace (contract `docs/api/team.md`; docs/product.md#2-url-paths-and-access
+//! settings team, docs/product.md#6-roles-and-route-limits): owners and admins list the members
+//! with their role and last activity and the pending invitations (`team/all`), invite by email with
+//! a role (`POST team/one/{email}/{role}`, the code emailed through the outbox), change roles
+//! (`PATCH team/one/{id}`, `team/many`), remove members or revoke invitations
+//! (`DELETE team/one/{member|invitation}/{id}`, `team/many`) and write to a teammate
+//! (`POST emails/one/{email}`). Any signed-in user accepts an invitation sent to their email
+//! (`POST team/checkCode`), lists the roles (`permission/all`) and the workspace's members
+//! (`users/all`).
 //!
 //! The role rules hold on every route: an admin cannot change or remove an owner nor make
 //! one; the last owner cannot leave, be removed or be demoted (counted inside the
@@ -82,7 +83,8 @@ pub const CODE_OTHER_EMAIL: &str = "This invitation was sent to another email ad
 
 const ROLES: &[&str] = &["owner", "admin", "writer", "reader"];
 
-/// A role as the screen shows it (spec §6: writer is Editor, reader is Viewer).
+/// A role as the screen shows it (docs/product.md#6-roles-and-route-limits: writer is Editor,
+/// reader is Viewer).
 pub fn role_name(role: Role) -> &'static str {
     match role {
         Role::Owner => "Owner",

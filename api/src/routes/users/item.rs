@@ -1,4 +1,4 @@
-//! The User item (spec §3 "User") that the auth routes (`auth/me`, login, register) and
+//! The User item (docs/product.md#3-user) that the auth routes (`auth/me`, login, register) and
 //! `users/changeValue` answer. Its plan fields (`lastMonthSpend`, `nextPurchaseId`,
 //! `previousStatus`, `paymentFailed`, `purchase`) come from the workspace's purchases and
 //! last month's spend through the same derivation as `plan/current` (docs/api/plans.md

@@ -87,7 +87,8 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     ("/api/timings/{type}/{countryCode}", "type"),
     ("/api/timings/{type}/{countryCode}", "countryCode"),
     // The goal optimisation type (CPA_GOAL, CPT_GOAL) the campaigns in the body turn on or
-    // off (spec §7 keeps it in the path); the campaigns are resolved in the workspace.
+    // off (docs/product.md#7-the-calls-it-makes keeps it in the path); the campaigns are resolved
+    // in the workspace.
     ("/api/optimization/rulesCampaigns/{id}", "id"),
     // Whether the activity log marks read or unread; the ids in the body are resolved in
     // the workspace (unknown ones ignored).

@@ -99,7 +99,7 @@ async fn a_rule_on_a_lagging_provider_pauses_nothing(t: Connected) {
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
     assert_eq!(res.json["result"]["item"]["reason"].as_str(), Some(reason));
-    // The banner of spec §4: delivery lags.
+    // The banner of docs/product.md#4-banners: delivery lags.
     let plan = t.get("/api/plan/current", &owner).await;
     assert_eq!(plan.status, StatusCode::OK, "{:?}", plan.json);
     assert_eq!(

@@ -36,8 +36,8 @@ backend_tests! {
     async fn goal_optimisation_is_set_listed_and_turned_off(app: TestApp) {
         let f = fixture(&app).await;
         let one = format!("/api/optimization/one/{}", CAMPAIGNS[0]);
-        // Growth-only (spec §6 locks optimizationTypes below Growth): 403 on the free plan,
-        // turning off passes.
+        // Growth-only (docs/product.md#6-growth-only-metrics locks optimizationTypes below Growth):
+        // 403 on the free plan, turning off passes.
         let goal = json!({"type": "CPA_GOAL", "target": "2.50", "maxStepPercent": "15"});
         let res = put(&app, &one, goal.clone(), &f.cookie).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);

@@ -1,7 +1,7 @@
-//! Negative keyword lists (spec §7 `list/*`, docs/api/creation.md "Negative keyword lists"):
-//! named lists of negative keywords of a workspace, their terms (text and match type) and
-//! the places they are applied to (a campaign, or an ad group of one, in a campaign group
-//! reached through one of the workspace's connections), as migration
+//! Negative keyword lists (docs/product.md#7-the-calls-it-makes `list/*`, docs/api/creation.md
+//! "Negative keyword lists"): named lists of negative keywords of a workspace, their terms (text
+//! and match type) and the places they are applied to (a campaign, or an ad group of one, in a
+//! campaign group reached through one of the workspace's connections), as migration
 //! `20261128002000_negative_lists.sql` keeps them. Apple has no shared lists; the
 //! `apply-negative-lists` job makes Apple's negatives at each place match the lists, and
 //! records here the negatives it makes ([`claim`], before sending the create) so that it
@@ -30,7 +30,8 @@ pub struct ListRow {
     pub places_count: i64,
 }
 
-/// A term of a list: text as spec §5 cleans it, match type `EXACT` or `BROAD`.
+/// A term of a list: text as docs/product.md#5-keyword-lists cleans it, match type `EXACT` or
+/// `BROAD`.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ListKeyword {
     pub text: String,

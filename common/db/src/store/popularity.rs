@@ -20,8 +20,8 @@ pub const PUT_MAX: usize = 500;
 /// Most texts one [`get_many`] or [`fresh`] looks up.
 pub const GET_MAX: usize = 1000;
 
-/// A text as spec §5 parses keyword lists, the one rule of the suggester's lists and
-/// dedupe ([`crate::text::clean`]): punctuation and symbols removed, lower-cased,
+/// A text as docs/product.md#5-keyword-lists parses keyword lists, the one rule of the suggester's
+/// lists and dedupe ([`crate::text::clean`]): punctuation and symbols removed, lower-cased,
 /// runs of spaces collapsed, trimmed. Letters and digits of every script are kept.
 pub fn normalise(text: &str) -> String {
     crate::text::clean(text)

@@ -1,5 +1,5 @@
-//! Column presets (spec §3 Column preset): each user's saved column choices per table type
-//! in one workspace. The built-in Default preset of each type is not stored; the API builds
+//! Column presets (docs/product.md#3-column-preset): each user's saved column choices per table
+//! type in one workspace. The built-in Default preset of each type is not stored; the API builds
 //! it from the report catalog. Names are unique per user, workspace and type regardless of
 //! case (`name_key`, enforced by a unique index); the limit of saved presets per type is
 //! checked by the caller after [`lock_owner`], in the same transaction.

@@ -1,4 +1,4 @@
-//! A workspace's purchases (`purchases`; spec §3 Purchase, docs/api/plans.md): the plans
+//! A workspace's purchases (`purchases`; docs/product.md#3-purchase, docs/api/plans.md): the plans
 //! bought and the trials started, which the plan is derived from (`plan::derive`). Each
 //! trial kind can be had once per workspace; the unique index refuses a second, so a
 //! racing second start fails in the database rather than in a check before it.
@@ -39,7 +39,7 @@ impl TrialKind {
     }
 }
 
-/// A purchase with its flags (spec §3 Purchase).
+/// A purchase with its flags (docs/product.md#3-purchase).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Purchase {
     pub id: String,

@@ -5,7 +5,7 @@
 use super::Exec;
 use crate::ids;
 
-/// How long a finished collection's keywords are kept (spec §9: 24 h).
+/// How long a finished collection's keywords are kept (docs/product.md#9-suggester: 24 h).
 pub const RESULT_TTL_MS: i64 = 24 * 3600 * 1000;
 /// How many recent runs the timing hint takes the median of.
 pub const TIMING_RUNS: i64 = 10;

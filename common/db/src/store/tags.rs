@@ -1,6 +1,6 @@
-//! Report tags (spec §2 Tables tag column, §7 `reports/*Tag*`): tags of a workspace, each
-//! for one table type with a name and one of the spec's ten colours, and the synced
-//! entities that carry them (`tags`, `tag_links` of migration
+//! Report tags (docs/product.md#2-tables tag column, docs/product.md#7-the-calls-it-makes
+//! `reports/*Tag*`): tags of a workspace, each for one table type with a name and one of the spec's
+//! ten colours, and the synced entities that carry them (`tags`, `tag_links` of migration
 //! `20261123000000_synced_entities.sql`).
 //!
 //! A tagged entity is `(org_key, level, entity_id)`: the synced campaign group's key, the
@@ -24,7 +24,7 @@ pub fn level_of(kind: &str) -> Option<i64> {
     TYPES.iter().find(|t| t.0 == kind).map(|t| t.1)
 }
 
-/// The spec's tag colours (spec §2 Other UI).
+/// The spec's tag colours (docs/product.md#2-other-ui).
 pub const COLORS: &[&str] = &[
     "Green", "Purple", "Yellow", "Orange", "Pink", "Indigo", "Magenta", "Cyan", "Blue", "Red",
 ];

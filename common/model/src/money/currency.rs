@@ -1,7 +1,8 @@
-//! The currency table of spec §3 (symbol, native symbol, decimal digits, cash rounding and
-//! name per ISO 4217 code) from its one source, `common/data/currencies.json` — the frontend
-//! imports the same file — and money rounding (spec §5: floored to the currency's digits,
-//! and to its cash rounding increment where it has one, 0.05 for the Swiss franc).
+//! The currency table of docs/product.md#3-currency-table (symbol, native symbol, decimal digits,
+//! cash rounding and name per ISO 4217 code) from its one source, `common/data/currencies.json` —
+//! the frontend imports the same file — and money rounding (docs/product.md#5-money: floored to the
+//! currency's digits, and to its cash rounding increment where it has one, 0.05 for the Swiss
+//! franc).
 
 use std::{collections::BTreeMap, sync::LazyLock};
 
@@ -40,7 +41,7 @@ pub fn of(code: &str) -> Option<&'static Currency> {
     TABLE.get(&code.trim().to_ascii_uppercase())
 }
 
-/// Digits of money whose currency is unknown (spec §5: two decimals by default).
+/// Digits of money whose currency is unknown (docs/product.md#5-money: two decimals by default).
 pub const DEFAULT_DIGITS: u32 = 2;
 
 /// How money of one currency is rounded.
@@ -65,7 +66,7 @@ impl MoneyRule {
         }
     }
 
-    /// `amount` floored to the currency's increment and digits (spec §5).
+    /// `amount` floored to the currency's increment and digits (docs/product.md#5-money).
     pub fn floor(&self, amount: Decimal) -> Decimal {
         let stepped = if self.rounding > Decimal::ZERO {
             (amount / self.rounding).floor() * self.rounding

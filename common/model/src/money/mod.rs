@@ -1,4 +1,4 @@
-//! Money typed by a user (spec §5 editable money field): the one rule every amount a request
+//! Money typed by a user (docs/product.md#5-money): the one rule every amount a request
 //! sends is checked by, whether a quick edit's bid (`api/src/money.rs`, which reads the
 //! request's JSON and calls [`parse_text`]) or a rule's guardrail (`rules::validate`). An
 //! amount is a plain decimal (`"1.5"`: digits, an optional point with digits after it; no

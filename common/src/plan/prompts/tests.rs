@@ -1,4 +1,5 @@
-//! Every banner and modal window of spec §4 and §9 with a fixed clock.
+//! Every banner and modal window of docs/product.md#4-banners and
+//! docs/product.md#9-banner-and-modal-windows with a fixed clock.
 
 use rust_decimal::Decimal;
 

@@ -1,6 +1,6 @@
-//! The metrics (spec §2 common and graph metrics, with their tap/view/total variants): each
-//! a sum of counters or a ratio of sums, never an average of averages, with how its value
-//! is shown.
+//! The metrics (docs/product.md#2-tables common and graph metrics, with their tap/view/total
+//! variants): each a sum of counters or a ratio of sums, never an average of averages, with how its
+//! value is shown.
 
 use super::*;
 
@@ -49,7 +49,7 @@ pub enum Metric {
 use Metric::*;
 
 impl Metric {
-    /// Every metric, common metrics first in the order of spec §2.
+    /// Every metric, common metrics first in the order of docs/product.md#2-tables.
     pub const ALL: [Metric; 26] = [
         AvgCpm,
         Ipm,
@@ -130,7 +130,7 @@ impl Metric {
         }
     }
 
-    /// The common metrics of every table (spec §2).
+    /// The common metrics of every table (docs/product.md#2-tables).
     pub fn is_common(self) -> bool {
         Metric::ALL[..12].contains(&self)
     }
@@ -176,8 +176,8 @@ impl Metric {
     }
 }
 
-/// The graph metrics of spec §2 (impressions, taps, installs tap/view/total, new downloads
-/// and redownloads tap/view/total, ttr, average CPA tap/view/total, avgCPT, spend, CR tap
+/// The graph metrics of docs/product.md#2-tables (impressions, taps, installs tap/view/total, new
+/// downloads and redownloads tap/view/total, ttr, average CPA tap/view/total, avgCPT, spend, CR tap
 /// and total, IPM, CPM).
 pub const GRAPH_METRICS: &[Metric] = &[
     Impressions,

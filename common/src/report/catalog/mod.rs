@@ -1,6 +1,7 @@
-//! What a report can show: the levels, each level's columns (spec §2 Tables), the metrics
-//! (spec §2 common and graph metrics, with their tap/view/total variants), which columns are
-//! hidden by default and which are locked to the Growth plans (spec §6).
+//! What a report can show: the levels, each level's columns (docs/product.md#2-tables), the metrics
+//! (docs/product.md#2-tables common and graph metrics, with their tap/view/total variants), which
+//! columns are hidden by default and which are locked to the Growth plans
+//! (docs/product.md#6-growth-only-metrics).
 
 mod metric;
 
@@ -115,8 +116,9 @@ impl Level {
         }
     }
 
-    /// The identifier and name fields of the level's rows (spec §3 "Identifier and name
-    /// fields per level"): (id field, name field, status field).
+    /// The identifier and name fields of the level's rows
+    /// (docs/product.md#3-identifier-and-name-fields-per-level): (id field, name field, status
+    /// field).
     pub fn id_fields(self) -> (&'static str, &'static str, &'static str) {
         match self {
             Level::Accounts => ("accountId", "accountName", "status"),
@@ -130,7 +132,7 @@ impl Level {
         }
     }
 
-    /// The level's own columns of spec §2 Tables besides id, name, status and metrics.
+    /// The level's own columns of docs/product.md#2-tables besides id, name, status and metrics.
     pub fn columns(self) -> &'static [&'static str] {
         match self {
             Level::Accounts => &[],
@@ -224,7 +226,7 @@ impl Level {
     }
 
     /// The columns of the built-in Default preset: every column of the level except those
-    /// hidden by default, with the common metrics only (spec §2 Tables).
+    /// hidden by default, with the common metrics only (docs/product.md#2-tables).
     pub fn default_columns(self) -> Vec<&'static str> {
         self.all_columns()
             .into_iter()
@@ -234,8 +236,9 @@ impl Level {
     }
 }
 
-/// The groups of the edit-columns modal, in order (spec §2 Tables; spec §6: the pro_limited
-/// plan locks the Conversions and Cohort groups, the columns the attribution providers feed).
+/// The groups of the edit-columns modal, in order (docs/product.md#2-tables;
+/// docs/product.md#6-conversions-lock: the pro_limited plan locks the Conversions and Cohort
+/// groups, the columns the attribution providers feed).
 pub const COLUMN_GROUPS: [&str; 4] = ["Attributes", "Metrics", "Conversions", "Cohort"];
 
 /// Columns fed by the attribution providers (the Conversions group; docs/api/attribution.md
@@ -257,8 +260,9 @@ pub fn group_of(column: &str) -> &'static str {
     }
 }
 
-/// Columns hidden by default (spec §2 Tables): the spec's, and every Conversions and Cohort
-/// column (shown once the user picks them, as totalRevenue and trackedInstalls are).
+/// Columns hidden by default (docs/product.md#2-tables): the spec's, and every Conversions
+/// and Cohort column (shown once the user picks them, as totalRevenue and trackedInstalls
+/// are).
 pub const HIDDEN_BY_DEFAULT: &[&str] = &[
     "rules",
     "totalRevenue",
@@ -282,8 +286,8 @@ pub const HIDDEN_BY_DEFAULT: &[&str] = &[
     "revenueD30",
 ];
 
-/// Growth-only metrics and columns (spec §6): locked unless the plan is growth,
-/// growth_trial or agency.
+/// Growth-only metrics and columns (docs/product.md#6-growth-only-metrics): locked unless the plan
+/// is growth, growth_trial or agency.
 pub const GROWTH_ONLY: &[&str] = &[
     "auctionInsights",
     "optimizationTypes",
@@ -295,15 +299,17 @@ pub const GROWTH_ONLY: &[&str] = &[
     "impressionsForecast",
 ];
 
-/// The message of the column groups the pro_limited plan locks (spec §6).
+/// The message of the column groups the pro_limited plan locks
+/// (docs/product.md#6-conversions-lock).
 pub const PRO_LOCK_MESSAGE: &str = "Upgrade to Pro to track events from your MMP.";
 
-/// The column groups the pro_limited plan locks (spec §6): Conversions
-/// ([`CONVERSION_COLUMNS`]) and Cohort ([`COHORT_COLUMNS`]).
+/// The column groups the pro_limited plan locks (docs/product.md#6-conversions-lock):
+/// Conversions ([`CONVERSION_COLUMNS`]) and Cohort ([`COHORT_COLUMNS`]).
 pub const PRO_LOCKED_GROUPS: [&str; 2] = ["Conversions", "Cohort"];
 
-/// What a workspace's plan grants of the report's columns (spec §6). The plan decides
-/// (`plan::Plan::columns`); the report only obeys, so the engine knows no plan.
+/// What a workspace's plan grants of the report's columns
+/// (docs/product.md#6-roles-and-permissions). The plan decides (`plan::Plan::columns`); the report
+/// only obeys, so the engine knows no plan.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ColumnAccess {
     /// The Growth-only columns ([`GROWTH_ONLY`]).
@@ -320,15 +326,16 @@ impl ColumnAccess {
     };
 }
 
-/// Whether `access` locks `column` (spec §6): the Growth-only columns without Growth, the
-/// MMP-fed groups without conversions. A locked column is answered null and listed in the
-/// report's `locked`.
+/// Whether `access` locks `column` (docs/product.md#6-growth-only-metrics): the Growth-only columns
+/// without Growth, the MMP-fed groups without conversions. A locked column is answered null and
+/// listed in the report's `locked`.
 pub fn locks(access: ColumnAccess, column: &str) -> bool {
     (GROWTH_ONLY.contains(&column) && !access.growth)
         || (!access.conversions && PRO_LOCKED_GROUPS.contains(&group_of(column)))
 }
 
-/// The column groups `access` locks with their message (spec §6): pro_limited's.
+/// The column groups `access` locks with their message (docs/product.md#6-conversions-lock):
+/// pro_limited's.
 pub fn locked_groups(access: ColumnAccess) -> &'static [&'static str] {
     if access.conversions {
         &[]

@@ -45,10 +45,11 @@ pub struct Report {
     pub graph: Option<Vec<Map<String, Value>>>,
     pub currency: Option<String>,
     pub last_synced_at: Option<String>,
-    /// Columns of the level the plan locks (spec §6; `catalog::locks`), answered null.
+    /// Columns of the level the plan locks (docs/product.md#6-growth-only-metrics;
+    /// `catalog::locks`), answered null.
     pub locked: Vec<String>,
     /// Column groups the plan locks, with the upsell message (pro_limited: Conversions and
-    /// Cohort, spec §6).
+    /// Cohort, docs/product.md#6-roles-and-permissions).
     pub locked_groups: Vec<LockedGroup>,
     pub hidden: Vec<String>,
     pub page: u32,
@@ -116,8 +117,8 @@ pub async fn run_staged(
 /// The CAMPAIGNS columns `rules` (the workspace's rules of the campaign group attached to the
 /// row's campaign, `[{id, name, enabled}]`, null when none; `enabled` is whether the rule
 /// acts on the campaign) and `optimizationTypes` (the campaign's goal optimisation,
-/// `{type, target, currency}`, null when off; left null when the plan locks it, spec §6) of
-/// the page's rows.
+/// `{type, target, currency}`, null when off; left null when the plan locks it,
+/// docs/product.md#6-growth-only-metrics) of the page's rows.
 async fn page_rules(
     db: &Db,
     ctx: &Context,

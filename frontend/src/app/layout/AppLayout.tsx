@@ -1,4 +1,4 @@
-/** Header and collapsible sidebar around a signed-in page (spec §2 Layout). */
+/** Header and collapsible sidebar around a signed-in page (docs/product.md#2-layout). */
 import { AppShell, Skeleton } from '@mantine/core';
 import { useLocalStorage } from '@mantine/hooks';
 import { Suspense, type ReactNode } from 'react';
@@ -17,7 +17,7 @@ const SIDEBAR_WIDTH = { opened: 240, collapsed: 64 };
 interface AppLayoutProps {
   user: User;
   title: string;
-  /** The oauth route disables the main menu (spec §2). */
+  /** The oauth route disables the main menu (docs/product.md#2-layout). */
   menuDisabled?: boolean;
   children: ReactNode;
 }
@@ -51,7 +51,8 @@ export function AppLayout({ user, title, menuDisabled = false, children }: AppLa
         <Sidebar role={user.permission} opened={opened} menuDisabled={menuDisabled} onToggle={() => setOpened(!opened)} />
       </AppShell.Navbar>
       <AppShell.Main>
-        {/* Spec §2, §4: the top banner, the settings sections, and the plan's modals. */}
+        {/* docs/product.md#2-layout, docs/product.md#4-banners: the top banner, the settings
+            sections, and the plan's modals. */}
         <PlanBanner />
         {pathname.startsWith(SETTINGS_SECTION) && <SettingsNav role={user.permission} />}
         {children}

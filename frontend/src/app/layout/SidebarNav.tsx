@@ -14,7 +14,10 @@ import { appRoutes } from '../routes';
 interface SidebarNavProps {
   role: Role;
   opened: boolean;
-  /** The main menu is disabled (the oauth route, spec §2): entries show but do not lead. */
+  /**
+   * The main menu is disabled (the oauth route, docs/product.md#2-layout): entries show but do not
+   * lead.
+   */
   disabled?: boolean;
 }
 

@@ -1,8 +1,8 @@
 /**
  * Screens load on demand, one script chunk per feature (`features/<area>/screens.ts`), so
  * the first page downloads only the app shell and its own screen. A chunk that fails to
- * download, or has not arrived after 120 s (spec §8), raises a `ChunkLoadError`, which the
- * route's error element turns into a "reload the page" message.
+ * download, or has not arrived after 120 s (docs/product.md#8-internal-errors), raises a
+ * `ChunkLoadError`, which the route's error element turns into a "reload the page" message.
  */
 import type { ComponentType } from 'react';
 import { lazyComponent, type PreloadableComponent } from '@/lib/lazy-component';

@@ -1,7 +1,8 @@
 /**
- * The active account and campaign group (spec §4): kept in local storage per user email, so
- * each person who signs in on a browser gets their own choice back, and restored at start
- * against the accounts the workspace has now. Switching accounts clears the active org.
+ * The active account and campaign group (docs/product.md#4-sign-in-account-and-session): kept in
+ * local storage per user email, so each person who signs in on a browser gets their own choice
+ * back, and restored at start against the accounts the workspace has now. Switching accounts clears
+ * the active org.
  */
 import type { Account } from './api/account';
 

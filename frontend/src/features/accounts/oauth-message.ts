@@ -1,11 +1,12 @@
 /**
- * The popup connect's hand-over (spec §2, §4): the popup comes back to /oauth_v2 with state
- * and code (or the provider's error) in its query, posts them to the window that opened it
- * as a message of type 'oauth', and closes; the opener accepts only such messages from its
- * own origin and runs the oauth check with them.
+ * The popup connect's hand-over (docs/product.md#2-url-paths-and-access,
+ * docs/product.md#4-sign-in-account-and-session): the popup comes back to /oauth_v2 with state and
+ * code (or the provider's error) in its query, posts them to the window that opened it as a message
+ * of type 'oauth', and closes; the opener accepts only such messages from its own origin and runs
+ * the oauth check with them.
  */
 
-/** The popup's size (spec §9). */
+/** The popup's size (docs/product.md#9-timings-and-sizes). */
 export const POPUP_SIZE = { width: 1025, height: 580 } as const;
 export const POPUP_NAME = 'searchdeck-oauth';
 

@@ -1,4 +1,6 @@
-/** Paths of the optimization screens this feature links to (spec §2 URL paths). */
+/**
+ * Paths of the optimization screens this feature links to (docs/product.md#2-url-paths-and-access).
+ */
 export const OPTIMIZATION_PATH = '/optimization';
 /** The API connection screen; also where the connect popup returns. */
 export const CONNECT_PATH = '/oauth_v2';

@@ -1,7 +1,7 @@
 /**
- * The account selector's list rules (spec §2, §9): a search box from 5 items, lists split
- * into columns of 12, but only up to 24 accounts or 36 campaign groups (longer lists stay
- * one scrolling column).
+ * The account selector's list rules (docs/product.md#2-account-selector,
+ * docs/product.md#9-account-selector): a search box from 5 items, lists split into columns of 12,
+ * but only up to 24 accounts or 36 campaign groups (longer lists stay one scrolling column).
  */
 export const SEARCH_FROM = 5;
 export const COLUMN_SIZE = 12;

@@ -1,12 +1,13 @@
 /**
- * The browser's days (spec §2 Activity log): notifications grouped under Today, Yesterday,
- * Last 30 days and Older by the day they fall on at the browser's offset from UTC (the same
- * `GMT` the list is asked with, so the groups and the server's date range agree), and the
- * default date range, the last 30 days (spec §9: history 30 days) ending today.
+ * The browser's days (docs/product.md#2-activity-log): notifications grouped under Today,
+ * Yesterday, Last 30 days and Older by the day they fall on at the browser's offset from UTC (the
+ * same `GMT` the list is asked with, so the groups and the server's date range agree), and the
+ * default date range, the last 30 days (docs/product.md#9-tables-and-notifications: history 30
+ * days) ending today.
  */
 import type { Notification } from './api/notifications';
 
-/** The history window in days (spec §9), today included. */
+/** The history window in days (docs/product.md#9-tables-and-notifications), today included. */
 export const HISTORY_DAYS = 30;
 
 export const DAY_GROUPS = ['today', 'yesterday', 'last30', 'older'] as const;

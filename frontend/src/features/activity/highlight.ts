@@ -1,7 +1,7 @@
 /**
- * The search text highlighted in the results (spec §2): a text split into the parts that
- * match the search (case-insensitively, every occurrence, the search trimmed as it is sent)
- * and the parts between them.
+ * The search text highlighted in the results (docs/product.md#2-activity-log): a text split
+ * into the parts that match the search (case-insensitively, every occurrence, the search trimmed as
+ * it is sent) and the parts between them.
  */
 
 export interface TextPart {

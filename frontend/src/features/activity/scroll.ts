@@ -1,6 +1,7 @@
 /**
- * Infinite scroll (spec §4, §9): the next page loads once the page is scrolled within 200 px
- * of its bottom, looked at 100 ms after scrolling stops.
+ * Infinite scroll (docs/product.md#4-notifications, docs/product.md#9-tables-and-notifications):
+ * the next page loads once the page is scrolled within 200 px of its bottom, looked at 100 ms after
+ * scrolling stops.
  */
 
 /** How close to the bottom (px) the next page starts loading. */

@@ -1,4 +1,4 @@
-/** Spec §6: writer is shown as Editor, reader as Viewer. */
+/** docs/product.md#6-roles-and-route-limits: writer is shown as Editor, reader as Viewer. */
 import type { Role } from './api/user';
 import { t, type MessageKey } from '@/i18n';
 

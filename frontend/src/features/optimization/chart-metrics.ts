@@ -1,5 +1,5 @@
 /**
- * The chart's metrics (spec §2 Tables, graph metrics): the report's daily points can show
+ * The chart's metrics (docs/product.md#2-tables, graph metrics): the report's daily points can show
  * any two of these, the first on the left axis and the second on the right. They are the
  * report catalog's (`@/lib/report-catalog`), in the chart's order.
  */

@@ -1,7 +1,8 @@
 /**
- * The columns of each level (spec §2 Tables): the name (the first, sticky column), the
+ * The columns of each level (docs/product.md#2-tables): the name (the first, sticky column), the
  * status, the level's own columns and the common metrics, each with how its value shows
- * (spec §5: money in the org's currency, ratios as percentages, counts with space thousands).
+ * (docs/product.md#5-money: money in the org's currency, ratios as percentages, counts with space
+ * thousands).
  */
 import type { MessageKey } from '@/i18n';
 import { METRICS as CATALOG_METRICS } from '@/lib/report-catalog';
@@ -139,7 +140,9 @@ export function nameColumn(level: Level): string | null {
   return LEVEL_COLUMNS[level]?.[0]?.field ?? null;
 }
 
-/** The id field of a level's rows (spec §3 identifier fields). */
+/**
+ * The id field of a level's rows (docs/product.md#3-identifier-and-name-fields-per-level).
+ */
 export const ID_FIELD: Partial<Record<Level, string>> = {
   ACCOUNTS: 'accountId',
   ORGS: 'orgId',
@@ -159,14 +162,14 @@ export function labelKey(field: string): MessageKey {
   return columnLabel(field) as MessageKey;
 }
 
-/** Campaign statuses the spec marks as errors (spec §4 Statuses shown). */
+/** Campaign statuses the spec marks as errors (docs/product.md#4-statuses-shown). */
 const ERROR_STATUSES = new Set(['ORG_PAYMENT_TYPE_CHANGED', 'TOTAL_BUDGET_EXHAUSTED', 'AD_GROUP_MISSING']);
 
 export type StatusTone = 'running' | 'paused' | 'error' | 'neutral';
 
 /**
- * How a status shows (spec §4): its label's key and tone. NOT_RUNNING shows as Paused, an
- * ad's ACTIVE as Enabled, the campaign error statuses in red.
+ * How a status shows (docs/product.md#4-statuses-shown): its label's key and tone. NOT_RUNNING
+ * shows as Paused, an ad's ACTIVE as Enabled, the campaign error statuses in red.
  */
 export function statusView(level: Level, field: string, value: string): { key: string; tone: StatusTone } {
   if (ERROR_STATUSES.has(value)) return { key: `status.${value}`, tone: 'error' };

@@ -1,7 +1,7 @@
 /**
- * The report date range (spec §2 Other UI): the named ranges Today … Year to Date (default
- * Last 7 days), weeks starting on Monday, a custom range whose start and end are swapped when
- * the end comes first. Days are `YYYY-MM-DD` strings, as the report API takes them; "today"
+ * The report date range (docs/product.md#2-other-ui): the named ranges Today … Year to Date
+ * (default Last 7 days), weeks starting on Monday, a custom range whose start and end are swapped
+ * when the end comes first. Days are `YYYY-MM-DD` strings, as the report API takes them; "today"
  * is the campaign group's day (reports are in its time zone).
  */
 
@@ -128,7 +128,7 @@ export function parseDisplayDay(text: string): string | null {
   return isDay(day) ? day : null;
 }
 
-/** `YYYY-MM-DD` to `DD/MM/YYYY` (spec §2). */
+/** `YYYY-MM-DD` to `DD/MM/YYYY` (docs/product.md#2-other-ui). */
 export function displayDay(day: string): string {
   const [y, m, d] = day.split('-');
   return `${d}/${m}/${y}`;

@@ -1,8 +1,9 @@
 /**
- * Report filters (spec §3 Filter, §5 filter validity, §7 reports): the web app keeps a filter
- * as `{type, condition, value, metric}` and sends it to the report call as `{field,
- * operator, values}`. Which filters a level offers, whether one is valid, how it travels in
- * the address, and how the wire shape is built all live here, free of React.
+ * Report filters (docs/product.md#3-filter-and-filter-preset, docs/product.md#5-filters,
+ * docs/product.md#7-the-calls-it-makes reports): the web app keeps a filter as
+ * `{type, condition, value, metric}` and sends it to the report call as
+ * `{field, operator, values}`. Which filters a level offers, whether one is valid, how it travels
+ * in the address, and how the wire shape is built all live here, free of React.
  *
  * Ratios are entered as percentages (`TTR > 5` means 5 %) and sent as the fractions the
  * report engine compares (`ttr > 0.05`); money is in the org's currency units.
@@ -35,7 +36,9 @@ export interface WireFilter {
 export const TEXT_CONDITIONS: Condition[] = ['contains', 'not_contains', '='];
 export const METRIC_CONDITIONS: Condition[] = ['>', '<', '=', '!=', '><', '<>'];
 
-/** Spec §7: how a condition maps to the report call's operator. */
+/**
+ * docs/product.md#7-report-filter-conditions: how a condition maps to the report call's operator.
+ */
 const OPERATOR: Record<Condition, string> = {
   contains: 'CONTAINS',
   not_contains: 'DOES_NOT_CONTAINS',
@@ -47,7 +50,7 @@ const OPERATOR: Record<Condition, string> = {
   '<>': 'NOT_IN_RANGE',
 };
 
-/** The statuses a level's rows have (spec §4 Statuses shown). */
+/** The statuses a level's rows have (docs/product.md#4-statuses-shown). */
 export const STATUSES: Partial<Record<Level, string[]>> = {
   CAMPAIGNS: ['RUNNING', 'PAUSED', 'PAUSED_BY_USER', 'PAUSED_BY_SYSTEM', 'ORG_PAYMENT_TYPE_CHANGED', 'TOTAL_BUDGET_EXHAUSTED', 'AD_GROUP_MISSING'],
   GROUPS: ['RUNNING', 'NOT_RUNNING'],
@@ -70,7 +73,7 @@ const TAGGED: Level[] = ['CAMPAIGNS', 'GROUPS', 'KEYWORDS', 'SEARCHTERMS'];
 
 /** The filter types `level` offers, in the order the builder lists them. */
 export function filterTypesOf(level: Level): FilterType[] {
-  // Accounts and campaign groups have no statuses of spec §4 to filter by.
+  // Accounts and campaign groups have no statuses of docs/product.md#4-statuses-shown to filter by.
   const types: FilterType[] = level === 'ACCOUNTS' || level === 'ORGS' ? ['name'] : ['name', 'status'];
   if (level !== 'NEGATIVE') types.push('metrics');
   if (TAGGED.includes(level)) types.push('tag');
@@ -104,9 +107,9 @@ function numeric(value: unknown): boolean {
 }
 
 /**
- * Spec §5: a filter is valid only if its value is non-empty (a list non-empty with no empty
- * entries) and its condition is set where the filter has one. A metric filter also needs a
- * metric and numbers, a range a minimum not above its maximum.
+ * docs/product.md#5-filters: a filter is valid only if its value is non-empty (a list non-empty
+ * with no empty entries) and its condition is set where the filter has one. A metric filter also
+ * needs a metric and numbers, a range a minimum not above its maximum.
  */
 export function isValidFilter(filter: Filter): boolean {
   const { type, condition, value } = filter;
@@ -131,7 +134,7 @@ function metricValue(metric: string, value: string | number): number {
   return isPercentMetric(metric) ? Number((n / 100).toPrecision(12)) : n;
 }
 
-/** The wire shape of a valid filter (spec §7). */
+/** The wire shape of a valid filter (docs/product.md#7-the-calls-it-makes). */
 export function toWire(filter: Filter): WireFilter {
   if (isListType(filter.type)) {
     return { field: filter.type, operator: 'CONTAINS_ANY', values: (filter.value as string[]).map((v) => v.trim()) };

@@ -1,6 +1,6 @@
 /**
- * The text of a report value (spec §5): money in the org's currency floored to its digits,
- * ratios as percentages, counts with space thousands, dates DD/MM/YYYY, a dash when empty.
+ * The text of a report value (docs/product.md#5-money): money in the org's currency floored to its
+ * digits, ratios as percentages, counts with space thousands, dates DD/MM/YYYY, a dash when empty.
  * Shared by the table's cells, the chart's axes and the CSV export.
  */
 import { LOCALE, resources } from '@/i18n';

@@ -1,8 +1,9 @@
 /**
- * The drill-down's addresses (spec §2 URL paths): optimization/{accountId}/{orgId} for the
- * campaigns, then campaign-id-{campaignId}/{tab} for a campaign's ad groups, keywords,
- * negative keywords, search terms and ads, and campaign-id-{campaignId}/ad-group-id-
- * {adGroupId}/{tab} for an ad group's. Each tab is a report level.
+ * The drill-down's addresses (docs/product.md#2-url-paths-and-access):
+ * optimization/{accountId}/{orgId} for the campaigns, then campaign-id-{campaignId}/{tab} for a
+ * campaign's ad groups, keywords, negative keywords, search terms and ads, and
+ * campaign-id-{campaignId}/ad-group-id- {adGroupId}/{tab} for an ad group's. Each tab is a report
+ * level.
  */
 
 import { campaignsPath } from '@/features/accounts';

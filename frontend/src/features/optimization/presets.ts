@@ -1,15 +1,16 @@
 /**
- * Preset rules (spec §5, §9), free of React: column presets (the built-in Default and at
- * most 10 saved per table type, names required and unique, the selected one per type
- * falling back to Default) and filter presets (saved in the user's options under
- * `optimization-filters-presets` as `{name, type, filters}`, at most 10 per type).
+ * Preset rules (docs/product.md#5-column-presets, docs/product.md#9-tables-and-notifications), free
+ * of React: column presets (the built-in Default and at most 10 saved per table type, names
+ * required and unique, the selected one per type falling back to Default) and filter presets (saved
+ * in the user's options under `optimization-filters-presets` as `{name, type, filters}`, at most 10
+ * per type).
  */
 import type { ColumnPreset } from './api/column-presets';
 import { nameColumn } from './columns';
 import { parseFilter, type Filter } from './filters';
 import type { Level } from './paths';
 
-/** Most presets saved per type, besides Default (spec §9). */
+/** Most presets saved per type, besides Default (docs/product.md#9-tables-and-notifications). */
 export const MAX_PRESETS = 10;
 /** Longest preset name the server keeps. */
 export const MAX_PRESET_NAME = 50;
@@ -35,7 +36,7 @@ export function canSaveColumnPreset(presets: ColumnPreset[]): boolean {
   return presets.filter((p) => !p.isDefault).length < MAX_PRESETS;
 }
 
-/** The selected preset: the one with `selectedId`, else Default (spec §4 Other). */
+/** The selected preset: the one with `selectedId`, else Default (docs/product.md#4-other). */
 export function selectedPreset(presets: ColumnPreset[], selectedId: string | null | undefined): ColumnPreset | undefined {
   return presets.find((p) => p._id === selectedId) ?? presets.find((p) => p.isDefault);
 }

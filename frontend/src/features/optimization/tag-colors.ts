@@ -1,6 +1,6 @@
 /**
- * The ten tag colours of spec §2 (Green, Purple, Yellow, Orange, Pink, Indigo, Magenta,
- * Cyan, Blue, Red), each drawn with a background and a text colour: the light variant of a
+ * The ten tag colours of docs/product.md#2-other-ui (Green, Purple, Yellow, Orange, Pink, Indigo,
+ * Magenta, Cyan, Blue, Red), each drawn with a background and a text colour: the light variant of a
  * theme colour (Mantine's `--mantine-color-<c>-light` and `-light-color`, which keep the
  * text readable on its background in both colour schemes).
  */

@@ -1,6 +1,6 @@
 /**
- * The table's state in the address (spec §2: date range, sort, page and level tab live in
- * the URL and survive reload and back/forward). The tab is the path's last segment (see
+ * The table's state in the address (docs/product.md#2-tables: date range, sort, page and level tab
+ * live in the URL and survive reload and back/forward). The tab is the path's last segment (see
  * paths.ts); the query carries the rest, defaults left out:
  * - `range=<preset>` for a named range (recomputed each day), or `start` and `end` days;
  * - `sort=<field>` and `order=asc|desc` (desc when absent);

@@ -1,6 +1,6 @@
 /**
- * The public face of the plans feature (spec §4 Plans, Banners, Upsell modals): the layout
- * shows `PlanBanner` above every page, `UpgradeButton` in the header and `PlanPrompts` (the
+ * The public face of the plans feature (docs/product.md#4-plans, Banners, Upsell modals): the
+ * layout shows `PlanBanner` above every page, `UpgradeButton` in the header and `PlanPrompts` (the
  * upsell and limit modals). The Settings › Subscription screen is in `screens.ts`, loaded
  * lazily by the route table.
  */

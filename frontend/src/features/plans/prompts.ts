@@ -1,14 +1,18 @@
 /**
- * What the web app shows of the banner and upsell modal that `plan/current` answers (spec §4
- * Banners, Upsell modals): the server decides which one applies; the browser remembers which
- * banners were closed and which modals were seen (per type, in local storage) and where none
- * is shown. Pure functions over an explicit storage, so the rules are tested without a page.
+ * What the web app shows of the banner and upsell modal that `plan/current` answers
+ * (docs/product.md#4-banners Banners, Upsell modals): the server decides which one applies; the
+ * browser remembers which banners were closed and which modals were seen (per type, in local
+ * storage) and where none is shown. Pure functions over an explicit storage, so the rules are
+ * tested without a page.
  */
 import { t } from '@/i18n';
 import type { Banner, Plan, UpsellModal } from './api/plan';
 
 export const SUBSCRIPTION_PATH = '/settings/subscription';
-/** Spec §2: the API connection screen disables the menu; no upsell interrupts it. */
+/**
+ * docs/product.md#2-layout: the API connection screen disables the menu; no upsell
+ * interrupts it.
+ */
 const NO_MODAL_PATHS = [SUBSCRIPTION_PATH, '/oauth_v2'];
 
 export const BANNER_CLOSED_PREFIX = 'searchdeck:banner-closed:';
@@ -18,7 +22,10 @@ export const MODAL_SEEN_PREFIX = 'searchdeck:upsell-seen:';
  * most one per sign-in and plan), as `offerShown` writes it.
  */
 export const OFFER_SHOWN_KEY = 'searchdeck:offer-shown';
-/** The banner that stands for the spend-over-$10,000 offer (spec §8), closed per this type. */
+/**
+ * The banner that stands for the spend-over-$10,000 offer (docs/product.md#8-banner-messages),
+ * closed per this type.
+ */
 export const SPEND_BANNER_TYPE = 'spendOverFreeLimit';
 
 /** The part of `Storage` the rules use (local storage in the browser). */
@@ -79,8 +86,8 @@ export function holdsThePlace(shown: string | null, plan: Plan | undefined): boo
 }
 
 /**
- * The spend-over-$10,000 offer (`upgrade` on pro_limited) is spec §8's banner, with the days
- * left to upgrade, rather than a modal.
+ * The spend-over-$10,000 offer (`upgrade` on pro_limited) is the banner of
+ * docs/product.md#8-banner-messages, with the days left to upgrade, rather than a modal.
  */
 export function isSpendOffer(modal: UpsellModal | null | undefined, plan: Plan | undefined): boolean {
   return modal?.type === 'upgrade' && plan === 'pro_limited';
@@ -103,8 +110,8 @@ export function shownModal(modal: UpsellModal | null | undefined, store: KeyStor
 }
 
 /**
- * The spend offer as a banner (spec §8: monthly spend over $10,000, with the days left to
- * upgrade when the plan answer has them), unless closed here.
+ * The spend offer as a banner (docs/product.md#8-banner-messages: monthly spend over $10,000, with
+ * the days left to upgrade when the plan answer has them), unless closed here.
  */
 export function spendBanner(modal: UpsellModal | null | undefined, plan: Plan | undefined, daysLeft: number | null | undefined, store: KeyStore): ShownBanner | null {
   if (!modal || !isSpendOffer(modal, plan) || store.getItem(BANNER_CLOSED_PREFIX + SPEND_BANNER_TYPE) !== null) return null;
@@ -148,7 +155,10 @@ export function modalConfirm(modal: UpsellModal): ModalConfirm {
   return 'close';
 }
 
-/** The limit modal's text (spec §8): expand on pro and pro_trial, else upgrade. */
+/**
+ * The limit modal's text (docs/product.md#8-limit-reached): expand on pro and pro_trial, else
+ * upgrade.
+ */
 export function limitText(plan: Plan | undefined): string {
   return t(plan === 'pro' || plan === 'pro_trial' ? 'limit.expandText' : 'limit.upgradeText');
 }

@@ -1,9 +1,9 @@
 /**
- * Steps 4 and 5 as pure functions (spec §2 Keyword suggester, §3 Campaign create payload,
- * docs/api/creation.md): the campaigns the segments make, their names from a pattern (app,
- * country, segment, match type) and as the user edited them, the names' problems (empty,
- * too long, twice in the list, already in the campaign group), and the body of
- * `PUT /api/asa/campaigns/asa/all` from the plan and the settings form.
+ * Steps 4 and 5 as pure functions (docs/product.md#2-keyword-suggester,
+ * docs/product.md#3-campaign-create-payload, docs/api/creation.md): the campaigns the segments
+ * make, their names from a pattern (app, country, segment, match type) and as the user edited them,
+ * the names' problems (empty, too long, twice in the list, already in the campaign group), and the
+ * body of `PUT /api/asa/campaigns/asa/all` from the plan and the settings form.
  *
  * Structure: one campaign per segment, with one ad group per match type ('Exact', 'Broad').
  * This is the structure Apple Ads practitioners use (Brand / Category / Competitor campaigns,
@@ -37,7 +37,10 @@ export interface PlannedCampaign {
   patternName: string;
 }
 
-/** The names a user typed over the pattern's, by campaign key (spec §3 campaigns to create). */
+/**
+ * The names a user typed over the pattern's, by campaign key (docs/product.md#3-suggester-state
+ * campaigns to create).
+ */
 export type NameEdits = Record<string, string>;
 
 export interface NameParts {

@@ -1,8 +1,9 @@
 /**
- * Polling a collection until it ends (spec §4 Suggester): every 1000 ms; an answer with the
- * message 'METHOD_IS_EXECUTED' (the job still runs) is ignored and network errors are
+ * Polling a collection until it ends (docs/product.md#4-suggester): every 1000 ms; an answer with
+ * the message 'METHOD_IS_EXECUTED' (the job still runs) is ignored and network errors are
  * skipped; any other error, or a task that failed, ends polling with 'Something went wrong'
- * as the collection error (spec §8). A task stopped by the user ends it as stopped.
+ * as the collection error (docs/product.md#8-suggester-failure). A task stopped by the user ends it
+ * as stopped.
  */
 import { zCollectProgress } from '@/api/generated/zod.gen';
 import { detailsAs, isRunning, type Task } from '@/features/tasks';
@@ -10,9 +11,9 @@ import { ApiError, defaultMessage } from '@/lib/api-error';
 import type { Keyword, PollResult } from './api/types';
 import { timing } from './wizard';
 
-/** The server's word for "still running" (spec §4). */
+/** The server's word for "still running" (docs/product.md#4-suggester). */
 export const METHOD_IS_EXECUTED = 'METHOD_IS_EXECUTED';
-/** The collection error of a failed collection (spec §8). */
+/** The collection error of a failed collection (docs/product.md#8-suggester-failure). */
 export const COLLECTION_FAILED = 'Something went wrong';
 /** The error of a task the user stopped (docs/api/suggester.md). */
 export const STOPPED = 'Stopped';

@@ -1,10 +1,11 @@
 /**
- * The suggester's place, saved per user in options (spec §3 Options saved per user,
+ * The suggester's place, saved per user in options (docs/product.md#3-options-saved-per-user,
  * docs/api/suggester.md "Saved state"): `suggester-entry` (the suggester state with
  * `savedAt`), `suggester-loader` (the running collection, with `startedAt`) and
  * `suggester-last-item` (the step reached and the collection's result id). Each expires
- * 24 h after it was saved (spec §9), and belongs to the account it was saved under: a
- * change of campaign group outside that account resets it (spec §4).
+ * 24 h after it was saved (docs/product.md#9-suggester), and belongs to the account it was saved
+ * under: a change of campaign group outside that account resets it
+ * (docs/product.md#4-sign-in-account-and-session).
  */
 import { z } from 'zod';
 import { clampStep, isExpired, type Step } from './wizard';
@@ -22,7 +23,10 @@ const appSchema = z.object({
   countries: z.array(z.string()).nullable().catch(null),
 });
 
-/** A selected keyword; `group` is its segment's id in step 3 (spec §3: name, impressions, group). */
+/**
+ * A selected keyword; `group` is its segment's id in step 3 (docs/product.md#3-suggester-state:
+ * name, impressions, group).
+ */
 const pickedSchema = z.object({ name: z.string(), impressions: z.number().catch(0), group: z.string().nullish().catch(null) });
 export type PickedKeyword = z.infer<typeof pickedSchema>;
 
@@ -33,7 +37,9 @@ const segmentSchema = z.object({
   match: z.enum(['EXACT', 'BROAD', 'BOTH']).catch('EXACT'),
 });
 
-/** Step 3's keyword groups (spec §3: id, segments, manualSegmentation). */
+/**
+ * Step 3's keyword groups (docs/product.md#3-suggester-state: id, segments, manualSegmentation).
+ */
 export const keywordGroupsSchema = z.object({
   id: z.string(),
   segments: z.array(segmentSchema).min(1),

@@ -1,6 +1,7 @@
 /**
- * Step 1's form of the suggester (spec §2 Keyword suggester, §5): its fields, the form the
- * user's defaults or a saved entry give, and the search payload it sends.
+ * Step 1's form of the suggester (docs/product.md#2-keyword-suggester,
+ * docs/product.md#5-suggester-steps): its fields, the form the user's defaults or a saved entry
+ * give, and the search payload it sends.
  */
 import { keywordListText, parseKeywordList } from '@/lib/keywords';
 import type { AppRef, SearchDefaults, SearchPayload } from './api/types';

@@ -1,11 +1,11 @@
 /**
- * Step 3, keyword segmentation, as pure functions (spec §2 Keyword suggester, §3 Suggester
- * state: keyword groups with id, segments, manualSegmentation): the selected keywords split
- * into the segments an Apple Ads account is usually built from — Brand (the app's own name
- * and its developer's), Competitor (a competitor's name), Generic/category (the rest) — and
- * the segments the user makes and names. Each selected keyword carries its segment's id
- * (`group`); each segment chooses its match types (Exact, Broad or both, which become
- * separate ad groups of its campaign).
+ * Step 3, keyword segmentation, as pure functions (docs/product.md#2-keyword-suggester,
+ * docs/product.md#3-suggester-state: keyword groups with id, segments,
+ * manualSegmentation): the selected keywords split into the segments an Apple Ads account is
+ * usually built from — Brand (the app's own name and its developer's), Competitor (a competitor's
+ * name), Generic/category (the rest) — and the segments the user makes and names. Each selected
+ * keyword carries its segment's id (`group`); each segment chooses its match types (Exact, Broad or
+ * both, which become separate ad groups of its campaign).
  *
  * The automatic split reads names, not sources: a keyword found while exploring a
  * competitor's metadata ('photo editor') is a category term, while one that names the
@@ -28,7 +28,7 @@ export interface Segment {
   match: MatchChoice;
 }
 
-/** The keyword groups of the suggester state (spec §3). */
+/** The keyword groups of the suggester state (docs/product.md#3-suggester-state). */
 export interface KeywordGroups {
   /** The selection they were made for: the collection's result id. */
   id: string;

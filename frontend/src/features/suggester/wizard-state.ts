@@ -1,5 +1,5 @@
 /**
- * The suggester wizard's state (spec §4 Suggester) and the pure answers read from it: the
+ * The suggester wizard's state (docs/product.md#4-suggester) and the pure answers read from it: the
  * state a fresh start, the saved place or a finished collection gives, and the entry saved
  * per user in options (`suggester-entry`).
  */
@@ -45,9 +45,15 @@ export interface WizardState {
   removed: PickedKeyword[];
   /** Loading a saved result after a reload. */
   loadingResult: boolean;
-  /** Step 3's segments (spec §3 keyword groups); each selected keyword's `group` is one of them. */
+  /**
+   * Step 3's segments (docs/product.md#3-suggester-state: keyword groups); each selected keyword's
+   * `group` is one of them.
+   */
   keywordGroups: KeywordGroups | null;
-  /** Step 4's name pattern and the names typed over it (spec §3 campaigns to create). */
+  /**
+   * Step 4's name pattern and the names typed over it (docs/product.md#3-suggester-state campaigns
+   * to create).
+   */
   names: { pattern: string; edits: NameEdits };
   /** The creation started from step 5: its task, polled every 1000 ms, and whether it failed. */
   creating: { taskId: string; failed: boolean } | null;
@@ -99,7 +105,7 @@ export function restoredState({ entry, loader, lastItem }: SavedState, scope: Sc
   return base;
 }
 
-/** The saved entry of a state (spec §3 Suggester state). */
+/** The saved entry of a state (docs/product.md#3-suggester-state). */
 export function entryOf(state: WizardState, now: Date): SavedEntry | null {
   if (!state.scope) return null;
   const { form } = state;

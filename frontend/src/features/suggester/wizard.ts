@@ -1,16 +1,17 @@
 /**
- * The suggester wizard's rules as pure functions (spec §2 Keyword suggester, §4 Suggester,
- * §5, §9): the five steps and their action buttons, when the action is disabled and which
- * hint says why, the time hint and the collection's progress.
+ * The suggester wizard's rules as pure functions (docs/product.md#2-keyword-suggester,
+ * docs/product.md#4-suggester, docs/product.md#5-suggester-steps,
+ * docs/product.md#9-suggester): the five steps and their action buttons, when
+ * the action is disabled and which hint says why, the time hint and the collection's progress.
  */
 import type { Timing } from '@/api/generated/types.gen';
 import { t, type MessageKey } from '@/i18n';
 
-/** Spec §9: the wizard has 5 steps. */
+/** docs/product.md#9-suggester: the wizard has 5 steps. */
 export const STEP_COUNT = 5;
 export type Step = 1 | 2 | 3 | 4 | 5;
 
-/** Spec §2: the steps' names, in order. */
+/** docs/product.md#2-keyword-suggester: the steps' names, in order. */
 export const STEP_TITLES: Record<Step, MessageKey> = {
   1: 'suggester.step.searchParameters',
   2: 'suggester.step.keywordSelection',
@@ -19,23 +20,26 @@ export const STEP_TITLES: Record<Step, MessageKey> = {
   5: 'suggester.step.campaignSettings',
 };
 
-/** Spec §4: never beyond 5 or below 1. */
+/** docs/product.md#4-suggester: never beyond 5 or below 1. */
 export function clampStep(step: number): Step {
   if (!Number.isFinite(step)) return 1;
   return Math.min(STEP_COUNT, Math.max(1, Math.trunc(step))) as Step;
 }
 
-/** The action button's text (spec §2). */
+/** The action button's text (docs/product.md#2-keyword-suggester). */
 export function actionLabel(step: Step): MessageKey {
   if (step === 1) return 'suggester.action.start';
   if (step === STEP_COUNT) return 'suggester.action.create';
   return 'suggester.action.next';
 }
 
-/** A back button shows from step 2 (spec §2). */
+/** A back button shows from step 2 (docs/product.md#2-keyword-suggester). */
 export const hasBack = (step: Step): boolean => step >= 2;
 
-/** Going back from step 2 discards the keyword list, so it asks first (spec §2). */
+/**
+ * Going back from step 2 discards the keyword list, so it asks first
+ * (docs/product.md#2-keyword-suggester).
+ */
 export const backNeedsConfirm = (step: Step): boolean => step === 2;
 
 /** The last step: its action ('Create campaigns') submits the settings form instead of moving on. */
@@ -49,16 +53,17 @@ export interface SearchFormState {
   adamId: string | null;
   country: string | null;
   suggestionType: SuggestionType;
-  /** The required keywords as parsed (spec §5). */
+  /** The required keywords as parsed (docs/product.md#5-keyword-lists). */
   requiredKeywords: readonly string[];
   /** Competitors chosen for competitor mode. */
   competitorIds: readonly string[];
 }
 
 /**
- * Why step 1's action is disabled (the hint of spec §2 shown beside it), or null when the
- * search can start: an app and a country first, then required keywords when exploring
- * only from them, then at least one competitor in competitor mode (spec §5).
+ * Why step 1's action is disabled (the hint of docs/product.md#2-keyword-suggester shown beside
+ * it), or null when the search can start: an app and a country first, then required keywords when
+ * exploring only from them, then at least one competitor in competitor mode
+ * (docs/product.md#5-suggester-steps).
  */
 export function searchBlocker(form: SearchFormState): MessageKey | null {
   if (!form.adamId || !form.country) return 'suggester.hint.selectAppCountry';
@@ -80,7 +85,7 @@ export interface SelectionState {
 /**
  * Why the action of steps 2 and 3 is disabled, or null: step 2 while collecting (the hint
  * 'Keyword research in progress') or with nothing selected, step 3 with nothing selected
- * ('Select at least one keyword', spec §5).
+ * ('Select at least one keyword', docs/product.md#5-suggester-steps).
  */
 export function selectionBlocker(step: Step, { collecting, selectedCount, badNames = false, tooManyCampaigns = false }: SelectionState): MessageKey | null {
   if (step === 2 && collecting) return 'suggester.hint.inProgress';
@@ -100,7 +105,7 @@ export const nextStep = (step: Step): Step => clampStep(step + 1);
 /** The previous step (clamped). */
 export const previousStep = (step: Step): Step => clampStep(step - 1);
 
-/** Spec §9: the time hint without past runs. */
+/** docs/product.md#9-suggester: the time hint without past runs. */
 export const DEFAULT_DURATION_HINT = '5-20 min';
 
 /**
@@ -116,7 +121,7 @@ export function durationHint(timing: Pick<Timing, 'duration' | 'estimated' | 'ca
   return typeof timing.calls === 'number' ? t('suggester.durationPlanned').replace('{time}', minutes).replace('{calls}', String(timing.calls)) : t('suggester.durationAbout').replace('{time}', minutes);
 }
 
-/** Spec §9: saved suggester options live 24 h. */
+/** docs/product.md#9-suggester: saved suggester options live 24 h. */
 export const SAVED_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** Whether something saved at `savedAt` (ms, or an ISO date) has expired at `now`. */
@@ -132,7 +137,7 @@ export function isExpired(savedAt: number | string | null | undefined, now: numb
  * they wait on what the screen does rather than on the clock; the app never changes them.
  */
 export const timing = {
-  /** Spec §9: the collection is polled every 1000 ms. */
+  /** docs/product.md#9-suggester: the collection is polled every 1000 ms. */
   pollMs: 1000,
   /** Selection and plan changes wait this long before they are saved (one save for a burst of clicks). */
   saveDebounceMs: 800,

@@ -1,5 +1,5 @@
 /**
- * The details of a campaign creation or copy task (spec §3 Creation progress,
+ * The details of a campaign creation or copy task (docs/product.md#3-creation-progress,
  * docs/api/creation.md "Jobs and their progress"): ad groups and campaigns created against
  * their totals, whether it finished, the failures that stopped it (`errorsMethod`), the
  * campaigns made with Apple's ids (`campaignsMapping`) and the items Apple refused one by one
@@ -37,8 +37,8 @@ export type CreationOutcome = { kind: 'running' } | { kind: 'done'; progress: Cr
 /**
  * Where a creation (or copy) task is: running; done (finished without a failure that stopped
  * it); or failed with the server's message (the task's error, else the first failure's, else
- * null: the screen shows spec §8's default, 'Unfortunately, there was a problem connecting to
- * the server').
+ * null: the screen shows the default of docs/product.md#8-campaign-creation-failure,
+ * 'Unfortunately, there was a problem connecting to the server').
  */
 export function creationOutcome(task: Pick<Task, 'finish' | 'error' | 'details'>): CreationOutcome {
   const progress = creationProgressOf(task.details);

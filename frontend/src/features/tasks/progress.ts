@@ -1,5 +1,5 @@
 /**
- * Task progress (spec §4 Background tasks): 0 at step 0, 100 when finished or failed,
+ * Task progress (docs/product.md#4-background-tasks): 0 at step 0, 100 when finished or failed,
  * otherwise round(step / (totalSteps + 1) * 100). Primary while running, green at 100, red on error.
  */
 import type { Task } from './api/task';

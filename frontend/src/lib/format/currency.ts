@@ -1,4 +1,7 @@
-/** A currency's facts for display (spec §3 currency table) and the lookup by ISO 4217 code. */
+/**
+ * A currency's facts for display (docs/product.md#3-currency-table) and the lookup by ISO 4217
+ * code.
+ */
 import { CURRENCY_TABLE } from './currency-table';
 
 export interface Currency {
@@ -16,7 +19,7 @@ export interface Currency {
 
 export type CurrencyCode = keyof typeof CURRENCY_TABLE;
 
-/** Digits of money whose currency is unknown (spec §5: two decimals by default). */
+/** Digits of money whose currency is unknown (docs/product.md#5-money: two decimals by default). */
 export const DEFAULT_DIGITS = 2;
 
 const ISO_CODE = /^[A-Z]{3}$/;

@@ -1,6 +1,6 @@
 /**
- * Dates as the app shows them (spec §2): DD/MM/YYYY, and DD/MM/YYYY HH:mm with a time.
- * A date without a time (`2026-11-22`, as reports send days) is that calendar day wherever
+ * Dates as the app shows them (docs/product.md#2-other-ui): DD/MM/YYYY, and DD/MM/YYYY HH:mm with a
+ * time. A date without a time (`2026-11-22`, as reports send days) is that calendar day wherever
  * the browser is; instants (timestamps, ISO strings with a time) show in the local zone.
  */
 import { EMPTY } from './number';

@@ -1,8 +1,9 @@
 /**
- * Numbers and money as the tables show them (spec §5, §9): English digits, thousands
- * separated by a space, a dot before the decimals. Money is floored to its currency's digits
- * (two by default), the Swiss franc to 0.05, and carries the currency sign of the org.
- * 'No data' (and any other text that is not a number) passes through; empty shows a dash.
+ * Numbers and money as the tables show them (docs/product.md#5-money,
+ * docs/product.md#9-currencies): English digits, thousands separated by a space,
+ * a dot before the decimals. Money is floored to its currency's digits (two by default), the Swiss
+ * franc to 0.05, and carries the currency sign of the org. 'No data' (and any other text that is
+ * not a number) passes through; empty shows a dash.
  */
 import { currencyOf, DEFAULT_DIGITS, isIsoCode } from './currency';
 

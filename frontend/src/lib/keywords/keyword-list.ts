@@ -1,8 +1,8 @@
 /**
- * Keyword lists as the user types them (spec §5): one keyword per line, punctuation and
- * symbols removed, lower-cased, empty lines dropped, duplicates removed. The required and
- * negative keyword fields of step 1 send what this makes of their text; the server parses
- * the same way (docs/api/suggester.md), so what the field counts is what is collected.
+ * Keyword lists as the user types them (docs/product.md#5-keyword-lists): one keyword per line,
+ * punctuation and symbols removed, lower-cased, empty lines dropped, duplicates removed. The
+ * required and negative keyword fields of step 1 send what this makes of their text; the server
+ * parses the same way (docs/api/suggester.md), so what the field counts is what is collected.
  */
 
 /** Letters, digits and marks of any script are kept; every other character is a separator. */

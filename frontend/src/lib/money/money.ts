@@ -1,5 +1,5 @@
 /**
- * Money fields of edits (spec §5 editable money field) validated before sending, with the
+ * Money fields of edits (docs/product.md#5-money) validated before sending, with the
  * rules the server and Apple Ads apply: a number, never negative (the sign is kept and the
  * amount refused, not turned positive), above 0, no more decimals than the campaign group's
  * currency has, and at least Apple's minimum in that currency (bids 0.10 USD, daily budgets

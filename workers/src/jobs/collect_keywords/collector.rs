@@ -1,8 +1,8 @@
 //! The collection itself, free of the job machinery so the job, its tests and the
-//! `bench suggester` benchmark run the same code: [`collect`] walks the phases of spec §2 in
-//! order over the [`Sources`], reporting each phase and the candidate count to a
-//! [`Reporter`] and stopping between (and during) provider calls once its stop token is
-//! cancelled.
+//! `bench suggester` benchmark run the same code: [`collect`] walks the phases of
+//! docs/product.md#2-keyword-suggester in order over the [`Sources`], reporting each phase and the
+//! candidate count to a [`Reporter`] and stopping between (and during) provider calls once its stop
+//! token is cancelled.
 
 use std::{
     collections::{HashMap, HashSet},

@@ -1,10 +1,10 @@
 //! `collect-keywords`: the keyword suggester's collection (issue 22; docs/api/suggester.md
 //! "Collection", docs/sync-and-jobs.md). The handler reads the campaign group's own synced
 //! data, builds the real [`Sources`] (the App Store client and Apple Ads for the
-//! connection) and runs [`collect`], moving the task through the phases of spec §2. A
-//! finished collection keeps its keywords with the task (24 h) and records its duration for
-//! the timing hint, in the transaction that finishes the task; a stopped or failed one keeps
-//! nothing.
+//! connection) and runs [`collect`], moving the task through the phases of
+//! docs/product.md#2-keyword-suggester. A finished collection keeps its keywords with the task (24
+//! h) and records its duration for the timing hint, in the transaction that finishes the task; a
+//! stopped or failed one keeps nothing.
 
 pub mod collector;
 #[cfg(test)]
@@ -52,8 +52,8 @@ impl Reporter for TaskReporter<'_> {
 
 /// A failed collection as the job's outcome: a 429 waits without spending an attempt, a
 /// transient failure retries (the collection starts again) while attempts remain; anything
-/// else, or the last attempt, fails the task with spec §8's 'Something went wrong' (the
-/// cause is logged).
+/// else, or the last attempt, fails the task with 'Something went wrong'
+/// (docs/product.md#8-suggester-failure; the cause is logged).
 pub fn failure(e: ProviderError, attempt: u32) -> JobError {
     match e {
         ProviderError::RateLimited { retry_after } => JobError::RateLimited {

@@ -1,6 +1,6 @@
 //! A copy's plan: the original campaigns read from Apple Ads (the campaign, its live ad
 //! groups, keywords, negatives and ads), turned into a [`CreationPlan`] with the copy
-//! settings applied (spec §3 Duplicate-campaign settings): names chosen by the route,
+//! settings applied (docs/product.md#3-duplicate-campaign-settings): names chosen by the route,
 //! status, ad groups with targeting, Search Match, bid and CPA goal (or the overrides), their
 //! keywords (bids and statuses) and negatives, the campaign's negatives, the ads' creatives.
 

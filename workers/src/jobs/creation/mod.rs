@@ -1,7 +1,8 @@
 //! `create-campaigns` and `copy-campaigns` (issue 23; contract: docs/api/creation.md): a
 //! campaign structure made at Apple Ads exactly once by one [`executor`]. Creation runs the
 //! route's plan; a copy first reads the originals from Apple ([`copy`]) and builds the same
-//! kind of plan. The task's details are spec §3's Creation progress throughout.
+//! kind of plan. The task's details are the creation progress
+//! (docs/product.md#3-creation-progress) throughout.
 
 mod copy;
 pub mod executor;

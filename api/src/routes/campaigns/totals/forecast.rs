@@ -1,6 +1,6 @@
 //! This month's spend and impression forecasts per campaign
 //! (`asa/reports/calculateForecasts`; `spendForecast` and `impressionsForecast` are
-//! Growth-only, spec §6).
+//! Growth-only, docs/product.md#6-growth-only-metrics).
 //!
 //! Forecast (documented in the OpenAPI too): for an as-of day D (the body's `date`, else the
 //! newest synced day of the campaign group), month-to-date = the sums of days 1..=D of D's
@@ -34,7 +34,7 @@ use crate::{
 /// Days of the run rate a forecast extends.
 pub const RUN_RATE_DAYS: i64 = 7;
 
-/// The Growth-only metrics a forecast answers (spec §6).
+/// The Growth-only metrics a forecast answers (docs/product.md#6-growth-only-metrics).
 pub const FORECAST_METRICS: [&str; 2] = ["spendForecast", "impressionsForecast"];
 
 /// The body of `asa/reports/calculateForecasts`.

@@ -1,8 +1,9 @@
-//! Bulk edits (issue 10; spec §2 bulk edit headers, §5 editable money field, §7
-//! `asa/campaigns/updates`, `asa/groups/updates/{id}`, `asa/keywords/update/targeting/{id}`):
-//! one field of up to 10,000 campaigns, ad groups or keywords of one campaign group — set a
-//! value, raise or lower by an amount or a percentage (with an optional floor and cap), pause
-//! or enable — run as a `bulk-edit` job whose task the browser polls (`GET /api/tasks/{id}`).
+//! Bulk edits (issue 10; docs/product.md#2-layout bulk edit headers, docs/product.md#5-money,
+//! docs/product.md#7-the-calls-it-makes `asa/campaigns/updates`, `asa/groups/updates/{id}`,
+//! `asa/keywords/update/targeting/{id}`): one field of up to 10,000 campaigns, ad groups or
+//! keywords of one campaign group — set a value, raise or lower by an amount or a percentage (with
+//! an optional floor and cap), pause or enable — run as a `bulk-edit` job whose task the browser
+//! polls (`GET /api/tasks/{id}`).
 //!
 //! The route checks everything before anything is enqueued: the editor guard (readers 403),
 //! the entities in the caller's workspace (an unknown id or another workspace's answers 404),

@@ -15,8 +15,8 @@ pub enum Change {
     Percent { percent: Decimal, up: bool },
 }
 
-/// The new amount of an item now at `current`: floored to the currency (spec §5), never
-/// negative, then held within `floor` and `cap`. Err when a relative change has no current
+/// The new amount of an item now at `current`: floored to the currency (docs/product.md#5-money),
+/// never negative, then held within `floor` and `cap`. Err when a relative change has no current
 /// value to start from.
 pub fn target(
     current: Option<i64>,

@@ -4,11 +4,11 @@
 //! a target in the campaign group's currency and the largest step per run. The settings are
 //! ours (`store::optimizations`); the rules engine runs them.
 //!
-//! Goal optimisation is Growth-only: spec §6 locks the campaigns' `optimizationTypes` unless
-//! the plan is growth, growth_trial or agency, so turning one on (`optimization/one` with a
-//! type, `POST optimization/rulesCampaigns/{id}`) answers 403 [`GROWTH_ONLY`] on the other
-//! plans. Turning off and reading are open to every plan (a workspace that fell back from
-//! a Growth trial can still stop what it set).
+//! Goal optimisation is Growth-only: docs/product.md#6-growth-only-metrics locks the campaigns'
+//! `optimizationTypes` unless the plan is growth, growth_trial or agency, so turning one on
+//! (`optimization/one` with a type, `POST optimization/rulesCampaigns/{id}`) answers 403
+//! [`GROWTH_ONLY`] on the other plans. Turning off and reading are open to every plan (a workspace
+//! that fell back from a Growth trial can still stop what it set).
 //!
 //! The routes: one campaign's setting (`campaign`), the types and the optimised campaigns
 //! (`list`), a type turned on or off for many campaigns (`turn`). This module holds the

@@ -14,7 +14,7 @@ use crate::store::Exec;
 pub const LEVELS: &[&str] = &["CAMPAIGN", "AD_GROUP", "KEYWORD", "NEGATIVE_KEYWORD", "AD"];
 
 /// A change a member made by hand (quick edit or bulk edit): the activity log's
-/// "Manual change" filter (spec §3 Notification tag `manual_change`).
+/// "Manual change" filter (docs/product.md#3-notification tag `manual_change`).
 pub const MANUAL: &str = "manual_change";
 /// A change an automated rule made (`auto_rules`).
 pub const AUTO_RULES: &str = "auto_rules";

@@ -1,6 +1,6 @@
 //! What the report engine reads besides the facts: the synced campaign groups (`sync_orgs`),
-//! the entities of each level (names, statuses and the columns of spec §2 Tables) and their
-//! report tags. Entities are read in two passes: [`ids`] for the whole scope (the row
+//! the entities of each level (names, statuses and the columns of docs/product.md#2-tables) and
+//! their report tags. Entities are read in two passes: [`ids`] for the whole scope (the row
 //! universe, cheap), then [`entities`] for the rows a filter, a sort or the page needs.
 //!
 //! One of the four stores over the synced data, each with one role: [`super::synced`]
@@ -175,8 +175,8 @@ pub async fn ids(
     })
 }
 
-/// An entity with what the report shows of it. `columns` holds the level's columns of spec
-/// §2 Tables that come from the entity (money still in micros, see `money_micros`).
+/// An entity with what the report shows of it. `columns` holds the level's columns of
+/// docs/product.md#2-tables that come from the entity (money still in micros, see `money_micros`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Entity {
     pub id: i64,
@@ -372,8 +372,8 @@ pub async fn tags(
 /// Campaign id → (countries or regions, app name, developer name).
 pub type CampaignFacts = HashMap<i64, (Vec<String>, Option<String>, Option<String>)>;
 
-/// Campaign facts lower levels filter on (spec §3 Filter: country, appName, developerName):
-/// campaign id → (countries, app name, developer name).
+/// Campaign facts lower levels filter on (docs/product.md#3-filter-and-filter-preset: country,
+/// appName, developerName): campaign id → (countries, app name, developer name).
 pub async fn campaign_apps(ex: impl Exec<'_>, org_key: i64) -> Result<CampaignFacts, sqlx::Error> {
     let rows = sqlx::query(
         "SELECT c.id, c.countries, a.app_name, a.developer_name FROM asa_campaigns c \

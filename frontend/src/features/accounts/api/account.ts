@@ -1,5 +1,5 @@
 /**
- * An Apple Ads connection (spec §3 Account) and its campaign groups ("orgs", v1 ad
+ * An Apple Ads connection (docs/product.md#3-account) and its campaign groups ("orgs", v1 ad
  * accounts) as `account/*` and `asa/*` answer them. Never carries a secret.
  */
 import type { z } from 'zod';
@@ -20,5 +20,5 @@ export type Account = z.infer<typeof accountSchema>;
 export const accountResultSchema = zEnvelopeItemAccountItem.shape.result;
 export const accountsResultSchema = zEnvelopeItemsAccountItem.shape.result;
 
-/** Longest account name (spec §9). */
+/** Longest account name (docs/product.md#9-account-selector). */
 export const ACCOUNT_NAME_MAX = 30;

@@ -9,7 +9,10 @@ export async function getAccounts({ signal }: CallOptions = {}): Promise<Account
   return items;
 }
 
-/** Loaded once a user is signed in (spec §4); `enabled` false asks nothing. */
+/**
+ * Loaded once a user is signed in (docs/product.md#4-sign-in-account-and-session); `enabled` false
+ * asks nothing.
+ */
 export const accountsQuery = (enabled = true) =>
   queryOptions({
     queryKey: accountKeys.list(),

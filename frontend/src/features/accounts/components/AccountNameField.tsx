@@ -1,4 +1,7 @@
-/** The account name input (spec §5): required, at most 30 characters, with a counter. */
+/**
+ * The account name input (docs/product.md#5-add-account-name): required, at most 30 characters,
+ * with a counter.
+ */
 import { Text } from '@mantine/core';
 import { useWatch, type Control, type FieldValues, type Path } from 'react-hook-form';
 import { TextField } from '@/components/form';

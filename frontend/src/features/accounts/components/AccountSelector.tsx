@@ -1,8 +1,9 @@
 /**
- * The header's account selector (spec §2): the active account (or 'Select account') and
- * campaign group (or 'All campaign groups'); its popover lists accounts and the active
- * account's campaign groups, refreshes the groups, adds an account and signs out.
- * Choosing an account clears the org (spec §4) and says 'Account changed to …'.
+ * The header's account selector (docs/product.md#2-account-selector): the active account (or
+ * 'Select account') and campaign group (or 'All campaign groups'); its popover lists accounts and
+ * the active account's campaign groups, refreshes the groups, adds an account and signs out.
+ * Choosing an account clears the org (docs/product.md#4-sign-in-account-and-session) and says
+ * 'Account changed to …'.
  */
 import { ActionIcon, Button, Divider, Group, Popover, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconChevronDown, IconLogout, IconPlus, IconRefresh } from '@tabler/icons-react';

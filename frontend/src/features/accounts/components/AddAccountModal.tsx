@@ -1,6 +1,6 @@
 /**
- * The add-account modal (spec §2): what linking does, which access to grant, and two ways
- * to connect — 'Continue with Apple' (popup) or an API key pair.
+ * The add-account modal (docs/product.md#2-add-account-modal): what linking does, which access to
+ * grant, and two ways to connect — 'Continue with Apple' (popup) or an API key pair.
  */
 import { Modal, Stack, Tabs, Text } from '@mantine/core';
 import { IconBrandApple, IconKey } from '@tabler/icons-react';

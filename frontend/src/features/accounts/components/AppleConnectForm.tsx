@@ -1,6 +1,7 @@
 /**
  * The 'Continue with Apple' tab: the account name, then the popup. A name the server refuses
- * lands on the field; any other failure to get the authorize URL is a snackbar (spec §8).
+ * lands on the field; any other failure to get the authorize URL is a snackbar
+ * (docs/product.md#8-account-and-oauth-messages).
  */
 import { Alert, Button, Group, Loader, Text } from '@mantine/core';
 import { IconBrandApple } from '@tabler/icons-react';
@@ -53,7 +54,7 @@ export function AppleConnectForm({ onDone }: { onDone: () => void }) {
   );
 }
 
-/** The warning of spec §2: which access to grant on Apple's page. */
+/** The warning of docs/product.md#2-add-account-modal: which access to grant on Apple's page. */
 export function PermissionWarning() {
   return (
     <Alert color="yellow" variant="light" title={t('accounts.permissionTitle')}>

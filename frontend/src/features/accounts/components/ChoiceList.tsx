@@ -1,6 +1,7 @@
 /**
  * One list of the account selector: a search box from 5 items, the items in columns of 12
- * (while the list is short enough, spec §9), the spec's text when a search finds nothing.
+ * (while the list is short enough, docs/product.md#9-account-selector), the spec's
+ * text when a search finds nothing.
  */
 import { Group, NavLink, ScrollArea, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
 import { IconCheck, IconSearch } from '@tabler/icons-react';

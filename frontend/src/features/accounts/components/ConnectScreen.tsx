@@ -1,8 +1,9 @@
 /**
- * /oauth_v2 (spec §2): the API connection screen. Opened by the connect popup with state
- * and code (or the provider's error) in its query, it posts them to the window that opened
- * it as an oauth message and closes itself; otherwise it is where signed-in users without an
- * account are sent (spec §4), with the add-account form in the page.
+ * /oauth_v2 (docs/product.md#2-url-paths-and-access): the API connection screen. Opened by the
+ * connect popup with state and code (or the provider's error) in its query, it posts them to the
+ * window that opened it as an oauth message and closes itself; otherwise it is where signed-in
+ * users without an account are sent (docs/product.md#4-sign-in-account-and-session), with the
+ * add-account form in the page.
  */
 import { Card, Center, Loader, Stack, Text, Title } from '@mantine/core';
 import { useEffect, useMemo } from 'react';

@@ -1,7 +1,8 @@
 /**
- * /optimization (spec §2 Layout: Ads Optimization goes to the deepest level the active
+ * /optimization (docs/product.md#2-layout: Ads Optimization goes to the deepest level the active
  * account and org allow): the active campaign group's campaigns, else the active account's
- * campaign groups. Without any account the user goes to the API connection screen (spec §4).
+ * campaign groups. Without any account the user goes to the API connection screen
+ * (docs/product.md#4-sign-in-account-and-session).
  */
 import { Center, Loader } from '@mantine/core';
 import { Navigate } from 'react-router';

@@ -1,9 +1,10 @@
 /**
- * What follows a successful connect, by either path (spec §4): the account list is
- * refetched, the account becomes the active one (no org), the user goes to its campaign
- * groups (optimization_orgs) and is told what happened: 'New account added', or, when the
- * same Apple Ads user was connected already, under which name and that it was updated (a
- * connect never reports an addition that did not happen).
+ * What follows a successful connect, by either path
+ * (docs/product.md#4-sign-in-account-and-session): the account list is refetched, the account
+ * becomes the active one (no org), the user goes to its campaign groups (optimization_orgs) and is
+ * told what happened: 'New account added', or, when the same Apple Ads user was connected already,
+ * under which name and that it was updated (a connect never reports an addition that did not
+ * happen).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback } from 'react';

@@ -1,9 +1,10 @@
 /**
- * 'Continue with Apple' (spec §2, §4, §8): fetch the provider's authorize URL for the name,
- * show it in a 1025×580 popup, wait for the popup's oauth message, then run the oauth check.
- * On status OK the connect finishes like any other (`useConnected`); a failure is a red
- * snackbar for 6 s. The popup is opened before the URL arrives, in the click itself, so
- * pop-up blockers let it through.
+ * 'Continue with Apple' (docs/product.md#2-add-account-modal,
+ * docs/product.md#4-sign-in-account-and-session, docs/product.md#8-account-and-oauth-messages):
+ * fetch the provider's authorize URL for the name, show it in a 1025×580 popup, wait for the
+ * popup's oauth message, then run the oauth check. On status OK the connect finishes like any other
+ * (`useConnected`); a failure is a red snackbar for 6 s. The popup is opened before the URL
+ * arrives, in the click itself, so pop-up blockers let it through.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { t } from '@/i18n';

@@ -1,8 +1,8 @@
 /**
- * Marking notifications read (spec §4, §7): `PATCH accountsActions/notifications/read {ids}`
- * for the ones clicked, `PATCH accountsActions/notifications/read/all` for Mark all as read.
- * The clicked ones read at once in the loaded pages; the lists and the unread count are
- * asked again afterwards.
+ * Marking notifications read (docs/product.md#4-notifications,
+ * docs/product.md#7-the-calls-it-makes): `PATCH accountsActions/notifications/read {ids}` for the
+ * ones clicked, `PATCH accountsActions/notifications/read/all` for Mark all as read. The clicked
+ * ones read at once in the loaded pages; the lists and the unread count are asked again afterwards.
  */
 import { useMutation, useQueryClient, type InfiniteData } from '@tanstack/react-query';
 import { zEnvelopeMarked } from '@/api/generated/zod.gen';

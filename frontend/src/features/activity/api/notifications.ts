@@ -1,9 +1,10 @@
 /**
  * `GET /api/accountsActions/all` (docs/api/activity.md): the workspace's notifications,
- * newest first, in pages of 50 (spec §4, §9), with the per-type counts of the left filter
- * list and the caller's unread count. The list is asked only when both dates are set
- * (spec §5); the search is trimmed and sent only when non-empty; `GMT` is the browser's
- * offset east of UTC in minutes, so the server's days are the browser's.
+ * newest first, in pages of 50 (docs/product.md#4-notifications,
+ * docs/product.md#9-tables-and-notifications), with the per-type counts of the left filter list and
+ * the caller's unread count. The list is asked only when both dates are set
+ * (docs/product.md#5-activity-log-search); the search is trimmed and sent only when non-empty;
+ * `GMT` is the browser's offset east of UTC in minutes, so the server's days are the browser's.
  */
 import { infiniteQueryOptions, keepPreviousData, skipToken, useInfiniteQuery } from '@tanstack/react-query';
 import type { z } from 'zod';
@@ -11,10 +12,10 @@ import { zEnvelopeNotificationPage, zNotificationOut, type zChangeGroup, type zC
 import { api, type CallOptions, type Query } from '@/lib/api-client';
 import { activityKeys } from './keys';
 
-/** Notifications per page (spec §9). */
+/** Notifications per page (docs/product.md#9-tables-and-notifications). */
 export const PAGE_SIZE = 50;
 
-/** The notification tags (spec §3), in the order of the left filter list. */
+/** The notification tags (docs/product.md#3-notification), in the order of the left filter list. */
 export const TAGS = ['auto_rules', 'goal_optimization', 'quick_start', 'manual_change', 'team'] as const;
 export type Tag = (typeof TAGS)[number];
 
@@ -24,7 +25,7 @@ export type ChangeData = z.infer<typeof zChangeValue>;
 /** The changes of a notification grouped by field and action, with shared values: `ChangeGroup`. */
 export type ChangeGroup = z.infer<typeof zChangeGroup>;
 
-/** A notification (spec §3): the document's `NotificationOut`. */
+/** A notification (docs/product.md#3-notification): the document's `NotificationOut`. */
 export const notificationSchema = zNotificationOut;
 export type Notification = z.infer<typeof notificationSchema>;
 

@@ -1,7 +1,8 @@
 /**
- * The activity log's date range (spec §2): a start and an end day typed as DD/MM/YYYY (a
- * reversed range is swapped), either of which may be cleared — the list is asked only when
- * both are set (spec §5) — and 'Last 30 days' back to the default.
+ * The activity log's date range (docs/product.md#2-other-ui): a start and an end day typed as
+ * DD/MM/YYYY (a reversed range is swapped), either of which may be cleared — the list is asked only
+ * when both are set (docs/product.md#5-activity-log-search) — and 'Last 30 days' back to the
+ * default.
  */
 import { Button, Group, Popover, Stack, Text, TextInput } from '@mantine/core';
 import { IconCalendar } from '@tabler/icons-react';

@@ -1,8 +1,8 @@
 /**
- * `/activity-log` (spec §2 Activity log, §4 Notifications): the search by campaign name
- * (debounced, trimmed, sent only when non-empty, its text marked in the results), Mark all as
- * read, the date range (default the last 30 days; nothing is asked while a date is missing),
- * the left filter list by type with counts, and the notifications grouped under Today,
+ * `/activity-log` (docs/product.md#2-activity-log, docs/product.md#4-notifications): the search by
+ * campaign name (debounced, trimmed, sent only when non-empty, its text marked in the results),
+ * Mark all as read, the date range (default the last 30 days; nothing is asked while a date is
+ * missing), the left filter list by type with counts, and the notifications grouped under Today,
  * Yesterday, Last 30 days and Older by the browser's day, 50 at a time as the page is
  * scrolled. Skeletons while loading, the spec's empty text, its toast when the list fails,
  * and the `?notificationId=` deep link.
@@ -48,7 +48,7 @@ function ItemSkeletons({ count }: { count: number }) {
   );
 }
 
-/** The spec §8 toast, once per failure of the list. */
+/** The docs/product.md#8-notifications-fetch-failure toast, once per failure of the list. */
 function useFailureToast(error: unknown) {
   useEffect(() => {
     if (error) showSnackbar(`${t('activity.fetchError')} ${errorMessage(error)}`, 'danger');

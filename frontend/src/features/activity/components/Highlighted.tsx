@@ -1,4 +1,7 @@
-/** A text with the search's matches marked (spec §2: the search text highlighted in results). */
+/**
+ * A text with the search's matches marked (docs/product.md#2-activity-log: the search text
+ * highlighted in results).
+ */
 import { Mark } from '@mantine/core';
 import { highlightParts } from '../highlight';
 

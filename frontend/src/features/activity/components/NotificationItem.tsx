@@ -1,9 +1,9 @@
 /**
- * One notification (spec §2, §3): its title and type, who made it (a member's name and email,
- * the rule's name, or Apple Ads), when, its campaign (or 'N campaigns') with the search text
- * marked, and its changes old → new. Unread ones are marked and bolder; clicking one (or
- * Enter on it) marks it read. Details opens the drawer of its changes entity by entity; editors can undo what
- * can be set back.
+ * One notification (docs/product.md#2-activity-log, docs/product.md#3-notification): its title and
+ * type, who made it (a member's name and email, the rule's name, or Apple Ads), when, its campaign
+ * (or 'N campaigns') with the search text marked, and its changes old → new. Unread ones are marked
+ * and bolder; clicking one (or Enter on it) marks it read. Details opens the drawer of its changes
+ * entity by entity; editors can undo what can be set back.
  */
 import { Badge, Box, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { IconRobot, IconUser, IconWorld } from '@tabler/icons-react';

@@ -1,6 +1,6 @@
 /**
- * The left filter list by type (spec §2): All changes, Automated rule, Automated
- * Optimization, Quick Start, Manual change, Team, each with its count within the chosen
+ * The left filter list by type (docs/product.md#2-activity-log): All changes, Automated rule,
+ * Automated Optimization, Quick Start, Manual change, Team, each with its count within the chosen
  * dates and search (`result.counts`).
  */
 import { Badge, Card, NavLink } from '@mantine/core';

@@ -1,8 +1,9 @@
 /**
- * The `?notificationId=` deep link (spec §2, §9): once that notification is in the loaded
- * pages, it is scrolled into view and highlighted for 600 ms, then the query parameters are
- * removed (which ends the highlight). While it is not loaded yet, the next pages are asked
- * for; when the list has no more, the query parameters are removed all the same.
+ * The `?notificationId=` deep link (docs/product.md#2-activity-log,
+ * docs/product.md#9-tables-and-notifications): once that notification is in the loaded pages,
+ * it is scrolled into view and highlighted for 600 ms, then the query parameters are removed (which
+ * ends the highlight). While it is not loaded yet, the next pages are asked for; when the list has
+ * no more, the query parameters are removed all the same.
  */
 import { useEffect } from 'react';
 import { useSearchParams } from 'react-router';

@@ -1,7 +1,8 @@
 /**
  * Loads the next page when the window is scrolled within 200 px of the bottom, looked at
- * 100 ms after scrolling stops (spec §4, §9). Listens only while there is a next page and it
- * is not already loading.
+ * 100 ms after scrolling stops (docs/product.md#4-notifications,
+ * docs/product.md#9-tables-and-notifications). Listens only while there is a next page and it is
+ * not already loading.
  */
 import { useEffect, useRef } from 'react';
 import { nearBottom, SCROLL_DEBOUNCE_MS } from '../scroll';

@@ -13,9 +13,10 @@ export async function relogin({ signal }: CallOptions = {}): Promise<User> {
 }
 
 /**
- * The signed-in user, or null when the silent relogin fails (spec §4: then signed out).
- * Without a sign of a session in this browser (./session-hint) nothing is asked: the answer
- * would be a 401, which the browser logs as an error on every signed-out page load.
+ * The signed-in user, or null when the silent relogin fails
+ * (docs/product.md#4-sign-in-account-and-session: then signed out). Without a sign of a session in
+ * this browser (./session-hint) nothing is asked: the answer would be a 401, which the browser logs
+ * as an error on every signed-out page load.
  */
 export async function fetchSession({ signal }: CallOptions = {}): Promise<User | null> {
   if (!hasSessionHint()) return null;

@@ -5,9 +5,9 @@
  * script cannot see it; without this sign, every signed-out page load would ask
  * GET /api/auth/relogin and the browser would log its expected 401 as a console error.
  *
- * The start-up relogin (spec §4) runs only when the sign is present. A browser whose
- * storage was cleared while its cookie lives on signs in once more; a sign whose session has
- * expired costs one 401, after which the sign is gone.
+ * The start-up relogin (docs/product.md#4-sign-in-account-and-session) runs only when the sign is
+ * present. A browser whose storage was cleared while its cookie lives on signs in once more; a sign
+ * whose session has expired costs one 401, after which the sign is gone.
  */
 const KEY = 'searchdeck:session';
 

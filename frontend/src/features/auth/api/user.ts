@@ -1,5 +1,5 @@
 /**
- * The signed-in user as the auth and users calls return it (spec §3 User): the document's
+ * The signed-in user as the auth and users calls return it (docs/product.md#3-user): the document's
  * `UserItem` (`Envelope_Item_UserItem` of login, register, relogin, me, users/changeValue
  * and workspaces/switch).
  */

@@ -1,4 +1,4 @@
-/** The modes of the password screen (spec §2) and the one it opens in. */
+/** The modes of the password screen (docs/product.md#2-other-ui) and the one it opens in. */
 import type { MessageKey } from '@/i18n';
 
 export type PasswordMode = 'forgot' | 'change' | 'successfullyChanged' | 'recovery';

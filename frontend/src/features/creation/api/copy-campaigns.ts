@@ -1,5 +1,5 @@
 /**
- * Campaign copies (docs/api/creation.md "Copies", spec §3 Duplicate-campaign settings):
+ * Campaign copies (docs/api/creation.md "Copies", docs/product.md#3-duplicate-campaign-settings):
  * `PUT /api/asa/campaigns/copy` with the campaigns, the number of copies, what to copy and
  * the optional bid and CPA goal overrides; answers the `copy-campaigns` task the modal polls.
  */
@@ -14,7 +14,7 @@ export interface Money {
   currency: string;
 }
 
-/** Spec §3 Duplicate-campaign settings. */
+/** The duplicate-campaign settings (docs/product.md#3-duplicate-campaign-settings). */
 export interface CopySettings {
   campaigns: EntityId[];
   numberOfCopies: number;
@@ -26,7 +26,7 @@ export interface CopySettings {
   status: 'PAUSED' | 'ENABLED';
 }
 
-/** Spec §9: one copy by default; the contract's bounds. */
+/** docs/product.md#9-tables-and-notifications: one copy by default; the contract's bounds. */
 export const DEFAULT_COPIES = 1;
 export const MAX_COPIES = 10;
 export const MAX_COPIED_CAMPAIGNS = 50;

@@ -1,5 +1,5 @@
 /**
- * The duplicate-campaign modal (spec §3 Duplicate-campaign settings, docs/api/creation.md
+ * The duplicate-campaign modal (docs/product.md#3-duplicate-campaign-settings, docs/api/creation.md
  * "Copies"), opened from the bulk-edit header of the campaigns table: the selected campaigns,
  * how many copies of each (default 1), whether the ad groups with their keywords, the
  * campaign's negative keywords and the ads are copied (all on by default), an optional bid
@@ -46,7 +46,7 @@ export function copySchema(currency: string | null) {
 type CopyIn = z.input<ReturnType<typeof copySchema>>;
 type CopyOut = z.output<ReturnType<typeof copySchema>>;
 
-/** The settings sent for the form's values (spec §3). */
+/** The settings sent for the form's values (docs/product.md#3-duplicate-campaign-settings). */
 export function copySettings(campaigns: EntityId[], values: CopyOut, currency: string): CopySettings {
   return {
     campaigns,

@@ -1,11 +1,12 @@
 /**
- * Bulk edits (spec §2 bulk edit headers, §7): one field of the selected campaigns
- * (`PUT /api/asa/campaigns/updates`), ad groups (`PUT /api/asa/groups/updates/{campaignId}`)
- * or keywords (`PUT /api/asa/keywords/update/targeting/{campaignId}`) — set, raise or lower by
- * an amount or a percentage with an optional floor and cap, pause or enable. The server
- * answers a `bulk-edit` task; its details list every item's result (applied, refused with
- * Apple's message, skipped as unchanged). Tags are attached to the selection with
- * `PATCH /api/reports/tag/many/{tagId}` or created on it with `PUT /api/reports/tag/many`.
+ * Bulk edits (docs/product.md#2-layout bulk edit headers, docs/product.md#7-the-calls-it-makes):
+ * one field of the selected campaigns (`PUT /api/asa/campaigns/updates`), ad groups
+ * (`PUT /api/asa/groups/updates/{campaignId}`) or keywords
+ * (`PUT /api/asa/keywords/update/targeting/{campaignId}`) — set, raise or lower by an amount or a
+ * percentage with an optional floor and cap, pause or enable. The server answers a `bulk-edit`
+ * task; its details list every item's result (applied, refused with Apple's message, skipped as
+ * unchanged). Tags are attached to the selection with `PATCH /api/reports/tag/many/{tagId}` or
+ * created on it with `PUT /api/reports/tag/many`.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -142,10 +143,11 @@ export interface NegativesInput {
 }
 
 /**
- * The calls that add `input`'s texts as negatives (spec §7 add/negative): campaign-level
- * ones of one campaign to `add/negative/{campaignId}`, of several to `add/negative` with
- * their ids; ad-group-level ones once per ad group with that group's texts (each text goes
- * to the ad group its row is in). Rows without an ad group are left out at ad-group level.
+ * The calls that add `input`'s texts as negatives (docs/product.md#7-the-calls-it-makes
+ * add/negative): campaign-level ones of one campaign to `add/negative/{campaignId}`, of several to
+ * `add/negative` with their ids; ad-group-level ones once per ad group with that group's texts
+ * (each text goes to the ad group its row is in). Rows without an ad group are left out at ad-group
+ * level.
  */
 export function negativeCalls(input: NegativesInput): { path: string; body: Record<string, unknown> }[] {
   const query = new URLSearchParams({ accountId: input.accountId, orgId: input.orgId }).toString();

@@ -1,8 +1,9 @@
 /**
- * Column presets (spec §2 edit-columns modal, §3 Column preset, §7 setFields):
- * GET /api/setFields/all/{type} lists the built-in Default and the user's saved presets of a
- * table type; GET /api/setFields/fields/{type} the columns the type can show, grouped
- * (Attributes, Metrics, Conversions) with their Growth/Pro locks.
+ * Column presets (docs/product.md#2-tables edit-columns modal, docs/product.md#3-column-preset,
+ * docs/product.md#7-the-calls-it-makes setFields): GET /api/setFields/all/{type} lists the built-in
+ * Default and the user's saved presets of a table type; GET /api/setFields/fields/{type} the
+ * columns the type can show, grouped (Attributes, Metrics, Conversions) with their Growth/Pro
+ * locks.
  */
 import { useQuery } from '@tanstack/react-query';
 import type { z } from 'zod';

@@ -1,11 +1,12 @@
 /**
- * Quick edits (spec §2 quick-edit columns, §7): one campaign's daily budget or status
- * (`PUT /api/asa/campaigns/update/{campaignId}`), one ad group's default bid, CPA goal or
- * status (`PUT /api/asa/groups/updatesV2/{campaignId}` with `adGroupId`), one keyword's bid
- * or status (`PUT /api/asa/keywords/update/{campaignId}/{adGroupId}` with `keywordId`).
- * The server sends the change to Apple Ads and answers the entity's values after it; the
- * table's rows are patched from that answer at once and the report is then read again (the
- * serving status and totals follow the change).
+ * Quick edits (docs/product.md#2-tables quick-edit columns, docs/product.md#7-the-calls-it-makes):
+ * one campaign's daily budget or status (`PUT /api/asa/campaigns/update/{campaignId}`), one ad
+ * group's default bid, CPA goal or status (`PUT /api/asa/groups/updatesV2/{campaignId}` with
+ * `adGroupId`), one keyword's bid or status
+ * (`PUT /api/asa/keywords/update/{campaignId}/{adGroupId}` with `keywordId`). The server sends the
+ * change to Apple Ads and answers the entity's values after it; the table's rows are patched from
+ * that answer at once and the report is then read again (the serving status and totals follow the
+ * change).
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { type z } from 'zod';

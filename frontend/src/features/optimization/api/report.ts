@@ -15,7 +15,7 @@ import type { WireFilter } from '../filters';
 import type { Level } from '../paths';
 import { optimizationKeys } from './keys';
 
-/** Default and only page size of the tables (spec §2 Tables). */
+/** Default and only page size of the tables (docs/product.md#2-tables). */
 export const PAGE_SIZE = 50;
 
 export type ReportRow = Record<string, unknown>;

@@ -1,7 +1,7 @@
 /**
- * Saving column presets (spec §7 setFields): PUT /api/setFields/one {fields, name, type}
- * creates one, PATCH /api/setFields/one/{id} renames it or changes its columns, DELETE
- * /api/setFields/one/{id} deletes it. Each refreshes the type's list.
+ * Saving column presets (docs/product.md#7-the-calls-it-makes setFields): PUT /api/setFields/one
+ * {fields, name, type} creates one, PATCH /api/setFields/one/{id} renames it or changes its
+ * columns, DELETE /api/setFields/one/{id} deletes it. Each refreshes the type's list.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { PresetBody } from '@/api/generated/types.gen';

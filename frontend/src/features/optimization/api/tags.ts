@@ -1,11 +1,11 @@
 /**
- * Report tags (spec §2 tag colours, §7 reports/tag): the workspace's tags by table type
- * (`GET /api/reports/allTags`, for the tag filter and the tag picker), and the calls that
- * manage them from the table — create one on rows (`PUT reports/tag/many`), attach it to or
- * detach it from rows (`PATCH` / `DELETE reports/tag/many/{tagId}`), rename or recolour it
- * (`PATCH reports/tag/one/{tagId}`) and delete it (`DELETE reports/tag/one/{tagId}`). Rows
- * are named by their account, campaign group and Apple id, sent as a string (ids can pass
- * 2^53). Every change reads the tags and the report again.
+ * Report tags (docs/product.md#2-other-ui tag colours, docs/product.md#7-the-calls-it-makes
+ * reports/tag): the workspace's tags by table type (`GET /api/reports/allTags`, for the tag filter
+ * and the tag picker), and the calls that manage them from the table — create one on rows
+ * (`PUT reports/tag/many`), attach it to or detach it from rows (`PATCH` /
+ * `DELETE reports/tag/many/{tagId}`), rename or recolour it (`PATCH reports/tag/one/{tagId}`) and
+ * delete it (`DELETE reports/tag/one/{tagId}`). Rows are named by their account, campaign group and
+ * Apple id, sent as a string (ids can pass 2^53). Every change reads the tags and the report again.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';

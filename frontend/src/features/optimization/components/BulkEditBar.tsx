@@ -1,6 +1,6 @@
 /**
- * The bulk-edit header (spec §2 bulk edit headers), shown while rows are selected: one
- * money field of every selected row set, raised or lowered by an amount or a percentage
+ * The bulk-edit header (docs/product.md#2-layout bulk edit headers), shown while rows are selected:
+ * one money field of every selected row set, raised or lowered by an amount or a percentage
  * (with an optional floor and cap), the rows paused or enabled, a tag put on them, or (keywords
  * and search terms) their texts added as negative keywords of their campaign or ad group with
  * a match type. An edit runs as a background task: its progress shows here and in the background-tasks

@@ -1,8 +1,8 @@
 /**
- * The chart card above a level's table (spec §2: graph metrics): two metric choosers (left
- * and right axis, kept in the address) and the daily points of the level's scope, range and
- * filters. With filters the chart sums only the rows they keep (the server's graph does), and
- * says so under its title with the number of rows plotted. Money over several currencies
+ * The chart card above a level's table (docs/product.md#2-tables: graph metrics): two metric
+ * choosers (left and right axis, kept in the address) and the daily points of the level's scope,
+ * range and filters. With filters the chart sums only the rows they keep (the server's graph does),
+ * and says so under its title with the number of rows plotted. Money over several currencies
  * is drawn per currency, or converted to the reporting currency with the rates named under
  * the chart; days not synced yet are left out and said to be. The chart itself (uPlot) is a
  * lazy chunk, asked when the panel mounts (beside its points) and drawn without suspending

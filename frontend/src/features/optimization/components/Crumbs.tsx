@@ -1,6 +1,6 @@
 /**
- * The header's breadcrumbs of the drill-down (spec §2: All accounts > Account > Campaign
- * Group > Campaign > Ad group): every level above the page links to it, the page's own is
+ * The header's breadcrumbs of the drill-down (docs/product.md#2-layout: All accounts > Account >
+ * Campaign Group > Campaign > Ad group): every level above the page links to it, the page's own is
  * plain text.
  */
 import { Anchor, Breadcrumbs, Text } from '@mantine/core';

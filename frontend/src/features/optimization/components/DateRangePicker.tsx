@@ -1,5 +1,5 @@
 /**
- * The date range picker (spec §2 Other UI): the named ranges, and a custom range typed as
+ * The date range picker (docs/product.md#2-other-ui): the named ranges, and a custom range typed as
  * DD/MM/YYYY (start and end swapped when reversed). The button shows the range's name and
  * its days.
  */

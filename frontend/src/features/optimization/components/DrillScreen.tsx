@@ -1,8 +1,8 @@
 /**
- * The optimisation drill-down (spec §2): the campaigns of a campaign group, then a campaign's
- * ad groups, keywords, negative keywords, search terms and ads, then an ad group's. The
- * address says which level and carries the date range, sort and page (url-state.ts), so the
- * view survives reload and back/forward. The account and group in the address become the
+ * The optimisation drill-down (docs/product.md#2-url-paths-and-access): the campaigns of a campaign
+ * group, then a campaign's ad groups, keywords, negative keywords, search terms and ads, then an ad
+ * group's. The address says which level and carries the date range, sort and page (url-state.ts),
+ * so the view survives reload and back/forward. The account and group in the address become the
  * active ones.
  */
 import { Center, Group, Loader, Stack, Tabs, Title } from '@mantine/core';

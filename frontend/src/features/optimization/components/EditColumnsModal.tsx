@@ -1,8 +1,8 @@
 /**
- * The edit-columns modal (spec §2, §5 column preset rules): pick a column preset, tick the
- * columns of the level (grouped as the server lists them, locked ones with their plan's
- * badge), and apply. Applying changes a saved preset's columns; the built-in Default cannot
- * change, so new columns over it are saved as a new preset (name required and unique, at
+ * The edit-columns modal (docs/product.md#2-tables, docs/product.md#5-column-presets): pick a
+ * column preset, tick the columns of the level (grouped as the server lists them, locked ones with
+ * their plan's badge), and apply. Applying changes a saved preset's columns; the built-in Default
+ * cannot change, so new columns over it are saved as a new preset (name required and unique, at
  * most 10: the save option is disabled with the spec's tooltip). Saved presets can be
  * renamed and deleted; Default cannot be deleted.
  */

@@ -1,9 +1,9 @@
 /**
- * The filter builder (spec §2, §5): a Filters button showing how many apply, opening a modal
- * to add, change and remove filters of the level's types, apply saved filter presets, and
- * save the filters as a preset (name required and unique, at most 10 per table type: the
- * save option is disabled with the spec's tooltip). The tag filter is disabled with the
- * spec's text while the level has no tags. Only valid filters are applied.
+ * The filter builder (docs/product.md#2-screens-and-routes, docs/product.md#5-filters): a Filters
+ * button showing how many apply, opening a modal to add, change and remove filters of the level's
+ * types, apply saved filter presets, and save the filters as a preset (name required and unique, at
+ * most 10 per table type: the save option is disabled with the spec's tooltip). The tag filter is
+ * disabled with the spec's text while the level has no tags. Only valid filters are applied.
  */
 import { ActionIcon, Alert, Badge, Button, Chip, Divider, Group, Menu, Modal, Stack, Text, TextInput, Tooltip } from '@mantine/core';
 import { IconFilter, IconPlus, IconX } from '@tabler/icons-react';

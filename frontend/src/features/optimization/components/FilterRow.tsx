@@ -2,7 +2,7 @@
  * One filter of the filter builder: its condition and value inputs by type (name: a text
  * and contains / does not contain / is; status and tag: any of a list; country: any of some
  * codes; metric: a metric, a comparison and a number or a range). An invalid filter is
- * marked and not applied (spec §5).
+ * marked and not applied (docs/product.md#5-filters).
  */
 import { ActionIcon, Badge, Group, MultiSelect, NumberInput, Select, TagsInput, Text, TextInput } from '@mantine/core';
 import { IconTrash } from '@tabler/icons-react';

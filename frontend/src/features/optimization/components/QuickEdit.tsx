@@ -1,7 +1,7 @@
 /**
- * Quick-edit cells (spec §2, §5 editable money field): a money column (daily budget, default
- * bid, CPA goal, keyword bid) edited in place — a number of at least 0 in the org's currency,
- * step 0.01 and no more decimals than the currency has; Enter saves, Escape cancels, a
+ * Quick-edit cells (docs/product.md#2-tables, docs/product.md#5-money): a money column (daily
+ * budget, default bid, CPA goal, keyword bid) edited in place — a number of at least 0 in the org's
+ * currency, step 0.01 and no more decimals than the currency has; Enter saves, Escape cancels, a
  * spinner while Apple Ads answers, its refusal shown on the cell and in a red snackbar — and
  * a status switch (Enabled / Paused). Readers see the controls disabled with a tooltip (the
  * server answers them 403).

@@ -1,6 +1,7 @@
 /**
  * Under a level's table: which rows of how many the page shows, the page-size menu (50 by
- * default, spec §2; longer pages render only the rows in view) and the pages.
+ * default, docs/product.md#2-tables; longer pages render only the rows in view) and the
+ * pages.
  */
 import { Group, Pagination, Select, Text } from '@mantine/core';
 import { t, tn } from '@/i18n';

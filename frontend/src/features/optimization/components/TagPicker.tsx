@@ -1,8 +1,8 @@
 /**
- * The tag picker (spec §2 tags): what the bulk bar's Tag button and a row's tag cell open.
- * It lists the level's tags with a checkbox each — checked when every chosen row carries
- * the tag, mixed when some do; ticking attaches the tag to all of them, unticking detaches
- * it — finds them by name as one types, creates a tag of the typed name in one of the ten
+ * The tag picker (docs/product.md#2-tables: tags): what the bulk bar's Tag button and a
+ * row's tag cell open. It lists the level's tags with a checkbox each — checked when every chosen
+ * row carries the tag, mixed when some do; ticking attaches the tag to all of them, unticking
+ * detaches it — finds them by name as one types, creates a tag of the typed name in one of the ten
  * colours on the chosen rows, and edits a tag (rename, recolour, delete) in place.
  *
  * Escape closes it wherever the focus is: a tick or a new tag re-renders the list under the

@@ -1,7 +1,7 @@
 /**
- * The drill-down's two top levels (spec §2 levels ACCOUNTS and ORGS): All accounts
- * (optimization_accounts, `/optimization/accounts`) lists every connected account of the
- * workspace, and an account's page (optimization_orgs, `/optimization/{accountId}`) its
+ * The drill-down's two top levels (docs/product.md#2-url-paths-and-access: ACCOUNTS and ORGS):
+ * All accounts (optimization_accounts, `/optimization/accounts`) lists every connected account of
+ * the workspace, and an account's page (optimization_orgs, `/optimization/{accountId}`) its
  * campaign groups, each row with its metrics over the range (the report's ACCOUNTS and ORGS
  * levels; money in the row's own currency), the last and next sync (or the account's sync in
  * progress, with 'Sync now' beside its name). A row's name opens the level below. The range,
@@ -155,7 +155,8 @@ export function AllAccountsScreen() {
   const { accounts, isLoading, error } = useActiveAccount();
   if (isLoading) return <Loading />;
   if (error) return <MessagePage title={t('error.screenTitle')} text={errorMessage(error)} />;
-  // Signed-in users without an account go to the API connection screen (spec §4).
+  // Signed-in users without an account go to the API connection screen
+  // (docs/product.md#4-sign-in-account-and-session).
   const first = accounts[0];
   if (!first) return <Navigate to={CONNECT_PATH} replace />;
   return <Totals level="ACCOUNTS" accountId={first._id} title={t('title.allAccounts')} crumbs={[{ label: t('drill.allAccounts'), to: null }]} rowLink={accountLink} />;
@@ -202,8 +203,9 @@ export function OrgsScreen() {
   const { accountId } = useParams();
   const { accounts, isLoading, error, choice, setChoice } = useActiveAccount();
   const account = accounts.find((a) => a._id === accountId);
-  // The address scopes the page (spec §2): an account opened by its address becomes the
-  // active one (with no campaign group), so the selector and the page never disagree.
+  // The address scopes the page (docs/product.md#2-url-paths-and-access): an account opened by its
+  // address becomes the active one (with no campaign group), so the selector and the page never
+  // disagree.
   const otherActive = account !== undefined && choice?.accountId !== account._id;
   useEffect(() => {
     if (otherActive && account) setChoice({ accountId: account._id, orgId: null });

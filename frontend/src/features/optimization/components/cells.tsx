@@ -1,7 +1,8 @@
 /**
- * How a report value shows in a cell (spec §4 statuses, §5 money and dates): money in the
- * org's currency floored to its digits, ratios as percentages, counts with space thousands,
- * statuses as coloured badges (errors red), tags in their colours, a dash when empty.
+ * How a report value shows in a cell (docs/product.md#4-statuses-shown statuses,
+ * docs/product.md#5-money money and dates): money in the org's currency floored to its digits,
+ * ratios as percentages, counts with space thousands, statuses as coloured badges (errors red),
+ * tags in their colours, a dash when empty.
  */
 import type { CSSProperties } from 'react';
 import { EMPTY } from '@/lib/format';

@@ -1,4 +1,4 @@
-/** The text of a preset name problem (spec §5 preset rules). */
+/** The text of a preset name problem (docs/product.md#5-column-presets). */
 import { t } from '@/i18n';
 import type { NameProblem } from '../presets';
 

@@ -1,5 +1,5 @@
 /**
- * The columns a level's table shows: those of the selected column preset (spec §4 Other:
+ * The columns a level's table shows: those of the selected column preset (docs/product.md#4-other:
  * selected per type, falling back to Default), the name column first. Until the presets
  * load, the level's columns without the hidden-by-default ones. Default leaves out the
  * columns the user's plan does not show (the report's `locked`, e.g. Growth's Quality and
@@ -14,7 +14,7 @@ import type { Level } from '../paths';
 import { presetColumns, selectedPreset } from '../presets';
 import { useSelectedPresetId } from './usePresetOptions';
 
-/** Spec §2 Tables: hidden by default (the report catalog's list). */
+/** docs/product.md#2-tables: hidden by default (the report catalog's list). */
 const HIDDEN = new Set(HIDDEN_BY_DEFAULT);
 
 export interface VisibleColumns {

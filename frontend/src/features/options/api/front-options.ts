@@ -1,4 +1,7 @@
-/** Options saved per user (spec §3): a map of option key to any JSON value, and its version. */
+/**
+ * Options saved per user (docs/product.md#3-options-saved-per-user): a map of option key to any
+ * JSON value, and its version.
+ */
 import type { z } from 'zod';
 import { zEnvelopeSavedOptions } from '@/api/generated/zod.gen';
 

@@ -1,9 +1,9 @@
 /**
- * PUT /api/options/front with some option keys. Spec §7: the PUTs are queued and sent one at
- * a time, so a later save never overtakes an earlier one. A save of one key from its current
- * value (`useUpdateFrontOption`) names the version it read (`If-Match`); when another window
- * changed that key since, the server answers 412 and the save reads the options again and
- * applies the change to the fresh value (a preset added in another tab is kept).
+ * PUT /api/options/front with some option keys. docs/product.md#7-the-calls-it-makes: the PUTs are
+ * queued and sent one at a time, so a later save never overtakes an earlier one. A save of one key
+ * from its current value (`useUpdateFrontOption`) names the version it read (`If-Match`); when
+ * another window changed that key since, the server answers 412 and the save reads the options
+ * again and applies the change to the fresh value (a preset added in another tab is kept).
  */
 import { useMutation, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { api, type CallOptions } from '@/lib/api-client';

@@ -1,7 +1,8 @@
 /**
  * GET /api/pay/giveMeTrial: starts the workspace's 14-day Pro trial without a card (owner and
- * admin). Spec §8: success 'Congratulations! Your 14-day Pro Plan trial has begun' and failure
- * 'Error in getting a trial', both for 6 s (spec §9); the plan and purchases are asked again.
+ * admin). docs/product.md#8-trial-and-purchase-messages: success 'Congratulations! Your 14-day Pro
+ * Plan trial has begun' and failure 'Error in getting a trial', both for 6 s
+ * (docs/product.md#9-timings-and-sizes); the plan and purchases are asked again.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { z } from 'zod';

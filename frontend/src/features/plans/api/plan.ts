@@ -1,6 +1,6 @@
 /**
- * What `GET /api/plan/current` and the purchase calls answer (docs/api/plans.md; spec §3
- * Purchase, §4 Plans, Banners, Upsell modals).
+ * What `GET /api/plan/current` and the purchase calls answer (docs/api/plans.md;
+ * docs/product.md#3-purchase Purchase, docs/product.md#4-plans, Banners, Upsell modals).
  */
 import type { z } from 'zod';
 import { zBanner, zModal, zPlan, zPlanAnswer, zPlanLimits, zPlanUsage, zPurchaseItem } from '@/api/generated/zod.gen';

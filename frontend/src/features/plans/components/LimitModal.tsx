@@ -1,9 +1,10 @@
 /**
- * The limit modal (spec §8, width 380 by §9): opens on any `LIMIT_HAS_BEEN_REACHED` answer of
- * any API call (the client reports them, lib/limit-events), once: a second limit while it is
- * open changes nothing. Title by `meta.type`; text 'Do you want to expand the limits?' on pro
- * and pro_trial, else 'Upgrade to full or pro, or buy another demo'; 'Expand' leads to
- * Settings › Subscription. Roles that may not upgrade read the contact-your-admin text.
+ * The limit modal (docs/product.md#8-limit-reached, width 380 by
+ * docs/product.md#9-timings-and-sizes): opens on any `LIMIT_HAS_BEEN_REACHED` answer of any API
+ * call (the client reports them, lib/limit-events), once: a second limit while it is open changes
+ * nothing. Title by `meta.type`; text 'Do you want to expand the limits?' on pro and pro_trial,
+ * else 'Upgrade to full or pro, or buy another demo'; 'Expand' leads to Settings › Subscription.
+ * Roles that may not upgrade read the contact-your-admin text.
  */
 import { Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';

@@ -1,8 +1,8 @@
 /**
- * The top banner (spec §4 Banners): the one `plan/current` answers, else the spend offer of
- * pro_limited (spec §8: spend over $10,000, days to upgrade), with its button (to
- * Settings › Subscription) or the contact-your-admin text. Closable banners close for good in
- * this browser, per type; appleDataIssues and addCreditLine cannot be closed.
+ * The top banner (docs/product.md#4-banners): the one `plan/current` answers, else the spend offer
+ * of pro_limited (docs/product.md#8-banner-messages: spend over $10,000, days to upgrade), with its
+ * button (to Settings › Subscription) or the contact-your-admin text. Closable banners close for
+ * good in this browser, per type; appleDataIssues and addCreditLine cannot be closed.
  */
 import { Alert, Button, Group, Text } from '@mantine/core';
 import { IconAlertTriangle, IconInfoCircle } from '@tabler/icons-react';

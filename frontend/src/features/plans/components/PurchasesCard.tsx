@@ -1,6 +1,7 @@
 /**
- * The workspace's purchases, newest first (`purchase/all`; spec §8: a failure reads 'An error
- * has occurred while fetching purchases.' and the message).
+ * The workspace's purchases, newest first (`purchase/all`;
+ * docs/product.md#8-trial-and-purchase-messages: a failure reads 'An error has occurred while
+ * fetching purchases.' and the message).
  */
 import { Alert, Badge, Card, Stack, Table, Text } from '@mantine/core';
 import { t } from '@/i18n';

@@ -1,6 +1,7 @@
 /**
- * Last month's ad spend (US dollars) against the free plan's threshold (spec §9: Pro is free
- * while it is at most $10,000; above, the plan is limited).
+ * Last month's ad spend (US dollars) against the free plan's threshold
+ * (docs/product.md#9-plans-and-trials: Pro is free while it is at most $10,000; above, the plan is
+ * limited).
  */
 import { Card, Progress, Stack, Text } from '@mantine/core';
 import { t } from '@/i18n';

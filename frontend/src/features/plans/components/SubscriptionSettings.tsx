@@ -1,7 +1,7 @@
 /**
- * Account Settings › Subscription (spec §2, owner and admin): the plan and its free-trial
- * status, last month's spend against the free plan's threshold, the plan's limits, the Pro
- * trial and the upgrade entry, and the workspace's purchases.
+ * Account Settings › Subscription (docs/product.md#2-url-paths-and-access, owner and admin): the
+ * plan and its free-trial status, last month's spend against the free plan's threshold, the plan's
+ * limits, the Pro trial and the upgrade entry, and the workspace's purchases.
  */
 import { Alert, Loader, SimpleGrid, Stack, Title } from '@mantine/core';
 import { t } from '@/i18n';

@@ -1,9 +1,9 @@
 /**
- * The Pro trial (spec §4, §9: 14 days, no card, once per workspace) and the upgrade entry.
- * Paid plans are bought through billing, which is not part of the app yet: until it is, the
- * operator of the server gives a workspace a paid plan with `searchdeck plans set`
- * (docs/operations.md "Plans"), so owners and admins are shown that command with their
- * workspace's id to send them (issue 42 item 20); other members are told to ask them.
+ * The Pro trial (docs/product.md#4-plans, docs/product.md#9-plans-and-trials: 14 days, no card,
+ * once per workspace) and the upgrade entry. Paid plans are bought through billing, which is not
+ * part of the app yet: until it is, the operator of the server gives a workspace a paid plan with
+ * `searchdeck plans set` (docs/operations.md "Plans"), so owners and admins are shown that command
+ * with their workspace's id to send them (issue 42 item 20); other members are told to ask them.
  */
 import { Button, Card, Code, CopyButton, Divider, Group, Stack, Text } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';

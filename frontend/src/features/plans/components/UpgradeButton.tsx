@@ -1,6 +1,7 @@
 /**
- * The header's upgrade button (spec §2): for owners and admins (spec §6: only they upgrade),
- * below the top plans, and hidden on the subscription page it leads to.
+ * The header's upgrade button (docs/product.md#2-layout): for owners and admins
+ * (docs/product.md#6-roles-and-route-limits: only they upgrade), below the top plans, and hidden on
+ * the subscription page it leads to.
  */
 import { Button } from '@mantine/core';
 import { IconRocket } from '@tabler/icons-react';

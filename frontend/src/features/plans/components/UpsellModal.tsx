@@ -1,8 +1,8 @@
 /**
- * The upsell modal (spec §4 Upsell modals, §8 trial messages): the one `plan/current`
- * answers, unless its type was seen in this browser. Its confirm starts the Pro trial
- * ('Start trial'), leads to Settings › Subscription ('Upgrade') or only closes ('Got it');
- * closing it in any way stores the type as seen. Trial-ending modals show the days left.
+ * The upsell modal (docs/product.md#4-upsell-modals, docs/product.md#8-trial-and-purchase-messages):
+ * the one `plan/current` answers, unless its type was seen in this browser. Its confirm starts the
+ * Pro trial ('Start trial'), leads to Settings › Subscription ('Upgrade') or only closes ('Got
+ * it'); closing it in any way stores the type as seen. Trial-ending modals show the days left.
  */
 import { Alert, Badge, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { useEffect, useState } from 'react';
@@ -16,8 +16,8 @@ import type { UpsellModal as Upsell } from '../api/plan';
 import { holdsThePlace, markModalSeen, modalConfirm, OFFER_SHOWN_KEY, offerShown, shownModal, SUBSCRIPTION_PATH } from '../prompts';
 
 /**
- * Spec §9: modals are 500 px wide, at least 300 px and at most 85 % of the window high; the
- * buttons stay at the bottom however short the text.
+ * docs/product.md#9-timings-and-sizes: modals are 500 px wide, at least 300 px and at most 85 % of
+ * the window high; the buttons stay at the bottom however short the text.
  */
 const MODAL_STYLES = {
   content: { minHeight: 300, maxHeight: '85vh', display: 'flex', flexDirection: 'column' },
@@ -63,7 +63,8 @@ function UpsellDialog({ modal, onClose }: { modal: Upsell; onClose: () => void }
   const action = modalConfirm(modal);
   const confirm = () => {
     if (action === 'startTrial') {
-      // Spec §8: success or failure, a snackbar says so and the modal closes.
+      // docs/product.md#8-trial-and-purchase-messages: success or failure, a snackbar says so and
+      // the modal closes.
       startTrial.mutate(undefined, { onSettled: onClose });
       return;
     }

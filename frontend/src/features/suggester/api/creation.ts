@@ -53,7 +53,10 @@ export function useProductPages(scope: Scope | null, adamId: string | null) {
   );
 }
 
-/** Starts the creation; answers the task id (spec §8: no id is an error). */
+/**
+ * Starts the creation; answers the task id (docs/product.md#8-campaign-creation-failure: no id is
+ * an error).
+ */
 export async function createCampaigns(scope: Scope, body: CreateBody, { signal }: CallOptions = {}): Promise<string> {
   const result = await apiRequest('/asa/campaigns/asa/all', { method: 'PUT', query: scopeQuery(scope), body, schema: startResultSchema, signal });
   return result.id;

@@ -3,9 +3,9 @@
  * "Estimates", `POST /api/reports/asa/getEstimatedImpressions?accountId=&orgId=`). The
  * collection answers `impressions: 0`; step 2 asks for the estimates of its result once,
  * in chunks of at most 1,000 keywords (the route's limit), for the country collected for
- * and the EXACT match type. The answer echoes each keyword normalised as spec §5, so the
- * estimates are keyed by `normalizeKeyword`. Estimates are optional: a failure leaves the
- * collection's zeros.
+ * and the EXACT match type. The answer echoes each keyword normalised as
+ * docs/product.md#5-keyword-lists, so the estimates are keyed by `normalizeKeyword`. Estimates are
+ * optional: a failure leaves the collection's zeros.
  */
 import { skipToken, useQuery } from '@tanstack/react-query';
 import type { EstimateBody } from '@/api/generated/types.gen';

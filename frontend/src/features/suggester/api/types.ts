@@ -46,7 +46,10 @@ export const storeAppSchema = zPickerApp.transform((a): AppRef & { genre: string
 }));
 export type StoreApp = z.output<typeof storeAppSchema>;
 
-/** The search payload, first form (spec §3 Suggester search payload): the document's `SearchPayload` with every member given. */
+/**
+ * The search payload, first form (docs/product.md#3-suggester-search-payload): the document's
+ * `SearchPayload` with every member given.
+ */
 export type SearchPayload = { [K in keyof WirePayload]-?: NonNullable<WirePayload[K]> };
 
 /** Where a keyword came from. */

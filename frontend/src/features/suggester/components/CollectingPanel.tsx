@@ -1,9 +1,10 @@
 /**
- * The collection under way (spec §2, §4): the phase the job has reached ('Looking for App
- * Store suggestions' … 'Excluding keywords without traffic...') over a progress bar (the
- * task's percent, spec §4 Background tasks), the phases passed (each one the polls missed
- * shown in order, `usePhaseReplay`, ending with 'Keywords collecting completed!'), the
- * candidates found so far, the expected duration, and the Stop button (confirmed first).
+ * The collection under way (docs/product.md#2-keyword-suggester, docs/product.md#4-suggester): the
+ * phase the job has reached ('Looking for App Store suggestions' … 'Excluding keywords without
+ * traffic...') over a progress bar (the task's percent, docs/product.md#4-background-tasks), the
+ * phases passed (each one the polls missed shown in order, `usePhaseReplay`, ending with 'Keywords
+ * collecting completed!'), the candidates found so far, the expected duration, and the Stop button
+ * (confirmed first).
  */
 import { Button, Card, Group, List, Loader, Progress, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconPlayerStop } from '@tabler/icons-react';
@@ -31,7 +32,7 @@ export function CollectingPanel({ suggester, duration }: { suggester: Suggester;
   useEffect(() => {
     if (!ended || !replay.caughtUp) return;
     completeCollection();
-    // Spec §8: the finished text (a default when the task has none).
+    // docs/product.md#8-suggester-failure: the finished text (a default when the task has none).
     showSnackbar(finishedText);
   }, [ended, replay.caughtUp, completeCollection, finishedText]);
   const percent = task ? (ended && !replay.caughtUp ? Math.min(99, taskProgress(task)) : taskProgress(task)) : 0;

@@ -1,4 +1,7 @@
-/** A confirmation (spec §2: going back from step 2, stopping a collection): title, text, cancel and confirm. */
+/**
+ * A confirmation (docs/product.md#2-keyword-suggester: going back from step 2, stopping a
+ * collection): title, text, cancel and confirm.
+ */
 import { Button, Group, Modal, Text } from '@mantine/core';
 import { t } from '@/i18n';
 

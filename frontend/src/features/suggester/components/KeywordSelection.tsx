@@ -1,7 +1,7 @@
 /**
- * Step 2, keyword selection (spec §2): the collected keywords in a table (TanStack Table
- * over Mantine's, like the optimisation tables): sortable columns, a search, popularity
- * range and source filters, a checkbox per row and for every row shown, removal of the
+ * Step 2, keyword selection (docs/product.md#2-keyword-suggester): the collected keywords in a
+ * table (TanStack Table over Mantine's, like the optimisation tables): sortable columns, a search,
+ * popularity range and source filters, a checkbox per row and for every row shown, removal of the
  * selected keywords from the list (restorable), and the counts. Each row shows Apple's
  * popularity (1–100 and the 1–5 dots), where the keyword came from, the estimated
  * impressions (a placeholder while they are asked; sorted by the filled values) and whether the campaign group already bids on it or has it as a negative
@@ -25,7 +25,7 @@ import type { Keyword, KeywordSource, SourceType } from '../api/types';
 import type { Suggester } from '../hooks/useSuggester';
 import { filterKeywords, FULL_RANGE, isFiltered, NO_FILTER, popularityDots, removeSelected, sourcesIn, toggleSelection, type KeywordFilter } from '../keyword-filter';
 
-/** Spec §9: tables show 50 rows a page. */
+/** docs/product.md#9-tables-and-notifications: tables show 50 rows a page. */
 const PAGE_SIZE = 50;
 
 const SOURCE_KEYS: Record<SourceType, MessageKey> = {

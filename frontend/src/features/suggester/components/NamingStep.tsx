@@ -1,8 +1,8 @@
 /**
- * Step 4, campaign naming (spec §2): one campaign per segment holding keywords, with an
- * ad group per match type the segment chose. Names come from a pattern ({app}, {country},
- * {segment}, {match}) and each can be typed over; a name is flagged when empty, too long,
- * twice in the list, or already a campaign of the campaign group (asked of
+ * Step 4, campaign naming (docs/product.md#2-keyword-suggester): one campaign per segment holding
+ * keywords, with an ad group per match type the segment chose. Names come from a pattern ({app},
+ * {country}, {segment}, {match}) and each can be typed over; a name is flagged when empty, too
+ * long, twice in the list, or already a campaign of the campaign group (asked of
  * `POST /api/asa/campaigns/exists` as the names settle).
  */
 import { Badge, Button, Card, Group, Loader, Stack, Table, Text, TextInput } from '@mantine/core';

@@ -1,8 +1,8 @@
 /**
- * Step 1, search parameters (spec §2): the app and country, the suggestion type, the
- * required and negative keywords (one per line, counted as parsed, spec §5), competitors in
- * competitor mode, and the payload's other switches under More options. A failed collection
- * comes back here with its error.
+ * Step 1, search parameters (docs/product.md#2-keyword-suggester): the app and country, the
+ * suggestion type, the required and negative keywords (one per line, counted as parsed,
+ * docs/product.md#5-keyword-lists), competitors in competitor mode, and the payload's other
+ * switches under More options. A failed collection comes back here with its error.
  */
 import { Alert, Card, Collapse, Grid, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Text, Textarea, UnstyledButton } from '@mantine/core';
 import { IconAlertTriangle, IconChevronDown, IconChevronRight } from '@tabler/icons-react';

@@ -1,8 +1,8 @@
 /**
- * Step 3, keyword segmentation (spec §2): the selected keywords split into segments — Brand,
- * Competitor, Generic/category and the segments the user makes and names. Keywords are
- * ticked (one by one or a whole segment) and moved to another segment in bulk, or dragged
- * onto one; each segment chooses its match types (Exact, Broad, or both as two ad groups of
+ * Step 3, keyword segmentation (docs/product.md#2-keyword-suggester): the selected keywords split
+ * into segments — Brand, Competitor, Generic/category and the segments the user makes and names.
+ * Keywords are ticked (one by one or a whole segment) and moved to another segment in bulk, or
+ * dragged onto one; each segment chooses its match types (Exact, Broad, or both as two ad groups of
  * its campaign). 'Reset to automatic' puts every keyword back where the rules put it.
  */
 import { ActionIcon, Badge, Button, Card, Checkbox, Group, ScrollArea, SegmentedControl, Select, SimpleGrid, Stack, Text, TextInput, Tooltip } from '@mantine/core';

@@ -1,12 +1,12 @@
 /**
- * Step 5, campaign settings (spec §2): a validated form (react-hook-form + zod) — the
- * countries or regions (where the app is sold), the daily budget, the default CPT bid and an
- * optional CPA goal (checked in the browser with the money rules the quick edits use: a
- * number above 0, the currency's decimals, Apple's minimum), Search Match, the discovery
- * campaign, a custom product page, and whether everything is created paused (default on:
+ * Step 5, campaign settings (docs/product.md#2-keyword-suggester): a validated form
+ * (react-hook-form + zod) — the countries or regions (where the app is sold), the daily budget, the
+ * default CPT bid and an optional CPA goal (checked in the browser with the money rules the quick
+ * edits use: a number above 0, the currency's decimals, Apple's minimum), Search Match, the
+ * discovery campaign, a custom product page, and whether everything is created paused (default on:
  * nothing spends until the user enables it). The wizard's 'Create campaigns' submits it:
  * `PUT /api/asa/campaigns/asa/all`, then the creation's progress until it ends. A plan limit
- * shows spec §8's limit notice.
+ * shows the limit notice (docs/product.md#8-limit-reached).
  */
 import { Card, Group, MultiSelect, Select, SimpleGrid, Stack, Switch, Text } from '@mantine/core';
 import { useEffect, useMemo, useState } from 'react';

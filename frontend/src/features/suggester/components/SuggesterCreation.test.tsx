@@ -295,7 +295,7 @@ describe('step 5, campaign settings and creation', () => {
     expect(done.compareDocumentPosition(await screen.findByTestId('search-parameters')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
     expect(scrolled).toContain(done);
     expect(within(done).getByRole('link', { name: 'Open the campaigns' })).toHaveAttribute('href', '/optimization/a1/42');
-    // The state resets (spec §4): step 1, nothing saved.
+    // The state resets (docs/product.md#4-suggester): step 1, nothing saved.
     expect(await action('Start collecting keywords')).toBeInTheDocument();
     await waitFor(() => expect(saved['suggester-entry']).toBeUndefined());
     expect(saved['suggester-last-item']).toBeUndefined();

@@ -28,7 +28,8 @@ describe('keyword suggester, estimated impressions', () => {
   it('asks once per result in chunks of at most 1,000, fills the column and sorts by the estimates', async () => {
     // 2,001 keywords: popularity falls as the index grows, the estimate rises with it.
     const many = Array.from({ length: 2001 }, (_, i) => keyword(`kw ${String(i).padStart(4, '0')}`, 100 - Math.floor(i / 21)));
-    // One name the server answers normalised (spec §5): matched by its normalised form.
+    // One name the server answers normalised (docs/product.md#5-keyword-lists): matched by its
+    // normalised form.
     many[1] = keyword('Snap-Cam', 100);
     const estimates = Object.fromEntries(many.map((k, i) => [k.name, i * 10]));
     mockStep1({

@@ -1,4 +1,7 @@
-/** The keyword suggester's saved place (spec §3, §4): resumed after a reload, cleared when old or of another account. */
+/**
+ * The keyword suggester's saved place (docs/product.md#3-suggester-state,
+ * docs/product.md#4-suggester): resumed after a reload, cleared when old or of another account.
+ */
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { makeAccount, makeUser } from '@/test/fixtures';
 import { callsTo, held } from '@/test/fetch-mock';

@@ -1,4 +1,8 @@
-/** The keyword suggester's step 1 (spec §2, §5): the search form, its hint and time, the competitors, and who may open it. */
+/**
+ * The keyword suggester's step 1 (docs/product.md#2-keyword-suggester,
+ * docs/product.md#5-suggester-steps): the search form, its hint and time, the competitors, and who
+ * may open it.
+ */
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { makeUser } from '@/test/fixtures';

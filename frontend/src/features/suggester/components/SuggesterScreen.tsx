@@ -1,9 +1,9 @@
 /**
- * The keyword suggester (spec §2): a five-step wizard. The header shows the steps, the body
- * the current one (search parameters; the collection's progress, then the keyword table;
- * the segments; the campaign names; the campaign settings, then the creation's progress),
- * the footer the back button from step 2 and the action button with the hint of why it is
- * disabled, how long a collection takes or how many campaigns will be created.
+ * The keyword suggester (docs/product.md#2-keyword-suggester): a five-step wizard. The header shows
+ * the steps, the body the current one (search parameters; the collection's progress, then the
+ * keyword table; the segments; the campaign names; the campaign settings, then the creation's
+ * progress), the footer the back button from step 2 and the action button with the hint of why it
+ * is disabled, how long a collection takes or how many campaigns will be created.
  */
 import { Alert, Button, Card, Group, List, Loader, Stack, Stepper, Text } from '@mantine/core';
 import { IconArrowLeft, IconArrowRight, IconRocket, IconSearch } from '@tabler/icons-react';

@@ -1,8 +1,8 @@
 /**
- * Step 4 of the suggester (spec §3 campaigns to create): one campaign per segment holding
- * keywords, named from the pattern or as typed, each name checked (empty, too long, twice,
- * or already a campaign of the campaign group), and the plan saved (debounced) like the
- * selection.
+ * Step 4 of the suggester (docs/product.md#3-suggester-state: campaigns to create): one campaign
+ * per segment holding keywords, named from the pattern or as typed, each name checked (empty, too
+ * long, twice, or already a campaign of the campaign group), and the plan saved (debounced) like
+ * the selection.
  */
 import { useDebouncedValue } from '@mantine/hooks';
 import { useCallback, useEffect, useMemo, useRef } from 'react';

@@ -1,7 +1,7 @@
 /**
  * Steps 1 and 2 of the suggester: the search form, the collection started from it (polled
- * every 1000 ms, or resumed after a reload, spec §4), its end (its keywords on step 2, or
- * back to step 1 with why), and the two confirmations that end it early: Stop, and going
+ * every 1000 ms, or resumed after a reload, docs/product.md#4-suggester), its end (its keywords on
+ * step 2, or back to step 1 with why), and the two confirmations that end it early: Stop, and going
  * back from step 2, which also discards the list and clears the saved place.
  */
 import { useCallback, useEffect, useMemo, useState } from 'react';

@@ -2,7 +2,8 @@
  * Step 5 of the suggester: the campaign group the campaigns go to, the creation started
  * from the settings (its task polled by the screen; a reload while it runs shows its
  * progress instead of the form, so nothing is sent twice), and its end: a failure's report
- * stays on step 5, a success resets the wizard (spec §4) and links the campaigns made.
+ * stays on step 5, a success resets the wizard (docs/product.md#4-suggester) and links the
+ * campaigns made.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { createCampaigns } from '../api/creation';

@@ -1,7 +1,7 @@
 /**
- * Step 3 of the suggester (spec §3 keyword groups): the segments, every selected keyword
- * in one (brand, competitor or generic by the app's and the competitors' names, or a manual
- * segment), and the changes the step makes to them.
+ * Step 3 of the suggester (docs/product.md#3-suggester-state: keyword groups): the segments, every
+ * selected keyword in one (brand, competitor or generic by the app's and the competitors' names, or
+ * a manual segment), and the changes the step makes to them.
  */
 import { useEffect, useMemo } from 'react';
 import { t } from '@/i18n';

@@ -1,5 +1,5 @@
 /**
- * The suggester wizard's state and what moves it (spec §4 Suggester), as the screen uses
+ * The suggester wizard's state and what moves it (docs/product.md#4-suggester), as the screen uses
  * it: the shared store (`useWizardStore`: the reducer, the account, the saved place) and one
  * hook per step, the collection of steps 1 and 2 (`useCollection`), the selection
  * (`useKeywordSelection`), the segments (`useSegmentation`), the names (`useCampaignNaming`)

@@ -3,7 +3,8 @@
  * scope it belongs to, and how the place is saved per user in options (`suggester-entry`,
  * `suggester-loader`, `suggester-last-item`, 24 h). The saved place is read once, when the
  * options, the defaults and the account are known, so a reload or another browser resumes
- * there; a campaign group outside the saved account resets everything (spec §4).
+ * there; a campaign group outside the saved account resets everything
+ * (docs/product.md#4-sign-in-account-and-session).
  */
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useReducer, useRef, type RefObject } from 'react';
@@ -91,7 +92,8 @@ export function useWizardStore(): WizardStore {
     dispatch({ type: 'restored', saved, scope, defaults: defaults.data });
   }, [hydrated, ready, options.data, defaults.data, accountId, scope, persist]);
 
-  // A campaign group outside the account the state belongs to resets it (spec §4).
+  // A campaign group outside the account the state belongs to resets it
+  // (docs/product.md#4-sign-in-account-and-session).
   useEffect(() => {
     if (!hydrated) return;
     const current = stateRef.current;

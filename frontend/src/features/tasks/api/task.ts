@@ -1,4 +1,4 @@
-/** A background task as GET /api/tasks returns it (spec §3 Background task). */
+/** A background task as GET /api/tasks returns it (docs/product.md#3-background-task). */
 import type { z } from 'zod';
 import { zTaskRecord } from '@/api/generated/zod.gen';
 

@@ -1,8 +1,10 @@
 /**
  * The progress of a campaign creation or copy task as the suggester and the duplicate modal
- * show it (spec §2: a progress bar of groups created out of total and campaigns created out
- * of total): the task polled every 1000 ms, both bars, the phase, the items Apple refused
- * with its messages, and on failure spec §8's message. `onEnd` hears once when it ends.
+ * show it (docs/product.md#2-keyword-suggester: a progress bar of groups created out of total and
+ * campaigns created out of total): the task polled every 1000 ms, both bars, the phase, the items
+ * Apple refused with its messages, and on failure the failure message
+ * (docs/product.md#8-campaign-creation-failure).
+ * `onEnd` hears once when it ends.
  */
 import { Alert, Group, Progress, Stack, Text } from '@mantine/core';
 import { useEffect, useRef } from 'react';

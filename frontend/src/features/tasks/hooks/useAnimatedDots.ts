@@ -1,4 +1,7 @@
-/** '', '.', '..', '...' in turn every 500 ms while `active` (spec §9 task dots). */
+/**
+ * '', '.', '..', '...' in turn every 500 ms while `active` (docs/product.md#9-timings-and-sizes
+ * task dots).
+ */
 import { useEffect, useState } from 'react';
 
 export const DOTS_INTERVAL_MS = 500;

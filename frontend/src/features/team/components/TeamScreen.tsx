@@ -1,8 +1,9 @@
 /**
- * Settings › Team (`/settings/team`, owners and admins; spec §2, §6; docs/screens/team.md):
- * invite by email with a role, the members with role and last activity (change a role,
- * remove one or many), and the pending invitations (resend, revoke). The rules of
- * docs/api/team.md disable what they forbid; what the server refuses anyway is said.
+ * Settings › Team (`/settings/team`, owners and admins; docs/product.md#2-url-paths-and-access,
+ * docs/product.md#6-roles-and-route-limits; docs/screens/team.md): invite by email with a role, the
+ * members with role and last activity (change a role, remove one or many), and the pending
+ * invitations (resend, revoke). The rules of docs/api/team.md disable what they forbid; what the
+ * server refuses anyway is said.
  */
 import { Alert, Card, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useSession } from '@/features/auth';

@@ -13,7 +13,8 @@
 //! by its natural key before writing again. Bulk steps query what the ad group (or campaign)
 //! already holds and send only the missing; a lost answer is resolved by querying again.
 //! Items Apple refuses in a bulk call go to `rejected` and the rest goes on; any other
-//! refusal stops the job with `errorsMethod` and the spec's failure message (§8).
+//! refusal stops the job with `errorsMethod` and the spec's failure message
+//! (docs/product.md#8-campaign-creation-failure).
 
 mod bulk;
 mod single;
@@ -43,7 +44,8 @@ use serde_json::{Value, json};
 use crate::JobContext;
 use crate::wire::{self, job_error};
 
-/// The spec's creation failure message (§8) when Apple gave none.
+/// The spec's creation failure message (docs/product.md#8-campaign-creation-failure) when Apple
+/// gave none.
 pub const FAILURE: &str = "Unfortunately, there was a problem connecting to the server";
 /// Largest page of a query.
 const PAGE: u64 = 1000;

@@ -31,8 +31,8 @@ pub use list::{
 };
 pub use read::{delete_older, mark, mark_all, read_seq};
 
-/// spec §3 Notification.tag: a change a member made by hand (quick or bulk edit, an undo, or
-/// a change outside Searchdeck).
+/// The `tag` of docs/product.md#3-notification: a change a member made by hand (quick or bulk edit,
+/// an undo, or a change outside Searchdeck).
 pub const TAG_MANUAL: &str = "manual_change";
 /// Campaigns created or copied (the suggester's Quick Start, campaign copies).
 pub const TAG_QUICK_START: &str = "quick_start";
