@@ -24,6 +24,7 @@ mod harness;
 mod access;
 mod accounts;
 mod activity;
+mod attribution;
 mod auth;
 mod bulk;
 mod campaigns;

@@ -51,12 +51,15 @@ backend_tests! {
         assert_eq!(res.status, StatusCode::OK);
         let groups = res.json["result"]["items"].as_array().unwrap();
         let group_names: Vec<&str> = groups.iter().map(|g| g["name"].as_str().unwrap()).collect();
-        assert_eq!(group_names, ["Attributes", "Metrics", "Conversions"]);
+        assert_eq!(group_names, ["Attributes", "Metrics", "Conversions", "Cohort"]);
+        let cohort: Vec<&str> = groups[3]["fields"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
+        assert_eq!(cohort, ["revenueD0", "revenueD1", "revenueD3", "revenueD7", "revenueD14", "revenueD30"]);
         let column = |key: &str| groups.iter().flat_map(|g| g["fields"].as_array().unwrap()).find(|c| c["key"] == key).unwrap().clone();
         assert_eq!(column("qsStatus")["locked"], true);
         assert_eq!(column("qsStatus")["lock"], "growth");
         assert_eq!(column("cptBid")["locked"], false);
         assert_eq!(column("organicSearch")["hiddenByDefault"], true);
+        assert_eq!(column("roas")["hiddenByDefault"], true);
         assert_eq!(groups[1]["fields"].as_array().unwrap().len(), 26, "every metric");
         let res = app.get("/api/setFields/fields/negative", Some(&owner)).await;
         assert_eq!(res.json["result"]["items"].as_array().unwrap().len(), 1, "no metrics on negative keywords");

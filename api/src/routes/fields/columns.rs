@@ -124,7 +124,7 @@ mod tests {
     fn column_groups_lock_by_plan() {
         let groups = column_groups(Level::Keywords, Plan::ProFree);
         let names: Vec<&str> = groups.iter().map(|g| g.name.as_str()).collect();
-        assert_eq!(names, ["Attributes", "Metrics", "Conversions"]);
+        assert_eq!(names, ["Attributes", "Metrics", "Conversions", "Cohort"]);
         let find = |groups: &[ColumnGroup], key: &str| {
             groups
                 .iter()

@@ -37,6 +37,10 @@ const PUBLIC_ROUTES: &[(&str, &str)] = &[
     ("post", "/api/auth/changePasswordByCode"),
     // What an invitation link offers, for the invite screen before sign-in (docs/api/team.md).
     ("post", "/api/team/invitation"),
+    // Attribution providers' postbacks: another server's calls, named by the URL's secret
+    // token (`access::PostbackIntegration`), with no session (docs/api/attribution.md).
+    ("get", "/api/attribution/postbacks/{provider}/{token}"),
+    ("post", "/api/attribution/postbacks/{provider}/{token}"),
 ];
 
 /// Writes every member may make because they change only the caller's own values.
@@ -101,6 +105,16 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     // A teammate's email, checked against the workspace's members and invitations (404 for
     // any other).
     ("/api/emails/one/{email}", "email"),
+    // An attribution provider's name (400 for an unknown one); its integration is looked up
+    // in the caller's workspace (404 when not connected there).
+    ("/api/attribution/integrations/{provider}", "provider"),
+    ("/api/attribution/integrations/{provider}/rotate", "provider"),
+    ("/api/attribution/integrations/{provider}/events", "provider"),
+    ("/api/attribution/integrations/{provider}/test-event", "provider"),
+    // A postback's provider and token: the integration they name, for that provider only
+    // (404 alike for every URL that names none).
+    ("/api/attribution/postbacks/{provider}/{token}", "provider"),
+    ("/api/attribution/postbacks/{provider}/{token}", "token"),
 ];
 
 /// Reads sent as POST (a search text, an id list or a report body too large for a query

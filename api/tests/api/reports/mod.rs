@@ -5,7 +5,7 @@
 //! readers reading, no money added across currencies, hidden campaigns left out of CAMPAIGNS unless asked for.
 
 mod popularity;
-mod seed;
+pub(crate) mod seed;
 
 use crate::common::{TestApp, TestBackend};
 use axum::http::StatusCode;

@@ -1234,6 +1234,22 @@ export type ConflictKeyword = {
 };
 
 /**
+ * A new postback URL (and the custom server's signing secret), shown once.
+ */
+export type Connected = {
+    item: IntegrationItem;
+    /**
+     * The custom tracking server's signing secret (HMAC-SHA256, docs/api/attribution.md
+     * "Custom tracking server"): shown this once; null for the other providers.
+     */
+    secret?: string | null;
+    /**
+     * What to paste, with the token: shown this once.
+     */
+    setup: SetupItem;
+};
+
+/**
  * The connections of a user (spec §3: appStore list, mmpEvent map by provider). `appStore`
  * lists the workspace's Apple Ads connections: `id`, `name`, and `history` (whether data
  * has been synced, so the integration shows 'Active' rather than 'Loading data').
@@ -1343,6 +1359,24 @@ export type CountryLocales = {
      */
     locales: Array<string>;
     name: string;
+};
+
+/**
+ * What an event name counts as in the reports.
+ */
+export type CountsAs = {
+    /**
+     * Counted in `purchases` and `costPerPurchase` (a new paying user: not a renewal).
+     */
+    purchase: boolean;
+    /**
+     * Its revenue counted in `totalRevenue`, `roas`, `arpu` and the cohort columns.
+     */
+    revenue: boolean;
+    /**
+     * Counted in `trials` and `costPerTrial`.
+     */
+    trial: boolean;
 };
 
 /**
@@ -1749,6 +1783,29 @@ export type EnvelopeCollectAnswer = {
      * What the start route answers: a started collection's id, or a polled one.
      */
     result: Started | Polled;
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeConnected = {
+    message: string;
+    /**
+     * A new postback URL (and the custom server's signing secret), shown once.
+     */
+    result: {
+        item: IntegrationItem;
+        /**
+         * The custom tracking server's signing secret (HMAC-SHA256, docs/api/attribution.md
+         * "Custom tracking server"): shown this once; null for the other providers.
+         */
+        secret?: string | null;
+        /**
+         * What to paste, with the token: shown this once.
+         */
+        setup: SetupItem;
+    };
     status: number;
 };
 
@@ -2236,6 +2293,90 @@ export type EnvelopeItemEdited = {
             values: {
                 [key: string]: unknown;
             };
+        };
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemEventNameItem = {
+    message: string;
+    /**
+     * `result: {"item": …}` — a single object.
+     */
+    result: {
+        /**
+         * An event name a provider sent for an app.
+         */
+        item: {
+            /**
+             * The app (null when the provider did not name it).
+             */
+            adamId?: string | null;
+            countsAs: CountsAs;
+            eventName: string;
+            /**
+             * Events of this name received (test events left out).
+             */
+            events: number;
+            /**
+             * Unix ms.
+             */
+            firstSeenAt: number;
+            lastSeenAt: number;
+            provider: string;
+        };
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemIntegrationItem = {
+    message: string;
+    /**
+     * `result: {"item": …}` — a single object.
+     */
+    result: {
+        /**
+         * A provider's integration with the workspace.
+         */
+        item: {
+            connected: boolean;
+            /**
+             * Unix ms.
+             */
+            connectedAt?: number | null;
+            /**
+             * Events received in the last 24 hours (test events left out).
+             */
+            eventsLastDay: number;
+            /**
+             * `attribution` (the six MMPs), `revenue` (RevenueCat) or `custom`.
+             */
+            kind: string;
+            /**
+             * When the newest event arrived (unix ms), test events included.
+             */
+            lastEventAt?: number | null;
+            /**
+             * `appsflyer`, `adjust`, `branch`, `singular`, `kochava`, `tenjin`, `revenuecat` or
+             * `custom`.
+             */
+            provider: string;
+            setup?: null | SetupItem;
+            /**
+             * 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+             * connected.
+             */
+            status?: string | null;
+            /**
+             * The provider's name as users know it.
+             */
+            title: string;
         };
     };
     status: number;
@@ -3204,6 +3345,90 @@ export type EnvelopeItemsEstimate = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemsEventItem = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adGroupId?: string | null;
+            adId?: string | null;
+            adamId?: string | null;
+            campaignId?: string | null;
+            /**
+             * `Click` (tap-through) or `Impression` (view-through).
+             */
+            claimType?: string | null;
+            country?: string | null;
+            currency?: string | null;
+            dedupeId: string;
+            /**
+             * Unix ms.
+             */
+            eventAt: number;
+            eventName: string;
+            installAt: number;
+            /**
+             * The install's day in its campaign group's time zone (YYYY-MM-DD): its cohort.
+             */
+            installDay: string;
+            /**
+             * Absent when Search Match found the install.
+             */
+            keywordId?: string | null;
+            /**
+             * `install` or `event`.
+             */
+            kind: string;
+            receivedAt: number;
+            /**
+             * A decimal string in `currency`, negative for a refund.
+             */
+            revenue?: string | null;
+            /**
+             * Sent with "Send test event": listed, never counted.
+             */
+            test: boolean;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsEventNameItem = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            /**
+             * The app (null when the provider did not name it).
+             */
+            adamId?: string | null;
+            countsAs: CountsAs;
+            eventName: string;
+            /**
+             * Events of this name received (test events left out).
+             */
+            events: number;
+            /**
+             * Unix ms.
+             */
+            firstSeenAt: number;
+            lastSeenAt: number;
+            provider: string;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsHiddenItem = {
     message: string;
     /**
@@ -3214,6 +3439,53 @@ export type EnvelopeItemsHiddenItem = {
             campaignId: string;
             hidden: boolean;
             orgId: string;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsIntegrationItem = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            connected: boolean;
+            /**
+             * Unix ms.
+             */
+            connectedAt?: number | null;
+            /**
+             * Events received in the last 24 hours (test events left out).
+             */
+            eventsLastDay: number;
+            /**
+             * `attribution` (the six MMPs), `revenue` (RevenueCat) or `custom`.
+             */
+            kind: string;
+            /**
+             * When the newest event arrived (unix ms), test events included.
+             */
+            lastEventAt?: number | null;
+            /**
+             * `appsflyer`, `adjust`, `branch`, `singular`, `kochava`, `tenjin`, `revenuecat` or
+             * `custom`.
+             */
+            provider: string;
+            setup?: null | SetupItem;
+            /**
+             * 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+             * connected.
+             */
+            status?: string | null;
+            /**
+             * The provider's name as users know it.
+             */
+            title: string;
         }>;
     };
     status: number;
@@ -3422,6 +3694,37 @@ export type EnvelopeItemsPurchaseItem = {
              * Whether the workspace has had the Pro trial (the same on every row).
              */
             usedTrial: boolean;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsRoiWindow = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            /**
+             * Whether an attributed install is old enough for it.
+             */
+            available: boolean;
+            /**
+             * The cohort column (`revenueD7`).
+             */
+            column: string;
+            /**
+             * Days after the install the window sums.
+             */
+            days: number;
+            /**
+             * `D0`, `D1`, `D3`, `D7`, `D14` or `D30`.
+             */
+            name: string;
         }>;
     };
     status: number;
@@ -3829,6 +4132,23 @@ export type EnvelopePlanAnswer = {
          * What the workspace uses of each limit, counted as the limit checks count.
          */
         usage: PlanUsage;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopePostbackResult = {
+    message: string;
+    /**
+     * What a postback stored.
+     */
+    result: Ingested & {
+        /**
+         * Events of other media sources than Apple Ads, not stored.
+         */
+        skipped: number;
     };
     status: number;
 };
@@ -4284,6 +4604,72 @@ export type EstimateBody = {
 };
 
 /**
+ * An event as the integration screen lists it.
+ */
+export type EventItem = {
+    adGroupId?: string | null;
+    adId?: string | null;
+    adamId?: string | null;
+    campaignId?: string | null;
+    /**
+     * `Click` (tap-through) or `Impression` (view-through).
+     */
+    claimType?: string | null;
+    country?: string | null;
+    currency?: string | null;
+    dedupeId: string;
+    /**
+     * Unix ms.
+     */
+    eventAt: number;
+    eventName: string;
+    installAt: number;
+    /**
+     * The install's day in its campaign group's time zone (YYYY-MM-DD): its cohort.
+     */
+    installDay: string;
+    /**
+     * Absent when Search Match found the install.
+     */
+    keywordId?: string | null;
+    /**
+     * `install` or `event`.
+     */
+    kind: string;
+    receivedAt: number;
+    /**
+     * A decimal string in `currency`, negative for a refund.
+     */
+    revenue?: string | null;
+    /**
+     * Sent with "Send test event": listed, never counted.
+     */
+    test: boolean;
+};
+
+/**
+ * An event name a provider sent for an app.
+ */
+export type EventNameItem = {
+    /**
+     * The app (null when the provider did not name it).
+     */
+    adamId?: string | null;
+    countsAs: CountsAs;
+    eventName: string;
+    /**
+     * Events of this name received (test events left out).
+     */
+    events: number;
+    /**
+     * Unix ms.
+     */
+    firstSeenAt: number;
+    lastSeenAt: number;
+    provider: string;
+};
+
+/**
  * One field's change.
  */
 export type FieldChange = {
@@ -4596,6 +4982,62 @@ export type IdsBody = {
      * Member user ids (1–200, distinct).
      */
     ids: Array<string>;
+};
+
+/**
+ * What one ingest stored.
+ */
+export type Ingested = {
+    /**
+     * Events already stored (the same provider and dedupe id): replays.
+     */
+    duplicates: number;
+    /**
+     * Events read from the postback.
+     */
+    received: number;
+    /**
+     * Events stored (new).
+     */
+    stored: number;
+};
+
+/**
+ * A provider's integration with the workspace.
+ */
+export type IntegrationItem = {
+    connected: boolean;
+    /**
+     * Unix ms.
+     */
+    connectedAt?: number | null;
+    /**
+     * Events received in the last 24 hours (test events left out).
+     */
+    eventsLastDay: number;
+    /**
+     * `attribution` (the six MMPs), `revenue` (RevenueCat) or `custom`.
+     */
+    kind: string;
+    /**
+     * When the newest event arrived (unix ms), test events included.
+     */
+    lastEventAt?: number | null;
+    /**
+     * `appsflyer`, `adjust`, `branch`, `singular`, `kochava`, `tenjin`, `revenuecat` or
+     * `custom`.
+     */
+    provider: string;
+    setup?: null | SetupItem;
+    /**
+     * 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+     * connected.
+     */
+    status?: string | null;
+    /**
+     * The provider's name as users know it.
+     */
+    title: string;
 };
 
 /**
@@ -5624,6 +6066,16 @@ export type Polled = {
 };
 
 /**
+ * What a postback stored.
+ */
+export type PostbackResult = Ingested & {
+    /**
+     * Events of other media sources than Apple Ads, not stored.
+     */
+    skipped: number;
+};
+
+/**
  * A preset to save or change (`PUT one`: fields, name, type; `PATCH one/{id}`: any of
  * name and fields, with id and type optional but checked when given).
  */
@@ -6151,6 +6603,28 @@ export type ReportResult = {
 };
 
 /**
+ * A cohort (ROAS) window and whether it has data yet.
+ */
+export type RoiWindow = {
+    /**
+     * Whether an attributed install is old enough for it.
+     */
+    available: boolean;
+    /**
+     * The cohort column (`revenueD7`).
+     */
+    column: string;
+    /**
+     * Days after the install the window sums.
+     */
+    days: number;
+    /**
+     * `D0`, `D1`, `D3`, `D7`, `D14` or `D30`.
+     */
+    name: string;
+};
+
+/**
  * A member's role in a workspace (spec §6).
  */
 export type Role = 'owner' | 'admin' | 'writer' | 'reader';
@@ -6576,6 +7050,41 @@ export type SearchPayload = {
  */
 export type Sent = {
     status: string;
+};
+
+/**
+ * `PATCH mmpEventsSettings/one`'s body: one event name and what it counts as.
+ */
+export type SetEventName = {
+    /**
+     * The app, as listed (null or absent: the provider did not name it).
+     */
+    adamId?: string | null;
+    countsAs: CountsAs;
+    eventName: string;
+    /**
+     * The provider's wire name (`appsflyer`).
+     */
+    provider: string;
+};
+
+/**
+ * What to paste into the provider's dashboard, as the integration screen shows it.
+ */
+export type SetupItem = {
+    /**
+     * GET or POST: how the provider sends to the URL.
+     */
+    method: string;
+    /**
+     * The steps in the provider's own dashboard.
+     */
+    steps: Array<string>;
+    /**
+     * The URL to paste: with the token when it was just made (connect, rotate), else with
+     * the token masked (`…abcd`, its last four characters).
+     */
+    url: string;
 };
 
 /**
@@ -10645,6 +11154,362 @@ export type TotalsForCampaignGroupsResponses = {
 
 export type TotalsForCampaignGroupsResponse = TotalsForCampaignGroupsResponses[keyof TotalsForCampaignGroupsResponses];
 
+export type ListData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/attribution/integrations';
+};
+
+export type ListErrors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type ListError = ListErrors[keyof ListErrors];
+
+export type ListResponses = {
+    /**
+     * The providers
+     */
+    200: EnvelopeItemsIntegrationItem;
+};
+
+export type ListResponse = ListResponses[keyof ListResponses];
+
+export type DisconnectData = {
+    body?: never;
+    path: {
+        /**
+         * The connected provider
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}';
+};
+
+export type DisconnectErrors = {
+    /**
+     * Not a provider
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * Not connected
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type DisconnectError = DisconnectErrors[keyof DisconnectErrors];
+
+export type DisconnectResponses = {
+    /**
+     * Disconnected
+     */
+    200: EnvelopeItemIntegrationItem;
+};
+
+export type DisconnectResponse = DisconnectResponses[keyof DisconnectResponses];
+
+export type ConnectData = {
+    body?: never;
+    path: {
+        /**
+         * appsflyer, adjust, branch, singular, kochava, tenjin, revenuecat or custom
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}';
+};
+
+export type ConnectErrors = {
+    /**
+     * Not a provider
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * Already connected
+     */
+    409: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type ConnectError = ConnectErrors[keyof ConnectErrors];
+
+export type ConnectResponses = {
+    /**
+     * Connected
+     */
+    200: EnvelopeConnected;
+};
+
+export type ConnectResponse = ConnectResponses[keyof ConnectResponses];
+
+export type RecentData = {
+    body?: never;
+    path: {
+        /**
+         * The connected provider
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}/events';
+};
+
+export type RecentErrors = {
+    /**
+     * Not a provider
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Not connected
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type RecentError = RecentErrors[keyof RecentErrors];
+
+export type RecentResponses = {
+    /**
+     * The newest events
+     */
+    200: EnvelopeItemsEventItem;
+};
+
+export type RecentResponse = RecentResponses[keyof RecentResponses];
+
+export type RotateData = {
+    body?: never;
+    path: {
+        /**
+         * The connected provider
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}/rotate';
+};
+
+export type RotateErrors = {
+    /**
+     * Not a provider
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * Not connected
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type RotateError = RotateErrors[keyof RotateErrors];
+
+export type RotateResponses = {
+    /**
+     * The new URL
+     */
+    200: EnvelopeConnected;
+};
+
+export type RotateResponse = RotateResponses[keyof RotateResponses];
+
+export type TestEventData = {
+    body?: never;
+    path: {
+        /**
+         * The connected provider
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}/test-event';
+};
+
+export type TestEventErrors = {
+    /**
+     * Not a provider
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * Not connected
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type TestEventError = TestEventErrors[keyof TestEventErrors];
+
+export type TestEventResponses = {
+    /**
+     * The test event as stored
+     */
+    200: EnvelopeItemsEventItem;
+};
+
+export type TestEventResponse = TestEventResponses[keyof TestEventResponses];
+
+export type ByGetData = {
+    body?: never;
+    path: {
+        /**
+         * The provider the URL was made for
+         */
+        provider: string;
+        /**
+         * The integration's secret token, from its postback URL
+         */
+        token: string;
+    };
+    query?: never;
+    url: '/api/attribution/postbacks/{provider}/{token}';
+};
+
+export type ByGetErrors = {
+    /**
+     * A field the provider sent is malformed
+     */
+    400: ErrorBody;
+    /**
+     * Postback URL not found
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type ByGetError = ByGetErrors[keyof ByGetErrors];
+
+export type ByGetResponses = {
+    /**
+     * The events stored
+     */
+    200: EnvelopePostbackResult;
+};
+
+export type ByGetResponse = ByGetResponses[keyof ByGetResponses];
+
+export type ByPostData = {
+    /**
+     * The provider's webhook, as it sends it
+     */
+    body: {
+        [key: string]: unknown;
+    };
+    path: {
+        /**
+         * The provider the URL was made for
+         */
+        provider: string;
+        /**
+         * The integration's secret token, from its postback URL
+         */
+        token: string;
+    };
+    query?: never;
+    url: '/api/attribution/postbacks/{provider}/{token}';
+};
+
+export type ByPostErrors = {
+    /**
+     * A field the provider sent is malformed
+     */
+    400: ErrorBody;
+    /**
+     * The custom server's signature is missing, stale or wrong
+     */
+    401: ErrorBody;
+    /**
+     * Cross-site requests are not allowed
+     */
+    403: ErrorBody;
+    /**
+     * Postback URL not found
+     */
+    404: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type ByPostError = ByPostErrors[keyof ByPostErrors];
+
+export type ByPostResponses = {
+    /**
+     * The events stored
+     */
+    200: EnvelopePostbackResult;
+};
+
+export type ByPostResponse = ByPostResponses[keyof ByPostResponses];
+
 export type ChangePasswordData = {
     body: ChangePasswordRequest;
     path?: never;
@@ -11788,6 +12653,138 @@ export type UpdateNegativeListResponses = {
 };
 
 export type UpdateNegativeListResponse = UpdateNegativeListResponses[keyof UpdateNegativeListResponses];
+
+export type AllEventsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/mmpEvents/all';
+};
+
+export type AllEventsErrors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type AllEventsError = AllEventsErrors[keyof AllEventsErrors];
+
+export type AllEventsResponses = {
+    /**
+     * The counted events
+     */
+    200: EnvelopeItemsEventNameItem;
+};
+
+export type AllEventsResponse = AllEventsResponses[keyof AllEventsResponses];
+
+export type AvailableRoisData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/mmpEvents/getAvailableRois';
+};
+
+export type AvailableRoisErrors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type AvailableRoisError = AvailableRoisErrors[keyof AvailableRoisErrors];
+
+export type AvailableRoisResponses = {
+    /**
+     * The cohort windows
+     */
+    200: EnvelopeItemsRoiWindow;
+};
+
+export type AvailableRoisResponse = AvailableRoisResponses[keyof AvailableRoisResponses];
+
+export type AllNamesData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/mmpEventsSettings/allNames';
+};
+
+export type AllNamesErrors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type AllNamesError = AllNamesErrors[keyof AllNamesErrors];
+
+export type AllNamesResponses = {
+    /**
+     * The event names
+     */
+    200: EnvelopeItemsEventNameItem;
+};
+
+export type AllNamesResponse = AllNamesResponses[keyof AllNamesResponses];
+
+export type SetNameData = {
+    body: SetEventName;
+    path?: never;
+    query?: never;
+    url: '/api/mmpEventsSettings/one';
+};
+
+export type SetNameErrors = {
+    /**
+     * Not a provider
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * No such event name
+     */
+    404: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetNameError = SetNameErrors[keyof SetNameErrors];
+
+export type SetNameResponses = {
+    /**
+     * The event name
+     */
+    200: EnvelopeItemEventNameItem;
+};
+
+export type SetNameResponse = SetNameResponses[keyof SetNameResponses];
 
 export type AllOptimizationsData = {
     body?: never;

@@ -571,6 +571,15 @@ export const zCountryLocales = z.object({
 });
 
 /**
+ * What an event name counts as in the reports.
+ */
+export const zCountsAs = z.object({
+    purchase: z.boolean(),
+    revenue: z.boolean(),
+    trial: z.boolean()
+});
+
+/**
  * A campaign's ad groups with and without a CPA goal.
  */
 export const zCpaGoals = z.object({
@@ -871,6 +880,25 @@ export const zEnvelopeItemEdited = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeItemEventNameItem = z.object({
+    message: z.string(),
+    result: z.object({
+        item: z.object({
+            adamId: z.string().nullish(),
+            countsAs: zCountsAs,
+            eventName: z.string(),
+            events: z.int(),
+            firstSeenAt: z.int(),
+            lastSeenAt: z.int(),
+            provider: z.string()
+        })
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemOptionOptimizationItem = z.object({
     message: z.string(),
     result: z.object({
@@ -1144,6 +1172,54 @@ export const zEnvelopeItemsEstimate = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeItemsEventItem = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adGroupId: z.string().nullish(),
+            adId: z.string().nullish(),
+            adamId: z.string().nullish(),
+            campaignId: z.string().nullish(),
+            claimType: z.string().nullish(),
+            country: z.string().nullish(),
+            currency: z.string().nullish(),
+            dedupeId: z.string(),
+            eventAt: z.int(),
+            eventName: z.string(),
+            installAt: z.int(),
+            installDay: z.string(),
+            keywordId: z.string().nullish(),
+            kind: z.string().regex(/^(install|event)$/),
+            receivedAt: z.int(),
+            revenue: z.string().nullish(),
+            test: z.boolean()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsEventNameItem = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adamId: z.string().nullish(),
+            countsAs: zCountsAs,
+            eventName: z.string(),
+            events: z.int(),
+            firstSeenAt: z.int(),
+            lastSeenAt: z.int(),
+            provider: z.string()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemsHiddenItem = z.object({
     message: z.string(),
     result: z.object({
@@ -1254,6 +1330,22 @@ export const zEnvelopeItemsPurchaseItem = z.object({
             usedGrowthTrial: z.boolean(),
             usedPreTrial: z.boolean(),
             usedTrial: z.boolean()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsRoiWindow = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            available: z.boolean(),
+            column: z.string(),
+            days: z.int(),
+            name: z.string()
         }))
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
@@ -1622,6 +1714,42 @@ export const zEstimateBody = z.object({
 });
 
 /**
+ * An event as the integration screen lists it.
+ */
+export const zEventItem = z.object({
+    adGroupId: z.string().nullish(),
+    adId: z.string().nullish(),
+    adamId: z.string().nullish(),
+    campaignId: z.string().nullish(),
+    claimType: z.string().nullish(),
+    country: z.string().nullish(),
+    currency: z.string().nullish(),
+    dedupeId: z.string(),
+    eventAt: z.int(),
+    eventName: z.string(),
+    installAt: z.int(),
+    installDay: z.string(),
+    keywordId: z.string().nullish(),
+    kind: z.string().regex(/^(install|event)$/),
+    receivedAt: z.int(),
+    revenue: z.string().nullish(),
+    test: z.boolean()
+});
+
+/**
+ * An event name a provider sent for an app.
+ */
+export const zEventNameItem = z.object({
+    adamId: z.string().nullish(),
+    countsAs: zCountsAs,
+    eventName: z.string(),
+    events: z.int(),
+    firstSeenAt: z.int(),
+    lastSeenAt: z.int(),
+    provider: z.string()
+});
+
+/**
  * One field's change.
  */
 export const zFieldChange = z.object({
@@ -1946,6 +2074,26 @@ export const zHiddenItem = z.object({
  */
 export const zIdsBody = z.object({
     ids: z.array(z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)).min(1).max(200)
+});
+
+/**
+ * What one ingest stored.
+ */
+export const zIngested = z.object({
+    duplicates: z.int().gte(0),
+    received: z.int().gte(0),
+    stored: z.int().gte(0)
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopePostbackResult = z.object({
+    message: z.string(),
+    result: zIngested.and(z.object({
+        skipped: z.int().gte(0)
+    })),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
 
 /**
@@ -3105,6 +3253,13 @@ export const zPlanUsage = z.object({
 });
 
 /**
+ * What a postback stored.
+ */
+export const zPostbackResult = zIngested.and(z.object({
+    skipped: z.int().gte(0)
+}));
+
+/**
  * A preset to save or change (`PUT one`: fields, name, type; `PATCH one/{id}`: any of
  * name and fields, with id and type optional but checked when given).
  */
@@ -3381,6 +3536,16 @@ export const zGraphPoint = zReportMetrics.and(z.object({
     date: z.string(),
     synced: z.boolean()
 }));
+
+/**
+ * A cohort (ROAS) window and whether it has data yet.
+ */
+export const zRoiWindow = z.object({
+    available: z.boolean(),
+    column: z.string(),
+    days: z.int(),
+    name: z.string()
+});
 
 /**
  * A member's role in a workspace (spec §6).
@@ -4102,6 +4267,104 @@ export const zSavedOptions = z.object({
  */
 export const zSent = z.object({
     status: z.string()
+});
+
+/**
+ * `PATCH mmpEventsSettings/one`'s body: one event name and what it counts as.
+ */
+export const zSetEventName = z.object({
+    adamId: z.string().regex(/^[0-9]{1,18}$/).nullish(),
+    countsAs: zCountsAs,
+    eventName: z.string().min(1).max(200).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/),
+    provider: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * What to paste into the provider's dashboard, as the integration screen shows it.
+ */
+export const zSetupItem = z.object({
+    method: z.string().regex(/^(GET|POST)$/),
+    steps: z.array(z.string()),
+    url: z.string()
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemIntegrationItem = z.object({
+    message: z.string(),
+    result: z.object({
+        item: z.object({
+            connected: z.boolean(),
+            connectedAt: z.int().nullish(),
+            eventsLastDay: z.int(),
+            kind: z.string().regex(/^(attribution|revenue|custom)$/),
+            lastEventAt: z.int().nullish(),
+            provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
+            setup: zSetupItem.nullish(),
+            status: z.string().nullish(),
+            title: z.string()
+        })
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsIntegrationItem = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            connected: z.boolean(),
+            connectedAt: z.int().nullish(),
+            eventsLastDay: z.int(),
+            kind: z.string().regex(/^(attribution|revenue|custom)$/),
+            lastEventAt: z.int().nullish(),
+            provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
+            setup: zSetupItem.nullish(),
+            status: z.string().nullish(),
+            title: z.string()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A provider's integration with the workspace.
+ */
+export const zIntegrationItem = z.object({
+    connected: z.boolean(),
+    connectedAt: z.int().nullish(),
+    eventsLastDay: z.int(),
+    kind: z.string().regex(/^(attribution|revenue|custom)$/),
+    lastEventAt: z.int().nullish(),
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
+    setup: zSetupItem.nullish(),
+    status: z.string().nullish(),
+    title: z.string()
+});
+
+/**
+ * A new postback URL (and the custom server's signing secret), shown once.
+ */
+export const zConnected = z.object({
+    item: zIntegrationItem,
+    secret: z.string().nullish(),
+    setup: zSetupItem
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeConnected = z.object({
+    message: z.string(),
+    result: z.object({
+        item: zIntegrationItem,
+        secret: z.string().nullish(),
+        setup: zSetupItem
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
 
 /**
@@ -6250,6 +6513,81 @@ export const zTotalsForCampaignGroupsQuery = z.object({
  */
 export const zTotalsForCampaignGroupsResponse = zEnvelopeTotalsAnswer;
 
+/**
+ * The providers
+ */
+export const zListResponse = zEnvelopeItemsIntegrationItem;
+
+export const zDisconnectPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * Disconnected
+ */
+export const zDisconnectResponse = zEnvelopeItemIntegrationItem;
+
+export const zConnectPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * Connected
+ */
+export const zConnectResponse = zEnvelopeConnected;
+
+export const zRecentPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The newest events
+ */
+export const zRecentResponse = zEnvelopeItemsEventItem;
+
+export const zRotatePath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The new URL
+ */
+export const zRotateResponse = zEnvelopeConnected;
+
+export const zTestEventPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The test event as stored
+ */
+export const zTestEventResponse = zEnvelopeItemsEventItem;
+
+export const zByGetPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
+    token: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The events stored
+ */
+export const zByGetResponse = zEnvelopePostbackResult;
+
+/**
+ * The provider's webhook, as it sends it
+ */
+export const zByPostBody = z.record(z.string(), z.unknown());
+
+export const zByPostPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/),
+    token: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The events stored
+ */
+export const zByPostResponse = zEnvelopePostbackResult;
+
 export const zChangePasswordBody = zChangePasswordRequest;
 
 /**
@@ -6472,6 +6810,28 @@ export const zUpdateNegativeListPath = z.object({
  * The list (or, with dryRun, the conflicts)
  */
 export const zUpdateNegativeListResponse = zEnvelopeSaved;
+
+/**
+ * The counted events
+ */
+export const zAllEventsResponse = zEnvelopeItemsEventNameItem;
+
+/**
+ * The cohort windows
+ */
+export const zAvailableRoisResponse = zEnvelopeItemsRoiWindow;
+
+/**
+ * The event names
+ */
+export const zAllNamesResponse = zEnvelopeItemsEventNameItem;
+
+export const zSetNameBody = zSetEventName;
+
+/**
+ * The event name
+ */
+export const zSetNameResponse = zEnvelopeItemEventNameItem;
 
 export const zAllOptimizationsQuery = z.object({
     accountId: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/).optional(),
