@@ -273,7 +273,10 @@ pub fn request_span<B>(req: &axum::http::Request<B>) -> tracing::Span {
 /// `path` with the token of a postback URL replaced by `…`.
 pub fn redacted_path(path: &str) -> std::borrow::Cow<'_, str> {
     const POSTBACKS: &str = "/api/attribution/postbacks/";
-    match path.strip_prefix(POSTBACKS).and_then(|rest| rest.split_once('/')) {
+    match path
+        .strip_prefix(POSTBACKS)
+        .and_then(|rest| rest.split_once('/'))
+    {
         Some((provider, _)) => format!("{POSTBACKS}{provider}/…").into(),
         None => path.into(),
     }

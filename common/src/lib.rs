@@ -20,9 +20,9 @@ pub mod report;
 pub mod rules;
 pub mod suggester;
 pub mod tasks;
-pub mod zones;
 #[cfg(feature = "test-support")]
 pub mod test_support;
+pub mod zones;
 
 pub use searchdeck_db::{db, store, stored_credentials};
 pub use searchdeck_infra::{config, retry, secrets};

@@ -51,7 +51,11 @@ impl Documented for axum::body::Bytes {}
 impl Documented for super::PostbackIntegration {
     fn document(op: &mut Operation) {
         error_response(op, 404, super::UNKNOWN_POSTBACK_URL);
-        extension(op, "x-postback-token", json!({"params": ["provider", "token"]}));
+        extension(
+            op,
+            "x-postback-token",
+            json!({"params": ["provider", "token"]}),
+        );
     }
 }
 

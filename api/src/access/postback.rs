@@ -6,8 +6,8 @@
 //! providers have none, and the URL's secret is what a cross-site request cannot know.
 
 use axum::{extract::FromRequestParts, http::request::Parts};
-use searchdeck_common::store::{self, attribution::integrations::Integration};
 use searchdeck_common::attribution::Provider;
+use searchdeck_common::store::{self, attribution::integrations::Integration};
 
 use crate::{error::ApiError, extract::ApiPath, session::hash_token, state::AppState};
 

@@ -16,7 +16,17 @@ use time::OffsetDateTime;
 /// A provider of attributed events: the six attribution providers, RevenueCat (revenue) and
 /// the user's own tracking server. The wire name is the lowercase word (`appsflyer`).
 #[derive(
-    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    PartialOrd,
+    Ord,
+    Serialize,
+    Deserialize,
+    utoipa::ToSchema,
 )]
 #[serde(rename_all = "lowercase")]
 pub enum Provider {
@@ -125,7 +135,12 @@ impl ConversionType {
     }
 
     pub fn parse(name: &str) -> Option<ConversionType> {
-        match name.trim().to_ascii_lowercase().replace(['_', '-', ' '], "").as_str() {
+        match name
+            .trim()
+            .to_ascii_lowercase()
+            .replace(['_', '-', ' '], "")
+            .as_str()
+        {
             "download" | "newdownload" => Some(ConversionType::Download),
             "redownload" | "reinstall" => Some(ConversionType::Redownload),
             "preorder" => Some(ConversionType::PreOrder),
@@ -219,8 +234,14 @@ mod tests {
         assert_eq!(ClaimType::parse("Click"), Some(ClaimType::Click));
         assert_eq!(ClaimType::parse("view"), Some(ClaimType::Impression));
         assert_eq!(ClaimType::parse("x"), None);
-        assert_eq!(ConversionType::parse("Redownload"), Some(ConversionType::Redownload));
-        assert_eq!(ConversionType::parse("pre_order"), Some(ConversionType::PreOrder));
+        assert_eq!(
+            ConversionType::parse("Redownload"),
+            Some(ConversionType::Redownload)
+        );
+        assert_eq!(
+            ConversionType::parse("pre_order"),
+            Some(ConversionType::PreOrder)
+        );
         assert_eq!(ConversionType::parse("install"), None);
     }
 }

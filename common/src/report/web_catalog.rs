@@ -7,8 +7,8 @@
 use serde_json::{Value, json};
 
 use super::catalog::{
-    COLUMN_GROUPS, CONVERSION_COLUMNS, GRAPH_METRICS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, Kind, Level,
-    Metric, PRO_LOCKED_GROUPS,
+    COHORT_COLUMNS, COLUMN_GROUPS, CONVERSION_COLUMNS, GRAPH_METRICS, GROWTH_ONLY,
+    HIDDEN_BY_DEFAULT, Kind, Level, Metric, PRO_LOCKED_GROUPS,
 };
 
 /// How the web app shows a metric: a count, money of the org's currency, a percentage (the
@@ -58,6 +58,17 @@ pub fn document() -> Value {
         "levels": levels,
         "columnGroups": COLUMN_GROUPS,
         "conversionColumns": CONVERSION_COLUMNS,
+        "cohortColumns": COHORT_COLUMNS,
+        // How each Conversions and Cohort column is shown (docs/api/attribution.md).
+        "conversionMetrics": CONVERSION_COLUMNS
+            .iter()
+            .chain(&COHORT_COLUMNS)
+            .map(|&c| json!({
+                "name": c,
+                "display": crate::attribution::conversions::display(c),
+                "group": super::catalog::group_of(c),
+            }))
+            .collect::<Vec<_>>(),
         "hiddenByDefault": HIDDEN_BY_DEFAULT,
         "growthOnly": GROWTH_ONLY,
         "proLockedGroups": PRO_LOCKED_GROUPS,

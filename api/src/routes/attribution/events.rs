@@ -9,7 +9,9 @@ use searchdeck_common::{
     store::{self, attribution::events::StoredEvent},
 };
 use searchdeck_common::{
-    attribution::{AttributionEvent, ClaimType, ConversionType, EventKind, INSTALL_EVENT, Provider},
+    attribution::{
+        AttributionEvent, ClaimType, ConversionType, EventKind, INSTALL_EVENT, Provider,
+    },
     money::currency::MoneyRule,
 };
 use serde::Serialize;
@@ -73,7 +75,9 @@ impl From<StoredEvent> for EventItem {
     fn from(e: StoredEvent) -> EventItem {
         let revenue = e.revenue_micros.map(|m| {
             let rule = MoneyRule::of(e.currency.as_deref());
-            rust_decimal::Decimal::new(m, 6).round_dp(rule.digits).to_string()
+            rust_decimal::Decimal::new(m, 6)
+                .round_dp(rule.digits)
+                .to_string()
         });
         EventItem {
             dedupe_id: e.dedupe_id,
@@ -127,7 +131,9 @@ pub async fn recent(
         RECENT,
     )
     .await?;
-    Ok(envelope::items(rows.into_iter().map(EventItem::from).collect()))
+    Ok(envelope::items(
+        rows.into_iter().map(EventItem::from).collect(),
+    ))
 }
 
 /// Sends a test install through `provider`'s ingest: it appears first in the events list,
@@ -145,8 +151,8 @@ pub async fn test_event(
 ) -> ApiResult<impl IntoResponse> {
     let provider = provider_of(&provider)?;
     let integration = connected(&state, &caller.workspace_id, provider).await?;
-    let campaign = store::attribution::events::any_campaign(&state.db.pool, &caller.workspace_id)
-        .await?;
+    let campaign =
+        store::attribution::events::any_campaign(&state.db.pool, &caller.workspace_id).await?;
     let now = OffsetDateTime::now_utc();
     let event = AttributionEvent {
         provider,
@@ -184,5 +190,7 @@ pub async fn test_event(
         1,
     )
     .await?;
-    Ok(envelope::items(rows.into_iter().map(EventItem::from).collect()))
+    Ok(envelope::items(
+        rows.into_iter().map(EventItem::from).collect(),
+    ))
 }

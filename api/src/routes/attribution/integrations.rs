@@ -5,11 +5,11 @@
 //! sealed.
 
 use axum::{extract::State, response::IntoResponse};
+use searchdeck_common::attribution::Provider;
 use searchdeck_common::{
     ids::{new_id, now_ms},
     store::{self, attribution::integrations::Token},
 };
-use searchdeck_common::attribution::Provider;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -116,10 +116,15 @@ pub struct Connected {
 async fn issue(state: &AppState, caller: &Editor, provider: Provider) -> ApiResult<Connected> {
     let token = new_token();
     let secret = (provider == Provider::Custom).then(new_token);
-    let sealed = secret
-        .as_ref()
-        .map(|s| state.secrets.seal(&secret_context(&caller.workspace_id), s.as_bytes()));
-    let hint: String = token.chars().skip(token.chars().count().saturating_sub(4)).collect();
+    let sealed = secret.as_ref().map(|s| {
+        state
+            .secrets
+            .seal(&secret_context(&caller.workspace_id), s.as_bytes())
+    });
+    let hint: String = token
+        .chars()
+        .skip(token.chars().count().saturating_sub(4))
+        .collect();
     store::attribution::integrations::upsert(
         &state.db.pool,
         &new_id(),
@@ -170,11 +175,17 @@ pub async fn connect(
     {
         return Err(ApiError::status(
             axum::http::StatusCode::CONFLICT,
-            format!("{} is already connected: rotate its URL to get a new one", provider.title()),
+            format!(
+                "{} is already connected: rotate its URL to get a new one",
+                provider.title()
+            ),
         ));
     }
     let connected = issue(&state, &caller, provider).await?;
-    tracing::info!(provider = provider.name(), "attribution integration connected");
+    tracing::info!(
+        provider = provider.name(),
+        "attribution integration connected"
+    );
     Ok(envelope::ok(connected))
 }
 
@@ -195,7 +206,10 @@ pub async fn rotate(
         .await?
         .ok_or_else(|| ApiError::not_found("Integration"))?;
     let connected = issue(&state, &caller, provider).await?;
-    tracing::info!(provider = provider.name(), "attribution postback URL rotated");
+    tracing::info!(
+        provider = provider.name(),
+        "attribution postback URL rotated"
+    );
     Ok(envelope::ok(connected))
 }
 
@@ -211,12 +225,19 @@ pub async fn disconnect(
     ApiPath(provider): ApiPath<String>,
 ) -> ApiResult<impl IntoResponse> {
     let provider = provider_of(&provider)?;
-    if !store::attribution::integrations::delete(&state.db.pool, &caller.workspace_id, provider.name())
-        .await?
+    if !store::attribution::integrations::delete(
+        &state.db.pool,
+        &caller.workspace_id,
+        provider.name(),
+    )
+    .await?
     {
         return Err(ApiError::not_found("Integration"));
     }
-    tracing::info!(provider = provider.name(), "attribution integration disconnected");
+    tracing::info!(
+        provider = provider.name(),
+        "attribution integration disconnected"
+    );
     let item = items(&state, &caller.workspace_id)
         .await?
         .into_iter()

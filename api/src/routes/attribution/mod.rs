@@ -10,8 +10,8 @@ mod integrations;
 mod postbacks;
 mod settings;
 
-use searchdeck_common::attribution::adapters::{self, Setup};
 use searchdeck_common::attribution::Provider;
+use searchdeck_common::attribution::adapters::{self, Setup};
 use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -80,5 +80,8 @@ impl SetupItem {
 
 /// `provider`'s setup for the ingest URL of `token`.
 fn setup_of(state: &AppState, provider: Provider, token: &str) -> SetupItem {
-    SetupItem::of(adapters::setup(provider, &ingest_url(state, provider, token)))
+    SetupItem::of(adapters::setup(
+        provider,
+        &ingest_url(state, provider, token),
+    ))
 }

@@ -12,6 +12,7 @@ use axum::{
     http::HeaderMap,
     response::IntoResponse,
 };
+use searchdeck_common::attribution::Provider;
 use searchdeck_common::{
     Db,
     attribution::{
@@ -20,7 +21,6 @@ use searchdeck_common::{
     },
     ids::now_ms,
 };
-use searchdeck_common::attribution::Provider;
 use secrecy::ExposeSecret;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -106,7 +106,11 @@ fn verify_signature(
         .get(SIGNATURE_HEADER)
         .and_then(|v| v.to_str().ok())
         .ok_or_else(refused)?;
-    let sealed = target.integration.secret_sealed.as_deref().ok_or_else(refused)?;
+    let sealed = target
+        .integration
+        .secret_sealed
+        .as_deref()
+        .ok_or_else(refused)?;
     let secret = state
         .secrets
         .open_str(&secret_context(&target.integration.workspace_id), sealed)

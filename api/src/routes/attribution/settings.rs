@@ -77,9 +77,14 @@ impl From<EventName> for EventNameItem {
 /// counts as.
 #[utoipa::path(get, path = "/api/mmpEventsSettings/allNames", tag = "attribution",
     responses((status = 200, description = "The event names", body = Envelope<Items<EventNameItem>>)))]
-pub async fn all_names(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
+pub async fn all_names(
+    State(state): State<AppState>,
+    user: Member,
+) -> ApiResult<impl IntoResponse> {
     let names = store::attribution::names::all(&state.db.pool, &user.workspace_id).await?;
-    Ok(envelope::items(names.into_iter().map(EventNameItem::from).collect()))
+    Ok(envelope::items(
+        names.into_iter().map(EventNameItem::from).collect(),
+    ))
 }
 
 /// `PATCH mmpEventsSettings/one`'s body: one event name and what it counts as.
@@ -125,7 +130,9 @@ pub async fn set_name(
     let item = store::attribution::names::all(pool, ws)
         .await?
         .into_iter()
-        .find(|n| n.provider == provider.name() && n.adam_id == adam_id && n.event_name == body.event_name)
+        .find(|n| {
+            n.provider == provider.name() && n.adam_id == adam_id && n.event_name == body.event_name
+        })
         .ok_or_else(|| ApiError::not_found("Event name"))?;
     Ok(envelope::item(EventNameItem::from(item)))
 }
@@ -134,7 +141,10 @@ pub async fn set_name(
 /// or revenue.
 #[utoipa::path(get, path = "/api/mmpEvents/all", tag = "attribution",
     responses((status = 200, description = "The counted events", body = Envelope<Items<EventNameItem>>)))]
-pub async fn all_events(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
+pub async fn all_events(
+    State(state): State<AppState>,
+    user: Member,
+) -> ApiResult<impl IntoResponse> {
     let names = store::attribution::names::all(&state.db.pool, &user.workspace_id).await?;
     Ok(envelope::items(
         names

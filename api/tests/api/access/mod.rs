@@ -108,9 +108,18 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     // An attribution provider's name (400 for an unknown one); its integration is looked up
     // in the caller's workspace (404 when not connected there).
     ("/api/attribution/integrations/{provider}", "provider"),
-    ("/api/attribution/integrations/{provider}/rotate", "provider"),
-    ("/api/attribution/integrations/{provider}/events", "provider"),
-    ("/api/attribution/integrations/{provider}/test-event", "provider"),
+    (
+        "/api/attribution/integrations/{provider}/rotate",
+        "provider",
+    ),
+    (
+        "/api/attribution/integrations/{provider}/events",
+        "provider",
+    ),
+    (
+        "/api/attribution/integrations/{provider}/test-event",
+        "provider",
+    ),
     // A postback's provider and token: the integration they name, for that provider only
     // (404 alike for every URL that names none).
     ("/api/attribution/postbacks/{provider}/{token}", "provider"),

@@ -58,7 +58,9 @@ fn row<'a>(result: &'a Value, field: &str, id: &str) -> &'a Value {
 }
 
 fn dec(v: &Value) -> Decimal {
-    v.to_string().parse().unwrap_or_else(|_| panic!("a number: {v}"))
+    v.to_string()
+        .parse()
+        .unwrap_or_else(|_| panic!("a number: {v}"))
 }
 
 backend_tests! {

@@ -85,16 +85,21 @@ async fn postback(
 /// Unix seconds of 2026-11-`d` at `hour`:00 UTC.
 fn nov(d: u8, hour: u8) -> i64 {
     let date = crate::reports::seed::day(d);
-    date.with_hms(hour, 0, 0).unwrap().assume_utc().unix_timestamp()
+    date.with_hms(hour, 0, 0)
+        .unwrap()
+        .assume_utc()
+        .unix_timestamp()
 }
 
 /// The rows stored in `table`.
 async fn count(app: &TestApp, table: &str) -> i64 {
     use sqlx::Row;
-    sqlx::query(sqlx::AssertSqlSafe(format!("SELECT COUNT(*) AS n FROM {table}")))
-        .fetch_one(&app.state.db.pool)
-        .await
-        .unwrap()
-        .try_get("n")
-        .unwrap()
+    sqlx::query(sqlx::AssertSqlSafe(format!(
+        "SELECT COUNT(*) AS n FROM {table}"
+    )))
+    .fetch_one(&app.state.db.pool)
+    .await
+    .unwrap()
+    .try_get("n")
+    .unwrap()
 }

@@ -55,6 +55,16 @@ pub const COHORT_COLUMNS: [&str; 6] = [
     "revenueD30",
 ];
 
+/// How the web app shows a Conversions or Cohort column: `count`, `money` (the report's
+/// currency) or `percent` (a ratio: ROAS 1.5 is 150 %).
+pub fn display(column: &str) -> &'static str {
+    match column {
+        "trackedInstalls" | "trials" | "purchases" => "count",
+        "trackedInstallRate" | "roas" => "percent",
+        _ => "money",
+    }
+}
+
 /// The cuts of the cohort columns when the campaign group's today is `today`: installs of
 /// day `d` count for `revenueDN` once day `d + N` has ended, so through `today − N − 1`.
 pub fn cohorts(today: Date) -> Vec<Cohort> {

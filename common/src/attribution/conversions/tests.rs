@@ -27,7 +27,13 @@ fn mapping() -> Mapping {
         last_seen_at: 0,
     };
     Mapping::new(vec![
-        name("af_start_trial", Counts { trial: true, ..Counts::default() }),
+        name(
+            "af_start_trial",
+            Counts {
+                trial: true,
+                ..Counts::default()
+            },
+        ),
         name(
             "af_purchase",
             Counts {
@@ -106,5 +112,8 @@ fn derived_columns_come_from_the_sums() {
     let mixed: HashMap<_, _> = values(&c, 20_000_000, 10, None).into_iter().collect();
     assert_eq!(mixed["roas"], None);
     assert_eq!(mixed["trials"], Some(Decimal::from(4)));
-    assert_eq!(values(&c, 0, 0, Some(&usd)).len(), CONVERSION_COLUMNS.len() + COHORT_COLUMNS.len());
+    assert_eq!(
+        values(&c, 0, 0, Some(&usd)).len(),
+        CONVERSION_COLUMNS.len() + COHORT_COLUMNS.len()
+    );
 }

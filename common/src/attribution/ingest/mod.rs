@@ -121,7 +121,9 @@ async fn resolve(
     };
     let campaign_id = take(event.campaign_id, |i| i.campaign_id);
     let zone = match campaign_id {
-        Some(id) => events::campaign_zone(&mut **tx, workspace_id, id).await?.flatten(),
+        Some(id) => events::campaign_zone(&mut **tx, workspace_id, id)
+            .await?
+            .flatten(),
         None => None,
     };
     let install_day = day_in(install_at, zone.as_deref());
@@ -146,9 +148,7 @@ async fn resolve(
         }
         .to_string(),
         event_name: event.event_name.clone(),
-        adam_id: event
-            .adam_id
-            .or(install.as_ref().and_then(|i| i.adam_id)),
+        adam_id: event.adam_id.or(install.as_ref().and_then(|i| i.adam_id)),
         org_id: take(event.org_id, |i| i.org_id),
         campaign_id,
         ad_group_id: take(event.ad_group_id, |i| i.ad_group_id),

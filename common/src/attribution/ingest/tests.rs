@@ -37,9 +37,17 @@ fn an_event_adds_to_each_level_it_names_with_its_age() {
     // Search Match: no keyword, so no keyword fact.
     assert_eq!(
         levels,
-        [FactLevel::Campaign.code(), FactLevel::AdGroup.code(), FactLevel::Ad.code()]
+        [
+            FactLevel::Campaign.code(),
+            FactLevel::AdGroup.code(),
+            FactLevel::Ad.code()
+        ]
     );
-    assert!(facts.iter().all(|f| f.age_days == 3 && f.revenue_micros == -4_990_000));
+    assert!(
+        facts
+            .iter()
+            .all(|f| f.age_days == 3 && f.revenue_micros == -4_990_000)
+    );
     assert_eq!(facts[0].claim_type, "Click");
     assert_eq!(facts[0].placement, "");
 }

@@ -157,7 +157,12 @@ pub async fn sums(
                 events: r.try_get("events")?,
                 revenue_micros: r.try_get("revenue")?,
                 cohorts: (0..cohorts.len())
-                    .map(|i| Ok((r.try_get(format!("c{i}e").as_str())?, r.try_get(format!("c{i}r").as_str())?)))
+                    .map(|i| {
+                        Ok((
+                            r.try_get(format!("c{i}e").as_str())?,
+                            r.try_get(format!("c{i}r").as_str())?,
+                        ))
+                    })
                     .collect::<Result<_, sqlx::Error>>()?,
             })
         })

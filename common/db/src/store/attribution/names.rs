@@ -30,7 +30,11 @@ pub struct EventName {
 
 /// Records `seen.events` more of its name at `seen.last_seen_at`; a name seen for the first
 /// time is stored with `seen.counts` as what it counts as.
-pub async fn seen(ex: impl Exec<'_>, workspace_id: &str, seen: &EventName) -> Result<(), sqlx::Error> {
+pub async fn seen(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    seen: &EventName,
+) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO attribution_event_names (workspace_id, provider, adam_id, event_name, \
            is_trial, is_purchase, is_revenue, events, first_seen_at, last_seen_at) \
