@@ -28,12 +28,13 @@ use std::{collections::BTreeSet, fs, path::PathBuf};
 use reader::{Graph, circles, graph_of, sibling_arrows, split, starts_with};
 
 /// The crates whose modules are checked: (name, source folder).
-const CRATES: [(&str, &str); 11] = [
+const CRATES: [(&str, &str); 12] = [
     ("searchdeck", "src"),
     ("api", "api/src"),
     ("common", "common/src"),
     ("infra", "common/infra/src"),
     ("model", "common/model/src"),
+    ("attribution", "common/attribution/src"),
     ("db", "common/db/src"),
     ("workers", "workers/src"),
     ("scheduler", "scheduler/src"),

@@ -107,6 +107,9 @@ pub enum Field {
     /// (`store::popularity`; KEYWORDS and SEARCHTERMS only): compared like a metric.
     Popularity,
     Metric(Metric),
+    /// A Conversions or Cohort column (`roas`, `revenueD7`; docs/api/attribution.md):
+    /// compared like a metric, on the levels that have them.
+    Conversion(&'static str),
 }
 
 impl Field {
@@ -119,9 +122,22 @@ impl Field {
             "appName" => Field::AppName,
             "developerName" => Field::DeveloperName,
             "popularity" => Field::Popularity,
-            other => Field::Metric(Metric::parse(other)?),
+            other => match conversion_column(other) {
+                Some(column) => Field::Conversion(column),
+                None => Field::Metric(Metric::parse(other)?),
+            },
         })
     }
+}
+
+/// The Conversions or Cohort column named `name`.
+pub fn conversion_column(name: &str) -> Option<&'static str> {
+    use crate::attribution::conversions::{COHORT_COLUMNS, CONVERSION_COLUMNS};
+    CONVERSION_COLUMNS
+        .iter()
+        .chain(&COHORT_COLUMNS)
+        .copied()
+        .find(|c| *c == name)
 }
 
 /// A valid filter.
@@ -215,7 +231,7 @@ impl Filter {
             return Err(at(value_key, "Please complete this field to continue"));
         }
         match field {
-            Field::Metric(_) | Field::Popularity => {
+            Field::Metric(_) | Field::Popularity | Field::Conversion(_) => {
                 let numbers: Vec<Decimal> = values.iter().filter_map(number_of).collect();
                 if numbers.len() != values.len() {
                     return Err(at(value_key, "Must be a number"));

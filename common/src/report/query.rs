@@ -184,6 +184,20 @@ impl ReportBody {
                         "This level has no popularity",
                     ));
                 }
+                Ok(f)
+                    if matches!(f.field, Field::Conversion(_))
+                        && level.is_some_and(|l| !l.has_conversions()) =>
+                {
+                    let key = if self.filters[i].field.is_some() {
+                        "field"
+                    } else {
+                        "metric"
+                    };
+                    errors.push(FieldError::new(
+                        format!("filters[{i}].{key}"),
+                        "This level has no conversions",
+                    ));
+                }
                 Ok(f) => filters.push(f),
                 Err(e) => errors.push(e),
             }

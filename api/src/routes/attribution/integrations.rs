@@ -37,7 +37,7 @@ pub struct IntegrationItem {
     #[schema(pattern = "^(attribution|revenue|custom)$")]
     pub kind: String,
     pub connected: bool,
-    /// 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+    /// 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
     /// connected.
     pub status: Option<String>,
     /// When the newest event arrived (unix ms), test events included.
@@ -51,9 +51,10 @@ pub struct IntegrationItem {
     pub setup: Option<SetupItem>,
 }
 
-/// Status of a connected integration with events (spec §4).
+/// Status of a connected integration with events (docs/product.md#4-integration-status).
 pub const ACTIVE: &str = "Active";
-/// Status of a connected integration before its first event (spec §4).
+/// Status of a connected integration before its first event
+/// (docs/product.md#4-integration-status).
 pub const LOADING: &str = "Loading data";
 
 fn kind_of(p: Provider) -> &'static str {

@@ -1,4 +1,4 @@
-//! The event settings (spec §7 `mmpEventsSettings`, `mmpEvents`; docs/api/attribution.md
+//! The event settings (docs/product.md#7-the-calls-it-makes: `mmpEventsSettings`, `mmpEvents`; docs/api/attribution.md
 //! "Event settings"): the event names each provider sent per app, and what each counts as in
 //! the reports — a trial, a purchase (a new paying user), revenue — which the user changes;
 //! the events that count; and which cohort (ROAS) windows have data yet.

@@ -131,6 +131,18 @@ backend_tests! {
             json!({"level": "CAMPAIGNS", "startDate": "2026-11-06", "endDate": "2026-11-20"}), Some(&w.cookie)).await;
         assert_eq!(row(&res.json["result"], "campaignId", "101")["trackedInstalls"], 0);
 
+        // Sorted and filtered on the new columns like any metric.
+        let url = format!("/api/asa/reports?accountId={}&orgId={}", w.account_id, w.org_id);
+        let res = app.post(&url, json!({"level": "KEYWORDS", "startDate": "2026-11-01", "endDate": "2026-11-20", "sort": {"field": "roas", "order": "desc"}}), Some(&w.cookie)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!(res.json["result"]["items"][0]["keywordId"], "301");
+        let res = app.post(&url, json!({"level": "KEYWORDS", "startDate": "2026-11-01", "endDate": "2026-11-20", "filters": [{"field": "trackedInstalls", "operator": "GREATER_THAN", "values": [0]}]}), Some(&w.cookie)).await;
+        assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+        assert_eq!((res.json["result"]["total"].as_i64(), res.json["result"]["items"][0]["keywordId"].as_str()), (Some(1), Some("301")), "{:?}", res.json);
+        assert_eq!(res.json["result"]["totals"]["trackedInstalls"], 1);
+        let res = app.post(&url, json!({"level": "SEARCHTERMS", "startDate": "2026-11-01", "endDate": "2026-11-20", "filters": [{"field": "roas", "operator": "GREATER_THAN", "values": [1]}]}), Some(&w.cookie)).await;
+        assert_eq!((res.status, res.json["errors"][0]["field"].as_str()), (StatusCode::BAD_REQUEST, Some("filters[0].field")), "{:?}", res.json);
+
         // The integration is active now, and its newest events are listed.
         let list = app.get("/api/attribution/integrations", Some(&w.cookie)).await;
         let adjust = list.json["result"]["items"].as_array().unwrap().iter().find(|i| i["provider"] == "adjust").unwrap().clone();

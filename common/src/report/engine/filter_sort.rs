@@ -25,6 +25,14 @@ impl Prepared {
             .map(|v| Decimal::from(*v))
     }
 
+    /// The row's Conversions or Cohort `column` (None: not loaded, or a ratio without its
+    /// denominator; a row without events has zeros).
+    fn conversion_key(&self, row: &Row, column: &str) -> Option<Decimal> {
+        let conversions = self.conversions.as_ref()?;
+        let money = self.money_of(row);
+        super::conversions::value(conversions.get(&row.id), &row.counters, &money, column)
+    }
+
     pub(super) fn passes(&self, row: &Row, f: &Filter) -> bool {
         let entity = self.entities.get(&row.id);
         let campaign = || {
@@ -52,6 +60,7 @@ impl Prepared {
             Field::DeveloperName => f.matches_text(campaign().and_then(|c| c.2.as_deref())),
             Field::Popularity => f.matches_number(self.popularity_key(row)),
             Field::Metric(m) => f.matches_number(m.value(&row.counters, &self.money_of(row))),
+            Field::Conversion(c) => f.matches_number(self.conversion_key(row, c)),
         }
     }
 }
@@ -141,6 +150,13 @@ fn sort_key<'a>(p: &'a Prepared, field: &str) -> Result<KeyFn<'a>, ReportError> 
     }
     if field == "popularity" && p.level.has_popularity() {
         return Ok(Box::new(|r: &Row| Key::Num(p.popularity_key(r))));
+    }
+    if let Some(column) = crate::report::filter::conversion_column(field)
+        && p.level.has_conversions()
+    {
+        return Ok(Box::new(move |r: &Row| {
+            Key::Num(p.conversion_key(r, column))
+        }));
     }
     if p.level.columns().contains(&field) {
         let field = field.to_string();

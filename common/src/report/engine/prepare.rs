@@ -55,6 +55,10 @@ pub(super) struct Prepared {
     /// KEYWORDS and SEARCHTERMS: Apple's search popularity by row id (rows without one are
     /// absent), for every row when a filter or the sort needs it, else filled for the page.
     pub(super) popularity: Option<HashMap<i64, i64>>,
+    /// CAMPAIGNS, GROUPS, KEYWORDS, ADS: the rows' attributed conversions by row id (rows
+    /// without any are absent), for every row when a filter or the sort needs them, else
+    /// for the matching rows after the filters ([`super::conversions`]).
+    pub(super) conversions: Option<HashMap<i64, crate::attribution::conversions::Conversions>>,
     /// The report's currency (None when ACCOUNTS rows mix currencies).
     pub(super) currency: Option<String>,
     pub(super) money: MoneyRule,
@@ -195,6 +199,7 @@ async fn prepare_entities(
         tags: None,
         campaigns: None,
         popularity: None,
+        conversions: None,
         currency: ctx.org.as_ref().and_then(|o| o.currency.clone()),
         money: MoneyRule::of(ctx.org.as_ref().and_then(|o| o.currency.as_deref())),
         last_synced: ctx.org.as_ref().and_then(|o| o.metrics_synced_at),
@@ -424,6 +429,7 @@ async fn prepare_orgs(
         tags: None,
         campaigns: None,
         popularity: None,
+        conversions: None,
         money: MoneyRule::of(currency.as_deref()),
         currency,
         last_synced,

@@ -234,7 +234,10 @@ async fn run_in(
     cancel: &Cancel,
     stages: &mut Stages,
 ) -> Result<Report, ReportError> {
-    let prepared = prepare(db, caches, facts, ctx, q, cancel, stages).await?;
+    let mut prepared = prepare(db, caches, facts, ctx, q, cancel, stages).await?;
+    if conversions::needed(q) {
+        prepared.conversions = conversions::load(db, ctx, q, &prepared.rows).await?;
+    }
     stages.mark("prepare");
     cancel.check()?;
     let page_end = q.page as usize * q.page_size as usize;
@@ -247,14 +250,17 @@ async fn run_in(
     for r in &p.rows {
         sum.add(&r.counters);
     }
-    let conversions = conversions::load(db, ctx, q, &p.rows).await?;
+    if p.conversions.is_none() {
+        p.conversions = conversions::load(db, ctx, q, &p.rows).await?;
+    }
     stages.mark("conversions");
     let totals = p.level.has_metrics().then(|| {
         let mut m = Map::new();
         let mixed = mixes_currencies(p.level, &p.currency);
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
-        if let Some(c) = &conversions {
-            conversions::insert(Some(&c.total), &sum, (!mixed).then_some(&p.money), &mut m);
+        if let Some(by_row) = &p.conversions {
+            let total = conversions::total(by_row, &p.rows);
+            conversions::insert(Some(&total), &sum, (!mixed).then_some(&p.money), &mut m);
         }
         m
     });
@@ -313,9 +319,9 @@ async fn run_in(
         .iter()
         .map(|r| {
             let mut m = present(&p, r, ctx.columns, &tags);
-            if let Some(c) = &conversions {
+            if let Some(by_row) = &p.conversions {
                 let money = p.money_of(r);
-                conversions::insert(c.by_row.get(&r.id), &r.counters, Some(&money), &mut m);
+                conversions::insert(by_row.get(&r.id), &r.counters, Some(&money), &mut m);
             }
             m
         })

@@ -2369,7 +2369,7 @@ export type EnvelopeItemIntegrationItem = {
             provider: string;
             setup?: null | SetupItem;
             /**
-             * 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+             * 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
              * connected.
              */
             status?: string | null;
@@ -3478,7 +3478,7 @@ export type EnvelopeItemsIntegrationItem = {
             provider: string;
             setup?: null | SetupItem;
             /**
-             * 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+             * 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
              * connected.
              */
             status?: string | null;
@@ -5030,7 +5030,7 @@ export type IntegrationItem = {
     provider: string;
     setup?: null | SetupItem;
     /**
-     * 'Active' once any event arrived, 'Loading data' before (spec §4); null when not
+     * 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
      * connected.
      */
     status?: string | null;

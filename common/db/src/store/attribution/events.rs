@@ -156,7 +156,7 @@ pub async fn recent(
 
 /// Per provider: events received since `since_ms` (test events left out) and whether any
 /// event was ever received — the integration's status ('Active' when history or data
-/// exists, spec §4).
+/// exists, docs/product.md#4-integration-status).
 pub async fn counts_since(
     ex: impl Exec<'_>,
     workspace_id: &str,
