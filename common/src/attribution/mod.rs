@@ -3,8 +3,10 @@
 //! it. The providers' postbacks are read by their adapters (`searchdeck_attribution`, free of
 //! I/O, re-exported here as [`adapters`]); [`ingest`] ties each event to its install and
 //! stores it once, summed by entity and install day; [`conversions`] turns those sums into
-//! the report's Conversions and Cohort columns.
+//! the report's Conversions and Cohort columns; [`check`] compares an integration's installs
+//! with Apple's.
 
+pub mod check;
 pub mod conversions;
 pub mod ingest;
 

@@ -7,6 +7,7 @@
 use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::attribution::Provider;
 use searchdeck_common::{
+    attribution::check::{self, Finding},
     ids::{new_id, now_ms},
     store::{self, attribution::integrations::Token},
 };
@@ -49,6 +50,66 @@ pub struct IntegrationItem {
     /// What to paste into the provider's dashboard, the token masked; null when not
     /// connected.
     pub setup: Option<SetupItem>,
+    /// The installs it attributed against Apple's, over the last seven complete days (UTC);
+    /// null when not connected, and for RevenueCat, which sends no installs.
+    pub install_check: Option<InstallCheck>,
+}
+
+/// An integration's install check (docs/api/attribution.md "Install check").
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InstallCheck {
+    /// First and last day compared (YYYY-MM-DD).
+    pub from: String,
+    pub to: String,
+    pub tracked_installs: i64,
+    /// Of those, installs that named a keyword.
+    pub tracked_with_keyword: i64,
+    /// Installs Apple reports for the workspace's campaigns over the same days.
+    pub apple_installs: i64,
+    /// Tracked ÷ Apple's installs (null without Apple installs).
+    pub rate: Option<f64>,
+    /// What a gap most likely means; null when the numbers look right or are too few.
+    pub finding: Option<Finding>,
+    /// The finding as the screen says it.
+    pub message: Option<String>,
+}
+
+/// The install check of `provider` for the workspace.
+async fn install_check(
+    state: &AppState,
+    workspace_id: &str,
+    provider: Provider,
+    events_last_day: i64,
+) -> ApiResult<InstallCheck> {
+    let today = searchdeck_common::zones::today(now_ms() / 1000, None);
+    let (from, to) = (
+        (today - time::Duration::days(check::DAYS)).to_string(),
+        (today - time::Duration::days(1)).to_string(),
+    );
+    let pool = &state.db.pool;
+    let facts = &store::attribution::facts::tracked_installs;
+    let (tracked, tracked_with_keyword) =
+        facts(pool, workspace_id, provider.name(), (&from, &to)).await?;
+    let (apple, apple_keyword) =
+        store::attribution::facts::apple_installs(pool, workspace_id, (&from, &to)).await?;
+    let finding = check::diagnose(check::Counts {
+        tracked,
+        tracked_with_keyword,
+        apple,
+        apple_keyword,
+        events_last_day,
+    });
+    Ok(InstallCheck {
+        from,
+        to,
+        tracked_installs: tracked,
+        tracked_with_keyword,
+        apple_installs: apple,
+        rate: (apple > 0).then(|| tracked as f64 / apple as f64),
+        finding,
+        message: finding.map(|f| f.message(provider.title())),
+    })
 }
 
 /// Status of a connected integration with events (docs/product.md#4-integration-status).
@@ -71,27 +132,33 @@ pub(super) async fn items(state: &AppState, workspace_id: &str) -> ApiResult<Vec
     let stored = store::attribution::integrations::all(pool, workspace_id).await?;
     let counts =
         store::attribution::events::counts_since(pool, workspace_id, now_ms() - 86_400_000).await?;
-    Ok(Provider::ALL
-        .into_iter()
-        .map(|p| {
-            let row = stored.iter().find(|i| i.provider == p.name());
-            let (recent, ever) = counts
-                .iter()
-                .find(|(name, ..)| name == p.name())
-                .map_or((0, 0), |(_, recent, ever)| (*recent, *ever));
-            IntegrationItem {
-                provider: p,
-                title: p.title().to_string(),
-                kind: kind_of(p).to_string(),
-                connected: row.is_some(),
-                status: row.map(|_| if ever > 0 { ACTIVE } else { LOADING }.to_string()),
-                last_event_at: row.and_then(|r| r.last_event_at),
-                events_last_day: recent,
-                connected_at: row.map(|r| r.created_at),
-                setup: row.map(|r| setup_of(state, p, &format!("…{}", r.token_hint))),
+    let mut out = Vec::new();
+    for p in Provider::ALL {
+        let row = stored.iter().find(|i| i.provider == p.name());
+        let (recent, ever) = counts
+            .iter()
+            .find(|(name, ..)| name == p.name())
+            .map_or((0, 0), |(_, recent, ever)| (*recent, *ever));
+        let check = match row {
+            Some(_) if p != Provider::RevenueCat => {
+                Some(install_check(state, workspace_id, p, recent).await?)
             }
-        })
-        .collect())
+            _ => None,
+        };
+        out.push(IntegrationItem {
+            provider: p,
+            title: p.title().to_string(),
+            kind: kind_of(p).to_string(),
+            connected: row.is_some(),
+            status: row.map(|_| if ever > 0 { ACTIVE } else { LOADING }.to_string()),
+            last_event_at: row.and_then(|r| r.last_event_at),
+            events_last_day: recent,
+            connected_at: row.map(|r| r.created_at),
+            setup: row.map(|r| setup_of(state, p, &format!("…{}", r.token_hint))),
+            install_check: check,
+        });
+    }
+    Ok(out)
 }
 
 /// Every provider with its status (any role reads the integration settings).

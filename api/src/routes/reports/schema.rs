@@ -117,14 +117,6 @@ pub struct ReportItem {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(pattern = "^[0-9]{1,19}$")]
     pub adam_id: Option<String>,
-    /// CAMPAIGNS, GROUPS, KEYWORDS: MMP revenue, not stored by this server yet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(schema_with = not_stored)]
-    pub total_revenue: Option<Value>,
-    /// CAMPAIGNS: MMP installs, not stored by this server yet.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    #[schema(schema_with = not_stored)]
-    pub tracked_installs: Option<Value>,
     /// The row's ad group (GROUPS: its id; null for a campaign's negative keyword).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schema(pattern = "^[0-9]{1,19}$")]
@@ -241,6 +233,68 @@ pub struct ReportItem {
     pub creative_id: Option<String>,
     #[serde(flatten)]
     pub metrics: ReportMetrics,
+    #[serde(flatten)]
+    pub conversions: ConversionMetrics,
+}
+
+/// The Conversions and Cohort columns (CAMPAIGNS, GROUPS, KEYWORDS, ADS rows and their
+/// totals; docs/api/attribution.md "In the reports"): what the attribution providers
+/// report of the row's installs, each conversion counted on its install's day. Money in
+/// the report's currency, floored; ratios as fractions (4 decimals); null when the plan
+/// locks them (pro_limited) or a ratio has no denominator; absent on other levels.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ConversionMetrics {
+    /// Installs the providers attributed to the row.
+    pub tracked_installs: Option<i64>,
+    /// Tracked installs ÷ Apple's installs.
+    pub tracked_install_rate: Option<f64>,
+    /// Events counted as trials.
+    pub trials: Option<i64>,
+    /// Spend ÷ trials.
+    pub cost_per_trial: Option<f64>,
+    /// Events counted as purchases (new paying users).
+    pub purchases: Option<i64>,
+    /// Spend ÷ purchases.
+    pub cost_per_purchase: Option<f64>,
+    /// Revenue of the events counted as revenue, refunds subtracted (may be negative).
+    pub total_revenue: Option<f64>,
+    /// That revenue of tap-through installs.
+    pub tap_revenue: Option<f64>,
+    /// That revenue of view-through installs.
+    pub view_revenue: Option<f64>,
+    /// Revenue ÷ spend.
+    pub roas: Option<f64>,
+    /// Revenue ÷ tracked installs.
+    pub arpu: Option<f64>,
+    /// Revenue of the install day (installs at least one full day old).
+    #[serde(rename = "revenueD0")]
+    pub revenue_d0: Option<f64>,
+    /// Revenue of the first day after the install, of installs old enough for it.
+    #[serde(rename = "revenueD1")]
+    pub revenue_d1: Option<f64>,
+    /// Revenue of the first 3 days after the install, of installs old enough for it.
+    #[serde(rename = "revenueD3")]
+    pub revenue_d3: Option<f64>,
+    /// Revenue of the first 7 days after the install, of installs old enough for it.
+    #[serde(rename = "revenueD7")]
+    pub revenue_d7: Option<f64>,
+    /// Revenue of the first 14 days after the install, of installs old enough for it.
+    #[serde(rename = "revenueD14")]
+    pub revenue_d14: Option<f64>,
+    /// Revenue of the first 30 days after the install, of installs old enough for it.
+    #[serde(rename = "revenueD30")]
+    pub revenue_d30: Option<f64>,
+}
+
+/// A report's totals: the metrics, and on the levels that have them the Conversions and
+/// Cohort columns, over every matching row.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ReportTotals {
+    #[serde(flatten)]
+    pub metrics: ReportMetrics,
+    #[serde(flatten)]
+    pub conversions: ConversionMetrics,
 }
 
 /// A CAMPAIGNS row's goal optimisation (`optimizationTypes`).
@@ -294,7 +348,7 @@ pub struct ReportResult {
     /// Rows matching the filters (all pages).
     pub total: u64,
     /// The metrics over every matching row (null for NEGATIVE).
-    #[schema(value_type = Option<ReportMetrics>)]
+    #[schema(value_type = Option<ReportTotals>)]
     pub totals: Option<Map<String, Value>>,
     /// One point per day of the range when `graph` was asked for. Without filters it is
     /// the scope's daily totals (campaign group, campaign or ad group); with filters the

@@ -30,6 +30,13 @@ backend_tests! {
         let appsflyer = &list.json["result"]["items"][0];
         assert_eq!((appsflyer["status"].as_str(), appsflyer["eventsLastDay"].as_i64()), (Some("Loading data"), Some(0)), "{appsflyer}");
         assert!(appsflyer["lastEventAt"].is_i64());
+        // The install check compares with Apple's installs of the last seven days: none here.
+        let check = &appsflyer["installCheck"];
+        assert_eq!((check["trackedInstalls"].as_i64(), check["appleInstalls"].as_i64()), (Some(0), Some(0)), "{check}");
+        assert!(check["rate"].is_null() && check["finding"].is_null(), "{check}");
+        connect(&app, &owner, "revenuecat").await;
+        let list = app.get("/api/attribution/integrations", Some(&owner)).await;
+        assert!(list.json["result"]["items"][6]["installCheck"].is_null(), "RevenueCat sends no installs");
         assert_eq!(count(&app, "attribution_facts").await, 0);
         assert_eq!(app.get("/api/mmpEventsSettings/allNames", Some(&owner)).await.json["result"]["items"], Value::Array(vec![]));
         // Not connected: 404.

@@ -168,3 +168,54 @@ pub async fn sums(
         })
         .collect()
 }
+
+/// The installs `provider` attributed on install days `from..=to` (YYYY-MM-DD): in all, and
+/// those that named a keyword — what the integration's install check compares with Apple's.
+pub async fn tracked_installs(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    provider: &str,
+    (from, to): (&str, &str),
+) -> Result<(i64, i64), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT \
+           CAST(COALESCE(SUM(CASE WHEN level = 1 THEN events ELSE 0 END), 0) AS BIGINT) AS installs, \
+           CAST(COALESCE(SUM(CASE WHEN level = 3 THEN events ELSE 0 END), 0) AS BIGINT) AS with_keyword \
+         FROM attribution_facts \
+         WHERE workspace_id = $1 AND provider = $2 AND event_name = 'install' AND level IN (1, 3) \
+           AND install_day >= $3 AND install_day <= $4",
+    )
+    .bind(workspace_id)
+    .bind(provider)
+    .bind(from)
+    .bind(to)
+    .fetch_one(ex)
+    .await?;
+    Ok((row.try_get("installs")?, row.try_get("with_keyword")?))
+}
+
+/// Apple's installs of the workspace's synced campaign groups on days `from..=to`
+/// (YYYY-MM-DD, each group's own days): in all, and those its keywords won (the rest came
+/// through Search Match).
+pub async fn apple_installs(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    (from, to): (&str, &str),
+) -> Result<(i64, i64), sqlx::Error> {
+    let row = sqlx::query(
+        "SELECT \
+           CAST(COALESCE(SUM(CASE WHEN m.level = 1 THEN m.tap_installs + m.view_installs ELSE 0 END), 0) AS BIGINT) AS installs, \
+           CAST(COALESCE(SUM(CASE WHEN m.level = 3 THEN m.tap_installs + m.view_installs ELSE 0 END), 0) AS BIGINT) AS keyword_installs \
+         FROM asa_day_metrics m \
+         JOIN sync_orgs o ON o.org_key = m.org_key \
+         JOIN accounts a ON a.id = o.account_id \
+         WHERE a.workspace_id = $1 AND m.level IN (1, 3) \
+           AND CAST(m.day AS TEXT) >= $2 AND CAST(m.day AS TEXT) <= $3",
+    )
+    .bind(workspace_id)
+    .bind(from)
+    .bind(to)
+    .fetch_one(ex)
+    .await?;
+    Ok((row.try_get("installs")?, row.try_get("keyword_installs")?))
+}
