@@ -52,6 +52,7 @@ export const attributionEn = {
   'attribution.rotateText': 'The old URL stops working at once: {provider} must be given the new one, or its events will be lost.',
   'attribution.rotated': 'New postback URL made',
   'attribution.disconnect': 'Disconnect',
+  'attribution.disconnectCard': 'Disconnect {provider}',
   'attribution.disconnectTitle': 'Disconnect {provider}?',
   'attribution.disconnectText': 'The postback URL stops working at once. The events already received stay in the reports.',
   'attribution.disconnected': '{provider} disconnected',

@@ -54,6 +54,7 @@ export const attributionRu = {
   'attribution.rotateText': 'Старый URL сразу перестанет работать: передайте {provider} новый, иначе события потеряются.',
   'attribution.rotated': 'Новый postback URL создан',
   'attribution.disconnect': 'Отключить',
+  'attribution.disconnectCard': 'Отключить {provider}',
   'attribution.disconnectTitle': 'Отключить {provider}?',
   'attribution.disconnectText': 'Postback URL сразу перестанет работать. Уже полученные события останутся в отчётах.',
   'attribution.disconnected': '{provider} отключён',

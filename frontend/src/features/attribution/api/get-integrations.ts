@@ -18,9 +18,10 @@ export async function getIntegrations({ signal }: CallOptions = {}): Promise<Int
   return items;
 }
 
-export const integrationsQuery = () =>
-  queryOptions({ queryKey: attributionKeys.integrations(), queryFn: ({ signal }) => getIntegrations({ signal }) });
+/** @param pollMs read again this often (a provider's page keeps its status and counts current). */
+export const integrationsQuery = (pollMs: number | false = false) =>
+  queryOptions({ queryKey: attributionKeys.integrations(), queryFn: ({ signal }) => getIntegrations({ signal }), refetchInterval: pollMs });
 
-export function useIntegrations() {
-  return useQuery(integrationsQuery());
+export function useIntegrations(pollMs: number | false = false) {
+  return useQuery(integrationsQuery(pollMs));
 }

@@ -31,7 +31,7 @@ export function DisconnectCard({ item, canEdit, onDisconnected }: { item: Integr
       <Group justify="space-between" wrap="wrap" gap="md">
         <Stack gap={2} maw={640}>
           <Text size="sm" fw={600}>
-            {title}
+            {fill(t('attribution.disconnectCard'), { provider: item.title })}
           </Text>
           <Text size="sm" c="dimmed">
             {t('attribution.disconnectText')}

@@ -65,7 +65,7 @@ function EventRow({ event }: { event: AttributionEvent }) {
         <Id value={event.adGroupId} />
       </Table.Td>
       <Table.Td>
-        <Id value={event.keywordId} empty={event.campaignId ? t('attribution.ev.searchMatch') : EMPTY} />
+        <Id value={event.keywordId} empty={event.adGroupId ? t('attribution.ev.searchMatch') : EMPTY} />
       </Table.Td>
       <Table.Td>
         <Text size="sm" style={{ whiteSpace: 'nowrap' }}>

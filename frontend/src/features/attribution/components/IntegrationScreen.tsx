@@ -15,6 +15,7 @@ import { errorMessage } from '@/lib/api-error';
 import { formatDate } from '@/lib/format';
 import { showSnackbar } from '@/lib/notifications';
 import { useConnect, type Connected } from '../api/connect';
+import { EVENTS_POLL_MS } from '../api/get-events';
 import { useIntegrations, type Integration } from '../api/get-integrations';
 import { aboutKey, canChange, fill } from '../providers';
 import { DisconnectCard } from './DisconnectCard';
@@ -38,7 +39,7 @@ export function IntegrationScreen() {
   const { user } = useSession();
   const [params] = useSearchParams();
   const provider = params.get('provider') ?? '';
-  const list = useIntegrations();
+  const list = useIntegrations(EVENTS_POLL_MS);
   const item = list.data?.find((i) => i.provider === provider);
   if (!user) return null;
   return (

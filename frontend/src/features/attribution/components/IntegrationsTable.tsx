@@ -24,7 +24,7 @@ export function IntegrationsTable({ items, canEdit, label }: { items: Integratio
             <Table.Th>{t('attribution.col.provider')}</Table.Th>
             <Table.Th w={140}>{t('attribution.col.status')}</Table.Th>
             <Table.Th w={160}>{t('attribution.col.lastEvent')}</Table.Th>
-            <Table.Th w={130} style={{ textAlign: 'right' }}>
+            <Table.Th w={150} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
               {t('attribution.col.eventsLastDay')}
             </Table.Th>
             <Table.Th w={130} />
