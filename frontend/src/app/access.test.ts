@@ -52,6 +52,9 @@ const SPEC_TABLE: SpecRow[] = [
   { path: '/settings/subscription', access: 'signedIn', roles: MANAGERS },
   { path: '/settings/invoice', access: 'signedIn', roles: EDITORS },
   { path: '/settings/password', access: 'signedIn' },
+  // Settings › Integrations and a provider's page (?provider=): every signed-in role.
+  { path: '/settings/integrations', access: 'signedIn' },
+  { path: '/settings/integration', access: 'signedIn' },
   { path: '/restricted', access: 'any' },
   // The invitation email's link (docs/api/team.md): signed in or out, without the layout.
   { path: '/invite', access: 'any', hideLayout: true },

@@ -51,11 +51,14 @@ export function visibleNavItems(routes: readonly AppRoute[], role: Role): NavIte
 export interface SettingsItem {
   label: MessageKey;
   path: string;
+  /** Other paths the section is active on (a provider's page under Integrations). */
+  also?: readonly string[];
 }
 
 export const SETTINGS_ITEMS: readonly SettingsItem[] = [
   { label: 'settingsNav.general', path: '/settings/general' },
   { label: 'settingsNav.team', path: '/settings/team' },
+  { label: 'settingsNav.integrations', path: '/settings/integrations', also: ['/settings/integration'] },
   { label: 'settingsNav.subscription', path: '/settings/subscription' },
   { label: 'settingsNav.password', path: '/settings/password' },
 ];
@@ -66,6 +69,11 @@ export function visibleSettingsItems(routes: readonly AppRoute[], role: Role): S
     const route = routes.find((r) => r.path === item.path && r.element !== undefined);
     return route !== undefined && (!route.roles || route.roles.includes(role));
   });
+}
+
+/** Whether settings section `item` is the one `pathname` shows. */
+export function isActiveSection(item: SettingsItem, pathname: string): boolean {
+  return pathname === item.path || pathname.startsWith(`${item.path}/`) || (item.also?.includes(pathname) ?? false);
 }
 
 export function isActive(item: NavItem, pathname: string): boolean {

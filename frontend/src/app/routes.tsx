@@ -19,6 +19,7 @@ const rulesScreens = () => import('@/features/rules/screens');
 const activityScreens = () => import('@/features/activity/screens');
 const plansScreens = () => import('@/features/plans/screens');
 const teamScreens = () => import('@/features/team/screens');
+const attributionScreens = () => import('@/features/attribution/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -36,6 +37,8 @@ const ActivityScreen = lazyScreen(activityScreens, 'ActivityScreen');
 const SubscriptionSettings = lazyScreen(plansScreens, 'SubscriptionSettings');
 const TeamScreen = lazyScreen(teamScreens, 'TeamScreen');
 const AcceptInviteScreen = lazyScreen(teamScreens, 'AcceptInviteScreen');
+const IntegrationsScreen = lazyScreen(attributionScreens, 'IntegrationsScreen');
+const IntegrationScreen = lazyScreen(attributionScreens, 'IntegrationScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -79,6 +82,11 @@ export const appRoutes: readonly AppRoute[] = [
   // Settings › Team (docs/product.md#2-url-paths-and-access,
   // docs/product.md#6-roles-and-route-limits): owners and admins.
   { path: '/settings/team', title: 'title.settingsTeam', access: 'signedIn', roles: ['owner', 'admin'], element: <TeamScreen /> },
+  // Settings › Integrations and a provider's page (docs/product.md#2-url-paths-and-access,
+  // docs/api/attribution.md): every role opens them; the writes are for owners, admins and
+  // writers (the screens disable them for readers, the server answers them 403).
+  { path: '/settings/integrations', title: 'title.settingsIntegrations', access: 'signedIn', element: <IntegrationsScreen /> },
+  { path: '/settings/integration', title: 'title.settingsIntegration', access: 'signedIn', element: <IntegrationScreen /> },
   // The invitation email's link (docs/api/team.md): accepts signed in, else leads through
   // login or register and back.
   { path: '/invite', title: 'title.invite', access: 'any', hideLayout: true, element: <AcceptInviteScreen /> },

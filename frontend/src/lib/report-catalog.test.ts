@@ -1,10 +1,41 @@
 import json from '@/api/report-catalog.json';
-import { catalogPartsSchema, COMMON_METRICS, COUNTER_METRICS, GRAPH_METRICS, HIDDEN_BY_DEFAULT, METRIC_NAMES, metricDisplay, metricsShownAs } from './report-catalog';
+import { catalogPartsSchema, COHORT_COLUMNS, columnDisplay, COMMON_METRICS, CONVERSION_METRICS, conversionGroupOf, COUNTER_METRICS, GRAPH_METRICS, HIDDEN_BY_DEFAULT, METRIC_NAMES, metricDisplay, metricsShownAs } from './report-catalog';
 
 describe('the report catalog', () => {
   it('reads the file the server writes', () => {
     expect(catalogPartsSchema.safeParse(json).success).toBe(true);
-    expect(HIDDEN_BY_DEFAULT).toEqual(['rules', 'totalRevenue', 'trackedInstalls', 'organicSearch', 'auctionInsights']);
+    expect(HIDDEN_BY_DEFAULT.slice(0, 5)).toEqual(['rules', 'totalRevenue', 'trackedInstalls', 'organicSearch', 'auctionInsights']);
+    // Every Conversions and Cohort column is hidden until a column preset shows it.
+    for (const { name } of CONVERSION_METRICS) expect(HIDDEN_BY_DEFAULT).toContain(name);
+  });
+
+  it('reads the Conversions and Cohort columns with how each shows', () => {
+    expect(CONVERSION_METRICS.filter((m) => m.group === 'Conversions').map((m) => m.name)).toEqual([
+      'trackedInstalls', 'trackedInstallRate', 'trials', 'costPerTrial', 'purchases', 'costPerPurchase',
+      'totalRevenue', 'tapRevenue', 'viewRevenue', 'roas', 'arpu',
+    ]);
+    expect(COHORT_COLUMNS).toEqual(['revenueD0', 'revenueD1', 'revenueD3', 'revenueD7', 'revenueD14', 'revenueD30']);
+    expect(CONVERSION_METRICS.filter((m) => m.group === 'Cohort').map((m) => m.name)).toEqual(COHORT_COLUMNS);
+    expect(columnDisplay('trackedInstalls')).toBe('count');
+    expect(columnDisplay('trackedInstallRate')).toBe('percent');
+    expect(columnDisplay('roas')).toBe('percent');
+    expect(columnDisplay('costPerTrial')).toBe('money');
+    expect(columnDisplay('revenueD7')).toBe('money');
+    expect(columnDisplay('ttr')).toBe('percent');
+    expect(columnDisplay('campaignName')).toBeNull();
+    expect(conversionGroupOf('arpu')).toBe('Conversions');
+    expect(conversionGroupOf('revenueD30')).toBe('Cohort');
+    expect(conversionGroupOf('taps')).toBeNull();
+    // They are not report metrics: no filter, rule or chart offers them yet.
+    expect(METRIC_NAMES).not.toContain('roas');
+  });
+
+  it('refuses a conversion column shown some other way or in an unknown group', () => {
+    const bad = (entry: Record<string, string>) => catalogPartsSchema.safeParse({ ...json, conversionMetrics: [entry] }).success;
+    expect(bad({ name: 'roas', display: 'percent', group: 'Conversions' })).toBe(true);
+    expect(bad({ name: 'roas', display: 'decimal', group: 'Conversions' })).toBe(false);
+    expect(bad({ name: 'roas', display: 'percent', group: 'Benchmarks' })).toBe(false);
+    expect(catalogPartsSchema.safeParse({ ...json, cohortColumns: undefined }).success).toBe(false);
   });
 
   it('lists the 26 metrics once each, the 12 common ones first in the spec’s order', () => {

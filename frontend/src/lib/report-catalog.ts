@@ -2,13 +2,14 @@
  * The report catalog as the server writes it for the web app (`src/api/report-catalog.json`,
  * generated from common's catalog, `searchdeck_common::report::catalog`): the metrics in the
  * spec's order (the common ones first) with how each shows, the chart's metrics in the
- * chart's order, and the columns hidden by default. Read once and checked here, so the
+ * chart's order, the columns hidden by default, and the Conversions and Cohort columns fed by
+ * the attribution providers (docs/api/attribution.md, "In the reports") with how each shows. Read once and checked here, so the
  * tables, the chart, the filters and the rules list the metrics the engine has. Only the
  * parts read are imported (named imports of the JSON), so the levels' column lists stay out
  * of the bundle until something reads them.
  */
 import { z } from 'zod';
-import { graphMetrics, hiddenByDefault, metrics } from '@/api/report-catalog.json';
+import { cohortColumns, conversionMetrics, graphMetrics, hiddenByDefault, metrics } from '@/api/report-catalog.json';
 
 /** How a metric's value shows: ratios are fractions on the wire, shown as percentages. */
 export const METRIC_DISPLAYS = ['count', 'money', 'percent', 'decimal'] as const;
@@ -26,14 +27,28 @@ const metricSchema = z.object({
 });
 export type CatalogMetric = z.infer<typeof metricSchema>;
 
+/** The column groups the attribution providers feed (the pro_limited plan locks both). */
+export const CONVERSION_GROUPS = ['Conversions', 'Cohort'] as const;
+export type ConversionGroup = (typeof CONVERSION_GROUPS)[number];
+
+/** A Conversions or Cohort column: how it shows (money in the report's currency) and its group. */
+const conversionMetricSchema = z.object({
+  name: z.string(),
+  display: z.enum(['count', 'money', 'percent']),
+  group: z.enum(CONVERSION_GROUPS),
+});
+export type ConversionMetric = z.infer<typeof conversionMetricSchema>;
+
 /** The parts of the catalog read here. */
 export const catalogPartsSchema = z.object({
   metrics: z.array(metricSchema),
   graphMetrics: z.array(z.string()),
   hiddenByDefault: z.array(z.string()),
+  conversionMetrics: z.array(conversionMetricSchema),
+  cohortColumns: z.array(z.string()),
 });
 
-const catalog = catalogPartsSchema.parse({ metrics, graphMetrics, hiddenByDefault });
+const catalog = catalogPartsSchema.parse({ metrics, graphMetrics, hiddenByDefault, conversionMetrics, cohortColumns });
 
 /** Every metric, in the spec's order: the common metrics, then the tap/view/total split. */
 export const METRICS: readonly CatalogMetric[] = catalog.metrics;
@@ -58,4 +73,21 @@ export function metricDisplay(name: string): MetricDisplay | null {
 /** The names of the metrics shown as `display`, in the spec's order. */
 export function metricsShownAs(display: MetricDisplay): string[] {
   return METRICS.filter((m) => m.display === display).map((m) => m.name);
+}
+
+/** The Conversions then the Cohort columns, in the catalog's order. */
+export const CONVERSION_METRICS: readonly ConversionMetric[] = catalog.conversionMetrics;
+/** The Cohort columns (revenue of the first N days after each install), D0 to D30. */
+export const COHORT_COLUMNS: readonly string[] = catalog.cohortColumns;
+
+const conversions = new Map(CONVERSION_METRICS.map((m) => [m.name, m]));
+
+/** The group of a Conversions or Cohort column, or null for any other column. */
+export function conversionGroupOf(name: string): ConversionGroup | null {
+  return conversions.get(name)?.group ?? null;
+}
+
+/** How column `name` shows: a metric's or a Conversions/Cohort column's display, else null. */
+export function columnDisplay(name: string): MetricDisplay | null {
+  return displays.get(name) ?? conversions.get(name)?.display ?? null;
 }

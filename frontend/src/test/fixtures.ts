@@ -8,7 +8,7 @@ import type { Role, User } from '@/features/auth';
 import type { PlanAnswer } from '@/features/plans';
 import type { Task } from '@/features/tasks';
 import { NOTHING_YET } from '@/features/tasks/creation-progress';
-import type { BulkEditProgress, CreationProgress } from '@/api/generated/types.gen';
+import type { BulkEditProgress, Connected, CreationProgress, EventItem, EventNameItem, IntegrationItem } from '@/api/generated/types.gen';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -154,6 +154,78 @@ export function makeReport(items: Record<string, unknown>[] | unknown[], overrid
     page: 1,
     pageSize: 50,
     syncing: false,
+    ...overrides,
+  };
+}
+
+const PROVIDERS: [string, string, string][] = [
+  ['appsflyer', 'AppsFlyer', 'attribution'],
+  ['adjust', 'Adjust', 'attribution'],
+  ['branch', 'Branch', 'attribution'],
+  ['singular', 'Singular', 'attribution'],
+  ['kochava', 'Kochava', 'attribution'],
+  ['tenjin', 'Tenjin', 'attribution'],
+  ['revenuecat', 'RevenueCat', 'revenue'],
+  ['custom', 'Custom tracking server', 'custom'],
+];
+
+/** One provider of `GET attribution/integrations`, not connected unless it says otherwise. */
+export function makeIntegration(provider: string, overrides: Partial<IntegrationItem> = {}): IntegrationItem {
+  const [, title, kind] = PROVIDERS.find(([p]) => p === provider) ?? [provider, provider, 'custom'];
+  return { provider, title, kind, connected: false, status: null, lastEventAt: null, eventsLastDay: 0, connectedAt: null, setup: null, ...overrides };
+}
+
+/** Every provider the list answers, in its order, with `overrides` per provider. */
+export function makeIntegrations(overrides: Record<string, Partial<IntegrationItem>> = {}): IntegrationItem[] {
+  return PROVIDERS.map(([provider]) => makeIntegration(provider, overrides[provider]));
+}
+
+/** The answer of Connect or Rotate: the integration connected and its URL with the token. */
+export function makeConnected(provider: string, token = 'tok_abcdefghijklmnopqrstuvwxyz0123456789', secret: string | null = null): Connected {
+  const method = provider === 'adjust' ? 'GET' : 'POST';
+  const url = `http://127.0.0.1:8080/api/attribution/postbacks/${provider}/${token}`;
+  const steps = ['Open the dashboard', 'Paste the URL'];
+  return {
+    item: makeIntegration(provider, { connected: true, status: 'Loading data', connectedAt: 1764763200000, setup: { method, url: `…/${provider}/…${token.slice(-4)}`, steps } }),
+    setup: { method, url, steps },
+    secret,
+  };
+}
+
+/** One event of `GET attribution/integrations/{provider}/events`. */
+export function makeAttributionEvent(dedupeId: string, overrides: Partial<EventItem> = {}): EventItem {
+  return {
+    dedupeId,
+    kind: 'install',
+    eventName: 'install',
+    eventAt: 1764763200000,
+    installAt: 1764763200000,
+    installDay: '2026-12-03',
+    receivedAt: 1764763200000,
+    test: false,
+    campaignId: '542370539',
+    adGroupId: '542317095',
+    keywordId: '87675432',
+    adId: null,
+    adamId: '123456789',
+    claimType: 'Click',
+    country: 'US',
+    revenue: null,
+    currency: null,
+    ...overrides,
+  };
+}
+
+/** One name of `GET mmpEventsSettings/allNames`. */
+export function makeEventName(provider: string, eventName: string, overrides: Partial<EventNameItem> = {}): EventNameItem {
+  return {
+    provider,
+    eventName,
+    adamId: '123456789',
+    countsAs: { trial: false, purchase: false, revenue: false },
+    events: 3,
+    firstSeenAt: 1764763200000,
+    lastSeenAt: 1764763200000,
     ...overrides,
   };
 }

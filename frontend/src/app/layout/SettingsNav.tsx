@@ -7,7 +7,7 @@ import { Tabs } from '@mantine/core';
 import { useLocation, useNavigate } from 'react-router';
 import type { Role } from '@/features/auth';
 import { t } from '@/i18n';
-import { visibleSettingsItems } from '../navigation';
+import { isActiveSection, visibleSettingsItems } from '../navigation';
 import { appRoutes } from '../routes';
 
 export const SETTINGS_SECTION = '/settings/';
@@ -16,7 +16,7 @@ export function SettingsNav({ role }: { role: Role }) {
   const { pathname } = useLocation();
   const navigate = useNavigate();
   const items = visibleSettingsItems(appRoutes, role);
-  const active = items.find((item) => pathname === item.path || pathname.startsWith(`${item.path}/`));
+  const active = items.find((item) => isActiveSection(item, pathname));
   return (
     <Tabs value={active?.path ?? null} onChange={(path) => path && void navigate(path)} mb="lg">
       <Tabs.List aria-label={t('settingsNav.label')}>

@@ -5,7 +5,7 @@
  * thousands).
  */
 import type { MessageKey } from '@/i18n';
-import { METRICS as CATALOG_METRICS } from '@/lib/report-catalog';
+import { METRICS as CATALOG_METRICS, CONVERSION_METRICS } from '@/lib/report-catalog';
 import type { Level } from './paths';
 
 export type ColumnKind = 'name' | 'status' | 'money' | 'percent' | 'count' | 'decimal' | 'id' | 'tags' | 'list' | 'bool' | 'time' | 'text' | 'rules' | 'optimization' | 'code';
@@ -102,6 +102,9 @@ export function columnsOf(level: Level): ColumnDef[] {
 const EXTRA_KINDS: Record<string, ColumnKind> = {
   // The split metrics, as the report catalog shows them.
   ...Object.fromEntries(CATALOG_METRICS.filter((m) => !m.common).map((m) => [m.name, m.display])),
+  // The Conversions and Cohort columns (docs/api/attribution.md): money in the report's
+  // currency, ratios as percentages, counts as integers, as the report catalog says.
+  ...Object.fromEntries(CONVERSION_METRICS.map((m) => [m.name, m.display])),
   adamId: 'id',
   adId: 'id',
   searchTermId: 'id',

@@ -1,4 +1,4 @@
-import { formatDate, formatDateTime } from './date';
+import { formatDate, formatDateTime, formatTimeAgo } from './date';
 import { EMPTY } from './number';
 
 describe('formatDate (DD/MM/YYYY)', () => {
@@ -30,5 +30,18 @@ describe('formatDateTime (DD/MM/YYYY HH:mm)', () => {
 
   it('shows a dash for nothing', () => {
     expect(formatDateTime(null)).toBe(EMPTY);
+  });
+});
+
+describe('formatTimeAgo', () => {
+  const now = Date.UTC(2026, 11, 3, 12, 0, 0);
+  it('says how long ago in the largest whole unit', () => {
+    expect(formatTimeAgo(now - 3_000, now)).toBe('now');
+    expect(formatTimeAgo(now - 45_000, now)).toBe('45 seconds ago');
+    expect(formatTimeAgo(now - 5 * 60_000, now)).toBe('5 minutes ago');
+    expect(formatTimeAgo(now - 2 * 3_600_000, now)).toBe('2 hours ago');
+    expect(formatTimeAgo(now - 24 * 3_600_000, now)).toBe('yesterday');
+    expect(formatTimeAgo(now - 3 * 24 * 3_600_000, now)).toBe('3 days ago');
+    expect(formatTimeAgo(null, now)).toBe(EMPTY);
   });
 });

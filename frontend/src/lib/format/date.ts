@@ -56,3 +56,33 @@ export function formatDateTime(input: DateInput): string {
   const { day, month, year, hour, minute } = parts(instant, true);
   return `${day}/${month}/${year} ${hour}:${minute}`;
 }
+
+const UNITS: [Intl.RelativeTimeFormatUnit, number][] = [
+  ['year', 365 * 24 * 3600],
+  ['month', 30 * 24 * 3600],
+  ['week', 7 * 24 * 3600],
+  ['day', 24 * 3600],
+  ['hour', 3600],
+  ['minute', 60],
+  ['second', 1],
+];
+
+const relativeFormatters = new Map<string, Intl.RelativeTimeFormat>();
+
+/**
+ * How long ago `input` was, in the largest whole unit: `now` under 10 s, `5 minutes ago`,
+ * `yesterday`, `3 days ago`; empty or unreadable input shows a dash.
+ */
+export function formatTimeAgo(input: DateInput, now: number = Date.now(), locale = 'en'): string {
+  const instant = toInstant(input);
+  if (!instant) return EMPTY;
+  let format = relativeFormatters.get(locale);
+  if (!format) {
+    format = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+    relativeFormatters.set(locale, format);
+  }
+  const seconds = Math.round((instant.date.getTime() - now) / 1000);
+  if (Math.abs(seconds) < 10) return format.format(0, 'second');
+  const [unit, size] = UNITS.find(([, s]) => Math.abs(seconds) >= s) ?? ['second', 1];
+  return format.format(Math.trunc(seconds / size), unit);
+}

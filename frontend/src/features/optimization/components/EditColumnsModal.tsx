@@ -1,7 +1,8 @@
 /**
  * The edit-columns modal (docs/product.md#2-tables, docs/product.md#5-column-presets): pick a
- * column preset, tick the columns of the level (grouped as the server lists them, locked ones with
- * their plan's badge), and apply. Applying changes a saved preset's columns; the built-in Default
+ * column preset, tick the columns of the level (grouped as the server lists them: Attributes,
+ * Metrics, Conversions, Cohort; locked ones with their plan's badge, a group the plan locks
+ * whole with its message), and apply. Applying changes a saved preset's columns; the built-in Default
  * cannot change, so new columns over it are saved as a new preset (name required and unique, at
  * most 10: the save option is disabled with the spec's tooltip). Saved presets can be
  * renamed and deleted; Default cannot be deleted.
@@ -11,7 +12,7 @@ import { useState } from 'react';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { showSnackbar } from '@/lib/notifications';
-import { useColumnGroups, type ColumnPreset } from '../api/column-presets';
+import { useColumnGroups, type ColumnGroup, type ColumnPreset } from '../api/column-presets';
 import { useColumnPresetMutations } from '../api/save-column-preset';
 import { labelKey, nameColumn } from '../columns';
 import type { Level } from '../paths';
@@ -19,6 +20,17 @@ import { canSaveColumnPreset, presetColumns, presetNameProblem } from '../preset
 import { message } from '../format-value';
 import { nameProblemText } from './preset-messages';
 import { PresetList } from './PresetList';
+
+/**
+ * The message of a group whose every column the plan locks with Pro (pro_limited's
+ * Conversions and Cohort: 'Upgrade to Pro to track events from your MMP.'), shown under its
+ * title; null when the group is open or only some columns are locked (each has its badge).
+ */
+export function groupLock(group: ColumnGroup): string | null {
+  const locked = group.fields.filter((f) => f.locked && f.lock === 'pro');
+  if (locked.length === 0 || locked.length !== group.fields.length) return null;
+  return locked[0]?.lockMessage ?? null;
+}
 
 interface Props {
   opened: boolean;
@@ -95,6 +107,11 @@ function EditColumns({ onClose, level, presets, selected, onSelect }: Omit<Props
                 <Text size="xs" fw={700} tt="uppercase" c="dimmed">
                   {message(`columns.group.${group.name}`, group.name)}
                 </Text>
+                {groupLock(group) && (
+                  <Text size="xs" c="orange.8" data-testid={`group-lock-${group.name}`}>
+                    {groupLock(group)}
+                  </Text>
+                )}
                 <SimpleGrid cols={{ base: 2, sm: 3 }} spacing={6} verticalSpacing={6}>
                   {group.fields.map((col) => (
                     <Group key={col.key} gap={4} wrap="nowrap">

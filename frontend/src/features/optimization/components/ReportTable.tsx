@@ -24,6 +24,7 @@ import { useLocation } from 'react-router';
 import { useCampaignAlerts, type Alert } from '@/features/rules';
 import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
+import { conversionGroupOf } from '@/lib/report-catalog';
 import { optimizationKeys } from '../api/keys';
 import type { ReportResult, ReportRow } from '../api/report';
 import { isEditableMoney, STATUS_COLUMN, type QuickEditScope } from '../api/quick-edit';
@@ -33,7 +34,7 @@ import type { TableState } from '../url-state';
 import { message } from './cells';
 import css from './cells.module.css';
 import { EmptyState } from './EmptyState';
-import { HeaderRow, type Sort } from './report-table/Header';
+import { HeaderRow, type ColumnLock, type Sort } from './report-table/Header';
 import { HEAD_BG, numeric, selectCell, sticky, STICKY_BG } from './report-table/layout';
 import type { RowContext } from './report-table/row-context';
 import { BodyRow, Rows } from './report-table/Rows';
@@ -63,9 +64,26 @@ export interface ReportTableProps {
   tagging?: TagCellContext | undefined;
 }
 
+/**
+ * How the plan locks each of the report's `locked` columns: Pro, with its message, when the
+ * column is of a group the report's `lockedGroups` names (pro_limited's Conversions and Cohort),
+ * else Growth.
+ */
+export function columnLocks(locked: readonly string[], lockedGroups: readonly { name: string; message: string }[]): Map<string, ColumnLock> {
+  const groups = new Map(lockedGroups.map((g) => [g.name, g.message]));
+  return new Map(
+    locked.map((field): [string, ColumnLock] => {
+      const group = conversionGroupOf(field);
+      const message = group === null ? undefined : groups.get(group);
+      return [field, message === undefined ? { plan: 'growth' } : { plan: 'pro', message }];
+    }),
+  );
+}
+
 export function ReportTable({ level, result, rowLink, sort, onSort, stale, columns: fields, rowId, selected, onSelect, edit, tagging }: ReportTableProps) {
   const defs = useMemo(() => fields.map((field) => columnOf(level, field)), [level, fields]);
   const locked = useMemo(() => new Set(result?.locked ?? []), [result?.locked]);
+  const locks = useMemo(() => columnLocks(result?.locked ?? [], result?.lockedGroups ?? []), [result?.locked, result?.lockedGroups]);
   const pageIds = useMemo(() => (result?.items ?? []).map(rowId).filter((id): id is string => id !== null), [result?.items, rowId]);
   const rowSelection = useMemo<RowSelectionState>(() => Object.fromEntries([...selected].map((id) => [id, true])), [selected]);
   const allOnPage = pageIds.length > 0 && pageIds.every((id) => selected.has(id));
@@ -188,7 +206,7 @@ export function ReportTable({ level, result, rowLink, sort, onSort, stale, colum
               defs={group.headers.map((header) => defOf(header.column.id))}
               sort={sort}
               onSort={onSort}
-              locked={locked}
+              locks={locks}
               pageIds={pageIds}
               allOnPage={allOnPage}
               someOnPage={someOnPage}

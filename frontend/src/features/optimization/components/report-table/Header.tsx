@@ -1,7 +1,8 @@
 /**
  * The report table's header: a checkbox selecting every row of the page, then one header
  * per column, which sorts on the server (descending first, then ascending, then unsorted)
- * and shows a Growth badge on a column the plan locks.
+ * and shows a badge on a column the plan locks: Growth on the Growth-only columns, Pro with
+ * the group's message on the Conversions and Cohort columns pro_limited locks.
  */
 import { Badge, Box, Checkbox, Group, Table, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
@@ -19,7 +20,21 @@ export function nextSort(current: Sort, field: string): Sort {
   return current.order === 'desc' ? { field, order: 'asc' } : null;
 }
 
-function ColumnHeader({ column, sort, locked, onSort }: { column: ColumnDef; sort: Sort; locked: boolean; onSort: (sort: Sort) => void }) {
+/** How the plan locks a column: Growth-only, or Pro with its group's message. */
+export type ColumnLock = { plan: 'growth' } | { plan: 'pro'; message: string };
+
+function LockBadge({ lock }: { lock: ColumnLock }) {
+  const pro = lock.plan === 'pro';
+  return (
+    <Tooltip label={pro ? lock.message : t('table.lockedHint')} withArrow>
+      <Badge size="xs" variant={pro ? 'light' : 'gradient'} color="orange" gradient={{ from: 'violet', to: 'blue' }} tt="none">
+        {pro ? t('table.pro') : t('table.growth')}
+      </Badge>
+    </Tooltip>
+  );
+}
+
+function ColumnHeader({ column, sort, lock, onSort }: { column: ColumnDef; sort: Sort; lock: ColumnLock | undefined; onSort: (sort: Sort) => void }) {
   const active = sort?.field === column.field ? sort.order : null;
   const Icon = active === 'asc' ? IconArrowUp : active === 'desc' ? IconArrowDown : IconArrowsSort;
   const label = message(labelKey(column.field), column.field);
@@ -33,13 +48,7 @@ function ColumnHeader({ column, sort, locked, onSort }: { column: ColumnDef; sor
           <Icon size={13} color={active ? 'var(--mantine-color-blue-6)' : 'var(--mantine-color-gray-5)'} aria-hidden />
         </Group>
       </UnstyledButton>
-      {locked && (
-        <Tooltip label={t('table.lockedHint')} withArrow>
-          <Badge size="xs" variant="gradient" gradient={{ from: 'violet', to: 'blue' }} tt="none">
-            {t('table.growth')}
-          </Badge>
-        </Tooltip>
-      )}
+      {lock && <LockBadge lock={lock} />}
     </Group>
   );
 }
@@ -50,15 +59,15 @@ export interface HeaderRowProps {
   defs: ColumnDef[];
   sort: Sort;
   onSort: (sort: Sort) => void;
-  /** The columns the plan locks (Growth). */
-  locked: ReadonlySet<string>;
+  /** The columns the plan locks, and how. */
+  locks: ReadonlyMap<string, ColumnLock>;
   pageIds: string[];
   allOnPage: boolean;
   someOnPage: boolean;
   onSelect: (ids: string[], on: boolean) => void;
 }
 
-export function HeaderRow({ rowRef, defs, sort, onSort, locked, pageIds, allOnPage, someOnPage, onSelect }: HeaderRowProps) {
+export function HeaderRow({ rowRef, defs, sort, onSort, locks, pageIds, allOnPage, someOnPage, onSelect }: HeaderRowProps) {
   return (
     <Table.Tr ref={rowRef}>
       <Table.Th style={selectCell(HEAD_BG)}>
@@ -76,7 +85,7 @@ export function HeaderRow({ rowRef, defs, sort, onSort, locked, pageIds, allOnPa
         return (
           <Table.Th key={def.field} aria-sort={order} style={{ ...sticky(index, HEAD_BG), textAlign: numeric(def) ? 'right' : undefined }}>
             <Box style={{ display: 'flex', justifyContent: numeric(def) ? 'flex-end' : 'flex-start' }}>
-              <ColumnHeader column={def} sort={sort} locked={locked.has(def.field)} onSort={onSort} />
+              <ColumnHeader column={def} sort={sort} lock={locks.get(def.field)} onSort={onSort} />
             </Box>
           </Table.Th>
         );
