@@ -1262,6 +1262,84 @@ export type Connects = {
 };
 
 /**
+ * The Conversions and Cohort columns (CAMPAIGNS, GROUPS, KEYWORDS, ADS rows and their
+ * totals; docs/api/attribution.md "In the reports"): what the attribution providers
+ * report of the row's installs, each conversion counted on its install's day. Money in
+ * the report's currency, floored; ratios as fractions (4 decimals); null when the plan
+ * locks them (pro_limited) or a ratio has no denominator; absent on other levels.
+ */
+export type ConversionMetrics = {
+    /**
+     * Revenue ÷ tracked installs.
+     */
+    arpu?: number | null;
+    /**
+     * Spend ÷ purchases.
+     */
+    costPerPurchase?: number | null;
+    /**
+     * Spend ÷ trials.
+     */
+    costPerTrial?: number | null;
+    /**
+     * Events counted as purchases (new paying users).
+     */
+    purchases?: number | null;
+    /**
+     * Revenue of the install day (installs at least one full day old).
+     */
+    revenueD0?: number | null;
+    /**
+     * Revenue of the first day after the install, of installs old enough for it.
+     */
+    revenueD1?: number | null;
+    /**
+     * Revenue of the first 14 days after the install, of installs old enough for it.
+     */
+    revenueD14?: number | null;
+    /**
+     * Revenue of the first 3 days after the install, of installs old enough for it.
+     */
+    revenueD3?: number | null;
+    /**
+     * Revenue of the first 30 days after the install, of installs old enough for it.
+     */
+    revenueD30?: number | null;
+    /**
+     * Revenue of the first 7 days after the install, of installs old enough for it.
+     */
+    revenueD7?: number | null;
+    /**
+     * Revenue ÷ spend.
+     */
+    roas?: number | null;
+    /**
+     * That revenue of tap-through installs.
+     */
+    tapRevenue?: number | null;
+    /**
+     * Revenue of the events counted as revenue, refunds subtracted (may be negative).
+     */
+    totalRevenue?: number | null;
+    /**
+     * Tracked installs ÷ Apple's installs.
+     */
+    trackedInstallRate?: number | null;
+    /**
+     * Installs the providers attributed to the row.
+     */
+    trackedInstalls?: number | null;
+    /**
+     * Events counted as trials.
+     */
+    trials?: number | null;
+    /**
+     * That revenue of view-through installs.
+     */
+    viewRevenue?: number | null;
+};
+
+/**
  * The `converted` part of a report.
  */
 export type Converted = {
@@ -2354,6 +2432,7 @@ export type EnvelopeItemIntegrationItem = {
              * Events received in the last 24 hours (test events left out).
              */
             eventsLastDay: number;
+            installCheck?: null | InstallCheck;
             /**
              * `attribution` (the six MMPs), `revenue` (RevenueCat) or `custom`.
              */
@@ -3463,6 +3542,7 @@ export type EnvelopeItemsIntegrationItem = {
              * Events received in the last 24 hours (test events left out).
              */
             eventsLastDay: number;
+            installCheck?: null | InstallCheck;
             /**
              * `attribution` (the six MMPs), `revenue` (RevenueCat) or `custom`.
              */
@@ -4245,7 +4325,7 @@ export type EnvelopeReportResult = {
          * Rows matching the filters (all pages).
          */
         total: number;
-        totals?: null | ReportMetrics;
+        totals?: null | ReportTotals;
     };
     status: number;
 };
@@ -4751,6 +4831,11 @@ export type FindCompetitors = {
 };
 
 /**
+ * What the check found, with a sentence saying what to do.
+ */
+export type Finding = 'NO_POSTBACKS' | 'NO_KEYWORDS' | 'LOW_RATE';
+
+/**
  * Forecasts, with the Growth-only metrics the plan locks.
  */
 export type ForecastAnswer = {
@@ -5003,6 +5088,35 @@ export type Ingested = {
 };
 
 /**
+ * An integration's install check (docs/api/attribution.md "Install check").
+ */
+export type InstallCheck = {
+    /**
+     * Installs Apple reports for the workspace's campaigns over the same days.
+     */
+    appleInstalls: number;
+    finding?: null | Finding;
+    /**
+     * First and last day compared (YYYY-MM-DD).
+     */
+    from: string;
+    /**
+     * The finding as the screen says it.
+     */
+    message?: string | null;
+    /**
+     * Tracked ÷ Apple's installs (null without Apple installs).
+     */
+    rate?: number | null;
+    to: string;
+    trackedInstalls: number;
+    /**
+     * Of those, installs that named a keyword.
+     */
+    trackedWithKeyword: number;
+};
+
+/**
  * A provider's integration with the workspace.
  */
 export type IntegrationItem = {
@@ -5015,6 +5129,7 @@ export type IntegrationItem = {
      * Events received in the last 24 hours (test events left out).
      */
     eventsLastDay: number;
+    installCheck?: null | InstallCheck;
     /**
      * `attribution` (the six MMPs), `revenue` (RevenueCat) or `custom`.
      */
@@ -6304,7 +6419,7 @@ export type ReportBody = {
  * present on the rows of the levels its description names (null where no data is synced
  * for it yet, and for Growth-only columns when locked). NEGATIVE rows have no metrics.
  */
-export type ReportItem = ReportMetrics & {
+export type ReportItem = ReportMetrics & ConversionMetrics & {
     /**
      * ACCOUNTS: the connection's id.
      */
@@ -6502,8 +6617,6 @@ export type ReportItem = ReportMetrics & {
      * ORGS: the campaign group's time zone.
      */
     timeZone?: string | null;
-    totalRevenue?: null;
-    trackedInstalls?: null;
 };
 
 /**
@@ -6599,8 +6712,14 @@ export type ReportResult = {
      * Rows matching the filters (all pages).
      */
     total: number;
-    totals?: null | ReportMetrics;
+    totals?: null | ReportTotals;
 };
+
+/**
+ * A report's totals: the metrics, and on the levels that have them the Conversions and
+ * Cohort columns, over every matching row.
+ */
+export type ReportTotals = ReportMetrics & ConversionMetrics;
 
 /**
  * A cohort (ROAS) window and whether it has data yet.

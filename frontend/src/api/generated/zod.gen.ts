@@ -542,6 +542,33 @@ export const zConnects = z.object({
 });
 
 /**
+ * The Conversions and Cohort columns (CAMPAIGNS, GROUPS, KEYWORDS, ADS rows and their
+ * totals; docs/api/attribution.md "In the reports"): what the attribution providers
+ * report of the row's installs, each conversion counted on its install's day. Money in
+ * the report's currency, floored; ratios as fractions (4 decimals); null when the plan
+ * locks them (pro_limited) or a ratio has no denominator; absent on other levels.
+ */
+export const zConversionMetrics = z.object({
+    arpu: z.number().nullish(),
+    costPerPurchase: z.number().nullish(),
+    costPerTrial: z.number().nullish(),
+    purchases: z.int().nullish(),
+    revenueD0: z.number().nullish(),
+    revenueD1: z.number().nullish(),
+    revenueD14: z.number().nullish(),
+    revenueD3: z.number().nullish(),
+    revenueD30: z.number().nullish(),
+    revenueD7: z.number().nullish(),
+    roas: z.number().nullish(),
+    tapRevenue: z.number().nullish(),
+    totalRevenue: z.number().nullish(),
+    trackedInstallRate: z.number().nullish(),
+    trackedInstalls: z.int().nullish(),
+    trials: z.int().nullish(),
+    viewRevenue: z.number().nullish()
+});
+
+/**
  * The `converted` part of a report.
  */
 export const zConverted = z.object({
@@ -1958,6 +1985,15 @@ export const zFindCompetitors = z.object({
 });
 
 /**
+ * What the check found, with a sentence saying what to do.
+ */
+export const zFinding = z.enum([
+    'NO_POSTBACKS',
+    'NO_KEYWORDS',
+    'LOW_RATE'
+]);
+
+/**
  * The body of `asa/reports/calculateForecasts`.
  */
 export const zForecastBody = z.object({
@@ -2094,6 +2130,20 @@ export const zEnvelopePostbackResult = z.object({
         skipped: z.int().gte(0)
     })),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * An integration's install check (docs/api/attribution.md "Install check").
+ */
+export const zInstallCheck = z.object({
+    appleInstalls: z.int(),
+    finding: zFinding.nullish(),
+    from: z.string(),
+    message: z.string().nullish(),
+    rate: z.number().nullish(),
+    to: z.string(),
+    trackedInstalls: z.int(),
+    trackedWithKeyword: z.int()
 });
 
 /**
@@ -3538,6 +3588,12 @@ export const zGraphPoint = zReportMetrics.and(z.object({
 }));
 
 /**
+ * A report's totals: the metrics, and on the levels that have them the Conversions and
+ * Cohort columns, over every matching row.
+ */
+export const zReportTotals = zReportMetrics.and(zConversionMetrics);
+
+/**
  * A cohort (ROAS) window and whether it has data yet.
  */
 export const zRoiWindow = z.object({
@@ -4298,6 +4354,7 @@ export const zEnvelopeItemIntegrationItem = z.object({
             connected: z.boolean(),
             connectedAt: z.int().nullish(),
             eventsLastDay: z.int(),
+            installCheck: zInstallCheck.nullish(),
             kind: z.string().regex(/^(attribution|revenue|custom)$/),
             lastEventAt: z.int().nullish(),
             provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
@@ -4319,6 +4376,7 @@ export const zEnvelopeItemsIntegrationItem = z.object({
             connected: z.boolean(),
             connectedAt: z.int().nullish(),
             eventsLastDay: z.int(),
+            installCheck: zInstallCheck.nullish(),
             kind: z.string().regex(/^(attribution|revenue|custom)$/),
             lastEventAt: z.int().nullish(),
             provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
@@ -4337,6 +4395,7 @@ export const zIntegrationItem = z.object({
     connected: z.boolean(),
     connectedAt: z.int().nullish(),
     eventsLastDay: z.int(),
+    installCheck: zInstallCheck.nullish(),
     kind: z.string().regex(/^(attribution|revenue|custom)$/),
     lastEventAt: z.int().nullish(),
     provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
@@ -4778,7 +4837,7 @@ export const zTagRef = z.object({
  * present on the rows of the levels its description names (null where no data is synced
  * for it yet, and for Growth-only columns when locked). NEGATIVE rows have no metrics.
  */
-export const zReportItem = zReportMetrics.and(z.object({
+export const zReportItem = zReportMetrics.and(zConversionMetrics).and(z.object({
     accountId: z.string().nullish(),
     accountName: z.string().nullish(),
     adDisplayStatus: z.string().nullish(),
@@ -4832,9 +4891,7 @@ export const zReportItem = zReportMetrics.and(z.object({
     syncing: z.boolean().nullish(),
     tag: z.array(zTagRef).nullish(),
     text: z.string().nullish(),
-    timeZone: z.string().nullish(),
-    totalRevenue: z.null().optional(),
-    trackedInstalls: z.null().optional()
+    timeZone: z.string().nullish()
 }));
 
 /**
@@ -4856,7 +4913,7 @@ export const zEnvelopeReportResult = z.object({
         subtotals: z.array(z.record(z.string(), z.unknown())).nullish(),
         syncing: z.boolean(),
         total: z.int().gte(0),
-        totals: zReportMetrics.nullish()
+        totals: zReportTotals.nullish()
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
@@ -4878,7 +4935,7 @@ export const zReportResult = z.object({
     subtotals: z.array(z.record(z.string(), z.unknown())).nullish(),
     syncing: z.boolean(),
     total: z.int().gte(0),
-    totals: zReportMetrics.nullish()
+    totals: zReportTotals.nullish()
 });
 
 /**
