@@ -8,6 +8,7 @@
 
 mod conversions;
 mod refusals;
+mod rules;
 mod settings;
 
 use crate::common::{TestApp, TestResponse};

@@ -225,6 +225,10 @@ async fn page_popularity(
     Ok(())
 }
 
+fn ids_of(rows: &[super::prepare::Row]) -> Vec<i64> {
+    rows.iter().map(|r| r.id).collect()
+}
+
 async fn run_in(
     db: &Db,
     caches: &Caches,
@@ -236,7 +240,8 @@ async fn run_in(
 ) -> Result<Report, ReportError> {
     let mut prepared = prepare(db, caches, facts, ctx, q, cancel, stages).await?;
     if conversions::needed(q) {
-        prepared.conversions = conversions::load(db, ctx, q, &prepared.rows).await?;
+        prepared.conversions =
+            conversions::load(db, caches, facts, ctx, q, ids_of(&prepared.rows)).await?;
     }
     stages.mark("prepare");
     cancel.check()?;
@@ -251,16 +256,16 @@ async fn run_in(
         sum.add(&r.counters);
     }
     if p.conversions.is_none() {
-        p.conversions = conversions::load(db, ctx, q, &p.rows).await?;
+        p.conversions = conversions::load(db, caches, facts, ctx, q, ids_of(&p.rows)).await?;
     }
     stages.mark("conversions");
     let totals = p.level.has_metrics().then(|| {
         let mut m = Map::new();
         let mixed = mixes_currencies(p.level, &p.currency);
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
-        if let Some(by_row) = &p.conversions {
-            let total = conversions::total(by_row, &p.rows);
-            conversions::insert(Some(&total), &sum, (!mixed).then_some(&p.money), &mut m);
+        if let Some(loaded) = &p.conversions {
+            let rows = p.rows.iter().map(|r| (r.id, &r.counters));
+            loaded.insert_total(rows, &sum, (!mixed).then_some(&p.money), &mut m);
         }
         m
     });
@@ -319,9 +324,8 @@ async fn run_in(
         .iter()
         .map(|r| {
             let mut m = present(&p, r, ctx.columns, &tags);
-            if let Some(by_row) = &p.conversions {
-                let money = p.money_of(r);
-                conversions::insert(by_row.get(&r.id), &r.counters, Some(&money), &mut m);
+            if let Some(loaded) = &p.conversions {
+                loaded.insert_row(r.id, &r.counters, Some(&p.money_of(r)), &mut m);
             }
             m
         })
