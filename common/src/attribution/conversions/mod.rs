@@ -124,25 +124,30 @@ pub fn cohorts(today: Date) -> Vec<Cohort> {
         .collect()
 }
 
-/// What each event name counts as, by (provider, app, name); names not listed count as
-/// nothing.
+/// What each event name counts as, by provider, name and app; names not listed count as
+/// nothing. Looked up by borrowed names (a report looks up every sum of its rows).
 #[derive(Debug, Clone, Default)]
-pub struct Mapping(HashMap<(String, i64, String), Counts>);
+pub struct Mapping(HashMap<String, HashMap<String, Vec<(i64, Counts)>>>);
 
 impl Mapping {
     pub fn new(names: Vec<EventName>) -> Mapping {
-        Mapping(
-            names
-                .into_iter()
-                .map(|n| ((n.provider, n.adam_id, n.event_name), n.counts))
-                .collect(),
-        )
+        let mut out: HashMap<String, HashMap<String, Vec<(i64, Counts)>>> = HashMap::new();
+        for n in names {
+            out.entry(n.provider)
+                .or_default()
+                .entry(n.event_name)
+                .or_default()
+                .push((n.adam_id, n.counts));
+        }
+        Mapping(out)
     }
 
     fn of(&self, s: &Sum) -> Counts {
         self.0
-            .get(&(s.provider.clone(), s.adam_id, s.event_name.clone()))
-            .copied()
+            .get(s.provider.as_str())
+            .and_then(|names| names.get(s.event_name.as_str()))
+            .and_then(|apps| apps.iter().find(|(adam, _)| *adam == s.adam_id))
+            .map(|(_, counts)| *counts)
             .unwrap_or_default()
     }
 }
@@ -268,6 +273,21 @@ pub fn values(
     apple: Apple<'_>,
     money: Option<&MoneyRule>,
 ) -> Vec<(&'static str, Option<Decimal>)> {
+    CONVERSION_COLUMNS
+        .iter()
+        .chain(&COHORT_COLUMNS)
+        .map(|&name| (name, value(c, apple, money, name)))
+        .collect()
+}
+
+/// One column of [`values`] (None: not a Conversions or Cohort column, or null): only that
+/// column is computed (a sort or a filter reads one column of every row).
+pub fn value(
+    c: &Conversions,
+    apple: Apple<'_>,
+    money: Option<&MoneyRule>,
+    column: &str,
+) -> Option<Decimal> {
     let Apple {
         spend_micros,
         installs,
@@ -282,41 +302,29 @@ pub fn values(
             .filter(|_| count != 0)
             .map(|rule| rule.floor(Decimal::from(micros) / Decimal::from(count) / MICROS))
     };
-    let mut out = vec![
-        ("trackedInstalls", Some(Decimal::from(c.tracked_installs))),
-        ("trackedInstallRate", ratio(c.tracked_installs, installs)),
-        ("trials", Some(Decimal::from(c.trials))),
-        ("costPerTrial", per(spend_micros, c.trials)),
-        ("purchases", Some(Decimal::from(c.purchases))),
-        ("costPerPurchase", per(spend_micros, c.purchases)),
-        ("totalRevenue", amount(c.revenue_micros)),
-        ("tapRevenue", amount(c.tap_revenue_micros)),
-        ("viewRevenue", amount(c.view_revenue_micros)),
-        ("roas", money.and(ratio(c.revenue_micros, spend_micros))),
-        ("arpu", per(c.revenue_micros, c.tracked_installs)),
-    ];
     let cohort_revenue = |i: usize| c.cohort_revenue_micros.get(i).copied().unwrap_or(0);
-    for (i, name) in COHORT_REVENUE.iter().enumerate() {
-        out.push((name, amount(cohort_revenue(i))));
+    match column {
+        "trackedInstalls" => Some(Decimal::from(c.tracked_installs)),
+        "trackedInstallRate" => ratio(c.tracked_installs, installs),
+        "trials" => Some(Decimal::from(c.trials)),
+        "costPerTrial" => per(spend_micros, c.trials),
+        "purchases" => Some(Decimal::from(c.purchases)),
+        "costPerPurchase" => per(spend_micros, c.purchases),
+        "totalRevenue" => amount(c.revenue_micros),
+        "tapRevenue" => amount(c.tap_revenue_micros),
+        "viewRevenue" => amount(c.view_revenue_micros),
+        "roas" => money.and(ratio(c.revenue_micros, spend_micros)),
+        "arpu" => per(c.revenue_micros, c.tracked_installs),
+        other => {
+            let i = cohort_index(other)?;
+            if COHORT_REVENUE[i] == other {
+                amount(cohort_revenue(i))
+            } else {
+                let spend = cohort_spend_micros.get(i).copied().unwrap_or(0);
+                money.and(ratio(cohort_revenue(i), spend))
+            }
+        }
     }
-    for (i, name) in COHORT_ROAS.iter().enumerate() {
-        let spend = cohort_spend_micros.get(i).copied().unwrap_or(0);
-        out.push((name, money.and(ratio(cohort_revenue(i), spend))));
-    }
-    out
-}
-
-/// One column of [`values`] (None: not a Conversions or Cohort column, or null).
-pub fn value(
-    c: &Conversions,
-    apple: Apple<'_>,
-    money: Option<&MoneyRule>,
-    column: &str,
-) -> Option<Decimal> {
-    values(c, apple, money)
-        .into_iter()
-        .find(|(name, _)| *name == column)
-        .and_then(|(_, v)| v)
 }
 
 const MICROS: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);

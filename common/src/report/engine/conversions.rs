@@ -110,17 +110,18 @@ async fn cohort_spend(
         } else if through < at.range.from {
             Cut::Nothing
         } else {
-            let sums = store::report_facts::range_for(
-                at.db,
-                at.caches,
-                at.facts,
-                at.org_key,
-                at.level,
-                at.range.from..=through,
-                universe.clone(),
+            Cut::Part(
+                store::report_facts::spend_for(
+                    at.db,
+                    at.caches,
+                    at.facts,
+                    at.org_key,
+                    at.level,
+                    at.range.from..=through,
+                    universe.clone(),
+                )
+                .await?,
             )
-            .await?;
-            Cut::Part(sums.iter().map(Counters::spend_micros).collect())
         });
     }
     Ok(CohortSpend { cuts, universe })
