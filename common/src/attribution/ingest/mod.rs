@@ -59,9 +59,7 @@ pub async fn ingest(
             // A test event shows on the integration screen only: no report counts it.
             continue;
         }
-        for fact in facts_of(&stored) {
-            facts::add(&mut *tx, workspace_id, &fact).await?;
-        }
+        facts::add_all(&mut *tx, workspace_id, &facts_of(&stored)).await?;
         names::seen(
             &mut *tx,
             workspace_id,

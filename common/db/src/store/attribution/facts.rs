@@ -35,32 +35,50 @@ pub struct Fact<'a> {
     pub revenue_micros: i64,
 }
 
-/// Adds `fact` to the workspace's facts.
-pub async fn add(ex: impl Exec<'_>, workspace_id: &str, f: &Fact<'_>) -> Result<(), sqlx::Error> {
-    sqlx::query(
+/// Adds each of `facts` (distinct keys: one event's levels) to the workspace's facts in one
+/// statement.
+pub async fn add_all(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    facts: &[Fact<'_>],
+) -> Result<(), sqlx::Error> {
+    if facts.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<String> = (0..facts.len())
+        .map(|i| {
+            let b = 1 + i * 12;
+            let params: Vec<String> = (b + 1..=b + 12).map(|n| format!("${n}")).collect();
+            format!("($1, {})", params.join(", "))
+        })
+        .collect();
+    let sql = format!(
         "INSERT INTO attribution_facts (workspace_id, level, entity_id, install_day, provider, \
            adam_id, event_name, age_days, claim_type, placement, currency, events, revenue_micros) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+         VALUES {} \
          ON CONFLICT (workspace_id, level, entity_id, install_day, provider, adam_id, event_name, \
            age_days, claim_type, placement, currency) \
          DO UPDATE SET events = attribution_facts.events + excluded.events, \
            revenue_micros = attribution_facts.revenue_micros + excluded.revenue_micros",
-    )
-    .bind(workspace_id)
-    .bind(f.level)
-    .bind(f.entity_id)
-    .bind(f.install_day)
-    .bind(f.provider)
-    .bind(f.adam_id)
-    .bind(f.event_name)
-    .bind(f.age_days)
-    .bind(f.claim_type)
-    .bind(f.placement)
-    .bind(f.currency)
-    .bind(f.events)
-    .bind(f.revenue_micros)
-    .execute(ex)
-    .await?;
+        values.join(", ")
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(workspace_id);
+    for f in facts {
+        q = q
+            .bind(f.level)
+            .bind(f.entity_id)
+            .bind(f.install_day)
+            .bind(f.provider)
+            .bind(f.adam_id)
+            .bind(f.event_name)
+            .bind(f.age_days)
+            .bind(f.claim_type)
+            .bind(f.placement)
+            .bind(f.currency)
+            .bind(f.events)
+            .bind(f.revenue_micros);
+    }
+    q.execute(ex).await?;
     Ok(())
 }
 
