@@ -56,7 +56,7 @@ describe('the install check', () => {
     providerPage(makeInstallCheck({ trackedInstalls: 900, trackedWithKeyword: 0, finding: 'NO_KEYWORDS', message: 'Installs from Adjust arrive without keyword ids…' }));
     const alert = await screen.findByRole('alert');
     expect(within(alert).getByText('Adjust sends installs without keywords')).toBeInTheDocument();
-    expect(alert).toHaveTextContent(/900 of the 1 000 installs .*: 90 ?%\. 0 of them named a keyword\./);
+    expect(alert).toHaveTextContent(/900 of the 1 000 installs .*: 90 ?%\. None of them named a keyword\./);
     expect(alert).toHaveTextContent('standard Apple Ads attribution payload');
     expect(steps(alert)).toEqual(['Turn on the detailed Apple Ads attribution (the AdServices payload with keyword ids) in Adjust’s Apple Ads settings.']);
   });

@@ -62,7 +62,10 @@ export const rateText = (check: InstallCheck) => (check.rate === null || check.r
 function seenText(check: InstallCheck, provider: string): string {
   const values = { provider, from: formatDate(check.from), to: formatDate(check.to), apple: formatNumber(check.appleInstalls, 0), tracked: formatNumber(check.trackedInstalls, 0) };
   if (check.appleInstalls === 0) return fill(t('attribution.check.noApple'), values);
-  return fill(t('attribution.check.seen'), { ...values, rate: rateText(check), keyword: formatNumber(check.trackedWithKeyword, 0) });
+  const seen = fill(t('attribution.check.seen'), { ...values, rate: rateText(check) });
+  if (check.trackedInstalls === 0) return seen;
+  const keyword = check.trackedWithKeyword === 0 ? t('attribution.check.noneWithKeyword') : fill(t('attribution.check.withKeyword'), { keyword: formatNumber(check.trackedWithKeyword, 0) });
+  return `${seen} ${keyword}`;
 }
 
 /** The list's mark of a failing check: the cause in two words, the rate on hover. */

@@ -91,7 +91,7 @@ function ConditionRow({ control, level, currency, locked, g, i, onRemove, onType
       />
       {(condition.type === 'metric' || condition.type === 'compare') && (
         <>
-          <MetricSelect control={control} name={`${path}.metric`} label={`${row}: ${t('rules.cond.metric')}`} w={200} metrics={metricsAt(level)} locked={locked} />
+          <MetricSelect control={control} name={`${path}.metric`} label={`${row}: ${t('rules.cond.metric')}`} w={230} metrics={metricsAt(level)} locked={locked} />
           <SelectField control={control} name={`${path}.operator`} label={`${row}: ${t('rules.cond.operator')}`} hiddenLabel w={80} data={operatorData} />
         </>
       )}
@@ -115,7 +115,7 @@ function ConditionRow({ control, level, currency, locked, g, i, onRemove, onType
           <Text mt={6} aria-hidden>
             ×
           </Text>
-          <MetricSelect control={control} name={`${path}.other`} label={`${row}: ${t('rules.cond.other')}`} w={200} metrics={othersAt(level)} locked={locked} />
+          <MetricSelect control={control} name={`${path}.other`} label={`${row}: ${t('rules.cond.other')}`} w={230} metrics={othersAt(level)} locked={locked} />
         </>
       )}
       {condition.type === 'status' && (

@@ -7,6 +7,7 @@
  * installs must be.
  */
 import { Badge, Group, Select, Text, type ComboboxData, type ComboboxItem, type SelectProps } from '@mantine/core';
+import { IconCheck } from '@tabler/icons-react';
 import type { Path } from 'react-hook-form';
 import { t } from '@/i18n';
 import type { ConversionGroup } from '@/lib/report-catalog';
@@ -39,7 +40,7 @@ export function metricOptions(metrics: readonly string[], locked: readonly Conve
   });
 }
 
-const renderOption: SelectProps['renderOption'] = ({ option }) => {
+const renderOption: SelectProps['renderOption'] = ({ option, checked }) => {
   if (option.value.startsWith(NOTICE)) {
     return (
       <Text size="xs" c="dimmed" data-testid="pro-lock-notice">
@@ -48,8 +49,9 @@ const renderOption: SelectProps['renderOption'] = ({ option }) => {
     );
   }
   return (
-    <Group gap={6} wrap="nowrap" justify="space-between" w="100%">
-      <span>{option.label}</span>
+    <Group gap={6} wrap="nowrap" w="100%">
+      {checked ? <IconCheck size={14} aria-hidden style={{ flexShrink: 0 }} /> : <span style={{ width: 14, flexShrink: 0 }} />}
+      <span style={{ flex: 1 }}>{option.label}</span>
       {option.disabled && (
         <Badge size="xs" color="orange" variant="light" tt="none">
           {t('rules.pro')}
