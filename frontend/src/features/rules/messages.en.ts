@@ -67,6 +67,8 @@ export const rulesEn = {
   'rules.logic': 'how its conditions combine',
   'rules.and': 'All (AND)',
   'rules.or': 'Any (OR)',
+  'rules.text.and': 'and',
+  'rules.text.or': 'or',
   'rules.groupN': 'Group {n}',
   'rules.conditionN': 'Condition {n}',
   'rules.addGroup': 'Add group',

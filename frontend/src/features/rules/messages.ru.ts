@@ -69,6 +69,8 @@ export const rulesRu = {
   'rules.logic': 'как объединяются условия',
   'rules.and': 'Все (И)',
   'rules.or': 'Любое (ИЛИ)',
+  'rules.text.and': 'и',
+  'rules.text.or': 'или',
   'rules.groupN': 'Группа {n}',
   'rules.conditionN': 'Условие {n}',
   'rules.addGroup': 'Добавить группу',
