@@ -68,10 +68,13 @@ export function changeValueText(field: string | null | undefined, value: string 
 }
 
 
+/** A condition as a stored rule or a body holds it. */
+export type ConditionLike = { type: string; [field: string]: unknown };
+
 /** The parts of a rule its conditions' sentence reads (a stored rule or a body). */
 export interface ConditionsLike {
   operator: string;
-  groups: { operator: string; conditions: readonly { type: string }[] }[];
+  groups: { operator: string; conditions: readonly ConditionLike[] }[];
 }
 
 const str = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
@@ -79,8 +82,7 @@ const strs = (value: unknown) => (Array.isArray(value) ? value.map(str) : []);
 const symbol = (op: unknown) => OPERATOR_SYMBOL[str(op) as Operator] ?? str(op);
 
 /** One condition in words: "ROAS < 80 %", "Cost per trial > 2 × CPA goal", "Status Active". */
-export function conditionText(raw: { type: string }, currency: string | null): string {
-  const condition = raw as { type: string } & Record<string, unknown>;
+export function conditionText(condition: ConditionLike, currency: string | null): string {
   switch (condition.type) {
     case 'metric': {
       const metric = str(condition.metric);
