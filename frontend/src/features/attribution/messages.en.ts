@@ -100,7 +100,7 @@ export const attributionEn = {
   'attribution.check.withKeyword': '{keyword} of them named a keyword.',
   'attribution.check.noneWithKeyword': 'None of them named a keyword.',
   'attribution.check.noApple': 'Apple Ads reports no installs from {from} to {to}, so there is nothing to compare {provider}’s {tracked} installs with yet.',
-  'attribution.check.badgeHint': 'Install check: {rate} of Apple Ads’ installs arrived over the last 7 days. Open the provider for the cause.',
+  'attribution.check.badgeHint': 'Install check: {rate} of Apple Ads’ installs arrived from {from} to {to}. Open the provider for the cause.',
   'attribution.check.whatToDo': 'What to do',
   'attribution.check.badge.NO_POSTBACKS': 'No postbacks',
   'attribution.check.badge.NO_KEYWORDS': 'No keywords',

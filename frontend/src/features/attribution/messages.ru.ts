@@ -102,7 +102,7 @@ export const attributionRu = {
   'attribution.check.withKeyword': 'С ключевым словом — {keyword}.',
   'attribution.check.noneWithKeyword': 'Ни в одной нет ключевого слова.',
   'attribution.check.noApple': 'С {from} по {to} Apple Ads не показывает установок, поэтому {tracked} установок из {provider} пока не с чем сравнить.',
-  'attribution.check.badgeHint': 'Проверка установок: за последние 7 дней пришло {rate} установок Apple Ads. Причина — на странице провайдера.',
+  'attribution.check.badgeHint': 'Проверка установок: с {from} по {to} пришло {rate} установок Apple Ads. Причина — на странице провайдера.',
   'attribution.check.whatToDo': 'Что сделать',
   'attribution.check.badge.NO_POSTBACKS': 'Нет постбэков',
   'attribution.check.badge.NO_KEYWORDS': 'Без ключевых слов',

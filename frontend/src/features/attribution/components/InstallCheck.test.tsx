@@ -37,7 +37,7 @@ describe('the install check', () => {
     const low = within(singular!).getByTestId('install-check-badge');
     expect(low).toHaveTextContent('Low install rate');
     await userEvent.hover(low);
-    expect(await screen.findByText(/Install check: 30 ?% of Apple Ads’ installs arrived over the last 7 days/)).toBeInTheDocument();
+    expect(await screen.findByText(/Install check: 30 ?% of Apple Ads’ installs arrived from 26\/11\/2026 to 02\/12\/2026/)).toBeInTheDocument();
   });
 
   it('says no postbacks arrived and to check the URL in the provider’s dashboard', async () => {

@@ -74,7 +74,7 @@ export function InstallCheckBadge({ item }: { item: Integration }) {
   const found = findingOf(check);
   if (!check || !found) return null;
   return (
-    <Tooltip label={fill(t('attribution.check.badgeHint'), { rate: rateText(check) })} withArrow multiline maw={260}>
+    <Tooltip label={fill(t('attribution.check.badgeHint'), { rate: rateText(check), from: formatDate(check.from), to: formatDate(check.to) })} withArrow multiline maw={260}>
       <Badge color={found.color} variant="light" tt="none" leftSection={<IconAlertTriangle size={12} aria-hidden />} style={{ flexShrink: 0 }} data-testid="install-check-badge">
         {t(found.badge)}
       </Badge>
