@@ -1,7 +1,8 @@
 /**
  * Settings › Integrations › a provider (`/settings/integration?provider=<name>`, every role;
  * writes for owners, admins and writers; docs/screens/attribution.md). Not connected: what it
- * does and Connect. Connected: the new URL once after Connect or Rotate, the setup (the masked
+ * does and Connect. Connected: the new URL once after Connect or Rotate, the install check
+ * (an alert with the likeliest cause when the installs do not arrive), the setup (the masked
  * URL, the method, the steps, Rotate URL), the recent events with Send test event, the provider's
  * event settings and Disconnect. An unknown provider shows a not-found state.
  */
@@ -22,6 +23,7 @@ import { DisconnectCard } from './DisconnectCard';
 import { EditorGuard } from './EditorGuard';
 import { EventSettings } from './EventSettings';
 import { EventsCard } from './EventsCard';
+import { InstallCheckAlert } from './InstallCheck';
 import { NewUrlPanel } from './NewUrlPanel';
 import { SetupCard } from './SetupCard';
 import { StatusBadge } from './StatusBadge';
@@ -117,6 +119,7 @@ function ProviderPage({ item, canEdit }: { item: Integration; canEdit: boolean }
       ) : (
         <>
           {fresh && <NewUrlPanel connected={fresh} />}
+          <InstallCheckAlert item={item} />
           <SetupCard item={item} canEdit={canEdit} fresh={fresh !== null} onRotated={setFresh} />
           <EventsCard item={item} canEdit={canEdit} />
           <EventSettings item={item} canEdit={canEdit} />
