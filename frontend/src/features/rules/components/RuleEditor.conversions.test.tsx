@@ -110,7 +110,7 @@ describe('rules on what installs earn', () => {
     const listbox = await open('Condition 1: Metric', group(1));
     await waitFor(() => expect(within(listbox).getAllByTestId('pro-lock-notice')).toHaveLength(2));
     expect(within(listbox).getAllByTestId('pro-lock-notice')[0]).toHaveTextContent('Upgrade to Pro to track events from your MMP.');
-    expect(within(listbox).getByRole('option', { name: /ROAS/ })).toHaveAttribute('aria-disabled', 'true');
+    expect(within(listbox).getByRole('option', { name: /^ROAS(?! D\d)/ })).toHaveAttribute('aria-disabled', 'true');
     expect(within(listbox).getByRole('option', { name: 'Installs' })).not.toHaveAttribute('aria-disabled', 'true');
   });
 
@@ -124,6 +124,7 @@ describe('rules on what installs earn', () => {
           status: 'PREVIEW',
           trigger: 'MANUAL',
           window: { startDate: '2026-11-20', endDate: '2026-11-26' },
+          cohorts: [],
           matched: 1,
           applied: 0,
           refused: 0,
