@@ -3,11 +3,13 @@
 //! postback URL, disconnect, see the newest events and send a test event
 //! ([`integrations`], [`events`]) —, the postbacks the providers send ([`postbacks`], the
 //! one kind of route called by another server, authenticated by the URL's token), and the
-//! event settings the reports read (`mmpEventsSettings`, `mmpEvents`; [`settings`]).
+//! event settings the reports read (`mmpEventsSettings`, `mmpEvents`; [`settings`]), and
+//! the API token of a provider's reporting API ([`pull`]).
 
 mod events;
 mod integrations;
 mod postbacks;
+mod pull;
 mod settings;
 
 use searchdeck_common::attribution::Provider;
@@ -24,6 +26,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(integrations::connect))
         .routes(route!(integrations::disconnect))
         .routes(route!(integrations::rotate))
+        .routes(route!(pull::set))
+        .routes(route!(pull::remove))
         .routes(route!(events::recent))
         .routes(route!(events::test_event))
         .routes(route!(postbacks::by_get))
