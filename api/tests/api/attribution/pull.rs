@@ -9,11 +9,12 @@
 
 use std::time::{Duration, Instant};
 
-use crate::common::TestResponse;
-use crate::harness::Connected;
+use crate::common::{TestApp, TestResponse};
+use crate::harness::{Connected, args, start_sandbox};
 use axum::http::{Method, StatusCode};
 use rust_decimal::Decimal;
 use searchdeck_api::session::Role;
+use searchdeck_common::plan::derive::Purchase;
 use serde_json::{Value, json};
 
 const TOKEN: &str = "sandbox-appsflyer-token";
@@ -161,13 +162,14 @@ fn floored(r: Decimal, currency: &str) -> Decimal {
     r.round_dp_with_strategy(digits, rust_decimal::RoundingStrategy::ToZero)
 }
 
-async fn run(t: Connected) {
+async fn end_to_end(t: Connected) {
     let owner = t.owner().await;
     let account = t.connect_until_reports_synced(&owner, "Pull").await;
     let (adam_id, org_id, currency) = app_of(&t, &account).await;
     let q = format!("accountId={account}&orgId={org_id}");
     let reader = t.app.member(&owner, Role::Reader).await;
     let writer = t.app.member(&owner, Role::Writer).await;
+    grow(&t).await;
     let body = json!({"token": TOKEN, "appIds": [format!("id{adam_id}")], "currency": currency});
 
     // Not connected yet: 404; connected, AppsFlyer offers a pull, none set.
@@ -351,6 +353,32 @@ async fn run(t: Connected) {
     t.assert_no_secret_answered().await;
 }
 
+/// Gives the first workspace with a connection the Growth plan: the sandbox world spends
+/// past pro_free's limit, and pro_limited locks the Conversions columns.
+async fn grow(t: &Connected) {
+    let ws: String = sqlx::query_scalar("SELECT workspace_id FROM accounts LIMIT 1")
+        .fetch_one(&t.app.state.db.pool)
+        .await
+        .unwrap();
+    let now = searchdeck_common::ids::now_ms();
+    let growth = Purchase {
+        id: searchdeck_common::ids::new_id(),
+        name: "growth".into(),
+        free: false,
+        trial: false,
+        full: true,
+        organization: true,
+        trial_kind: None,
+        suggester: true,
+        payment_failed: false,
+        started_at: now - 86_400_000,
+        off_account_time: Some(now + 30 * 86_400_000),
+    };
+    searchdeck_common::store::purchases::insert(&t.app.state.db.pool, &ws, &growth, now)
+        .await
+        .unwrap();
+}
+
 /// The workspace of the one AppsFlyer integration.
 async fn workspace(t: &Connected) -> String {
     sqlx::query_scalar(
@@ -363,6 +391,6 @@ async fn workspace(t: &Connected) -> String {
 
 sandbox_tests! {
     async fn appsflyer_pull_backfills_refreshes_and_matches_the_stand_in(t: Connected) {
-        run(t).await
+        end_to_end(t).await
     }
 }
