@@ -18,7 +18,26 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::{error::ApiError, route, state::AppState};
+use crate::{
+    error::{ApiError, ApiResult},
+    route,
+    state::AppState,
+};
+
+pub use integrations::IntegrationItem;
+
+/// One provider's integration item, as the list shows it (after a write of its pull).
+async fn item_of(
+    state: &AppState,
+    workspace_id: &str,
+    provider: Provider,
+) -> ApiResult<IntegrationItem> {
+    integrations::items(state, workspace_id)
+        .await?
+        .into_iter()
+        .find(|i| i.provider == provider)
+        .ok_or_else(|| ApiError::not_found("Integration"))
+}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()

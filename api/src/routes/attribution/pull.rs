@@ -22,8 +22,7 @@ use searchdeck_common::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::integrations::{IntegrationItem, items};
-use super::provider_of;
+use super::{IntegrationItem, item_of, provider_of};
 use crate::{
     access::Editor,
     envelope::{self, Envelope, Item},
@@ -131,19 +130,6 @@ async fn pullable(state: &AppState, caller: &Editor, name: &str) -> ApiResult<Pr
         .await?
         .ok_or_else(|| ApiError::not_found("Integration"))?;
     Ok(provider)
-}
-
-/// The integration's item after a change.
-async fn item_of(
-    state: &AppState,
-    workspace_id: &str,
-    provider: Provider,
-) -> ApiResult<IntegrationItem> {
-    items(state, workspace_id)
-        .await?
-        .into_iter()
-        .find(|i| i.provider == provider)
-        .ok_or_else(|| ApiError::not_found("Integration"))
 }
 
 /// Sets or replaces the pull of a connected provider: its reporting API is read for the
