@@ -59,18 +59,20 @@ export function PullCard({ item, canEdit }: { item: Integration; canEdit: boolea
         {editing ? (
           <PullForm item={item} onDone={() => setEditing(false)} />
         ) : (
-          <EditorGuard canEdit={canEdit}>
-            <Group gap="sm">
+          <Group gap="sm">
+            <EditorGuard canEdit={canEdit}>
               <Button variant="light" onClick={() => setEditing(true)}>
                 {pull ? t('attribution.pull.replace') : t('attribution.pull.set')}
               </Button>
-              {pull && (
+            </EditorGuard>
+            {pull && (
+              <EditorGuard canEdit={canEdit}>
                 <Button color="red" variant="subtle" onClick={() => setConfirming(true)}>
                   {t('attribution.pull.remove')}
                 </Button>
-              )}
-            </Group>
-          </EditorGuard>
+              </EditorGuard>
+            )}
+          </Group>
         )}
       </Stack>
       <ConfirmModal opened={confirming} title={fill(t('attribution.pull.removeTitle'), { provider: item.title })} text={t('attribution.pull.removeText')} confirmLabel={t('attribution.pull.remove')} onConfirm={onRemove} onClose={() => setConfirming(false)} pending={remove.isPending} />
