@@ -184,6 +184,11 @@ async fn end_to_end(t: Connected) {
         )
         .await;
     assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
+    let url = res.json["result"]["setup"]["url"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let postback_path = url[url.find("/api/").unwrap()..].to_string();
     let item = integration(&t, &reader).await;
     assert_eq!(
         (item["pullAvailable"].as_bool(), item["pull"].is_null()),
@@ -325,6 +330,38 @@ async fn end_to_end(t: Connected) {
         "KEYWORDS = the stand-in's rows with a keyword"
     );
 
+    // The daily refresh is scheduled (once per day and workspace-provider).
+    assert_eq!(schedules(&t).await, 1);
+
+    // A postback of a pulled day is stored, listed, but not counted a second time.
+    let campaign: String = sqlx::query_scalar("SELECT CAST(c.id AS TEXT) FROM asa_campaigns c JOIN sync_orgs o ON o.org_key = c.org_key WHERE o.account_id = $1 AND c.adam_id = $2 LIMIT 1")
+        .bind(&account)
+        .bind(adam_id)
+        .fetch_one(&t.app.state.db.pool)
+        .await
+        .unwrap();
+    let at = format!("{to} 12:00:00.000");
+    let body = json!({"event_name": "install", "media_source": "Apple Search Ads", "app_id": format!("id{adam_id}"), "af_c_id": campaign, "event_time": at, "install_time": at, "appsflyer_id": "device-pulled-day"});
+    let res = super::postback(
+        &t.app,
+        Method::POST,
+        &postback_path,
+        Some(("application/json", body.to_string().into_bytes())),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        (res.status, res.json["result"]["stored"].as_i64()),
+        (StatusCode::OK, Some(1)),
+        "{:?}",
+        res.json
+    );
+    assert_eq!(
+        totals(&t, &owner, &q, "CAMPAIGNS", days).await,
+        campaigns,
+        "a pulled day is the pull's alone"
+    );
+
     // Removing the pull keeps what it pulled; a second removal is a 404.
     let res = t
         .call(
@@ -350,6 +387,7 @@ async fn end_to_end(t: Connected) {
         .await;
     assert_eq!(res.status, StatusCode::NOT_FOUND);
     assert_eq!(totals(&t, &owner, &q, "CAMPAIGNS", days).await, campaigns);
+    assert_eq!(schedules(&t).await, 0, "no pull, no daily refresh");
     t.assert_no_secret_answered().await;
 }
 
@@ -377,6 +415,14 @@ async fn grow(t: &Connected) {
     searchdeck_common::store::purchases::insert(&t.app.state.db.pool, &ws, &growth, now)
         .await
         .unwrap();
+}
+
+/// The pull schedules stored.
+async fn schedules(t: &Connected) -> i64 {
+    sqlx::query_scalar("SELECT COUNT(*) FROM schedules WHERE kind = 'pull-attribution'")
+        .fetch_one(&t.app.state.db.pool)
+        .await
+        .unwrap()
 }
 
 /// The workspace of the one AppsFlyer integration.
