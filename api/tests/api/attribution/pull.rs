@@ -340,7 +340,8 @@ async fn end_to_end(t: Connected) {
         .fetch_one(&t.app.state.db.pool)
         .await
         .unwrap();
-    let at = format!("{to} 12:00:00.000");
+    // A day the pull gave in any campaign zone (the last one may be the zone's today still).
+    let at = format!("{} 12:00:00.000", today - time::Duration::days(29));
     let body = json!({"event_name": "install", "media_source": "Apple Search Ads", "app_id": format!("id{adam_id}"), "af_c_id": campaign, "event_time": at, "install_time": at, "appsflyer_id": "device-pulled-day"});
     let res = super::postback(
         &t.app,
