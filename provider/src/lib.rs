@@ -3,7 +3,8 @@
 //! request, tracing and metrics. Point it at `https://api.ads.apple.com/v1` and
 //! `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents. The API
 //! and the workers call it only through the [`AppleAds`] trait (`Arc<dyn AppleAds>`). [`AppStore`] reads the public App Store endpoints
-//! (app lookup, app search, search hints).
+//! (app lookup, app search, search hints). [`mmp`] holds the clients of the attribution
+//! providers' reporting APIs (AppsFlyer's Master API).
 
 pub mod apple_ads;
 pub mod appstore;
@@ -17,6 +18,7 @@ pub mod idempotent;
 pub mod insights;
 pub mod limiter;
 pub mod metrics;
+pub mod mmp;
 pub mod oauth;
 pub mod per_key;
 pub mod recommendations;

@@ -5,7 +5,9 @@
 //! `/sandbox/` (`keys`, `faults`, `tokens/revoke`, `health`, `clock`, and `ui/v1/…`: the
 //! API as Apple's own UI, whose writes a person makes), stand-ins for the
 //! public App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`) and for the
-//! ECB's reference-rate feed under `/eurofxref/`. Writes
+//! ECB's reference-rate feed under `/eurofxref/`, and for the attribution providers'
+//! reporting APIs on their own paths (AppsFlyer's `/api/master-agg-data/v4/…`,
+//! [`api::mmp`]). Writes
 //! persist in a journal when a data dir is configured ([`journal`]).
 
 pub mod admin;
@@ -68,6 +70,7 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
         .merge(admin::router())
         .merge(api::appstore::router())
         .merge(api::eurofxref::router())
+        .merge(api::mmp::router())
         .fallback(api::error::unserved)
         .method_not_allowed_fallback(api::error::wrong_method)
         .layer(axum::middleware::from_fn(api::error::shape_errors))

@@ -146,6 +146,8 @@ pub struct Sandbox {
     pub recommendations: crate::api::recommendations::Decisions,
     /// Computed report rows kept for the next pages of the same report.
     pub reports: ReportCache,
+    /// Faults of the attribution providers' reporting-API stand-ins.
+    pub mmp: crate::api::mmp::MmpFaults,
 }
 
 /// Days before today a started sandbox computes ahead ([`Sandbox::warm_up`]): the longest
@@ -264,6 +266,7 @@ impl Sandbox {
             faults: Faults::new(config.faults, config.world.seed),
             recommendations: crate::api::recommendations::Decisions::restore(decisions),
             reports: ReportCache::default(),
+            mmp: Default::default(),
         }))
     }
 }

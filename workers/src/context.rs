@@ -13,6 +13,7 @@ use searchdeck_common::{
     secrets::SecretBox,
     store, stored_credentials,
 };
+use searchdeck_provider::mmp::MmpConfig;
 use searchdeck_provider::{
     AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials, PerKey,
     ProviderError, ProviderMetrics, RateGate,
@@ -47,6 +48,9 @@ pub struct Runtime {
     /// beside Apple Ads, the sandbox's stand-ins beside the sandbox
     /// ([`AppStoreConfig::from_env`]).
     pub appstore: AppStore,
+    /// Where the attribution providers' reporting APIs are (the pull job): the providers'
+    /// own beside Apple, the sandbox's stand-ins beside the sandbox ([`MmpConfig::from_env`]).
+    pub mmp: MmpConfig,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -83,6 +87,7 @@ impl Runtime {
             fx_rates_url: config.fx_rates_url.clone(),
             activity_retention_days: config.activity_retention_days,
             appstore: AppStore::new(AppStoreConfig::from_env(&config.provider_base_url))?,
+            mmp: MmpConfig::from_env(&config.provider_base_url),
         }))
     }
 

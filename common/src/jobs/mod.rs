@@ -9,6 +9,7 @@ mod collect_keywords;
 mod creation;
 mod deliver_alert;
 mod fetch_rates;
+mod pull_attribution;
 mod refresh_popularity;
 mod run_rule;
 mod send_email;
@@ -35,6 +36,9 @@ pub use creation::{
 };
 pub use deliver_alert::DeliverAlert;
 pub use fetch_rates::FetchRates;
+pub use pull_attribution::{
+    PULL_DAYS, PULL_EVERY_MS, PullAttribution, schedule_key as pull_schedule_key,
+};
 pub use refresh_popularity::RefreshPopularity;
 pub use run_rule::{RunRule, RunRuleProgress, UndoRuleRun};
 pub use send_email::SendEmail;

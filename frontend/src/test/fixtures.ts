@@ -172,7 +172,7 @@ const PROVIDERS: [string, string, string][] = [
 /** One provider of `GET attribution/integrations`, not connected unless it says otherwise. */
 export function makeIntegration(provider: string, overrides: Partial<IntegrationItem> = {}): IntegrationItem {
   const [, title, kind] = PROVIDERS.find(([p]) => p === provider) ?? [provider, provider, 'custom'];
-  return { provider, title, kind, connected: false, status: null, lastEventAt: null, eventsLastDay: 0, connectedAt: null, setup: null, ...overrides };
+  return { provider, title, kind, connected: false, status: null, lastEventAt: null, eventsLastDay: 0, connectedAt: null, setup: null, pullAvailable: provider === 'appsflyer', pull: null, ...overrides };
 }
 
 /**

@@ -7,6 +7,7 @@ mod core;
 mod faults;
 mod history;
 mod insights;
+mod mmp;
 mod oauth;
 mod reports;
 mod schema;

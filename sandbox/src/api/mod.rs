@@ -17,6 +17,7 @@ pub mod fields;
 pub mod history;
 pub mod insights;
 pub mod keywords;
+pub mod mmp;
 pub mod negatives;
 pub mod popularity;
 pub mod query;

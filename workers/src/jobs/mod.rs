@@ -9,6 +9,7 @@ pub mod collect_keywords;
 pub mod creation;
 mod deliver_alert;
 pub mod fetch_rates;
+pub mod pull_attribution;
 pub mod refresh_popularity;
 pub mod run_rule;
 mod send_email;
@@ -40,7 +41,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::DeliverAlert>()
         .add::<jobs::RunRule>()
         .add::<jobs::UndoRuleRun>()
-        .add::<jobs::UndoNotification>();
+        .add::<jobs::UndoNotification>()
+        .add::<jobs::PullAttribution>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

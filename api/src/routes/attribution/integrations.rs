@@ -53,6 +53,11 @@ pub struct IntegrationItem {
     /// The installs it attributed against Apple's, over the last seven complete days (UTC);
     /// null when not connected, and for RevenueCat, which sends no installs.
     pub install_check: Option<InstallCheck>,
+    /// Whether the provider's reporting API can be pulled (docs/api/attribution.md "Pull").
+    pub pull_available: bool,
+    /// Its pull: the API token masked, the last success and the last error; null when not
+    /// set.
+    pub pull: Option<super::pull::PullItem>,
 }
 
 /// An integration's install check (docs/api/attribution.md "Install check").
@@ -132,6 +137,7 @@ pub(super) async fn items(state: &AppState, workspace_id: &str) -> ApiResult<Vec
     let stored = store::attribution::integrations::all(pool, workspace_id).await?;
     let counts =
         store::attribution::events::counts_since(pool, workspace_id, now_ms() - 86_400_000).await?;
+    let pulls = super::pull::all(state, workspace_id).await?;
     let mut out = Vec::new();
     for p in Provider::ALL {
         let row = stored.iter().find(|i| i.provider == p.name());
@@ -156,6 +162,11 @@ pub(super) async fn items(state: &AppState, workspace_id: &str) -> ApiResult<Vec
             connected_at: row.map(|r| r.created_at),
             setup: row.map(|r| setup_of(state, p, &format!("…{}", r.token_hint))),
             install_check: check,
+            pull_available: super::pull::available(p),
+            pull: pulls
+                .iter()
+                .find(|x| x.provider == p.name())
+                .map(|x| super::pull::PullItem::of(p, x)),
         });
     }
     Ok(out)
@@ -302,6 +313,9 @@ pub async fn disconnect(
     {
         return Err(ApiError::not_found("Integration"));
     }
+    // Its pull went with it (the foreign key); so goes the pull's daily schedule.
+    let key = searchdeck_common::jobs::pull_schedule_key(&caller.workspace_id, provider.name());
+    store::attribution::pulls::delete_schedule(&state.db.pool, &key).await?;
     tracing::info!(
         provider = provider.name(),
         "attribution integration disconnected"

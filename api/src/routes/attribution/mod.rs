@@ -3,11 +3,13 @@
 //! postback URL, disconnect, see the newest events and send a test event
 //! ([`integrations`], [`events`]) —, the postbacks the providers send ([`postbacks`], the
 //! one kind of route called by another server, authenticated by the URL's token), and the
-//! event settings the reports read (`mmpEventsSettings`, `mmpEvents`; [`settings`]).
+//! event settings the reports read (`mmpEventsSettings`, `mmpEvents`; [`settings`]), and
+//! the API token of a provider's reporting API ([`pull`]).
 
 mod events;
 mod integrations;
 mod postbacks;
+mod pull;
 mod settings;
 
 use searchdeck_common::attribution::Provider;
@@ -16,7 +18,26 @@ use serde::Serialize;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
 
-use crate::{error::ApiError, route, state::AppState};
+use crate::{
+    error::{ApiError, ApiResult},
+    route,
+    state::AppState,
+};
+
+pub use integrations::IntegrationItem;
+
+/// One provider's integration item, as the list shows it (after a write of its pull).
+async fn item_of(
+    state: &AppState,
+    workspace_id: &str,
+    provider: Provider,
+) -> ApiResult<IntegrationItem> {
+    integrations::items(state, workspace_id)
+        .await?
+        .into_iter()
+        .find(|i| i.provider == provider)
+        .ok_or_else(|| ApiError::not_found("Integration"))
+}
 
 pub fn router() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
@@ -24,6 +45,8 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(integrations::connect))
         .routes(route!(integrations::disconnect))
         .routes(route!(integrations::rotate))
+        .routes(route!(pull::set))
+        .routes(route!(pull::remove))
         .routes(route!(events::recent))
         .routes(route!(events::test_event))
         .routes(route!(postbacks::by_get))

@@ -120,6 +120,7 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
         "/api/attribution/integrations/{provider}/test-event",
         "provider",
     ),
+    ("/api/attribution/integrations/{provider}/pull", "provider"),
     // A postback's provider and token: the integration they name, for that provider only
     // (404 alike for every URL that names none).
     ("/api/attribution/postbacks/{provider}/{token}", "provider"),

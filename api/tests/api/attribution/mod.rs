@@ -4,9 +4,10 @@
 //! however often they are replayed, and summed into the Conversions and Cohort columns of
 //! the CAMPAIGNS, GROUPS and KEYWORDS reports; refusals that store nothing (an unknown,
 //! rotated or another provider's token, a malformed field, a bad signature); the event
-//! settings; test events; roles.
+//! settings; test events; roles; and the AppsFlyer pull against its stand-in ([`pull`]).
 
 mod conversions;
+mod pull;
 mod refusals;
 mod rules;
 mod settings;

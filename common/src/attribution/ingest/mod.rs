@@ -2,8 +2,10 @@
 //! (an in-app event without campaign ids or install time takes its install's, same provider
 //! and device), dated in its campaign group's time zone, stored once per (provider, dedupe
 //! id), and — only when newly stored — added to the facts of every level it names and to
-//! the event names seen. All of one postback's events are written in one transaction: a
-//! replay, or a postback retried after a timeout, changes nothing.
+//! the event names seen — unless the provider's reporting API already gave that install day
+//! (`store::attribution::pulled`): a pulled day's facts are the pull's alone, so the event is
+//! kept and listed but counted once, by the pull. All of one postback's events are written
+//! in one transaction: a replay, or a postback retried after a timeout, changes nothing.
 
 use searchdeck_model::attribution::{AttributionEvent, EventKind, INSTALL_EVENT};
 use time::OffsetDateTime;
@@ -15,6 +17,7 @@ use crate::{
             events::{self, StoredEvent},
             facts::{self, Fact, LATER},
             names::{self, Counts, EventName},
+            pulled,
         },
         report_facts::FactLevel,
     },
@@ -59,7 +62,17 @@ pub async fn ingest(
             // A test event shows on the integration screen only: no report counts it.
             continue;
         }
-        facts::add_all(&mut *tx, workspace_id, &facts_of(&stored)).await?;
+        // A day the reporting API gave counts this event already, in the pull's numbers.
+        if !pulled::is_pulled(
+            &mut *tx,
+            workspace_id,
+            &stored.provider,
+            &stored.install_day,
+        )
+        .await?
+        {
+            facts::add_all(&mut *tx, workspace_id, &facts_of(&stored)).await?;
+        }
         names::seen(
             &mut *tx,
             workspace_id,
@@ -207,17 +220,23 @@ pub fn facts_of(e: &StoredEvent) -> Vec<Fact<'_>> {
 /// purchase or subscribe (not a renewal, which is not a new paying user) as purchases; an
 /// event with revenue as revenue. Installs count as none of them.
 pub fn default_counts(e: &StoredEvent) -> Counts {
-    if e.event_name == INSTALL_EVENT {
+    counts_of_name(&e.event_name, e.revenue_micros.is_some_and(|m| m != 0))
+}
+
+/// [`default_counts`] of an event name, `revenue` saying whether its events carried revenue
+/// (what a pull knows of a name: its totals, not one event).
+pub fn counts_of_name(event_name: &str, revenue: bool) -> Counts {
+    if event_name == INSTALL_EVENT {
         return Counts::default();
     }
-    let name = e.event_name.to_ascii_lowercase();
+    let name = event_name.to_ascii_lowercase();
     let trial = name.contains("trial");
     Counts {
         trial,
         purchase: !trial
             && !name.contains("renew")
             && (name.contains("purchase") || name.contains("subscri")),
-        revenue: e.revenue_micros.is_some_and(|m| m != 0),
+        revenue,
     }
 }
 

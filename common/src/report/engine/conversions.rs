@@ -160,6 +160,8 @@ async fn events(
 #[derive(Debug, Clone)]
 pub(super) struct Loaded {
     by_row: HashMap<i64, Conversions>,
+    /// The totals, when read apart from the rows (a page's rows of a large level).
+    totals: Option<Conversions>,
     spend: CohortSpend,
 }
 
@@ -198,6 +200,7 @@ pub(super) async fn load(
         // No attribution data in the range: the cohorts are unknown, not unprofitable.
         return Ok(Some(Loaded {
             by_row,
+            totals: None,
             spend: CohortSpend::unread(universe),
         }));
     }
@@ -213,7 +216,93 @@ pub(super) async fn load(
         today,
     };
     let spend = cohort_spend(at, universe).await?;
-    Ok(Some(Loaded { by_row, spend }))
+    Ok(Some(Loaded {
+        by_row,
+        totals: None,
+        spend,
+    }))
+}
+
+/// Above this many matching rows, an unfiltered report reads the conversions of its page's
+/// rows alone and its totals summed in the database (`bench attribution`: summing 85,000
+/// entities' facts one by one took 1.2 s on SQLite, 100,000 keywords × 30 days).
+const PAGE_ONLY_OVER: usize = 2_000;
+
+/// A report's rows after its filters and sort: the ids of every matching row and of the
+/// page's, and whether they are all the level's rows in the scope (no filter, no hidden
+/// campaign left out).
+pub(super) struct Page<'a> {
+    pub rows: &'a [i64],
+    pub page: &'a [i64],
+    pub whole: bool,
+}
+
+/// The conversions of a report after its filters and sort: of every matching row (`rows`)
+/// when there are at most [`PAGE_ONLY_OVER`] of them; of a large level's unfiltered rows, the
+/// page's (`page`) alone with the totals summed per key in the database over the campaign
+/// group's entities in the report's scope (a few rows back however many entities; an
+/// install attributed to a deleted entity without Apple metrics in the range, which has no
+/// row, still counts there); otherwise (a large level, filtered) every matching row's.
+pub(super) async fn load_page(
+    db: &Db,
+    caches: &crate::report::Caches,
+    facts: &Snapshot,
+    ctx: &Context,
+    q: &Query,
+    Page { rows, page, whole }: Page<'_>,
+) -> Result<Option<Loaded>, ReportError> {
+    let (Some(org), Some(level), Some(kind)) =
+        (ctx.org.as_ref(), q.level.facts(), q.level.entity())
+    else {
+        return Ok(None);
+    };
+    if rows.len() <= PAGE_ONLY_OVER || !whole {
+        return load(db, caches, facts, ctx, q, rows.to_vec()).await;
+    }
+    let Some(mut loaded) = load(db, caches, facts, ctx, q, page.to_vec()).await? else {
+        return Ok(None);
+    };
+    let today = crate::zones::today(crate::ids::now_ms() / 1000, org.time_zone.as_deref());
+    let group = store::attribution::facts::InGroup {
+        kind,
+        org_key: org.org_key,
+        scope: q.scope,
+    };
+    let sums = store::attribution::facts::group_sums(
+        &db.pool,
+        &ctx.workspace_id,
+        level.code(),
+        group,
+        (&q.range.from.to_string(), &q.range.to.to_string()),
+        &conversions::cohorts(today),
+    )
+    .await?;
+    let mapping = Mapping::new(store::attribution::names::all(&db.pool, &ctx.workspace_id).await?);
+    let rates = store::fx_rates::rate_set(&db.pool, q.range.to).await?;
+    loaded.totals = Some(
+        conversions::by_entity(&sums, &mapping, org.currency.as_deref(), &rates)
+            .remove(&0)
+            .unwrap_or_default(),
+    );
+    if loaded.spend.cuts.is_empty()
+        && loaded
+            .totals
+            .as_ref()
+            .is_some_and(|t| *t != Conversions::default())
+    {
+        // The page had no events, but the level has: its cohorts are known.
+        let at = SpendRead {
+            db,
+            caches,
+            facts,
+            org_key: org.org_key,
+            level,
+            range: q.range,
+            today,
+        };
+        loaded.spend = cohort_spend(at, loaded.spend.universe.clone()).await?;
+    }
+    Ok(Some(loaded))
 }
 
 impl Loaded {
@@ -270,7 +359,10 @@ impl Loaded {
         money: Option<&MoneyRule>,
         m: &mut Map<String, Value>,
     ) {
-        let total = conversions::total(rows.clone().filter_map(|(id, _)| self.by_row.get(&id)));
+        let total = match &self.totals {
+            Some(t) => t.clone(),
+            None => conversions::total(rows.clone().filter_map(|(id, _)| self.by_row.get(&id))),
+        };
         let mut spend = vec![0i64; self.spend.cuts.len()];
         for (id, counters) in rows {
             for (slot, s) in spend

@@ -255,8 +255,16 @@ async fn run_in(
     for r in &p.rows {
         sum.add(&r.counters);
     }
+    let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
+    let end = (start + q.page_size as usize).min(p.rows.len());
     if p.conversions.is_none() {
-        p.conversions = conversions::load(db, caches, facts, ctx, q, ids_of(&p.rows)).await?;
+        let (rows, page) = (ids_of(&p.rows), ids_of(&p.rows[start..end]));
+        let page = conversions::Page {
+            rows: &rows,
+            page: &page,
+            whole: q.filters.is_empty() && !p.left_out,
+        };
+        p.conversions = conversions::load_page(db, caches, facts, ctx, q, page).await?;
     }
     stages.mark("conversions");
     let totals = p.level.has_metrics().then(|| {
@@ -292,8 +300,6 @@ async fn run_in(
         }
     }
     stages.mark("totals");
-    let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
-    let end = (start + q.page_size as usize).min(p.rows.len());
     let page_ids: Vec<i64> = p.rows[start..end].iter().map(|r| r.id).collect();
     // Names, statuses and columns of the page's rows, if not loaded for a filter or sort.
     let mut tags = HashMap::new();

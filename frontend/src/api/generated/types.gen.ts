@@ -2476,6 +2476,11 @@ export type EnvelopeItemIntegrationItem = {
              * `custom`.
              */
             provider: string;
+            pull?: null | PullItem;
+            /**
+             * Whether the provider's reporting API can be pulled (docs/api/attribution.md "Pull").
+             */
+            pullAvailable: boolean;
             setup?: null | SetupItem;
             /**
              * 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
@@ -3591,6 +3596,11 @@ export type EnvelopeItemsIntegrationItem = {
              * `custom`.
              */
             provider: string;
+            pull?: null | PullItem;
+            /**
+             * Whether the provider's reporting API can be pulled (docs/api/attribution.md "Pull").
+             */
+            pullAvailable: boolean;
             setup?: null | SetupItem;
             /**
              * 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
@@ -5178,6 +5188,11 @@ export type IntegrationItem = {
      * `custom`.
      */
     provider: string;
+    pull?: null | PullItem;
+    /**
+     * Whether the provider's reporting API can be pulled (docs/api/attribution.md "Pull").
+     */
+    pullAvailable: boolean;
     setup?: null | SetupItem;
     /**
      * 'Active' once any event arrived, 'Loading data' before (docs/product.md#4-integration-status); null when not
@@ -6284,6 +6299,41 @@ export type PublicKey = {
 };
 
 /**
+ * A provider's pull as the integration item shows it.
+ */
+export type PullItem = {
+    /**
+     * AppsFlyer's app ids (`id1234567890`).
+     */
+    appIds: Array<string>;
+    /**
+     * The app-specific currency revenue is read in (ISO 4217).
+     */
+    currency: string;
+    /**
+     * The in-app event names read.
+     */
+    events: Array<string>;
+    /**
+     * Why the last pull failed, in the user's words; null once one succeeds.
+     */
+    lastError?: string | null;
+    lastErrorAt?: number | null;
+    /**
+     * When a pull last succeeded (unix ms); null before the first.
+     */
+    lastSuccessAt?: number | null;
+    /**
+     * The API token masked: `…` and its last four characters.
+     */
+    token: string;
+    /**
+     * When the token was set or last replaced (unix ms).
+     */
+    updatedAt: number;
+};
+
+/**
  * A purchase as the web app reads it (spec §3 Purchase).
  */
 export type PurchaseItem = {
@@ -7243,6 +7293,29 @@ export type SetEventName = {
      * The provider's wire name (`appsflyer`).
      */
     provider: string;
+};
+
+/**
+ * An API token and what else the provider's reporting API needs.
+ */
+export type SetPull = {
+    /**
+     * AppsFlyer's app ids of the iOS apps to read: `id` and the App Store id.
+     */
+    appIds: Array<string>;
+    /**
+     * The app-specific currency set in AppsFlyer (ISO 4217; default USD).
+     */
+    currency?: string | null;
+    /**
+     * The in-app event names to read (default af_start_trial, af_subscribe, af_purchase).
+     */
+    events?: Array<string> | null;
+    /**
+     * The reporting API's token (AppsFlyer: the V2 API token). Stored sealed, never shown
+     * again.
+     */
+    token: string;
 };
 
 /**
@@ -11493,6 +11566,102 @@ export type RecentResponses = {
 };
 
 export type RecentResponse = RecentResponses[keyof RecentResponses];
+
+export type RemoveData = {
+    body?: never;
+    path: {
+        /**
+         * A connected provider with a reporting API: appsflyer
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}/pull';
+};
+
+export type RemoveErrors = {
+    /**
+     * Not a provider with a reporting API
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * Not connected, or no pull set
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type RemoveError = RemoveErrors[keyof RemoveErrors];
+
+export type RemoveResponses = {
+    /**
+     * The integration, its pull removed
+     */
+    200: EnvelopeItemIntegrationItem;
+};
+
+export type RemoveResponse = RemoveResponses[keyof RemoveResponses];
+
+export type SetData = {
+    body: SetPull;
+    path: {
+        /**
+         * A connected provider with a reporting API: appsflyer
+         */
+        provider: string;
+    };
+    query?: never;
+    url: '/api/attribution/integrations/{provider}/pull';
+};
+
+export type SetErrors = {
+    /**
+     * Not a provider with a reporting API, or a field refused
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * Not connected
+     */
+    404: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetError = SetErrors[keyof SetErrors];
+
+export type SetResponses = {
+    /**
+     * The integration, its pull set
+     */
+    200: EnvelopeItemIntegrationItem;
+};
+
+export type SetResponse = SetResponses[keyof SetResponses];
 
 export type RotateData = {
     body?: never;

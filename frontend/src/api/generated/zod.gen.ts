@@ -3428,6 +3428,20 @@ export const zPublicKey = z.object({
 });
 
 /**
+ * A provider's pull as the integration item shows it.
+ */
+export const zPullItem = z.object({
+    appIds: z.array(z.string()),
+    currency: z.string(),
+    events: z.array(z.string()),
+    lastError: z.string().nullish(),
+    lastErrorAt: z.int().nullish(),
+    lastSuccessAt: z.int().nullish(),
+    token: z.string(),
+    updatedAt: z.int()
+});
+
+/**
  * A purchase as the web app reads it (spec §3 Purchase).
  */
 export const zPurchaseItem = z.object({
@@ -4356,6 +4370,16 @@ export const zSetEventName = z.object({
 });
 
 /**
+ * An API token and what else the provider's reporting API needs.
+ */
+export const zSetPull = z.object({
+    appIds: z.array(z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)).min(1).max(20),
+    currency: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
+    events: z.array(z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)).max(20).nullish(),
+    token: z.string().min(1).max(4096).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
  * What to paste into the provider's dashboard, as the integration screen shows it.
  */
 export const zSetupItem = z.object({
@@ -4378,6 +4402,8 @@ export const zEnvelopeItemIntegrationItem = z.object({
             kind: z.string().regex(/^(attribution|revenue|custom)$/),
             lastEventAt: z.int().nullish(),
             provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
+            pull: zPullItem.nullish(),
+            pullAvailable: z.boolean(),
             setup: zSetupItem.nullish(),
             status: z.string().nullish(),
             title: z.string()
@@ -4400,6 +4426,8 @@ export const zEnvelopeItemsIntegrationItem = z.object({
             kind: z.string().regex(/^(attribution|revenue|custom)$/),
             lastEventAt: z.int().nullish(),
             provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
+            pull: zPullItem.nullish(),
+            pullAvailable: z.boolean(),
             setup: zSetupItem.nullish(),
             status: z.string().nullish(),
             title: z.string()
@@ -4419,6 +4447,8 @@ export const zIntegrationItem = z.object({
     kind: z.string().regex(/^(attribution|revenue|custom)$/),
     lastEventAt: z.int().nullish(),
     provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/),
+    pull: zPullItem.nullish(),
+    pullAvailable: z.boolean(),
     setup: zSetupItem.nullish(),
     status: z.string().nullish(),
     title: z.string()
@@ -6621,6 +6651,26 @@ export const zRecentPath = z.object({
  * The newest events
  */
 export const zRecentResponse = zEnvelopeItemsEventItem;
+
+export const zRemovePath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The integration, its pull removed
+ */
+export const zRemoveResponse = zEnvelopeItemIntegrationItem;
+
+export const zSetBody = zSetPull;
+
+export const zSetPath = z.object({
+    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The integration, its pull set
+ */
+export const zSetResponse = zEnvelopeItemIntegrationItem;
 
 export const zRotatePath = z.object({
     provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
