@@ -105,6 +105,10 @@ enum BenchCommand {
     Rules(searchdeck_bench::rules::RulesBenchArgs),
     /// The activity log over 1,000,000 change records (issue 25).
     Activity(searchdeck_bench::activity::ActivityBenchArgs),
+    /// Revenue and attribution (issue 44): the KEYWORDS report over 100,000 keywords × 365
+    /// days with the Conversions and Cohort columns beside it without them, and postbacks
+    /// ingested exactly once under replays (events per second beside a bare insert).
+    Attribution(searchdeck_bench::attribution::AttributionBenchArgs),
 }
 
 /// Logs to stdout (stderr for benchmarks, whose figures go to stdout), filtered by
@@ -291,6 +295,10 @@ async fn main() -> anyhow::Result<()> {
         #[cfg(feature = "bench")]
         Command::Bench(BenchCommand::Activity(args)) => {
             searchdeck_bench::activity::run_bench(args).await?
+        }
+        #[cfg(feature = "bench")]
+        Command::Bench(BenchCommand::Attribution(args)) => {
+            searchdeck_bench::attribution::run_bench(args).await?
         }
     }
     Ok(())

@@ -14,9 +14,13 @@
 //! - [`activity`]: the activity log's first page, search and type filter over 1,000,000
 //!   change records, beside the same reads without the log's indexes (`bench activity`);
 //! - [`rules`]: one automated rule over 100,000 keywords with a 30-day window, beside the
-//!   report engine's own keyword query (`bench rules`).
+//!   report engine's own keyword query (`bench rules`);
+//! - [`attribution`]: the KEYWORDS report with the Conversions and Cohort columns beside it
+//!   without them, and the postbacks' ingest, exactly once under replays (`bench
+//!   attribution`).
 
 pub mod activity;
+pub mod attribution;
 pub mod auth;
 pub mod create;
 pub mod ratelimit;

@@ -39,7 +39,7 @@ mod writes;
 
 use plan::bench_plan;
 use queries::{cases, sizes, time_case};
-pub(crate) use seed::{Seeded, seed, seeded_before};
+pub(crate) use seed::{Seeded, mix, seed, seeded_before};
 use writes::bench_writes;
 
 /// Options of `searchdeck bench reports`.
@@ -87,7 +87,7 @@ pub struct ReportsBenchArgs {
 }
 
 /// A `--keep` name: it becomes part of a file name and of a database name.
-fn keep_name(s: &str) -> Result<String, String> {
+pub(crate) fn keep_name(s: &str) -> Result<String, String> {
     if !s.is_empty() && s.len() <= 40 && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
         Ok(s.to_ascii_lowercase())
     } else {

@@ -26,7 +26,7 @@ const KEYWORDS_PER_GROUP: i64 = 100;
 const GROUPS_PER_CAMPAIGN: i64 = 10;
 
 /// A deterministic pseudo-random number from a few integers.
-pub(super) fn mix(a: i64, b: i64, c: i64) -> u64 {
+pub(crate) fn mix(a: i64, b: i64, c: i64) -> u64 {
     let mut x = (a as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15)
         ^ (b as u64).rotate_left(21)
         ^ (c as u64).rotate_left(42);

@@ -134,6 +134,7 @@ pub(super) async fn bench_backend(
         },
         tags: false,
         popularity: false,
+        conversions: None,
     };
     let (r50, r95, rows) = timed(args.iterations, || async {
         Ok(entity_rows(

@@ -41,8 +41,8 @@ use std::sync::{
 
 pub use catalog::{Level, Metric};
 pub use engine::{
-    EntityRead, EntityRow, LockedGroup, Report, RowTotals, Stages, entity_rows, run, run_staged,
-    totals,
+    EntityRead, EntityRow, LockedGroup, Report, RowTotals, RuleConversions, Stages, entity_rows,
+    run, run_staged, totals,
 };
 pub use filter::{Filter, FilterIn};
 pub use mixed::{Conversion, Converted};

@@ -4,7 +4,10 @@
 //! data.
 //!
 //! - Metrics are the report engine's ([`Metric::value`]: derived from the summed counters,
-//!   money floored to the currency, ratios as fractions), plus `popularity`.
+//!   money floored to the currency, ratios as fractions), plus `popularity`, plus the
+//!   Conversions and Cohort columns of the attributed conversions (null when no provider
+//!   delivered any for the entity's campaign in the window: unknown, never zero revenue;
+//!   a cohort ROAS over only the window's installs old enough for it).
 //! - A ratio without denominator is `null`, and a condition on `null` is false whatever its
 //!   operator; so is a `compare` whose other side is missing (no CPA goal).
 //! - `minData` is an extra AND: every listed counter must reach its value.
@@ -44,6 +47,12 @@ fn micros(m: Option<i64>) -> Option<Decimal> {
 pub fn metric(name: &str, row: &EntityRow, money: &MoneyRule) -> Option<Decimal> {
     if name == "popularity" {
         return row.popularity.map(Decimal::from);
+    }
+    if let Some(column) = crate::report::filter::conversion_column(name) {
+        return row
+            .conversions
+            .as_ref()?
+            .value(&row.counters, money, column);
     }
     Metric::parse(name)?.value(&row.counters, money)
 }
@@ -167,19 +176,7 @@ pub fn matches(rule: &Rule, row: &EntityRow, scope: &Scope) -> bool {
 /// name, with `localSpend` (the order of `maxEntities`), as decimal strings or `null`.
 pub fn values(rule: &Rule, row: &EntityRow, scope: &Scope) -> BTreeMap<String, Value> {
     let mut names: Vec<&str> = vec!["localSpend"];
-    for g in &rule.conditions.groups {
-        for c in &g.conditions {
-            match c {
-                Condition::Metric { metric, .. } => names.push(metric),
-                Condition::Compare { metric, other, .. } => {
-                    names.push(metric);
-                    names.push(other);
-                }
-                _ => {}
-            }
-        }
-    }
-    names.extend(rule.guardrails.min_data.iter().map(|m| m.metric.as_str()));
+    names.extend(super::named::named(rule).into_iter().map(|(_, m)| m));
     names
         .into_iter()
         .map(|n| {
@@ -221,6 +218,7 @@ mod tests {
             daily_budget_micros: Some(50_000_000),
             popularity: Some(40),
             counters: Counters(c),
+            conversions: None,
         }
     }
 

@@ -4,6 +4,7 @@
 //! sibling modules.
 
 pub mod evaluate;
+pub mod named;
 pub mod plan;
 pub mod run;
 pub mod schedule;

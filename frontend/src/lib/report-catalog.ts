@@ -9,7 +9,7 @@
  * of the bundle until something reads them.
  */
 import { z } from 'zod';
-import { cohortColumns, conversionMetrics, graphMetrics, hiddenByDefault, metrics } from '@/api/report-catalog.json';
+import { cohortColumns, conversionMetrics, graphMetrics, hiddenByDefault, metrics, proLockedGroups } from '@/api/report-catalog.json';
 
 /** How a metric's value shows: ratios are fractions on the wire, shown as percentages. */
 export const METRIC_DISPLAYS = ['count', 'money', 'percent', 'decimal'] as const;
@@ -46,9 +46,10 @@ export const catalogPartsSchema = z.object({
   hiddenByDefault: z.array(z.string()),
   conversionMetrics: z.array(conversionMetricSchema),
   cohortColumns: z.array(z.string()),
+  proLockedGroups: z.array(z.enum(CONVERSION_GROUPS)),
 });
 
-const catalog = catalogPartsSchema.parse({ metrics, graphMetrics, hiddenByDefault, conversionMetrics, cohortColumns });
+const catalog = catalogPartsSchema.parse({ metrics, graphMetrics, hiddenByDefault, conversionMetrics, cohortColumns, proLockedGroups });
 
 /** Every metric, in the spec's order: the common metrics, then the tap/view/total split. */
 export const METRICS: readonly CatalogMetric[] = catalog.metrics;
@@ -79,6 +80,9 @@ export function metricsShownAs(display: MetricDisplay): string[] {
 export const CONVERSION_METRICS: readonly ConversionMetric[] = catalog.conversionMetrics;
 /** The Cohort columns (revenue of the first N days after each install), D0 to D30. */
 export const COHORT_COLUMNS: readonly string[] = catalog.cohortColumns;
+
+/** The groups the pro_limited plan locks ('Upgrade to Pro to track events from your MMP.'). */
+export const PRO_LOCKED_GROUPS: readonly ConversionGroup[] = catalog.proLockedGroups;
 
 const conversions = new Map(CONVERSION_METRICS.map((m) => [m.name, m]));
 

@@ -8,7 +8,7 @@ import type { Role, User } from '@/features/auth';
 import type { PlanAnswer } from '@/features/plans';
 import type { Task } from '@/features/tasks';
 import { NOTHING_YET } from '@/features/tasks/creation-progress';
-import type { BulkEditProgress, Connected, CreationProgress, EventItem, EventNameItem, IntegrationItem } from '@/api/generated/types.gen';
+import type { BulkEditProgress, Connected, CreationProgress, EventItem, EventNameItem, InstallCheck, IntegrationItem } from '@/api/generated/types.gen';
 
 export function makeUser(overrides: Partial<User> = {}): User {
   return {
@@ -173,6 +173,17 @@ const PROVIDERS: [string, string, string][] = [
 export function makeIntegration(provider: string, overrides: Partial<IntegrationItem> = {}): IntegrationItem {
   const [, title, kind] = PROVIDERS.find(([p]) => p === provider) ?? [provider, provider, 'custom'];
   return { provider, title, kind, connected: false, status: null, lastEventAt: null, eventsLastDay: 0, connectedAt: null, setup: null, pullAvailable: provider === 'appsflyer', pull: null, ...overrides };
+}
+
+/**
+ * An integration's install check (docs/api/attribution.md "Install check") over 26 November to
+ * 2 December 2026: by default 820 of Apple's 1 000 installs tracked, nothing found; a finding
+ * comes with the server's sentence.
+ */
+export function makeInstallCheck(overrides: Partial<InstallCheck> = {}): InstallCheck {
+  const check: InstallCheck = { from: '2026-11-26', to: '2026-12-02', trackedInstalls: 820, trackedWithKeyword: 610, appleInstalls: 1000, rate: 0.82, finding: null, message: null, ...overrides };
+  if (overrides.rate === undefined) check.rate = check.appleInstalls > 0 ? check.trackedInstalls / check.appleInstalls : null;
+  return check;
 }
 
 /** Every provider the list answers, in its order, with `overrides` per provider. */

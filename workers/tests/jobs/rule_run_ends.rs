@@ -104,6 +104,7 @@ async fn a_run_whose_job_is_given_up_ends_failed(kind: Kind) {
         window_start: Some("2026-11-20".into()),
         window_end: Some("2026-11-26".into()),
         newest_complete_day: Some("2026-11-26".into()),
+        cohorts: None,
         matched: 2,
         applied: 0,
         refused: 0,

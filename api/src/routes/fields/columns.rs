@@ -8,7 +8,7 @@ use searchdeck_common::{
     plan::Plan,
     report::{
         Level,
-        catalog::{COLUMN_GROUPS, CONVERSION_COLUMNS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, group_of},
+        catalog::{COLUMN_GROUPS, GROWTH_ONLY, HIDDEN_BY_DEFAULT, PRO_LOCKED_GROUPS, group_of},
     },
 };
 use serde::Serialize;
@@ -63,7 +63,7 @@ pub struct ColumnGroup {
 fn lock_of(column: &str, plan: Plan) -> Option<Lock> {
     if GROWTH_ONLY.contains(&column) && !plan.has_growth() {
         Some(Lock::Growth)
-    } else if CONVERSION_COLUMNS.contains(&column) && plan == Plan::ProLimited {
+    } else if PRO_LOCKED_GROUPS.contains(&group_of(column)) && !plan.columns().conversions {
         Some(Lock::Pro)
     } else {
         None

@@ -285,6 +285,30 @@ pub struct ConversionMetrics {
     /// Revenue of the first 30 days after the install, of installs old enough for it.
     #[serde(rename = "revenueD30")]
     pub revenue_d30: Option<f64>,
+    /// `revenueD0` ÷ the spend of the install days old enough for it (null when no day
+    /// of the range is).
+    #[serde(rename = "roasD0")]
+    pub roas_d0: Option<f64>,
+    /// `revenueD1` ÷ the spend of the install days old enough for it (null when no day
+    /// of the range is).
+    #[serde(rename = "roasD1")]
+    pub roas_d1: Option<f64>,
+    /// `revenueD3` ÷ the spend of the install days old enough for it (null when no day
+    /// of the range is).
+    #[serde(rename = "roasD3")]
+    pub roas_d3: Option<f64>,
+    /// `revenueD7` ÷ the spend of the install days old enough for it (null when no day
+    /// of the range is).
+    #[serde(rename = "roasD7")]
+    pub roas_d7: Option<f64>,
+    /// `revenueD14` ÷ the spend of the install days old enough for it (null when no day
+    /// of the range is).
+    #[serde(rename = "roasD14")]
+    pub roas_d14: Option<f64>,
+    /// `revenueD30` ÷ the spend of the install days old enough for it (null when no day
+    /// of the range is).
+    #[serde(rename = "roasD30")]
+    pub roas_d30: Option<f64>,
 }
 
 /// A report's totals: the metrics, and on the levels that have them the Conversions and

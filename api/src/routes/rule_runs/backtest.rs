@@ -93,6 +93,7 @@ fn due_on(frequency: &Frequency, tz: Option<&str>, day: time::Date) -> Option<i6
 #[utoipa::path(post, path = "/api/rules/backtest", tag = "rules",
     request_body = BacktestBody,
     responses((status = 200, description = "The replayed runs and the entities they would have changed", body = Envelope<Item<Backtest>>),
+              (status = 403, description = "The plan locks the Conversions and Cohort metrics the rule names (pro_limited)", body = ErrorBody),
               (status = 400, description = "Invalid rule or days", body = ErrorBody),
               (status = 404, description = "The rule's account is not a connection of the workspace", body = ErrorBody)))]
 pub async fn backtest(
@@ -155,6 +156,7 @@ pub async fn backtest(
         range,
         tags: false,
         popularity: false,
+        conversions: None,
     };
     let rows = searchdeck_common::report::entity_rows(
         &state.db,

@@ -16,7 +16,7 @@ mod subject;
 use std::collections::{BTreeMap, HashMap};
 
 use searchdeck_common::store::rule_runs::{self, ItemRow, RunRow};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::ToSchema;
 use utoipa_axum::router::OpenApiRouter;
@@ -40,6 +40,31 @@ pub struct RunWindow {
     /// YYYY-MM-DD.
     pub start_date: String,
     pub end_date: String,
+}
+
+/// A Cohort metric a run judged (`roasD7`, `revenueD7`) and the installs it read: those
+/// of the window's days `from` through `through`, the newest day old enough for the cohort
+/// (`through` before `from`: no day of the window was, and the metric was null).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RunCohort {
+    pub metric: String,
+    /// The cohort's age: its revenue is of the first `ageDays` days after each install.
+    pub age_days: i64,
+    /// YYYY-MM-DD.
+    pub from: String,
+    pub through: String,
+}
+
+impl RunCohort {
+    fn of(used: searchdeck_common::rules::named::CohortUse) -> RunCohort {
+        RunCohort {
+            metric: used.metric,
+            age_days: used.age_days,
+            from: used.from.to_string(),
+            through: used.through.to_string(),
+        }
+    }
 }
 
 /// One entity of a run and what the run does to it.
@@ -120,6 +145,9 @@ pub struct RunOut {
     pub reason: Option<String>,
     pub window: Option<RunWindow>,
     pub newest_complete_day: Option<String>,
+    /// The Cohort metrics the rule names and the installs each was judged on (empty when
+    /// it names none).
+    pub cohorts: Vec<RunCohort>,
     /// Unix seconds.
     pub started_at: Option<i64>,
     pub finished_at: Option<i64>,
@@ -198,6 +226,11 @@ fn run_out(r: RunRow, items: Option<(Vec<ItemRow>, Names)>) -> RunOut {
             _ => None,
         },
         newest_complete_day: r.newest_complete_day,
+        cohorts: r
+            .cohorts
+            .as_deref()
+            .and_then(|c| serde_json::from_str(c).ok())
+            .unwrap_or_default(),
         started_at: Some(r.started_at),
         finished_at: r.finished_at,
         matched: r.matched,

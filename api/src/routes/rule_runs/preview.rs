@@ -5,14 +5,14 @@ use axum::{extract::State, response::IntoResponse};
 use searchdeck_common::{
     ids,
     report::Cancel,
-    rules::{Rule, run as rule_run, window},
+    rules::{Rule, named, run as rule_run, window},
     store::rule_runs,
 };
 use serde::Deserialize;
 use utoipa::ToSchema;
 
 use super::{
-    RunOut, RunWindow, item_out, names_of,
+    RunCohort, RunOut, RunWindow, item_out, names_of,
     subject::{report_error, subject_of},
 };
 use crate::{
@@ -37,6 +37,7 @@ pub struct PreviewBody {
 #[utoipa::path(post, path = "/api/rules/preview", tag = "rules",
     request_body = PreviewBody,
     responses((status = 200, description = "The run as it would be now", body = Envelope<Item<RunOut>>),
+              (status = 403, description = "The plan locks the Conversions and Cohort metrics the rule names (pro_limited)", body = ErrorBody),
               (status = 400, description = "Invalid rule, campaign group not synced, campaigns not of it", body = ErrorBody),
               (status = 404, description = "The rule's account is not a connection of the workspace", body = ErrorBody)))]
 pub async fn preview(
@@ -63,16 +64,34 @@ pub async fn preview(
     // else the collapse guard.
     let reason = match rule_run::incomplete_reason(&subject.org, evaluated.window.1) {
         Some(r) => Some(r),
-        None => rule_run::collapse_guard(
+        None => match rule_run::conversions_reason(
             &state.db,
-            &state.engines.reports,
             &subject,
-            &evaluated,
-            &Cancel::new(),
+            state
+                .engines
+                .plan(&state.db, &user.workspace_id)
+                .await?
+                .columns(),
+            now,
         )
-        .await
-        .map_err(report_error)?,
+        .await?
+        {
+            Some(r) => Some(r),
+            None => rule_run::collapse_guard(
+                &state.db,
+                &state.engines.reports,
+                &subject,
+                &evaluated,
+                &Cancel::new(),
+            )
+            .await
+            .map_err(report_error)?,
+        },
     };
+    let cohorts = named::cohorts(&subject.rule, evaluated.window, today)
+        .into_iter()
+        .map(RunCohort::of)
+        .collect();
     Ok(envelope::item(RunOut {
         id: None,
         rule_id: None,
@@ -86,6 +105,7 @@ pub async fn preview(
             end_date: evaluated.window.1.to_string(),
         }),
         newest_complete_day: newest.map(|d| d.to_string()),
+        cohorts,
         started_at: Some(now),
         finished_at: None,
         matched: evaluated.matched as i64,

@@ -69,6 +69,7 @@ pub(super) async fn subject_of(
                 .collect(),
         ));
     }
+    crate::routes::rules::conversions_granted(state, &user.workspace_id, rule).await?;
     rule_run::subject(&state.db, &user.workspace_id, rule, campaigns)
         .await?
         .ok_or_else(|| ApiError::field("rule.orgId", "This campaign group is not synced yet"))

@@ -131,6 +131,7 @@ async fn checked(
     if !errors.is_empty() {
         return Err(ApiError::validation(errors));
     }
+    super::conversions_granted(state, workspace_id, &rule).await?;
     let org = scope.map_err(ApiError::validation)?;
     rule.campaign_ids = None;
     Ok(Checked {
@@ -147,7 +148,7 @@ async fn checked(
 #[utoipa::path(put, path = "/api/rules/user", operation_id = "create_rule", tag = "rules", request_body = Rule,
     responses((status = 200, description = "The stored rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "Invalid rule (field errors)", body = ErrorBody),
-              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULES or AVAILABLERULESCAMPAIGNS)", body = ErrorBody)))]
+              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULES or AVAILABLERULESCAMPAIGNS); or the plan locks the Conversions and Cohort metrics the rule names (pro_limited)", body = ErrorBody)))]
 pub async fn create(
     State(state): State<AppState>,
     caller: Editor,
@@ -197,7 +198,7 @@ pub async fn create(
     request_body = Rule,
     responses((status = 200, description = "The stored rule", body = Envelope<Item<Rule>>),
               (status = 400, description = "Invalid rule (field errors)", body = ErrorBody),
-              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULESCAMPAIGNS)", body = ErrorBody)))]
+              (status = 403, description = "LIMIT_HAS_BEEN_REACHED (meta.type AVAILABLERULESCAMPAIGNS); or the plan locks the Conversions and Cohort metrics the rule names (pro_limited)", body = ErrorBody)))]
 pub async fn replace(
     State(state): State<AppState>,
     stored: InWorkspace<StoredRule, EditRoles>,

@@ -51,6 +51,31 @@ pub fn router() -> OpenApiRouter<AppState> {
         .routes(route!(optimization::turn::turn_off))
 }
 
+/// 403 with the Pro lock's message ('Upgrade to Pro to track events from your MMP.') when
+/// `rule` names a Conversions or Cohort metric and the workspace's plan locks them
+/// (pro_limited; docs/product.md#6-conversions-lock). Saving, previewing and backtesting
+/// such a rule all check it.
+pub async fn conversions_granted(
+    state: &AppState,
+    workspace_id: &str,
+    rule: &Rule,
+) -> ApiResult<()> {
+    if searchdeck_common::rules::named::reads_conversions(rule)
+        && !state
+            .engines
+            .plan(&state.db, workspace_id)
+            .await?
+            .columns()
+            .conversions
+    {
+        return Err(ApiError::status(
+            axum::http::StatusCode::FORBIDDEN,
+            searchdeck_common::report::catalog::PRO_LOCK_MESSAGE,
+        ));
+    }
+    Ok(())
+}
+
 /// Most ids one request names (rules, campaigns).
 pub const IDS_MAX: usize = 1_000;
 

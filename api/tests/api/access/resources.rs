@@ -241,6 +241,7 @@ pub async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> St
                     window_start: None,
                     window_end: None,
                     newest_complete_day: None,
+                    cohorts: None,
                     matched: 1,
                     applied: 1,
                     refused: 0,

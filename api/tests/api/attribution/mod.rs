@@ -9,6 +9,7 @@
 mod conversions;
 mod pull;
 mod refusals;
+mod rules;
 mod settings;
 
 use crate::common::{TestApp, TestResponse};

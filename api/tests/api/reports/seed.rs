@@ -162,8 +162,15 @@ pub async fn another_org(app: &TestApp, w: &World, org_id: i64, currency: &str) 
     add_org(&app.state.db, &w.account_id, org_id, currency).await;
 }
 
-/// The world of one owner, currency `currency`.
+/// The world of one owner, currency `currency`, its facts on November 1–20, 2026.
 pub async fn world(app: &TestApp, currency: &str) -> World {
+    world_from(app, currency, day(1)).await
+}
+
+/// The world of one owner, currency `currency`, its facts' day `d` (1–20) on `first` +
+/// `d` − 1 (what tests of automated rules use: their windows are relative to today).
+pub async fn world_from(app: &TestApp, currency: &str, first: Date) -> World {
+    let day = |d: u8| first + time::Duration::days(i64::from(d) - 1);
     let email = app.email();
     let cookie = app.register(&email, "a long password").await;
     let workspace_id = workspace_of(app, &cookie).await;

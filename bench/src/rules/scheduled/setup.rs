@@ -104,13 +104,6 @@ pub(super) async fn set_up(
     ));
     let now = ids::now_ms() / 1000;
     let created = now - 2 * 3600;
-    let today = time::OffsetDateTime::now_utc().date();
-    // As a finished sync records them: stored through Apple's today (a day in progress), so
-    // complete through yesterday.
-    let (from, through) = (
-        (today - time::Duration::days(30)).to_string(),
-        today.to_string(),
-    );
     let workspace = store::accounts::by_id(&db.pool, &account_id)
         .await?
         .context("the stored connection")?
@@ -122,7 +115,16 @@ pub(super) async fn set_up(
             continue;
         }
         // The metrics count as synced now: the rules read no metric, and a run whose window
-        // is complete sends nothing but its changes.
+        // is complete sends nothing but its changes. As a finished sync records them: stored
+        // through the ad account's today in its own time zone (a day in progress), so
+        // complete through its yesterday. (A UTC today left a zone ahead of UTC, such as
+        // Asia/Tokyo in the UTC evening, a day short: each run then synced the reports
+        // inline first and the timed run did not end.)
+        let today = searchdeck_common::zones::today(now, org.time_zone.as_deref());
+        let (from, through) = (
+            (today - time::Duration::days(30)).to_string(),
+            today.to_string(),
+        );
         store::synced::set_metrics_synced(&db.pool, org.org_key, &from, &through, now, "bench")
             .await?;
         campaigns.push(store::synced::campaign_ids(&db.pool, org.org_key).await?);

@@ -10,6 +10,12 @@
 //! installs), `trackedInstallRate` (tracked ÷ Apple's installs); a ratio without its
 //! denominator is null. Revenue is split by tap-through and view-through (`tapRevenue`,
 //! `viewRevenue`, from the installs' claim type).
+//!
+//! Cohort ROAS (`roasD0` … `roasD30`) is a cohort's revenue over the spend that bought it:
+//! `revenueDN` ÷ the spend of the same install days, so only of the days old enough for
+//! `DN` ([`cohorts`]); the caller sums that spend from Apple's facts and passes it per
+//! cohort. A range with no day old enough has no denominator, so the column is null: a
+//! young cohort is never read as earning nothing.
 
 use std::collections::HashMap;
 
@@ -45,8 +51,8 @@ pub const CONVERSION_COLUMNS: [&str; 11] = [
     "arpu",
 ];
 
-/// The Cohort group's columns (`revenueD0` … `revenueD30`), in display order.
-pub const COHORT_COLUMNS: [&str; 6] = [
+/// The Cohort group's revenue columns, per [`COHORT_DAYS`].
+pub const COHORT_REVENUE: [&str; 6] = [
     "revenueD0",
     "revenueD1",
     "revenueD3",
@@ -55,14 +61,55 @@ pub const COHORT_COLUMNS: [&str; 6] = [
     "revenueD30",
 ];
 
+/// The Cohort group's ROAS columns, per [`COHORT_DAYS`].
+pub const COHORT_ROAS: [&str; 6] = ["roasD0", "roasD1", "roasD3", "roasD7", "roasD14", "roasD30"];
+
+/// The Cohort group's columns (revenue `revenueD0` … `revenueD30`, then ROAS `roasD0` …
+/// `roasD30`), in display order.
+pub const COHORT_COLUMNS: [&str; 12] = [
+    COHORT_REVENUE[0],
+    COHORT_REVENUE[1],
+    COHORT_REVENUE[2],
+    COHORT_REVENUE[3],
+    COHORT_REVENUE[4],
+    COHORT_REVENUE[5],
+    COHORT_ROAS[0],
+    COHORT_ROAS[1],
+    COHORT_ROAS[2],
+    COHORT_ROAS[3],
+    COHORT_ROAS[4],
+    COHORT_ROAS[5],
+];
+
 /// How the web app shows a Conversions or Cohort column: `count`, `money` (the report's
 /// currency) or `percent` (a ratio: ROAS 1.5 is 150 %).
 pub fn display(column: &str) -> &'static str {
     match column {
         "trackedInstalls" | "trials" | "purchases" => "count",
         "trackedInstallRate" | "roas" => "percent",
+        c if COHORT_ROAS.contains(&c) => "percent",
         _ => "money",
     }
+}
+
+/// The position in [`COHORT_DAYS`] of a Cohort column (`revenueD7`, `roasD7`: 3); None for
+/// any other name.
+pub fn cohort_index(column: &str) -> Option<usize> {
+    COHORT_REVENUE
+        .iter()
+        .position(|c| *c == column)
+        .or_else(|| COHORT_ROAS.iter().position(|c| *c == column))
+}
+
+/// The user's name of a Cohort column (`ROAS D7`, `Revenue D7`), for messages.
+pub fn cohort_label(column: &str) -> Option<String> {
+    let i = cohort_index(column)?;
+    let kind = if COHORT_ROAS[i] == column {
+        "ROAS"
+    } else {
+        "Revenue"
+    };
+    Some(format!("{kind} D{}", COHORT_DAYS[i]))
 }
 
 /// The cuts of the cohort columns when the campaign group's today is `today`: installs of
@@ -77,25 +124,30 @@ pub fn cohorts(today: Date) -> Vec<Cohort> {
         .collect()
 }
 
-/// What each event name counts as, by (provider, app, name); names not listed count as
-/// nothing.
+/// What each event name counts as, by provider, name and app; names not listed count as
+/// nothing. Looked up by borrowed names (a report looks up every sum of its rows).
 #[derive(Debug, Clone, Default)]
-pub struct Mapping(HashMap<(String, i64, String), Counts>);
+pub struct Mapping(HashMap<String, HashMap<String, Vec<(i64, Counts)>>>);
 
 impl Mapping {
     pub fn new(names: Vec<EventName>) -> Mapping {
-        Mapping(
-            names
-                .into_iter()
-                .map(|n| ((n.provider, n.adam_id, n.event_name), n.counts))
-                .collect(),
-        )
+        let mut out: HashMap<String, HashMap<String, Vec<(i64, Counts)>>> = HashMap::new();
+        for n in names {
+            out.entry(n.provider)
+                .or_default()
+                .entry(n.event_name)
+                .or_default()
+                .push((n.adam_id, n.counts));
+        }
+        Mapping(out)
     }
 
     fn of(&self, s: &Sum) -> Counts {
         self.0
-            .get(&(s.provider.clone(), s.adam_id, s.event_name.clone()))
-            .copied()
+            .get(s.provider.as_str())
+            .and_then(|names| names.get(s.event_name.as_str()))
+            .and_then(|apps| apps.iter().find(|(adam, _)| *adam == s.adam_id))
+            .map(|(_, counts)| *counts)
             .unwrap_or_default()
     }
 }
@@ -203,15 +255,44 @@ pub fn total<'a>(rows: impl IntoIterator<Item = &'a Conversions>) -> Conversions
     out
 }
 
+/// What a row's Conversions and Cohort columns are over: Apple's spend and installs of the
+/// row in the range, and per [`COHORT_DAYS`] the spend of its install days old enough for
+/// that cohort (empty: not read, the cohort ROAS columns are then null).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Apple<'a> {
+    pub spend_micros: i64,
+    pub installs: i64,
+    pub cohort_spend_micros: &'a [i64],
+}
+
 /// The row's Conversions and Cohort columns by name, in display order: money floored by
 /// `money` (None: the row mixes currencies, money left out), ratios over the row's
-/// `spend_micros` and Apple's `installs`; None where a ratio has no denominator.
+/// Apple counts (`apple`); None where a ratio has no denominator.
 pub fn values(
     c: &Conversions,
-    spend_micros: i64,
-    installs: i64,
+    apple: Apple<'_>,
     money: Option<&MoneyRule>,
 ) -> Vec<(&'static str, Option<Decimal>)> {
+    CONVERSION_COLUMNS
+        .iter()
+        .chain(&COHORT_COLUMNS)
+        .map(|&name| (name, value(c, apple, money, name)))
+        .collect()
+}
+
+/// One column of [`values`] (None: not a Conversions or Cohort column, or null): only that
+/// column is computed (a sort or a filter reads one column of every row).
+pub fn value(
+    c: &Conversions,
+    apple: Apple<'_>,
+    money: Option<&MoneyRule>,
+    column: &str,
+) -> Option<Decimal> {
+    let Apple {
+        spend_micros,
+        installs,
+        cohort_spend_micros,
+    } = apple;
     let amount = |micros: i64| money.map(|rule| rule.micros(micros));
     let ratio = |num: i64, den: i64| {
         (den != 0).then(|| (Decimal::from(num) / Decimal::from(den)).round_dp(4))
@@ -221,26 +302,29 @@ pub fn values(
             .filter(|_| count != 0)
             .map(|rule| rule.floor(Decimal::from(micros) / Decimal::from(count) / MICROS))
     };
-    let mut out = vec![
-        ("trackedInstalls", Some(Decimal::from(c.tracked_installs))),
-        ("trackedInstallRate", ratio(c.tracked_installs, installs)),
-        ("trials", Some(Decimal::from(c.trials))),
-        ("costPerTrial", per(spend_micros, c.trials)),
-        ("purchases", Some(Decimal::from(c.purchases))),
-        ("costPerPurchase", per(spend_micros, c.purchases)),
-        ("totalRevenue", amount(c.revenue_micros)),
-        ("tapRevenue", amount(c.tap_revenue_micros)),
-        ("viewRevenue", amount(c.view_revenue_micros)),
-        ("roas", money.and(ratio(c.revenue_micros, spend_micros))),
-        ("arpu", per(c.revenue_micros, c.tracked_installs)),
-    ];
-    for (i, name) in COHORT_COLUMNS.iter().enumerate() {
-        out.push((
-            name,
-            amount(c.cohort_revenue_micros.get(i).copied().unwrap_or(0)),
-        ));
+    let cohort_revenue = |i: usize| c.cohort_revenue_micros.get(i).copied().unwrap_or(0);
+    match column {
+        "trackedInstalls" => Some(Decimal::from(c.tracked_installs)),
+        "trackedInstallRate" => ratio(c.tracked_installs, installs),
+        "trials" => Some(Decimal::from(c.trials)),
+        "costPerTrial" => per(spend_micros, c.trials),
+        "purchases" => Some(Decimal::from(c.purchases)),
+        "costPerPurchase" => per(spend_micros, c.purchases),
+        "totalRevenue" => amount(c.revenue_micros),
+        "tapRevenue" => amount(c.tap_revenue_micros),
+        "viewRevenue" => amount(c.view_revenue_micros),
+        "roas" => money.and(ratio(c.revenue_micros, spend_micros)),
+        "arpu" => per(c.revenue_micros, c.tracked_installs),
+        other => {
+            let i = cohort_index(other)?;
+            if COHORT_REVENUE[i] == other {
+                amount(cohort_revenue(i))
+            } else {
+                let spend = cohort_spend_micros.get(i).copied().unwrap_or(0);
+                money.and(ratio(cohort_revenue(i), spend))
+            }
+        }
     }
-    out
 }
 
 const MICROS: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);

@@ -102,18 +102,66 @@ fn derived_columns_come_from_the_sums() {
         unconverted: Vec::new(),
     };
     let usd = MoneyRule::of(Some("USD"));
-    let v: HashMap<_, _> = values(&c, 20_000_000, 10, Some(&usd)).into_iter().collect();
+    let apple = |spend_micros, installs| Apple {
+        spend_micros,
+        installs,
+        cohort_spend_micros: &[],
+    };
+    let v: HashMap<_, _> = values(&c, apple(20_000_000, 10), Some(&usd))
+        .into_iter()
+        .collect();
     assert_eq!(v["trackedInstallRate"], Some(Decimal::new(8, 1)));
     assert_eq!(v["costPerTrial"], Some(Decimal::new(500, 2)));
     assert_eq!(v["costPerPurchase"], None);
     assert_eq!(v["roas"], Some(Decimal::new(15, 1)));
     assert_eq!(v["arpu"], Some(Decimal::new(375, 2)));
     assert_eq!(v["totalRevenue"], Some(Decimal::new(3000, 2)));
-    let mixed: HashMap<_, _> = values(&c, 20_000_000, 10, None).into_iter().collect();
+    let mixed: HashMap<_, _> = values(&c, apple(20_000_000, 10), None)
+        .into_iter()
+        .collect();
     assert_eq!(mixed["roas"], None);
     assert_eq!(mixed["trials"], Some(Decimal::from(4)));
     assert_eq!(
-        values(&c, 0, 0, Some(&usd)).len(),
+        values(&c, apple(0, 0), Some(&usd)).len(),
         CONVERSION_COLUMNS.len() + COHORT_COLUMNS.len()
     );
+}
+
+#[test]
+fn cohort_roas_is_over_the_spend_of_the_days_old_enough() {
+    let c = Conversions {
+        revenue_micros: 50_000_000,
+        // D7's revenue of the installs at least 7 days old: 12.00.
+        cohort_revenue_micros: vec![2_000_000, 4_000_000, 6_000_000, 12_000_000, 0, 0],
+        ..Conversions::default()
+    };
+    let usd = MoneyRule::of(Some("USD"));
+    // The range spent 100.00, of which 40.00 on days old enough for D7, none for D14.
+    let cohort_spend = [90_000_000, 80_000_000, 60_000_000, 40_000_000, 0, 0];
+    let apple = Apple {
+        spend_micros: 100_000_000,
+        installs: 10,
+        cohort_spend_micros: &cohort_spend,
+    };
+    let v = |column| value(&c, apple, Some(&usd), column);
+    assert_eq!(v("roasD7"), Some(Decimal::new(3, 1)), "12 / 40");
+    assert_eq!(v("revenueD7"), Some(Decimal::new(1200, 2)));
+    assert_eq!(
+        v("roas"),
+        Some(Decimal::new(5, 1)),
+        "50 / 100 over every day"
+    );
+    assert_eq!(v("roasD14"), None, "no day old enough: unknown, never 0 %");
+    let unread = Apple {
+        cohort_spend_micros: &[],
+        ..apple
+    };
+    assert_eq!(value(&c, unread, Some(&usd), "roasD7"), None);
+    assert_eq!(value(&c, apple, None, "roasD7"), None, "mixed currencies");
+    assert_eq!(cohort_index("roasD7"), Some(3));
+    assert_eq!(cohort_index("revenueD30"), Some(5));
+    assert_eq!(cohort_index("roas"), None);
+    assert_eq!(cohort_label("roasD7").as_deref(), Some("ROAS D7"));
+    assert_eq!(cohort_label("revenueD14").as_deref(), Some("Revenue D14"));
+    assert_eq!(display("roasD0"), "percent");
 }

@@ -71,9 +71,7 @@ pub async fn ingest(
         )
         .await?
         {
-            for fact in facts_of(&stored) {
-                facts::add(&mut *tx, workspace_id, &fact).await?;
-            }
+            facts::add_all(&mut *tx, workspace_id, &facts_of(&stored)).await?;
         }
         names::seen(
             &mut *tx,

@@ -28,9 +28,9 @@ impl Prepared {
     /// The row's Conversions or Cohort `column` (None: not loaded, or a ratio without its
     /// denominator; a row without events has zeros).
     fn conversion_key(&self, row: &Row, column: &str) -> Option<Decimal> {
-        let conversions = self.conversions.as_ref()?;
-        let money = self.money_of(row);
-        super::conversions::value(conversions.get(&row.id), &row.counters, &money, column)
+        self.conversions
+            .as_ref()?
+            .value(row.id, &row.counters, &self.money_of(row), column)
     }
 
     pub(super) fn passes(&self, row: &Row, f: &Filter) -> bool {

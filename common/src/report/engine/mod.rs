@@ -20,6 +20,7 @@ mod rows;
 mod run;
 mod stages;
 
+pub use conversions::RuleConversions;
 pub use rows::{EntityRead, EntityRow, RowTotals, entity_rows, totals};
 pub use run::{LockedGroup, Report, run, run_staged};
 pub use stages::Stages;

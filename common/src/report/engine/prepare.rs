@@ -58,7 +58,7 @@ pub(super) struct Prepared {
     /// CAMPAIGNS, GROUPS, KEYWORDS, ADS: the rows' attributed conversions by row id (rows
     /// without any are absent), for every row when a filter or the sort needs them, else
     /// for the matching rows after the filters ([`super::conversions`]).
-    pub(super) conversions: Option<HashMap<i64, crate::attribution::conversions::Conversions>>,
+    pub(super) conversions: Option<super::conversions::Loaded>,
     /// The report's currency (None when ACCOUNTS rows mix currencies).
     pub(super) currency: Option<String>,
     pub(super) money: MoneyRule,

@@ -12,6 +12,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use super::consistent::consistent;
+use super::conversions::{RuleConversions, RuleRead};
 use super::{
     filter_sort::filter_and_sort,
     prepare::{popularity_of, prepare},
@@ -147,6 +148,9 @@ pub struct EntityRow {
     /// Apple's search popularity (KEYWORDS, SEARCHTERMS; read when asked).
     pub popularity: Option<i64>,
     pub counters: Counters,
+    /// The attributed conversions over the window (read when asked): None when no provider
+    /// has delivered any for the entity's campaign in the window, so nothing is known.
+    pub conversions: Option<RuleConversions>,
 }
 
 /// What a rule reads: every non-deleted row of `level` (CAMPAIGNS, GROUPS, KEYWORDS,
@@ -160,6 +164,9 @@ pub struct EntityRead {
     pub tags: bool,
     /// Whether to read each row's popularity (a condition on it).
     pub popularity: bool,
+    /// The campaign group's today, when the rule reads Conversions or Cohort metrics (the
+    /// cohorts are cut from it: `roasD7` reads installs through 8 days before).
+    pub conversions: Option<time::Date>,
 }
 
 /// Every non-deleted entity of `read.level` in `read.campaigns` of campaign group `org` (of
@@ -203,7 +210,8 @@ pub async fn entity_rows(
     let in_scope =
         |e: &&store::report_entities::RuleEntity| campaigns.binary_search(&e.campaign_id).is_ok();
     cancel.check()?;
-    let sums = consistent(db, cancel, |facts| async move {
+    let in_campaigns = &campaigns;
+    let (universe, sums, mut conversions) = consistent(db, cancel, |facts| async move {
         let universe =
             store::report_facts::cache::universe(db, caches, kind, org.org_key, Default::default())
                 .await?;
@@ -217,10 +225,37 @@ pub async fn entity_rows(
             universe.clone(),
         )
         .await?;
-        Ok((universe, sums))
+        let conversions = match read.conversions {
+            Some(today) => {
+                let rows: Vec<(i64, i64, Counters)> = (0..universe.len())
+                    .filter(|&i| {
+                        in_campaigns
+                            .binary_search(&universe.campaign_ids[i])
+                            .is_ok()
+                    })
+                    .map(|i| {
+                        let counters = sums.get(i).copied().unwrap_or_default();
+                        (universe.ids[i], universe.campaign_ids[i], counters)
+                    })
+                    .collect();
+                let at = RuleRead {
+                    db,
+                    caches,
+                    facts: &facts,
+                    workspace_id,
+                    org,
+                    level,
+                    universe: universe.clone(),
+                    range: read.range,
+                    today,
+                };
+                super::conversions::for_rule(at, &rows).await?
+            }
+            None => HashMap::new(),
+        };
+        Ok((universe, sums, conversions))
     })
     .await?;
-    let (universe, sums) = sums;
     cancel.check()?;
     let groups = if matches!(read.level, Level::Campaigns) {
         HashMap::new()
@@ -284,6 +319,7 @@ pub async fn entity_rows(
             status: e.status.clone(),
             match_type: e.match_type.clone(),
             counters,
+            conversions: conversions.remove(&e.id),
         });
     }
     Ok(out)

@@ -225,6 +225,10 @@ async fn page_popularity(
     Ok(())
 }
 
+fn ids_of(rows: &[super::prepare::Row]) -> Vec<i64> {
+    rows.iter().map(|r| r.id).collect()
+}
+
 async fn run_in(
     db: &Db,
     caches: &Caches,
@@ -236,7 +240,8 @@ async fn run_in(
 ) -> Result<Report, ReportError> {
     let mut prepared = prepare(db, caches, facts, ctx, q, cancel, stages).await?;
     if conversions::needed(q) {
-        prepared.conversions = conversions::load(db, ctx, q, &prepared.rows).await?;
+        prepared.conversions =
+            conversions::load(db, caches, facts, ctx, q, ids_of(&prepared.rows)).await?;
     }
     stages.mark("prepare");
     cancel.check()?;
@@ -250,17 +255,25 @@ async fn run_in(
     for r in &p.rows {
         sum.add(&r.counters);
     }
+    let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
+    let end = (start + q.page_size as usize).min(p.rows.len());
     if p.conversions.is_none() {
-        p.conversions = conversions::load(db, ctx, q, &p.rows).await?;
+        let (rows, page) = (ids_of(&p.rows), ids_of(&p.rows[start..end]));
+        let page = conversions::Page {
+            rows: &rows,
+            page: &page,
+            whole: q.filters.is_empty() && !p.left_out,
+        };
+        p.conversions = conversions::load_page(db, caches, facts, ctx, q, page).await?;
     }
     stages.mark("conversions");
     let totals = p.level.has_metrics().then(|| {
         let mut m = Map::new();
         let mixed = mixes_currencies(p.level, &p.currency);
         metrics_json(&sum, (!mixed).then_some(&p.money), &mut m);
-        if let Some(by_row) = &p.conversions {
-            let total = conversions::total(by_row, &p.rows);
-            conversions::insert(Some(&total), &sum, (!mixed).then_some(&p.money), &mut m);
+        if let Some(loaded) = &p.conversions {
+            let rows = p.rows.iter().map(|r| (r.id, &r.counters));
+            loaded.insert_total(rows, &sum, (!mixed).then_some(&p.money), &mut m);
         }
         m
     });
@@ -287,8 +300,6 @@ async fn run_in(
         }
     }
     stages.mark("totals");
-    let start = ((q.page - 1) as usize * q.page_size as usize).min(p.rows.len());
-    let end = (start + q.page_size as usize).min(p.rows.len());
     let page_ids: Vec<i64> = p.rows[start..end].iter().map(|r| r.id).collect();
     // Names, statuses and columns of the page's rows, if not loaded for a filter or sort.
     let mut tags = HashMap::new();
@@ -319,9 +330,8 @@ async fn run_in(
         .iter()
         .map(|r| {
             let mut m = present(&p, r, ctx.columns, &tags);
-            if let Some(by_row) = &p.conversions {
-                let money = p.money_of(r);
-                conversions::insert(by_row.get(&r.id), &r.counters, Some(&money), &mut m);
+            if let Some(loaded) = &p.conversions {
+                loaded.insert_row(r.id, &r.counters, Some(&p.money_of(r)), &mut m);
             }
             m
         })

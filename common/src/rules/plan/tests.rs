@@ -25,6 +25,7 @@ fn row(bid: i64, taps: i64, installs: i64, spend: i64) -> EntityRow {
         daily_budget_micros: Some(50_000_000),
         popularity: None,
         counters: Counters(c),
+        conversions: None,
     }
 }
 

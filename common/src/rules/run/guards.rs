@@ -56,6 +56,7 @@ pub async fn collapse_guard(
         },
         tags: false,
         popularity: false,
+        conversions: None,
     };
     let rows = crate::report::entity_rows(
         db,

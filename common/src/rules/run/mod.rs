@@ -13,6 +13,7 @@
 //! incomplete ([`incomplete_reason`]): a day Apple has not delivered reads as zeros in our
 //! store, and a rule must never act on those zeros.
 
+mod conversions;
 mod guards;
 mod load;
 
@@ -25,6 +26,7 @@ use time::{Date, Duration};
 use super::{
     Action, Condition, Rule, RuleLevel,
     evaluate::{self, Scope, Targets},
+    named,
     plan::{self, Limits, PlanScope},
     window,
 };
@@ -35,6 +37,7 @@ use crate::{
     store::{self, report_entities::SyncOrg, rule_runs::ItemRow},
 };
 
+pub use conversions::{CONVERSIONS_STALE_HOURS, conversions_reason, stale_reason};
 pub use guards::{
     DEFAULT_MAX_CHANGE_SHARE, changed_entities, collapse_guard, incomplete_reason, item_level,
     newest_complete_day, over_share, report_level,
@@ -119,14 +122,8 @@ pub async fn evaluate(
         campaigns: subject.campaigns.clone(),
         range: DateRange { from, to },
         tags: conditions_use(rule, |c| matches!(c, Condition::Tag { .. })),
-        popularity: conditions_use(rule, |c| {
-            matches!(c, Condition::Metric { metric, .. } | Condition::Compare { metric, .. } if metric == "popularity")
-                || matches!(c, Condition::Compare { other, .. } if other == "popularity")
-        }) || rule
-            .guardrails
-            .min_data
-            .iter()
-            .any(|m| m.metric == "popularity"),
+        popularity: named::names(rule, "popularity"),
+        conversions: named::reads_conversions(rule).then_some(today),
     };
     let rows = crate::report::entity_rows(
         db,

@@ -42,6 +42,7 @@ fn keyword(id: i64, impressions: i64, spend_micros: i64) -> EntityRow {
         daily_budget_micros: None,
         popularity: None,
         counters: Counters(c),
+        conversions: None,
     }
 }
 

@@ -34,13 +34,19 @@ pub fn report_level(level: RuleLevel) -> Level {
     }
 }
 
-/// The metric named `name` at `level`: a report metric by its exact name, or `popularity`
-/// where the level has it (None: not a metric there).
+/// The metric named `name` at `level`: a report metric by its exact name, `popularity`
+/// where the level has it, or a Conversions or Cohort column where the level has
+/// attributed conversions (campaigns, ad groups, keywords; None: not a metric there).
 pub fn metric_at(name: &str, level: RuleLevel) -> Option<MetricRef> {
     if name == POPULARITY {
         return report_level(level)
             .has_popularity()
             .then_some(MetricRef::Popularity);
+    }
+    if let Some(column) = crate::report::filter::conversion_column(name) {
+        return report_level(level)
+            .has_conversions()
+            .then_some(MetricRef::Conversion(column));
     }
     Metric::ALL
         .into_iter()
@@ -54,6 +60,9 @@ pub enum MetricRef {
     Report(Metric),
     /// Apple's search popularity, 1–100.
     Popularity,
+    /// A Conversions or Cohort column (`roas`, `costPerTrial`, `roasD7`), which the
+    /// pro_limited plan locks.
+    Conversion(&'static str),
 }
 
 impl MetricRef {
@@ -61,6 +70,11 @@ impl MetricRef {
         match self {
             MetricRef::Report(m) => m.kind(),
             MetricRef::Popularity => Kind::Count,
+            MetricRef::Conversion(c) => match crate::attribution::conversions::display(c) {
+                "count" => Kind::Count,
+                "percent" => Kind::Ratio,
+                _ => Kind::Money,
+            },
         }
     }
 }

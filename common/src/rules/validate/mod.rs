@@ -9,6 +9,7 @@
 //! caller's to check.
 
 mod actions;
+mod cohorts;
 mod conditions;
 mod levels;
 #[cfg(test)]
@@ -274,6 +275,7 @@ pub fn validate(rule: &Rule, currency: &str) -> Result<(), Vec<FieldError>> {
         }
     }
     c.guardrails(&rule.guardrails, level);
+    c.cohorts(rule);
     if c.errors.is_empty() {
         Ok(())
     } else {

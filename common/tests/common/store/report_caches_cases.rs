@@ -219,6 +219,7 @@ pub async fn rule_attributes_follow_edits_of_other_processes(db: &Db) {
         },
         tags: false,
         popularity: false,
+        conversions: None,
     };
     let rows = |level: Level| {
         let read = read(level);

@@ -48,6 +48,7 @@ fn run(id: &str, workspace: &str, account: &str, key: &str, period: &str, at: i6
         window_start: Some("2026-11-20".into()),
         window_end: Some("2026-11-26".into()),
         newest_complete_day: Some("2026-11-26".into()),
+        cohorts: None,
         matched: 2,
         applied: 0,
         refused: 0,

@@ -1314,6 +1314,36 @@ export type ConversionMetrics = {
      */
     roas?: number | null;
     /**
+     * `revenueD0` ÷ the spend of the install days old enough for it (null when no day
+     * of the range is).
+     */
+    roasD0?: number | null;
+    /**
+     * `revenueD1` ÷ the spend of the install days old enough for it (null when no day
+     * of the range is).
+     */
+    roasD1?: number | null;
+    /**
+     * `revenueD14` ÷ the spend of the install days old enough for it (null when no day
+     * of the range is).
+     */
+    roasD14?: number | null;
+    /**
+     * `revenueD3` ÷ the spend of the install days old enough for it (null when no day
+     * of the range is).
+     */
+    roasD3?: number | null;
+    /**
+     * `revenueD30` ÷ the spend of the install days old enough for it (null when no day
+     * of the range is).
+     */
+    roasD30?: number | null;
+    /**
+     * `revenueD7` ÷ the spend of the install days old enough for it (null when no day
+     * of the range is).
+     */
+    roasD7?: number | null;
+    /**
      * That revenue of tap-through installs.
      */
     tapRevenue?: number | null;
@@ -2728,6 +2758,11 @@ export type EnvelopeItemRunOut = {
          */
         item: {
             applied: number;
+            /**
+             * The Cohort metrics the rule names and the installs each was judged on (empty when
+             * it names none).
+             */
+            cohorts: Array<RunCohort>;
             finishedAt?: number | null;
             /**
              * Null in a preview.
@@ -6982,6 +7017,24 @@ export type RulesOfCampaign = {
 };
 
 /**
+ * A Cohort metric a run judged (`roasD7`, `revenueD7`) and the installs it read: those
+ * of the window's days `from` through `through`, the newest day old enough for the cohort
+ * (`through` before `from`: no day of the window was, and the metric was null).
+ */
+export type RunCohort = {
+    /**
+     * The cohort's age: its revenue is of the first `ageDays` days after each install.
+     */
+    ageDays: number;
+    /**
+     * YYYY-MM-DD.
+     */
+    from: string;
+    metric: string;
+    through: string;
+};
+
+/**
  * One entity of a run and what the run does to it.
  */
 export type RunItem = {
@@ -7031,6 +7084,11 @@ export type RunItem = {
  */
 export type RunOut = {
     applied: number;
+    /**
+     * The Cohort metrics the rule names and the installs each was judged on (empty when
+     * it names none).
+     */
+    cohorts: Array<RunCohort>;
     finishedAt?: number | null;
     /**
      * Null in a preview.

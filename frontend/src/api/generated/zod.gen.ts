@@ -560,6 +560,12 @@ export const zConversionMetrics = z.object({
     revenueD30: z.number().nullish(),
     revenueD7: z.number().nullish(),
     roas: z.number().nullish(),
+    roasD0: z.number().nullish(),
+    roasD1: z.number().nullish(),
+    roasD14: z.number().nullish(),
+    roasD3: z.number().nullish(),
+    roasD30: z.number().nullish(),
+    roasD7: z.number().nullish(),
     tapRevenue: z.number().nullish(),
     totalRevenue: z.number().nullish(),
     trackedInstallRate: z.number().nullish(),
@@ -3925,6 +3931,18 @@ export const zRulesOfCampaign = z.object({
 });
 
 /**
+ * A Cohort metric a run judged (`roasD7`, `revenueD7`) and the installs it read: those
+ * of the window's days `from` through `through`, the newest day old enough for the cohort
+ * (`through` before `from`: no day of the window was, and the metric was null).
+ */
+export const zRunCohort = z.object({
+    ageDays: z.int(),
+    from: z.string(),
+    metric: z.string(),
+    through: z.string()
+});
+
+/**
  * One entity of a run and what the run does to it.
  */
 export const zRunItem = z.object({
@@ -4007,6 +4025,7 @@ export const zEnvelopeItemRunOut = z.object({
     result: z.object({
         item: z.object({
             applied: z.int(),
+            cohorts: z.array(zRunCohort),
             finishedAt: z.int().nullish(),
             id: z.string().nullish(),
             items: z.array(zRunItem).nullish(),
@@ -4034,6 +4053,7 @@ export const zEnvelopeItemRunOut = z.object({
  */
 export const zRunOut = z.object({
     applied: z.int(),
+    cohorts: z.array(zRunCohort),
     finishedAt: z.int().nullish(),
     id: z.string().nullish(),
     items: z.array(zRunItem).nullish(),

@@ -1,11 +1,13 @@
 /**
- * A rule and its runs in words: the frequency ("Daily at 06:00"), the window, the labels of
- * levels, metrics, operators and results, and how a metric value of a run item reads
- * (money in the campaign group's currency, ratios as percentages, counts with thousands).
+ * A rule and its runs in words: the frequency ("Daily at 06:00"), the window, the conditions
+ * ("ROAS < 80 % and Revenue D7 < $2.00"), the labels of levels, metrics (Apple Ads', and the
+ * Conversions and Cohort columns' of the report catalog: "Cost per trial", "ROAS D7"),
+ * operators and results, and how a metric value of a run item reads (money in the campaign
+ * group's currency, ratios as percentages, counts with thousands).
  */
 import { t } from '@/i18n';
 import { EMPTY, formatMoney, formatNumber, formatPercent } from '@/lib/format';
-import { isMoneyMetric, isRatio } from './schema';
+import { isMoneyMetric, isRatio, OPERATOR_SYMBOL, type Operator } from './schema';
 import { messageOr } from './messages';
 
 const hourText = (hour: number | undefined) => `${String(hour ?? 0).padStart(2, '0')}:00`;
@@ -24,7 +26,18 @@ export function windowText(window: { type: string; days?: number | undefined; ex
 
 export const weekdayLabel = (day: string) => messageOr(`rules.weekday.${day}`, day);
 export const levelLabel = (level: string) => messageOr(`rules.level.${level}`, level);
-export const metricLabel = (metric: string) => messageOr(`col.${metric}`, messageOr(`rules.other.${metric}`, metric));
+/**
+ * A metric's or an entity amount's label: the tables' column label (`col.roasD7` "ROAS D7"),
+ * else a Cohort-like name the catalog added before its label (`roasD60`: "ROAS D60"), else
+ * the name.
+ */
+export function metricLabel(metric: string): string {
+  const label = messageOr(`col.${metric}`, messageOr(`rules.other.${metric}`, ''));
+  if (label !== '') return label;
+  const cohort = /^(\w+?)D(\d+)$/.exec(metric);
+  const base = cohort ? messageOr(`col.${cohort[1]}`, '') : '';
+  return cohort && base !== '' ? `${base} D${cohort[2]}` : metric;
+}
 export const actionLabel = (type: string) => messageOr(`rules.action.${type}`, type);
 export const resultLabel = (result: string) => messageOr(`rules.result.${result}`, result);
 export const statusLabel = (status: string) => messageOr(`rules.status.${status}`, status);
@@ -54,3 +67,52 @@ export function changeValueText(field: string | null | undefined, value: string 
   return messageOr(`status.${value}`, value);
 }
 
+
+/** A condition as a stored rule or a body holds it. */
+export type ConditionLike = { type: string; [field: string]: unknown };
+
+/** The parts of a rule its conditions' sentence reads (a stored rule or a body). */
+export interface ConditionsLike {
+  operator: string;
+  groups: { operator: string; conditions: readonly ConditionLike[] }[];
+}
+
+const str = (value: unknown) => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
+const strs = (value: unknown) => (Array.isArray(value) ? value.map(str) : []);
+const symbol = (op: unknown) => OPERATOR_SYMBOL[str(op) as Operator] ?? str(op);
+
+/** One condition in words: "ROAS < 80 %", "Cost per trial > 2 × CPA goal", "Status Active". */
+export function conditionText(condition: ConditionLike, currency: string | null): string {
+  switch (condition.type) {
+    case 'metric': {
+      const metric = str(condition.metric);
+      return `${metricLabel(metric)} ${symbol(condition.operator)} ${metricValueText(metric, str(condition.value), currency)}`;
+    }
+    case 'compare': {
+      const coefficient = str(condition.coefficient);
+      const times = coefficient === '1' ? '' : `${formatNumber(coefficient)} × `;
+      return `${metricLabel(str(condition.metric))} ${symbol(condition.operator)} ${times}${metricLabel(str(condition.other))}`;
+    }
+    case 'status':
+      return `${t('rules.cond.status')} ${strs(condition.values).map((v) => messageOr(`status.${v}`, v)).join(', ')}`;
+    case 'matchType':
+      return `${t('rules.cond.matchType')} ${strs(condition.values).map((v) => messageOr(`rules.match.${v}`, v)).join(', ')}`;
+    case 'tag':
+      return `${t('rules.cond.tag')} ${strs(condition.values).join(', ')}`;
+    case 'name':
+      return `${t('rules.cond.name')} ${messageOr(`rules.nameOp.${str(condition.operator)}`, str(condition.operator))} “${str(condition.value)}”`;
+    default:
+      return condition.type;
+  }
+}
+
+/** A rule's conditions in one sentence: each group's joined by its and/or, groups in brackets when there are several. */
+export function conditionsText(conditions: ConditionsLike, currency: string | null): string {
+  const word = (op: string) => ` ${t(op === 'OR' ? 'rules.text.or' : 'rules.text.and')} `;
+  const groups = conditions.groups.filter((g) => g.conditions.length > 0);
+  const parts = groups.map((g) => {
+    const text = g.conditions.map((c) => conditionText(c, currency)).join(word(g.operator));
+    return groups.length > 1 && g.conditions.length > 1 ? `(${text})` : text;
+  });
+  return parts.join(word(conditions.operator));
+}

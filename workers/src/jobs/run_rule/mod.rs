@@ -32,7 +32,7 @@ use searchdeck_common::{
     jobs::{DeliverAlert, RunRule, RunRuleProgress, SyncReports},
     queue::{JobError, outbox},
     report::Cancel,
-    rules::{Action, Channel, run as rule_run, schedule, window},
+    rules::{Action, Channel, named, run as rule_run, schedule, window},
     store::{self, alerts, rule_runs},
 };
 
@@ -158,6 +158,7 @@ async fn unsynced(
         window_start: None,
         window_end: None,
         newest_complete_day: None,
+        cohorts: None,
         matched: 0,
         applied: 0,
         refused: 0,

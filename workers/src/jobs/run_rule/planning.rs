@@ -131,8 +131,22 @@ pub(super) async fn plan(job: &RunRule, ctx: &JobContext<RunRule>) -> Result<Pla
         }
         run.newest_complete_day =
             rule_run::newest_complete_day(&loaded.subject.org).map(|d| d.to_string());
-        rule_run::incomplete_reason(&loaded.subject.org, end)
+        match rule_run::incomplete_reason(&loaded.subject.org, end) {
+            Some(reason) => Some(reason),
+            // A rule on conversions: the plan grants them and a provider still delivers.
+            None => {
+                let columns = ctx
+                    .runtime
+                    .engines
+                    .plan(db, &loaded.subject.workspace_id)
+                    .await
+                    .map_err(|e| JobError::retryable(anyhow::anyhow!(e)))?
+                    .columns();
+                rule_run::conversions_reason(db, &loaded.subject, columns, now).await?
+            }
+        }
     };
+    run.cohorts = named::cohorts_record(&loaded.subject.rule, (start, end), today);
     let mut items = Vec::new();
     let mut alert = None;
     if let Some(reason) = skip {
@@ -234,6 +248,7 @@ fn new_run(job: &RunRule, loaded: &rule_run::Loaded, body: String, now: i64) -> 
         window_start: None,
         window_end: None,
         newest_complete_day: None,
+        cohorts: None,
         matched: 0,
         applied: 0,
         refused: 0,
@@ -266,6 +281,7 @@ async fn skipped_as_joined(
         window_start: earlier.window_start.clone(),
         window_end: earlier.window_end.clone(),
         newest_complete_day: earlier.newest_complete_day.clone(),
+        cohorts: earlier.cohorts.clone(),
         finished_at: Some(now),
         ..new_run(job, loaded, body, now)
     };

@@ -248,3 +248,19 @@ pub async fn oldest_install_day(
     .await?
     .try_get("day")
 }
+
+/// When the workspace's newest attributed event arrived (Unix ms; test events left out):
+/// whether its providers are still delivering.
+pub async fn newest_received(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+) -> Result<Option<i64>, sqlx::Error> {
+    sqlx::query(
+        "SELECT MAX(received_at) AS at FROM attribution_events \
+         WHERE workspace_id = $1 AND test = 0",
+    )
+    .bind(workspace_id)
+    .fetch_one(ex)
+    .await?
+    .try_get("at")
+}

@@ -6,7 +6,10 @@
 
 use sqlx::Row;
 
-use crate::store::{Exec, placeholders};
+use crate::store::{
+    Exec, placeholders,
+    report_entities::{EntityKind, EntityScope},
+};
 
 /// The age bucket of events more than 30 days after their install.
 pub const LATER: i64 = 31;
@@ -35,32 +38,50 @@ pub struct Fact<'a> {
     pub revenue_micros: i64,
 }
 
-/// Adds `fact` to the workspace's facts.
-pub async fn add(ex: impl Exec<'_>, workspace_id: &str, f: &Fact<'_>) -> Result<(), sqlx::Error> {
-    sqlx::query(
+/// Adds each of `facts` (distinct keys: one event's levels) to the workspace's facts in one
+/// statement.
+pub async fn add_all(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    facts: &[Fact<'_>],
+) -> Result<(), sqlx::Error> {
+    if facts.is_empty() {
+        return Ok(());
+    }
+    let values: Vec<String> = (0..facts.len())
+        .map(|i| {
+            let b = 1 + i * 12;
+            let params: Vec<String> = (b + 1..=b + 12).map(|n| format!("${n}")).collect();
+            format!("($1, {})", params.join(", "))
+        })
+        .collect();
+    let sql = format!(
         "INSERT INTO attribution_facts (workspace_id, level, entity_id, install_day, provider, \
            adam_id, event_name, age_days, claim_type, placement, currency, events, revenue_micros) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13) \
+         VALUES {} \
          ON CONFLICT (workspace_id, level, entity_id, install_day, provider, adam_id, event_name, \
            age_days, claim_type, placement, currency) \
          DO UPDATE SET events = attribution_facts.events + excluded.events, \
            revenue_micros = attribution_facts.revenue_micros + excluded.revenue_micros",
-    )
-    .bind(workspace_id)
-    .bind(f.level)
-    .bind(f.entity_id)
-    .bind(f.install_day)
-    .bind(f.provider)
-    .bind(f.adam_id)
-    .bind(f.event_name)
-    .bind(f.age_days)
-    .bind(f.claim_type)
-    .bind(f.placement)
-    .bind(f.currency)
-    .bind(f.events)
-    .bind(f.revenue_micros)
-    .execute(ex)
-    .await?;
+        values.join(", ")
+    );
+    let mut q = sqlx::query(sqlx::AssertSqlSafe(sql)).bind(workspace_id);
+    for f in facts {
+        q = q
+            .bind(f.level)
+            .bind(f.entity_id)
+            .bind(f.install_day)
+            .bind(f.provider)
+            .bind(f.adam_id)
+            .bind(f.event_name)
+            .bind(f.age_days)
+            .bind(f.claim_type)
+            .bind(f.placement)
+            .bind(f.currency)
+            .bind(f.events)
+            .bind(f.revenue_micros);
+    }
+    q.execute(ex).await?;
     Ok(())
 }
 
@@ -98,9 +119,62 @@ pub async fn sums(
     workspace_id: &str,
     level: i64,
     entity_ids: Option<&[i64]>,
+    range: (&str, &str),
+    cohorts: &[Cohort],
+) -> Result<Vec<Sum>, sqlx::Error> {
+    sums_by(
+        ex,
+        workspace_id,
+        level,
+        Of::Entities(entity_ids),
+        range,
+        cohorts,
+    )
+    .await
+}
+
+/// The entities of one campaign group's table in a report's scope (a campaign, an ad
+/// group, or all of them).
+#[derive(Debug, Clone, Copy)]
+pub struct InGroup {
+    pub kind: EntityKind,
+    pub org_key: i64,
+    pub scope: EntityScope,
+}
+
+/// The facts of `level` of every entity of `group` on install days `from..=to`, summed per
+/// key alone (each [`Sum`]'s `entity_id` 0): a report's totals over all its rows, in one
+/// pass that answers a few rows however many entities the group has.
+pub async fn group_sums(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    level: i64,
+    group: InGroup,
+    range: (&str, &str),
+    cohorts: &[Cohort],
+) -> Result<Vec<Sum>, sqlx::Error> {
+    sums_by(ex, workspace_id, level, Of::Group(group), range, cohorts).await
+}
+
+/// Whose facts [`sums_by`] sums: entities by id (None: every entity of the level), each
+/// apart; or a campaign group's, together.
+enum Of<'a> {
+    Entities(Option<&'a [i64]>),
+    Group(InGroup),
+}
+
+async fn sums_by(
+    ex: impl Exec<'_>,
+    workspace_id: &str,
+    level: i64,
+    of: Of<'_>,
     (from, to): (&str, &str),
     cohorts: &[Cohort],
 ) -> Result<Vec<Sum>, sqlx::Error> {
+    let entity_ids = match &of {
+        Of::Entities(ids) => *ids,
+        Of::Group(_) => None,
+    };
     let ids = entity_ids.unwrap_or_default();
     assert!(ids.len() <= SUMS_MAX, "sums takes at most {SUMS_MAX} ids");
     if entity_ids.is_some_and(<[i64]>::is_empty) {
@@ -116,20 +190,40 @@ pub async fn sums(
             ));
         }
     }
-    let filter = match entity_ids {
-        Some(ids) => format!(
-            " AND entity_id IN ({})",
-            placeholders(5 + 2 * cohorts.len(), ids.len())
-        ),
-        None => String::new(),
+    let next = 5 + 2 * cohorts.len();
+    let filter = match (&of, entity_ids) {
+        (Of::Group(g), _) => {
+            let mut f = format!(
+                " AND entity_id IN (SELECT id FROM {} WHERE org_key = ${next}",
+                g.kind.table()
+            );
+            let mut n = next + 1;
+            for (column, given) in [
+                (g.kind.campaign_col(), g.scope.campaign_id.is_some()),
+                (g.kind.ad_group_col(), g.scope.ad_group_id.is_some()),
+            ] {
+                if given {
+                    f.push_str(&format!(" AND {column} = ${n}"));
+                    n += 1;
+                }
+            }
+            f.push(')');
+            f
+        }
+        (_, Some(ids)) => format!(" AND entity_id IN ({})", placeholders(next, ids.len())),
+        (_, None) => String::new(),
+    };
+    let (entity, group) = match of {
+        Of::Group(_) => ("CAST(0 AS BIGINT) AS entity_id", ""),
+        Of::Entities(_) => ("entity_id", "entity_id, "),
     };
     let sql = format!(
-        "SELECT entity_id, provider, adam_id, event_name, claim_type, placement, currency, \
+        "SELECT {entity}, provider, adam_id, event_name, claim_type, placement, currency, \
            CAST(SUM(events) AS BIGINT) AS events, \
            CAST(SUM(revenue_micros) AS BIGINT) AS revenue{columns} \
          FROM attribution_facts \
          WHERE workspace_id = $1 AND level = $2 AND install_day >= $3 AND install_day <= $4{filter} \
-         GROUP BY entity_id, provider, adam_id, event_name, claim_type, placement, currency"
+         GROUP BY {group}provider, adam_id, event_name, claim_type, placement, currency"
     );
     let mut q = sqlx::query(sqlx::AssertSqlSafe(sql))
         .bind(workspace_id)
@@ -141,6 +235,15 @@ pub async fn sums(
     }
     for id in ids {
         q = q.bind(*id);
+    }
+    if let Of::Group(g) = &of {
+        q = q.bind(g.org_key);
+        for id in [g.scope.campaign_id, g.scope.ad_group_id]
+            .into_iter()
+            .flatten()
+        {
+            q = q.bind(id);
+        }
     }
     q.fetch_all(ex)
         .await?

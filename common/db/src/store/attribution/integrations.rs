@@ -149,12 +149,21 @@ pub async fn delete(
     Ok(done.rows_affected() == 1)
 }
 
-/// Records that events arrived at `now_ms`.
+/// How stale the integration's `last_event_at` may get (ms): every postback of a busy
+/// provider would otherwise update the one row and queue behind the others' transactions.
+pub const TOUCH_EVERY_MS: i64 = 1_000;
+
+/// Records that events arrived at `now_ms` (to the second: a row touched less than
+/// [`TOUCH_EVERY_MS`] ago is left as it is).
 pub async fn touch(ex: impl Exec<'_>, id: &str, now_ms: i64) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE attribution_integrations SET last_event_at = $2 WHERE id = $1")
-        .bind(id)
-        .bind(now_ms)
-        .execute(ex)
-        .await?;
+    sqlx::query(
+        "UPDATE attribution_integrations SET last_event_at = $2 WHERE id = $1 \
+         AND (last_event_at IS NULL OR last_event_at <= $3)",
+    )
+    .bind(id)
+    .bind(now_ms)
+    .bind(now_ms - TOUCH_EVERY_MS)
+    .execute(ex)
+    .await?;
     Ok(())
 }

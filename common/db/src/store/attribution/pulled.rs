@@ -30,7 +30,9 @@ pub async fn replace_day(
     .await?;
     for fact in facts {
         debug_assert!(fact.provider == provider && fact.install_day == install_day);
-        facts::add(&mut **tx, workspace_id, fact).await?;
+        // One statement each: a pull may name one key twice, which one multi-row upsert
+        // cannot take.
+        facts::add_all(&mut **tx, workspace_id, std::slice::from_ref(fact)).await?;
     }
     sqlx::query(
         "INSERT INTO attribution_pulled_days (workspace_id, provider, install_day, pulled_at, installs) \

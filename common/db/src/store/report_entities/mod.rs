@@ -53,7 +53,7 @@ pub enum EntityKind {
 }
 
 impl EntityKind {
-    fn table(self) -> &'static str {
+    pub(crate) fn table(self) -> &'static str {
         match self {
             EntityKind::Campaign => "asa_campaigns",
             EntityKind::AdGroup => "asa_ad_groups",
@@ -65,7 +65,7 @@ impl EntityKind {
     }
 
     /// The campaign id column (`id` for campaigns).
-    fn campaign_col(self) -> &'static str {
+    pub(crate) fn campaign_col(self) -> &'static str {
         match self {
             EntityKind::Campaign => "t.id",
             _ => "t.campaign_id",
@@ -73,7 +73,7 @@ impl EntityKind {
     }
 
     /// The ad group id column (0 for campaigns; 0 for campaign-level negatives).
-    fn ad_group_col(self) -> &'static str {
+    pub(crate) fn ad_group_col(self) -> &'static str {
         match self {
             EntityKind::Campaign => "CAST(0 AS BIGINT)",
             EntityKind::AdGroup => "t.id",

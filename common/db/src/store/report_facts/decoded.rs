@@ -176,6 +176,8 @@ impl DecodedBlob {
 pub struct Sums<'u> {
     ids: &'u [i64],
     columns: [Vec<i64>; COUNTERS],
+    /// The counters summed (the others stay zero).
+    summed: [bool; COUNTERS],
 }
 
 impl<'u> Sums<'u> {
@@ -184,6 +186,17 @@ impl<'u> Sums<'u> {
         Sums {
             ids,
             columns: std::array::from_fn(|_| vec![0; ids.len()]),
+            summed: [true; COUNTERS],
+        }
+    }
+
+    /// Zero sums for every entity of `ids` of counter `column` alone (the others are left
+    /// zero, and cost nothing to add).
+    pub fn of_column(ids: &'u [i64], column: usize) -> Sums<'u> {
+        Sums {
+            ids,
+            columns: std::array::from_fn(|c| vec![0; if c == column { ids.len() } else { 0 }]),
+            summed: std::array::from_fn(|c| c == column),
         }
     }
 
@@ -194,7 +207,13 @@ impl<'u> Sums<'u> {
             return;
         }
         if blob.ids.same_as(self.ids) {
-            for (acc, col) in self.columns.iter_mut().zip(&blob.columns) {
+            for ((acc, col), _) in self
+                .columns
+                .iter_mut()
+                .zip(&blob.columns)
+                .zip(self.summed)
+                .filter(|(_, summed)| *summed)
+            {
                 add_column(acc, col, sign);
             }
             return;
@@ -212,7 +231,13 @@ impl<'u> Sums<'u> {
                 at.push((b as u32, i as u32));
             }
         }
-        for (acc, col) in self.columns.iter_mut().zip(&blob.columns) {
+        for ((acc, col), _) in self
+            .columns
+            .iter_mut()
+            .zip(&blob.columns)
+            .zip(self.summed)
+            .filter(|(_, summed)| *summed)
+        {
             match col {
                 Column::Zero => {}
                 Column::U32(v) => {
@@ -234,7 +259,11 @@ impl<'u> Sums<'u> {
     /// The counters by position in the universe.
     pub fn into_counters(self) -> Vec<Counters> {
         (0..self.ids.len())
-            .map(|i| Counters(std::array::from_fn(|c| self.columns[c][i])))
+            .map(|i| {
+                Counters(std::array::from_fn(|c| {
+                    self.columns[c].get(i).copied().unwrap_or(0)
+                }))
+            })
             .collect()
     }
 }
@@ -383,6 +412,7 @@ mod tests {
             (universe.clone(), -1, 6),
         ];
         let mut sums = Sums::new(&universe);
+        let mut spend = Sums::of_column(&universe, 10);
         let mut want = vec![Counters::default(); universe.len()];
         for (ids, sign, salt) in &blobs {
             let entries: Vec<_> = ids
@@ -390,6 +420,7 @@ mod tests {
                 .map(|&id| entry(id, counters(id, *salt)))
                 .collect();
             sums.add(&decode(&entries), *sign);
+            spend.add(&decode(&entries), *sign);
             for e in &entries {
                 if let Ok(i) = universe.binary_search(&e.entity_id) {
                     for (a, v) in want[i].0.iter_mut().zip(e.counters.0) {
@@ -399,6 +430,12 @@ mod tests {
             }
         }
         assert_eq!(sums.into_counters(), want);
+        // One column alone: the same spend, every other counter zero.
+        let spend = spend.into_counters();
+        for (got, want) in spend.iter().zip(&want) {
+            assert_eq!(got.spend_micros(), want.spend_micros());
+            assert_eq!(got.0[..10], [0; 10]);
+        }
     }
 
     #[test]

@@ -62,7 +62,7 @@ use time::Date;
 pub(crate) use read::{Blobs, blob, layout_at, published, range_in};
 pub use read::{
     Snapshot, campaign_generations_of_workspace, daily, last_day, range, range_for, range_naive,
-    sums_bounds,
+    spend_for, sums_bounds,
 };
 pub use write::{Refreshed, insert_days, refresh};
 

@@ -302,6 +302,65 @@ pub async fn range_for(
     days: std::ops::RangeInclusive<Date>,
     universe: Arc<Universe>,
 ) -> Result<Vec<Counters>, sqlx::Error> {
+    let at = RangeAt {
+        db,
+        caches,
+        snapshot,
+        org_key,
+        level,
+    };
+    range_of_columns(at, days, universe, None).await
+}
+
+/// [`range_for`] of the spend alone (micros, by position in the universe): one column of
+/// the blobs summed instead of eleven, for the cohort ROAS's denominators.
+pub async fn spend_for(
+    db: &Db,
+    caches: &super::cache::Caches,
+    snapshot: &Snapshot,
+    org_key: i64,
+    level: FactLevel,
+    days: std::ops::RangeInclusive<Date>,
+    universe: Arc<Universe>,
+) -> Result<Vec<i64>, sqlx::Error> {
+    let at = RangeAt {
+        db,
+        caches,
+        snapshot,
+        org_key,
+        level,
+    };
+    let sums = range_of_columns(at, days, universe, Some(SPEND_COLUMN)).await?;
+    Ok(sums.iter().map(Counters::spend_micros).collect())
+}
+
+/// The position of the spend among the counters ([`Counters::spend_micros`]).
+const SPEND_COLUMN: usize = 10;
+
+/// The blobs a range sum reads: (org, level) in the snapshot, decoded through `caches`.
+#[derive(Clone, Copy)]
+struct RangeAt<'a> {
+    db: &'a Db,
+    caches: &'a super::cache::Caches,
+    snapshot: &'a Snapshot,
+    org_key: i64,
+    level: FactLevel,
+}
+
+/// [`range_for`], of counter `only` alone when given (the others left zero).
+async fn range_of_columns(
+    at_: RangeAt<'_>,
+    days: std::ops::RangeInclusive<Date>,
+    universe: Arc<Universe>,
+    only: Option<usize>,
+) -> Result<Vec<Counters>, sqlx::Error> {
+    let RangeAt {
+        db,
+        caches,
+        snapshot,
+        org_key,
+        level,
+    } = at_;
     let at = snapshot.blobs(db, org_key, level).await?;
     let Some(layout) = layout_at(db, at).await? else {
         return Ok(vec![Counters::default(); universe.len()]);
@@ -334,7 +393,10 @@ pub async fn range_for(
             caches.put_blob((org_key, level.code(), kind, day), stamp, b.clone());
             blobs.push((b, sign));
         }
-        let mut sums = Sums::new(&universe.ids);
+        let mut sums = match only {
+            Some(column) => Sums::of_column(&universe.ids, column),
+            None => Sums::new(&universe.ids),
+        };
         for (b, sign) in &blobs {
             sums.add(b, *sign);
         }

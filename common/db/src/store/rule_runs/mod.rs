@@ -62,6 +62,9 @@ pub struct RunRow {
     pub window_start: Option<String>,
     pub window_end: Option<String>,
     pub newest_complete_day: Option<String>,
+    /// The Cohort metrics the run judged and the installs each read (JSON
+    /// `[{metric, ageDays, from, through}]`; None when the rule names none).
+    pub cohorts: Option<String>,
     pub matched: i64,
     pub applied: i64,
     pub refused: i64,
@@ -100,8 +103,8 @@ pub struct ItemRow {
 
 const RUN_COLUMNS: &str = "id, workspace_id, rule_key, rule_id, account_id, org_id, source, \
     rule_name, body, currency, trigger, period, status, reason, window_start, window_end, \
-    newest_complete_day, matched, applied, refused, skipped, undo_of, undone_by, user_id, \
-    user_email, created_at, started_at, finished_at";
+    newest_complete_day, cohorts, matched, applied, refused, skipped, undo_of, undone_by, \
+    user_id, user_email, created_at, started_at, finished_at";
 
 fn run_row(r: &sqlx::any::AnyRow) -> Result<RunRow, sqlx::Error> {
     Ok(RunRow {
@@ -122,6 +125,7 @@ fn run_row(r: &sqlx::any::AnyRow) -> Result<RunRow, sqlx::Error> {
         window_start: r.try_get("window_start")?,
         window_end: r.try_get("window_end")?,
         newest_complete_day: r.try_get("newest_complete_day")?,
+        cohorts: r.try_get("cohorts")?,
         matched: r.try_get("matched")?,
         applied: r.try_get("applied")?,
         refused: r.try_get("refused")?,
@@ -167,10 +171,10 @@ pub async fn insert_run(ex: impl Exec<'_>, run: &RunRow) -> Result<bool, sqlx::E
     let done = sqlx::query(
         "INSERT INTO rule_runs (id, workspace_id, rule_key, rule_id, account_id, org_id, source, \
            rule_name, body, currency, trigger, period, status, reason, window_start, window_end, \
-           newest_complete_day, matched, applied, refused, skipped, undo_of, undone_by, user_id, \
-           user_email, created_at, started_at, finished_at) \
+           newest_complete_day, cohorts, matched, applied, refused, skipped, undo_of, undone_by, \
+           user_id, user_email, created_at, started_at, finished_at) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, \
-           $19, $20, $21, $22, $23, $24, $25, $26, $27, $28) \
+           $19, $20, $21, $22, $23, $24, $25, $26, $27, $28, $29) \
          ON CONFLICT (rule_key, period) DO NOTHING",
     )
     .bind(&run.id)
@@ -190,6 +194,7 @@ pub async fn insert_run(ex: impl Exec<'_>, run: &RunRow) -> Result<bool, sqlx::E
     .bind(&run.window_start)
     .bind(&run.window_end)
     .bind(&run.newest_complete_day)
+    .bind(&run.cohorts)
     .bind(run.matched)
     .bind(run.applied)
     .bind(run.refused)

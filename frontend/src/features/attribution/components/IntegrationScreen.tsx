@@ -1,8 +1,10 @@
 /**
  * Settings › Integrations › a provider (`/settings/integration?provider=<name>`, every role;
  * writes for owners, admins and writers; docs/screens/attribution.md). Not connected: what it
- * does and Connect. Connected: the new URL once after Connect or Rotate, the setup (the masked
- * URL, the method, the steps, Rotate URL), the API pull where the provider has one, the recent events with Send test event, the provider's
+ * does and Connect. Connected: the new URL once after Connect or Rotate, the install check
+ * (an alert with the likeliest cause when the installs do not arrive), the setup (the masked
+ * URL, the method, the steps, Rotate URL), the API pull where the provider has one, the recent
+ * events with Send test event, the provider's
  * event settings and Disconnect. An unknown provider shows a not-found state.
  */
 import { Anchor, Alert, Button, Card, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
@@ -22,6 +24,7 @@ import { DisconnectCard } from './DisconnectCard';
 import { EditorGuard } from './EditorGuard';
 import { EventSettings } from './EventSettings';
 import { EventsCard } from './EventsCard';
+import { InstallCheckAlert } from './InstallCheck';
 import { NewUrlPanel } from './NewUrlPanel';
 import { PullCard } from './PullCard';
 import { SetupCard } from './SetupCard';
@@ -118,6 +121,7 @@ function ProviderPage({ item, canEdit }: { item: Integration; canEdit: boolean }
       ) : (
         <>
           {fresh && <NewUrlPanel connected={fresh} />}
+          <InstallCheckAlert item={item} />
           <SetupCard item={item} canEdit={canEdit} fresh={fresh !== null} onRotated={setFresh} />
           <PullCard item={item} canEdit={canEdit} />
           <EventsCard item={item} canEdit={canEdit} />

@@ -1,5 +1,6 @@
 /**
- * The providers of one kind: name and what it does, status, last event (how long ago; the
+ * The providers of one kind: name and what it does, status (with a warning badge when the
+ * install check fails), last event (how long ago; the
  * exact time on hover), events in the last 24 h, and Connect or Open. Connect makes the URL
  * and opens the provider's page, which shows it once.
  */
@@ -13,6 +14,7 @@ import { useConnect } from '../api/connect';
 import type { Integration } from '../api/get-integrations';
 import { aboutKey, fill, integrationPath } from '../providers';
 import { EditorGuard } from './EditorGuard';
+import { InstallCheckBadge } from './InstallCheck';
 import { StatusBadge } from './StatusBadge';
 
 export function IntegrationsTable({ items, canEdit, label }: { items: Integration[]; canEdit: boolean; label: string }) {
@@ -22,7 +24,7 @@ export function IntegrationsTable({ items, canEdit, label }: { items: Integratio
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('attribution.col.provider')}</Table.Th>
-            <Table.Th w={140}>{t('attribution.col.status')}</Table.Th>
+            <Table.Th w={170}>{t('attribution.col.status')}</Table.Th>
             <Table.Th w={160}>{t('attribution.col.lastEvent')}</Table.Th>
             <Table.Th w={150} style={{ textAlign: 'right', whiteSpace: 'nowrap' }}>
               {t('attribution.col.eventsLastDay')}
@@ -57,7 +59,10 @@ function IntegrationRow({ item, canEdit }: { item: Integration; canEdit: boolean
         </Stack>
       </Table.Td>
       <Table.Td>
-        <StatusBadge item={item} />
+        <Stack gap={4} align="flex-start">
+          <StatusBadge item={item} />
+          <InstallCheckBadge item={item} />
+        </Stack>
       </Table.Td>
       <Table.Td>
         {item.lastEventAt ? (

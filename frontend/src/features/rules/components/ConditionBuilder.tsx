@@ -2,13 +2,17 @@
  * The condition builder: an outer AND/OR over groups, each group an AND/OR over condition
  * rows. A row's type (metric, compare to, status, name, tag, match type) decides its inputs;
  * ratios are typed as percentages (the schema sends fractions), money in the campaign
- * group's currency.
+ * group's currency. The metric pickers list Apple Ads' metrics, then the Conversions and Cohort
+ * metrics where the level has them (`MetricSelect`: locked on pro_limited, a Cohort metric with
+ * the age of installs it is judged on).
  */
 import { ActionIcon, Button, Card, Group, SegmentedControl, Select, Stack, Text } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useFieldArray, useWatch, type Path } from 'react-hook-form';
 import { t } from '@/i18n';
-import { conditionTypeLabel, levelLabel, metricLabel } from '../describe';
+import type { ConversionGroup } from '@/lib/report-catalog';
+import { conditionTypeLabel, levelLabel } from '../describe';
+import { useConversionLock } from '../hooks/useConversionLock';
 import { newCondition } from '../form-values';
 import {
   conditionTypesAt,
@@ -29,6 +33,7 @@ import {
 } from '../schema';
 import { messageOr } from '../messages';
 import { InlineTextField, ListError, MultiSelectField, SelectField, TagsField, useBound, useErrorAt, type RuleControl } from './fields';
+import { MetricSelect } from './MetricSelect';
 
 const operatorData = OPERATORS.map((op) => ({ value: op, label: OPERATOR_SYMBOL[op] }));
 
@@ -55,11 +60,21 @@ function unitOf(metric: string, currency: string | null): string | undefined {
   return undefined;
 }
 
-function ConditionRow({ control, level, currency, g, i, onRemove, onType }: { control: RuleControl; level: RuleLevel; currency: string | null; g: number; i: number; onRemove: () => void; onType: (type: string) => void }) {
+interface RowProps {
+  control: RuleControl;
+  level: RuleLevel;
+  currency: string | null;
+  locked: readonly ConversionGroup[];
+  g: number;
+  i: number;
+  onRemove: () => void;
+  onType: (type: string) => void;
+}
+
+function ConditionRow({ control, level, currency, locked, g, i, onRemove, onType }: RowProps) {
   const path = `conditions.groups.${g}.conditions.${i}` as const;
   const condition = useWatch({ control, name: path });
   const typeError = useErrorAt(control, `${path}.type`);
-  const metrics = metricsAt(level).map((m) => ({ value: m, label: metricLabel(m) }));
   const row = t('rules.conditionN').replace('{n}', String(i + 1));
   return (
     <Group align="flex-start" gap="xs" wrap="wrap" data-testid={`condition-${g}-${i}`}>
@@ -76,7 +91,7 @@ function ConditionRow({ control, level, currency, g, i, onRemove, onType }: { co
       />
       {(condition.type === 'metric' || condition.type === 'compare') && (
         <>
-          <SelectField control={control} name={`${path}.metric`} label={`${row}: ${t('rules.cond.metric')}`} hiddenLabel w={180} searchable data={metrics} />
+          <MetricSelect control={control} name={`${path}.metric`} label={`${row}: ${t('rules.cond.metric')}`} w={230} metrics={metricsAt(level)} locked={locked} />
           <SelectField control={control} name={`${path}.operator`} label={`${row}: ${t('rules.cond.operator')}`} hiddenLabel w={80} data={operatorData} />
         </>
       )}
@@ -100,15 +115,7 @@ function ConditionRow({ control, level, currency, g, i, onRemove, onType }: { co
           <Text mt={6} aria-hidden>
             ×
           </Text>
-          <SelectField
-            control={control}
-            name={`${path}.other`}
-            label={`${row}: ${t('rules.cond.other')}`}
-            hiddenLabel
-            w={200}
-            searchable
-            data={othersAt(level).map((o) => ({ value: o, label: metricLabel(o) }))}
-          />
+          <MetricSelect control={control} name={`${path}.other`} label={`${row}: ${t('rules.cond.other')}`} w={230} metrics={othersAt(level)} locked={locked} />
         </>
       )}
       {condition.type === 'status' && (
@@ -138,7 +145,7 @@ function ConditionRow({ control, level, currency, g, i, onRemove, onType }: { co
   );
 }
 
-function GroupCard({ control, level, currency, g, onRemove, canRemove }: { control: RuleControl; level: RuleLevel; currency: string | null; g: number; onRemove: () => void; canRemove: boolean }) {
+function GroupCard({ control, level, currency, locked, g, onRemove, canRemove }: Omit<RowProps, 'i' | 'onType'> & { canRemove: boolean }) {
   const { fields, append, remove, update } = useFieldArray({ control, name: `conditions.groups.${g}.conditions` });
   const title = t('rules.groupN').replace('{n}', String(g + 1));
   return (
@@ -163,6 +170,7 @@ function GroupCard({ control, level, currency, g, onRemove, canRemove }: { contr
             control={control}
             level={level}
             currency={currency}
+            locked={locked}
             g={g}
             i={i}
             onRemove={() => remove(i)}
@@ -182,6 +190,7 @@ function GroupCard({ control, level, currency, g, onRemove, canRemove }: { contr
 
 export function ConditionBuilder({ control, level, currency }: { control: RuleControl; level: RuleLevel; currency: string | null }) {
   const { fields, append, remove } = useFieldArray({ control, name: 'conditions.groups' });
+  const locked = useConversionLock();
   return (
     <Stack gap="sm">
       <Group gap="xs">
@@ -190,7 +199,7 @@ export function ConditionBuilder({ control, level, currency }: { control: RuleCo
         <Text size="sm">{t('rules.ofGroups')}</Text>
       </Group>
       {fields.map((field, g) => (
-        <GroupCard key={field.id} control={control} level={level} currency={currency} g={g} canRemove={fields.length > 1} onRemove={() => remove(g)} />
+        <GroupCard key={field.id} control={control} level={level} currency={currency} locked={locked} g={g} canRemove={fields.length > 1} onRemove={() => remove(g)} />
       ))}
       <ListError control={control} name="conditions.groups" />
       <Group>

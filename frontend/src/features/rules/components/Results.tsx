@@ -12,6 +12,7 @@ import type { PickerCampaign } from '../api/campaigns';
 import type { Backtest } from '../api/preview';
 import type { Run, RunItem } from '../api/runs';
 import { actionLabel, changeValueText, levelLabel, metricLabel, metricValueText, outcomeColor, resultLabel } from '../describe';
+import { RunCohorts } from './RunCohorts';
 
 /**
  * A metric value of a run item or backtest entity. The document types these maps as plain
@@ -144,6 +145,7 @@ export function PreviewPanel({ run, level, currency, campaigns }: { run: Run; le
             {run.reason}
           </Text>
         )}
+        <RunCohorts run={run} />
         <ItemsTable items={run.items ?? []} currency={currency} campaigns={campaigns} label={t('rules.preview.title')} />
       </Stack>
     </Card>

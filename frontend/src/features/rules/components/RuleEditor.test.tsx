@@ -161,6 +161,7 @@ describe('/auto-rules/{id}/edit', () => {
           status: 'PREVIEW',
           trigger: 'MANUAL',
           window: { startDate: '2026-11-20', endDate: '2026-11-26' },
+          cohorts: [],
           matched: 2,
           applied: 0,
           refused: 0,

@@ -20,12 +20,14 @@ import { useGroupCampaigns, type PickerCampaign } from '../api/campaigns';
 import { BACKTEST_MAX_DAYS, useBacktestRule, usePreviewRule, type Backtest } from '../api/preview';
 import { useRules, useSaveRule } from '../api/rules';
 import type { Run } from '../api/runs';
-import { levelLabel, metricLabel, weekdayLabel } from '../describe';
+import { levelLabel, weekdayLabel } from '../describe';
 import { emptyRule, newFrequency, newWindow, ruleToForm } from '../form-values';
-import { actionsAt, COUNTER_METRICS, LEVELS, NAME_MAX, ruleSchema, WEEKDAYS, type RuleBody, type RuleForm, type RuleLevel } from '../schema';
+import { actionsAt, countersAt, LEVELS, NAME_MAX, ruleSchema, WEEKDAYS, type RuleBody, type RuleForm, type RuleLevel } from '../schema';
+import { useConversionLock } from '../hooks/useConversionLock';
 import { useRuleScope, type ActiveGroup } from '../hooks/useRuleScope';
 import { ActionsEditor } from './ActionsEditor';
 import { ConditionBuilder } from './ConditionBuilder';
+import { MetricSelect } from './MetricSelect';
 import { CheckboxField, HourField, InlineTextField, MultiSelectField, SelectField, type RuleControl } from './fields';
 import { NoGroup, RULES_PATH } from './common';
 import { BacktestPanel, PreviewPanel } from './Results';
@@ -113,7 +115,8 @@ function FrequencyFields({ control, timeZone, onType }: { control: RuleControl; 
   );
 }
 
-function GuardrailsFields({ control, currency }: { control: RuleControl; currency: string | null }) {
+function GuardrailsFields({ control, currency, level }: { control: RuleControl; currency: string | null; level: RuleLevel }) {
+  const locked = useConversionLock();
   const { errors } = useFormState({ control, name: 'guardrails' });
   const [opened, setOpened] = useState(false);
   const open = opened || get(errors, 'guardrails') !== undefined;
@@ -152,7 +155,7 @@ function GuardrailsFields({ control, currency }: { control: RuleControl; currenc
             </Text>
             {fields.map((field, i) => (
               <Group key={field.id} align="flex-start" gap="xs">
-                <SelectField control={control} name={`guardrails.minData.${i}.metric`} label={t('rules.guard.minDataMetric').replace('{n}', String(i + 1))} hiddenLabel w={200} data={COUNTER_METRICS.map((m) => ({ value: m, label: metricLabel(m) }))} />
+                <MetricSelect control={control} name={`guardrails.minData.${i}.metric`} label={t('rules.guard.minDataMetric').replace('{n}', String(i + 1))} w={200} metrics={countersAt(level)} locked={locked} />
                 <Text mt={6}>≥</Text>
                 <InlineTextField control={control} name={`guardrails.minData.${i}.value`} label={t('rules.guard.minDataValue').replace('{n}', String(i + 1))} hiddenLabel w={120} />
                 <Button variant="subtle" color="gray" size="xs" mt={4} onClick={() => remove(i)} aria-label={t('rules.guard.removeMinData').replace('{n}', String(i + 1))}>
@@ -272,7 +275,7 @@ function RuleEditorForm({ group, ruleId, initial, campaigns }: EditorProps) {
         <Section title={t('rules.actions')}>
           <ActionsEditor control={control} level={level} currency={group.currency} scope={group} campaigns={campaigns} />
         </Section>
-        <GuardrailsFields control={control} currency={group.currency} />
+        <GuardrailsFields control={control} currency={group.currency} level={level} />
         <Group justify="space-between" wrap="wrap" align="flex-end">
           <Group align="flex-end">
             <Button variant="default" onClick={() => void onPreview()} loading={preview.isPending}>

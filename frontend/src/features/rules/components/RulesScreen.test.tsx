@@ -28,7 +28,7 @@ function mockPage(rules: unknown[] = [storedRule(), second()], slack: { configur
 const row = (name: string) => screen.getByText(name).closest('tr')!;
 
 describe('/auto-rules: the rules list', () => {
-  it('lists the rules of the active campaign group with level, campaigns, frequency and last run', async () => {
+  it('lists the rules of the active campaign group with their conditions in words, level, campaigns, frequency and last run', async () => {
     mockPage();
     renderApp('/auto-rules', makeUser());
     expect(await screen.findByRole('heading', { name: 'Automated Rules' })).toBeInTheDocument();
@@ -37,6 +37,7 @@ describe('/auto-rules: the rules list', () => {
     expect(first).toHaveTextContent('Keywords');
     expect(first).toHaveTextContent('Daily at 06:00');
     expect(first).toHaveTextContent('Last 7 days');
+    expect(within(first).getByTestId('rule-conditions')).toHaveTextContent('(Spend > $20.00 and Installs = 0) and (Avg CPA > 1.5 × CPA goal or Status Active)');
     expect(first).toHaveTextContent('Done');
     expect(first).toHaveTextContent('12 matched · 11 applied · 0 refused · 1 skipped');
     expect(within(first).getAllByRole('cell')[4]).toHaveTextContent('2');

@@ -20,7 +20,7 @@ import { showSnackbar } from '@/lib/notifications';
 import { ruleKeys } from '../api/keys';
 import { useDeleteRules, useRules, useToggleRule, type GroupScope } from '../api/rules';
 import { useRunRuleNow } from '../api/runs';
-import { frequencyText, levelLabel, outcomeColor, statusLabel, triggerLabel, windowText } from '../describe';
+import { conditionsText, frequencyText, levelLabel, outcomeColor, statusLabel, triggerLabel, windowText } from '../describe';
 import { useRuleScope } from '../hooks/useRuleScope';
 import type { Rule } from '../schema';
 import { editPath, NEW_RULE_PATH, NoGroup, runsPath } from './common';
@@ -235,6 +235,9 @@ function RulesTable({ rules, scope }: { rules: Rule[]; scope: GroupScope }) {
                     <Stack gap={0}>
                       <Text size="sm" fw={500} component={Link} to={editPath(rule.id)}>
                         {rule.name}
+                      </Text>
+                      <Text size="xs" c="dimmed" lineClamp={2} data-testid="rule-conditions">
+                        {conditionsText(rule.conditions, rule.currency ?? null)}
                       </Text>
                       <Text size="xs" c="dimmed">
                         {windowText(rule.window)}

@@ -20,6 +20,7 @@ function run(overrides: Record<string, unknown> = {}) {
     reason: null,
     window: { startDate: '2026-11-20', endDate: '2026-11-26' },
     newestCompleteDay: '2026-11-26',
+    cohorts: [],
     startedAt: 1764223200,
     finishedAt: 1764223204,
     matched: 12,
@@ -125,6 +126,25 @@ describe('/auto-rules/{id}/runs: run history', () => {
     expect(rows[2]).toHaveTextContent('Skipped');
     expect(rows[2]).toHaveTextContent('Changed since the rule evaluated it');
     expect(within(drawer).getByText('26/11/2026')).toBeInTheDocument();
+    // A rule on no Cohort metric lists no cohorts.
+    expect(within(drawer).queryByTestId('run-cohorts')).not.toBeInTheDocument();
+  });
+
+  it('says which installs each Cohort metric was judged on, and when none was old enough', async () => {
+    mockHistory();
+    const cohorts = [
+      { metric: 'roasD7', ageDays: 7, from: '2026-10-28', through: '2026-11-19' },
+      { metric: 'revenueD30', ageDays: 30, from: '2026-10-28', through: '2026-10-26' },
+    ];
+    mockApi('GET /api/rules/runs/run1', ok({ item: { ...run({ cohorts }), items: ITEMS } }));
+    renderApp('/auto-rules/r1/runs', makeUser());
+    await screen.findByTestId('run-run1');
+    await userEvent.click(within(runRow('run1')).getByRole('button', { name: 'Details' }));
+    const drawer = await screen.findByRole('dialog', { name: 'Run details' });
+    const listed = await within(drawer).findByTestId('run-cohorts');
+    expect(listed).toHaveTextContent('Cohorts judged');
+    expect(listed).toHaveTextContent('ROAS D7: installs of 28/10/2026 – 19/11/2026');
+    expect(listed).toHaveTextContent('Revenue D30: no install of the window is 30 days old yet, so nothing matched on it');
   });
 
   it('undoes a run only after a confirmation, then follows the undo task', async () => {

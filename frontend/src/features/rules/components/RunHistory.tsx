@@ -22,6 +22,7 @@ import { outcomeColor, statusLabel, triggerLabel } from '../describe';
 import { useRuleScope } from '../hooks/useRuleScope';
 import { NoGroup, RULES_PATH } from './common';
 import { ItemsTable } from './Results';
+import { RunCohorts } from './RunCohorts';
 
 const at = (seconds: number | null | undefined) => (seconds ? formatDateTime(seconds * 1000) : EMPTY);
 
@@ -125,6 +126,7 @@ function RunDetail({ runId, ruleId, currency, campaigns }: { runId: string; rule
           </Text>
           <Text size="sm">{formatDate(r.newestCompleteDay)}</Text>
         </Stack>
+        <RunCohorts run={r} />
         <Counts run={r} />
         <UndoButton run={r} ruleId={ruleId} />
       </Group>

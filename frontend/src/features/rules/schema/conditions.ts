@@ -6,8 +6,10 @@
 import { z } from 'zod';
 import { t } from '@/i18n';
 import { currencyDigits } from '@/lib/format';
-import { isMoneyMetric, isRatio, metricsAt, othersAt } from './metrics';
+import { cohortDays, isConversionCount, isMoneyMetric, isRatio, metricsAt, othersAt } from './metrics';
+import { messageOr } from '../messages';
 import { type Checker, fill, percentToFraction, typed, type Path } from './numbers';
+import { windowStartDaysAgo, type WindowBody } from './schedule';
 import { LOGIC, MATCH_TYPES, NAME_OPERATORS, OPERATORS, type Operator, type RuleLevel } from './vocabulary';
 
 export const CONDITION_TYPES = ['metric', 'compare', 'status', 'name', 'tag', 'matchType'] as const;
@@ -59,7 +61,7 @@ export function checkCondition(check: Checker, condition: ConditionForm, level: 
   switch (condition.type) {
     case 'metric': {
       if (!metrics.includes(condition.metric)) check.issue([...path, 'metric'], t('rules.error.metric'));
-      const value = check.decimal([...path, 'value'], condition.value, { min: 0 });
+      const value = check.decimal([...path, 'value'], condition.value, { min: 0, integer: isConversionCount(condition.metric) });
       if (value === null) return null;
       if (isMoneyMetric(condition.metric)) {
         const digits = currencyDigits(currency);
@@ -95,5 +97,23 @@ export function checkCondition(check: Checker, condition: ConditionForm, level: 
       if (value === '') return check.fail([...path, 'value'], t('rules.error.required'));
       return { type: 'name', operator: condition.operator, value };
     }
+  }
+}
+
+/**
+ * A Cohort metric (`roasD7`, `revenueD7`) is judged only on installs at least N days old, so
+ * the server refuses a rule whose window does not start N + 1 or more days ago: the same
+ * issue, on the condition's `metric` (or `other`, for a comparison with one), with its message.
+ */
+export function checkCohortWindow(check: Checker, condition: ConditionForm, window: WindowBody, path: Path) {
+  if (condition.type !== 'metric' && condition.type !== 'compare') return;
+  const start = windowStartDaysAgo(window);
+  const fields: [string, string][] = [['metric', condition.metric]];
+  if (condition.type === 'compare') fields.push(['other', condition.other]);
+  for (const [field, metric] of fields) {
+    const days = cohortDays(metric);
+    if (days === null || start >= days + 1) continue;
+    check.issue([...path, field], fill(t('rules.error.cohortWindow'), { metric: messageOr(`col.${metric}`, metric), days, start: days + 1 }));
+    return;
   }
 }

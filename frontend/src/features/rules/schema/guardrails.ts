@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { t } from '@/i18n';
-import { isCounter } from './metrics';
+import { countersAt, isConversionCount } from './metrics';
 import { type Checker, clean, typed, type Path } from './numbers';
+import type { RuleLevel } from './vocabulary';
 
 export const guardrailsFormSchema = z.object({
   minBid: typed,
@@ -29,7 +30,8 @@ export interface GuardrailsBody {
   minData: { metric: string; value: string }[];
 }
 
-export function checkGuardrails(check: Checker, g: GuardrailsForm, currency: string | null): GuardrailsBody {
+export function checkGuardrails(check: Checker, g: GuardrailsForm, currency: string | null, level: RuleLevel): GuardrailsBody {
+  const counters = countersAt(level);
   const at = (field: string): Path => ['guardrails', field];
   const minBid = check.optionalMoney(at('minBid'), g.minBid, currency, t('rules.guard.minBid'), 'zeroOrMore');
   const maxBid = check.optionalMoney(at('maxBid'), g.maxBid, currency, t('rules.guard.maxBid'), 'zeroOrMore');
@@ -40,8 +42,8 @@ export function checkGuardrails(check: Checker, g: GuardrailsForm, currency: str
   const maxChangePercent = clean(g.maxChangePercent) === '' ? null : check.decimal(at('maxChangePercent'), g.maxChangePercent, { min: 1, max: 1000 });
   const maxEntities = clean(g.maxEntities) === '' ? null : check.integer(at('maxEntities'), g.maxEntities, 1, 10_000);
   const minData = g.minData.flatMap((row, i) => {
-    if (!isCounter(row.metric)) check.issue(['guardrails', 'minData', i, 'metric'], t('rules.error.counter'));
-    const value = check.decimal(['guardrails', 'minData', i, 'value'], row.value, { min: 0 });
+    if (!counters.includes(row.metric)) check.issue(['guardrails', 'minData', i, 'metric'], t('rules.error.counter'));
+    const value = check.decimal(['guardrails', 'minData', i, 'value'], row.value, { min: 0, integer: isConversionCount(row.metric) });
     return value === null ? [] : [{ metric: row.metric, value }];
   });
   return { minBid, maxBid, minBudget, maxBudget, maxChangePercent, maxEntities, minData };

@@ -14,7 +14,8 @@
  * By part: the words and limits (`vocabulary.ts`), the metrics (`metrics.ts`), conditions
  * (`conditions.ts`), the window and frequency (`schedule.ts`), actions (`actions.ts`),
  * guardrails (`guardrails.ts`), numbers as text and the checker (`numbers.ts`), and the
- * whole rule (`rule.ts`).
+ * whole rule (`rule.ts`, which also holds a Cohort metric's window to its age:
+ * `checkCohortWindow` in `conditions.ts`).
  */
 export {
   CHANNELS,
@@ -37,9 +38,30 @@ export {
   type Operator,
   type RuleLevel,
 } from './vocabulary';
-export { COUNTER_METRICS, isCounter, isMoneyMetric, isRatio, METRICS, metricsAt, MONEY_METRICS, OTHER_AMOUNTS, othersAt, RATIO_METRICS } from './metrics';
+export {
+  cohortDays,
+  CONVERSION_LEVELS,
+  CONVERSION_RULE_METRICS,
+  COUNTER_METRICS,
+  countersAt,
+  hasConversions,
+  isConversionCount,
+  isConversionMetric,
+  isCounter,
+  isMoneyMetric,
+  isRatio,
+  levelHas,
+  metricGroupOf,
+  METRICS,
+  metricsAt,
+  MONEY_METRICS,
+  OTHER_AMOUNTS,
+  othersAt,
+  RATIO_METRICS,
+  type MetricGroup,
+} from './metrics';
 export { CONDITION_TYPES, conditionFormSchema, conditionTypesAt, STATUSES, type ConditionBody, type ConditionForm, type ConditionType, type GroupForm } from './conditions';
-export { frequencyFormSchema, windowFormSchema, type FrequencyBody, type FrequencyForm, type WindowBody, type WindowForm } from './schedule';
+export { frequencyFormSchema, windowFormSchema, windowStartDaysAgo, type FrequencyBody, type FrequencyForm, type WindowBody, type WindowForm } from './schedule';
 export { ACTION_LEVELS, ACTION_TYPES, actionFormSchema, actionsAt, type ActionBody, type ActionForm, type ActionType } from './actions';
 export { type GuardrailsBody, type GuardrailsForm } from './guardrails';
 export { fractionToPercent, percentToFraction, shiftDecimal } from './numbers';

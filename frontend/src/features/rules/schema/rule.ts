@@ -7,7 +7,7 @@ import { zRule } from '@/api/generated/zod.gen';
 import { t } from '@/i18n';
 import { entityIdSchema } from '@/lib/ids';
 import { actionFormSchema, checkAction, type ActionBody } from './actions';
-import { checkCondition, groupFormSchema, type ConditionBody } from './conditions';
+import { checkCohortWindow, checkCondition, groupFormSchema, type ConditionBody } from './conditions';
 import { checkGuardrails, guardrailsFormSchema, type GuardrailsBody } from './guardrails';
 import { Checker, fill } from './numbers';
 import { checkFrequency, checkWindow, frequencyFormSchema, windowFormSchema, type FrequencyBody, type WindowBody } from './schedule';
@@ -73,6 +73,9 @@ export function toRuleBody(form: RuleForm, scope: RuleScope, ctx: z.RefinementCt
   });
 
   const window = checkWindow(check, form.window);
+  if (window !== null) {
+    groups.forEach((group, g) => group.conditions.forEach((c, i) => checkCohortWindow(check, c, window, ['conditions', 'groups', g, 'conditions', i])));
+  }
   const frequency = checkFrequency(check, form.frequency);
 
   if (form.actions.length === 0) check.issue(['actions'], t('rules.error.actionsMin'));
@@ -86,7 +89,7 @@ export function toRuleBody(form: RuleForm, scope: RuleScope, ctx: z.RefinementCt
     seen.add(action.type);
     return checkAction(check, action, form, currency, ['actions', i]);
   });
-  const guardrails = checkGuardrails(check, form.guardrails, currency);
+  const guardrails = checkGuardrails(check, form.guardrails, currency, form.level);
 
   if (check.failed || window === null || frequency === null) return null;
   return {

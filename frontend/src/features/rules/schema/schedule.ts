@@ -35,6 +35,15 @@ export function checkWindow(check: Checker, window: WindowForm): WindowBody | nu
   return { type: 'between', fromDaysAgo: from, toDaysAgo: to };
 }
 
+/**
+ * How many days ago a window's first day is (today is 0): `last` N days starts N days ago
+ * without today, N − 1 with it; `between` F and T days ago starts F days ago.
+ */
+export function windowStartDaysAgo(window: WindowBody): number {
+  if (window.type === 'between') return window.fromDaysAgo;
+  return window.excludeToday ? window.days : window.days - 1;
+}
+
 export function checkFrequency(check: Checker, frequency: FrequencyForm): FrequencyBody | null {
   if (frequency.type === 'hourly') return { type: 'hourly' };
   const hour = check.integer(['frequency', 'hour'], frequency.hour, 0, 23);
