@@ -52,6 +52,8 @@ mod suggester_cases;
 use suggester_cases::suggester_results_timings_defaults_and_places;
 mod creation_cases;
 use creation_cases::creation_entities_are_recorded_once_per_job;
+mod pull_cases;
+use pull_cases::pulls_replace_their_days_and_keep_their_status;
 mod spend_cases;
 use spend_cases::last_month_spend_is_memoised_until_new_synced_data;
 
@@ -117,6 +119,7 @@ conformance!(
     optimizations_alerts_and_slack,
     campaigns_report_shows_rules_and_goals,
     last_month_spend_is_memoised_until_new_synced_data,
+    pulls_replace_their_days_and_keep_their_status,
 );
 
 fn day(d: u8) -> Date {
