@@ -1,8 +1,9 @@
 //! What a run on conversions checks before it acts (docs/api/rules.md "Conversions and
 //! cohorts"): the workspace's plan grants the Conversions and Cohort metrics (pro_limited
-//! locks them), and a provider is still delivering — a rule that lowers bids on a low ROAS
-//! must not read an SDK or a postback that broke as users who stopped paying. A run that
-//! fails either check is `SKIPPED` with the reason; the preview shows it before saving.
+//! locks them), and a provider is still delivering (an event or a pulled day within 48
+//! hours) — a rule that lowers bids on a low ROAS must not read an SDK or a postback that
+//! broke as users who stopped paying. A run that fails either check is `SKIPPED` with the
+//! reason; the preview shows it before saving.
 
 use time::OffsetDateTime;
 

@@ -100,13 +100,13 @@ pub async fn pulls_replace_their_days_and_keep_their_status(db: &Db) {
     );
 
     // A pushed install, then the day pulled twice: the pull's numbers, never added.
-    facts::add(&db.pool, &ws, &fact("appsflyer", "2026-11-05", 1, 0))
+    facts::add_all(&db.pool, &ws, &[fact("appsflyer", "2026-11-05", 1, 0)])
         .await
         .unwrap();
-    facts::add(&db.pool, &ws, &fact("adjust", "2026-11-05", 4, 0))
+    facts::add_all(&db.pool, &ws, &[fact("adjust", "2026-11-05", 4, 0)])
         .await
         .unwrap();
-    facts::add(&db.pool, &ws, &fact("appsflyer", "2026-11-06", 2, 0))
+    facts::add_all(&db.pool, &ws, &[fact("appsflyer", "2026-11-06", 2, 0)])
         .await
         .unwrap();
     assert!(

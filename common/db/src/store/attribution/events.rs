@@ -249,15 +249,20 @@ pub async fn oldest_install_day(
     .try_get("day")
 }
 
-/// When the workspace's newest attributed event arrived (Unix ms; test events left out):
+/// When the workspace's newest attributed data arrived (Unix ms): its newest event (test
+/// events left out) or the newest day a reporting API's pull gave, whichever is later —
 /// whether its providers are still delivering.
 pub async fn newest_received(
     ex: impl Exec<'_>,
     workspace_id: &str,
 ) -> Result<Option<i64>, sqlx::Error> {
     sqlx::query(
-        "SELECT MAX(received_at) AS at FROM attribution_events \
-         WHERE workspace_id = $1 AND test = 0",
+        "SELECT MAX(at) AS at FROM ( \
+           SELECT MAX(received_at) AS at FROM attribution_events \
+             WHERE workspace_id = $1 AND test = 0 \
+           UNION ALL \
+           SELECT MAX(pulled_at) AS at FROM attribution_pulled_days WHERE workspace_id = $1 \
+         ) delivered",
     )
     .bind(workspace_id)
     .fetch_one(ex)
