@@ -28,7 +28,7 @@ describe('the API pull card', () => {
     await user.click(within(card).getByRole('button', { name: 'Save and pull' }));
     expect(await within(card).findByText('Token …wxyz · apps id900')).toBeInTheDocument();
     const [call] = callsTo('PUT /api/attribution/integrations/appsflyer/pull');
-    expect(call.body).toEqual({ token: 'secret-token-wxyz', appIds: ['id900', 'id901'], currency: 'USD' });
+    expect(call?.body).toEqual({ token: 'secret-token-wxyz', appIds: ['id900', 'id901'], currency: 'USD' });
     expect(within(card).queryByDisplayValue('secret-token-wxyz')).not.toBeInTheDocument();
   });
 
