@@ -8,7 +8,10 @@
 import { t } from '@/i18n';
 import { EMPTY, formatMoney, formatNumber, formatPercent } from '@/lib/format';
 import { isMoneyMetric, isRatio, OPERATOR_SYMBOL, type Operator } from './schema';
+import { metricLabel } from './labels';
 import { messageOr } from './messages';
+
+export { metricLabel };
 
 const hourText = (hour: number | undefined) => `${String(hour ?? 0).padStart(2, '0')}:00`;
 
@@ -26,18 +29,6 @@ export function windowText(window: { type: string; days?: number | undefined; ex
 
 export const weekdayLabel = (day: string) => messageOr(`rules.weekday.${day}`, day);
 export const levelLabel = (level: string) => messageOr(`rules.level.${level}`, level);
-/**
- * A metric's or an entity amount's label: the tables' column label (`col.roasD7` "ROAS D7"),
- * else a Cohort-like name the catalog added before its label (`roasD60`: "ROAS D60"), else
- * the name.
- */
-export function metricLabel(metric: string): string {
-  const label = messageOr(`col.${metric}`, messageOr(`rules.other.${metric}`, ''));
-  if (label !== '') return label;
-  const cohort = /^(\w+?)D(\d+)$/.exec(metric);
-  const base = cohort ? messageOr(`col.${cohort[1]}`, '') : '';
-  return cohort && base !== '' ? `${base} D${cohort[2]}` : metric;
-}
 export const actionLabel = (type: string) => messageOr(`rules.action.${type}`, type);
 export const resultLabel = (result: string) => messageOr(`rules.result.${result}`, result);
 export const statusLabel = (status: string) => messageOr(`rules.status.${status}`, status);

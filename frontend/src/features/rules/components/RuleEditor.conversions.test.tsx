@@ -110,7 +110,7 @@ describe('rules on what installs earn', () => {
     const listbox = await open('Condition 1: Metric', group(1));
     await waitFor(() => expect(within(listbox).getAllByTestId('pro-lock-notice')).toHaveLength(2));
     expect(within(listbox).getAllByTestId('pro-lock-notice')[0]).toHaveTextContent('Upgrade to Pro to track events from your MMP.');
-    expect(within(listbox).getByRole('option', { name: /^ROAS(?! D\d)/ })).toHaveAttribute('aria-disabled', 'true');
+    for (const option of within(listbox).getAllByRole('option', { name: /ROAS|Revenue D7|Tracked installs/ })) expect(option).toHaveAttribute('aria-disabled', 'true');
     expect(within(listbox).getByRole('option', { name: 'Installs' })).not.toHaveAttribute('aria-disabled', 'true');
   });
 
@@ -146,5 +146,50 @@ describe('rules on what installs earn', () => {
     expect(header).toHaveTextContent('Tracked installs');
     expect(row).toHaveTextContent('62.5%');
     expect(row).toHaveTextContent('12');
+  });
+
+  it('previews a rule on ROAS D7 with the install days each Cohort metric was judged on', async () => {
+    const rule = storedRule({
+      conditions: {
+        operator: 'AND',
+        groups: [{ operator: 'AND', conditions: [
+          { type: 'metric', metric: 'roasD7', operator: 'LESS_THAN', value: '0.5' },
+          { type: 'compare', metric: 'revenueD30', operator: 'LESS_THAN', other: 'localSpend', coefficient: '1' },
+        ] }],
+      },
+      window: { type: 'between', fromDaysAgo: 31, toDaysAgo: 1 },
+    });
+    mockEditor([rule]);
+    mockApi(
+      'POST /api/rules/preview',
+      ok({
+        item: {
+          ruleName: rule.name,
+          status: 'PREVIEW',
+          trigger: 'MANUAL',
+          window: { startDate: '2026-11-02', endDate: '2026-12-02' },
+          cohorts: [
+            { metric: 'roasD7', ageDays: 7, from: '2026-11-02', through: '2026-11-25' },
+            { metric: 'revenueD30', ageDays: 30, from: '2026-11-02', through: '2026-11-02' },
+          ],
+          matched: 0,
+          applied: 0,
+          refused: 0,
+          skipped: 0,
+          items: [],
+        },
+      }),
+    );
+    renderApp('/auto-rules/r1/edit', makeUser());
+    expect(await screen.findByLabelText('Rule name')).toHaveValue(rule.name);
+    expect(input('Condition 1: Metric', group(1))).toHaveValue('ROAS D7');
+    expect(within(group(1)).getByLabelText('Condition 1: Value')).toHaveValue('50');
+    await userEvent.click(screen.getByRole('button', { name: 'Preview' }));
+    const cohorts = await screen.findByTestId('run-cohorts');
+    expect(callsTo('POST /api/rules/preview')[0]!.body).toMatchObject({ rule: { conditions: rule.conditions } });
+    expect(within(cohorts).getAllByRole('listitem').map((li) => li.textContent)).toEqual([
+      'ROAS D7: installs of 02/11/2026 – 25/11/2026',
+      'Revenue D30: installs of 02/11/2026 – 02/11/2026',
+    ]);
   });
 });

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { t } from '@/i18n';
 import { currencyDigits } from '@/lib/format';
 import { cohortDays, isConversionCount, isMoneyMetric, isRatio, metricsAt, othersAt } from './metrics';
-import { messageOr } from '../messages';
+import { metricLabel } from '../labels';
 import { type Checker, fill, percentToFraction, typed, type Path } from './numbers';
 import { windowStartDaysAgo, type WindowBody } from './schedule';
 import { LOGIC, MATCH_TYPES, NAME_OPERATORS, OPERATORS, type Operator, type RuleLevel } from './vocabulary';
@@ -103,7 +103,8 @@ export function checkCondition(check: Checker, condition: ConditionForm, level: 
 /**
  * A Cohort metric (`roasD7`, `revenueD7`) is judged only on installs at least N days old, so
  * the server refuses a rule whose window does not start N + 1 or more days ago: the same
- * issue, on the condition's `metric` (or `other`, for a comparison with one), with its message.
+ * issue on each field naming one (the condition's `metric`, a comparison's `other`), with its
+ * message.
  */
 export function checkCohortWindow(check: Checker, condition: ConditionForm, window: WindowBody, path: Path) {
   if (condition.type !== 'metric' && condition.type !== 'compare') return;
@@ -113,7 +114,6 @@ export function checkCohortWindow(check: Checker, condition: ConditionForm, wind
   for (const [field, metric] of fields) {
     const days = cohortDays(metric);
     if (days === null || start >= days + 1) continue;
-    check.issue([...path, field], fill(t('rules.error.cohortWindow'), { metric: messageOr(`col.${metric}`, metric), days, start: days + 1 }));
-    return;
+    check.issue([...path, field], fill(t('rules.error.cohortWindow'), { metric: metricLabel(metric), days, start: days + 1 }));
   }
 }

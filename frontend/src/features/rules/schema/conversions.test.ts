@@ -1,19 +1,18 @@
 /**
- * Rules on the Conversions and Cohort metrics, with the report catalog as the server will
- * regenerate it (ROAS D0–D30 added to the Cohort group, shown as percentages): nothing in the
- * rules feature names them, so they are taken as the catalog says.
+ * Rules on the Conversions and Cohort metrics, with the report catalog as the server writes
+ * it, plus a cohort window it may add later (`roasD60`, `revenueD60`): nothing in the rules
+ * feature names them, so they are taken as the catalog says.
  */
 import { emptyRule } from '../form-values';
 import { ruleSchema, type ConditionForm, type RuleForm } from '.';
 
 jest.mock('@/api/report-catalog.json', () => {
   const actual = jest.requireActual<{ conversionMetrics: object[]; cohortColumns: string[] }>('@/api/report-catalog.json');
-  const roas = [0, 1, 3, 7, 14, 30].map((n) => `roasD${n}`);
-  return {
-    ...actual,
-    conversionMetrics: [...actual.conversionMetrics, ...roas.map((name) => ({ name, display: 'percent', group: 'Cohort' }))],
-    cohortColumns: [...actual.cohortColumns, ...roas],
-  };
+  const added = [
+    { name: 'revenueD60', display: 'money', group: 'Cohort' },
+    { name: 'roasD60', display: 'percent', group: 'Cohort' },
+  ];
+  return { ...actual, conversionMetrics: [...actual.conversionMetrics, ...added], cohortColumns: [...actual.cohortColumns, ...added.map((m) => m.name)] };
 });
 
 const USD = { accountId: 'acc1', orgId: '42', currency: 'USD' };
@@ -75,6 +74,18 @@ describe('rules on conversions', () => {
     });
     // D0: installs of yesterday have had their day.
     expect(issues(form(metric('revenueD0', '1'), { window: { type: 'last', days: '1', excludeToday: true } }))).toEqual({});
+  });
+
+  it('holds a window the catalog adds later to its age too', () => {
+    expect(issues(form(metric('roasD60', '50'), { window: { type: 'last', days: '30', excludeToday: true } }))).toEqual({
+      [`${AT}.metric`]: 'ROAS D60 is judged on installs at least 60 days old: choose a window that starts 61 or more days ago',
+    });
+    expect(conditionOf(form(metric('roasD60', '50'), { window: { type: 'last', days: '61', excludeToday: true } }))).toMatchObject({ value: '0.5' });
+  });
+
+  it('holds a comparison with a Cohort metric on either side, on each field', () => {
+    const both: ConditionForm = { type: 'compare', metric: 'roasD7', operator: 'LESS_THAN', other: 'roasD3', coefficient: '1' };
+    expect(Object.keys(issues(form(both, { window: { type: 'last', days: '3', excludeToday: true } })))).toEqual([`${AT}.metric`, `${AT}.other`]);
   });
 
   it('holds a comparison with a Cohort metric on the other side too, on `other`', () => {
