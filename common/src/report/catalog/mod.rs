@@ -284,6 +284,12 @@ pub const HIDDEN_BY_DEFAULT: &[&str] = &[
     "revenueD7",
     "revenueD14",
     "revenueD30",
+    "roasD0",
+    "roasD1",
+    "roasD3",
+    "roasD7",
+    "roasD14",
+    "roasD30",
 ];
 
 /// Growth-only metrics and columns (docs/product.md#6-growth-only-metrics): locked unless the plan

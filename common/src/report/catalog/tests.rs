@@ -64,3 +64,12 @@ fn columns_of_a_level_and_their_groups() {
     assert_eq!(group_of("totalRevenue"), "Conversions");
     assert_eq!(group_of("cptBid"), "Attributes");
 }
+
+/// Every column the attribution providers feed is hidden until the user picks it
+/// (docs/product.md#2-tables), the cohort ROAS columns included.
+#[test]
+fn every_conversion_and_cohort_column_is_hidden_by_default() {
+    for column in CONVERSION_COLUMNS.iter().chain(&COHORT_COLUMNS) {
+        assert!(HIDDEN_BY_DEFAULT.contains(column), "{column}");
+    }
+}
