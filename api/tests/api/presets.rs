@@ -53,7 +53,7 @@ backend_tests! {
         let group_names: Vec<&str> = groups.iter().map(|g| g["name"].as_str().unwrap()).collect();
         assert_eq!(group_names, ["Attributes", "Metrics", "Conversions", "Cohort"]);
         let cohort: Vec<&str> = groups[3]["fields"].as_array().unwrap().iter().filter_map(|c| c["key"].as_str()).collect();
-        assert_eq!(cohort, ["revenueD0", "revenueD1", "revenueD3", "revenueD7", "revenueD14", "revenueD30"]);
+        assert_eq!(cohort, ["revenueD0", "revenueD1", "revenueD3", "revenueD7", "revenueD14", "revenueD30", "roasD0", "roasD1", "roasD3", "roasD7", "roasD14", "roasD30"]);
         let column = |key: &str| groups.iter().flat_map(|g| g["fields"].as_array().unwrap()).find(|c| c["key"] == key).unwrap().clone();
         assert_eq!(column("qsStatus")["locked"], true);
         assert_eq!(column("qsStatus")["lock"], "growth");
