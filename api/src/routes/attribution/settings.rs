@@ -92,6 +92,7 @@ pub async fn all_names(
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetEventName {
     /// The provider's wire name (`appsflyer`).
+    #[schema(pattern = "^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$")]
     pub provider: String,
     /// The app, as listed (null or absent: the provider did not name it).
     #[serde(default, with = "string_id::option")]

@@ -4366,7 +4366,7 @@ export const zSetEventName = z.object({
     adamId: z.string().regex(/^[0-9]{1,18}$/).nullish(),
     countsAs: zCountsAs,
     eventName: z.string().min(1).max(200).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/),
-    provider: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/)
 });
 
 /**
