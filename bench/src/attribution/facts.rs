@@ -8,16 +8,13 @@ use time::{Date, Duration as Days};
 
 use searchdeck_common::{Db, attribution::INSTALL_EVENT, store::report_facts::FactLevel};
 
-use crate::reports::{Seeded, mix};
+use crate::reports::{GROUPS_PER_CAMPAIGN, KEYWORDS_PER_GROUP, Seeded, mix};
 
 /// Rows per multi-row `INSERT` (8 binds each, under both backends' limits).
 const BATCH: usize = 1_000;
 
 /// One fact row: (level, entity, install day, event name, age, events, revenue micros).
 type Row = (i64, i64, String, &'static str, i64, i64, i64);
-
-const KEYWORDS_PER_GROUP: i64 = 100;
-const GROUPS_PER_CAMPAIGN: i64 = 10;
 
 /// The campaign of keyword index `k` (the seed's layout).
 fn campaign_of(k: i64) -> i64 {

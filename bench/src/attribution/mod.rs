@@ -22,7 +22,7 @@ mod reports;
 use clap::Args;
 use searchdeck_common::Db;
 
-use crate::reports::{ReportsBenchArgs, keep_name, seed, seeded_before};
+use crate::reports::{keep_name, seeded_group};
 
 /// Options of `searchdeck bench attribution`.
 #[derive(Debug, Clone, Args)]
@@ -69,27 +69,15 @@ async fn bench_backend(backend: &str, db: &Db, args: &AttributionBenchArgs) -> a
             println!("[{backend}] {m}");
         }
     };
-    let seed_args = ReportsBenchArgs {
-        database_url: None,
-        keywords: args.keywords,
-        days: args.days,
-        iterations: args.iterations,
-        naive_iterations: 0,
-        no_sqlite: false,
-        json: args.json,
-        stages: false,
-        keep: args.keep.clone(),
-        write_rows: 0,
-        write_iterations: 0,
-    };
-    let kept = match &args.keep {
-        Some(_) => seeded_before(db, &seed_args).await?,
-        None => None,
-    };
-    let seeded = match kept {
-        Some(s) => s,
-        None => seed(db, &seed_args, &say).await?,
-    };
+    let seeded = seeded_group(
+        db,
+        args.keywords,
+        args.days,
+        args.json,
+        args.keep.clone(),
+        &say,
+    )
+    .await?;
     let started = std::time::Instant::now();
     let rows = facts::seed_facts(db, &seeded, args.keywords, args.days, args.install_share).await?;
     if rows > 0 {

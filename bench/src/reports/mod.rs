@@ -39,7 +39,7 @@ mod writes;
 
 use plan::bench_plan;
 use queries::{cases, sizes, time_case};
-pub(crate) use seed::{Seeded, mix, seed, seeded_before};
+pub(crate) use seed::{GROUPS_PER_CAMPAIGN, KEYWORDS_PER_GROUP, Seeded, mix, seed, seeded_before};
 use writes::bench_writes;
 
 /// Options of `searchdeck bench reports`.
@@ -93,6 +93,37 @@ pub(crate) fn keep_name(s: &str) -> Result<String, String> {
     } else {
         Err("letters, digits and _ only (at most 40)".into())
     }
+}
+
+/// The `bench reports` campaign group of `keywords` × `days` on `db`, seeded now or, with
+/// `keep`, reused from a kept database (what `bench rules` and `bench attribution` run on).
+pub(crate) async fn seeded_group(
+    db: &Db,
+    keywords: i64,
+    days: i64,
+    json: bool,
+    keep: Option<String>,
+    say: &dyn Fn(&str),
+) -> anyhow::Result<Seeded> {
+    let args = ReportsBenchArgs {
+        database_url: None,
+        keywords,
+        days,
+        iterations: 0,
+        naive_iterations: 0,
+        no_sqlite: false,
+        json,
+        stages: false,
+        keep,
+        write_rows: 0,
+        write_iterations: 0,
+    };
+    if args.keep.is_some()
+        && let Some(kept) = seeded_before(db, &args).await?
+    {
+        return Ok(kept);
+    }
+    seed(db, &args, say).await
 }
 
 pub(crate) fn percentile(samples: &mut [Duration], p: f64) -> f64 {

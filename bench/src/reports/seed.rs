@@ -22,8 +22,8 @@ use searchdeck_common::{
 
 use super::ReportsBenchArgs;
 
-const KEYWORDS_PER_GROUP: i64 = 100;
-const GROUPS_PER_CAMPAIGN: i64 = 10;
+pub(crate) const KEYWORDS_PER_GROUP: i64 = 100;
+pub(crate) const GROUPS_PER_CAMPAIGN: i64 = 10;
 
 /// A deterministic pseudo-random number from a few integers.
 pub(crate) fn mix(a: i64, b: i64, c: i64) -> u64 {

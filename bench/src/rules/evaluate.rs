@@ -17,7 +17,7 @@ use serde_json::json;
 use time::Duration as Days;
 
 use super::RulesBenchArgs;
-use crate::reports::{ReportsBenchArgs, Seeded, percentile, seed, seeded_before};
+use crate::reports::{Seeded, percentile, seeded_group};
 
 /// The benchmark's rule over `campaigns` of the seeded group.
 fn rule(seeded: &Seeded, campaigns: &[i64]) -> Rule {
@@ -76,27 +76,15 @@ pub(super) async fn bench_backend(
             println!("[{backend}] {m}");
         }
     };
-    let seed_args = ReportsBenchArgs {
-        database_url: None,
-        keywords: args.keywords,
-        days: args.days,
-        iterations: args.iterations,
-        naive_iterations: 0,
-        no_sqlite: false,
-        json: args.json,
-        stages: false,
-        keep: args.keep.clone(),
-        write_rows: 0,
-        write_iterations: 0,
-    };
-    let kept = match &args.keep {
-        Some(_) => seeded_before(db, &seed_args).await?,
-        None => None,
-    };
-    let seeded = match kept {
-        Some(s) => s,
-        None => seed(db, &seed_args, &say).await?,
-    };
+    let seeded = seeded_group(
+        db,
+        args.keywords,
+        args.days,
+        args.json,
+        args.keep.clone(),
+        &say,
+    )
+    .await?;
     if let searchdeck_common::db::Native::Postgres(pool) = &db.native {
         sqlx::query("ANALYZE").execute(pool).await?;
     }
