@@ -353,6 +353,28 @@ impl TestApp {
     pub fn queue_url(&self) -> &str {
         &self.queue_url
     }
+
+    /// Gives `workspace_id` a running Growth trial (goal optimisation, Growth-only columns).
+    pub async fn growth_trial(&self, workspace_id: &str) {
+        use searchdeck_common::plan::derive::{DAY_MS, Purchase, TrialKind};
+        let now = searchdeck_common::ids::now_ms();
+        let trial = Purchase {
+            id: searchdeck_common::ids::new_id(),
+            name: "growth".into(),
+            free: false,
+            trial: true,
+            full: true,
+            organization: true,
+            trial_kind: Some(TrialKind::Growth),
+            suggester: true,
+            payment_failed: false,
+            started_at: now - DAY_MS,
+            off_account_time: Some(now + 29 * DAY_MS),
+        };
+        searchdeck_common::store::purchases::insert(&self.state.db.pool, workspace_id, &trial, now)
+            .await
+            .unwrap();
+    }
 }
 
 impl Drop for TestApp {

@@ -5,13 +5,13 @@
 
 use time::{Date, Duration};
 
-use super::{Condition, Rule, window};
+use super::{Action, Condition, Rule, window};
 use crate::attribution::conversions::{COHORT_DAYS, cohort_index};
 use crate::report::filter::conversion_column;
 
-/// Every metric `rule` names (conditions' metrics and their `compare` sides, `minData`),
-/// with its field, in the rule's order; entity amounts (`bid`, `targetCpa`) included as
-/// named.
+/// Every metric `rule` names (conditions' metrics and their `compare` sides, `minData`, the
+/// Conversions or Cohort column a `bidToTarget` aims at), with its field, in the rule's
+/// order; entity amounts (`bid`, `targetCpa`) included as named.
 pub fn named(rule: &Rule) -> Vec<(String, &str)> {
     let mut out = Vec::new();
     for (g, group) in rule.conditions.groups.iter().enumerate() {
@@ -29,6 +29,13 @@ pub fn named(rule: &Rule) -> Vec<(String, &str)> {
     }
     for (i, m) in rule.guardrails.min_data.iter().enumerate() {
         out.push((format!("guardrails.minData.{i}.metric"), &*m.metric));
+    }
+    for (i, a) in rule.actions.iter().enumerate() {
+        if let Action::BidToTarget { target, .. } = a
+            && let Some(metric) = target.conversion_metric()
+        {
+            out.push((format!("actions.{i}.target"), metric));
+        }
     }
     out
 }

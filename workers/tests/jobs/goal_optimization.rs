@@ -78,6 +78,7 @@ async fn goal_optimization_runs_from_the_scheduler_to_the_provider(kind: Kind) {
         campaign_id: campaign,
         kind: store::optimizations::CPT_GOAL.into(),
         target_micros: Some(10_000),
+        cohort_days: None,
         max_step_percent: STEP_PERCENT,
         created_by_email: Some("owner@example.com".into()),
         enabled_at: now - 3 * 86_400,

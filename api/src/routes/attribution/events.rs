@@ -113,7 +113,7 @@ async fn connected(state: &AppState, workspace_id: &str, provider: Provider) -> 
 
 /// The newest events received from `provider` (at most 50), newest first.
 #[utoipa::path(get, path = "/api/attribution/integrations/{provider}/events", tag = "attribution",
-    params(("provider" = String, Path, description = "The connected provider")),
+    params(("provider" = String, Path, description = "The connected provider", pattern = "^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$")),
     responses((status = 200, description = "The newest events", body = Envelope<Items<EventItem>>),
               (status = 400, description = "Not a provider", body = ErrorBody),
               (status = 404, description = "Not connected", body = ErrorBody)))]
@@ -140,7 +140,7 @@ pub async fn recent(
 /// marked as a test, and no report counts it. Tied to one of the workspace's synced
 /// campaigns when there is one, so the screen shows what a real event would look like.
 #[utoipa::path(post, path = "/api/attribution/integrations/{provider}/test-event", tag = "attribution",
-    params(("provider" = String, Path, description = "The connected provider")),
+    params(("provider" = String, Path, description = "The connected provider", pattern = "^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$")),
     responses((status = 200, description = "The test event as stored", body = Envelope<Items<EventItem>>),
               (status = 400, description = "Not a provider", body = ErrorBody),
               (status = 404, description = "Not connected", body = ErrorBody)))]

@@ -238,7 +238,7 @@ pub(super) fn secret_context(workspace_id: &str) -> String {
 /// Connects `provider`: answers its postback URL (and, for `custom`, its signing secret),
 /// shown this once. A provider already connected answers 409: rotate to get a new URL.
 #[utoipa::path(post, path = "/api/attribution/integrations/{provider}", tag = "attribution",
-    params(("provider" = String, Path, description = "appsflyer, adjust, branch, singular, kochava, tenjin, revenuecat or custom")),
+    params(("provider" = String, Path, description = "appsflyer, adjust, branch, singular, kochava, tenjin, revenuecat or custom", pattern = "^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$")),
     responses((status = 200, description = "Connected", body = Envelope<Connected>),
               (status = 400, description = "Not a provider", body = ErrorBody),
               (status = 409, description = "Already connected", body = ErrorBody)))]
@@ -271,7 +271,7 @@ pub async fn connect(
 /// Gives `provider` a new postback URL (and a new secret for `custom`): the old one stops
 /// working at once.
 #[utoipa::path(post, path = "/api/attribution/integrations/{provider}/rotate", tag = "attribution",
-    params(("provider" = String, Path, description = "The connected provider")),
+    params(("provider" = String, Path, description = "The connected provider", pattern = "^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$")),
     responses((status = 200, description = "The new URL", body = Envelope<Connected>),
               (status = 400, description = "Not a provider", body = ErrorBody),
               (status = 404, description = "Not connected", body = ErrorBody)))]
@@ -294,7 +294,7 @@ pub async fn rotate(
 
 /// Disconnects `provider`: its URL stops working; the events received stay in the reports.
 #[utoipa::path(delete, path = "/api/attribution/integrations/{provider}", tag = "attribution",
-    params(("provider" = String, Path, description = "The connected provider")),
+    params(("provider" = String, Path, description = "The connected provider", pattern = "^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$")),
     responses((status = 200, description = "Disconnected", body = Envelope<Item<IntegrationItem>>),
               (status = 400, description = "Not a provider", body = ErrorBody),
               (status = 404, description = "Not connected", body = ErrorBody)))]

@@ -135,7 +135,7 @@ async fn pullable(state: &AppState, caller: &Editor, name: &str) -> ApiResult<Pr
 /// Sets or replaces the pull of a connected provider: its reporting API is read for the
 /// last 30 days at once, then every day. Answers the integration with the token masked.
 #[utoipa::path(put, path = "/api/attribution/integrations/{provider}/pull", tag = "attribution", request_body = SetPull,
-    params(("provider" = String, Path, description = "A connected provider with a reporting API: appsflyer")),
+    params(("provider" = String, Path, description = "A connected provider with a reporting API: appsflyer", pattern = "^appsflyer$")),
     responses((status = 200, description = "The integration, its pull set", body = Envelope<Item<IntegrationItem>>),
               (status = 400, description = "Not a provider with a reporting API, or a field refused", body = ErrorBody),
               (status = 404, description = "Not connected", body = ErrorBody)))]
@@ -216,7 +216,7 @@ pub async fn set(
 /// Removes the pull of a provider: its reporting API is read no more. The facts pulled
 /// stay in the reports.
 #[utoipa::path(delete, path = "/api/attribution/integrations/{provider}/pull", tag = "attribution",
-    params(("provider" = String, Path, description = "A connected provider with a reporting API: appsflyer")),
+    params(("provider" = String, Path, description = "A connected provider with a reporting API: appsflyer", pattern = "^appsflyer$")),
     responses((status = 200, description = "The integration, its pull removed", body = Envelope<Item<IntegrationItem>>),
               (status = 400, description = "Not a provider with a reporting API", body = ErrorBody),
               (status = 404, description = "Not connected, or no pull set", body = ErrorBody)))]

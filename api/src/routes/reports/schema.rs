@@ -328,9 +328,14 @@ pub struct RowOptimization {
     /// The goal optimisation's kind.
     #[serde(rename = "type")]
     pub kind: String,
-    /// The target in `currency` (decimal text), null without one.
+    /// The target in `currency` (decimal text), or a ROAS_GOAL's percentage (`"120"`);
+    /// null without one.
     pub target: Option<String>,
     pub currency: Option<String>,
+    /// A ROAS_GOAL's cohort, in days after the install (0, 1, 3, 7, 14 or 30); null for
+    /// the other types.
+    #[serde(default)]
+    pub cohort_day: Option<i64>,
     /// The largest change of a bid one goal-optimisation run makes, in percent (1–100); the
     /// goal editor of the campaigns table starts from it.
     #[schema(minimum = 1, maximum = 100)]

@@ -4,9 +4,11 @@
 //! however often they are replayed, and summed into the Conversions and Cohort columns of
 //! the CAMPAIGNS, GROUPS and KEYWORDS reports; refusals that store nothing (an unknown,
 //! rotated or another provider's token, a malformed field, a bad signature); the event
-//! settings; test events; roles; and the AppsFlyer pull against its stand-in ([`pull`]).
+//! settings; test events; roles; rules and goal optimisation on conversions ([`rules`],
+//! [`goals`]); and the AppsFlyer pull against its stand-in ([`pull`]).
 
 mod conversions;
+mod goals;
 mod pull;
 mod refusals;
 mod rules;

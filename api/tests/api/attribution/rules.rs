@@ -13,13 +13,13 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use time::{Date, Duration, OffsetDateTime};
 
-fn at(day: Date, hour: i64) -> i64 {
+pub(super) fn at(day: Date, hour: i64) -> i64 {
     day.midnight().assume_utc().unix_timestamp() + hour * 3600
 }
 
 /// Adjust's callback for an install (`event` empty) or an in-app event of keyword
 /// `keyword` of campaign 101 (ad group `group`), installed on `installed`.
-fn adjust(
+pub(super) fn adjust(
     template: &str,
     keyword: &str,
     group: &str,

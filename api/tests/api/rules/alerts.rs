@@ -2,35 +2,11 @@
 
 use axum::http::{Method, StatusCode};
 use searchdeck_api::session::Role;
-use searchdeck_common::{
-    plan::derive::{DAY_MS, Purchase, TrialKind},
-    store::{self, alerts::NewAlert},
-};
+use searchdeck_common::store::{self, alerts::NewAlert};
 use serde_json::json;
 
 use super::{CAMPAIGNS, OTHER_GROUP_CAMPAIGN, delete, fields, fixture, put};
 use crate::common::{TestApp, TestBackend};
-
-/// Gives `workspace_id` a running Growth trial.
-async fn growth_trial(app: &TestApp, workspace_id: &str) {
-    let now = searchdeck_common::ids::now_ms();
-    let trial = Purchase {
-        id: searchdeck_common::ids::new_id(),
-        name: "growth".into(),
-        free: false,
-        trial: true,
-        full: true,
-        organization: true,
-        trial_kind: Some(TrialKind::Growth),
-        suggester: true,
-        payment_failed: false,
-        started_at: now - DAY_MS,
-        off_account_time: Some(now + 29 * DAY_MS),
-    };
-    store::purchases::insert(&app.state.db.pool, workspace_id, &trial, now)
-        .await
-        .unwrap();
-}
 
 backend_tests! {
     async fn goal_optimisation_is_set_listed_and_turned_off(app: TestApp) {
@@ -45,7 +21,7 @@ backend_tests! {
         let res = app.request(Method::POST, "/api/optimization/rulesCampaigns/CPA_GOAL", Some(json!({"campaignsIds": [CAMPAIGNS[1].to_string()]})), Some(&f.cookie)).await;
         assert_eq!(res.status, StatusCode::FORBIDDEN, "{:?}", res.json);
         assert_eq!(put(&app, &one, json!({"type": null}), &f.cookie).await.status, StatusCode::OK);
-        growth_trial(&app, &f.workspace_id).await;
+        app.growth_trial(&f.workspace_id).await;
         let res = put(&app, &one, goal, &f.cookie).await;
         assert_eq!(res.status, StatusCode::OK, "{:?}", res.json);
         let item = &res.json["result"]["item"];
@@ -58,7 +34,7 @@ backend_tests! {
         let report = app.post(&format!("/api/asa/reports?accountId={}&orgId=4500123", f.account_id), json!({"level": "CAMPAIGNS", "startDate": "2026-01-01", "endDate": "2026-01-02"}), Some(&f.cookie)).await;
         assert_eq!(report.status, StatusCode::OK, "{:?}", report.json);
         let row = report.json["result"]["items"].as_array().unwrap().iter().find(|r| r["campaignId"] == "1870001").unwrap().clone();
-        assert_eq!(row["optimizationTypes"], json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD", "maxStepPercent": 15}));
+        assert_eq!(row["optimizationTypes"], json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD", "cohortDay": null, "maxStepPercent": 15}));
         assert_eq!(fields(&put(&app, &one, json!({"type": "CPT_GOAL"}), &f.cookie).await), ["target"]);
         assert_eq!(fields(&put(&app, &one, json!({"type": "CPA_GOAL", "target": "2.555", "maxStepPercent": "101"}), &f.cookie).await), ["target", "maxStepPercent"]);
         assert_eq!(fields(&put(&app, &one, json!({"type": "CPX"}), &f.cookie).await), ["type"]);
@@ -80,7 +56,7 @@ backend_tests! {
         let all = app.get("/api/optimization/all/rules", Some(&f.cookie)).await;
         assert_eq!(all.status, StatusCode::OK, "{:?}", all.json);
         let types: Vec<_> = all.json["result"]["items"].as_array().unwrap().iter().map(|t| t["type"].clone()).collect();
-        assert_eq!(types, [json!("CPA_GOAL"), json!("CPT_GOAL")]);
+        assert_eq!(types, [json!("CPA_GOAL"), json!("CPT_GOAL"), json!("COST_PER_TRIAL_GOAL"), json!("COST_PER_PURCHASE_GOAL"), json!("ROAS_GOAL")]);
         assert_eq!(all.json["result"]["items"][1]["targetRequired"], true);
         let campaigns: Vec<_> = all.json["result"]["campaigns"].as_array().unwrap().iter().map(|c| (c["campaignId"].clone(), c["type"].clone(), c["target"].clone())).collect();
         assert_eq!(campaigns, [

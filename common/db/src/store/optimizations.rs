@@ -5,6 +5,7 @@
 //! rules engine reads [`list`] to run the built-in "bid toward the target" rule; the
 //! campaigns table reads [`of_campaigns`] for its `optimizationTypes` column.
 
+use searchdeck_model::money::currency::MoneyRule;
 use sqlx::Row;
 
 use super::Exec;
@@ -12,6 +13,34 @@ use super::Exec;
 /// Optimisation types.
 pub const CPA_GOAL: &str = "CPA_GOAL";
 pub const CPT_GOAL: &str = "CPT_GOAL";
+pub const COST_PER_TRIAL_GOAL: &str = "COST_PER_TRIAL_GOAL";
+pub const COST_PER_PURCHASE_GOAL: &str = "COST_PER_PURCHASE_GOAL";
+pub const ROAS_GOAL: &str = "ROAS_GOAL";
+
+/// Whether optimisation type `kind`'s target is a percentage (a ROAS) rather than money.
+pub fn target_is_percent(kind: &str) -> bool {
+    kind == ROAS_GOAL
+}
+
+/// A stored target as answered: money in the group's currency (`"2.50"`), or a
+/// [`ROAS_GOAL`]'s percentage (`"120"`).
+pub fn target_text(kind: &str, micros: i64, money: &MoneyRule) -> String {
+    if target_is_percent(kind) {
+        rust_decimal::Decimal::new(micros, 6)
+            .normalize()
+            .to_string()
+    } else {
+        money.micros(micros).to_string()
+    }
+}
+
+/// Whether optimisation type `kind` reads the attributed conversions.
+pub fn reads_conversions(kind: &str) -> bool {
+    matches!(
+        kind,
+        COST_PER_TRIAL_GOAL | COST_PER_PURCHASE_GOAL | ROAS_GOAL
+    )
+}
 
 /// One campaign's goal optimisation.
 #[derive(Debug, Clone, PartialEq)]
@@ -20,10 +49,13 @@ pub struct Optimization {
     pub account_id: String,
     pub org_id: i64,
     pub campaign_id: i64,
-    /// [`CPA_GOAL`] or [`CPT_GOAL`].
+    /// One of the types above.
     pub kind: String,
-    /// Micros of the campaign group's currency; None: the ad groups' CPA goals.
+    /// Micros of the campaign group's currency; None: the ad groups' CPA goals. A
+    /// [`ROAS_GOAL`]'s: micros of the percentage (120 % = 120,000,000).
     pub target_micros: Option<i64>,
+    /// The days after the install a [`ROAS_GOAL`] is judged on (`roasD7`: 7); None otherwise.
+    pub cohort_days: Option<i64>,
     /// Largest bid step per run, in percent (1–100).
     pub max_step_percent: i64,
     pub created_by_email: Option<String>,
@@ -34,7 +66,7 @@ pub struct Optimization {
 }
 
 const COLUMNS: &str = "workspace_id, account_id, org_id, campaign_id, type, target_micros, \
-     max_step_percent, created_by_email, enabled_at, updated_at";
+     cohort_days, max_step_percent, created_by_email, enabled_at, updated_at";
 
 fn decode(r: &sqlx::any::AnyRow) -> Result<Optimization, sqlx::Error> {
     Ok(Optimization {
@@ -44,6 +76,7 @@ fn decode(r: &sqlx::any::AnyRow) -> Result<Optimization, sqlx::Error> {
         campaign_id: r.try_get("campaign_id")?,
         kind: r.try_get("type")?,
         target_micros: r.try_get("target_micros")?,
+        cohort_days: r.try_get("cohort_days")?,
         max_step_percent: r.try_get("max_step_percent")?,
         created_by_email: r.try_get("created_by_email")?,
         enabled_at: r.try_get("enabled_at")?,
@@ -56,13 +89,15 @@ fn decode(r: &sqlx::any::AnyRow) -> Result<Optimization, sqlx::Error> {
 pub async fn set(ex: impl Exec<'_>, o: &Optimization) -> Result<(), sqlx::Error> {
     sqlx::query(
         "INSERT INTO campaign_optimizations (workspace_id, account_id, org_id, campaign_id, type, \
-           target_micros, max_step_percent, created_by_email, enabled_at, updated_at) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+           target_micros, max_step_percent, created_by_email, enabled_at, updated_at, \
+           cohort_days) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) \
          ON CONFLICT (workspace_id, account_id, org_id, campaign_id) DO UPDATE SET \
            enabled_at = CASE WHEN campaign_optimizations.type = excluded.type \
              THEN campaign_optimizations.enabled_at ELSE excluded.enabled_at END, \
            type = excluded.type, target_micros = excluded.target_micros, \
-           max_step_percent = excluded.max_step_percent, updated_at = excluded.updated_at",
+           max_step_percent = excluded.max_step_percent, updated_at = excluded.updated_at, \
+           cohort_days = excluded.cohort_days",
     )
     .bind(&o.workspace_id)
     .bind(&o.account_id)
@@ -74,6 +109,7 @@ pub async fn set(ex: impl Exec<'_>, o: &Optimization) -> Result<(), sqlx::Error>
     .bind(&o.created_by_email)
     .bind(o.enabled_at)
     .bind(o.updated_at)
+    .bind(o.cohort_days)
     .execute(ex)
     .await?;
     Ok(())

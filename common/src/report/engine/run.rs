@@ -181,8 +181,10 @@ async fn page_rules(
                 goals.get(&id).map_or(Value::Null, |o| {
                     serde_json::json!({
                         "type": o.kind,
-                        "target": o.target_micros.map(|m| money.micros(m).to_string()),
+                        "target": o.target_micros
+                            .map(|m| store::optimizations::target_text(&o.kind, m, &money)),
                         "currency": org.currency,
+                        "cohortDay": o.cohort_days,
                         "maxStepPercent": o.max_step_percent,
                     })
                 }),

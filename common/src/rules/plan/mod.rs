@@ -180,14 +180,34 @@ fn money_change(
     }
 }
 
-/// The actual CPA or CPT over the window, exact (spend over installs or taps).
-fn actual(target: Target, row: &EntityRow) -> Option<Decimal> {
+/// What `target` is over the window: Apple's CPA or CPT exact (spend over installs or
+/// taps), or the Conversions or Cohort column of the attributed conversions (a cohort ROAS
+/// over the installs old enough). `Err` says why there is none.
+fn actual(target: Target, row: &EntityRow, money: &MoneyRule) -> Result<Decimal, &'static str> {
+    if let Some(metric) = target.conversion_metric() {
+        let Some(conversions) = &row.conversions else {
+            return Err("No attributed conversions for this campaign in the window");
+        };
+        return conversions
+            .value(&row.counters, money, metric)
+            .ok_or(match target {
+                Target::CostPerTrial => "No trials in the window",
+                Target::CostPerPurchase => "No purchases in the window",
+                _ => "No spend on installs old enough for the cohort",
+            });
+    }
     let c = &row.counters;
     let den = match target {
-        Target::Cpa => c.tap_installs() + c.view_installs(),
         Target::Cpt => c.taps(),
+        _ => c.tap_installs() + c.view_installs(),
     };
-    (den > 0).then(|| Decimal::new(c.spend_micros(), 6) / Decimal::from(den))
+    if den > 0 {
+        Ok(Decimal::new(c.spend_micros(), 6) / Decimal::from(den))
+    } else if target == Target::Cpt {
+        Err("No taps in the window")
+    } else {
+        Err("No installs in the window")
+    }
 }
 
 /// What `action` does to `row`; None for the `alert` action (one alert per run, no item).
@@ -264,6 +284,7 @@ pub fn plan(action: &Action, row: &EntityRow, scope: &PlanScope<'_>) -> Option<P
                 (Some(a), _) => Some(a),
                 (None, Target::Cpa) => micros(row.cpa_goal_micros).or(scope.targets.cpa),
                 (None, Target::Cpt) => scope.targets.cpt,
+                (None, _) => None,
             };
             let Some(aim) = aim.filter(|a| *a > Decimal::ZERO) else {
                 return Some(skip(
@@ -273,18 +294,32 @@ pub fn plan(action: &Action, row: &EntityRow, scope: &PlanScope<'_>) -> Option<P
                     "No target to aim at",
                 ));
             };
-            let Some(actual) = actual(*target, row).filter(|a| *a > Decimal::ZERO) else {
-                let why = match target {
-                    Target::Cpa => "No installs in the window",
-                    Target::Cpt => "No taps in the window",
-                };
-                return Some(skip(kind, bid_field(level), Some(money_text(current)), why));
+            let actual = match actual(*target, row, &limits.money) {
+                Ok(a) => a,
+                Err(why) => {
+                    return Some(skip(kind, bid_field(level), Some(money_text(current)), why));
+                }
+            };
+            // A cost above its target lowers the bid; a return (ROAS) below its target does.
+            // A cost of 0 is no signal to act on; a ROAS of 0 (spend that earned nothing)
+            // lowers the bid by the whole step.
+            let desired = if target.is_return() {
+                current * actual / aim
+            } else if actual > Decimal::ZERO {
+                current * aim / actual
+            } else {
+                return Some(skip(
+                    kind,
+                    bid_field(level),
+                    Some(money_text(current)),
+                    "No cost in the window",
+                ));
             };
             let step_percent = max_step_percent
                 .as_deref()
                 .and_then(decimal)
                 .unwrap_or(Decimal::from(20));
-            let desired = step(current, current * aim / actual, Some(step_percent));
+            let desired = step(current, desired, Some(step_percent));
             bid(desired, current)
         }
         Action::SetBudget { amount } | Action::ChangeBudget { value: amount, .. } => {

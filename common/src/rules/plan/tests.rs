@@ -243,6 +243,83 @@ fn bid_to_target_moves_by_the_ratio_within_its_step() {
 }
 
 #[test]
+fn bid_to_a_conversion_target_reads_the_attributed_conversions() {
+    use crate::attribution::conversions::Conversions;
+    use crate::report::RuleConversions;
+    let l = limits(Guardrails::default(), "USD");
+    let to = |target: Target, amount: &str| Action::BidToTarget {
+        target,
+        amount: Some(amount.into()),
+        max_step_percent: None,
+    };
+    // 20.00 spent, 4 trials, 1 purchase; installs of the days old enough for D7 cost 10.00
+    // and earned 15.00 in their first 7 days.
+    let with = |trials: i64, revenue_d7: i64, spend_d7: i64| {
+        let mut r = row(1_000_000, 50, 5, 20_000_000);
+        r.conversions = Some(RuleConversions {
+            events: Conversions {
+                tracked_installs: 5,
+                trials,
+                purchases: 1,
+                cohort_revenue_micros: vec![0, 0, 0, revenue_d7, 0, 0],
+                ..Default::default()
+            },
+            cohort_spend_micros: vec![0, 0, 0, spend_d7, 0, 0],
+        });
+        r
+    };
+    let r = with(4, 15_000_000, 10_000_000);
+    // Cost per trial 5.00, target 4.00: × 0.8.
+    assert_eq!(
+        new_of(to(Target::CostPerTrial, "4.00"), &r, &l).as_deref(),
+        Some("0.8")
+    );
+    // Cost per purchase 20.00, target 22.00: × 1.1.
+    assert_eq!(
+        new_of(to(Target::CostPerPurchase, "22"), &r, &l).as_deref(),
+        Some("1.1")
+    );
+    // ROAS D7 1.5 against 1.4: × 1.0714…, floored to the cent; against 1.2: +25 %, capped
+    // at +20 %; against 2.0: −25 %, capped at −20 %.
+    assert_eq!(
+        new_of(to(Target::RoasD7, "1.4"), &r, &l).as_deref(),
+        Some("1.07")
+    );
+    assert_eq!(
+        new_of(to(Target::RoasD7, "1.2"), &r, &l).as_deref(),
+        Some("1.2")
+    );
+    assert_eq!(
+        new_of(to(Target::RoasD7, "2"), &r, &l).as_deref(),
+        Some("0.8")
+    );
+    // Spend on mature installs that earned nothing: down by the whole step.
+    assert_eq!(
+        new_of(to(Target::RoasD7, "1"), &with(4, 0, 10_000_000), &l).as_deref(),
+        Some("0.8")
+    );
+    // No mature installs, no trials, no data: no change, and the reason.
+    assert_eq!(
+        new_of(to(Target::RoasD7, "1"), &with(4, 0, 0), &l).as_deref(),
+        Some("skip: No spend on installs old enough for the cohort")
+    );
+    assert_eq!(
+        new_of(to(Target::CostPerTrial, "4"), &with(0, 0, 0), &l).as_deref(),
+        Some("skip: No trials in the window")
+    );
+    assert_eq!(
+        new_of(
+            to(Target::CostPerTrial, "4"),
+            &row(1_000_000, 50, 5, 20_000_000),
+            &l
+        )
+        .as_deref(),
+        Some("skip: No attributed conversions for this campaign in the window"),
+        "unknown is not zero"
+    );
+}
+
+#[test]
 fn budgets_statuses_and_additions() {
     let g = Guardrails {
         max_budget: Some("60".into()),

@@ -19,11 +19,43 @@ pub struct Loaded {
 }
 
 /// The built-in rule a campaign's goal optimisation runs as (`docs/api/rules.md`): its
-/// active keywords' bids moved toward the target over the last 14 days excluding today,
-/// daily at 06:00, at most the setting's step per run, once a keyword has 10 taps.
+/// active keywords' bids moved toward the target, daily at 06:00, at most the setting's step
+/// per run, once a keyword has 10 taps in the window. The window is 14 days: for Apple's
+/// costs the last 14 excluding today; for a cost per trial or purchase the 14 ending the
+/// day before yesterday (a day's installs report most of their trials and purchases by the
+/// end of the next); for a ROAS DN goal the 14 newest install days at least N full days old
+/// (`N + 14` to `N + 1` days ago), so a cohort is never judged before it matured.
 pub fn optimization_rule(o: &store::rule_runs::Optimization) -> Rule {
-    let target = if o.kind == "CPT_GOAL" { "CPT" } else { "CPA" };
+    use store::optimizations as kinds;
     let step = o.max_step_percent.to_string();
+    let money = || {
+        o.target_micros
+            .map(|m| plan::money_text(Decimal::new(m, 6)))
+    };
+    let days = o.cohort_days.unwrap_or(7).clamp(0, 30);
+    let (target, amount, window) = match o.kind.as_str() {
+        kinds::CPT_GOAL => (
+            "CPT".to_string(),
+            money(),
+            json!({"type": "last", "days": 14, "excludeToday": true}),
+        ),
+        kinds::COST_PER_TRIAL_GOAL | kinds::COST_PER_PURCHASE_GOAL => (
+            o.kind.trim_end_matches("_GOAL").to_string(),
+            money(),
+            json!({"type": "between", "fromDaysAgo": 15, "toDaysAgo": 2}),
+        ),
+        kinds::ROAS_GOAL => (
+            format!("ROAS_D{days}"),
+            o.target_micros
+                .map(|m| plan::money_text(Decimal::new(m, 6) / Decimal::from(100))),
+            json!({"type": "between", "fromDaysAgo": days + 14, "toDaysAgo": days + 1}),
+        ),
+        _ => (
+            "CPA".to_string(),
+            money(),
+            json!({"type": "last", "days": 14, "excludeToday": true}),
+        ),
+    };
     let mut rule: Rule = serde_json::from_value(json!({
         "name": format!("Goal optimisation ({})", o.kind),
         "accountId": o.account_id,
@@ -32,10 +64,9 @@ pub fn optimization_rule(o: &store::rule_runs::Optimization) -> Rule {
         "campaignIds": [o.campaign_id.to_string()],
         "conditions": {"operator": "AND", "groups": [{"operator": "AND", "conditions": [
             {"type": "status", "values": ["ACTIVE"]}]}]},
-        "window": {"type": "last", "days": 14, "excludeToday": true},
+        "window": window,
         "frequency": {"type": "daily", "hour": 6},
-        "actions": [{"type": "bidToTarget", "target": target,
-            "amount": o.target_micros.map(|m| plan::money_text(Decimal::new(m, 6))),
+        "actions": [{"type": "bidToTarget", "target": target, "amount": amount,
             "maxStepPercent": step}],
         "guardrails": {"maxChangePercent": step, "minData": [{"metric": "taps", "value": "10"}]}
     }))
@@ -56,16 +87,17 @@ pub async fn targets(
     for &c in campaigns {
         if let Some(o) = store::rule_runs::optimization_of(&db.pool, account_id, org_id, c).await? {
             let amount = o.target_micros.map(|m| Decimal::new(m, 6));
-            let t = if o.kind == "CPT_GOAL" {
-                Targets {
+            let t = match o.kind.as_str() {
+                store::optimizations::CPT_GOAL => Targets {
                     cpa: None,
                     cpt: amount,
-                }
-            } else {
-                Targets {
+                },
+                store::optimizations::CPA_GOAL => Targets {
                     cpa: amount,
                     cpt: None,
-                }
+                },
+                // The conversion goals carry their target in the rule's action.
+                _ => Targets::default(),
             };
             out.insert(c, t);
         }

@@ -30,12 +30,28 @@ impl Check<'_> {
                 self.change(at, *by, value);
             }
             Action::BidToTarget {
+                target,
                 amount,
                 max_step_percent,
-                ..
             } => {
-                if let Some(amount) = amount {
-                    self.positive_money(&format!("{at}.amount"), amount);
+                let field = format!("{at}.amount");
+                match amount {
+                    // A ROAS is a fraction of the spend (1.2: 120 %), up to 1000 (100,000 %).
+                    Some(amount) if target.is_return() => {
+                        let ratio = self.number(&field, amount, Sign::NonNegative, 4);
+                        if ratio.is_some_and(|r| r.is_zero() || r > Decimal::from(1_000)) {
+                            self.err(field, "Enter a ROAS above 0, at most 1000 (100,000 %)");
+                        }
+                    }
+                    Some(amount) => {
+                        self.positive_money(&field, amount);
+                    }
+                    // Only Apple's costs have a goal to fall back on (the ad group's CPA goal,
+                    // the campaign's goal optimisation).
+                    None if target.conversion_metric().is_some() => {
+                        self.err(field, "Enter the target to aim at");
+                    }
+                    None => {}
                 }
                 if let Some(step) = max_step_percent {
                     self.percent(&format!("{at}.maxStepPercent"), step, 1, 100);

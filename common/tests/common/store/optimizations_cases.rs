@@ -19,6 +19,7 @@ pub async fn optimizations_alerts_and_slack(db: &Db) {
         campaign_id,
         kind: kind.into(),
         target_micros: target,
+        cohort_days: None,
         max_step_percent: 20,
         created_by_email: Some("ann@example.com".into()),
         enabled_at: now,

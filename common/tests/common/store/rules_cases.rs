@@ -318,6 +318,7 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
             campaign_id: 502,
             kind: "CPA_GOAL".into(),
             target_micros: Some(2_500_000),
+            cohort_days: None,
             max_step_percent: 15,
             created_by_email: None,
             enabled_at: 1,
@@ -362,7 +363,7 @@ pub async fn campaigns_report_shows_rules_and_goals(db: &Db) {
         if plan == Plan::Growth {
             assert_eq!(
                 row("502")["optimizationTypes"],
-                json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD", "maxStepPercent": 15})
+                json!({"type": "CPA_GOAL", "target": "2.50", "currency": "USD", "cohortDay": null, "maxStepPercent": 15})
             );
             assert!(!r.locked.contains(&"optimizationTypes".to_string()));
         } else {

@@ -65,6 +65,11 @@ export type Action = {
     type: 'changeBid';
     value: string;
 } | {
+    /**
+     * Money in the org's currency for a cost; a ROAS as a fraction (`"1.2"`: 120 %).
+     * Required for the conversion targets; without it `CPA` aims at the ad group's CPA
+     * goal or the campaign's goal optimisation, `CPT` at the latter.
+     */
     amount?: string | null;
     maxStepPercent?: string | null;
     target: Target;
@@ -2620,6 +2625,11 @@ export type EnvelopeItemOptionOptimizationItem = {
         item: null | {
             accountId: string;
             campaignId: string;
+            /**
+             * A ROAS_GOAL's cohort in days after the install (0, 1, 3, 7, 14 or 30); null for the
+             * other types.
+             */
+            cohortDay?: number | null;
             createdBy?: string | null;
             currency?: string | null;
             /**
@@ -2638,7 +2648,8 @@ export type EnvelopeItemOptionOptimizationItem = {
             maxStepPercent: string;
             orgId: string;
             /**
-             * Decimal in `currency`; null: each ad group's CPA goal (CPA_GOAL).
+             * Decimal in `currency`; null: each ad group's CPA goal (CPA_GOAL). A ROAS_GOAL's is
+             * a percentage (`"120"`: the revenue of the cohort 1.2 times its spend).
              */
             target?: string | null;
             type: string;
@@ -5857,12 +5868,17 @@ export type OauthUrl = {
  */
 export type OptimizationBody = {
     /**
+     * A ROAS_GOAL's cohort in days after the install: 0, 1, 3, 7 (default), 14 or 30.
+     */
+    cohortDay?: number | null;
+    /**
      * 1–100 (default 20).
      */
     maxStepPercent?: string | null;
     /**
      * Decimal in the campaign group's currency, greater than 0, with at most its decimals
-     * (required for CPT_GOAL; null for CPA_GOAL: each ad group's CPA goal).
+     * (required but for CPA_GOAL, where null is each ad group's CPA goal); a ROAS_GOAL's a
+     * percentage above 0, at most 100000, with at most 2 decimals (`"120"`).
      */
     target?: string | null;
     type?: null | OptimizationType;
@@ -5872,6 +5888,10 @@ export type OptimizationBody = {
  * What every goal optimisation runs with.
  */
 export type OptimizationDefaults = {
+    /**
+     * The cohort a ROAS goal is judged on when none is chosen; null for the other types.
+     */
+    cohortDay?: number | null;
     /**
      * Hour of the day it runs, in the campaign group's time zone.
      */
@@ -5885,7 +5905,12 @@ export type OptimizationDefaults = {
      */
     minTaps: number;
     /**
-     * Days of metrics read (today excluded).
+     * How many days ago the newest day read is (1: yesterday; a ROAS D7 goal: 8, the
+     * newest install day whose cohort has matured).
+     */
+    newestDayAgo: number;
+    /**
+     * Days of metrics read.
      */
     windowDays: number;
 };
@@ -5896,6 +5921,11 @@ export type OptimizationDefaults = {
 export type OptimizationItem = {
     accountId: string;
     campaignId: string;
+    /**
+     * A ROAS_GOAL's cohort in days after the install (0, 1, 3, 7, 14 or 30); null for the
+     * other types.
+     */
+    cohortDay?: number | null;
     createdBy?: string | null;
     currency?: string | null;
     /**
@@ -5914,7 +5944,8 @@ export type OptimizationItem = {
     maxStepPercent: string;
     orgId: string;
     /**
-     * Decimal in `currency`; null: each ad group's CPA goal (CPA_GOAL).
+     * Decimal in `currency`; null: each ad group's CPA goal (CPA_GOAL). A ROAS_GOAL's is
+     * a percentage (`"120"`: the revenue of the cohort 1.2 times its spend).
      */
     target?: string | null;
     type: string;
@@ -5943,12 +5974,16 @@ export type OptimizationOn = {
      */
     campaignsIds: Array<AppleId>;
     /**
+     * A ROAS_GOAL's cohort in days after the install: 0, 1, 3, 7 (default), 14 or 30.
+     */
+    cohortDay?: number | null;
+    /**
      * 1–100 (default 20).
      */
     maxStepPercent?: string | null;
     /**
      * Decimal in each campaign group's currency, greater than 0, with at most its
-     * decimals (required for CPT_GOAL).
+     * decimals (required but for CPA_GOAL); a ROAS_GOAL's a percentage (`"120"`).
      */
     target?: string | null;
 };
@@ -5956,12 +5991,21 @@ export type OptimizationOn = {
 /**
  * A goal optimisation type.
  */
-export type OptimizationType = 'CPA_GOAL' | 'CPT_GOAL';
+export type OptimizationType = 'CPA_GOAL' | 'CPT_GOAL' | 'COST_PER_TRIAL_GOAL' | 'COST_PER_PURCHASE_GOAL' | 'ROAS_GOAL';
 
 /**
  * A goal optimisation type with its description and defaults.
  */
 export type OptimizationTypeItem = {
+    /**
+     * The cohorts (days after the install) it can be judged on; empty when it reads none.
+     */
+    cohortDays: Array<number>;
+    /**
+     * Whether it reads the attributed conversions (an attribution provider connected in
+     * Settings › Integrations; the Conversions columns on the plan).
+     */
+    conversions: boolean;
     defaults: OptimizationDefaults;
     description: string;
     name: string;
@@ -5969,6 +6013,10 @@ export type OptimizationTypeItem = {
      * Whether a target must be given.
      */
     targetRequired: boolean;
+    /**
+     * What the target is: `money` in the campaign group's currency, or `percent` (a ROAS).
+     */
+    targetUnit: string;
     type: OptimizationType;
 };
 
@@ -6861,6 +6909,11 @@ export type RolesBody = {
  * A CAMPAIGNS row's goal optimisation (`optimizationTypes`).
  */
 export type RowOptimization = {
+    /**
+     * A ROAS_GOAL's cohort, in days after the install (0, 1, 3, 7, 14 or 30); null for
+     * the other types.
+     */
+    cohortDay?: number | null;
     currency?: string | null;
     /**
      * The largest change of a bid one goal-optimisation run makes, in percent (1–100); the
@@ -6868,7 +6921,8 @@ export type RowOptimization = {
      */
     maxStepPercent: number;
     /**
-     * The target in `currency` (decimal text), null without one.
+     * The target in `currency` (decimal text), or a ROAS_GOAL's percentage (`"120"`);
+     * null without one.
      */
     target?: string | null;
     /**
@@ -7582,9 +7636,12 @@ export type TagsByType = {
 };
 
 /**
- * What `bidToTarget` aims at.
+ * What `bidToTarget` aims at: a cost Apple reports (`CPA`, `CPT`), a cost of what the
+ * attributed installs did (`COST_PER_TRIAL`, `COST_PER_PURCHASE`), or a cohort's return on
+ * spend (`ROAS_D0` … `ROAS_D30`, judged only on installs old enough). Costs move the bid by
+ * target ÷ actual, returns by actual ÷ target.
  */
-export type Target = 'CPA' | 'CPT';
+export type Target = 'CPA' | 'CPT' | 'COST_PER_TRIAL' | 'COST_PER_PURCHASE' | 'ROAS_D0' | 'ROAS_D1' | 'ROAS_D3' | 'ROAS_D7' | 'ROAS_D14' | 'ROAS_D30';
 
 /**
  * What a task's `details` hold, by its `kind` (each kind's job writes its own
@@ -13197,7 +13254,7 @@ export type SetOptimizationData = {
 
 export type SetOptimizationErrors = {
     /**
-     * Invalid target or step (field errors)
+     * Invalid target, step or cohort (field errors), or a goal on conversions without an attribution provider connected
      */
     400: ErrorBody;
     /**
@@ -13237,7 +13294,7 @@ export type TurnOffData = {
     body: OptimizationOff;
     path: {
         /**
-         * The optimisation type: CPA_GOAL or CPT_GOAL
+         * The optimisation type
          */
         id: OptimizationType;
     };
@@ -13296,7 +13353,7 @@ export type TurnOnData = {
     body: OptimizationOn;
     path: {
         /**
-         * The optimisation type: CPA_GOAL or CPT_GOAL
+         * The optimisation type
          */
         id: OptimizationType;
     };
@@ -13315,7 +13372,7 @@ export type TurnOnData = {
 
 export type TurnOnErrors = {
     /**
-     * Unknown type, or invalid target or step
+     * Unknown type, invalid target, step or cohort, or a goal on conversions without an attribution provider connected
      */
     400: ErrorBody;
     /**

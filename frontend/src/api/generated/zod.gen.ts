@@ -938,6 +938,7 @@ export const zEnvelopeItemOptionOptimizationItem = z.object({
         item: z.object({
             accountId: z.string(),
             campaignId: z.string(),
+            cohortDay: z.int().nullish(),
             createdBy: z.string().nullish(),
             currency: z.string().nullish(),
             enabledAt: z.int(),
@@ -2910,9 +2911,11 @@ export const zOauthUrl = z.object({
  * What every goal optimisation runs with.
  */
 export const zOptimizationDefaults = z.object({
+    cohortDay: z.int().nullish(),
     hour: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
     maxStepPercent: z.string(),
     minTaps: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' }),
+    newestDayAgo: z.int(),
     windowDays: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
 
@@ -2922,6 +2925,7 @@ export const zOptimizationDefaults = z.object({
 export const zOptimizationItem = z.object({
     accountId: z.string(),
     campaignId: z.string(),
+    cohortDay: z.int().nullish(),
     createdBy: z.string().nullish(),
     currency: z.string().nullish(),
     enabledAt: z.int(),
@@ -2956,6 +2960,7 @@ export const zOptimizationOff = z.object({
  */
 export const zOptimizationOn = z.object({
     campaignsIds: z.array(zAppleId).min(1).max(1000),
+    cohortDay: z.int().gte(0).lte(30).nullish(),
     maxStepPercent: z.string().regex(/^[0-9]{1,3}$/).nullish(),
     target: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish()
 });
@@ -2963,12 +2968,19 @@ export const zOptimizationOn = z.object({
 /**
  * A goal optimisation type.
  */
-export const zOptimizationType = z.enum(['CPA_GOAL', 'CPT_GOAL']);
+export const zOptimizationType = z.enum([
+    'CPA_GOAL',
+    'CPT_GOAL',
+    'COST_PER_TRIAL_GOAL',
+    'COST_PER_PURCHASE_GOAL',
+    'ROAS_GOAL'
+]);
 
 /**
  * `PUT optimization/one/{id}`'s body.
  */
 export const zOptimizationBody = z.object({
+    cohortDay: z.int().gte(0).lte(30).nullish(),
     maxStepPercent: z.string().regex(/^[0-9]{1,3}$/).nullish(),
     target: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
     type: zOptimizationType.nullish()
@@ -2978,10 +2990,13 @@ export const zOptimizationBody = z.object({
  * A goal optimisation type with its description and defaults.
  */
 export const zOptimizationTypeItem = z.object({
+    cohortDays: z.array(z.int()),
+    conversions: z.boolean(),
     defaults: zOptimizationDefaults,
     description: z.string(),
     name: z.string(),
     targetRequired: z.boolean(),
+    targetUnit: z.string().regex(/^(money|percent)$/),
     type: zOptimizationType
 });
 
@@ -3853,6 +3868,7 @@ export const zRolesBody = z.object({
  * A CAMPAIGNS row's goal optimisation (`optimizationTypes`).
  */
 export const zRowOptimization = z.object({
+    cohortDay: z.int().nullish(),
     currency: z.string().nullish(),
     maxStepPercent: z.int().gte(1).lte(100),
     target: z.string().nullish(),
@@ -4999,9 +5015,23 @@ export const zTagsByType = z.object({
 });
 
 /**
- * What `bidToTarget` aims at.
+ * What `bidToTarget` aims at: a cost Apple reports (`CPA`, `CPT`), a cost of what the
+ * attributed installs did (`COST_PER_TRIAL`, `COST_PER_PURCHASE`), or a cohort's return on
+ * spend (`ROAS_D0` … `ROAS_D30`, judged only on installs old enough). Costs move the bid by
+ * target ÷ actual, returns by actual ÷ target.
  */
-export const zTarget = z.enum(['CPA', 'CPT']);
+export const zTarget = z.enum([
+    'CPA',
+    'CPT',
+    'COST_PER_TRIAL',
+    'COST_PER_PURCHASE',
+    'ROAS_D0',
+    'ROAS_D1',
+    'ROAS_D3',
+    'ROAS_D7',
+    'ROAS_D14',
+    'ROAS_D30'
+]);
 
 /**
  * One action (at most one of each type per rule).
@@ -6626,7 +6656,7 @@ export const zTotalsForCampaignGroupsResponse = zEnvelopeTotalsAnswer;
 export const zListResponse = zEnvelopeItemsIntegrationItem;
 
 export const zDisconnectPath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/)
 });
 
 /**
@@ -6635,7 +6665,7 @@ export const zDisconnectPath = z.object({
 export const zDisconnectResponse = zEnvelopeItemIntegrationItem;
 
 export const zConnectPath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/)
 });
 
 /**
@@ -6644,7 +6674,7 @@ export const zConnectPath = z.object({
 export const zConnectResponse = zEnvelopeConnected;
 
 export const zRecentPath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/)
 });
 
 /**
@@ -6653,7 +6683,7 @@ export const zRecentPath = z.object({
 export const zRecentResponse = zEnvelopeItemsEventItem;
 
 export const zRemovePath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^appsflyer$/)
 });
 
 /**
@@ -6664,7 +6694,7 @@ export const zRemoveResponse = zEnvelopeItemIntegrationItem;
 export const zSetBody = zSetPull;
 
 export const zSetPath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^appsflyer$/)
 });
 
 /**
@@ -6673,7 +6703,7 @@ export const zSetPath = z.object({
 export const zSetResponse = zEnvelopeItemIntegrationItem;
 
 export const zRotatePath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/)
 });
 
 /**
@@ -6682,7 +6712,7 @@ export const zRotatePath = z.object({
 export const zRotateResponse = zEnvelopeConnected;
 
 export const zTestEventPath = z.object({
-    provider: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+    provider: z.string().regex(/^(appsflyer|adjust|branch|singular|kochava|tenjin|revenuecat|custom)$/)
 });
 
 /**

@@ -42,8 +42,9 @@ export function rulesOf(value: unknown): RuleRef[] {
 }
 
 /**
- * A campaign's goal optimisation as words ("CPA goal $2.50"): the report answers its type
- * and target (an object, or a list of them), null when off or Growth-locked.
+ * A campaign's goal optimisation as words ("CPA goal $2.50", "ROAS D7 goal 120 %"): the
+ * report answers its type, target and a ROAS goal's cohort day (an object, or a list of
+ * them), null when off or Growth-locked.
  */
 export function optimizationText(value: unknown, currency: string | null): string {
   const list: unknown[] = Array.isArray(value) ? value : [value];
@@ -53,8 +54,12 @@ export function optimizationText(value: unknown, currency: string | null): strin
     const o = v as Record<string, unknown>;
     const type = typeof o.type === 'string' ? o.type : null;
     if (!type) return [];
-    const target = typeof o.target === 'string' || typeof o.target === 'number' ? formatMoney(o.target, currency) : '';
-    return [message(`cell.optimization.${type}`, `${type} {target}`).replace('{target}', target).trim()];
+    const raw = typeof o.target === 'string' || typeof o.target === 'number' ? String(o.target) : null;
+    // A ROAS goal's target is a percentage of the spend, judged on a cohort (`cohortDay`).
+    const percent = type === 'ROAS_GOAL';
+    const target = raw === null ? '' : percent ? `${raw} %` : formatMoney(raw, currency);
+    const day = typeof o.cohortDay === 'number' ? String(o.cohortDay) : '';
+    return [message(`cell.optimization.${type}`, `${type} {target}`).replace('{day}', day).replace('{target}', target).trim()];
   });
   return parts.join(', ') || EMPTY;
 }

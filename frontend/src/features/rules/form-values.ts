@@ -4,9 +4,11 @@
  * numbers as text, nulls as empty fields).
  */
 import {
+  BID_TARGETS,
   DEFAULT_STEP_PERCENT,
   fractionToPercent,
   isRatio,
+  isReturnTarget,
   STATUSES,
   WEEKDAYS,
   type ActionForm,
@@ -115,8 +117,11 @@ function actionOf(raw: Rule['actions'][number]): ActionForm | null {
     case 'changeBid':
     case 'changeBudget':
       return { type: raw.type, by: oneOf(r.by, ['PERCENT', 'AMOUNT'] as const, 'PERCENT'), value: text(r.value) };
-    case 'bidToTarget':
-      return { type: 'bidToTarget', target: oneOf(r.target, ['CPA', 'CPT'] as const, 'CPA'), amount: text(r.amount), maxStepPercent: text(r.maxStepPercent) || DEFAULT_STEP_PERCENT };
+    case 'bidToTarget': {
+      const target = oneOf(r.target, BID_TARGETS, 'CPA');
+      const amount = text(r.amount);
+      return { type: 'bidToTarget', target, amount: isReturnTarget(target) && amount !== '' ? fractionToPercent(amount) : amount, maxStepPercent: text(r.maxStepPercent) || DEFAULT_STEP_PERCENT };
+    }
     case 'addKeyword':
       return { type: 'addKeyword', campaignId: text(r.campaignId), adGroupId: text(r.adGroupId), matchType: oneOf(r.matchType, ['EXACT', 'BROAD'] as const, 'EXACT'), bid: text(r.bid) };
     case 'addNegative':

@@ -6,7 +6,7 @@ use searchdeck_common::store;
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
-use super::{OptimizationItem, OptimizationType, STEP_DEFAULT, item};
+use super::{COHORT_DEFAULT, OptimizationItem, OptimizationType, STEP_DEFAULT, item};
 use crate::{
     access::Member,
     envelope::{self, Envelope},
@@ -14,6 +14,7 @@ use crate::{
     extract::ApiQuery,
     state::AppState,
 };
+use searchdeck_common::attribution::conversions::COHORT_DAYS;
 
 /// A goal optimisation type with its description and defaults.
 #[derive(Debug, Serialize, ToSchema)]
@@ -25,6 +26,14 @@ pub struct OptimizationTypeItem {
     pub description: String,
     /// Whether a target must be given.
     pub target_required: bool,
+    /// What the target is: `money` in the campaign group's currency, or `percent` (a ROAS).
+    #[schema(pattern = "^(money|percent)$")]
+    pub target_unit: String,
+    /// Whether it reads the attributed conversions (an attribution provider connected in
+    /// Settings › Integrations; the Conversions columns on the plan).
+    pub conversions: bool,
+    /// The cohorts (days after the install) it can be judged on; empty when it reads none.
+    pub cohort_days: Vec<i64>,
     pub defaults: OptimizationDefaults,
 }
 
@@ -34,12 +43,17 @@ pub struct OptimizationTypeItem {
 pub struct OptimizationDefaults {
     /// Largest bid step per run, in percent.
     pub max_step_percent: String,
-    /// Days of metrics read (today excluded).
+    /// Days of metrics read.
     pub window_days: u32,
+    /// How many days ago the newest day read is (1: yesterday; a ROAS D7 goal: 8, the
+    /// newest install day whose cohort has matured).
+    pub newest_day_ago: i64,
     /// Hour of the day it runs, in the campaign group's time zone.
     pub hour: u32,
     /// Taps a keyword needs in the window before its bid moves.
     pub min_taps: u32,
+    /// The cohort a ROAS goal is judged on when none is chosen; null for the other types.
+    pub cohort_day: Option<i64>,
 }
 
 /// The answer of `GET optimization/all/rules`.
@@ -62,31 +76,73 @@ pub struct AllQuery {
 }
 
 fn types() -> Vec<OptimizationTypeItem> {
-    let defaults = || OptimizationDefaults {
+    let defaults = |newest_day_ago: i64, cohort_day: Option<i64>| OptimizationDefaults {
         max_step_percent: STEP_DEFAULT.to_string(),
         window_days: 14,
+        newest_day_ago,
         hour: 6,
         min_taps: 10,
+        cohort_day,
+    };
+    let item = |kind, name: &str, description: &str, unit: &str, defaults| {
+        let conversions = kind != OptimizationType::Cpa && kind != OptimizationType::Cpt;
+        OptimizationTypeItem {
+            kind,
+            name: name.into(),
+            description: description.into(),
+            target_required: kind != OptimizationType::Cpa,
+            target_unit: unit.into(),
+            conversions,
+            cohort_days: if kind == OptimizationType::Roas {
+                COHORT_DAYS.to_vec()
+            } else {
+                Vec::new()
+            },
+            defaults,
+        }
     };
     vec![
-        OptimizationTypeItem {
-            kind: OptimizationType::CpaGoal,
-            name: "CPA goal".into(),
-            description: "Moves each keyword's bid toward the target cost per install (the ad \
-                          group's CPA goal when no target is set), daily, from the last 14 days."
-                .into(),
-            target_required: false,
-            defaults: defaults(),
-        },
-        OptimizationTypeItem {
-            kind: OptimizationType::CptGoal,
-            name: "CPT goal".into(),
-            description: "Moves each keyword's bid toward the target cost per tap, daily, from \
-                          the last 14 days."
-                .into(),
-            target_required: true,
-            defaults: defaults(),
-        },
+        item(
+            OptimizationType::Cpa,
+            "CPA goal",
+            "Moves each keyword's bid toward the target cost per install (the ad group's CPA \
+             goal when no target is set), daily, from the last 14 days.",
+            "money",
+            defaults(1, None),
+        ),
+        item(
+            OptimizationType::Cpt,
+            "CPT goal",
+            "Moves each keyword's bid toward the target cost per tap, daily, from the last 14 \
+             days.",
+            "money",
+            defaults(1, None),
+        ),
+        item(
+            OptimizationType::CostPerTrial,
+            "Cost per trial goal",
+            "Moves each keyword's bid toward the target cost per trial started by its \
+             attributed installs, daily, from the 14 days ending the day before yesterday.",
+            "money",
+            defaults(2, None),
+        ),
+        item(
+            OptimizationType::CostPerPurchase,
+            "Cost per purchase goal",
+            "Moves each keyword's bid toward the target cost per paying user of its \
+             attributed installs, daily, from the 14 days ending the day before yesterday.",
+            "money",
+            defaults(2, None),
+        ),
+        item(
+            OptimizationType::Roas,
+            "ROAS goal",
+            "Raises each keyword's bid while its cohort ROAS is above the target and lowers it \
+             below, daily, judged only on the 14 newest install days old enough for the cohort \
+             (ROAS D7: installs at least 7 full days old).",
+            "percent",
+            defaults(COHORT_DEFAULT + 1, Some(COHORT_DEFAULT)),
+        ),
     ]
 }
 

@@ -9,7 +9,10 @@ use searchdeck_common::{
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
-use super::{OptimizationItem, OptimizationType, growth_only, item, setting, settings};
+use super::{
+    OptimizationItem, OptimizationType, Sent, conversions_connected, growth_only, item, setting,
+    settings,
+};
 use crate::{
     access::{Editor, ScopeQuery, campaign_by_id},
     envelope::{self, Envelope},
@@ -28,11 +31,14 @@ pub struct OptimizationOn {
     #[schema(value_type = Vec<searchdeck_common::ids::AppleId>, min_items = 1, max_items = 1000)]
     pub campaigns_ids: Vec<i64>,
     /// Decimal in each campaign group's currency, greater than 0, with at most its
-    /// decimals (required for CPT_GOAL).
+    /// decimals (required but for CPA_GOAL); a ROAS_GOAL's a percentage (`"120"`).
     pub target: Option<String>,
     /// 1–100 (default 20).
     #[schema(pattern = "^[0-9]{1,3}$")]
     pub max_step_percent: Option<String>,
+    /// A ROAS_GOAL's cohort in days after the install: 0, 1, 3, 7 (default), 14 or 30.
+    #[schema(minimum = 0, maximum = 30)]
+    pub cohort_day: Option<i64>,
 }
 
 /// The body of `DELETE optimization/rulesCampaigns/{id}`.
@@ -67,13 +73,13 @@ fn bounded(ids: &[i64]) -> ApiResult<()> {
     Ok(())
 }
 
-/// Turns goal optimisation type `{id}` (CPA_GOAL or CPT_GOAL, not a resource) on for
+/// Turns goal optimisation type `{id}` (a type, not a resource) on for
 /// campaigns of the workspace (replacing another type there), all in one transaction.
 #[utoipa::path(post, path = "/api/optimization/rulesCampaigns/{id}", tag = "optimization",
-    params(("id" = OptimizationType, Path, description = "The optimisation type: CPA_GOAL or CPT_GOAL"), ScopeQuery),
+    params(("id" = OptimizationType, Path, description = "The optimisation type"), ScopeQuery),
     request_body = OptimizationOn,
     responses((status = 200, description = "The settings", body = Envelope<OptimizationsSet>),
-              (status = 400, description = "Unknown type, or invalid target or step", body = ErrorBody),
+              (status = 400, description = "Unknown type, invalid target, step or cohort, or a goal on conversions without an attribution provider connected", body = ErrorBody),
               (status = 403, description = "Goal optimisation is included in the Growth plan (the plan is not growth, growth_trial or agency)", body = ErrorBody),
               (status = 404, description = "A campaign is not of the workspace", body = ErrorBody)))]
 pub async fn turn_on(
@@ -86,26 +92,22 @@ pub async fn turn_on(
     let kind = OptimizationType::from_path(&kind)?;
     bounded(&body.campaigns_ids)?;
     growth_only(&state, &caller.workspace_id).await?;
+    conversions_connected(&state, &caller.workspace_id, kind).await?;
     let now = now_ms() / 1000;
     let mut settings_of = Vec::new();
     for id in &body.campaigns_ids {
         let c = campaign_by_id(&state, &caller, &query, *id).await?;
-        let (target, step) = settings(
+        let checked = settings(
             kind,
-            body.target.as_deref(),
-            body.max_step_percent.as_deref(),
+            &Sent {
+                target: body.target.as_deref(),
+                max_step_percent: body.max_step_percent.as_deref(),
+                cohort_day: body.cohort_day,
+            },
             &c,
         )?;
         settings_of.push((
-            setting(
-                &caller.workspace_id,
-                &caller.email,
-                &c,
-                kind,
-                target,
-                step,
-                now,
-            ),
+            setting(&caller.workspace_id, &caller.email, &c, kind, checked, now),
             c.currency,
         ));
     }
@@ -134,7 +136,7 @@ pub async fn turn_on(
 /// Turns goal optimisation type `{id}` off for campaigns of the workspace (a campaign
 /// optimised with the other type keeps it).
 #[utoipa::path(delete, path = "/api/optimization/rulesCampaigns/{id}", tag = "optimization",
-    params(("id" = OptimizationType, Path, description = "The optimisation type: CPA_GOAL or CPT_GOAL"), ScopeQuery),
+    params(("id" = OptimizationType, Path, description = "The optimisation type"), ScopeQuery),
     request_body = OptimizationOff,
     responses((status = 200, description = "How many were turned off", body = Envelope<OptimizationsOff>),
               (status = 400, description = "Unknown type", body = ErrorBody),

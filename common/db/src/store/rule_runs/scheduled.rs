@@ -55,9 +55,11 @@ pub struct Optimization {
     pub account_id: String,
     pub org_id: i64,
     pub campaign_id: i64,
-    /// CPA_GOAL or CPT_GOAL.
+    /// A type of `store::optimizations` (`CPA_GOAL`, … `ROAS_GOAL`).
     pub kind: String,
     pub target_micros: Option<i64>,
+    /// The cohort a ROAS goal is judged on, in days after the install.
+    pub cohort_days: Option<i64>,
     pub max_step_percent: i64,
     pub created_by_email: Option<String>,
     pub enabled_at: i64,
@@ -91,7 +93,7 @@ pub fn parse_optimization_key(key: &str) -> Option<(String, i64, i64)> {
 const OPT_SELECT: &str = "SELECT p.workspace_id, p.account_id, p.org_id, p.campaign_id, p.type, \
     p.target_micros, p.max_step_percent, p.created_by_email, p.enabled_at, \
     (SELECT MAX(o.time_zone) FROM sync_orgs o WHERE o.account_id = p.account_id \
-       AND o.org_id = p.org_id) AS time_zone FROM campaign_optimizations p";
+       AND o.org_id = p.org_id) AS time_zone, p.cohort_days FROM campaign_optimizations p";
 
 fn optimization(r: &sqlx::any::AnyRow) -> Result<Optimization, sqlx::Error> {
     Ok(Optimization {
@@ -105,6 +107,7 @@ fn optimization(r: &sqlx::any::AnyRow) -> Result<Optimization, sqlx::Error> {
         created_by_email: r.try_get(7)?,
         enabled_at: r.try_get(8)?,
         time_zone: r.try_get(9)?,
+        cohort_days: r.try_get(10)?,
     })
 }
 

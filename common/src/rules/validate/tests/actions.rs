@@ -93,6 +93,93 @@ fn actions_follow_the_table() {
             action(r#"{"type": "bidToTarget", "target": "CPT", "amount": null}"#))
         .is_empty()
     );
+}
+
+#[test]
+fn conversion_targets_need_an_amount_and_a_mature_window() {
+    let to = |json: &str, window: Window| {
+        with(|r| {
+            r.actions[0] = action(json);
+            r.window = window;
+        })
+    };
+    let last7 = || Window::Last {
+        days: 7,
+        exclude_today: true,
+    };
+    let mature = || Window::Between {
+        from_days_ago: 21,
+        to_days_ago: 8,
+    };
+    assert_eq!(
+        to(
+            r#"{"type": "bidToTarget", "target": "COST_PER_TRIAL"}"#,
+            last7()
+        ),
+        ["actions.0.amount"],
+        "no goal to fall back on"
+    );
+    assert!(
+        to(
+            r#"{"type": "bidToTarget", "target": "COST_PER_TRIAL", "amount": "4.50"}"#,
+            last7()
+        )
+        .is_empty()
+    );
+    assert_eq!(
+        to(
+            r#"{"type": "bidToTarget", "target": "COST_PER_PURCHASE", "amount": "-1"}"#,
+            last7()
+        ),
+        ["actions.0.amount"]
+    );
+    assert_eq!(
+        to(
+            r#"{"type": "bidToTarget", "target": "ROAS_D7", "amount": "1.2"}"#,
+            last7()
+        ),
+        ["actions.0.target"],
+        "ROAS D7 over installs younger than 7 days"
+    );
+    assert!(
+        to(
+            r#"{"type": "bidToTarget", "target": "ROAS_D7", "amount": "1.2"}"#,
+            mature()
+        )
+        .is_empty()
+    );
+    for bad in ["0", "1001", "1.23456", "120%"] {
+        assert_eq!(
+            to(
+                &format!(r#"{{"type": "bidToTarget", "target": "ROAS_D7", "amount": "{bad}"}}"#),
+                mature()
+            ),
+            ["actions.0.amount"],
+            "{bad}"
+        );
+    }
+    let mut r = example();
+    r.actions[0] = action(r#"{"type": "bidToTarget", "target": "ROAS_D7", "amount": "1.2"}"#);
+    r.window = last7();
+    let errors = validate(&r, "USD").unwrap_err();
+    assert_eq!(
+        errors[0].message,
+        "ROAS D7 is judged on installs at least 7 days old: choose a window that starts 8 or more days ago"
+    );
+}
+
+#[test]
+fn every_conversion_target_reads_a_known_column() {
+    for t in crate::rules::Target::ALL {
+        if let Some(m) = t.conversion_metric() {
+            assert!(crate::report::filter::conversion_column(m).is_some(), "{m}");
+            assert_eq!(
+                t.is_return(),
+                crate::attribution::conversions::COHORT_ROAS.contains(&m),
+                "{m}"
+            );
+        }
+    }
     assert_eq!(
         with(|r| r.actions[1] = action(r#"{"type": "alert", "channels": []}"#)),
         ["actions.1.channels"]

@@ -31,6 +31,9 @@ describe('the CAMPAIGNS columns of automated rules (docs/api/rules.md)', () => {
     expect(optimizationText({ type: 'CPA_GOAL', target: '2.50', maxStepPercent: '15' }, 'USD')).toBe('CPA goal $2.50');
     expect(optimizationText([{ type: 'CPT_GOAL', target: '120' }], 'JPY')).toBe('CPT goal ¥120');
     expect(optimizationText('CPA_GOAL', 'USD')).toBe('CPA goal');
+    // Goals on the attributed conversions: a cost in the currency, a ROAS in percent on its cohort.
+    expect(optimizationText({ type: 'COST_PER_TRIAL_GOAL', target: '4.5', cohortDay: null }, 'USD')).toBe('Cost per trial goal $4.50');
+    expect(optimizationText({ type: 'ROAS_GOAL', target: '120', cohortDay: 7 }, 'USD')).toBe('ROAS D7 goal 120 %');
     // Off, or Growth-locked (the report answers null and lists the column in `locked`).
     expect(optimizationText(null, 'USD')).toBe('—');
     expect(formatValue(columnOf('CAMPAIGNS', 'optimizationTypes'), { type: 'CPA_GOAL', target: '2.5' }, 'USD')).toBe('CPA goal $2.50');
@@ -129,10 +132,12 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
     page: 1,
     pageSize: 50,
   });
+  const defaults = (newestDayAgo: number, cohortDay: number | null) => ({ maxStepPercent: '20', windowDays: 14, newestDayAgo, hour: 6, minTaps: 10, cohortDay });
   const types = {
     items: [
-      { type: 'CPA_GOAL', name: 'CPA goal', description: 'Moves bids toward the target CPA', targetRequired: false, defaults: { maxStepPercent: '20', windowDays: 14, hour: 6, minTaps: 10 } },
-      { type: 'CPT_GOAL', name: 'CPT goal', description: 'Moves bids toward the target CPT', targetRequired: true, defaults: { maxStepPercent: '20', windowDays: 14, hour: 6, minTaps: 10 } },
+      { type: 'CPA_GOAL', name: 'CPA goal', description: 'Moves bids toward the target CPA', targetRequired: false, targetUnit: 'money', conversions: false, cohortDays: [], defaults: defaults(1, null) },
+      { type: 'CPT_GOAL', name: 'CPT goal', description: 'Moves bids toward the target CPT', targetRequired: true, targetUnit: 'money', conversions: false, cohortDays: [], defaults: defaults(1, null) },
+      { type: 'ROAS_GOAL', name: 'ROAS goal', description: 'Moves bids toward the target cohort ROAS', targetRequired: true, targetUnit: 'percent', conversions: true, cohortDays: [0, 1, 3, 7, 14, 30], defaults: defaults(8, 7) },
     ],
     campaigns: [],
   };
@@ -166,7 +171,7 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
     await waitFor(() => expect(callsTo('PUT /api/optimization/one/7')).toHaveLength(1));
     const call = callsTo('PUT /api/optimization/one/7')[0]!;
     expect(call.url).toBe('/api/optimization/one/7?accountId=a1&orgId=42');
-    expect(call.body).toEqual({ type: 'CPA_GOAL', target: '2.50', maxStepPercent: '15' });
+    expect(call.body).toEqual({ type: 'CPA_GOAL', target: '2.50', maxStepPercent: '15', cohortDay: null });
     await waitFor(() => expect(reportCalls()).toBeGreaterThan(before));
   });
 
@@ -185,7 +190,29 @@ describe("a campaign's goal optimisation and rules, edited from the campaigns ta
     await userEvent.type(amount, '3.00');
     await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(callsTo('PUT /api/optimization/one/7')).toHaveLength(1));
-    expect(callsTo('PUT /api/optimization/one/7')[0]!.body).toEqual({ type: 'CPA_GOAL', target: '3.00', maxStepPercent: '35' });
+    expect(callsTo('PUT /api/optimization/one/7')[0]!.body).toEqual({ type: 'CPA_GOAL', target: '3.00', maxStepPercent: '35', cohortDay: null });
+  });
+
+  it('sets a ROAS goal in percent on the cohort chosen, and says it reads the attribution provider', async () => {
+    setup();
+    mockApi('PUT /api/optimization/one/7', ok({ item: { campaignId: '7', accountId: 'a1', orgId: '42', type: 'ROAS_GOAL', target: '150', cohortDay: 30, maxStepPercent: '20', currency: 'USD', createdBy: 'ann@example.com', enabledAt: 1764223200, updatedAt: 1764223200, lastRun: null } }));
+    renderApp('/optimization/a1/42', makeUser());
+    const table = await screen.findByTestId('report-table', {}, { timeout: 15_000 });
+    await userEvent.click(await within(table).findByRole('button', { name: 'Goal optimization of Brand US' }));
+    const form = await screen.findByRole('form', { name: 'Goal optimization of Brand US' });
+    await userEvent.click(within(form).getByRole('combobox', { name: 'Optimization' }));
+    await userEvent.click(await screen.findByRole('option', { name: 'ROAS goal' }));
+    expect(form).toHaveTextContent('Reads the trials, purchases and revenue your attribution provider sends');
+    const cohort = within(form).getByRole('combobox', { name: 'Judged on' });
+    expect(cohort).toHaveValue('ROAS D7: revenue of the first 7 days');
+    await userEvent.click(cohort);
+    await userEvent.click(await screen.findByRole('option', { name: 'ROAS D30: revenue of the first 30 days' }));
+    const target = within(form).getByRole('textbox', { name: 'Target ROAS' });
+    expect(within(form).getByText('%')).toBeInTheDocument();
+    await userEvent.type(target, '150');
+    await userEvent.click(within(form).getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(callsTo('PUT /api/optimization/one/7')).toHaveLength(1));
+    expect(callsTo('PUT /api/optimization/one/7')[0]!.body).toEqual({ type: 'ROAS_GOAL', target: '150', maxStepPercent: null, cohortDay: 30 });
   });
 
   it('attaches a rule and turns an attached one off for the campaign', async () => {

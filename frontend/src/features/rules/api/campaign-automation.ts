@@ -2,7 +2,7 @@
  * What the campaigns table changes of one campaign's automation (docs/api/rules.md Routes):
  * its goal optimisation — the types (`GET optimization/all/rules?accountId&orgId`) and the
  * setting (`PUT optimization/one/{campaignId}?accountId&orgId` with `{type, target,
- * maxStepPercent}`, `type` null turning it off) — and the rules attached to it: `POST
+ * maxStepPercent, cohortDay}`, `type` null turning it off) — and the rules attached to it: `POST
  * rules/rulesCampaigns/many/{campaignId}` sets them exactly, `PUT
  * rules/rulesCampaigns/toggleRule` turns an attached rule off or on for the campaign only.
  */
@@ -41,11 +41,13 @@ export interface GoalChange {
   type: OptimizationType['type'] | null;
   target: string | null;
   maxStepPercent: string | null;
+  /** A ROAS goal's cohort (days after the install); null for the other types. */
+  cohortDay?: number | null;
 }
 
 /** Sets (or turns off) campaign `campaignId`'s goal optimisation. */
 export async function putGoal(scope: GroupScope, campaignId: string, change: GoalChange): Promise<GoalSetting | null> {
-  const body: OptimizationBody = change.type === null ? { type: null } : { type: change.type, target: change.target, maxStepPercent: change.maxStepPercent };
+  const body: OptimizationBody = change.type === null ? { type: null } : { type: change.type, target: change.target, maxStepPercent: change.maxStepPercent, cohortDay: change.cohortDay ?? null };
   const { item } = await apiRequest(`/optimization/one/${encodeURIComponent(campaignId)}`, {
     method: 'PUT',
     body,

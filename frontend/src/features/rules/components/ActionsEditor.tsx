@@ -15,7 +15,8 @@ import type { GroupScope } from '../api/rules';
 import { actionLabel } from '../describe';
 import { newAction } from '../form-values';
 import { messageOr } from '../messages';
-import { ACTION_LEVELS, actionsAt, MATCH_TYPES, MAX_ACTIONS, type ActionType, type RuleLevel } from '../schema';
+import { ACTION_LEVELS, actionsAt, BID_TARGETS, isReturnTarget, MATCH_TYPES, MAX_ACTIONS, needsTargetAmount, type ActionType, type RuleLevel } from '../schema';
+import { useConversionLock } from '../hooks/useConversionLock';
 import { ListError, MultiSelectField, SelectField, TagsField, useErrorAt, type RuleControl } from './fields';
 
 const byData = () => [
@@ -63,6 +64,7 @@ function AddKeywordFields({ control, i, scope, campaigns }: { control: RuleContr
 
 function ActionFields({ control, i, currency, scope, campaigns }: { control: RuleControl; i: number; currency: string | null; scope: GroupScope; campaigns: PickerCampaign[] }) {
   const action = useWatch({ control, name: `actions.${i}` });
+  const conversionsOpen = useConversionLock().length === 0;
   switch (action.type) {
     case 'pause':
     case 'enable':
@@ -86,23 +88,32 @@ function ActionFields({ control, i, currency, scope, campaigns }: { control: Rul
           />
         </>
       );
-    case 'bidToTarget':
+    case 'bidToTarget': {
+      // A ROAS target is typed in percent (sent as a fraction); the conversion targets have
+      // no goal to fall back on, and are offered only where the plan shows Conversions.
+      const roas = isReturnTarget(action.target);
       return (
         <>
           <SelectField
             control={control}
             name={`actions.${i}.target`}
             label={t('rules.action.targetType')}
-            w={120}
-            data={[
-              { value: 'CPA', label: 'CPA' },
-              { value: 'CPT', label: 'CPT' },
-            ]}
+            w={200}
+            data={BID_TARGETS.filter((target) => !needsTargetAmount(target) || conversionsOpen || target === action.target).map((target) => ({ value: target, label: messageOr(`rules.target.${target}`, target) }))}
           />
-          <TextField control={control} name={`actions.${i}.amount`} label={t('rules.action.target')} description={t('rules.action.targetHelp')} inputMode="decimal" rightSection={<Unit text={currency} />} rightSectionWidth={48} />
+          <TextField
+            control={control}
+            name={`actions.${i}.amount`}
+            label={t('rules.action.target')}
+            description={needsTargetAmount(action.target) ? undefined : t('rules.action.targetHelp')}
+            inputMode="decimal"
+            rightSection={<Unit text={roas ? '%' : currency} />}
+            rightSectionWidth={48}
+          />
           <TextField control={control} name={`actions.${i}.maxStepPercent`} label={t('rules.action.maxStep')} inputMode="decimal" rightSection={<Unit text="%" />} />
         </>
       );
+    }
     case 'addKeyword':
       return (
         <>

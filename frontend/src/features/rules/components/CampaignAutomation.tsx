@@ -1,8 +1,9 @@
 /**
  * A campaign's automation edited from the campaigns table (docs/screens/rules.md "In the
  * campaigns table"): beside the `optimizationTypes` cell, a button opening the campaign's
- * goal optimisation (type — off, CPA goal, CPT goal —, target in the group's currency, the
- * largest bid step per run; `PUT optimization/one/{id}`); beside the `rules` cell, one
+ * goal optimisation (type — off, CPA, CPT, cost per trial, cost per purchase or ROAS goal —,
+ * target in the group's currency or, for ROAS, in percent, the cohort a ROAS goal is judged
+ * on, the largest bid step per run; `PUT optimization/one/{id}`); beside the `rules` cell, one
  * opening the campaign group's rules, each attached or not (`POST rulesCampaigns/many/{id}`)
  * and, once attached, on or off for this campaign only (`toggleRule`). The table shows them
  * to editors only, and the goal's not where the plan locks the column (Growth).
@@ -40,10 +41,10 @@ function EditButton({ label, children, opened, setOpened }: { label: string; chi
 }
 
 /** The goal optimisation as the report's cell holds it (the document's `RowOptimization`), or null. */
-function goalOf(value: unknown): { type: string; target: string | null; maxStepPercent: string | null } | null {
+function goalOf(value: unknown): { type: string; target: string | null; maxStepPercent: string | null; cohortDay: number | null } | null {
   const parsed = zRowOptimization.safeParse(value);
   if (!parsed.success) return null;
-  return { type: parsed.data.type, target: parsed.data.target ?? null, maxStepPercent: String(parsed.data.maxStepPercent) };
+  return { type: parsed.data.type, target: parsed.data.target ?? null, maxStepPercent: String(parsed.data.maxStepPercent), cohortDay: parsed.data.cohortDay ?? null };
 }
 
 function GoalForm({ target, value, onDone }: { target: AutomationTarget; value: unknown; onDone: () => void }) {
@@ -53,13 +54,19 @@ function GoalForm({ target, value, onDone }: { target: AutomationTarget; value: 
   const [type, setType] = useState<string>(current?.type ?? 'OFF');
   const [amount, setAmount] = useState(current?.target ?? '');
   const [step, setStep] = useState(current?.maxStepPercent ?? '');
+  const [cohortDay, setCohortDay] = useState<string | null>(current?.cohortDay == null ? null : String(current.cohortDay));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const chosen = types.data?.items.find((i) => i.type === type);
   const save = async () => {
     const change: GoalChange =
       type === 'OFF'
         ? { type: null, target: null, maxStepPercent: null }
-        : { type: type as GoalChange['type'] & string, target: amount.trim() === '' ? null : amount.trim(), maxStepPercent: step.trim() === '' ? null : step.trim() };
+        : {
+            type: type as GoalChange['type'] & string,
+            target: amount.trim() === '' ? null : amount.trim(),
+            maxStepPercent: step.trim() === '' ? null : step.trim(),
+            cohortDay: chosen && chosen.cohortDays.length > 0 && cohortDay !== null ? Number(cohortDay) : null,
+          };
     try {
       await put.mutateAsync(change);
       showSnackbar(t('automation.saved'));
@@ -85,13 +92,30 @@ function GoalForm({ target, value, onDone }: { target: AutomationTarget; value: 
           <Text size="xs" c="dimmed">
             {chosen.description}
           </Text>
+          {chosen.conversions && (
+            <Text size="xs" c="dimmed">
+              {t('automation.goal.conversionsHint')}
+            </Text>
+          )}
+          {chosen.cohortDays.length > 0 && (
+            <Select
+              label={t('automation.goal.cohort')}
+              value={cohortDay ?? String(chosen.defaults.cohortDay ?? chosen.cohortDays[0])}
+              onChange={setCohortDay}
+              allowDeselect={false}
+              comboboxProps={{ withinPortal: false }}
+              error={errors.cohortDay}
+              data={chosen.cohortDays.map((d) => ({ value: String(d), label: d === 0 ? t('automation.goal.cohortDay0') : t('automation.goal.cohortDay').replace(/\{day\}/g, String(d)) }))}
+            />
+          )}
           <TextInput
-            label={t('automation.goal.target')}
+            label={chosen.targetUnit === 'percent' ? t('automation.goal.targetRoas') : t('automation.goal.target')}
             description={chosen.targetRequired ? undefined : t('automation.goal.targetHint')}
             value={amount}
             onChange={(e) => setAmount(e.currentTarget.value)}
-            error={errors.target}
+            error={errors.target ?? errors.type}
             inputMode="decimal"
+            rightSection={chosen.targetUnit === 'percent' ? <Text size="sm">%</Text> : undefined}
           />
           <TextInput
             label={t('automation.goal.step')}

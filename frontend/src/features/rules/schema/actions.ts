@@ -4,8 +4,10 @@
  * other (`actions.0.amount`).
  */
 import { z } from 'zod';
+import { zTarget } from '@/api/generated/zod.gen';
 import { t } from '@/i18n';
-import { type Checker, clean, typed, type Path } from './numbers';
+import { type Checker, clean, fill, percentToFraction, typed, type Path } from './numbers';
+import { windowStartDaysAgo, type WindowBody } from './schedule';
 import { CHANNELS, DEFAULT_STEP_PERCENT, LEVELS, MATCH_TYPES, type RuleLevel } from './vocabulary';
 
 export const ACTION_TYPES = ['pause', 'enable', 'setBid', 'changeBid', 'bidToTarget', 'setBudget', 'changeBudget', 'addKeyword', 'addNegative', 'alert'] as const;
@@ -35,7 +37,7 @@ export const actionFormSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('enable') }),
   z.object({ type: z.literal('setBid'), amount: typed }),
   z.object({ type: z.literal('changeBid'), by, value: typed }),
-  z.object({ type: z.literal('bidToTarget'), target: z.enum(['CPA', 'CPT']), amount: typed, maxStepPercent: typed }),
+  z.object({ type: z.literal('bidToTarget'), target: zTarget, amount: typed, maxStepPercent: typed }),
   z.object({ type: z.literal('setBudget'), amount: typed }),
   z.object({ type: z.literal('changeBudget'), by, value: typed }),
   z.object({ type: z.literal('addKeyword'), campaignId: z.string(), adGroupId: z.string(), matchType, bid: typed }),
@@ -48,10 +50,20 @@ export type ActionBody =
   | { type: 'pause' | 'enable' }
   | { type: 'setBid' | 'setBudget'; amount: string }
   | { type: 'changeBid' | 'changeBudget'; by: 'PERCENT' | 'AMOUNT'; value: string }
-  | { type: 'bidToTarget'; target: 'CPA' | 'CPT'; amount: string | null; maxStepPercent: string }
+  | { type: 'bidToTarget'; target: BidTarget; amount: string | null; maxStepPercent: string }
   | { type: 'addKeyword'; campaignId: string; adGroupId: string; matchType: string; bid: string | null }
   | { type: 'addNegative'; where: 'AD_GROUP' | 'CAMPAIGN'; matchType: string }
   | { type: 'alert'; channels: string[]; emails: string[] };
+
+/** What `bidToTarget` aims at (the document's `Target`): Apple's CPA or CPT, a cost per trial or purchase, a cohort ROAS. */
+export type BidTarget = z.infer<typeof zTarget>;
+export const BID_TARGETS: readonly BidTarget[] = zTarget.options;
+
+/** A ROAS target: typed as a percentage, sent as a fraction (120 % → "1.2"). */
+export const isReturnTarget = (target: BidTarget) => target.startsWith('ROAS_');
+
+/** Targets without a goal to fall back on: the amount is required. */
+export const needsTargetAmount = (target: BidTarget) => target !== 'CPA' && target !== 'CPT';
 
 /** What an action's check reads of the rule: its level and the campaigns it acts in. */
 type RuleOf = { level: RuleLevel; campaignIds: string[] };
@@ -79,7 +91,14 @@ export function checkAction(check: Checker, action: ActionForm, rule: RuleOf, cu
       return { type: action.type, by: action.by, value };
     }
     case 'bidToTarget': {
-      const amount = check.optionalMoney([...path, 'amount'], action.amount, currency, t('rules.action.target'));
+      const typedAmount = clean(action.amount);
+      if (typedAmount === '' && needsTargetAmount(action.target)) return check.fail([...path, 'amount'], t('rules.error.required'));
+      const ratio = isReturnTarget(action.target) ? check.decimal([...path, 'amount'], action.amount, { positive: true, max: 100_000 }) : null;
+      const amount = isReturnTarget(action.target)
+        ? ratio === null
+          ? null
+          : percentToFraction(ratio)
+        : check.optionalMoney([...path, 'amount'], action.amount, currency, t('rules.action.target'));
       const step = check.decimal([...path, 'maxStepPercent'], clean(action.maxStepPercent) === '' ? DEFAULT_STEP_PERCENT : action.maxStepPercent, { min: 1, max: 100 });
       if (step === null || (amount === null && clean(action.amount) !== '')) return null;
       return { type: 'bidToTarget', target: action.target, amount, maxStepPercent: step };
@@ -101,4 +120,16 @@ export function checkAction(check: Checker, action: ActionForm, rule: RuleOf, cu
       return { type: 'alert', channels: action.channels, emails };
     }
   }
+}
+
+/**
+ * A ROAS DN target is judged only on installs at least N days old, as a Cohort metric in a
+ * condition is (`checkCohortWindow`): the server refuses a window that does not start N + 1
+ * or more days ago, on the action's `target`.
+ */
+export function checkTargetWindow(check: Checker, action: ActionForm, window: WindowBody, path: Path) {
+  if (action.type !== 'bidToTarget' || !isReturnTarget(action.target)) return;
+  const days = Number(action.target.slice('ROAS_D'.length));
+  if (windowStartDaysAgo(window) >= days + 1) return;
+  check.issue([...path, 'target'], fill(t('rules.error.cohortWindow'), { metric: t(`rules.target.${action.target}`), days, start: days + 1 }));
 }

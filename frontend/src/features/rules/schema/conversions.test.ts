@@ -3,7 +3,7 @@
  * it, plus a cohort window it may add later (`roasD60`, `revenueD60`): nothing in the rules
  * feature names them, so they are taken as the catalog says.
  */
-import { emptyRule } from '../form-values';
+import { emptyRule, ruleToForm } from '../form-values';
 import { ruleSchema, type ConditionForm, type RuleForm } from '.';
 
 jest.mock('@/api/report-catalog.json', () => {
@@ -100,5 +100,24 @@ describe('rules on conversions', () => {
     expect(guard('trackedInstalls')).toEqual({});
     expect(guard('totalRevenue')).toEqual({ 'guardrails.minData.0.metric': 'Choose a counter (impressions, taps, installs…)' });
     expect(guard('trials', 'SEARCHTERMS')).toEqual({ 'guardrails.minData.0.metric': 'Choose a counter (impressions, taps, installs…)' });
+  });
+
+  it('aims a bid at a ROAS typed in percent, sent as a fraction, held to the cohort’s age', () => {
+    const mature = { type: 'between', fromDaysAgo: '21', toDaysAgo: '8' } as const;
+    const toRoas = (amount: string, window: RuleForm['window'] = mature) =>
+      form(metric('taps', '10'), { level: 'KEYWORDS', window, actions: [{ type: 'bidToTarget', target: 'ROAS_D7', amount, maxStepPercent: '20' }] });
+    const result = ruleSchema(USD).safeParse(toRoas('120'));
+    if (!result.success) throw new Error(JSON.stringify(result.error.issues));
+    expect(result.data.actions[0]).toEqual({ type: 'bidToTarget', target: 'ROAS_D7', amount: '1.2', maxStepPercent: '20' });
+    expect(issues(toRoas('', mature))).toEqual({ 'actions.0.amount': 'Please complete this field to continue' });
+    expect(issues(toRoas('120', { type: 'last', days: '7', excludeToday: true }))).toEqual({
+      'actions.0.target': 'ROAS D7 is judged on installs at least 7 days old: choose a window that starts 8 or more days ago',
+    });
+    // A cost per trial in the currency, required; read back as typed.
+    const trial = form(metric('taps', '10'), { level: 'KEYWORDS', actions: [{ type: 'bidToTarget', target: 'COST_PER_TRIAL', amount: '', maxStepPercent: '20' }] });
+    expect(Object.keys(issues(trial))).toEqual(['actions.0.amount']);
+    // A stored ROAS target comes back to the form in percent.
+    const stored = { ...result.data, id: 'r1', currency: 'USD', createdBy: null, createdAt: 1, updatedAt: 1, lastRun: null, campaigns: [] };
+    expect(ruleToForm(stored as never).actions[0]).toMatchObject({ target: 'ROAS_D7', amount: '120' });
   });
 });

@@ -62,7 +62,7 @@ export {
 } from './metrics';
 export { CONDITION_TYPES, conditionFormSchema, conditionTypesAt, STATUSES, type ConditionBody, type ConditionForm, type ConditionType, type GroupForm } from './conditions';
 export { frequencyFormSchema, windowFormSchema, windowStartDaysAgo, type FrequencyBody, type FrequencyForm, type WindowBody, type WindowForm } from './schedule';
-export { ACTION_LEVELS, ACTION_TYPES, actionFormSchema, actionsAt, type ActionBody, type ActionForm, type ActionType } from './actions';
+export { ACTION_LEVELS, ACTION_TYPES, actionFormSchema, actionsAt, BID_TARGETS, isReturnTarget, needsTargetAmount, type ActionBody, type ActionForm, type ActionType, type BidTarget } from './actions';
 export { type GuardrailsBody, type GuardrailsForm } from './guardrails';
 export { fractionToPercent, percentToFraction, shiftDecimal } from './numbers';
 export { answeredRuleSchema, ruleFormSchema, ruleSchema, toRuleBody, type Rule, type RuleBody, type RuleForm, type RuleScope } from './rule';

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { zRule } from '@/api/generated/zod.gen';
 import { t } from '@/i18n';
 import { entityIdSchema } from '@/lib/ids';
-import { actionFormSchema, checkAction, type ActionBody } from './actions';
+import { actionFormSchema, checkAction, checkTargetWindow, type ActionBody } from './actions';
 import { checkCohortWindow, checkCondition, groupFormSchema, type ConditionBody } from './conditions';
 import { checkGuardrails, guardrailsFormSchema, type GuardrailsBody } from './guardrails';
 import { Checker, fill } from './numbers';
@@ -75,6 +75,7 @@ export function toRuleBody(form: RuleForm, scope: RuleScope, ctx: z.RefinementCt
   const window = checkWindow(check, form.window);
   if (window !== null) {
     groups.forEach((group, g) => group.conditions.forEach((c, i) => checkCohortWindow(check, c, window, ['conditions', 'groups', g, 'conditions', i])));
+    form.actions.forEach((action, i) => checkTargetWindow(check, action, window, ['actions', i]));
   }
   const frequency = checkFrequency(check, form.frequency);
 

@@ -8,6 +8,9 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
+mod actions;
+pub use actions::*;
+
 /// The schema version this server reads and writes.
 pub const VERSION: u32 = 1;
 
@@ -234,118 +237,6 @@ pub enum Weekday {
     Friday,
     Saturday,
     Sunday,
-}
-
-/// A change is by a percentage or by an amount.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum ChangeBy {
-    Percent,
-    Amount,
-}
-
-/// What `bidToTarget` aims at.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Target {
-    Cpa,
-    Cpt,
-}
-
-/// Where `addNegative` puts the search term.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum NegativePlace {
-    AdGroup,
-    Campaign,
-}
-
-/// An alert channel.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "UPPERCASE")]
-pub enum Channel {
-    Email,
-    Slack,
-}
-
-fn exact() -> String {
-    "EXACT".to_string()
-}
-
-/// One action (at most one of each type per rule).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-#[serde(tag = "type", rename_all = "camelCase")]
-pub enum Action {
-    Pause,
-    Enable,
-    /// Bid (KEYWORDS) or default bid (ADGROUPS) = `amount`.
-    SetBid {
-        amount: String,
-    },
-    /// Bid × (1 + value/100) or bid + value; `value` signed, ≠ 0.
-    ChangeBid {
-        by: ChangeBy,
-        value: String,
-    },
-    /// Bid × target / actual, moved at most `maxStepPercent` (default 20).
-    #[serde(rename_all = "camelCase")]
-    BidToTarget {
-        target: Target,
-        #[serde(default)]
-        amount: Option<String>,
-        #[serde(default)]
-        max_step_percent: Option<String>,
-    },
-    /// Daily budget (CAMPAIGNS) = `amount`.
-    SetBudget {
-        amount: String,
-    },
-    /// As `changeBid`, on the daily budget.
-    ChangeBudget {
-        by: ChangeBy,
-        value: String,
-    },
-    /// The search term becomes a keyword of this ad group.
-    #[serde(rename_all = "camelCase")]
-    AddKeyword {
-        campaign_id: String,
-        ad_group_id: String,
-        #[serde(default = "exact")]
-        match_type: String,
-        #[serde(default)]
-        bid: Option<String>,
-    },
-    /// The search term becomes a negative keyword where it came from.
-    #[serde(rename_all = "camelCase")]
-    AddNegative {
-        r#where: NegativePlace,
-        #[serde(default = "exact")]
-        match_type: String,
-    },
-    /// One alert per run listing the matched entities.
-    Alert {
-        channels: Vec<Channel>,
-        #[serde(default)]
-        emails: Vec<String>,
-    },
-}
-
-impl Action {
-    /// The action's `type` on the wire.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Action::Pause => "pause",
-            Action::Enable => "enable",
-            Action::SetBid { .. } => "setBid",
-            Action::ChangeBid { .. } => "changeBid",
-            Action::BidToTarget { .. } => "bidToTarget",
-            Action::SetBudget { .. } => "setBudget",
-            Action::ChangeBudget { .. } => "changeBudget",
-            Action::AddKeyword { .. } => "addKeyword",
-            Action::AddNegative { .. } => "addNegative",
-            Action::Alert { .. } => "alert",
-        }
-    }
 }
 
 /// Limits on what a run may do (all optional).
