@@ -171,7 +171,7 @@ export function sandboxUrl(): string {
 
 /** A keyword report's rows as the sandbox answers them (`{result: {rows}}`). */
 type KeywordRows = {
-  result: { rows: { metadata: { id: number | string; text: string; status: string; campaignId: number; adGroup: { name: string } }; totalMetrics: { taps: number; totalInstalls: number } }[] };
+  result: { rows: { metadata: { id: number | string; text: string; status: string; campaignId: number; adGroupId: number; adGroup: { name: string } }; totalMetrics: { taps: number; totalInstalls: number } }[] };
 };
 
 /** A keyword of the sandbox: its id, its text, its campaign's and its ad group's names. */
@@ -249,6 +249,55 @@ export async function keywordSpendingWithoutInstallsYesterday(accountName: strin
     if (mine && mine.totalMetrics.taps > 0 && mine.totalMetrics.totalInstalls === 0 && campaign) return { id, text: row.metadata.text, campaign, adGroup: row.metadata.adGroup.name };
   }
   throw new Error(`no keyword of ${accountName} serves on its yesterday`);
+}
+
+/** A keyword of the sandbox with what an attribution provider names it by. */
+export interface AttributedKeyword extends SandboxKeyword {
+  campaignId: string;
+  adGroupId: string;
+  adamId: string;
+  /** The campaign's currency (revenue is sent in it). */
+  currency: string;
+}
+
+/**
+ * An active keyword of the sandbox's ad account `accountName` that spent between 25 and 9
+ * days ago (so a cohort of its installs 10 days ago has matured for D7 over spend the sync
+ * stored), with the ids an MMP's postback carries.
+ */
+export async function keywordWithMatureSpend(accountName: string): Promise<AttributedKeyword> {
+  const token = await sandboxToken();
+  const acls = (await sandboxCall<{ result: { acls: { adAccount: { id: number; name: string } }[] } }>('GET', '/v1/acls', undefined, token)).result.acls;
+  const account = acls.find((a) => a.adAccount.name === accountName)?.adAccount.id;
+  if (account === undefined) throw new Error(`no sandbox ad account named ${accountName}`);
+  const clock = await sandboxCall<{ today: string }>('GET', '/sandbox/clock');
+  const today = new Date(`${clock.today}T00:00:00Z`);
+  const day = (offset: number) => new Date(today.getTime() + offset * 86_400_000).toISOString().slice(0, 10);
+  type Campaign = { id: number; name: string; promotedObjectId: string; status: string; dailyBudget: { value: { currency: string } } };
+  const campaigns = (await sandboxCall<{ result: Campaign[] }>('POST', '/v1/campaigns/query', { pagination: { pageSize: 1000 } }, token, account)).result;
+  const filters = [{ field: 'campaignId', operator: 'IN', value: campaigns.map((c) => c.id) }];
+  const report = await sandboxCall<KeywordRows>(
+    'POST',
+    '/v1/reports/apps/keywords/query',
+    { timeRange: { start: day(-25), end: day(-9), granularity: 'DAILY' }, filters, pagination: { pageSize: 1000 } },
+    token,
+    account,
+  );
+  for (const row of report.result.rows.filter((r) => r.totalMetrics.taps > 0 && r.metadata.status !== 'PAUSED')) {
+    const campaign = campaigns.find((c) => c.id === row.metadata.campaignId);
+    if (!campaign || campaign.status === 'PAUSED') continue;
+    return {
+      id: String(row.metadata.id),
+      text: row.metadata.text,
+      campaign: campaign.name,
+      adGroup: row.metadata.adGroup.name,
+      campaignId: String(campaign.id),
+      adGroupId: String(row.metadata.adGroupId),
+      adamId: campaign.promotedObjectId,
+      currency: campaign.dailyBudget.value.currency,
+    };
+  }
+  throw new Error(`no active keyword of ${accountName} spent between 25 and 9 days ago`);
 }
 
 /** The newest email to `to` in the served data dir's outbox (scripts/e2e.sh sets E2E_DATA_DIR). */
