@@ -161,6 +161,20 @@ export function setRole(email: string, role: 'owner' | 'admin' | 'writer' | 'rea
 }
 
 /**
+ * Puts workspace `workspace` on `plan` through the operator's command (`searchdeck plans
+ * set`, docs/operations.md "Plans") on the served data dir, as an operator would until
+ * billing exists. Returns what the command printed.
+ */
+export function setPlan(workspace: string, plan: 'pro' | 'growth' | 'agency'): string {
+  const bin = process.env.E2E_SEARCHDECK_BIN;
+  if (!bin) throw new Error('E2E_SEARCHDECK_BIN must name the served binary (scripts/e2e.sh sets it)');
+  return execFileSync(bin, ['plans', 'set', '--workspace', workspace, '--plan', plan], {
+    env: { ...process.env, SEARCHDECK_DATA_DIR: workersOwn('E2E_DATA_DIR') },
+    encoding: 'utf8',
+  });
+}
+
+/**
  * The worker's sandbox's own address (scripts/e2e.sh sets E2E_SANDBOX_URL to the small-world
  * sandboxes, one per worker): tests call its control endpoints (docs/sandbox.md) to give themselves the data
  * they need whatever the date.
