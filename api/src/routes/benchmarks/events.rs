@@ -84,11 +84,17 @@ pub async fn get_all(
     path: Path<(String, String)>,
 ) -> ApiResult<impl IntoResponse> {
     let name = event_name(&path.0.1).ok_or_else(|| ApiError::field("eventName", NOT_A_NAME))?;
-    let items = store::benchmarks::targets(&state.db.pool, &user.workspace_id, Kind::Events, app.id, Some(&name))
-        .await?
-        .into_iter()
-        .map(EventTarget::from)
-        .collect();
+    let items = store::benchmarks::targets(
+        &state.db.pool,
+        &user.workspace_id,
+        Kind::Events,
+        app.id,
+        Some(&name),
+    )
+    .await?
+    .into_iter()
+    .map(EventTarget::from)
+    .collect();
     let result = answer(&state, &user.workspace_id, app.id, items, &[]).await?;
     Ok(envelope::ok(result))
 }
@@ -149,19 +155,44 @@ pub async fn set_many(
                 None
             }
         };
-        let (Some((adam_id, currency)), Some(country), Some(name)) = (app, country, name) else { continue };
-        if !names.iter().any(|n| n.event_name == name && (n.adam_id == adam_id || n.adam_id == 0)) {
-            check.fail(format!("items.{i}.eventName"), "No provider sent this event for the app (see the event settings)");
+        let (Some((adam_id, currency)), Some(country), Some(name)) = (app, country, name) else {
+            continue;
+        };
+        if !names
+            .iter()
+            .any(|n| n.event_name == name && (n.adam_id == adam_id || n.adam_id == 0))
+        {
+            check.fail(
+                format!("items.{i}.eventName"),
+                "No provider sent this event for the app (see the event settings)",
+            );
             continue;
         }
-        let value = check.money(i, "costPerEvent", "Cost per event", item.cost_per_event.as_deref(), item.currency.as_deref(), &currency);
+        let value = check.money(
+            i,
+            "costPerEvent",
+            "Cost per event",
+            item.cost_per_event.as_deref(),
+            item.currency.as_deref(),
+            &currency,
+        );
         check.once(i, &mut seen, format!("{adam_id}/{name}/{country}"));
         if let Some(value) = value {
-            let target = Target { adam_id, event_name: name, cohort: String::new(), country, value_micros: value.unwrap_or(0), currency: Some(currency), updated_at: now };
+            let target = Target {
+                adam_id,
+                event_name: name,
+                cohort: String::new(),
+                country,
+                value_micros: value.unwrap_or(0),
+                currency: Some(currency),
+                updated_at: now,
+            };
             rows.push((target, value.is_some()));
         }
     }
     check.finish()?;
     let stored = write(&state, ws, &caller.user_id, Kind::Events, &rows, None).await?;
-    Ok(envelope::items(stored.into_iter().map(EventTarget::from).collect()))
+    Ok(envelope::items(
+        stored.into_iter().map(EventTarget::from).collect(),
+    ))
 }

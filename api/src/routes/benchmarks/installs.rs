@@ -59,12 +59,25 @@ pub async fn get_all(
     user: Member,
     app: AppStoreId,
 ) -> ApiResult<impl IntoResponse> {
-    let items = store::benchmarks::targets(&state.db.pool, &user.workspace_id, Kind::Installs, app.id, None)
-        .await?
-        .into_iter()
-        .map(InstallTarget::from)
-        .collect();
-    let result = answer(&state, &user.workspace_id, app.id, items, reference::INSTALL_FIGURES).await?;
+    let items = store::benchmarks::targets(
+        &state.db.pool,
+        &user.workspace_id,
+        Kind::Installs,
+        app.id,
+        None,
+    )
+    .await?
+    .into_iter()
+    .map(InstallTarget::from)
+    .collect();
+    let result = answer(
+        &state,
+        &user.workspace_id,
+        app.id,
+        items,
+        reference::INSTALL_FIGURES,
+    )
+    .await?;
     Ok(envelope::ok(result))
 }
 
@@ -113,11 +126,28 @@ pub async fn set_many(
     for (i, item) in body.items.iter().enumerate() {
         let app = check.app(i, &item.adam_id);
         let country = check.country(i, item.country.as_deref());
-        let (Some((adam_id, currency)), Some(country)) = (app, country) else { continue };
-        let value = check.money(i, "costPerInstall", "Cost per install", item.cost_per_install.as_deref(), item.currency.as_deref(), &currency);
+        let (Some((adam_id, currency)), Some(country)) = (app, country) else {
+            continue;
+        };
+        let value = check.money(
+            i,
+            "costPerInstall",
+            "Cost per install",
+            item.cost_per_install.as_deref(),
+            item.currency.as_deref(),
+            &currency,
+        );
         check.once(i, &mut seen, format!("{adam_id}/{country}"));
         if let Some(value) = value {
-            let target = Target { adam_id, event_name: String::new(), cohort: String::new(), country, value_micros: value.unwrap_or(0), currency: Some(currency), updated_at: now };
+            let target = Target {
+                adam_id,
+                event_name: String::new(),
+                cohort: String::new(),
+                country,
+                value_micros: value.unwrap_or(0),
+                currency: Some(currency),
+                updated_at: now,
+            };
             rows.push((target, value.is_some()));
         }
     }

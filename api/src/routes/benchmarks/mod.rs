@@ -57,9 +57,6 @@ const LOOKUP_TIMEOUT: Duration = Duration::from_secs(3);
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Benchmarks<T> {
-    #[serde(with = "searchdeck_common::ids::string_id")]
-    #[schema(value_type = String)]
-    pub adam_id: i64,
     /// The synced name (null: no campaign group of the workspace has the app).
     pub app_name: Option<String>,
     /// The currency of money targets: the app's campaign group's (null: not an app of the
@@ -135,7 +132,6 @@ async fn answer<T>(
         category(state, adam_id).await?
     };
     Ok(Benchmarks {
-        adam_id,
         app_name: app.as_ref().and_then(|a| a.app_name.clone()),
         currency: app.map(|a| currency_of(a.currency.as_deref()).to_string()),
         category: category.clone(),

@@ -47,11 +47,31 @@ pub struct Figure {
 
 /// Every figure, for the installs table (cost per install and what it depends on).
 pub const INSTALL_FIGURES: &[Figure] = &[
-    Figure { metric: "cpa", category: ALL_CATEGORIES, value: "2.58" },
-    Figure { metric: "cpa", category: "Finance", value: "8.57" },
-    Figure { metric: "cpa", category: "Music", value: "0.99" },
-    Figure { metric: "ttr", category: "Entertainment", value: "27.86" },
-    Figure { metric: "cr", category: "Entertainment", value: "79.88" },
+    Figure {
+        metric: "cpa",
+        category: ALL_CATEGORIES,
+        value: "2.58",
+    },
+    Figure {
+        metric: "cpa",
+        category: "Finance",
+        value: "8.57",
+    },
+    Figure {
+        metric: "cpa",
+        category: "Music",
+        value: "0.99",
+    },
+    Figure {
+        metric: "ttr",
+        category: "Entertainment",
+        value: "27.86",
+    },
+    Figure {
+        metric: "cr",
+        category: "Entertainment",
+        value: "79.88",
+    },
 ];
 
 /// A published reference figure as the answers carry it: never the workspace's data.
@@ -117,10 +137,20 @@ mod tests {
     #[test]
     fn an_app_gets_the_average_and_its_own_category() {
         let finance = for_category(INSTALL_FIGURES, Some("Finance"));
-        let got: Vec<(&str, &str)> = finance.iter().map(|f| (f.category.as_str(), f.value.as_str())).collect();
+        let got: Vec<(&str, &str)> = finance
+            .iter()
+            .map(|f| (f.category.as_str(), f.value.as_str()))
+            .collect();
         assert_eq!(got, [(ALL_CATEGORIES, "2.58"), ("Finance", "8.57")]);
         assert_eq!(for_category(INSTALL_FIGURES, None).len(), 1);
-        assert_eq!(for_category(INSTALL_FIGURES, Some("Entertainment")).len(), 3);
-        assert!(finance.iter().all(|f| f.n > 0 && f.url.starts_with("https://")));
+        assert_eq!(
+            for_category(INSTALL_FIGURES, Some("Entertainment")).len(),
+            3
+        );
+        assert!(
+            finance
+                .iter()
+                .all(|f| f.n > 0 && f.url.starts_with("https://"))
+        );
     }
 }

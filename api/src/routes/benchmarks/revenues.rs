@@ -80,11 +80,17 @@ pub async fn get_all(
     user: Member,
     app: AppStoreId,
 ) -> ApiResult<impl IntoResponse> {
-    let items = store::benchmarks::targets(&state.db.pool, &user.workspace_id, Kind::Revenues, app.id, None)
-        .await?
-        .into_iter()
-        .map(RoasTarget::from)
-        .collect();
+    let items = store::benchmarks::targets(
+        &state.db.pool,
+        &user.workspace_id,
+        Kind::Revenues,
+        app.id,
+        None,
+    )
+    .await?
+    .into_iter()
+    .map(RoasTarget::from)
+    .collect();
     let result = answer(&state, &user.workspace_id, app.id, items, &[]).await?;
     Ok(envelope::ok(result))
 }
@@ -151,7 +157,10 @@ pub async fn set_many(
         let country = check.country(i, item.country.as_deref());
         let cohort = COHORT_ROAS.iter().find(|c| **c == item.cohort.trim());
         if cohort.is_none() {
-            check.fail(format!("items.{i}.cohort"), "Must be one of roasD0, roasD1, roasD3, roasD7, roasD14, roasD30");
+            check.fail(
+                format!("items.{i}.cohort"),
+                "Must be one of roasD0, roasD1, roasD3, roasD7, roasD14, roasD30",
+            );
         }
         let value = match item.roas.as_deref().map(roas_micros) {
             None => Some(None),
@@ -161,14 +170,28 @@ pub async fn set_many(
                 None
             }
         };
-        let (Some((adam_id, _)), Some(country), Some(cohort), Some(value)) = (app, country, cohort, value) else { continue };
+        let (Some((adam_id, _)), Some(country), Some(cohort), Some(value)) =
+            (app, country, cohort, value)
+        else {
+            continue;
+        };
         check.once(i, &mut seen, format!("{adam_id}/{cohort}/{country}"));
-        let target = Target { adam_id, event_name: String::new(), cohort: (*cohort).to_string(), country, value_micros: value.unwrap_or(0), currency: None, updated_at: now };
+        let target = Target {
+            adam_id,
+            event_name: String::new(),
+            cohort: (*cohort).to_string(),
+            country,
+            value_micros: value.unwrap_or(0),
+            currency: None,
+            updated_at: now,
+        };
         rows.push((target, value.is_some()));
     }
     check.finish()?;
     let stored = write(&state, ws, &caller.user_id, Kind::Revenues, &rows, None).await?;
-    Ok(envelope::items(stored.into_iter().map(RoasTarget::from).collect()))
+    Ok(envelope::items(
+        stored.into_iter().map(RoasTarget::from).collect(),
+    ))
 }
 
 #[cfg(test)]

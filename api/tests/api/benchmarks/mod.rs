@@ -41,9 +41,16 @@ pub async fn seed(app: &TestApp, cookie: &str, currency: &str) {
     .await
     .unwrap();
     sqlx::query("INSERT INTO sync_orgs (account_id, org_id, currency) VALUES ($1, 100, $2)")
-        .bind(&id).bind(currency).execute(pool).await.unwrap();
+        .bind(&id)
+        .bind(currency)
+        .execute(pool)
+        .await
+        .unwrap();
     let org_key: i64 = sqlx::query_scalar("SELECT org_key FROM sync_orgs WHERE account_id = $1")
-        .bind(&id).fetch_one(pool).await.unwrap();
+        .bind(&id)
+        .fetch_one(pool)
+        .await
+        .unwrap();
     sqlx::query("INSERT INTO asa_apps (org_key, adam_id, app_name, developer_name, synced_at) VALUES ($1, $2, 'Fixture App', 'Fixture Dev', 1)")
         .bind(org_key).bind(APP).execute(pool).await.unwrap();
     sqlx::query("INSERT INTO asa_campaigns (org_key, id, name, adam_id, status, synced_at) VALUES ($1, 4242, 'Fixture', $2, 'ENABLED', 1)")
@@ -53,12 +60,18 @@ pub async fn seed(app: &TestApp, cookie: &str, currency: &str) {
             provider: "appsflyer".into(),
             adam_id,
             event_name: name.into(),
-            counts: store::attribution::names::Counts { trial: false, purchase: false, revenue: false },
+            counts: store::attribution::names::Counts {
+                trial: false,
+                purchase: false,
+                revenue: false,
+            },
             events: 1,
             first_seen_at: 1,
             last_seen_at: 1,
         };
-        store::attribution::names::seen(pool, &workspace_id, &seen).await.unwrap();
+        store::attribution::names::seen(pool, &workspace_id, &seen)
+            .await
+            .unwrap();
     }
 }
 
@@ -72,5 +85,8 @@ pub async fn stored(app: &TestApp) -> i64 {
 
 /// `result.items` of an answer.
 pub fn items(json: &Value) -> Vec<Value> {
-    json["result"]["items"].as_array().cloned().unwrap_or_default()
+    json["result"]["items"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
 }

@@ -8,7 +8,12 @@ use serde_json::{Value, json};
 
 /// The fields of a 400's errors.
 fn fields(json: &Value) -> Vec<String> {
-    json["errors"].as_array().unwrap().iter().filter_map(|e| e["field"].as_str().map(str::to_string)).collect()
+    json["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|e| e["field"].as_str().map(str::to_string))
+        .collect()
 }
 
 backend_tests! {
@@ -16,7 +21,7 @@ backend_tests! {
         let owner = app.register(&app.email(), "a long password").await;
         seed(&app, &owner, "JPY").await;
         let a = APP.to_string();
-        let good = json!({"adamId": a, "costPerInstall": "300"});
+        let good = json!({"adamId": a, "country": "US", "costPerInstall": "300"});
         let cases = [
             (json!({"adamId": a, "costPerInstall": "1.5"}), "items.1.costPerInstall"),
             (json!({"adamId": a, "costPerInstall": "-1"}), "items.1.costPerInstall"),
@@ -25,7 +30,7 @@ backend_tests! {
             (json!({"adamId": "12x", "costPerInstall": "1"}), "items.1.adamId"),
             (json!({"adamId": "777", "costPerInstall": "1"}), "items.1.adamId"),
             (json!({"adamId": a, "costPerInstall": "1", "currency": "USD"}), "items.1.currency"),
-            (json!({"adamId": a, "costPerInstall": "200"}), "items.1.country"),
+            (json!({"adamId": a, "country": "us", "costPerInstall": "200"}), "items.1.country"),
         ];
         for (bad, field) in cases {
             let res = app.request(Method::PATCH, "/api/benchmarks/installs/many", Some(json!({"items": [good, bad]})), Some(&owner)).await;
@@ -40,7 +45,7 @@ backend_tests! {
         assert_eq!((res.status, fields(&res.json)), (StatusCode::BAD_REQUEST, vec!["items".to_string()]));
 
         // Events: the name must be one a provider sent for the app.
-        let good = json!({"adamId": a, "eventName": "trial_started", "costPerEvent": "100"});
+        let good = json!({"adamId": a, "eventName": "trial_started", "country": "US", "costPerEvent": "100"});
         for (bad, field) in [
             (json!({"adamId": a, "eventName": "never_sent", "costPerEvent": "1"}), "items.1.eventName"),
             (json!({"adamId": a, "eventName": "  ", "costPerEvent": "1"}), "items.1.eventName"),

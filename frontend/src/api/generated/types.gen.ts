@@ -606,6 +606,34 @@ export type Banner = {
 export type BannerKind = 'appleDataIssues' | 'addCreditLine' | 'proFreeEnding' | 'proFreeEnd' | 'proTrialEnding' | 'proTrialEnd' | 'growthTrailEnding' | 'growthTrailEnd' | 'billingIssue' | 'billingBlocked';
 
 /**
+ * An app of the workspace and its targets.
+ */
+export type BenchmarkApp = {
+    adamId: string;
+    /**
+     * The synced name (null: only a campaign names the app).
+     */
+    appName?: string | null;
+    /**
+     * The currency of its money targets (its campaign group's).
+     */
+    currency: string;
+    developerName?: string | null;
+    /**
+     * Cost-per-event targets set (every event).
+     */
+    events: number;
+    /**
+     * Cost-per-install targets set.
+     */
+    installs: number;
+    /**
+     * ROAS targets set.
+     */
+    revenues: number;
+};
+
+/**
  * An ad group of the campaign group that already bids on the keyword.
  */
 export type BidOn = {
@@ -1832,6 +1860,174 @@ export type EnvelopeAppsLimit = {
          * The plan (spec §4).
          */
         plan: string;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeBenchmarksEventTarget = {
+    message: string;
+    /**
+     * What a GET answers: the app as the workspace knows it, its targets, and the published
+     * figures for its category.
+     */
+    result: {
+        /**
+         * The synced name (null: no campaign group of the workspace has the app).
+         */
+        appName?: string | null;
+        /**
+         * The App Store genre (`primaryGenreName`) that picks the reference figures; null when
+         * the App Store did not say.
+         */
+        category?: string | null;
+        /**
+         * The currency of money targets: the app's campaign group's (null: not an app of the
+         * workspace, which then has no targets for it).
+         */
+        currency?: string | null;
+        /**
+         * The workspace's targets, "all countries" (`country` null) first.
+         */
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerEvent: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * The MMP event's name, as the provider sends it.
+             */
+            eventName: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+        /**
+         * Published figures for the category, shown beside the targets — never the
+         * workspace's data.
+         */
+        reference: Array<ReferenceFigure>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeBenchmarksInstallTarget = {
+    message: string;
+    /**
+     * What a GET answers: the app as the workspace knows it, its targets, and the published
+     * figures for its category.
+     */
+    result: {
+        /**
+         * The synced name (null: no campaign group of the workspace has the app).
+         */
+        appName?: string | null;
+        /**
+         * The App Store genre (`primaryGenreName`) that picks the reference figures; null when
+         * the App Store did not say.
+         */
+        category?: string | null;
+        /**
+         * The currency of money targets: the app's campaign group's (null: not an app of the
+         * workspace, which then has no targets for it).
+         */
+        currency?: string | null;
+        /**
+         * The workspace's targets, "all countries" (`country` null) first.
+         */
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerInstall: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+        /**
+         * Published figures for the category, shown beside the targets — never the
+         * workspace's data.
+         */
+        reference: Array<ReferenceFigure>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeBenchmarksRoasTarget = {
+    message: string;
+    /**
+     * What a GET answers: the app as the workspace knows it, its targets, and the published
+     * figures for its category.
+     */
+    result: {
+        /**
+         * The synced name (null: no campaign group of the workspace has the app).
+         */
+        appName?: string | null;
+        /**
+         * The App Store genre (`primaryGenreName`) that picks the reference figures; null when
+         * the App Store did not say.
+         */
+        category?: string | null;
+        /**
+         * The currency of money targets: the app's campaign group's (null: not an app of the
+         * workspace, which then has no targets for it).
+         */
+        currency?: string | null;
+        /**
+         * The workspace's targets, "all countries" (`country` null) first.
+         */
+        items: Array<{
+            adamId: string;
+            /**
+             * The cohort column it is for: `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or
+             * `roasD30`.
+             */
+            cohort: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            /**
+             * Days after the install the cohort sums.
+             */
+            days: number;
+            /**
+             * Exact decimal ratio: revenue ÷ spend (1.2 = 120 %).
+             */
+            roas: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+        /**
+         * Published figures for the category, shown beside the targets — never the
+         * workspace's data.
+         */
+        reference: Array<ReferenceFigure>;
     };
     status: number;
 };
@@ -3195,6 +3391,43 @@ export type EnvelopeItemsAppItem = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemsBenchmarkApp = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * The synced name (null: only a campaign names the app).
+             */
+            appName?: string | null;
+            /**
+             * The currency of its money targets (its campaign group's).
+             */
+            currency: string;
+            developerName?: string | null;
+            /**
+             * Cost-per-event targets set (every event).
+             */
+            events: number;
+            /**
+             * Cost-per-install targets set.
+             */
+            installs: number;
+            /**
+             * ROAS targets set.
+             */
+            revenues: number;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsCampaignAds = {
     message: string;
     /**
@@ -3548,6 +3781,39 @@ export type EnvelopeItemsEventNameItem = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemsEventTarget = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerEvent: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * The MMP event's name, as the provider sends it.
+             */
+            eventName: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsHiddenItem = {
     message: string;
     /**
@@ -3558,6 +3824,35 @@ export type EnvelopeItemsHiddenItem = {
             campaignId: string;
             hidden: boolean;
             orgId: string;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsInstallTarget = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerInstall: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
         }>;
     };
     status: number;
@@ -3819,6 +4114,43 @@ export type EnvelopeItemsPurchaseItem = {
              * Whether the workspace has had the Pro trial (the same on every row).
              */
             usedTrial: boolean;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsRoasTarget = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * The cohort column it is for: `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or
+             * `roasD30`.
+             */
+            cohort: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            /**
+             * Days after the install the cohort sums.
+             */
+            days: number;
+            /**
+             * Exact decimal ratio: revenue ÷ spend (1.2 = 120 %).
+             */
+            roas: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
         }>;
     };
     status: number;
@@ -4795,6 +5127,30 @@ export type EventNameItem = {
 };
 
 /**
+ * A cost-per-event target.
+ */
+export type EventTarget = {
+    adamId: string;
+    /**
+     * Exact decimal in `currency`.
+     */
+    costPerEvent: string;
+    /**
+     * Storefront (ISO code); null: all countries.
+     */
+    country?: string | null;
+    currency: string;
+    /**
+     * The MMP event's name, as the provider sends it.
+     */
+    eventName: string;
+    /**
+     * Unix ms of the last change.
+     */
+    updatedAt: number;
+};
+
+/**
  * One field's change.
  */
 export type FieldChange = {
@@ -5159,6 +5515,26 @@ export type InstallCheck = {
      * Of those, installs that named a keyword.
      */
     trackedWithKeyword: number;
+};
+
+/**
+ * A cost-per-install target.
+ */
+export type InstallTarget = {
+    adamId: string;
+    /**
+     * Exact decimal in `currency`.
+     */
+    costPerInstall: string;
+    /**
+     * Storefront (ISO code); null: all countries.
+     */
+    country?: string | null;
+    currency: string;
+    /**
+     * Unix ms of the last change.
+     */
+    updatedAt: number;
 };
 
 /**
@@ -6376,6 +6752,53 @@ export type PurchaseItem = {
     usedTrial: boolean;
 };
 
+/**
+ * A published reference figure as the answers carry it: never the workspace's data.
+ */
+export type ReferenceFigure = {
+    /**
+     * The App Store category the figure is for (`All categories`: the average across them).
+     */
+    category: string;
+    /**
+     * `cpa` (average cost per acquisition: spend ÷ downloads), `ttr` (tap-through rate) or
+     * `cr` (conversion rate: downloads ÷ taps).
+     */
+    metric: string;
+    /**
+     * Sample size: how many of `nOf` the figure's report is based on.
+     */
+    n: number;
+    /**
+     * What `n` counts (`downloads`).
+     */
+    nOf: string;
+    /**
+     * The period the figure covers.
+     */
+    period: string;
+    /**
+     * The report it comes from (its period and sample).
+     */
+    reportUrl: string;
+    /**
+     * Who published it.
+     */
+    source: string;
+    /**
+     * `USD` or `percent`.
+     */
+    unit: string;
+    /**
+     * Where the figure was published.
+     */
+    url: string;
+    /**
+     * Exact decimal: USD for `cpa`, percent for `ttr` and `cr`.
+     */
+    value: string;
+};
+
 export type RegisterRequest = {
     email: string;
     fullName?: string;
@@ -6805,6 +7228,34 @@ export type ReportResult = {
  * Cohort columns, over every matching row.
  */
 export type ReportTotals = ReportMetrics & ConversionMetrics;
+
+/**
+ * A ROAS target.
+ */
+export type RoasTarget = {
+    adamId: string;
+    /**
+     * The cohort column it is for: `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or
+     * `roasD30`.
+     */
+    cohort: string;
+    /**
+     * Storefront (ISO code); null: all countries.
+     */
+    country?: string | null;
+    /**
+     * Days after the install the cohort sums.
+     */
+    days: number;
+    /**
+     * Exact decimal ratio: revenue ÷ spend (1.2 = 120 %).
+     */
+    roas: string;
+    /**
+     * Unix ms of the last change.
+     */
+    updatedAt: number;
+};
 
 /**
  * A cohort (ROAS) window and whether it has data yet.
@@ -7280,6 +7731,32 @@ export type Sent = {
 };
 
 /**
+ * One cost-per-event target to set or clear.
+ */
+export type SetEvent = {
+    /**
+     * An app of the workspace's campaign groups.
+     */
+    adamId: string;
+    /**
+     * Exact decimal, at least 0, at most the currency's decimals; null clears the target.
+     */
+    costPerEvent?: string | null;
+    /**
+     * Storefront (ISO code); absent or null: all countries.
+     */
+    country?: string | null;
+    /**
+     * The app's currency, when sent (another answers 400).
+     */
+    currency?: string | null;
+    /**
+     * An event name a provider sent for the app (`mmpEventsSettings/allNames`).
+     */
+    eventName: string;
+};
+
+/**
  * `PATCH mmpEventsSettings/one`'s body: one event name and what it counts as.
  */
 export type SetEventName = {
@@ -7293,6 +7770,48 @@ export type SetEventName = {
      * The provider's wire name (`appsflyer`).
      */
     provider: string;
+};
+
+/**
+ * `PATCH benchmarks/events/many`'s body.
+ */
+export type SetEvents = {
+    /**
+     * 1 to 1000 targets.
+     */
+    items: Array<SetEvent>;
+};
+
+/**
+ * One cost-per-install target to set or clear.
+ */
+export type SetInstall = {
+    /**
+     * An app of the workspace's campaign groups.
+     */
+    adamId: string;
+    /**
+     * Exact decimal, at least 0, at most the currency's decimals; null clears the target.
+     */
+    costPerInstall?: string | null;
+    /**
+     * Storefront (ISO code); absent or null: all countries.
+     */
+    country?: string | null;
+    /**
+     * The app's currency, when sent (another answers 400).
+     */
+    currency?: string | null;
+};
+
+/**
+ * `PATCH benchmarks/installs/many`'s body.
+ */
+export type SetInstalls = {
+    /**
+     * 1 to 1000 targets.
+     */
+    items: Array<SetInstall>;
 };
 
 /**
@@ -7316,6 +7835,39 @@ export type SetPull = {
      * again.
      */
     token: string;
+};
+
+/**
+ * One ROAS target to set or clear.
+ */
+export type SetRoas = {
+    /**
+     * An app of the workspace's campaign groups.
+     */
+    adamId: string;
+    /**
+     * `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or `roasD30`.
+     */
+    cohort: string;
+    /**
+     * Storefront (ISO code); absent or null: all countries.
+     */
+    country?: string | null;
+    /**
+     * Exact decimal ratio, 0 to 1000, at most 4 decimals (1.2 = 120 %); null clears the
+     * target.
+     */
+    roas?: string | null;
+};
+
+/**
+ * `PATCH benchmarks/revenues/many`'s body.
+ */
+export type SetRoases = {
+    /**
+     * 1 to 1000 targets.
+     */
+    items: Array<SetRoas>;
 };
 
 /**
@@ -12245,6 +12797,276 @@ export type ReloginResponses = {
 };
 
 export type ReloginResponse = ReloginResponses[keyof ReloginResponses];
+
+export type List2Data = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/apps';
+};
+
+export type List2Errors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type List2Error = List2Errors[keyof List2Errors];
+
+export type List2Responses = {
+    /**
+     * The apps
+     */
+    200: EnvelopeItemsBenchmarkApp;
+};
+
+export type List2Response = List2Responses[keyof List2Responses];
+
+export type GetAll2Data = {
+    body?: never;
+    path: {
+        /**
+         * App Store app id (digits)
+         */
+        adamId: string;
+        /**
+         * The MMP event's name (`mmpEventsSettings/allNames`)
+         */
+        eventName: string;
+    };
+    query?: never;
+    url: '/api/benchmarks/events/getAll/{adamId}/{eventName}';
+};
+
+export type GetAll2Errors = {
+    /**
+     * Not an event name
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type GetAll2Error = GetAll2Errors[keyof GetAll2Errors];
+
+export type GetAll2Responses = {
+    /**
+     * The targets
+     */
+    200: EnvelopeBenchmarksEventTarget;
+};
+
+export type GetAll2Response = GetAll2Responses[keyof GetAll2Responses];
+
+export type SetManyData = {
+    body: SetEvents;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/events/many';
+};
+
+export type SetManyErrors = {
+    /**
+     * A bad item (nothing stored)
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetManyError = SetManyErrors[keyof SetManyErrors];
+
+export type SetManyResponses = {
+    /**
+     * The targets of the apps named
+     */
+    200: EnvelopeItemsEventTarget;
+};
+
+export type SetManyResponse = SetManyResponses[keyof SetManyResponses];
+
+export type GetAll3Data = {
+    body?: never;
+    path: {
+        /**
+         * App Store app id (digits)
+         */
+        adamId: string;
+    };
+    query?: never;
+    url: '/api/benchmarks/installs/getAll/{adamId}';
+};
+
+export type GetAll3Errors = {
+    /**
+     * Not an App Store app id
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type GetAll3Error = GetAll3Errors[keyof GetAll3Errors];
+
+export type GetAll3Responses = {
+    /**
+     * The targets
+     */
+    200: EnvelopeBenchmarksInstallTarget;
+};
+
+export type GetAll3Response = GetAll3Responses[keyof GetAll3Responses];
+
+export type SetMany2Data = {
+    body: SetInstalls;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/installs/many';
+};
+
+export type SetMany2Errors = {
+    /**
+     * A bad item (nothing stored)
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetMany2Error = SetMany2Errors[keyof SetMany2Errors];
+
+export type SetMany2Responses = {
+    /**
+     * The targets of the apps named
+     */
+    200: EnvelopeItemsInstallTarget;
+};
+
+export type SetMany2Response = SetMany2Responses[keyof SetMany2Responses];
+
+export type GetAll4Data = {
+    body?: never;
+    path: {
+        /**
+         * App Store app id (digits)
+         */
+        adamId: string;
+    };
+    query?: never;
+    url: '/api/benchmarks/revenues/getAll/{adamId}';
+};
+
+export type GetAll4Errors = {
+    /**
+     * Not an App Store app id
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type GetAll4Error = GetAll4Errors[keyof GetAll4Errors];
+
+export type GetAll4Responses = {
+    /**
+     * The targets
+     */
+    200: EnvelopeBenchmarksRoasTarget;
+};
+
+export type GetAll4Response = GetAll4Responses[keyof GetAll4Responses];
+
+export type SetMany3Data = {
+    body: SetRoases;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/revenues/many';
+};
+
+export type SetMany3Errors = {
+    /**
+     * A bad item (nothing stored)
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetMany3Error = SetMany3Errors[keyof SetMany3Errors];
+
+export type SetMany3Responses = {
+    /**
+     * The targets of the apps named
+     */
+    200: EnvelopeItemsRoasTarget;
+};
+
+export type SetMany3Response = SetMany3Responses[keyof SetMany3Responses];
 
 export type SuggestCompetitorsData = {
     body: FindCompetitors;

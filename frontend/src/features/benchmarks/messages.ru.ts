@@ -40,7 +40,7 @@ export const benchmarksRu = {
   'benchmarks.reference.hint': 'Средние по отрасли из опубликованного отчёта, а не ваши данные.',
   'benchmarks.reference.none': 'Для этих целей нет опубликованных показателей с известным размером выборки, поэтому они не показаны.',
   'benchmarks.reference.metric.cpa': 'Цена установки (CPA)',
-  'benchmarks.reference.metric.ttr': 'Tap-through rate',
+  'benchmarks.reference.metric.ttr': 'Доля нажатий (TTR)',
   'benchmarks.reference.metric.cr': 'Конверсия',
   'benchmarks.reference.sample': '{period} · n = {n} {of}',
   'benchmarks.reference.category': 'Категория: {category}',

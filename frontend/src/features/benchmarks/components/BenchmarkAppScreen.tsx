@@ -55,7 +55,7 @@ function AppTargets({ adamId, canEdit }: { adamId: string; canEdit: boolean }) {
         <Back />
         <Group gap="xs" align="baseline">
           <Title order={2} size="h3">
-            {app ? appName(app) : t('settingsNav.benchmarks')}
+            {app ? appName({ adamId, appName: app.appName }) : t('settingsNav.benchmarks')}
           </Title>
           {app?.currency && (
             <Text size="sm" c="dimmed">
@@ -80,7 +80,7 @@ function AppTargets({ adamId, canEdit }: { adamId: string; canEdit: boolean }) {
             <Tabs.Tab value="revenues">{t('benchmarks.tab.revenues')}</Tabs.Tab>
           </Tabs.List>
           <Tabs.Panel value="installs" pt="md">
-            <InstallsTab data={app} canEdit={editable} countries={countries} />
+            <InstallsTab adamId={adamId} data={app} canEdit={editable} countries={countries} />
           </Tabs.Panel>
           <Tabs.Panel value="events" pt="md">
             <EventsTab adamId={adamId} currency={app.currency ?? 'USD'} canEdit={editable} countries={countries} />

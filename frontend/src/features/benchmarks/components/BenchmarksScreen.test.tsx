@@ -20,7 +20,7 @@ const REFERENCE = [
   },
 ];
 const installs = (items: unknown[] = []) =>
-  ok({ adamId: '900001', appName: 'Budget Buddy', currency: 'EUR', category: 'Finance', items, reference: REFERENCE });
+  ok({ appName: 'Budget Buddy', currency: 'EUR', category: 'Finance', items, reference: REFERENCE });
 const COUNTRIES = ok({ items: [{ code: 'US', name: 'United States' }, { code: 'DE', name: 'Germany' }] });
 
 describe('Settings › Benchmarks', () => {
@@ -101,7 +101,7 @@ describe('Settings › Benchmarks › an app', () => {
     const user = userEvent.setup();
     mockApi('GET /api/benchmarks/installs/getAll/900001', installs());
     mockApi('GET /api/country/allWithCodes', COUNTRIES);
-    mockApi('GET /api/benchmarks/revenues/getAll/900001', ok({ adamId: '900001', appName: 'Budget Buddy', currency: 'EUR', category: null, items: [], reference: [] }));
+    mockApi('GET /api/benchmarks/revenues/getAll/900001', ok({ appName: 'Budget Buddy', currency: 'EUR', category: null, items: [], reference: [] }));
     mockApi('PATCH /api/benchmarks/revenues/many', ok({ items: [] }));
     mockApi('GET /api/benchmarks/apps', ok({ items: [APP] }));
     mockApi(
@@ -113,7 +113,7 @@ describe('Settings › Benchmarks › an app', () => {
         ],
       }),
     );
-    mockApi('GET /api/benchmarks/events/getAll/900001/af_start_trial', ok({ adamId: '900001', appName: 'Budget Buddy', currency: 'EUR', category: null, items: [], reference: [] }));
+    mockApi('GET /api/benchmarks/events/getAll/900001/af_start_trial', ok({ appName: 'Budget Buddy', currency: 'EUR', category: null, items: [], reference: [] }));
     mockApi('PATCH /api/benchmarks/events/many', ok({ items: [] }));
     renderApp('/settings/benchmarks/app?adamId=900001', makeUser());
     await user.click(await screen.findByRole('tab', { name: 'Revenue' }));
@@ -126,7 +126,7 @@ describe('Settings › Benchmarks › an app', () => {
 
     await user.click(screen.getByRole('tab', { name: 'Events' }));
     const events = await screen.findByRole('table', { name: 'Events: af_start_trial' });
-    expect(screen.getByRole('textbox', { name: 'Event' })).toHaveValue('af_start_trial');
+    expect(screen.getByRole('combobox', { name: 'Event' })).toHaveValue('af_start_trial');
     await user.type(within(events).getByRole('textbox', { name: 'Cost per event (EUR), All countries' }), '12');
     await user.click(screen.getByRole('button', { name: 'Save targets' }));
     await waitFor(() => expect(callsTo('PATCH /api/benchmarks/events/many')).toHaveLength(1));

@@ -6,7 +6,7 @@ import { ReferencePanel } from './ReferencePanel';
 
 export function Beside({ figures, children }: { figures: readonly ReferenceFigure[]; children: ReactNode }) {
   return (
-    <Grid gutter="lg">
+    <Grid gap="lg">
       <Grid.Col span={{ base: 12, lg: 8 }}>{children}</Grid.Col>
       <Grid.Col span={{ base: 12, lg: 4 }}>
         <ReferencePanel figures={figures} />

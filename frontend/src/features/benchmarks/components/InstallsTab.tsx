@@ -8,8 +8,15 @@ import { cellKey, moneyProblem } from '../draft';
 import { Beside } from './Beside';
 import { TargetsTable } from './TargetsTable';
 
-export function InstallsTab({ data, canEdit, countries }: { data: InstallBenchmarks; canEdit: boolean; countries: readonly Country[] }) {
-  const save = useSaveInstalls(data.adamId);
+interface Props {
+  adamId: string;
+  data: InstallBenchmarks;
+  canEdit: boolean;
+  countries: readonly Country[];
+}
+
+export function InstallsTab({ adamId, data, canEdit, countries }: Props) {
+  const save = useSaveInstalls(adamId);
   const currency = data.currency ?? 'USD';
   const title = fill(t('benchmarks.col.costPerInstall'), { currency });
   const stored = new Map(data.items.map((i) => [cellKey(i.country), i.costPerInstall]));
@@ -26,7 +33,7 @@ export function InstallsTab({ data, canEdit, countries }: { data: InstallBenchma
         validate={validate}
         canEdit={canEdit}
         countries={countries}
-        onSave={(changes) => save.mutateAsync({ items: changes.map((c) => ({ adamId: data.adamId, country: c.country, costPerInstall: c.value, currency })) })}
+        onSave={(changes) => save.mutateAsync({ items: changes.map((c) => ({ adamId, country: c.country, costPerInstall: c.value, currency })) })}
       />
     </Beside>
   );
