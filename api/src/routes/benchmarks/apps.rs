@@ -36,7 +36,7 @@ pub struct BenchmarkApp {
 }
 
 /// The workspace's apps, by app id, with how many targets of each kind each has.
-#[utoipa::path(get, path = "/api/benchmarks/apps", tag = "benchmarks",
+#[utoipa::path(get, path = "/api/benchmarks/apps", operation_id = "benchmark_apps", tag = "benchmarks",
     responses((status = 200, description = "The apps", body = Envelope<Items<BenchmarkApp>>)))]
 pub async fn list(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
     let pool = &state.db.pool;

@@ -72,7 +72,7 @@ const NOT_A_NAME: &str = "An event name of 1 to 200 characters";
 
 /// The app's cost-per-event targets of event `eventName` (no published figures exist for
 /// them: `reference` is empty).
-#[utoipa::path(get, path = "/api/benchmarks/events/getAll/{adamId}/{eventName}", tag = "benchmarks",
+#[utoipa::path(get, path = "/api/benchmarks/events/getAll/{adamId}/{eventName}", operation_id = "get_event_benchmarks", tag = "benchmarks",
     params(("adamId" = String, Path, description = "App Store app id (digits)"),
            ("eventName" = String, Path, description = "The MMP event's name (`mmpEventsSettings/allNames`)")),
     responses((status = 200, description = "The targets", body = Envelope<Benchmarks<EventTarget>>),
@@ -131,7 +131,7 @@ pub struct SetEvents {
 
 /// Sets or clears cost-per-event targets, all or none: one bad item answers 400 naming
 /// `items.N.field` and stores nothing. Answers the stored targets of the apps named.
-#[utoipa::path(patch, path = "/api/benchmarks/events/many", tag = "benchmarks", request_body = SetEvents,
+#[utoipa::path(patch, path = "/api/benchmarks/events/many", operation_id = "set_event_benchmarks", tag = "benchmarks", request_body = SetEvents,
     responses((status = 200, description = "The targets of the apps named", body = Envelope<Items<EventTarget>>),
               (status = 400, description = "A bad item (nothing stored)", body = ErrorBody)))]
 pub async fn set_many(

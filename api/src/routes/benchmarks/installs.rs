@@ -51,7 +51,7 @@ impl From<Target> for InstallTarget {
 }
 
 /// The app's cost-per-install targets, with the published CPA of its category beside them.
-#[utoipa::path(get, path = "/api/benchmarks/installs/getAll/{adamId}", tag = "benchmarks",
+#[utoipa::path(get, path = "/api/benchmarks/installs/getAll/{adamId}", operation_id = "get_install_benchmarks", tag = "benchmarks",
     params(("adamId" = String, Path, description = "App Store app id (digits)")),
     responses((status = 200, description = "The targets", body = Envelope<Benchmarks<InstallTarget>>)))]
 pub async fn get_all(
@@ -110,7 +110,7 @@ pub struct SetInstalls {
 
 /// Sets or clears cost-per-install targets, all or none: one bad item answers 400 naming
 /// `items.N.field` and stores nothing. Answers the stored targets of the apps named.
-#[utoipa::path(patch, path = "/api/benchmarks/installs/many", tag = "benchmarks", request_body = SetInstalls,
+#[utoipa::path(patch, path = "/api/benchmarks/installs/many", operation_id = "set_install_benchmarks", tag = "benchmarks", request_body = SetInstalls,
     responses((status = 200, description = "The targets of the apps named", body = Envelope<Items<InstallTarget>>),
               (status = 400, description = "A bad item (nothing stored)", body = ErrorBody)))]
 pub async fn set_many(

@@ -72,7 +72,7 @@ impl From<Target> for RoasTarget {
 
 /// The app's ROAS targets (no published ROAS figures with a sample size were found:
 /// `reference` is empty).
-#[utoipa::path(get, path = "/api/benchmarks/revenues/getAll/{adamId}", tag = "benchmarks",
+#[utoipa::path(get, path = "/api/benchmarks/revenues/getAll/{adamId}", operation_id = "get_roas_benchmarks", tag = "benchmarks",
     params(("adamId" = String, Path, description = "App Store app id (digits)")),
     responses((status = 200, description = "The targets", body = Envelope<Benchmarks<RoasTarget>>)))]
 pub async fn get_all(
@@ -139,7 +139,7 @@ fn roas_micros(text: &str) -> Result<i64, &'static str> {
 
 /// Sets or clears ROAS targets, all or none: one bad item answers 400 naming
 /// `items.N.field` and stores nothing. Answers the stored targets of the apps named.
-#[utoipa::path(patch, path = "/api/benchmarks/revenues/many", tag = "benchmarks", request_body = SetRoases,
+#[utoipa::path(patch, path = "/api/benchmarks/revenues/many", operation_id = "set_roas_benchmarks", tag = "benchmarks", request_body = SetRoases,
     responses((status = 200, description = "The targets of the apps named", body = Envelope<Items<RoasTarget>>),
               (status = 400, description = "A bad item (nothing stored)", body = ErrorBody)))]
 pub async fn set_many(

@@ -12798,14 +12798,14 @@ export type ReloginResponses = {
 
 export type ReloginResponse = ReloginResponses[keyof ReloginResponses];
 
-export type List2Data = {
+export type BenchmarkAppsData = {
     body?: never;
     path?: never;
     query?: never;
     url: '/api/benchmarks/apps';
 };
 
-export type List2Errors = {
+export type BenchmarkAppsErrors = {
     /**
      * Unauthorized
      */
@@ -12816,18 +12816,18 @@ export type List2Errors = {
     500: ErrorBody;
 };
 
-export type List2Error = List2Errors[keyof List2Errors];
+export type BenchmarkAppsError = BenchmarkAppsErrors[keyof BenchmarkAppsErrors];
 
-export type List2Responses = {
+export type BenchmarkAppsResponses = {
     /**
      * The apps
      */
     200: EnvelopeItemsBenchmarkApp;
 };
 
-export type List2Response = List2Responses[keyof List2Responses];
+export type BenchmarkAppsResponse = BenchmarkAppsResponses[keyof BenchmarkAppsResponses];
 
-export type GetAll2Data = {
+export type GetEventBenchmarksData = {
     body?: never;
     path: {
         /**
@@ -12843,7 +12843,7 @@ export type GetAll2Data = {
     url: '/api/benchmarks/events/getAll/{adamId}/{eventName}';
 };
 
-export type GetAll2Errors = {
+export type GetEventBenchmarksErrors = {
     /**
      * Not an event name
      */
@@ -12858,25 +12858,25 @@ export type GetAll2Errors = {
     500: ErrorBody;
 };
 
-export type GetAll2Error = GetAll2Errors[keyof GetAll2Errors];
+export type GetEventBenchmarksError = GetEventBenchmarksErrors[keyof GetEventBenchmarksErrors];
 
-export type GetAll2Responses = {
+export type GetEventBenchmarksResponses = {
     /**
      * The targets
      */
     200: EnvelopeBenchmarksEventTarget;
 };
 
-export type GetAll2Response = GetAll2Responses[keyof GetAll2Responses];
+export type GetEventBenchmarksResponse = GetEventBenchmarksResponses[keyof GetEventBenchmarksResponses];
 
-export type SetManyData = {
+export type SetEventBenchmarksData = {
     body: SetEvents;
     path?: never;
     query?: never;
     url: '/api/benchmarks/events/many';
 };
 
-export type SetManyErrors = {
+export type SetEventBenchmarksErrors = {
     /**
      * A bad item (nothing stored)
      */
@@ -12899,18 +12899,18 @@ export type SetManyErrors = {
     500: ErrorBody;
 };
 
-export type SetManyError = SetManyErrors[keyof SetManyErrors];
+export type SetEventBenchmarksError = SetEventBenchmarksErrors[keyof SetEventBenchmarksErrors];
 
-export type SetManyResponses = {
+export type SetEventBenchmarksResponses = {
     /**
      * The targets of the apps named
      */
     200: EnvelopeItemsEventTarget;
 };
 
-export type SetManyResponse = SetManyResponses[keyof SetManyResponses];
+export type SetEventBenchmarksResponse = SetEventBenchmarksResponses[keyof SetEventBenchmarksResponses];
 
-export type GetAll3Data = {
+export type GetInstallBenchmarksData = {
     body?: never;
     path: {
         /**
@@ -12922,7 +12922,7 @@ export type GetAll3Data = {
     url: '/api/benchmarks/installs/getAll/{adamId}';
 };
 
-export type GetAll3Errors = {
+export type GetInstallBenchmarksErrors = {
     /**
      * Not an App Store app id
      */
@@ -12937,25 +12937,25 @@ export type GetAll3Errors = {
     500: ErrorBody;
 };
 
-export type GetAll3Error = GetAll3Errors[keyof GetAll3Errors];
+export type GetInstallBenchmarksError = GetInstallBenchmarksErrors[keyof GetInstallBenchmarksErrors];
 
-export type GetAll3Responses = {
+export type GetInstallBenchmarksResponses = {
     /**
      * The targets
      */
     200: EnvelopeBenchmarksInstallTarget;
 };
 
-export type GetAll3Response = GetAll3Responses[keyof GetAll3Responses];
+export type GetInstallBenchmarksResponse = GetInstallBenchmarksResponses[keyof GetInstallBenchmarksResponses];
 
-export type SetMany2Data = {
+export type SetInstallBenchmarksData = {
     body: SetInstalls;
     path?: never;
     query?: never;
     url: '/api/benchmarks/installs/many';
 };
 
-export type SetMany2Errors = {
+export type SetInstallBenchmarksErrors = {
     /**
      * A bad item (nothing stored)
      */
@@ -12978,18 +12978,18 @@ export type SetMany2Errors = {
     500: ErrorBody;
 };
 
-export type SetMany2Error = SetMany2Errors[keyof SetMany2Errors];
+export type SetInstallBenchmarksError = SetInstallBenchmarksErrors[keyof SetInstallBenchmarksErrors];
 
-export type SetMany2Responses = {
+export type SetInstallBenchmarksResponses = {
     /**
      * The targets of the apps named
      */
     200: EnvelopeItemsInstallTarget;
 };
 
-export type SetMany2Response = SetMany2Responses[keyof SetMany2Responses];
+export type SetInstallBenchmarksResponse = SetInstallBenchmarksResponses[keyof SetInstallBenchmarksResponses];
 
-export type GetAll4Data = {
+export type GetRoasBenchmarksData = {
     body?: never;
     path: {
         /**
@@ -13001,7 +13001,7 @@ export type GetAll4Data = {
     url: '/api/benchmarks/revenues/getAll/{adamId}';
 };
 
-export type GetAll4Errors = {
+export type GetRoasBenchmarksErrors = {
     /**
      * Not an App Store app id
      */
@@ -13016,25 +13016,25 @@ export type GetAll4Errors = {
     500: ErrorBody;
 };
 
-export type GetAll4Error = GetAll4Errors[keyof GetAll4Errors];
+export type GetRoasBenchmarksError = GetRoasBenchmarksErrors[keyof GetRoasBenchmarksErrors];
 
-export type GetAll4Responses = {
+export type GetRoasBenchmarksResponses = {
     /**
      * The targets
      */
     200: EnvelopeBenchmarksRoasTarget;
 };
 
-export type GetAll4Response = GetAll4Responses[keyof GetAll4Responses];
+export type GetRoasBenchmarksResponse = GetRoasBenchmarksResponses[keyof GetRoasBenchmarksResponses];
 
-export type SetMany3Data = {
+export type SetRoasBenchmarksData = {
     body: SetRoases;
     path?: never;
     query?: never;
     url: '/api/benchmarks/revenues/many';
 };
 
-export type SetMany3Errors = {
+export type SetRoasBenchmarksErrors = {
     /**
      * A bad item (nothing stored)
      */
@@ -13057,16 +13057,16 @@ export type SetMany3Errors = {
     500: ErrorBody;
 };
 
-export type SetMany3Error = SetMany3Errors[keyof SetMany3Errors];
+export type SetRoasBenchmarksError = SetRoasBenchmarksErrors[keyof SetRoasBenchmarksErrors];
 
-export type SetMany3Responses = {
+export type SetRoasBenchmarksResponses = {
     /**
      * The targets of the apps named
      */
     200: EnvelopeItemsRoasTarget;
 };
 
-export type SetMany3Response = SetMany3Responses[keyof SetMany3Responses];
+export type SetRoasBenchmarksResponse = SetRoasBenchmarksResponses[keyof SetRoasBenchmarksResponses];
 
 export type SuggestCompetitorsData = {
     body: FindCompetitors;

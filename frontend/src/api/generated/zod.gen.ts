@@ -7038,9 +7038,9 @@ export const zReloginResponse = zEnvelopeItemUserItem;
 /**
  * The apps
  */
-export const zList2Response = zEnvelopeItemsBenchmarkApp;
+export const zBenchmarkAppsResponse = zEnvelopeItemsBenchmarkApp;
 
-export const zGetAll2Path = z.object({
+export const zGetEventBenchmarksPath = z.object({
     adamId: z.string().regex(/^[1-9][0-9]{0,17}$/),
     eventName: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
 });
@@ -7048,46 +7048,46 @@ export const zGetAll2Path = z.object({
 /**
  * The targets
  */
-export const zGetAll2Response = zEnvelopeBenchmarksEventTarget;
+export const zGetEventBenchmarksResponse = zEnvelopeBenchmarksEventTarget;
 
-export const zSetManyBody = zSetEvents;
+export const zSetEventBenchmarksBody = zSetEvents;
 
 /**
  * The targets of the apps named
  */
-export const zSetManyResponse = zEnvelopeItemsEventTarget;
+export const zSetEventBenchmarksResponse = zEnvelopeItemsEventTarget;
 
-export const zGetAll3Path = z.object({
+export const zGetInstallBenchmarksPath = z.object({
     adamId: z.string().regex(/^[1-9][0-9]{0,17}$/)
 });
 
 /**
  * The targets
  */
-export const zGetAll3Response = zEnvelopeBenchmarksInstallTarget;
+export const zGetInstallBenchmarksResponse = zEnvelopeBenchmarksInstallTarget;
 
-export const zSetMany2Body = zSetInstalls;
+export const zSetInstallBenchmarksBody = zSetInstalls;
 
 /**
  * The targets of the apps named
  */
-export const zSetMany2Response = zEnvelopeItemsInstallTarget;
+export const zSetInstallBenchmarksResponse = zEnvelopeItemsInstallTarget;
 
-export const zGetAll4Path = z.object({
+export const zGetRoasBenchmarksPath = z.object({
     adamId: z.string().regex(/^[1-9][0-9]{0,17}$/)
 });
 
 /**
  * The targets
  */
-export const zGetAll4Response = zEnvelopeBenchmarksRoasTarget;
+export const zGetRoasBenchmarksResponse = zEnvelopeBenchmarksRoasTarget;
 
-export const zSetMany3Body = zSetRoases;
+export const zSetRoasBenchmarksBody = zSetRoases;
 
 /**
  * The targets of the apps named
  */
-export const zSetMany3Response = zEnvelopeItemsRoasTarget;
+export const zSetRoasBenchmarksResponse = zEnvelopeItemsRoasTarget;
 
 export const zSuggestCompetitorsBody = zFindCompetitors;
 
