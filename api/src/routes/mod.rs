@@ -5,6 +5,7 @@ pub mod activity;
 pub mod alerts;
 pub mod attribution;
 pub mod auth;
+pub mod benchmarks;
 pub mod campaigns;
 pub mod catalog;
 pub mod competitors;
@@ -53,6 +54,7 @@ pub fn api() -> OpenApiRouter<AppState> {
         .merge(rules::router())
         .merge(alerts::router())
         .merge(attribution::router())
+        .merge(benchmarks::router())
         .merge(rule_runs::router())
         .merge(activity::router())
         .merge(team::router())

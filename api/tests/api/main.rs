@@ -26,6 +26,7 @@ mod accounts;
 mod activity;
 mod attribution;
 mod auth;
+mod benchmarks;
 mod bulk;
 mod campaigns;
 mod creation;

@@ -55,6 +55,9 @@ const SPEC_TABLE: SpecRow[] = [
   // Settings › Integrations and a provider's page (?provider=): every signed-in role.
   { path: '/settings/integrations', access: 'signedIn' },
   { path: '/settings/integration', access: 'signedIn' },
+  // Settings › Benchmarks and an app's targets (?adamId=): every signed-in role.
+  { path: '/settings/benchmarks', access: 'signedIn' },
+  { path: '/settings/benchmarks/app', access: 'signedIn' },
   { path: '/restricted', access: 'any' },
   // The invitation email's link (docs/api/team.md): signed in or out, without the layout.
   { path: '/invite', access: 'any', hideLayout: true },

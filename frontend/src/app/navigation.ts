@@ -59,6 +59,7 @@ export const SETTINGS_ITEMS: readonly SettingsItem[] = [
   { label: 'settingsNav.general', path: '/settings/general' },
   { label: 'settingsNav.team', path: '/settings/team' },
   { label: 'settingsNav.integrations', path: '/settings/integrations', also: ['/settings/integration'] },
+  { label: 'settingsNav.benchmarks', path: '/settings/benchmarks' },
   { label: 'settingsNav.subscription', path: '/settings/subscription' },
   { label: 'settingsNav.password', path: '/settings/password' },
 ];

@@ -20,6 +20,7 @@ const activityScreens = () => import('@/features/activity/screens');
 const plansScreens = () => import('@/features/plans/screens');
 const teamScreens = () => import('@/features/team/screens');
 const attributionScreens = () => import('@/features/attribution/screens');
+const benchmarksScreens = () => import('@/features/benchmarks/screens');
 
 const AuthScreen = lazyScreen(authScreens, 'AuthScreen');
 const PasswordScreen = lazyScreen(authScreens, 'PasswordScreen');
@@ -39,6 +40,8 @@ const TeamScreen = lazyScreen(teamScreens, 'TeamScreen');
 const AcceptInviteScreen = lazyScreen(teamScreens, 'AcceptInviteScreen');
 const IntegrationsScreen = lazyScreen(attributionScreens, 'IntegrationsScreen');
 const IntegrationScreen = lazyScreen(attributionScreens, 'IntegrationScreen');
+const BenchmarksScreen = lazyScreen(benchmarksScreens, 'BenchmarksScreen');
+const BenchmarkAppScreen = lazyScreen(benchmarksScreens, 'BenchmarkAppScreen');
 
 export const appRoutes: readonly AppRoute[] = [
   { path: '/', title: 'app.name', access: 'any', redirect: { signedIn: '/optimization', anonymous: '/login' } },
@@ -87,6 +90,11 @@ export const appRoutes: readonly AppRoute[] = [
   // writers (the screens disable them for readers, the server answers them 403).
   { path: '/settings/integrations', title: 'title.settingsIntegrations', access: 'signedIn', element: <IntegrationsScreen /> },
   { path: '/settings/integration', title: 'title.settingsIntegration', access: 'signedIn', element: <IntegrationScreen /> },
+  // Settings › Benchmarks and an app's targets (docs/product.md#2-url-paths-and-access,
+  // docs/api/benchmarks.md): every role opens them; saving is for owners, admins and writers
+  // (readers see the targets read-only, the server answers their writes 403).
+  { path: '/settings/benchmarks', title: 'title.settingsBenchmarks', access: 'signedIn', element: <BenchmarksScreen /> },
+  { path: '/settings/benchmarks/app', title: 'title.settingsBenchmarksApp', access: 'signedIn', element: <BenchmarkAppScreen /> },
   // The invitation email's link (docs/api/team.md): accepts signed in, else leads through
   // login or register and back.
   { path: '/invite', title: 'title.invite', access: 'any', hideLayout: true, element: <AcceptInviteScreen /> },

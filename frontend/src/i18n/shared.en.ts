@@ -179,6 +179,7 @@ export const sharedEn = {
   'settingsNav.general': 'General',
   'settingsNav.team': 'Team',
   'settingsNav.integrations': 'Integrations',
+  'settingsNav.benchmarks': 'Benchmarks',
   'settingsNav.subscription': 'Subscription',
   'settingsNav.password': 'Password',
   'title.settingsSubscription': 'Subscription',
@@ -187,5 +188,7 @@ export const sharedEn = {
   'title.settingsTeam': 'Team',
   'title.settingsIntegrations': 'Integrations',
   'title.settingsIntegration': 'Integration',
+  'title.settingsBenchmarks': 'Benchmarks',
+  'title.settingsBenchmarksApp': 'Benchmarks of an app',
   'title.invite': 'Invitation',
 } as const;

@@ -181,6 +181,7 @@ export const sharedRu = {
   'settingsNav.general': 'Общие',
   'settingsNav.team': 'Команда',
   'settingsNav.integrations': 'Интеграции',
+  'settingsNav.benchmarks': 'Бенчмарки',
   'settingsNav.subscription': 'Подписка',
   'settingsNav.password': 'Пароль',
   'title.settingsSubscription': 'Подписка',
@@ -189,5 +190,7 @@ export const sharedRu = {
   'title.settingsTeam': 'Команда',
   'title.settingsIntegrations': 'Интеграции',
   'title.settingsIntegration': 'Интеграция',
+  'title.settingsBenchmarks': 'Бенчмарки',
+  'title.settingsBenchmarksApp': 'Бенчмарки приложения',
   'title.invite': 'Приглашение',
 } satisfies Record<keyof typeof sharedEn, string>;

@@ -123,6 +123,12 @@ const VALUE_PARAMS: &[(&str, &str)] = &[
     ("/api/attribution/integrations/{provider}/pull", "provider"),
     // A postback's provider and token: the integration they name, for that provider only
     // (404 alike for every URL that names none).
+    // The MMP event a cost-per-event target is for (a name the providers send, checked by
+    // the handler); the app beside it is a public App Store id (docs/api/benchmarks.md).
+    (
+        "/api/benchmarks/events/getAll/{adamId}/{eventName}",
+        "eventName",
+    ),
     ("/api/attribution/postbacks/{provider}/{token}", "provider"),
     ("/api/attribution/postbacks/{provider}/{token}", "token"),
 ];

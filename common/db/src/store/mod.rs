@@ -20,6 +20,7 @@ pub mod accounts;
 pub mod activity;
 pub mod alerts;
 pub mod attribution;
+pub mod benchmarks;
 pub mod campaign_views;
 pub mod catalog;
 pub mod competitors;

@@ -611,6 +611,34 @@ export type Banner = {
 export type BannerKind = 'appleDataIssues' | 'addCreditLine' | 'proFreeEnding' | 'proFreeEnd' | 'proTrialEnding' | 'proTrialEnd' | 'growthTrailEnding' | 'growthTrailEnd' | 'billingIssue' | 'billingBlocked';
 
 /**
+ * An app of the workspace and its targets.
+ */
+export type BenchmarkApp = {
+    adamId: string;
+    /**
+     * The synced name (null: only a campaign names the app).
+     */
+    appName?: string | null;
+    /**
+     * The currency of its money targets (its campaign group's).
+     */
+    currency: string;
+    developerName?: string | null;
+    /**
+     * Cost-per-event targets set (every event).
+     */
+    events: number;
+    /**
+     * Cost-per-install targets set.
+     */
+    installs: number;
+    /**
+     * ROAS targets set.
+     */
+    revenues: number;
+};
+
+/**
  * An ad group of the campaign group that already bids on the keyword.
  */
 export type BidOn = {
@@ -1837,6 +1865,174 @@ export type EnvelopeAppsLimit = {
          * The plan (spec §4).
          */
         plan: string;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeBenchmarksEventTarget = {
+    message: string;
+    /**
+     * What a GET answers: the app as the workspace knows it, its targets, and the published
+     * figures for its category.
+     */
+    result: {
+        /**
+         * The synced name (null: no campaign group of the workspace has the app).
+         */
+        appName?: string | null;
+        /**
+         * The App Store genre (`primaryGenreName`) that picks the reference figures; null when
+         * the App Store did not say.
+         */
+        category?: string | null;
+        /**
+         * The currency of money targets: the app's campaign group's (null: not an app of the
+         * workspace, which then has no targets for it).
+         */
+        currency?: string | null;
+        /**
+         * The workspace's targets, "all countries" (`country` null) first.
+         */
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerEvent: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * The MMP event's name, as the provider sends it.
+             */
+            eventName: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+        /**
+         * Published figures for the category, shown beside the targets — never the
+         * workspace's data.
+         */
+        reference: Array<ReferenceFigure>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeBenchmarksInstallTarget = {
+    message: string;
+    /**
+     * What a GET answers: the app as the workspace knows it, its targets, and the published
+     * figures for its category.
+     */
+    result: {
+        /**
+         * The synced name (null: no campaign group of the workspace has the app).
+         */
+        appName?: string | null;
+        /**
+         * The App Store genre (`primaryGenreName`) that picks the reference figures; null when
+         * the App Store did not say.
+         */
+        category?: string | null;
+        /**
+         * The currency of money targets: the app's campaign group's (null: not an app of the
+         * workspace, which then has no targets for it).
+         */
+        currency?: string | null;
+        /**
+         * The workspace's targets, "all countries" (`country` null) first.
+         */
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerInstall: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+        /**
+         * Published figures for the category, shown beside the targets — never the
+         * workspace's data.
+         */
+        reference: Array<ReferenceFigure>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeBenchmarksRoasTarget = {
+    message: string;
+    /**
+     * What a GET answers: the app as the workspace knows it, its targets, and the published
+     * figures for its category.
+     */
+    result: {
+        /**
+         * The synced name (null: no campaign group of the workspace has the app).
+         */
+        appName?: string | null;
+        /**
+         * The App Store genre (`primaryGenreName`) that picks the reference figures; null when
+         * the App Store did not say.
+         */
+        category?: string | null;
+        /**
+         * The currency of money targets: the app's campaign group's (null: not an app of the
+         * workspace, which then has no targets for it).
+         */
+        currency?: string | null;
+        /**
+         * The workspace's targets, "all countries" (`country` null) first.
+         */
+        items: Array<{
+            adamId: string;
+            /**
+             * The cohort column it is for: `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or
+             * `roasD30`.
+             */
+            cohort: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            /**
+             * Days after the install the cohort sums.
+             */
+            days: number;
+            /**
+             * Exact decimal ratio: revenue ÷ spend (1.2 = 120 %).
+             */
+            roas: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+        /**
+         * Published figures for the category, shown beside the targets — never the
+         * workspace's data.
+         */
+        reference: Array<ReferenceFigure>;
     };
     status: number;
 };
@@ -3206,6 +3402,43 @@ export type EnvelopeItemsAppItem = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemsBenchmarkApp = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * The synced name (null: only a campaign names the app).
+             */
+            appName?: string | null;
+            /**
+             * The currency of its money targets (its campaign group's).
+             */
+            currency: string;
+            developerName?: string | null;
+            /**
+             * Cost-per-event targets set (every event).
+             */
+            events: number;
+            /**
+             * Cost-per-install targets set.
+             */
+            installs: number;
+            /**
+             * ROAS targets set.
+             */
+            revenues: number;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsCampaignAds = {
     message: string;
     /**
@@ -3559,6 +3792,39 @@ export type EnvelopeItemsEventNameItem = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemsEventTarget = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerEvent: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * The MMP event's name, as the provider sends it.
+             */
+            eventName: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsHiddenItem = {
     message: string;
     /**
@@ -3569,6 +3835,35 @@ export type EnvelopeItemsHiddenItem = {
             campaignId: string;
             hidden: boolean;
             orgId: string;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsInstallTarget = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * Exact decimal in `currency`.
+             */
+            costPerInstall: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            currency: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
         }>;
     };
     status: number;
@@ -3830,6 +4125,43 @@ export type EnvelopeItemsPurchaseItem = {
              * Whether the workspace has had the Pro trial (the same on every row).
              */
             usedTrial: boolean;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsRoasTarget = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: string;
+            /**
+             * The cohort column it is for: `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or
+             * `roasD30`.
+             */
+            cohort: string;
+            /**
+             * Storefront (ISO code); null: all countries.
+             */
+            country?: string | null;
+            /**
+             * Days after the install the cohort sums.
+             */
+            days: number;
+            /**
+             * Exact decimal ratio: revenue ÷ spend (1.2 = 120 %).
+             */
+            roas: string;
+            /**
+             * Unix ms of the last change.
+             */
+            updatedAt: number;
         }>;
     };
     status: number;
@@ -4806,6 +5138,30 @@ export type EventNameItem = {
 };
 
 /**
+ * A cost-per-event target.
+ */
+export type EventTarget = {
+    adamId: string;
+    /**
+     * Exact decimal in `currency`.
+     */
+    costPerEvent: string;
+    /**
+     * Storefront (ISO code); null: all countries.
+     */
+    country?: string | null;
+    currency: string;
+    /**
+     * The MMP event's name, as the provider sends it.
+     */
+    eventName: string;
+    /**
+     * Unix ms of the last change.
+     */
+    updatedAt: number;
+};
+
+/**
  * One field's change.
  */
 export type FieldChange = {
@@ -5170,6 +5526,26 @@ export type InstallCheck = {
      * Of those, installs that named a keyword.
      */
     trackedWithKeyword: number;
+};
+
+/**
+ * A cost-per-install target.
+ */
+export type InstallTarget = {
+    adamId: string;
+    /**
+     * Exact decimal in `currency`.
+     */
+    costPerInstall: string;
+    /**
+     * Storefront (ISO code); null: all countries.
+     */
+    country?: string | null;
+    currency: string;
+    /**
+     * Unix ms of the last change.
+     */
+    updatedAt: number;
 };
 
 /**
@@ -6424,6 +6800,53 @@ export type PurchaseItem = {
     usedTrial: boolean;
 };
 
+/**
+ * A published reference figure as the answers carry it: never the workspace's data.
+ */
+export type ReferenceFigure = {
+    /**
+     * The App Store category the figure is for (`All categories`: the average across them).
+     */
+    category: string;
+    /**
+     * `cpa` (average cost per acquisition: spend ÷ downloads), `ttr` (tap-through rate) or
+     * `cr` (conversion rate: downloads ÷ taps).
+     */
+    metric: string;
+    /**
+     * Sample size: how many of `nOf` the figure's report is based on.
+     */
+    n: number;
+    /**
+     * What `n` counts (`downloads`).
+     */
+    nOf: string;
+    /**
+     * The period the figure covers.
+     */
+    period: string;
+    /**
+     * The report it comes from (its period and sample).
+     */
+    reportUrl: string;
+    /**
+     * Who published it.
+     */
+    source: string;
+    /**
+     * `USD` or `percent`.
+     */
+    unit: string;
+    /**
+     * Where the figure was published.
+     */
+    url: string;
+    /**
+     * Exact decimal: USD for `cpa`, percent for `ttr` and `cr`.
+     */
+    value: string;
+};
+
 export type RegisterRequest = {
     email: string;
     fullName?: string;
@@ -6853,6 +7276,34 @@ export type ReportResult = {
  * Cohort columns, over every matching row.
  */
 export type ReportTotals = ReportMetrics & ConversionMetrics;
+
+/**
+ * A ROAS target.
+ */
+export type RoasTarget = {
+    adamId: string;
+    /**
+     * The cohort column it is for: `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or
+     * `roasD30`.
+     */
+    cohort: string;
+    /**
+     * Storefront (ISO code); null: all countries.
+     */
+    country?: string | null;
+    /**
+     * Days after the install the cohort sums.
+     */
+    days: number;
+    /**
+     * Exact decimal ratio: revenue ÷ spend (1.2 = 120 %).
+     */
+    roas: string;
+    /**
+     * Unix ms of the last change.
+     */
+    updatedAt: number;
+};
 
 /**
  * A cohort (ROAS) window and whether it has data yet.
@@ -7334,6 +7785,32 @@ export type Sent = {
 };
 
 /**
+ * One cost-per-event target to set or clear.
+ */
+export type SetEvent = {
+    /**
+     * An app of the workspace's campaign groups.
+     */
+    adamId: string;
+    /**
+     * Exact decimal, at least 0, at most the currency's decimals; null clears the target.
+     */
+    costPerEvent?: string | null;
+    /**
+     * Storefront (ISO code); absent or null: all countries.
+     */
+    country?: string | null;
+    /**
+     * The app's currency, when sent (another answers 400).
+     */
+    currency?: string | null;
+    /**
+     * An event name a provider sent for the app (`mmpEventsSettings/allNames`).
+     */
+    eventName: string;
+};
+
+/**
  * `PATCH mmpEventsSettings/one`'s body: one event name and what it counts as.
  */
 export type SetEventName = {
@@ -7347,6 +7824,48 @@ export type SetEventName = {
      * The provider's wire name (`appsflyer`).
      */
     provider: string;
+};
+
+/**
+ * `PATCH benchmarks/events/many`'s body.
+ */
+export type SetEvents = {
+    /**
+     * 1 to 1000 targets.
+     */
+    items: Array<SetEvent>;
+};
+
+/**
+ * One cost-per-install target to set or clear.
+ */
+export type SetInstall = {
+    /**
+     * An app of the workspace's campaign groups.
+     */
+    adamId: string;
+    /**
+     * Exact decimal, at least 0, at most the currency's decimals; null clears the target.
+     */
+    costPerInstall?: string | null;
+    /**
+     * Storefront (ISO code); absent or null: all countries.
+     */
+    country?: string | null;
+    /**
+     * The app's currency, when sent (another answers 400).
+     */
+    currency?: string | null;
+};
+
+/**
+ * `PATCH benchmarks/installs/many`'s body.
+ */
+export type SetInstalls = {
+    /**
+     * 1 to 1000 targets.
+     */
+    items: Array<SetInstall>;
 };
 
 /**
@@ -7370,6 +7889,39 @@ export type SetPull = {
      * again.
      */
     token: string;
+};
+
+/**
+ * One ROAS target to set or clear.
+ */
+export type SetRoas = {
+    /**
+     * An app of the workspace's campaign groups.
+     */
+    adamId: string;
+    /**
+     * `roasD0`, `roasD1`, `roasD3`, `roasD7`, `roasD14` or `roasD30`.
+     */
+    cohort: string;
+    /**
+     * Storefront (ISO code); absent or null: all countries.
+     */
+    country?: string | null;
+    /**
+     * Exact decimal ratio, 0 to 1000, at most 4 decimals (1.2 = 120 %); null clears the
+     * target.
+     */
+    roas?: string | null;
+};
+
+/**
+ * `PATCH benchmarks/revenues/many`'s body.
+ */
+export type SetRoases = {
+    /**
+     * 1 to 1000 targets.
+     */
+    items: Array<SetRoas>;
 };
 
 /**
@@ -12302,6 +12854,276 @@ export type ReloginResponses = {
 };
 
 export type ReloginResponse = ReloginResponses[keyof ReloginResponses];
+
+export type BenchmarkAppsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/apps';
+};
+
+export type BenchmarkAppsErrors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type BenchmarkAppsError = BenchmarkAppsErrors[keyof BenchmarkAppsErrors];
+
+export type BenchmarkAppsResponses = {
+    /**
+     * The apps
+     */
+    200: EnvelopeItemsBenchmarkApp;
+};
+
+export type BenchmarkAppsResponse = BenchmarkAppsResponses[keyof BenchmarkAppsResponses];
+
+export type GetEventBenchmarksData = {
+    body?: never;
+    path: {
+        /**
+         * App Store app id (digits)
+         */
+        adamId: string;
+        /**
+         * The MMP event's name (`mmpEventsSettings/allNames`)
+         */
+        eventName: string;
+    };
+    query?: never;
+    url: '/api/benchmarks/events/getAll/{adamId}/{eventName}';
+};
+
+export type GetEventBenchmarksErrors = {
+    /**
+     * Not an event name
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type GetEventBenchmarksError = GetEventBenchmarksErrors[keyof GetEventBenchmarksErrors];
+
+export type GetEventBenchmarksResponses = {
+    /**
+     * The targets
+     */
+    200: EnvelopeBenchmarksEventTarget;
+};
+
+export type GetEventBenchmarksResponse = GetEventBenchmarksResponses[keyof GetEventBenchmarksResponses];
+
+export type SetEventBenchmarksData = {
+    body: SetEvents;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/events/many';
+};
+
+export type SetEventBenchmarksErrors = {
+    /**
+     * A bad item (nothing stored)
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetEventBenchmarksError = SetEventBenchmarksErrors[keyof SetEventBenchmarksErrors];
+
+export type SetEventBenchmarksResponses = {
+    /**
+     * The targets of the apps named
+     */
+    200: EnvelopeItemsEventTarget;
+};
+
+export type SetEventBenchmarksResponse = SetEventBenchmarksResponses[keyof SetEventBenchmarksResponses];
+
+export type GetInstallBenchmarksData = {
+    body?: never;
+    path: {
+        /**
+         * App Store app id (digits)
+         */
+        adamId: string;
+    };
+    query?: never;
+    url: '/api/benchmarks/installs/getAll/{adamId}';
+};
+
+export type GetInstallBenchmarksErrors = {
+    /**
+     * Not an App Store app id
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type GetInstallBenchmarksError = GetInstallBenchmarksErrors[keyof GetInstallBenchmarksErrors];
+
+export type GetInstallBenchmarksResponses = {
+    /**
+     * The targets
+     */
+    200: EnvelopeBenchmarksInstallTarget;
+};
+
+export type GetInstallBenchmarksResponse = GetInstallBenchmarksResponses[keyof GetInstallBenchmarksResponses];
+
+export type SetInstallBenchmarksData = {
+    body: SetInstalls;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/installs/many';
+};
+
+export type SetInstallBenchmarksErrors = {
+    /**
+     * A bad item (nothing stored)
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetInstallBenchmarksError = SetInstallBenchmarksErrors[keyof SetInstallBenchmarksErrors];
+
+export type SetInstallBenchmarksResponses = {
+    /**
+     * The targets of the apps named
+     */
+    200: EnvelopeItemsInstallTarget;
+};
+
+export type SetInstallBenchmarksResponse = SetInstallBenchmarksResponses[keyof SetInstallBenchmarksResponses];
+
+export type GetRoasBenchmarksData = {
+    body?: never;
+    path: {
+        /**
+         * App Store app id (digits)
+         */
+        adamId: string;
+    };
+    query?: never;
+    url: '/api/benchmarks/revenues/getAll/{adamId}';
+};
+
+export type GetRoasBenchmarksErrors = {
+    /**
+     * Not an App Store app id
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type GetRoasBenchmarksError = GetRoasBenchmarksErrors[keyof GetRoasBenchmarksErrors];
+
+export type GetRoasBenchmarksResponses = {
+    /**
+     * The targets
+     */
+    200: EnvelopeBenchmarksRoasTarget;
+};
+
+export type GetRoasBenchmarksResponse = GetRoasBenchmarksResponses[keyof GetRoasBenchmarksResponses];
+
+export type SetRoasBenchmarksData = {
+    body: SetRoases;
+    path?: never;
+    query?: never;
+    url: '/api/benchmarks/revenues/many';
+};
+
+export type SetRoasBenchmarksErrors = {
+    /**
+     * A bad item (nothing stored)
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type SetRoasBenchmarksError = SetRoasBenchmarksErrors[keyof SetRoasBenchmarksErrors];
+
+export type SetRoasBenchmarksResponses = {
+    /**
+     * The targets of the apps named
+     */
+    200: EnvelopeItemsRoasTarget;
+};
+
+export type SetRoasBenchmarksResponse = SetRoasBenchmarksResponses[keyof SetRoasBenchmarksResponses];
 
 export type SuggestCompetitorsData = {
     body: FindCompetitors;

@@ -350,6 +350,19 @@ export const zBanner = z.object({
 });
 
 /**
+ * An app of the workspace and its targets.
+ */
+export const zBenchmarkApp = z.object({
+    adamId: z.string(),
+    appName: z.string().nullish(),
+    currency: z.string(),
+    developerName: z.string().nullish(),
+    events: z.int(),
+    installs: z.int(),
+    revenues: z.int()
+});
+
+/**
  * An ad group of the campaign group that already bids on the keyword.
  */
 export const zBidOn = z.object({
@@ -1081,6 +1094,25 @@ export const zEnvelopeItemsAppItem = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeItemsBenchmarkApp = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adamId: z.string(),
+            appName: z.string().nullish(),
+            currency: z.string(),
+            developerName: z.string().nullish(),
+            events: z.int(),
+            installs: z.int(),
+            revenues: z.int()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemsCampaignAds = z.object({
     message: z.string(),
     result: z.object({
@@ -1254,6 +1286,24 @@ export const zEnvelopeItemsEventNameItem = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeItemsEventTarget = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adamId: z.string(),
+            costPerEvent: z.string(),
+            country: z.string().nullish(),
+            currency: z.string(),
+            eventName: z.string(),
+            updatedAt: z.int()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemsHiddenItem = z.object({
     message: z.string(),
     result: z.object({
@@ -1261,6 +1311,23 @@ export const zEnvelopeItemsHiddenItem = z.object({
             campaignId: z.string(),
             hidden: z.boolean(),
             orgId: z.string()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsInstallTarget = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adamId: z.string(),
+            costPerInstall: z.string(),
+            country: z.string().nullish(),
+            currency: z.string(),
+            updatedAt: z.int()
         }))
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
@@ -1364,6 +1431,24 @@ export const zEnvelopeItemsPurchaseItem = z.object({
             usedGrowthTrial: z.boolean(),
             usedPreTrial: z.boolean(),
             usedTrial: z.boolean()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsRoasTarget = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adamId: z.string(),
+            cohort: z.string().regex(/^roasD(0|1|3|7|14|30)$/),
+            country: z.string().nullish(),
+            days: z.int(),
+            roas: z.string(),
+            updatedAt: z.int()
         }))
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
@@ -1784,6 +1869,18 @@ export const zEventNameItem = z.object({
 });
 
 /**
+ * A cost-per-event target.
+ */
+export const zEventTarget = z.object({
+    adamId: z.string(),
+    costPerEvent: z.string(),
+    country: z.string().nullish(),
+    currency: z.string(),
+    eventName: z.string(),
+    updatedAt: z.int()
+});
+
+/**
  * One field's change.
  */
 export const zFieldChange = z.object({
@@ -2151,6 +2248,17 @@ export const zInstallCheck = z.object({
     to: z.string(),
     trackedInstalls: z.int(),
     trackedWithKeyword: z.int()
+});
+
+/**
+ * A cost-per-install target.
+ */
+export const zInstallTarget = z.object({
+    adamId: z.string(),
+    costPerInstall: z.string(),
+    country: z.string().nullish(),
+    currency: z.string(),
+    updatedAt: z.int()
 });
 
 /**
@@ -3512,6 +3620,87 @@ export const zEnvelopeTrialStarted = z.object({
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
 });
 
+/**
+ * A published reference figure as the answers carry it: never the workspace's data.
+ */
+export const zReferenceFigure = z.object({
+    category: z.string(),
+    metric: z.string().regex(/^(cpa|ttr|cr)$/),
+    n: z.int(),
+    nOf: z.string(),
+    period: z.string(),
+    reportUrl: z.string(),
+    source: z.string(),
+    unit: z.string().regex(/^(USD|percent)$/),
+    url: z.string(),
+    value: z.string()
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeBenchmarksEventTarget = z.object({
+    message: z.string(),
+    result: z.object({
+        appName: z.string().nullish(),
+        category: z.string().nullish(),
+        currency: z.string().nullish(),
+        items: z.array(z.object({
+            adamId: z.string(),
+            costPerEvent: z.string(),
+            country: z.string().nullish(),
+            currency: z.string(),
+            eventName: z.string(),
+            updatedAt: z.int()
+        })),
+        reference: z.array(zReferenceFigure)
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeBenchmarksInstallTarget = z.object({
+    message: z.string(),
+    result: z.object({
+        appName: z.string().nullish(),
+        category: z.string().nullish(),
+        currency: z.string().nullish(),
+        items: z.array(z.object({
+            adamId: z.string(),
+            costPerInstall: z.string(),
+            country: z.string().nullish(),
+            currency: z.string(),
+            updatedAt: z.int()
+        })),
+        reference: z.array(zReferenceFigure)
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeBenchmarksRoasTarget = z.object({
+    message: z.string(),
+    result: z.object({
+        appName: z.string().nullish(),
+        category: z.string().nullish(),
+        currency: z.string().nullish(),
+        items: z.array(z.object({
+            adamId: z.string(),
+            cohort: z.string().regex(/^roasD(0|1|3|7|14|30)$/),
+            country: z.string().nullish(),
+            days: z.int(),
+            roas: z.string(),
+            updatedAt: z.int()
+        })),
+        reference: z.array(zReferenceFigure)
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
 export const zRegisterRequest = z.object({
     email: z.email().max(254).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).default(''),
     fullName: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).optional().default(''),
@@ -3627,6 +3816,18 @@ export const zGraphPoint = zReportMetrics.and(z.object({
  * Cohort columns, over every matching row.
  */
 export const zReportTotals = zReportMetrics.and(zConversionMetrics);
+
+/**
+ * A ROAS target.
+ */
+export const zRoasTarget = z.object({
+    adamId: z.string(),
+    cohort: z.string().regex(/^roasD(0|1|3|7|14|30)$/),
+    country: z.string().nullish(),
+    days: z.int(),
+    roas: z.string(),
+    updatedAt: z.int()
+});
 
 /**
  * A cohort (ROAS) window and whether it has data yet.
@@ -4376,6 +4577,17 @@ export const zSent = z.object({
 });
 
 /**
+ * One cost-per-event target to set or clear.
+ */
+export const zSetEvent = z.object({
+    adamId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+    costPerEvent: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
+    country: z.string().regex(/^[A-Za-z]{2}$/).nullish(),
+    currency: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
+    eventName: z.string().min(1).max(200).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
  * `PATCH mmpEventsSettings/one`'s body: one event name and what it counts as.
  */
 export const zSetEventName = z.object({
@@ -4386,6 +4598,30 @@ export const zSetEventName = z.object({
 });
 
 /**
+ * `PATCH benchmarks/events/many`'s body.
+ */
+export const zSetEvents = z.object({
+    items: z.array(zSetEvent)
+});
+
+/**
+ * One cost-per-install target to set or clear.
+ */
+export const zSetInstall = z.object({
+    adamId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+    costPerInstall: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
+    country: z.string().regex(/^[A-Za-z]{2}$/).nullish(),
+    currency: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish()
+});
+
+/**
+ * `PATCH benchmarks/installs/many`'s body.
+ */
+export const zSetInstalls = z.object({
+    items: z.array(zSetInstall)
+});
+
+/**
  * An API token and what else the provider's reporting API needs.
  */
 export const zSetPull = z.object({
@@ -4393,6 +4629,23 @@ export const zSetPull = z.object({
     currency: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
     events: z.array(z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)).max(20).nullish(),
     token: z.string().min(1).max(4096).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * One ROAS target to set or clear.
+ */
+export const zSetRoas = z.object({
+    adamId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+    cohort: z.string().regex(/^roasD(0|1|3|7|14|30)$/),
+    country: z.string().regex(/^[A-Za-z]{2}$/).nullish(),
+    roas: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish()
+});
+
+/**
+ * `PATCH benchmarks/revenues/many`'s body.
+ */
+export const zSetRoases = z.object({
+    items: z.array(zSetRoas)
 });
 
 /**
@@ -6811,6 +7064,60 @@ export const zRegisterResponse = zEnvelopeItemUserItem;
  * The session is valid
  */
 export const zReloginResponse = zEnvelopeItemUserItem;
+
+/**
+ * The apps
+ */
+export const zBenchmarkAppsResponse = zEnvelopeItemsBenchmarkApp;
+
+export const zGetEventBenchmarksPath = z.object({
+    adamId: z.string().regex(/^[1-9][0-9]{0,17}$/),
+    eventName: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The targets
+ */
+export const zGetEventBenchmarksResponse = zEnvelopeBenchmarksEventTarget;
+
+export const zSetEventBenchmarksBody = zSetEvents;
+
+/**
+ * The targets of the apps named
+ */
+export const zSetEventBenchmarksResponse = zEnvelopeItemsEventTarget;
+
+export const zGetInstallBenchmarksPath = z.object({
+    adamId: z.string().regex(/^[1-9][0-9]{0,17}$/)
+});
+
+/**
+ * The targets
+ */
+export const zGetInstallBenchmarksResponse = zEnvelopeBenchmarksInstallTarget;
+
+export const zSetInstallBenchmarksBody = zSetInstalls;
+
+/**
+ * The targets of the apps named
+ */
+export const zSetInstallBenchmarksResponse = zEnvelopeItemsInstallTarget;
+
+export const zGetRoasBenchmarksPath = z.object({
+    adamId: z.string().regex(/^[1-9][0-9]{0,17}$/)
+});
+
+/**
+ * The targets
+ */
+export const zGetRoasBenchmarksResponse = zEnvelopeBenchmarksRoasTarget;
+
+export const zSetRoasBenchmarksBody = zSetRoases;
+
+/**
+ * The targets of the apps named
+ */
+export const zSetRoasBenchmarksResponse = zEnvelopeItemsRoasTarget;
 
 export const zSuggestCompetitorsBody = zFindCompetitors;
 
