@@ -6,6 +6,7 @@
 import { sharedEn } from './shared.en';
 import { accountsEn } from '@/features/accounts/messages.en';
 import { activityEn } from '@/features/activity/messages.en';
+import { appStoreConnectEn } from '@/features/attribution/app-store-messages.en';
 import { attributionEn } from '@/features/attribution/messages.en';
 import { authEn } from '@/features/auth/messages.en';
 import { creationEn } from '@/features/creation/messages.en';
@@ -19,7 +20,7 @@ import { teamEn } from '@/features/team/messages.en';
 import { usersEn } from '@/features/users/messages.en';
 
 /** The parts, in order: no key may be in two of them (a later one would win; `messages.test.ts`). */
-export const EN_PARTS = [sharedEn, authEn, usersEn, tasksEn, accountsEn, optimizationEn, creationEn, negativeListsEn, suggesterEn, plansEn, rulesEn, activityEn, teamEn, attributionEn] as const;
+export const EN_PARTS = [sharedEn, authEn, usersEn, tasksEn, accountsEn, optimizationEn, creationEn, negativeListsEn, suggesterEn, plansEn, rulesEn, activityEn, teamEn, attributionEn, appStoreConnectEn] as const;
 
 export const en = {
   ...sharedEn,
@@ -36,6 +37,7 @@ export const en = {
   ...activityEn,
   ...teamEn,
   ...attributionEn,
+  ...appStoreConnectEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

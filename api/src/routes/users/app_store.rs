@@ -138,7 +138,7 @@ pub struct ConnectAppStoreForm {
 }
 
 /// The workspace's App Store Connect connections, oldest first.
-#[utoipa::path(get, path = "/api/users/one/connect/appStore", tag = "users",
+#[utoipa::path(get, path = "/api/users/one/connect/appStore", operation_id = "list_app_store_connections", tag = "users",
     responses((status = 200, description = "The connections", body = Envelope<Items<AppStoreConnectionItem>>)))]
 pub async fn list(State(state): State<AppState>, user: Member) -> ApiResult<impl IntoResponse> {
     let all = store::app_store_connect::all(&state.db.pool, &user.workspace_id).await?;
@@ -166,7 +166,7 @@ fn unreachable(e: &AscError) -> ApiError {
 /// Connects a team key of the App Store Connect API: checks it with Apple (the apps it
 /// sees, and a sales report of the vendor number), stores it sealed, reads the last 30 days
 /// of sales at once and then every day. The same key id connected again replaces it.
-#[utoipa::path(put, path = "/api/users/one/connect/appStore", tag = "users",
+#[utoipa::path(put, path = "/api/users/one/connect/appStore", operation_id = "connect_app_store", tag = "users",
     request_body(content = ConnectAppStoreForm, content_type = "multipart/form-data"),
     responses((status = 200, description = "The connection", body = Envelope<Item<AppStoreConnectionItem>>),
               (status = 400, description = "A field refused, or the key or vendor number refused by App Store Connect", body = ErrorBody),
@@ -299,7 +299,7 @@ pub async fn connect(
 }
 
 /// Disconnects an App Store Connect key: its sales are read no more and forgotten.
-#[utoipa::path(delete, path = "/api/users/one/connect/appStore/{id}", tag = "users",
+#[utoipa::path(delete, path = "/api/users/one/connect/appStore/{id}", operation_id = "disconnect_app_store", tag = "users",
     params(("id" = String, Path, description = "The connection's id")),
     responses((status = 200, description = "The connections left", body = Envelope<Items<AppStoreConnectionItem>>)))]
 pub async fn disconnect(

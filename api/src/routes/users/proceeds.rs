@@ -64,7 +64,7 @@ fn day(field: &str, raw: Option<&str>) -> Result<Date, ApiError> {
 }
 
 /// Per app and day, the units and proceeds of a connection's apps over `from..=through`.
-#[utoipa::path(get, path = "/api/users/one/connect/appStore/{id}/proceeds", tag = "users",
+#[utoipa::path(get, path = "/api/users/one/connect/appStore/{id}/proceeds", operation_id = "app_store_proceeds", tag = "users",
     params(("id" = String, Path, description = "The connection's id"), ProceedsQuery),
     responses((status = 200, description = "Units and proceeds by app and day", body = Envelope<Items<AppDayProceeds>>),
               (status = 400, description = "from or through is not a day, or the range is reversed or too long", body = ErrorBody)))]
