@@ -7,7 +7,8 @@
  * - shared code (`components`, `lib`, `i18n`, and `api`: the client generated from the server's
  *   OpenAPI document) imports no feature and not the app shell, but for the language files
  *   (`src/i18n/en.ts`, `ru.ts`), which merge each feature's copy (`messages.en.ts`,
- *   `messages.ru.ts`, which import nothing).
+ *   `messages.ru.ts`, and a part's own `<part>-messages.en.ts` / `.ru.ts` beside them, which
+ *   import nothing).
  * That no two features import each other (nor round a longer circle) is checked by
  * `scripts/feature-cycles.test.mjs`, run by `npm test`.
  */
@@ -73,7 +74,7 @@ export default tseslint.config(
             // The language files merge the features' copy.
             {
               from: { file: { path: 'src/i18n/{en,ru}.ts' } },
-              allow: { to: { element: { type: 'feature', fileInternalPath: ['messages.en.ts', 'messages.ru.ts'] } } },
+              allow: { to: { element: { type: 'feature', fileInternalPath: ['messages.en.ts', 'messages.ru.ts', '*-messages.en.ts', '*-messages.ru.ts'] } } },
             },
             { from: { element: { type: 'test-support' } }, allow: { to: { element: { type: '*' } } } },
             // Tests use the shared test helpers wherever they are.

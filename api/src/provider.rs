@@ -16,6 +16,7 @@ use searchdeck_common::{
     store::{self, accounts::AccountRow},
     stored_credentials,
 };
+use searchdeck_provider::appstore_connect::{AppStoreConnect, AscConfig};
 use searchdeck_provider::{
     AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials, PerKey,
     ProviderError, oauth::PopupConnect,
@@ -36,6 +37,9 @@ pub struct Provider {
     /// Apple's beside Apple's API, the sandbox's stand-ins beside the sandbox
     /// (`AppStoreConfig::from_env`).
     pub app_store: AppStore,
+    /// The App Store Connect API (a workspace's sales): Apple's beside Apple's API, the
+    /// sandbox's stand-in beside the sandbox (`AscConfig::from_env`).
+    pub app_store_connect: AppStoreConnect,
     /// Opens stored connections' credentials.
     secrets: SecretBox,
     /// One client per connection, reused by its requests: the client caches the access
@@ -72,11 +76,15 @@ impl Provider {
             .build()?;
         let app_store = AppStore::new(AppStoreConfig::from_env(&config.provider_base_url))
             .map_err(|e| anyhow::anyhow!("App Store client: {e}"))?;
+        let app_store_connect =
+            AppStoreConnect::new(AscConfig::from_env(&config.provider_base_url))
+                .map_err(|e| anyhow::anyhow!("App Store Connect client: {e}"))?;
         Ok(Provider {
             api,
             popup,
             http,
             app_store,
+            app_store_connect,
             secrets,
             clients: Arc::default(),
         })

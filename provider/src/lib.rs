@@ -4,10 +4,12 @@
 //! `https://appleid.apple.com/auth/oauth2/token`, or at the sandbox's equivalents. The API
 //! and the workers call it only through the [`AppleAds`] trait (`Arc<dyn AppleAds>`). [`AppStore`] reads the public App Store endpoints
 //! (app lookup, app search, search hints). [`mmp`] holds the clients of the attribution
-//! providers' reporting APIs (AppsFlyer's Master API).
+//! providers' reporting APIs (AppsFlyer's Master API). [`appstore_connect`] reads a team's
+//! apps and daily sales from the App Store Connect API.
 
 pub mod apple_ads;
 pub mod appstore;
+pub mod appstore_connect;
 pub mod calls;
 pub mod client;
 pub mod clients;

@@ -7,7 +7,8 @@
 //! public App Store endpoints under `/appstore/` (`lookup`, `search`, `hints`) and for the
 //! ECB's reference-rate feed under `/eurofxref/`, and for the attribution providers'
 //! reporting APIs on their own paths (AppsFlyer's `/api/master-agg-data/v4/…`,
-//! [`api::mmp`]). Writes
+//! [`api::mmp`]), and for the App Store Connect API under `/appstoreconnect/v1/…`
+//! ([`api::appstore_connect`]). Writes
 //! persist in a journal when a data dir is configured ([`journal`]).
 
 pub mod admin;
@@ -71,6 +72,7 @@ pub fn app(sandbox: Arc<Sandbox>) -> Router {
         .merge(api::appstore::router())
         .merge(api::eurofxref::router())
         .merge(api::mmp::router())
+        .merge(api::appstore_connect::router())
         .fallback(api::error::unserved)
         .method_not_allowed_fallback(api::error::wrong_method)
         .layer(axum::middleware::from_fn(api::error::shape_errors))

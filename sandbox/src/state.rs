@@ -148,6 +148,8 @@ pub struct Sandbox {
     pub reports: ReportCache,
     /// Faults of the attribution providers' reporting-API stand-ins.
     pub mmp: crate::api::mmp::MmpFaults,
+    /// The App Store Connect API keys registered (`POST /sandbox/appstoreconnect/keys`).
+    pub app_store_connect: crate::api::appstore_connect::AscKeys,
 }
 
 /// Days before today a started sandbox computes ahead ([`Sandbox::warm_up`]): the longest
@@ -267,6 +269,7 @@ impl Sandbox {
             recommendations: crate::api::recommendations::Decisions::restore(decisions),
             reports: ReportCache::default(),
             mmp: Default::default(),
+            app_store_connect: Default::default(),
         }))
     }
 }

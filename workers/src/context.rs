@@ -13,6 +13,7 @@ use searchdeck_common::{
     secrets::SecretBox,
     store, stored_credentials,
 };
+use searchdeck_provider::appstore_connect::AscConfig;
 use searchdeck_provider::mmp::MmpConfig;
 use searchdeck_provider::{
     AppStore, AppStoreConfig, AppleAds, Client, ClientCache, ClientConfig, Credentials, PerKey,
@@ -51,6 +52,9 @@ pub struct Runtime {
     /// Where the attribution providers' reporting APIs are (the pull job): the providers'
     /// own beside Apple, the sandbox's stand-ins beside the sandbox ([`MmpConfig::from_env`]).
     pub mmp: MmpConfig,
+    /// Where the App Store Connect API is (the sales read): Apple's beside Apple, the
+    /// sandbox's stand-in beside the sandbox ([`AscConfig::from_env`]).
+    pub app_store_connect: AscConfig,
 }
 
 impl std::fmt::Debug for Runtime {
@@ -88,6 +92,7 @@ impl Runtime {
             activity_retention_days: config.activity_retention_days,
             appstore: AppStore::new(AppStoreConfig::from_env(&config.provider_base_url))?,
             mmp: MmpConfig::from_env(&config.provider_base_url),
+            app_store_connect: AscConfig::from_env(&config.provider_base_url),
         }))
     }
 

@@ -18,6 +18,7 @@
 
 mod account;
 mod app_store;
+mod app_store_connect;
 mod campaign;
 pub(crate) mod doc;
 mod notification;
@@ -35,6 +36,7 @@ pub use app_store::{
     AdamIdParam, AppStoreId, AppStoreParam, CompetitorApp, IdParam, NOT_AN_APP_STORE_ID,
     parse_app_store_id,
 };
+pub use app_store_connect::AppStoreConnection;
 pub use campaign::{Campaign, CampaignOfAdGroup, ScopeQuery, campaign_by_id, first_campaign, pick};
 pub(crate) use doc::error_body;
 pub use doc::{Documented, HandlerDoc, SECURITY_SCHEME, document_routes};

@@ -24,6 +24,7 @@ mod harness;
 mod access;
 mod accounts;
 mod activity;
+mod app_store_connect;
 mod attribution;
 mod auth;
 mod benchmarks;

@@ -9,6 +9,7 @@ mod collect_keywords;
 mod creation;
 mod deliver_alert;
 mod fetch_rates;
+mod pull_app_store_sales;
 mod pull_attribution;
 mod refresh_popularity;
 mod run_rule;
@@ -36,6 +37,9 @@ pub use creation::{
 };
 pub use deliver_alert::DeliverAlert;
 pub use fetch_rates::FetchRates;
+pub use pull_app_store_sales::{
+    PullAppStoreSales, SALES_BACKFILL_DAYS, SALES_EVERY_MS, SALES_REFRESH_DAYS, sales_schedule_key,
+};
 pub use pull_attribution::{
     PULL_DAYS, PULL_EVERY_MS, PullAttribution, schedule_key as pull_schedule_key,
 };

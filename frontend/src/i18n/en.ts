@@ -6,6 +6,7 @@
 import { sharedEn } from './shared.en';
 import { accountsEn } from '@/features/accounts/messages.en';
 import { activityEn } from '@/features/activity/messages.en';
+import { appStoreConnectEn } from '@/features/attribution/app-store-messages.en';
 import { attributionEn } from '@/features/attribution/messages.en';
 import { benchmarksEn } from '@/features/benchmarks/messages.en';
 import { authEn } from '@/features/auth/messages.en';
@@ -20,7 +21,7 @@ import { teamEn } from '@/features/team/messages.en';
 import { usersEn } from '@/features/users/messages.en';
 
 /** The parts, in order: no key may be in two of them (a later one would win; `messages.test.ts`). */
-export const EN_PARTS = [sharedEn, authEn, usersEn, tasksEn, accountsEn, optimizationEn, creationEn, negativeListsEn, suggesterEn, plansEn, rulesEn, activityEn, teamEn, attributionEn, benchmarksEn] as const;
+export const EN_PARTS = [sharedEn, authEn, usersEn, tasksEn, accountsEn, optimizationEn, creationEn, negativeListsEn, suggesterEn, plansEn, rulesEn, activityEn, teamEn, attributionEn, benchmarksEn, appStoreConnectEn] as const;
 
 export const en = {
   ...sharedEn,
@@ -38,6 +39,7 @@ export const en = {
   ...teamEn,
   ...attributionEn,
   ...benchmarksEn,
+  ...appStoreConnectEn,
 } as const;
 
 export type MessageKey = keyof typeof en;

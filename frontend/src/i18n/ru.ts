@@ -6,6 +6,7 @@ import type { Messages } from './en';
 import { sharedRu } from './shared.ru';
 import { accountsRu } from '@/features/accounts/messages.ru';
 import { activityRu } from '@/features/activity/messages.ru';
+import { appStoreConnectRu } from '@/features/attribution/app-store-messages.ru';
 import { attributionRu } from '@/features/attribution/messages.ru';
 import { benchmarksRu } from '@/features/benchmarks/messages.ru';
 import { authRu } from '@/features/auth/messages.ru';
@@ -20,7 +21,7 @@ import { teamRu } from '@/features/team/messages.ru';
 import { usersRu } from '@/features/users/messages.ru';
 
 /** The parts, in the order of `EN_PARTS`. */
-export const RU_PARTS = [sharedRu, authRu, usersRu, tasksRu, accountsRu, optimizationRu, creationRu, negativeListsRu, suggesterRu, plansRu, rulesRu, activityRu, teamRu, attributionRu, benchmarksRu] as const;
+export const RU_PARTS = [sharedRu, authRu, usersRu, tasksRu, accountsRu, optimizationRu, creationRu, negativeListsRu, suggesterRu, plansRu, rulesRu, activityRu, teamRu, attributionRu, benchmarksRu, appStoreConnectRu] as const;
 
 export const ru: Messages = {
   ...sharedRu,
@@ -38,4 +39,5 @@ export const ru: Messages = {
   ...teamRu,
   ...attributionRu,
   ...benchmarksRu,
+  ...appStoreConnectRu,
 };

@@ -24,6 +24,7 @@ export function renderApp(path: string, user: User | null = null) {
   mockApiDefault('GET /api/plan/current', ok(makePlanAnswer()));
   // The header's workspace switcher (features/team): one workspace, so it stays hidden.
   mockApiDefault('GET /api/workspaces/all', ok({ items: [] }));
+  mockApiDefault('GET /api/users/one/connect/appStore', ok({ items: [] }));
   const router = createMemoryRouter(toRouteObjects(), { initialEntries: [path] });
   const queryClient = createQueryClient();
   queryClient.setDefaultOptions({ queries: { retry: false }, mutations: { retry: false } });

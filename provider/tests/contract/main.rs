@@ -3,6 +3,7 @@
 
 mod access;
 mod ads;
+mod appstore_connect;
 mod core;
 mod faults;
 mod history;

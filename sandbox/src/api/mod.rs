@@ -5,6 +5,7 @@ pub mod adgroups;
 pub mod ads;
 pub mod apps;
 pub mod appstore;
+pub mod appstore_connect;
 pub mod bulk;
 pub mod campaigns;
 pub mod creatives;

@@ -9,6 +9,7 @@ pub mod collect_keywords;
 pub mod creation;
 mod deliver_alert;
 pub mod fetch_rates;
+pub mod pull_app_store_sales;
 pub mod pull_attribution;
 pub mod refresh_popularity;
 pub mod run_rule;
@@ -42,7 +43,8 @@ pub fn register(registry: &mut Registry) {
         .add::<jobs::RunRule>()
         .add::<jobs::UndoRuleRun>()
         .add::<jobs::UndoNotification>()
-        .add::<jobs::PullAttribution>();
+        .add::<jobs::PullAttribution>()
+        .add::<jobs::PullAppStoreSales>();
     #[cfg(feature = "test-jobs")]
     registry.add::<jobs::TestJob>();
 }

@@ -21,8 +21,9 @@ use crate::{
 };
 
 /// The connections of a user (spec §3: appStore list, mmpEvent map by provider). `appStore`
-/// lists the workspace's Apple Ads connections: `id`, `name`, and `history` (whether data
-/// has been synced, so the integration shows 'Active' rather than 'Loading data').
+/// lists the workspace's App Store Connect connections: `id`, `name` (the key id), and
+/// `history` (whether daily sales have been read, so the integration shows 'Active'
+/// rather than 'Loading data').
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Connects {
@@ -97,11 +98,7 @@ pub async fn load(
         payment_failed: billing.payment_failed,
         purchase: billing.purchase,
         connects: Connects {
-            app_store: store::accounts::all(&state.db.pool, workspace_id)
-                .await?
-                .into_iter()
-                .map(|a| serde_json::json!({"id": a.id, "name": a.name, "history": a.last_synced_at.is_some()}))
-                .collect(),
+            app_store: super::app_store::user_connects(state, workspace_id).await?,
             mmp_event: serde_json::Map::new(),
         },
     })

@@ -1,6 +1,9 @@
-//! Per-user values (`users/changeValue`).
+//! Per-user values (`users/changeValue`) and the App Store Connect connections of the
+//! User item's `connects.appStore` ([`app_store`], [`proceeds`]).
 
+pub mod app_store;
 pub mod item;
+pub mod proceeds;
 
 use axum::{extract::State, response::IntoResponse};
 use item::{self as user, UserItem};
@@ -20,7 +23,12 @@ use crate::{
 };
 
 pub fn router() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(route!(change_value))
+    OpenApiRouter::new()
+        .routes(route!(change_value))
+        .routes(route!(app_store::list))
+        .routes(route!(app_store::connect))
+        .routes(route!(app_store::disconnect))
+        .routes(route!(proceeds::proceeds))
 }
 
 #[derive(Debug, Deserialize, ToSchema)]

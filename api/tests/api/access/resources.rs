@@ -267,6 +267,27 @@ pub async fn resource_in_workspace(app: &TestApp, kind: &str, token: &str) -> St
                 .unwrap()
                 .to_string()
         }
+        "app_store_connection" => {
+            // A connected App Store Connect key (its sealed key never opened here).
+            let id = searchdeck_common::ids::new_id();
+            store::app_store_connect::upsert(
+                &app.state.db.pool,
+                &store::app_store_connect::NewConnection {
+                    id: &id,
+                    workspace_id,
+                    issuer_id: "57246542-96fe-1a63-e053-0824d011072a",
+                    key_id: "2X9R4HXF34",
+                    vendor_number: "80012345",
+                    private_key_sealed: "sealed",
+                    name: "2X9R4HXF34",
+                    apps: "[]",
+                    created_by: me["id"].as_str().unwrap(),
+                },
+                1,
+            )
+            .await
+            .unwrap()
+        }
         other => panic!("no fixture for resource kind {other:?}: add one here"),
     }
 }

@@ -95,7 +95,8 @@ sandbox_tests! {
         let all = t.get("/api/account/getAll", &owner).await;
         assert_eq!(all.json["result"]["items"].as_array().unwrap().len(), 1);
         let me = t.get("/api/auth/me", &owner).await;
-        assert_eq!(me.json["result"]["item"]["connects"]["appStore"], json!([{"id": id, "name": "Main account", "history": false}]));
+        // `connects.appStore` lists App Store Connect keys (docs/api/app-store-connect.md), not ad accounts.
+        assert_eq!(me.json["result"]["item"]["connects"]["appStore"], json!([]));
         assert_eq!(t.count("pending_keys").await, 0, "the key now belongs to the connection");
         // The cache serves getAcls; getAccountData refreshes it from the provider.
         let cached = t.get(&format!("/api/asa/getAcls?accountId={id}"), &owner).await;

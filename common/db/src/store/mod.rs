@@ -19,6 +19,7 @@
 pub mod accounts;
 pub mod activity;
 pub mod alerts;
+pub mod app_store_connect;
 pub mod attribution;
 pub mod benchmarks;
 pub mod campaign_views;

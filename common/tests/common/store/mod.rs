@@ -54,6 +54,8 @@ mod creation_cases;
 use creation_cases::creation_entities_are_recorded_once_per_job;
 mod pull_cases;
 use pull_cases::pulls_replace_their_days_and_keep_their_status;
+mod app_store_connect_cases;
+use app_store_connect_cases::app_store_sales_replace_their_days;
 mod spend_cases;
 use spend_cases::last_month_spend_is_memoised_until_new_synced_data;
 
@@ -120,6 +122,7 @@ conformance!(
     campaigns_report_shows_rules_and_goals,
     last_month_spend_is_memoised_until_new_synced_data,
     pulls_replace_their_days_and_keep_their_status,
+    app_store_sales_replace_their_days,
 );
 
 fn day(d: u8) -> Date {

@@ -1,7 +1,8 @@
 /**
  * Settings › Integrations (`/settings/integrations`, every role; docs/screens/attribution.md):
  * every provider the server knows, by kind (attribution providers, revenue, custom), each with
- * its status, last event, events in the last 24 h and Connect (owner, admin, writer) or Open.
+ * its status, last event, events in the last 24 h and Connect (owner, admin, writer) or Open;
+ * then App Store Connect, the revenue Apple itself reports (`AppStoreConnectCard`).
  */
 import { Alert, Card, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useSession } from '@/features/auth';
@@ -9,6 +10,7 @@ import { t } from '@/i18n';
 import { errorMessage } from '@/lib/api-error';
 import { useIntegrations } from '../api/get-integrations';
 import { canChange, KINDS, ofKind } from '../providers';
+import { AppStoreConnectCard } from './AppStoreConnectCard';
 import { IntegrationsTable } from './IntegrationsTable';
 
 export function IntegrationsScreen() {
@@ -52,6 +54,7 @@ export function IntegrationsScreen() {
             </Card>
           );
         })}
+      <AppStoreConnectCard canEdit={canEdit} />
     </Stack>
   );
 }
