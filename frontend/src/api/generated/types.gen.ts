@@ -400,6 +400,33 @@ export type AppCompetitors = {
 };
 
 /**
+ * One app's sales of one day in one currency.
+ */
+export type AppDayProceeds = {
+    adamId: number;
+    /**
+     * The app's name as the key saw it (empty for an app it no longer lists).
+     */
+    appName: string;
+    /**
+     * ISO 4217: Apple's currency of proceeds.
+     */
+    currency: string;
+    /**
+     * YYYY-MM-DD (the report's day).
+     */
+    day: string;
+    /**
+     * The developer's proceeds (units × proceeds per unit), in `currency`.
+     */
+    proceeds: number;
+    /**
+     * Units sold: downloads, in-app purchases and subscriptions, less refunds.
+     */
+    units: number;
+};
+
+/**
  * An app's store details (`suggester/adams/{id}`).
  */
 export type AppDetails = {
@@ -453,6 +480,47 @@ export type AppItem = {
      * The campaign group the app belongs to (null for search results).
      */
     orgId?: string | null;
+};
+
+/**
+ * An App Store Connect connection as the Integrations screen shows it (the key itself is
+ * never answered).
+ */
+export type AppStoreConnectionItem = {
+    /**
+     * The apps the key saw when it was connected.
+     */
+    apps: Array<AscAppItem>;
+    /**
+     * When the key was connected (unix ms).
+     */
+    createdAt: number;
+    /**
+     * Whether daily sales have been read (the integration is 'Active'; else 'Loading
+     * data').
+     */
+    history: boolean;
+    id: string;
+    issuerId: string;
+    keyId: string;
+    /**
+     * The newest day whose sales report was read (YYYY-MM-DD), null before the first.
+     */
+    lastDay?: string | null;
+    /**
+     * Why the last read failed, in the user's words; null once one succeeds.
+     */
+    lastError?: string | null;
+    lastErrorAt?: number | null;
+    /**
+     * When a read last succeeded (unix ms).
+     */
+    lastSuccessAt?: number | null;
+    /**
+     * The key id, as App Store Connect lists the key.
+     */
+    name: string;
+    vendorNumber: string;
 };
 
 /**
@@ -526,6 +594,18 @@ export type AppsLimit = {
      * The plan (spec §4).
      */
     plan: string;
+};
+
+/**
+ * An app a connection's key sees.
+ */
+export type AscAppItem = {
+    /**
+     * The app's Apple ID (the adam id Apple Ads names it by).
+     */
+    adamId: number;
+    bundleId: string;
+    name: string;
 };
 
 /**
@@ -1267,6 +1347,30 @@ export type ConflictKeyword = {
 };
 
 /**
+ * The fields of `users/one/connect/appStore` (read from the multipart body; this type
+ * documents them).
+ */
+export type ConnectAppStoreForm = {
+    /**
+     * The issuer id of the team's API keys (Users and Access › Integrations): a UUID.
+     */
+    issuerId: string;
+    /**
+     * The `.p8` file App Store Connect gave for the key (PEM, PKCS#8, EC P-256).
+     */
+    key: Blob | File;
+    /**
+     * The key's id: 10 uppercase letters or digits.
+     */
+    keyId: string;
+    /**
+     * The vendor number (Payments and Financial Reports): the Sales and Trends reports
+     * are asked per vendor number, and the API offers no call that lists it.
+     */
+    vendorNumber: string;
+};
+
+/**
  * A new postback URL (and the custom server's signing secret), shown once.
  */
 export type Connected = {
@@ -1284,8 +1388,9 @@ export type Connected = {
 
 /**
  * The connections of a user (spec §3: appStore list, mmpEvent map by provider). `appStore`
- * lists the workspace's Apple Ads connections: `id`, `name`, and `history` (whether data
- * has been synced, so the integration shows 'Active' rather than 'Loading data').
+ * lists the workspace's App Store Connect connections: `id`, `name` (the key id), and
+ * `history` (whether daily sales have been read, so the integration shows 'Active'
+ * rather than 'Loading data').
  */
 export type Connects = {
     appStore: Array<unknown>;
@@ -2382,6 +2487,59 @@ export type EnvelopeItemAppDetails = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemAppStoreConnectionItem = {
+    message: string;
+    /**
+     * `result: {"item": …}` — a single object.
+     */
+    result: {
+        /**
+         * An App Store Connect connection as the Integrations screen shows it (the key itself is
+         * never answered).
+         */
+        item: {
+            /**
+             * The apps the key saw when it was connected.
+             */
+            apps: Array<AscAppItem>;
+            /**
+             * When the key was connected (unix ms).
+             */
+            createdAt: number;
+            /**
+             * Whether daily sales have been read (the integration is 'Active'; else 'Loading
+             * data').
+             */
+            history: boolean;
+            id: string;
+            issuerId: string;
+            keyId: string;
+            /**
+             * The newest day whose sales report was read (YYYY-MM-DD), null before the first.
+             */
+            lastDay?: string | null;
+            /**
+             * Why the last read failed, in the user's words; null once one succeeds.
+             */
+            lastError?: string | null;
+            lastErrorAt?: number | null;
+            /**
+             * When a read last succeeded (unix ms).
+             */
+            lastSuccessAt?: number | null;
+            /**
+             * The key id, as App Store Connect lists the key.
+             */
+            name: string;
+            vendorNumber: string;
+        };
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemBacktest = {
     message: string;
     /**
@@ -3376,6 +3534,42 @@ export type EnvelopeItemsAppCompetitors = {
 /**
  * A successful answer.
  */
+export type EnvelopeItemsAppDayProceeds = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            adamId: number;
+            /**
+             * The app's name as the key saw it (empty for an app it no longer lists).
+             */
+            appName: string;
+            /**
+             * ISO 4217: Apple's currency of proceeds.
+             */
+            currency: string;
+            /**
+             * YYYY-MM-DD (the report's day).
+             */
+            day: string;
+            /**
+             * The developer's proceeds (units × proceeds per unit), in `currency`.
+             */
+            proceeds: number;
+            /**
+             * Units sold: downloads, in-app purchases and subscriptions, less refunds.
+             */
+            units: number;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
 export type EnvelopeItemsAppItem = {
     message: string;
     /**
@@ -3394,6 +3588,55 @@ export type EnvelopeItemsAppItem = {
              * The campaign group the app belongs to (null for search results).
              */
             orgId?: string | null;
+        }>;
+    };
+    status: number;
+};
+
+/**
+ * A successful answer.
+ */
+export type EnvelopeItemsAppStoreConnectionItem = {
+    message: string;
+    /**
+     * `result: {"items": […]}` — a list.
+     */
+    result: {
+        items: Array<{
+            /**
+             * The apps the key saw when it was connected.
+             */
+            apps: Array<AscAppItem>;
+            /**
+             * When the key was connected (unix ms).
+             */
+            createdAt: number;
+            /**
+             * Whether daily sales have been read (the integration is 'Active'; else 'Loading
+             * data').
+             */
+            history: boolean;
+            id: string;
+            issuerId: string;
+            keyId: string;
+            /**
+             * The newest day whose sales report was read (YYYY-MM-DD), null before the first.
+             */
+            lastDay?: string | null;
+            /**
+             * Why the last read failed, in the user's words; null once one succeeds.
+             */
+            lastError?: string | null;
+            lastErrorAt?: number | null;
+            /**
+             * When a read last succeeded (unix ms).
+             */
+            lastSuccessAt?: number | null;
+            /**
+             * The key id, as App Store Connect lists the key.
+             */
+            name: string;
+            vendorNumber: string;
         }>;
     };
     status: number;
@@ -17049,6 +17292,171 @@ export type ChangeValueResponses = {
 };
 
 export type ChangeValueResponse = ChangeValueResponses[keyof ChangeValueResponses];
+
+export type ListAppStoreConnectionsData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/users/one/connect/appStore';
+};
+
+export type ListAppStoreConnectionsErrors = {
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type ListAppStoreConnectionsError = ListAppStoreConnectionsErrors[keyof ListAppStoreConnectionsErrors];
+
+export type ListAppStoreConnectionsResponses = {
+    /**
+     * The connections
+     */
+    200: EnvelopeItemsAppStoreConnectionItem;
+};
+
+export type ListAppStoreConnectionsResponse = ListAppStoreConnectionsResponses[keyof ListAppStoreConnectionsResponses];
+
+export type ConnectAppStoreData = {
+    body: ConnectAppStoreForm;
+    path?: never;
+    query?: never;
+    url: '/api/users/one/connect/appStore';
+};
+
+export type ConnectAppStoreErrors = {
+    /**
+     * A field refused, or the key or vendor number refused by App Store Connect
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * The request body is too large (at most 1 MB)
+     */
+    413: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+    /**
+     * App Store Connect could not be reached
+     */
+    502: ErrorBody;
+};
+
+export type ConnectAppStoreError = ConnectAppStoreErrors[keyof ConnectAppStoreErrors];
+
+export type ConnectAppStoreResponses = {
+    /**
+     * The connection
+     */
+    200: EnvelopeItemAppStoreConnectionItem;
+};
+
+export type ConnectAppStoreResponse = ConnectAppStoreResponses[keyof ConnectAppStoreResponses];
+
+export type DisconnectAppStoreData = {
+    body?: never;
+    path: {
+        /**
+         * The connection's id
+         */
+        id: string;
+    };
+    query?: never;
+    url: '/api/users/one/connect/appStore/{id}';
+};
+
+export type DisconnectAppStoreErrors = {
+    /**
+     * Invalid parameters
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * Access restricted (role)
+     */
+    403: ErrorBody;
+    /**
+     * App Store Connect connection not found
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type DisconnectAppStoreError = DisconnectAppStoreErrors[keyof DisconnectAppStoreErrors];
+
+export type DisconnectAppStoreResponses = {
+    /**
+     * The connections left
+     */
+    200: EnvelopeItemsAppStoreConnectionItem;
+};
+
+export type DisconnectAppStoreResponse = DisconnectAppStoreResponses[keyof DisconnectAppStoreResponses];
+
+export type AppStoreProceedsData = {
+    body?: never;
+    path: {
+        /**
+         * The connection's id
+         */
+        id: string;
+    };
+    query?: {
+        from?: string;
+        through?: string;
+    };
+    url: '/api/users/one/connect/appStore/{id}/proceeds';
+};
+
+export type AppStoreProceedsErrors = {
+    /**
+     * from or through is not a day, or the range is reversed or too long
+     */
+    400: ErrorBody;
+    /**
+     * Unauthorized
+     */
+    401: ErrorBody;
+    /**
+     * App Store Connect connection not found
+     */
+    404: ErrorBody;
+    /**
+     * Error. Try again later
+     */
+    500: ErrorBody;
+};
+
+export type AppStoreProceedsError = AppStoreProceedsErrors[keyof AppStoreProceedsErrors];
+
+export type AppStoreProceedsResponses = {
+    /**
+     * Units and proceeds by app and day
+     */
+    200: EnvelopeItemsAppDayProceeds;
+};
+
+export type AppStoreProceedsResponse = AppStoreProceedsResponses[keyof AppStoreProceedsResponses];
 
 export type AllWorkspacesData = {
     body?: never;

@@ -114,6 +114,18 @@ export const zAlertsDismissed = z.object({
 });
 
 /**
+ * One app's sales of one day in one currency.
+ */
+export const zAppDayProceeds = z.object({
+    adamId: z.int(),
+    appName: z.string(),
+    currency: z.string(),
+    day: z.string(),
+    proceeds: z.number(),
+    units: z.int()
+});
+
+/**
  * An app's store details (`suggester/adams/{id}`).
  */
 export const zAppDetails = z.object({
@@ -308,6 +320,34 @@ export const zAppliedPlace = z.object({
     campaignId: z.string().regex(/^[0-9]{1,19}$/),
     campaignName: z.string(),
     orgId: z.string().regex(/^[0-9]{1,19}$/)
+});
+
+/**
+ * An app a connection's key sees.
+ */
+export const zAscAppItem = z.object({
+    adamId: z.int(),
+    bundleId: z.string(),
+    name: z.string()
+});
+
+/**
+ * An App Store Connect connection as the Integrations screen shows it (the key itself is
+ * never answered).
+ */
+export const zAppStoreConnectionItem = z.object({
+    apps: z.array(zAscAppItem),
+    createdAt: z.int(),
+    history: z.boolean(),
+    id: z.string(),
+    issuerId: z.string(),
+    keyId: z.string(),
+    lastDay: z.string().nullish(),
+    lastError: z.string().nullish(),
+    lastErrorAt: z.int().nullish(),
+    lastSuccessAt: z.int().nullish(),
+    name: z.string(),
+    vendorNumber: z.string()
 });
 
 /**
@@ -545,9 +585,21 @@ export const zConflict = z.object({
 });
 
 /**
+ * The fields of `users/one/connect/appStore` (read from the multipart body; this type
+ * documents them).
+ */
+export const zConnectAppStoreForm = z.object({
+    issuerId: z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/),
+    key: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/),
+    keyId: z.string().regex(/^[A-Z0-9]{10}$/),
+    vendorNumber: z.string().regex(/^[0-9]{1,12}$/)
+});
+
+/**
  * The connections of a user (spec §3: appStore list, mmpEvent map by provider). `appStore`
- * lists the workspace's Apple Ads connections: `id`, `name`, and `history` (whether data
- * has been synced, so the integration shows 'Active' rather than 'Loading data').
+ * lists the workspace's App Store Connect connections: `id`, `name` (the key id), and
+ * `history` (whether daily sales have been read, so the integration shows 'Active'
+ * rather than 'Loading data').
  */
 export const zConnects = z.object({
     appStore: z.array(z.unknown()),
@@ -872,6 +924,30 @@ export const zEnvelopeItemAppDetails = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeItemAppStoreConnectionItem = z.object({
+    message: z.string(),
+    result: z.object({
+        item: z.object({
+            apps: z.array(zAscAppItem),
+            createdAt: z.int(),
+            history: z.boolean(),
+            id: z.string(),
+            issuerId: z.string(),
+            keyId: z.string(),
+            lastDay: z.string().nullish(),
+            lastError: z.string().nullish(),
+            lastErrorAt: z.int().nullish(),
+            lastSuccessAt: z.int().nullish(),
+            name: z.string(),
+            vendorNumber: z.string()
+        })
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemBulkEditStarted = z.object({
     message: z.string(),
     result: z.object({
@@ -1077,6 +1153,24 @@ export const zEnvelopeItemsAlertItem = z.object({
 /**
  * A successful answer.
  */
+export const zEnvelopeItemsAppDayProceeds = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            adamId: z.int(),
+            appName: z.string(),
+            currency: z.string(),
+            day: z.string(),
+            proceeds: z.number(),
+            units: z.int()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
 export const zEnvelopeItemsAppItem = z.object({
     message: z.string(),
     result: z.object({
@@ -1086,6 +1180,30 @@ export const zEnvelopeItemsAppItem = z.object({
             countryOrRegionCodes: z.array(z.string()).nullish(),
             developerName: z.string().nullish(),
             orgId: z.string().nullish()
+        }))
+    }),
+    status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
+});
+
+/**
+ * A successful answer.
+ */
+export const zEnvelopeItemsAppStoreConnectionItem = z.object({
+    message: z.string(),
+    result: z.object({
+        items: z.array(z.object({
+            apps: z.array(zAscAppItem),
+            createdAt: z.int(),
+            history: z.boolean(),
+            id: z.string(),
+            issuerId: z.string(),
+            keyId: z.string(),
+            lastDay: z.string().nullish(),
+            lastError: z.string().nullish(),
+            lastErrorAt: z.int().nullish(),
+            lastSuccessAt: z.int().nullish(),
+            name: z.string(),
+            vendorNumber: z.string()
         }))
     }),
     status: z.int().gte(0).max(2147483647, { error: 'Invalid value: Expected int32 to be <= 2147483647' })
@@ -8033,6 +8151,41 @@ export const zChangeValueBody = zChangeValueRequest;
  * The updated user
  */
 export const zChangeValueResponse = zEnvelopeItemUserItem;
+
+/**
+ * The connections
+ */
+export const zListAppStoreConnectionsResponse = zEnvelopeItemsAppStoreConnectionItem;
+
+export const zConnectAppStoreBody = zConnectAppStoreForm;
+
+/**
+ * The connection
+ */
+export const zConnectAppStoreResponse = zEnvelopeItemAppStoreConnectionItem;
+
+export const zDisconnectAppStorePath = z.object({
+    id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+/**
+ * The connections left
+ */
+export const zDisconnectAppStoreResponse = zEnvelopeItemsAppStoreConnectionItem;
+
+export const zAppStoreProceedsPath = z.object({
+    id: z.string().regex(/^[^\x00-\x1F\x7F‪-‮⁦-⁩]*$/)
+});
+
+export const zAppStoreProceedsQuery = z.object({
+    from: z.string().regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/).optional(),
+    through: z.string().regex(/^[0-9]{4}-[0-9]{2}-[0-9]{2}$/).optional()
+});
+
+/**
+ * Units and proceeds by app and day
+ */
+export const zAppStoreProceedsResponse = zEnvelopeItemsAppDayProceeds;
 
 /**
  * The caller's workspaces
