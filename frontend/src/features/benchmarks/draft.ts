@@ -35,7 +35,7 @@ export function moneyProblem(text: string, currency: string): string | null {
   return text === '' || shape.test(text) ? null : String(digits);
 }
 
-/** Whether `text` is not a ROAS ratio (0 to 1000, at most 4 decimals). */
+/** Whether `text` is not a ROAS in percent (0 to 100 000 %, at most 2 decimals: the API's fraction to 4). */
 export function roasProblem(text: string): boolean {
-  return text !== '' && (!/^\d+(\.\d{1,4})?$/.test(text) || Number(text) > 1000);
+  return text !== '' && (!/^\d+(\.\d{1,2})?$/.test(text) || Number(text) > 100_000);
 }

@@ -118,7 +118,7 @@ describe('Settings › Benchmarks › an app', () => {
     renderApp('/settings/benchmarks/app?adamId=900001', makeUser());
     await user.click(await screen.findByRole('tab', { name: 'Revenue' }));
     const table = await screen.findByRole('table', { name: 'Revenue' });
-    await user.type(within(table).getByRole('textbox', { name: 'ROAS D7, All countries' }), '1.2');
+    await user.type(within(table).getByRole('textbox', { name: 'ROAS D7, All countries' }), '120');
     expect(screen.getByText('No published figures with a known sample size exist for these targets, so none are shown.')).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Save targets' }));
     await waitFor(() => expect(callsTo('PATCH /api/benchmarks/revenues/many')).toHaveLength(1));

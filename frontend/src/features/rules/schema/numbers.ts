@@ -15,25 +15,7 @@ export const clean = (input: string | number) => (typeof input === 'number' ? St
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-/** `text` (a decimal) with its point moved `shift` places (−2: percent → fraction), exactly. */
-export function shiftDecimal(text: string, shift: number): string {
-  const negative = text.startsWith('-');
-  const [whole = '0', fraction = ''] = (negative ? text.slice(1) : text).split('.');
-  let digits = whole + fraction;
-  let point = whole.length + shift;
-  if (point <= 0) {
-    digits = '0'.repeat(1 - point) + digits;
-    point = 1;
-  }
-  if (point > digits.length) digits += '0'.repeat(point - digits.length);
-  const intPart = digits.slice(0, point).replace(/^0+(?=\d)/, '');
-  const fracPart = digits.slice(point).replace(/0+$/, '');
-  const result = fracPart ? `${intPart}.${fracPart}` : intPart;
-  return negative && /[1-9]/.test(result) ? `-${result}` : result;
-}
-
-export const percentToFraction = (percent: string) => shiftDecimal(percent, -2);
-export const fractionToPercent = (fraction: string) => shiftDecimal(fraction, 2);
+export { fractionToPercent, percentToFraction, shiftDecimal } from '@/lib/decimal';
 
 export function fill(text: string, values: Record<string, string | number>): string {
   return text.replace(/\{(\w+)\}/g, (_, key: string) => String(values[key] ?? ''));
