@@ -32,6 +32,7 @@ export const benchmarksEn = {
   'benchmarks.eventPlaceholder': 'Pick an MMP event',
   'benchmarks.noEvents': 'No events yet: connect an attribution provider in Integrations, and the events it sends for this app appear here.',
   'benchmarks.roasHint': 'ROAS is revenue ÷ spend of the same install days, in percent: 120 % earns back the spend and a fifth more. Each column is a cohort window of the report’s Cohort columns.',
+  'benchmarks.badMoneyWhole': 'A whole number of at least 0: this currency has no decimals',
   'benchmarks.badMoney': 'A number of at least 0 with at most {digits} decimals',
   'benchmarks.badRoas': 'A percentage from 0 to 100000 with at most 2 decimals',
   'benchmarks.reference.title': 'Published reference',

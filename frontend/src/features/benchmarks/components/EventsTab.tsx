@@ -31,7 +31,7 @@ export function EventsTab({ adamId, currency, canEdit, countries }: Props) {
   const title = fill(t('benchmarks.col.costPerEvent'), { currency });
   const validate = (text: string) => {
     const digits = moneyProblem(text, currency);
-    return digits === null ? null : fill(t('benchmarks.badMoney'), { digits });
+    return digits === null ? null : digits === '0' ? t('benchmarks.badMoneyWhole') : fill(t('benchmarks.badMoney'), { digits });
   };
   return (
     <Stack gap="md">

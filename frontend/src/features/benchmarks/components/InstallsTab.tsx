@@ -22,7 +22,7 @@ export function InstallsTab({ adamId, data, canEdit, countries }: Props) {
   const stored = new Map(data.items.map((i) => [cellKey(i.country), i.costPerInstall]));
   const validate = (text: string) => {
     const digits = moneyProblem(text, currency);
-    return digits === null ? null : fill(t('benchmarks.badMoney'), { digits });
+    return digits === null ? null : digits === '0' ? t('benchmarks.badMoneyWhole') : fill(t('benchmarks.badMoney'), { digits });
   };
   return (
     <Beside figures={data.reference}>

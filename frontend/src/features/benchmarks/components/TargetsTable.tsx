@@ -75,11 +75,11 @@ export function TargetsTable({ label, columns, stored, validate, canEdit, countr
   const options = countries.filter((c) => !rows.includes(c.code)).map((c) => ({ value: c.code, label: `${c.name} (${c.code})` }));
   return (
     <Stack gap="sm">
-      <Table.ScrollContainer minWidth={columns.length > 1 ? 860 : 480}>
+      <Table.ScrollContainer minWidth={columns.length > 1 ? 720 : 480}>
         <Table verticalSpacing="xs" aria-label={label} layout="fixed">
           <Table.Thead>
             <Table.Tr>
-              <Table.Th w={220}>{t('benchmarks.col.country')}</Table.Th>
+              <Table.Th w={columns.length > 1 ? 150 : 220}>{t('benchmarks.col.country')}</Table.Th>
               {columns.map((col) => (
                 <Table.Th key={col.id ?? 'value'}>{col.title}</Table.Th>
               ))}

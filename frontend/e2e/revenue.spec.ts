@@ -5,11 +5,14 @@
  * ago, a trial and a purchase the next day. The keywords table of its ad group shows the
  * tracked install, the revenue and ROAS D7 once those columns are added; a rule on ROAS D7
  * that moves bids toward a ROAS target, previewed, lists that keyword (its cohort matured)
- * and says which installs the cohort was judged on.
+ * and says which installs the cohort was judged on. Then App Store Connect: a key made as
+ * Apple makes one (a P-256 .p8), known to the stand-in, connected from the card, its 30 days
+ * of proceeds read; and a benchmark target set for one of the workspace's apps.
  */
+import { generateKeyPairSync } from 'node:crypto';
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './contract';
-import { connectSandbox, keywordWithMatureSpend, register, reloadUntil, setPlan, shot } from './helpers';
+import { connectSandbox, keywordWithMatureSpend, register, reloadUntil, sandboxUrl, setPlan, shot } from './helpers';
 
 /** The input labelled `label` within `scope` (Mantine labels a select's option list too). */
 function input(scope: Locator | Page, label: string): Locator {
@@ -127,4 +130,57 @@ test("AppsFlyer's install and revenue reach the keywords table, and a rule on RO
   await expect(item).toBeVisible();
   await preview.scrollIntoViewIfNeeded();
   await shot(page, info, 'roas-04-preview');
+});
+
+test('an owner connects App Store Connect with a .p8 key, sees its proceeds, and sets benchmark targets for an app', async ({ page }, info) => {
+  test.setTimeout(600_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await register(page, 'e2e-asc');
+  await connectSandbox(page, 'Sales account');
+  await expect(page.getByTestId('report-last-synced')).not.toHaveText(/Not synced yet|Syncing/, { timeout: 300_000 });
+
+  // A key as App Store Connect issues one: a P-256 private key in a .p8 file, its public half
+  // known to the stand-in, which answers the issuer and key ids and the vendor number.
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const registered = await fetch(`${sandboxUrl()}/sandbox/appstoreconnect/keys`, { method: 'POST', body: publicKey.export({ type: 'spki', format: 'pem' }).toString() });
+  expect(registered.status).toBe(201);
+  const ids = (await registered.json()) as { issuerId: string; keyId: string; vendorNumber: string };
+
+  await page.goto('/settings/integrations');
+  const card = page.getByTestId('app-store-connect-card');
+  await card.getByRole('button', { name: 'Connect App Store Connect' }).click();
+  await card.getByLabel('Issuer ID').fill(ids.issuerId);
+  await card.getByLabel('Key ID').fill(ids.keyId);
+  await card.getByLabel('Vendor number').fill(ids.vendorNumber);
+  await card.locator('input[type="file"]').setInputFiles({ name: `AuthKey_${ids.keyId}.p8`, mimeType: 'application/pkcs8', buffer: Buffer.from(privateKey.export({ type: 'pkcs8', format: 'pem' }).toString()) });
+  await card.getByRole('button', { name: 'Check and connect' }).click();
+  const connection = card.getByTestId('app-store-connection');
+  await expect(connection).toContainText(ids.keyId, { timeout: 30_000 });
+  // The backfill reads 30 days of sales; the card shows them per app once read.
+  const proceeds = connection.getByRole('table', { name: 'Last 30 days' });
+  await expect(async () => {
+    if (!(await proceeds.isVisible())) await page.reload();
+    await expect(proceeds).toBeVisible({ timeout: 3_000 });
+  }).toPass({ timeout: 180_000 });
+  await expect(connection).toContainText('Active');
+  await expect(connection.getByRole('table', { name: 'Last 30 days' }).getByRole('row').nth(1)).toBeVisible();
+  await card.scrollIntoViewIfNeeded();
+  await shot(page, info, 'asc-01-connected');
+
+  // Benchmarks: the workspace's apps, one app's cost-per-install target beside the reference.
+  await page.goto('/settings/benchmarks');
+  const open = page.getByRole('link', { name: /^Set targets for / }).first();
+  await expect(open).toBeVisible({ timeout: 30_000 });
+  await shot(page, info, 'asc-02-benchmarks');
+  await open.click();
+  await expect(page).toHaveURL(/\/settings\/benchmarks\/app\?adamId=\d+/);
+  const all = page.getByRole('textbox', { name: /^Cost per install \(\w+\), All countries$/ });
+  // A whole amount is an amount in every currency (the app's may be yen).
+  await all.fill('240');
+  await page.getByRole('button', { name: 'Save targets' }).click();
+  await expect(page.getByText('Targets saved')).toBeVisible();
+  await page.reload();
+  await expect(page.getByRole('textbox', { name: /^Cost per install \(\w+\), All countries$/ })).toHaveValue('240');
+  await page.getByRole('tab', { name: 'Revenue' }).click();
+  await shot(page, info, 'asc-03-benchmark-app');
 });
