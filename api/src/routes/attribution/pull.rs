@@ -89,23 +89,64 @@ pub(super) async fn all(state: &AppState, workspace_id: &str) -> ApiResult<Vec<P
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetPull {
-    /// The reporting API's token (AppsFlyer: the V2 API token). Stored sealed, never shown
-    /// again.
-    #[schema(min_length = 1, max_length = 4096)]
+    /// The reporting API's token (AppsFlyer: the V2 API token): visible ASCII characters.
+    /// Stored sealed, never shown again.
+    #[schema(min_length = 1, max_length = 4096, pattern = "^\\s*[!-~]+\\s*$")]
     pub token: String,
     /// AppsFlyer's app ids of the iOS apps to read: `id` and the App Store id.
-    #[schema(min_items = 1, max_items = 20)]
+    #[schema(value_type = Vec<AppsFlyerAppId>, min_items = 1, max_items = 20)]
     pub app_ids: Vec<String>,
     /// The app-specific currency set in AppsFlyer (ISO 4217; default USD).
+    #[schema(pattern = "^\\s*[A-Za-z]{3}\\s*$")]
     pub currency: Option<String>,
     /// The in-app event names to read (default af_start_trial, af_subscribe, af_purchase).
-    #[schema(max_items = 20)]
+    #[schema(value_type = Option<Vec<AppsFlyerEventName>>, max_items = 20)]
     pub events: Option<Vec<String>>,
 }
 
+/// A string of the document with `pattern`, described by `description`.
+fn text_schema(
+    pattern: &str,
+    description: &str,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::schema::Type::String)
+        .pattern(Some(pattern))
+        .description(Some(description))
+        .into()
+}
+
+/// The OpenAPI schema of an AppsFlyer app id of an iOS app: `id` and its App Store id.
+pub struct AppsFlyerAppId;
+
+impl utoipa::PartialSchema for AppsFlyerAppId {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        text_schema(
+            "^\\s*id0*[1-9][0-9]{0,17}\\s*$",
+            "An iOS app's AppsFlyer id: id and its App Store id (id1234567890)",
+        )
+    }
+}
+
+impl utoipa::ToSchema for AppsFlyerAppId {}
+
+/// The OpenAPI schema of an AppsFlyer in-app event name.
+pub struct AppsFlyerEventName;
+
+impl utoipa::PartialSchema for AppsFlyerEventName {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        text_schema(
+            "^\\s*[A-Za-z0-9_]{1,100}\\s*$",
+            "An AppsFlyer event name: letters, digits and _ (af_purchase)",
+        )
+    }
+}
+
+impl utoipa::ToSchema for AppsFlyerEventName {}
+
 fn token_of(raw: &str) -> Result<String, ApiError> {
     let token = raw.trim();
-    if token.is_empty() || token.len() > MAX_TOKEN || token.chars().any(char::is_whitespace) {
+    if token.is_empty() || token.len() > MAX_TOKEN || !token.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(ApiError::field(
             "token",
             "Paste the API token as the provider shows it",

@@ -30,7 +30,13 @@ pub struct AppsFlyerSettings {
 impl AppsFlyerSettings {
     /// The App Store id of an AppsFlyer app id (`id123` → 123).
     pub fn adam_id(app_id: &str) -> Option<i64> {
-        app_id.strip_prefix("id")?.parse().ok().filter(|n| *n > 0)
+        // Digits only (no sign), at most 18 significant: as the document's pattern says.
+        let digits = app_id.strip_prefix("id")?;
+        let significant = digits.trim_start_matches('0');
+        if !digits.bytes().all(|b| b.is_ascii_digit()) || !(1..=18).contains(&significant.len()) {
+            return None;
+        }
+        significant.parse().ok()
     }
 }
 

@@ -585,6 +585,16 @@ export type ApplyProgress = {
 };
 
 /**
+ * An iOS app's AppsFlyer id: id and its App Store id (id1234567890)
+ */
+export type AppsFlyerAppId = string;
+
+/**
+ * An AppsFlyer event name: letters, digits and _ (af_purchase)
+ */
+export type AppsFlyerEventName = string;
+
+/**
  * The workspace's plan and its app and developer usage, when more may be added.
  */
 export type AppsLimit = {
@@ -8118,7 +8128,7 @@ export type SetPull = {
     /**
      * AppsFlyer's app ids of the iOS apps to read: `id` and the App Store id.
      */
-    appIds: Array<string>;
+    appIds: Array<AppsFlyerAppId>;
     /**
      * The app-specific currency set in AppsFlyer (ISO 4217; default USD).
      */
@@ -8126,10 +8136,10 @@ export type SetPull = {
     /**
      * The in-app event names to read (default af_start_trial, af_subscribe, af_purchase).
      */
-    events?: Array<string> | null;
+    events?: Array<AppsFlyerEventName> | null;
     /**
-     * The reporting API's token (AppsFlyer: the V2 API token). Stored sealed, never shown
-     * again.
+     * The reporting API's token (AppsFlyer: the V2 API token): visible ASCII characters.
+     * Stored sealed, never shown again.
      */
     token: string;
 };

@@ -323,6 +323,16 @@ export const zAppliedPlace = z.object({
 });
 
 /**
+ * An iOS app's AppsFlyer id: id and its App Store id (id1234567890)
+ */
+export const zAppsFlyerAppId = z.string().regex(/^\s*id0*[1-9][0-9]{0,17}\s*$/);
+
+/**
+ * An AppsFlyer event name: letters, digits and _ (af_purchase)
+ */
+export const zAppsFlyerEventName = z.string().regex(/^\s*[A-Za-z0-9_]{1,100}\s*$/);
+
+/**
  * An app a connection's key sees.
  */
 export const zAscAppItem = z.object({
@@ -4743,10 +4753,10 @@ export const zSetInstalls = z.object({
  * An API token and what else the provider's reporting API needs.
  */
 export const zSetPull = z.object({
-    appIds: z.array(z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)).min(1).max(20),
-    currency: z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/).nullish(),
-    events: z.array(z.string().regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)).max(20).nullish(),
-    token: z.string().min(1).max(4096).regex(/^[^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*[^\s\x00-\x1F\x7F‪-‮⁦-⁩][^\x00-\x08\x0B\x0C\x0E-\x1F\x7F‪-‮⁦-⁩]*$/)
+    appIds: z.array(zAppsFlyerAppId).min(1).max(20),
+    currency: z.string().regex(/^\s*[A-Za-z]{3}\s*$/).nullish(),
+    events: z.array(zAppsFlyerEventName).max(20).nullish(),
+    token: z.string().min(1).max(4096).regex(/^\s*[!-~]+\s*$/)
 });
 
 /**
