@@ -91,13 +91,17 @@ pub(super) async fn all(state: &AppState, workspace_id: &str) -> ApiResult<Vec<P
 pub struct SetPull {
     /// The reporting API's token (AppsFlyer: the V2 API token): visible ASCII characters.
     /// Stored sealed, never shown again.
-    #[schema(min_length = 1, max_length = 4096, pattern = "^\\s*[!-~]+\\s*$")]
+    #[schema(
+        min_length = 1,
+        max_length = 4096,
+        pattern = "^[ \\t\\n\\r]*[!-~]+[ \\t\\n\\r]*$"
+    )]
     pub token: String,
     /// AppsFlyer's app ids of the iOS apps to read: `id` and the App Store id.
     #[schema(value_type = Vec<AppsFlyerAppId>, min_items = 1, max_items = 20)]
     pub app_ids: Vec<String>,
     /// The app-specific currency set in AppsFlyer (ISO 4217; default USD).
-    #[schema(pattern = "^\\s*[A-Za-z]{3}\\s*$")]
+    #[schema(pattern = "^[ \\t\\n\\r]*[A-Za-z]{3}[ \\t\\n\\r]*$")]
     pub currency: Option<String>,
     /// The in-app event names to read (default af_start_trial, af_subscribe, af_purchase).
     #[schema(value_type = Option<Vec<AppsFlyerEventName>>, max_items = 20)]
@@ -122,7 +126,7 @@ pub struct AppsFlyerAppId;
 impl utoipa::PartialSchema for AppsFlyerAppId {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         text_schema(
-            "^\\s*id0*[1-9][0-9]{0,17}\\s*$",
+            "^[ \\t\\n\\r]*id0*[1-9][0-9]{0,17}[ \\t\\n\\r]*$",
             "An iOS app's AppsFlyer id: id and its App Store id (id1234567890)",
         )
     }
@@ -136,7 +140,7 @@ pub struct AppsFlyerEventName;
 impl utoipa::PartialSchema for AppsFlyerEventName {
     fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
         text_schema(
-            "^\\s*[A-Za-z0-9_]{1,100}\\s*$",
+            "^[ \\t\\n\\r]*[A-Za-z0-9_]{1,100}[ \\t\\n\\r]*$",
             "An AppsFlyer event name: letters, digits and _ (af_purchase)",
         )
     }
@@ -145,7 +149,7 @@ impl utoipa::PartialSchema for AppsFlyerEventName {
 impl utoipa::ToSchema for AppsFlyerEventName {}
 
 fn token_of(raw: &str) -> Result<String, ApiError> {
-    let token = raw.trim();
+    let token = raw.trim_matches(searchdeck_common::attribution::pull::settings::PADDING);
     if token.is_empty() || token.len() > MAX_TOKEN || !token.bytes().all(|b| b.is_ascii_graphic()) {
         return Err(ApiError::field(
             "token",

@@ -63,6 +63,10 @@ impl PullSettings {
     }
 }
 
+/// What a pasted value may be padded with, and is trimmed of: the ASCII spaces, tabs and line
+/// breaks the document's patterns allow around it (other characters are the value's).
+pub const PADDING: [char; 4] = [' ', '\t', '\n', '\r'];
+
 /// What the user sent for AppsFlyer (the route's body, less the token).
 #[derive(Debug, Clone, Default)]
 pub struct AppsFlyerInput {
@@ -74,7 +78,11 @@ pub struct AppsFlyerInput {
 /// Checks AppsFlyer's settings; every refusal names its field.
 pub fn appsflyer(input: AppsFlyerInput) -> Result<AppsFlyerSettings, Vec<FieldError>> {
     let mut errors = Vec::new();
-    let app_ids: Vec<String> = input.app_ids.iter().map(|a| a.trim().to_string()).collect();
+    let app_ids: Vec<String> = input
+        .app_ids
+        .iter()
+        .map(|a| a.trim_matches(PADDING).to_string())
+        .collect();
     if app_ids.is_empty() || app_ids.len() > MAX_APPS {
         errors.push(FieldError::new(
             "appIds",
@@ -91,7 +99,7 @@ pub fn appsflyer(input: AppsFlyerInput) -> Result<AppsFlyerSettings, Vec<FieldEr
     }
     let currency = input
         .currency
-        .map(|c| c.trim().to_ascii_uppercase())
+        .map(|c| c.trim_matches(PADDING).to_ascii_uppercase())
         .unwrap_or_else(|| "USD".to_string());
     if currency.len() != 3 || !currency.bytes().all(|b| b.is_ascii_uppercase()) {
         errors.push(FieldError::new(
@@ -100,7 +108,10 @@ pub fn appsflyer(input: AppsFlyerInput) -> Result<AppsFlyerSettings, Vec<FieldEr
         ));
     }
     let events: Vec<String> = match input.events {
-        Some(events) => events.iter().map(|e| e.trim().to_string()).collect(),
+        Some(events) => events
+            .iter()
+            .map(|e| e.trim_matches(PADDING).to_string())
+            .collect(),
         None => APPSFLYER_DEFAULT_EVENTS
             .iter()
             .map(|e| e.to_string())

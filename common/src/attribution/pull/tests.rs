@@ -114,7 +114,10 @@ fn appsflyer_settings_name_their_fields() {
     // As the document's pattern: digits only, 1 to 18 of them past leading zeros.
     use settings::AppsFlyerSettings as S;
     assert_eq!(S::adam_id("id000123"), Some(123));
-    assert_eq!(S::adam_id("id999999999999999999"), Some(999_999_999_999_999_999));
+    assert_eq!(
+        S::adam_id("id999999999999999999"),
+        Some(999_999_999_999_999_999)
+    );
     for bad in ["id+1", "id0", "id", "id1234567890123456789", "id-5", "id1 "] {
         assert_eq!(S::adam_id(bad), None, "{bad}");
     }

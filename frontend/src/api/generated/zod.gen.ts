@@ -325,12 +325,12 @@ export const zAppliedPlace = z.object({
 /**
  * An iOS app's AppsFlyer id: id and its App Store id (id1234567890)
  */
-export const zAppsFlyerAppId = z.string().regex(/^\s*id0*[1-9][0-9]{0,17}\s*$/);
+export const zAppsFlyerAppId = z.string().regex(/^[ \t\n\r]*id0*[1-9][0-9]{0,17}[ \t\n\r]*$/);
 
 /**
  * An AppsFlyer event name: letters, digits and _ (af_purchase)
  */
-export const zAppsFlyerEventName = z.string().regex(/^\s*[A-Za-z0-9_]{1,100}\s*$/);
+export const zAppsFlyerEventName = z.string().regex(/^[ \t\n\r]*[A-Za-z0-9_]{1,100}[ \t\n\r]*$/);
 
 /**
  * An app a connection's key sees.
@@ -4754,9 +4754,9 @@ export const zSetInstalls = z.object({
  */
 export const zSetPull = z.object({
     appIds: z.array(zAppsFlyerAppId).min(1).max(20),
-    currency: z.string().regex(/^\s*[A-Za-z]{3}\s*$/).nullish(),
+    currency: z.string().regex(/^[ \t\n\r]*[A-Za-z]{3}[ \t\n\r]*$/).nullish(),
     events: z.array(zAppsFlyerEventName).max(20).nullish(),
-    token: z.string().min(1).max(4096).regex(/^\s*[!-~]+\s*$/)
+    token: z.string().min(1).max(4096).regex(/^[ \t\n\r]*[!-~]+[ \t\n\r]*$/)
 });
 
 /**
