@@ -84,8 +84,8 @@ fn types() -> Vec<OptimizationTypeItem> {
         min_taps: 10,
         cohort_day,
     };
-    let item = |kind, name: &str, description: &str, unit: &str, defaults| {
-        let conversions = kind != OptimizationType::Cpa && kind != OptimizationType::Cpt;
+    let item = |kind: OptimizationType, name: &str, description: &str, unit: &str, defaults| {
+        let conversions = store::optimizations::reads_conversions(kind.as_str());
         OptimizationTypeItem {
             kind,
             name: name.into(),
